@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// The `kvrewind` command: parses arguments (yargs) and hands each command to
+// the module that does the work. Exit codes: 0 clean, 1 findings at or above
+// --fail-on, 2 usage or input error (DESIGN.md "Findings").
+
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import type { CommandModule } from "yargs";
+
+const commands: CommandModule[] = [];
+
+export async function main(argv: string[]): Promise<void> {
+  await yargs(argv)
+    .scriptName("kvrewind")
+    .command(commands)
+    .demandCommand(1, "name a command; see --help")
+    .strict()
+    .fail((msg, err) => {
+      process.stderr.write(`kvrewind: ${err ? err.message : msg}\n`);
+      process.exit(2);
+    })
+    .help()
+    .parseAsync();
+}
+
+await main(hideBin(process.argv));

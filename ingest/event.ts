@@ -1,0 +1,80 @@
+// The canonical event: the one row shape every input format is parsed into
+// (the Perfetto idea: importers differ, the table does not).
+//
+// Time is `tsUs`, integer microseconds since the Unix epoch, UTC. Microseconds
+// are exact for every input (log lines carry at most milliseconds, probe floats
+// print six decimals) and stay below 2^53, so plain numbers hold them without
+// loss; nanosecond probe stamps are truncated to the microsecond, which is far
+// below the millisecond clock skew between hosts.
+//
+// `room` is SGLang's bootstrap_room, a 63-bit integer kept as its decimal
+// string: it is beyond Number.MAX_SAFE_INTEGER and must never pass through a
+// float.
+
+export type Role = "prefill" | "decode" | "router" | "unknown";
+
+export const ROLES: readonly Role[] = ["prefill", "decode", "router", "unknown"];
+
+export interface ParsedEvent {
+  tsUs: number;
+  /** 1-based line number of the record's first line in its source file. */
+  line: number;
+  kind: string;
+  host?: string;
+  role?: Role;
+  dp?: number;
+  pp?: number;
+  tp?: number;
+  room?: string;
+  rid?: string;
+  chunk?: number;
+  layer?: number;
+  /** Half-open page range [pageLo, pageHi); the hull when `attrs.pages` lists several. */
+  pageLo?: number;
+  pageHi?: number;
+  /** A KVPoll value (0 Failed .. 4 Success) when the event carries one. */
+  state?: number;
+  /** Every field that has no column of its own; JSON-serialisable, rooms as strings. */
+  attrs?: Record<string, unknown>;
+  /** The raw record as it stood in the file (all lines of a multi-line record). */
+  text: string;
+}
+
+/** A line that could not be turned into an event, reported with its place. */
+export interface ParseIssue {
+  line: number;
+  message: string;
+}
+
+/**
+ * Event kinds. Probe records keep their `ev` name unchanged (DESIGN.md
+ * "Probe JSONL record"); the names below are what the log parsers emit.
+ */
+export const LogKind = {
+  prefillBatch: "batch.prefill",
+  decodeBatch: "batch.decode",
+  handshakeFailed: "pd.handshake_failed",
+  transferFailed: "pd.transfer_failed",
+  bootstrapFailed: "pd.bootstrap_failed",
+  timeoutWarning: "pd.timeout_warning",
+  contextCorruption: "pd.context_corruption",
+  metadataNotReady: "pd.metadata_not_ready",
+  nodeFailure: "pd.node_failure",
+  notifSent: "xfer.notif_sent",
+  gotInfo: "boot.got_info",
+  bootstrapped: "boot.bootstrapped",
+  registerKvArgs: "boot.register",
+  abortReceived: "abort.received",
+  abortSent: "abort.sent",
+  abortAckSent: "abort.ack_sent",
+  abortAckReceived: "abort.ack_received",
+  abortRequest: "abort.request",
+  transportError: "xfer.error",
+  exception: "log.exception",
+  watchdog: "coll.watchdog",
+  httpAccess: "http.access",
+  config: "config",
+  unparsed: "log.unparsed",
+} as const;
+
+export const ChecksumKind = "checksum";

@@ -1,0 +1,32 @@
+// The contract every input format module fulfils: recognise a file by its
+// content, then turn its lines into canonical events one line at a time, so a
+// file of any size streams through in constant memory.
+
+import type { ParsedEvent, ParseIssue, Role } from "../event.js";
+
+export type FormatName = "sglang-log" | "probe-jsonl" | "checksum-jsonl" | "checksum-csv" | "flight-recorder";
+
+/** What the ingest pipeline knows about a source before its lines are parsed. */
+export interface ParseContext {
+  /** The source's path as the user gave it (or its path inside an archive). */
+  sourcePath: string;
+  /** Host and role from the path or from flags; content may refine them per event. */
+  host?: string;
+  role?: Role;
+  /** Offset of the zone the log timestamps were written in, in minutes east of UTC. */
+  tzOffsetMinutes: number;
+}
+
+export interface LineParser {
+  /** Parse one line (without its line ending). Events and issues go into the sinks. */
+  line(text: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void;
+  /** End of input: flush a record still open (a traceback, say). */
+  end(out: ParsedEvent[], issues: ParseIssue[]): void;
+}
+
+export interface InputFormat {
+  name: FormatName;
+  /** True when the first bytes of a file (decoded as UTF-8) are this format. */
+  detect(head: string): boolean;
+  createParser(ctx: ParseContext): LineParser;
+}

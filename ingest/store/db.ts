@@ -1,0 +1,63 @@
+// Opening an incident database: WAL, forward migrations, the meta table.
+
+import Database from "better-sqlite3";
+import { MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
+
+export type IncidentDb = Database.Database;
+
+export interface OpenOptions {
+  readonly?: boolean;
+  /** Milliseconds to wait for another writer before failing with SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
+
+export function openIncident(path: string, opts: OpenOptions = {}): IncidentDb {
+  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
+  if (!opts.readonly) {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    migrate(db);
+  } else {
+    const version = schemaVersion(db);
+    if (version !== SCHEMA_VERSION) {
+      db.close();
+      throw new Error(`${path}: schema version ${version}, this kvrewind reads ${SCHEMA_VERSION}; open it once read-write to migrate`);
+    }
+  }
+  return db;
+}
+
+export function schemaVersion(db: IncidentDb): number {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (!hasMeta) return 0;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+function migrate(db: IncidentDb): void {
+  const from = schemaVersion(db);
+  if (from > SCHEMA_VERSION) {
+    throw new Error(`database schema version ${from} is newer than this kvrewind (${SCHEMA_VERSION})`);
+  }
+  for (let v = from; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      setMeta(db, "schema_version", String(v + 1));
+    }).immediate();
+  }
+}
+
+export function getMeta(db: IncidentDb, key: string): string | undefined {
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function setMeta(db: IncidentDb, key: string, value: string): void {
+  db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+}
+
+export function getMetaJson<T>(db: IncidentDb, key: string): T | undefined {
+  const v = getMeta(db, key);
+  return v === undefined ? undefined : (JSON.parse(v) as T);
+}

@@ -1,0 +1,105 @@
+// Typed read queries over an incident: what the analyzer and the UI read.
+// Rows come back as plain camelCase objects; rooms stay strings.
+
+import type { IncidentDb } from "./db.js";
+import type { Role } from "../event.js";
+
+export interface StoredEvent {
+  seq: number;
+  tsUs: number;
+  sourceId: number;
+  line: number;
+  host: string | null;
+  role: Role | null;
+  dp: number | null;
+  pp: number | null;
+  tp: number | null;
+  kind: string;
+  room: string | null;
+  rid: string | null;
+  chunk: number | null;
+  layer: number | null;
+  pageLo: number | null;
+  pageHi: number | null;
+  state: number | null;
+  attrs: Record<string, unknown> | null;
+  text: string;
+}
+
+export interface SourceRow {
+  id: number;
+  path: string;
+  format: string;
+  host: string | null;
+  role: string | null;
+  ranks: string[];
+  sha256: string;
+  bytes: number;
+  lines: number;
+  events: number;
+  unparsed: number;
+  errors: { line: number; message: string }[];
+  firstTsUs: number | null;
+  lastTsUs: number | null;
+  status: string;
+}
+
+const EVENT_COLUMNS =
+  "seq, ts_us AS tsUs, source_id AS sourceId, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, " +
+  "page_lo AS pageLo, page_hi AS pageHi, state, attrs, text";
+
+type RawEvent = Omit<StoredEvent, "attrs"> & { attrs: string | null };
+
+export function toStoredEvent(raw: RawEvent): StoredEvent {
+  return { ...raw, attrs: raw.attrs === null ? null : (JSON.parse(raw.attrs) as Record<string, unknown>) };
+}
+
+export function eventBySeq(db: IncidentDb, seq: number): StoredEvent | undefined {
+  const raw = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq = ?`).get(seq) as RawEvent | undefined;
+  return raw && toStoredEvent(raw);
+}
+
+/** Events with fromUs <= ts_us < toUs, in seq order. */
+export function eventsInWindow(db: IncidentDb, fromUs: number, toUs: number, limit = 100_000): StoredEvent[] {
+  const rows = db
+    .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE ts_us >= ? AND ts_us < ? ORDER BY seq LIMIT ?`)
+    .all(fromUs, toUs, limit) as RawEvent[];
+  return rows.map(toStoredEvent);
+}
+
+export function eventsOfRoom(db: IncidentDb, room: string): StoredEvent[] {
+  const rows = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE room = ? ORDER BY seq`).all(room) as RawEvent[];
+  return rows.map(toStoredEvent);
+}
+
+export function eventsOfKind(db: IncidentDb, kind: string): StoredEvent[] {
+  const rows = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE kind = ? ORDER BY seq`).all(kind) as RawEvent[];
+  return rows.map(toStoredEvent);
+}
+
+/** Every event in seq order, streamed (the replay's input). */
+export function* iterateEvents(db: IncidentDb, fromSeq = 0): Generator<StoredEvent> {
+  const stmt = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq >= ? ORDER BY seq`);
+  for (const raw of stmt.iterate(fromSeq) as Iterable<RawEvent>) yield toStoredEvent(raw);
+}
+
+export function countsByKind(db: IncidentDb): { kind: string; count: number }[] {
+  return db.prepare("SELECT kind, COUNT(*) AS count FROM events GROUP BY kind ORDER BY count DESC").all() as {
+    kind: string;
+    count: number;
+  }[];
+}
+
+export function listSources(db: IncidentDb): SourceRow[] {
+  const rows = db
+    .prepare(
+      "SELECT id, path, format, host, role, ranks, sha256, bytes, lines, events, unparsed, errors, " +
+        "first_ts_us AS firstTsUs, last_ts_us AS lastTsUs, status FROM sources WHERE status = 'complete' ORDER BY id",
+    )
+    .all() as (Omit<SourceRow, "ranks" | "errors"> & { ranks: string; errors: string })[];
+  return rows.map((r) => ({ ...r, ranks: JSON.parse(r.ranks) as string[], errors: JSON.parse(r.errors) as SourceRow["errors"] }));
+}
+
+export function eventCount(db: IncidentDb): number {
+  return (db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
+}

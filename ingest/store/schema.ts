@@ -1,0 +1,97 @@
+// The incident database: one SQLite file per incident (DESIGN.md "Canonical
+// store"). Migrations only move forward; `meta.schema_version` says where a
+// file stands.
+
+export const SCHEMA_VERSION = 1;
+
+/** Each entry upgrades a database from version `index` to `index + 1`. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
+  -- One row per input file. status: 'ingesting' until the last event of the
+  -- file is committed, then 'complete'. A crash leaves 'ingesting' behind,
+  -- which readers treat as absent and the next ingest removes.
+  CREATE TABLE sources (
+    id            INTEGER PRIMARY KEY,
+    path          TEXT NOT NULL,
+    format        TEXT NOT NULL,
+    host          TEXT,
+    role          TEXT,
+    ranks         TEXT NOT NULL DEFAULT '[]',   -- JSON array like ["decode/tp3"]
+    sha256        TEXT NOT NULL,
+    bytes         INTEGER NOT NULL,
+    lines         INTEGER NOT NULL DEFAULT 0,
+    events        INTEGER NOT NULL DEFAULT 0,
+    unparsed      INTEGER NOT NULL DEFAULT 0,
+    errors        TEXT NOT NULL DEFAULT '[]',   -- JSON array of {line, message}
+    first_ts_us   INTEGER,
+    last_ts_us    INTEGER,
+    status        TEXT NOT NULL DEFAULT 'ingesting',
+    ingested_at   TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX sources_sha256 ON sources(sha256) WHERE status = 'complete';
+
+  -- seq is the global order after clock alignment; ts_us is the aligned time
+  -- (raw time + the host's offset in meta 'clock_offsets').
+  CREATE TABLE events (
+    seq        INTEGER PRIMARY KEY,
+    ts_us      INTEGER NOT NULL,
+    source_id  INTEGER NOT NULL,
+    line       INTEGER NOT NULL,
+    host       TEXT,
+    role       TEXT,
+    dp         INTEGER,
+    pp         INTEGER,
+    tp         INTEGER,
+    kind       TEXT NOT NULL,
+    room       TEXT,
+    rid        TEXT,
+    chunk      INTEGER,
+    layer      INTEGER,
+    page_lo    INTEGER,
+    page_hi    INTEGER,
+    state      INTEGER,
+    attrs      TEXT,
+    text       TEXT NOT NULL
+  );
+
+  CREATE TABLE findings (
+    id           TEXT PRIMARY KEY,
+    rule         TEXT NOT NULL,
+    severity     TEXT NOT NULL,
+    verdict      TEXT NOT NULL,
+    title        TEXT NOT NULL,
+    room         TEXT,
+    ranks        TEXT NOT NULL DEFAULT '[]',
+    ts_us        INTEGER,
+    witness      TEXT NOT NULL DEFAULT '[]',  -- JSON array of event seqs
+    body         TEXT NOT NULL                -- the whole finding as JSON (DESIGN.md contract)
+  );
+
+  CREATE TABLE suspects (
+    rank        INTEGER PRIMARY KEY,
+    cause       TEXT NOT NULL,
+    confidence  REAL NOT NULL,
+    body        TEXT NOT NULL
+  );
+
+  -- Serialized model state after the event 'seq' has been applied.
+  CREATE TABLE snapshots (
+    seq    INTEGER PRIMARY KEY,
+    state  BLOB NOT NULL
+  );
+  `,
+];
+
+/** Built after a bulk load rather than maintained row by row. */
+export const EVENT_INDEXES: readonly string[] = [
+  "CREATE INDEX IF NOT EXISTS events_ts ON events(ts_us)",
+  "CREATE INDEX IF NOT EXISTS events_room ON events(room, seq) WHERE room IS NOT NULL",
+  "CREATE INDEX IF NOT EXISTS events_rank ON events(host, role, tp, seq)",
+  "CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq)",
+  "CREATE INDEX IF NOT EXISTS events_source_line ON events(source_id, line)",
+];
