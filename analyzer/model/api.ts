@@ -1,0 +1,126 @@
+// The boundary of the reference model: what the replay feeds it, what it
+// reports back, and the state view that `replay --at` and the UI show.
+// Everything here is plain data; the model itself does no I/O.
+
+import type { StoredEvent } from "../../ingest/store/queries.js";
+
+/** KVPoll (sglang-pd-logs-and-protocol.md §5): a plain class of ints, not an Enum. */
+export const KVPoll = {
+  Failed: 0,
+  Bootstrapping: 1,
+  WaitingForInput: 2,
+  Transferring: 3,
+  Success: 4,
+} as const;
+export type KVPollValue = (typeof KVPoll)[keyof typeof KVPoll];
+
+export type Backend = "nixl" | "mooncake";
+export type IndexKDtype = "fp8" | "bf16";
+
+/** How the prefill bootstrap thread answers an ABORT frame (§7.1, §7.2). */
+export type AbortHandling = "fatal-assert" | "failed-no-ack" | "failed-ack";
+
+/** The SGLang behaviour a replay reproduces: backend, version band and settings. */
+export interface Profile {
+  backend: Backend;
+  /** SGLang version, e.g. "0.5.14". */
+  version: string;
+  indexKDtype: IndexKDtype;
+  /** Index-K tokens per page (64 on CUDA). */
+  indexKPageSize: number;
+  kvPageSize: number;
+  hicache: boolean;
+  overlap: boolean;
+  transferQueues: number;
+  queueRouting: "room-mod" | "dst-port-sum";
+  abortHandling: AbortHandling;
+  /** NIXL prefill only times out in Bootstrapping from v0.5.18 on. */
+  prefillBootstrapTimeout: boolean;
+  bootstrapTimeoutS: number;
+  waitingTimeoutS: number;
+  /** Whether the ragged index-K accessors wait for their HiCache layer (#22811 and later). */
+  indexKRaggedAccessorsWait: boolean;
+  /** Index-K bytes per token the pool was sized with, when the run says so. */
+  indexKBytesPerTokenConfigured?: number;
+  /** Host (HiCache) index-K page stride in bytes, when the run says so. */
+  hostIndexKPageStride?: number;
+  maxContext?: number;
+}
+
+/** The model reads stored events as they are. */
+export type ModelEvent = StoredEvent;
+
+/** Stable check ids; they match the rule ids of DESIGN.md where a rule consumes them. */
+export type CheckId =
+  | "read-before-landed-write"
+  | "hicache-ungated-read"
+  | "unhandled-abort"
+  | "stale-slot-reuse"
+  | "incomplete-completion"
+  | "transfer-stall"
+  | "collective-divergence"
+  | "metadata-collision"
+  | "pool-sizing-mismatch"
+  | "address-overflow";
+
+export interface Violation {
+  check: CheckId;
+  /** The event at which the check failed. */
+  seq: number;
+  tsUs: number;
+  room?: string;
+  /** Like "decode/tp3" or "p0/prefill/tp3". */
+  rank?: string;
+  /** The seqs that prove it, in the order a reader should check them. */
+  witness: number[];
+  message: string;
+  detail: Record<string, unknown>;
+}
+
+/** How much of a check the evidence allowed; undetermined names what was missing. */
+export interface CheckCoverage {
+  check: CheckId;
+  checked: number;
+  undetermined?: string;
+}
+
+export interface RoomView {
+  room: string;
+  prefill: { state: KVPollValue | null; ranks: string[]; chunksPosted: number; chunksDone: number; queue: number | null; changedAt: number | null };
+  decode: { state: KVPollValue | null; ranks: string[]; chunksNotified: number; auxReceived: boolean; pages: [number, number][]; changedAt: number | null };
+}
+
+export interface PageView {
+  buffer: string;
+  layer: number;
+  page: number;
+  ownerRoom: string | null;
+  lastWriter: { room: string; chunk: number | null; epoch: number; seq: number } | null;
+  landed: boolean;
+  changedAt: number;
+}
+
+export interface ModelStateView {
+  /** The last event applied. */
+  atSeq: number;
+  profile: Profile;
+  rooms: RoomView[];
+  pages: PageView[];
+  queues: { rank: string; queue: number; depth: number; changedAt: number }[];
+  bootstrapThreads: { rank: string; alive: boolean; changedAt: number | null; error?: string }[];
+  hicacheSlots: { rank: string; slot: number; layersDone: number; layers: number; consumer: boolean; changedAt: number }[];
+  collectives: { rank: string; group: string; seq: number; op: string; site: string; inside: boolean; changedAt: number }[];
+}
+
+/** What the replay drives. One instance per replay; `snapshot` and `restoreModel` make time travel cheap. */
+export interface ReplayModel {
+  readonly profile: Profile;
+  /** Apply one event in seq order; returns the violations it revealed (often none). */
+  apply(ev: ModelEvent): Violation[];
+  /** Called once after the last event: timeouts and stalls that only the end reveals. */
+  finish(lastTsUs: number): Violation[];
+  coverage(): CheckCoverage[];
+  view(filter?: { room?: string }): ModelStateView;
+  /** JSON-serialisable state; restoreModel(profile, snapshot) continues exactly where this left off. */
+  snapshot(): unknown;
+}
