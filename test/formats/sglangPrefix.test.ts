@@ -99,6 +99,14 @@ test("an impossible date is reported and the line kept as text of the record abo
   assert.match(issues[0].message, /impossible date/);
 });
 
+test("a year whose microseconds would not stay exact is reported, not turned into a time", () => {
+  const { events, issues } = parseLines([`[2026-08-20 10:15:32 TP0] ${MSG}`, `[9026-08-20 10:15:33 TP0] ${MSG}`]);
+  assert.equal(events.length, 1);
+  assert.equal(events[0].tsUs, us("2026-08-20T10:15:32Z"));
+  assert.equal(issues.length, 1);
+  assert.equal(issues[0].line, 2);
+});
+
 test("prefix look-alikes are not prefixes", () => {
   const notPrefixes = [
     "[2026-08-20 10:15:32 tp0] lower-case tag",

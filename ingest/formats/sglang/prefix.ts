@@ -43,8 +43,14 @@ export function civilToUs(t: CivilTime, fractionUs: number, tzOffsetMinutes: num
   return ms * 1000 + fractionUs;
 }
 
-/** True when the fields name a real calendar date and a time of day. */
+// Microseconds since the epoch stay exact (below 2^53) until 2255; a log from
+// outside these years is a mangled line, not a real time.
+const MIN_YEAR = 1970;
+const MAX_YEAR = 2199;
+
+/** True when the fields name a real calendar date (in a plausible year) and a time of day. */
 export function isValidCivil(t: CivilTime): boolean {
+  if (t.year < MIN_YEAR || t.year > MAX_YEAR) return false;
   if (t.month < 1 || t.month > 12 || t.day < 1 || t.hour > 23 || t.minute > 59 || t.second > 60) return false;
   const daysInMonth = new Date(Date.UTC(t.year, t.month, 0)).getUTCDate();
   return t.day <= daysInMonth;
