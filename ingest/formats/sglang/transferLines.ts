@@ -71,11 +71,10 @@ function notifSent(line: string, at: number, ev: ParsedEvent): MatchResult {
   if (tag === null) return "notif tag";
   ev.kind = LogKind.notifSent;
   ev.role = "prefill";
-  ev.room = tag.room;
-  if (tag.chunk !== undefined) ev.chunk = tag.chunk;
-  const attrs: Record<string, unknown> = { peer: line.substring(peerStart, sep), tag: tagText };
-  for (const key in tag) if (key !== "room" && key !== "chunk") attrs[key] = tag[key as keyof typeof tag];
-  ev.attrs = attrs;
+  const { room, chunk, ...fields } = tag;
+  ev.room = room;
+  if (chunk !== undefined) ev.chunk = chunk;
+  ev.attrs = { peer: line.substring(peerStart, sep), tag: tagText, ...fields };
   return true;
 }
 
