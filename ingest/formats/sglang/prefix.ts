@@ -101,7 +101,8 @@ export class PrefixReader {
     if (line.charCodeAt(0) === OPEN_PAREN) {
       // A Ray actor prefix `(Name pid=N, ip=...) ` before the log prefix (§1).
       const close = line.indexOf(") [", 1);
-      if (close < 0 || line.indexOf(" pid=", 1) > close) return PrefixResult.none;
+      const pid = line.indexOf(" pid=", 1);
+      if (close < 0 || pid < 0 || pid > close) return PrefixResult.none;
       p = close + 2;
     }
     if (line.charCodeAt(p) !== OPEN_BRACKET || !this.hasDateShape(line, p + 1)) return PrefixResult.none;
