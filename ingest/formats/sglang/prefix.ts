@@ -62,7 +62,7 @@ function digitAt(s: string, i: number): number {
 }
 
 /** The number written by `n` digits at `i`, or -1 when any of them is not a digit. */
-export function digitsAt(s: string, i: number, n: number): number {
+function digitsAt(s: string, i: number, n: number): number {
   let v = 0;
   for (let k = 0; k < n; k++) {
     const d = digitAt(s, i + k);
