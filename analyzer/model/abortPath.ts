@@ -44,6 +44,8 @@ export function deliverAbort(s: ModelState, prefillRank: number, room: string, e
 
 /** Decode's receiver sent ABORT (§8): every prefill rank that holds the room, else its equal-TP peers. */
 export function deliverAbortFromDecode(s: ModelState, r: RoomRec, decodeRank: number, ev: StoredEvent): void {
+  s.seen |= SEEN.abortEvidence;
+  s.lastAbortSeq = ev.seq;
   for (const p of s.prefillPeers(r, decodeRank)) deliverAbort(s, p, r.room, ev, ev.kind);
 }
 
@@ -95,13 +97,16 @@ function threadExited(s: ModelState, rank: number, ev: StoredEvent, error: strin
   const t = s.thread(rank);
   const modelled = !t.alive && t.basis === "profile" ? t.diedSeq : null;
   t.observedExit(ev.seq, error);
-  if (t.abortSeq === null && !GUARD_FAILURE.test(error)) return;
+  // Without its own ABORT on record (the decode side named no prefill rank),
+  // the latest ABORT decode sent is the best witness of what reached it.
+  const abort = t.abortSeq ?? (s.lastAbortSeq >= 0 ? s.lastAbortSeq : null);
+  if (abort === null && !GUARD_FAILURE.test(error)) return;
   s.violation(
     "unhandled-abort",
     ev,
-    [t.abortSeq ?? -1, modelled ?? -1, ev.seq],
-    `the prefill bootstrap thread of ${s.ranks.label(rank)} ended${t.abortSeq !== null ? " after an ABORT frame" : ""}: ${error}`,
-    { basis: "log", error, confirms: modelled, abortHandling: s.profile.abortHandling, prefillRank: s.ranks.label(rank) },
+    [abort ?? -1, modelled ?? -1, ev.seq],
+    `the prefill bootstrap thread of ${s.ranks.label(rank)} ended${abort !== null ? " after an ABORT frame" : ""}: ${error}`,
+    { basis: "log", error, confirms: modelled, abortHandling: s.profile.abortHandling, prefillRank: s.ranks.label(rank), abortOfThisRank: t.abortSeq !== null },
     null,
     rank,
   );

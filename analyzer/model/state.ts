@@ -81,6 +81,8 @@ export class ModelState {
   roleDtypes: (string | null)[] = [null, null, null, null];
   /** Metadata buffer slots in use per decode rank: rank * 2^20 + aux_index → [room, kv.meta seq]. */
   auxHolders = new Map<number, [string, number]>();
+  /** The last event by which decode sent ABORT (any room), -1 before any. */
+  lastAbortSeq = -1;
   /** Config-level findings already raised (bits: 1 bytes/token, 2 host stride, 4 item_len, 8 overflow). */
   configFlags = 0;
   out: Violation[] = NONE;

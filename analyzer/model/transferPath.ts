@@ -243,6 +243,9 @@ export function onFailureLine(s: ModelState, ev: StoredEvent): void {
     return;
   }
   const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
+  // "Decode transfer failed" comes from the transfer queue: the request had
+  // been initialised and had sent its metadata, whether or not that was seen.
+  if (ev.kind === "pd.transfer_failed" && d.status === KVPoll.Bootstrapping) d.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
   if (kind === "timeout" && state === KVPoll.WaitingForInput) decodeTimedOut(s, r, d, ev, "log");
   else if (kind === "abort") {
     if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);

@@ -118,3 +118,44 @@ test("a frame processed after a modelled death proves the thread alive (the evid
   assert.deepEqual(view.bootstrapThreads.map((t) => t.alive), [true]);
   assert.equal(view.rooms.find((r) => r.room === B)!.prefill.state, KVPoll.WaitingForInput);
 });
+
+test("default log lines only: decode's abort failures, the prefill thread's traceback, then a room that never bootstraps", () => {
+  const model = createModel(defaultProfile({ backend: "nixl", version: "0.5.14" }));
+  const s = new Stream();
+  const aborts = [A, "8972542885242963300"].map((room, i) =>
+    s.add("pd.transfer_failed", {
+      role: "decode",
+      host: "d0",
+      tp: 0,
+      room,
+      attrs: { reasonKind: "abort", reason: "Aborted by AbortReq." },
+      text: `Decode transfer failed for request rank=0 decode_req.req.rid='r${i}' decode_req.req.bootstrap_room=${room} with exception KVTransferError(bootstrap_room=${room}): Aborted by AbortReq.`,
+      at: 5 + i * 0.01,
+    }),
+  );
+  const exception = s.add("log.exception", {
+    role: "prefill",
+    host: "p0",
+    attrs: { thread: "Thread-2 (bootstrap_thread)" },
+    text: "Exception in thread Thread-2 (bootstrap_thread):\nTraceback (most recent call last):\n  File \"/usr/lib/python3.12/threading.py\", line 1075, in _bootstrap_inner\nAssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
+    at: 5.02,
+  });
+  const timeout = s.add("pd.transfer_failed", {
+    role: "decode",
+    host: "d0",
+    tp: 0,
+    room: B,
+    attrs: { reasonKind: "timeout", timeoutState: "WaitingForInput" },
+    text: `Decode transfer failed for request rank=0 decode_req.req.rid='r9' decode_req.req.bootstrap_room=${B} with exception KVTransferError(bootstrap_room=${B}): Request ${B} timed out after 300.0s in KVPoll.WaitingForInput`,
+    at: 320,
+  });
+  const found = run(model, s);
+  assert.deepEqual(
+    found.map((v) => [v.check, v.seq, v.witness, v.rank]),
+    [
+      ["unhandled-abort", exception.seq, [aborts[1]!.seq, exception.seq], "prefill/tp0"],
+      ["transfer-stall", timeout.seq, [exception.seq, timeout.seq], "decode/tp0"],
+    ],
+  );
+  assert.equal(found[1]!.detail.cause, "bootstrap-thread-dead");
+});
