@@ -23,10 +23,10 @@ import { onHicacheLayer, onHicacheLoad, onHicacheWait, onKernelRead, onKernelSto
 import { onCollEnter, onCollExit, onSchedIter, reportDivergence } from "./schedulerPath.js";
 import { decodeState, encodeState } from "./snapshot.js";
 import { CHECKS, ModelState, NO_VIOLATIONS, SEEN } from "./state.js";
+import { onFailureLine } from "./stalls.js";
 import { fireTimeouts } from "./timeouts.js";
 import {
   onContextCorruption,
-  onFailureLine,
   onKvDone,
   onKvMeta,
   onKvNotify,

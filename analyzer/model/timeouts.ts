@@ -7,7 +7,7 @@
 
 import { KVPoll } from "./api.js";
 import { SEEN, type ModelState } from "./state.js";
-import { decodeTimedOut, prefillTimedOut } from "./transferPath.js";
+import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
 export function fireTimeouts(s: ModelState, ev: StoredEvent): void {

@@ -1,18 +1,17 @@
 // Handlers of the KV transfer path: decode metadata, prefill chunk posts and
-// completions, decode notifications and polls, timeouts and the failure lines
-// (sglang-pd-logs-and-protocol.md §3.4–§3.5, §5, §6, §8–§9).
+// completions, decode notifications and polls, metadata readiness
+// (sglang-pd-logs-and-protocol.md §3.4, §5, §6, §8–§9).
 
-import { KVPoll, type KVPollValue } from "./api.js";
+import { KVPoll } from "./api.js";
 import { attrBool, attrNum, attrStr, countPages, expandPages, pageRanges } from "./evidence.js";
-import { kvPollFromName } from "./kvpoll.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { DecodeReceiver } from "./receiver.js";
 import { FLAG, type RoomRec } from "./rooms.js";
-import { routeQueue, type PrefillSender } from "./sender.js";
+import { routeQueue } from "./sender.js";
 import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
 import { parseNotif } from "./transferStatus.js";
-import { deliverAbortFromDecode } from "./abortPath.js";
+import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
 /** `kv.meta`: decode's init + send_metadata for a room: WaitingForInput, init_time, its pages. */
@@ -200,13 +199,6 @@ export function onKvPoll(s: ModelState, ev: StoredEvent): void {
   );
 }
 
-function timeoutState(ev: StoredEvent): KVPollValue | null {
-  const n = attrNum(ev, "state");
-  if (n !== null && n >= 0 && n <= 4) return n as KVPollValue;
-  const name = attrStr(ev, "timeoutState") ?? attrStr(ev, "state");
-  return name === null ? ev.state === null ? null : (ev.state as KVPollValue) : kvPollFromName(name);
-}
-
 /** `kv.timeout` probe: a bootstrap (prefill) or waiting (decode) timeout fired. */
 export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
   if (ev.room === null) return;
@@ -217,120 +209,6 @@ export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
   }
   const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
   decodeTimedOut(s, r, d, ev, "log");
-}
-
-const SIDE_OF_KIND: Record<string, number> = {
-  "pd.handshake_failed": DECODE,
-  "pd.bootstrap_failed": PREFILL,
-};
-
-/**
- * The PD failure lines (§3.4, reasons §3.5). `attrs.reasonKind` names the
- * reason (timeout, abort, propagated, ...) and `attrs.timeoutState` the
- * KVPoll state a timeout fired in.
- */
-export function onFailureLine(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
-  const side = SIDE_OF_KIND[ev.kind] ?? (ev.role === "prefill" || attrStr(ev, "side") === "prefill" ? PREFILL : DECODE);
-  const kind = attrStr(ev, "reasonKind");
-  const reason = attrStr(ev, "reason") ?? kind ?? "failed";
-  const state = timeoutState(ev);
-  const r = s.room(ev.room, ev);
-  if (side === PREFILL) {
-    const sender = s.sender(r, s.rankOf(ev, PREFILL), ev);
-    if (kind === "timeout" && state === KVPoll.Bootstrapping) prefillTimedOut(s, r, sender, ev, "log");
-    else sender.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
-    return;
-  }
-  const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
-  // "Decode transfer failed" comes from the transfer queue: the request had
-  // been initialised and had sent its metadata, whether or not that was seen.
-  if (ev.kind === "pd.transfer_failed" && d.status === KVPoll.Bootstrapping) d.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
-  if (kind === "timeout" && state === KVPoll.WaitingForInput) decodeTimedOut(s, r, d, ev, "log");
-  else if (kind === "abort") {
-    if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);
-  } else d.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
-}
-
-/**
- * Decode's WaitingForInput timeout: Failed, and ABORT to prefill in versions
- * that send it (§5.2). A room that had to time out is a transfer stall;
- * the cause names what the model knows of the prefill side.
- */
-export function decodeTimedOut(s: ModelState, r: RoomRec, d: DecodeReceiver, ev: StoredEvent, basis: "log" | "model"): void {
-  s.count("transfer-stall");
-  const falseTimeout = s.profile.backend === "nixl" && d.transfer.isDone();
-  if (!(r.flags & FLAG.stall)) {
-    r.flags |= FLAG.stall;
-    const c = stallCause(s, r, d.rank);
-    const cause = falseTimeout && !(s.profile.drainsBeforeTimeout ?? true) ? "false-timeout" : c.cause;
-    s.violation(
-      "transfer-stall",
-      ev,
-      [...c.witness, d.metaSeq ?? d.createdSeq, r.progressSeq, ev.seq],
-      `room ${r.room} timed out in WaitingForInput on ${s.ranks.label(d.rank)} (${cause})`,
-      { ...c.detail, cause, basis, side: "decode", waitingTimeoutS: s.profile.waitingTimeoutS },
-      r.room,
-      d.rank,
-    );
-  }
-  const reason = `Request ${r.room} timed out after ${s.profile.waitingTimeoutS.toFixed(1)}s in KVPoll.WaitingForInput`;
-  if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);
-}
-
-/** Prefill's Bootstrapping timeout: decode's metadata never arrived. */
-export function prefillTimedOut(s: ModelState, r: RoomRec, sender: PrefillSender, ev: StoredEvent, basis: "log" | "model"): void {
-  s.count("transfer-stall");
-  sender.set(s.profile.backend, KVPoll.Failed, ev.seq, `Request ${r.room} timed out after ${s.profile.bootstrapTimeoutS.toFixed(1)}s in KVPoll.Bootstrapping`);
-  if (r.flags & FLAG.stall) return;
-  r.flags |= FLAG.stall;
-  const t = s.threads.get(sender.rank);
-  const dead = t !== undefined && !t.alive;
-  const cause = dead ? "bootstrap-thread-dead" : "metadata-never-arrived";
-  s.violation(
-    "transfer-stall",
-    ev,
-    [dead ? (t.abortSeq ?? -1) : -1, dead ? (t.diedSeq ?? -1) : -1, sender.initSeq, ev.seq],
-    `room ${r.room} timed out in Bootstrapping on ${s.ranks.label(sender.rank)} (${cause})`,
-    { cause, basis, side: "prefill", bootstrapTimeoutS: s.profile.bootstrapTimeoutS },
-    r.room,
-    sender.rank,
-  );
-}
-
-interface StallCause {
-  cause: string;
-  witness: number[];
-  detail: Record<string, unknown>;
-}
-
-/** Why a room's transfer never completed, from what the model holds of its prefill side. */
-export function stallCause(s: ModelState, r: RoomRec, decodeRank: number): StallCause {
-  const peers = s.prefillPeers(r, decodeRank);
-  for (const p of peers) {
-    const t = s.threads.get(p);
-    if (t !== undefined && !t.alive) {
-      return { cause: "bootstrap-thread-dead", witness: [t.abortSeq ?? -1, t.diedSeq ?? -1], detail: { prefillRank: s.ranks.label(p), threadDiedAt: t.diedSeq, threadBasis: t.basis } };
-    }
-  }
-  const senders = peers.map((p) => r.prefill.get(p)).filter((x) => x !== undefined);
-  if (senders.length === 0) return { cause: "no-prefill-evidence", witness: [], detail: {} };
-  const sender = senders[0]!;
-  const detail: Record<string, unknown> = {
-    prefillRank: s.ranks.label(sender.rank),
-    prefillState: sender.poll(),
-    chunksPosted: sender.chunksPosted,
-    chunksDone: sender.chunksDone,
-    queue: sender.queue,
-  };
-  if (sender.queue !== null) detail.queueDepth = s.queues.get(sender.rank * 1024 + sender.queue)?.depth ?? 0;
-  if (sender.poll() === KVPoll.Bootstrapping) return { cause: "prefill-not-bootstrapped", witness: [sender.initSeq], detail };
-  const pending = r.inflight[0];
-  if (pending !== undefined || sender.chunksPosted > sender.chunksDone) {
-    return { cause: "transfer-in-flight", witness: pending ? [pending.postSeq] : [], detail };
-  }
-  if (sender.chunksPosted === 0) return { cause: "prefill-not-sent", witness: [sender.changedSeq], detail };
-  return { cause: "notifications-missing", witness: [sender.changedSeq], detail };
 }
 
 /**
