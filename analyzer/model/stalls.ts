@@ -68,7 +68,9 @@ export function decodeTimedOut(s: ModelState, r: RoomRec, d: DecodeReceiver, ev:
     // Before #32267 NIXL checked the deadline before draining notifications:
     // a room whose transfer was complete could still time out.
     const drains = s.profile.drainsBeforeTimeout ?? drainsBeforeTimeoutFor(s.profile.backend, s.profile.version);
-    const cause = falseTimeout && !drains ? "false-timeout" : c.cause;
+    // From #32267 on, a complete transfer cannot time out: the evidence then
+    // disagrees with the model (e.g. a notification logged but not polled).
+    const cause = falseTimeout ? (drains ? "completed-before-timeout" : "false-timeout") : c.cause;
     s.violation(
       "transfer-stall",
       ev,
