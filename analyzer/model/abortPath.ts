@@ -52,6 +52,7 @@ export function deliverAbortFromDecode(s: ModelState, r: RoomRec, decodeRank: nu
 /** Evidence that a prefill rank's bootstrap thread processed a frame: it is alive whatever the model assumed. */
 function threadAlive(s: ModelState, rank: number, ev: StoredEvent): void {
   s.seen |= SEEN.bootFrames;
+  s.count("unhandled-abort");
   s.thread(rank).sawAlive(ev.seq);
 }
 

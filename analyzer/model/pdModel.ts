@@ -103,7 +103,7 @@ const UNDETERMINED: Record<string, (s: ModelState) => string | undefined> = {
   "unhandled-abort": () => "no ABORT frame or bootstrap-thread evidence (abort.*, boot.msg, boot.exit, log.exception)",
   "stale-slot-reuse": (s) => (!(s.seen & SEEN.alloc) ? "no kv.alloc/kv.free probe records" : "no kernel.read probe records"),
   "incomplete-completion": () => "no decode kv.poll records or metadata-readiness lines",
-  "transfer-stall": () => "no room timed out or stayed stuck past its timeout",
+  "transfer-stall": () => "no per-room transfer evidence (kv.meta probe records or PD failure lines)",
   "collective-divergence": () => "no coll.enter/coll.exit probe records",
   "metadata-collision": () => "no kv.meta aux_index fields or context-corruption lines",
   "pool-sizing-mismatch": () => "no config record or profile setting with index_k_bytes_per_token or host_index_k_page_stride",

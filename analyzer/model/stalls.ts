@@ -38,6 +38,7 @@ export function onFailureLine(s: ModelState, ev: StoredEvent): void {
   const reason = attrStr(ev, "reason") ?? kind ?? "failed";
   const state = timeoutState(ev);
   const r = s.room(ev.room, ev);
+  if (kind !== "timeout") s.count("transfer-stall");
   if (side === PREFILL) {
     const sender = s.sender(r, s.rankOf(ev, PREFILL), ev);
     if (kind === "timeout" && state === KVPoll.Bootstrapping) prefillTimedOut(s, r, sender, ev, "log");

@@ -25,6 +25,7 @@ export function onKvMeta(s: ModelState, ev: StoredEvent): void {
   const expectsState = attrBool(ev, "expects_state");
   if (expectsState !== null) d.transfer.expectsState = expectsState;
   d.metadataSent(s.profile.backend, expandPages(pageRanges(ev)), ev.tsUs, ev.seq);
+  s.count("transfer-stall");
   r.progressSeq = ev.seq;
   const port = attrNum(ev, "dst_port");
   if (port !== null && !r.dstPorts.includes(port)) r.dstPorts.push(port);
