@@ -38,14 +38,7 @@ export const SEEN = {
   bootFrames: 32,
   hicacheLoad: 64,
   hicacheWait: 128,
-  coll: 256,
-  abortEvidence: 512,
-  roomEvidence: 1024,
-  auxIndex: 2048,
-  sizing: 4096,
-  context: 8192,
-  done: 16384,
-  config: 32768,
+  config: 256,
 } as const;
 
 export interface QueueDepth {
@@ -116,12 +109,11 @@ export class ModelState {
     this.emit(v);
   }
 
-  count(check: CheckId, n = 1): void {
-    this.checked[CHECK_INDEX[check]] += n;
+  count(check: CheckId): void {
+    this.checked[CHECK_INDEX[check]]++;
   }
 
   room(room: string, ev: StoredEvent): RoomRec {
-    this.seen |= SEEN.roomEvidence;
     return this.rooms.get(room, ev.seq, ev.tsUs);
   }
 

@@ -36,7 +36,6 @@ export function onKvMeta(s: ModelState, ev: StoredEvent): void {
 
 /** Two live rooms of one decode rank given the same metadata buffer slot (pd §3.4 "metadata buffer index collision"). */
 function checkAuxIndex(s: ModelState, ev: StoredEvent, r: RoomRec, d: DecodeReceiver, aux: number): void {
-  s.seen |= SEEN.auxIndex;
   s.count("metadata-collision");
   d.auxIndex = aux;
   const key = d.rank * 2 ** 20 + aux;
@@ -103,23 +102,19 @@ export function onKvPost(s: ModelState, ev: StoredEvent): void {
 const ANY = -2;
 
 /** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. */
-function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): number {
-  let landed = 0;
+function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): void {
   for (let i = 0; i < r.inflight.length; ) {
     const w = r.inflight[i]!;
     if ((poster === ANY || w.poster === poster) && (target === ANY || w.target === target) && (buf === ANY || w.buf === buf) && (chunk === ANY || w.chunk === chunk)) {
       s.shadow.land(w, seq);
       r.inflight.splice(i, 1);
-      landed++;
     } else i++;
   }
-  return landed;
 }
 
 /** `kv.done`: the chunk's transfer handles are DONE: its data has landed; the last chunk concludes Success. */
 export function onKvDone(s: ModelState, ev: StoredEvent): void {
   if (ev.room === null) return;
-  s.seen |= SEEN.done;
   const rank = s.rankOf(ev, PREFILL);
   const r = s.room(ev.room, ev);
   const sender = s.sender(r, rank, ev);
@@ -260,7 +255,6 @@ export function onMetadataNotReady(s: ModelState, ev: StoredEvent): void {
 
 /** `pd.context_corruption`: decode read another room's metadata from its buffer slot (§3.4). */
 export function onContextCorruption(s: ModelState, ev: StoredEvent): void {
-  s.seen |= SEEN.context;
   s.count("metadata-collision");
   const other = attrStr(ev, "actualRoom");
   const rank = s.rankOf(ev, DECODE);
