@@ -24,7 +24,7 @@ import { onCollEnter, onCollExit, onSchedIter, reportDivergence } from "./schedu
 import { decodeState, encodeState } from "./snapshot.js";
 import { CHECKS, ModelState, NO_VIOLATIONS, SEEN } from "./state.js";
 import { onFailureLine } from "./stalls.js";
-import { fireTimeouts } from "./timeouts.js";
+import { fireTimeouts, stuckOnDeadThreads } from "./timeouts.js";
 import {
   onContextCorruption,
   onKvDone,
@@ -137,6 +137,7 @@ export class PdModel implements ReplayModel {
       room: null, rid: null, chunk: null, layer: null, pageLo: null, pageHi: null, state: null, attrs: null, text: "",
     };
     fireTimeouts(s, end);
+    stuckOnDeadThreads(s, end);
     for (const d of s.collectives.hangs(lastTsUs, COLLECTIVE_HANG_US)) reportDivergence(s, end, d);
     if (!(s.seen & SEEN.config)) checkProfileAtEnd(s, end);
     return s.out;

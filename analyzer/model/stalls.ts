@@ -106,6 +106,22 @@ export function prefillTimedOut(s: ModelState, r: RoomRec, sender: PrefillSender
   );
 }
 
+/** A prefill room that never left Bootstrapping on a rank whose bootstrap thread is dead (nothing times it out). */
+export function prefillStuck(s: ModelState, r: RoomRec, sender: PrefillSender, ev: StoredEvent, diedSeq: number, abortSeq: number | null): void {
+  s.count("transfer-stall");
+  if (r.flags & FLAG.stall) return;
+  r.flags |= FLAG.stall;
+  s.violation(
+    "transfer-stall",
+    ev,
+    [abortSeq ?? -1, diedSeq, sender.initSeq],
+    `room ${r.room} never left Bootstrapping on ${s.ranks.label(sender.rank)}, whose bootstrap thread had died: no metadata can reach it`,
+    { cause: "bootstrap-thread-dead", basis: "model", side: "prefill", prefillBootstrapTimeout: s.profile.prefillBootstrapTimeout },
+    r.room,
+    sender.rank,
+  );
+}
+
 interface StallCause {
   cause: string;
   witness: number[];

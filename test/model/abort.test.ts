@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BootstrapThread, KVPoll, createModel, defaultProfile, type ReplayModel, type Violation } from "../../analyzer/model/index.js";
-import { Stream } from "./stream.js";
+import { Stream, T0_US } from "./stream.js";
 
 const A = "8972542885242963296";
 const B = "5830149913321";
@@ -79,6 +79,19 @@ test("0.5.14 NIXL: ABORT kills the prefill bootstrap thread, and a later room on
   assert.equal(roomB.decode.state, KVPoll.Failed);
   const roomA = view.rooms.find((r) => r.room === A)!;
   assert.equal(roomA.prefill.state, KVPoll.WaitingForInput, "the thread died before marking A Failed");
+  assert.deepEqual(model.finish(s.events.at(-1)!.tsUs), [], "B was already reported through decode's timeout");
+});
+
+test("at the end, a prefill room stuck in Bootstrapping behind a dead bootstrap thread is reported (no NIXL prefill timeout before 0.5.18)", () => {
+  const model = createModel(defaultProfile({ backend: "nixl", version: "0.5.14" }), { qualifyHosts: true });
+  const s = new Stream();
+  s.add("boot.got_info", { role: "prefill", host: "p0", room: A });
+  const abort = s.add("abort.sent", { role: "decode", host: "d0", room: A });
+  const arrive = s.add("req.arrive", { role: "prefill", host: "p0", room: B, rid: "r-b", at: 10 });
+  const found = s.events.flatMap((e) => model.apply(e));
+  assert.deepEqual(found.map((v) => [v.check, v.rank]), [["unhandled-abort", "p0/prefill/tp0"]]);
+  const end = model.finish(T0_US + 900e6);
+  assert.deepEqual(end.map((v) => [v.check, v.room, v.rank, v.witness, v.detail.cause]), [["transfer-stall", B, "p0/prefill/tp0", [abort.seq, arrive.seq], "bootstrap-thread-dead"]]);
 });
 
 test("0.5.16 NIXL: the same ABORT marks the room Failed, sends no ACK, and the thread lives on", () => {
