@@ -10,7 +10,7 @@ import type { FormatName, LineParser } from "./formats/format.js";
 import { formatByName } from "./formats/index.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "./lines.js";
 import { keyBefore, MergeHeap } from "./merge.js";
-import { pushRow, rankName, ROWS_PER_BLOCK, ROW_WIDTH, type RowBlock } from "./rows.js";
+import { pushRow, rankName, ROWS_PER_BLOCK, ROW_WIDTH, TextPacker, type PackedTexts, type RowBlock } from "./rows.js";
 
 export interface LoadSource {
   sourceId: number;
@@ -117,11 +117,11 @@ class SourceStream {
   }
 
   /** Appends the head event's row and accounts for it. */
-  emitHead(block: RowBlock): void {
+  emitHead(block: RowBlock, texts: TextPacker): void {
     const ev = this.head!;
     const host = ev.host ?? this.src.host;
     const role = ev.role ?? this.src.role;
-    pushRow(block, ev, this.sourceId, this.tsUs, host, role);
+    pushRow(block, texts, ev, this.sourceId, this.tsUs, host, role);
     const s = this.stats;
     s.events++;
     if (ev.kind === LogKind.unparsed) s.unparsed++;
@@ -185,7 +185,7 @@ export function produceRows(
   sources: LoadSource[],
   offsets: Record<string, number>,
   blocksPerBatch: number,
-  emit: (blocks: RowBlock[], progress: LoadProgress) => void,
+  emit: (blocks: RowBlock[], texts: PackedTexts, progress: LoadProgress) => void,
 ): LoadedStats[] {
   // Every source holds a chunk and its parsed events at once: share a fixed budget.
   const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(LOAD_READ_BUDGET / Math.max(1, sources.length))));
@@ -194,6 +194,7 @@ export function produceRows(
   for (const s of streams) if (s.advance()) heap.push(s);
   let blocks: RowBlock[] = [];
   let block: RowBlock = [];
+  const texts = new TextPacker();
   const progress = (): LoadProgress => {
     let bytes = 0;
     let lines = 0;
@@ -207,7 +208,7 @@ export function produceRows(
     blocks.push(block);
     block = [];
     if (blocks.length >= blocksPerBatch) {
-      emit(blocks, progress());
+      emit(blocks, texts.take(), progress());
       blocks = [];
     }
   };
@@ -216,7 +217,7 @@ export function produceRows(
     const second = heap.runnerUp();
     let alive = true;
     do {
-      top.emitHead(block);
+      top.emitHead(block, texts);
       if (block.length === ROWS_PER_BLOCK * ROW_WIDTH) full();
       alive = top.advance();
     } while (alive && (second === undefined || keyBefore(top, second)));
@@ -224,6 +225,6 @@ export function produceRows(
     else heap.pop();
   }
   if (block.length > 0) blocks.push(block);
-  if (blocks.length > 0) emit(blocks, progress());
+  if (blocks.length > 0) emit(blocks, texts.take(), progress());
   return streams.map((s) => s.finish());
 }

@@ -109,6 +109,9 @@ export function epochUsFromNumeral(text: string): number | undefined {
 
 /** Epoch microseconds from a JSON value (number or numeric string). */
 export function epochUsFromValue(v: unknown): number | undefined {
+  // Seconds as a number have at most 16 significant digits (longer numerals stay
+  // text, parseJsonExact), so at most six decimals here: the product rounds exactly.
+  if (typeof v === "number" && v >= 1e9 && v < 9e9) return Math.round(v * 1e6);
   if (typeof v === "number") return Number.isFinite(v) ? epochUsFromNumeral(String(v)) : undefined;
   if (typeof v === "string") return epochUsFromNumeral(v);
   return undefined;

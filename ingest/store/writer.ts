@@ -53,7 +53,7 @@ export class IncidentWriter {
   private readonly insertSome = new Map<number, Statement>();
   private readonly leftWal: boolean;
   private open = true;
-  private attached = false;
+  private readonly attached: string[] = [];
 
   private constructor(
     readonly db: IncidentDb,
@@ -89,16 +89,20 @@ export class IncidentWriter {
 
   /**
    * Takes the write lock for the whole ingest (waits for a running ingest to
-   * finish), with the scan's anchor store attached as `scan`.
+   * finish), with the scan's anchor stores attached; returns their schema names.
    */
-  begin(lockTimeoutMs: number, scanAnchorsPath: string): void {
-    this.db.prepare("ATTACH DATABASE ? AS scan").run(scanAnchorsPath);
-    this.attached = true;
+  begin(lockTimeoutMs: number, scanStores: readonly string[]): string[] {
+    for (const path of scanStores) {
+      const name = `scan${this.attached.length}`;
+      this.db.prepare(`ATTACH DATABASE ? AS ${name}`).run(path);
+      this.attached.push(name);
+    }
     try {
       this.db.exec("BEGIN EXCLUSIVE");
     } catch (e) {
       throw busyError(e, this.path, lockTimeoutMs) ?? e;
     }
+    return [...this.attached];
   }
 
   commit(): void {
@@ -113,7 +117,7 @@ export class IncidentWriter {
     if (!this.open) return;
     this.open = false;
     this.rollback();
-    if (this.attached) this.db.exec("DETACH DATABASE scan");
+    for (const name of this.attached) this.db.exec(`DETACH DATABASE ${name}`);
     if (this.leftWal) {
       try {
         this.db.pragma("journal_mode = WAL");
@@ -174,7 +178,8 @@ export class IncidentWriter {
   }
 
   private insertStatement(rows: number): Statement {
-    const one = `(${EVENT_COLUMNS.map(() => "?").join(",")})`;
+    // attrs and text may come as UTF-8 bytes (ingest/rows.ts): stored as TEXT all the same.
+    const one = `(${EVENT_COLUMNS.map((c) => (c === "attrs" || c === "text" ? "CAST(? AS TEXT)" : "?")).join(",")})`;
     return this.db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(", ")}) VALUES ${Array(rows).fill(one).join(",")}`);
   }
 

@@ -130,17 +130,20 @@ test("two ingests into one database at once are serialized: both complete, nothi
   mkdirSync(a);
   bigDecodeLog(join(a, "decode-tp0.log"), 60_000);
   const b = skewedBundle(join(dir, "b"), 40_000);
-  const start = (paths: string[]): Promise<{ code: number | null; out: string }> =>
+  const start = (paths: string[]): Promise<{ code: number | null; out: string; err: string }> =>
     new Promise((resolve) => {
       const child = spawn(process.execPath, [CLI, "ingest", ...paths, "--db", db, "--role", "decode", "--json"], { stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
+      let err = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-      child.on("exit", (code) => resolve({ code, out }));
+      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      child.on("exit", (code) => resolve({ code, out, err }));
     });
   const results = await Promise.all([start([a]), start([b]), start([a])]);
   assert.deepEqual(
     results.map((r) => r.code),
     [0, 0, 0],
+    results.map((r) => r.err).join("\n"),
   );
   const statuses = results.flatMap((r) => (JSON.parse(r.out) as { sources: { status: string }[] }).sources.map((s) => s.status)).sort();
   // The big log is ingested once and found a duplicate once; the skewed bundle's three files once.
