@@ -42,10 +42,12 @@ export interface IngestOptions {
   lockTimeoutMs?: number;
 }
 
+/** Where an ingest stands: scan and load count bytes, index counts the indexes built. */
 export interface IngestProgress {
   phase: "scan" | "load" | "index";
-  bytesDone: number;
-  bytesTotal: number;
+  done: number;
+  total: number;
+  /** Lines parsed so far in the load. */
   lines: number;
 }
 
@@ -160,7 +162,7 @@ async function scanInputs(
   }));
   const { reports, anchorStores } = await scanAll(requests, Math.min(2, availableParallelism()), temp, (i) => {
     bytesDone += sizes[i]!;
-    opts.onProgress?.({ phase: "scan", bytesDone, bytesTotal, lines: 0 });
+    opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });
   });
   const candidates: Candidate[] = [];
   const bySha = new Map<string, string>();
@@ -221,14 +223,13 @@ async function store(opts: IngestOptions, candidates: Candidate[], anchorStores:
         if (merger) merger.addNewBlock(b);
         else writer.insertBlock(b);
       }
-      opts.onProgress?.({ phase: "load", bytesDone: progress.bytes, bytesTotal, lines: progress.lines });
+      opts.onProgress?.({ phase: "load", done: progress.bytes, total: bytesTotal, lines: progress.lines });
     });
     if (merger) {
       merger.finish();
       writer.dropPreviousEvents();
     }
-    opts.onProgress?.({ phase: "index", bytesDone: bytesTotal, bytesTotal, lines: 0 });
-    writer.buildIndexes();
+    writer.buildIndexes((built, total) => opts.onProgress?.({ phase: "index", done: built, total, lines: stats.reduce((n, s) => n + s.lines, 0) }));
     stats.forEach((s, i) => finishSource(writer, fresh[i]!, s));
     writer.saveClock(alignment);
     writer.commit();
