@@ -62,6 +62,8 @@ class SourceStream {
   private readonly stats: LoadedStats;
   private readonly ranks = new Set<string>();
   private lastRank: { role: string | null; dp?: number; pp?: number; tp?: number } | undefined;
+  private readonly kept: ParseIssue[] = [];
+  private errorCount = 0;
   private badUtf8Lines = 0;
   private firstBadUtf8 = 0;
   bytesRead = 0;
@@ -137,41 +139,60 @@ class SourceStream {
   private parseChunk(): void {
     const chunk = this.reader.next();
     if (!chunk) {
-      this.parser.end(this.pending, this.issues);
+      this.endParser();
       this.done = true;
       this.reader.close();
+      this.absorbIssues();
       return;
     }
     this.bytesRead += chunk.bytes;
     const pending = this.pending;
     const issues = this.issues;
     const parser = this.parser;
-    if (chunk.invalidUtf8) {
-      forEachLine(chunk, (line, no) => {
-        if (line.includes("\uFFFD")) {
-          if (this.badUtf8Lines++ === 0) this.firstBadUtf8 = no;
-        }
+    forEachLine(chunk, (line, no) => {
+      if (chunk.invalidUtf8 && line.includes("\uFFFD") && this.badUtf8Lines++ === 0) this.firstBadUtf8 = no;
+      try {
         parser.line(line, no, pending, issues);
-      });
-    } else {
-      forEachLine(chunk, (line, no) => parser.line(line, no, pending, issues));
-    }
+      } catch (e) {
+        issues.push({ line: no, message: `the ${this.src.format} parser failed on this line: ${(e as Error).message}` });
+      }
+    });
     this.stats.lines = this.reader.linesRead;
     if (chunk.cutLine !== undefined) {
       issues.push({ line: chunk.cutLine, message: `line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB; the rest of it was dropped` });
     }
+    this.absorbIssues();
+  }
+
+  /** The parser's end(); a failure there is an issue at the last line, not a lost load. */
+  private endParser(): void {
+    try {
+      this.parser.end(this.pending, this.issues);
+    } catch (e) {
+      this.issues.push({ line: this.reader.linesRead, message: `the ${this.src.format} parser failed at the end of the file: ${(e as Error).message}` });
+    }
+  }
+
+  /** Keeps the first MAX_KEPT_ERRORS issues and counts the rest (memory stays bounded). */
+  private absorbIssues(): void {
+    for (const issue of this.issues) {
+      this.errorCount++;
+      if (this.kept.length < MAX_KEPT_ERRORS) this.kept.push(issue);
+    }
+    this.issues.length = 0;
   }
 
   finish(): LoadedStats {
     if (this.badUtf8Lines > 0) {
-      this.issues.push({
+      this.errorCount++;
+      this.kept.push({
         line: this.firstBadUtf8,
         message: `invalid UTF-8 on ${this.badUtf8Lines} line(s), read as U+FFFD (first at line ${this.firstBadUtf8})`,
       });
     }
-    this.issues.sort((a, b) => a.line - b.line);
-    this.stats.errorCount = this.issues.length;
-    this.stats.errors = this.issues.slice(0, MAX_KEPT_ERRORS);
+    this.kept.sort((a, b) => a.line - b.line);
+    this.stats.errorCount = this.errorCount;
+    this.stats.errors = this.kept;
     this.stats.ranks = [...this.ranks].sort();
     return this.stats;
   }

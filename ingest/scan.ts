@@ -171,14 +171,23 @@ function scanContent(
       anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`);
     }
     events.length = 0;
+    // Parse issues are reported by the load, which reads every line.
+    issues.length = 0;
     if (anchors.size >= ANCHOR_FLUSH_KEYS) onAnchors(anchors.drain());
+  };
+  const guarded = (f: () => void): void => {
+    try {
+      f();
+    } catch {
+      // A parser that throws costs the scan this line only; the load reports it.
+    }
   };
   const selector = lineSelector(format.name, identity);
   for (let chunk: TextChunk | null = first; chunk; chunk = reader.next()) {
-    selector(chunk, (line, no) => parser.line(line, no, events, issues));
+    selector(chunk, (line, no) => guarded(() => parser.line(line, no, events, issues)));
     take();
   }
-  parser.end(events, issues);
+  guarded(() => parser.end(events, issues));
   take();
   if (anchors.size > 0) onAnchors(anchors.drain());
 }
