@@ -6,8 +6,9 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
+import { ingestCommand } from "./commands/ingest.js";
 
-const commands: CommandModule[] = [];
+const commands: CommandModule[] = [ingestCommand as CommandModule];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)
