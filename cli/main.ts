@@ -6,8 +6,9 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
+import { replayCommand } from "./commands/replay.js";
 
-const commands: CommandModule[] = [];
+const commands: CommandModule[] = [replayCommand as CommandModule];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)
