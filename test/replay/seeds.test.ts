@@ -38,8 +38,12 @@ test("seed 2, NIXL mass-abort wedge from logs alone: ABORT kills the 0.5.14-era 
   const before = stateAt(db, { seq: abortSent - 1 });
   assert.deepEqual(before.bootstrapThreads.map((t) => [t.rank, t.alive]), [["prefill/tp3", true]]);
   const roomBefore = before.rooms.find((r) => r.room === C)!;
-  assert.equal(roomBefore.prefill.state, KVPoll.WaitingForInput, "`room=… is bootstrapped` (§3.2)");
-  assert.equal(roomBefore.prefill.changedAt, seqOf(db, "prefill-0/prefill-tp3.log", 9));
+  assert.equal(roomBefore.prefill.state, KVPoll.WaitingForInput);
+  assert.equal(
+    roomBefore.prefill.changedAt,
+    seqOf(db, "prefill-0/prefill-tp3.log", 8),
+    "`got info … required_dst_info_num=1`: all destinations' metadata is in (§5.1)",
+  );
 
   const after = stateAt(db, { seq: abortSent });
   assert.deepEqual(after.bootstrapThreads.map((t) => [t.rank, t.alive, t.changedAt]), [["prefill/tp3", false, abortSent]]);
@@ -66,7 +70,6 @@ test("a healthy NIXL transfer: no violation; KVPoll on each side before and afte
   assert.equal(room(dec(5) - 1).decode.state, KVPoll.WaitingForInput, "before the last chunk's notification");
   assert.equal(room(dec(7)).decode.state, KVPoll.Success, "poll() after every chunk and the aux");
   assert.equal(room(pre(7)).prefill.state, KVPoll.Success, "the last chunk's transfer is done");
-  assert.equal(room(dec(7)).decode.changedAt, dec(7));
 
   const pages = stateAt(db, { seq: dec(2) }).pages.filter((p) => p.rank === "decode/tp0" && p.buffer === "kv");
   assert.deepEqual(pages.map((p) => [p.page, p.ownerRoom]), [16, 17, 18, 19].map((p) => [p, R]));
@@ -147,7 +150,12 @@ test("seeds 5 and 7: index-K pool sized for fp8 on a bf16 buffer, mixed dtypes, 
     at1.filter((v) => v.check === "pool-sizing-mismatch").map((v) => v.detail.kind).sort(),
     ["bytes-per-token", "host-page-stride", "item-len"],
   );
-  assert.ok(at1.some((v) => v.check === "address-overflow"), "b * max_seq_len + t passes int32 above ~1M context");
+  const overflow = run.violations.filter((v) => v.check === "address-overflow");
+  assert.deepEqual(
+    overflow.map((v) => v.detail.maxContext),
+    [1_100_000],
+    "b * max_seq_len + t passes int32 above ~1M context",
+  );
   assert.deepEqual(run.choice.profile.indexKDtype, "fp8");
   assert.ok(run.choice.conflicts.some((c) => c.startsWith("index_k_dtype:") && c.includes("bf16")));
   db.close();

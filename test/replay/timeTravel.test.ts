@@ -40,7 +40,7 @@ function viewByFullReplay(db: IncidentDb, seq: number): ModelStateView {
 test("stateAt through the nearest snapshot equals a full replay from the start, at random points", async () => {
   const { db } = await busyIncident(60);
   const run = replayIncident(db, { snapshotEvery: 97 });
-  assert.ok(run.snapshots.count >= 20, `${run.snapshots.count} snapshots`);
+  assert.equal(run.snapshots.count, Math.floor(run.events / 97));
   assert.ok(run.violations.some((v) => v.check === "stale-slot-reuse"), "the aborted rooms' pages are reused while their writes fly");
   const [lo, hi] = [run.firstSeq!, run.lastSeq!];
   let state = 12345;
@@ -116,10 +116,11 @@ test("stepping by event, room, rank and page; a time names the last event at or 
   const poll = eventBySeq(db, dec(7))!;
   assert.deepEqual(stateAt(db, { tsUs: poll.tsUs }), stateAt(db, { seq: dec(7) }));
   assert.deepEqual(stateAt(db, { tsUs: poll.tsUs + 1 }), stateAt(db, { seq: dec(7) }), "no event in the next microsecond");
-  assert.equal(stateAt(db, { tsUs: poll.tsUs - 1 }).atSeq, dec(6));
+  assert.equal(stateAt(db, { tsUs: poll.tsUs - 1 }).atSeq, pre(7), "prefill's last kv.done came 7 ms before the poll");
 
   const view = stateAt(db, { seq: dec(7) }, { room: R });
   const refs = provenance(db, view);
-  assert.equal(at(refs.get(view.rooms[0]!.decode.changedAt!)!), "d0/decode-probe.jsonl:7");
+  assert.equal(at(refs.get(view.rooms[0]!.prefill.changedAt!)!), "p0/prefill-probe.jsonl:7", "Success when the last chunk is done (§5.1)");
+  assert.match(refs.get(view.atSeq)!.text, /"ev": "kv\.poll"/);
   db.close();
 });
