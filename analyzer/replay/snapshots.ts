@@ -11,8 +11,12 @@ import type { Profile } from "../model/api.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson, setMeta } from "../../ingest/store/db.js";
 
-/** Events between snapshots: two column chunks, so a stateAt replays at most that many events. */
-export const SNAPSHOT_EVERY = 32_768;
+/**
+ * Events between snapshots: a stateAt replays at most this many events after
+ * restoring one (a few ms at replay speed). A snapshot of a busy incident is
+ * ~100 kB deflated, so this costs a few % of the events' size.
+ */
+export const SNAPSHOT_EVERY = 8_192;
 
 /** Bump when the encoding below changes. */
 const SNAPSHOT_FORMAT = "v8-deflate-1";
