@@ -81,6 +81,9 @@ test("a Ray actor prefix before the log prefix is skipped", () => {
   const ev = parseOne(`(SGLangEngine pid=48211, ip=10.0.3.17) [2026-08-20 10:15:32 TP2] ${MSG}`);
   assert.equal(ev.kind, LogKind.decodeBatch);
   assert.equal(ev.tp, 2);
+  // Any other parenthesised opening is not a Ray prefix.
+  const { events } = parseLines([`[2026-08-20 10:15:32 TP2] ${MSG}`, `(note) [2026-08-20 10:15:33 TP2] ${MSG}`]);
+  assert.equal(events.length, 1);
 });
 
 test("host and role come from the context", () => {

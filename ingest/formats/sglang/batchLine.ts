@@ -48,8 +48,12 @@ export function parseBatchLine(line: string, at: number): BatchLine | null {
 /** After the head: `. `, `, ` or ` [N], `. Returns the index of the first field or -1. */
 function readSeparator(line: string, i: number, attrs: Record<string, unknown>): number {
   const c = line.charCodeAt(i);
-  if ((c === 46 /* . */ || c === 44) /* , */ && line.charCodeAt(i + 1) === 32) return i + 2;
-  if (c === 32 && line.charCodeAt(i + 1) === 91 /* [ */) {
+  const PERIOD = 46;
+  const COMMA = 44;
+  const SPACE = 32;
+  const BRACKET = 91;
+  if ((c === PERIOD || c === COMMA) && line.charCodeAt(i + 1) === SPACE) return i + 2;
+  if (c === SPACE && line.charCodeAt(i + 1) === BRACKET) {
     const close = line.indexOf("], ", i + 2);
     if (close < 0) return -1;
     const iter = parseNumber(line.substring(i + 2, close));
@@ -62,10 +66,15 @@ function readSeparator(line: string, i: number, attrs: Record<string, unknown>):
 
 function readFields(line: string, i: number, attrs: Record<string, unknown>): void {
   const end = line.length;
+  // The next `: ` is searched again only once passed, so a long line of odd fields stays linear.
+  let colon = -1;
   while (i < end) {
     let next = line.indexOf(", ", i);
     if (next < 0) next = end;
-    const colon = line.indexOf(": ", i);
+    if (colon < i) {
+      colon = line.indexOf(": ", i);
+      if (colon < 0) colon = end;
+    }
     if (colon > i && colon < next) {
       const n = plainDecimalAt(line, colon + 2, next);
       attrs[keyAt(line, i, colon)] = Number.isNaN(n) ? parseValue(line.substring(colon + 2, next)) : n;

@@ -62,7 +62,7 @@ function digitAt(s: string, i: number): number {
 }
 
 /** The number written by `n` digits at `i`, or -1 when any of them is not a digit. */
-export function digitsAt(s: string, i: number, n: number): number {
+function digitsAt(s: string, i: number, n: number): number {
   let v = 0;
   for (let k = 0; k < n; k++) {
     const d = digitAt(s, i + k);
@@ -101,7 +101,8 @@ export class PrefixReader {
     if (line.charCodeAt(0) === OPEN_PAREN) {
       // A Ray actor prefix `(Name pid=N, ip=...) ` before the log prefix (§1).
       const close = line.indexOf(") [", 1);
-      if (close < 0 || line.indexOf(" pid=", 1) > close) return PrefixResult.none;
+      const pid = line.indexOf(" pid=", 1);
+      if (close < 0 || pid < 0 || pid > close) return PrefixResult.none;
       p = close + 2;
     }
     if (line.charCodeAt(p) !== OPEN_BRACKET || !this.hasDateShape(line, p + 1)) return PrefixResult.none;

@@ -15,7 +15,7 @@ import { glooTimeout, type TorchStamp } from "./torchLines.js";
 import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
 
 /** A record longer than this is cut: its next line opens an unparsed record (bounded memory). */
-export const MAX_RECORD_LINES = 2000;
+const MAX_RECORD_LINES = 2000;
 /** Undated records held at the top of a file, at most; more are reported as issues. */
 const MAX_HELD = 10_000;
 

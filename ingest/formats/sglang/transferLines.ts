@@ -5,7 +5,7 @@
 
 import type { ParsedEvent } from "../../event.js";
 import { LogKind } from "../../event.js";
-import { execAt, type MatchResult } from "./match.js";
+import { execAt, reprString, type MatchResult } from "./match.js";
 import { parseNotifTag } from "./notifTag.js";
 
 const WITH_NOTIF = " with notif ";
@@ -84,7 +84,7 @@ function gotInfo(line: string, at: number, ev: ParsedEvent): MatchResult {
   ev.kind = LogKind.gotInfo;
   ev.role = "prefill";
   ev.room = m[1];
-  ev.attrs = { agentName: m[2] ?? m[3], requiredDstInfoNum: Number(m[4]) };
+  ev.attrs = { agentName: reprString(m, 2), requiredDstInfoNum: Number(m[4]) };
   return true;
 }
 
