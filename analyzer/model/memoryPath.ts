@@ -114,15 +114,15 @@ export function onKernelRead(s: ModelState, ev: StoredEvent): void {
 
 function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer: number, issue: ReadIssue, consumer: number | null): void {
   const r: RoomRec | undefined = ev.room === null ? undefined : s.room(ev.room, ev);
-  const where = `${BUFFERS[buf]} page ${issue.page.page} layer ${layer} on ${s.ranks.label(rank)}`;
+  const where = `${BUFFERS[buf]} page ${issue.page} layer ${layer} on ${s.ranks.label(rank)}`;
   if (issue.check === "stale-slot-reuse") {
     if (!once(r, FLAG.stale)) return;
     s.violation(
       "stale-slot-reuse",
       ev,
-      [issue.free, issue.post, issue.page.allocSeq, issue.land ?? -1, ev.seq],
+      [issue.free, issue.post, issue.allocSeq, issue.land ?? -1, ev.seq],
       `room ${ev.room ?? "?"} read ${where}, which was freed while room ${issue.room}'s chunk ${issue.chunk ?? "?"} write was in flight and then reallocated; that write ${issue.land === null ? "is still landing" : "landed after the reallocation"}`,
-      { buffer: BUFFERS[buf], layer, page: issue.page.page, previousRoom: issue.room, chunk: issue.chunk, free: issue.free, post: issue.post, alloc: issue.page.allocSeq, land: issue.land },
+      { buffer: BUFFERS[buf], layer, page: issue.page, previousRoom: issue.room, chunk: issue.chunk, free: issue.free, post: issue.post, alloc: issue.allocSeq, land: issue.land },
       ev.room,
       rank,
     );
@@ -136,7 +136,7 @@ function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer
       ev,
       [w.postSeq, ev.seq],
       `room ${ev.room ?? w.room} read ${where} before chunk ${w.chunk ?? "?"} of room ${w.room} (posted by ${s.ranks.label(w.poster)}) landed`,
-      { buffer: BUFFERS[buf], layer, page: issue.page.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster) },
+      { buffer: BUFFERS[buf], layer, page: issue.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster) },
       ev.room ?? w.room,
       rank,
     );
@@ -151,7 +151,7 @@ function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer
     ev,
     [load.startSeq, load.lastLayerSeq ?? -1, ev.seq],
     `${gate.accessor ?? "a reader"} read ${where} while HiCache load ${load.id} (slot ${load.slot}) had completed ${load.layersDone} of ${load.layers} layers, without waiting: ${gate.why}`,
-    { buffer: BUFFERS[buf], layer, page: issue.page.page, accessor: gate.accessor, slot: load.slot, consumer, layersDone: load.layersDone, layers: load.layers, raggedAccessorsWait: s.profile.indexKRaggedAccessorsWait, why: gate.why },
+    { buffer: BUFFERS[buf], layer, page: issue.page, accessor: gate.accessor, slot: load.slot, consumer, layersDone: load.layersDone, layers: load.layers, raggedAccessorsWait: s.profile.indexKRaggedAccessorsWait, why: gate.why },
     ev.room,
     rank,
   );

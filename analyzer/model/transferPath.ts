@@ -103,13 +103,25 @@ const ANY = -2;
 
 /** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. */
 function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): void {
+  const W = s.shadow.writes;
+  const chunkCode = chunk === null ? NaN : chunk;
   for (let i = 0; i < r.inflight.length; ) {
     const w = r.inflight[i]!;
-    if ((poster === ANY || w.poster === poster) && (target === ANY || w.target === target) && (buf === ANY || w.buf === buf) && (chunk === ANY || w.chunk === chunk)) {
+    if (
+      (poster === ANY || W.poster[w] === poster) &&
+      (target === ANY || W.target[w] === target) &&
+      (buf === ANY || W.buf[w] === buf) &&
+      (chunk === ANY || sameChunk(W.chunk[w]!, chunkCode))
+    ) {
       s.shadow.land(w, seq);
       r.inflight.splice(i, 1);
     } else i++;
   }
+}
+
+/** Chunk columns hold NaN for a null chunk: null matches null. */
+function sameChunk(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
 }
 
 /** `kv.done`: the chunk's transfer handles are DONE: its data has landed; the last chunk concludes Success. */
