@@ -10,7 +10,7 @@ import { FLAG, type RoomRec } from "./rooms.js";
 import { routeQueue } from "./sender.js";
 import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
-import { parseNotif } from "./transferStatus.js";
+import { parseNotif } from "./notif.js";
 import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
@@ -144,7 +144,7 @@ export function onKvDone(s: ModelState, ev: StoredEvent): void {
 export function onKvNotify(s: ModelState, ev: StoredEvent): void {
   s.seen |= SEEN.notify;
   const tag = attrStr(ev, "tag");
-  const n = tag === null ? null : parseNotif(tag);
+  const n = tag === null ? null : parseNotif(tag, ev.room);
   const room = n?.room ?? ev.room;
   if (room === null) return;
   const rank = s.rankOf(ev, DECODE);
@@ -225,7 +225,7 @@ export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
  */
 export function onNotifSent(s: ModelState, ev: StoredEvent): void {
   const tag = attrStr(ev, "tag") ?? attrStr(ev, "notif");
-  const n = tag === null ? null : parseNotif(tag);
+  const n = tag === null ? null : parseNotif(tag, ev.room);
   const room = n?.room ?? ev.room;
   if (room === null) return;
   if (n !== null && n.kind !== "kv" && n.kind !== "stg") return;
