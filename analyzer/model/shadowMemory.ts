@@ -12,6 +12,7 @@
 // page is tracked only while it holds something a later check needs, and a
 // per-pool index maps page numbers to tracked slots.
 
+import type { PageRanges } from "./evidence.js";
 import { nullable, orNaN, PageIndex } from "./slots.js";
 import { PageTable, TargetTable, WriteTable } from "./shadowTables.js";
 
@@ -75,6 +76,11 @@ export class ShadowMemory {
   nextWriteId = 1;
   /** Indexed by poolIndex(rank, buf). */
   private readonly index: (PageIndex | undefined)[] = [];
+
+  /** Whether any page of the pool of (rank, buf) was ever tracked. */
+  tracksPool(rank: number, buf: number): boolean {
+    return this.index[poolIndex(rank, buf)] !== undefined;
+  }
 
   /** The slot of a tracked page, -1 when the page is not tracked. */
   find(rank: number, buf: number, page: number): number {
@@ -141,19 +147,31 @@ export class ShadowMemory {
     from = 0,
     to = pages.length,
   ): number {
-    const P = this.pages;
     const w = this.openWrite(this.nextWriteId++, room, chunk, poster, target, buf, seq, queue);
-    for (let i = from; i < to && i < pages.length; i++) {
-      const x = this.track(poolIndex(target, buf), pages[i]!, seq);
-      const owner = P.owner[x];
-      const owned = owner === room;
-      // Posted after the room's pages were freed: the page's own record of that
-      // free may be gone (a free page is dropped), so the room's free stands in.
-      const orphanFree = owned ? -1 : owner === null && P.freeSeq[x]! >= 0 ? P.freeSeq[x]! : roomFreeSeq >= 0 ? roomFreeSeq : this.lastFree(x);
-      this.addTarget(w, x, owned ? P.epoch[x]! : -1, orphanFree);
-      P.changedSeq[x] = seq;
-    }
+    const pool = poolIndex(target, buf);
+    for (let i = from; i < to && i < pages.length; i++) this.postTo(w, room, pool, pages[i]!, seq, roomFreeSeq);
     return w;
+  }
+
+  /** `post` of the pages of half-open ranges. */
+  postRanges(room: string, chunk: number | null, poster: number, target: number, buf: number, ranges: PageRanges, seq: number, queue: number | null, roomFreeSeq: number): number {
+    const w = this.openWrite(this.nextWriteId++, room, chunk, poster, target, buf, seq, queue);
+    const pool = poolIndex(target, buf);
+    for (let k = 0; k < ranges.length; k++) for (let p = ranges[k]![0]; p < ranges[k]![1]; p++) this.postTo(w, room, pool, p, seq, roomFreeSeq);
+    return w;
+  }
+
+  /** Write `w` (of `room`) targets `page` of `pool`. */
+  private postTo(w: number, room: string, pool: number, page: number, seq: number, roomFreeSeq: number): void {
+    const P = this.pages;
+    const x = this.track(pool, page, seq);
+    const owner = P.owner[x];
+    const owned = owner === room;
+    // Posted after the room's pages were freed: the page's own record of that
+    // free may be gone (a free page is dropped), so the room's free stands in.
+    const orphanFree = owned ? -1 : owner === null && P.freeSeq[x]! >= 0 ? P.freeSeq[x]! : roomFreeSeq >= 0 ? roomFreeSeq : this.lastFree(x);
+    this.addTarget(w, x, owned ? P.epoch[x]! : -1, orphanFree);
+    P.changedSeq[x] = seq;
   }
 
   /** A write with no targets yet (post, and snapshot decoding). */

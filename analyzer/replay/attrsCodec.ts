@@ -100,18 +100,18 @@ export function encodeAttrs(
 export class AttrsReader {
   private tables: AttrsTables = { shapes: [], strings: [], json: [] };
   private jsonParsed: unknown[] = [];
-  private shapeIds: Int32Array;
+  private shapeIds: Float64Array;
   private starts: Uint32Array;
   private tags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private values: Float64Array<ArrayBufferLike> = new Float64Array(0);
 
   constructor(capacity: number) {
-    this.shapeIds = new Int32Array(capacity);
+    this.shapeIds = new Float64Array(capacity);
     this.starts = new Uint32Array(capacity);
   }
 
   /** Takes a chunk's tables and value stream; `fillShapeIds` writes the events' shape ids (-1: no attrs). */
-  load(tables: AttrsTables, count: number, fillShapeIds: (into: Int32Array) => void, tags: Uint8Array, values: Float64Array): void {
+  load(tables: AttrsTables, count: number, fillShapeIds: (into: Float64Array) => void, tags: Uint8Array, values: Float64Array): void {
     this.tables = tables;
     this.jsonParsed = new Array(tables.json.length);
     fillShapeIds(this.shapeIds);

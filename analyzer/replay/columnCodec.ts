@@ -162,13 +162,16 @@ function packColumn(values: Float64Array, n: number, place: (b: Uint8Array) => n
 export class DecodedChunk {
   count = 0;
   readonly num: Record<NumericColumn, Float64Array>;
-  readonly ids: Record<DictColumn, Int32Array>;
+  /** Dictionary indices, -1 for NULL (float64 like the numeric columns, so one unpacking loop per width serves both). */
+  readonly ids: Record<DictColumn, Float64Array>;
   dicts: ChunkHeader["dicts"] = { host: [], role: [], kind: [], room: [], rid: [] };
   readonly attrs: AttrsReader;
+  /** The attrs value stream of the chunk, reused (and grown) from chunk to chunk. */
+  private attrValues = new Float64Array(0);
 
   constructor(readonly capacity: number) {
     this.num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as DecodedChunk["num"];
-    this.ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Int32Array(capacity)])) as DecodedChunk["ids"];
+    this.ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as DecodedChunk["ids"];
     this.attrs = new AttrsReader(capacity);
   }
 
@@ -184,7 +187,8 @@ export class DecodedChunk {
     for (const name of DICT_COLUMNS) unpackColumn(buf, body, header.columns[name], n, this.ids[name], -1);
     this.dicts = header.dicts;
     const a = header.attrs;
-    const values = new Float64Array(a.values.length);
+    if (this.attrValues.length < a.values.length) this.attrValues = new Float64Array(a.values.length * 2);
+    const values = this.attrValues;
     unpackColumn(buf, body, a.values, a.values.length, values, NaN);
     const tags = new Uint8Array(buf.buffer, buf.byteOffset + body + a.tags.offset, a.tags.length);
     this.attrs.load(a, n, (into) => unpackColumn(buf, body, a.shape, n, into, -1), tags, values);
@@ -192,33 +196,49 @@ export class DecodedChunk {
   }
 }
 
-function unpackColumn(
-  buf: Buffer,
-  body: number,
-  layout: PackedLayout,
-  n: number,
-  into: Float64Array | Int32Array,
-  nullValue: number,
-): void {
+/**
+ * Unpacks a column into `into` (`nullValue` for NULL: the all-ones code of
+ * NULL_CODE, or NaN). One loop per packed width: a loop that read all widths
+ * saw three array types and ran several times slower.
+ */
+function unpackColumn(buf: Buffer, body: number, layout: PackedLayout, n: number, into: Float64Array, nullValue: number): void {
   const { base, width } = layout;
   if (width === 0) {
     into.fill(base !== base ? nullValue : base, 0, n);
     return;
   }
   const at = buf.byteOffset + body + layout.offset;
-  if (width === 8) {
-    const src = new Float64Array(buf.buffer, at, n);
-    for (let i = 0; i < n; i++) {
-      const v = src[i]!;
-      into[i] = v !== v ? nullValue : v;
-    }
-    return;
-  }
-  const src = width === 1 ? new Uint8Array(buf.buffer, at, n) : width === 2 ? new Uint16Array(buf.buffer, at, n) : new Uint32Array(buf.buffer, at, n);
-  const nullCode = NULL_CODE[width];
-  for (let i = 0; i < n; i++) {
+  if (width === 1) unpackU8(new Uint8Array(buf.buffer, at, n), into, base, nullValue);
+  else if (width === 2) unpackU16(new Uint16Array(buf.buffer, at, n), into, base, nullValue);
+  else if (width === 4) unpackU32(new Uint32Array(buf.buffer, at, n), into, base, nullValue);
+  else unpackF64(new Float64Array(buf.buffer, at, n), into, nullValue);
+}
+
+function unpackU8(src: Uint8Array, into: Float64Array, base: number, nullValue: number): void {
+  for (let i = 0; i < src.length; i++) {
     const v = src[i]!;
-    into[i] = v === nullCode ? nullValue : base + v;
+    into[i] = v === 0xff ? nullValue : base + v;
+  }
+}
+
+function unpackU16(src: Uint16Array, into: Float64Array, base: number, nullValue: number): void {
+  for (let i = 0; i < src.length; i++) {
+    const v = src[i]!;
+    into[i] = v === 0xffff ? nullValue : base + v;
+  }
+}
+
+function unpackU32(src: Uint32Array, into: Float64Array, base: number, nullValue: number): void {
+  for (let i = 0; i < src.length; i++) {
+    const v = src[i]!;
+    into[i] = v === 0xffffffff ? nullValue : base + v;
+  }
+}
+
+function unpackF64(src: Float64Array, into: Float64Array, nullValue: number): void {
+  for (let i = 0; i < src.length; i++) {
+    const v = src[i]!;
+    into[i] = v !== v ? nullValue : v;
   }
 }
 

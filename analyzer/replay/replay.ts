@@ -97,18 +97,20 @@ export function runModel(
   const total = columns.events;
   let done = 0;
   let firstSeq: number | null = null;
-  let lastSeq: number | null = null;
-  let lastTsUs = 0;
+  // The last event's time, kept in an object: a double in a closure variable is boxed anew on every store.
+  const last = { seq: -1, tsUs: 0 };
   new EventReader(db, columns).forEach(-Infinity, Infinity, (ev) => {
     const found = model.apply(ev);
     if (found.length > 0) for (const v of found) violations.push(v);
     done++;
     if (writer !== null && done % every === 0) writer.add(ev.seq, model.snapshot());
     if (done % PROGRESS_EVERY === 0) opts.onProgress?.("replay", done, total);
-    lastTsUs = ev.tsUs;
-    lastSeq = ev.seq;
+    last.tsUs = ev.tsUs;
+    last.seq = ev.seq;
     firstSeq ??= ev.seq;
   });
+  const lastSeq = done > 0 ? last.seq : null;
+  const lastTsUs = last.tsUs;
   for (const v of model.finish(lastTsUs)) violations.push(v);
   const snapshots = writer ? writer.finish() : existing!;
   return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots };
