@@ -28,11 +28,12 @@ class TagFields {
   private readonly starts = new Int32Array(MAX_FIELDS);
   private readonly ends = new Int32Array(MAX_FIELDS);
 
-  scan(tag: string): void {
+  /** Splits `tag`; `from` may skip a prefix known to hold no separator (the room). */
+  scan(tag: string, from = 0): void {
     this.tag = tag;
     let n = 0;
     let start = 0;
-    for (let i = 0; i < tag.length && n < MAX_FIELDS - 1; i++) {
+    for (let i = from; i < tag.length && n < MAX_FIELDS - 1; i++) {
       if (tag.charCodeAt(i) !== 95 /* _ */) continue;
       this.starts[n] = start;
       this.ends[n++] = i;
@@ -69,15 +70,28 @@ class TagFields {
     return v;
   }
 
-  /** Field 0, reusing `known` when it spells the same room (no new string, and its hash is cached). */
-  room(known: string | null): string {
-    const end = this.ends[0]!;
-    if (known !== null && known.length === end && this.tag.startsWith(known)) return known;
-    return this.tag.slice(0, end);
+  /** Field 0 as a string. */
+  room(): string {
+    return this.tag.slice(0, this.ends[0]!);
   }
 }
 
 const fields = new TagFields();
+
+/** The last event room found to be all digits (events of one room come in runs). */
+let digitRoom = "";
+
+/** Whether `tag` starts with `room` then "_" and `room` is a decimal room: the tag's room is that string. */
+function opensWithRoom(tag: string, room: string | null): room is string {
+  if (room === null || room.length === 0 || tag.length <= room.length || tag.charCodeAt(room.length) !== 95 || !tag.startsWith(room)) return false;
+  if (room === digitRoom) return true;
+  for (let k = 0; k < room.length; k++) {
+    const c = room.charCodeAt(k);
+    if (c < 48 || c > 57) return false;
+  }
+  digitRoom = room;
+  return true;
+}
 
 function notif(room: string, kind: NotifKind, chunk: number | null, isLast: boolean, src: number): Notif {
   return { room, kind, chunk, isLast, src, part: null, parts: null };
@@ -90,8 +104,10 @@ function notif(room: string, kind: NotifKind, chunk: number | null, isLast: bool
  */
 export function parseNotif(tag: string, knownRoom: string | null = null): Notif | null {
   const f = fields;
-  f.scan(tag);
-  if (f.count < 2 || !f.digits(0)) return null;
+  const known = opensWithRoom(tag, knownRoom) ? knownRoom : null;
+  f.scan(tag, known === null ? 0 : known.length);
+  if (f.count < 2 || (known === null && !f.digits(0))) return null;
+  const room = known ?? f.room();
   if (f.is(1, "kv") || f.is(1, "stg")) {
     const kind = f.is(1, "kv") ? "kv" : "stg";
     const chunk = f.int(2);
@@ -99,7 +115,7 @@ export function parseNotif(tag: string, knownRoom: string | null = null): Notif 
     if (chunk === null || (!last && !f.is(3, "0"))) return null;
     const src = f.count > 4 ? f.int(4) : 0;
     if (src === null) return null;
-    const out = notif(f.room(knownRoom), kind, chunk, last, src);
+    const out = notif(room, kind, chunk, last, src);
     if (kind === "kv" && f.is(5, "part")) {
       out.part = f.int(6);
       out.parts = f.int(7);
@@ -109,14 +125,14 @@ export function parseNotif(tag: string, knownRoom: string | null = null): Notif 
   }
   if (f.is(1, "state")) {
     const src = f.int(2);
-    return src === null ? null : notif(f.room(knownRoom), "state", null, true, src);
+    return src === null ? null : notif(room, "state", null, true, src);
   }
   if (f.is(1, "aux")) {
-    if (f.count === 2) return notif(f.room(knownRoom), "aux", null, true, 0);
+    if (f.count === 2) return notif(room, "aux", null, true, 0);
     if (!f.is(2, "nokv")) return null;
     const src = f.int(3);
     if (src === null) return null;
-    return notif(f.room(knownRoom), "aux_nokv", f.count > 4 ? f.int(4) : null, true, src);
+    return notif(room, "aux_nokv", f.count > 4 ? f.int(4) : null, true, src);
   }
   return null;
 }

@@ -4,6 +4,17 @@
 import type { Notif } from "./notif.js";
 
 /**
+ * Appends to a list that is usually short: the first item makes a one-slot
+ * array, where a push onto [] would reserve 17 (every receiver keeps a few of
+ * these lists, and a replay makes hundreds of thousands of receivers).
+ */
+function append<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
+}
+
+/**
  * Decode's per-room completion record. `requiredResponses` is
  * `required_prefill_response_num_table.get(room, 1)`; `expectsState` is set
  * by send_metadata when the room has state indices. Sources are few (one per
@@ -39,7 +50,7 @@ export class TransferStatus {
           if (got < n.parts) return;
         }
         const i = this.source(n.src);
-        if (!this.chunks[i]!.includes(n.chunk!)) this.chunks[i]!.push(n.chunk!);
+        if (!this.chunks[i]!.includes(n.chunk!)) this.chunks[i] = append(this.chunks[i]!, n.chunk!);
         if (n.isLast) {
           this.expected[i] = n.chunk! + 1;
           this.numExpected ??= this.requiredResponses;
@@ -47,7 +58,7 @@ export class TransferStatus {
         return;
       }
       case "state":
-        if (!this.stateSrcs.includes(n.src)) this.stateSrcs.push(n.src);
+        if (!this.stateSrcs.includes(n.src)) this.stateSrcs = append(this.stateSrcs, n.src);
         return;
       case "aux":
         this.receivedAux = true;
@@ -70,9 +81,9 @@ export class TransferStatus {
     let i = this.srcs.indexOf(src);
     if (i < 0) {
       i = this.srcs.length;
-      this.srcs.push(src);
-      this.chunks.push([]);
-      this.expected.push(-1);
+      this.srcs = append(this.srcs, src);
+      this.chunks = append(this.chunks, []);
+      this.expected = append(this.expected, -1);
     }
     return i;
   }

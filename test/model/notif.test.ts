@@ -86,4 +86,9 @@ test("the event's room string is reused when the tag names the same room", () =>
   assert.equal(parseNotif(`${ROOM}_kv_0_1_3`, known)!.room, ROOM);
   assert.equal(parseNotif(`${ROOM}_aux`, "8972542885242963298")!.room, ROOM, "another room in the event: the tag's own wins");
   assert.equal(parseNotif(`${ROOM}0_aux`, ROOM)!.room, `${ROOM}0`, "a longer room that starts with the event's");
+  assert.equal(parseNotif("_aux", ""), null, "an empty event room does not make an empty tag room valid");
+  assert.equal(parseNotif("r1_aux", "r1"), null, "nor does a room that is not decimal");
+  for (const tag of [`${ROOM}_kv_0_1_3`, `${ROOM}_aux_nokv_1`, `${ROOM}_state_2`, `${ROOM}_kv_x_1_3`]) {
+    assert.deepEqual(parseNotif(tag, ROOM), parseNotif(tag), `${tag}: the same with and without the event's room`);
+  }
 });
