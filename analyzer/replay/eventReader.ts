@@ -10,6 +10,7 @@ import type { Role } from "../../ingest/event.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { DecodedChunk } from "./columnCodec.js";
+import type { PackedColumn } from "./packedColumn.js";
 import { CHUNK_EVENTS, EventColumns } from "./eventColumns.js";
 
 export class EventCursor implements StoredEvent {
@@ -141,12 +142,14 @@ export class EventReader {
       const seqs = d.num.seq;
       let i = 0;
       if (chunks[c]!.firstSeq < fromSeq) while (i < d.count && seqs.at(i) < fromSeq) i++;
-      for (; i < d.count; i++) {
-        if (seqs.at(i) > toSeq) return visited;
+      // A chunk that ends within the range needs no per-event bound check.
+      const end = chunks[c]!.lastSeq <= toSeq ? d.count : upperBound(seqs, i, d.count, toSeq);
+      for (; i < end; i++) {
         this.cursor.moveTo(i);
         visit(this.cursor);
         visited++;
       }
+      if (end < d.count) return visited;
     }
     return visited;
   }
@@ -159,4 +162,16 @@ export class EventReader {
     }
     return this.chunk;
   }
+}
+
+/** The first row in [from, to) whose seq is above `seq` (rows are in seq order), else `to`. */
+function upperBound(seqs: PackedColumn, from: number, to: number, seq: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqs.at(mid) <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -97,20 +97,18 @@ export function runModel(
   const total = columns.events;
   let done = 0;
   let firstSeq: number | null = null;
-  // The last event's time, kept in an object: a double in a closure variable is boxed anew on every store.
-  const last = { seq: -1, tsUs: 0 };
-  new EventReader(db, columns).forEach(-Infinity, Infinity, (ev) => {
+  const reader = new EventReader(db, columns);
+  reader.forEach(-Infinity, Infinity, (ev) => {
     const found = model.apply(ev);
     if (found.length > 0) for (const v of found) violations.push(v);
     done++;
     if (writer !== null && done % every === 0) writer.add(ev.seq, model.snapshot());
     if (done % PROGRESS_EVERY === 0) opts.onProgress?.("replay", done, total);
-    last.tsUs = ev.tsUs;
-    last.seq = ev.seq;
     firstSeq ??= ev.seq;
   });
-  const lastSeq = done > 0 ? last.seq : null;
-  const lastTsUs = last.tsUs;
+  // A walk over every event leaves the cursor on the last one.
+  const lastSeq = done > 0 ? reader.cursor.seq : null;
+  const lastTsUs = done > 0 ? reader.cursor.tsUs : 0;
   for (const v of model.finish(lastTsUs)) violations.push(v);
   const snapshots = writer ? writer.finish() : existing!;
   return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots };
