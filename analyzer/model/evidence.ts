@@ -4,20 +4,30 @@
 
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
+/** An event that reads one attribute without building its whole `attrs` object (the replay's event cursor does). */
+interface AttrLookup {
+  attr(key: string): unknown;
+}
+
+/** `ev.attrs?.[key]`, through the event's own `attr` when it has one. */
+function attrValue(ev: StoredEvent & Partial<AttrLookup>, key: string): unknown {
+  return ev.attr !== undefined ? ev.attr(key) : ev.attrs?.[key];
+}
+
 export function attrNum(ev: StoredEvent, key: string): number | null {
-  const v = ev.attrs?.[key];
+  const v = attrValue(ev, key);
   if (typeof v === "number" && Number.isFinite(v)) return v;
   if (typeof v === "string" && /^-?\d+$/.test(v)) return Number(v);
   return null;
 }
 
 export function attrStr(ev: StoredEvent, key: string): string | null {
-  const v = ev.attrs?.[key];
+  const v = attrValue(ev, key);
   return typeof v === "string" ? v : typeof v === "number" ? String(v) : null;
 }
 
 export function attrBool(ev: StoredEvent, key: string): boolean | null {
-  const v = ev.attrs?.[key];
+  const v = attrValue(ev, key);
   if (typeof v === "boolean") return v;
   if (v === 0 || v === 1) return v === 1;
   if (v === "0" || v === "1") return v === "1";
@@ -44,7 +54,7 @@ const HULL_RANGES: PageRanges = [HULL];
  * reused), and never modify it.
  */
 export function pageRanges(ev: StoredEvent, key = "pages"): PageRanges {
-  const v = ev.attrs?.[key];
+  const v = attrValue(ev, key);
   if (Array.isArray(v)) {
     if (isRange(v)) return [v];
     for (let i = 0; i < v.length; i++) if (!isRange(v[i])) return v.filter(isRange);

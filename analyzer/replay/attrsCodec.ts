@@ -136,33 +136,39 @@ export class AttrsReader {
     if (shape < 0) return null;
     const keys = this.tables.shapes[shape]!;
     const out: Record<string, unknown> = {};
-    let at = this.starts[i]!;
-    for (let k = 0; k < keys.length; k++, at++) {
-      const v = this.values.at(at);
-      switch (this.tags[at]) {
-        case TAG_NUMBER:
-          out[keys[k]!] = v;
-          break;
-        case TAG_STRING:
-          out[keys[k]!] = this.tables.strings[v];
-          break;
-        case TAG_TRUE:
-          out[keys[k]!] = true;
-          break;
-        case TAG_FALSE:
-          out[keys[k]!] = false;
-          break;
-        case TAG_NULL:
-          out[keys[k]!] = null;
-          break;
-        case TAG_PAGE_HULL:
-          out[keys[k]!] = [[pageLo, pageHi]];
-          break;
-        default:
-          out[keys[k]!] = this.nested(v);
-      }
-    }
+    const start = this.starts[i]!;
+    for (let k = 0; k < keys.length; k++) out[keys[k]!] = this.valueAt(start + k, pageLo, pageHi);
     return out;
+  }
+
+  /** `object(i, ...)[key]` without building the object: the one value, or undefined when event i has no such attribute. */
+  value(i: number, key: string, pageLo: number, pageHi: number): unknown {
+    const shape = this.shapeIds[i]!;
+    if (shape < 0) return undefined;
+    const keys = this.tables.shapes[shape]!;
+    for (let k = 0; k < keys.length; k++) if (keys[k] === key) return this.valueAt(this.starts[i]! + k, pageLo, pageHi);
+    return undefined;
+  }
+
+  /** Value `at` of the chunk's value stream. */
+  private valueAt(at: number, pageLo: number, pageHi: number): unknown {
+    const v = this.values.at(at);
+    switch (this.tags[at]) {
+      case TAG_NUMBER:
+        return v;
+      case TAG_STRING:
+        return this.tables.strings[v];
+      case TAG_TRUE:
+        return true;
+      case TAG_FALSE:
+        return false;
+      case TAG_NULL:
+        return null;
+      case TAG_PAGE_HULL:
+        return [[pageLo, pageHi]];
+      default:
+        return this.nested(v);
+    }
   }
 
   private nested(id: number): unknown {

@@ -1,8 +1,9 @@
 // Walks an incident's events in seq order through ONE reusable event object,
 // a cursor over the decoded column chunk: each field is a getter that reads
 // the current row's column only when the model asks for it (most kinds are
-// skipped after reading `kind`), `attrs` is built once per event when read,
-// and `text` is fetched from the store only when read. The model must
+// skipped after reading `kind`), `attrs` is built once per event when read
+// (`attr(key)` reads one attribute without building it), and `text` is
+// fetched from the store only when read. The model must
 // therefore copy what it keeps from an event, never the event itself, and
 // must not modify `attrs`.
 
@@ -102,6 +103,12 @@ export class EventCursor implements StoredEvent {
       this.attrsBuilt = true;
     }
     return this.attrsObject;
+  }
+
+  /** `attrs?.[key]` without building the object: the model reads a few attributes of many events. */
+  attr(key: string): unknown {
+    if (this.attrsBuilt) return this.attrsObject?.[key];
+    return this.data.attrs.value(this.i, key, this.n.pageLo.at(this.i), this.n.pageHi.at(this.i));
   }
 
   get text(): string {

@@ -6,7 +6,8 @@
 
 /** How one packed column is laid out: value = base + stored, the all-ones code meaning NULL. */
 export interface PackedLayout {
-  base: number;
+  /** Null in a stored header for NaN. */
+  base: number | null;
   /** 0: constant `base` (NaN: all NULL); 8: absolute float64, NaN meaning NULL. */
   width: 0 | 1 | 2 | 4 | 8;
   offset: number;
@@ -66,7 +67,8 @@ export class PackedColumn {
 
   view(buf: Buffer, body: number, layout: PackedLayout, n: number): void {
     const at = buf.byteOffset + body + layout.offset;
-    this.base = layout.width === 8 ? 0 : layout.base;
+    // The header is JSON, where the NaN base of an all-NULL column becomes null.
+    this.base = layout.width === 8 ? 0 : (layout.base ?? NaN);
     this.nullCode = layout.width === 0 || layout.width === 8 ? NaN : NULL_CODE[layout.width];
     this.data =
       layout.width === 0 ? null
