@@ -18,8 +18,11 @@ import { getMetaJson, setMeta } from "../../ingest/store/db.js";
  */
 export const SNAPSHOT_EVERY = 4_096;
 
-/** Bump when the encoding below changes. */
-const SNAPSHOT_FORMAT = "v8-deflate-1";
+/**
+ * Bump when the encoding below changes, or when replays read events
+ * differently (2: all-NULL column-cache columns now read as null, not 0).
+ */
+const SNAPSHOT_FORMAT = "v8-deflate-2";
 export const SNAPSHOTS_META = "snapshots";
 
 interface SnapshotsMeta {
