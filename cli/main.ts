@@ -6,8 +6,11 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
+import { analyzeCommand } from "./commands/analyze.js";
+import { diffCommand } from "./commands/diff.js";
+import { exportCommand } from "./commands/export.js";
 
-const commands: CommandModule[] = [];
+const commands: CommandModule[] = [analyzeCommand as CommandModule, diffCommand as CommandModule, exportCommand as CommandModule];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)
