@@ -14,8 +14,8 @@ import { openIncidentFile } from "./incidentFile.js";
 
 interface AnalyzeArgs {
   inputs: string[];
-  json: boolean;
-  markdown: boolean;
+  json?: boolean;
+  markdown?: boolean;
   failOn: Severity;
   baseline?: string;
 }
@@ -26,12 +26,12 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
   builder: (y: Argv) =>
     y
       .positional("inputs", { type: "string", array: true, demandOption: true, describe: "an incident database, or log files / directories / bundles to ingest first" })
-      .option("json", { type: "boolean", default: false, describe: "print the JSON contract" })
-      .option("markdown", { type: "boolean", default: false, describe: "print a post-mortem in Markdown" })
+      .option("json", { type: "boolean", describe: "print the JSON contract" })
+      .option("markdown", { type: "boolean", describe: "print a post-mortem in Markdown" })
       .option("fail-on", { choices: SEVERITIES, default: "high" as Severity, describe: "exit 1 when a violated finding is at or above this severity" })
       .option("baseline", { type: "string", describe: "an incident database of the same workload under other settings (A/B evidence for the suspects)" })
       .conflicts("json", "markdown") as unknown as Argv<AnalyzeArgs>,
-  handler: (argv) => {
+  handler: async (argv) => {
     const [input] = argv.inputs;
     if (argv.inputs.length !== 1 || input === undefined) throw new Error("analyze takes one incident database");
     const db = openIncidentFile(input, { readonly: false });

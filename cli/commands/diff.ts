@@ -20,7 +20,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .positional("a", { type: "string", demandOption: true, describe: "incident database A (the baseline)" })
       .positional("b", { type: "string", demandOption: true, describe: "incident database B" })
       .option("json", { type: "boolean", default: false }) as unknown as Argv<DiffArgs>,
-  handler: (argv) => {
+  handler: async (argv) => {
     const a = openIncidentFile(argv.a, { readonly: true });
     const b = openIncidentFile(argv.b, { readonly: true });
     try {

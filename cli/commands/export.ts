@@ -20,7 +20,7 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
       .positional("db", { type: "string", demandOption: true, describe: "incident database" })
       .option("format", { choices: ["chrome-json"] as const, demandOption: true })
       .option("out", { type: "string", describe: "write to this file instead of stdout" }) as unknown as Argv<ExportArgs>,
-  handler: (argv) => {
+  handler: async (argv) => {
     const db = openIncidentFile(argv.db, { readonly: true });
     const fd = argv.out ? openSync(argv.out, "w") : 1;
     try {
