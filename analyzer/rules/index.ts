@@ -21,15 +21,23 @@ import {
   type Incident,
   type Suspect,
 } from "./finding.js";
+import { hicacheUngatedRead } from "./hicacheUngatedRead.js";
+import { incompleteCompletion } from "./incompleteCompletion.js";
 import { metadataCollision } from "./metadataCollision.js";
 import { poolSizingMismatch } from "./poolSizingMismatch.js";
+import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
 import type { ReplayEvidence } from "./replayEvidence.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
+import { staleSlotReuse } from "./staleSlotReuse.js";
 import { transferStall } from "./transferStall.js";
 import { unhandledAbort } from "./unhandledAbort.js";
 
 export const RULES: readonly Rule[] = [
+  readBeforeLandedWrite,
+  hicacheUngatedRead,
+  staleSlotReuse,
+  incompleteCompletion,
   collectiveDivergence,
   unhandledAbort,
   transferStall,
