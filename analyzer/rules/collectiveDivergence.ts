@@ -44,13 +44,13 @@ export const collectiveDivergence: Rule = {
     }
     const groups = buildGroups(evidence, enters, evidence.of("coll.exit"));
     const unrecorded = ranksWithoutRecords(evidence, groups);
-    const endUs = (evidence.db.prepare("SELECT MAX(ts_us) AS t FROM events").get() as { t: number }).t;
+    const endUs = evidence.endUs();
     const findings: DraftFinding[] = [];
     let matched = 0;
     for (const g of groups) {
       const r = matchGroup(evidence, g, endUs);
       matched += r.matched;
-      if (r.divergence) findings.push(divergenceFinding(evidence, r.divergence, unrecorded.get(g.role) ?? [], endUs));
+      if (r.divergence) findings.push(divergenceFinding(evidence, r.divergence, unrecorded.get(g.role) ?? [], endUs, r.matched));
     }
     if (findings.length > 0) return { checked: matched, findings };
     const missing = [...unrecorded].flatMap(([, ranks]) => ranks);
@@ -101,10 +101,11 @@ function buildGroups(evidence: Evidence, enters: StoredEvent[], exits: StoredEve
 /** Ranks of a role that logged events but no collective at all. */
 function ranksWithoutRecords(evidence: Evidence, groups: Group[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  const seen = evidence.db.prepare("SELECT DISTINCT host, role, tp, dp FROM events WHERE tp IS NOT NULL").all() as Pick<StoredEvent, "host" | "role" | "tp" | "dp">[];
+  const seenRanks = [...new Set(seen.map((r) => evidence.rank(r)))];
   for (const role of new Set(groups.map((g) => g.role))) {
     const recorded = new Set(groups.filter((g) => g.role === role).flatMap((g) => [...g.ranks.keys()]));
-    const seen = evidence.db.prepare("SELECT DISTINCT host, role, tp, dp FROM events WHERE tp IS NOT NULL").all() as Pick<StoredEvent, "host" | "role" | "tp" | "dp">[];
-    const missing = [...new Set(seen.map((r) => evidence.rank(r)))].filter((r) => r.split("/tp")[0] === role && !recorded.has(r)).sort();
+    const missing = seenRanks.filter((r) => r.split("/tp")[0] === role && !recorded.has(r)).sort();
     if (missing.length > 0) out.set(role, missing);
   }
   return out;
@@ -167,7 +168,7 @@ function branchOf(evidence: Evidence, g: Group, rank: string, seq: number): { br
   return taken ? { branch: taken } : {};
 }
 
-function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string[], endUs: number): DraftFinding {
+function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string[], endUs: number, matched: number): DraftFinding {
   const { group: g, seq, expected } = d;
   const describe = (c: Divergence["culprits"][number]): string => {
     const branch = c.branch ? `took ${attrString(c.branch, "branch") ?? "?"} (${evidence.where(c.branch)})` : "";
@@ -196,7 +197,7 @@ function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string
       `Then every rank of the group must enter #${seq} with the same op before any can leave it (matching by (group, seq), §5.2), ` +
       `but ${d.culprits.map(describe).join("; ")}.${hangText}${missingText} Culprit rank(s): ${d.culprits.map((c) => c.rank).join(", ")}.`,
     falsify: "Rerun the same abort burst with --disable-overlap-schedule (event_loop_normal_disagg_*); if the divergence is the overlap loop's, every rank takes the same branch.",
-    checked: seq,
+    checked: matched,
     facts: { group: g.name, seq, culprits: d.culprits.map((c) => c.rank), onIdle, hang: d.hang, missingRanks: unrecorded },
   };
 }

@@ -14,7 +14,7 @@ import { attrString, Evidence, isoTime } from "./evidence.js";
 import { CAUSE_IDS, type AnalysisReport, type CauseId } from "./finding.js";
 import { analyze } from "./index.js";
 import type { AbEvidence } from "./suspects.js";
-import { findPlateaus, incidentEndUs, timeoutEvents } from "./transferStall.js";
+import { findPlateaus, timeoutEvents } from "./transferStall.js";
 
 const rateSchema = z.object({ count: z.number().int().nonnegative(), total: z.number().int().nonnegative(), rate: z.number().min(0).max(1) });
 const METRICS = ["corrupted-rooms", "timeouts", "aborts", "stalls"] as const;
@@ -111,7 +111,7 @@ function side(db: IncidentDb, name: string, given: AnalysisReport | undefined): 
   const corrupted = new Set(report.findings.filter((f) => f.verdict === "violated" && CORRUPTION_RULES.has(f.rule) && f.room).map((f) => f.room!));
   const timedOut = new Set(timeoutEvents(evidence).flatMap((t) => (t.room ? [t.room] : [])));
   const aborted = new Set(requests.filter((r) => r.steps.some((s) => s.step === "abort")).map((r) => r.id));
-  const wedged = findPlateaus(evidence, incidentEndUs(evidence)).length > 0 ? 1 : 0;
+  const wedged = findPlateaus(evidence, evidence.endUs()).length > 0 ? 1 : 0;
   const rate = (count: number, of: number): Rate => ({ count, total: of, rate: of === 0 ? 0 : count / of });
   const roles = new Set((db.prepare("SELECT DISTINCT role FROM events WHERE role IS NOT NULL").all() as { role: string }[]).map((r) => r.role));
   return {

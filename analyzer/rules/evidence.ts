@@ -47,6 +47,12 @@ export class Evidence {
     return row.n;
   }
 
+  /** The last time anything was logged. */
+  endUs(): number {
+    const row = this.db.prepare("SELECT MAX(ts_us) AS t FROM events").get() as { t: number | null };
+    return row.t ?? 0;
+  }
+
   eventCount(): number {
     return eventCount(this.db);
   }

@@ -9,6 +9,7 @@
 
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
+import { KVPoll } from "../model/api.js";
 import { attrNumber, attrString, isoTime, seconds, type Evidence } from "./evidence.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -51,7 +52,7 @@ export const transferStall: Rule = {
         ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout"],
         "The incident has no PD batch line carrying a queue gauge and no timeout record, so stalls cannot be seen.");
     }
-    const endUs = incidentEndUs(evidence);
+    const endUs = evidence.endUs();
     const plateaus = findPlateaus(evidence, endUs);
     const findings: DraftFinding[] = [];
     if (plateaus.length > 0) findings.push(wedgeFinding(evidence, plateaus, endUs));
@@ -62,12 +63,6 @@ export const transferStall: Rule = {
       `Checked ${batchLines.length} batch line(s) with queue gauges: none held a non-zero value unchanged for ${seconds(FREEZE_MIN_US)} or froze at the end; no timeout record.`, checked);
   },
 };
-
-/** The last time anything was logged: a frozen gauge is judged against it. */
-export function incidentEndUs(evidence: Evidence): number {
-  const row = evidence.db.prepare("SELECT MAX(ts_us) AS t FROM events").get() as { t: number | null };
-  return row.t ?? 0;
-}
 
 export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
   const out: Plateau[] = [];
@@ -154,10 +149,16 @@ export function timeoutEvents(evidence: Evidence): TimeoutRecord[] {
     out.push({ ev, room: ev.room ?? undefined, state, afterS });
   };
   for (const ev of evidence.ofKinds(...FAILURE_KINDS, "kv.timeout")) {
-    if (ev.kind === "kv.timeout") add(ev, attrString(ev, "state") ?? "unknown", attrNumber(ev, "after_s"));
+    if (ev.kind === "kv.timeout") add(ev, attrString(ev, "state") ?? pollName(ev.state), attrNumber(ev, "after_s"));
     else if (attrString(ev, "reasonKind") === "timeout") add(ev, attrString(ev, "timeoutState") ?? "unknown", attrNumber(ev, "timeoutS"));
   }
   return out;
+}
+
+/** KVPoll's name for a stored state (sglang-pd-logs-and-protocol.md §5). */
+function pollName(state: number | null): string {
+  const name = state === null ? undefined : (Object.entries(KVPoll) as [string, number][]).find(([, v]) => v === state)?.[0];
+  return name ?? "unknown";
 }
 
 function timeoutFinding(evidence: Evidence, timeouts: TimeoutRecord[]): DraftFinding {
