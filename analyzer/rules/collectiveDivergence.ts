@@ -77,7 +77,7 @@ function buildGroups(evidence: Evidence, enters: StoredEvent[], exits: StoredEve
     const name = attrString(ev, "group");
     if (name === undefined || attrNumber(ev, "seq") === undefined) return undefined;
     const rank = evidence.rank(ev);
-    const role = rank.split("/tp")[0]!;
+    const role = rank.slice(0, rank.lastIndexOf("/tp"));
     return { key: `${role}:${name}`, name, role, rank };
   };
   for (const ev of enters) {
@@ -101,11 +101,11 @@ function buildGroups(evidence: Evidence, enters: StoredEvent[], exits: StoredEve
 /** Ranks of a role that logged events but no collective at all. */
 function ranksWithoutRecords(evidence: Evidence, groups: Group[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  const seen = evidence.db.prepare("SELECT DISTINCT host, role, tp, dp FROM events WHERE tp IS NOT NULL").all() as Pick<StoredEvent, "host" | "role" | "tp" | "dp">[];
+  const seen = evidence.db.prepare("SELECT DISTINCT host, role, pp, tp FROM events WHERE tp IS NOT NULL").all() as Pick<StoredEvent, "host" | "role" | "pp" | "tp">[];
   const seenRanks = [...new Set(seen.map((r) => evidence.rank(r)))];
   for (const role of new Set(groups.map((g) => g.role))) {
     const recorded = new Set(groups.filter((g) => g.role === role).flatMap((g) => [...g.ranks.keys()]));
-    const missing = seenRanks.filter((r) => r.split("/tp")[0] === role && !recorded.has(r)).sort();
+    const missing = seenRanks.filter((r) => r.slice(0, r.lastIndexOf("/tp")) === role && !recorded.has(r)).sort();
     if (missing.length > 0) out.set(role, missing);
   }
   return out;

@@ -6,6 +6,7 @@ import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson } from "../../ingest/store/db.js";
 import { eventBySeq, eventCount, eventsOfKind, listSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
 import type { WitnessLine } from "./finding.js";
+import { rankLabel } from "../model/ranks.js";
 import { RunConfig } from "./config.js";
 
 export class Evidence {
@@ -86,14 +87,16 @@ export class Evidence {
   }
 
   /**
-   * The rank an event belongs to, as the findings name it: "decode/tp3", or
-   * "d1/decode/tp3" when two hosts of one role reuse the same TP numbers
-   * (two decode instances).
+   * The rank an event belongs to, labelled as the model labels its violations
+   * ("decode/tp3", "decode/pp1/tp3"), with the host in front ("d1/decode/tp3")
+   * when two hosts of one role reuse the same TP numbers (two decode instances).
    */
-  rank(ev: Pick<StoredEvent, "host" | "role" | "tp" | "dp">): string {
+  rank(ev: Pick<StoredEvent, "host" | "role" | "pp" | "tp">): string {
     const role = ev.role ?? "unknown";
-    const base = ev.tp === null ? role : `${role}/tp${ev.tp}`;
-    return this.hostQualified().has(role) && ev.host ? `${ev.host}/${base}` : base;
+    const qualify = this.hostQualified().has(role);
+    if (ev.tp !== null) return rankLabel(ev.host, role, ev.pp, ev.tp, qualify);
+    // A record with no TP tag (a thread's traceback, a tokenizer line) names only its role.
+    return qualify && ev.host ? `${ev.host}/${role}` : role;
   }
 
   private hostQualified(): Set<string> {

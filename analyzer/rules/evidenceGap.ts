@@ -75,25 +75,27 @@ const EXPECT: Record<CoverageGap["kind"], string> = {
 type Gap = { gap: CoverageGap; witness: StoredEvent[]; severity: DraftFinding["severity"] };
 
 function missingRanks(evidence: Evidence): Gap[] {
-  const rows = evidence.db.prepare("SELECT host, role, tp, dp, MIN(seq) AS seq FROM events WHERE tp IS NOT NULL AND role IS NOT NULL GROUP BY host, role, tp").all() as
-    (Pick<StoredEvent, "host" | "role" | "tp" | "dp"> & { seq: number })[];
-  const byRole = new Map<string, Set<number>>();
+  const rows = evidence.db.prepare("SELECT DISTINCT host, role, pp, tp FROM events WHERE tp IS NOT NULL AND role IS NOT NULL").all() as
+    Pick<StoredEvent, "host" | "role" | "pp" | "tp">[];
+  // One TP group per label prefix ("decode", "decode/pp1", "d1/decode").
+  const groups = new Map<string, { role: NonNullable<StoredEvent["role"]>; tps: Set<number> }>();
   for (const r of rows) {
     const label = evidence.rank(r);
-    const role = label.slice(0, label.lastIndexOf("/tp"));
-    byRole.set(role, (byRole.get(role) ?? new Set()).add(r.tp!));
+    const group = label.slice(0, label.lastIndexOf("/tp"));
+    const g = groups.get(group) ?? { role: r.role!, tps: new Set<number>() };
+    groups.set(group, g);
+    g.tps.add(r.tp!);
   }
   const out: Gap[] = [];
-  for (const [role, tps] of byRole) {
-    const bareRole = role.split("/").at(-1)!;
-    const stated = evidence.config().num("tp_size", bareRole as StoredEvent["role"] & string);
+  for (const [group, { role, tps }] of groups) {
+    const stated = evidence.config().num("tp_size", role);
     const size = Math.max(stated ?? 0, Math.max(...tps) + 1);
-    const missing = [...Array(size).keys()].filter((tp) => !tps.has(tp)).map((tp) => `${role}/tp${tp}`);
+    const missing = [...Array(size).keys()].filter((tp) => !tps.has(tp)).map((tp) => `${group}/tp${tp}`);
     if (missing.length === 0) continue;
     out.push({
       severity: "medium",
       witness: [],
-      gap: { kind: "missing-ranks", ranks: missing, detail: `${role} shows ${tps.size} of ${size} TP ranks${stated ? " (tp_size stated)" : " (size from the highest rank seen)"}; missing ${missing.join(", ")}` },
+      gap: { kind: "missing-ranks", ranks: missing, detail: `${group} shows ${tps.size} of ${size} TP ranks${stated ? " (tp_size stated)" : " (size from the highest rank seen)"}; missing ${missing.join(", ")}` },
     });
   }
   return out;

@@ -4,10 +4,10 @@
 // rule is undetermined.
 
 import type { StoredEvent } from "../../ingest/store/queries.js";
-import type { CheckId, Violation } from "../model/api.js";
+import type { CheckId, Profile, Violation } from "../model/api.js";
 import type { Evidence } from "./evidence.js";
 import type { RuleId, Severity } from "./finding.js";
-import { coverageOf, violationsOf } from "./replayEvidence.js";
+import { coverageOf, violationsOf, type ReplayEvidence } from "./replayEvidence.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 export interface ModelRuleSpec {
@@ -19,6 +19,8 @@ export interface ModelRuleSpec {
   explain(v: Violation, witness: (StoredEvent | undefined)[], evidence: Evidence): string;
   falsify: string;
   facts?(v: Violation): Record<string, unknown>;
+  /** Profile fields whose stating records witness a violation the model raised from the profile alone. */
+  profileFields?: (keyof Profile)[];
 }
 
 const NO_REPLAY = "a replay of the reference model over probe records (kv.*, kernel.*, hicache.*)";
@@ -42,7 +44,7 @@ export function modelRule(spec: ModelRuleSpec): Rule {
         return consistent(spec.id, `${spec.id}: no violation in ${checked} checked case(s)`,
           `The model replayed the incident under the ${replay.profile.backend} v${replay.profile.version} profile and checked ${checked} case(s) without a violation.`, checked);
       }
-      return { checked, findings: byRoom(violations).map(([v, more]) => toFinding(spec, v, more, evidence)) };
+      return { checked, findings: byRoom(violations).map(([v, more]) => toFinding(spec, v, more, evidence, replay)) };
     },
   };
 }
@@ -59,8 +61,9 @@ function byRoom(violations: Violation[]): [Violation, number][] {
   return [...rooms.values()];
 }
 
-function toFinding(spec: ModelRuleSpec, v: Violation, more: number, evidence: Evidence): DraftFinding {
-  const events = v.witness.map((seq) => (seq >= 0 ? evidence.event(seq) : undefined));
+function toFinding(spec: ModelRuleSpec, v: Violation, more: number, evidence: Evidence, replay: ReplayEvidence): DraftFinding {
+  const seqs = v.witness.length > 0 ? v.witness : [...new Set((spec.profileFields ?? []).flatMap((f) => replay.profileEvidence[f] ?? []))].sort((a, b) => a - b);
+  const events = seqs.map((seq) => (seq >= 0 ? evidence.event(seq) : undefined));
   const witness = events.filter((e): e is StoredEvent => e !== undefined);
   return {
     rule: spec.id,

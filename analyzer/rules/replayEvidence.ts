@@ -1,11 +1,14 @@
-// What the rules take from a replay: the profile it ran with, the model's raw
-// violations (each with the seqs that caused it) and how much each check could
-// examine. Plain data, so rules stay testable without running a replay.
+// What the rules take from a replay: the profile it ran with (and the events
+// each profile field rests on), the model's raw violations (each with the
+// seqs that caused it) and how much each check could examine. Plain data, so
+// rules stay testable on their own.
 
 import type { CheckCoverage, CheckId, Profile, Violation } from "../model/api.js";
 
 export interface ReplayEvidence {
   profile: Profile;
+  /** Per profile field, the seqs of the records that stated it (config records, log signs). */
+  profileEvidence: Partial<Record<keyof Profile, number[]>>;
   violations: Violation[];
   coverage: CheckCoverage[];
 }

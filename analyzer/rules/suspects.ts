@@ -151,10 +151,10 @@ function staleReuse(of: Of): CauseCase {
 
 function poolSizing(of: Of): CauseCase {
   const c: CauseCase = { for: [], against: [] };
-  const sizing = of("pool-sizing-mismatch");
+  const sizing = of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind !== "item-len");
   if (sizing.length) c.for.push({ weight: 0.6, findings: ids(sizing), note: "the index-K pool is sized with the fp8 row while the buffer is bf16" });
-  const addr = of("address-overflow").filter((f) => f.draft.facts?.prefillRow !== undefined);
-  if (addr.length) c.for.push({ weight: 0.3, findings: ids(addr), note: "prefill and decode index-K rows differ in size" });
+  const itemLen = of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind === "item-len");
+  if (itemLen.length) c.for.push({ weight: 0.3, findings: ids(itemLen), note: "prefill and decode index-K rows differ in size" });
   return c;
 }
 

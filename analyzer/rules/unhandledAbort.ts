@@ -8,7 +8,7 @@
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
-import { abortHandlingOf } from "./profileOf.js";
+import { abortHandlingFor } from "../model/profile.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
 import { timeoutEvents } from "./transferStall.js";
 
@@ -48,7 +48,9 @@ export const unhandledAbort: Rule = {
 function handlingOf(ctx: RuleContext): string | undefined {
   if (ctx.replay) return ctx.replay.profile.abortHandling;
   const config = ctx.evidence.config();
-  return abortHandlingOf(config.str("backend", "prefill"), config.str("version", "prefill"));
+  const backend = config.str("backend", "prefill");
+  const version = config.str("version", "prefill");
+  return (backend === "nixl" || backend === "mooncake") && version !== undefined ? abortHandlingFor(backend, version) : undefined;
 }
 
 /** ABORT frames as prefill took them (probe) or as decode sent them (debug log). */
