@@ -92,7 +92,12 @@ class SglangLogParser implements LineParser {
     this.records.open(ev, true, null, out, issues);
   }
 
-  /** A line without a prefix that opens its own record. */
+  /**
+   * A line without a prefix that opens its own record (`Exception in thread …`,
+   * a torch line, …). Such lines carry no time of their own (torch lines carry
+   * month/day/time only), so the record takes the time of the last prefixed
+   * line seen: it was written after that line and before the next.
+   */
   private opener(line: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
     const ev = this.newEvent(line, lineNo, this.lastTsUs);
     let stamp: TorchStamp | null = null;
@@ -106,7 +111,8 @@ class SglangLogParser implements LineParser {
     }
     const stampUs = stamp !== null ? this.dateStamp(stamp) : null;
     if (stampUs !== null) ev.tsUs = stampUs;
-    const dated = stampUs !== null || (stamp === null && this.lastTsUs >= 0);
+    // Before any prefixed line there is neither a time nor a year: the record waits (RecordAssembler).
+    const dated = stampUs !== null || this.lastTsUs >= 0;
     this.records.open(ev, dated, stamp, out, issues);
   }
 

@@ -143,3 +143,21 @@ test("lines that only start like a batch line are not batch lines", () => {
   assert.equal(parseOne("[2026-08-20 10:15:32 TP0] Prefill batches are slow").kind, LogKind.unparsed);
   assert.equal(parseOne("[2026-08-20 10:15:32 TP0] Decode batch size 64 reached").kind, LogKind.unparsed);
 });
+
+test("numbers read in place equal JavaScript's own reading of the same digits", () => {
+  // A seeded sweep of decimals of every length the fast path accepts, and a few it leaves to Number().
+  let seed = 12345;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const values: string[] = ["0", "-0.5", "0.1", "0.3", "1e5", "3712.55", "99999999999999.9", "123456789012345678", "5.", "-", "1.2.3"];
+  for (let i = 0; i < 2000; i++) {
+    const intDigits = String(Math.floor(next() * 10 ** Math.floor(next() * 9)));
+    const frac = next() < 0.7 ? "." + String(Math.floor(next() * 10 ** (1 + Math.floor(next() * 6)))).padStart(2, "0") : "";
+    values.push((next() < 0.1 ? "-" : "") + intDigits + frac);
+  }
+  const line = "[2026-08-20 10:15:32 TP0] Decode batch, " + values.map((v, i) => `f${i}: ${v}`).join(", ");
+  const ev = parseOne(line);
+  values.forEach((v, i) => {
+    const expected = /^-?\d/.test(v) && Number.isFinite(Number(v)) ? Number(v) : v;
+    assert.equal(ev.attrs?.[`f${i}`], expected, v);
+  });
+});

@@ -43,9 +43,10 @@ export function parseOne(line: string, opts: ParseOptions = {}): ParsedEvent {
   return events[0];
 }
 
-/** Integer µs since the epoch of an ISO-8601 instant written with its zone. */
+/** Integer µs since the epoch of an ISO-8601 instant written with its zone (up to six decimals). */
 export function us(iso: string): number {
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) throw new Error(`bad ISO time ${iso}`);
-  return ms * 1000;
+  const m = /^([^.]*?)(?:\.(\d{1,6}))?(Z|[+-]\d\d:\d\d)$/.exec(iso);
+  const secondsMs = m ? Date.parse(m[1] + m[3]) : NaN;
+  if (m === null || Number.isNaN(secondsMs)) throw new Error(`bad ISO time ${iso}`);
+  return secondsMs * 1000 + Number((m[2] ?? "").padEnd(6, "0"));
 }

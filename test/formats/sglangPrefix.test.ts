@@ -81,6 +81,9 @@ test("a Ray actor prefix before the log prefix is skipped", () => {
   const ev = parseOne(`(SGLangEngine pid=48211, ip=10.0.3.17) [2026-08-20 10:15:32 TP2] ${MSG}`);
   assert.equal(ev.kind, LogKind.decodeBatch);
   assert.equal(ev.tp, 2);
+  // Any other parenthesised opening is not a Ray prefix.
+  const { events } = parseLines([`[2026-08-20 10:15:32 TP2] ${MSG}`, `(note) [2026-08-20 10:15:33 TP2] ${MSG}`]);
+  assert.equal(events.length, 1);
 });
 
 test("host and role come from the context", () => {
@@ -97,6 +100,14 @@ test("an impossible date is reported and the line kept as text of the record abo
   assert.equal(issues.length, 1);
   assert.equal(issues[0].line, 2);
   assert.match(issues[0].message, /impossible date/);
+});
+
+test("a year whose microseconds would not stay exact is reported, not turned into a time", () => {
+  const { events, issues } = parseLines([`[2026-08-20 10:15:32 TP0] ${MSG}`, `[9026-08-20 10:15:33 TP0] ${MSG}`]);
+  assert.equal(events.length, 1);
+  assert.equal(events[0].tsUs, us("2026-08-20T10:15:32Z"));
+  assert.equal(issues.length, 1);
+  assert.equal(issues[0].line, 2);
 });
 
 test("prefix look-alikes are not prefixes", () => {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LogKind } from "../../ingest/event.js";
-import { parseLines, us } from "./sglangHarness.js";
+import { parseLines, parseText, us } from "./sglangHarness.js";
 
 const ROOM = "8972542885242963296";
 const BATCH =
@@ -251,4 +251,16 @@ test("a runaway record is cut so memory stays bounded", () => {
   assert.equal(events[1].line, 2002);
   assert.equal(events[1].tsUs, us("2026-08-20T10:00:00Z"));
   assert.equal(events[0].text.split("\n").length + events[1].text.split("\n").length, lines.length);
+});
+
+test("a CRLF file gives the same records as its LF twin", () => {
+  const lines = [`[2026-08-20 10:20:00.500 TP0] ${BATCH}`, ...WORKER_ERROR, ...BOOTSTRAP_DEATH, `[2026-08-20 10:20:41 TP0] ${BATCH}`];
+  const lf = parseText(lines.join("\n"));
+  const crlf = parseText(lines.join("\r\n"));
+  assert.deepEqual(crlf, lf);
+  assert.deepEqual(
+    crlf.events.map((e) => e.kind),
+    [LogKind.decodeBatch, LogKind.transportError, LogKind.exception, LogKind.decodeBatch],
+  );
+  assert.equal(crlf.events[2].attrs?.excMessage, "First message should be b'NixlMsgGuard'. Foreign traffic?");
 });

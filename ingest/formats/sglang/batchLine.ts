@@ -48,8 +48,12 @@ export function parseBatchLine(line: string, at: number): BatchLine | null {
 /** After the head: `. `, `, ` or ` [N], `. Returns the index of the first field or -1. */
 function readSeparator(line: string, i: number, attrs: Record<string, unknown>): number {
   const c = line.charCodeAt(i);
-  if ((c === 46 /* . */ || c === 44) /* , */ && line.charCodeAt(i + 1) === 32) return i + 2;
-  if (c === 32 && line.charCodeAt(i + 1) === 91 /* [ */) {
+  const PERIOD = 46;
+  const COMMA = 44;
+  const SPACE = 32;
+  const BRACKET = 91;
+  if ((c === PERIOD || c === COMMA) && line.charCodeAt(i + 1) === SPACE) return i + 2;
+  if (c === SPACE && line.charCodeAt(i + 1) === BRACKET) {
     const close = line.indexOf("], ", i + 2);
     if (close < 0) return -1;
     const iter = parseNumber(line.substring(i + 2, close));
@@ -62,12 +66,18 @@ function readSeparator(line: string, i: number, attrs: Record<string, unknown>):
 
 function readFields(line: string, i: number, attrs: Record<string, unknown>): void {
   const end = line.length;
+  // The next `: ` is searched again only once passed, so a long line of odd fields stays linear.
+  let colon = -1;
   while (i < end) {
     let next = line.indexOf(", ", i);
     if (next < 0) next = end;
-    const colon = line.indexOf(": ", i);
+    if (colon < i) {
+      colon = line.indexOf(": ", i);
+      if (colon < 0) colon = end;
+    }
     if (colon > i && colon < next) {
-      attrs[line.substring(i, colon)] = parseValue(line.substring(colon + 2, next));
+      const n = plainDecimalAt(line, colon + 2, next);
+      attrs[keyAt(line, i, colon)] = Number.isNaN(n) ? parseValue(line.substring(colon + 2, next)) : n;
     } else if (next > i) {
       // A field without `key: value` shape is kept rather than dropped.
       const extra = (attrs.extra as string[] | undefined) ?? [];
@@ -76,6 +86,49 @@ function readFields(line: string, i: number, attrs: Record<string, unknown>): vo
     }
     i = next + 2;
   }
+}
+
+// Field names repeat on every batch line: reuse one string per name instead of
+// cutting (and internalising) a new one each time. Bounded; a miss just cuts.
+const KEY_CACHE_MAX = 512;
+const keyCache = new Map<number, string>();
+
+function keyAt(line: string, from: number, to: number): string {
+  const len = to - from;
+  const h = (len << 21) ^ (line.charCodeAt(from) << 14) ^ (line.charCodeAt(from + (len >> 1)) << 7) ^ line.charCodeAt(to - 1);
+  const cached = keyCache.get(h);
+  if (cached !== undefined && cached.length === len && line.startsWith(cached, from)) return cached;
+  const key = line.substring(from, to);
+  if (keyCache.size < KEY_CACHE_MAX) keyCache.set(h, key);
+  return key;
+}
+
+/**
+ * `-?digits(.digits)?` read in place, NaN for anything else. Exact: the digits
+ * as an integer below 2^53 divided by a power of ten (exact up to 1e22) is one
+ * correctly rounded IEEE division, the same double `Number(text)` gives.
+ */
+function plainDecimalAt(s: string, from: number, to: number): number {
+  let i = from;
+  const negative = s.charCodeAt(i) === 45;
+  if (negative) i++;
+  if (i >= to || to - i > 15) return NaN;
+  let mantissa = 0;
+  let scale = 1;
+  let seenDot = false;
+  for (; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      if (seenDot) scale *= 10;
+    } else if (c === 46 && !seenDot && i > from && i + 1 < to) {
+      seenDot = true;
+    } else {
+      return NaN;
+    }
+  }
+  const v = mantissa / scale;
+  return negative ? -v : v;
 }
 
 function parseValue(v: string): unknown {

@@ -4,11 +4,7 @@
 // line, or a format that drifted): the caller keeps the line as unparsed and
 // reports that name as a ParseIssue.
 
-import type { ParsedEvent } from "../../event.js";
-
 export type MatchResult = boolean | string;
-
-export type MessageParser = (line: string, at: number, ev: ParsedEvent) => MatchResult;
 
 /** Runs a sticky regex at `at`; null when it does not match there. */
 export function execAt(re: RegExp, line: string, at: number): RegExpExecArray | null {

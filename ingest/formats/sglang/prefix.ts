@@ -43,8 +43,14 @@ export function civilToUs(t: CivilTime, fractionUs: number, tzOffsetMinutes: num
   return ms * 1000 + fractionUs;
 }
 
-/** True when the fields name a real calendar date and a time of day. */
+// Microseconds since the epoch stay exact (below 2^53) until 2255; a log from
+// outside these years is a mangled line, not a real time.
+const MIN_YEAR = 1970;
+const MAX_YEAR = 2199;
+
+/** True when the fields name a real calendar date (in a plausible year) and a time of day. */
 export function isValidCivil(t: CivilTime): boolean {
+  if (t.year < MIN_YEAR || t.year > MAX_YEAR) return false;
   if (t.month < 1 || t.month > 12 || t.day < 1 || t.hour > 23 || t.minute > 59 || t.second > 60) return false;
   const daysInMonth = new Date(Date.UTC(t.year, t.month, 0)).getUTCDate();
   return t.day <= daysInMonth;
@@ -56,7 +62,7 @@ function digitAt(s: string, i: number): number {
 }
 
 /** The number written by `n` digits at `i`, or -1 when any of them is not a digit. */
-export function digitsAt(s: string, i: number, n: number): number {
+function digitsAt(s: string, i: number, n: number): number {
   let v = 0;
   for (let k = 0; k < n; k++) {
     const d = digitAt(s, i + k);
@@ -95,7 +101,8 @@ export class PrefixReader {
     if (line.charCodeAt(0) === OPEN_PAREN) {
       // A Ray actor prefix `(Name pid=N, ip=...) ` before the log prefix (§1).
       const close = line.indexOf(") [", 1);
-      if (close < 0 || line.indexOf(" pid=", 1) > close) return PrefixResult.none;
+      const pid = line.indexOf(" pid=", 1);
+      if (close < 0 || pid < 0 || pid > close) return PrefixResult.none;
       p = close + 2;
     }
     if (line.charCodeAt(p) !== OPEN_BRACKET || !this.hasDateShape(line, p + 1)) return PrefixResult.none;

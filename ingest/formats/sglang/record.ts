@@ -15,7 +15,7 @@ import { glooTimeout, type TorchStamp } from "./torchLines.js";
 import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
 
 /** A record longer than this is cut: its next line opens an unparsed record (bounded memory). */
-export const MAX_RECORD_LINES = 2000;
+const MAX_RECORD_LINES = 2000;
 /** Undated records held at the top of a file, at most; more are reported as issues. */
 const MAX_HELD = 10_000;
 
@@ -110,6 +110,10 @@ function attachContinuation(ev: ParsedEvent, more: string[]): void {
 }
 
 function undatedIssue(ev: ParsedEvent): ParseIssue {
-  const first = ev.text.length > 120 ? ev.text.substring(0, 120) + "…" : ev.text;
-  return { line: ev.line, message: `no timestamped line in the file dates this record: ${first.split("\n")[0]}` };
+  const newline = ev.text.indexOf("\n");
+  const head = newline < 0 ? ev.text : ev.text.substring(0, newline);
+  const lines = newline < 0 ? 1 : ev.text.split("\n").length;
+  const span = lines === 1 ? `line ${ev.line}` : `lines ${ev.line}-${ev.line + lines - 1}`;
+  const shown = head.length > 120 ? head.substring(0, 120) + "…" : head;
+  return { line: ev.line, message: `no timestamped line in the file dates this record (${span}): ${shown}` };
 }

@@ -5,7 +5,7 @@
 
 import type { ParsedEvent } from "../../event.js";
 import { LogKind } from "../../event.js";
-import { execAt, type MatchResult } from "./match.js";
+import { execAt, reprString, type MatchResult } from "./match.js";
 import { parseNotifTag } from "./notifTag.js";
 
 const WITH_NOTIF = " with notif ";
@@ -71,11 +71,10 @@ function notifSent(line: string, at: number, ev: ParsedEvent): MatchResult {
   if (tag === null) return "notif tag";
   ev.kind = LogKind.notifSent;
   ev.role = "prefill";
-  ev.room = tag.room;
-  if (tag.chunk !== undefined) ev.chunk = tag.chunk;
-  const attrs: Record<string, unknown> = { peer: line.substring(peerStart, sep), tag: tagText };
-  for (const key in tag) if (key !== "room" && key !== "chunk") attrs[key] = tag[key as keyof typeof tag];
-  ev.attrs = attrs;
+  const { room, chunk, ...fields } = tag;
+  ev.room = room;
+  if (chunk !== undefined) ev.chunk = chunk;
+  ev.attrs = { peer: line.substring(peerStart, sep), tag: tagText, ...fields };
   return true;
 }
 
@@ -85,7 +84,7 @@ function gotInfo(line: string, at: number, ev: ParsedEvent): MatchResult {
   ev.kind = LogKind.gotInfo;
   ev.role = "prefill";
   ev.room = m[1];
-  ev.attrs = { agentName: m[2] ?? m[3], requiredDstInfoNum: Number(m[4]) };
+  ev.attrs = { agentName: reprString(m, 2), requiredDstInfoNum: Number(m[4]) };
   return true;
 }
 
