@@ -151,9 +151,12 @@ function staleReuse(of: Of): CauseCase {
 
 function poolSizing(of: Of): CauseCase {
   const c: CauseCase = { for: [], against: [] };
-  const sizing = of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind !== "item-len");
-  if (sizing.length) c.for.push({ weight: 0.6, findings: ids(sizing), note: "the index-K pool is sized with the fp8 row while the buffer is bf16" });
-  const itemLen = of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind === "item-len");
+  const kind = (k: string): NumberedFinding[] => of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind === k);
+  const perToken = kind("bytes-per-token");
+  if (perToken.length) c.for.push({ weight: 0.6, findings: ids(perToken), note: "the index-K pool is sized with a smaller row than the buffer holds" });
+  const stride = kind("host-page-stride");
+  if (stride.length) c.for.push({ weight: 0.4, findings: ids(stride), note: "the HiCache host pool copies index-K pages with the fp8 stride" });
+  const itemLen = kind("item-len");
   if (itemLen.length) c.for.push({ weight: 0.3, findings: ids(itemLen), note: "prefill and decode index-K rows differ in size" });
   return c;
 }
