@@ -9,8 +9,14 @@ import type { CommandModule } from "yargs";
 import { analyzeCommand } from "./commands/analyze.js";
 import { diffCommand } from "./commands/diff.js";
 import { exportCommand } from "./commands/export.js";
+import { replayCommand } from "./commands/replay.js";
 
-const commands: CommandModule[] = [analyzeCommand as CommandModule, diffCommand as CommandModule, exportCommand as CommandModule];
+const commands: CommandModule[] = [
+  analyzeCommand as CommandModule,
+  replayCommand as CommandModule,
+  diffCommand as CommandModule,
+  exportCommand as CommandModule,
+];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)

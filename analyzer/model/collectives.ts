@@ -125,11 +125,11 @@ export class CollectiveTracker {
     for (const g of this.groups.values()) {
       if (g.diverged) continue;
       const stuck = [...g.members.values()].filter((m) => m.inside && lastTsUs - m.enterTsUs >= hangUs);
-      if (stuck.length === 0) continue;
-      const s = Math.min(...stuck.map((m) => m.lastSeq));
+      const seqs = [...new Set(stuck.map((m) => m.lastSeq))].sort((a, b) => a - b);
+      const s = seqs.find((q) => [...g.members.values()].some((m) => m.lastSeq < q));
+      if (s === undefined) continue;
       const atS = stuck.filter((m) => m.lastSeq === s);
       const missing = [...g.members.values()].filter((m) => m.lastSeq < s);
-      if (missing.length === 0) continue;
       const witness = atS.map((m) => m.enterEv);
       const branches: (string | null)[] = [];
       for (const m of missing) {

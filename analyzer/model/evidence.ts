@@ -28,15 +28,19 @@ function isRange(r: unknown): r is [number, number] {
   return Array.isArray(r) && r.length === 2 && typeof r[0] === "number" && typeof r[1] === "number";
 }
 
-/** The page ranges an event names: `attrs[key]` as [[lo, hi), ...], else the row's pageLo/pageHi hull. */
+const NO_RANGES: [number, number][] = [];
+Object.freeze(NO_RANGES);
+
+/** The page ranges an event names: `attrs[key]` as [[lo, hi), ...], else the row's pageLo/pageHi hull. Do not mutate the result. */
 export function pageRanges(ev: StoredEvent, key = "pages"): [number, number][] {
   const v = ev.attrs?.[key];
   if (Array.isArray(v)) {
     if (isRange(v)) return [v];
-    return v.filter(isRange);
+    for (const r of v) if (!isRange(r)) return v.filter(isRange);
+    return v as [number, number][];
   }
   if (ev.pageLo !== null && ev.pageHi !== null && key === "pages") return [[ev.pageLo, ev.pageHi]];
-  return [];
+  return NO_RANGES;
 }
 
 export function countPages(ranges: readonly (readonly [number, number])[]): number {

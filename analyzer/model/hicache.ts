@@ -97,6 +97,12 @@ export class LayerDoneCounter {
     return { ordered: load !== null, load };
   }
 
+  /** Whether some slot's load has layers still to complete. */
+  loading(): boolean {
+    for (const l of this.slots) if (l !== null && !l.finished()) return true;
+    return false;
+  }
+
   /** The live load with this id, or null once its slot was reused (a reused slot's load had finished). */
   loadById(id: number): LayerLoad | null {
     for (const l of this.slots) if (l !== null && l.id === id) return l;

@@ -97,16 +97,12 @@ export function onKernelRead(s: ModelState, ev: StoredEvent): void {
   if (consumer !== null && counter !== undefined) counter.setConsumer(consumer, ev.seq);
   s.count("read-before-landed-write");
   if (s.seen & SEEN.alloc) s.count("stale-slot-reuse");
-  if (counter !== undefined && counter.slots.some((l) => l !== null && !l.finished())) s.count("hicache-ungated-read");
-  const loaded = (rk: number, id: number, ly: number): boolean => {
-    const l = s.hicache.get(rk)?.loadById(id);
-    return l == null || l.layerLoaded(ly);
-  };
+  if (counter !== undefined && counter.loading()) s.count("hicache-ungated-read");
   const room = ev.room;
   let seenKinds = 0;
   for (const [lo, hi] of pageRanges(ev)) {
     for (let p = lo; p < hi; p++) {
-      const issue = s.shadow.checkRead(rank, buf, layer, p, room, loaded);
+      const issue = s.shadow.checkRead(rank, buf, layer, p, room, s.layerLoaded);
       if (issue === null) continue;
       const bit = issue.check === "stale-slot-reuse" ? FLAG.stale : issue.check === "read-before-landed-write" ? FLAG.beforeLanded : FLAG.ungated;
       if (seenKinds & bit) continue;

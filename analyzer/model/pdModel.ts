@@ -84,7 +84,7 @@ const HANDLERS = new Map<string, Handler>([
 /** Every this many events: retire settled rooms, drop pages that hold nothing. */
 const HOUSEKEEPING_MASK = 16383;
 /** Settled rooms stay visible this long (µs of incident time) before they retire. */
-export const ROOM_RETIRE_US = 60e6;
+export const ROOM_RETIRE_US = 10e6;
 /** Ranks inside a collective this long at the end, with a peer missing, are a divergence. */
 export const COLLECTIVE_HANG_US = 10e6;
 

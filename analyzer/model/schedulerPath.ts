@@ -12,9 +12,17 @@ function rank(s: ModelState, ev: StoredEvent): number {
   return s.rankOf(ev, s.ranks.roleIndex(ev.role));
 }
 
+/** role index → group name → "role:group" (cached: the hot path builds no strings). */
+const GROUP_KEYS: Map<string, string>[] = ROLE_NAMES.map(() => new Map());
+
 /** Groups are per role: prefill's and decode's TP groups are different process groups under one name. */
 function groupKey(s: ModelState, ev: StoredEvent): string {
-  return `${ROLE_NAMES[s.ranks.roleIndex(ev.role)]}:${attrStr(ev, "group") ?? "?"}`;
+  const role = s.ranks.roleIndex(ev.role);
+  const group = attrStr(ev, "group") ?? "?";
+  const cache = GROUP_KEYS[role]!;
+  let key = cache.get(group);
+  if (key === undefined) cache.set(group, (key = `${ROLE_NAMES[role]}:${group}`));
+  return key;
 }
 
 export function onSchedIter(s: ModelState, ev: StoredEvent): void {

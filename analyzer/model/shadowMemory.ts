@@ -17,10 +17,9 @@ export function bufferId(name: unknown): number {
   return name === "kv" ? BUF_KV : name === "index_k" ? BUF_INDEX_K : -1;
 }
 
-const PAGE_SPAN = 2 ** 32;
-
-export function pageKey(rank: number, buf: number, page: number): number {
-  return (rank * 4 + buf) * PAGE_SPAN + page;
+/** The pool a page lives in: one per (rank, buffer). */
+export function poolIndex(rank: number, buf: number): number {
+  return rank * 4 + buf;
 }
 
 /** One page a write targets, with the epoch it was posted under. */
@@ -69,20 +68,18 @@ export class PageRec {
   changedSeq: number;
 
   constructor(
-    readonly key: number,
+    readonly pool: number,
+    readonly page: number,
     seq: number,
   ) {
     this.changedSeq = seq;
   }
 
   get rank(): number {
-    return Math.floor(this.key / PAGE_SPAN / 4);
+    return this.pool >> 2;
   }
   get buf(): number {
-    return Math.floor(this.key / PAGE_SPAN) % 4;
-  }
-  get page(): number {
-    return this.key % PAGE_SPAN;
+    return this.pool & 3;
   }
 }
 
@@ -94,19 +91,41 @@ export type ReadIssue =
 /** Whether layer `layer` of HiCache load `id` on `rank` has landed (an unknown load has: its slot was reused). */
 export type LoadedLookup = (rank: number, id: number, layer: number) => boolean;
 
+/** Page numbers index plain arrays (pools are small and dense); a page past this bound is refused. */
+export const MAX_PAGE = 1 << 26;
+
 export class ShadowMemory {
-  readonly pages = new Map<number, PageRec>();
+  /** Indexed by poolIndex(rank, buf), then by page number. */
+  readonly pools: (PageRec | undefined)[][] = [];
   readonly writes = new Map<number, Write>();
+  /** HiCache load id → the page records it fills, until the load is swept. */
+  readonly loadPages = new Map<number, PageRec[]>();
   nextWriteId = 1;
 
   get(rank: number, buf: number, page: number): PageRec | undefined {
-    return this.pages.get(pageKey(rank, buf, page));
+    const pool = this.pools[rank * 4 + buf];
+    return pool === undefined ? undefined : pool[page];
+  }
+
+  pool(index: number): (PageRec | undefined)[] {
+    let m = this.pools[index];
+    if (m === undefined) this.pools[index] = m = [];
+    return m;
+  }
+
+  /** Every tracked page, pool by pool, page by page. */
+  *all(): IterableIterator<PageRec> {
+    for (const m of this.pools) {
+      if (m === undefined) continue;
+      for (const p of m) if (p !== undefined) yield p;
+    }
   }
 
   private getOrCreate(rank: number, buf: number, page: number, seq: number): PageRec {
-    const key = pageKey(rank, buf, page);
-    let p = this.pages.get(key);
-    if (p === undefined) this.pages.set(key, (p = new PageRec(key, seq)));
+    if (!(page >= 0 && page < MAX_PAGE)) throw new RangeError(`page ${page} is outside 0..${MAX_PAGE}`);
+    const pool = this.pool(rank * 4 + buf);
+    let p = pool[page];
+    if (p === undefined) pool[page] = p = new PageRec(rank * 4 + buf, page, seq);
     return p;
   }
 
@@ -138,7 +157,10 @@ export class ShadowMemory {
     }
   }
 
-  /** A transfer write posted to `pages` of the target rank's pool; `roomFreeSeq` is when the room released its pages, if it did. */
+  /**
+   * A transfer write posted to `pages[from..to)` of the target rank's pool;
+   * `roomFreeSeq` is when the room released its pages, if it did.
+   */
   post(
     room: string,
     chunk: number | null,
@@ -149,10 +171,12 @@ export class ShadowMemory {
     seq: number,
     queue: number | null,
     roomFreeSeq = -1,
+    from = 0,
+    to = pages.length,
   ): Write {
     const w = new Write(this.nextWriteId++, room, chunk, poster, target, buf, seq, queue);
-    for (const pg of pages) {
-      const p = this.getOrCreate(target, buf, pg, seq);
+    for (let i = from; i < to && i < pages.length; i++) {
+      const p = this.getOrCreate(target, buf, pages[i]!, seq);
       const owned = p.owner === room;
       // Posted after the room's pages were freed: the page's own record of that
       // free may be gone (a free page is dropped), so the room's free stands in.
@@ -212,11 +236,14 @@ export class ShadowMemory {
 
   /** A HiCache host→device load writes the page (both buffers: §1.2 NSA host pool loads KV and index-K per layer). */
   hicacheLoad(rank: number, page: number, load: number, seq: number): void {
+    let list = this.loadPages.get(load);
+    if (list === undefined) this.loadPages.set(load, (list = []));
     for (let b = 0; b < BUFFERS.length; b++) {
       const p = this.getOrCreate(rank, b, page, seq);
       p.hcLoad = load;
       p.hcSeq = seq;
       p.changedSeq = seq;
+      list.push(p);
     }
   }
 
@@ -256,16 +283,24 @@ export class ShadowMemory {
     return null;
   }
 
-  /** Drops HiCache marks of loads that finished, and pages that then hold nothing worth keeping. */
+  /** Drops the marks of HiCache loads that finished (or left their slot), and pages that then hold nothing worth keeping. */
   sweep(isLive: (rank: number, id: number) => boolean): void {
-    for (const p of this.pages.values()) {
-      if (p.hcLoad >= 0 && !isLive(p.rank, p.hcLoad)) p.hcLoad = -1;
-      this.maybeDrop(p);
+    for (const [id, pages] of this.loadPages) {
+      if (pages.length > 0 && isLive(pages[0]!.rank, id)) continue;
+      for (const p of pages) {
+        if (p.hcLoad !== id) continue;
+        p.hcLoad = -1;
+        this.maybeDrop(p);
+      }
+      this.loadPages.delete(id);
     }
   }
 
   /** A free page with nothing in flight and no pending load keeps no state a later check needs. */
   private maybeDrop(p: PageRec): void {
-    if (p.owner === null && p.inflight === null && p.hcLoad < 0) this.pages.delete(p.key);
+    if (p.owner === null && p.inflight === null && p.hcLoad < 0) {
+      const pool = this.pools[p.pool];
+      if (pool !== undefined) pool[p.page] = undefined;
+    }
   }
 }

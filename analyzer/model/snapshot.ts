@@ -30,9 +30,9 @@ class Strings {
 
 function encodeShadow(sh: ShadowMemory, str: Strings): unknown[] {
   const pages: unknown[] = [];
-  for (const p of sh.pages.values()) {
+  for (const p of sh.all()) {
     pages.push([
-      p.key, str.id(p.owner), p.epoch, p.allocSeq, p.freeSeq, p.prevFreeSeq, str.id(p.lwRoom), p.lwChunk, p.lwEpoch,
+      p.pool, p.page, str.id(p.owner), p.epoch, p.allocSeq, p.freeSeq, p.prevFreeSeq, str.id(p.lwRoom), p.lwChunk, p.lwEpoch,
       p.lwPostSeq, p.lwLandSeq, p.lwOrphanFree, p.hcLoad, p.hcSeq, p.changedSeq,
       p.layerStores === null ? 0 : [...p.layerStores].map(([l, [room, seq]]) => [l, str.id(room), seq]),
     ]);
@@ -40,10 +40,16 @@ function encodeShadow(sh: ShadowMemory, str: Strings): unknown[] {
   const writes: unknown[] = [];
   for (const w of sh.writes.values()) {
     const t: number[] = [];
-    for (const x of w.targets) t.push(x.page.key, x.epoch, x.orphanFree);
+    for (const x of w.targets) t.push(x.page.pool, x.page.page, x.epoch, x.orphanFree);
     writes.push([w.id, str.id(w.room), w.chunk, w.poster, w.target, w.buf, w.postSeq, w.queue, t]);
   }
-  return [sh.nextWriteId, pages, writes];
+  const loads: unknown[] = [];
+  for (const [id, list] of sh.loadPages) {
+    const refs: number[] = [];
+    for (const p of list) if (p.hcLoad === id) refs.push(p.pool, p.page);
+    loads.push([id, refs]);
+  }
+  return [sh.nextWriteId, pages, writes, loads];
 }
 
 function decodeShadow(a: unknown[], strs: string[]): ShadowMemory {
@@ -51,26 +57,31 @@ function decodeShadow(a: unknown[], strs: string[]): ShadowMemory {
   const s = (i: number): string | null => (i < 0 ? null : strs[i]!);
   sh.nextWriteId = a[0] as number;
   for (const row of a[1] as unknown[][]) {
-    const p = new PageRec(row[0] as number, row[14] as number);
-    p.owner = s(row[1] as number);
-    [, , p.epoch, p.allocSeq, p.freeSeq, p.prevFreeSeq] = row as number[];
-    p.lwRoom = s(row[6] as number);
-    p.lwChunk = row[7] as number | null;
-    [, , , , , , , , p.lwEpoch, p.lwPostSeq, p.lwLandSeq, p.lwOrphanFree, p.hcLoad, p.hcSeq] = row as number[];
-    if (row[15] !== 0) p.layerStores = new Map((row[15] as number[][]).map(([l, room, seq]) => [l!, [s(room!), seq!]]));
-    sh.pages.set(p.key, p);
+    const p = new PageRec(row[0] as number, row[1] as number, row[15] as number);
+    p.owner = s(row[2] as number);
+    [, , , p.epoch, p.allocSeq, p.freeSeq, p.prevFreeSeq] = row as number[];
+    p.lwRoom = s(row[7] as number);
+    p.lwChunk = row[8] as number | null;
+    [, , , , , , , , , p.lwEpoch, p.lwPostSeq, p.lwLandSeq, p.lwOrphanFree, p.hcLoad, p.hcSeq] = row as number[];
+    if (row[16] !== 0) p.layerStores = new Map((row[16] as number[][]).map(([l, room, seq]) => [l!, [s(room!), seq!]]));
+    sh.pool(p.pool)[p.page] = p;
   }
   for (const row of a[2] as unknown[][]) {
     const [id, room, chunk, poster, target, buf, postSeq, queue, t] = row as [number, number, number | null, number, number, number, number, number | null, number[]];
     const w = new Write(id, s(room)!, chunk, poster, target, buf, postSeq, queue);
-    for (let i = 0; i < t.length; i += 3) {
-      const page = sh.pages.get(t[i]!);
-      if (page === undefined) throw new Error(`snapshot: write ${id} targets page key ${t[i]} that the snapshot lacks`);
-      const x: Target = { write: w, page, epoch: t[i + 1]!, orphanFree: t[i + 2]! };
+    for (let i = 0; i < t.length; i += 4) {
+      const page = sh.pools[t[i]!]?.[t[i + 1]!];
+      if (page === undefined) throw new Error(`snapshot: write ${id} targets page ${t[i + 1]} of pool ${t[i]} that the snapshot lacks`);
+      const x: Target = { write: w, page, epoch: t[i + 2]!, orphanFree: t[i + 3]! };
       w.targets.push(x);
       (page.inflight ??= []).push(x);
     }
     sh.writes.set(id, w);
+  }
+  for (const [id, refs] of a[3] as [number, number[]][]) {
+    const list: PageRec[] = [];
+    for (let i = 0; i < refs.length; i += 2) list.push(sh.pools[refs[i]!]![refs[i + 1]!]!);
+    sh.loadPages.set(id, list);
   }
   return sh;
 }

@@ -92,6 +92,12 @@ export class ModelState {
     this.ranks = new RankRegistry(qualifyHosts);
   }
 
+  /** Whether layer `layer` of HiCache load `id` on `rank` has landed (a load no longer in its slot has). */
+  readonly layerLoaded = (rank: number, id: number, layer: number): boolean => {
+    const l = this.hicache.get(rank)?.loadById(id);
+    return l == null || l.layerLoaded(layer);
+  };
+
   rankOf(ev: StoredEvent, role: number): number {
     return this.ranks.id(ev.host, role, ev.pp, ev.tp);
   }

@@ -9,7 +9,7 @@ import { DECODE, PREFILL } from "./ranks.js";
 import type { DecodeReceiver } from "./receiver.js";
 import { FLAG, type RoomRec } from "./rooms.js";
 import { routeQueue, type PrefillSender } from "./sender.js";
-import { BUF_INDEX_K, BUF_KV, type Write } from "./shadowMemory.js";
+import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
 import { parseNotif } from "./transferStatus.js";
 import { deliverAbortFromDecode } from "./abortPath.js";
@@ -88,21 +88,26 @@ export function onKvPost(s: ModelState, ev: StoredEvent): void {
   sender.chunkPosted(s.profile.backend, n, ev.chunk, isLast, ev.seq);
   r.progressSeq = ev.seq;
   if (queue !== null) s.queueDelta(rank, queue, 1, ev.seq);
-  const explicit = expandPages(pageRanges(ev, "dst_pages"));
+  const dst = pageRanges(ev, "dst_pages");
+  const explicit = dst.length > 0 ? expandPages(dst) : null;
   for (const d of decodeTargets(s, r, rank)) {
-    const pages = explicit.length > 0 ? explicit : d.pages.slice(start, start + n);
-    if (pages.length > 0) r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_KV, pages, ev.seq, queue, d.freedSeq));
+    const [pages, from, to] = explicit !== null ? [explicit, 0, explicit.length] : [d.pages, start, Math.min(start + n, d.pages.length)];
+    if (to > from) r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_KV, pages, ev.seq, queue, d.freedSeq, from, to));
     if (isLast && d.pages.length > 0) {
       r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_INDEX_K, d.pages, ev.seq, queue, d.freedSeq));
     }
   }
 }
 
-function landWrites(s: ModelState, r: RoomRec, match: (w: Write) => boolean, seq: number): number {
+/** Matches any value of a landWrites filter field. */
+const ANY = -2;
+
+/** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. */
+function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): number {
   let landed = 0;
   for (let i = 0; i < r.inflight.length; ) {
     const w = r.inflight[i]!;
-    if (match(w)) {
+    if ((poster === ANY || w.poster === poster) && (target === ANY || w.target === target) && (buf === ANY || w.buf === buf) && (chunk === ANY || w.chunk === chunk)) {
       s.shadow.land(w, seq);
       r.inflight.splice(i, 1);
       landed++;
@@ -121,7 +126,7 @@ export function onKvDone(s: ModelState, ev: StoredEvent): void {
   sender.chunkDone(s.profile.backend, ev.chunk, ev.seq);
   r.progressSeq = ev.seq;
   if (sender.queue !== null) s.queueDelta(rank, sender.queue, -1, ev.seq);
-  landWrites(s, r, (w) => w.poster === rank && w.chunk === ev.chunk, ev.seq);
+  landWrites(s, r, ev.seq, rank, ANY, ANY, ev.chunk);
 }
 
 /**
@@ -141,8 +146,8 @@ export function onKvNotify(s: ModelState, ev: StoredEvent): void {
   r.progressSeq = ev.seq;
   if (n !== null) {
     d.transfer.apply(n);
-    if (n.kind === "kv" || n.kind === "stg") landWrites(s, r, (w) => w.target === rank && w.buf === BUF_KV && w.chunk === n.chunk, ev.seq);
-    else if (n.kind === "state") landWrites(s, r, (w) => w.target === rank && w.buf === BUF_INDEX_K, ev.seq);
+    if (n.kind === "kv" || n.kind === "stg") landWrites(s, r, ev.seq, ANY, rank, BUF_KV, n.chunk);
+    else if (n.kind === "state") landWrites(s, r, ev.seq, ANY, rank, BUF_INDEX_K, ANY);
     d.poll(s.profile.backend, ev.seq);
     return;
   }
@@ -151,7 +156,7 @@ export function onKvNotify(s: ModelState, ev: StoredEvent): void {
   else if (status === KVPoll.Success) {
     const from = attrNum(ev, "prefill_rank") ?? 0;
     if (!d.successFrom.includes(from)) d.successFrom.push(from);
-    landWrites(s, r, (w) => w.target === rank, ev.seq);
+    landWrites(s, r, ev.seq, ANY, rank, ANY, ANY);
     if (d.successFrom.length >= d.transfer.requiredResponses) d.set(s.profile.backend, KVPoll.Success, ev.seq);
   }
 }

@@ -16,11 +16,21 @@ export interface Notif {
   parts: number | null;
 }
 
-const ROOM = /^\d+$/;
+function digits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
 function int(s: string | undefined): number | null {
-  if (s === undefined || !/^\d+$/.test(s)) return null;
-  return Number(s);
+  return s === undefined || !digits(s) ? null : Number(s);
+}
+
+function notif(room: string, kind: NotifKind, chunk: number | null, isLast: boolean, src: number): Notif {
+  return { room, kind, chunk, isLast, src, part: null, parts: null };
 }
 
 /**
@@ -30,8 +40,7 @@ function int(s: string | undefined): number | null {
 export function parseNotif(tag: string): Notif | null {
   const f = tag.split("_");
   const room = f[0]!;
-  if (!ROOM.test(room) || f.length < 2) return null;
-  const base: Notif = { room, kind: "aux", chunk: null, isLast: false, src: 0, part: null, parts: null };
+  if (!digits(room) || f.length < 2) return null;
   switch (f[1]) {
     case "kv":
     case "stg": {
@@ -40,7 +49,7 @@ export function parseNotif(tag: string): Notif | null {
       if (chunk === null || (last !== "0" && last !== "1")) return null;
       const src = f.length > 4 ? int(f[4]) : 0;
       if (src === null) return null;
-      const out: Notif = { ...base, kind: f[1], chunk, isLast: last === "1", src };
+      const out = notif(room, f[1], chunk, last === "1", src);
       if (f[1] === "kv" && f[5] === "part") {
         out.part = int(f[6]);
         out.parts = int(f[7]);
@@ -50,14 +59,14 @@ export function parseNotif(tag: string): Notif | null {
     }
     case "state": {
       const src = int(f[2]);
-      return src === null ? null : { ...base, kind: "state", src, isLast: true };
+      return src === null ? null : notif(room, "state", null, true, src);
     }
     case "aux": {
-      if (f.length === 2) return { ...base, isLast: true };
+      if (f.length === 2) return notif(room, "aux", null, true, 0);
       if (f[2] !== "nokv") return null;
       const src = int(f[3]);
       if (src === null) return null;
-      return { ...base, kind: "aux_nokv", src, chunk: f.length > 4 ? int(f[4]) : null, isLast: true };
+      return notif(room, "aux_nokv", f.length > 4 ? int(f[4]) : null, true, src);
     }
     default:
       return null;
@@ -82,16 +91,21 @@ export function formatNotif(n: Pick<Notif, "room" | "kind" | "chunk" | "isLast" 
 /**
  * Decode's per-room completion record. `requiredResponses` is
  * `required_prefill_response_num_table.get(room, 1)`; `expectsState` is set
- * by send_metadata when the room has state indices.
+ * by send_metadata when the room has state indices. Sources are few (one per
+ * prefill rank answering), so per-source data sits in small parallel arrays:
+ * `received_kvs_per_pp` is srcs[i] → chunks[i], `expected_kvs_per_pp` is
+ * srcs[i] → expected[i] (-1 until known).
  */
 export class TransferStatus {
-  receivedKvs = new Map<number, Set<number>>();
-  expectedKvs = new Map<number, number>();
+  srcs: number[] = [];
+  chunks: number[][] = [];
+  expected: number[] = [];
   numExpected: number | null = null;
   receivedAux = false;
-  receivedState = new Set<number>();
-  /** "src:chunk" → parts received, for mixed-memory chunks. */
-  receivedParts = new Map<string, number>();
+  /** `received_state_per_pp`. */
+  stateSrcs: number[] = [];
+  /** "src:chunk" → parts received, for mixed-memory chunks (rare: created on first use). */
+  parts: Map<string, number> | null = null;
 
   constructor(
     public requiredResponses = 1,
@@ -101,51 +115,67 @@ export class TransferStatus {
   apply(n: Notif): void {
     switch (n.kind) {
       case "kv":
-      case "stg":
+      case "stg": {
         if (n.parts !== null && n.parts > 1) {
           const key = `${n.src}:${n.chunk}`;
-          const got = (this.receivedParts.get(key) ?? 0) + 1;
-          this.receivedParts.set(key, got);
+          this.parts ??= new Map();
+          const got = (this.parts.get(key) ?? 0) + 1;
+          this.parts.set(key, got);
           if (got < n.parts) return;
         }
-        this.kvReceived(n.src, n.chunk!);
+        const i = this.source(n.src);
+        if (!this.chunks[i]!.includes(n.chunk!)) this.chunks[i]!.push(n.chunk!);
         if (n.isLast) {
-          this.expectedKvs.set(n.src, n.chunk! + 1);
+          this.expected[i] = n.chunk! + 1;
           this.numExpected ??= this.requiredResponses;
         }
         return;
+      }
       case "state":
-        this.receivedState.add(n.src);
+        if (!this.stateSrcs.includes(n.src)) this.stateSrcs.push(n.src);
         return;
       case "aux":
         this.receivedAux = true;
         this.numExpected ??= this.requiredResponses;
         return;
-      case "aux_nokv":
+      case "aux_nokv": {
         // The last chunk had no pages: its count of earlier KV chunks is the
         // expectation. Tags before #32837 carry no count; [inference] then only
         // the chunks already received are expected.
         this.receivedAux = true;
-        this.expectedKvs.set(n.src, n.chunk ?? this.receivedKvs.get(n.src)?.size ?? 0);
+        const i = this.source(n.src);
+        this.expected[i] = n.chunk ?? this.chunks[i]!.length;
         this.numExpected ??= this.requiredResponses;
         return;
+      }
     }
   }
 
-  private kvReceived(src: number, chunk: number): void {
-    let set = this.receivedKvs.get(src);
-    if (set === undefined) this.receivedKvs.set(src, (set = new Set()));
-    set.add(chunk);
+  private source(src: number): number {
+    let i = this.srcs.indexOf(src);
+    if (i < 0) {
+      i = this.srcs.length;
+      this.srcs.push(src);
+      this.chunks.push([]);
+      this.expected.push(-1);
+    }
+    return i;
+  }
+
+  private expectedSources(): number {
+    let n = 0;
+    for (const e of this.expected) if (e >= 0) n++;
+    return n;
   }
 
   /** §6: every expected source complete, aux received, and state from every source when expected. */
   isDone(): boolean {
     const n = this.numExpected;
     if (n === null || !this.receivedAux) return false;
-    if (this.expectsState && this.receivedState.size < n) return false;
-    if (this.expectedKvs.size < n) return false;
-    for (const [src, expected] of this.expectedKvs) {
-      if ((this.receivedKvs.get(src)?.size ?? 0) !== expected) return false;
+    if (this.expectsState && this.stateSrcs.length < n) return false;
+    if (this.expectedSources() < n) return false;
+    for (let i = 0; i < this.srcs.length; i++) {
+      if (this.expected[i]! >= 0 && this.chunks[i]!.length !== this.expected[i]) return false;
     }
     return true;
   }
@@ -156,18 +186,19 @@ export class TransferStatus {
     if (!this.receivedAux) out.push("aux");
     if (this.numExpected === null) out.push("last KV chunk");
     const n = this.numExpected ?? this.requiredResponses;
-    if (this.expectsState && this.receivedState.size < n) out.push(`state (${this.receivedState.size}/${n} sources)`);
-    if (this.numExpected !== null && this.expectedKvs.size < n) out.push(`last chunk from ${n - this.expectedKvs.size} source(s)`);
-    for (const [src, expected] of this.expectedKvs) {
-      const got = this.receivedKvs.get(src)?.size ?? 0;
-      if (got !== expected) out.push(`KV chunks from source ${src} (${got}/${expected})`);
+    if (this.expectsState && this.stateSrcs.length < n) out.push(`state (${this.stateSrcs.length}/${n} sources)`);
+    const known = this.expectedSources();
+    if (this.numExpected !== null && known < n) out.push(`last chunk from ${n - known} source(s)`);
+    for (let i = 0; i < this.srcs.length; i++) {
+      const e = this.expected[i]!;
+      if (e >= 0 && this.chunks[i]!.length !== e) out.push(`KV chunks from source ${this.srcs[i]} (${this.chunks[i]!.length}/${e})`);
     }
     return out;
   }
 
   chunksReceived(): number {
     let n = 0;
-    for (const s of this.receivedKvs.values()) n += s.size;
+    for (const c of this.chunks) n += c.length;
     return n;
   }
 
@@ -177,10 +208,11 @@ export class TransferStatus {
       this.expectsState ? 1 : 0,
       this.numExpected,
       this.receivedAux ? 1 : 0,
-      [...this.receivedKvs].map(([src, set]) => [src, [...set]]),
-      [...this.expectedKvs],
-      [...this.receivedState],
-      [...this.receivedParts],
+      [...this.srcs],
+      this.chunks.map((c) => [...c]),
+      [...this.expected],
+      [...this.stateSrcs],
+      this.parts === null ? 0 : [...this.parts],
     ];
   }
 
@@ -188,10 +220,11 @@ export class TransferStatus {
     const t = new TransferStatus(a[0] as number, a[1] === 1);
     t.numExpected = a[2] as number | null;
     t.receivedAux = a[3] === 1;
-    for (const [src, chunks] of a[4] as [number, number[]][]) t.receivedKvs.set(src, new Set(chunks));
-    for (const [src, n] of a[5] as [number, number][]) t.expectedKvs.set(src, n);
-    for (const src of a[6] as number[]) t.receivedState.add(src);
-    for (const [k, n] of a[7] as [string, number][]) t.receivedParts.set(k, n);
+    t.srcs = [...(a[4] as number[])];
+    t.chunks = (a[5] as number[][]).map((c) => [...c]);
+    t.expected = [...(a[6] as number[])];
+    t.stateSrcs = [...(a[7] as number[])];
+    if (a[8] !== 0) t.parts = new Map(a[8] as [string, number][]);
     return t;
   }
 }

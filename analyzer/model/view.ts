@@ -67,7 +67,7 @@ export function buildView(s: ModelState, filter?: { room?: string }): ModelState
     if (r !== undefined) rooms.push(roomView(s, r));
   } else for (const r of s.rooms.rooms.values()) rooms.push(roomView(s, r));
   const pages: PageView[] = [];
-  for (const p of s.shadow.pages.values()) {
+  for (const p of s.shadow.all()) {
     if (only !== undefined && p.owner !== only && !(p.inflight ?? []).some((t) => t.write.room === only)) continue;
     pages.push(pageView(s, p));
   }
