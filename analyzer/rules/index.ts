@@ -26,7 +26,8 @@ import { incompleteCompletion } from "./incompleteCompletion.js";
 import { metadataCollision } from "./metadataCollision.js";
 import { poolSizingMismatch } from "./poolSizingMismatch.js";
 import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
-import type { ReplayEvidence } from "./replayEvidence.js";
+import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
+import { replayIncident } from "../replay/replay.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { staleSlotReuse } from "./staleSlotReuse.js";
@@ -54,6 +55,18 @@ export interface AnalyzeOptions {
   replay?: ReplayEvidence;
   /** What an A/B comparison with a baseline incident says about each cause. */
   ab?: AbEvidence;
+}
+
+export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
+  /** A --profile flag for the replay (analyzer/replay/profileFlag.ts). */
+  profileFlag?: string;
+}
+
+/** Replays the incident against the reference model, then runs every rule on the replay and the store. */
+export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): AnalysisReport {
+  const { profileFlag, ...rest } = opts;
+  const summary = replayIncident(db, profileFlag ? { profileFlag } : {});
+  return analyze(db, { ...rest, replay: replayEvidenceOf(summary) });
 }
 
 /** Runs every rule, numbers the findings and ranks the suspects. Reads only. */
