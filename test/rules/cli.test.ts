@@ -12,15 +12,15 @@ function kvrewind(...args: string[]): { status: number | null; stdout: string; s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function dbFile(build: () => ReturnType<typeof wedgedByAbort>): string {
-  const db = build();
+async function dbFile(build: () => ReturnType<typeof wedgedByAbort>): Promise<string> {
+  const db = await build();
   const path = db.name;
   db.close();
   return path;
 }
 
-test("analyze --json prints the contract and exits 1 on a critical finding; the findings land in the db", () => {
-  const path = dbFile(wedgedByAbort);
+test("analyze --json prints the contract and exits 1 on a critical finding; the findings land in the db", async () => {
+  const path = await dbFile(wedgedByAbort);
   const r = kvrewind("analyze", path, "--json");
   assert.equal(r.status, 1, r.stderr);
   const report = analysisReportSchema.parse(JSON.parse(r.stdout));
@@ -31,24 +31,24 @@ test("analyze --json prints the contract and exits 1 on a critical finding; the 
   assert.match(again.stdout, /^# Post-mortem: /);
 });
 
-test("a healthy incident exits 0 and names no suspect", () => {
-  const path = dbFile(healthyRun);
+test("a healthy incident exits 0 and names no suspect", async () => {
+  const path = await dbFile(healthyRun);
   const r = kvrewind("analyze", path);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /SUSPECTS\n {2}none/);
 });
 
-test("usage and input errors exit 2 with a message naming the file", () => {
+test("usage and input errors exit 2 with a message naming the file", async () => {
   const missing = kvrewind("analyze", "/nonexistent/incident.db", "--json");
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /\/nonexistent\/incident\.db: not an incident database/);
-  const badSeverity = kvrewind("analyze", dbFile(healthyRun), "--fail-on", "severe");
+  const badSeverity = kvrewind("analyze", await dbFile(healthyRun), "--fail-on", "severe");
   assert.equal(badSeverity.status, 2);
-  assert.equal(kvrewind("analyze", dbFile(healthyRun), "--json", "--markdown").status, 2);
+  assert.equal(kvrewind("analyze", await dbFile(healthyRun), "--json", "--markdown").status, 2);
 });
 
-test("export --format chrome-json writes a trace with named lanes, slices and queue counters", () => {
-  const path = dbFile(healthyRun);
+test("export --format chrome-json writes a trace with named lanes, slices and queue counters", async () => {
+  const path = await dbFile(healthyRun);
   const r = kvrewind("export", path, "--format", "chrome-json");
   assert.equal(r.status, 0, r.stderr);
   const trace = JSON.parse(r.stdout) as { traceEvents: Record<string, unknown>[]; otherData: { start: string } };

@@ -20,7 +20,7 @@ export const THREAD_DEATH = [
 ];
 
 /** NIXL prefill whose bootstrap thread dies on an ABORT; two later rooms time out on decode. */
-export function wedgedByAbort(): IncidentDb {
+export async function wedgedByAbort(): Promise<IncidentDb> {
   const prefill = lines(
     `${prefix(0, "TP0")} NIXL KVManager initialized with backend: UCX`,
     gotInfo(5, 0, ABORTED),
@@ -35,14 +35,14 @@ export function wedgedByAbort(): IncidentDb {
     decodeTimeout(341, 0, "a1", LATER[0]!),
     decodeTimeout(342, 0, "a2", LATER[1]!),
   );
-  return buildIncident([
-    { path: "p0/prefill-tp0.log", text: prefill, host: "p0", role: "prefill" },
-    { path: "d0/decode-tp0.log", text: decode, host: "d0", role: "decode" },
+  return await buildIncident([
+    { path: "p0/prefill-tp0.log", text: prefill },
+    { path: "d0/decode-tp0.log", text: decode },
   ]);
 }
 
 /** A calm PD run: queues move, every room bootstraps, nothing fails. */
-export function healthyRun(): IncidentDb {
+export async function healthyRun(): Promise<IncidentDb> {
   const rooms = ["5830149913321", "7140283925190346112", "8972542885242963296"];
   const prefill = lines(
     `${prefix(0, "TP0")} NIXL KVManager initialized with backend: UCX`,
@@ -50,9 +50,9 @@ export function healthyRun(): IncidentDb {
     prefillBatchLines(),
   );
   const decode = lines(rooms.map((r, i) => sentMetadata(1 + i, 0, r)), decodeBatchLines());
-  return buildIncident([
-    { path: "p0/prefill-tp0.log", text: prefill, host: "p0", role: "prefill" },
-    { path: "d0/decode-tp0.log", text: decode, host: "d0", role: "decode" },
+  return await buildIncident([
+    { path: "p0/prefill-tp0.log", text: prefill },
+    { path: "d0/decode-tp0.log", text: decode },
   ]);
 }
 

@@ -7,7 +7,7 @@ import { decodeBatch, decodeTimeout, lines, prefillBatch, sentMetadata } from ".
 
 const ROOM = "8972542885242963296";
 
-test("a decode #transfer-req held at 58 over minutes is a wedge that began at its first line", () => {
+test("a decode #transfer-req held at 58 over minutes is a wedge that began at its first line", async () => {
   const decode = lines(
     decodeBatch(0, 9),
     decodeBatch(30, 31),
@@ -17,7 +17,7 @@ test("a decode #transfer-req held at 58 over minutes is a wedge that began at it
     decodeBatch(150, 58),
     decodeBatch(180, 58),
   );
-  const db = buildIncident([{ path: "d0/decode-tp0.log", text: decode, host: "d0" }]);
+  const db = await buildIncident([{ path: "d0/decode-tp0.log", text: decode }]);
   const { findings } = transferStall.run({ evidence: new Evidence(db) });
   assert.equal(findings.length, 1);
   const [f] = findings;
@@ -29,12 +29,12 @@ test("a decode #transfer-req held at 58 over minutes is a wedge that began at it
   assert.match(f!.explanation, /#transfer-req: 58 on 5 consecutive batch lines/);
 });
 
-test("a last prefill batch line with #inflight-req 12 followed by minutes of silence is a frozen gauge", () => {
+test("a last prefill batch line with #inflight-req 12 followed by minutes of silence is a frozen gauge", async () => {
   const prefill = lines(prefillBatch(0, 3), prefillBatch(5, 12));
   const decode = lines(sentMetadata(10, 0, ROOM), decodeTimeout(310, 0, "9f2c01", ROOM));
-  const db = buildIncident([
-    { path: "p0/prefill-tp0.log", text: prefill, host: "p0" },
-    { path: "d0/decode-tp0.log", text: decode, host: "d0" },
+  const db = await buildIncident([
+    { path: "p0/prefill-tp0.log", text: prefill },
+    { path: "d0/decode-tp0.log", text: decode },
   ]);
   const { findings } = transferStall.run({ evidence: new Evidence(db) });
   const wedge = findings.find((f) => f.title.startsWith("Transfer path wedged"));
@@ -44,7 +44,7 @@ test("a last prefill batch line with #inflight-req 12 followed by minutes of sil
   assert.deepEqual(wedge.witness.map((w) => w.text.includes("Decode transfer failed")), [false, true]);
 });
 
-test("rooms past the WaitingForInput timeout are reported with the line that started them", () => {
+test("rooms past the WaitingForInput timeout are reported with the line that started them", async () => {
   const decode = lines(
     decodeBatch(0, 2),
     sentMetadata(10, 0, ROOM),
@@ -54,7 +54,7 @@ test("rooms past the WaitingForInput timeout are reported with the line that sta
     decodeTimeout(310, 0, "9f2c01", ROOM),
     decodeTimeout(311, 0, "9f2c02", "5830149913321"),
   );
-  const db = buildIncident([{ path: "d0/decode-tp0.log", text: decode, host: "d0" }]);
+  const db = await buildIncident([{ path: "d0/decode-tp0.log", text: decode }]);
   const { findings } = transferStall.run({ evidence: new Evidence(db) });
   assert.equal(findings.length, 1);
   const [f] = findings;
@@ -64,14 +64,14 @@ test("rooms past the WaitingForInput timeout are reported with the line that sta
   assert.deepEqual(f!.facts?.rooms, [ROOM, "5830149913321"]);
 });
 
-test("moving gauges and no timeout are consistent; no gauge at all is undetermined", () => {
+test("moving gauges and no timeout are consistent; no gauge at all is undetermined", async () => {
   const moving = lines(decodeBatch(0, 9), decodeBatch(30, 12), decodeBatch(60, 4), decodeBatch(90, 0), decodeBatch(120, 3));
-  const ok = transferStall.run({ evidence: new Evidence(buildIncident([{ path: "d0/decode-tp0.log", text: moving }])) });
+  const ok = transferStall.run({ evidence: new Evidence(await buildIncident([{ path: "d0/decode-tp0.log", text: moving }])) });
   assert.deepEqual(ok.findings.map((f) => f.verdict), ["consistent"]);
   assert.equal(ok.checked, 5);
 
   const bare = lines("[2026-08-20 10:00:00] Fetched bootstrap info: {} for DP 0 CP 0 TP 0 PP 0");
-  const none = transferStall.run({ evidence: new Evidence(buildIncident([{ path: "d0/decode-tp0.log", text: bare }])) });
+  const none = transferStall.run({ evidence: new Evidence(await buildIncident([{ path: "d0/decode-tp0.log", text: bare }])) });
   assert.equal(none.findings[0]!.verdict, "undetermined");
   assert.ok(none.findings[0]!.missing!.length > 0);
 });
