@@ -1,9 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { analysisReportSchema } from "../../analyzer/rules/finding.js";
-import { healthyRun, wedgedByAbort } from "./scenarios.js";
+import { healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
@@ -38,10 +41,24 @@ test("a healthy incident exits 0 and names no suspect", async () => {
   assert.match(r.stdout, /SUSPECTS\n {2}none/);
 });
 
+test("analyze on a bundle directory ingests it into a temporary database first", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kvrewind-bundle-"));
+  for (const f of wedgeFiles()) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.text);
+  }
+  const r = kvrewind("analyze", dir, "--json");
+  assert.equal(r.status, 1, r.stderr);
+  const report = analysisReportSchema.parse(JSON.parse(r.stdout));
+  assert.equal(report.suspects[0]!.cause, "unhandled-abort");
+  assert.ok(report.findings[0]!.witness.some((w) => w.source === join(dir, "p0/prefill-tp0.log") && w.line === 4));
+});
+
 test("usage and input errors exit 2 with a message naming the file", async () => {
   const missing = kvrewind("analyze", "/nonexistent/incident.db", "--json");
   assert.equal(missing.status, 2);
-  assert.match(missing.stderr, /\/nonexistent\/incident\.db: not an incident database/);
+  assert.match(missing.stderr, /\/nonexistent\/incident\.db: no such file or directory/);
+  assert.equal(missing.stdout, "");
   const badSeverity = kvrewind("analyze", await dbFile(healthyRun), "--fail-on", "severe");
   assert.equal(badSeverity.status, 2);
   assert.equal(kvrewind("analyze", await dbFile(healthyRun), "--json", "--markdown").status, 2);

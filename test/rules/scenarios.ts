@@ -1,7 +1,7 @@
 // Small incidents in real log formats shared by the rule, analyze and CLI tests.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { buildIncident } from "./incidentBuilder.js";
+import { buildIncident, type SourceFile } from "./incidentBuilder.js";
 import { abortSent, decodeBatch, decodeTimeout, gotInfo, lines, prefillBatch, prefix, sentMetadata } from "./logLines.js";
 
 export const ABORTED = "8972542885242963296";
@@ -20,7 +20,7 @@ export const THREAD_DEATH = [
 ];
 
 /** NIXL prefill whose bootstrap thread dies on an ABORT; two later rooms time out on decode. */
-export async function wedgedByAbort(): Promise<IncidentDb> {
+export function wedgeFiles(): SourceFile[] {
   const prefill = lines(
     `${prefix(0, "TP0")} NIXL KVManager initialized with backend: UCX`,
     gotInfo(5, 0, ABORTED),
@@ -35,14 +35,18 @@ export async function wedgedByAbort(): Promise<IncidentDb> {
     decodeTimeout(341, 0, "a1", LATER[0]!),
     decodeTimeout(342, 0, "a2", LATER[1]!),
   );
-  return await buildIncident([
+  return [
     { path: "p0/prefill-tp0.log", text: prefill },
     { path: "d0/decode-tp0.log", text: decode },
-  ]);
+  ];
+}
+
+export function wedgedByAbort(): Promise<IncidentDb> {
+  return buildIncident(wedgeFiles());
 }
 
 /** A calm PD run: queues move, every room bootstraps, nothing fails. */
-export async function healthyRun(): Promise<IncidentDb> {
+export function healthyRun(): Promise<IncidentDb> {
   const rooms = ["5830149913321", "7140283925190346112", "8972542885242963296"];
   const prefill = lines(
     `${prefix(0, "TP0")} NIXL KVManager initialized with backend: UCX`,
@@ -50,7 +54,7 @@ export async function healthyRun(): Promise<IncidentDb> {
     prefillBatchLines(),
   );
   const decode = lines(rooms.map((r, i) => sentMetadata(1 + i, 0, r)), decodeBatchLines());
-  return await buildIncident([
+  return buildIncident([
     { path: "p0/prefill-tp0.log", text: prefill },
     { path: "d0/decode-tp0.log", text: decode },
   ]);
