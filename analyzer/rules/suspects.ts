@@ -128,6 +128,8 @@ function unhandledAbortCase(of: Of): CauseCase {
   const stalled = deaths.filter((f) => ((f.draft.facts?.stalledRooms as string[] | undefined) ?? []).length > 0);
   if (stalled.length) c.for.push({ weight: 0.3, findings: ids(stalled), note: "rooms that started after the death timed out" });
   if (deaths.length && wedges(of).length) c.for.push({ weight: 0.1, findings: ids(wedges(of)), note: "the PD queues froze" });
+  const deadThread = timeouts(of).filter((f) => Number(causesOf(f)["bootstrap-thread-dead"] ?? 0) > 0);
+  if (deaths.length && deadThread.length) c.for.push({ weight: 0.2, findings: ids(deadThread), note: "replayed, the rooms timed out because the bootstrap thread was dead" });
   return c;
 }
 
@@ -181,10 +183,19 @@ function saturation(of: Of, config: RunConfig): CauseCase {
   const waiting = t.filter((f) => Number((f.draft.facts?.states as Record<string, number> | undefined)?.WaitingForInput ?? 0) > 0);
   if (waiting.length) c.for.push({ weight: 0.45, findings: ids(waiting), note: "rooms timed out waiting for their KV transfer" });
   else if (t.length) c.for.push({ weight: 0.3, findings: ids(t), note: "rooms timed out in the PD path" });
-  if (c.for.length && config.str("index_k_dtype") === "bf16") c.for.push({ weight: 0.15, findings: [], note: "bf16 index-K doubles the transfer volume per room" });
+  const inFlight = t.filter((f) => Number(causesOf(f)["transfer-in-flight"] ?? 0) > 0);
+  if (inFlight.length) c.for.push({ weight: 0.3, findings: ids(inFlight), note: "replayed, the timed-out rooms had chunks posted and not done: queued behind other transfers" });
+  if (c.for.length && config.byRole("index_k_dtype").some((e) => e.value === "bf16")) {
+    c.for.push({ weight: 0.15, findings: [], note: "bf16 index-K doubles the transfer volume per room" });
+  }
   if (of("unhandled-abort").length) c.against.push({ factor: 0.3, note: "a dead bootstrap thread explains the timeouts" });
   if (of("collective-divergence").some((f) => f.draft.facts?.hang === true)) c.against.push({ factor: 0.3, note: "a collective deadlock explains the stall" });
   return c;
+}
+
+/** The model's per-room stall causes behind a timeout finding. */
+function causesOf(f: NumberedFinding): Record<string, number> {
+  return (f.draft.facts?.causes as Record<string, number> | undefined) ?? {};
 }
 
 /** The dump sides ("decode_recv", "decode_read") on which a checksum finding saw mismatches. */

@@ -11,6 +11,7 @@ import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { KVPoll } from "../model/api.js";
 import { attrNumber, attrString, isoTime, seconds, type Evidence } from "./evidence.js";
+import { violationsOf, type ReplayEvidence } from "./replayEvidence.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** A gauge unchanged for at least this long (and this many lines) is frozen. */
@@ -44,7 +45,7 @@ export interface Plateau {
 export const transferStall: Rule = {
   id: "transfer-stall",
   needs: ["decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (§3.5) or probe kv.timeout"],
-  run({ evidence }): RuleResult {
+  run({ evidence, replay }): RuleResult {
     const batchLines = GAUGES.flatMap((g) => evidence.of(g.kind).filter((e) => attrNumber(e, g.field) !== undefined));
     const timeouts = timeoutEvents(evidence);
     if (batchLines.length === 0 && timeouts.length === 0 && !evidence.has("kv.poll")) {
@@ -56,7 +57,7 @@ export const transferStall: Rule = {
     const plateaus = findPlateaus(evidence, endUs);
     const findings: DraftFinding[] = [];
     if (plateaus.length > 0) findings.push(wedgeFinding(evidence, plateaus, endUs));
-    if (timeouts.length > 0) findings.push(timeoutFinding(evidence, timeouts));
+    if (timeouts.length > 0) findings.push(timeoutFinding(evidence, timeouts, stallCauses(replay)));
     const checked = batchLines.length + timeouts.length;
     if (findings.length > 0) return { checked, findings };
     return consistent("transfer-stall", "Transfer queues kept moving; no room timed out",
@@ -177,7 +178,21 @@ function pollName(state: number | null): string {
   return name ?? "unknown";
 }
 
-function timeoutFinding(evidence: Evidence, timeouts: TimeoutRecord[]): DraftFinding {
+/**
+ * What the model makes of each stalled room (analyzer/model transferPath.ts):
+ * transfer-in-flight (chunks posted, not done: queued behind other rooms),
+ * prefill-not-bootstrapped, bootstrap-thread-dead, notifications-missing, ...
+ */
+function stallCauses(replay: ReplayEvidence | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of violationsOf(replay, "transfer-stall")) {
+    const cause = typeof v.detail.cause === "string" ? v.detail.cause : "unknown";
+    out[cause] = (out[cause] ?? 0) + 1;
+  }
+  return out;
+}
+
+function timeoutFinding(evidence: Evidence, timeouts: TimeoutRecord[], causes: Record<string, number>): DraftFinding {
   const first = timeouts[0]!;
   const byState = new Map<string, number>();
   for (const t of timeouts) byState.set(t.state, (byState.get(t.state) ?? 0) + 1);
@@ -196,10 +211,11 @@ function timeoutFinding(evidence: Evidence, timeouts: TimeoutRecord[]): DraftFin
     explanation:
       `Let room ${first.room ?? "?"} ${start ? `start its transfer at ${evidence.where(start)}` : "enter the PD transfer path"}. ` +
       `Then it must reach Success or Failed before the ${first.afterS ?? "configured"} s limit of KVPoll.${first.state} (§5.2, §10), ` +
-      `but it timed out there (${evidence.where(first.ev)}); ${rooms.length - 1} more room(s) did the same (${states}).`,
+      `but it timed out there (${evidence.where(first.ev)}); ${rooms.length - 1} more room(s) did the same (${states}).` +
+      (Object.keys(causes).length ? ` Replayed, the model finds why: ${Object.entries(causes).map(([c, n]) => `${n} ${c}`).join(", ")}.` : ""),
     falsify: FALSIFY,
     checked: timeouts.length,
-    facts: { rooms, states: Object.fromEntries(byState), firstTimeoutUs: first.ev.tsUs },
+    facts: { rooms, states: Object.fromEntries(byState), firstTimeoutUs: first.ev.tsUs, causes },
   };
 }
 
