@@ -188,7 +188,7 @@ function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string
     rule: "collective-divergence",
     severity: d.hang ? "critical" : "high",
     verdict: "violated",
-    title: `Group ${g.name} (${g.role}) diverges at collective #${seq}: ${d.culprits.map((c) => c.rank).join(", ")} ${onIdle.length ? "went to on_idle" : "did not enter"} ${expected.op}`,
+    title: `Group ${g.name} (${g.role}) diverges at collective #${seq}: ${d.culprits.map((c) => c.rank).join(", ")} ${onIdle.length ? "went to on_idle instead of" : "did not enter"} ${expected.op}${d.hang ? "; deadlocked" : ""}`,
     ranks: [...expected.ranks, ...d.culprits.map((c) => c.rank)].sort(),
     tsUs: expected.sample.tsUs,
     witness,

@@ -17,6 +17,8 @@ import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult
 /** A gauge unchanged for at least this long (and this many lines) is frozen. */
 const FREEZE_MIN_US = 60_000_000;
 const FREEZE_MIN_LINES = 3;
+/** From this many rooms on, a queue that moves by a few rooms either way still counts as frozen. */
+const LARGE_QUEUE = 10;
 
 const GAUGES: readonly { kind: string; field: string; queue: string }[] = [
   { kind: LogKind.decodeBatch, field: "#transfer-req", queue: "decode transfer queue" },
@@ -38,6 +40,8 @@ export interface Plateau {
   lines: number;
   /** True when the gauge froze because batch lines stopped, not because they repeated. */
   silent: boolean;
+  /** Seen on several lines over the freeze window (not only inferred from silence). */
+  repeated: boolean;
   /** When the plateau's evidence ends: the last line, or the incident's end for a silent one. */
   untilUs: number;
 }
@@ -81,14 +85,24 @@ export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
       if (p) out.push({ rank, field: g.field, queue: g.queue, ...p });
     }
   }
-  return out.sort((a, b) => a.first.tsUs - b.first.tsUs);
+  // A last line followed by silence also ends every healthy run that goes
+  // idle: it counts only beside a gauge seen repeating while the wedge lasted.
+  // A large queue going silent is kept; a small one is how idle runs end.
+  const wedged = out.some((p) => p.repeated);
+  return out.filter((p) => wedged && (p.repeated || p.value >= LARGE_QUEUE)).sort((a, b) => a.first.tsUs - b.first.tsUs);
+}
+
+/** Whether a gauge reading continues a run: equal, or within a few rooms of a large queue ("~58"). */
+function sameLevel(runValue: number, v: number): boolean {
+  if (runValue < LARGE_QUEUE) return v === runValue;
+  return Math.abs(v - runValue) <= Math.max(2, Math.round(runValue * 0.05));
 }
 
 function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omit<Plateau, "rank" | "field" | "queue"> | undefined {
   let best: Omit<Plateau, "rank" | "field" | "queue"> | undefined;
   let start = 0;
   for (let i = 1; i <= lines.length; i++) {
-    const runEnds = i === lines.length || attrNumber(lines[i]!, field) !== attrNumber(lines[start]!, field);
+    const runEnds = i === lines.length || !sameLevel(attrNumber(lines[start]!, field)!, attrNumber(lines[i]!, field)!);
     if (!runEnds) continue;
     const first = lines[start]!;
     const last = lines[i - 1]!;
@@ -98,7 +112,7 @@ function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omi
     const untilUs = silent ? endUs : last.tsUs;
     const repeated = i - start >= FREEZE_MIN_LINES && last.tsUs - first.tsUs >= FREEZE_MIN_US;
     if (value > 0 && (repeated || silent) && (!best || untilUs - first.tsUs > best.untilUs - best.first.tsUs)) {
-      best = { value, first, last, lines: i - start, silent, untilUs };
+      best = { value, first, last, lines: i - start, silent, repeated, untilUs };
     }
     start = i;
   }

@@ -29,19 +29,23 @@ test("a decode #transfer-req held at 58 over minutes is a wedge that began at it
   assert.match(f!.explanation, /#transfer-req: 58 on 5 consecutive batch lines/);
 });
 
-test("a last prefill batch line with #inflight-req 12 followed by minutes of silence is a frozen gauge", async () => {
-  const prefill = lines(prefillBatch(0, 3), prefillBatch(5, 12));
-  const decode = lines(sentMetadata(10, 0, ROOM), decodeTimeout(310, 0, "9f2c01", ROOM));
-  const db = await buildIncident([
+test("beside a repeating wedge, a large prefill queue whose batch lines stop is frozen too; a small one going quiet is not", async () => {
+  const decode = lines(decodeBatch(0, 9), decodeBatch(30, 58), decodeBatch(90, 59), decodeBatch(150, 58), decodeBatch(210, 60), decodeBatch(270, 58));
+  const prefill = lines(prefillBatch(0, 3), prefillBatch(5, 41));
+  const wedge = transferStall.run({ evidence: new Evidence(await buildIncident([
     { path: "p0/prefill-tp0.log", text: prefill },
     { path: "d0/decode-tp0.log", text: decode },
-  ]);
-  const { findings } = transferStall.run({ evidence: new Evidence(db) });
-  const wedge = findings.find((f) => f.title.startsWith("Transfer path wedged"));
-  assert.ok(wedge, "a wedge finding");
-  assert.deepEqual(wedge.ranks, ["prefill/tp0"]);
-  assert.match(wedge.explanation, /#inflight-req: 12 .*then no batch line for 305 s/);
-  assert.deepEqual(wedge.witness.map((w) => w.text.includes("Decode transfer failed")), [false, true]);
+  ])) }).findings[0]!;
+  assert.deepEqual(wedge.ranks, ["prefill/tp0", "decode/tp0"]);
+  assert.match(wedge.explanation, /prefill\/tp0's last batch line .*reports #inflight-req: 41 \(p0\/prefill-tp0.log:2\), then no batch line for 265 s/);
+  assert.match(wedge.explanation, /decode\/tp0 reports #transfer-req: 58 on 5 consecutive batch lines over 240 s/);
+
+  const idleEnd = lines(prefillBatch(0, 3), prefillBatch(5, 1));
+  const calm = transferStall.run({ evidence: new Evidence(await buildIncident([
+    { path: "p0/prefill-tp0.log", text: idleEnd },
+    { path: "d0/decode-tp0.log", text: lines(decodeBatch(0, 2), decodeBatch(300, 0)) },
+  ])) });
+  assert.deepEqual(calm.findings.map((f) => f.verdict), ["consistent"]);
 });
 
 test("rooms past the WaitingForInput timeout are reported with the line that started them", async () => {

@@ -13,7 +13,7 @@ test("a bootstrap thread that dies after an ABORT is violated with the ABORT, th
   assert.equal(f!.verdict, "violated");
   assert.equal(f!.severity, "critical");
   assert.equal(f!.room, ABORTED);
-  assert.deepEqual(f!.ranks, ["prefill"]);
+  assert.deepEqual(f!.ranks, ["prefill/tp0"], "the traceback has no TP tag; its per-rank file names the rank");
   assert.deepEqual(
     f!.witness.map((w) => w.text.split("\n")[0]),
     [abortSent(39, 0, ABORTED), THREAD_DEATH[0], decodeTimeout(341, 0, "a1", LATER[0]!)],
