@@ -11,8 +11,12 @@ import type { Profile } from "../model/api.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson, setMeta } from "../../ingest/store/db.js";
 
-/** Events between snapshots: two column chunks, so a stateAt replays at most that many events. */
-export const SNAPSHOT_EVERY = 32_768;
+/**
+ * Events between snapshots: a stateAt replays at most this many events after
+ * restoring one (a few ms at replay speed). A snapshot of a busy incident is
+ * ~100 kB deflated, so this costs a few % of the events' size.
+ */
+export const SNAPSHOT_EVERY = 8_192;
 
 /** Bump when the encoding below changes. */
 const SNAPSHOT_FORMAT = "v8-deflate-1";
@@ -89,8 +93,8 @@ export class SnapshotSet {
   }
 
   /** Collects snapshots during a replay and then stores them (or keeps them, for a read-only database). */
-  static writer(db: IncidentDb, fingerprint: string, profile: Profile): SnapshotWriter {
-    return new SnapshotWriter(db, fingerprint, profile);
+  static writer(db: IncidentDb, fingerprint: string, profile: Profile, every: number): SnapshotWriter {
+    return new SnapshotWriter(db, fingerprint, profile, every);
   }
 
   /** Used by SnapshotWriter. */
@@ -107,6 +111,7 @@ export class SnapshotWriter {
     private readonly db: IncidentDb,
     private readonly fingerprint: string,
     private readonly profile: Profile,
+    private readonly every: number,
   ) {}
 
   add(seq: number, state: unknown): void {
@@ -118,7 +123,7 @@ export class SnapshotWriter {
   /** Replaces the stored snapshots with these (in memory only when the database is read-only). */
   finish(): SnapshotSet {
     const seqs = [...this.blobs.keys()];
-    const info = { every: SNAPSHOT_EVERY, count: seqs.length, bytes: this.bytes, reused: false, stored: !this.db.readonly };
+    const info = { every: this.every, count: seqs.length, bytes: this.bytes, reused: false, stored: !this.db.readonly };
     if (this.db.readonly) return SnapshotSet.made(this.db, this.blobs, seqs, info);
     const insert = this.db.prepare("INSERT INTO snapshots (seq, state) VALUES (?, ?)");
     this.db.transaction(() => {
@@ -128,7 +133,7 @@ export class SnapshotWriter {
         fingerprint: this.fingerprint,
         profile: profileKey(this.profile),
         format: SNAPSHOT_FORMAT,
-        every: SNAPSHOT_EVERY,
+        every: this.every,
         count: seqs.length,
         bytes: this.bytes,
       };
