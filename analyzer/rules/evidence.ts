@@ -7,6 +7,7 @@ import { getMetaJson } from "../../ingest/store/db.js";
 import { eventBySeq, eventCount, eventsOfKind, listSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
 import type { WitnessLine } from "./finding.js";
 import { rankLabel } from "../model/ranks.js";
+import { modelOptions } from "../replay/modelOptions.js";
 import { RunConfig } from "./config.js";
 
 export class Evidence {
@@ -14,7 +15,7 @@ export class Evidence {
   private sourceRows: SourceRow[] | undefined;
   private sourceById: Map<number, SourceRow> | undefined;
   private runConfig: RunConfig | undefined;
-  private hostQualifiedRoles: Set<string> | undefined;
+  private qualifyHosts: boolean | undefined;
   private readonly sourceRanks = new Map<number, { pp: number | null; tp: number } | undefined>();
 
   constructor(readonly db: IncidentDb) {}
@@ -88,13 +89,14 @@ export class Evidence {
   }
 
   /**
-   * The rank an event belongs to, labelled as the model labels its violations
-   * ("decode/tp3", "decode/pp1/tp3"), with the host in front ("d1/decode/tp3")
-   * when two hosts of one role reuse the same TP numbers (two decode instances).
+   * The rank an event belongs to, labelled as the replay labels the model's
+   * violations: "decode/tp3", "decode/pp1/tp3", with the host in front
+   * ("d1/decode/tp3") when a role runs on more than one host.
    */
   rank(ev: Pick<StoredEvent, "host" | "role" | "pp" | "tp"> & { sourceId?: number }): string {
     const role = ev.role ?? "unknown";
-    const qualify = this.hostQualified().has(role);
+    this.qualifyHosts ??= modelOptions(this.db).qualifyHosts ?? false;
+    const qualify = this.qualifyHosts;
     if (ev.tp !== null) return rankLabel(ev.host, role, ev.pp, ev.tp, qualify);
     // A record with no TP tag (a thread's traceback) belongs to the rank of a per-rank file...
     const own = ev.sourceId === undefined ? undefined : this.sourceRank(ev.sourceId);
@@ -114,14 +116,6 @@ export class Evidence {
     return this.sourceRanks.get(sourceId);
   }
 
-  private hostQualified(): Set<string> {
-    if (this.hostQualifiedRoles) return this.hostQualifiedRoles;
-    const rows = this.db
-      .prepare("SELECT role, tp, COUNT(DISTINCT host) AS hosts FROM events WHERE role IS NOT NULL AND host IS NOT NULL GROUP BY role, tp")
-      .all() as { role: string; tp: number | null; hosts: number }[];
-    this.hostQualifiedRoles = new Set(rows.filter((r) => r.hosts > 1).map((r) => r.role));
-    return this.hostQualifiedRoles;
-  }
 }
 
 /** An attribute as a string (rooms and tags stay strings; numbers are printed). */

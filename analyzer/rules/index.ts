@@ -31,7 +31,8 @@ import { replayIncident } from "../replay/replay.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { staleSlotReuse } from "./staleSlotReuse.js";
-import { earlyReleases, transferStall } from "./transferStall.js";
+import { earlyReleases } from "./roomTimeouts.js";
+import { transferStall } from "./transferStall.js";
 import { unhandledAbort } from "./unhandledAbort.js";
 
 export const RULES: readonly Rule[] = [
@@ -85,7 +86,7 @@ export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): AnalysisRepo
     });
   }
   const numbered = numberFindings(drafts);
-  const suspects = rankSuspects(numbered, { config: evidence.config(), releases: earlyReleases(evidence), ...(opts.ab && { ab: opts.ab }) });
+  const suspects = rankSuspects(numbered, { config: evidence.config(), released: earlyReleases(evidence), ...(opts.ab && { ab: opts.ab }) });
   return {
     incident: incidentOf(evidence, opts),
     coverage: coverageOf(evidence, drafts, perRule),

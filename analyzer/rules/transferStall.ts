@@ -9,23 +9,20 @@
 
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
-import { KVPoll } from "../model/api.js";
-import { attrNumber, attrString, isoTime, seconds, type Evidence } from "./evidence.js";
-import { violationsOf, type ReplayEvidence } from "./replayEvidence.js";
+import { attrNumber, isoTime, seconds, type Evidence } from "./evidence.js";
+import { roomTimeoutFindings, timeoutEvents } from "./roomTimeouts.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** A gauge unchanged for at least this long (and this many lines) is frozen. */
 const FREEZE_MIN_US = 60_000_000;
 const FREEZE_MIN_LINES = 3;
-/** From this many rooms on, a queue that moves by a few rooms either way still counts as frozen. */
+/** Queues of fewer rooms are not judged frozen (see findPlateaus). */
 const LARGE_QUEUE = 10;
 
 const GAUGES: readonly { kind: string; field: string; queue: string }[] = [
   { kind: LogKind.decodeBatch, field: "#transfer-req", queue: "decode transfer queue" },
   { kind: LogKind.prefillBatch, field: "#inflight-req", queue: "prefill inflight queue" },
 ];
-
-const FAILURE_KINDS = [LogKind.transferFailed, LogKind.handshakeFailed, LogKind.bootstrapFailed];
 
 const FALSIFY =
   "Replay the same arrival and abort pattern with the transfer path instrumented (probe kv.post/kv.done); a live path drains the queue within the waiting timeout.";
@@ -61,7 +58,7 @@ export const transferStall: Rule = {
     const plateaus = findPlateaus(evidence, endUs);
     const findings: DraftFinding[] = [];
     if (plateaus.length > 0) findings.push(wedgeFinding(evidence, plateaus, endUs));
-    if (timeouts.length > 0) findings.push(timeoutFinding(evidence, timeouts, stallCauses(replay)));
+    findings.push(...roomTimeoutFindings(evidence, timeouts, replay));
     const checked = batchLines.length + timeouts.length;
     if (findings.length > 0) return { checked, findings };
     return consistent("transfer-stall", "Transfer queues kept moving; no room timed out",
@@ -69,6 +66,11 @@ export const transferStall: Rule = {
   },
 };
 
+/**
+ * Frozen queue gauges per rank: a queue of LARGE_QUEUE rooms or more that
+ * holds its level for FREEZE_MIN_US. Small queues are left out: under a
+ * steady trickle one room in flight at every batch line is normal.
+ */
 export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
   const out: Plateau[] = [];
   for (const g of GAUGES) {
@@ -87,15 +89,16 @@ export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
   }
   // A last line followed by silence also ends every healthy run that goes
   // idle: it counts only beside a gauge seen repeating while the wedge lasted.
-  // A large queue going silent is kept; a small one is how idle runs end.
-  const wedged = out.some((p) => p.repeated);
-  return out.filter((p) => wedged && (p.repeated || p.value >= LARGE_QUEUE)).sort((a, b) => a.first.tsUs - b.first.tsUs);
+  return out.some((p) => p.repeated) ? out.sort((a, b) => a.first.tsUs - b.first.tsUs) : [];
 }
 
-/** Whether a gauge reading continues a run: equal, or within a few rooms of a large queue ("~58"). */
+/**
+ * Whether a gauge reading continues a frozen run: within 5% of the value the
+ * run began with ("58–60": a wedged queue where a few rooms come and go at
+ * the edge; a busy queue moves by more).
+ */
 function sameLevel(runValue: number, v: number): boolean {
-  if (runValue < LARGE_QUEUE) return v === runValue;
-  return Math.abs(v - runValue) <= Math.max(2, Math.round(runValue * 0.05));
+  return Math.abs(v - runValue) <= Math.floor(runValue * 0.05);
 }
 
 function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omit<Plateau, "rank" | "field" | "queue"> | undefined {
@@ -111,7 +114,7 @@ function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omi
     const silent = atEnd && endUs - last.tsUs >= FREEZE_MIN_US;
     const untilUs = silent ? endUs : last.tsUs;
     const repeated = i - start >= FREEZE_MIN_LINES && last.tsUs - first.tsUs >= FREEZE_MIN_US;
-    if (value > 0 && (repeated || silent) && (!best || untilUs - first.tsUs > best.untilUs - best.first.tsUs)) {
+    if (value >= LARGE_QUEUE && (repeated || silent) && (!best || untilUs - first.tsUs > best.untilUs - best.first.tsUs)) {
       best = { value, first, last, lines: i - start, silent, repeated, untilUs };
     }
     start = i;
@@ -146,94 +149,3 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], endUs: number): D
   };
 }
 
-export interface TimeoutRecord {
-  ev: StoredEvent;
-  room: string | undefined;
-  state: string;
-  afterS: number | undefined;
-}
-
-/** Rooms that hit a timeout, once per (room, state), from log lines and probe kv.timeout. */
-export function timeoutEvents(evidence: Evidence): TimeoutRecord[] {
-  const out: TimeoutRecord[] = [];
-  const seen = new Set<string>();
-  const add = (ev: StoredEvent, state: string, afterS: number | undefined): void => {
-    const key = `${ev.room ?? ev.seq}/${state}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push({ ev, room: ev.room ?? undefined, state, afterS });
-  };
-  for (const ev of evidence.ofKinds(...FAILURE_KINDS, "kv.timeout")) {
-    if (ev.kind === "kv.timeout") add(ev, attrString(ev, "state") ?? pollName(ev.state), attrNumber(ev, "after_s"));
-    else if (attrString(ev, "reasonKind") === "timeout") add(ev, attrString(ev, "timeoutState") ?? "unknown", attrNumber(ev, "timeoutS"));
-  }
-  return out;
-}
-
-/**
- * Requests aborted or timed out on the PD path: each made decode release its
- * pages before the transfer was known to be done (§8 abort, §5.2 timeout).
- */
-export function earlyReleases(evidence: Evidence): number {
-  const rooms = new Set(timeoutEvents(evidence).flatMap((t) => (t.room ? [t.room] : [])));
-  const aborted = (ev: StoredEvent): boolean => {
-    if (ev.kind === "req.abort") return true;
-    if (ev.kind === LogKind.abortSent) return ev.attrs?.failed !== true;
-    return attrString(ev, "reasonKind") === "abort";
-  };
-  for (const ev of evidence.ofKinds("req.abort", LogKind.abortSent, ...FAILURE_KINDS)) if (ev.room && aborted(ev)) rooms.add(ev.room);
-  const byRid = new Set(evidence.of(LogKind.abortRequest).flatMap((e) => (e.rid ? [e.rid] : [])));
-  return rooms.size + byRid.size;
-}
-
-/** KVPoll's name for a stored state (sglang-pd-logs-and-protocol.md §5). */
-function pollName(state: number | null): string {
-  const name = state === null ? undefined : (Object.entries(KVPoll) as [string, number][]).find(([, v]) => v === state)?.[0];
-  return name ?? "unknown";
-}
-
-/**
- * What the model makes of each stalled room (analyzer/model transferPath.ts):
- * transfer-in-flight (chunks posted, not done: queued behind other rooms),
- * prefill-not-bootstrapped, bootstrap-thread-dead, notifications-missing, ...
- */
-function stallCauses(replay: ReplayEvidence | undefined): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const v of violationsOf(replay, "transfer-stall")) {
-    const cause = typeof v.detail.cause === "string" ? v.detail.cause : "unknown";
-    out[cause] = (out[cause] ?? 0) + 1;
-  }
-  return out;
-}
-
-function timeoutFinding(evidence: Evidence, timeouts: TimeoutRecord[], causes: Record<string, number>): DraftFinding {
-  const first = timeouts[0]!;
-  const byState = new Map<string, number>();
-  for (const t of timeouts) byState.set(t.state, (byState.get(t.state) ?? 0) + 1);
-  const states = [...byState].map(([s, n]) => `${n} in KVPoll.${s}`).join(", ");
-  const rooms = [...new Set(timeouts.flatMap((t) => (t.room ? [t.room] : [])))];
-  const start = first.room ? roomStart(evidence, first.room, first.ev.seq) : undefined;
-  return {
-    rule: "transfer-stall",
-    severity: rooms.length >= 3 ? "high" : "medium",
-    verdict: "violated",
-    title: `${rooms.length} room(s) timed out (${states})`,
-    ...(first.room && { room: first.room }),
-    ranks: [...new Set(timeouts.map((t) => evidence.rank(t.ev)))].slice(0, 16),
-    tsUs: first.ev.tsUs,
-    witness: start ? [start, first.ev] : [first.ev],
-    explanation:
-      `Let room ${first.room ?? "?"} ${start ? `start its transfer at ${evidence.where(start)}` : "enter the PD transfer path"}. ` +
-      `Then it must reach Success or Failed before the ${first.afterS ?? "configured"} s limit of KVPoll.${first.state} (§5.2, §10), ` +
-      `but it timed out there (${evidence.where(first.ev)}); ${rooms.length - 1} more room(s) did the same (${states}).` +
-      (Object.keys(causes).length ? ` Replayed, the model finds why: ${Object.entries(causes).map(([c, n]) => `${n} ${c}`).join(", ")}.` : ""),
-    falsify: FALSIFY,
-    checked: timeouts.length,
-    facts: { rooms, states: Object.fromEntries(byState), firstTimeoutUs: first.ev.tsUs, causes },
-  };
-}
-
-function roomStart(evidence: Evidence, room: string, beforeSeq: number): StoredEvent | undefined {
-  const row = evidence.db.prepare("SELECT seq FROM events WHERE room = ? AND seq < ? ORDER BY seq LIMIT 1").get(room, beforeSeq) as { seq: number } | undefined;
-  return row ? evidence.event(row.seq) : undefined;
-}

@@ -10,9 +10,11 @@ import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { abortHandlingFor } from "../model/profile.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
-import { timeoutEvents } from "./transferStall.js";
+import { timeoutEvents } from "./roomTimeouts.js";
 
 const GUARD_ASSERT = /First message should be/;
+/** How far after a traceback's inherited time its thread may really have died. */
+const STAMP_SLACK_US = 10_000_000;
 
 export const unhandledAbort: Rule = {
   id: "unhandled-abort",
@@ -119,17 +121,24 @@ function deathFinding(evidence: Evidence, deaths: Deaths, aborts: StoredEvent[],
   };
 }
 
-/** The ABORT that preceded the death: taken by that rank, else the last one sent before it. */
+/**
+ * The ABORT behind a death: the last one that rank took before it, else the
+ * last one sent before it. A traceback carries the time of the line before it
+ * (it has no stamp of its own), so an ABORT up to STAMP_SLACK_US after it counts.
+ */
 function abortBefore(evidence: Evidence, death: StoredEvent, aborts: StoredEvent[]): StoredEvent | undefined {
-  const before = aborts.filter((a) => a.seq < death.seq);
+  const limit = death.kind === LogKind.exception ? death.tsUs + STAMP_SLACK_US : death.tsUs;
+  const before = aborts.filter((a) => a.seq < death.seq || a.tsUs <= limit);
   return before.filter((a) => evidence.rank(a) === evidence.rank(death)).at(-1) ?? before.at(-1);
 }
 
-/** Rooms whose first record follows the death and that later timed out. */
+/** Rooms whose first record follows the death and that later timed out, once each. */
 function stalledAfter(evidence: Evidence, death: StoredEvent): { room: string; ev: StoredEvent }[] {
-  const firstSeq = evidence.db.prepare("SELECT MIN(seq) AS s FROM events WHERE room = ?");
-  return timeoutEvents(evidence)
-    .filter((t): t is typeof t & { room: string } => t.room !== undefined && t.ev.seq > death.seq)
-    .filter((t) => ((firstSeq.get(t.room) as { s: number }).s ?? 0) > death.seq)
-    .map((t) => ({ room: t.room, ev: t.ev }));
+  const firstSeq = evidence.db.prepare("SELECT MIN(seq) AS s FROM events WHERE room = ?").pluck();
+  const out = new Map<string, StoredEvent>();
+  for (const t of timeoutEvents(evidence)) {
+    if (t.room === undefined || t.ev.seq < death.seq || out.has(t.room)) continue;
+    if ((firstSeq.get(t.room) as number) > death.seq) out.set(t.room, t.ev);
+  }
+  return [...out].map(([room, ev]) => ({ room, ev }));
 }

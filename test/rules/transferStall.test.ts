@@ -48,8 +48,8 @@ test("beside a repeating wedge, a large prefill queue whose batch lines stop is 
   assert.deepEqual(calm.findings.map((f) => f.verdict), ["consistent"]);
 });
 
-test("rooms past the WaitingForInput timeout are reported with the line that started them", async () => {
-  const decode = lines(
+test("each room past the WaitingForInput timeout is a finding naming every rank that timed it out, with the line that started it", async () => {
+  const decode0 = lines(
     decodeBatch(0, 2),
     sentMetadata(10, 0, ROOM),
     sentMetadata(11, 0, "5830149913321"),
@@ -58,14 +58,22 @@ test("rooms past the WaitingForInput timeout are reported with the line that sta
     decodeTimeout(310, 0, "9f2c01", ROOM),
     decodeTimeout(311, 0, "9f2c02", "5830149913321"),
   );
-  const db = await buildIncident([{ path: "d0/decode-tp0.log", text: decode }]);
+  const decode1 = lines(decodeTimeout(310, 1, "9f2c01", ROOM));
+  const db = await buildIncident([
+    { path: "d0/decode-tp0.log", text: decode0 },
+    { path: "d0/decode-tp1.log", text: decode1 },
+  ]);
   const { findings } = transferStall.run({ evidence: new Evidence(db) });
-  assert.equal(findings.length, 1);
-  const [f] = findings;
-  assert.equal(f!.room, ROOM);
-  assert.match(f!.title, /^2 room\(s\) timed out \(2 in KVPoll.WaitingForInput\)/);
-  assert.deepEqual(f!.witness.map((w) => w.line), [2, 6]);
-  assert.deepEqual(f!.facts?.rooms, [ROOM, "5830149913321"]);
+  assert.deepEqual(findings.map((f) => f.room), [ROOM, "5830149913321"]);
+  const [first, second] = findings;
+  assert.equal(first!.title, `Room ${ROOM} timed out in KVPoll.WaitingForInput after 300 s on 2 rank(s) (one of 2 rooms)`);
+  assert.deepEqual(first!.ranks, ["decode/tp0", "decode/tp1"]);
+  assert.equal(first!.severity, "medium");
+  assert.deepEqual(first!.witness.map((w) => w.line), [2, 6]);
+  assert.match(first!.explanation, /In all 2 room\(s\) timed out \(2 in KVPoll.WaitingForInput\)/);
+  assert.deepEqual(first!.facts?.rooms, [ROOM, "5830149913321"]);
+  assert.deepEqual(second!.ranks, ["decode/tp0"]);
+  assert.equal(second!.facts?.rooms, undefined, "the room count rides on the first finding only");
 });
 
 test("moving gauges and no timeout are consistent; no gauge at all is undetermined", async () => {
