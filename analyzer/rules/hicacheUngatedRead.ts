@@ -13,6 +13,7 @@ export const hicacheUngatedRead = modelRule({
   id: "hicache-ungated-read",
   needs: ["probe hicache.load / hicache.layer / hicache.wait", "probe kernel.read with its consumer slot", "config: version (which accessors wait)"],
   severity: "critical",
+  citeOthers: true,
   title: (v, more) => `Room ${v.room ?? "?"} read ${detailOf(v, "buffer")} layer ${detailOf(v, "layer")} before its HiCache layer loaded${more ? ` (+${more} more)` : ""}`,
   explain: (v, [start, lastLayer, read], evidence) => {
     const path = read ? attrString(read, "path") : undefined;

@@ -24,6 +24,8 @@ export interface ModelRuleSpec {
   profileFields?: (keyof Profile)[];
   /** Violations of this rule that follow from other evidence (another check's violations, late records). */
   derive?(ctx: RuleContext & { replay: ReplayEvidence }): Violation[];
+  /** Cite where the room's violations on other ranks and layers failed (their reads), beside the first's witness. */
+  citeOthers?: boolean;
   /** Puts a violation's witness in the order the explanation reads it. */
   witnessOrder?(v: Violation): number[];
   /**
@@ -89,7 +91,7 @@ function toFinding(spec: ModelRuleSpec, { first: v, all }: RoomViolations, evide
   const perHost = support.filter((e, i) => support.findIndex((o) => o.host === e.host && o.role === e.role && o.kind === e.kind) === i);
   // The room's other violations (another rank, another layer) add the event where each failed (their read, say).
   const where = (x: Violation): string => `${x.rank}|${String(x.detail.layer)}`;
-  const others = all.filter((x, i) => where(x) !== where(v) && all.findIndex((o) => where(o) === where(x)) === i).slice(0, MAX_OTHER_WITNESSES);
+  const others = spec.citeOthers ? all.filter((x, i) => where(x) !== where(v) && all.findIndex((o) => where(o) === where(x)) === i).slice(0, MAX_OTHER_WITNESSES) : [];
   const witness = uniqueEvents([...events.filter((e): e is StoredEvent => e !== undefined), ...others.flatMap((x) => evidence.event(x.seq) ?? []), ...perHost]);
   const ranks = new Set(all.flatMap((x) => (x.rank ? [x.rank] : [])));
   for (const ev of support) ranks.add(evidence.rank(ev));

@@ -20,7 +20,7 @@ export const readBeforeLandedWrite = modelRule({
   explain: (v, [read, post], evidence) =>
     `Let ${v.rank ?? "a rank"} read ${detailOf(v, "buffer")} layer ${detailOf(v, "layer")} page ${detailOf(v, "page")} for room ${v.room ?? "?"} (${at(evidence, read)}). ` +
     `Then the last write to that page — chunk ${detailOf(v, "chunk")} of room ${detailOf(v, "writerRoom")}, posted by ${detailOf(v, "poster")} (${at(evidence, post)}) — must have landed before the read, ` +
-    `but it had not: ${v.message}.`,
+    `but it had not: ${typeof v.detail.why === "string" ? v.detail.why : "no completion of that write (kv.done or its notification) precedes the read"}.`,
   falsify: "Rerun with the reader gated on the transfer's completion (decode reads only after TransferStatus.is_done() counts every write to the room's pages); the read must then see the landed data.",
   facts: (v) => ({ crossRoom: v.room !== undefined && v.detail.writerRoom !== undefined && v.detail.writerRoom !== v.room }),
   derive: ({ replay }) => violationsOf(replay, "stale-slot-reuse").filter(unlandedAtRead).map(asEarlyRead),
@@ -40,6 +40,9 @@ function asEarlyRead(v: Violation): Violation {
     check: "read-before-landed-write",
     witness: [v.seq, post],
     message: `room ${v.room ?? "?"} read the page while room ${detailOf(v, "previousRoom")}'s chunk ${detailOf(v, "chunk")} write to it was unfinished${land}`,
-    detail: { buffer: v.detail.buffer, layer: v.detail.layer, page: v.detail.page, writerRoom: v.detail.previousRoom, chunk: v.detail.chunk, poster: "prefill" },
+    detail: {
+      buffer: v.detail.buffer, layer: v.detail.layer, page: v.detail.page, writerRoom: v.detail.previousRoom, chunk: v.detail.chunk, poster: "prefill",
+      why: `decode had freed the page while that write was in flight and given it to room ${v.room ?? "?"}${land}`,
+    },
   };
 }

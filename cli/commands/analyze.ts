@@ -6,7 +6,7 @@
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { buildTimeline, renderMarkdown } from "../../analyzer/report/markdown.js";
 import { renderJson } from "../../analyzer/report/json.js";
@@ -52,7 +52,7 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     const temp = single || argv.db ? undefined : mkdtempSync(join(tmpdir(), "kvrewind-analyze-"));
     try {
       const path = single ? argv.inputs[0]! : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"));
-      const name = single ? basename(path) : argv.inputs.map((p) => basename(p)).join(" ");
+      const name = single ? basename(path) : bundleName(argv.inputs);
       const db = openIncidentFile(path, { readonly: false });
       try {
         const ab = argv.baseline ? baselineEvidence(argv.baseline, db, name) : undefined;
@@ -68,6 +68,12 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     }
   },
 };
+
+/** A bundle's name: the directory its inputs share, else the inputs' own names. */
+function bundleName(inputs: string[]): string {
+  const parents = new Set(inputs.map((p) => dirname(resolve(p))));
+  return inputs.length > 1 && parents.size === 1 ? basename([...parents][0]!) : inputs.map((p) => basename(p)).join(" ");
+}
 
 /** Ingests the named paths; inputs the pipeline refuses are reported on stderr, and none ingested is an error. */
 async function ingestInputs(argv: AnalyzeArgs, db: string): Promise<string> {
