@@ -11,7 +11,7 @@
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { Violation } from "../model/api.js";
 import { findSigns } from "../replay/logSigns.js";
-import { attrNumber, type Evidence } from "./evidence.js";
+import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { at, detailOf, modelRule } from "./modelRule.js";
 
 export const poolSizingMismatch = modelRule({
@@ -33,7 +33,9 @@ const TITLES: Record<string, (v: Violation) => string> = {
 
 /** The records that state the mismatching sizes. */
 function support(v: Violation, evidence: Evidence): StoredEvent[] {
-  const configWith = (key: string, value: unknown): StoredEvent[] => evidence.of("config").filter((e) => attrNumber(e, key) === value);
+  // Records of the mismatching size for the violation's dtype (a fp8 rank's 132 B/token is right).
+  const configWith = (key: string, value: unknown): StoredEvent[] =>
+    evidence.of("config").filter((e) => attrNumber(e, key) === value && (attrString(e, "index_k_dtype") ?? v.detail.dtype) === v.detail.dtype);
   switch (v.detail.kind) {
     case "bytes-per-token":
       return configWith("index_k_bytes_per_token", v.detail.configured);
