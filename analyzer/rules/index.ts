@@ -61,12 +61,14 @@ export interface AnalyzeOptions {
 export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
   /** A --profile flag for the replay (analyzer/replay/profileFlag.ts). */
   profileFlag?: string;
+  /** The replay's progress now and then: events done of the total. */
+  onProgress?: (phase: string, done: number, total: number) => void;
 }
 
 /** Replays the incident against the reference model, then runs every rule on the replay and the store. */
 export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): AnalysisReport {
-  const { profileFlag, ...rest } = opts;
-  const summary = replayIncident(db, profileFlag ? { profileFlag } : {});
+  const { profileFlag, onProgress, ...rest } = opts;
+  const summary = replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
   return analyze(db, { ...rest, replay: replayEvidenceOf(summary) });
 }
 

@@ -15,7 +15,7 @@ import { abEvidenceOf, diffIncidents } from "../../analyzer/rules/diff.js";
 import { atOrAbove, SEVERITIES, type AnalysisReport, type Severity } from "../../analyzer/rules/finding.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
 import { ROLES, type Role } from "../../ingest/event.js";
-import { ingest } from "../../ingest/pipeline.js";
+import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
 
 interface AnalyzeArgs {
@@ -48,15 +48,17 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
       .option("tz", { type: "string", describe: "when analyzing paths: zone the logs were written in (default UTC)" })
       .conflicts("json", "markdown") as unknown as Argv<AnalyzeArgs>,
   handler: async (argv) => {
+    const progress = !argv.json && !argv.markdown && process.stderr.isTTY ? showProgress : undefined;
     const single = argv.inputs.length === 1 && isSqliteFile(argv.inputs[0]!);
     const temp = single || argv.db ? undefined : mkdtempSync(join(tmpdir(), "kvrewind-analyze-"));
     try {
-      const path = single ? argv.inputs[0]! : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"));
+      const path = single ? argv.inputs[0]! : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress);
       const name = single ? basename(path) : bundleName(argv.inputs);
       const db = openIncidentFile(path, { readonly: false });
       try {
         const ab = argv.baseline ? baselineEvidence(argv.baseline, db, name) : undefined;
-        const report = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }) });
+        const report = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }), ...(progress && { onProgress: progress }) });
+        if (progress) process.stderr.write("\r\x1b[K");
         storeAnalysis(db, report);
         process.stdout.write(argv.json ? renderJson(report) : argv.markdown ? renderMarkdown(report, buildTimeline(db, report)) : renderText(report));
         process.exitCode = failing(report, argv.failOn) ? 1 : 0;
@@ -69,6 +71,11 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
   },
 };
 
+/** One overwritten line on a terminal: "replay: 120000/4000000". */
+function showProgress(phase: string, done: number, total: number): void {
+  process.stderr.write(`\r\x1b[K${phase}: ${done}${Number.isFinite(total) ? `/${total}` : ""}`);
+}
+
 /** A bundle's name: the directory its inputs share, else the inputs' own names. */
 function bundleName(inputs: string[]): string {
   const parents = new Set(inputs.map((p) => dirname(resolve(p))));
@@ -76,14 +83,16 @@ function bundleName(inputs: string[]): string {
 }
 
 /** Ingests the named paths; inputs the pipeline refuses are reported on stderr, and none ingested is an error. */
-async function ingestInputs(argv: AnalyzeArgs, db: string): Promise<string> {
+async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined): Promise<string> {
   const summary = await ingest({
     db,
     paths: argv.inputs,
     ...(argv.host !== undefined && { host: argv.host }),
     ...(argv.role !== undefined && { role: argv.role }),
     ...(argv.tz !== undefined && { tz: argv.tz }),
+    ...(progress && { onProgress: (p: IngestProgress) => progress(`ingest ${p.phase} (bytes)`, p.bytesDone, p.bytesTotal) }),
   });
+  if (progress) process.stderr.write("\r\x1b[K");
   for (const s of summary.sources.filter((x) => x.status === "refused" || x.status === "skipped")) process.stderr.write(`kvrewind: ${s.path}: ${s.reason}\n`);
   if (summary.eventsTotal === 0) throw new Error(`${argv.inputs.join(", ")}: no events could be read`);
   return db;

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { analysisReportSchema } from "../../analyzer/rules/finding.js";
-import { healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
+import { incidentDiffSchema } from "../../analyzer/rules/diff.js";
+import { abRun, healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
@@ -62,6 +63,22 @@ test("usage and input errors exit 2 with a message naming the file", async () =>
   const badSeverity = kvrewind("analyze", await dbFile(healthyRun), "--fail-on", "severe");
   assert.equal(badSeverity.status, 2);
   assert.equal(kvrewind("analyze", await dbFile(healthyRun), "--json", "--markdown").status, 2);
+});
+
+test("diff --json compares two incidents; analyze --baseline lets the comparison weigh in on the suspects", async () => {
+  const fp8 = await dbFile(() => abRun("fp8", 8972542885242963200n, []));
+  const bf16 = await dbFile(() => abRun("bf16", 5830149913321000000n, [3, 6]));
+  const r = kvrewind("diff", fp8, bf16, "--json");
+  assert.equal(r.status, 0, r.stderr);
+  const diff = incidentDiffSchema.parse(JSON.parse(r.stdout));
+  assert.match(diff.conclusion, /^index_k_dtype fp8 → bf16 raises corrupted-rooms/);
+  const text = kvrewind("diff", fp8, bf16);
+  assert.match(text.stdout, /SETTINGS THAT DIFFER\n {2}index_k_dtype +fp8 +→ bf16/);
+  const alone = analysisReportSchema.parse(JSON.parse(kvrewind("analyze", bf16, "--json").stdout));
+  const withBaseline = analysisReportSchema.parse(JSON.parse(kvrewind("analyze", bf16, "--json", "--baseline", fp8).stdout));
+  const conf = (rep: typeof alone) => rep.suspects.find((s) => s.cause === "stale-slot-reuse")!;
+  assert.ok(conf(withBaseline).confidence > conf(alone).confidence, `${conf(withBaseline).confidence} > ${conf(alone).confidence}`);
+  assert.match(conf(withBaseline).summary, /A\/B: index_k_dtype fp8 → bf16 raises corrupted-rooms/);
 });
 
 test("export --format chrome-json writes a trace with named lanes, slices and queue counters", async () => {

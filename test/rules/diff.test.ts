@@ -1,37 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { diffIncidents, incidentDiffSchema } from "../../analyzer/rules/diff.js";
-import { buildIncident } from "./incidentBuilder.js";
-import { lines } from "./logLines.js";
-import { checksum, probe, type ChecksumLine, type Rank } from "./probeLines.js";
-
-const P0: Rank = { host: "p0", role: "prefill", tp: 0 };
-const D0: Rank = { host: "d0", role: "decode", tp: 0 };
-const RIDS = ["r-01", "r-02", "r-03", "r-04", "r-05", "r-06", "r-07", "r-08"];
-
-/**
- * The same eight requests under one index-K dtype: each arrives, is stored
- * on prefill and received on decode (one page each, decode pages reused from
- * the request two places earlier); in `staleRooms` the decode page still holds
- * the previous owner's data.
- */
-async function run(dtype: "fp8" | "bf16", roomBase: bigint, staleAt: number[]) {
-  const room = (i: number): string => String(roomBase + BigInt(i));
-  const config = (r: Rank) => probe(0, r, "config", { backend: "nixl", version: "0.5.16", index_k_dtype: dtype, hicache: true, overlap: true, transfer_queues: 4 });
-  const arrivals = RIDS.map((rid, i) => probe(1 + i, D0, "req.arrive", { rid }, room(i)));
-  const hash = (i: number): string => `${dtype === "fp8" ? "f8" : "bf"}${i}`.padEnd(16, "0");
-  const stored: ChecksumLine[] = RIDS.map((_, i) => ({ sec: 1.5 + i, host: "p0", role: "prefill", side: "prefill_store", room: room(i), layer: 7, page: 100 + i, pos: 0, hash: hash(i) }));
-  const received: ChecksumLine[] = RIDS.map((_, i) => ({
-    sec: 1.8 + i, host: "d0", role: "decode", side: "decode_recv", room: room(i), layer: 7, page: 1000 + (i % 2), pos: 0,
-    hash: staleAt.includes(i) ? hash(i - 2) : hash(i),
-  }));
-  return await buildIncident([
-    { path: "p0/probe-tp0.jsonl", text: lines(config(P0)) },
-    { path: "d0/probe-tp0.jsonl", text: lines(config(D0), arrivals) },
-    { path: "p0/checksums-tp0.jsonl", text: lines(stored.map(checksum)) },
-    { path: "d0/checksums-tp0.jsonl", text: lines(received.map(checksum)) },
-  ]);
-}
+import { abRun as run } from "./scenarios.js";
 
 test("fp8 vs bf16: the dtype is the one difference, it raises the corrupted-room rate, and the diff says which causes that supports", async () => {
   const a = await run("fp8", 8972542885242963200n, []);
