@@ -35,11 +35,6 @@ export class Evidence {
     return kinds.flatMap((k) => this.of(k)).sort((a, b) => a.seq - b.seq);
   }
 
-  has(kind: string): boolean {
-    if (this.byKind.has(kind)) return this.byKind.get(kind)!.length > 0;
-    return this.db.prepare("SELECT 1 FROM events WHERE kind = ? LIMIT 1").get(kind) !== undefined;
-  }
-
   event(seq: number): StoredEvent | undefined {
     return eventBySeq(this.db, seq);
   }

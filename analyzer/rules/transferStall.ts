@@ -10,6 +10,7 @@
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrNumber, isoTime, seconds, type Evidence } from "./evidence.js";
+import { coverageOf } from "./replayEvidence.js";
 import { roomTimeoutFindings, timeoutEvents } from "./roomTimeouts.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -49,20 +50,22 @@ export const transferStall: Rule = {
   run({ evidence, replay }): RuleResult {
     const batchLines = GAUGES.flatMap((g) => evidence.of(g.kind).filter((e) => attrNumber(e, g.field) !== undefined));
     const timeouts = timeoutEvents(evidence);
-    if (batchLines.length === 0 && timeouts.length === 0 && !evidence.has("kv.poll")) {
+    const modelRooms = coverageOf(replay, "transfer-stall")?.checked ?? 0;
+    if (batchLines.length === 0 && timeouts.length === 0 && modelRooms === 0) {
       return undetermined("transfer-stall", "No queue gauges or timeouts: transfer progress cannot be judged",
-        ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout"],
-        "The incident has no PD batch line carrying a queue gauge and no timeout record, so stalls cannot be seen.");
+        ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout", "per-room transfer records for the model (kv.meta)"],
+        "The incident has no PD batch line carrying a queue gauge, no timeout record and no per-room transfer record, so stalls cannot be seen.");
     }
     const endUs = evidence.endUs();
     const plateaus = findPlateaus(evidence, endUs);
     const findings: DraftFinding[] = [];
     if (plateaus.length > 0) findings.push(wedgeFinding(evidence, plateaus, endUs));
     findings.push(...roomTimeoutFindings(evidence, timeouts, replay));
-    const checked = batchLines.length + timeouts.length;
+    const checked = batchLines.length + timeouts.length + modelRooms;
     if (findings.length > 0) return { checked, findings };
     return consistent("transfer-stall", "Transfer queues kept moving; no room timed out",
-      `Checked ${batchLines.length} batch line(s) with queue gauges: none held a non-zero value unchanged for ${seconds(FREEZE_MIN_US)} or froze at the end; no timeout record.`, checked);
+      `Checked ${batchLines.length} batch line(s) with queue gauges: no queue of ${LARGE_QUEUE} or more held its level for ${seconds(FREEZE_MIN_US)}; ` +
+        `no timeout record${modelRooms ? `; the model followed ${modelRooms} room(s) through the transfer without a stall` : ""}.`, checked);
   },
 };
 
