@@ -168,7 +168,7 @@ function scanContent(
   const take = (): void => {
     for (const ev of events) {
       identity.fromEvent(ev);
-      anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`);
+      anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`, stampQuantumUs(format.name, ev.text));
     }
     events.length = 0;
     // Parse issues are reported by the load, which reads every line.
@@ -190,6 +190,13 @@ function scanContent(
   guarded(() => parser.end(events, issues));
   take();
   if (anchors.size > 0) onAnchors(anchors.drain());
+}
+
+/** How finely a source stamps its events: logs to the millisecond with SGLANG_LOG_MS, else to the second (§1). */
+function stampQuantumUs(format: FormatName, text: string): number {
+  if (format !== "sglang-log") return 1;
+  const at = text.indexOf("[");
+  return at >= 0 && text.charCodeAt(at + 20) === 46 /* . */ ? 1000 : 1_000_000;
 }
 
 type LineVisitor = (line: string, lineNo: number) => void;

@@ -231,7 +231,7 @@ export class IncidentWriter {
   /** Records the clock offsets now applied to the stored times. */
   saveClock(alignment: ClockAlignment): void {
     setMeta(this.db, "clock_offsets", JSON.stringify(alignment.offsetsUs));
-    setMeta(this.db, "clock_alignment", JSON.stringify({ references: alignment.references, pairs: alignment.pairs }));
+    setMeta(this.db, "clock_alignment", JSON.stringify({ consistent: alignment.consistent, pairs: alignment.pairs }));
     setMeta(this.db, "tool_version", TOOL_VERSION);
   }
 }
