@@ -57,12 +57,12 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
   },
 };
 
-/** A progress bar per phase with bytes, MB/s and lines/s. */
+/** A progress bar per phase: MB, MB/s and lines/s while reading, indexes while indexing. */
 class ProgressView {
   private readonly bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: "{phase} |{bar}| {percentage}% {mb}/{totalMb} MB  {mbps} MB/s  {lps} lines/s",
+      format: "{phase} |{bar}| {percentage}% {detail}",
       hideCursor: true,
       clearOnComplete: false,
     },
@@ -72,19 +72,22 @@ class ProgressView {
   private started = 0;
 
   update(p: IngestProgress): void {
-    const mb = (n: number): string => (n / 1e6).toFixed(1);
     if (p.phase !== this.phase) {
       if (this.phase !== undefined) this.bar.stop();
       this.phase = p.phase;
       this.started = performance.now();
-      this.bar.start(Math.max(1, p.bytesTotal), 0, { phase: p.phase.padEnd(5), mb: "0.0", totalMb: mb(p.bytesTotal), mbps: "0", lps: "0" });
+      this.bar.start(Math.max(1, p.total), 0, { phase: p.phase.padEnd(5), detail: "" });
     }
+    this.bar.update(p.done, { detail: this.detail(p) });
+  }
+
+  private detail(p: IngestProgress): string {
+    if (p.phase === "index") return `${p.done}/${p.total} indexes`;
     const seconds = Math.max(1e-3, (performance.now() - this.started) / 1000);
-    this.bar.update(p.bytesDone, {
-      mb: mb(p.bytesDone),
-      mbps: (p.bytesDone / 1e6 / seconds).toFixed(0),
-      lps: Math.round(p.lines / seconds).toLocaleString("en-US"),
-    });
+    const mb = (n: number): string => (n / 1e6).toFixed(1);
+    const rates = `${(p.done / 1e6 / seconds).toFixed(0)} MB/s`;
+    const lines = p.phase === "load" ? `  ${Math.round(p.lines / seconds).toLocaleString("en-US")} lines/s` : "";
+    return `${mb(p.done)}/${mb(p.total)} MB  ${rates}${lines}`;
   }
 
   stop(): void {

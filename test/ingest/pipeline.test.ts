@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
-import { eventsOfRoom, listSources } from "../../ingest/store/queries.js";
+import { clockOffsets, eventsInWindow, eventsOfRank, eventsOfRoom, listSources } from "../../ingest/store/queries.js";
 import { eventRows, FR_DUMP, logStamp, probeTs, T0, tempDir, withDb, writeTree } from "./bundle.js";
 
 const ROOM = "8972542885242963296";
@@ -104,6 +104,22 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
         ["kernel.read", "d0", true],
       ],
     );
+    assert.deepEqual(
+      eventsOfRank(h, { host: "d0", role: "decode", tp: 3 }).map((e) => [e.kind, e.line]),
+      [
+        ["boot.metadata_sent", 1],
+        ["kv.notify", 1],
+        ["checksum", 3],
+        ["kernel.read", 2],
+        ["pd.transfer_failed", 2],
+        ["batch.decode", 3],
+      ],
+    );
+    assert.deepEqual(
+      eventsInWindow(h, T0 + 100_000, T0 + 111_000).map((e) => e.kind),
+      ["boot.got_info", "checksum", "xfer.notif_sent"],
+    );
+    assert.deepEqual(clockOffsets(h), summary.clockOffsetsUs);
     assert.equal(listSources(h).length, 5);
     const indexes = h.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name").pluck().all();
     assert.deepEqual(indexes, ["events_kind", "events_rank", "events_room", "events_source_line", "events_ts"]);
