@@ -90,7 +90,7 @@ async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof show
     ...(argv.host !== undefined && { host: argv.host }),
     ...(argv.role !== undefined && { role: argv.role }),
     ...(argv.tz !== undefined && { tz: argv.tz }),
-    ...(progress && { onProgress: (p: IngestProgress) => progress(`ingest ${p.phase} (bytes)`, p.bytesDone, p.bytesTotal) }),
+    ...(progress && { onProgress: (p: IngestProgress) => progress(`ingest ${p.phase}`, p.done, p.total) }),
   });
   if (progress) process.stderr.write("\r\x1b[K");
   for (const s of summary.sources.filter((x) => x.status === "refused" || x.status === "skipped")) process.stderr.write(`kvrewind: ${s.path}: ${s.reason}\n`);
