@@ -16,6 +16,7 @@ export class Evidence {
   private sourceById: Map<number, SourceRow> | undefined;
   private runConfig: RunConfig | undefined;
   private qualifyHosts: boolean | undefined;
+  private rankRowsCache: Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] | undefined;
   private readonly sourceRanks = new Map<number, { pp: number | null; tp: number } | undefined>();
 
   constructor(readonly db: IncidentDb) {}
@@ -37,6 +38,15 @@ export class Evidence {
 
   event(seq: number): StoredEvent | undefined {
     return eventBySeq(this.db, seq);
+  }
+
+  /**
+   * Every (host, role, tp) with events, read from the covering rank index
+   * (pp is left out: it is not in that index, and ranks of one TP group share it).
+   */
+  rankRows(): Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] {
+    this.rankRowsCache ??= (this.db.prepare("SELECT DISTINCT host, role, tp FROM events").all() as Pick<StoredEvent, "host" | "role" | "tp">[]).map((r) => ({ ...r, pp: null }));
+    return this.rankRowsCache;
   }
 
   /** Distinct rooms with at least one event of the role. */

@@ -6,6 +6,7 @@
 
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { CoverageGap } from "./finding.js";
+import { parseNotif } from "../model/transferStatus.js";
 import { isoTime, seconds, type Evidence } from "./evidence.js";
 import { consistent, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -75,8 +76,7 @@ const EXPECT: Record<CoverageGap["kind"], string> = {
 type Gap = { gap: CoverageGap; witness: StoredEvent[]; severity: DraftFinding["severity"] };
 
 function missingRanks(evidence: Evidence): Gap[] {
-  const rows = evidence.db.prepare("SELECT DISTINCT host, role, pp, tp FROM events WHERE tp IS NOT NULL AND role IS NOT NULL").all() as
-    Pick<StoredEvent, "host" | "role" | "pp" | "tp">[];
+  const rows = evidence.rankRows().filter((r) => r.tp !== null && r.role !== null);
   // One TP group per label prefix ("decode", "decode/pp1", "d1/decode").
   const groups = new Map<string, { role: NonNullable<StoredEvent["role"]>; tps: Set<number> }>();
   for (const r of rows) {
@@ -205,23 +205,31 @@ function unlinkedText(hosts: string[]): string[] {
   return [`no causal pair links host(s) ${hosts.join(", ")} to the others, so their clocks are taken as logged`];
 }
 
+/** A kv.post after its kv.notify (matched by room and chunk: the column, else the NIXL tag's chunk) on the aligned clocks. */
 function causalInversions(evidence: Evidence): Gap[] {
-  const rows = evidence.db
-    .prepare(
-      `SELECT p.seq AS postSeq, n.seq AS notifySeq FROM events p JOIN events n
-         ON n.kind = 'kv.notify' AND n.room = p.room AND n.chunk = p.chunk
-       WHERE p.kind = 'kv.post' AND n.ts_us < p.ts_us LIMIT 1000`,
-    )
-    .all() as { postSeq: number; notifySeq: number }[];
-  if (rows.length === 0) return [];
-  const post = evidence.event(rows[0]!.postSeq)!;
-  const notify = evidence.event(rows[0]!.notifySeq)!;
+  const posts = new Map<string, { seq: number; ts: number }>();
+  for (const p of evidence.db.prepare("SELECT seq, ts_us AS ts, room, chunk FROM events WHERE kind = 'kv.post' AND room IS NOT NULL").all() as
+    { seq: number; ts: number; room: string; chunk: number | null }[]) {
+    const key = `${p.room}|${p.chunk}`;
+    if (!posts.has(key)) posts.set(key, p);
+  }
+  if (posts.size === 0) return [];
+  const inverted: { post: number; notify: number }[] = [];
+  for (const n of evidence.db.prepare("SELECT seq, ts_us AS ts, room, chunk, json_extract(attrs, '$.tag') AS tag FROM events WHERE kind = 'kv.notify' AND room IS NOT NULL").all() as
+    { seq: number; ts: number; room: string; chunk: number | null; tag: string | null }[]) {
+    const chunk = n.chunk ?? (n.tag ? parseNotif(n.tag)?.chunk ?? null : null);
+    const post = posts.get(`${n.room}|${chunk}`);
+    if (post && n.ts < post.ts) inverted.push({ post: post.seq, notify: n.seq });
+  }
+  if (inverted.length === 0) return [];
+  const post = evidence.event(inverted[0]!.post)!;
+  const notify = evidence.event(inverted[0]!.notify)!;
   return [{
     severity: "medium",
     witness: [post, notify],
     gap: {
       kind: "causal-inversion",
-      detail: `${rows.length} kv.notify record(s) precede their kv.post after alignment (first: ${evidence.where(notify)} before ${evidence.where(post)}, ${seconds(post.tsUs - notify.tsUs)} apart); cross-host order there is not trustworthy`,
+      detail: `${inverted.length} kv.notify record(s) precede their kv.post after alignment (first: ${evidence.where(notify)} before ${evidence.where(post)}, ${seconds(post.tsUs - notify.tsUs)} apart); cross-host order there is not trustworthy`,
     },
   }];
 }

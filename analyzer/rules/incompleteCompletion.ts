@@ -8,7 +8,7 @@
 // waited for it: DESIGN.md incident 7).
 
 import { LogKind } from "../../ingest/event.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import { eventsOfRoom, type StoredEvent } from "../../ingest/store/queries.js";
 import { KVPoll, type Violation } from "../model/api.js";
 import { attrString, seconds, type Evidence } from "./evidence.js";
 import { at, modelRule } from "./modelRule.js";
@@ -28,35 +28,34 @@ export const incompleteCompletion = modelRule({
 
 /** Per (room, decode rank): a kv.notify that arrives after the rank's first Success poll. */
 function lateNotifications(evidence: Evidence): Violation[] {
-  const success = new Map<string, StoredEvent>();
-  for (const ev of evidence.of("kv.poll")) {
-    if (ev.role !== "decode" || ev.room === null || ev.state !== KVPoll.Success) continue;
-    const key = `${ev.room}|${evidence.rank(ev)}`;
-    if (!success.has(key)) success.set(key, ev);
-  }
-  const out: Violation[] = [];
-  const flagged = new Set<string>();
-  for (const n of evidence.of("kv.notify")) {
-    if (n.room === null) continue;
-    const rank = evidence.rank(n);
-    const key = `${n.room}|${rank}`;
-    const done = success.get(key);
-    if (!done || n.seq < done.seq || flagged.has(key)) continue;
-    flagged.add(key);
-    const meta = lastBefore(evidence, n.room, rank, done.seq);
+  // Index-driven: the first Success poll per (room, rank), then the notifications after it.
+  const late = evidence.db
+    .prepare(
+      `WITH done AS (
+         SELECT room, host, tp, MIN(seq) AS seq FROM events
+         WHERE kind = 'kv.poll' AND role = 'decode' AND state = ? AND room IS NOT NULL GROUP BY room, host, tp)
+       SELECT done.seq AS doneSeq, MIN(n.seq) AS lateSeq FROM done
+       JOIN events n ON n.room = done.room AND n.kind = 'kv.notify' AND n.seq > done.seq AND n.host IS done.host AND n.tp IS done.tp
+       GROUP BY done.seq`,
+    )
+    .all(KVPoll.Success) as { doneSeq: number; lateSeq: number }[];
+  return late.map(({ doneSeq, lateSeq }) => {
+    const done = evidence.event(doneSeq)!;
+    const n = evidence.event(lateSeq)!;
+    const rank = evidence.rank(done);
+    const meta = lastBefore(evidence, done.room!, rank, done.seq);
     const tag = attrString(n, "tag") ?? n.kind;
-    out.push({
-      check: "incomplete-completion",
+    return {
+      check: "incomplete-completion" as const,
       seq: done.seq,
       tsUs: done.tsUs,
-      room: n.room,
+      room: done.room!,
       rank,
       witness: [meta?.seq ?? -1, done.seq, n.seq],
       message: `notification ${tag} reached ${rank} ${seconds(n.tsUs - done.tsUs)} after its Success poll (${evidence.where(n)})${noState(meta) ? `; the metadata (${evidence.where(meta!)}) carried no state indices, so is_done() did not wait for it` : ""}`,
       detail: { lateTag: tag, lateByUs: n.tsUs - done.tsUs },
-    });
-  }
-  return out;
+    };
+  });
 }
 
 /** The metadata named no state pages: decode's TransferStatus then does not expect a state notification. */
@@ -65,8 +64,8 @@ function noState(meta: StoredEvent | undefined): boolean {
   return Array.isArray(pages) && pages.length === 0;
 }
 
-/** The room's last kv.meta on that decode rank before `seq` (what the metadata asked for). */
+/** The room's last kv.meta (or metadata-sent line) on that decode rank before `seq`: what the metadata asked for. */
 function lastBefore(evidence: Evidence, room: string, rank: string, seq: number): StoredEvent | undefined {
-  return evidence.of("kv.meta").filter((m) => m.room === room && m.seq < seq && evidence.rank(m) === rank).at(-1)
-    ?? evidence.of(LogKind.metadataSent).filter((m) => m.room === room && m.seq < seq && evidence.rank(m) === rank).at(-1);
+  const kinds = ["kv.meta", LogKind.metadataSent];
+  return eventsOfRoom(evidence.db, room).filter((m) => kinds.includes(m.kind) && m.seq < seq && evidence.rank(m) === rank).at(-1);
 }

@@ -144,7 +144,7 @@ function incidentOf(evidence: Evidence, opts: AnalyzeOptions): Incident {
 }
 
 function coverageOf(evidence: Evidence, drafts: DraftFinding[], perRule: Coverage["rules"]): Coverage {
-  const rankRows = evidence.db.prepare("SELECT DISTINCT host, role, pp, tp FROM events WHERE role IS NOT NULL").all() as Parameters<Evidence["rank"]>[0][];
+  const rankRows = evidence.rankRows().filter((r) => r.role !== null);
   const gaps = drafts.filter((d) => d.rule === "evidence-gap").flatMap((d) => (d.facts?.gaps as CoverageGap[] | undefined) ?? []);
   return {
     sources: evidence.sources().length,
