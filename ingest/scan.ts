@@ -29,8 +29,8 @@ export interface ScanReport {
   bytes: number;
   lines: number;
   format: FormatName | null;
-  /** Why the source is not ingested ("skipped": nothing to ingest; "refused": bad input). */
-  rejection: { status: "skipped" | "refused"; reason: string } | null;
+  /** Why the source is not ingested. */
+  rejection: { kind: "empty" | "binary" | "unrecognized"; reason: string } | null;
   host: string | null;
   role: Role | null;
   domain: string;
@@ -118,11 +118,11 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
     tzOffsetMinutes: 0,
   };
   const format = head.length === 0 || looksBinary(head) ? undefined : detectFormat(head.toString("utf8"));
-  if (head.length === 0) report.rejection = { status: "skipped", reason: "empty file" };
-  else if (looksBinary(head)) report.rejection = { status: "refused", reason: "binary content (NUL bytes); not a log, probe or dump file" };
+  if (head.length === 0) report.rejection = { kind: "empty", reason: "empty file" };
+  else if (looksBinary(head)) report.rejection = { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" };
   else if (!format) {
     report.rejection = {
-      status: "refused",
+      kind: "unrecognized",
       reason: "not a recognized input format (SGLang log, probe JSONL, checksum dump, Flight Recorder JSON)",
     };
   }
