@@ -7,8 +7,9 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
 import { ingestCommand } from "./commands/ingest.js";
+import { replayCommand } from "./commands/replay.js";
 
-const commands: CommandModule[] = [ingestCommand as CommandModule];
+const commands: CommandModule[] = [ingestCommand as CommandModule, replayCommand as CommandModule];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)

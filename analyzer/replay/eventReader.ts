@@ -1,0 +1,162 @@
+// Walks an incident's events in seq order through ONE reusable event object,
+// a cursor over the decoded column chunk: each field is a getter that reads
+// the current row's column only when the model asks for it (most kinds are
+// skipped after reading `kind`), `attrs` is built once per event when read,
+// and `text` is fetched from the store only when read. The model must
+// therefore copy what it keeps from an event, never the event itself, and
+// must not modify `attrs`.
+
+import type { Role } from "../../ingest/event.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import type { StoredEvent } from "../../ingest/store/queries.js";
+import { DecodedChunk } from "./columnCodec.js";
+import { CHUNK_EVENTS, EventColumns } from "./eventColumns.js";
+
+export class EventCursor implements StoredEvent {
+  private i = 0;
+  private attrsBuilt = false;
+  private attrsObject: Record<string, unknown> | null = null;
+  private dicts: DecodedChunk["dicts"];
+  private readonly textStmt;
+  private readonly n: DecodedChunk["num"];
+  private readonly ids: DecodedChunk["ids"];
+
+  /** `data` is decoded into again and again; call `rebind` after each decode. */
+  constructor(
+    db: IncidentDb,
+    private readonly data: DecodedChunk,
+  ) {
+    this.textStmt = db.prepare("SELECT text FROM events WHERE seq = ?").pluck();
+    this.n = data.num;
+    this.ids = data.ids;
+    this.dicts = data.dicts;
+  }
+
+  /** The chunk was decoded anew: its string dictionaries changed. */
+  rebind(): void {
+    this.dicts = this.data.dicts;
+  }
+
+  /** Points the cursor at row `i` of the chunk. */
+  moveTo(i: number): void {
+    this.i = i;
+    this.attrsBuilt = false;
+  }
+
+  get seq(): number {
+    return this.n.seq[this.i]!;
+  }
+  get tsUs(): number {
+    return this.n.tsUs[this.i]!;
+  }
+  get sourceId(): number {
+    return this.n.sourceId[this.i]!;
+  }
+  get line(): number {
+    return this.n.line[this.i]!;
+  }
+  get dp(): number | null {
+    return orNull(this.n.dp[this.i]!);
+  }
+  get pp(): number | null {
+    return orNull(this.n.pp[this.i]!);
+  }
+  get tp(): number | null {
+    return orNull(this.n.tp[this.i]!);
+  }
+  get chunk(): number | null {
+    return orNull(this.n.chunk[this.i]!);
+  }
+  get layer(): number | null {
+    return orNull(this.n.layer[this.i]!);
+  }
+  get pageLo(): number | null {
+    return orNull(this.n.pageLo[this.i]!);
+  }
+  get pageHi(): number | null {
+    return orNull(this.n.pageHi[this.i]!);
+  }
+  get state(): number | null {
+    return orNull(this.n.state[this.i]!);
+  }
+  get kind(): string {
+    return this.dicts.kind[this.ids.kind[this.i]!]!;
+  }
+  get host(): string | null {
+    return word(this.dicts.host, this.ids.host[this.i]!);
+  }
+  get role(): Role | null {
+    return word(this.dicts.role, this.ids.role[this.i]!) as Role | null;
+  }
+  get room(): string | null {
+    return word(this.dicts.room, this.ids.room[this.i]!);
+  }
+  get rid(): string | null {
+    return word(this.dicts.rid, this.ids.rid[this.i]!);
+  }
+
+  get attrs(): Record<string, unknown> | null {
+    if (!this.attrsBuilt) {
+      this.attrsObject = this.data.attrs.object(this.i, this.n.pageLo[this.i]!, this.n.pageHi[this.i]!);
+      this.attrsBuilt = true;
+    }
+    return this.attrsObject;
+  }
+
+  get text(): string {
+    return this.textStmt.get(this.seq) as string;
+  }
+}
+
+function orNull(v: number): number | null {
+  return v === v ? v : null;
+}
+
+function word(dict: readonly string[], id: number): string | null {
+  return id < 0 ? null : dict[id]!;
+}
+
+/** Reads events in seq order from the column cache, one decoded chunk at a time. */
+export class EventReader {
+  readonly cursor: EventCursor;
+  private readonly chunk = new DecodedChunk(CHUNK_EVENTS);
+  private loaded = -1;
+
+  constructor(
+    db: IncidentDb,
+    readonly columns: EventColumns,
+  ) {
+    this.cursor = new EventCursor(db, this.chunk);
+  }
+
+  /**
+   * Calls `visit(cursor)` for every event with fromSeq <= seq <= toSeq, in order.
+   * Returns how many events it visited.
+   */
+  forEach(fromSeq: number, toSeq: number, visit: (ev: EventCursor) => void): number {
+    let visited = 0;
+    const chunks = this.columns.chunks;
+    for (let c = this.columns.chunkAtOrAfter(fromSeq); c < chunks.length && chunks[c]!.firstSeq <= toSeq; c++) {
+      const d = this.decoded(c);
+      const seqs = d.num.seq;
+      let i = 0;
+      if (chunks[c]!.firstSeq < fromSeq) while (i < d.count && seqs[i]! < fromSeq) i++;
+      for (; i < d.count; i++) {
+        if (seqs[i]! > toSeq) return visited;
+        this.cursor.moveTo(i);
+        visit(this.cursor);
+        visited++;
+      }
+    }
+    return visited;
+  }
+
+  private decoded(index: number): DecodedChunk {
+    if (this.loaded !== index) {
+      this.columns.load(index, this.chunk);
+      this.cursor.rebind();
+      this.loaded = index;
+    }
+    return this.chunk;
+  }
+}
