@@ -6,8 +6,9 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
+import { serveCommand } from "./commands/serve.js";
 
-const commands: CommandModule[] = [];
+const commands: CommandModule[] = [serveCommand];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)

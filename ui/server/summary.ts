@@ -1,0 +1,41 @@
+// The line an incident gets in the incident list, computed once when its
+// analysis finishes and kept in incident.json.
+
+import { openIncident } from "../../ingest/store/db.js";
+import { eventCount, listSources } from "../../ingest/store/queries.js";
+import type { IncidentSummary } from "./registry.js";
+
+export function summarize(dbPath: string): IncidentSummary {
+  const db = openIncident(dbPath, { readonly: true });
+  try {
+    const sources = listSources(db);
+    const ranks = [...new Set(sources.flatMap((s) => s.ranks))].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+    const span = db.prepare("SELECT MIN(ts_us) AS first, MAX(ts_us) AS last FROM events").get() as {
+      first: number | null;
+      last: number | null;
+    };
+    const findings: Record<string, number> = {};
+    for (const row of db.prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE verdict = 'violated' GROUP BY severity").all() as {
+      severity: string;
+      n: number;
+    }[]) {
+      findings[row.severity] = row.n;
+    }
+    const top = db.prepare("SELECT cause, confidence, body FROM suspects ORDER BY rank LIMIT 1").get() as
+      | { cause: string; confidence: number; body: string }
+      | undefined;
+    return {
+      events: eventCount(db),
+      sources: sources.length,
+      ranks,
+      firstTsUs: span.first,
+      lastTsUs: span.last,
+      findings,
+      topSuspect: top
+        ? { cause: top.cause, confidence: top.confidence, summary: String((JSON.parse(top.body) as { summary?: unknown }).summary ?? "") }
+        : null,
+    };
+  } finally {
+    db.close();
+  }
+}
