@@ -64,6 +64,8 @@ export async function receiveFiles(req: Request, res: Response, stagingDir: stri
   const upload = multer({
     storage: multer.diskStorage({ destination: stagingDir, filename: (_req, _file, cb) => cb(null, String(n++)) }),
     limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 8, fieldSize: 4096, parts: limits.maxFiles + 8 },
+    // Keep folder names (a folder upload sends "<host>/<role>-tp0.log"); safeRelativePath checks them.
+    preservePath: true,
   }).array("files", limits.maxFiles);
   await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
   return (req.files as Express.Multer.File[] | undefined) ?? [];
@@ -124,13 +126,14 @@ async function extractTar(archive: string, archiveName: string, inputDir: string
   const extract = tar.extract();
   const source = createReadStream(archive);
   const feeding = gzipped ? pipeline(source, createGunzip(), extract) : pipeline(source, extract);
+  // Its failure surfaces through the entry loop (and the await below); mark it handled now.
+  feeding.catch(() => undefined);
   try {
     for await (const entry of extract) await writeEntry(entry, archiveName, inputDir, limits, received);
     await feeding;
   } catch (err) {
     source.destroy();
     extract.destroy();
-    await feeding.catch(() => undefined);
     if (err instanceof HttpError) throw err;
     throw new HttpError(400, `archive '${archiveName}' could not be read: ${(err as Error).message}`);
   }
