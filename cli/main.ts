@@ -6,9 +6,10 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
+import { replayCommand } from "./commands/replay.js";
 import { serveCommand } from "./commands/serve.js";
 
-const commands: CommandModule[] = [serveCommand];
+const commands: CommandModule[] = [replayCommand as CommandModule, serveCommand];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)

@@ -36,6 +36,10 @@ export interface Profile {
   abortHandling: AbortHandling;
   /** NIXL prefill only times out in Bootstrapping from v0.5.18 on. */
   prefillBootstrapTimeout: boolean;
+  /** Decode sends ABORT to prefill on abort() and waiting timeout (v0.5.13+, #27372); derived from version when absent. */
+  decodeSendsAbort?: boolean;
+  /** NIXL decode drains notifications before its waiting-timeout check (v0.5.17+, #32267); derived when absent. */
+  drainsBeforeTimeout?: boolean;
   bootstrapTimeoutS: number;
   waitingTimeoutS: number;
   /** Whether the ragged index-K accessors wait for their HiCache layer (#22811 and later). */
@@ -45,6 +49,8 @@ export interface Profile {
   /** Host (HiCache) index-K page stride in bytes, when the run says so. */
   hostIndexKPageStride?: number;
   maxContext?: number;
+  /** Rows `b` of the indexer logits buffer addressed as `b * max_seq_len + t` (int32); see indexK.ts. */
+  indexerLogitRows?: number;
 }
 
 /** The model reads stored events as they are. */
@@ -91,7 +97,10 @@ export interface RoomView {
 }
 
 export interface PageView {
+  /** The rank whose pool holds the page (pages are per rank). */
+  rank: string;
   buffer: string;
+  /** -1: the entry covers every layer (transfers and HiCache loads write all layers). */
   layer: number;
   page: number;
   ownerRoom: string | null;

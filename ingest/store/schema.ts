@@ -94,4 +94,21 @@ export const EVENT_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS events_rank ON events(host, role, tp, seq)",
   "CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq)",
   "CREATE INDEX IF NOT EXISTS events_source_line ON events(source_id, line)",
+  // Stepping to the next/previous event touching a page range scans this in seq order.
+  "CREATE INDEX IF NOT EXISTS events_pages ON events(seq, page_lo, page_hi, layer) WHERE page_lo IS NOT NULL",
 ];
+
+/**
+ * What the replay derives from `events` and may rebuild at any time: a column
+ * cache of the events (replays faster than row-by-row reads), valid only for
+ * the fingerprint stored beside it in `meta`. Created on demand by the
+ * analyzer, not by a migration: dropping it loses nothing.
+ */
+export const REPLAY_CACHE_TABLES = `
+  CREATE TABLE IF NOT EXISTS event_columns (
+    first_seq  INTEGER PRIMARY KEY,
+    last_seq   INTEGER NOT NULL,
+    count      INTEGER NOT NULL,
+    data       BLOB NOT NULL
+  );
+`;

@@ -1,0 +1,218 @@
+// Handlers of the bootstrap thread and the abort paths: frames the prefill
+// bootstrap thread takes, ABORT from decode (sent on abort() or waiting
+// timeout) and what it does per backend/version, thread death
+// (sglang-pd-logs-and-protocol.md §3.2–§3.4, §7.1–§7.2, §8 "Abort", §9).
+
+import { KVPoll } from "./api.js";
+import { frameFromName } from "./bootstrap.js";
+import { attrNum, attrStr } from "./evidence.js";
+import { DECODE, PREFILL } from "./ranks.js";
+import type { RoomRec } from "./rooms.js";
+import { SEEN, type ModelState } from "./state.js";
+import type { StoredEvent } from "../../ingest/store/queries.js";
+
+const GUARD_FAILURE = /Foreign traffic|NixlMsgGuard|First message should be/;
+
+/**
+ * One ABORT frame reaches the bootstrap thread of `prefillRank`. In a
+ * fatal-assert profile (NIXL 0.5.13–0.5.15) the thread ends here; from then on
+ * no room on that rank leaves Bootstrapping (UNVERIFIED at runtime per §7.1).
+ */
+export function deliverAbort(s: ModelState, prefillRank: number, room: string, ev: StoredEvent, via: string): void {
+  s.seen |= SEEN.abortEvidence;
+  s.count("unhandled-abort");
+  const t = s.thread(prefillRank);
+  const out = t.take(s.profile.backend, s.profile.abortHandling, "ABORT", ev.seq);
+  if (out.died) {
+    s.violation(
+      "unhandled-abort",
+      ev,
+      [ev.seq],
+      `ABORT for room ${room} reaches the NIXL ${s.profile.version} bootstrap thread of ${s.ranks.label(prefillRank)}, which has no handler: the GUARD assertion ends the thread and later rooms on that rank stay in Bootstrapping/WaitingForInput`,
+      { basis: "profile", via, abortHandling: s.profile.abortHandling, version: s.profile.version, prefillRank: s.ranks.label(prefillRank) },
+      room,
+      prefillRank,
+    );
+  }
+  if (out.roomFailed) {
+    const sender = s.rooms.find(room)?.prefill.get(prefillRank);
+    if (sender !== undefined && sender.poll() !== KVPoll.Success) {
+      sender.set(s.profile.backend, KVPoll.Failed, ev.seq, "Aborted by decode-side abort notification.");
+    }
+  }
+}
+
+/** Decode's receiver sent ABORT (§8): every prefill rank that holds the room, else its equal-TP peers. */
+export function deliverAbortFromDecode(s: ModelState, r: RoomRec, decodeRank: number, ev: StoredEvent): void {
+  for (const p of s.prefillPeers(r, decodeRank)) deliverAbort(s, p, r.room, ev, ev.kind);
+}
+
+/** Evidence that a prefill rank's bootstrap thread processed a frame: it is alive whatever the model assumed. */
+function threadAlive(s: ModelState, rank: number, ev: StoredEvent): void {
+  s.seen |= SEEN.bootFrames;
+  s.thread(rank).sawAlive(ev.seq);
+}
+
+/** A metadata frame (`got info room=... required_dst_info_num=n`): WaitingForInput once every destination sent one. */
+function metaFrame(s: ModelState, rank: number, ev: StoredEvent, room: string): void {
+  const r = s.room(room, ev);
+  const sender = s.sender(r, rank, ev);
+  sender.transferInfos++;
+  const required = attrNum(ev, "required_dst_info_num") ?? attrNum(ev, "requiredDstInfoNum") ?? 1;
+  if (sender.transferInfos >= required) sender.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
+  r.progressSeq = ev.seq;
+}
+
+/** `boot.msg` probe: the bootstrap thread took a frame (`attrs.kind`). */
+export function onBootMsg(s: ModelState, ev: StoredEvent): void {
+  const rank = s.rankOf(ev, PREFILL);
+  const frame = frameFromName(attrStr(ev, "kind") ?? "foreign");
+  threadAlive(s, rank, ev);
+  if (frame === "ABORT") {
+    if (ev.room !== null) deliverAbort(s, rank, ev.room, ev, "boot.msg");
+    return;
+  }
+  const out = s.thread(rank).take(s.profile.backend, s.profile.abortHandling, frame, ev.seq);
+  if (out.died) {
+    s.count("unhandled-abort");
+    s.violation(
+      "unhandled-abort",
+      ev,
+      [ev.seq],
+      `a ${attrStr(ev, "kind") ?? "foreign"} frame failed the NIXL GUARD assertion and ended the bootstrap thread of ${s.ranks.label(rank)}`,
+      { basis: "profile", frame: attrStr(ev, "kind"), prefillRank: s.ranks.label(rank) },
+      ev.room,
+      rank,
+    );
+  }
+  if (frame === "meta" && ev.room !== null) metaFrame(s, rank, ev, ev.room);
+}
+
+/** The thread ended (probe boot.exit or an `Exception in thread` record naming it). */
+function threadExited(s: ModelState, rank: number, ev: StoredEvent, error: string): void {
+  s.seen |= SEEN.abortEvidence;
+  s.count("unhandled-abort");
+  const t = s.thread(rank);
+  const modelled = !t.alive && t.basis === "profile" ? t.diedSeq : null;
+  t.observedExit(ev.seq, error);
+  if (t.abortSeq === null && !GUARD_FAILURE.test(error)) return;
+  s.violation(
+    "unhandled-abort",
+    ev,
+    [t.abortSeq ?? -1, modelled ?? -1, ev.seq],
+    `the prefill bootstrap thread of ${s.ranks.label(rank)} ended${t.abortSeq !== null ? " after an ABORT frame" : ""}: ${error}`,
+    { basis: "log", error, confirms: modelled, abortHandling: s.profile.abortHandling, prefillRank: s.ranks.label(rank) },
+    null,
+    rank,
+  );
+}
+
+export function onBootExit(s: ModelState, ev: StoredEvent): void {
+  threadExited(s, s.rankOf(ev, PREFILL), ev, attrStr(ev, "error") ?? "bootstrap thread exited");
+}
+
+/**
+ * `log.exception` with `attrs.thread`: an uncaught exception ended a thread.
+ * `Exception in thread` records carry no SGLang prefix, so when the rank is
+ * unknown (no tp) the record confirms every bootstrap thread of the host the
+ * model already holds dead, or else names the host's tp0 rank.
+ */
+export function onLogException(s: ModelState, ev: StoredEvent): void {
+  const thread = attrStr(ev, "thread");
+  if (thread === null || !/bootstrap/i.test(thread) || ev.role === "decode") return;
+  const error = attrStr(ev, "error") ?? lastLine(ev.text);
+  if (ev.tp === null) {
+    const dead = [...s.threads.values()].filter((t) => !t.alive && t.basis === "profile" && s.ranks.ranks[t.rank]!.host === ev.host);
+    if (dead.length > 0) {
+      for (const t of dead) threadExited(s, t.rank, ev, error);
+      return;
+    }
+  }
+  threadExited(s, s.rankOf(ev, PREFILL), ev, error);
+}
+
+function lastLine(text: string): string {
+  const lines = text.trimEnd().split("\n");
+  return lines[lines.length - 1]!.trim();
+}
+
+export function onGotInfo(s: ModelState, ev: StoredEvent): void {
+  const rank = s.rankOf(ev, PREFILL);
+  threadAlive(s, rank, ev);
+  if (ev.room !== null) metaFrame(s, rank, ev, ev.room);
+}
+
+/** `room=... is bootstrapped`: every destination's metadata arrived. */
+export function onBootstrapped(s: ModelState, ev: StoredEvent): void {
+  const rank = s.rankOf(ev, PREFILL);
+  threadAlive(s, rank, ev);
+  if (ev.room === null) return;
+  const r = s.room(ev.room, ev);
+  s.sender(r, rank, ev).set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
+  r.progressSeq = ev.seq;
+}
+
+export function onRegister(s: ModelState, ev: StoredEvent): void {
+  threadAlive(s, s.rankOf(ev, PREFILL), ev);
+}
+
+/**
+ * Prefill `Received abort notification for room X, marked as Failed` (NIXL
+ * ≥0.5.16, Mooncake) or `..., ignoring (already completed or unknown)`: the
+ * thread handled ABORT, whatever the profile expected.
+ */
+export function onAbortReceived(s: ModelState, ev: StoredEvent): void {
+  const rank = s.rankOf(ev, PREFILL);
+  threadAlive(s, rank, ev);
+  s.seen |= SEEN.abortEvidence;
+  s.count("unhandled-abort");
+  if (ev.room === null) return;
+  const ignored = attrStr(ev, "outcome") === "ignored" || ev.text.includes("ignoring");
+  const sender = s.rooms.find(ev.room)?.prefill.get(rank);
+  if (!ignored && sender !== undefined && sender.poll() !== KVPoll.Success) {
+    sender.set(s.profile.backend, KVPoll.Failed, ev.seq, "Aborted by decode-side abort notification.");
+  }
+}
+
+export function onAbortAckSent(s: ModelState, ev: StoredEvent): void {
+  threadAlive(s, s.rankOf(ev, PREFILL), ev);
+  s.seen |= SEEN.abortEvidence;
+}
+
+/** Decode `Sent abort notification for room X to ip:port`: the receiver aborted and ABORT is on the wire. */
+export function onAbortSent(s: ModelState, ev: StoredEvent): void {
+  s.seen |= SEEN.abortEvidence;
+  if (ev.room === null) return;
+  const r = s.room(ev.room, ev);
+  const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
+  if (d.abortNotified) return;
+  d.abortNotified = true;
+  d.set(s.profile.backend, KVPoll.Failed, ev.seq, "Aborted by AbortReq.");
+  deliverAbortFromDecode(s, r, d.rank, ev);
+}
+
+/**
+ * A request abort (`req.abort` probe, or the scheduler's `Abort ... request.
+ * rid=...` line resolved through the room's rid): decode `kv_receiver.abort()`
+ * (Failed + ABORT), prefill `sender.abort()` (Failed locally, nothing sent, §9).
+ */
+export function onRequestAbort(s: ModelState, ev: StoredEvent): void {
+  const room = ev.room ?? (ev.rid === null ? undefined : s.rooms.byRid.get(ev.rid));
+  if (room === undefined) return;
+  const r = s.room(room, ev);
+  if (ev.role === "prefill") {
+    s.sender(r, s.rankOf(ev, PREFILL), ev).set(s.profile.backend, KVPoll.Failed, ev.seq, "Aborted by AbortReq.");
+    return;
+  }
+  const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
+  if (d.abort(s.profile, ev.seq)) deliverAbortFromDecode(s, r, d.rank, ev);
+}
+
+/** `req.arrive`: the sender (prefill) or receiver (decode) is created in Bootstrapping. */
+export function onRequestArrive(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  const r = s.room(ev.room, ev);
+  if (ev.rid !== null) s.rooms.linkRid(ev.rid, r);
+  if (ev.role === "prefill") s.sender(r, s.rankOf(ev, PREFILL), ev);
+  else if (ev.role === "decode") s.receiver(r, s.rankOf(ev, DECODE), ev);
+}

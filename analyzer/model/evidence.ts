@@ -1,0 +1,83 @@
+// Reading the fields the model needs from a stored event: typed attribute
+// getters and the pages an event names (DESIGN.md "Probe JSONL record":
+// `pages` are half-open ranges; a store may give token `locs` instead).
+
+import type { StoredEvent } from "../../ingest/store/queries.js";
+
+export function attrNum(ev: StoredEvent, key: string): number | null {
+  const v = ev.attrs?.[key];
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && /^-?\d+$/.test(v)) return Number(v);
+  return null;
+}
+
+export function attrStr(ev: StoredEvent, key: string): string | null {
+  const v = ev.attrs?.[key];
+  return typeof v === "string" ? v : typeof v === "number" ? String(v) : null;
+}
+
+export function attrBool(ev: StoredEvent, key: string): boolean | null {
+  const v = ev.attrs?.[key];
+  if (typeof v === "boolean") return v;
+  if (v === 0 || v === 1) return v === 1;
+  if (v === "0" || v === "1") return v === "1";
+  return null;
+}
+
+function isRange(r: unknown): r is [number, number] {
+  return Array.isArray(r) && r.length === 2 && typeof r[0] === "number" && typeof r[1] === "number";
+}
+
+const NO_RANGES: [number, number][] = [];
+Object.freeze(NO_RANGES);
+
+/** The page ranges an event names: `attrs[key]` as [[lo, hi), ...], else the row's pageLo/pageHi hull. Do not mutate the result. */
+export function pageRanges(ev: StoredEvent, key = "pages"): [number, number][] {
+  const v = ev.attrs?.[key];
+  if (Array.isArray(v)) {
+    if (isRange(v)) return [v];
+    for (const r of v) if (!isRange(r)) return v.filter(isRange);
+    return v as [number, number][];
+  }
+  if (ev.pageLo !== null && ev.pageHi !== null && key === "pages") return [[ev.pageLo, ev.pageHi]];
+  return NO_RANGES;
+}
+
+export function countPages(ranges: readonly (readonly [number, number])[]): number {
+  let n = 0;
+  for (const [lo, hi] of ranges) n += hi > lo ? hi - lo : 0;
+  return n;
+}
+
+/** Every page of the ranges, in order. */
+export function expandPages(ranges: readonly (readonly [number, number])[]): number[] {
+  const out: number[] = [];
+  for (const [lo, hi] of ranges) for (let p = lo; p < hi; p++) out.push(p);
+  return out;
+}
+
+/** Pages a store touches: its page ranges, or the distinct pages of its token `locs` (page = loc // page size). */
+export function storePages(ev: StoredEvent, pageTokens: number): number[] {
+  const locs = ev.attrs?.locs;
+  if (Array.isArray(locs)) {
+    const out: number[] = [];
+    for (const l of locs) {
+      if (typeof l !== "number") continue;
+      const p = Math.floor(l / pageTokens);
+      if (out[out.length - 1] !== p && !out.includes(p)) out.push(p);
+    }
+    return out;
+  }
+  return expandPages(pageRanges(ev));
+}
+
+/** Compresses a page list back into half-open ranges (for views). */
+export function toRanges(pages: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const p of pages) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last[1] === p) last[1] = p + 1;
+    else out.push([p, p + 1]);
+  }
+  return out;
+}

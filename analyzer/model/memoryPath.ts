@@ -1,0 +1,190 @@
+// Handlers of the memory path: decode page allocation and release, HiCache
+// layer-wise loads and waits, kernel stores and reads checked against the
+// shadow memory (hicache-indexk-scheduler.md §1.2–§1.4, §2.1–§2.2;
+// DESIGN.md seed cases 3 and 4).
+
+import { accessorWaits, type LayerLoad } from "./hicache.js";
+import { attrNum, attrStr, expandPages, pageRanges, storePages } from "./evidence.js";
+import { DECODE, PREFILL } from "./ranks.js";
+import { FLAG, type RoomRec } from "./rooms.js";
+import { BUFFERS, bufferId, type ReadIssue } from "./shadowMemory.js";
+import { SEEN, type ModelState } from "./state.js";
+import type { StoredEvent } from "../../ingest/store/queries.js";
+
+function sideOf(ev: StoredEvent, fallback: number): number {
+  return ev.role === "prefill" ? PREFILL : ev.role === "decode" ? DECODE : fallback;
+}
+
+/** `kv.alloc` (decode): pages given to a room start a new epoch in the shadow. */
+export function onKvAlloc(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  s.seen |= SEEN.alloc;
+  const rank = s.rankOf(ev, sideOf(ev, DECODE));
+  const r = s.room(ev.room, ev);
+  const d = s.receiver(r, rank, ev);
+  const pages = expandPages(pageRanges(ev));
+  for (const p of pages) s.shadow.alloc(rank, p, r.room, ev.seq);
+  if (d.pages.length === 0) d.pages = pages;
+  d.freedSeq = -1;
+}
+
+/**
+ * `kv.free` (decode): pages taken from a room (release_kv_cache on Failed or
+ * after the request finished). Writes for the room still in flight become
+ * orphans: the stale-slot-reuse race (hicache-indexk-scheduler.md §1.4 race #1).
+ */
+export function onKvFree(s: ModelState, ev: StoredEvent): void {
+  s.seen |= SEEN.alloc;
+  const rank = s.rankOf(ev, sideOf(ev, DECODE));
+  const r = ev.room === null ? undefined : s.room(ev.room, ev);
+  const d = r?.decode.get(rank);
+  let pages = expandPages(pageRanges(ev));
+  if (pages.length === 0 && d !== undefined) pages = d.pages;
+  for (const p of pages) s.shadow.free(rank, p, ev.seq);
+  if (d !== undefined) d.freedSeq = ev.seq;
+}
+
+/** `hicache.load`: `start_loading()` on a producer slot; the pages fill layer by layer. */
+export function onHicacheLoad(s: ModelState, ev: StoredEvent): void {
+  s.seen |= SEEN.hicacheLoad;
+  const rank = s.rankOf(ev, sideOf(ev, PREFILL));
+  const layers = attrNum(ev, "layers") ?? attrNum(ev, "num_layers") ?? 1;
+  const slot = attrNum(ev, "slot");
+  const { load } = s.counter(rank).startLoad(s.nextLoadId++, layers, ev.seq, slot ?? undefined);
+  for (const p of expandPages(pageRanges(ev))) s.shadow.hicacheLoad(rank, p, load.id, ev.seq);
+}
+
+/** `hicache.layer`: `complete(layer)` recorded for the load on `slot`. */
+export function onHicacheLayer(s: ModelState, ev: StoredEvent): void {
+  const rank = s.rankOf(ev, sideOf(ev, PREFILL));
+  const slot = attrNum(ev, "slot") ?? s.counter(rank).producerIndex;
+  const layer = ev.layer ?? attrNum(ev, "layer");
+  if (layer === null || slot < 0) return;
+  s.counter(rank).slots[slot]?.completeLayer(layer, ev.seq);
+}
+
+/** `hicache.wait`: a reader called `wait_until(layer)` with the consumer slot set. */
+export function onHicacheWait(s: ModelState, ev: StoredEvent): void {
+  s.seen |= SEEN.hicacheWait;
+  const rank = s.rankOf(ev, sideOf(ev, PREFILL));
+  const c = s.counter(rank);
+  const slot = attrNum(ev, "slot");
+  if (slot !== null) c.setConsumer(slot, ev.seq);
+  const layer = ev.layer ?? attrNum(ev, "layer");
+  if (layer !== null) c.waitUntil(layer, ev.seq);
+}
+
+/** `kernel.store`: lands at once; only pages the shadow already tracks are touched. */
+export function onKernelStore(s: ModelState, ev: StoredEvent): void {
+  const buf = bufferId(attrStr(ev, "buffer") ?? "index_k");
+  if (buf < 0) return;
+  const rank = s.rankOf(ev, sideOf(ev, DECODE));
+  for (const p of storePages(ev, s.profile.indexKPageSize)) s.shadow.store(rank, buf, ev.layer, p, ev.room, ev.seq);
+}
+
+/**
+ * `kernel.read`: every page read is checked against the shadow memory. One
+ * finding per room and kind: the first read proves it.
+ */
+export function onKernelRead(s: ModelState, ev: StoredEvent): void {
+  s.seen |= SEEN.kernelRead;
+  const buf = bufferId(attrStr(ev, "buffer") ?? "index_k");
+  if (buf < 0) return;
+  const rank = s.rankOf(ev, sideOf(ev, DECODE));
+  const layer = ev.layer ?? attrNum(ev, "layer") ?? 0;
+  const consumer = attrNum(ev, "consumer");
+  const counter = s.hicache.get(rank);
+  if (consumer !== null && counter !== undefined) counter.setConsumer(consumer, ev.seq);
+  s.count("read-before-landed-write");
+  if (s.seen & SEEN.alloc) s.count("stale-slot-reuse");
+  if (counter !== undefined && counter.loading()) s.count("hicache-ungated-read");
+  const room = ev.room;
+  let seenKinds = 0;
+  for (const [lo, hi] of pageRanges(ev)) {
+    for (let p = lo; p < hi; p++) {
+      const issue = s.shadow.checkRead(rank, buf, layer, p, room, s.layerLoaded);
+      if (issue === null) continue;
+      const bit = issue.check === "stale-slot-reuse" ? FLAG.stale : issue.check === "read-before-landed-write" ? FLAG.beforeLanded : FLAG.ungated;
+      if (seenKinds & bit) continue;
+      seenKinds |= bit;
+      report(s, ev, rank, buf, layer, issue, consumer);
+    }
+  }
+}
+
+function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer: number, issue: ReadIssue, consumer: number | null): void {
+  const r: RoomRec | undefined = ev.room === null ? undefined : s.room(ev.room, ev);
+  const where = `${BUFFERS[buf]} page ${issue.page.page} layer ${layer} on ${s.ranks.label(rank)}`;
+  if (issue.check === "stale-slot-reuse") {
+    if (!once(r, FLAG.stale)) return;
+    s.violation(
+      "stale-slot-reuse",
+      ev,
+      [issue.free, issue.post, issue.page.allocSeq, issue.land ?? -1, ev.seq],
+      `room ${ev.room ?? "?"} read ${where}, which was freed while room ${issue.room}'s chunk ${issue.chunk ?? "?"} write was in flight and then reallocated; that write ${issue.land === null ? "is still landing" : "landed after the reallocation"}`,
+      { buffer: BUFFERS[buf], layer, page: issue.page.page, previousRoom: issue.room, chunk: issue.chunk, free: issue.free, post: issue.post, alloc: issue.page.allocSeq, land: issue.land },
+      ev.room,
+      rank,
+    );
+    return;
+  }
+  if (issue.check === "read-before-landed-write") {
+    if (!once(r, FLAG.beforeLanded)) return;
+    const w = issue.write;
+    s.violation(
+      "read-before-landed-write",
+      ev,
+      [w.postSeq, ev.seq],
+      `room ${ev.room ?? w.room} read ${where} before chunk ${w.chunk ?? "?"} of room ${w.room} (posted by ${s.ranks.label(w.poster)}) landed`,
+      { buffer: BUFFERS[buf], layer, page: issue.page.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster) },
+      ev.room ?? w.room,
+      rank,
+    );
+    return;
+  }
+  const load = s.hicache.get(rank)?.loadById(issue.load);
+  if (load == null) return;
+  const gate = gated(s, ev, load, layer, consumer);
+  if (gate.gated !== false || !once(r, FLAG.ungated)) return;
+  s.violation(
+    "hicache-ungated-read",
+    ev,
+    [load.startSeq, load.lastLayerSeq ?? -1, ev.seq],
+    `${gate.accessor ?? "a reader"} read ${where} while HiCache load ${load.id} (slot ${load.slot}) had completed ${load.layersDone} of ${load.layers} layers, without waiting: ${gate.why}`,
+    { buffer: BUFFERS[buf], layer, page: issue.page.page, accessor: gate.accessor, slot: load.slot, consumer, layersDone: load.layersDone, layers: load.layers, raggedAccessorsWait: s.profile.indexKRaggedAccessorsWait, why: gate.why },
+    ev.room,
+    rank,
+  );
+}
+
+function once(r: RoomRec | undefined, bit: number): boolean {
+  if (r === undefined) return true;
+  if (r.flags & bit) return false;
+  r.flags |= bit;
+  return true;
+}
+
+/**
+ * Whether the read was ordered after the layer's load event. With
+ * `hicache.wait` probes, the evidence decides (a wait on the consumer slot for
+ * this layer or a later one); without them, the profile's accessor table
+ * (§1.3). A consumer index of -1 makes `wait_until` a no-op. Null: unknown
+ * accessor and no wait probes, so the read is not judged. [inference] A read
+ * on another stream than the wait is not modelled (§1.3 caveat).
+ */
+function gated(s: ModelState, ev: StoredEvent, load: LayerLoad, layer: number, consumer: number | null): { gated: boolean | null; accessor: string | null; why: string } {
+  const accessor = attrStr(ev, "accessor");
+  if (consumer !== null && consumer < 0) return { gated: false, accessor, why: "consumer index -1: wait_until is a no-op" };
+  if (consumer !== null && consumer !== load.slot) return { gated: false, accessor, why: `the consumer slot ${consumer} is not the loading slot ${load.slot}` };
+  if (s.seen & SEEN.hicacheWait) {
+    return load.waitedMax >= layer
+      ? { gated: true, accessor, why: "waited" }
+      : { gated: false, accessor, why: `no wait_until(${layer}) on slot ${load.slot} before the read` };
+  }
+  if (accessor === null) return { gated: null, accessor, why: "accessor unknown" };
+  const waits = accessorWaits(accessor, s.profile);
+  if (waits === null) return { gated: null, accessor, why: "accessor not in the reference's table" };
+  return waits
+    ? { gated: true, accessor, why: "the accessor waits in this version" }
+    : { gated: false, accessor, why: `${accessor} does not call wait_until before #22811 (SGLang ${s.profile.version})` };
+}

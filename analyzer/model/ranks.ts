@@ -1,0 +1,82 @@
+// Ranks: small integer ids for (host, role, pp, tp) so the hot path keys maps
+// by number, and the labels findings print ("decode/tp3", or "d0/decode/tp3"
+// when hosts are qualified).
+
+import type { Role } from "../../ingest/event.js";
+
+export const ROLE_NAMES: readonly Role[] = ["prefill", "decode", "router", "unknown"];
+const ROLE_INDEX: Record<string, number> = { prefill: 0, decode: 1, router: 2, unknown: 3 };
+export const PREFILL = 0;
+export const DECODE = 1;
+
+export interface RankInfo {
+  host: string | null;
+  role: number;
+  pp: number;
+  tp: number;
+}
+
+/**
+ * "decode/tp3"; "p0/prefill/pp1/tp3" with hosts qualified and pp > 0. PP 0
+ * and an absent PP tag name the same rank (logs print PP only when pp_size > 1,
+ * probes always give it).
+ */
+export function rankLabel(host: string | null, role: string, pp: number | null, tp: number | null, qualifyHost: boolean): string {
+  const h = qualifyHost && host !== null ? `${host}/` : "";
+  const p = pp !== null && pp > 0 ? `/pp${pp}` : "";
+  return `${h}${role}${p}/tp${tp ?? 0}`;
+}
+
+export class RankRegistry {
+  readonly ranks: RankInfo[] = [];
+  readonly labels: string[] = [];
+  private readonly hosts = new Map<string, number>();
+  private readonly ids = new Map<number, number>();
+
+  constructor(readonly qualifyHosts: boolean) {}
+
+  roleIndex(role: string | null): number {
+    return role === null ? 3 : (ROLE_INDEX[role] ?? 3);
+  }
+
+  /** The id of the rank an event comes from; `role` overrides the event's own when the kind implies the side. */
+  id(host: string | null, role: number, pp: number | null, tp: number | null): number {
+    let h = 0;
+    if (host !== null) {
+      const known = this.hosts.get(host);
+      if (known === undefined) this.hosts.set(host, (h = this.hosts.size + 1));
+      else h = known;
+    }
+    const key = ((h * 4 + role) * 256 + (pp ?? 0)) * 65536 + (tp ?? 0);
+    const found = this.ids.get(key);
+    if (found !== undefined) return found;
+    const id = this.ranks.length;
+    this.ranks.push({ host, role, pp: pp ?? 0, tp: tp ?? 0 });
+    this.labels.push(rankLabel(host, ROLE_NAMES[role]!, pp, tp, this.qualifyHosts));
+    this.ids.set(key, id);
+    return id;
+  }
+
+  label(id: number): string {
+    return this.labels[id] ?? `rank${id}`;
+  }
+
+  /** Ranks of a role with a given tp (the peer of an equal-TP transfer). */
+  withTp(role: number, tp: number): number[] {
+    const out: number[] = [];
+    this.ranks.forEach((r, i) => {
+      if (r.role === role && r.tp === tp) out.push(i);
+    });
+    return out;
+  }
+
+  encode(): unknown[] {
+    return this.ranks.map((r) => [r.host, r.role, r.pp, r.tp]);
+  }
+
+  static decode(a: unknown[], qualifyHosts: boolean): RankRegistry {
+    const reg = new RankRegistry(qualifyHosts);
+    for (const [host, role, pp, tp] of a as [string | null, number, number, number][]) reg.id(host, role, pp, tp);
+    return reg;
+  }
+}

@@ -1,0 +1,131 @@
+// Rooms (bootstrap_room, a 63-bit integer kept as its decimal string): one
+// sender per prefill rank and one receiver per decode rank, the transfer
+// writes still in flight, and which once-per-room findings were raised.
+// Concluded rooms retire after a horizon so state (and snapshots) stay small.
+
+import { KVPoll } from "./api.js";
+import { DecodeReceiver } from "./receiver.js";
+import { PrefillSender } from "./sender.js";
+import type { Write } from "./shadowMemory.js";
+
+/** Bits of RoomRec.flags: a finding of that kind was already raised for the room. */
+export const FLAG = {
+  stall: 1,
+  incomplete: 2,
+  collision: 4,
+  stale: 8,
+  beforeLanded: 16,
+  ungated: 32,
+} as const;
+
+export class RoomRec {
+  readonly prefill = new Map<number, PrefillSender>();
+  readonly decode = new Map<number, DecodeReceiver>();
+  /** Transfer writes posted for this room and not landed. */
+  inflight: Write[] = [];
+  flags = 0;
+  rid: string | null = null;
+  /** Decode rank ports the room's metadata came from (queue routing by port sum). */
+  dstPorts: number[] = [];
+  /** The event that last moved this room forward (witness for stalls). */
+  progressSeq: number;
+  lastTsUs: number;
+
+  constructor(
+    readonly room: string,
+    readonly createdSeq: number,
+    tsUs: number,
+  ) {
+    this.progressSeq = createdSeq;
+    this.lastTsUs = tsUs;
+  }
+
+  /** Every side the room has concluded (Success/Failed) and nothing of it is in flight. */
+  settled(): boolean {
+    if (this.inflight.length > 0) return false;
+    for (const s of this.prefill.values()) if (s.concluded === null) return false;
+    for (const r of this.decode.values()) if (r.concluded === null) return false;
+    return true;
+  }
+
+  /** MIN over the side's ranks of what their poll() reports (§8 reduction); null when the side is unknown. */
+  prefillState(): number | null {
+    let m: number | null = null;
+    for (const s of this.prefill.values()) {
+      const p = s.poll();
+      if (m === null || p < m) m = p;
+    }
+    return m;
+  }
+
+  decodeState(): number | null {
+    let m: number | null = null;
+    for (const r of this.decode.values()) {
+      const p = r.concluded ?? r.status ?? KVPoll.WaitingForInput;
+      if (m === null || p < m) m = p;
+    }
+    return m;
+  }
+}
+
+export class RoomRegistry {
+  readonly rooms = new Map<string, RoomRec>();
+  readonly byRid = new Map<string, string>();
+
+  get(room: string, seq: number, tsUs: number): RoomRec {
+    let r = this.rooms.get(room);
+    if (r === undefined) this.rooms.set(room, (r = new RoomRec(room, seq, tsUs)));
+    r.lastTsUs = tsUs;
+    return r;
+  }
+
+  find(room: string): RoomRec | undefined {
+    return this.rooms.get(room);
+  }
+
+  linkRid(rid: string, r: RoomRec): void {
+    r.rid = rid;
+    this.byRid.set(rid, r.room);
+  }
+
+  /** Drops rooms settled and untouched for `horizonUs`. */
+  retire(nowUs: number, horizonUs: number): void {
+    for (const r of this.rooms.values()) {
+      if (nowUs - r.lastTsUs < horizonUs || !r.settled()) continue;
+      this.rooms.delete(r.room);
+      if (r.rid !== null) this.byRid.delete(r.rid);
+    }
+  }
+
+  encode(writeIds: (w: Write) => number): unknown[] {
+    return [...this.rooms.values()].map((r) => [
+      r.room, r.createdSeq, r.lastTsUs, r.flags, r.rid, [...r.dstPorts], r.progressSeq,
+      [...r.prefill.values()].map((s) => s.encode()),
+      [...r.decode.values()].map((d) => d.encode()),
+      r.inflight.map(writeIds),
+    ]);
+  }
+
+  static decode(a: unknown[], writeById: (id: number) => Write): RoomRegistry {
+    const reg = new RoomRegistry();
+    for (const row of a as unknown[][]) {
+      const r = new RoomRec(row[0] as string, row[1] as number, row[2] as number);
+      r.flags = row[3] as number;
+      r.rid = row[4] as string | null;
+      r.dstPorts = [...(row[5] as number[])];
+      r.progressSeq = row[6] as number;
+      for (const s of row[7] as unknown[][]) {
+        const sender = PrefillSender.decode(s);
+        r.prefill.set(sender.rank, sender);
+      }
+      for (const d of row[8] as unknown[][]) {
+        const recv = DecodeReceiver.decode(d);
+        r.decode.set(recv.rank, recv);
+      }
+      r.inflight = (row[9] as number[]).map(writeById);
+      reg.rooms.set(r.room, r);
+      if (r.rid !== null) reg.byRid.set(r.rid, r.room);
+    }
+    return reg;
+  }
+}

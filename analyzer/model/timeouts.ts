@@ -1,0 +1,35 @@
+// Modelled timeouts (sglang-pd-logs-and-protocol.md §5.1, §5.2): a decode
+// receiver in WaitingForInput past SGLANG_DISAGGREGATION_WAITING_TIMEOUT, a
+// prefill sender in Bootstrapping past the bootstrap timeout (where the
+// profile has one). They fire only where the incident shows completions for
+// that side (notifications/polls on decode, bootstrap frames on prefill):
+// without that evidence a room that merely looks silent is not a stall.
+
+import { KVPoll } from "./api.js";
+import { SEEN, type ModelState } from "./state.js";
+import { decodeTimedOut, prefillTimedOut } from "./transferPath.js";
+import type { StoredEvent } from "../../ingest/store/queries.js";
+
+export function fireTimeouts(s: ModelState, ev: StoredEvent): void {
+  const now = ev.tsUs;
+  const decodeVisible = (s.seen & (SEEN.notify | SEEN.decodePoll)) !== 0;
+  const prefillVisible = (s.seen & SEEN.bootFrames) !== 0;
+  let next = Infinity;
+  for (const r of s.rooms.rooms.values()) {
+    for (const d of r.decode.values()) {
+      const due = d.waitingDeadlineUs(s.profile);
+      if (due === Infinity) continue;
+      if (due <= now && decodeVisible) {
+        d.poll(s.profile.backend, ev.seq);
+        if (d.concluded === null) decodeTimedOut(s, r, d, ev, "model");
+      } else if (due < next) next = due;
+    }
+    for (const p of r.prefill.values()) {
+      const due = p.bootstrapDeadlineUs(s.profile);
+      if (due === Infinity) continue;
+      if (due <= now && prefillVisible && p.poll() === KVPoll.Bootstrapping) prefillTimedOut(s, r, p, ev, "model");
+      else if (due < next) next = due;
+    }
+  }
+  s.nextDeadlineUs = next;
+}

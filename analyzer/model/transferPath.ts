@@ -1,0 +1,395 @@
+// Handlers of the KV transfer path: decode metadata, prefill chunk posts and
+// completions, decode notifications and polls, timeouts and the failure lines
+// (sglang-pd-logs-and-protocol.md §3.4–§3.5, §5, §6, §8–§9).
+
+import { KVPoll, type KVPollValue } from "./api.js";
+import { attrBool, attrNum, attrStr, countPages, expandPages, pageRanges } from "./evidence.js";
+import { kvPollFromName } from "./kvpoll.js";
+import { DECODE, PREFILL } from "./ranks.js";
+import type { DecodeReceiver } from "./receiver.js";
+import { FLAG, type RoomRec } from "./rooms.js";
+import { routeQueue, type PrefillSender } from "./sender.js";
+import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
+import { SEEN, type ModelState } from "./state.js";
+import { parseNotif } from "./transferStatus.js";
+import { deliverAbortFromDecode } from "./abortPath.js";
+import type { StoredEvent } from "../../ingest/store/queries.js";
+
+/** `kv.meta`: decode's init + send_metadata for a room: WaitingForInput, init_time, its pages. */
+export function onKvMeta(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  const rank = s.rankOf(ev, DECODE);
+  const r = s.room(ev.room, ev);
+  const d = s.receiver(r, rank, ev);
+  const required = attrNum(ev, "required_prefill_response_num");
+  if (required !== null) d.transfer.requiredResponses = required;
+  const expectsState = attrBool(ev, "expects_state");
+  if (expectsState !== null) d.transfer.expectsState = expectsState;
+  d.metadataSent(s.profile.backend, expandPages(pageRanges(ev)), ev.tsUs, ev.seq);
+  r.progressSeq = ev.seq;
+  const port = attrNum(ev, "dst_port");
+  if (port !== null && !r.dstPorts.includes(port)) r.dstPorts.push(port);
+  s.noteDeadline(d.waitingDeadlineUs(s.profile));
+  const aux = attrNum(ev, "aux_index");
+  if (aux !== null) checkAuxIndex(s, ev, r, d, aux);
+}
+
+/** Two live rooms of one decode rank given the same metadata buffer slot (pd §3.4 "metadata buffer index collision"). */
+function checkAuxIndex(s: ModelState, ev: StoredEvent, r: RoomRec, d: DecodeReceiver, aux: number): void {
+  s.seen |= SEEN.auxIndex;
+  s.count("metadata-collision");
+  d.auxIndex = aux;
+  const key = d.rank * 2 ** 20 + aux;
+  const holder = s.auxHolders.get(key);
+  s.auxHolders.set(key, [r.room, ev.seq]);
+  if (holder === undefined || holder[0] === r.room) return;
+  const other = s.rooms.find(holder[0])?.decode.get(d.rank);
+  if (other === undefined || other.concluded !== null || other.freedSeq >= 0) return;
+  if (r.flags & FLAG.collision) return;
+  r.flags |= FLAG.collision;
+  s.violation(
+    "metadata-collision",
+    ev,
+    [holder[1], ev.seq],
+    `room ${r.room} was given metadata buffer ${aux} on ${s.ranks.label(d.rank)} while room ${holder[0]} still holds it`,
+    { auxIndex: aux, otherRoom: holder[0] },
+    r.room,
+    d.rank,
+  );
+}
+
+/** Decode ranks a prefill rank's chunk lands on: the equal-TP peer when there is one, else every decode rank of the room. */
+function decodeTargets(s: ModelState, r: RoomRec, prefillRank: number): DecodeReceiver[] {
+  const tp = s.ranks.ranks[prefillRank]!.tp;
+  const all = [...r.decode.values()];
+  const same = all.filter((d) => s.ranks.ranks[d.rank]!.tp === tp);
+  return same.length > 0 ? same : all;
+}
+
+/**
+ * `kv.post`: a transfer worker posted a chunk (§6 worker loop). The chunk's
+ * decode pages are `attrs.dst_pages` when the probe gives them, else the
+ * next pages of the room's metadata page list in sequence order (the sender
+ * slices `dst_kv_indices` by the chunk's index slice). The last chunk also
+ * carries the state (index-K) pages of the whole room (§6 step 3, §2.4).
+ */
+export function onKvPost(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  s.seen |= SEEN.post;
+  const rank = s.rankOf(ev, PREFILL);
+  const r = s.room(ev.room, ev);
+  const sender = s.sender(r, rank, ev);
+  const isLast = attrBool(ev, "last") ?? false;
+  const ranges = pageRanges(ev);
+  const n = countPages(ranges);
+  const queue = attrNum(ev, "queue") ?? routeQueue(s.profile.queueRouting, s.profile.transferQueues, r.room, r.dstPorts.length > 0 ? r.dstPorts : null);
+  sender.queue = queue;
+  const start = sender.pagesPosted;
+  sender.chunkPosted(s.profile.backend, n, ev.chunk, isLast, ev.seq);
+  r.progressSeq = ev.seq;
+  if (queue !== null) s.queueDelta(rank, queue, 1, ev.seq);
+  const dst = pageRanges(ev, "dst_pages");
+  const explicit = dst.length > 0 ? expandPages(dst) : null;
+  for (const d of decodeTargets(s, r, rank)) {
+    const [pages, from, to] = explicit !== null ? [explicit, 0, explicit.length] : [d.pages, start, Math.min(start + n, d.pages.length)];
+    if (to > from) r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_KV, pages, ev.seq, queue, d.freedSeq, from, to));
+    if (isLast && d.pages.length > 0) {
+      r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_INDEX_K, d.pages, ev.seq, queue, d.freedSeq));
+    }
+  }
+}
+
+/** Matches any value of a landWrites filter field. */
+const ANY = -2;
+
+/** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. */
+function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): number {
+  let landed = 0;
+  for (let i = 0; i < r.inflight.length; ) {
+    const w = r.inflight[i]!;
+    if ((poster === ANY || w.poster === poster) && (target === ANY || w.target === target) && (buf === ANY || w.buf === buf) && (chunk === ANY || w.chunk === chunk)) {
+      s.shadow.land(w, seq);
+      r.inflight.splice(i, 1);
+      landed++;
+    } else i++;
+  }
+  return landed;
+}
+
+/** `kv.done`: the chunk's transfer handles are DONE: its data has landed; the last chunk concludes Success. */
+export function onKvDone(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  s.seen |= SEEN.done;
+  const rank = s.rankOf(ev, PREFILL);
+  const r = s.room(ev.room, ev);
+  const sender = s.sender(r, rank, ev);
+  sender.chunkDone(s.profile.backend, ev.chunk, ev.seq);
+  r.progressSeq = ev.seq;
+  if (sender.queue !== null) s.queueDelta(rank, sender.queue, -1, ev.seq);
+  landWrites(s, r, ev.seq, rank, ANY, ANY, ev.chunk);
+}
+
+/**
+ * `kv.notify` on decode: a NIXL notification (delivered after the data it
+ * covers) updates TransferStatus and lands the matching write on this rank;
+ * Mooncake's status message (`attrs.status`) concludes the room per §5.2.
+ */
+export function onKvNotify(s: ModelState, ev: StoredEvent): void {
+  s.seen |= SEEN.notify;
+  const tag = attrStr(ev, "tag");
+  const n = tag === null ? null : parseNotif(tag);
+  const room = n?.room ?? ev.room;
+  if (room === null) return;
+  const rank = s.rankOf(ev, DECODE);
+  const r = s.room(room, ev);
+  const d = s.receiver(r, rank, ev);
+  r.progressSeq = ev.seq;
+  if (n !== null) {
+    d.transfer.apply(n);
+    if (n.kind === "kv" || n.kind === "stg") landWrites(s, r, ev.seq, ANY, rank, BUF_KV, n.chunk);
+    else if (n.kind === "state") landWrites(s, r, ev.seq, ANY, rank, BUF_INDEX_K, ANY);
+    d.poll(s.profile.backend, ev.seq);
+    return;
+  }
+  const status = attrNum(ev, "status");
+  if (status === KVPoll.Failed) d.set(s.profile.backend, KVPoll.Failed, ev.seq, "Failed to get kvcache from prefill instance, it might be dead");
+  else if (status === KVPoll.Success) {
+    const from = attrNum(ev, "prefill_rank") ?? 0;
+    if (!d.successFrom.includes(from)) d.successFrom.push(from);
+    landWrites(s, r, ev.seq, ANY, rank, ANY, ANY);
+    if (d.successFrom.length >= d.transfer.requiredResponses) d.set(s.profile.backend, KVPoll.Success, ev.seq);
+  }
+}
+
+/**
+ * `kv.poll`: what a rank's poll returned (`local`) and the MIN-reduced value
+ * the scheduler acted on (`reduced`). A decode Success while the model's
+ * TransferStatus is not done means completion was declared without every
+ * chunk, the aux or the state (DESIGN.md seed 7).
+ */
+export function onKvPoll(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  const local = attrNum(ev, "local") ?? ev.state;
+  const reduced = attrNum(ev, "reduced");
+  const isDecode = ev.role === "decode";
+  const rank = s.rankOf(ev, isDecode ? DECODE : PREFILL);
+  const r = s.room(ev.room, ev);
+  if (!isDecode) {
+    const sender = s.sender(r, rank, ev);
+    if (local === KVPoll.Failed) sender.set(s.profile.backend, KVPoll.Failed, ev.seq);
+    else if (local === KVPoll.WaitingForInput) sender.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
+    return;
+  }
+  s.seen |= SEEN.decodePoll;
+  const d = s.receiver(r, rank, ev);
+  if (local === KVPoll.Failed) d.set(s.profile.backend, KVPoll.Failed, ev.seq);
+  const success = reduced === KVPoll.Success || local === KVPoll.Success;
+  if (!success || s.profile.backend !== "nixl" || d.metaSeq === null) return;
+  s.count("incomplete-completion");
+  if (d.poll(s.profile.backend, ev.seq) === KVPoll.Success || r.flags & FLAG.incomplete) return;
+  r.flags |= FLAG.incomplete;
+  const missing = d.transfer.missing();
+  s.violation(
+    "incomplete-completion",
+    ev,
+    [d.metaSeq, d.changedSeq, ev.seq],
+    `decode ${s.ranks.label(rank)} took room ${r.room} as Success but TransferStatus.is_done() is false: missing ${missing.join(", ")}`,
+    { missing, local, reduced, chunksReceived: d.transfer.chunksReceived(), auxReceived: d.transfer.receivedAux },
+    r.room,
+    rank,
+  );
+}
+
+function timeoutState(ev: StoredEvent): KVPollValue | null {
+  const n = attrNum(ev, "state");
+  if (n !== null && n >= 0 && n <= 4) return n as KVPollValue;
+  const name = attrStr(ev, "timeoutState") ?? attrStr(ev, "state");
+  return name === null ? ev.state === null ? null : (ev.state as KVPollValue) : kvPollFromName(name);
+}
+
+/** `kv.timeout` probe: a bootstrap (prefill) or waiting (decode) timeout fired. */
+export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  const r = s.room(ev.room, ev);
+  if (ev.role === "prefill") {
+    prefillTimedOut(s, r, s.sender(r, s.rankOf(ev, PREFILL), ev), ev, "log");
+    return;
+  }
+  const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
+  decodeTimedOut(s, r, d, ev, "log");
+}
+
+const SIDE_OF_KIND: Record<string, number> = {
+  "pd.handshake_failed": DECODE,
+  "pd.bootstrap_failed": PREFILL,
+};
+
+/**
+ * The PD failure lines (§3.4, reasons §3.5). `attrs.reasonKind` names the
+ * reason (timeout, abort, propagated, ...) and `attrs.timeoutState` the
+ * KVPoll state a timeout fired in.
+ */
+export function onFailureLine(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  const side = SIDE_OF_KIND[ev.kind] ?? (ev.role === "prefill" || attrStr(ev, "side") === "prefill" ? PREFILL : DECODE);
+  const kind = attrStr(ev, "reasonKind");
+  const reason = attrStr(ev, "reason") ?? kind ?? "failed";
+  const state = timeoutState(ev);
+  const r = s.room(ev.room, ev);
+  if (side === PREFILL) {
+    const sender = s.sender(r, s.rankOf(ev, PREFILL), ev);
+    if (kind === "timeout" && state === KVPoll.Bootstrapping) prefillTimedOut(s, r, sender, ev, "log");
+    else sender.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
+    return;
+  }
+  const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
+  if (kind === "timeout" && state === KVPoll.WaitingForInput) decodeTimedOut(s, r, d, ev, "log");
+  else if (kind === "abort") {
+    if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);
+  } else d.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
+}
+
+/**
+ * Decode's WaitingForInput timeout: Failed, and ABORT to prefill in versions
+ * that send it (§5.2). A room that had to time out is a transfer stall;
+ * the cause names what the model knows of the prefill side.
+ */
+export function decodeTimedOut(s: ModelState, r: RoomRec, d: DecodeReceiver, ev: StoredEvent, basis: "log" | "model"): void {
+  s.count("transfer-stall");
+  const falseTimeout = s.profile.backend === "nixl" && d.transfer.isDone();
+  if (!(r.flags & FLAG.stall)) {
+    r.flags |= FLAG.stall;
+    const c = stallCause(s, r, d.rank);
+    const cause = falseTimeout && !(s.profile.drainsBeforeTimeout ?? true) ? "false-timeout" : c.cause;
+    s.violation(
+      "transfer-stall",
+      ev,
+      [...c.witness, d.metaSeq ?? d.createdSeq, r.progressSeq, ev.seq],
+      `room ${r.room} timed out in WaitingForInput on ${s.ranks.label(d.rank)} (${cause})`,
+      { ...c.detail, cause, basis, side: "decode", waitingTimeoutS: s.profile.waitingTimeoutS },
+      r.room,
+      d.rank,
+    );
+  }
+  const reason = `Request ${r.room} timed out after ${s.profile.waitingTimeoutS.toFixed(1)}s in KVPoll.WaitingForInput`;
+  if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);
+}
+
+/** Prefill's Bootstrapping timeout: decode's metadata never arrived. */
+export function prefillTimedOut(s: ModelState, r: RoomRec, sender: PrefillSender, ev: StoredEvent, basis: "log" | "model"): void {
+  s.count("transfer-stall");
+  sender.set(s.profile.backend, KVPoll.Failed, ev.seq, `Request ${r.room} timed out after ${s.profile.bootstrapTimeoutS.toFixed(1)}s in KVPoll.Bootstrapping`);
+  if (r.flags & FLAG.stall) return;
+  r.flags |= FLAG.stall;
+  const t = s.threads.get(sender.rank);
+  const dead = t !== undefined && !t.alive;
+  const cause = dead ? "bootstrap-thread-dead" : "metadata-never-arrived";
+  s.violation(
+    "transfer-stall",
+    ev,
+    [dead ? (t.abortSeq ?? -1) : -1, dead ? (t.diedSeq ?? -1) : -1, sender.initSeq, ev.seq],
+    `room ${r.room} timed out in Bootstrapping on ${s.ranks.label(sender.rank)} (${cause})`,
+    { cause, basis, side: "prefill", bootstrapTimeoutS: s.profile.bootstrapTimeoutS },
+    r.room,
+    sender.rank,
+  );
+}
+
+interface StallCause {
+  cause: string;
+  witness: number[];
+  detail: Record<string, unknown>;
+}
+
+/** Why a room's transfer never completed, from what the model holds of its prefill side. */
+export function stallCause(s: ModelState, r: RoomRec, decodeRank: number): StallCause {
+  const peers = s.prefillPeers(r, decodeRank);
+  for (const p of peers) {
+    const t = s.threads.get(p);
+    if (t !== undefined && !t.alive) {
+      return { cause: "bootstrap-thread-dead", witness: [t.abortSeq ?? -1, t.diedSeq ?? -1], detail: { prefillRank: s.ranks.label(p), threadDiedAt: t.diedSeq, threadBasis: t.basis } };
+    }
+  }
+  const senders = peers.map((p) => r.prefill.get(p)).filter((x) => x !== undefined);
+  if (senders.length === 0) return { cause: "no-prefill-evidence", witness: [], detail: {} };
+  const sender = senders[0]!;
+  const detail: Record<string, unknown> = {
+    prefillRank: s.ranks.label(sender.rank),
+    prefillState: sender.poll(),
+    chunksPosted: sender.chunksPosted,
+    chunksDone: sender.chunksDone,
+    queue: sender.queue,
+  };
+  if (sender.queue !== null) detail.queueDepth = s.queues.get(sender.rank * 1024 + sender.queue)?.depth ?? 0;
+  if (sender.poll() === KVPoll.Bootstrapping) return { cause: "prefill-not-bootstrapped", witness: [sender.initSeq], detail };
+  const pending = r.inflight[0];
+  if (pending !== undefined || sender.chunksPosted > sender.chunksDone) {
+    return { cause: "transfer-in-flight", witness: pending ? [pending.postSeq] : [], detail };
+  }
+  if (sender.chunksPosted === 0) return { cause: "prefill-not-sent", witness: [sender.changedSeq], detail };
+  return { cause: "notifications-missing", witness: [sender.changedSeq], detail };
+}
+
+/**
+ * `xfer.notif_sent`: the NIXL debug line `sending kvcache to {peer} with notif
+ * {room}_kv_{chunk}_{is_last}_{src}`: a chunk posted (no page evidence).
+ */
+export function onNotifSent(s: ModelState, ev: StoredEvent): void {
+  const tag = attrStr(ev, "tag") ?? attrStr(ev, "notif");
+  const n = tag === null ? null : parseNotif(tag);
+  const room = n?.room ?? ev.room;
+  if (room === null) return;
+  if (n !== null && n.kind !== "kv" && n.kind !== "stg") return;
+  const rank = s.rankOf(ev, PREFILL);
+  const r = s.room(room, ev);
+  const isLast = n?.isLast ?? attrBool(ev, "isLast") ?? false;
+  s.sender(r, rank, ev).chunkPosted(s.profile.backend, 0, n?.chunk ?? ev.chunk, isLast, ev.seq);
+  r.progressSeq = ev.seq;
+}
+
+/** `xfer.error`: a transport error fails the room on the prefill rank. */
+export function onTransferError(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  const r = s.room(ev.room, ev);
+  s.sender(r, s.rankOf(ev, PREFILL), ev).set(s.profile.backend, KVPoll.Failed, ev.seq, attrStr(ev, "error") ?? "transport error");
+}
+
+/** `pd.metadata_not_ready`: the commit found the metadata unset after the readiness gate (§3.4). */
+export function onMetadataNotReady(s: ModelState, ev: StoredEvent): void {
+  s.count("incomplete-completion");
+  const room = ev.room;
+  const r = room === null ? undefined : s.room(room, ev);
+  if (r !== undefined) {
+    if (r.flags & FLAG.incomplete) return;
+    r.flags |= FLAG.incomplete;
+  }
+  const rank = s.rankOf(ev, DECODE);
+  const d = r?.decode.get(rank);
+  s.violation(
+    "incomplete-completion",
+    ev,
+    [d?.metaSeq ?? -1, d?.changedSeq ?? -1, ev.seq],
+    `decode committed room ${room ?? "?"} with its metadata not landed (aux outside the completion check)`,
+    { metadataBufferIndex: attrNum(ev, "metadata_buffer_index") },
+    room,
+    rank,
+  );
+}
+
+/** `pd.context_corruption`: decode read another room's metadata from its buffer slot (§3.4). */
+export function onContextCorruption(s: ModelState, ev: StoredEvent): void {
+  s.seen |= SEEN.context;
+  s.count("metadata-collision");
+  const other = attrStr(ev, "actualRoom");
+  const rank = s.rankOf(ev, DECODE);
+  const holder = other === null ? undefined : s.rooms.find(other)?.decode.get(rank);
+  s.violation(
+    "metadata-collision",
+    ev,
+    [holder?.metaSeq ?? -1, ev.seq],
+    `room ${ev.room ?? "?"} received metadata of room ${other ?? "?"}: metadata buffer index collision`,
+    { actualRoom: other, metadataBufferIndex: attrNum(ev, "metadata_buffer_index") },
+    ev.room,
+    rank,
+  );
+}

@@ -1,0 +1,191 @@
+// What default SGLang logs (and probe records) reveal about the run's profile
+// when no `config` record says it: backend-only lines, version-specific line
+// formats, event-loop names in tracebacks, HiCache start-up lines. Each sign
+// cites the reference section it relies on; version bounds marked
+// [inference] are derived from PR dates, not stated release contents.
+
+import type { Backend } from "../model/api.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { LogKind } from "../../ingest/event.js";
+
+/** One thing the incident shows and what it implies. */
+export interface Sign {
+  seq: number;
+  why: string;
+  backend?: Backend;
+  versionMin?: string;
+  versionMax?: string;
+  /** A lower version bound that holds only when the backend turns out to be this one. */
+  versionMinIf?: { backend: Backend; version: string };
+  overlap?: boolean;
+  hicache?: boolean;
+  hostIndexKPageStride?: number;
+}
+
+type Implication = Omit<Sign, "seq">;
+
+/** Substrings that, all present in one log record, imply something (pd = sglang-pd-logs-and-protocol.md). */
+const TEXT_SIGNS: { needles: string[]; implies: Implication }[] = [
+  { needles: ["NIXL KVManager initialized with backend:"], implies: { backend: "nixl", why: "NIXL KVManager start-up line (pd §3.2)" } },
+  { needles: ["sending kvcache to ", " with notif "], implies: { backend: "nixl", why: "NIXL `sending kvcache … with notif` line (pd §3.2)" } },
+  { needles: ["NIXL transport error for room"], implies: { backend: "nixl", why: "NIXL transport error line (pd §3.2)" } },
+  { needles: ["NIXL transfer encountered ERR"], implies: { backend: "nixl", why: "NIXL transfer ERR (pd §3.2)" } },
+  { needles: ["NixlMsgGuard"], implies: { backend: "nixl", why: "the NIXL bootstrap GUARD in a traceback (pd §7.1)" } },
+  {
+    needles: ["KVSender transfer encountered an error."],
+    implies: { backend: "nixl", versionMax: "0.5.11", why: "NIXL inline-transfer poll error, only before the worker queues of #23967 (pd §6)" },
+  },
+  {
+    needles: ["Aborted by decode-side abort notification."],
+    implies: { backend: "nixl", versionMin: "0.5.16", why: "NIXL prefill abort reason, from the ABORT handler of #30352 (pd §3.5, §7.1)" },
+  },
+  { needles: ["Skipping chunk for room"], implies: { backend: "mooncake", why: "Mooncake transfer_worker skip line (pd §3.3)" } },
+  { needles: ["Session ", " failed."], implies: { backend: "mooncake", why: "Mooncake `Session … failed.` line (pd §3.3)" } },
+  { needles: ["AUX_DATA"], implies: { backend: "mooncake", why: "Mooncake AUX_DATA line (pd §3.3)" } },
+  { needles: ["Transfer thread failed because of"], implies: { backend: "mooncake", why: "Mooncake transfer thread crash (pd §3.3)" } },
+  { needles: ["remote mooncake session"], implies: { backend: "mooncake", why: "Mooncake failure reason (pd §3.5)" } },
+  {
+    needles: ["Sent ABORT_ACK for room"],
+    implies: { backend: "mooncake", versionMin: "0.5.13", why: "Mooncake prefill ABORT_ACK, from #27372 (pd §3.3, §7.2)" },
+  },
+  {
+    needles: ["Received ABORT_ACK for room"],
+    implies: { backend: "mooncake", versionMin: "0.5.13", why: "Mooncake decode got ABORT_ACK, from #27372 (pd §3.3, §7.2)" },
+  },
+  {
+    needles: ["Sent abort notification for room"],
+    implies: { versionMin: "0.5.13", why: "decode sends ABORT to prefill from #27372 (pd §3.1, §7.1)" },
+  },
+  {
+    needles: ["Received abort notification for room"],
+    implies: {
+      versionMin: "0.5.13",
+      versionMinIf: { backend: "nixl", version: "0.5.16" },
+      why: "prefill handled an ABORT frame: #27372 (v0.5.13), on NIXL only with the handler of #30352 (v0.5.16) (pd §3.2, §7.1)",
+    },
+  },
+  { needles: ["event_loop_overlap_disagg_"], implies: { overlap: true, why: "an overlap-schedule event loop in a traceback (hicache §3.3)" } },
+  { needles: ["event_loop_normal_disagg_"], implies: { overlap: false, why: "a normal (non-overlap) event loop in a traceback (hicache §3.2)" } },
+  { needles: ["host memory for hierarchical KV cache"], implies: { hicache: true, why: "HiCache host pool start-up line (hicache §1.1)" } },
+  {
+    needles: ["NSATokenToKVPoolHost initialized with indexer page stride size:"],
+    implies: { hicache: true, why: "NSA HiCache host pool start-up line (hicache §1.2)" },
+  },
+];
+
+const SCANNED_KINDS = Object.values(LogKind).filter(
+  (k) => k !== LogKind.prefillBatch && k !== LogKind.decodeBatch && k !== LogKind.httpAccess,
+);
+
+/** Every sign the incident shows, at most one per kind of sign (the first in seq order). */
+export function findSigns(db: IncidentDb): Sign[] {
+  return [...textSigns(db), ...batchLineSigns(db), ...notifTagSigns(db), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
+}
+
+/** One pass over the log kinds: per sign, the first seq whose text holds all its needles. */
+function textSigns(db: IncidentDb): Sign[] {
+  const firsts = TEXT_SIGNS.map(
+    (s) => `MIN(CASE WHEN ${s.needles.map(() => "instr(text, ?) > 0").join(" AND ")} THEN seq END)`,
+  ).join(", ");
+  const sql = `SELECT ${firsts} FROM events WHERE kind IN (${SCANNED_KINDS.map(() => "?").join(",")})`;
+  const params = [...TEXT_SIGNS.flatMap((s) => s.needles), ...SCANNED_KINDS];
+  const seqs = db.prepare(sql).raw().get(...params) as (number | null)[];
+  const out: Sign[] = [];
+  TEXT_SIGNS.forEach((s, i) => {
+    const seq = seqs[i];
+    if (seq === null || seq === undefined) return;
+    const sign: Sign = { seq, ...s.implies };
+    if (s.needles[0]!.startsWith("NSATokenToKVPoolHost")) {
+      const text = db.prepare("SELECT text FROM events WHERE seq = ?").pluck().get(seq) as string;
+      const m = /indexer page stride size:\s*(\d+)/.exec(text);
+      if (m) sign.hostIndexKPageStride = Number(m[1]);
+    }
+    out.push(sign);
+  });
+  return out;
+}
+
+/** The prefix-less message of a log record (pd §1: `[date time TAGS] message`). */
+function message(text: string): string {
+  const close = text.indexOf("] ");
+  return text.startsWith("[") && close > 0 ? text.slice(close + 2) : text;
+}
+
+/**
+ * The first PD prefill batch line (it carries `#inflight-req`) dates the run by
+ * its fields (pd §2.1, §2.3); a decode batch line by its separator.
+ */
+function batchLineSigns(db: IncidentDb): Sign[] {
+  const out: Sign[] = [];
+  const prefill = db
+    .prepare("SELECT seq, text FROM events WHERE kind = ? AND instr(text, '#inflight-req') > 0 ORDER BY seq LIMIT 1")
+    .get(LogKind.prefillBatch) as { seq: number; text: string } | undefined;
+  if (prefill) {
+    const msg = message(prefill.text);
+    const keys = msg.replace(/^Prefill batch(\.| \[\d+\],|,)\s*/, "").split(", ").map((kv) => kv.split(":")[0]!.trim());
+    const seq = prefill.seq;
+    if (msg.startsWith("Prefill batch.")) out.push({ seq, versionMax: "0.5.3", why: "`Prefill batch.` with a period (pd §2.3)" });
+    else out.push({ seq, versionMin: "0.5.4", why: "`Prefill batch,` with a comma, after #9366 (pd §2.3) [inference: first after v0.5.3]" });
+    if (keys.includes("#prealloc-req")) out.push({ seq, versionMax: "0.5.11", why: "prefill batch line names `#prealloc-req` (pd §2.1)" });
+    if (keys.includes("#bootstrap-req")) {
+      out.push({ seq, versionMin: "0.5.12", why: "prefill batch line names `#bootstrap-req` (pd §2.1)" });
+      out.push(
+        keys.includes("#optimistic-req")
+          ? { seq, versionMin: "0.5.16", why: "prefill batch line has `#optimistic-req` (#30951, pd §2.1)" }
+          : { seq, versionMax: "0.5.15", why: "prefill batch line lacks `#optimistic-req`, printed on PD prefill from v0.5.16 (pd §2.1)" },
+      );
+    }
+    if (!msg.startsWith("Prefill batch.")) {
+      out.push(
+        keys.includes("#pending-token")
+          ? { seq, versionMin: "0.5.11", why: "prefill batch line has `#pending-token` (pd §2.1)" }
+          : { seq, versionMax: "0.5.10", why: "prefill batch line lacks `#pending-token`, printed from v0.5.11 (pd §2.1)" },
+      );
+      const graph = keys.findIndex((k) => / graph$/.test(k));
+      const throughput = keys.indexOf("input throughput (token/s)");
+      if (graph >= 0 && throughput >= 0) {
+        out.push(
+          graph > throughput
+            ? { seq, versionMax: "0.5.9", why: "prefill batch line prints the graph flag after the throughput (pd §2.3)" }
+            : { seq, versionMin: "0.5.10", why: "prefill batch line prints the throughput last (pd §2.3)" },
+        );
+      }
+    }
+  }
+  const decode = db
+    .prepare("SELECT seq FROM events WHERE kind = ? AND instr(text, 'Decode batch.') > 0 ORDER BY seq LIMIT 1")
+    .pluck()
+    .get(LogKind.decodeBatch) as number | undefined;
+  if (decode !== undefined) out.push({ seq: decode, versionMax: "0.5.3", why: "`Decode batch.` with a period (pd §2.3)" });
+  return out;
+}
+
+/**
+ * The NIXL kv notification tag `{room}_kv_{chunk}_{is_last}` gained a fifth
+ * field with #15027 (2025-12-13) (pd §6). [inference] That PR predates #23967
+ * (2026-05-07, first in v0.5.12), so a four-field tag means v0.5.11 or older,
+ * and it postdates v0.5.3.
+ */
+function notifTagSigns(db: IncidentDb): Sign[] {
+  const fromLog = db
+    .prepare("SELECT seq, text FROM events WHERE kind IN (?, ?) AND instr(text, ' with notif ') > 0 ORDER BY seq LIMIT 1")
+    .get(LogKind.notifSent, LogKind.unparsed) as { seq: number; text: string } | undefined;
+  const fromProbe = db
+    .prepare("SELECT seq, json_extract(attrs, '$.tag') AS text FROM events WHERE kind = 'kv.notify' AND instr(attrs, '_kv_') > 0 ORDER BY seq LIMIT 1")
+    .get() as { seq: number; text: string | null } | undefined;
+  const out: Sign[] = [];
+  for (const found of [fromLog, fromProbe]) {
+    const m = found?.text ? /(\d+_kv_[\d_]+)/.exec(found.text) : null;
+    if (!found || !m) continue;
+    const fields = m[1]!.split("_").filter((f) => f.length > 0).length;
+    if (fields === 4) out.push({ seq: found.seq, versionMax: "0.5.11", why: "four-field kv notification tag, before #15027 (pd §6) [inference]" });
+    else if (fields >= 5) out.push({ seq: found.seq, versionMin: "0.5.4", why: "kv notification tag with a source field, #15027 (pd §6) [inference]" });
+  }
+  return out;
+}
+
+/** Probe records of HiCache loads exist only when HiCache runs. */
+function probeSigns(db: IncidentDb): Sign[] {
+  const seq = db.prepare("SELECT MIN(seq) FROM events WHERE kind IN ('hicache.load', 'hicache.layer')").pluck().get() as number | null;
+  return seq === null ? [] : [{ seq, hicache: true, why: "probe records of HiCache layer loads" }];
+}

@@ -1,0 +1,117 @@
+// A full replay: every stored event, in seq order, through the reference
+// model of the chosen profile. It returns the model's raw violations with
+// their witness events resolved to file and line, the checks' coverage (what
+// the evidence allowed, and what it did not), and how fast it ran; on the way
+// it leaves snapshots for time travel, unless valid ones are already stored.
+
+import type { CheckCoverage, Violation } from "../model/api.js";
+import { createModel } from "../model/index.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { EventColumns, type ColumnsInfo } from "./eventColumns.js";
+import { eventRefs, type EventRef } from "./eventRefs.js";
+import { EventReader } from "./eventReader.js";
+import { selectProfile, type ProfileChoice } from "./profileSelection.js";
+import { SNAPSHOT_EVERY, SnapshotSet, type SnapshotInfo } from "./snapshots.js";
+
+export interface ReplayOptions {
+  /** A --profile flag (profileFlag.ts); ignored when `choice` is given. */
+  profileFlag?: string;
+  /** A profile already chosen (by selectProfile). */
+  choice?: ProfileChoice;
+  /** Called now and then with the events done so far and the total. */
+  onProgress?: (phase: "columns" | "replay", done: number, total: number) => void;
+}
+
+export interface ReplayViolation extends Omit<Violation, "witness"> {
+  witness: EventRef[];
+}
+
+export interface ReplaySummary {
+  choice: ProfileChoice;
+  events: number;
+  firstSeq: number | null;
+  lastSeq: number | null;
+  violations: ReplayViolation[];
+  coverage: CheckCoverage[];
+  columns: ColumnsInfo;
+  snapshots: SnapshotInfo;
+  timing: {
+    /** Building (or checking) the column cache. */
+    columnsMs: number;
+    /** The replay proper, snapshots included. */
+    replayMs: number;
+    eventsPerSecond: number;
+  };
+}
+
+const PROGRESS_EVERY = 1 << 18;
+
+export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): ReplaySummary {
+  const choice = opts.choice ?? selectProfile(db, opts.profileFlag);
+  const t0 = performance.now();
+  const columns = EventColumns.open(db, (n) => opts.onProgress?.("columns", n, Number.NaN));
+  const t1 = performance.now();
+  const run = runModel(db, choice, columns, opts.onProgress);
+  const replayMs = performance.now() - t1;
+  return {
+    choice,
+    events: run.events,
+    firstSeq: run.firstSeq,
+    lastSeq: run.lastSeq,
+    violations: resolveWitnesses(db, run.violations),
+    coverage: run.coverage,
+    columns: columns.info,
+    snapshots: run.snapshots.info,
+    timing: { columnsMs: t1 - t0, replayMs, eventsPerSecond: replayMs > 0 ? (run.events / replayMs) * 1000 : 0 },
+  };
+}
+
+export interface ModelRun {
+  events: number;
+  firstSeq: number | null;
+  lastSeq: number | null;
+  violations: Violation[];
+  coverage: CheckCoverage[];
+  snapshots: SnapshotSet;
+}
+
+/**
+ * Every event through a fresh model. Snapshots are taken on the way unless a
+ * valid set is stored already; they are stored, or kept in memory when the
+ * database is read-only.
+ */
+export function runModel(
+  db: IncidentDb,
+  choice: ProfileChoice,
+  columns: EventColumns,
+  onProgress?: ReplayOptions["onProgress"],
+): ModelRun {
+  const existing = db.readonly ? null : SnapshotSet.find(db, columns.fingerprint, choice.profile);
+  const writer = existing ? null : SnapshotSet.writer(db, columns.fingerprint, choice.profile);
+  const model = createModel(choice.profile);
+  const violations: Violation[] = [];
+  const total = columns.events;
+  let done = 0;
+  let firstSeq: number | null = null;
+  let lastSeq: number | null = null;
+  let lastTsUs = 0;
+  new EventReader(db, columns).forEach(-Infinity, Infinity, (ev) => {
+    const found = model.apply(ev);
+    if (found.length > 0) for (const v of found) violations.push(v);
+    done++;
+    if (writer !== null && done % SNAPSHOT_EVERY === 0) writer.add(ev.seq, model.snapshot());
+    if (done % PROGRESS_EVERY === 0) onProgress?.("replay", done, total);
+    lastTsUs = ev.tsUs;
+    lastSeq = ev.seq;
+    firstSeq ??= ev.seq;
+  });
+  for (const v of model.finish(lastTsUs)) violations.push(v);
+  const snapshots = writer ? writer.finish() : existing!;
+  return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots };
+}
+
+/** Violations with each witness seq replaced by the event it names (file, line, text). */
+export function resolveWitnesses(db: IncidentDb, raw: readonly Violation[]): ReplayViolation[] {
+  const refs = eventRefs(db, raw.flatMap((v) => [v.seq, ...v.witness]));
+  return raw.map((v) => ({ ...v, witness: v.witness.map((s) => refs.get(s)).filter((r): r is EventRef => r !== undefined) }));
+}

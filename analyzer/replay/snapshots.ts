@@ -1,0 +1,139 @@
+// Model snapshots every K events, so that the state at any event is the
+// nearest snapshot plus a short forward replay. A snapshot is the model's own
+// `snapshot()` value, serialised with v8's structured clone (it keeps Maps,
+// typed arrays and BigInts) and deflated. A set of snapshots is valid for one
+// events fingerprint and one profile; meta records both, so a re-ingest or a
+// different --profile makes the next replay rebuild them.
+
+import { deserialize, serialize } from "node:v8";
+import { deflateSync, inflateSync, constants as zlib } from "node:zlib";
+import type { Profile } from "../model/api.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { getMetaJson, setMeta } from "../../ingest/store/db.js";
+
+/** Events between snapshots: two column chunks, so a stateAt replays at most that many events. */
+export const SNAPSHOT_EVERY = 32_768;
+
+/** Bump when the encoding below changes. */
+const SNAPSHOT_FORMAT = "v8-deflate-1";
+const META_KEY = "snapshots";
+
+interface SnapshotsMeta {
+  fingerprint: string;
+  profile: string;
+  format: string;
+  every: number;
+  count: number;
+  bytes: number;
+}
+
+export interface SnapshotInfo {
+  every: number;
+  count: number;
+  bytes: number;
+  /** False when this replay had to (re)build them. */
+  reused: boolean;
+  /** False for a read-only database: the snapshots live in memory only. */
+  stored: boolean;
+}
+
+export function encodeSnapshot(state: unknown): Buffer {
+  return deflateSync(serialize(state), { level: 1, strategy: zlib.Z_DEFAULT_STRATEGY });
+}
+
+export function decodeSnapshot(blob: Buffer): unknown {
+  return deserialize(inflateSync(blob));
+}
+
+/** A profile as a stable key: field order does not matter. */
+export function profileKey(profile: Profile): string {
+  const sorted = Object.fromEntries(Object.entries(profile).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify(sorted);
+}
+
+/** The snapshots of one (fingerprint, profile): in the store, or in memory for a read-only database. */
+export class SnapshotSet {
+  private readonly seqs: number[];
+
+  private constructor(
+    private readonly db: IncidentDb,
+    private readonly memory: Map<number, Buffer> | null,
+    seqs: number[],
+    readonly info: SnapshotInfo,
+  ) {
+    this.seqs = seqs;
+  }
+
+  /** The stored set for this fingerprint and profile, or null when there is none (or it is stale). */
+  static find(db: IncidentDb, fingerprint: string, profile: Profile): SnapshotSet | null {
+    const meta = getMetaJson<SnapshotsMeta>(db, META_KEY);
+    if (!meta || meta.fingerprint !== fingerprint || meta.profile !== profileKey(profile) || meta.format !== SNAPSHOT_FORMAT) return null;
+    const seqs = db.prepare("SELECT seq FROM snapshots ORDER BY seq").pluck().all() as number[];
+    if (seqs.length !== meta.count) return null;
+    return new SnapshotSet(db, null, seqs, { every: meta.every, count: meta.count, bytes: meta.bytes, reused: true, stored: true });
+  }
+
+  /** The latest snapshot at or before `seq`: its seq and decoded state, or null when none is that early. */
+  nearest(seq: number): { seq: number; state: unknown } | null {
+    let lo = 0;
+    let hi = this.seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.seqs[mid]! <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0) return null;
+    const at = this.seqs[lo - 1]!;
+    const blob = this.memory ? this.memory.get(at)! : (this.db.prepare("SELECT state FROM snapshots WHERE seq = ?").pluck().get(at) as Buffer);
+    return { seq: at, state: decodeSnapshot(blob) };
+  }
+
+  /** Collects snapshots during a replay and then stores them (or keeps them, for a read-only database). */
+  static writer(db: IncidentDb, fingerprint: string, profile: Profile): SnapshotWriter {
+    return new SnapshotWriter(db, fingerprint, profile);
+  }
+
+  /** Used by SnapshotWriter. */
+  static made(db: IncidentDb, memory: Map<number, Buffer> | null, seqs: number[], info: SnapshotInfo): SnapshotSet {
+    return new SnapshotSet(db, memory, seqs, info);
+  }
+}
+
+export class SnapshotWriter {
+  private readonly blobs = new Map<number, Buffer>();
+  private bytes = 0;
+
+  constructor(
+    private readonly db: IncidentDb,
+    private readonly fingerprint: string,
+    private readonly profile: Profile,
+  ) {}
+
+  add(seq: number, state: unknown): void {
+    const blob = encodeSnapshot(state);
+    this.blobs.set(seq, blob);
+    this.bytes += blob.byteLength;
+  }
+
+  /** Replaces the stored snapshots with these (in memory only when the database is read-only). */
+  finish(): SnapshotSet {
+    const seqs = [...this.blobs.keys()];
+    const info = { every: SNAPSHOT_EVERY, count: seqs.length, bytes: this.bytes, reused: false, stored: !this.db.readonly };
+    if (this.db.readonly) return SnapshotSet.made(this.db, this.blobs, seqs, info);
+    const insert = this.db.prepare("INSERT INTO snapshots (seq, state) VALUES (?, ?)");
+    this.db.transaction(() => {
+      this.db.exec("DELETE FROM snapshots");
+      for (const [seq, blob] of this.blobs) insert.run(seq, blob);
+      const meta: SnapshotsMeta = {
+        fingerprint: this.fingerprint,
+        profile: profileKey(this.profile),
+        format: SNAPSHOT_FORMAT,
+        every: SNAPSHOT_EVERY,
+        count: seqs.length,
+        bytes: this.bytes,
+      };
+      setMeta(this.db, META_KEY, JSON.stringify(meta));
+    })();
+    return SnapshotSet.made(this.db, null, seqs, info);
+  }
+}

@@ -1,0 +1,113 @@
+// `kvrewind replay <incident.db> [--at <seq|ISO time>] [--room R] [--json] [--profile ...]`
+// With --at: the model state after that event (or the last event at or before
+// that time). Without: a full replay's violations and coverage.
+
+import { existsSync } from "node:fs";
+import type { CommandModule } from "yargs";
+import { z } from "zod";
+import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { eventRef } from "../../analyzer/replay/eventRefs.js";
+import { replayIncident, type ReplaySummary } from "../../analyzer/replay/replay.js";
+import { stateJson } from "../../analyzer/replay/stateJson.js";
+import { provenance, seqAt, stateAt, timeline, type At } from "../../analyzer/replay/timeTravel.js";
+import { isoUs, stateText, summaryText } from "./replayText.js";
+
+const ISO = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(Z|[+-]\d\d:?\d\d)?$/;
+
+/** `--at`: a seq (digits) or an ISO-8601 time, read as UTC when it names no zone (DESIGN.md "Canonical store"). */
+export function parseAt(text: string): At {
+  if (/^\d+$/.test(text)) return { seq: Number(text) };
+  const m = ISO.exec(text.trim());
+  if (!m) throw new Error(`--at: "${text}" is neither a seq nor an ISO time like 2026-08-20T10:15:32.123Z`);
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  if (Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(d)) throw new Error(`--at: "${text}" is not a valid date`);
+  let offsetMin = 0;
+  if (zone && zone !== "Z") {
+    const z2 = zone.replace(":", "");
+    offsetMin = (z2[0] === "-" ? -1 : 1) * (Number(z2.slice(1, 3)) * 60 + Number(z2.slice(3, 5)));
+  }
+  return { tsUs: (ms - offsetMin * 60_000) * 1000 + Number((frac ?? "").padEnd(6, "0")) };
+}
+
+const Args = z.object({
+  db: z.string().min(1),
+  at: z.string().min(1).optional(),
+  room: z.string().regex(/^\d+$/, "a room is a decimal bootstrap_room").optional(),
+  json: z.boolean(),
+  profile: z.string().min(1).optional(),
+});
+type Args = z.infer<typeof Args>;
+
+function open(path: string): IncidentDb {
+  if (!existsSync(path)) throw new Error(`${path}: no such incident database`);
+  try {
+    return openIncident(path);
+  } catch {
+    // A database we may not write still replays; its caches then live in memory.
+    return openIncident(path, { readonly: true });
+  }
+}
+
+function progress(enabled: boolean): ((phase: string, done: number, total: number) => void) | undefined {
+  if (!enabled) return undefined;
+  return (phase, done, total) => {
+    const of = Number.isFinite(total) ? `/${total}` : "";
+    process.stderr.write(`\r${phase}: ${done}${of} events`);
+  };
+}
+
+function replayAt(db: IncidentDb, args: Args & { at: string }): string {
+  const at = parseAt(args.at);
+  const line = timeline(db, args.profile);
+  const view = stateAt(db, at, { room: args.room, profileFlag: args.profile });
+  const seq = seqAt(db, at);
+  const atRef = seq === null ? null : eventRef(db, seq);
+  const refs = provenance(db, view);
+  if (args.json) {
+    const out = {
+      at: atRef ? { ...atRef, ts: isoUs(atRef.tsUs) } : null,
+      profile: line.choice,
+      state: stateJson(view, refs),
+    };
+    return JSON.stringify(out, null, 2) + "\n";
+  }
+  return stateText(view, atRef, refs, line.choice);
+}
+
+function summaryJson(s: ReplaySummary): string {
+  return JSON.stringify(s, null, 2) + "\n";
+}
+
+export const replayCommand: CommandModule<object, Args> = {
+  command: "replay <db>",
+  describe: "replay an incident against the reference model; --at shows the state at a seq or time",
+  builder: (y) =>
+    y
+      .positional("db", { type: "string", describe: "the incident database", demandOption: true })
+      .option("at", { type: "string", describe: "a seq, or an ISO time (UTC unless it names a zone)" })
+      .option("room", { type: "string", describe: "with --at: only this bootstrap_room" })
+      .option("json", { type: "boolean", default: false, describe: "print JSON" })
+      .option("profile", {
+        type: "string",
+        describe: "override the profile, e.g. backend=nixl,version=0.5.14,index_k_dtype=bf16,hicache=on",
+      }) as never,
+  handler: (argv) => {
+    const args = Args.parse(argv);
+    const db = open(args.db);
+    try {
+      if (args.at !== undefined) {
+        process.stdout.write(replayAt(db, { ...args, at: args.at }));
+        return;
+      }
+      const tty = process.stderr.isTTY === true && !args.json;
+      const summary = replayIncident(db, { profileFlag: args.profile, onProgress: progress(tty) });
+      if (tty) {
+        process.stderr.write(`\r${summary.events} events in ${summary.timing.replayMs.toFixed(0)} ms: ${Math.round(summary.timing.eventsPerSecond)} events/s\n`);
+      }
+      process.stdout.write(args.json ? summaryJson(summary) : summaryText(summary));
+    } finally {
+      db.close();
+    }
+  },
+};

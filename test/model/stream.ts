@@ -1,0 +1,62 @@
+// Builds the plain StoredEvent rows the model takes, in seq order, the way the
+// store hands them out: probe records keep their `ev` name as the kind and
+// their fields in attrs; log lines carry their text. Test support, not a test.
+
+import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { Role } from "../../ingest/event.js";
+
+export interface EventFields {
+  role?: Role;
+  host?: string;
+  tp?: number;
+  pp?: number;
+  room?: string;
+  rid?: string;
+  chunk?: number;
+  layer?: number;
+  pages?: [number, number][];
+  state?: number;
+  attrs?: Record<string, unknown>;
+  text?: string;
+  /** Seconds after the stream's start. */
+  at?: number;
+}
+
+export const T0_US = 1_764_421_512_000_000;
+
+export class Stream {
+  readonly events: StoredEvent[] = [];
+  private seq = 0;
+
+  add(kind: string, f: EventFields = {}): StoredEvent {
+    const seq = ++this.seq;
+    const pages = f.pages;
+    const attrs = { ...(f.attrs ?? {}) };
+    if (pages !== undefined) attrs.pages = pages;
+    const lo = pages === undefined || pages.length === 0 ? null : Math.min(...pages.map((p) => p[0]));
+    const hi = pages === undefined || pages.length === 0 ? null : Math.max(...pages.map((p) => p[1]));
+    const ev: StoredEvent = {
+      seq,
+      tsUs: T0_US + Math.round((f.at ?? seq * 0.001) * 1e6),
+      sourceId: 1,
+      line: seq,
+      host: f.host ?? null,
+      role: f.role ?? null,
+      dp: null,
+      pp: f.pp ?? null,
+      tp: f.tp ?? null,
+      kind,
+      room: f.room ?? null,
+      rid: f.rid ?? null,
+      chunk: f.chunk ?? null,
+      layer: f.layer ?? null,
+      pageLo: lo,
+      pageHi: hi,
+      state: f.state ?? null,
+      attrs: Object.keys(attrs).length === 0 ? null : attrs,
+      text: f.text ?? JSON.stringify({ ev: kind, room: f.room, ...attrs }),
+    };
+    this.events.push(ev);
+    return ev;
+  }
+}
