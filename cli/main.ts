@@ -6,10 +6,19 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
+import { analyzeCommand } from "./commands/analyze.js";
+import { diffCommand } from "./commands/diff.js";
+import { exportCommand } from "./commands/export.js";
 import { replayCommand } from "./commands/replay.js";
 import { serveCommand } from "./commands/serve.js";
 
-const commands: CommandModule[] = [replayCommand as CommandModule, serveCommand];
+const commands: CommandModule[] = [
+  analyzeCommand as CommandModule,
+  replayCommand as CommandModule,
+  diffCommand as CommandModule,
+  exportCommand as CommandModule,
+  serveCommand,
+];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)

@@ -1,0 +1,183 @@
+// Ranked root-cause suspects. Each cause lists the findings and settings that
+// speak for it, with a weight per piece of evidence; the pieces combine as
+// independent indications (noisy-or: 1 - Π(1 - w)), and evidence against the
+// cause (a setting that rules it out, an A/B comparison that refutes it)
+// scales the result down. The weights encode how directly a finding proves
+// the cause: a violated model check or a stale checksum is near-proof, a
+// frozen queue only says that something wedged.
+
+import type { RunConfig } from "./config.js";
+import type { CauseId, Suspect } from "./finding.js";
+import type { DraftFinding } from "./rule.js";
+
+export interface NumberedFinding {
+  id: string;
+  draft: DraftFinding;
+}
+
+/** What an A/B comparison says about each cause (see diff.ts). */
+export interface AbEvidence {
+  supports: CauseId[];
+  refutes: CauseId[];
+  /** One sentence naming the settings and the rates, for the suspect summary. */
+  note: string;
+}
+
+interface Indication {
+  weight: number;
+  findings: string[];
+  note: string;
+}
+
+interface CauseCase {
+  for: Indication[];
+  /** Factors below 1 for evidence against the cause. */
+  against: { factor: number; note: string }[];
+}
+
+const MIN_CONFIDENCE = 0.15;
+
+const FALSIFY: Record<CauseId, string> = {
+  "overlap-collective-desync":
+    "Rerun the same mass abort with --disable-overlap-schedule (event_loop_normal_disagg_*): every rank must take the same branch and the queues must drain.",
+  "unhandled-abort":
+    "Repeat the mass abort with prefill on SGLang ≥ v0.5.16 (NIXL handles ABORT, #30352) or on Mooncake: the bootstrap thread must survive and new rooms must bootstrap.",
+  "hicache-indexk-race": "Disable HiCache at the same load (expect 0% corrupted sessions), or rerun with fp8 index-K at the same concurrency (a narrower window).",
+  "stale-slot-reuse":
+    "Rerun at the same load with SGLANG_DISAGGREGATION_DEFERRED_DECODE_KV_RELEASE=1 (decode holds aborted rooms' pages until prefill drains, #35049): stale pages must disappear.",
+  "pool-sizing-fp8-hardcoded": "Size the index-K pool for bf16 (256 B/token, 16,384 B host pages) or run fp8 index-K, and compare free memory and HiCache restores.",
+  "transfer-saturation":
+    "Rerun with fp8 index-K at the same concurrency (half the index-K bytes per room) or with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE): timeouts must drop.",
+};
+
+export function rankSuspects(findings: readonly NumberedFinding[], config: RunConfig, ab?: AbEvidence): Suspect[] {
+  const violated = findings.filter((f) => f.draft.verdict === "violated");
+  const of = (rule: DraftFinding["rule"]): NumberedFinding[] => violated.filter((f) => f.draft.rule === rule);
+  const cases: Record<CauseId, CauseCase> = {
+    "overlap-collective-desync": overlapDesync(of, config),
+    "unhandled-abort": unhandledAbortCase(of),
+    "hicache-indexk-race": hicacheRace(of, config),
+    "stale-slot-reuse": staleReuse(of),
+    "pool-sizing-fp8-hardcoded": poolSizing(of),
+    "transfer-saturation": saturation(of, config),
+  };
+  const scored = (Object.entries(cases) as [CauseId, CauseCase][]).map(([cause, c]) => {
+    if (ab?.supports.includes(cause) && c.for.length > 0) c.for.push({ weight: 0.3, findings: [], note: `A/B: ${ab.note}` });
+    if (ab?.refutes.includes(cause)) c.against.push({ factor: 0.3, note: `A/B: ${ab.note}` });
+    const support = 1 - c.for.reduce((p, i) => p * (1 - i.weight), 1);
+    const confidence = round2(c.against.reduce((p, a) => p * a.factor, support));
+    return { cause, confidence, c };
+  });
+  return scored
+    .filter((s) => s.confidence >= MIN_CONFIDENCE)
+    .sort((a, b) => b.confidence - a.confidence)
+    .map((s, i) => ({
+      rank: i + 1,
+      cause: s.cause,
+      confidence: s.confidence,
+      findings: [...new Set(s.c.for.flatMap((x) => x.findings))],
+      summary: [...s.c.for.map((x) => x.note), ...s.c.against.map((a) => `against: ${a.note}`)].join("; "),
+      falsify: FALSIFY[s.cause],
+    }));
+}
+
+type Of = (rule: DraftFinding["rule"]) => NumberedFinding[];
+
+function ids(fs: NumberedFinding[]): string[] {
+  return fs.map((f) => f.id);
+}
+
+function wedges(of: Of): NumberedFinding[] {
+  return of("transfer-stall").filter((f) => f.draft.facts?.wedgeStartUs !== undefined);
+}
+
+function timeouts(of: Of): NumberedFinding[] {
+  return of("transfer-stall").filter((f) => Array.isArray(f.draft.facts?.rooms));
+}
+
+function overlapDesync(of: Of, config: RunConfig): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const div = of("collective-divergence");
+  const hangs = div.filter((f) => f.draft.facts?.hang === true);
+  const idle = div.filter((f) => ((f.draft.facts?.onIdle as string[] | undefined) ?? []).length > 0);
+  if (hangs.length) c.for.push({ weight: 0.7, findings: ids(hangs), note: "ranks of a group deadlocked on a collective some never entered" });
+  else if (div.length) c.for.push({ weight: 0.5, findings: ids(div), note: "ranks of a group diverged on a collective" });
+  if (idle.length) c.for.push({ weight: 0.3, findings: ids(idle), note: "the culprit ranks branched to on_idle while their peers ran a batch (the overlap loop's asymmetry, §3.5)" });
+  if (div.length && wedges(of).length) c.for.push({ weight: 0.1, findings: ids(wedges(of)), note: "the PD queues froze" });
+  const overlap = config.bool("overlap");
+  if (c.for.length && overlap === true) c.for.push({ weight: 0.1, findings: [], note: "the overlap scheduler was on" });
+  if (overlap === false) c.against.push({ factor: 0.2, note: "the overlap scheduler was off" });
+  return c;
+}
+
+function unhandledAbortCase(of: Of): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const deaths = of("unhandled-abort");
+  const onAbort = deaths.filter((f) => f.draft.facts?.abortSeen === true);
+  if (onAbort.length) c.for.push({ weight: 0.85, findings: ids(onAbort), note: "a prefill bootstrap thread died on an ABORT frame it does not handle" });
+  else if (deaths.length) c.for.push({ weight: 0.5, findings: ids(deaths), note: "a prefill bootstrap thread died" });
+  const stalled = deaths.filter((f) => ((f.draft.facts?.stalledRooms as string[] | undefined) ?? []).length > 0);
+  if (stalled.length) c.for.push({ weight: 0.3, findings: ids(stalled), note: "rooms that started after the death timed out" });
+  if (deaths.length && wedges(of).length) c.for.push({ weight: 0.1, findings: ids(wedges(of)), note: "the PD queues froze" });
+  return c;
+}
+
+function hicacheRace(of: Of, config: RunConfig): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const ungated = of("hicache-ungated-read");
+  if (ungated.length) c.for.push({ weight: 0.8, findings: ids(ungated), note: "an index-K reader did not wait for its HiCache layer load (#22811)" });
+  const earlyReads = of("read-before-landed-write").filter((f) => f.draft.facts?.writer === "hicache");
+  if (earlyReads.length) c.for.push({ weight: 0.5, findings: ids(earlyReads), note: "a read preceded the HiCache load of the same page" });
+  const readTorn = of("checksum-mismatch").filter((f) => hasAttribution(f, "torn", "decode_read"));
+  if (c.for.length && readTorn.length) c.for.push({ weight: 0.2, findings: ids(readTorn), note: "decode read pages that match no stored data" });
+  const hicache = config.bool("hicache");
+  if (c.for.length && config.str("index_k_dtype") === "bf16") c.for.push({ weight: 0.05, findings: [], note: "bf16 index-K doubles the bytes per layer load, widening the window" });
+  if (hicache === false) c.against.push({ factor: 0.1, note: "HiCache was off" });
+  return c;
+}
+
+function staleReuse(of: Of): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const reuse = of("stale-slot-reuse");
+  if (reuse.length) c.for.push({ weight: 0.8, findings: ids(reuse), note: "decode gave pages still being written for an aborted room to a new room, which read them" });
+  const stale = of("checksum-mismatch").filter((f) => Number(f.draft.facts?.stale ?? 0) > 0);
+  if (stale.length) c.for.push({ weight: 0.7, findings: ids(stale), note: `${stale.length} room(s) hold another room's index-K (stale checksums)` });
+  const crossRoom = of("read-before-landed-write").filter((f) => f.draft.facts?.crossRoom === true);
+  if (crossRoom.length) c.for.push({ weight: 0.4, findings: ids(crossRoom), note: "reads raced a write of another (earlier) room" });
+  const t = timeouts(of);
+  if (c.for.length && t.length) c.for.push({ weight: 0.1, findings: ids(t), note: "rooms timed out and were aborted, freeing their pages" });
+  return c;
+}
+
+function poolSizing(of: Of): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const kind = (k: string): NumberedFinding[] => of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind === k);
+  const perToken = kind("bytes-per-token");
+  if (perToken.length) c.for.push({ weight: 0.6, findings: ids(perToken), note: "the index-K pool is sized with a smaller row than the buffer holds" });
+  const stride = kind("host-page-stride");
+  if (stride.length) c.for.push({ weight: 0.4, findings: ids(stride), note: "the HiCache host pool copies index-K pages with the fp8 stride" });
+  const itemLen = kind("item-len");
+  if (itemLen.length) c.for.push({ weight: 0.3, findings: ids(itemLen), note: "prefill and decode index-K rows differ in size" });
+  return c;
+}
+
+function saturation(of: Of, config: RunConfig): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const t = timeouts(of);
+  const waiting = t.filter((f) => Number((f.draft.facts?.states as Record<string, number> | undefined)?.WaitingForInput ?? 0) > 0);
+  if (waiting.length) c.for.push({ weight: 0.45, findings: ids(waiting), note: "rooms timed out waiting for their KV transfer" });
+  else if (t.length) c.for.push({ weight: 0.3, findings: ids(t), note: "rooms timed out in the PD path" });
+  if (c.for.length && config.str("index_k_dtype") === "bf16") c.for.push({ weight: 0.15, findings: [], note: "bf16 index-K doubles the transfer volume per room" });
+  if (of("unhandled-abort").length) c.against.push({ factor: 0.3, note: "a dead bootstrap thread explains the timeouts" });
+  if (of("collective-divergence").some((f) => f.draft.facts?.hang === true)) c.against.push({ factor: 0.3, note: "a collective deadlock explains the stall" });
+  return c;
+}
+
+function hasAttribution(f: NumberedFinding, attribution: string, side: string): boolean {
+  const list = (f.draft.facts?.attributions as { attribution: string; side: string }[] | undefined) ?? [];
+  return list.some((a) => a.attribution === attribution && a.side === side);
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}

@@ -1,0 +1,94 @@
+// Python tracebacks and thread deaths as they reach a server log
+// (sglang-pd-logs-and-protocol.md §1 "logger.exception appends traceback lines
+// without prefix", §3.3 "Exception in thread …" via the default thread excepthook),
+// and the C++ `terminate called after throwing` block torch prints when a
+// watchdog kills the process.
+
+export const TRACEBACK = "Traceback (most recent call last):";
+const THREAD_HEAD = /^Exception in thread (.+):$/;
+const TERMINATE_HEAD = /^terminate called after throwing an instance of '([^']+)'/;
+const WHAT = /^\s*what\(\):\s+(.*)$/;
+const EXCEPTION_LINE = /^([A-Za-z_][\w.]*(?:::\w+)*)(?:: (.*))?$/s;
+const CHAIN_MARKERS = [
+  "During handling of the above exception, another exception occurred:",
+  "The above exception was the direct cause of the following exception:",
+];
+
+/** Where a record stands in reading a traceback, to tell a chained traceback from a new one. */
+export const TracebackState = {
+  none: 0,
+  frames: 1,
+  done: 2,
+  chained: 3,
+} as const;
+export type TracebackState = (typeof TracebackState)[keyof typeof TracebackState];
+
+/** The state after one more line of a record. */
+export function nextTracebackState(state: TracebackState, line: string): TracebackState {
+  if (line.startsWith(TRACEBACK)) return TracebackState.frames;
+  if (state === TracebackState.frames && line.length > 0 && !isIndented(line)) return TracebackState.done;
+  if (state === TracebackState.done && CHAIN_MARKERS.includes(line)) return TracebackState.chained;
+  return state;
+}
+
+export interface ThreadDeath {
+  /** The thread's target when Python names it `Thread-N (target)`, else the thread's name. */
+  thread: string;
+  threadName: string;
+}
+
+/** `Exception in thread Thread-3 (bootstrap_thread):` → the thread; null for any other line. */
+export function threadDeathOf(line: string): ThreadDeath | null {
+  const m = THREAD_HEAD.exec(line);
+  if (!m) return null;
+  const threadName = m[1];
+  const target = /\(([^()]+)\)$/.exec(threadName);
+  return { thread: target ? target[1] : threadName, threadName };
+}
+
+/** `terminate called after throwing an instance of 'c10::DistBackendError'` → the C++ type. */
+export function terminateTypeOf(line: string): string | null {
+  const m = TERMINATE_HEAD.exec(line);
+  return m ? m[1] : null;
+}
+
+export interface ExceptionInfo {
+  excType: string;
+  excMessage?: string;
+}
+
+/**
+ * The exception a record ends with: the line after the frames of its last
+ * traceback (the outermost of a chain), or a C++ terminate block's `what()`.
+ */
+export function exceptionOf(head: string, lines: readonly string[]): ExceptionInfo | null {
+  const cpp = terminateTypeOf(head);
+  if (cpp !== null) {
+    const what = lines.map((l) => WHAT.exec(l)).find((m) => m !== null);
+    return what ? { excType: cpp, excMessage: what[1] } : { excType: cpp };
+  }
+  let start = -1;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i].startsWith(TRACEBACK)) {
+      start = i + 1;
+      break;
+    }
+  }
+  if (start < 0) {
+    if (!head.endsWith(TRACEBACK)) return null;
+    start = 0;
+  }
+  for (let i = start; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.length === 0 || isIndented(line)) continue;
+    const m = EXCEPTION_LINE.exec(line);
+    if (!m) return null;
+    return m[2] !== undefined ? { excType: m[1], excMessage: m[2] } : { excType: m[1] };
+  }
+  return null;
+}
+
+function isIndented(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return c === 32 || c === 9;
+}

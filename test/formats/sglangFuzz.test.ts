@@ -1,0 +1,150 @@
+// Property: whatever the bytes, the parser never throws, and every input line
+// ends up in an event's text or in an issue. Inputs are random byte lines and
+// random mutations (truncation, splicing, flipped and inserted characters) of
+// real lines of every template; the generator is seeded, so a failure repeats.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { ParsedEvent, ParseIssue } from "../../ingest/event.js";
+import { parseLines } from "./sglangHarness.js";
+
+const ROOM = "8972542885242963296";
+const RID = "9f2c4c0e1b2a4f7d8e6a";
+
+const REAL_LINES = [
+  "[2026-08-20 10:15:32 DP0 TP0] Prefill batch, #new-seq: 3, #new-token: 12288, #cached-token: 2048, token usage: 0.21, #running-req: 3, #queue-req: 5, #pending-token: 0, #bootstrap-req: 7, #inflight-req: 12, #optimistic-req: 0, cuda graph: False, input throughput (token/s): 48211.37",
+  "[2026-08-20 10:15:40.120 DP1 TP4] Decode batch, #running-req: 64, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 58, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0, fwd occupancy: 87.50%",
+  "[2025-10-01 08:00:05 TP0] Prefill batch. #new-seq: 1, #new-token: 4096, #cached-token: 0, token usage: 0.05, #unbootstrapped-req: 2, #queue-req: 0, #transferring-req: 4, input throughput (token/s): 9021.44, ",
+  "[2025-10-24 12:00:00 TP0] Prefill batch [18342], #new-seq: 2, #new-token: 8192, cuda graph: False",
+  `[2026-08-20 10:20:01 DP0 PP1 ATTN_CP1 MOE_DP2 TP3 EP3] Decode transfer failed for request rank=3 decode_req.req.rid='${RID}' decode_req.req.bootstrap_room=${ROOM} with exception KVTransferError(bootstrap_room=${ROOM}): Request ${ROOM} timed out after 300.0s in KVPoll.WaitingForInput`,
+  `[2026-08-20 10:20:01 TP5] Prefill bootstrap failed for request rank=5 req.rid='${RID}' req.bootstrap_room=${ROOM} with exception KVTransferError(bootstrap_room=${ROOM}): Aborted by AbortReq.`,
+  `[2026-08-20 10:20:01 TP3] Context corruption detected: Request ${RID} (bootstrap_room=${ROOM}) received metadata from bootstrap_room=5830149913321004417. Metadata buffer index: 17. This indicates metadata buffer index collision.`,
+  `[2026-08-20 10:20:01 TP3] Metadata unexpectedly not ready after readiness gate: request ${RID}, bootstrap_room=${ROOM}, metadata_buffer_index=42`,
+  "[2026-08-20 10:20:01 TP3] Lost connection with prefill instance (bootstrap_addr: 10.0.3.17:8998), 58 requests affected",
+  "[2026-08-20 10:20:01 TP3] Some requests fail to receive KV Cache transfer done signal after bootstrapping. If a greater mean TTFT is acceptable, you can 'export SGLANG_DISAGGREGATION_WAITING_TIMEOUT=600' (10 minutes) to relax the timeout condition. ",
+  `[2026-08-20 10:20:01 TP3] Abort transfer queue request. decode_req.req.rid='${RID}'`,
+  `[2026-08-20 10:20:01.250 TP3] sending kvcache to 4f1e0c2a-decode-3 with notif ${ROOM}_kv_2_1_3`,
+  `[2026-08-20 10:20:01.250 TP3] sending kvcache to 4f1e0c2a-decode-3 with notif ${ROOM}_stg_1_0_3_5_1024_64_decode_10.0.4.2_rank_3`,
+  `[2026-08-20 10:20:01.250 TP3] sending kvcache to 4f1e0c2a-decode-3 with notif ${ROOM}_aux_nokv_3_2`,
+  `[2026-08-20 10:20:01 TP3] got info room=${ROOM} agent_name='4f1e0c2a-decode-3' required_dst_info_num=1`,
+  `[2026-08-20 10:20:01 TP3] room=${ROOM} is bootstrapped`,
+  `[2026-08-20 10:20:01 TP3] Received abort notification for room ${ROOM}, marked as Failed; ACK deferred until transfer drains`,
+  `[2026-08-20 10:20:01 TP3] Sent ABORT_ACK for room ${ROOM} to 10.0.4.2:17010`,
+  `[2026-08-20 10:20:01 TP3] NIXL transport error for room ${ROOM}: nixlRemoteDisconnectError: remote agent disconnected`,
+  `[2026-08-20 10:20:01 TP3] Unexpected transfer worker error for room ${ROOM}`,
+  "Traceback (most recent call last):",
+  '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/nixl/conn.py", line 1243, in bootstrap_thread',
+  "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
+  "Exception in thread Thread-3 (bootstrap_thread):",
+  "terminate called after throwing an instance of 'c10::DistBackendError'",
+  "[rank3]:[E820 10:30:02.408271257 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1234, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.",
+  "E0820 10:30:02.408271 48211 ProcessGroupNCCL.cpp:616] [Rank 6] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600031 milliseconds before timing out.",
+  '[2026-08-20 10:31:00] INFO:     127.0.0.1:52344 - "POST /generate HTTP/1.1" 200 OK',
+  "(SGLangEngine pid=48211, ip=10.0.3.17) [2026-08-20 10:15:32 TP2] Scheduler started",
+];
+
+/** mulberry32: a small seeded generator, so a failing case can be replayed. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NASTY = "[]_ :=.,'\"()0123456789\r\t\u0000\u001b\ufffd\ud800é中-%#";
+
+function pick<T>(r: () => number, xs: readonly T[]): T {
+  return xs[Math.floor(r() * xs.length)];
+}
+
+function randomLine(r: () => number): string {
+  const len = Math.floor(r() * 200);
+  let s = "";
+  // Any code unit but the LF the pipeline splits on.
+  for (let i = 0; i < len; i++) s += String.fromCharCode(r() < 0.5 ? Math.floor(r() * 256) : NASTY.charCodeAt(Math.floor(r() * NASTY.length))).replace("\n", " ");
+  return s;
+}
+
+function mutate(r: () => number, line: string): string {
+  switch (Math.floor(r() * 5)) {
+    case 0:
+      return line.substring(0, Math.floor(r() * line.length));
+    case 1: {
+      const other = pick(r, REAL_LINES);
+      return line.substring(0, Math.floor(r() * line.length)) + other.substring(Math.floor(r() * other.length));
+    }
+    case 2: {
+      const chars = line.split("");
+      const flips = 1 + Math.floor(r() * 4);
+      for (let i = 0; i < flips && chars.length > 0; i++) chars[Math.floor(r() * chars.length)] = pick(r, NASTY.split(""));
+      return chars.join("");
+    }
+    case 3: {
+      const at = Math.floor(r() * line.length);
+      return line.substring(0, at) + pick(r, NASTY.split("")) + line.substring(at);
+    }
+    default:
+      return line + "\r";
+  }
+}
+
+/** Line numbers an event's text or an issue accounts for. */
+function covered(events: ParsedEvent[], issues: ParseIssue[]): Set<number> {
+  const seen = new Set<number>();
+  for (const ev of events) {
+    const n = ev.text.split("\n").length;
+    for (let i = 0; i < n; i++) seen.add(ev.line + i);
+  }
+  for (const issue of issues) {
+    seen.add(issue.line);
+    const span = /\(lines (\d+)-(\d+)\)/.exec(issue.message);
+    if (span) for (let i = Number(span[1]); i <= Number(span[2]); i++) seen.add(i);
+  }
+  return seen;
+}
+
+function checkRun(lines: string[], label: string): void {
+  let result: ReturnType<typeof parseLines>;
+  assert.doesNotThrow(() => {
+    result = parseLines(lines, { tzOffsetMinutes: 330 });
+  }, label);
+  const { events, issues } = result!;
+  const seen = covered(events, issues);
+  for (let i = 1; i <= lines.length; i++) assert.ok(seen.has(i), `${label}: line ${i} yields no event and no issue: ${JSON.stringify(lines[i - 1])}`);
+  for (const ev of events) {
+    assert.ok(Number.isSafeInteger(ev.tsUs), `${label}: tsUs ${ev.tsUs}`);
+    assert.equal(typeof ev.kind, "string");
+    if (ev.room !== undefined) assert.match(ev.room, /^\d+$/, label);
+  }
+}
+
+test("random byte lines never throw and every line is accounted for", () => {
+  const r = rng(20260820);
+  for (let run = 0; run < 300; run++) {
+    const lines = Array.from({ length: 1 + Math.floor(r() * 20) }, () => randomLine(r));
+    checkRun(lines, `random run ${run}`);
+  }
+});
+
+test("mutated real lines never throw and every line is accounted for", () => {
+  const r = rng(8972542);
+  for (let run = 0; run < 500; run++) {
+    const lines = Array.from({ length: 1 + Math.floor(r() * 30) }, () => {
+      const real = pick(r, REAL_LINES);
+      return r() < 0.7 ? mutate(r, real) : real;
+    });
+    checkRun(lines, `mutation run ${run}`);
+  }
+});
+
+test("every real line unmutated parses to a dated event (the corpus is sound)", () => {
+  const { events, issues } = parseLines(REAL_LINES);
+  assert.deepEqual(issues, []);
+  assert.ok(events.length > 0);
+  const seen = covered(events, issues);
+  assert.equal(seen.size, REAL_LINES.length);
+});
