@@ -17,7 +17,10 @@ export class HttpError extends Error {
 
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, `invalid ${what}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.length ? `'${i.path.join(".")}'` : "value"}: ${i.message}`);
+    throw new HttpError(400, `invalid ${what}: ${issues.join("; ")}`);
+  }
   return parsed.data;
 }
 

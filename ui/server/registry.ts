@@ -7,11 +7,12 @@
 //   <data-dir>/incidents/<id>/incident.db
 //   <data-dir>/incidents/<id>/input/...
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import { deserializeIndex, type IndexFingerprint, type TimelineIndex } from "./timeline-index.js";
 import type { IndexJob } from "./index-worker.js";
 
@@ -50,6 +51,8 @@ export const INCIDENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 interface Opened {
   db: IncidentDb;
+  /** Read-write, for the replay's own caches only (see replayDb). */
+  replayDb?: IncidentDb;
   index?: Promise<TimelineIndex>;
 }
 
@@ -136,6 +139,19 @@ export class Registry {
   }
 
   /**
+   * The connection time travel runs on. The replay reuses the snapshots and
+   * column cache the analysis stored only on a writable connection (on a
+   * read-only one it replays the whole incident into memory first), so this
+   * one is read-write; it is handed only to the replay's functions, never to
+   * anything that takes SQL or paths from a request.
+   */
+  replayDb(id: string): IncidentDb {
+    const o = this.openedOf(id);
+    o.replayDb ??= openIncident(this.dbPathOf(id));
+    return o.replayDb;
+  }
+
+  /**
    * The incident's timeline index: from the cache file beside its database
    * when that is current, else built in a worker thread (and cached).
    */
@@ -157,8 +173,7 @@ export class Registry {
   private async loadIndex(id: string): Promise<TimelineIndex> {
     const dbPath = this.dbPathOf(id);
     const cachePath = join(this.dirOf(id), "timeline.idx");
-    const st = statSync(dbPath);
-    const fingerprint: IndexFingerprint = { dbBytes: st.size, dbMtimeMs: st.mtimeMs };
+    const fingerprint: IndexFingerprint = { events: eventsFingerprint(this.db(id)) };
     const cached = existsSync(cachePath) ? deserializeIndex(readFileSync(cachePath), fingerprint) : undefined;
     if (cached) return cached;
     const job: IndexJob = { dbPath, cachePath, fingerprint };
@@ -187,6 +202,7 @@ export class Registry {
     const o = this.opened.get(id);
     if (!o) return;
     o.db.close();
+    o.replayDb?.close();
     this.opened.delete(id);
   }
 

@@ -10,20 +10,24 @@ import { positionOfSeq, queryWindow } from "./timeline-index.js";
 import { roomFlow } from "./flows.js";
 import { readFindings } from "./findings.js";
 import type { Registry } from "./registry.js";
+import { timeTravelRoutes } from "./routes-timetravel.js";
+
+/** The incident a path names; 404 when unknown, 409 while it is not ready. */
+export function readyIncidentId(registry: Registry, raw: unknown): string {
+  const { id } = parseOr400(IncidentParams, { id: raw }, "incident id");
+  const record = registry.get(id);
+  if (!record) throw new HttpError(404, `no incident '${id}'`);
+  if (record.status !== "ready") {
+    throw new HttpError(409, `incident '${id}' is ${record.status}${record.error ? `: ${record.error}` : ""}`);
+  }
+  return id;
+}
 
 export function incidentRoutes(registry: Registry): Router {
   const router = Router();
+  router.use(timeTravelRoutes(registry, (raw) => readyIncidentId(registry, raw)));
 
-  /** The incident the path names; 404 when unknown, 409 while it is not ready. */
-  const readyIncident = (req: Request): string => {
-    const { id } = parseOr400(IncidentParams, { id: req.params["id"] }, "incident id");
-    const record = registry.get(id);
-    if (!record) throw new HttpError(404, `no incident '${id}'`);
-    if (record.status !== "ready") {
-      throw new HttpError(409, `incident '${id}' is ${record.status}${record.error ? `: ${record.error}` : ""}`);
-    }
-    return id;
-  };
+  const readyIncident = (req: Request): string => readyIncidentId(registry, req.params["id"]);
 
   router.get("/incidents/:id", (req, res) => {
     const { id } = parseOr400(IncidentParams, req.params, "incident id");

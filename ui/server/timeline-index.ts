@@ -191,10 +191,9 @@ export function queryWindow(idx: TimelineIndex, fromUs: number, toUs: number, bu
   return out;
 }
 
-/** What a cached index was built from; a cache whose source changed is rebuilt. */
+/** What a cached index was built from (the replay's eventsFingerprint); a cache whose events changed is rebuilt. */
 export interface IndexFingerprint {
-  dbBytes: number;
-  dbMtimeMs: number;
+  events: string;
 }
 
 interface IndexHeader {
@@ -237,13 +236,7 @@ export function deserializeIndex(buf: Buffer, fingerprint: IndexFingerprint): Ti
   } catch {
     return undefined;
   }
-  if (
-    header.version !== INDEX_VERSION ||
-    header.fingerprint.dbBytes !== fingerprint.dbBytes ||
-    header.fingerprint.dbMtimeMs !== fingerprint.dbMtimeMs
-  ) {
-    return undefined;
-  }
+  if (header.version !== INDEX_VERSION || header.fingerprint.events !== fingerprint.events) return undefined;
   const { n } = header;
   // Copy into a fresh, aligned ArrayBuffer: a Buffer's own offset need not be aligned.
   const body = new Uint8Array(buf.length);

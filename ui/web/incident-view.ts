@@ -59,7 +59,10 @@ class IncidentView {
       onWitness: (seq) => void this.goTo(seq),
     });
     this.eventPanel = new EventPanel({ onStep: (dir, by) => void this.step(dir, by) });
-    this.statePanel = new StatePanel({ onStep: (dir) => void this.step(dir, this.view.by), onScope: (by) => this.setScope(by) }, view.by);
+    this.statePanel = new StatePanel(
+      { onStep: (dir) => void this.step(dir, this.view.by), onScope: (by) => this.setScope(by), onGoTo: (seq) => void this.goTo(seq) },
+      view.by,
+    );
     this.notice = h("div", { class: "notice", role: "status", hidden: true });
     this.headerEl = h("div", { class: "incident-header" });
     clear(root);
@@ -162,7 +165,8 @@ class IncidentView {
 
   /** Selects an event and moves the cursor to it. */
   private async goTo(seq: number): Promise<void> {
-    await Promise.all([this.select(seq, true), this.cursorAt(seq)]);
+    await this.select(seq, true);
+    await this.cursorAt(seq);
   }
 
   private async select(seq: number, scroll: boolean): Promise<void> {
@@ -218,8 +222,7 @@ class IncidentView {
   private showState(answer: Awaited<ReturnType<typeof api.stateAtSeq>>): void {
     this.view.cursor = answer.atSeq;
     this.timeline.setCursor(answer.tsUs);
-    const kind = this.selected?.event.seq === answer.atSeq ? this.selected.event.kind : null;
-    this.statePanel.show(answer, kind, this.selected?.event.room ?? null);
+    this.statePanel.show(answer, this.selected?.event.room ?? null);
     this.saveUrlSoon();
   }
 

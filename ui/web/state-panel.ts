@@ -10,6 +10,8 @@ import type { StepScope } from "./url.js";
 export interface StatePanelCallbacks {
   onStep(dir: "next" | "prev"): void;
   onScope(by: StepScope): void;
+  /** Go to the event that made a piece of state what it is. */
+  onGoTo(seq: number): void;
 }
 
 const MAX_ROWS = 200;
@@ -20,7 +22,12 @@ export class StatePanel {
   private readonly where: HTMLElement;
   private readonly scope: HTMLSelectElement;
 
-  constructor(cb: StatePanelCallbacks, by: StepScope) {
+  private changes: StateAnswer["changes"] = {};
+
+  constructor(
+    private readonly cb: StatePanelCallbacks,
+    by: StepScope,
+  ) {
     this.where = h("span", { class: "cursor-where" }, "no cursor");
     this.scope = h(
       "select",
@@ -49,44 +56,95 @@ export class StatePanel {
     this.body.append(h("p", { class: "error" }, message));
   }
 
-  show(answer: StateAnswer, kind: string | null, focusRoom: string | null): void {
+  show(answer: StateAnswer, focusRoom: string | null): void {
     this.element.dataset["seq"] = String(answer.atSeq);
-    this.where.textContent = `after seq ${answer.atSeq}${kind ? ` (${kind})` : ""} · ${formatUtc(answer.tsUs)}`;
+    this.changes = answer.changes;
+    this.where.textContent = `after seq ${answer.atSeq} (${answer.kind}) · ${formatUtc(answer.tsUs)}`;
     clear(this.body);
     const s = answer.state;
     this.body.append(
-      roomsTable(s, focusRoom),
-      pagesTable(s, focusRoom),
+      this.roomsTable(s, focusRoom),
+      this.pagesTable(s, focusRoom),
       section(
         "Transfer queues",
         s.queues.length,
-        table(["rank", "queue", "depth"], s.queues.map((q) => [q.rank, String(q.queue), String(q.depth)])),
+        table(["rank", "queue", "depth", "changed"], s.queues.map((q) => [q.rank, String(q.queue), String(q.depth), this.cause(q.changedAt)])),
       ),
       section(
         "Bootstrap threads",
         s.bootstrapThreads.length,
         table(
-          ["rank", "thread", "error"],
-          s.bootstrapThreads.map((t) => [t.rank, h("span", { class: t.alive ? "alive" : "dead" }, t.alive ? "alive" : "dead"), t.error ?? ""]),
+          ["rank", "thread", "error", "changed"],
+          s.bootstrapThreads.map((t) => [
+            t.rank,
+            h("span", { class: t.alive ? "alive" : "dead" }, t.alive ? "alive" : "dead"),
+            t.error ?? "",
+            this.cause(t.changedAt),
+          ]),
         ),
       ),
       section(
         "HiCache slots",
         s.hicacheSlots.length,
         table(
-          ["rank", "slot", "layers", "consumer"],
-          s.hicacheSlots.map((sl) => [sl.rank, String(sl.slot), progress(sl.layersDone, sl.layers), sl.consumer ? "waiting reader" : ""]),
+          ["rank", "slot", "layers", "consumer", "changed"],
+          s.hicacheSlots.map((sl) => [sl.rank, String(sl.slot), progress(sl.layersDone, sl.layers), sl.consumer ? "waiting reader" : "", this.cause(sl.changedAt)]),
         ),
       ),
       section(
         "Collectives",
         s.collectives.length,
         table(
-          ["rank", "group", "op", "seq", "site", ""],
-          s.collectives.map((c) => [c.rank, c.group, c.op, String(c.seq), c.site, c.inside ? "inside" : ""]),
+          ["rank", "group", "op", "seq", "site", "", "changed"],
+          s.collectives.map((c) => [c.rank, c.group, c.op, String(c.seq), c.site, c.inside ? "inside" : "", this.cause(c.changedAt)]),
         ),
       ),
     );
+  }
+
+  /** A link to the event that set a piece of state, titled with its file and line. */
+  private cause(seq: number | null, label?: Cell): Cell {
+    if (seq === null || seq < 0) return label ?? "";
+    const ref = this.changes[String(seq)];
+    return h(
+      "button",
+      { class: "cause", "data-seq": seq, title: ref ? `${ref.kind} · ${ref.source}:${ref.line}` : `seq ${seq}`, onclick: () => this.cb.onGoTo(seq) },
+      label ?? `@${seq}`,
+    );
+  }
+
+  private roomsTable(s: ModelState, focusRoom: string | null): HTMLElement {
+    const rooms = [...s.rooms].sort((a, b) => Number(b.room === focusRoom) - Number(a.room === focusRoom));
+    const rows = rooms.map((r) => [
+      r.room,
+      this.cause(r.prefill.changedAt, poll(r.prefill.state)),
+      this.cause(r.decode.changedAt, poll(r.decode.state)),
+      `${r.prefill.chunksDone}/${r.prefill.chunksPosted}`,
+      String(r.decode.chunksNotified),
+      r.decode.auxReceived ? "yes" : "no",
+      r.decode.pages.map(([lo, hi]) => `[${lo},${hi})`).join(" "),
+      r.prefill.queue === null ? "" : String(r.prefill.queue),
+    ]);
+    const el = section(
+      "Rooms",
+      s.rooms.length,
+      table(["room", "prefill", "decode", "done/posted", "notified", "aux", "decode pages", "queue"], rows, (i) =>
+        rooms[i]!.room === focusRoom ? "focus" : "",
+      ),
+    );
+    el.classList.add("rooms");
+    return el;
+  }
+
+  private pagesTable(s: ModelState, focusRoom: string | null): HTMLElement {
+    const pages = focusRoom ? s.pages.filter((p) => p.ownerRoom === focusRoom || p.lastWriter?.room === focusRoom) : s.pages;
+    const rows = pages.map((p) => [
+      `${p.buffer} L${p.layer} p${p.page}`,
+      p.ownerRoom ?? "free",
+      p.lastWriter ? this.cause(p.lastWriter.seq, `${p.lastWriter.room}${p.lastWriter.chunk !== null ? ` c${p.lastWriter.chunk}` : ""}`) : "—",
+      this.cause(p.changedAt, h("span", { class: p.landed ? "landed" : "inflight" }, p.landed ? "landed" : "in flight")),
+    ]);
+    return section(focusRoom ? `Pages of room ${focusRoom}` : "Pages", pages.length, table(["page", "owner", "last writer", ""], rows));
   }
 }
 
@@ -118,38 +176,4 @@ function poll(state: number | null): HTMLElement {
 
 function progress(done: number, total: number): HTMLElement {
   return h("span", { class: "progress" }, h("meter", { min: 0, max: Math.max(1, total), value: done }), ` ${done}/${total}`);
-}
-
-function roomsTable(s: ModelState, focusRoom: string | null): HTMLElement {
-  const rooms = [...s.rooms].sort((a, b) => Number(b.room === focusRoom) - Number(a.room === focusRoom));
-  const rows = rooms.map((r) => [
-    r.room,
-    poll(r.prefill.state),
-    poll(r.decode.state),
-    `${r.prefill.chunksDone}/${r.prefill.chunksPosted}`,
-    String(r.decode.chunksNotified),
-    r.decode.auxReceived ? "yes" : "no",
-    r.decode.pages.map(([lo, hi]) => `[${lo},${hi})`).join(" "),
-    r.prefill.queue === null ? "" : String(r.prefill.queue),
-  ]);
-  const el = section(
-    "Rooms",
-    s.rooms.length,
-    table(["room", "prefill", "decode", "done/posted", "notified", "aux", "decode pages", "queue"], rows, (i) =>
-      rooms[i]!.room === focusRoom ? "focus" : "",
-    ),
-  );
-  el.classList.add("rooms");
-  return el;
-}
-
-function pagesTable(s: ModelState, focusRoom: string | null): HTMLElement {
-  const pages = focusRoom ? s.pages.filter((p) => p.ownerRoom === focusRoom || p.lastWriter?.room === focusRoom) : s.pages;
-  const rows = pages.map((p) => [
-    `${p.buffer} L${p.layer} p${p.page}`,
-    p.ownerRoom ?? "free",
-    p.lastWriter ? `${p.lastWriter.room}${p.lastWriter.chunk !== null ? ` c${p.lastWriter.chunk}` : ""} @${p.lastWriter.seq}` : "—",
-    h("span", { class: p.landed ? "landed" : "inflight" }, p.landed ? "landed" : "in flight"),
-  ]);
-  return section(focusRoom ? `Pages of room ${focusRoom}` : "Pages", pages.length, table(["page", "owner", "last writer", ""], rows));
 }

@@ -324,7 +324,8 @@ export class Timeline {
       const y = row ? row.y - scrollTop : -100;
       const visible = row !== undefined && x >= -2 && x <= this.width + 2 && y >= -row.h && y <= this.height;
       el.hidden = !visible;
-      if (visible) el.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+      // Beside the witness mark rather than over it.
+      if (visible) el.style.transform = `translate(${Math.round(x) + 6}px, ${Math.round(y)}px)`;
     }
   }
 

@@ -171,7 +171,10 @@ export interface ModelState {
 export interface StateAnswer {
   atSeq: number;
   tsUs: number;
+  kind: string;
   state: ModelState;
+  /** The event behind each `changedAt` / last-writer seq in the state. */
+  changes: Record<string, { source: string; line: number; kind: string }>;
 }
 
 export interface StepAnswer {
