@@ -9,10 +9,12 @@ import type { CommandModule } from "yargs";
 import { analyzeCommand } from "./commands/analyze.js";
 import { diffCommand } from "./commands/diff.js";
 import { exportCommand } from "./commands/export.js";
+import { ingestCommand } from "./commands/ingest.js";
 import { replayCommand } from "./commands/replay.js";
 import { serveCommand } from "./commands/serve.js";
 
 const commands: CommandModule[] = [
+  ingestCommand as CommandModule,
   analyzeCommand as CommandModule,
   replayCommand as CommandModule,
   diffCommand as CommandModule,

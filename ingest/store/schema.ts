@@ -2,7 +2,35 @@
 // store"). Migrations only move forward; `meta.schema_version` says where a
 // file stands.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/**
+ * The events table, also used to rebuild it when new sources join an
+ * incident that already has events (the global order changes).
+ */
+export const EVENTS_TABLE = `-- seq is the global order after clock alignment; ts_us is the aligned time
+-- (raw time + the host's offset in meta 'clock_offsets').
+CREATE TABLE events (
+  seq        INTEGER PRIMARY KEY,
+  ts_us      INTEGER NOT NULL,
+  source_id  INTEGER NOT NULL,
+  line       INTEGER NOT NULL,
+  host       TEXT,
+  role       TEXT,
+  dp         INTEGER,
+  pp         INTEGER,
+  tp         INTEGER,
+  kind       TEXT NOT NULL,
+  room       TEXT,
+  rid        TEXT,
+  chunk      INTEGER,
+  layer      INTEGER,
+  page_lo    INTEGER,
+  page_hi    INTEGER,
+  state      INTEGER,
+  attrs      TEXT,
+  text       TEXT NOT NULL
+);`;
 
 /** Each entry upgrades a database from version `index` to `index + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -13,8 +41,8 @@ export const MIGRATIONS: readonly string[] = [
   );
 
   -- One row per input file. status: 'ingesting' until the last event of the
-  -- file is committed, then 'complete'. A crash leaves 'ingesting' behind,
-  -- which readers treat as absent and the next ingest removes.
+  -- file is written, then 'complete'. An ingest is one transaction, so a
+  -- crash rolls the whole ingest back; readers still list only 'complete'.
   CREATE TABLE sources (
     id            INTEGER PRIMARY KEY,
     path          TEXT NOT NULL,
@@ -35,29 +63,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX sources_sha256 ON sources(sha256) WHERE status = 'complete';
 
-  -- seq is the global order after clock alignment; ts_us is the aligned time
-  -- (raw time + the host's offset in meta 'clock_offsets').
-  CREATE TABLE events (
-    seq        INTEGER PRIMARY KEY,
-    ts_us      INTEGER NOT NULL,
-    source_id  INTEGER NOT NULL,
-    line       INTEGER NOT NULL,
-    host       TEXT,
-    role       TEXT,
-    dp         INTEGER,
-    pp         INTEGER,
-    tp         INTEGER,
-    kind       TEXT NOT NULL,
-    room       TEXT,
-    rid        TEXT,
-    chunk      INTEGER,
-    layer      INTEGER,
-    page_lo    INTEGER,
-    page_hi    INTEGER,
-    state      INTEGER,
-    attrs      TEXT,
-    text       TEXT NOT NULL
-  );
+  ${EVENTS_TABLE}
 
   CREATE TABLE findings (
     id           TEXT PRIMARY KEY,
@@ -84,6 +90,20 @@ export const MIGRATIONS: readonly string[] = [
     seq    INTEGER PRIMARY KEY,
     state  BLOB NOT NULL
   );
+  `,
+  `
+  -- Causal anchors for clock alignment (ingest/clock.ts), aggregated per key
+  -- and clock domain, kept so that a later ingest into the same incident
+  -- re-estimates the offsets from all its sources.
+  CREATE TABLE clock_anchors (
+    key         TEXT NOT NULL,
+    domain      TEXT NOT NULL,
+    rel         TEXT NOT NULL,
+    min_before  INTEGER,
+    max_before  INTEGER,
+    min_after   INTEGER,
+    PRIMARY KEY (key, domain)
+  ) WITHOUT ROWID;
   `,
 ];
 

@@ -1,0 +1,86 @@
+// `npm run bench:ingest [-- <incident dir>]`: ingests an incident of at least
+// 2 million lines through the real pipeline (scan, parse worker, writer,
+// index build) into a fresh indexed store, and prints lines/s, MB/s and the
+// peak RSS of the process. Without a directory it generates one (bench/
+// incidentGen.ts) under bench/out/ and reuses it on later runs. The figures
+// are printed, not checked: speed is never a test.
+
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ingest } from "../ingest/pipeline.js";
+import { generateIncident } from "./incidentGen.js";
+
+const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);
+
+function sizeOf(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? sizeOf(p) : statSync(p).size;
+  }
+  return n;
+}
+
+function incidentDir(): string {
+  const given = process.argv[2];
+  if (given !== undefined) return given;
+  const dir = fileURLToPath(new URL(`../../bench/out/incident-${LINES}`, import.meta.url));
+  if (!existsSync(join(dir, "d0"))) {
+    const t = performance.now();
+    const g = generateIncident(dir, LINES);
+    console.log(`generated ${g.lines.toLocaleString("en-US")} lines, ${(g.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s → ${dir}`);
+  }
+  return dir;
+}
+
+async function main(): Promise<void> {
+  const dir = incidentDir();
+  const bytes = sizeOf(dir);
+  const work = mkdtempSync(join(tmpdir(), "kvrewind-bench-"));
+  let phase = "";
+  let peakRss = process.memoryUsage.rss();
+  const peakByPhase: Record<string, number> = {};
+  const sample = (): void => {
+    const rss = process.memoryUsage.rss();
+    peakRss = Math.max(peakRss, rss);
+    peakByPhase[phase || "inputs"] = Math.max(peakByPhase[phase || "inputs"] ?? 0, rss);
+  };
+  const sampler = setInterval(sample, 20);
+  const phases: Record<string, number> = {};
+  let phaseStart = performance.now();
+  const t0 = performance.now();
+  try {
+    const summary = await ingest({
+      db: join(work, "incident.db"),
+      paths: [dir],
+      onProgress: (p) => {
+        sample();
+        if (p.phase !== phase) {
+          const now = performance.now();
+          if (phase) phases[phase] = (now - phaseStart) / 1000;
+          phase = p.phase;
+          phaseStart = now;
+        }
+      },
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    phases[phase] = (performance.now() - phaseStart) / 1000;
+    const lines = summary.sources.reduce((n, s) => n + s.lines, 0);
+    clearInterval(sampler);
+    sample();
+    console.log(`ingested ${lines.toLocaleString("en-US")} lines (${(bytes / 1e6).toFixed(0)} MB, ${summary.sources.length} sources) → ${summary.eventsTotal.toLocaleString("en-US")} events`);
+    console.log(`wall ${seconds.toFixed(2)} s (${Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(", ")})`);
+    console.log(`${Math.round(lines / seconds).toLocaleString("en-US")} lines/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s, peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB (main thread process, workers included)`);
+    console.log(`peak RSS by phase (MB): ${Object.entries(peakByPhase).map(([k, v]) => `${k} ${(v / 1024 / 1024).toFixed(0)}`).join(", ")}`);
+    const cpu = process.cpuUsage();
+    console.log(`CPU: user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s (all threads)`);
+    console.log(`clock offsets (us): ${JSON.stringify(summary.clockOffsetsUs)}`);
+  } finally {
+    clearInterval(sampler);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

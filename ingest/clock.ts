@@ -1,0 +1,270 @@
+// Clock alignment across hosts (DESIGN.md "Canonical store", Time).
+//
+// Hosts disagree by milliseconds. Causal pairs bound the difference of two
+// hosts' clock offsets: if event b on host B must precede event a on host A,
+// then (b + o_B) <= (a + o_A), i.e. o_B - o_A <= a - b. The pairs used are
+// those the protocol guarantees whatever went wrong in the incident, per room:
+//   - transfer: a notification is received (probe kv.notify, decode) only
+//     after it was sent with its RDMA write (probe kv.post, or the log line
+//     `sending kvcache to ... with notif {tag}`, prefill) — §3.2, §6;
+//   - metadata: decode sends it (log `Sending to prefill server with bootstrap
+//     room`, probe kv.meta) before prefill takes it (log `got info room=`,
+//     probe boot.msg kind meta) and before any post for the room — §7;
+//   - ABORT sent (decode) before ABORT received (prefill); ABORT_ACK sent
+//     (prefill) before ABORT_ACK received (decode) — §7.1, §7.2;
+// and per collective (group, seq): its exit on any rank follows its entry on
+// every rank. Reads of a room's pages are deliberately not used: whether a
+// read waited for the landed data is what the analyzer must judge.
+//
+// For a room the earliest "before" precedes every "after" (each after has its
+// own before, which is no earlier than the earliest); that holds only while
+// all the befores are on one host, so other rooms are left out. Keys are per
+// room rather than per chunk or tag: the earliest send and the earliest
+// receipt are nearly always the first chunk's, so the bound is as tight, with
+// far fewer keys.
+//
+// Each host gets an offset o (microseconds added to its raw times). For every
+// pair of hosts the pairs give an interval lo <= o_X - o_Y <= hi; the estimate
+// is its midpoint (within (hi - lo) / 2 of the truth when latencies are
+// symmetric), or the smallest correction that satisfies a one-sided bound.
+// Offsets propagate from a reference host (the first in name order of each
+// connected group, offset 0) along the tightest intervals.
+
+import type { ParsedEvent } from "./event.js";
+import { LogKind } from "./event.js";
+
+/** "all": every before precedes every after. "earliest": the earliest before precedes every after. */
+export type Relation = "all" | "earliest";
+
+export interface Anchor {
+  key: string;
+  rel: Relation;
+  side: "before" | "after";
+}
+
+/** Anchors aggregated per (key, domain): all the estimate needs. */
+export interface AnchorAgg {
+  key: string;
+  rel: Relation;
+  domain: string;
+  minBefore: number | null;
+  maxBefore: number | null;
+  minAfter: number | null;
+}
+
+function roomAnchor(prefix: string, room: string | undefined, side: "before" | "after"): Anchor | undefined {
+  return room === undefined ? undefined : { key: prefix + room, rel: "earliest", side };
+}
+
+/** The room of a notif tag: its digits before the first "_" (§6). */
+function tagRoom(tag: unknown): string | undefined {
+  if (typeof tag !== "string") return undefined;
+  const m = /^(\d+)_/.exec(tag);
+  return m ? m[1] : undefined;
+}
+
+function collAnchor(ev: ParsedEvent): Anchor | undefined {
+  const group = ev.attrs?.group;
+  const seq = ev.attrs?.seq;
+  if (group === undefined || group === null || seq === undefined || seq === null) return undefined;
+  return { key: `c:${String(group)}:${String(seq)}`, rel: "all", side: ev.kind === "coll.enter" ? "before" : "after" };
+}
+
+/** The causal anchors an event takes part in (usually none). */
+export function anchorsOf(ev: ParsedEvent): Anchor[] {
+  const room = ev.room;
+  const failed = ev.attrs?.failed === true;
+  let one: Anchor | undefined;
+  switch (ev.kind) {
+    case "kv.post": {
+      const both = [roomAnchor("x:", room, "before"), roomAnchor("m:", room, "after")];
+      return both.filter((a): a is Anchor => a !== undefined);
+    }
+    case LogKind.notifSent:
+      one = roomAnchor("x:", room ?? tagRoom(ev.attrs?.tag), "before");
+      break;
+    case "kv.notify":
+      one = roomAnchor("x:", room ?? tagRoom(ev.attrs?.tag), "after");
+      break;
+    case "kv.meta":
+    case LogKind.metadataSent:
+      one = roomAnchor("m:", room, "before");
+      break;
+    case LogKind.gotInfo:
+      one = roomAnchor("m:", room, "after");
+      break;
+    case "boot.msg": {
+      const kind = ev.attrs?.kind;
+      if (kind === "meta") one = roomAnchor("m:", room, "after");
+      else if (kind === "ABORT") one = roomAnchor("a:", room, "after");
+      break;
+    }
+    case LogKind.abortSent:
+      if (!failed) one = roomAnchor("a:", room, "before");
+      break;
+    case LogKind.abortReceived:
+      if (ev.attrs?.outcome !== "malformed") one = roomAnchor("a:", room, "after");
+      break;
+    case LogKind.abortAckSent:
+      if (!failed) one = roomAnchor("k:", room, "before");
+      break;
+    case LogKind.abortAckReceived:
+      one = roomAnchor("k:", room, "after");
+      break;
+    case "coll.enter":
+    case "coll.exit":
+      one = collAnchor(ev);
+      break;
+  }
+  return one ? [one] : [];
+}
+
+/** Per key, the anchors of each domain (rarely more than two). */
+interface KeyEntry {
+  rel: Relation;
+  domains: string[];
+  minBefore: (number | null)[];
+  maxBefore: (number | null)[];
+  minAfter: (number | null)[];
+}
+
+/** Accumulates anchors per (key, domain): memory grows with rooms and collectives, not lines. */
+export class AnchorTable {
+  private readonly keys = new Map<string, KeyEntry>();
+
+  add(anchor: Anchor, domain: string, tsUs: number): void {
+    let e = this.keys.get(anchor.key);
+    if (!e) {
+      e = { rel: anchor.rel, domains: [], minBefore: [], maxBefore: [], minAfter: [] };
+      this.keys.set(anchor.key, e);
+    }
+    let i = e.domains.indexOf(domain);
+    if (i < 0) {
+      i = e.domains.push(domain) - 1;
+      e.minBefore.push(null);
+      e.maxBefore.push(null);
+      e.minAfter.push(null);
+    }
+    if (anchor.side === "before") {
+      const lo = e.minBefore[i]!;
+      const hi = e.maxBefore[i]!;
+      if (lo === null || tsUs < lo) e.minBefore[i] = tsUs;
+      if (hi === null || tsUs > hi) e.maxBefore[i] = tsUs;
+    } else {
+      const lo = e.minAfter[i]!;
+      if (lo === null || tsUs < lo) e.minAfter[i] = tsUs;
+    }
+  }
+
+  addEvent(ev: ParsedEvent, domain: string): void {
+    for (const a of anchorsOf(ev)) this.add(a, domain, ev.tsUs);
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  /** Hands out the aggregates gathered so far and starts afresh (bounded memory in the scan). */
+  drain(): AnchorAgg[] {
+    const out: AnchorAgg[] = [];
+    for (const [key, e] of this.keys) {
+      for (let i = 0; i < e.domains.length; i++) {
+        out.push({ key, rel: e.rel, domain: e.domains[i]!, minBefore: e.minBefore[i]!, maxBefore: e.maxBefore[i]!, minAfter: e.minAfter[i]! });
+      }
+    }
+    this.keys.clear();
+    return out;
+  }
+}
+
+/** o[from] - o[to] <= c, the tightest of n causal pairs (ingest/store/anchors.ts). */
+export interface UpperBound {
+  from: string;
+  to: string;
+  c: number;
+  n: number;
+}
+
+/** lo <= o[a] - o[b] <= hi, from `constraints` causal pairs. */
+export interface PairBound {
+  a: string;
+  b: string;
+  lo: number | null;
+  hi: number | null;
+  constraints: number;
+}
+
+export interface ClockAlignment {
+  /** Microseconds added to each domain's raw times. */
+  offsetsUs: Record<string, number>;
+  /** The domain each connected group is aligned to (offset 0). */
+  references: string[];
+  pairs: PairBound[];
+}
+
+function pairBounds(domains: string[], bounds: readonly UpperBound[]): PairBound[] {
+  const ub = new Map(bounds.map((b) => [`${b.from}\u0000${b.to}`, b]));
+  const pairs: PairBound[] = [];
+  for (let i = 0; i < domains.length; i++) {
+    for (let j = i + 1; j < domains.length; j++) {
+      const a = domains[i]!;
+      const b = domains[j]!;
+      const ab = ub.get(`${a}\u0000${b}`);
+      const ba = ub.get(`${b}\u0000${a}`);
+      if (!ab && !ba) continue;
+      pairs.push({ a, b, hi: ab ? ab.c : null, lo: ba ? -ba.c : null, constraints: (ab?.n ?? 0) + (ba?.n ?? 0) });
+    }
+  }
+  return pairs;
+}
+
+/** Estimate of o[a] - o[b] and the interval's width (Infinity when one-sided). */
+function estimate(p: PairBound): { d: number; width: number } {
+  if (p.lo !== null && p.hi !== null) return { d: (p.lo + p.hi) / 2, width: Math.abs(p.hi - p.lo) };
+  if (p.hi !== null) return { d: Math.min(0, p.hi), width: Infinity };
+  return { d: Math.max(0, p.lo!), width: Infinity };
+}
+
+/** Per-domain offsets from anchors; every domain in `domains` gets one (0 when unconstrained). */
+export function alignClocks(domainList: Iterable<string>, bounds: readonly UpperBound[]): ClockAlignment {
+  const domains = [...new Set(domainList)].sort();
+  const pairs = pairBounds(domains, bounds);
+  const edges = new Map<string, { other: string; d: number; width: number }[]>();
+  for (const p of pairs) {
+    const { d, width } = estimate(p);
+    (edges.get(p.a) ?? edges.set(p.a, []).get(p.a)!).push({ other: p.b, d: -d, width });
+    (edges.get(p.b) ?? edges.set(p.b, []).get(p.b)!).push({ other: p.a, d, width });
+  }
+  const offsets: Record<string, number> = {};
+  const references: string[] = [];
+  for (const root of domains) {
+    if (root in offsets) continue;
+    references.push(root);
+    offsets[root] = 0;
+    growTree(root, edges, offsets);
+  }
+  for (const k of Object.keys(offsets)) offsets[k] = Math.round(offsets[k]!);
+  return { offsetsUs: offsets, references, pairs };
+}
+
+/**
+ * Prim's algorithm: repeatedly attach the unplaced domain joined to the placed
+ * set by the narrowest interval. An edge stored at X toward Y carries
+ * d = o[Y] - o[X].
+ */
+function growTree(root: string, edges: Map<string, { other: string; d: number; width: number }[]>, offsets: Record<string, number>): void {
+  const placed = new Set([root]);
+  for (;;) {
+    let best: { from: string; to: string; d: number; width: number } | undefined;
+    for (const from of placed) {
+      for (const e of edges.get(from) ?? []) {
+        if (placed.has(e.other) || e.other in offsets) continue;
+        const better = !best || e.width < best.width || (e.width === best.width && e.other < best.to);
+        if (better) best = { from, to: e.other, d: e.d, width: e.width };
+      }
+    }
+    if (!best) return;
+    offsets[best.to] = offsets[best.from]! + best.d;
+    placed.add(best.to);
+  }
+}

@@ -1,0 +1,29 @@
+// The input formats, and detection of a file's format by its content (never
+// by its name). The order matters: the most specific shapes are tried first,
+// the SGLang log (the most lenient) last.
+
+import type { FormatName, InputFormat } from "./format.js";
+import { checksumCsv, checksumJsonl } from "./checksumDump.js";
+import { flightRecorder } from "./flightRecorder.js";
+import { probeJsonl } from "./probeJsonl.js";
+import { sglangLog } from "./sglangLog.js";
+
+export const FORMATS: readonly InputFormat[] = [flightRecorder, checksumJsonl, probeJsonl, checksumCsv, sglangLog];
+
+/** Bytes of a file's start that detection looks at. */
+export const HEAD_BYTES = 64 * 1024;
+
+export function detectFormat(head: string): InputFormat | undefined {
+  return FORMATS.find((f) => f.detect(head));
+}
+
+export function formatByName(name: FormatName): InputFormat {
+  const f = FORMATS.find((x) => x.name === name);
+  if (!f) throw new Error(`unknown input format ${name}`);
+  return f;
+}
+
+/** A NUL byte in the first 8,000 bytes marks a binary file (the heuristic git and grep use). */
+export function looksBinary(head: Buffer): boolean {
+  return head.subarray(0, 8000).includes(0);
+}

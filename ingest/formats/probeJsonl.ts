@@ -1,0 +1,116 @@
+// Probe JSONL (DESIGN.md "Probe JSONL record"): one JSON object a line.
+//
+// Grammar: {"ts": <seconds float | integer ns>, "ev": <name>, "host"?, "role"?,
+// "dp"?, "pp"?, "tp"?, "room"?, "rid"?, "chunk"?, "layer"?,
+// "pages"?: [[lo, hi), ...], <any other field>...}
+//
+// The event kind is `ev` unchanged, known or not. Fields with a column of
+// their own go there (`pages` as its hull, the full list in attrs when it
+// has several ranges; `kv.poll` reduced/local and a KVPoll `state` as
+// `state`); every other field is kept in attrs. A line that is not a JSON
+// object or lacks ts/ev is a ParseIssue with its line number.
+
+import type { ParsedEvent, ParseIssue } from "../event.js";
+import type { InputFormat, LineParser } from "./format.js";
+import { epochUsFromValue, intFromValue, parseJsonExact, roomFromValue } from "./numerals.js";
+import { applyIdentity, firstJsonObjects, isPlainObject, pageHull, stateFromValue } from "./records.js";
+
+/** Fields consumed by columns; everything else goes to attrs. */
+const COLUMN_FIELDS = new Set(["ts", "ev", "host", "role", "dp", "pp", "tp", "room", "rid", "chunk", "layer", "pages"]);
+
+export function probeRecordToEvent(
+  rec: Record<string, unknown>,
+  text: string,
+  lineNo: number,
+  issues: ParseIssue[],
+): ParsedEvent | undefined {
+  if (rec.ts === undefined) return issue(issues, lineNo, "probe record lacks ts");
+  if (typeof rec.ev !== "string" || rec.ev === "") return issue(issues, lineNo, "probe record lacks ev");
+  const tsUs = epochUsFromValue(rec.ts);
+  if (tsUs === undefined) return issue(issues, lineNo, `probe record ts ${JSON.stringify(rec.ts)} is not a time`);
+
+  const ev: ParsedEvent = { tsUs, line: lineNo, kind: rec.ev, text };
+  const attrs: Record<string, unknown> = {};
+  applyIdentity(ev, rec, attrs);
+  const room = roomFromValue(rec.room);
+  if (room !== undefined) ev.room = room;
+  else if (rec.room !== undefined) attrs.room = rec.room;
+  if (typeof rec.rid === "string") ev.rid = rec.rid;
+  else if (rec.rid !== undefined) attrs.rid = rec.rid;
+  setInt(ev, "chunk", rec.chunk, attrs);
+  setInt(ev, "layer", rec.layer, attrs);
+  if (rec.pages !== undefined) {
+    const hull = pageHull(rec.pages);
+    if (hull) {
+      ev.pageLo = hull.lo;
+      ev.pageHi = hull.hi;
+    }
+    if (!hull || hull.ranges > 1) attrs.pages = rec.pages;
+  }
+  for (const key of Object.keys(rec)) {
+    if (!COLUMN_FIELDS.has(key)) attrs[key] = rec[key];
+  }
+  const state = pollState(rec);
+  if (state !== undefined) {
+    ev.state = state;
+    if (typeof rec.state === "number") delete attrs.state;
+  }
+  for (const _ in attrs) {
+    ev.attrs = attrs;
+    break;
+  }
+  return ev;
+}
+
+/** kv.poll carries `local` and `reduced`; the reduced value is what the scheduler acts on (§8). */
+function pollState(rec: Record<string, unknown>): number | undefined {
+  if (rec.ev === "kv.poll") return stateFromValue(rec.reduced) ?? stateFromValue(rec.local);
+  return stateFromValue(rec.state);
+}
+
+function setInt(ev: ParsedEvent, field: "chunk" | "layer", v: unknown, attrs: Record<string, unknown>): void {
+  if (v === undefined) return;
+  const n = intFromValue(v);
+  if (n !== undefined) ev[field] = n;
+  else attrs[field] = v;
+}
+
+function issue(issues: ParseIssue[], line: number, message: string): undefined {
+  issues.push({ line, message });
+  return undefined;
+}
+
+export function isBlank(text: string): boolean {
+  return text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === "");
+}
+
+/** Parses one JSONL line into a record object, or reports why it is not one. */
+export function jsonRecord(text: string, lineNo: number, issues: ParseIssue[]): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = parseJsonExact(text);
+  } catch (e) {
+    return issue(issues, lineNo, `not JSON: ${(e as Error).message}`);
+  }
+  if (!isPlainObject(value)) return issue(issues, lineNo, "not a JSON object");
+  return value;
+}
+
+export const probeJsonl: InputFormat = {
+  name: "probe-jsonl",
+  detect(head) {
+    return firstJsonObjects(head).some((o) => typeof o.ev === "string" && o.ts !== undefined);
+  },
+  createParser(): LineParser {
+    return {
+      line(text, lineNo, out, issues) {
+        if (isBlank(text)) return;
+        const rec = jsonRecord(text, lineNo, issues);
+        if (!rec) return;
+        const ev = probeRecordToEvent(rec, text, lineNo, issues);
+        if (ev) out.push(ev);
+      },
+      end() {},
+    };
+  },
+};

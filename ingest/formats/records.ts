@@ -1,0 +1,71 @@
+// Helpers shared by the record-per-line formats (probe JSONL, checksum dumps):
+// identity fields, page ranges, KVPoll states, detection of JSON heads.
+
+import { ROLES, type ParsedEvent, type Role } from "../event.js";
+import { intFromValue, parseJsonExact } from "./numerals.js";
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Sets host/role/dp/pp/tp from a record; values of the wrong type are kept in attrs. */
+export function applyIdentity(ev: ParsedEvent, rec: Record<string, unknown>, attrs: Record<string, unknown>): void {
+  if (typeof rec.host === "string" && rec.host !== "") ev.host = rec.host;
+  else if (rec.host !== undefined) attrs.host = rec.host;
+  if (typeof rec.role === "string" && (ROLES as readonly string[]).includes(rec.role)) ev.role = rec.role as Role;
+  else if (rec.role !== undefined) attrs.role = rec.role;
+  for (const f of ["dp", "pp", "tp"] as const) {
+    const v = rec[f];
+    if (v === undefined || v === null) continue;
+    const n = intFromValue(v);
+    if (n !== undefined) ev[f] = n;
+    else attrs[f] = v;
+  }
+}
+
+/** The hull [lo, hi) of half-open page ranges `[[lo, hi], ...]`, or undefined when malformed. */
+export function pageHull(pages: unknown): { lo: number; hi: number; ranges: number } | undefined {
+  if (!Array.isArray(pages) || pages.length === 0) return undefined;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const r of pages) {
+    if (!Array.isArray(r) || r.length !== 2) return undefined;
+    const a = intFromValue(r[0]);
+    const b = intFromValue(r[1]);
+    if (a === undefined || b === undefined || b < a) return undefined;
+    if (a < lo) lo = a;
+    if (b > hi) hi = b;
+  }
+  return { lo, hi, ranges: pages.length };
+}
+
+/** KVPoll (§5): 0 Failed, 1 Bootstrapping, 2 WaitingForInput, 3 Transferring, 4 Success. */
+const KVPOLL_NAMES = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"];
+
+export function stateFromValue(v: unknown): number | undefined {
+  if (typeof v === "number") return Number.isInteger(v) && v >= 0 && v <= 4 ? v : undefined;
+  if (typeof v === "string") {
+    const i = KVPOLL_NAMES.indexOf(v.replace(/^KVPoll\./, ""));
+    return i >= 0 ? i : undefined;
+  }
+  return undefined;
+}
+
+/** The JSON objects among the first few non-blank lines of a head (for detection). */
+export function firstJsonObjects(head: string, maxLines = 5): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  let seen = 0;
+  for (const raw of head.split("\n")) {
+    const line = raw.trim();
+    if (line === "") continue;
+    if (++seen > maxLines) break;
+    if (!line.startsWith("{")) continue;
+    try {
+      const v = parseJsonExact(line);
+      if (isPlainObject(v)) found.push(v);
+    } catch {
+      // A truncated last line of the head, or a bad record: detection looks at the others.
+    }
+  }
+  return found;
+}

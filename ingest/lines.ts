@@ -1,0 +1,145 @@
+// Reading a plain file as UTF-8 text in large chunks that end on line
+// boundaries, in constant memory. Every chunk is decoded at a '\n' byte, so a
+// multi-byte character is never cut; invalid UTF-8 is replaced by U+FFFD and
+// reported; a line longer than MAX_LINE_BYTES is cut there and reported.
+
+import { closeSync, openSync, readSync } from "node:fs";
+import { isUtf8 } from "node:buffer";
+
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const READ_BYTES = 1024 * 1024;
+const NEWLINE = 10;
+
+export interface TextChunk {
+  /** Whole lines, each ended by '\n' except possibly the file's last line. */
+  text: string;
+  /** 1-based number of the chunk's first line. */
+  firstLine: number;
+  /** Raw bytes this chunk came from (for progress). */
+  bytes: number;
+  /** The chunk's bytes were not valid UTF-8 (the bad sequences read as U+FFFD). */
+  invalidUtf8: boolean;
+  /** Line number of a line cut at MAX_LINE_BYTES, if this chunk has one. */
+  cutLine?: number;
+}
+
+export class ChunkReader {
+  private readonly fd: number;
+  private readonly buf: Buffer;
+  private carry: Buffer[] = [];
+  private carryBytes = 0;
+  /** Bytes of an over-long line still to skip up to its '\n'. */
+  private skippingCut = false;
+  private nextLine = 1;
+  private eof = false;
+
+  /** `onRead` sees every raw byte of the file once, in order (hashing). */
+  constructor(
+    path: string,
+    private readonly onRead?: (bytes: Buffer) => void,
+    readBytes = READ_BYTES,
+  ) {
+    this.fd = openSync(path, "r");
+    this.buf = Buffer.allocUnsafe(readBytes);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** Lines handed out so far. */
+  get linesRead(): number {
+    return this.nextLine - 1;
+  }
+
+  /** The next chunk, or null at the end of the file. */
+  next(): TextChunk | null {
+    while (!this.eof) {
+      const n = readSync(this.fd, this.buf, 0, this.buf.length, null);
+      if (n === 0) {
+        this.eof = true;
+        break;
+      }
+      const data = this.buf.subarray(0, n);
+      this.onRead?.(data);
+      const chunk = this.take(data);
+      if (chunk) return chunk;
+    }
+    return this.flushLast();
+  }
+
+  /** Adds read bytes; returns a chunk when they complete at least one line. */
+  private take(data: Buffer): TextChunk | null {
+    let from = 0;
+    if (this.skippingCut) {
+      const nl = data.indexOf(NEWLINE);
+      if (nl < 0) return null;
+      this.skippingCut = false;
+      from = nl + 1;
+    }
+    const lastNl = data.lastIndexOf(NEWLINE);
+    if (lastNl < from) {
+      this.keep(data.subarray(from));
+      return this.carryBytes > MAX_LINE_BYTES ? this.cutOverlong() : null;
+    }
+    const head = this.carryBytes > 0 ? Buffer.concat([...this.carry, data.subarray(from, lastNl + 1)]) : data.subarray(from, lastNl + 1);
+    this.carry = [];
+    this.carryBytes = 0;
+    this.keep(data.subarray(lastNl + 1));
+    return this.decode(head, head.length);
+  }
+
+  private keep(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.carry.push(Buffer.from(bytes));
+    this.carryBytes += bytes.length;
+  }
+
+  /** A line past MAX_LINE_BYTES: its first MAX_LINE_BYTES become the line, the rest is skipped. */
+  private cutOverlong(): TextChunk {
+    const whole = Buffer.concat(this.carry);
+    this.carry = [];
+    this.carryBytes = 0;
+    this.skippingCut = true;
+    const line = this.nextLine;
+    const chunk = this.decode(Buffer.concat([whole.subarray(0, MAX_LINE_BYTES), Buffer.from("\n")]), whole.length);
+    chunk.cutLine = line;
+    return chunk;
+  }
+
+  private flushLast(): TextChunk | null {
+    if (this.carryBytes === 0) return null;
+    const rest = Buffer.concat(this.carry);
+    this.carry = [];
+    this.carryBytes = 0;
+    return this.decode(rest, rest.length);
+  }
+
+  private decode(bytes: Buffer, rawBytes: number): TextChunk {
+    const text = bytes.toString("utf8");
+    const chunk: TextChunk = { text, firstLine: this.nextLine, bytes: rawBytes, invalidUtf8: !isUtf8(bytes) };
+    this.nextLine += countLines(text);
+    return chunk;
+  }
+}
+
+/** Lines in a chunk: its '\n's, plus one for a last line without a '\n'. */
+export function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return text.length > 0 && text.charCodeAt(text.length - 1) !== NEWLINE ? n + 1 : n;
+}
+
+/** Calls `each` for every line of a chunk, without its '\n' or a trailing '\r'. */
+export function forEachLine(chunk: TextChunk, each: (line: string, lineNo: number) => void): void {
+  const { text } = chunk;
+  let lineNo = chunk.firstLine;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    each(text.slice(start, stop), lineNo++);
+    start = end + 1;
+  }
+}

@@ -1,0 +1,229 @@
+// The parse side of a load (runs in the parse worker): every new source is
+// read and parsed in step, and their events are merged into the global order
+// (ingest/merge.ts) with the clock offsets applied, then packed into row
+// blocks for the writer. Memory stays bounded: each source holds one decoded
+// chunk and its parsed events at a time.
+
+import type { ParsedEvent, ParseIssue, Role } from "./event.js";
+import { LogKind } from "./event.js";
+import type { FormatName, LineParser } from "./formats/format.js";
+import { formatByName } from "./formats/index.js";
+import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "./lines.js";
+import { keyBefore, MergeHeap } from "./merge.js";
+import { pushRow, rankName, ROWS_PER_BLOCK, ROW_WIDTH, type RowBlock } from "./rows.js";
+
+export interface LoadSource {
+  sourceId: number;
+  plainPath: string;
+  displayPath: string;
+  format: FormatName;
+  host: string | null;
+  role: Role | null;
+  /** Clock domain of events that name no host: the host, or the source itself. */
+  domain: string;
+  tzOffsetMinutes: number;
+}
+
+export interface LoadedStats {
+  sourceId: number;
+  lines: number;
+  events: number;
+  unparsed: number;
+  /** The first MAX_KEPT_ERRORS issues; errorCount counts them all. */
+  errors: ParseIssue[];
+  errorCount: number;
+  firstTsUs: number | null;
+  lastTsUs: number | null;
+  ranks: string[];
+}
+
+export interface LoadProgress {
+  bytes: number;
+  lines: number;
+}
+
+const MAX_KEPT_ERRORS = 200;
+/** Raw bytes read ahead across all sources of a load. */
+const LOAD_READ_BUDGET = 24 * 1024 * 1024;
+
+class SourceStream {
+  /** Merge key of the head event (aligned time). */
+  tsUs = 0;
+  line = 0;
+  readonly sourceId: number;
+  private readonly reader: ChunkReader;
+  private readonly parser: LineParser;
+  private readonly issues: ParseIssue[] = [];
+  private pending: ParsedEvent[] = [];
+  private pos = -1;
+  private done = false;
+  private head: ParsedEvent | undefined;
+  private readonly sourceOffset: number;
+  private readonly stats: LoadedStats;
+  private readonly ranks = new Set<string>();
+  private lastRank: { role: string | null; dp?: number; pp?: number; tp?: number } | undefined;
+  private badUtf8Lines = 0;
+  private firstBadUtf8 = 0;
+  bytesRead = 0;
+
+  get linesRead(): number {
+    return this.stats.lines;
+  }
+
+  constructor(
+    readonly src: LoadSource,
+    private readonly offsets: Record<string, number>,
+    readBytes: number,
+  ) {
+    this.sourceId = src.sourceId;
+    this.reader = new ChunkReader(src.plainPath, undefined, readBytes);
+    this.parser = formatByName(src.format).createParser({
+      sourcePath: src.displayPath,
+      ...(src.host !== null ? { host: src.host } : {}),
+      ...(src.role !== null ? { role: src.role } : {}),
+      tzOffsetMinutes: src.tzOffsetMinutes,
+    });
+    this.sourceOffset = offsets[src.domain] ?? 0;
+    this.stats = {
+      sourceId: src.sourceId,
+      lines: 0,
+      events: 0,
+      unparsed: 0,
+      errors: [],
+      errorCount: 0,
+      firstTsUs: null,
+      lastTsUs: null,
+      ranks: [],
+    };
+  }
+
+  /** Moves to the next event; false when the source is exhausted. */
+  advance(): boolean {
+    this.pos++;
+    while (this.pos >= this.pending.length) {
+      if (this.done) {
+        this.head = undefined;
+        return false;
+      }
+      this.pending = [];
+      this.pos = 0;
+      this.parseChunk();
+    }
+    const ev = this.pending[this.pos]!;
+    this.head = ev;
+    this.tsUs = ev.tsUs + (ev.host !== undefined && ev.host !== this.src.host ? (this.offsets[ev.host] ?? 0) : this.sourceOffset);
+    this.line = ev.line;
+    return true;
+  }
+
+  /** Appends the head event's row and accounts for it. */
+  emitHead(block: RowBlock): void {
+    const ev = this.head!;
+    const host = ev.host ?? this.src.host;
+    const role = ev.role ?? this.src.role;
+    pushRow(block, ev, this.sourceId, this.tsUs, host, role);
+    const s = this.stats;
+    s.events++;
+    if (ev.kind === LogKind.unparsed) s.unparsed++;
+    if (s.firstTsUs === null || this.tsUs < s.firstTsUs) s.firstTsUs = this.tsUs;
+    if (s.lastTsUs === null || this.tsUs > s.lastTsUs) s.lastTsUs = this.tsUs;
+    const r = this.lastRank;
+    if (!r || r.role !== role || r.dp !== ev.dp || r.pp !== ev.pp || r.tp !== ev.tp) {
+      this.lastRank = { role, dp: ev.dp, pp: ev.pp, tp: ev.tp };
+      this.ranks.add(rankName(role, ev.dp, ev.pp, ev.tp));
+    }
+  }
+
+  private parseChunk(): void {
+    const chunk = this.reader.next();
+    if (!chunk) {
+      this.parser.end(this.pending, this.issues);
+      this.done = true;
+      this.reader.close();
+      return;
+    }
+    this.bytesRead += chunk.bytes;
+    const pending = this.pending;
+    const issues = this.issues;
+    const parser = this.parser;
+    if (chunk.invalidUtf8) {
+      forEachLine(chunk, (line, no) => {
+        if (line.includes("\uFFFD")) {
+          if (this.badUtf8Lines++ === 0) this.firstBadUtf8 = no;
+        }
+        parser.line(line, no, pending, issues);
+      });
+    } else {
+      forEachLine(chunk, (line, no) => parser.line(line, no, pending, issues));
+    }
+    this.stats.lines = this.reader.linesRead;
+    if (chunk.cutLine !== undefined) {
+      issues.push({ line: chunk.cutLine, message: `line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB; the rest of it was dropped` });
+    }
+  }
+
+  finish(): LoadedStats {
+    if (this.badUtf8Lines > 0) {
+      this.issues.push({
+        line: this.firstBadUtf8,
+        message: `invalid UTF-8 on ${this.badUtf8Lines} line(s), read as U+FFFD (first at line ${this.firstBadUtf8})`,
+      });
+    }
+    this.issues.sort((a, b) => a.line - b.line);
+    this.stats.errorCount = this.issues.length;
+    this.stats.errors = this.issues.slice(0, MAX_KEPT_ERRORS);
+    this.stats.ranks = [...this.ranks].sort();
+    return this.stats;
+  }
+}
+
+/**
+ * Parses and merges the sources, handing row blocks to `emit` in batches of
+ * about `blocksPerBatch`; returns each source's statistics.
+ */
+export function produceRows(
+  sources: LoadSource[],
+  offsets: Record<string, number>,
+  blocksPerBatch: number,
+  emit: (blocks: RowBlock[], progress: LoadProgress) => void,
+): LoadedStats[] {
+  // Every source holds a chunk and its parsed events at once: share a fixed budget.
+  const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(LOAD_READ_BUDGET / Math.max(1, sources.length))));
+  const streams = sources.map((s) => new SourceStream(s, offsets, readBytes));
+  const heap = new MergeHeap<SourceStream>((s) => s);
+  for (const s of streams) if (s.advance()) heap.push(s);
+  let blocks: RowBlock[] = [];
+  let block: RowBlock = [];
+  const progress = (): LoadProgress => {
+    let bytes = 0;
+    let lines = 0;
+    for (const s of streams) {
+      bytes += s.bytesRead;
+      lines += s.linesRead;
+    }
+    return { bytes, lines };
+  };
+  const full = (): void => {
+    blocks.push(block);
+    block = [];
+    if (blocks.length >= blocksPerBatch) {
+      emit(blocks, progress());
+      blocks = [];
+    }
+  };
+  while (heap.size > 0) {
+    const top = heap.peek()!;
+    const second = heap.runnerUp();
+    let alive = true;
+    do {
+      top.emitHead(block);
+      if (block.length === ROWS_PER_BLOCK * ROW_WIDTH) full();
+      alive = top.advance();
+    } while (alive && (second === undefined || keyBefore(top, second)));
+    if (alive) heap.topChanged();
+    else heap.pop();
+  }
+  if (block.length > 0) blocks.push(block);
+  if (blocks.length > 0) emit(blocks, progress());
+  return streams.map((s) => s.finish());
+}

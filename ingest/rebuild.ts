@@ -1,0 +1,113 @@
+// Adding sources to an incident that already has events: the stored events
+// are re-timed with the new clock offsets and merged, source by source, with
+// the new rows into a rebuilt events table, so that `seq` stays the one
+// global order. New rows arrive in order from the load worker; before each,
+// every stored row that comes earlier is written out.
+
+import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";
+import { HOST_COL, LINE_COL, ROWS_PER_BLOCK, ROW_WIDTH, SOURCE_COL, TS_COL, type RowBlock } from "./rows.js";
+import type { IncidentWriter, StoredSourceRef } from "./store/writer.js";
+
+/** Where merged rows go: packed into full blocks for the writer. */
+export class BlockSink {
+  private block: RowBlock = [];
+
+  constructor(private readonly writer: IncidentWriter) {}
+
+  push(row: readonly unknown[], from = 0): void {
+    for (let i = 0; i < ROW_WIDTH; i++) this.block.push(row[from + i]);
+    if (this.block.length === ROWS_PER_BLOCK * ROW_WIDTH) this.flush();
+  }
+
+  flush(): void {
+    if (this.block.length > 0) this.writer.insertBlock(this.block);
+    this.block = [];
+  }
+}
+
+class StoredSourceCursor implements MergeKey {
+  tsUs = 0;
+  sourceId: number;
+  line = 0;
+  private page: unknown[][] = [];
+  private pos = -1;
+  private readonly pages: Generator<unknown[][]>;
+
+  constructor(
+    writer: IncidentWriter,
+    private readonly source: StoredSourceRef,
+    private readonly shiftOf: (host: string | null, source: StoredSourceRef) => number,
+  ) {
+    this.sourceId = source.id;
+    this.pages = writer.previousEvents(source.id);
+  }
+
+  get row(): unknown[] {
+    return this.page[this.pos]!;
+  }
+
+  advance(): boolean {
+    if (++this.pos >= this.page.length) {
+      const next = this.pages.next();
+      if (next.done) return false;
+      this.page = next.value;
+      this.pos = 0;
+    }
+    const row = this.row;
+    row[TS_COL] = (row[TS_COL] as number) + this.shiftOf(row[HOST_COL] as string | null, this.source);
+    this.tsUs = row[TS_COL] as number;
+    this.line = row[LINE_COL] as number;
+    return true;
+  }
+}
+
+export class StoredEventsMerger {
+  private readonly heap = new MergeHeap<StoredSourceCursor>((c) => c);
+  private readonly probe: MergeKey = { tsUs: 0, sourceId: 0, line: 0 };
+
+  /**
+   * `oldOffsets` were applied when the events were stored, `newOffsets` apply
+   * now; a row moves by the difference for its clock domain.
+   */
+  constructor(
+    writer: IncidentWriter,
+    sources: StoredSourceRef[],
+    oldOffsets: Record<string, number>,
+    newOffsets: Record<string, number>,
+    private readonly sink: BlockSink,
+  ) {
+    const shift = (host: string | null, s: StoredSourceRef): number => {
+      const domain = host ?? s.host ?? `src:${s.path}`;
+      return (newOffsets[domain] ?? 0) - (oldOffsets[domain] ?? 0);
+    };
+    for (const s of sources) {
+      const c = new StoredSourceCursor(writer, s, shift);
+      if (c.advance()) this.heap.push(c);
+    }
+  }
+
+  /** Writes the stored rows that come before each new row, then the new rows. */
+  addNewBlock(block: RowBlock): void {
+    for (let at = 0; at < block.length; at += ROW_WIDTH) {
+      this.probe.tsUs = block[at + TS_COL] as number;
+      this.probe.sourceId = block[at + SOURCE_COL] as number;
+      this.probe.line = block[at + LINE_COL] as number;
+      this.drainBefore(this.probe);
+      this.sink.push(block, at);
+    }
+  }
+
+  /** Writes every stored row left. */
+  finish(): void {
+    this.drainBefore(undefined);
+    this.sink.flush();
+  }
+
+  private drainBefore(limit: MergeKey | undefined): void {
+    for (let top = this.heap.peek(); top && (!limit || keyBefore(top, limit)); top = this.heap.peek()) {
+      this.sink.push(top.row);
+      if (top.advance()) this.heap.topChanged();
+      else this.heap.pop();
+    }
+  }
+}

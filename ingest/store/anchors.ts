@@ -1,0 +1,95 @@
+// Clock anchors kept in SQLite rather than in memory: their number grows with
+// the rooms and collectives of an incident, and the ingest's memory must not.
+// The scan writes each source's anchors into a scratch database (keyed by the
+// scanned file, so that duplicates and refused files can be left out); the
+// store merges the new sources' rows into the incident's `clock_anchors` and
+// derives the bounds between hosts there (ingest/clock.ts).
+
+import Database from "better-sqlite3";
+import type { AnchorAgg, UpperBound } from "../clock.js";
+import type { IncidentDb } from "./db.js";
+
+const SCAN_TABLE = `CREATE TABLE IF NOT EXISTS scan_anchors (
+  file        INTEGER NOT NULL,
+  key         TEXT NOT NULL,
+  domain      TEXT NOT NULL,
+  rel         TEXT NOT NULL,
+  min_before  INTEGER,
+  max_before  INTEGER,
+  min_after   INTEGER,
+  PRIMARY KEY (file, key, domain)
+) WITHOUT ROWID`;
+
+/** Folds a new (min, max, min) triple into a row: min() of SQLite is NULL when either side is. */
+const FOLD = `
+  min_before = coalesce(min(min_before, excluded.min_before), min_before, excluded.min_before),
+  max_before = coalesce(max(max_before, excluded.max_before), max_before, excluded.max_before),
+  min_after  = coalesce(min(min_after, excluded.min_after), min_after, excluded.min_after)`;
+
+/** The scan's scratch store of anchors, one row per (file, key, domain). */
+export class ScanAnchors {
+  private readonly db: Database.Database;
+  private readonly upsert: Database.Statement;
+
+  constructor(readonly path: string) {
+    this.db = new Database(path);
+    this.db.pragma("journal_mode = OFF");
+    this.db.pragma("synchronous = OFF");
+    this.db.exec(SCAN_TABLE);
+    this.upsert = this.db.prepare(
+      `INSERT INTO scan_anchors (file, key, domain, rel, min_before, max_before, min_after) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (file, key, domain) DO UPDATE SET ${FOLD}`,
+    );
+  }
+
+  add(file: number, aggs: readonly AnchorAgg[]): void {
+    this.db.transaction(() => {
+      for (const a of aggs) this.upsert.run(file, a.key, a.domain, a.rel, a.minBefore, a.maxBefore, a.minAfter);
+    })();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/**
+ * Adds the scanned anchors of `files` to the incident's clock_anchors.
+ * `db` has the scan store attached as `scan`.
+ */
+export function mergeScanAnchors(db: IncidentDb, files: readonly number[]): void {
+  db.prepare(
+    `INSERT INTO clock_anchors (key, domain, rel, min_before, max_before, min_after)
+     SELECT key, domain, rel, MIN(min_before), MAX(max_before), MIN(min_after)
+       FROM scan.scan_anchors WHERE file IN (SELECT value FROM json_each(?)) GROUP BY key, domain
+     ON CONFLICT (key, domain) DO UPDATE SET ${FOLD}`,
+  ).run(JSON.stringify(files));
+}
+
+/** Clock domains named by the incident's anchors. */
+export function anchorDomains(db: IncidentDb): string[] {
+  return db.prepare("SELECT DISTINCT domain FROM clock_anchors").pluck().all() as string[];
+}
+
+/**
+ * The tightest upper bound on o[from] - o[to] for every ordered pair of
+ * domains, from every key seen on both (ingest/clock.ts gives the rules: an
+ * "all" key bounds by its latest before, an "earliest" key by its earliest,
+ * and only while its befores are on one host).
+ */
+export function anchorBounds(db: IncidentDb): UpperBound[] {
+  return db
+    .prepare(
+      `WITH befores AS (
+         SELECT key, rel, domain, min_before, max_before, COUNT(*) OVER (PARTITION BY key) AS hosts
+           FROM clock_anchors WHERE min_before IS NOT NULL
+       )
+       SELECT b.domain AS "from", a.domain AS "to",
+              MIN(a.min_after - CASE b.rel WHEN 'all' THEN b.max_before ELSE b.min_before END) AS c,
+              COUNT(*) AS n
+         FROM befores b JOIN clock_anchors a ON a.key = b.key AND a.domain <> b.domain AND a.min_after IS NOT NULL
+        WHERE b.rel = 'all' OR b.hosts = 1
+        GROUP BY b.domain, a.domain`,
+    )
+    .all() as UpperBound[];
+}

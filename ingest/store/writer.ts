@@ -1,0 +1,240 @@
+// Writing an ingest into an incident database.
+//
+// One ingest is one exclusive transaction: a second ingest into the same file
+// waits for it (up to a limit, then fails with a clear message), and an ingest
+// killed at any point (kill -9 included) rolls back entirely on the next open,
+// so a source is either complete or absent. For the bulk load the connection
+// leaves WAL for a rollback journal: new pages are then written once (not to
+// the WAL and again at checkpoint) and the journal holds only the few pages
+// that existed before. synchronous=OFF is safe against a killed process (the
+// OS still has every write); the database returns to WAL when the ingest ends.
+
+import type { Statement } from "better-sqlite3";
+import { readFileSync } from "node:fs";
+import type { ClockAlignment } from "../clock.js";
+import { EVENT_COLUMNS, ROW_WIDTH, ROWS_PER_BLOCK, type RowBlock } from "../rows.js";
+import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
+import { EVENT_INDEXES, EVENTS_TABLE } from "./schema.js";
+
+export class DatabaseBusyError extends Error {
+  readonly exitCode = 2;
+}
+
+export interface NewSource {
+  path: string;
+  format: string;
+  host: string | null;
+  role: string | null;
+  sha256: string;
+  bytes: number;
+}
+
+export interface SourceTotals {
+  lines: number;
+  events: number;
+  unparsed: number;
+  errors: { line: number; message: string }[];
+  firstTsUs: number | null;
+  lastTsUs: number | null;
+  ranks: string[];
+}
+
+export interface StoredSourceRef {
+  id: number;
+  path: string;
+  host: string | null;
+}
+
+const TOOL_VERSION = (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const PAGE_ROWS = 4096;
+
+export class IncidentWriter {
+  private readonly insertFull: Statement;
+  private readonly insertSome = new Map<number, Statement>();
+  private readonly leftWal: boolean;
+  private open = true;
+  private attached = false;
+
+  private constructor(
+    readonly db: IncidentDb,
+    readonly path: string,
+  ) {
+    this.leftWal = this.enterBulkJournal();
+    db.pragma("synchronous = OFF");
+    db.pragma("cache_size = -65536");
+    this.insertFull = this.insertStatement(ROWS_PER_BLOCK);
+  }
+
+  /** Opens (creating and migrating) an incident for writing; waits up to lockTimeoutMs for another writer. */
+  static open(path: string, lockTimeoutMs: number): IncidentWriter {
+    try {
+      return new IncidentWriter(openIncident(path, { busyTimeoutMs: lockTimeoutMs }), path);
+    } catch (e) {
+      throw busyError(e, path, lockTimeoutMs) ?? e;
+    }
+  }
+
+  /** Leaves WAL for the load when no other connection holds the file; false when it stays in WAL. */
+  private enterBulkJournal(): boolean {
+    const timeout = this.db.pragma("busy_timeout", { simple: true }) as number;
+    this.db.pragma("busy_timeout = 50");
+    try {
+      return this.db.pragma("journal_mode = DELETE", { simple: true }) === "delete";
+    } catch {
+      return false;
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+
+  /**
+   * Takes the write lock for the whole ingest (waits for a running ingest to
+   * finish), with the scan's anchor store attached as `scan`.
+   */
+  begin(lockTimeoutMs: number, scanAnchorsPath: string): void {
+    this.db.prepare("ATTACH DATABASE ? AS scan").run(scanAnchorsPath);
+    this.attached = true;
+    try {
+      this.db.exec("BEGIN EXCLUSIVE");
+    } catch (e) {
+      throw busyError(e, this.path, lockTimeoutMs) ?? e;
+    }
+  }
+
+  commit(): void {
+    this.db.exec("COMMIT");
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec("ROLLBACK");
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.rollback();
+    if (this.attached) this.db.exec("DETACH DATABASE scan");
+    if (this.leftWal) {
+      try {
+        this.db.pragma("journal_mode = WAL");
+      } catch {
+        // Another connection now holds the file; the next openIncident restores WAL.
+      }
+    }
+    this.db.close();
+  }
+
+  knownSha256(): Set<string> {
+    const rows = this.db.prepare("SELECT sha256 FROM sources WHERE status = 'complete'").pluck().all() as string[];
+    return new Set(rows);
+  }
+
+  storedSources(): StoredSourceRef[] {
+    return this.db.prepare("SELECT id, path, host FROM sources WHERE status = 'complete' ORDER BY id").all() as StoredSourceRef[];
+  }
+
+  /** Events in the incident (seqs are dense from 1). */
+  eventCount(): number {
+    return (this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS n FROM events").get() as { n: number }).n;
+  }
+
+  hasEvents(): boolean {
+    return this.db.prepare("SELECT 1 FROM events LIMIT 1").get() !== undefined;
+  }
+
+  addSource(s: NewSource): number {
+    const info = this.db
+      .prepare("INSERT INTO sources (path, format, host, role, sha256, bytes, status, ingested_at) VALUES (?, ?, ?, ?, ?, ?, 'ingesting', ?)")
+      .run(s.path, s.format, s.host, s.role, s.sha256, s.bytes, new Date().toISOString());
+    return Number(info.lastInsertRowid);
+  }
+
+  completeSource(id: number, t: SourceTotals): void {
+    this.db
+      .prepare(
+        "UPDATE sources SET lines = ?, events = ?, unparsed = ?, errors = ?, first_ts_us = ?, last_ts_us = ?, ranks = ?, status = 'complete' WHERE id = ?",
+      )
+      .run(t.lines, t.events, t.unparsed, JSON.stringify(t.errors), t.firstTsUs, t.lastTsUs, JSON.stringify(t.ranks), id);
+  }
+
+  /** Inserts a block of rows (EVENT_COLUMNS order); they take the next seqs in order. */
+  insertBlock(block: RowBlock): void {
+    const rows = block.length / ROW_WIDTH;
+    if (rows === ROWS_PER_BLOCK) this.insertFull.run(block);
+    else if (rows > 0) this.statementFor(rows).run(block);
+  }
+
+  private statementFor(rows: number): Statement {
+    let st = this.insertSome.get(rows);
+    if (!st) {
+      st = this.insertStatement(rows);
+      this.insertSome.set(rows, st);
+    }
+    return st;
+  }
+
+  private insertStatement(rows: number): Statement {
+    const one = `(${EVENT_COLUMNS.map(() => "?").join(",")})`;
+    return this.db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(", ")}) VALUES ${Array(rows).fill(one).join(",")}`);
+  }
+
+  /**
+   * Moves the stored events aside so that the events table can be rebuilt in
+   * the new global order (new sources interleave with the old in time, and the
+   * clock offsets may change). Their seqs change, so the analysis of the
+   * incident (findings, suspects, snapshots) is dropped with them.
+   */
+  setAsideEvents(): void {
+    for (const name of indexNames()) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
+    this.db.exec("ALTER TABLE events RENAME TO events_prev");
+    this.db.exec(EVENTS_TABLE);
+    this.db.exec("CREATE INDEX events_prev_source ON events_prev(source_id, seq)");
+    this.db.exec("DELETE FROM findings; DELETE FROM suspects; DELETE FROM snapshots;");
+  }
+
+  /** The set-aside events of one source, in their order, as row pages (EVENT_COLUMNS order). */
+  *previousEvents(sourceId: number): Generator<unknown[][]> {
+    const page = this.db
+      .prepare(`SELECT ${EVENT_COLUMNS.join(", ")}, seq FROM events_prev WHERE source_id = ? AND seq > ? ORDER BY seq LIMIT ${PAGE_ROWS}`)
+      .raw(true);
+    let after = 0;
+    for (;;) {
+      const rows = page.all(sourceId, after) as unknown[][];
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]![ROW_WIDTH] as number;
+      for (const r of rows) r.length = ROW_WIDTH;
+      yield rows;
+    }
+  }
+
+  dropPreviousEvents(): void {
+    this.db.exec("DROP TABLE IF EXISTS events_prev");
+  }
+
+  buildIndexes(): void {
+    for (const sql of EVENT_INDEXES) this.db.exec(sql);
+  }
+
+  clockOffsets(): Record<string, number> {
+    return getMetaJson<Record<string, number>>(this.db, "clock_offsets") ?? {};
+  }
+
+  /** Records the clock offsets now applied to the stored times. */
+  saveClock(alignment: ClockAlignment): void {
+    setMeta(this.db, "clock_offsets", JSON.stringify(alignment.offsetsUs));
+    setMeta(this.db, "clock_alignment", JSON.stringify({ references: alignment.references, pairs: alignment.pairs }));
+    setMeta(this.db, "tool_version", TOOL_VERSION);
+  }
+}
+
+function indexNames(): string[] {
+  return EVENT_INDEXES.map((sql) => /INDEX IF NOT EXISTS (\w+)/.exec(sql)![1]!);
+}
+
+function busyError(e: unknown, path: string, waitedMs: number): DatabaseBusyError | undefined {
+  const code = (e as { code?: string }).code;
+  if (code !== "SQLITE_BUSY" && code !== "SQLITE_LOCKED") return undefined;
+  return new DatabaseBusyError(
+    `${path}: another process is writing this incident (waited ${Math.round(waitedMs / 1000)} s); try again when it has finished`,
+  );
+}
