@@ -10,6 +10,7 @@ import type { IncidentDb } from "../../ingest/store/db.js";
 import { EventColumns, type ColumnsInfo } from "./eventColumns.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { EventReader } from "./eventReader.js";
+import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
 import { SNAPSHOT_EVERY, SnapshotSet, type SnapshotInfo } from "./snapshots.js";
 
@@ -18,6 +19,8 @@ export interface ReplayOptions {
   profileFlag?: string;
   /** A profile already chosen (by selectProfile). */
   choice?: ProfileChoice;
+  /** Events between snapshots when they are (re)built; SNAPSHOT_EVERY by default. */
+  snapshotEvery?: number;
   /** Called now and then with the events done so far and the total. */
   onProgress?: (phase: "columns" | "replay", done: number, total: number) => void;
 }
@@ -51,7 +54,7 @@ export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): Replay
   const t0 = performance.now();
   const columns = EventColumns.open(db, (n) => opts.onProgress?.("columns", n, Number.NaN));
   const t1 = performance.now();
-  const run = runModel(db, choice, columns, opts.onProgress);
+  const run = runModel(db, choice, columns, opts);
   const replayMs = performance.now() - t1;
   return {
     choice,
@@ -84,11 +87,12 @@ export function runModel(
   db: IncidentDb,
   choice: ProfileChoice,
   columns: EventColumns,
-  onProgress?: ReplayOptions["onProgress"],
+  opts: Pick<ReplayOptions, "onProgress" | "snapshotEvery"> = {},
 ): ModelRun {
   const existing = db.readonly ? null : SnapshotSet.find(db, columns.fingerprint, choice.profile);
-  const writer = existing ? null : SnapshotSet.writer(db, columns.fingerprint, choice.profile);
-  const model = createModel(choice.profile);
+  const every = opts.snapshotEvery ?? SNAPSHOT_EVERY;
+  const writer = existing ? null : SnapshotSet.writer(db, columns.fingerprint, choice.profile, every);
+  const model = createModel(choice.profile, modelOptions(db));
   const violations: Violation[] = [];
   const total = columns.events;
   let done = 0;
@@ -99,8 +103,8 @@ export function runModel(
     const found = model.apply(ev);
     if (found.length > 0) for (const v of found) violations.push(v);
     done++;
-    if (writer !== null && done % SNAPSHOT_EVERY === 0) writer.add(ev.seq, model.snapshot());
-    if (done % PROGRESS_EVERY === 0) onProgress?.("replay", done, total);
+    if (writer !== null && done % every === 0) writer.add(ev.seq, model.snapshot());
+    if (done % PROGRESS_EVERY === 0) opts.onProgress?.("replay", done, total);
     lastTsUs = ev.tsUs;
     lastSeq = ev.seq;
     firstSeq ??= ev.seq;

@@ -89,8 +89,8 @@ export class SnapshotSet {
   }
 
   /** Collects snapshots during a replay and then stores them (or keeps them, for a read-only database). */
-  static writer(db: IncidentDb, fingerprint: string, profile: Profile): SnapshotWriter {
-    return new SnapshotWriter(db, fingerprint, profile);
+  static writer(db: IncidentDb, fingerprint: string, profile: Profile, every: number): SnapshotWriter {
+    return new SnapshotWriter(db, fingerprint, profile, every);
   }
 
   /** Used by SnapshotWriter. */
@@ -107,6 +107,7 @@ export class SnapshotWriter {
     private readonly db: IncidentDb,
     private readonly fingerprint: string,
     private readonly profile: Profile,
+    private readonly every: number,
   ) {}
 
   add(seq: number, state: unknown): void {
@@ -118,7 +119,7 @@ export class SnapshotWriter {
   /** Replaces the stored snapshots with these (in memory only when the database is read-only). */
   finish(): SnapshotSet {
     const seqs = [...this.blobs.keys()];
-    const info = { every: SNAPSHOT_EVERY, count: seqs.length, bytes: this.bytes, reused: false, stored: !this.db.readonly };
+    const info = { every: this.every, count: seqs.length, bytes: this.bytes, reused: false, stored: !this.db.readonly };
     if (this.db.readonly) return SnapshotSet.made(this.db, this.blobs, seqs, info);
     const insert = this.db.prepare("INSERT INTO snapshots (seq, state) VALUES (?, ?)");
     this.db.transaction(() => {
@@ -128,7 +129,7 @@ export class SnapshotWriter {
         fingerprint: this.fingerprint,
         profile: profileKey(this.profile),
         format: SNAPSHOT_FORMAT,
-        every: SNAPSHOT_EVERY,
+        every: this.every,
         count: seqs.length,
         bytes: this.bytes,
       };

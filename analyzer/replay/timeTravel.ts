@@ -5,12 +5,13 @@
 // and rebuilt when the events' fingerprint changes.
 
 import type { ModelStateView, ReplayModel } from "../model/api.js";
-import { createModel, restoreModel } from "../model/index.js";
+import { createModel, restoreModel, type ModelOptions } from "../model/index.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { EventColumns } from "./eventColumns.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { EventReader } from "./eventReader.js";
 import { eventsFingerprint } from "./fingerprint.js";
+import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
 import { runModel } from "./replay.js";
 import { SnapshotSet } from "./snapshots.js";
@@ -25,10 +26,11 @@ export interface StateAtOptions {
   profileFlag?: string;
 }
 
-interface Timeline {
+export interface Timeline {
   fingerprint: string;
   profileFlag: string | undefined;
   choice: ProfileChoice;
+  options: ModelOptions;
   reader: EventReader;
   snapshots: SnapshotSet;
 }
@@ -44,7 +46,7 @@ export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
   const columns = EventColumns.open(db);
   const snapshots =
     (db.readonly ? null : SnapshotSet.find(db, columns.fingerprint, choice.profile)) ?? runModel(db, choice, columns).snapshots;
-  const made: Timeline = { fingerprint, profileFlag, choice, reader: new EventReader(db, columns), snapshots };
+  const made: Timeline = { fingerprint, profileFlag, choice, options: modelOptions(db), reader: new EventReader(db, columns), snapshots };
   timelines.set(db, made);
   return made;
 }
@@ -71,9 +73,9 @@ export function stateAt(db: IncidentDb, at: At, opts: StateAtOptions = {}): Mode
 /** A model positioned after `seq` (fresh when seq is null: before the first event). */
 export function modelAt(line: Timeline, seq: number | null): ReplayModel {
   const profile = line.choice.profile;
-  if (seq === null) return createModel(profile);
+  if (seq === null) return createModel(profile, line.options);
   const snap = line.snapshots.nearest(seq);
-  const model = snap ? restoreModel(profile, snap.state) : createModel(profile);
+  const model = snap ? restoreModel(profile, snap.state) : createModel(profile, line.options);
   line.reader.forEach(snap ? snap.seq + 1 : -Infinity, seq, (ev) => {
     model.apply(ev);
   });

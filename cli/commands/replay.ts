@@ -92,8 +92,11 @@ export const replayCommand: CommandModule<object, Args> = {
         type: "string",
         describe: "override the profile, e.g. backend=nixl,version=0.5.14,index_k_dtype=bf16,hicache=on",
       }) as never,
-  handler: (argv) => {
-    const args = Args.parse(argv);
+  // Async, so that a thrown error reaches yargs' fail handler (exit code 2).
+  handler: async (argv) => {
+    const parsed = Args.safeParse(argv);
+    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
+    const args = parsed.data;
     const db = open(args.db);
     try {
       if (args.at !== undefined) {

@@ -1,0 +1,39 @@
+// Test support: the hand-written incidents under test/replay/inputs/, ingested
+// by the real pipeline into a fresh incident database, and a way to name an
+// event by the file and line it came from (seqs depend on the merge; files and
+// lines are what the expectations were written against).
+
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ingest } from "../../ingest/pipeline.js";
+import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+
+/** From dist/test/replay/ back to the sources' inputs. */
+const INPUTS = new URL("../../../test/replay/inputs/", import.meta.url);
+
+export function inputDir(name: string): string {
+  return fileURLToPath(new URL(`${name}/`, INPUTS));
+}
+
+export async function ingestCase(name: string): Promise<{ db: IncidentDb; path: string }> {
+  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-replay-")), "incident.db");
+  await ingest({ db: path, paths: [inputDir(name)] });
+  return { db: openIncident(path), path };
+}
+
+/** The seq of the event from line `line` of the source whose path ends with `file` (like "d0/decode-probe.jsonl"). */
+export function seqOf(db: IncidentDb, file: string, line: number): number {
+  const rows = db
+    .prepare("SELECT e.seq, s.path FROM events e JOIN sources s ON s.id = e.source_id WHERE e.line = ? ORDER BY e.seq")
+    .all(line) as { seq: number; path: string }[];
+  const hits = rows.filter((r) => r.path.replaceAll("\\", "/").endsWith(file));
+  if (hits.length !== 1) throw new Error(`${file}:${line} names ${hits.length} events`);
+  return hits[0]!.seq;
+}
+
+/** "file:line" of a cited event, with the file cut to its last two path parts. */
+export function at(ref: { source: string; line: number }): string {
+  return `${ref.source.replaceAll("\\", "/").split("/").slice(-2).join("/")}:${ref.line}`;
+}
