@@ -22,7 +22,8 @@ export interface ChecksumRecord {
   pos: number;
   algo: string;
   hash: string;
-  /** The decode pool the page belongs to: host and rank. */
+  rank: string;
+  /** The pool the page belongs to: host and rank. */
   pool: string;
 }
 
@@ -75,7 +76,8 @@ function toRecord(evidence: Evidence, ev: StoredEvent): ChecksumRecord | undefin
   const layer = ev.layer ?? attrNumber(ev, "layer");
   const hash = attrString(ev, "hash");
   if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !ev.room) return undefined;
-  return { ev, side, room: ev.room, buffer, layer, page, pos, algo: attrString(ev, "algo") ?? "?", hash: hash.toLowerCase(), pool: `${ev.host ?? ""}/${evidence.rank(ev)}` };
+  const rank = evidence.rank(ev);
+  return { ev, side, room: ev.room, buffer, layer, page, pos, algo: attrString(ev, "algo") ?? "?", hash: hash.toLowerCase(), rank, pool: `${ev.host ?? ""}|${rank}` };
 }
 
 interface Comparison {
@@ -140,7 +142,7 @@ function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], r
   const { recv, sent } = first;
   const where = `${recv.buffer} layer ${recv.layer} pos ${recv.pos}`;
   const sourceText = first.source
-    ? `which is room ${first.source.room}'s data (${evidence.where(first.source.ev)})${first.previousOwner ? `, a previous owner of ${recv.pool.split("/").slice(1).join("/")} page ${recv.page}` : ""}: the page holds another request's index-K (stale)`
+    ? `which is room ${first.source.room}'s data (${evidence.where(first.source.ev)})${first.previousOwner ? `, a previous owner of ${recv.rank} page ${recv.page}` : ""}: the page holds another request's index-K (stale)`
     : "which matches no record of any room: the page was partly or concurrently written (torn)";
   return {
     rule: "checksum-mismatch",
@@ -148,12 +150,12 @@ function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], r
     verdict: "violated",
     title: `Room ${room}: ${mismatches.length}/${pages} page checksum(s) differ from prefill (${stale.length ? `${stale.length} stale` : ""}${stale.length && stale.length < mismatches.length ? ", " : ""}${mismatches.length - stale.length ? `${mismatches.length - stale.length} torn` : ""}); ${ratio}`,
     room,
-    ranks: [evidence.rank(recv.ev)],
+    ranks: [recv.rank],
     tsUs: recv.ev.tsUs,
     witness: [sent.ev, recv.ev, ...(first.source ? [first.source.ev] : [])],
     explanation:
       `Let room ${room}'s ${where} be stored on prefill with ${sent.algo} ${sent.hash} (${evidence.where(sent.ev)}). ` +
-      `Then decode's copy must hash ${sent.hash} after the transfer, but ${evidence.rank(recv.ev)} page ${recv.page} (${recv.side}) hashes ${recv.hash} (${evidence.where(recv.ev)}), ${sourceText}. ` +
+      `Then decode's copy must hash ${sent.hash} after the transfer, but ${recv.rank} page ${recv.page} (${recv.side}) hashes ${recv.hash} (${evidence.where(recv.ev)}), ${sourceText}. ` +
       `Overall ${ratio}.`,
     falsify: "Rerun with decode page release deferred until prefill's writes drain (SGLANG_DISAGGREGATION_DEFERRED_DECODE_KV_RELEASE=1, §7.4) or with fp8 index-K at the same concurrency; stale pages must disappear.",
     checked: pages,

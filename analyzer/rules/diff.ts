@@ -12,7 +12,7 @@ import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
 import type { ConfigValue } from "./config.js";
 import { attrString, Evidence, isoTime } from "./evidence.js";
 import { CAUSE_IDS, type AnalysisReport, type CauseId } from "./finding.js";
-import { analyze } from "./index.js";
+import { analyzeIncident } from "./index.js";
 import type { AbEvidence } from "./suspects.js";
 import { findPlateaus, timeoutEvents } from "./transferStall.js";
 
@@ -105,7 +105,7 @@ export function abEvidenceOf(diff: IncidentDiff): AbEvidence {
 
 function side(db: IncidentDb, name: string, given: AnalysisReport | undefined): Side {
   const evidence = new Evidence(db);
-  const report = given ?? analyze(db, { name });
+  const report = given ?? analyzeIncident(db, { name });
   const requests = histories(evidence, report);
   const total = requests.length;
   const corrupted = new Set(report.findings.filter((f) => f.verdict === "violated" && CORRUPTION_RULES.has(f.rule) && f.room).map((f) => f.room!));

@@ -133,7 +133,9 @@ export function isoTime(tsUs: number): string {
   return new Date(Math.floor(tsUs / 1000)).toISOString();
 }
 
+/** A duration as a reader wants it: "305 s", "12.5 s", "38.0 ms". */
 export function seconds(us: number): string {
+  if (Math.abs(us) < 1e6) return `${(us / 1000).toFixed(1)} ms`;
   const s = us / 1e6;
   return s >= 100 ? `${s.toFixed(0)} s` : `${s.toFixed(1)} s`;
 }

@@ -15,8 +15,8 @@ const GAP_MIN_US = 120_000_000;
 const GAP_MEAN_INTERVALS = 20;
 /** Sibling events inside a silence that make it a gap rather than a pause of the whole role. */
 const GAP_SIBLING_EVENTS = 5;
-/** Host offsets beyond this make cross-host order rest on the estimate alone. */
-const CLOCK_OFFSET_WARN_US = 5_000_000;
+/** Clock bounds wider than this leave the order of cross-host events that close together unknown. */
+const CLOCK_WIDTH_WARN_US = 50_000;
 
 export const evidenceGap: Rule = {
   id: "evidence-gap",
@@ -179,16 +179,35 @@ function meanIntervalUs(s: SourceRow): number {
   return s.events > 1 && s.firstTsUs !== null && s.lastTsUs !== null ? (s.lastTsUs - s.firstTsUs) / (s.events - 1) : Infinity;
 }
 
-/** meta `clock_offsets`: host → offset in µs added to its raw times. */
+interface ClockPair {
+  a: string;
+  b: string;
+  /** lo <= offset[a] - offset[b] <= hi, in µs; null where no causal pair bounds that side. */
+  lo: number | null;
+  hi: number | null;
+  constraints: number;
+}
+
+/**
+ * meta `clock_offsets` (host → µs added to its raw times) and `clock_alignment`
+ * (the causal-pair bounds they rest on): a host no pair links, a pair bounded
+ * on one side only, or bounds wider than CLOCK_WIDTH_WARN_US leave cross-host
+ * order uncertain by that much.
+ */
 function clockOffsets(evidence: Evidence): Gap[] {
   const offsets = evidence.meta<Record<string, number>>("clock_offsets") ?? {};
-  return Object.entries(offsets)
-    .filter(([, us]) => Math.abs(us) > CLOCK_OFFSET_WARN_US)
-    .map(([host, us]) => ({
-      severity: "low" as const,
-      witness: [],
-      gap: { kind: "clock-offset" as const, detail: `host ${host}'s clock is off by ${seconds(Math.abs(us))}; events of ${host} are ordered against other hosts by the estimated offset alone` },
-    }));
+  const pairs = evidence.meta<{ pairs: ClockPair[] }>("clock_alignment")?.pairs ?? [];
+  const hosts = Object.keys(offsets);
+  if (hosts.length < 2) return [];
+  const linked = new Set(pairs.flatMap((p) => [p.a, p.b]));
+  const details = [
+    ...hosts.filter((h) => !linked.has(h)).map((h) => `no causal pair links host ${h} to the others, so its clock is taken as is`),
+    ...pairs.filter((p) => p.lo === null || p.hi === null).map((p) => `hosts ${p.a} and ${p.b} are bounded on one side only (${p.constraints} causal pair(s))`),
+    ...pairs
+      .filter((p) => p.lo !== null && p.hi !== null && p.hi - p.lo > CLOCK_WIDTH_WARN_US)
+      .map((p) => `hosts ${p.a} and ${p.b} agree only within ${seconds(p.hi! - p.lo!)}`),
+  ];
+  return details.map((detail) => ({ severity: "low" as const, witness: [], gap: { kind: "clock-offset" as const, detail } }));
 }
 
 function causalInversions(evidence: Evidence): Gap[] {

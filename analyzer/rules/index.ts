@@ -26,11 +26,12 @@ import { incompleteCompletion } from "./incompleteCompletion.js";
 import { metadataCollision } from "./metadataCollision.js";
 import { poolSizingMismatch } from "./poolSizingMismatch.js";
 import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
-import type { ReplayEvidence } from "./replayEvidence.js";
+import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
+import { replayIncident } from "../replay/replay.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { staleSlotReuse } from "./staleSlotReuse.js";
-import { transferStall } from "./transferStall.js";
+import { earlyReleases, transferStall } from "./transferStall.js";
 import { unhandledAbort } from "./unhandledAbort.js";
 
 export const RULES: readonly Rule[] = [
@@ -56,6 +57,18 @@ export interface AnalyzeOptions {
   ab?: AbEvidence;
 }
 
+export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
+  /** A --profile flag for the replay (analyzer/replay/profileFlag.ts). */
+  profileFlag?: string;
+}
+
+/** Replays the incident against the reference model, then runs every rule on the replay and the store. */
+export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): AnalysisReport {
+  const { profileFlag, ...rest } = opts;
+  const summary = replayIncident(db, profileFlag ? { profileFlag } : {});
+  return analyze(db, { ...rest, replay: replayEvidenceOf(summary) });
+}
+
 /** Runs every rule, numbers the findings and ranks the suspects. Reads only. */
 export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): AnalysisReport {
   const evidence = new Evidence(db);
@@ -72,7 +85,7 @@ export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): AnalysisRepo
     });
   }
   const numbered = numberFindings(drafts);
-  const suspects = rankSuspects(numbered, evidence.config(), opts.ab);
+  const suspects = rankSuspects(numbered, { config: evidence.config(), releases: earlyReleases(evidence), ...(opts.ab && { ab: opts.ab }) });
   return {
     incident: incidentOf(evidence, opts),
     coverage: coverageOf(evidence, drafts, perRule),

@@ -50,14 +50,23 @@ const FALSIFY: Record<CauseId, string> = {
     "Rerun with fp8 index-K at the same concurrency (half the index-K bytes per room) or with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE): timeouts must drop.",
 };
 
-export function rankSuspects(findings: readonly NumberedFinding[], config: RunConfig, ab?: AbEvidence): Suspect[] {
+/** What the ranking reads besides the findings. */
+export interface SuspectContext {
+  config: RunConfig;
+  /** Rooms aborted or timed out: each is a release of decode pages before the transfer is known to be done. */
+  releases: number;
+  ab?: AbEvidence;
+}
+
+export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectContext): Suspect[] {
+  const { config, ab } = ctx;
   const violated = findings.filter((f) => f.draft.verdict === "violated");
   const of = (rule: DraftFinding["rule"]): NumberedFinding[] => violated.filter((f) => f.draft.rule === rule);
   const cases: Record<CauseId, CauseCase> = {
     "overlap-collective-desync": overlapDesync(of, config),
     "unhandled-abort": unhandledAbortCase(of),
-    "hicache-indexk-race": hicacheRace(of, config),
-    "stale-slot-reuse": staleReuse(of),
+    "hicache-indexk-race": hicacheRace(of, ctx),
+    "stale-slot-reuse": staleReuse(of, ctx),
     "pool-sizing-fp8-hardcoded": poolSizing(of),
     "transfer-saturation": saturation(of, config),
   };
@@ -122,30 +131,35 @@ function unhandledAbortCase(of: Of): CauseCase {
   return c;
 }
 
-function hicacheRace(of: Of, config: RunConfig): CauseCase {
+function hicacheRace(of: Of, ctx: SuspectContext): CauseCase {
   const c: CauseCase = { for: [], against: [] };
   const ungated = of("hicache-ungated-read");
   if (ungated.length) c.for.push({ weight: 0.8, findings: ids(ungated), note: "an index-K reader did not wait for its HiCache layer load (#22811)" });
-  const earlyReads = of("read-before-landed-write").filter((f) => f.draft.facts?.writer === "hicache");
-  if (earlyReads.length) c.for.push({ weight: 0.5, findings: ids(earlyReads), note: "a read preceded the HiCache load of the same page" });
-  const readTorn = of("checksum-mismatch").filter((f) => hasAttribution(f, "torn", "decode_read"));
-  if (c.for.length && readTorn.length) c.for.push({ weight: 0.2, findings: ids(readTorn), note: "decode read pages that match no stored data" });
-  const hicache = config.bool("hicache");
-  if (c.for.length && config.str("index_k_dtype") === "bf16") c.for.push({ weight: 0.05, findings: [], note: "bf16 index-K doubles the bytes per layer load, widening the window" });
-  if (hicache === false) c.against.push({ factor: 0.1, note: "HiCache was off" });
+  const readOnly = of("checksum-mismatch").filter((f) => mismatchSides(f).every((side) => side === "decode_read"));
+  const hicacheOn = ctx.config.byRole("hicache").some((e) => e.value === true);
+  if (readOnly.length && hicacheOn) c.for.push({ weight: 0.3, findings: ids(readOnly), note: "decode read index-K that differs from what prefill stored, with HiCache loading pages" });
+  if (c.for.length && ctx.config.byRole("index_k_dtype").some((e) => e.value === "bf16")) {
+    c.for.push({ weight: 0.05, findings: [], note: "bf16 index-K doubles the bytes per layer load, widening the window" });
+  }
+  const stated = ctx.config.byRole("hicache");
+  if (stated.length > 0 && !hicacheOn) c.against.push({ factor: 0.1, note: "HiCache was off" });
   return c;
 }
 
-function staleReuse(of: Of): CauseCase {
+function staleReuse(of: Of, ctx: SuspectContext): CauseCase {
   const c: CauseCase = { for: [], against: [] };
   const reuse = of("stale-slot-reuse");
   if (reuse.length) c.for.push({ weight: 0.8, findings: ids(reuse), note: "decode gave pages still being written for an aborted room to a new room, which read them" });
   const stale = of("checksum-mismatch").filter((f) => Number(f.draft.facts?.stale ?? 0) > 0);
-  if (stale.length) c.for.push({ weight: 0.7, findings: ids(stale), note: `${stale.length} room(s) hold another room's index-K (stale checksums)` });
+  const received = stale.filter((f) => hasAttribution(f, "stale", "decode_recv"));
+  const readOnly = stale.filter((f) => !received.includes(f));
+  if (received.length) c.for.push({ weight: 0.7, findings: ids(received), note: `${received.length} room(s) received another room's index-K (stale checksums after the transfer)` });
+  if (readOnly.length) c.for.push({ weight: 0.3, findings: ids(readOnly), note: `${readOnly.length} room(s) read another room's index-K` });
   const crossRoom = of("read-before-landed-write").filter((f) => f.draft.facts?.crossRoom === true);
   if (crossRoom.length) c.for.push({ weight: 0.4, findings: ids(crossRoom), note: "reads raced a write of another (earlier) room" });
   const t = timeouts(of);
   if (c.for.length && t.length) c.for.push({ weight: 0.1, findings: ids(t), note: "rooms timed out and were aborted, freeing their pages" });
+  if (!reuse.length && ctx.releases === 0) c.against.push({ factor: 0.5, note: "no room was aborted or timed out, so decode released no page early" });
   return c;
 }
 
@@ -171,6 +185,11 @@ function saturation(of: Of, config: RunConfig): CauseCase {
   if (of("unhandled-abort").length) c.against.push({ factor: 0.3, note: "a dead bootstrap thread explains the timeouts" });
   if (of("collective-divergence").some((f) => f.draft.facts?.hang === true)) c.against.push({ factor: 0.3, note: "a collective deadlock explains the stall" });
   return c;
+}
+
+/** The dump sides ("decode_recv", "decode_read") on which a checksum finding saw mismatches. */
+function mismatchSides(f: NumberedFinding): string[] {
+  return ((f.draft.facts?.attributions as { side: string }[] | undefined) ?? []).map((a) => a.side);
 }
 
 function hasAttribution(f: NumberedFinding, attribution: string, side: string): boolean {

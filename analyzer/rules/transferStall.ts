@@ -155,6 +155,22 @@ export function timeoutEvents(evidence: Evidence): TimeoutRecord[] {
   return out;
 }
 
+/**
+ * Requests aborted or timed out on the PD path: each made decode release its
+ * pages before the transfer was known to be done (§8 abort, §5.2 timeout).
+ */
+export function earlyReleases(evidence: Evidence): number {
+  const rooms = new Set(timeoutEvents(evidence).flatMap((t) => (t.room ? [t.room] : [])));
+  const aborted = (ev: StoredEvent): boolean => {
+    if (ev.kind === "req.abort") return true;
+    if (ev.kind === LogKind.abortSent) return ev.attrs?.failed !== true;
+    return attrString(ev, "reasonKind") === "abort";
+  };
+  for (const ev of evidence.ofKinds("req.abort", LogKind.abortSent, ...FAILURE_KINDS)) if (ev.room && aborted(ev)) rooms.add(ev.room);
+  const byRid = new Set(evidence.of(LogKind.abortRequest).flatMap((e) => (e.rid ? [e.rid] : [])));
+  return rooms.size + byRid.size;
+}
+
 /** KVPoll's name for a stored state (sglang-pd-logs-and-protocol.md §5). */
 function pollName(state: number | null): string {
   const name = state === null ? undefined : (Object.entries(KVPoll) as [string, number][]).find(([, v]) => v === state)?.[0];

@@ -45,8 +45,10 @@ export const unhandledAbort: Rule = {
   },
 };
 
+/** How the profile's bootstrap thread answers ABORT, when the incident states its backend and version. */
 function handlingOf(ctx: RuleContext): string | undefined {
-  if (ctx.replay) return ctx.replay.profile.abortHandling;
+  const { replay } = ctx;
+  if (replay?.stated.includes("backend") && replay.stated.includes("version")) return replay.profile.abortHandling;
   const config = ctx.evidence.config();
   const backend = config.str("backend", "prefill");
   const version = config.str("version", "prefill");

@@ -9,7 +9,7 @@ import { renderJson } from "../../analyzer/report/json.js";
 import { renderText } from "../../analyzer/report/text.js";
 import { abEvidenceOf, diffIncidents } from "../../analyzer/rules/diff.js";
 import { atOrAbove, SEVERITIES, type AnalysisReport, type Severity } from "../../analyzer/rules/finding.js";
-import { analyze, storeAnalysis } from "../../analyzer/rules/index.js";
+import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
 import { openIncidentFile } from "./incidentFile.js";
 
 interface AnalyzeArgs {
@@ -18,6 +18,7 @@ interface AnalyzeArgs {
   markdown?: boolean;
   failOn: Severity;
   baseline?: string;
+  profile?: string;
 }
 
 export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
@@ -29,6 +30,7 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
       .option("json", { type: "boolean", describe: "print the JSON contract" })
       .option("markdown", { type: "boolean", describe: "print a post-mortem in Markdown" })
       .option("fail-on", { choices: SEVERITIES, default: "high" as Severity, describe: "exit 1 when a violated finding is at or above this severity" })
+      .option("profile", { type: "string", describe: "override the replay profile, e.g. backend=nixl,version=0.5.14,index_k_dtype=bf16,hicache=on" })
       .option("baseline", { type: "string", describe: "an incident database of the same workload under other settings (A/B evidence for the suspects)" })
       .conflicts("json", "markdown") as unknown as Argv<AnalyzeArgs>,
   handler: async (argv) => {
@@ -37,7 +39,7 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     const db = openIncidentFile(input, { readonly: false });
     try {
       const ab = argv.baseline ? baselineEvidence(argv.baseline, db, basename(input)) : undefined;
-      const report = analyze(db, { name: basename(input), ...(ab && { ab }) });
+      const report = analyzeIncident(db, { name: basename(input), ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }) });
       storeAnalysis(db, report);
       process.stdout.write(argv.json ? renderJson(report) : argv.markdown ? renderMarkdown(report, buildTimeline(db, report)) : renderText(report));
       process.exitCode = failing(report, argv.failOn) ? 1 : 0;
