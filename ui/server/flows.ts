@@ -82,6 +82,9 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
   const link = (from: StoredEvent, to: FlowNode | undefined, label: string) => {
     if (to) edges.push({ from: from.seq, to: to.seq, label });
   };
+  const addNode = (node: FlowNode | undefined) => {
+    if (node && !events.some((e) => e.seq === node.seq)) events.push({ ...node, step: "bootstrap" });
+  };
 
   for (const { ev, step } of steps) {
     if (step === "post") {
@@ -92,11 +95,18 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
     } else if (step === "poll" && ev.state === 4 && ev.role === "decode") {
       link(ev, firstAfter(ev, (s) => s.step === "read" && s.ev.role === "decode"), "read");
     } else if (step === "abort") {
-      link(ev, firstAfter(ev, (s) => s.step === "abort-frame"), "ABORT");
+      const frame = firstAfter(ev, (s) => s.step === "abort-frame");
+      if (frame) link(ev, frame, "ABORT");
+      else {
+        // Default logs show no ABORT frame arriving on prefill; link straight to the thread it ended.
+        const end = bootstrapThreadEnd(db, ev.seq, null);
+        addNode(end);
+        link(ev, end, "ABORT → bootstrap thread");
+      }
     } else if (step === "abort-frame") {
       const answered = firstAfter(ev, (s) => s.step === "bootstrap" && sameRank(s.ev, ev));
-      const end = answered ? undefined : bootstrapThreadEnd(db, ev);
-      if (end && !events.some((e) => e.seq === end.seq)) events.push({ ...end, step: "bootstrap" });
+      const end = answered ? undefined : bootstrapThreadEnd(db, ev.seq, ev);
+      addNode(end);
       link(ev, answered ?? end, "bootstrap thread");
     }
   }
@@ -104,13 +114,14 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
 }
 
 /**
- * How the prefill bootstrap thread took a frame it did not answer: the
- * thread's exit (probe `boot.exit`), or the `Exception in thread` record of the
- * same rank that its failed GUARD assertion leaves in the log (§7.1).
+ * How a prefill bootstrap thread took a frame it did not answer: the thread's
+ * exit (probe `boot.exit`), or the `Exception in thread` record that its failed
+ * GUARD assertion leaves in the log (§7.1) — on the rank that took the frame
+ * when that is known, else on any prefill rank.
  */
-function bootstrapThreadEnd(db: IncidentDb, frame: StoredEvent): FlowNode | undefined {
-  const sameRankAfter = "seq > ? AND host IS ? AND role IS ? AND tp IS ?";
-  const args = [frame.seq, frame.host, frame.role, frame.tp];
+function bootstrapThreadEnd(db: IncidentDb, afterSeq: number, rank: StoredEvent | null): FlowNode | undefined {
+  const sameRankAfter = rank ? "seq > ? AND host IS ? AND role IS ? AND tp IS ?" : "seq > ? AND role = 'prefill'";
+  const args = rank ? [afterSeq, rank.host, rank.role, rank.tp] : [afterSeq];
   const exit = db
     .prepare(`SELECT seq, ts_us AS tsUs, kind FROM events WHERE kind = 'boot.exit' AND ${sameRankAfter} ORDER BY seq LIMIT 1`)
     .get(...args) as FlowNode | undefined;

@@ -1,13 +1,15 @@
 // Background work on uploaded incidents: ingest then analyze, one incident at
-// a time, each in a worker thread so the server keeps answering meanwhile.
-// A failure marks only that incident failed, with the worker's message.
+// a time, each in a child process so the server keeps answering meanwhile and
+// a crash (or running out of memory) takes down only that job. A failure
+// marks only that incident failed, with the job's message.
 
-import { Worker } from "node:worker_threads";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { Registry } from "./registry.js";
 import { summarize } from "./summary.js";
 import type { PipelineInput, PipelineMessage } from "./pipeline.js";
 
-const WORKER_URL = new URL("./pipeline-worker.js", import.meta.url);
+const JOB_MAIN = fileURLToPath(new URL("./pipeline-main.js", import.meta.url));
 
 export class JobQueue {
   private readonly pending: string[] = [];
@@ -52,19 +54,23 @@ export class JobQueue {
   }
 
   private run(id: string): Promise<void> {
-    const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), inputDir: this.registry.inputDirOf(id) };
+    const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), name: this.registry.get(id)!.name };
     this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", done: 0, total: 0 } });
     return new Promise((resolve, reject) => {
-      const worker = new Worker(WORKER_URL, { workerData: input });
+      const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-2000);
+      });
       let settled = false;
-      worker.on("message", (msg: PipelineMessage) => {
+      child.on("message", (msg: PipelineMessage) => {
         if (msg.type === "progress") {
           const status = msg.phase === "analyze" ? "analyzing" : "ingesting";
           this.registry.update(id, { status, progress: { phase: msg.phase, done: msg.done, total: msg.total } });
         } else if (msg.type === "done") {
           settled = true;
           const summary = summarize(this.registry.dbPathOf(id));
-          this.registry.update(id, { status: "ready", summary });
+          this.registry.update(id, { status: "ready", summary, warnings: msg.warnings });
           this.registry.timeline(id).catch((err: Error) => this.log(`incident ${id}: timeline index: ${err.message}`));
           resolve();
         } else {
@@ -72,12 +78,15 @@ export class JobQueue {
           reject(new Error(msg.message));
         }
       });
-      worker.on("error", (err) => {
+      child.on("error", (err) => {
         if (!settled) reject(err);
         settled = true;
       });
-      worker.on("exit", (code) => {
-        if (!settled) reject(new Error(`the ingest worker stopped (exit code ${code})`));
+      child.on("exit", (code, signal) => {
+        if (!settled) {
+          this.log(`incident ${id}: job stderr: ${stderr}`);
+          reject(new Error(`the background job stopped (${signal ?? `exit code ${code}`})`));
+        }
         settled = true;
       });
     });

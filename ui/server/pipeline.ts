@@ -1,11 +1,44 @@
-// What the background worker is given and what it reports back.
+// What happens to an uploaded incident in the background: ingest every file
+// of its input folder, then analyze (replay + rules) and store the findings.
+// Runs in a child process (pipeline-main.ts) whose working directory is the
+// input folder, so sources are named by their path inside the upload
+// ("p0/prefill-tp0.log"), which is also where host and role are read from.
+
+import { basename } from "node:path";
+import { ingest } from "../../ingest/pipeline.js";
+import { openIncident } from "../../ingest/store/db.js";
+import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
 
 export interface PipelineInput {
+  /** Absolute path of the incident database. */
   dbPath: string;
-  inputDir: string;
+  /** The incident's name in reports. */
+  name: string;
 }
 
 export type PipelineMessage =
   | { type: "progress"; phase: "ingest" | "analyze"; done: number; total: number }
-  | { type: "done" }
+  | { type: "done"; warnings: string[] }
   | { type: "error"; message: string };
+
+/** Ingests the current directory into the database and analyzes it; throws when nothing could be ingested. */
+export async function runPipeline(input: PipelineInput, report: (msg: PipelineMessage) => void): Promise<string[]> {
+  const summary = await ingest({
+    db: input.dbPath,
+    paths: ["."],
+    onProgress: (p) => report({ type: "progress", phase: "ingest", done: p.bytesDone, total: p.bytesTotal }),
+  });
+  const notIngested = summary.sources.filter((s) => s.status === "refused" || s.status === "skipped");
+  const warnings = notIngested.map((s) => `${s.path}: ${s.reason ?? s.status}`);
+  if (summary.eventsTotal === 0) {
+    throw new Error(`no events could be read from the upload${warnings.length ? ` (${warnings.join("; ")})` : ""}`);
+  }
+  report({ type: "progress", phase: "analyze", done: 0, total: 0 });
+  const db = openIncident(input.dbPath);
+  try {
+    storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath) }));
+  } finally {
+    db.close();
+  }
+  return warnings;
+}

@@ -44,6 +44,8 @@ export const IncidentRecord = z.object({
   /** A fingerprint of the inputs an incident was built from (the demo skips rebuilding an unchanged one). */
   inputKey: z.string().optional(),
   summary: IncidentSummary.optional(),
+  /** Inputs that were not ingested, with the reason. */
+  warnings: z.array(z.string()).optional(),
 });
 export type IncidentRecord = z.infer<typeof IncidentRecord>;
 

@@ -154,6 +154,7 @@ class IncidentView {
     const f = this.showFinding(fid, true);
     const last = f?.placed[f.placed.length - 1];
     if (last) await this.goTo(last.seq);
+    if (f?.body.room) await this.loadFlow(f.body.room);
   }
 
   private clearFinding(): void {
