@@ -7,6 +7,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
 import { analyzeCommand } from "./commands/analyze.js";
+import { demoCommand } from "./commands/demo.js";
 import { diffCommand } from "./commands/diff.js";
 import { exportCommand } from "./commands/export.js";
 import { ingestCommand } from "./commands/ingest.js";
@@ -20,6 +21,7 @@ const commands: CommandModule[] = [
   diffCommand as CommandModule,
   exportCommand as CommandModule,
   serveCommand,
+  demoCommand,
 ];
 
 export async function main(argv: string[]): Promise<void> {

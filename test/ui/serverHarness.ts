@@ -1,9 +1,10 @@
 // A real server on an ephemeral port over a fresh data directory, and real
 // tar.gz archives built in memory, for the API tests.
 
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import tar from "tar-stream";
 import { startServer, type RunningServer } from "../../ui/server/server.js";
@@ -68,4 +69,27 @@ export async function getJson(server: TestServer, path: string): Promise<{ statu
     body = {};
   }
   return { status: res.status, body, text };
+}
+
+/** dist/test/ui/ → the repository's fixture bundles. */
+export const FIXTURES = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
+
+/** A fixture bundle as a user would pack it: every file under its host folders, without the answer key. */
+export async function fixtureTarGz(name: string): Promise<Buffer> {
+  const dir = join(FIXTURES, name);
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() && d.name !== "expected.json")
+    .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join("/"))
+    .sort();
+  return tarGz(files.map((f) => ({ name: f, content: readFileSync(join(dir, f), "utf8") })));
+}
+
+/** Polls the incident list until the incident is ready or failed (conditions, not timing). */
+export async function waitForIncident(server: TestServer, id: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const { body } = await getJson(server, `/api/incidents/${id}`);
+    const incident = body["incident"] as { status: string } | undefined;
+    if (incident && (incident.status === "ready" || incident.status === "failed")) return incident;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

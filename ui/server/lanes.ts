@@ -80,20 +80,24 @@ export interface Lane extends LaneKeyParts {
   events: number;
 }
 
+/**
+ * A rank as SGLang's log prefix names it (§1): DP and PP only when not 0 (a
+ * probe record says `"pp": 0` where the log line has no PP tag at all, and
+ * both are the same rank). Records with no TP (tokenizer, HTTP server, a
+ * traceback block) share one "no rank" row per host and role.
+ */
 export function rankLabel(dp: number | null, pp: number | null, tp: number | null): string {
-  const parts: string[] = [];
-  if (dp !== null) parts.push(`DP${dp}`);
-  if (pp !== null) parts.push(`PP${pp}`);
-  if (tp !== null) parts.push(`TP${tp}`);
-  return parts.length ? parts.join(" ") : "-";
+  if (tp === null) return "no rank";
+  return [dp ? `DP${dp}` : "", pp ? `PP${pp}` : "", `TP${tp}`].filter(Boolean).join(" ");
 }
 
 export function groupLabel(host: string | null, role: string | null): string {
   return `${host ?? "?"}/${role ?? "unknown"}`;
 }
 
+/** Host, role and TP identify a rank (TP is numbered across DP groups); DP and PP only label it. */
 export function laneKey(p: LaneKeyParts): string {
-  return `${p.host ?? ""}\u0000${p.role ?? ""}\u0000${p.dp ?? ""}\u0000${p.pp ?? ""}\u0000${p.tp ?? ""}\u0000${p.component}`;
+  return `${p.host ?? ""}\u0000${p.role ?? ""}\u0000${p.tp ?? ""}\u0000${p.component}`;
 }
 
 const ROLE_ORDER: Record<string, number> = { router: 0, prefill: 1, decode: 2, unknown: 3 };
@@ -106,8 +110,6 @@ export function sortLanes(lanes: Omit<Lane, "id">[]): Lane[] {
       (a, b) =>
         (a.host ?? "").localeCompare(b.host ?? "", "en", { numeric: true }) ||
         (ROLE_ORDER[a.role ?? "unknown"] ?? 3) - (ROLE_ORDER[b.role ?? "unknown"] ?? 3) ||
-        cmpNullable(a.dp, b.dp) ||
-        cmpNullable(a.pp, b.pp) ||
         cmpNullable(a.tp, b.tp) ||
         COMPONENTS.indexOf(a.component) - COMPONENTS.indexOf(b.component),
     )

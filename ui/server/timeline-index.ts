@@ -72,6 +72,14 @@ export function buildTimelineIndex(db: IncidentDb): TimelineIndex {
     i++;
   }
 
+  // One label per rank: a log line may omit the DP tag that the probe record of the same rank gives.
+  const labelOfRank = new Map<string, string>();
+  for (const p of laneParts) {
+    const rank = `${p.host}\u0000${p.role}\u0000${p.tp}`;
+    if ((labelOfRank.get(rank) ?? "").length < p.rank.length) labelOfRank.set(rank, p.rank);
+  }
+  for (const p of laneParts) p.rank = labelOfRank.get(`${p.host}\u0000${p.role}\u0000${p.tp}`)!;
+
   // Lanes were numbered in order of appearance; renumber them in display order.
   const lanes = sortLanes(laneParts);
   const renumber = new Uint16Array(laneParts.length);
@@ -197,7 +205,7 @@ export interface IndexFingerprint {
 }
 
 interface IndexHeader {
-  version: 1;
+  version: typeof INDEX_VERSION;
   fingerprint: IndexFingerprint;
   lanes: Lane[];
   kinds: string[];
@@ -205,7 +213,7 @@ interface IndexHeader {
   maxSeq: number;
 }
 
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 
 /** The index as one buffer: a JSON header, then the columns, each 8-byte aligned. */
 export function serializeIndex(idx: TimelineIndex, fingerprint: IndexFingerprint): Buffer {

@@ -49,12 +49,16 @@ export const api = {
 };
 
 /** Uploads files (or one archive) with progress; resolves with the new incident. */
-export function upload(files: { file: File; name: string }[], onProgress: (sent: number, total: number) => void): Promise<IncidentRecord> {
+export function upload(
+  files: { file: File; name: string }[],
+  incidentName: string,
+  onProgress: (sent: number, total: number) => void,
+): Promise<IncidentRecord> {
   const form = new FormData();
   for (const { file, name } of files) form.append("files", file, name);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/incidents");
+    xhr.open("POST", `/api/incidents?${new URLSearchParams({ name: incidentName })}`);
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total);
     xhr.onload = () => {

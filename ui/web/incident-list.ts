@@ -52,7 +52,7 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
     status.className = "upload-status";
     status.textContent = `Uploading ${files.length} file${files.length > 1 ? "s" : ""}…`;
     try {
-      const incident = await upload(files, (sent, total) => {
+      const incident = await upload(files, incidentName(files.map((f) => f.name)), (sent, total) => {
         bar.value = total ? sent / total : 0;
         status.textContent = `Uploading… ${formatBytes(sent)} of ${formatBytes(total)}`;
       });
@@ -118,5 +118,18 @@ function incidentRow(i: IncidentRecord, open: (id: string) => void): HTMLElement
       s?.topSuspect ? h("span", { class: "confidence" }, ` ${s.topSuspect.confidence.toFixed(2)}`) : null,
       s?.topSuspect?.summary ? h("div", { class: "sub" }, s.topSuspect.summary) : null,
     ),
+  );
+}
+
+/** The uploaded folder's name, or the single file's, as the incident's name. */
+function incidentName(names: string[]): string {
+  const first = names[0] ?? "upload";
+  const top = first.split("/")[0]!;
+  const name = names.length === 1 || names.every((n) => n.startsWith(`${top}/`)) ? top : first;
+  return (
+    name
+      .replace(/\.(tar\.gz|tgz|tar)$/i, "")
+      .replace(/[\u0000-\u001f<>]/g, "")
+      .slice(0, 120) || "upload"
   );
 }

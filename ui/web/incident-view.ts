@@ -8,7 +8,7 @@ import { FindingsPanel } from "./findings-panel.js";
 import { formatCount, formatDuration } from "./format.js";
 import { StatePanel } from "./state-panel.js";
 import { Timeline } from "./timeline.js";
-import type { EventAnswer, Finding, FindingsAnswer, LanesAnswer, RoomFlow } from "./types.js";
+import type { EventAnswer, Finding, FindingsAnswer, LanesAnswer, PlacedWitness, RoomFlow } from "./types.js";
 import { writeUrl, type StepScope, type ViewState } from "./url.js";
 
 export async function openIncident(root: HTMLElement, view: ViewState & { incident: string }): Promise<void> {
@@ -143,16 +143,16 @@ class IncidentView {
       const hi = Math.max(...f.placed.map((w) => w.tsUs));
       const pad = Math.max(500, (hi - lo) * 0.15);
       this.timeline.setWindow(lo - pad, hi + pad);
-      this.timeline.scrollToLane(f.placed[f.placed.length - 1]!.lane);
+      this.timeline.scrollToLane(latestWitness(f)!.lane);
     }
     this.saveUrlSoon();
     return f;
   }
 
-  /** A finding: zoom to its witness, highlight it, and put the cursor on its last witness event. */
+  /** A finding: zoom to its witness, highlight it, and put the cursor on its latest witness event. */
   private async selectFinding(fid: string): Promise<void> {
     const f = this.showFinding(fid, true);
-    const last = f?.placed[f.placed.length - 1];
+    const last = f && latestWitness(f);
     if (last) await this.goTo(last.seq);
     if (f?.body.room) await this.loadFlow(f.body.room);
   }
@@ -251,4 +251,9 @@ class IncidentView {
       this.say((err as Error).message);
     }
   }
+}
+
+/** The witness event latest in the history: where the finding is proven. */
+function latestWitness(f: Finding): PlacedWitness | undefined {
+  return f.placed.length ? f.placed.reduce((a, b) => (b.seq > a.seq ? b : a)) : undefined;
 }
