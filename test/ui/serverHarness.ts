@@ -84,12 +84,13 @@ export async function fixtureTarGz(name: string): Promise<Buffer> {
   return tarGz(files.map((f) => ({ name: f, content: readFileSync(join(dir, f), "utf8") })));
 }
 
-/** Polls the incident list until the incident is ready or failed (conditions, not timing). */
+/** Polls an incident until it is ready or failed (a condition, not a timing); throws if it does not exist. */
 export async function waitForIncident(server: TestServer, id: string): Promise<Record<string, unknown>> {
   for (;;) {
-    const { body } = await getJson(server, `/api/incidents/${id}`);
-    const incident = body["incident"] as { status: string } | undefined;
-    if (incident && (incident.status === "ready" || incident.status === "failed")) return incident;
+    const { status, body } = await getJson(server, `/api/incidents/${id}`);
+    if (status !== 200) throw new Error(`incident ${id}: ${status} ${JSON.stringify(body)}`);
+    const incident = body["incident"] as { status: string };
+    if (incident.status === "ready" || incident.status === "failed") return incident;
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -7,7 +7,7 @@
 //   <data-dir>/incidents/<id>/incident.db
 //   <data-dir>/incidents/<id>/input/...
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
@@ -65,6 +65,8 @@ export class Registry {
 
   constructor(readonly dataDir: string) {
     mkdirSync(this.incidentsDir, { recursive: true });
+    // Uploads a previous server was receiving when it stopped.
+    rmSync(join(dataDir, "staging"), { recursive: true, force: true });
     for (const id of readdirSync(this.incidentsDir)) {
       const file = join(this.incidentsDir, id, "incident.json");
       if (!INCIDENT_ID.test(id) || !existsSync(file)) continue;
@@ -97,11 +99,9 @@ export class Registry {
     return this.records.get(id);
   }
 
-  /** A fresh incident folder; `preferredId` is used when free, else suffixed. */
+  /** A fresh incident folder with an empty input folder; `preferredId` is used when free, else suffixed. */
   create(name: string, preferredId?: string): IncidentRecord {
-    const base = preferredId ?? slug(name);
-    let id = base;
-    for (let n = 2; this.records.has(id) || existsSync(this.dirOf(id)); n++) id = `${base.slice(0, 56)}-${n}`;
+    const id = this.freeId(preferredId ?? slug(name));
     mkdirSync(this.inputDirOf(id), { recursive: true });
     const record: IncidentRecord = {
       id,
@@ -113,6 +113,35 @@ export class Registry {
     };
     this.save(record);
     return record;
+  }
+
+  /** A new incident whose input folder is `inputDir` (moved into place). */
+  adopt(name: string, inputDir: string, received: { files: number; bytes: number }): IncidentRecord {
+    const id = this.freeId(slug(name));
+    mkdirSync(this.dirOf(id), { recursive: true });
+    renameSync(inputDir, this.inputDirOf(id));
+    const record: IncidentRecord = {
+      id,
+      name: name.replace(/\.(tar\.gz|tgz|tar)$/i, ""),
+      createdAt: new Date().toISOString(),
+      status: "receiving",
+      inputBytes: received.bytes,
+      inputFiles: received.files,
+    };
+    this.save(record);
+    return record;
+  }
+
+  /** A private folder for an upload in progress, on the same file system as the incidents. */
+  stagingDir(): string {
+    mkdirSync(join(this.dataDir, "staging"), { recursive: true });
+    return mkdtempSync(join(this.dataDir, "staging", "upload-"));
+  }
+
+  private freeId(base: string): string {
+    let id = base;
+    for (let n = 2; this.records.has(id) || existsSync(this.dirOf(id)); n++) id = `${base.slice(0, 56)}-${n}`;
+    return id;
   }
 
   update(id: string, patch: Partial<Omit<IncidentRecord, "id">>): IncidentRecord {

@@ -1,7 +1,7 @@
 // The incident list and uploads: GET /api/incidents, POST /api/incidents.
 
 import { Router } from "express";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { rmSync } from "node:fs";
 import { checkContentLength, placeFiles, receiveFiles, type UploadLimits } from "./upload.js";
 import { parseOr400 } from "./errors.js";
@@ -16,22 +16,21 @@ export function incidentListRoutes(registry: Registry, jobs: JobQueue, limits: U
     res.json({ incidents: registry.list() });
   });
 
+  // The upload lands in a staging folder of its own; only a complete, checked
+  // upload becomes an incident, so a refused one leaves nothing behind.
   router.post("/incidents", async (req, res) => {
     const query = parseOr400(UploadQuery, req.query, "query");
     checkContentLength(req, limits);
-    const record = registry.create(query.name ?? "upload");
+    const staging = registry.stagingDir();
     try {
-      const staging = join(registry.dirOf(record.id), "staging");
-      const files = await receiveFiles(req, res, staging, limits);
-      if (!query.name && files[0]) registry.update(record.id, { name: files[0].originalname });
-      const received = await placeFiles(files, registry.inputDirOf(record.id), limits);
-      rmSync(staging, { recursive: true, force: true });
-      registry.update(record.id, { inputFiles: received.files, inputBytes: received.bytes });
+      const files = await receiveFiles(req, res, join(staging, "parts"), limits);
+      const received = await placeFiles(files, join(staging, "input"), limits);
+      const name = query.name ?? basename(files[0]!.originalname);
+      const record = registry.adopt(name, join(staging, "input"), received);
       jobs.enqueue(record.id);
       res.status(202).json({ incident: registry.get(record.id) });
-    } catch (err) {
-      registry.remove(record.id);
-      throw err;
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
     }
   });
 

@@ -3,13 +3,16 @@
 
 import { openIncident } from "../../ingest/store/db.js";
 import { eventCount, listSources } from "../../ingest/store/queries.js";
+import { rankLabel } from "../../analyzer/replay/eventRefs.js";
 import type { IncidentSummary } from "./registry.js";
 
 export function summarize(dbPath: string): IncidentSummary {
   const db = openIncident(dbPath, { readonly: true });
   try {
     const sources = listSources(db);
-    const ranks = [...new Set(sources.flatMap((s) => s.ranks))].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+    // Ranks as the replay names them ("p0/prefill/tp3"): a log and a probe of one rank count once.
+    const rankRows = db.prepare("SELECT DISTINCT host, role, tp FROM events WHERE tp IS NOT NULL").all() as { host: string | null; role: string | null; tp: number }[];
+    const ranks = rankRows.map((r) => rankLabel(r.host, r.role, r.tp)!).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
     const span = db.prepare("SELECT MIN(ts_us) AS first, MAX(ts_us) AS last FROM events").get() as {
       first: number | null;
       last: number | null;
