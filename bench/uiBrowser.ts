@@ -11,7 +11,11 @@ export interface UiFigures {
   p50FrameMs: number;
   p95FrameMs: number;
   maxFrameMs: number;
+  /** Window requests the page made during the gestures, and their p95 duration. */
+  fetches: number;
+  p95FetchMs: number;
   jsHeapMb: number;
+  rendererPssMb: number;
   browserPssMb: number;
 }
 
@@ -25,17 +29,23 @@ export async function measurePage(url: string): Promise<UiFigures> {
     await page.waitForFunction(() => performance.getEntriesByName("kvrewind:first-render").length > 0);
     const firstRenderMs = await page.evaluate(() => performance.getEntriesByName("kvrewind:first-render")[0]!.startTime);
     await page.waitForSelector(".timeline[data-loading=false]");
+    const fetchesBefore = await windowFetches(page);
     const frameTimes = await interact(page);
+    await page.waitForSelector(".timeline[data-loading=false]");
+    const fetches = (await windowFetches(page)).slice(fetchesBefore.length);
     const sorted = [...frameTimes].sort((a, b) => a - b);
-    const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    const memory = chromiumPssMb();
     return {
       firstRenderMs,
       frames: sorted.length,
-      p50FrameMs: pick(0.5),
-      p95FrameMs: pick(0.95),
+      p50FrameMs: quantile(sorted, 0.5),
+      p95FrameMs: quantile(sorted, 0.95),
       maxFrameMs: sorted[sorted.length - 1] ?? 0,
+      fetches: fetches.length,
+      p95FetchMs: quantile([...fetches].sort((a, b) => a - b), 0.95),
       jsHeapMb: await jsHeapMb(page),
-      browserPssMb: browserPssMb(),
+      rendererPssMb: memory.renderer,
+      browserPssMb: memory.total,
     };
   } finally {
     await browser.close();
@@ -92,6 +102,21 @@ async function interact(page: Page): Promise<number[]> {
   return frames;
 }
 
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+/** Durations of the page's window requests so far (resource timing). */
+function windowFetches(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const perf = (globalThis as unknown as { performance: { getEntriesByType(t: string): { name: string; duration: number }[] } }).performance;
+    return perf
+      .getEntriesByType("resource")
+      .filter((e) => /\/api\/incidents\/[^/]+\/events\?/.test(e.name))
+      .map((e) => e.duration);
+  });
+}
+
 async function jsHeapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
@@ -100,21 +125,27 @@ async function jsHeapMb(page: Page): Promise<number> {
 }
 
 /**
- * Proportional set size of every Chromium process (shared pages counted once
- * across them): the processes below this one, which launched the browser.
+ * Proportional set size (shared pages shared out, not counted twice) of the
+ * Chromium processes below this one, which launched the browser: the
+ * renderers, and all of them.
  */
-function browserPssMb(): number {
-  const pids = descendants(process.pid).filter((pid) => pid !== process.pid);
-  let kb = 0;
-  for (const pid of pids) {
+function chromiumPssMb(): { renderer: number; total: number } {
+  let total = 0;
+  let renderer = 0;
+  for (const pid of descendants(process.pid)) {
+    if (pid === process.pid) continue;
     try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (!cmdline.includes("chromium")) continue;
       const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
-      kb += m ? Number(m[1]) : 0;
+      const kb = m ? Number(m[1]) : 0;
+      total += kb;
+      if (cmdline.includes("--type=renderer")) renderer += kb;
     } catch {
       // the process ended meanwhile
     }
   }
-  return kb / 1024;
+  return { renderer: renderer / 1024, total: total / 1024 };
 }
 
 function descendants(root: number): number[] {

@@ -54,7 +54,7 @@ export class JobQueue {
   }
 
   private run(id: string): Promise<void> {
-    const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), name: this.registry.get(id)!.name };
+    const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), indexPath: this.registry.indexPathOf(id), name: this.registry.get(id)!.name };
     this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", done: 0, total: 0 } });
     return new Promise((resolve, reject) => {
       const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });
@@ -65,13 +65,12 @@ export class JobQueue {
       let settled = false;
       child.on("message", (msg: PipelineMessage) => {
         if (msg.type === "progress") {
-          const status = msg.phase === "analyze" ? "analyzing" : "ingesting";
+          const status = msg.phase === "ingest" ? "ingesting" : "analyzing";
           this.registry.update(id, { status, progress: { phase: msg.phase, done: msg.done, total: msg.total } });
         } else if (msg.type === "done") {
           settled = true;
           const summary = summarize(this.registry.dbPathOf(id));
           this.registry.update(id, { status: "ready", summary, warnings: msg.warnings });
-          this.registry.timeline(id).catch((err: Error) => this.log(`incident ${id}: timeline index: ${err.message}`));
           resolve();
         } else {
           settled = true;

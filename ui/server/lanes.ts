@@ -58,7 +58,7 @@ export function componentOfKind(kind: string): Component {
 export function toneOfKind(kind: string, state: number | null): 0 | 1 | 2 {
   if (state === 0) return 2; // KVPoll.Failed
   if (kind === "boot.exit" || /(fail|error|exception|corruption|watchdog)/.test(kind)) return 2;
-  if (/(abort|timeout|unparsed|mismatch|retract)/.test(kind)) return 1;
+  if (/(abort|timeout|mismatch|retract)/.test(kind)) return 1;
   return 0;
 }
 

@@ -8,16 +8,19 @@ import { basename } from "node:path";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../ingest/store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
+import { writeTimelineIndex } from "./timeline-index.js";
 
 export interface PipelineInput {
   /** Absolute path of the incident database. */
   dbPath: string;
+  /** Where the timeline index is cached (see Registry.timeline). */
+  indexPath: string;
   /** The incident's name in reports. */
   name: string;
 }
 
 export type PipelineMessage =
-  | { type: "progress"; phase: "ingest" | "analyze"; done: number; total: number }
+  | { type: "progress"; phase: "ingest" | "analyze" | "index"; done: number; total: number }
   | { type: "done"; warnings: string[] }
   | { type: "error"; message: string };
 
@@ -37,6 +40,9 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   const db = openIncident(input.dbPath);
   try {
     storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath) }));
+    // The timeline index too, so that a ready incident opens at once.
+    report({ type: "progress", phase: "index", done: 0, total: 0 });
+    writeTimelineIndex(db, input.indexPath);
   } finally {
     db.close();
   }

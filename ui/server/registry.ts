@@ -201,13 +201,17 @@ export class Registry {
     for (const id of [...this.opened.keys()]) this.close(id);
   }
 
+  indexPathOf(id: string): string {
+    return join(this.dirOf(id), "timeline.idx");
+  }
+
   private async loadIndex(id: string): Promise<TimelineIndex> {
     const dbPath = this.dbPathOf(id);
-    const cachePath = join(this.dirOf(id), "timeline.idx");
+    const cachePath = this.indexPathOf(id);
     const fingerprint: IndexFingerprint = { events: eventsFingerprint(this.db(id)) };
     const cached = existsSync(cachePath) ? deserializeIndex(readFileSync(cachePath), fingerprint) : undefined;
     if (cached) return cached;
-    const job: IndexJob = { dbPath, cachePath, fingerprint };
+    const job: IndexJob = { dbPath, cachePath };
     await new Promise<void>((resolve, reject) => {
       const worker = new Worker(INDEX_WORKER_URL, { workerData: job });
       worker.once("message", (m: { ok: boolean; message?: string }) => (m.ok ? resolve() : reject(new Error(m.message))));

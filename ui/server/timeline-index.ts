@@ -3,6 +3,8 @@
 // typed arrays instead of a SQL scan. Only what the timeline draws is kept
 // (time, seq, lane, kind, tone); everything else is fetched per event.
 
+import { renameSync, writeFileSync } from "node:fs";
+import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind, type Lane } from "./lanes.js";
 
@@ -199,6 +201,13 @@ export function queryWindow(idx: TimelineIndex, fromUs: number, toUs: number, bu
   return out;
 }
 
+/** Builds the index and writes it to `path` (atomically), keyed by the events' fingerprint. */
+export function writeTimelineIndex(db: IncidentDb, path: string): void {
+  const buf = serializeIndex(buildTimelineIndex(db), { events: eventsFingerprint(db) });
+  writeFileSync(`${path}.tmp`, buf);
+  renameSync(`${path}.tmp`, path);
+}
+
 /** What a cached index was built from (the replay's eventsFingerprint); a cache whose events changed is rebuilt. */
 export interface IndexFingerprint {
   events: string;
@@ -213,7 +222,7 @@ interface IndexHeader {
   maxSeq: number;
 }
 
-const INDEX_VERSION = 2;
+const INDEX_VERSION = 3;
 
 /** The index as one buffer: a JSON header, then the columns, each 8-byte aligned. */
 export function serializeIndex(idx: TimelineIndex, fingerprint: IndexFingerprint): Buffer {

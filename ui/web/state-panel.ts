@@ -139,7 +139,7 @@ export class StatePanel {
   private pagesTable(s: ModelState, focusRoom: string | null): HTMLElement {
     const pages = focusRoom ? s.pages.filter((p) => p.ownerRoom === focusRoom || p.lastWriter?.room === focusRoom) : s.pages;
     const rows = pages.map((p) => [
-      `${p.buffer} L${p.layer} p${p.page}`,
+      `${p.rank} ${p.buffer}${p.layer >= 0 ? ` L${p.layer}` : ""} p${p.page}`,
       p.ownerRoom ?? "free",
       p.lastWriter ? this.cause(p.lastWriter.seq, `${p.lastWriter.room}${p.lastWriter.chunk !== null ? ` c${p.lastWriter.chunk}` : ""}`) : "—",
       this.cause(p.changedAt, h("span", { class: p.landed ? "landed" : "inflight" }, p.landed ? "landed" : "in flight")),

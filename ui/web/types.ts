@@ -154,7 +154,10 @@ export interface ModelState {
     decode: { state: number | null; ranks: string[]; chunksNotified: number; auxReceived: boolean; pages: [number, number][]; changedAt: number | null };
   }[];
   pages: {
+    /** The rank whose pool holds the page. */
+    rank: string;
     buffer: string;
+    /** -1: every layer. */
     layer: number;
     page: number;
     ownerRoom: string | null;
