@@ -69,6 +69,7 @@ interface PageDom {
   document: {
     querySelector(selector: string): {
       width: number;
+      height: number;
       getBoundingClientRect(): { left: number; top: number; width: number };
       getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
     } | null;
@@ -90,4 +91,16 @@ export function canvasHasColourNear(page: Page, x: number, y: number, rgb: [numb
     },
     { x, y, rgb, radius },
   );
+}
+
+/** True when the timeline canvas shows a colour anywhere. */
+export function canvasHasColour(page: Page, rgb: [number, number, number]): Promise<boolean> {
+  return page.evaluate((rgb) => {
+    const canvas = (globalThis as unknown as PageDom).document.querySelector("canvas.lanes-canvas")!;
+    const img = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    for (let i = 0; i < img.data.length; i += 4) {
+      if (Math.abs(img.data[i]! - rgb[0]) < 8 && Math.abs(img.data[i + 1]! - rgb[1]) < 8 && Math.abs(img.data[i + 2]! - rgb[2]) < 8) return true;
+    }
+    return false;
+  }, rgb);
 }

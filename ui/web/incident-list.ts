@@ -106,7 +106,20 @@ function incidentRow(i: IncidentRecord, open: (id: string) => void): HTMLElement
     "tr",
     { class: `incident status-${i.status}`, "data-id": i.id, "data-status": i.status },
     h("td", {}, name, h("div", { class: "sub" }, `${i.id} · ${i.inputFiles} file${i.inputFiles === 1 ? "" : "s"} · ${new Date(i.createdAt).toISOString().slice(0, 16).replace("T", " ")}`)),
-    h("td", {}, h("span", { class: `status-badge ${i.status}` }, `${i.status}${progress}`), i.error ? h("div", { class: "error" }, i.error) : null),
+    h(
+      "td",
+      {},
+      h("span", { class: `status-badge ${i.status}` }, `${i.status}${progress}`),
+      i.error ? h("div", { class: "error" }, i.error) : null,
+      i.warnings?.length
+        ? h(
+            "details",
+            { class: "warnings" },
+            h("summary", {}, `${i.warnings.length} input${i.warnings.length > 1 ? "s" : ""} not read`),
+            h("ul", {}, ...i.warnings.map((w) => h("li", {}, w))),
+          )
+        : null,
+    ),
     h("td", { class: "num" }, formatBytes(i.inputBytes)),
     h("td", { class: "ranks", title: s?.ranks.join(", ") ?? "" }, s ? `${s.ranks.length}` : ""),
     h("td", { class: "num" }, s ? formatCount(s.events) : ""),

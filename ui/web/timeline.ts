@@ -421,14 +421,17 @@ export class Timeline {
     const px = ev.clientX - this.canvas.getBoundingClientRect().left;
     const inRow = new Set(this.rows[r]!.lanes);
     if (data.mode === "events") {
+      // Events of one instant overlap: a highlighted witness wins over its neighbours.
+      const witness = new Set(this.witness.map((w) => w.seq));
       let best = -1;
-      let bestDx = 5;
+      let bestScore = Infinity;
       for (let i = 0; i < data.seq.length; i++) {
         if (!inRow.has(data.lane[i]!)) continue;
         const dx = Math.abs(x(data.ts[i]!) - px);
-        if (dx <= bestDx) {
+        const score = dx - (witness.has(data.seq[i]!) ? 3 : 0);
+        if (dx <= 5 && score < bestScore) {
           best = i;
-          bestDx = dx;
+          bestScore = score;
         }
       }
       return best < 0 ? null : { seq: data.seq[best]! };

@@ -12,6 +12,8 @@ export interface IncidentRecord {
   progress?: { phase: string; done: number; total: number };
   inputBytes: number;
   inputFiles: number;
+  /** Inputs that were not ingested, with the reason. */
+  warnings?: string[];
   summary?: {
     events: number;
     sources: number;
