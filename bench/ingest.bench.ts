@@ -5,8 +5,8 @@
 // incidentGen.ts) under bench/out/ and reuses it on later runs. The figures
 // are printed, not checked: speed is never a test.
 
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../ingest/pipeline.js";
@@ -21,6 +21,21 @@ function sizeOf(dir: string): number {
     n += e.isDirectory() ? sizeOf(p) : statSync(p).size;
   }
   return n;
+}
+
+/**
+ * CPU seconds of this process's main thread (Linux /proc), where the store
+ * writes: the thread that bounds a load. On a shared machine its CPU time is
+ * a steadier figure than the wall clock.
+ */
+function mainThreadCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 function incidentDir(): string {
@@ -47,10 +62,12 @@ async function main(): Promise<void> {
     peakRss = Math.max(peakRss, rss);
     peakByPhase[phase || "inputs"] = Math.max(peakByPhase[phase || "inputs"] ?? 0, rss);
   };
-  const sampler = setInterval(sample, 20);
+  const sampler = setInterval(sample, 100);
   const phases: Record<string, number> = {};
   let phaseStart = performance.now();
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuSeconds();
   try {
     const summary = await ingest({
       db: join(work, "incident.db"),
@@ -74,8 +91,12 @@ async function main(): Promise<void> {
     console.log(`wall ${seconds.toFixed(2)} s (${Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(", ")})`);
     console.log(`${Math.round(lines / seconds).toLocaleString("en-US")} lines/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s, peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB (main thread process, workers included)`);
     console.log(`peak RSS by phase (MB): ${Object.entries(peakByPhase).map(([k, v]) => `${k} ${(v / 1024 / 1024).toFixed(0)}`).join(", ")}`);
-    const cpu = process.cpuUsage();
-    console.log(`CPU: user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s (all threads)`);
+    const cpu = process.cpuUsage(cpu0);
+    const main1 = mainThreadCpuSeconds();
+    const mainCpu = main0 !== undefined && main1 !== undefined ? main1 - main0 : undefined;
+    console.log(`CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s all threads; main (store) thread ${mainCpu?.toFixed(1) ?? "?"} s`);
+    if (mainCpu) console.log(`${Math.round(lines / mainCpu).toLocaleString("en-US")} lines per CPU-second of the store thread (the bound when both cores are free)`);
+    console.log(`machine load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${availableParallelism()} cores`);
     console.log(`clock offsets (us): ${JSON.stringify(summary.clockOffsetsUs)}`);
   } finally {
     clearInterval(sampler);

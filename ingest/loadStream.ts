@@ -10,7 +10,7 @@ import type { FormatName, LineParser } from "./formats/format.js";
 import { formatByName } from "./formats/index.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "./lines.js";
 import { keyBefore, MergeHeap } from "./merge.js";
-import { pushRow, rankName, ROWS_PER_BLOCK, ROW_WIDTH, type RowBlock } from "./rows.js";
+import { pushRow, rankName, ROWS_PER_BLOCK, ROW_WIDTH, TextPacker, type PackedTexts, type RowBlock } from "./rows.js";
 
 export interface LoadSource {
   sourceId: number;
@@ -62,6 +62,8 @@ class SourceStream {
   private readonly stats: LoadedStats;
   private readonly ranks = new Set<string>();
   private lastRank: { role: string | null; dp?: number; pp?: number; tp?: number } | undefined;
+  private readonly kept: ParseIssue[] = [];
+  private errorCount = 0;
   private badUtf8Lines = 0;
   private firstBadUtf8 = 0;
   bytesRead = 0;
@@ -117,11 +119,11 @@ class SourceStream {
   }
 
   /** Appends the head event's row and accounts for it. */
-  emitHead(block: RowBlock): void {
+  emitHead(block: RowBlock, texts: TextPacker): void {
     const ev = this.head!;
     const host = ev.host ?? this.src.host;
     const role = ev.role ?? this.src.role;
-    pushRow(block, ev, this.sourceId, this.tsUs, host, role);
+    pushRow(block, texts, ev, this.sourceId, this.tsUs, host, role);
     const s = this.stats;
     s.events++;
     if (ev.kind === LogKind.unparsed) s.unparsed++;
@@ -137,41 +139,60 @@ class SourceStream {
   private parseChunk(): void {
     const chunk = this.reader.next();
     if (!chunk) {
-      this.parser.end(this.pending, this.issues);
+      this.endParser();
       this.done = true;
       this.reader.close();
+      this.absorbIssues();
       return;
     }
     this.bytesRead += chunk.bytes;
     const pending = this.pending;
     const issues = this.issues;
     const parser = this.parser;
-    if (chunk.invalidUtf8) {
-      forEachLine(chunk, (line, no) => {
-        if (line.includes("\uFFFD")) {
-          if (this.badUtf8Lines++ === 0) this.firstBadUtf8 = no;
-        }
+    forEachLine(chunk, (line, no) => {
+      if (chunk.invalidUtf8 && line.includes("\uFFFD") && this.badUtf8Lines++ === 0) this.firstBadUtf8 = no;
+      try {
         parser.line(line, no, pending, issues);
-      });
-    } else {
-      forEachLine(chunk, (line, no) => parser.line(line, no, pending, issues));
-    }
+      } catch (e) {
+        issues.push({ line: no, message: `the ${this.src.format} parser failed on this line: ${(e as Error).message}` });
+      }
+    });
     this.stats.lines = this.reader.linesRead;
     if (chunk.cutLine !== undefined) {
       issues.push({ line: chunk.cutLine, message: `line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB; the rest of it was dropped` });
     }
+    this.absorbIssues();
+  }
+
+  /** The parser's end(); a failure there is an issue at the last line, not a lost load. */
+  private endParser(): void {
+    try {
+      this.parser.end(this.pending, this.issues);
+    } catch (e) {
+      this.issues.push({ line: this.reader.linesRead, message: `the ${this.src.format} parser failed at the end of the file: ${(e as Error).message}` });
+    }
+  }
+
+  /** Keeps the first MAX_KEPT_ERRORS issues and counts the rest (memory stays bounded). */
+  private absorbIssues(): void {
+    for (const issue of this.issues) {
+      this.errorCount++;
+      if (this.kept.length < MAX_KEPT_ERRORS) this.kept.push(issue);
+    }
+    this.issues.length = 0;
   }
 
   finish(): LoadedStats {
     if (this.badUtf8Lines > 0) {
-      this.issues.push({
+      this.errorCount++;
+      this.kept.push({
         line: this.firstBadUtf8,
         message: `invalid UTF-8 on ${this.badUtf8Lines} line(s), read as U+FFFD (first at line ${this.firstBadUtf8})`,
       });
     }
-    this.issues.sort((a, b) => a.line - b.line);
-    this.stats.errorCount = this.issues.length;
-    this.stats.errors = this.issues.slice(0, MAX_KEPT_ERRORS);
+    this.kept.sort((a, b) => a.line - b.line);
+    this.stats.errorCount = this.errorCount;
+    this.stats.errors = this.kept;
     this.stats.ranks = [...this.ranks].sort();
     return this.stats;
   }
@@ -185,7 +206,7 @@ export function produceRows(
   sources: LoadSource[],
   offsets: Record<string, number>,
   blocksPerBatch: number,
-  emit: (blocks: RowBlock[], progress: LoadProgress) => void,
+  emit: (blocks: RowBlock[], texts: PackedTexts, progress: LoadProgress) => void,
 ): LoadedStats[] {
   // Every source holds a chunk and its parsed events at once: share a fixed budget.
   const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(LOAD_READ_BUDGET / Math.max(1, sources.length))));
@@ -194,6 +215,7 @@ export function produceRows(
   for (const s of streams) if (s.advance()) heap.push(s);
   let blocks: RowBlock[] = [];
   let block: RowBlock = [];
+  const texts = new TextPacker();
   const progress = (): LoadProgress => {
     let bytes = 0;
     let lines = 0;
@@ -207,7 +229,7 @@ export function produceRows(
     blocks.push(block);
     block = [];
     if (blocks.length >= blocksPerBatch) {
-      emit(blocks, progress());
+      emit(blocks, texts.take(), progress());
       blocks = [];
     }
   };
@@ -216,7 +238,7 @@ export function produceRows(
     const second = heap.runnerUp();
     let alive = true;
     do {
-      top.emitHead(block);
+      top.emitHead(block, texts);
       if (block.length === ROWS_PER_BLOCK * ROW_WIDTH) full();
       alive = top.advance();
     } while (alive && (second === undefined || keyBefore(top, second)));
@@ -224,6 +246,6 @@ export function produceRows(
     else heap.pop();
   }
   if (block.length > 0) blocks.push(block);
-  if (blocks.length > 0) emit(blocks, progress());
+  if (blocks.length > 0) emit(blocks, texts.take(), progress());
   return streams.map((s) => s.finish());
 }

@@ -23,7 +23,7 @@ import { assertPathsExist, expandInputs, type InputFile } from "./inputs.js";
 import type { LoadedStats, LoadSource } from "./loadStream.js";
 import { BlockSink, StoredEventsMerger } from "./rebuild.js";
 import type { ScanReport } from "./scan.js";
-import { anchorBounds, anchorDomains, mergeScanAnchors, ScanAnchors } from "./store/anchors.js";
+import { anchorBounds, anchorDomains, mergeScanAnchors } from "./store/anchors.js";
 import { IncidentWriter } from "./store/writer.js";
 import { runLoad, scanAll } from "./workers.js";
 
@@ -42,10 +42,12 @@ export interface IngestOptions {
   lockTimeoutMs?: number;
 }
 
+/** Where an ingest stands: scan and load count bytes, index counts the indexes built. */
 export interface IngestProgress {
   phase: "scan" | "load" | "index";
-  bytesDone: number;
-  bytesTotal: number;
+  done: number;
+  total: number;
+  /** Lines parsed so far in the load. */
   lines: number;
 }
 
@@ -130,14 +132,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   try {
     const inputs = await expandInputs(opts.paths, temp);
     const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, "refused", r.reason));
-    const anchors = new ScanAnchors(join(temp, "anchors.db"));
-    let candidates: Candidate[];
-    try {
-      candidates = await scanInputs(inputs.files, opts, tz, anchors, summaries);
-    } finally {
-      anchors.close();
-    }
-    const result = await store(opts, candidates, anchors.path);
+    const { candidates, anchorStores } = await scanInputs(inputs.files, opts, tz, temp, summaries);
+    const result = await store(opts, candidates, anchorStores);
     return { ...result, sources: [...candidates.map((c) => c.summary), ...summaries] };
   } finally {
     rmSync(temp, { recursive: true, force: true });
@@ -149,13 +145,14 @@ async function scanInputs(
   files: InputFile[],
   opts: IngestOptions,
   tz: TimeZoneSpec,
-  anchors: ScanAnchors,
+  temp: string,
   rejected: SourceSummary[],
-): Promise<Candidate[]> {
+): Promise<{ candidates: Candidate[]; anchorStores: string[] }> {
   const sizes = files.map((f) => statSync(f.plainPath).size);
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
-  const requests = files.map((f) => ({
+  const requests = files.map((f, file) => ({
+    file,
     plainPath: f.plainPath,
     displayPath: f.displayPath,
     identityPath: f.identityPath,
@@ -163,9 +160,9 @@ async function scanInputs(
     flagRole: opts.role ?? null,
     tz,
   }));
-  const reports = await scanAll(requests, Math.min(2, availableParallelism()), (i, aggs) => anchors.add(i, aggs), (i) => {
+  const { reports, anchorStores } = await scanAll(requests, Math.min(2, availableParallelism()), temp, (i) => {
     bytesDone += sizes[i]!;
-    opts.onProgress?.({ phase: "scan", bytesDone, bytesTotal, lines: 0 });
+    opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });
   });
   const candidates: Candidate[] = [];
   const bySha = new Map<string, string>();
@@ -185,7 +182,7 @@ async function scanInputs(
     };
     delete summary.reason;
     if (report.rejection) {
-      rejected.push({ ...summary, status: report.rejection.status, reason: report.rejection.reason });
+      rejected.push({ ...summary, status: rejectionStatus(report.rejection.kind, file.named), reason: report.rejection.reason });
       return;
     }
     const twin = bySha.get(report.sha256);
@@ -196,14 +193,24 @@ async function scanInputs(
     bySha.set(report.sha256, file.displayPath);
     candidates.push({ index: i, file, report, summary });
   });
-  return candidates;
+  return { candidates, anchorStores };
 }
 
-async function store(opts: IngestOptions, candidates: Candidate[], scanAnchorsPath: string): Promise<Omit<IngestSummary, "sources">> {
+/**
+ * A binary file is bad input wherever it is; text in no known format is bad
+ * input when the user named it, and skipped when it sits in a directory or an
+ * archive beside the logs (a README, a config, notes); an empty file is skipped.
+ */
+function rejectionStatus(kind: "empty" | "binary" | "unrecognized", named: boolean): SourceStatus {
+  if (kind === "binary") return "refused";
+  return kind === "unrecognized" && named ? "refused" : "skipped";
+}
+
+async function store(opts: IngestOptions, candidates: Candidate[], anchorStores: string[]): Promise<Omit<IngestSummary, "sources">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {
-    writer.begin(lockTimeoutMs, scanAnchorsPath);
+    const scanSchemas = writer.begin(lockTimeoutMs, anchorStores);
     const known = writer.knownSha256();
     const fresh = candidates.filter((c) => !known.has(c.report.sha256));
     for (const c of candidates) {
@@ -213,7 +220,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], scanAnchorsPa
       writer.rollback();
       return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets() };
     }
-    mergeScanAnchors(writer.db, fresh.map((c) => c.index));
+    mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index));
     const stored = writer.storedSources();
     const domains = [...stored.map((s) => s.host ?? `src:${s.path}`), ...fresh.map((c) => c.report.domain), ...anchorDomains(writer.db)];
     const alignment = alignClocks(domains, anchorBounds(writer.db));
@@ -226,14 +233,13 @@ async function store(opts: IngestOptions, candidates: Candidate[], scanAnchorsPa
         if (merger) merger.addNewBlock(b);
         else writer.insertBlock(b);
       }
-      opts.onProgress?.({ phase: "load", bytesDone: progress.bytes, bytesTotal, lines: progress.lines });
+      opts.onProgress?.({ phase: "load", done: progress.bytes, total: bytesTotal, lines: progress.lines });
     });
     if (merger) {
       merger.finish();
       writer.dropPreviousEvents();
     }
-    opts.onProgress?.({ phase: "index", bytesDone: bytesTotal, bytesTotal, lines: 0 });
-    writer.buildIndexes();
+    writer.buildIndexes((built, total) => opts.onProgress?.({ phase: "index", done: built, total, lines: stats.reduce((n, s) => n + s.lines, 0) }));
     stats.forEach((s, i) => finishSource(writer, fresh[i]!, s));
     writer.saveClock(alignment);
     writer.commit();

@@ -7,9 +7,10 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { produceRows, type LoadSource } from "./loadStream.js";
 import { scanSource, type ScanRequest } from "./scan.js";
+import { ScanAnchors } from "./store/anchors.js";
 
 export type WorkerData =
-  | { mode: "scan" }
+  | { mode: "scan"; anchorsPath: string }
   | {
       mode: "load";
       sources: LoadSource[];
@@ -28,9 +29,15 @@ function reportError(e: unknown): void {
 }
 
 if (data.mode === "scan") {
-  port.on("message", (req: ScanRequest) => {
+  const anchors = new ScanAnchors(data.anchorsPath);
+  port.on("message", (req: ScanRequest | "close") => {
+    if (req === "close") {
+      anchors.close();
+      port.postMessage({ type: "closed" });
+      return;
+    }
     try {
-      const report = scanSource(req, (aggs) => port.postMessage({ type: "anchors", aggs }));
+      const report = scanSource(req, (aggs) => anchors.add(req.file, aggs));
       port.postMessage({ type: "scanned", report });
     } catch (e) {
       reportError(e);
@@ -39,14 +46,14 @@ if (data.mode === "scan") {
 } else {
   const inFlight = new Int32Array(data.inFlight);
   try {
-    const stats = produceRows(data.sources, data.offsets, data.blocksPerBatch, (blocks, progress) => {
+    const stats = produceRows(data.sources, data.offsets, data.blocksPerBatch, (blocks, texts, progress) => {
       for (;;) {
         const n = Atomics.load(inFlight, 0);
         if (n < data.maxInFlight) break;
         Atomics.wait(inFlight, 0, n);
       }
       Atomics.add(inFlight, 0, 1);
-      port.postMessage({ type: "rows", blocks, progress });
+      port.postMessage({ type: "rows", blocks, texts, progress }, [texts.bytes]);
     });
     port.postMessage({ type: "done", stats });
   } catch (e) {

@@ -1,10 +1,10 @@
 // The main-thread side of the ingest workers: a small pool for the scan, and
 // the load worker whose row batches are handed to the writer as they arrive.
 
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { LoadedStats, LoadProgress, LoadSource } from "./loadStream.js";
-import type { RowBlock } from "./rows.js";
-import type { AnchorAgg } from "./clock.js";
+import { unpackTexts, type PackedTexts, type RowBlock } from "./rows.js";
 import type { ScanReport, ScanRequest } from "./scan.js";
 import type { WorkerData } from "./worker.js";
 
@@ -12,8 +12,8 @@ const WORKER_URL = new URL("./worker.js", import.meta.url);
 
 type WorkerMessage =
   | { type: "scanned"; report: ScanReport }
-  | { type: "anchors"; aggs: AnchorAgg[] }
-  | { type: "rows"; blocks: RowBlock[]; progress: LoadProgress }
+  | { type: "closed" }
+  | { type: "rows"; blocks: RowBlock[]; texts: PackedTexts; progress: LoadProgress }
   | { type: "done"; stats: LoadedStats[] }
   | { type: "error"; message: string; stack?: string };
 
@@ -21,43 +21,51 @@ function spawn(data: WorkerData): Worker {
   return new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 } });
 }
 
+export interface ScanResults {
+  reports: (ScanReport | Error)[];
+  /** The workers' anchor stores (ingest/store/anchors.ts). */
+  anchorStores: string[];
+}
+
 /**
  * Scans every request on up to `parallel` workers; a request that fails yields
- * its Error. Anchors arrive through `onAnchors` with the request's index.
+ * its Error. Each worker keeps the anchors it finds in a store under `dir`.
  */
 export async function scanAll(
   requests: readonly ScanRequest[],
   parallel: number,
-  onAnchors: (index: number, aggs: AnchorAgg[]) => void,
+  dir: string,
   onScanned: (index: number, report: ScanReport | Error) => void,
-): Promise<(ScanReport | Error)[]> {
-  const results: (ScanReport | Error)[] = new Array(requests.length);
+): Promise<ScanResults> {
+  const reports: (ScanReport | Error)[] = new Array(requests.length);
+  const anchorStores: string[] = [];
   let next = 0;
-  const run = async (): Promise<void> => {
-    const worker = spawn({ mode: "scan" });
+  const run = async (n: number): Promise<void> => {
+    const anchorsPath = join(dir, `anchors-${n}.db`);
+    anchorStores.push(anchorsPath);
+    const worker = spawn({ mode: "scan", anchorsPath });
     try {
       while (next < requests.length) {
         const i = next++;
-        results[i] = await scanOne(worker, requests[i]!, (aggs) => onAnchors(i, aggs));
-        onScanned(i, results[i]!);
+        const answer = await ask(worker, requests[i]!);
+        reports[i] = answer.type === "scanned" ? answer.report : new Error(answer.type === "error" ? answer.message : `unexpected ${answer.type}`);
+        onScanned(i, reports[i]!);
       }
+      await ask(worker, "close");
     } finally {
       await worker.terminate();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, requests.length)) }, run));
-  return results;
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, requests.length)) }, (_, n) => run(n)));
+  return { reports, anchorStores: anchorStores.sort() };
 }
 
-function scanOne(worker: Worker, req: ScanRequest, onAnchors: (aggs: AnchorAgg[]) => void): Promise<ScanReport | Error> {
+/** Sends one request to a scan worker and waits for its answer. */
+function ask(worker: Worker, req: ScanRequest | "close"): Promise<WorkerMessage> {
   return new Promise((resolve, reject) => {
     const onMessage = (msg: WorkerMessage): void => {
-      if (msg.type === "anchors") {
-        onAnchors(msg.aggs);
-        return;
-      }
       cleanup();
-      resolve(msg.type === "scanned" ? msg.report : new Error(msg.type === "error" ? msg.message : `unexpected ${msg.type}`));
+      resolve(msg);
     };
     const onError = (e: Error): void => {
       cleanup();
@@ -97,6 +105,7 @@ export function runLoad(
       if (settled) return;
       if (msg.type === "rows") {
         try {
+          unpackTexts(msg.blocks, msg.texts);
           onBlocks(msg.blocks, msg.progress);
         } catch (e) {
           fail(e as Error);

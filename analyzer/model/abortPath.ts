@@ -19,7 +19,6 @@ const GUARD_FAILURE = /Foreign traffic|NixlMsgGuard|First message should be/;
  * no room on that rank leaves Bootstrapping (UNVERIFIED at runtime per §7.1).
  */
 export function deliverAbort(s: ModelState, prefillRank: number, room: string, ev: StoredEvent, via: string): void {
-  s.seen |= SEEN.abortEvidence;
   s.count("unhandled-abort");
   const t = s.thread(prefillRank);
   const out = t.take(s.profile.backend, s.profile.abortHandling, "ABORT", ev.seq);
@@ -44,12 +43,14 @@ export function deliverAbort(s: ModelState, prefillRank: number, room: string, e
 
 /** Decode's receiver sent ABORT (§8): every prefill rank that holds the room, else its equal-TP peers. */
 export function deliverAbortFromDecode(s: ModelState, r: RoomRec, decodeRank: number, ev: StoredEvent): void {
+  s.lastAbortSeq = ev.seq;
   for (const p of s.prefillPeers(r, decodeRank)) deliverAbort(s, p, r.room, ev, ev.kind);
 }
 
 /** Evidence that a prefill rank's bootstrap thread processed a frame: it is alive whatever the model assumed. */
 function threadAlive(s: ModelState, rank: number, ev: StoredEvent): void {
   s.seen |= SEEN.bootFrames;
+  s.count("unhandled-abort");
   s.thread(rank).sawAlive(ev.seq);
 }
 
@@ -90,18 +91,20 @@ export function onBootMsg(s: ModelState, ev: StoredEvent): void {
 
 /** The thread ended (probe boot.exit or an `Exception in thread` record naming it). */
 function threadExited(s: ModelState, rank: number, ev: StoredEvent, error: string): void {
-  s.seen |= SEEN.abortEvidence;
   s.count("unhandled-abort");
   const t = s.thread(rank);
   const modelled = !t.alive && t.basis === "profile" ? t.diedSeq : null;
   t.observedExit(ev.seq, error);
-  if (t.abortSeq === null && !GUARD_FAILURE.test(error)) return;
+  // Without its own ABORT on record (the decode side named no prefill rank),
+  // the latest ABORT decode sent is the best witness of what reached it.
+  const abort = t.abortSeq ?? (s.lastAbortSeq >= 0 ? s.lastAbortSeq : null);
+  if (abort === null && !GUARD_FAILURE.test(error)) return;
   s.violation(
     "unhandled-abort",
     ev,
-    [t.abortSeq ?? -1, modelled ?? -1, ev.seq],
-    `the prefill bootstrap thread of ${s.ranks.label(rank)} ended${t.abortSeq !== null ? " after an ABORT frame" : ""}: ${error}`,
-    { basis: "log", error, confirms: modelled, abortHandling: s.profile.abortHandling, prefillRank: s.ranks.label(rank) },
+    [abort ?? -1, modelled ?? -1, ev.seq],
+    `the prefill bootstrap thread of ${s.ranks.label(rank)} ended${abort !== null ? " after an ABORT frame" : ""}: ${error}`,
+    { basis: "log", error, confirms: modelled, abortHandling: s.profile.abortHandling, prefillRank: s.ranks.label(rank), abortOfThisRank: t.abortSeq !== null },
     null,
     rank,
   );
@@ -164,7 +167,6 @@ export function onRegister(s: ModelState, ev: StoredEvent): void {
 export function onAbortReceived(s: ModelState, ev: StoredEvent): void {
   const rank = s.rankOf(ev, PREFILL);
   threadAlive(s, rank, ev);
-  s.seen |= SEEN.abortEvidence;
   s.count("unhandled-abort");
   if (ev.room === null) return;
   const ignored = attrStr(ev, "outcome") === "ignored" || ev.text.includes("ignoring");
@@ -176,12 +178,10 @@ export function onAbortReceived(s: ModelState, ev: StoredEvent): void {
 
 export function onAbortAckSent(s: ModelState, ev: StoredEvent): void {
   threadAlive(s, s.rankOf(ev, PREFILL), ev);
-  s.seen |= SEEN.abortEvidence;
 }
 
 /** Decode `Sent abort notification for room X to ip:port`: the receiver aborted and ABORT is on the wire. */
 export function onAbortSent(s: ModelState, ev: StoredEvent): void {
-  s.seen |= SEEN.abortEvidence;
   if (ev.room === null) return;
   const r = s.room(ev.room, ev);
   const d = s.receiver(r, s.rankOf(ev, DECODE), ev);

@@ -124,7 +124,10 @@ export interface ModelStateView {
 /** What the replay drives. One instance per replay; `snapshot` and `restoreModel` make time travel cheap. */
 export interface ReplayModel {
   readonly profile: Profile;
-  /** Apply one event in seq order; returns the violations it revealed (often none). */
+  /**
+   * Apply one event in seq order; returns the violations it revealed (often
+   * none: then a shared frozen empty array, so copy before mutating).
+   */
   apply(ev: ModelEvent): Violation[];
   /** Called once after the last event: timeouts and stalls that only the end reveals. */
   finish(lastTsUs: number): Violation[];

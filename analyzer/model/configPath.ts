@@ -58,7 +58,6 @@ export function checkProfileAtEnd(s: ModelState, ev: StoredEvent): void {
 function check(s: ModelState, ev: StoredEvent, f: ConfigFacts, basis: "config" | "profile"): void {
   const witness = basis === "config" ? [ev.seq] : [];
   if (f.bytesPerToken !== undefined || f.hostStride !== undefined) {
-    s.seen |= SEEN.sizing;
     s.count("pool-sizing-mismatch");
   }
   for (const m of checkPoolSizing({ dtype: f.dtype, pageTokens: f.pageTokens, configuredBytesPerToken: f.bytesPerToken, hostPageStride: f.hostStride, layers: f.layers, tokens: f.tokens })) {

@@ -36,7 +36,7 @@ export function onKvAlloc(s: ModelState, ev: StoredEvent): void {
 export function onKvFree(s: ModelState, ev: StoredEvent): void {
   s.seen |= SEEN.alloc;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
-  const r = ev.room === null ? undefined : s.room(ev.room, ev);
+  const r = ev.room === null ? undefined : s.rooms.find(ev.room);
   const d = r?.decode.get(rank);
   let pages = expandPages(pageRanges(ev));
   if (pages.length === 0 && d !== undefined) pages = d.pages;
@@ -95,7 +95,7 @@ export function onKernelRead(s: ModelState, ev: StoredEvent): void {
   const consumer = attrNum(ev, "consumer");
   const counter = s.hicache.get(rank);
   if (consumer !== null && counter !== undefined) counter.setConsumer(consumer, ev.seq);
-  s.count("read-before-landed-write");
+  if (s.seen & SEEN.post) s.count("read-before-landed-write");
   if (s.seen & SEEN.alloc) s.count("stale-slot-reuse");
   if (counter !== undefined && counter.loading()) s.count("hicache-ungated-read");
   const room = ev.room;

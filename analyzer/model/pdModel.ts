@@ -23,10 +23,10 @@ import { onHicacheLayer, onHicacheLoad, onHicacheWait, onKernelRead, onKernelSto
 import { onCollEnter, onCollExit, onSchedIter, reportDivergence } from "./schedulerPath.js";
 import { decodeState, encodeState } from "./snapshot.js";
 import { CHECKS, ModelState, NO_VIOLATIONS, SEEN } from "./state.js";
-import { fireTimeouts } from "./timeouts.js";
+import { onFailureLine } from "./stalls.js";
+import { fireTimeouts, stuckOnDeadThreads } from "./timeouts.js";
 import {
   onContextCorruption,
-  onFailureLine,
   onKvDone,
   onKvMeta,
   onKvNotify,
@@ -103,7 +103,7 @@ const UNDETERMINED: Record<string, (s: ModelState) => string | undefined> = {
   "unhandled-abort": () => "no ABORT frame or bootstrap-thread evidence (abort.*, boot.msg, boot.exit, log.exception)",
   "stale-slot-reuse": (s) => (!(s.seen & SEEN.alloc) ? "no kv.alloc/kv.free probe records" : "no kernel.read probe records"),
   "incomplete-completion": () => "no decode kv.poll records or metadata-readiness lines",
-  "transfer-stall": () => "no room timed out or stayed stuck past its timeout",
+  "transfer-stall": () => "no per-room transfer evidence (kv.meta probe records or PD failure lines)",
   "collective-divergence": () => "no coll.enter/coll.exit probe records",
   "metadata-collision": () => "no kv.meta aux_index fields or context-corruption lines",
   "pool-sizing-mismatch": () => "no config record or profile setting with index_k_bytes_per_token or host_index_k_page_stride",
@@ -137,6 +137,7 @@ export class PdModel implements ReplayModel {
       room: null, rid: null, chunk: null, layer: null, pageLo: null, pageHi: null, state: null, attrs: null, text: "",
     };
     fireTimeouts(s, end);
+    stuckOnDeadThreads(s, end);
     for (const d of s.collectives.hangs(lastTsUs, COLLECTIVE_HANG_US)) reportDivergence(s, end, d);
     if (!(s.seen & SEEN.config)) checkProfileAtEnd(s, end);
     return s.out;

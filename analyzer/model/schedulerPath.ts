@@ -5,7 +5,7 @@
 import type { Divergence } from "./collectives.js";
 import { attrNum, attrStr } from "./evidence.js";
 import { ROLE_NAMES } from "./ranks.js";
-import { SEEN, type ModelState } from "./state.js";
+import type { ModelState } from "./state.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
 function rank(s: ModelState, ev: StoredEvent): number {
@@ -30,7 +30,6 @@ export function onSchedIter(s: ModelState, ev: StoredEvent): void {
 }
 
 export function onCollEnter(s: ModelState, ev: StoredEvent): void {
-  s.seen |= SEEN.coll;
   s.count("collective-divergence");
   const d = s.collectives.enter(
     rank(s, ev),

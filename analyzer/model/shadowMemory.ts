@@ -103,7 +103,7 @@ export class ShadowMemory {
   nextWriteId = 1;
 
   get(rank: number, buf: number, page: number): PageRec | undefined {
-    const pool = this.pools[rank * 4 + buf];
+    const pool = this.pools[poolIndex(rank, buf)];
     return pool === undefined ? undefined : pool[page];
   }
 
@@ -123,9 +123,9 @@ export class ShadowMemory {
 
   private getOrCreate(rank: number, buf: number, page: number, seq: number): PageRec {
     if (!(page >= 0 && page < MAX_PAGE)) throw new RangeError(`page ${page} is outside 0..${MAX_PAGE}`);
-    const pool = this.pool(rank * 4 + buf);
+    const pool = this.pool(poolIndex(rank, buf));
     let p = pool[page];
-    if (p === undefined) pool[page] = p = new PageRec(rank * 4 + buf, page, seq);
+    if (p === undefined) pool[page] = p = new PageRec(poolIndex(rank, buf), page, seq);
     return p;
   }
 

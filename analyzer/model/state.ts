@@ -38,14 +38,7 @@ export const SEEN = {
   bootFrames: 32,
   hicacheLoad: 64,
   hicacheWait: 128,
-  coll: 256,
-  abortEvidence: 512,
-  roomEvidence: 1024,
-  auxIndex: 2048,
-  sizing: 4096,
-  context: 8192,
-  done: 16384,
-  config: 32768,
+  config: 256,
 } as const;
 
 export interface QueueDepth {
@@ -81,6 +74,8 @@ export class ModelState {
   roleDtypes: (string | null)[] = [null, null, null, null];
   /** Metadata buffer slots in use per decode rank: rank * 2^20 + aux_index → [room, kv.meta seq]. */
   auxHolders = new Map<number, [string, number]>();
+  /** The last event by which decode sent ABORT (any room), -1 before any. */
+  lastAbortSeq = -1;
   /** Config-level findings already raised (bits: 1 bytes/token, 2 host stride, 4 item_len, 8 overflow). */
   configFlags = 0;
   out: Violation[] = NONE;
@@ -114,12 +109,11 @@ export class ModelState {
     this.emit(v);
   }
 
-  count(check: CheckId, n = 1): void {
-    this.checked[CHECK_INDEX[check]] += n;
+  count(check: CheckId): void {
+    this.checked[CHECK_INDEX[check]]++;
   }
 
   room(room: string, ev: StoredEvent): RoomRec {
-    this.seen |= SEEN.roomEvidence;
     return this.rooms.get(room, ev.seq, ev.tsUs);
   }
 

@@ -1,4 +1,4 @@
-// Modelled timeouts (sglang-pd-logs-and-protocol.md §5.1, §5.2): a decode
+// Modelled timeouts and stuck rooms (sglang-pd-logs-and-protocol.md §5.1, §5.2, §7.1): a decode
 // receiver in WaitingForInput past SGLANG_DISAGGREGATION_WAITING_TIMEOUT, a
 // prefill sender in Bootstrapping past the bootstrap timeout (where the
 // profile has one). They fire only where the incident shows completions for
@@ -7,7 +7,7 @@
 
 import { KVPoll } from "./api.js";
 import { SEEN, type ModelState } from "./state.js";
-import { decodeTimedOut, prefillTimedOut } from "./transferPath.js";
+import { decodeTimedOut, prefillStuck, prefillTimedOut } from "./stalls.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
 export function fireTimeouts(s: ModelState, ev: StoredEvent): void {
@@ -32,4 +32,20 @@ export function fireTimeouts(s: ModelState, ev: StoredEvent): void {
     }
   }
   s.nextDeadlineUs = next;
+}
+
+/**
+ * At the end: prefill rooms still in Bootstrapping on a rank whose bootstrap
+ * thread died before they arrived. NIXL before v0.5.18 has no prefill
+ * bootstrap timeout, so nothing else ever reports them (§7.1, §5.1).
+ */
+export function stuckOnDeadThreads(s: ModelState, end: StoredEvent): void {
+  for (const r of s.rooms.rooms.values()) {
+    for (const p of r.prefill.values()) {
+      const t = s.threads.get(p.rank);
+      if (t === undefined || t.alive || t.diedSeq === null || p.initSeq < t.diedSeq) continue;
+      if (p.poll() !== KVPoll.Bootstrapping) continue;
+      prefillStuck(s, r, p, end, t.diedSeq, t.abortSeq);
+    }
+  }
 }

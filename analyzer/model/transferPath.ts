@@ -1,18 +1,17 @@
 // Handlers of the KV transfer path: decode metadata, prefill chunk posts and
-// completions, decode notifications and polls, timeouts and the failure lines
-// (sglang-pd-logs-and-protocol.md §3.4–§3.5, §5, §6, §8–§9).
+// completions, decode notifications and polls, metadata readiness
+// (sglang-pd-logs-and-protocol.md §3.4, §5, §6, §8–§9).
 
-import { KVPoll, type KVPollValue } from "./api.js";
+import { KVPoll } from "./api.js";
 import { attrBool, attrNum, attrStr, countPages, expandPages, pageRanges } from "./evidence.js";
-import { kvPollFromName } from "./kvpoll.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { DecodeReceiver } from "./receiver.js";
 import { FLAG, type RoomRec } from "./rooms.js";
-import { routeQueue, type PrefillSender } from "./sender.js";
+import { routeQueue } from "./sender.js";
 import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
 import { parseNotif } from "./transferStatus.js";
-import { deliverAbortFromDecode } from "./abortPath.js";
+import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
 /** `kv.meta`: decode's init + send_metadata for a room: WaitingForInput, init_time, its pages. */
@@ -26,6 +25,7 @@ export function onKvMeta(s: ModelState, ev: StoredEvent): void {
   const expectsState = attrBool(ev, "expects_state");
   if (expectsState !== null) d.transfer.expectsState = expectsState;
   d.metadataSent(s.profile.backend, expandPages(pageRanges(ev)), ev.tsUs, ev.seq);
+  s.count("transfer-stall");
   r.progressSeq = ev.seq;
   const port = attrNum(ev, "dst_port");
   if (port !== null && !r.dstPorts.includes(port)) r.dstPorts.push(port);
@@ -36,7 +36,6 @@ export function onKvMeta(s: ModelState, ev: StoredEvent): void {
 
 /** Two live rooms of one decode rank given the same metadata buffer slot (pd §3.4 "metadata buffer index collision"). */
 function checkAuxIndex(s: ModelState, ev: StoredEvent, r: RoomRec, d: DecodeReceiver, aux: number): void {
-  s.seen |= SEEN.auxIndex;
   s.count("metadata-collision");
   d.auxIndex = aux;
   const key = d.rank * 2 ** 20 + aux;
@@ -103,23 +102,19 @@ export function onKvPost(s: ModelState, ev: StoredEvent): void {
 const ANY = -2;
 
 /** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. */
-function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): number {
-  let landed = 0;
+function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): void {
   for (let i = 0; i < r.inflight.length; ) {
     const w = r.inflight[i]!;
     if ((poster === ANY || w.poster === poster) && (target === ANY || w.target === target) && (buf === ANY || w.buf === buf) && (chunk === ANY || w.chunk === chunk)) {
       s.shadow.land(w, seq);
       r.inflight.splice(i, 1);
-      landed++;
     } else i++;
   }
-  return landed;
 }
 
 /** `kv.done`: the chunk's transfer handles are DONE: its data has landed; the last chunk concludes Success. */
 export function onKvDone(s: ModelState, ev: StoredEvent): void {
   if (ev.room === null) return;
-  s.seen |= SEEN.done;
   const rank = s.rankOf(ev, PREFILL);
   const r = s.room(ev.room, ev);
   const sender = s.sender(r, rank, ev);
@@ -200,13 +195,6 @@ export function onKvPoll(s: ModelState, ev: StoredEvent): void {
   );
 }
 
-function timeoutState(ev: StoredEvent): KVPollValue | null {
-  const n = attrNum(ev, "state");
-  if (n !== null && n >= 0 && n <= 4) return n as KVPollValue;
-  const name = attrStr(ev, "timeoutState") ?? attrStr(ev, "state");
-  return name === null ? ev.state === null ? null : (ev.state as KVPollValue) : kvPollFromName(name);
-}
-
 /** `kv.timeout` probe: a bootstrap (prefill) or waiting (decode) timeout fired. */
 export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
   if (ev.room === null) return;
@@ -217,117 +205,6 @@ export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
   }
   const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
   decodeTimedOut(s, r, d, ev, "log");
-}
-
-const SIDE_OF_KIND: Record<string, number> = {
-  "pd.handshake_failed": DECODE,
-  "pd.bootstrap_failed": PREFILL,
-};
-
-/**
- * The PD failure lines (§3.4, reasons §3.5). `attrs.reasonKind` names the
- * reason (timeout, abort, propagated, ...) and `attrs.timeoutState` the
- * KVPoll state a timeout fired in.
- */
-export function onFailureLine(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
-  const side = SIDE_OF_KIND[ev.kind] ?? (ev.role === "prefill" || attrStr(ev, "side") === "prefill" ? PREFILL : DECODE);
-  const kind = attrStr(ev, "reasonKind");
-  const reason = attrStr(ev, "reason") ?? kind ?? "failed";
-  const state = timeoutState(ev);
-  const r = s.room(ev.room, ev);
-  if (side === PREFILL) {
-    const sender = s.sender(r, s.rankOf(ev, PREFILL), ev);
-    if (kind === "timeout" && state === KVPoll.Bootstrapping) prefillTimedOut(s, r, sender, ev, "log");
-    else sender.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
-    return;
-  }
-  const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
-  if (kind === "timeout" && state === KVPoll.WaitingForInput) decodeTimedOut(s, r, d, ev, "log");
-  else if (kind === "abort") {
-    if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);
-  } else d.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
-}
-
-/**
- * Decode's WaitingForInput timeout: Failed, and ABORT to prefill in versions
- * that send it (§5.2). A room that had to time out is a transfer stall;
- * the cause names what the model knows of the prefill side.
- */
-export function decodeTimedOut(s: ModelState, r: RoomRec, d: DecodeReceiver, ev: StoredEvent, basis: "log" | "model"): void {
-  s.count("transfer-stall");
-  const falseTimeout = s.profile.backend === "nixl" && d.transfer.isDone();
-  if (!(r.flags & FLAG.stall)) {
-    r.flags |= FLAG.stall;
-    const c = stallCause(s, r, d.rank);
-    const cause = falseTimeout && !(s.profile.drainsBeforeTimeout ?? true) ? "false-timeout" : c.cause;
-    s.violation(
-      "transfer-stall",
-      ev,
-      [...c.witness, d.metaSeq ?? d.createdSeq, r.progressSeq, ev.seq],
-      `room ${r.room} timed out in WaitingForInput on ${s.ranks.label(d.rank)} (${cause})`,
-      { ...c.detail, cause, basis, side: "decode", waitingTimeoutS: s.profile.waitingTimeoutS },
-      r.room,
-      d.rank,
-    );
-  }
-  const reason = `Request ${r.room} timed out after ${s.profile.waitingTimeoutS.toFixed(1)}s in KVPoll.WaitingForInput`;
-  if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);
-}
-
-/** Prefill's Bootstrapping timeout: decode's metadata never arrived. */
-export function prefillTimedOut(s: ModelState, r: RoomRec, sender: PrefillSender, ev: StoredEvent, basis: "log" | "model"): void {
-  s.count("transfer-stall");
-  sender.set(s.profile.backend, KVPoll.Failed, ev.seq, `Request ${r.room} timed out after ${s.profile.bootstrapTimeoutS.toFixed(1)}s in KVPoll.Bootstrapping`);
-  if (r.flags & FLAG.stall) return;
-  r.flags |= FLAG.stall;
-  const t = s.threads.get(sender.rank);
-  const dead = t !== undefined && !t.alive;
-  const cause = dead ? "bootstrap-thread-dead" : "metadata-never-arrived";
-  s.violation(
-    "transfer-stall",
-    ev,
-    [dead ? (t.abortSeq ?? -1) : -1, dead ? (t.diedSeq ?? -1) : -1, sender.initSeq, ev.seq],
-    `room ${r.room} timed out in Bootstrapping on ${s.ranks.label(sender.rank)} (${cause})`,
-    { cause, basis, side: "prefill", bootstrapTimeoutS: s.profile.bootstrapTimeoutS },
-    r.room,
-    sender.rank,
-  );
-}
-
-interface StallCause {
-  cause: string;
-  witness: number[];
-  detail: Record<string, unknown>;
-}
-
-/** Why a room's transfer never completed, from what the model holds of its prefill side. */
-export function stallCause(s: ModelState, r: RoomRec, decodeRank: number): StallCause {
-  const peers = s.prefillPeers(r, decodeRank);
-  for (const p of peers) {
-    const t = s.threads.get(p);
-    if (t !== undefined && !t.alive) {
-      return { cause: "bootstrap-thread-dead", witness: [t.abortSeq ?? -1, t.diedSeq ?? -1], detail: { prefillRank: s.ranks.label(p), threadDiedAt: t.diedSeq, threadBasis: t.basis } };
-    }
-  }
-  const senders = peers.map((p) => r.prefill.get(p)).filter((x) => x !== undefined);
-  if (senders.length === 0) return { cause: "no-prefill-evidence", witness: [], detail: {} };
-  const sender = senders[0]!;
-  const detail: Record<string, unknown> = {
-    prefillRank: s.ranks.label(sender.rank),
-    prefillState: sender.poll(),
-    chunksPosted: sender.chunksPosted,
-    chunksDone: sender.chunksDone,
-    queue: sender.queue,
-  };
-  if (sender.queue !== null) detail.queueDepth = s.queues.get(sender.rank * 1024 + sender.queue)?.depth ?? 0;
-  if (sender.poll() === KVPoll.Bootstrapping) return { cause: "prefill-not-bootstrapped", witness: [sender.initSeq], detail };
-  const pending = r.inflight[0];
-  if (pending !== undefined || sender.chunksPosted > sender.chunksDone) {
-    return { cause: "transfer-in-flight", witness: pending ? [pending.postSeq] : [], detail };
-  }
-  if (sender.chunksPosted === 0) return { cause: "prefill-not-sent", witness: [sender.changedSeq], detail };
-  return { cause: "notifications-missing", witness: [sender.changedSeq], detail };
 }
 
 /**
@@ -378,7 +255,6 @@ export function onMetadataNotReady(s: ModelState, ev: StoredEvent): void {
 
 /** `pd.context_corruption`: decode read another room's metadata from its buffer slot (§3.4). */
 export function onContextCorruption(s: ModelState, ev: StoredEvent): void {
-  s.seen |= SEEN.context;
   s.count("metadata-collision");
   const other = attrStr(ev, "actualRoom");
   const rank = s.rankOf(ev, DECODE);

@@ -1,8 +1,10 @@
-// Walks an incident's events in seq order through ONE reusable event object:
-// its fields are overwritten for each event, `attrs` is built only when read
-// (once per event), and `text` is fetched from the store only when read. The
-// model must therefore copy what it keeps from an event, never the event
-// itself, and must not modify `attrs`.
+// Walks an incident's events in seq order through ONE reusable event object,
+// a cursor over the decoded column chunk: each field is a getter that reads
+// the current row's column only when the model asks for it (most kinds are
+// skipped after reading `kind`), `attrs` is built once per event when read,
+// and `text` is fetched from the store only when read. The model must
+// therefore copy what it keeps from an event, never the event itself, and
+// must not modify `attrs`.
 
 import type { Role } from "../../ingest/event.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
@@ -11,37 +13,91 @@ import { DecodedChunk } from "./columnCodec.js";
 import { CHUNK_EVENTS, EventColumns } from "./eventColumns.js";
 
 export class EventCursor implements StoredEvent {
-  seq = 0;
-  tsUs = 0;
-  sourceId = 0;
-  line = 0;
-  host: string | null = null;
-  role: Role | null = null;
-  dp: number | null = null;
-  pp: number | null = null;
-  tp: number | null = null;
-  kind = "";
-  room: string | null = null;
-  rid: string | null = null;
-  chunk: number | null = null;
-  layer: number | null = null;
-  pageLo: number | null = null;
-  pageHi: number | null = null;
-  state: number | null = null;
-  private index = 0;
+  private i = 0;
   private attrsBuilt = false;
   private attrsObject: Record<string, unknown> | null = null;
-  private data: DecodedChunk;
+  private dicts: DecodedChunk["dicts"];
   private readonly textStmt;
+  private readonly n: DecodedChunk["num"];
+  private readonly ids: DecodedChunk["ids"];
 
-  constructor(db: IncidentDb, data: DecodedChunk) {
-    this.data = data;
+  /** `data` is decoded into again and again; call `rebind` after each decode. */
+  constructor(
+    db: IncidentDb,
+    private readonly data: DecodedChunk,
+  ) {
     this.textStmt = db.prepare("SELECT text FROM events WHERE seq = ?").pluck();
+    this.n = data.num;
+    this.ids = data.ids;
+    this.dicts = data.dicts;
+  }
+
+  /** The chunk was decoded anew: its string dictionaries changed. */
+  rebind(): void {
+    this.dicts = this.data.dicts;
+  }
+
+  /** Points the cursor at row `i` of the chunk. */
+  moveTo(i: number): void {
+    this.i = i;
+    this.attrsBuilt = false;
+  }
+
+  get seq(): number {
+    return this.n.seq[this.i]!;
+  }
+  get tsUs(): number {
+    return this.n.tsUs[this.i]!;
+  }
+  get sourceId(): number {
+    return this.n.sourceId[this.i]!;
+  }
+  get line(): number {
+    return this.n.line[this.i]!;
+  }
+  get dp(): number | null {
+    return orNull(this.n.dp[this.i]!);
+  }
+  get pp(): number | null {
+    return orNull(this.n.pp[this.i]!);
+  }
+  get tp(): number | null {
+    return orNull(this.n.tp[this.i]!);
+  }
+  get chunk(): number | null {
+    return orNull(this.n.chunk[this.i]!);
+  }
+  get layer(): number | null {
+    return orNull(this.n.layer[this.i]!);
+  }
+  get pageLo(): number | null {
+    return orNull(this.n.pageLo[this.i]!);
+  }
+  get pageHi(): number | null {
+    return orNull(this.n.pageHi[this.i]!);
+  }
+  get state(): number | null {
+    return orNull(this.n.state[this.i]!);
+  }
+  get kind(): string {
+    return this.dicts.kind[this.ids.kind[this.i]!]!;
+  }
+  get host(): string | null {
+    return word(this.dicts.host, this.ids.host[this.i]!);
+  }
+  get role(): Role | null {
+    return word(this.dicts.role, this.ids.role[this.i]!) as Role | null;
+  }
+  get room(): string | null {
+    return word(this.dicts.room, this.ids.room[this.i]!);
+  }
+  get rid(): string | null {
+    return word(this.dicts.rid, this.ids.rid[this.i]!);
   }
 
   get attrs(): Record<string, unknown> | null {
     if (!this.attrsBuilt) {
-      this.attrsObject = this.data.attrs.object(this.index, this.pageLo ?? NaN, this.pageHi ?? NaN);
+      this.attrsObject = this.data.attrs.object(this.i, this.n.pageLo[this.i]!, this.n.pageHi[this.i]!);
       this.attrsBuilt = true;
     }
     return this.attrsObject;
@@ -49,33 +105,6 @@ export class EventCursor implements StoredEvent {
 
   get text(): string {
     return this.textStmt.get(this.seq) as string;
-  }
-
-  /** Points the cursor at row `i` of the decoded chunk `d`. */
-  moveTo(d: DecodedChunk, i: number): void {
-    this.data = d;
-    const num = d.num;
-    const ids = d.ids;
-    const dicts = d.dicts;
-    this.seq = num.seq[i]!;
-    this.tsUs = num.tsUs[i]!;
-    this.sourceId = num.sourceId[i]!;
-    this.line = num.line[i]!;
-    this.dp = orNull(num.dp[i]!);
-    this.pp = orNull(num.pp[i]!);
-    this.tp = orNull(num.tp[i]!);
-    this.chunk = orNull(num.chunk[i]!);
-    this.layer = orNull(num.layer[i]!);
-    this.pageLo = orNull(num.pageLo[i]!);
-    this.pageHi = orNull(num.pageHi[i]!);
-    this.state = orNull(num.state[i]!);
-    this.kind = dicts.kind[ids.kind[i]!]!;
-    this.host = word(dicts.host, ids.host[i]!);
-    this.role = word(dicts.role, ids.role[i]!) as Role | null;
-    this.room = word(dicts.room, ids.room[i]!);
-    this.rid = word(dicts.rid, ids.rid[i]!);
-    this.index = i;
-    this.attrsBuilt = false;
   }
 }
 
@@ -114,7 +143,7 @@ export class EventReader {
       if (chunks[c]!.firstSeq < fromSeq) while (i < d.count && seqs[i]! < fromSeq) i++;
       for (; i < d.count; i++) {
         if (seqs[i]! > toSeq) return visited;
-        this.cursor.moveTo(d, i);
+        this.cursor.moveTo(i);
         visit(this.cursor);
         visited++;
       }
@@ -125,6 +154,7 @@ export class EventReader {
   private decoded(index: number): DecodedChunk {
     if (this.loaded !== index) {
       this.columns.load(index, this.chunk);
+      this.cursor.rebind();
       this.loaded = index;
     }
     return this.chunk;

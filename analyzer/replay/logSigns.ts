@@ -6,7 +6,9 @@
 
 import type { Backend } from "../model/api.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
+import { getMetaJson, setMeta } from "../../ingest/store/db.js";
 import { LogKind } from "../../ingest/event.js";
+import { eventsFingerprint } from "./fingerprint.js";
 
 /** One thing the incident shows and what it implies. */
 export interface Sign {
@@ -77,9 +79,22 @@ const SCANNED_KINDS = Object.values(LogKind).filter(
   (k) => k !== LogKind.prefillBatch && k !== LogKind.decodeBatch && k !== LogKind.httpAccess,
 );
 
-/** Every sign the incident shows, at most one per kind of sign (the first in seq order). */
+/** Bump when the signs below change: cached findings of an older list are then looked for again. */
+const SIGNS_VERSION = 1;
+const META_KEY = "profile_signs";
+
+/**
+ * Every sign the incident shows, at most one per kind of sign (the first in
+ * seq order). Finding them scans the log records' text, so the result is kept
+ * in meta for the current events' fingerprint.
+ */
 export function findSigns(db: IncidentDb): Sign[] {
-  return [...textSigns(db), ...batchLineSigns(db), ...notifTagSigns(db), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
+  const fingerprint = eventsFingerprint(db);
+  const cached = getMetaJson<{ version: number; fingerprint: string; signs: Sign[] }>(db, META_KEY);
+  if (cached && cached.version === SIGNS_VERSION && cached.fingerprint === fingerprint) return cached.signs;
+  const signs = [...textSigns(db), ...batchLineSigns(db), ...notifTagSigns(db), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
+  if (!db.readonly) setMeta(db, META_KEY, JSON.stringify({ version: SIGNS_VERSION, fingerprint, signs }));
+  return signs;
 }
 
 /** One pass over the log kinds: per sign, the first seq whose text holds all its needles. */

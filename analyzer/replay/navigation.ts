@@ -1,7 +1,7 @@
 // Stepping through an incident: to the next or previous event, or to the
 // next/previous event of the same room, rank or page. Each step is one
 // indexed query (rooms: events_room; ranks: events_rank; pages: the
-// events_pages index the replay adds with its caches).
+// events_pages index the replay adds with its caches, REPLAY_CACHE_TABLES).
 
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { eventRef, type EventRef } from "./eventRefs.js";

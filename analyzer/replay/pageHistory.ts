@@ -9,7 +9,7 @@ import { rankLabel } from "../model/index.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { eventBySeq } from "../../ingest/store/queries.js";
 import { eventRef, type EventRef } from "./eventRefs.js";
-import { modelAt, timeline } from "./timeTravel.js";
+import { timeline, viewAt } from "./timeTravel.js";
 
 export interface PageLastWrite {
   rank: string;
@@ -51,7 +51,7 @@ export function lastWriteBefore(db: IncidentDb, readSeq: number, profileFlag?: s
   const line = timeline(db, profileFlag);
   const rank = rankLabel(ev.host, ev.role ?? "decode", ev.pp, ev.tp, line.options.qualifyHosts ?? false);
   const before = db.prepare("SELECT MAX(seq) FROM events WHERE seq < ?").pluck().get(readSeq) as number | null;
-  const view = modelAt(line, before).view();
+  const view = viewAt(line, before);
   const inRange = (p: number): boolean => ranges.some(([lo, hi]) => p >= lo && p < hi);
   const landingStmt = db
     .prepare("SELECT seq FROM events WHERE kind = 'kv.done' AND room = ? AND chunk IS ? AND seq > ? AND seq < ? ORDER BY seq LIMIT 1")

@@ -77,21 +77,37 @@ function unstated(field: keyof Profile, backend: Backend, version: string): Pick
   return { origin: "default", why: "no evidence; SGLang's default (pd §10)", evidence: [] };
 }
 
-/** `config` records, first in seq order winning; later records that disagree are conflicts. */
+/**
+ * `config` records, the first in seq order winning, except that HiCache is on
+ * when any server's record says so (the race needs only one HiCache server).
+ * Records that disagree with the choice are reported once per field and value.
+ */
 function applyConfig(db: IncidentDb, stated: Map<keyof Profile, Stated>, conflicts: string[]): void {
   const rows = db.prepare("SELECT seq, attrs FROM events WHERE kind = ? AND attrs IS NOT NULL ORDER BY seq").all(LogKind.config) as {
     seq: number;
     attrs: string;
   }[];
+  const fromConfig = new Map<keyof Profile, Map<unknown, number[]>>();
   for (const row of rows) {
     const settings = settingsFromConfig(JSON.parse(row.attrs) as Record<string, unknown>);
     for (const [field, value] of Object.entries(settings) as [keyof Profile, unknown][]) {
-      const prior = stated.get(field);
-      if (!prior) {
-        stated.set(field, { value, origin: "config", why: `config record states ${flagKey(field)}=${String(value)}`, seqs: [row.seq] });
-      } else if (prior.value !== value) {
-        conflicts.push(`${flagKey(field)}: config record seq ${row.seq} says ${String(value)}, the ${prior.origin} says ${String(prior.value)}`);
-      }
+      let values = fromConfig.get(field);
+      if (!values) fromConfig.set(field, (values = new Map()));
+      values.set(value, [...(values.get(value) ?? []), row.seq]);
+    }
+  }
+  for (const [field, values] of fromConfig) {
+    const prior = stated.get(field);
+    const chosen = prior ? prior.value : field === "hicache" && values.has(true) ? true : values.keys().next().value;
+    if (!prior) {
+      const seqs = values.get(chosen)!;
+      const records = seqs.length > 1 ? `${seqs.length} config records state` : "config record states";
+      stated.set(field, { value: chosen, origin: "config", why: `${records} ${flagKey(field)}=${String(chosen)}`, seqs: seqs.slice(0, 8) });
+    }
+    for (const [value, seqs] of values) {
+      if (value === chosen) continue;
+      const which = seqs.length > 3 ? `seq ${seqs.slice(0, 3).join(", ")} and ${seqs.length - 3} more` : `seq ${seqs.join(", ")}`;
+      conflicts.push(`${flagKey(field)}: config records (${which}) say ${String(value)}; ${prior ? `the ${prior.origin}` : "chosen"}: ${String(chosen)}`);
     }
   }
 }

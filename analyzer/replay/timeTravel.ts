@@ -6,7 +6,7 @@
 
 import type { ModelStateView, ReplayModel } from "../model/api.js";
 import { createModel, restoreModel, type ModelOptions } from "../model/index.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
+import { getMeta, type IncidentDb } from "../../ingest/store/db.js";
 import { EventColumns } from "./eventColumns.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { EventReader } from "./eventReader.js";
@@ -14,7 +14,7 @@ import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
 import { runModel } from "./replay.js";
-import { SnapshotSet } from "./snapshots.js";
+import { SNAPSHOTS_META, SnapshotSet } from "./snapshots.js";
 
 /** A point of the incident: after the event `seq`, or after the last event at or before `tsUs`. */
 export type At = { seq: number } | { tsUs: number };
@@ -33,6 +33,10 @@ export interface Timeline {
   options: ModelOptions;
   reader: EventReader;
   snapshots: SnapshotSet;
+  /** The stored snapshots' meta when this was built: a replay under another profile replaces them. */
+  snapshotsMeta: string | undefined;
+  /** The model of the last query and where it stands, so stepping forward replays one event, not a snapshot's worth. */
+  position: { seq: number; model: ReplayModel } | null;
 }
 
 const timelines = new WeakMap<IncidentDb, Timeline>();
@@ -41,12 +45,23 @@ const timelines = new WeakMap<IncidentDb, Timeline>();
 export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
   const fingerprint = eventsFingerprint(db);
   const known = timelines.get(db);
-  if (known && known.fingerprint === fingerprint && known.profileFlag === profileFlag) return known;
+  if (known && known.fingerprint === fingerprint && known.profileFlag === profileFlag && known.snapshotsMeta === getMeta(db, SNAPSHOTS_META)) {
+    return known;
+  }
   const choice = selectProfile(db, profileFlag);
   const columns = EventColumns.open(db);
   const snapshots =
     (db.readonly ? null : SnapshotSet.find(db, columns.fingerprint, choice.profile)) ?? runModel(db, choice, columns).snapshots;
-  const made: Timeline = { fingerprint, profileFlag, choice, options: modelOptions(db), reader: new EventReader(db, columns), snapshots };
+  const made: Timeline = {
+    fingerprint,
+    profileFlag,
+    choice,
+    options: modelOptions(db),
+    reader: new EventReader(db, columns),
+    snapshots,
+    snapshotsMeta: getMeta(db, SNAPSHOTS_META),
+    position: null,
+  };
   timelines.set(db, made);
   return made;
 }
@@ -64,22 +79,30 @@ export function seqAt(db: IncidentDb, at: At): number | null {
 
 /** The model after the event at (or last before) `at`, as a view. */
 export function stateAt(db: IncidentDb, at: At, opts: StateAtOptions = {}): ModelStateView {
-  const line = timeline(db, opts.profileFlag);
-  const seq = seqAt(db, at);
-  const model = modelAt(line, seq);
-  return model.view(opts.room === undefined ? undefined : { room: opts.room });
+  return viewAt(timeline(db, opts.profileFlag), seqAt(db, at), opts.room);
 }
 
-/** A model positioned after `seq` (fresh when seq is null: before the first event). */
-export function modelAt(line: Timeline, seq: number | null): ReplayModel {
+/** The view after `seq` (before the first event when null), of one room or all. */
+export function viewAt(line: Timeline, seq: number | null, room?: string): ModelStateView {
+  const filter = room === undefined ? undefined : { room };
   const profile = line.choice.profile;
-  if (seq === null) return createModel(profile, line.options);
+  if (seq === null) return createModel(profile, line.options).view(filter);
   const snap = line.snapshots.nearest(seq);
-  const model = snap ? restoreModel(profile, snap.state) : createModel(profile, line.options);
-  line.reader.forEach(snap ? snap.seq + 1 : -Infinity, seq, (ev) => {
+  const from = line.position;
+  let model: ReplayModel;
+  let after: number;
+  if (from !== null && from.seq <= seq && (snap === null || snap <= from.seq)) {
+    model = from.model;
+    after = from.seq;
+  } else {
+    model = snap === null ? createModel(profile, line.options) : restoreModel(profile, line.snapshots.state(snap));
+    after = snap ?? -Infinity;
+  }
+  line.reader.forEach(after + 1, seq, (ev) => {
     model.apply(ev);
   });
-  return model;
+  line.position = { seq, model };
+  return model.view(filter);
 }
 
 /** Every seq a view names as the last change of some piece of state, resolved to its event (file, line, text). */

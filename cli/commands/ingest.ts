@@ -1,9 +1,10 @@
 // `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--json]`
 // Files, directories, .gz and .tar.gz bundles → one ordered incident database.
 // Progress (bytes and lines per second) on stderr when it is a terminal; quiet
-// when piped or with --json. Exit 0 when every input was ingested or already
-// present, 2 for a usage error, a missing path or a refused input (the others
-// are ingested all the same).
+// when piped or with --json. Exit 0 when every input was ingested, already
+// present or skipped (empty, or text beside the logs in no known format), 2 for
+// a usage error, a missing path or a refused input (the others are ingested
+// all the same).
 
 import cliProgress from "cli-progress";
 import type { Argv, CommandModule } from "yargs";
@@ -57,12 +58,12 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
   },
 };
 
-/** A progress bar per phase with bytes, MB/s and lines/s. */
+/** A progress bar per phase: MB, MB/s and lines/s while reading, indexes while indexing. */
 class ProgressView {
   private readonly bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: "{phase} |{bar}| {percentage}% {mb}/{totalMb} MB  {mbps} MB/s  {lps} lines/s",
+      format: "{phase} |{bar}| {percentage}% {detail}",
       hideCursor: true,
       clearOnComplete: false,
     },
@@ -72,19 +73,22 @@ class ProgressView {
   private started = 0;
 
   update(p: IngestProgress): void {
-    const mb = (n: number): string => (n / 1e6).toFixed(1);
     if (p.phase !== this.phase) {
       if (this.phase !== undefined) this.bar.stop();
       this.phase = p.phase;
       this.started = performance.now();
-      this.bar.start(Math.max(1, p.bytesTotal), 0, { phase: p.phase.padEnd(5), mb: "0.0", totalMb: mb(p.bytesTotal), mbps: "0", lps: "0" });
+      this.bar.start(Math.max(1, p.total), 0, { phase: p.phase.padEnd(5), detail: "" });
     }
+    this.bar.update(p.done, { detail: this.detail(p) });
+  }
+
+  private detail(p: IngestProgress): string {
+    if (p.phase === "index") return `${p.done}/${p.total} indexes`;
     const seconds = Math.max(1e-3, (performance.now() - this.started) / 1000);
-    this.bar.update(p.bytesDone, {
-      mb: mb(p.bytesDone),
-      mbps: (p.bytesDone / 1e6 / seconds).toFixed(0),
-      lps: Math.round(p.lines / seconds).toLocaleString("en-US"),
-    });
+    const mb = (n: number): string => (n / 1e6).toFixed(1);
+    const rates = `${(p.done / 1e6 / seconds).toFixed(0)} MB/s`;
+    const lines = p.phase === "load" ? `  ${Math.round(p.lines / seconds).toLocaleString("en-US")} lines/s` : "";
+    return `${mb(p.done)}/${mb(p.total)} MB  ${rates}${lines}`;
   }
 
   stop(): void {

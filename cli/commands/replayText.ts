@@ -81,7 +81,7 @@ export function stateText(view: ModelStateView, at: EventRef | null, refs: Reado
   for (const c of view.collectives) {
     out.push(`  ${c.rank} ${c.group} #${c.seq} ${c.op} at ${c.site} ${c.inside ? "INSIDE" : "done"}  ${where(c.changedAt, refs)}`);
   }
-  return out.join("\n") + "\n";
+  return out.map((l) => l.trimEnd()).join("\n") + "\n";
 }
 
 export function summaryText(s: ReplaySummary): string {

@@ -33,15 +33,16 @@ interface EntryPlace {
   line: number;
 }
 
-/** Line numbers of the entries, found by their "record_id" keys in document order. */
+/** Line numbers of the entries: where the object holding each "record_id" opens, in document order. */
 function entryLines(doc: string): EntryPlace[] {
   const places: EntryPlace[] = [];
   const re = /"record_id"\s*:/g;
   let line = 1;
   let scanned = 0;
   for (let m = re.exec(doc); m; m = re.exec(doc)) {
-    for (let i = doc.indexOf("\n", scanned); i >= 0 && i < m.index; i = doc.indexOf("\n", i + 1)) line++;
-    scanned = m.index;
+    const open = Math.max(scanned, doc.lastIndexOf("{", m.index));
+    for (let i = doc.indexOf("\n", scanned); i >= 0 && i < open; i = doc.indexOf("\n", i + 1)) line++;
+    scanned = open;
     places.push({ line });
   }
   return places;

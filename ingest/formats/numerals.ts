@@ -84,6 +84,8 @@ function splitNumeral(text: string): Decimal | undefined {
 /** The integer part of value * 10^shift (truncated toward zero), if it is a safe integer. */
 function scaledInteger(d: Decimal, shift: number): number | undefined {
   const e = d.exp + shift;
+  // Past 16 integer digits nothing is a safe integer (and a huge exponent must not build a huge string).
+  if (d.digits.length + e > 16) return undefined;
   const intDigits = e >= 0 ? d.digits + "0".repeat(e) : d.digits.slice(0, Math.max(0, d.digits.length + e));
   const n = intDigits === "" ? 0 : Number(intDigits);
   if (!Number.isSafeInteger(n)) return undefined;
@@ -109,6 +111,9 @@ export function epochUsFromNumeral(text: string): number | undefined {
 
 /** Epoch microseconds from a JSON value (number or numeric string). */
 export function epochUsFromValue(v: unknown): number | undefined {
+  // Seconds as a number have at most 16 significant digits (longer numerals stay
+  // text, parseJsonExact), so at most six decimals here: the product rounds exactly.
+  if (typeof v === "number" && v >= 1e9 && v < 9e9) return Math.round(v * 1e6);
   if (typeof v === "number") return Number.isFinite(v) ? epochUsFromNumeral(String(v)) : undefined;
   if (typeof v === "string") return epochUsFromNumeral(v);
   return undefined;

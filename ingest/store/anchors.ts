@@ -1,9 +1,9 @@
 // Clock anchors kept in SQLite rather than in memory: their number grows with
 // the rooms and collectives of an incident, and the ingest's memory must not.
-// The scan writes each source's anchors into a scratch database (keyed by the
-// scanned file, so that duplicates and refused files can be left out); the
-// store merges the new sources' rows into the incident's `clock_anchors` and
-// derives the bounds between hosts there (ingest/clock.ts).
+// Each scan worker appends its sources' anchors to a scratch database of its
+// own (rows tagged with the scanned file, so that duplicates and refused files
+// can be left out); the store folds the new sources' rows into the incident's
+// `clock_anchors` and derives the bounds between hosts there (ingest/clock.ts).
 
 import Database from "better-sqlite3";
 import type { AnchorAgg, UpperBound } from "../clock.js";
@@ -16,35 +16,36 @@ const SCAN_TABLE = `CREATE TABLE IF NOT EXISTS scan_anchors (
   rel         TEXT NOT NULL,
   min_before  INTEGER,
   max_before  INTEGER,
-  min_after   INTEGER,
-  PRIMARY KEY (file, key, domain)
-) WITHOUT ROWID`;
+  min_after   INTEGER
+)`;
 
-/** Folds a new (min, max, min) triple into a row: min() of SQLite is NULL when either side is. */
-const FOLD = `
-  min_before = coalesce(min(min_before, excluded.min_before), min_before, excluded.min_before),
-  max_before = coalesce(max(max_before, excluded.max_before), max_before, excluded.max_before),
-  min_after  = coalesce(min(min_after, excluded.min_after), min_after, excluded.min_after)`;
+const ROWS_PER_INSERT = 128;
 
-/** The scan's scratch store of anchors, one row per (file, key, domain). */
+/** A scan worker's scratch store of anchors: partial aggregates, appended as they come. */
 export class ScanAnchors {
   private readonly db: Database.Database;
-  private readonly upsert: Database.Statement;
+  private readonly insertMany: Database.Statement;
+  private readonly insertOne: Database.Statement;
 
   constructor(readonly path: string) {
     this.db = new Database(path);
     this.db.pragma("journal_mode = OFF");
     this.db.pragma("synchronous = OFF");
     this.db.exec(SCAN_TABLE);
-    this.upsert = this.db.prepare(
-      `INSERT INTO scan_anchors (file, key, domain, rel, min_before, max_before, min_after) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (file, key, domain) DO UPDATE SET ${FOLD}`,
-    );
+    const row = "(?, ?, ?, ?, ?, ?, ?)";
+    const insert = "INSERT INTO scan_anchors (file, key, domain, rel, min_before, max_before, min_after) VALUES ";
+    this.insertMany = this.db.prepare(insert + Array(ROWS_PER_INSERT).fill(row).join(","));
+    this.insertOne = this.db.prepare(insert + row);
   }
 
   add(file: number, aggs: readonly AnchorAgg[]): void {
+    const values = (a: AnchorAgg): unknown[] => [file, a.key, a.domain, a.rel, a.minBefore, a.maxBefore, a.minAfter];
     this.db.transaction(() => {
-      for (const a of aggs) this.upsert.run(file, a.key, a.domain, a.rel, a.minBefore, a.maxBefore, a.minAfter);
+      let i = 0;
+      for (; i + ROWS_PER_INSERT <= aggs.length; i += ROWS_PER_INSERT) {
+        this.insertMany.run(aggs.slice(i, i + ROWS_PER_INSERT).flatMap(values));
+      }
+      for (; i < aggs.length; i++) this.insertOne.run(values(aggs[i]!));
     })();
   }
 
@@ -54,15 +55,20 @@ export class ScanAnchors {
 }
 
 /**
- * Adds the scanned anchors of `files` to the incident's clock_anchors.
- * `db` has the scan store attached as `scan`.
+ * Folds the scanned anchors of `files` into the incident's clock_anchors.
+ * `db` has the scan stores attached under the names in `schemas`.
  */
-export function mergeScanAnchors(db: IncidentDb, files: readonly number[]): void {
+export function mergeScanAnchors(db: IncidentDb, schemas: readonly string[], files: readonly number[]): void {
+  if (schemas.length === 0) return;
+  const rows = schemas.map((s) => `SELECT * FROM ${s}.scan_anchors`).join(" UNION ALL ");
   db.prepare(
     `INSERT INTO clock_anchors (key, domain, rel, min_before, max_before, min_after)
      SELECT key, domain, rel, MIN(min_before), MAX(max_before), MIN(min_after)
-       FROM scan.scan_anchors WHERE file IN (SELECT value FROM json_each(?)) GROUP BY key, domain
-     ON CONFLICT (key, domain) DO UPDATE SET ${FOLD}`,
+       FROM (${rows}) WHERE file IN (SELECT value FROM json_each(?)) GROUP BY key, domain
+     ON CONFLICT (key, domain) DO UPDATE SET
+       min_before = coalesce(min(min_before, excluded.min_before), min_before, excluded.min_before),
+       max_before = coalesce(max(max_before, excluded.max_before), max_before, excluded.max_before),
+       min_after  = coalesce(min(min_after, excluded.min_after), min_after, excluded.min_after)`,
   ).run(JSON.stringify(files));
 }
 
@@ -75,7 +81,8 @@ export function anchorDomains(db: IncidentDb): string[] {
  * The tightest upper bound on o[from] - o[to] for every ordered pair of
  * domains, from every key seen on both (ingest/clock.ts gives the rules: an
  * "all" key bounds by its latest before, an "earliest" key by its earliest,
- * and only while its befores are on one host).
+ * and only while its befores are on one host). A cause comes at least 1 us
+ * before its effect, so that aligned times never tie a pair the wrong way.
  */
 export function anchorBounds(db: IncidentDb): UpperBound[] {
   return db
@@ -85,7 +92,7 @@ export function anchorBounds(db: IncidentDb): UpperBound[] {
            FROM clock_anchors WHERE min_before IS NOT NULL
        )
        SELECT b.domain AS "from", a.domain AS "to",
-              MIN(a.min_after - CASE b.rel WHEN 'all' THEN b.max_before ELSE b.min_before END) AS c,
+              MIN(a.min_after - CASE b.rel WHEN 'all' THEN b.max_before ELSE b.min_before END) - 1 AS c,
               COUNT(*) AS n
          FROM befores b JOIN clock_anchors a ON a.key = b.key AND a.domain <> b.domain AND a.min_after IS NOT NULL
         WHERE b.rel = 'all' OR b.hosts = 1

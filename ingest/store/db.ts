@@ -36,15 +36,23 @@ export function schemaVersion(db: IncidentDb): number {
 }
 
 function migrate(db: IncidentDb): void {
-  const from = schemaVersion(db);
-  if (from > SCHEMA_VERSION) {
-    throw new Error(`database schema version ${from} is newer than this kvrewind (${SCHEMA_VERSION})`);
-  }
-  for (let v = from; v < SCHEMA_VERSION; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      setMeta(db, "schema_version", String(v + 1));
-    }).immediate();
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
+  // Each step re-reads the version under the write lock: two processes opening a
+  // new incident at once must not both run the same migration.
+  for (;;) {
+    const done = db
+      .transaction(() => {
+        const from = schemaVersion(db);
+        if (from > SCHEMA_VERSION) {
+          throw new Error(`database schema version ${from} is newer than this kvrewind (${SCHEMA_VERSION})`);
+        }
+        if (from === SCHEMA_VERSION) return true;
+        db.exec(MIGRATIONS[from]!);
+        setMeta(db, "schema_version", String(from + 1));
+        return false;
+      })
+      .immediate();
+    if (done) return;
   }
 }
 

@@ -72,6 +72,27 @@ export function eventsOfRoom(db: IncidentDb, room: string): StoredEvent[] {
   return rows.map(toStoredEvent);
 }
 
+/** A rank as events name it; null matches events without that field. */
+export interface RankKey {
+  host: string | null;
+  role: string | null;
+  tp: number | null;
+}
+
+/** The events of one rank with seq > afterSeq, in seq order (per-rank scans; index events_rank). */
+export function eventsOfRank(db: IncidentDb, rank: RankKey, afterSeq = 0, limit = 100_000): StoredEvent[] {
+  const rows = db
+    .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE host IS ? AND role IS ? AND tp IS ? AND seq > ? ORDER BY seq LIMIT ?`)
+    .all(rank.host, rank.role, rank.tp, afterSeq, limit) as RawEvent[];
+  return rows.map(toStoredEvent);
+}
+
+/** Microseconds added to each host's raw times at ingest (ingest/clock.ts); empty before any ingest. */
+export function clockOffsets(db: IncidentDb): Record<string, number> {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'clock_offsets'").get() as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as Record<string, number>) : {};
+}
+
 export function eventsOfKind(db: IncidentDb, kind: string): StoredEvent[] {
   const rows = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE kind = ? ORDER BY seq`).all(kind) as RawEvent[];
   return rows.map(toStoredEvent);

@@ -114,15 +114,15 @@ export const EVENT_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS events_rank ON events(host, role, tp, seq)",
   "CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq)",
   "CREATE INDEX IF NOT EXISTS events_source_line ON events(source_id, line)",
-  // Stepping to the next/previous event touching a page range scans this in seq order.
-  "CREATE INDEX IF NOT EXISTS events_pages ON events(seq, page_lo, page_hi, layer) WHERE page_lo IS NOT NULL",
 ];
 
 /**
  * What the replay derives from `events` and may rebuild at any time: a column
  * cache of the events (replays faster than row-by-row reads), valid only for
- * the fingerprint stored beside it in `meta`. Created on demand by the
- * analyzer, not by a migration: dropping it loses nothing.
+ * the fingerprint stored beside it in `meta`, and an index for stepping to the
+ * next/previous event touching a page range (scanned in seq order). Created
+ * on demand by the analyzer, not by a migration: dropping them loses nothing
+ * (a re-ingest drops the index with the old events table).
  */
 export const REPLAY_CACHE_TABLES = `
   CREATE TABLE IF NOT EXISTS event_columns (
@@ -131,4 +131,5 @@ export const REPLAY_CACHE_TABLES = `
     count      INTEGER NOT NULL,
     data       BLOB NOT NULL
   );
+  CREATE INDEX IF NOT EXISTS events_pages ON events(seq, page_lo, page_hi, layer) WHERE page_lo IS NOT NULL;
 `;

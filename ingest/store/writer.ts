@@ -47,13 +47,17 @@ export interface StoredSourceRef {
 
 const TOOL_VERSION = (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 const PAGE_ROWS = 4096;
+/** SQLite page cache during the load (KiB, negative = size, not pages). */
+const LOAD_CACHE_KIB = -65536;
+const INDEX_CACHE_KIB = -196608;
+const INDEX_SORT_THREADS = 2;
 
 export class IncidentWriter {
   private readonly insertFull: Statement;
   private readonly insertSome = new Map<number, Statement>();
   private readonly leftWal: boolean;
   private open = true;
-  private attached = false;
+  private readonly attached: string[] = [];
 
   private constructor(
     readonly db: IncidentDb,
@@ -61,7 +65,7 @@ export class IncidentWriter {
   ) {
     this.leftWal = this.enterBulkJournal();
     db.pragma("synchronous = OFF");
-    db.pragma("cache_size = -65536");
+    db.pragma(`cache_size = ${LOAD_CACHE_KIB}`);
     this.insertFull = this.insertStatement(ROWS_PER_BLOCK);
   }
 
@@ -89,16 +93,20 @@ export class IncidentWriter {
 
   /**
    * Takes the write lock for the whole ingest (waits for a running ingest to
-   * finish), with the scan's anchor store attached as `scan`.
+   * finish), with the scan's anchor stores attached; returns their schema names.
    */
-  begin(lockTimeoutMs: number, scanAnchorsPath: string): void {
-    this.db.prepare("ATTACH DATABASE ? AS scan").run(scanAnchorsPath);
-    this.attached = true;
+  begin(lockTimeoutMs: number, scanStores: readonly string[]): string[] {
+    for (const path of scanStores) {
+      const name = `scan${this.attached.length}`;
+      this.db.prepare(`ATTACH DATABASE ? AS ${name}`).run(path);
+      this.attached.push(name);
+    }
     try {
       this.db.exec("BEGIN EXCLUSIVE");
     } catch (e) {
       throw busyError(e, this.path, lockTimeoutMs) ?? e;
     }
+    return [...this.attached];
   }
 
   commit(): void {
@@ -113,7 +121,7 @@ export class IncidentWriter {
     if (!this.open) return;
     this.open = false;
     this.rollback();
-    if (this.attached) this.db.exec("DETACH DATABASE scan");
+    for (const name of this.attached) this.db.exec(`DETACH DATABASE ${name}`);
     if (this.leftWal) {
       try {
         this.db.pragma("journal_mode = WAL");
@@ -174,7 +182,8 @@ export class IncidentWriter {
   }
 
   private insertStatement(rows: number): Statement {
-    const one = `(${EVENT_COLUMNS.map(() => "?").join(",")})`;
+    // attrs and text may come as UTF-8 bytes (ingest/rows.ts): stored as TEXT all the same.
+    const one = `(${EVENT_COLUMNS.map((c) => (c === "attrs" || c === "text" ? "CAST(? AS TEXT)" : "?")).join(",")})`;
     return this.db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(", ")}) VALUES ${Array(rows).fill(one).join(",")}`);
   }
 
@@ -211,8 +220,18 @@ export class IncidentWriter {
     this.db.exec("DROP TABLE IF EXISTS events_prev");
   }
 
-  buildIndexes(): void {
-    for (const sql of EVENT_INDEXES) this.db.exec(sql);
+  /**
+   * Builds the event indexes (after the load: cheaper than keeping them row by
+   * row). The parse worker has finished by now, so SQLite's sorter may use a
+   * second thread, and a larger cache keeps big sorts in fewer merge passes.
+   */
+  buildIndexes(onBuilt?: (built: number, total: number) => void): void {
+    this.db.pragma(`threads = ${INDEX_SORT_THREADS}`);
+    this.db.pragma(`cache_size = ${INDEX_CACHE_KIB}`);
+    EVENT_INDEXES.forEach((sql, i) => {
+      this.db.exec(sql);
+      onBuilt?.(i + 1, EVENT_INDEXES.length);
+    });
   }
 
   clockOffsets(): Record<string, number> {
@@ -222,7 +241,7 @@ export class IncidentWriter {
   /** Records the clock offsets now applied to the stored times. */
   saveClock(alignment: ClockAlignment): void {
     setMeta(this.db, "clock_offsets", JSON.stringify(alignment.offsetsUs));
-    setMeta(this.db, "clock_alignment", JSON.stringify({ references: alignment.references, pairs: alignment.pairs }));
+    setMeta(this.db, "clock_alignment", JSON.stringify({ consistent: alignment.consistent, pairs: alignment.pairs }));
     setMeta(this.db, "tool_version", TOOL_VERSION);
   }
 }

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BootstrapThread, KVPoll, createModel, defaultProfile, type ReplayModel, type Violation } from "../../analyzer/model/index.js";
-import { Stream } from "./stream.js";
+import { Stream, T0_US } from "./stream.js";
 
 const A = "8972542885242963296";
 const B = "5830149913321";
@@ -79,6 +79,19 @@ test("0.5.14 NIXL: ABORT kills the prefill bootstrap thread, and a later room on
   assert.equal(roomB.decode.state, KVPoll.Failed);
   const roomA = view.rooms.find((r) => r.room === A)!;
   assert.equal(roomA.prefill.state, KVPoll.WaitingForInput, "the thread died before marking A Failed");
+  assert.deepEqual(model.finish(s.events.at(-1)!.tsUs), [], "B was already reported through decode's timeout");
+});
+
+test("at the end, a prefill room stuck in Bootstrapping behind a dead bootstrap thread is reported (no NIXL prefill timeout before 0.5.18)", () => {
+  const model = createModel(defaultProfile({ backend: "nixl", version: "0.5.14" }), { qualifyHosts: true });
+  const s = new Stream();
+  s.add("boot.got_info", { role: "prefill", host: "p0", room: A });
+  const abort = s.add("abort.sent", { role: "decode", host: "d0", room: A });
+  const arrive = s.add("req.arrive", { role: "prefill", host: "p0", room: B, rid: "r-b", at: 10 });
+  const found = s.events.flatMap((e) => model.apply(e));
+  assert.deepEqual(found.map((v) => [v.check, v.rank]), [["unhandled-abort", "p0/prefill/tp0"]]);
+  const end = model.finish(T0_US + 900e6);
+  assert.deepEqual(end.map((v) => [v.check, v.room, v.rank, v.witness, v.detail.cause]), [["transfer-stall", B, "p0/prefill/tp0", [abort.seq, arrive.seq], "bootstrap-thread-dead"]]);
 });
 
 test("0.5.16 NIXL: the same ABORT marks the room Failed, sends no ACK, and the thread lives on", () => {
@@ -117,4 +130,45 @@ test("a frame processed after a modelled death proves the thread alive (the evid
   const view = model.view();
   assert.deepEqual(view.bootstrapThreads.map((t) => t.alive), [true]);
   assert.equal(view.rooms.find((r) => r.room === B)!.prefill.state, KVPoll.WaitingForInput);
+});
+
+test("default log lines only: decode's abort failures, the prefill thread's traceback, then a room that never bootstraps", () => {
+  const model = createModel(defaultProfile({ backend: "nixl", version: "0.5.14" }));
+  const s = new Stream();
+  const aborts = [A, "8972542885242963300"].map((room, i) =>
+    s.add("pd.transfer_failed", {
+      role: "decode",
+      host: "d0",
+      tp: 0,
+      room,
+      attrs: { reasonKind: "abort", reason: "Aborted by AbortReq." },
+      text: `Decode transfer failed for request rank=0 decode_req.req.rid='r${i}' decode_req.req.bootstrap_room=${room} with exception KVTransferError(bootstrap_room=${room}): Aborted by AbortReq.`,
+      at: 5 + i * 0.01,
+    }),
+  );
+  const exception = s.add("log.exception", {
+    role: "prefill",
+    host: "p0",
+    attrs: { thread: "Thread-2 (bootstrap_thread)" },
+    text: "Exception in thread Thread-2 (bootstrap_thread):\nTraceback (most recent call last):\n  File \"/usr/lib/python3.12/threading.py\", line 1075, in _bootstrap_inner\nAssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
+    at: 5.02,
+  });
+  const timeout = s.add("pd.transfer_failed", {
+    role: "decode",
+    host: "d0",
+    tp: 0,
+    room: B,
+    attrs: { reasonKind: "timeout", timeoutState: "WaitingForInput" },
+    text: `Decode transfer failed for request rank=0 decode_req.req.rid='r9' decode_req.req.bootstrap_room=${B} with exception KVTransferError(bootstrap_room=${B}): Request ${B} timed out after 300.0s in KVPoll.WaitingForInput`,
+    at: 320,
+  });
+  const found = run(model, s);
+  assert.deepEqual(
+    found.map((v) => [v.check, v.seq, v.witness, v.rank]),
+    [
+      ["unhandled-abort", exception.seq, [aborts[1]!.seq, exception.seq], "prefill/tp0"],
+      ["transfer-stall", timeout.seq, [exception.seq, timeout.seq], "decode/tp0"],
+    ],
+  );
+  assert.equal(found[1]!.detail.cause, "bootstrap-thread-dead");
 });

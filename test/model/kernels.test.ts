@@ -12,8 +12,10 @@ import {
   fp8Encode,
   genericSendBlocks,
   groupConcurrentContiguous,
+  isChecksumAlgo,
   logitsAddressCheck,
   misaddressedBlocks,
+  normalizeHash,
   pageBytes,
   pageChecksum,
   poolPages,
@@ -104,6 +106,9 @@ test("page checksums: crc32 and xxh64 in lowercase hex, on known vectors and a p
   assert.equal(pageChecksum(new TextEncoder().encode("abc"), "xxh64"), "44bc2cf5ad770999");
   assert.equal(pageChecksum(new Uint8Array(0), "xxh64"), "ef46db3751d8e999");
   assert.equal(pageChecksum(new Uint8Array(0), "crc32"), "00000000");
+  assert.equal(normalizeHash(" 0xCBF43926 "), "cbf43926", "dumps may print 0x and upper case");
+  assert.equal(isChecksumAlgo("xxh64"), true);
+  assert.equal(isChecksumAlgo("md5"), false);
 
   const pool = new IndexKPool("fp8", 4);
   const page = pool.page(0, 1);

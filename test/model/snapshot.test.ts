@@ -71,6 +71,12 @@ test("the incident yields each expected finding once", () => {
       ["collective-divergence", null, null],
     ],
   );
+  const cov = Object.fromEntries(model.coverage().map((c) => [c.check, c]));
+  for (const check of ["read-before-landed-write", "stale-slot-reuse", "hicache-ungated-read", "unhandled-abort", "incomplete-completion", "transfer-stall", "collective-divergence", "metadata-collision"]) {
+    assert.ok(cov[check]!.checked > 0 && cov[check]!.undetermined === undefined, check);
+  }
+  assert.equal(cov["pool-sizing-mismatch"]!.undetermined, "no config record or profile setting with index_k_bytes_per_token or host_index_k_page_stride");
+  assert.equal(cov["address-overflow"]!.undetermined, "no max_context in a config record or the profile");
   const stall = found.find((v) => v.check === "transfer-stall")!;
   assert.equal(stall.seq, s.events.at(-1)!.seq, "the first event past the 300 s deadline reveals it");
   assert.equal(stall.detail.cause, "transfer-in-flight");

@@ -27,7 +27,7 @@ test("replay --at prints rooms by KVPoll name, the bootstrap thread, and the pro
   assert.match(before.out, /^profile: nixl v0\.5\.15, /m);
   assert.match(before.out, /^ {2}version .*= 0\.5\.15 +log .*\[seq \d+ .*prefill-tp3\.log:5/m);
   assert.match(before.out, /^ {2}5830149913321004417\n {4}prefill WaitingForInput /m);
-  assert.match(before.out, /^ {2}prefill\/tp3: alive /m);
+  assert.match(before.out, /^ {2}prefill\/tp3: alive$/m);
 
   const after = kvrewind("replay", path, "--at", "2026-06-20T14:05:29.870Z");
   assert.equal(after.code, 0, after.err);

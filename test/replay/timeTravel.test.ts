@@ -49,8 +49,14 @@ test("stateAt through the nearest snapshot equals a full replay from the start, 
     state = (state * 1103515245 + 12345) % 2 ** 31;
     points.push(lo + (state % (hi - lo + 1)));
   }
+  points.push(lo + 300, lo + 301, lo + 302, lo + 350, lo + 349);
   for (const seq of points) {
     assert.deepEqual(stateAt(db, { seq }), viewByFullReplay(db, seq), `seq ${seq}`);
+  }
+  // A replay under another profile replaces the stored snapshots; the default timeline must notice.
+  replayIncident(db, { profileFlag: "version=0.5.14", snapshotEvery: 50 });
+  for (const seq of points.slice(0, 8)) {
+    assert.deepEqual(stateAt(db, { seq }), viewByFullReplay(db, seq), `seq ${seq} after the snapshots were replaced`);
   }
   db.close();
 });

@@ -1,0 +1,122 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
+import { eventRows, logStamp, probeTs, T0, tarOf, tempDir, withDb, writeTree } from "./bundle.js";
+
+function decodeLog(lines: number, tp = 0): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    out.push(
+      `${logStamp(T0 + i * 1000)} DP0 TP${tp}] Decode batch, #running-req: ${i}, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0`,
+    );
+  }
+  return out.join("\n") + "\n";
+}
+
+function prefillLog(lines: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) out.push(`${logStamp(T0 + i * 1000 + 500)} TP0] room=${8972542885242963296n + BigInt(i)} is bootstrapped`);
+  return out.join("\n") + "\n";
+}
+
+function find(sources: SourceSummary[], path: string): SourceSummary {
+  const s = sources.find((x) => x.path === path);
+  assert.ok(s, `${path} not in ${sources.map((x) => x.path).join(", ")}`);
+  return s;
+}
+
+test("archives: .tar.gz entries and .gz files are read by content, identity from the entry paths", async () => {
+  const dir = tempDir("archives");
+  const tgz = gzipSync(await tarOf({ "incident/d0/decode-tp0.log": decodeLog(3), "incident/p0/prefill-tp0.log": prefillLog(2) }));
+  const probe = `{"ts": ${probeTs(T0 + 1500)}, "host": "d0", "role": "decode", "tp": 0, "ev": "kv.alloc", "room": 8972542885242963296, "pages": [[0, 64]], "buffer": "index_k"}\n`;
+  writeTree(dir, {
+    "in/bundle.tar.gz": tgz,
+    // Named like plain text, but gzip inside: content decides.
+    "in/probe.txt": gzipSync(probe),
+    "in/d1/decode-tp1.log.gz": gzipSync(decodeLog(2, 1)).subarray(0, 40),
+    "in/weights.bin": Buffer.concat([Buffer.from([0, 0, 0, 1]), Buffer.alloc(64, 7)]),
+  });
+  const db = join(dir, "i.db");
+  const summary = await ingest({ db, paths: [join(dir, "in")] });
+  const s = summary.sources;
+  const decode = find(s, `${join(dir, "in/bundle.tar.gz")}:incident/d0/decode-tp0.log`);
+  assert.deepEqual([decode.status, decode.host, decode.role, decode.events], ["ingested", "d0", "decode", 3]);
+  const prefill = find(s, `${join(dir, "in/bundle.tar.gz")}:incident/p0/prefill-tp0.log`);
+  assert.deepEqual([prefill.status, prefill.host, prefill.role, prefill.events], ["ingested", "p0", "prefill", 2]);
+  const p = find(s, join(dir, "in/probe.txt"));
+  assert.deepEqual([p.status, p.format, p.events], ["ingested", "probe-jsonl", 1]);
+  const cut = find(s, join(dir, "in/d1/decode-tp1.log.gz"));
+  assert.equal(cut.status, "refused");
+  assert.match(cut.reason!, /truncated or corrupt gzip/);
+  const bin = find(s, join(dir, "in/weights.bin"));
+  assert.equal(bin.status, "refused");
+  assert.equal(summary.eventsTotal, 6);
+  withDb(db, (h) => assert.equal(eventRows(h).find((r) => r.kind === "kv.alloc")?.room, "8972542885242963296"));
+});
+
+test("a truncated .tar.gz: the entries before the cut are ingested, the archive is reported", async () => {
+  const dir = tempDir("cut-tgz");
+  const tarball = await tarOf({ "d0/decode-tp0.log": decodeLog(4), "p0/prefill-tp0.log": prefillLog(3000) });
+  const cut = gzipSync(tarball).subarray(0, Math.floor(gzipSync(tarball).length * 0.6));
+  writeTree(dir, { "cut.tar.gz": cut });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "cut.tar.gz")] });
+  const archive = find(summary.sources, join(dir, "cut.tar.gz"));
+  assert.equal(archive.status, "refused");
+  assert.match(archive.reason!, /truncated/);
+  const first = find(summary.sources, `${join(dir, "cut.tar.gz")}:d0/decode-tp0.log`);
+  assert.deepEqual([first.status, first.events], ["ingested", 4]);
+  assert.equal(
+    summary.sources.some((x) => x.path.endsWith("p0/prefill-tp0.log") && x.status === "ingested"),
+    false,
+  );
+});
+
+test("invalid UTF-8, CRLF line ends, an empty file and a 10 MB line, side by side", async () => {
+  const dir = tempDir("bad");
+  const long = `${logStamp(T0 + 5000)} TP0] ${"x".repeat(10 * 1024 * 1024)}`;
+  writeTree(dir, {
+    "p0/prefill-bad-utf8.log": Buffer.concat([
+      Buffer.from(`${logStamp(T0)} TP0] room=11 is bootstrapped\n`),
+      Buffer.from(`${logStamp(T0 + 1000)} TP0] peer name `),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from(` garbled\n${logStamp(T0 + 2000)} TP0] room=12 is bootstrapped\n`),
+    ]),
+    "d0/decode-crlf.log": decodeLog(2).replace(/\n/g, "\r\n"),
+    "p0/prefill-empty.log": "",
+    "p0/prefill-long.log": `${logStamp(T0 + 4000)} TP0] room=13 is bootstrapped\n${long}\n${logStamp(T0 + 6000)} TP0] room=14 is bootstrapped\n`,
+  });
+  const db = join(dir, "i.db");
+  const summary = await ingest({ db, paths: [dir] });
+  const utf8 = find(summary.sources, join(dir, "p0/prefill-bad-utf8.log"));
+  assert.deepEqual([utf8.status, utf8.lines, utf8.events], ["ingested", 3, 3]);
+  assert.deepEqual(utf8.errors, [{ line: 2, message: "invalid UTF-8 on 1 line(s), read as U+FFFD (first at line 2)" }]);
+  const crlf = find(summary.sources, join(dir, "d0/decode-crlf.log"));
+  assert.deepEqual([crlf.status, crlf.events, crlf.unparsed, crlf.errorCount], ["ingested", 2, 0, 0]);
+  assert.equal(find(summary.sources, join(dir, "p0/prefill-empty.log")).status, "skipped");
+  const longSource = find(summary.sources, join(dir, "p0/prefill-long.log"));
+  assert.deepEqual([longSource.status, longSource.lines, longSource.events], ["ingested", 3, 3]);
+  withDb(db, (h) => {
+    const rows = eventRows(h);
+    const garbled = rows.find((r) => r.source.endsWith("bad-utf8.log") && r.line === 2)!;
+    assert.equal(garbled.text, `${logStamp(T0 + 1000)} TP0] peer name \uFFFD(\uFFFD garbled`);
+    for (const r of rows.filter((x) => x.source.endsWith("crlf.log"))) {
+      assert.equal(r.kind, "batch.decode");
+      assert.equal(r.text.includes("\r"), false);
+    }
+    const big = rows.find((r) => r.source.endsWith("long.log") && r.line === 2)!;
+    assert.equal(big.text.length, long.length);
+    assert.equal(big.kind, "log.unparsed");
+  });
+});
+
+test("a path that does not exist is an input error naming it; nothing is written", async () => {
+  const dir = tempDir("missing");
+  const db = join(dir, "i.db");
+  await assert.rejects(ingest({ db, paths: [join(dir, "nope.log")] }), (e: Error & { exitCode?: number }) => {
+    assert.equal(e.exitCode, 2);
+    assert.match(e.message, /nope\.log: no such file or directory/);
+    return true;
+  });
+});

@@ -1,0 +1,92 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { identityFromPath, InputError, offsetMinutesForWallClock, parseTimeZone } from "../../ingest/identity.js";
+import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../../ingest/lines.js";
+
+test("host and role from the path: <host>/<role>-..., or a role-named host directory", () => {
+  assert.deepEqual(identityFromPath("bundle/d0/decode-tp3.log"), { host: "d0", role: "decode" });
+  assert.deepEqual(identityFromPath("p0/prefill_tp0.log"), { host: "p0", role: "prefill" });
+  assert.deepEqual(identityFromPath("incident/decode-0/tp3.log"), { host: "decode-0", role: "decode" });
+  assert.deepEqual(identityFromPath("decode-tp3.log"), { role: "decode" });
+  assert.deepEqual(identityFromPath("logs/server.log"), {});
+  assert.deepEqual(identityFromPath("d0/decoder-notes.txt"), {});
+});
+
+test("--tz: offsets and IANA zones, with daylight saving taken at the log's own date", () => {
+  assert.deepEqual(parseTimeZone("+02:00"), { kind: "fixed", minutes: 120 });
+  assert.deepEqual(parseTimeZone("-0530"), { kind: "fixed", minutes: -330 });
+  assert.deepEqual(parseTimeZone("UTC"), { kind: "fixed", minutes: 0 });
+  const berlin = parseTimeZone("Europe/Berlin");
+  assert.equal(offsetMinutesForWallClock(berlin, Date.UTC(2026, 7, 20, 10, 15, 32)), 120);
+  assert.equal(offsetMinutesForWallClock(berlin, Date.UTC(2026, 0, 20, 10, 15, 32)), 60);
+  assert.equal(offsetMinutesForWallClock(parseTimeZone("America/Los_Angeles"), Date.UTC(2026, 7, 20, 10, 0, 0)), -420);
+  assert.throws(() => parseTimeZone("Mars/Olympus"), InputError);
+  assert.throws(() => parseTimeZone("+25:00"), InputError);
+});
+
+function readAll(path: string): { lines: [number, string][]; invalid: boolean; cut: number | undefined } {
+  const reader = new ChunkReader(path, undefined, 64 * 1024);
+  const lines: [number, string][] = [];
+  let invalid = false;
+  let cut: number | undefined;
+  for (let c = reader.next(); c; c = reader.next()) {
+    invalid ||= c.invalidUtf8;
+    cut ??= c.cutLine;
+    forEachLine(c, (line, no) => lines.push([no, line]));
+  }
+  reader.close();
+  return { lines, invalid, cut };
+}
+
+test("lines: CRLF ends stripped, a last line without newline kept, numbering from 1", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kvrewind-lines-"));
+  const p = join(dir, "crlf.log");
+  writeFileSync(p, "first\r\nsecond\r\n\r\nlast");
+  assert.deepEqual(readAll(p).lines, [
+    [1, "first"],
+    [2, "second"],
+    [3, ""],
+    [4, "last"],
+  ]);
+});
+
+test("lines: invalid UTF-8 is flagged and read as U+FFFD; multi-byte characters across reads stay whole", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kvrewind-lines-"));
+  const bad = join(dir, "bad.log");
+  writeFileSync(bad, Buffer.concat([Buffer.from("ok\nbad \xff\xfe here\n", "latin1"), Buffer.from("fin\n")]));
+  const r = readAll(bad);
+  assert.equal(r.invalid, true);
+  assert.deepEqual(r.lines, [
+    [1, "ok"],
+    [2, "bad \uFFFD\uFFFD here"],
+    [3, "fin"],
+  ]);
+  const wide = join(dir, "wide.log");
+  const text = `${"é".repeat(70_000)}\nnext\n`;
+  writeFileSync(wide, text);
+  const w = readAll(wide);
+  assert.equal(w.invalid, false);
+  assert.equal(w.lines[0]![1], "é".repeat(70_000));
+  assert.deepEqual(w.lines[1], [2, "next"]);
+});
+
+test("lines: a 10 MB single line comes through whole", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kvrewind-lines-"));
+  const p = join(dir, "long.log");
+  const long = "x".repeat(10 * 1024 * 1024);
+  writeFileSync(p, `a\n${long}\nb\n`);
+  const r = readAll(p);
+  assert.equal(r.cut, undefined);
+  assert.deepEqual(
+    r.lines.map(([n, l]) => [n, l.length]),
+    [
+      [1, 1],
+      [2, long.length],
+      [3, 1],
+    ],
+  );
+  assert.ok(MAX_LINE_BYTES > long.length);
+});

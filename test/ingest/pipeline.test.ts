@@ -1,0 +1,175 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
+import { clockOffsets, eventsInWindow, eventsOfRank, eventsOfRoom, listSources } from "../../ingest/store/queries.js";
+import { eventRows, FR_DUMP, logStamp, probeTs, T0, tempDir, withDb, writeTree } from "./bundle.js";
+
+const ROOM = "8972542885242963296";
+const FAILED_ROOM = "5830149913321004417";
+
+function mixedBundle(root: string): string {
+  return writeTree(root, {
+    "p0/prefill-tp0.log": [
+      `${logStamp(T0 + 100_000)} TP0] got info room=${ROOM} agent_name='d0-tp3' required_dst_info_num=1`,
+      `${logStamp(T0 + 110_000)} TP0] sending kvcache to d0-tp3 with notif ${ROOM}_kv_0_1_0`,
+      `${logStamp(T0 + 125_000)} TP0] Prefill batch, #new-seq: 3, #new-token: 12288, #cached-token: 2048, token usage: 0.21, #running-req: 3, #queue-req: 5, #pending-token: 0, #bootstrap-req: 7, #inflight-req: 12, #optimistic-req: 0, cuda graph: False, input throughput (token/s): 48211.37`,
+      `${logStamp(T0 + 900_000)} TP0] a message no template knows`,
+      "",
+    ].join("\n"),
+    "d0/decode-tp3.log": [
+      `${logStamp(T0 + 98_000)} DP0 TP3] Sending to prefill server with bootstrap room ${ROOM} is_dummy=False`,
+      `${logStamp(T0 + 269_000_000)} DP0 TP3] Decode transfer failed for request rank=3 decode_req.req.rid='9f2c4c0e' decode_req.req.bootstrap_room=${FAILED_ROOM} with exception KVTransferError(bootstrap_room=${FAILED_ROOM}): Request ${FAILED_ROOM} timed out after 300.0s in KVPoll.WaitingForInput`,
+      `${logStamp(T0 + 270_000_000)} DP0 TP3] Decode batch, #running-req: 64, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 58, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0`,
+      "",
+    ].join("\n"),
+    "d0/probe.jsonl": [
+      `{"ts": ${probeTs(T0 + 112_000)}, "host": "d0", "role": "decode", "tp": 3, "ev": "kv.notify", "room": ${ROOM}, "tag": "${ROOM}_kv_0_1_0"}`,
+      `{"ts": ${probeTs(T0 + 130_000)}, "host": "d0", "role": "decode", "tp": 3, "ev": "kernel.read", "room": ${ROOM}, "buffer": "index_k", "layer": 3, "pages": [[1024, 1088]], "consumer": -1}`,
+      `{"ts": ${probeTs(T0 + 131_000)}, "host": "d0", "ev": `,
+      "",
+    ].join("\n"),
+    "dumps/checksums.csv": [
+      "ts,host,role,tp,side,room,buffer,layer,page,pos,algo,hash",
+      `${probeTs(T0 + 105_000)},p0,prefill,0,prefill_store,${ROOM},index_k,3,512,0,crc32,9ae0daaf`,
+      `${probeTs(T0 + 115_000)},d0,decode,3,decode_recv,${ROOM},index_k,3,1024,0,crc32,9ae0daaf`,
+      "",
+    ].join("\n"),
+    "p0/nccl_trace_rank_0.json": FR_DUMP,
+    "empty.log": "",
+    "core.bin": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]),
+    "notes.txt": "restarted the decode pods at 10:20, see ticket\n",
+  });
+}
+
+function byPath(sources: SourceSummary[], suffix: string): SourceSummary {
+  const s = sources.find((x) => x.path.endsWith(suffix));
+  assert.ok(s, `no source ${suffix}`);
+  return s;
+}
+
+test("a directory of mixed real-format inputs: every source summarised, identities, provenance and rooms kept", async () => {
+  const dir = tempDir("mixed");
+  const bundle = mixedBundle(join(dir, "bundle"));
+  const db = join(dir, "incident.db");
+  const summary = await ingest({ db, paths: [bundle], host: "p0" });
+  const s = summary.sources;
+
+  const prefill = byPath(s, "p0/prefill-tp0.log");
+  assert.deepEqual(
+    [prefill.status, prefill.format, prefill.host, prefill.role, prefill.ranks, prefill.lines, prefill.events, prefill.unparsed, prefill.errorCount],
+    ["ingested", "sglang-log", "p0", "prefill", ["prefill/tp0"], 4, 4, 1, 0],
+  );
+  const decode = byPath(s, "d0/decode-tp3.log");
+  assert.deepEqual([decode.host, decode.role, decode.ranks, decode.events], ["d0", "decode", ["decode/dp0/tp3"], 3]);
+  const probe = byPath(s, "d0/probe.jsonl");
+  assert.deepEqual([probe.format, probe.host, probe.role, probe.lines, probe.events, probe.errorCount], ["probe-jsonl", "d0", "decode", 3, 2, 1]);
+  assert.equal(probe.errors[0]!.line, 3);
+  assert.match(probe.errors[0]!.message, /not JSON/);
+  const dump = byPath(s, "dumps/checksums.csv");
+  // The path says nothing; the first record says p0/prefill (each record keeps its own host).
+  assert.deepEqual([dump.format, dump.host, dump.role, dump.events, dump.ranks], ["checksum-csv", "p0", "prefill", 2, ["decode/tp3", "prefill/tp0"]]);
+  const fr = byPath(s, "p0/nccl_trace_rank_0.json");
+  // Neither content nor path names its host: the --host flag does.
+  assert.deepEqual([fr.format, fr.host, fr.events, fr.ranks], ["flight-recorder", "p0", 5, ["unknown/tp0"]]);
+  assert.deepEqual([byPath(s, "empty.log").status, byPath(s, "empty.log").reason], ["skipped", "empty file"]);
+  assert.equal(byPath(s, "core.bin").status, "refused");
+  assert.match(byPath(s, "core.bin").reason!, /binary/);
+  // Text in no known format beside the logs is skipped, not an error...
+  assert.equal(byPath(s, "notes.txt").status, "skipped");
+  assert.match(byPath(s, "notes.txt").reason!, /not a recognized input format/);
+  assert.equal(prefill.first, "2026-08-20T10:15:32.100000Z");
+  assert.equal(prefill.last, "2026-08-20T10:15:32.900000Z");
+  assert.equal(summary.eventsAdded, 16);
+
+  withDb(db, (h) => {
+    const rows = eventRows(h);
+    assert.deepEqual(
+      rows.map((r) => r.seq),
+      rows.map((_, i) => i + 1),
+    );
+    const failed = rows.find((r) => r.kind === "pd.transfer_failed")!;
+    assert.equal(failed.room, FAILED_ROOM);
+    assert.equal(failed.line, 2);
+    assert.match(failed.text, /timed out after 300\.0s in KVPoll\.WaitingForInput$/);
+    // The room's history across logs, probe records and dumps, in global order.
+    assert.deepEqual(
+      eventsOfRoom(h, ROOM).map((e) => [e.kind, e.host, e.sourceId > 0]),
+      [
+        ["boot.metadata_sent", "d0", true],
+        ["boot.got_info", "p0", true],
+        ["checksum", "p0", true],
+        ["xfer.notif_sent", "p0", true],
+        ["kv.notify", "d0", true],
+        ["checksum", "d0", true],
+        ["kernel.read", "d0", true],
+      ],
+    );
+    assert.deepEqual(
+      eventsOfRank(h, { host: "d0", role: "decode", tp: 3 }).map((e) => [e.kind, e.line]),
+      [
+        ["boot.metadata_sent", 1],
+        ["kv.notify", 1],
+        ["checksum", 3],
+        ["kernel.read", 2],
+        ["pd.transfer_failed", 2],
+        ["batch.decode", 3],
+      ],
+    );
+    assert.deepEqual(
+      eventsInWindow(h, T0 + 100_000, T0 + 111_000).map((e) => e.kind),
+      ["boot.got_info", "checksum", "xfer.notif_sent"],
+    );
+    assert.deepEqual(clockOffsets(h), summary.clockOffsetsUs);
+    assert.equal(listSources(h).length, 5);
+    const indexes = h.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name").pluck().all();
+    assert.deepEqual(indexes, ["events_kind", "events_rank", "events_room", "events_source_line", "events_ts"]);
+  });
+
+  const again = await ingest({ db, paths: [bundle], host: "p0" });
+  assert.equal(again.eventsAdded, 0);
+  assert.equal(again.eventsTotal, 16);
+  assert.deepEqual(
+    again.sources.filter((x) => x.format !== null && x.status !== "refused").map((x) => x.status),
+    ["duplicate", "duplicate", "duplicate", "duplicate", "duplicate"],
+  );
+});
+
+test("...but a file named on its own in no known format is refused", async () => {
+  const dir = tempDir("named");
+  const notes = writeTree(dir, { "notes.txt": "restarted the decode pods at 10:20\n" });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(notes, "notes.txt")] });
+  assert.deepEqual(
+    summary.sources.map((s) => [s.status, s.reason]),
+    [["refused", "not a recognized input format (SGLang log, probe JSONL, checksum dump, Flight Recorder JSON)"]],
+  );
+});
+
+test("adding sources later gives the same history as ingesting them together", async () => {
+  const dir = tempDir("incremental");
+  const bundle = mixedBundle(join(dir, "bundle"));
+  const together = join(dir, "together.db");
+  const stepwise = join(dir, "stepwise.db");
+  const first = [join(bundle, "d0")];
+  const second = [join(bundle, "p0"), join(bundle, "dumps")];
+  await ingest({ db: together, paths: [...first, ...second], host: "p0" });
+  await ingest({ db: stepwise, paths: first, host: "p0" });
+  withDb(stepwise, (h) => h.prepare("INSERT INTO findings (id, rule, severity, verdict, title, body) VALUES ('F1', 'transfer-stall', 'high', 'violated', 't', '{}')").run());
+  const second2 = await ingest({ db: stepwise, paths: second, host: "p0" });
+  assert.equal(second2.eventsAdded, 11);
+  const a = withDb(together, eventRows);
+  const b = withDb(stepwise, eventRows);
+  assert.equal(b.length, 16);
+  assert.deepEqual(b, a);
+  // Seqs changed, so the old analysis is gone.
+  assert.equal(withDb(stepwise, (h) => h.prepare("SELECT COUNT(*) FROM findings").pluck().get()), 0);
+});
+
+test("--tz: log times are read in the zone they were written in", async () => {
+  const dir = tempDir("tz");
+  const bundle = writeTree(join(dir, "b"), {
+    "d0/decode-tp0.log": "[2026-08-20 12:15:32.500 TP0] Sending to prefill server with bootstrap room 42 is_dummy=False\n",
+  });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [bundle], tz: "Europe/Berlin" });
+  assert.equal(summary.sources[0]!.first, "2026-08-20T10:15:32.500000Z");
+});
