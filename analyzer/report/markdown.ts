@@ -6,7 +6,8 @@
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { eventBySeq } from "../../ingest/store/queries.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
-import type { AnalysisReport, Finding } from "../rules/finding.js";
+import { RULE_IDS, type AnalysisReport, type Finding } from "../rules/finding.js";
+import { FULL_PER_RULE } from "./text.js";
 
 export interface TimelineEntry {
   seq: number;
@@ -19,14 +20,28 @@ export interface TimelineEntry {
 
 const TIMELINE_MAX = 30;
 
-/** The key events: every witness line of a violated finding, once, in seq order. */
+/** Witness lines taken from one finding for the timeline. */
+const TIMELINE_PER_FINDING = 4;
+
+/**
+ * The key events: witness lines of the violated findings, those behind the
+ * top suspect first and then the most severe, at most TIMELINE_MAX, shown in
+ * global order.
+ */
 export function buildTimeline(db: IncidentDb, report: AnalysisReport): TimelineEntry[] {
   const evidence = new Evidence(db);
+  const top = new Set(report.suspects[0]?.findings ?? []);
+  const ordered = report.findings
+    .filter((f) => f.verdict === "violated" && f.rule !== "evidence-gap")
+    .sort((a, b) => Number(top.has(b.id)) - Number(top.has(a.id)));
   const bySeq = new Map<number, string[]>();
-  for (const f of report.findings.filter((x) => x.verdict === "violated" && x.rule !== "evidence-gap")) {
-    for (const w of f.witness) bySeq.set(w.seq, [...(bySeq.get(w.seq) ?? []), f.id]);
+  for (const f of ordered) {
+    for (const w of f.witness.slice(0, TIMELINE_PER_FINDING)) {
+      if (!bySeq.has(w.seq) && bySeq.size >= TIMELINE_MAX) continue;
+      bySeq.set(w.seq, [...(bySeq.get(w.seq) ?? []), f.id]);
+    }
   }
-  return [...bySeq.keys()].sort((a, b) => a - b).slice(0, TIMELINE_MAX).flatMap((seq) => {
+  return [...bySeq.keys()].sort((a, b) => a - b).flatMap((seq) => {
     const ev = eventBySeq(db, seq);
     if (!ev) return [];
     return [{ seq, ts: isoTime(ev.tsUs), rank: evidence.rank(ev), where: evidence.where(ev), text: ev.text.split("\n")[0]!, findings: bySeq.get(seq)! }];
@@ -65,7 +80,15 @@ export function renderMarkdown(report: AnalysisReport, timeline: TimelineEntry[]
   }
   out.push("## Findings", "");
   if (violated.length === 0) out.push("No rule was violated.", "");
-  for (const f of violated) out.push(...findingSection(f));
+  for (const rule of RULE_IDS) {
+    const list = violated.filter((f) => f.rule === rule);
+    for (const f of list.slice(0, FULL_PER_RULE)) out.push(...findingSection(f));
+    if (list.length > FULL_PER_RULE) {
+      out.push(`${list.length - FULL_PER_RULE} more \`${rule}\` finding(s):`, "");
+      for (const f of list.slice(FULL_PER_RULE)) out.push(`- ${f.id} (${f.severity}): ${f.title}`);
+      out.push("");
+    }
+  }
   out.push("## Coverage", "");
   out.push("| rule | verdict | checked | missing evidence |", "|---|---|---|---|");
   for (const r of coverage.rules) out.push(`| ${r.rule} | ${r.verdict} | ${r.checked} | ${cell(r.missing.join("; "))} |`);

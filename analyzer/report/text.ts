@@ -3,6 +3,9 @@
 
 import { RULE_IDS, type AnalysisReport, type Finding } from "../rules/finding.js";
 
+/** Findings of one rule shown in full; the rest get one line each. */
+export const FULL_PER_RULE = 5;
+
 export function renderText(report: AnalysisReport): string {
   const out: string[] = [];
   const { incident, coverage } = report;
@@ -25,7 +28,8 @@ export function renderText(report: AnalysisReport): string {
     const list = violated.filter((f) => f.rule === rule);
     if (list.length === 0) continue;
     out.push(`  ${rule}`);
-    for (const f of list) out.push(...findingLines(f));
+    for (const f of list.slice(0, FULL_PER_RULE)) out.push(...findingLines(f));
+    for (const f of list.slice(FULL_PER_RULE)) out.push(`    ${f.id} [${f.severity}] ${f.title}${f.witness[0] ? `  (${f.witness.at(-1)!.source}:${f.witness.at(-1)!.line})` : ""}`);
   }
   out.push("");
   out.push("CHECKED");

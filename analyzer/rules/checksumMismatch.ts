@@ -12,7 +12,7 @@ import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
-export interface ChecksumRecord {
+interface ChecksumRecord {
   ev: StoredEvent;
   side: string;
   room: string;
@@ -27,7 +27,7 @@ export interface ChecksumRecord {
   pool: string;
 }
 
-export type Attribution = "stale" | "torn";
+type Attribution = "stale" | "torn";
 
 interface Mismatch {
   recv: ChecksumRecord;

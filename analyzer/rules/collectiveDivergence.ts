@@ -101,8 +101,7 @@ function buildGroups(evidence: Evidence, enters: StoredEvent[], exits: StoredEve
 /** Ranks of a role that logged events but no collective at all. */
 function ranksWithoutRecords(evidence: Evidence, groups: Group[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  const seen = evidence.db.prepare("SELECT DISTINCT host, role, pp, tp FROM events WHERE tp IS NOT NULL").all() as Pick<StoredEvent, "host" | "role" | "pp" | "tp">[];
-  const seenRanks = [...new Set(seen.map((r) => evidence.rank(r)))];
+  const seenRanks = [...new Set(evidence.rankRows().filter((r) => r.tp !== null).map((r) => evidence.rank(r)))];
   for (const role of new Set(groups.map((g) => g.role))) {
     const recorded = new Set(groups.filter((g) => g.role === role).flatMap((g) => [...g.ranks.keys()]));
     const missing = seenRanks.filter((r) => r.slice(0, r.lastIndexOf("/tp")) === role && !recorded.has(r)).sort();
@@ -188,7 +187,7 @@ function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string
     rule: "collective-divergence",
     severity: d.hang ? "critical" : "high",
     verdict: "violated",
-    title: `Group ${g.name} (${g.role}) diverges at collective #${seq}: ${d.culprits.map((c) => c.rank).join(", ")} ${onIdle.length ? "went to on_idle" : "did not enter"} ${expected.op}`,
+    title: `Group ${g.name} (${g.role}) diverges at collective #${seq}: ${d.culprits.map((c) => c.rank).join(", ")} ${onIdle.length ? "went to on_idle instead of" : "did not enter"} ${expected.op}${d.hang ? "; deadlocked" : ""}`,
     ranks: [...expected.ranks, ...d.culprits.map((c) => c.rank)].sort(),
     tsUs: expected.sample.tsUs,
     witness,

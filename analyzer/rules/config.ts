@@ -21,10 +21,6 @@ export class RunConfig {
     }
   }
 
-  get empty(): boolean {
-    return this.perRole.size === 0;
-  }
-
   /** The value and the record that stated it; role-specific first, then any role. */
   entry(key: string, role?: Role): { value: ConfigValue; ev: StoredEvent } | undefined {
     if (role) {

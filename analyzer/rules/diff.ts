@@ -14,7 +14,8 @@ import { attrString, Evidence, isoTime } from "./evidence.js";
 import { CAUSE_IDS, type AnalysisReport, type CauseId } from "./finding.js";
 import { analyzeIncident } from "./index.js";
 import type { AbEvidence } from "./suspects.js";
-import { findPlateaus, timeoutEvents } from "./transferStall.js";
+import { timeoutEvents } from "./roomTimeouts.js";
+import { findPlateaus } from "./transferStall.js";
 
 const rateSchema = z.object({ count: z.number().int().nonnegative(), total: z.number().int().nonnegative(), rate: z.number().min(0).max(1) });
 const METRICS = ["corrupted-rooms", "timeouts", "aborts", "stalls"] as const;
@@ -40,6 +41,7 @@ type Riskier = (a: Value, b: Value) => "a" | "b" | undefined;
 
 const when = (risky: (v: Value) => boolean): Riskier => (a, b) => (risky(b) && !risky(a) ? "b" : risky(a) && !risky(b) ? "a" : undefined);
 const fewer: Riskier = (a, b) => (typeof a === "number" && typeof b === "number" && a !== b ? (a < b ? "a" : "b") : undefined);
+const more: Riskier = (a, b) => (typeof a === "number" && typeof b === "number" && a !== b ? (a > b ? "a" : "b") : undefined);
 
 /** Which settings each cause depends on and the metric it drives. */
 const SENSITIVITY: Record<CauseId, { metric: Metric; settings: Record<string, Riskier> }> = {
@@ -53,11 +55,22 @@ const SENSITIVITY: Record<CauseId, { metric: Metric; settings: Record<string, Ri
     // NIXL prefill v0.5.13–v0.5.15 dies on ABORT (§7.1).
     settings: { version: when((v) => typeof v === "string" && /^v?0\.5\.1[3-5]\b/.test(v)), backend: when((v) => v === "nixl") },
   },
+  "indexer-address-overflow": { metric: "corrupted-rooms", settings: { max_context: more } },
+  "item-len-mismatch": { metric: "corrupted-rooms", settings: {} },
+  "uncounted-state-transfer": { metric: "corrupted-rooms", settings: {} },
 };
 
-const CORRUPTION_RULES = new Set(["checksum-mismatch", "read-before-landed-write", "hicache-ungated-read", "stale-slot-reuse", "metadata-collision"]);
-/** Rate changes below this (absolute) are noise. */
+/** Rules whose violated findings show a room's data corrupted: checksums where dumped, else the model's racing reads. */
+const OBSERVED_CORRUPTION = new Set(["checksum-mismatch", "metadata-collision"]);
+const RACED_READS = new Set(["read-before-landed-write", "hicache-ungated-read", "stale-slot-reuse"]);
+/** Rate changes below this (absolute) are noise, unless one side had none at all. */
 const MIN_RATE_DELTA = 0.02;
+
+/** Whether a rate moved: by MIN_RATE_DELTA or more, or from none to some (or back). */
+function moved(a: Rate, b: Rate): boolean {
+  if (a.count === b.count && a.rate === b.rate) return false;
+  return Math.abs(b.rate - a.rate) >= MIN_RATE_DELTA || (a.count === 0) !== (b.count === 0);
+}
 
 interface Side {
   name: string;
@@ -108,7 +121,7 @@ function side(db: IncidentDb, name: string, given: AnalysisReport | undefined): 
   const report = given ?? analyzeIncident(db, { name });
   const requests = histories(evidence, report);
   const total = requests.length;
-  const corrupted = new Set(report.findings.filter((f) => f.verdict === "violated" && CORRUPTION_RULES.has(f.rule) && f.room).map((f) => f.room!));
+  const corrupted = corruptedRooms(report);
   const timedOut = new Set(timeoutEvents(evidence).flatMap((t) => (t.room ? [t.room] : [])));
   const aborted = new Set(requests.filter((r) => r.steps.some((s) => s.step === "abort")).map((r) => r.id));
   const wedged = findPlateaus(evidence, evidence.endUs()).length > 0 ? 1 : 0;
@@ -125,6 +138,17 @@ function side(db: IncidentDb, name: string, given: AnalysisReport | undefined): 
     },
     requests,
   };
+}
+
+/**
+ * Rooms whose data was corrupted. Checksums compare the bytes, so where the
+ * incident has them they decide (a race whose late write landed after the
+ * read corrupted nothing); without them the model's racing reads stand in.
+ */
+function corruptedRooms(report: AnalysisReport): Set<string> {
+  const checksums = report.coverage.rules.find((r) => r.rule === "checksum-mismatch");
+  const rules = checksums && checksums.checked > 0 ? OBSERVED_CORRUPTION : new Set([...OBSERVED_CORRUPTION, ...RACED_READS]);
+  return new Set(report.findings.filter((f) => f.verdict === "violated" && rules.has(f.rule) && f.room).map((f) => f.room!));
 }
 
 /** Protocol step of an event, or undefined for events that are not a step of a request. */
@@ -157,6 +181,7 @@ function stepOf(ev: StoredEvent): string | undefined {
 }
 
 function histories(evidence: Evidence, report: AnalysisReport): RequestHistory[] {
+  const corrupted = corruptedRooms(report);
   const byRoom = new Map<string, RequestHistory>();
   for (const ev of iterateEvents(evidence.db)) {
     if (ev.room === null) continue;
@@ -167,7 +192,8 @@ function histories(evidence: Evidence, report: AnalysisReport): RequestHistory[]
     if (step && !h.steps.some((s) => s.step === step)) h.steps.push({ step, ev });
   }
   for (const f of report.findings) {
-    const h = f.verdict === "violated" && CORRUPTION_RULES.has(f.rule) && f.room ? byRoom.get(f.room) : undefined;
+    const shows = f.verdict === "violated" && (OBSERVED_CORRUPTION.has(f.rule) || RACED_READS.has(f.rule));
+    const h = shows && f.room !== undefined && corrupted.has(f.room) ? byRoom.get(f.room) : undefined;
     const w = f.witness.at(-1);
     const ev = w && evidence.event(w.seq);
     if (h && ev && !h.steps.some((s) => s.step === "corrupted")) h.steps.push({ step: "corrupted", ev });
@@ -221,7 +247,7 @@ function differingSettings(a: Record<string, ConfigValue>, b: Record<string, Con
 function causeEffect(cause: CauseId, settings: IncidentDiff["settings"], ra: Record<Metric, Rate>, rb: Record<Metric, Rate>): IncidentDiff["causes"][number] {
   const { metric, settings: sens } = SENSITIVITY[cause];
   const delta = rb[metric].rate - ra[metric].rate;
-  const changed = Math.abs(delta) >= MIN_RATE_DELTA;
+  const changed = moved(ra[metric], rb[metric]);
   const relevant = settings.filter((s) => s.key in sens && sens[s.key]!(s.a, s.b) !== undefined);
   const pct = (r: Rate): string => `${(r.rate * 100).toFixed(1)}%`;
   const metricText = `${metric} ${pct(ra[metric])} → ${pct(rb[metric])}`;
@@ -238,11 +264,12 @@ function causeEffect(cause: CauseId, settings: IncidentDiff["settings"], ra: Rec
   return { cause, effect: "refutes", reason: `${names}: ${metricText}, against the direction the cause predicts` };
 }
 
+/** The settings that differ and every rate that moved, largest move first. */
 function conclusion(settings: IncidentDiff["settings"], rates: IncidentDiff["rates"]): string {
-  const biggest = [...rates].sort((x, y) => Math.abs(y.b.rate - y.a.rate) - Math.abs(x.b.rate - x.a.rate))[0]!;
   const pct = (r: Rate): string => `${(r.rate * 100).toFixed(1)}% (${r.count}/${r.total})`;
   const diffText = settings.length === 0 ? "no stated setting differs" : settings.map((s) => `${s.key} ${String(s.a)} → ${String(s.b)}`).join(", ");
-  const delta = biggest.b.rate - biggest.a.rate;
-  if (Math.abs(delta) < MIN_RATE_DELTA) return `${diffText}; no rate changes by ${MIN_RATE_DELTA * 100} points or more`;
-  return `${diffText} ${delta > 0 ? "raises" : "lowers"} ${biggest.metric} from ${pct(biggest.a)} to ${pct(biggest.b)}`;
+  const changed = rates.filter((r) => moved(r.a, r.b)).sort((x, y) => Math.abs(y.b.rate - y.a.rate) - Math.abs(x.b.rate - x.a.rate));
+  if (changed.length === 0) return `${diffText}; no rate changes by ${MIN_RATE_DELTA * 100} points or more`;
+  const changes = changed.map((r) => `${r.b.rate > r.a.rate ? "raises" : "lowers"} ${r.metric} from ${pct(r.a)} to ${pct(r.b)}`);
+  return `${diffText} ${changes.join(", and ")}`;
 }

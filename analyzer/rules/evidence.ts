@@ -7,6 +7,7 @@ import { getMetaJson } from "../../ingest/store/db.js";
 import { eventBySeq, eventCount, eventsOfKind, listSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
 import type { WitnessLine } from "./finding.js";
 import { rankLabel } from "../model/ranks.js";
+import { modelOptions } from "../replay/modelOptions.js";
 import { RunConfig } from "./config.js";
 
 export class Evidence {
@@ -14,7 +15,9 @@ export class Evidence {
   private sourceRows: SourceRow[] | undefined;
   private sourceById: Map<number, SourceRow> | undefined;
   private runConfig: RunConfig | undefined;
-  private hostQualifiedRoles: Set<string> | undefined;
+  private qualifyHosts: boolean | undefined;
+  private rankRowsCache: Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] | undefined;
+  private readonly sourceRanks = new Map<number, { pp: number | null; tp: number } | undefined>();
 
   constructor(readonly db: IncidentDb) {}
 
@@ -33,13 +36,17 @@ export class Evidence {
     return kinds.flatMap((k) => this.of(k)).sort((a, b) => a.seq - b.seq);
   }
 
-  has(kind: string): boolean {
-    if (this.byKind.has(kind)) return this.byKind.get(kind)!.length > 0;
-    return this.db.prepare("SELECT 1 FROM events WHERE kind = ? LIMIT 1").get(kind) !== undefined;
-  }
-
   event(seq: number): StoredEvent | undefined {
     return eventBySeq(this.db, seq);
+  }
+
+  /**
+   * Every (host, role, tp) with events, read from the covering rank index
+   * (pp is left out: it is not in that index, and ranks of one TP group share it).
+   */
+  rankRows(): Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] {
+    this.rankRowsCache ??= (this.db.prepare("SELECT DISTINCT host, role, tp FROM events").all() as Pick<StoredEvent, "host" | "role" | "tp">[]).map((r) => ({ ...r, pp: null }));
+    return this.rankRowsCache;
   }
 
   /** Distinct rooms with at least one event of the role. */
@@ -87,26 +94,33 @@ export class Evidence {
   }
 
   /**
-   * The rank an event belongs to, labelled as the model labels its violations
-   * ("decode/tp3", "decode/pp1/tp3"), with the host in front ("d1/decode/tp3")
-   * when two hosts of one role reuse the same TP numbers (two decode instances).
+   * The rank an event belongs to, labelled as the replay labels the model's
+   * violations: "decode/tp3", "decode/pp1/tp3", with the host in front
+   * ("d1/decode/tp3") when a role runs on more than one host.
    */
-  rank(ev: Pick<StoredEvent, "host" | "role" | "pp" | "tp">): string {
+  rank(ev: Pick<StoredEvent, "host" | "role" | "pp" | "tp"> & { sourceId?: number }): string {
     const role = ev.role ?? "unknown";
-    const qualify = this.hostQualified().has(role);
+    this.qualifyHosts ??= modelOptions(this.db).qualifyHosts ?? false;
+    const qualify = this.qualifyHosts;
     if (ev.tp !== null) return rankLabel(ev.host, role, ev.pp, ev.tp, qualify);
-    // A record with no TP tag (a thread's traceback, a tokenizer line) names only its role.
+    // A record with no TP tag (a thread's traceback) belongs to the rank of a per-rank file...
+    const own = ev.sourceId === undefined ? undefined : this.sourceRank(ev.sourceId);
+    if (own) return rankLabel(ev.host, role, own.pp, own.tp, qualify);
+    // ...else it names only its role (a tokenizer line in a shared file).
     return qualify && ev.host ? `${ev.host}/${role}` : role;
   }
 
-  private hostQualified(): Set<string> {
-    if (this.hostQualifiedRoles) return this.hostQualifiedRoles;
-    const rows = this.db
-      .prepare("SELECT role, tp, COUNT(DISTINCT host) AS hosts FROM events WHERE role IS NOT NULL AND host IS NOT NULL GROUP BY role, tp")
-      .all() as { role: string; tp: number | null; hosts: number }[];
-    this.hostQualifiedRoles = new Set(rows.filter((r) => r.hosts > 1).map((r) => r.role));
-    return this.hostQualifiedRoles;
+  /** The one TP rank a source's tagged records name (a per-rank log file), if there is exactly one. */
+  private sourceRank(sourceId: number): { pp: number | null; tp: number } | undefined {
+    if (!this.sourceRanks.has(sourceId)) {
+      const ranks = new Set((this.source(sourceId)?.ranks ?? []).flatMap((r) => /(?:\/pp(\d+))?\/tp(\d+)$/.exec(r)?.slice(1, 3).join("/") ?? []));
+      const [only] = ranks;
+      const [pp, tp] = only?.split("/") ?? [];
+      this.sourceRanks.set(sourceId, ranks.size === 1 && tp !== undefined ? { pp: pp ? Number(pp) : null, tp: Number(tp) } : undefined);
+    }
+    return this.sourceRanks.get(sourceId);
   }
+
 }
 
 /** An attribute as a string (rooms and tags stay strings; numbers are printed). */

@@ -4,16 +4,17 @@
 // logging (rotation, lost segment), host clock offsets too large to trust, and
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
-import type { SourceRow, StoredEvent } from "../../ingest/store/queries.js";
+import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { CoverageGap } from "./finding.js";
+import { parseNotif } from "../model/transferStatus.js";
 import { isoTime, seconds, type Evidence } from "./evidence.js";
 import { consistent, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
-/** A source silent this long while a sibling of its role logs is a gap... */
+/** Records written every iteration or every few: their silence is visible. */
+const PERIODIC_KINDS = ["batch.prefill", "batch.decode", "sched.iter"];
+/** A source's periodic records absent this long while a sibling's continue is a gap. */
 const GAP_MIN_US = 120_000_000;
-/** ...if the silence is also this many times the source's mean interval (sparse error-only logs are not gaps). */
-const GAP_MEAN_INTERVALS = 20;
-/** Sibling events inside a silence that make it a gap rather than a pause of the whole role. */
+/** Sibling records inside a silence that make it a gap rather than a pause of the whole host. */
 const GAP_SIBLING_EVENTS = 5;
 /** Clock bounds wider than this leave the order of cross-host events that close together unknown. */
 const CLOCK_WIDTH_WARN_US = 50_000;
@@ -26,7 +27,7 @@ export const evidenceGap: Rule = {
       ...missingRanks(evidence),
       ...parseErrors(evidence),
       ...silentSources(evidence),
-      ...earlyEnds(evidence),
+      ...truncatedSources(evidence),
       ...clockOffsets(evidence),
       ...causalInversions(evidence),
     ];
@@ -57,8 +58,8 @@ export const evidenceGap: Rule = {
 const TITLES: Record<CoverageGap["kind"], string> = {
   "missing-ranks": "Ranks missing from the evidence",
   "parse-errors": "Sources with unparsable lines",
-  "truncated-source": "Sources that end early",
-  "time-gap": "Sources silent while their siblings logged",
+  "truncated-source": "Sources cut mid-record",
+  "time-gap": "Ranks whose periodic records stopped while a sibling's went on",
   "clock-offset": "Host clocks far apart",
   "causal-inversion": "Causal pairs inverted by the aligned clocks",
 };
@@ -66,8 +67,8 @@ const TITLES: Record<CoverageGap["kind"], string> = {
 const EXPECT: Record<CoverageGap["kind"], string> = {
   "missing-ranks": "each role shows every TP rank of its size",
   "parse-errors": "every line of every source parses",
-  "truncated-source": "every source covers the incident's time range",
-  "time-gap": "a source logs as long as the other ranks of its role do",
+  "truncated-source": "every source ends with a complete record",
+  "time-gap": "a rank writes its periodic records as long as its siblings on the host do",
   "clock-offset": "host clocks agree closely enough to order events across hosts",
   "causal-inversion": "a transfer's post precedes its notification after clock alignment",
 };
@@ -75,8 +76,7 @@ const EXPECT: Record<CoverageGap["kind"], string> = {
 type Gap = { gap: CoverageGap; witness: StoredEvent[]; severity: DraftFinding["severity"] };
 
 function missingRanks(evidence: Evidence): Gap[] {
-  const rows = evidence.db.prepare("SELECT DISTINCT host, role, pp, tp FROM events WHERE tp IS NOT NULL AND role IS NOT NULL").all() as
-    Pick<StoredEvent, "host" | "role" | "pp" | "tp">[];
+  const rows = evidence.rankRows().filter((r) => r.tp !== null && r.role !== null);
   // One TP group per label prefix ("decode", "decode/pp1", "d1/decode").
   const groups = new Map<string, { role: NonNullable<StoredEvent["role"]>; tps: Set<number> }>();
   for (const r of rows) {
@@ -113,23 +113,30 @@ function parseErrors(evidence: Evidence): Gap[] {
   }));
 }
 
+/**
+ * A source whose periodic records (batch lines, probe iterations) stop for a
+ * while as a sibling of the same host and role keeps writing its own: a lost
+ * segment or a rank that stopped (sparse error-only logs never count).
+ */
 function silentSources(evidence: Evidence): Gap[] {
+  const kinds = PERIODIC_KINDS.map(() => "?").join(", ");
   const rows = evidence.db
     .prepare(
       `SELECT source_id AS sourceId, prevSeq, seq, prevTs, ts_us AS ts FROM (
-         SELECT source_id, seq, ts_us, LAG(ts_us) OVER w AS prevTs, LAG(seq) OVER w AS prevSeq FROM events
+         SELECT source_id, seq, ts_us, LAG(ts_us) OVER w AS prevTs, LAG(seq) OVER w AS prevSeq FROM events WHERE kind IN (${kinds})
          WINDOW w AS (PARTITION BY source_id ORDER BY seq))
        WHERE ts_us - prevTs >= ?`,
     )
-    .all(GAP_MIN_US) as { sourceId: number; prevSeq: number; seq: number; prevTs: number; ts: number }[];
-  const out: Gap[] = [];
+    .all(...PERIODIC_KINDS, GAP_MIN_US) as { sourceId: number; prevSeq: number; seq: number; prevTs: number; ts: number }[];
   const siblingEvents = evidence.db.prepare(
-    "SELECT COUNT(*) AS n FROM events e JOIN sources s ON s.id = e.source_id WHERE e.ts_us > ? AND e.ts_us < ? AND e.source_id != ? AND s.role IS ?",
+    `SELECT COUNT(*) AS n FROM events e JOIN sources s ON s.id = e.source_id
+     WHERE e.ts_us > ? AND e.ts_us < ? AND e.source_id != ? AND s.host IS ? AND s.role IS ? AND e.kind IN (${kinds})`,
   );
+  const out: Gap[] = [];
   for (const r of rows) {
     const source = evidence.source(r.sourceId);
-    if (!source || r.ts - r.prevTs < GAP_MEAN_INTERVALS * meanIntervalUs(source)) continue;
-    const n = (siblingEvents.get(r.prevTs, r.ts, r.sourceId, source.role) as { n: number }).n;
+    if (!source) continue;
+    const n = (siblingEvents.get(r.prevTs, r.ts, r.sourceId, source.host, source.role, ...PERIODIC_KINDS) as { n: number }).n;
     if (n < GAP_SIBLING_EVENTS) continue;
     const before = evidence.event(r.prevSeq)!;
     const after = evidence.event(r.seq)!;
@@ -142,41 +149,24 @@ function silentSources(evidence: Evidence): Gap[] {
         ranks: [evidence.rank(before)],
         from: isoTime(r.prevTs),
         to: isoTime(r.ts),
-        detail: `${source.path} is silent for ${seconds(r.ts - r.prevTs)} (${evidence.where(before)} to ${evidence.where(after)}) while ${n} event(s) of other ${source.role ?? "unknown"} sources were logged`,
+        detail: `${source.path} writes no periodic record for ${seconds(r.ts - r.prevTs)} (${evidence.where(before)} to ${evidence.where(after)}) while ${n} of its siblings' were written`,
       },
     });
   }
   return out;
 }
 
-/** A source whose records stop long before those of the other sources of its role. */
-function earlyEnds(evidence: Evidence): Gap[] {
-  const sources = evidence.sources().filter((s) => s.lastTsUs !== null);
-  const out: Gap[] = [];
-  for (const s of sources) {
-    const siblings = sources.filter((o) => o.id !== s.id && o.role === s.role);
-    const siblingEnd = Math.max(...siblings.map((o) => o.lastTsUs!));
-    const early = siblingEnd - s.lastTsUs!;
-    if (siblings.length === 0 || early < GAP_MIN_US || early < GAP_MEAN_INTERVALS * meanIntervalUs(s)) continue;
-    const last = evidence.db.prepare("SELECT MAX(seq) AS seq FROM events WHERE source_id = ?").get(s.id) as { seq: number | null };
-    const lastEv = last.seq === null ? undefined : evidence.event(last.seq);
-    out.push({
-      severity: "low",
-      witness: lastEv ? [lastEv] : [],
-      gap: {
-        kind: "truncated-source",
-        source: s.path,
-        from: isoTime(s.lastTsUs!),
-        to: isoTime(siblingEnd),
-        detail: `${s.path} ends ${seconds(siblingEnd - s.lastTsUs!)} before the other ${s.role ?? "unknown"} sources${lastEv ? ` (last record ${evidence.where(lastEv)})` : ""}`,
-      },
-    });
-  }
-  return out;
-}
-
-function meanIntervalUs(s: SourceRow): number {
-  return s.events > 1 && s.firstTsUs !== null && s.lastTsUs !== null ? (s.lastTsUs - s.firstTsUs) / (s.events - 1) : Infinity;
+/** A source whose last line could not be read: the file was cut mid-record. */
+function truncatedSources(evidence: Evidence): Gap[] {
+  return evidence.sources().flatMap((s) => {
+    const last = s.errors.find((e) => e.line === s.lines);
+    if (!last) return [];
+    return [{
+      severity: "low" as const,
+      witness: [],
+      gap: { kind: "truncated-source" as const, source: s.path, detail: `${s.path} ends mid-record: its last line (${s.lines}) could not be read (${last.message})` },
+    }];
+  });
 }
 
 interface ClockPair {
@@ -201,7 +191,7 @@ function clockOffsets(evidence: Evidence): Gap[] {
   if (hosts.length < 2) return [];
   const linked = new Set(pairs.flatMap((p) => [p.a, p.b]));
   const details = [
-    ...hosts.filter((h) => !linked.has(h)).map((h) => `no causal pair links host ${h} to the others, so its clock is taken as is`),
+    ...unlinkedText(hosts.filter((h) => !linked.has(h))),
     ...pairs.filter((p) => p.lo === null || p.hi === null).map((p) => `hosts ${p.a} and ${p.b} are bounded on one side only (${p.constraints} causal pair(s))`),
     ...pairs
       .filter((p) => p.lo !== null && p.hi !== null && p.hi - p.lo > CLOCK_WIDTH_WARN_US)
@@ -210,23 +200,36 @@ function clockOffsets(evidence: Evidence): Gap[] {
   return details.map((detail) => ({ severity: "low" as const, witness: [], gap: { kind: "clock-offset" as const, detail } }));
 }
 
+function unlinkedText(hosts: string[]): string[] {
+  if (hosts.length === 0) return [];
+  return [`no causal pair links host(s) ${hosts.join(", ")} to the others, so their clocks are taken as logged`];
+}
+
+/** A kv.post after its kv.notify (matched by room and chunk: the column, else the NIXL tag's chunk) on the aligned clocks. */
 function causalInversions(evidence: Evidence): Gap[] {
-  const rows = evidence.db
-    .prepare(
-      `SELECT p.seq AS postSeq, n.seq AS notifySeq FROM events p JOIN events n
-         ON n.kind = 'kv.notify' AND n.room = p.room AND n.chunk = p.chunk
-       WHERE p.kind = 'kv.post' AND n.ts_us < p.ts_us LIMIT 1000`,
-    )
-    .all() as { postSeq: number; notifySeq: number }[];
-  if (rows.length === 0) return [];
-  const post = evidence.event(rows[0]!.postSeq)!;
-  const notify = evidence.event(rows[0]!.notifySeq)!;
+  const posts = new Map<string, { seq: number; ts: number }>();
+  for (const p of evidence.db.prepare("SELECT seq, ts_us AS ts, room, chunk FROM events WHERE kind = 'kv.post' AND room IS NOT NULL").all() as
+    { seq: number; ts: number; room: string; chunk: number | null }[]) {
+    const key = `${p.room}|${p.chunk}`;
+    if (!posts.has(key)) posts.set(key, p);
+  }
+  if (posts.size === 0) return [];
+  const inverted: { post: number; notify: number }[] = [];
+  for (const n of evidence.db.prepare("SELECT seq, ts_us AS ts, room, chunk, json_extract(attrs, '$.tag') AS tag FROM events WHERE kind = 'kv.notify' AND room IS NOT NULL").all() as
+    { seq: number; ts: number; room: string; chunk: number | null; tag: string | null }[]) {
+    const chunk = n.chunk ?? (n.tag ? parseNotif(n.tag)?.chunk ?? null : null);
+    const post = posts.get(`${n.room}|${chunk}`);
+    if (post && n.ts < post.ts) inverted.push({ post: post.seq, notify: n.seq });
+  }
+  if (inverted.length === 0) return [];
+  const post = evidence.event(inverted[0]!.post)!;
+  const notify = evidence.event(inverted[0]!.notify)!;
   return [{
     severity: "medium",
     witness: [post, notify],
     gap: {
       kind: "causal-inversion",
-      detail: `${rows.length} kv.notify record(s) precede their kv.post after alignment (first: ${evidence.where(notify)} before ${evidence.where(post)}, ${seconds(post.tsUs - notify.tsUs)} apart); cross-host order there is not trustworthy`,
+      detail: `${inverted.length} kv.notify record(s) precede their kv.post after alignment (first: ${evidence.where(notify)} before ${evidence.where(post)}, ${seconds(post.tsUs - notify.tsUs)} apart); cross-host order there is not trustworthy`,
     },
   }];
 }

@@ -34,6 +34,9 @@ export const CAUSE_IDS = [
   "stale-slot-reuse",
   "pool-sizing-fp8-hardcoded",
   "transfer-saturation",
+  "indexer-address-overflow",
+  "item-len-mismatch",
+  "uncounted-state-transfer",
 ] as const;
 export type CauseId = (typeof CAUSE_IDS)[number];
 

@@ -31,7 +31,8 @@ import { replayIncident } from "../replay/replay.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { staleSlotReuse } from "./staleSlotReuse.js";
-import { earlyReleases, transferStall } from "./transferStall.js";
+import { earlyReleases } from "./roomTimeouts.js";
+import { transferStall } from "./transferStall.js";
 import { unhandledAbort } from "./unhandledAbort.js";
 
 export const RULES: readonly Rule[] = [
@@ -60,12 +61,14 @@ export interface AnalyzeOptions {
 export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
   /** A --profile flag for the replay (analyzer/replay/profileFlag.ts). */
   profileFlag?: string;
+  /** The replay's progress now and then: events done of the total. */
+  onProgress?: (phase: string, done: number, total: number) => void;
 }
 
 /** Replays the incident against the reference model, then runs every rule on the replay and the store. */
 export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): AnalysisReport {
-  const { profileFlag, ...rest } = opts;
-  const summary = replayIncident(db, profileFlag ? { profileFlag } : {});
+  const { profileFlag, onProgress, ...rest } = opts;
+  const summary = replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
   return analyze(db, { ...rest, replay: replayEvidenceOf(summary) });
 }
 
@@ -85,7 +88,7 @@ export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): AnalysisRepo
     });
   }
   const numbered = numberFindings(drafts);
-  const suspects = rankSuspects(numbered, { config: evidence.config(), releases: earlyReleases(evidence), ...(opts.ab && { ab: opts.ab }) });
+  const suspects = rankSuspects(numbered, { config: evidence.config(), released: earlyReleases(evidence), ...(opts.ab && { ab: opts.ab }) });
   return {
     incident: incidentOf(evidence, opts),
     coverage: coverageOf(evidence, drafts, perRule),
@@ -141,7 +144,7 @@ function incidentOf(evidence: Evidence, opts: AnalyzeOptions): Incident {
 }
 
 function coverageOf(evidence: Evidence, drafts: DraftFinding[], perRule: Coverage["rules"]): Coverage {
-  const rankRows = evidence.db.prepare("SELECT DISTINCT host, role, pp, tp FROM events WHERE role IS NOT NULL").all() as Parameters<Evidence["rank"]>[0][];
+  const rankRows = evidence.rankRows().filter((r) => r.role !== null);
   const gaps = drafts.filter((d) => d.rule === "evidence-gap").flatMap((d) => (d.facts?.gaps as CoverageGap[] | undefined) ?? []);
   return {
     sources: evidence.sources().length,

@@ -5,11 +5,13 @@
 // §2.3, [inference] there). Prefill and decode rows of different sizes are
 // the same mistake across the transfer: `_send_kvcache_generic` addresses the
 // destination with the sender's item_len (§2.4, [inference]). The model's
-// sizing checks decide; this rule states them as findings.
+// sizing checks decide; this rule states them with the records that show the
+// sizes: config records, the host pool's start-up line, the transfers' item_len.
 
-import type { Violation } from "../model/api.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
-import type { Evidence } from "./evidence.js";
+import type { Violation } from "../model/api.js";
+import { findSigns } from "../replay/logSigns.js";
+import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { at, detailOf, modelRule } from "./modelRule.js";
 
 export const poolSizingMismatch = modelRule({
@@ -20,6 +22,7 @@ export const poolSizingMismatch = modelRule({
   explain,
   falsify: "Size the index-K pool for the buffer's row (256 B/token, 16,384 B host pages for bf16) or run fp8 index-K, and compare free memory and HiCache restores at the same concurrency.",
   profileFields: ["indexKDtype", "indexKBytesPerTokenConfigured", "hostIndexKPageStride"],
+  support,
 });
 
 const TITLES: Record<string, (v: Violation) => string> = {
@@ -27,6 +30,26 @@ const TITLES: Record<string, (v: Violation) => string> = {
   "host-page-stride": (v) => `HiCache host index-K page stride ${detailOf(v, "configured")} B for ${detailOf(v, "dtype")} device pages of ${detailOf(v, "required")} B`,
   "item-len": (v) => `Index-K transfer addressed with ${detailOf(v, "srcItemLen")} B pages into ${detailOf(v, "dstItemLen")} B decode pages`,
 };
+
+/** The records that state the mismatching sizes. */
+function support(v: Violation, evidence: Evidence): StoredEvent[] {
+  // Records of the mismatching size for the violation's dtype (a fp8 rank's 132 B/token is right).
+  const configWith = (key: string, value: unknown): StoredEvent[] =>
+    evidence.of("config").filter((e) => attrNumber(e, key) === value && (attrString(e, "index_k_dtype") ?? v.detail.dtype) === v.detail.dtype);
+  switch (v.detail.kind) {
+    case "bytes-per-token":
+      return configWith("index_k_bytes_per_token", v.detail.configured);
+    case "host-page-stride": {
+      const lines = findSigns(evidence.db).filter((s) => s.hostIndexKPageStride === v.detail.configured).flatMap((s) => evidence.event(s.seq) ?? []);
+      return [...configWith("host_index_k_page_stride", v.detail.configured), ...lines];
+    }
+    default: {
+      const post = evidence.of("kv.post").find((e) => attrNumber(e, "item_len") === v.detail.srcItemLen);
+      const meta = evidence.of("kv.meta").find((e) => attrNumber(e, "item_len") === v.detail.dstItemLen);
+      return [...(post ? [post] : []), ...(meta ? [meta] : [])];
+    }
+  }
+}
 
 function explain(v: Violation, witness: (StoredEvent | undefined)[], evidence: Evidence): string {
   const stated = witness.filter((e): e is StoredEvent => e !== undefined).map((e) => evidence.where(e)).join(", ") || "the replay profile";
@@ -45,9 +68,11 @@ function explain(v: Violation, witness: (StoredEvent | undefined)[], evidence: E
       `but its stride is ${detailOf(v, "configured")} B${v.detail.configured === 8448 ? ", the fp8 value 132 × 64 hardcoded in NSATokenToKVPoolHost (§2.3)" : ""}: host↔device copies move partial pages.`
     );
   }
+  const [config, post, meta] = witness;
   return (
-    `Let prefill's index-K be ${detailOf(v, "prefillDtype")} (${detailOf(v, "srcItemLen")} B pages) and decode's ${detailOf(v, "decodeDtype")} (${detailOf(v, "dstItemLen")} B pages) (${at(evidence, witness[0])}). ` +
-    `Then decode page p must be written at p × ${detailOf(v, "dstItemLen")} B, but the transfer addresses both sides with the sender's item_len (§2.4): ` +
-    `page p lands at p × ${detailOf(v, "srcItemLen")} B, so every page after the first is misplaced.`
+    `Let prefill's index-K be ${detailOf(v, "prefillDtype")} (${detailOf(v, "srcItemLen")} B pages) and decode's ${detailOf(v, "decodeDtype")} (${detailOf(v, "dstItemLen")} B pages) (${at(evidence, config)}). ` +
+    `Then decode page p must be written at p × ${detailOf(v, "dstItemLen")} B, but the transfer addresses both sides with the sender's item_len (§2.4)` +
+    `${post && meta ? `: prefill posts item_len ${detailOf(v, "srcItemLen")} (${at(evidence, post)}) into decode pages of ${detailOf(v, "dstItemLen")} (${at(evidence, meta)})` : ""}, ` +
+    `so page p lands at p × ${detailOf(v, "srcItemLen")} B and every page after the first is misplaced.`
   );
 }

@@ -48,13 +48,19 @@ const FALSIFY: Record<CauseId, string> = {
   "pool-sizing-fp8-hardcoded": "Size the index-K pool for bf16 (256 B/token, 16,384 B host pages) or run fp8 index-K, and compare free memory and HiCache restores.",
   "transfer-saturation":
     "Rerun with fp8 index-K at the same concurrency (half the index-K bytes per room) or with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE): timeouts must drop.",
+  "indexer-address-overflow":
+    "Run one request near the maximum context with the indexer at its full row count and compare its top-k with an int64-addressed reference, or cap the context below the first overflowing length.",
+  "item-len-mismatch":
+    "Run prefill and decode with the same index-K dtype, or a build that addresses the destination with its own item_len: the state pages must land at their own offsets.",
+  "uncounted-state-transfer":
+    "Request the index-K state in the metadata (non-empty state indices) so that is_done() waits for the state notification: no room may then be read before its state lands.",
 };
 
 /** What the ranking reads besides the findings. */
 export interface SuspectContext {
   config: RunConfig;
   /** Rooms aborted or timed out: each is a release of decode pages before the transfer is known to be done. */
-  releases: number;
+  released: { rooms: Set<string>; count: number };
   ab?: AbEvidence;
 }
 
@@ -69,6 +75,9 @@ export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectC
     "stale-slot-reuse": staleReuse(of, ctx),
     "pool-sizing-fp8-hardcoded": poolSizing(of),
     "transfer-saturation": saturation(of, config),
+    "indexer-address-overflow": addressOverflowCase(of),
+    "item-len-mismatch": itemLenCase(of),
+    "uncounted-state-transfer": uncountedState(of),
   };
   const scored = (Object.entries(cases) as [CauseId, CauseCase][]).map(([cause, c]) => {
     if (ab?.supports.includes(cause) && c.for.length > 0) c.for.push({ weight: 0.3, findings: [], note: `A/B: ${ab.note}` });
@@ -128,6 +137,8 @@ function unhandledAbortCase(of: Of): CauseCase {
   const stalled = deaths.filter((f) => ((f.draft.facts?.stalledRooms as string[] | undefined) ?? []).length > 0);
   if (stalled.length) c.for.push({ weight: 0.3, findings: ids(stalled), note: "rooms that started after the death timed out" });
   if (deaths.length && wedges(of).length) c.for.push({ weight: 0.1, findings: ids(wedges(of)), note: "the PD queues froze" });
+  const deadThread = timeouts(of).filter((f) => Number(causesOf(f)["bootstrap-thread-dead"] ?? 0) > 0);
+  if (deaths.length && deadThread.length) c.for.push({ weight: 0.2, findings: ids(deadThread), note: "replayed, the rooms timed out because the bootstrap thread was dead" });
   return c;
 }
 
@@ -151,15 +162,17 @@ function staleReuse(of: Of, ctx: SuspectContext): CauseCase {
   const reuse = of("stale-slot-reuse");
   if (reuse.length) c.for.push({ weight: 0.8, findings: ids(reuse), note: "decode gave pages still being written for an aborted room to a new room, which read them" });
   const stale = of("checksum-mismatch").filter((f) => Number(f.draft.facts?.stale ?? 0) > 0);
-  const received = stale.filter((f) => hasAttribution(f, "stale", "decode_recv"));
-  const readOnly = stale.filter((f) => !received.includes(f));
-  if (received.length) c.for.push({ weight: 0.7, findings: ids(received), note: `${received.length} room(s) received another room's index-K (stale checksums after the transfer)` });
+  const fromReleased = stale.filter((f) => staleSources(f).some((room) => ctx.released.rooms.has(room)));
+  const received = stale.filter((f) => !fromReleased.includes(f) && hasAttribution(f, "stale", "decode_recv"));
+  const readOnly = stale.filter((f) => !fromReleased.includes(f) && !received.includes(f));
+  if (fromReleased.length) c.for.push({ weight: 0.7, findings: ids(fromReleased), note: `${fromReleased.length} room(s) hold index-K of a room decode released early (timed out or aborted)` });
+  if (received.length) c.for.push({ weight: 0.6, findings: ids(received), note: `${received.length} room(s) received another room's index-K (stale checksums after the transfer)` });
   if (readOnly.length) c.for.push({ weight: 0.3, findings: ids(readOnly), note: `${readOnly.length} room(s) read another room's index-K` });
   const crossRoom = of("read-before-landed-write").filter((f) => f.draft.facts?.crossRoom === true);
   if (crossRoom.length) c.for.push({ weight: 0.4, findings: ids(crossRoom), note: "reads raced a write of another (earlier) room" });
   const t = timeouts(of);
   if (c.for.length && t.length) c.for.push({ weight: 0.1, findings: ids(t), note: "rooms timed out and were aborted, freeing their pages" });
-  if (!reuse.length && ctx.releases === 0) c.against.push({ factor: 0.5, note: "no room was aborted or timed out, so decode released no page early" });
+  if (!reuse.length && ctx.released.count === 0) c.against.push({ factor: 0.5, note: "no room was aborted or timed out, so decode released no page early" });
   return c;
 }
 
@@ -170,8 +183,26 @@ function poolSizing(of: Of): CauseCase {
   if (perToken.length) c.for.push({ weight: 0.6, findings: ids(perToken), note: "the index-K pool is sized with a smaller row than the buffer holds" });
   const stride = kind("host-page-stride");
   if (stride.length) c.for.push({ weight: 0.4, findings: ids(stride), note: "the HiCache host pool copies index-K pages with the fp8 stride" });
-  const itemLen = kind("item-len");
-  if (itemLen.length) c.for.push({ weight: 0.3, findings: ids(itemLen), note: "prefill and decode index-K rows differ in size" });
+  return c;
+}
+
+function addressOverflowCase(of: Of): CauseCase {
+  const overflow = of("address-overflow");
+  return { for: overflow.length ? [{ weight: 0.5, findings: ids(overflow), note: "the indexer's int32 logits address overflows at the configured context" }] : [], against: [] };
+}
+
+function itemLenCase(of: Of): CauseCase {
+  const itemLen = of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind === "item-len");
+  return { for: itemLen.length ? [{ weight: 0.5, findings: ids(itemLen), note: "prefill posts index-K pages with its own item_len into decode pages of another size" }] : [], against: [] };
+}
+
+function uncountedState(of: Of): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const incomplete = of("incomplete-completion");
+  if (incomplete.length) c.for.push({ weight: 0.6, findings: ids(incomplete), note: "decode took rooms as transferred before all their notifications arrived" });
+  const rooms = new Set(incomplete.map((f) => f.draft.room));
+  const earlyOwnRead = of("read-before-landed-write").filter((f) => f.draft.facts?.crossRoom === false && rooms.has(f.draft.room));
+  if (earlyOwnRead.length) c.for.push({ weight: 0.3, findings: ids(earlyOwnRead), note: "those rooms read their own index-K before it landed" });
   return c;
 }
 
@@ -181,10 +212,25 @@ function saturation(of: Of, config: RunConfig): CauseCase {
   const waiting = t.filter((f) => Number((f.draft.facts?.states as Record<string, number> | undefined)?.WaitingForInput ?? 0) > 0);
   if (waiting.length) c.for.push({ weight: 0.45, findings: ids(waiting), note: "rooms timed out waiting for their KV transfer" });
   else if (t.length) c.for.push({ weight: 0.3, findings: ids(t), note: "rooms timed out in the PD path" });
-  if (c.for.length && config.str("index_k_dtype") === "bf16") c.for.push({ weight: 0.15, findings: [], note: "bf16 index-K doubles the transfer volume per room" });
+  const inFlight = t.filter((f) => Number(causesOf(f)["transfer-in-flight"] ?? 0) > 0);
+  if (inFlight.length) c.for.push({ weight: 0.3, findings: ids(inFlight), note: "replayed, the timed-out rooms had chunks posted and not done: queued behind other transfers" });
+  if (c.for.length && config.byRole("index_k_dtype").some((e) => e.value === "bf16")) {
+    c.for.push({ weight: 0.15, findings: [], note: "bf16 index-K doubles the transfer volume per room" });
+  }
   if (of("unhandled-abort").length) c.against.push({ factor: 0.3, note: "a dead bootstrap thread explains the timeouts" });
   if (of("collective-divergence").some((f) => f.draft.facts?.hang === true)) c.against.push({ factor: 0.3, note: "a collective deadlock explains the stall" });
   return c;
+}
+
+/** The model's per-room stall causes behind a timeout finding. */
+function causesOf(f: NumberedFinding): Record<string, number> {
+  return (f.draft.facts?.causes as Record<string, number> | undefined) ?? {};
+}
+
+/** The rooms whose data a checksum finding's stale pages carry. */
+function staleSources(f: NumberedFinding): string[] {
+  const list = (f.draft.facts?.attributions as { attribution: string; sourceRoom?: string }[] | undefined) ?? [];
+  return list.flatMap((a) => (a.attribution === "stale" && a.sourceRoom ? [a.sourceRoom] : []));
 }
 
 /** The dump sides ("decode_recv", "decode_read") on which a checksum finding saw mismatches. */

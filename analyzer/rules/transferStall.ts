@@ -9,20 +9,21 @@
 
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
-import { KVPoll } from "../model/api.js";
-import { attrNumber, attrString, isoTime, seconds, type Evidence } from "./evidence.js";
+import { attrNumber, isoTime, seconds, type Evidence } from "./evidence.js";
+import { coverageOf } from "./replayEvidence.js";
+import { roomTimeoutFindings, timeoutEvents } from "./roomTimeouts.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** A gauge unchanged for at least this long (and this many lines) is frozen. */
 const FREEZE_MIN_US = 60_000_000;
 const FREEZE_MIN_LINES = 3;
+/** Queues of fewer rooms are not judged frozen (see findPlateaus). */
+const LARGE_QUEUE = 10;
 
 const GAUGES: readonly { kind: string; field: string; queue: string }[] = [
   { kind: LogKind.decodeBatch, field: "#transfer-req", queue: "decode transfer queue" },
   { kind: LogKind.prefillBatch, field: "#inflight-req", queue: "prefill inflight queue" },
 ];
-
-const FAILURE_KINDS = [LogKind.transferFailed, LogKind.handshakeFailed, LogKind.bootstrapFailed];
 
 const FALSIFY =
   "Replay the same arrival and abort pattern with the transfer path instrumented (probe kv.post/kv.done); a live path drains the queue within the waiting timeout.";
@@ -37,6 +38,8 @@ export interface Plateau {
   lines: number;
   /** True when the gauge froze because batch lines stopped, not because they repeated. */
   silent: boolean;
+  /** Seen on several lines over the freeze window (not only inferred from silence). */
+  repeated: boolean;
   /** When the plateau's evidence ends: the last line, or the incident's end for a silent one. */
   untilUs: number;
 }
@@ -44,26 +47,33 @@ export interface Plateau {
 export const transferStall: Rule = {
   id: "transfer-stall",
   needs: ["decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (§3.5) or probe kv.timeout"],
-  run({ evidence }): RuleResult {
+  run({ evidence, replay }): RuleResult {
     const batchLines = GAUGES.flatMap((g) => evidence.of(g.kind).filter((e) => attrNumber(e, g.field) !== undefined));
     const timeouts = timeoutEvents(evidence);
-    if (batchLines.length === 0 && timeouts.length === 0 && !evidence.has("kv.poll")) {
+    const modelRooms = coverageOf(replay, "transfer-stall")?.checked ?? 0;
+    if (batchLines.length === 0 && timeouts.length === 0 && modelRooms === 0) {
       return undetermined("transfer-stall", "No queue gauges or timeouts: transfer progress cannot be judged",
-        ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout"],
-        "The incident has no PD batch line carrying a queue gauge and no timeout record, so stalls cannot be seen.");
+        ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout", "per-room transfer records for the model (kv.meta)"],
+        "The incident has no PD batch line carrying a queue gauge, no timeout record and no per-room transfer record, so stalls cannot be seen.");
     }
     const endUs = evidence.endUs();
     const plateaus = findPlateaus(evidence, endUs);
     const findings: DraftFinding[] = [];
     if (plateaus.length > 0) findings.push(wedgeFinding(evidence, plateaus, endUs));
-    if (timeouts.length > 0) findings.push(timeoutFinding(evidence, timeouts));
-    const checked = batchLines.length + timeouts.length;
+    findings.push(...roomTimeoutFindings(evidence, timeouts, replay));
+    const checked = batchLines.length + timeouts.length + modelRooms;
     if (findings.length > 0) return { checked, findings };
     return consistent("transfer-stall", "Transfer queues kept moving; no room timed out",
-      `Checked ${batchLines.length} batch line(s) with queue gauges: none held a non-zero value unchanged for ${seconds(FREEZE_MIN_US)} or froze at the end; no timeout record.`, checked);
+      `Checked ${batchLines.length} batch line(s) with queue gauges: no queue of ${LARGE_QUEUE} or more held its level for ${seconds(FREEZE_MIN_US)}; ` +
+        `no timeout record${modelRooms ? `; the model followed ${modelRooms} room(s) through the transfer without a stall` : ""}.`, checked);
   },
 };
 
+/**
+ * Frozen queue gauges per rank: a queue of LARGE_QUEUE rooms or more that
+ * holds its level for FREEZE_MIN_US. Small queues are left out: under a
+ * steady trickle one room in flight at every batch line is normal.
+ */
 export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
   const out: Plateau[] = [];
   for (const g of GAUGES) {
@@ -80,14 +90,25 @@ export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
       if (p) out.push({ rank, field: g.field, queue: g.queue, ...p });
     }
   }
-  return out.sort((a, b) => a.first.tsUs - b.first.tsUs);
+  // A last line followed by silence also ends every healthy run that goes
+  // idle: it counts only beside a gauge seen repeating while the wedge lasted.
+  return out.some((p) => p.repeated) ? out.sort((a, b) => a.first.tsUs - b.first.tsUs) : [];
+}
+
+/**
+ * Whether a gauge reading continues a frozen run: within 5% of the value the
+ * run began with ("58–60": a wedged queue where a few rooms come and go at
+ * the edge; a busy queue moves by more).
+ */
+function sameLevel(runValue: number, v: number): boolean {
+  return Math.abs(v - runValue) <= Math.floor(runValue * 0.05);
 }
 
 function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omit<Plateau, "rank" | "field" | "queue"> | undefined {
   let best: Omit<Plateau, "rank" | "field" | "queue"> | undefined;
   let start = 0;
   for (let i = 1; i <= lines.length; i++) {
-    const runEnds = i === lines.length || attrNumber(lines[i]!, field) !== attrNumber(lines[start]!, field);
+    const runEnds = i === lines.length || !sameLevel(attrNumber(lines[start]!, field)!, attrNumber(lines[i]!, field)!);
     if (!runEnds) continue;
     const first = lines[start]!;
     const last = lines[i - 1]!;
@@ -96,8 +117,8 @@ function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omi
     const silent = atEnd && endUs - last.tsUs >= FREEZE_MIN_US;
     const untilUs = silent ? endUs : last.tsUs;
     const repeated = i - start >= FREEZE_MIN_LINES && last.tsUs - first.tsUs >= FREEZE_MIN_US;
-    if (value > 0 && (repeated || silent) && (!best || untilUs - first.tsUs > best.untilUs - best.first.tsUs)) {
-      best = { value, first, last, lines: i - start, silent, untilUs };
+    if (value >= LARGE_QUEUE && (repeated || silent) && (!best || untilUs - first.tsUs > best.untilUs - best.first.tsUs)) {
+      best = { value, first, last, lines: i - start, silent, repeated, untilUs };
     }
     start = i;
   }
@@ -131,79 +152,3 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], endUs: number): D
   };
 }
 
-export interface TimeoutRecord {
-  ev: StoredEvent;
-  room: string | undefined;
-  state: string;
-  afterS: number | undefined;
-}
-
-/** Rooms that hit a timeout, once per (room, state), from log lines and probe kv.timeout. */
-export function timeoutEvents(evidence: Evidence): TimeoutRecord[] {
-  const out: TimeoutRecord[] = [];
-  const seen = new Set<string>();
-  const add = (ev: StoredEvent, state: string, afterS: number | undefined): void => {
-    const key = `${ev.room ?? ev.seq}/${state}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push({ ev, room: ev.room ?? undefined, state, afterS });
-  };
-  for (const ev of evidence.ofKinds(...FAILURE_KINDS, "kv.timeout")) {
-    if (ev.kind === "kv.timeout") add(ev, attrString(ev, "state") ?? pollName(ev.state), attrNumber(ev, "after_s"));
-    else if (attrString(ev, "reasonKind") === "timeout") add(ev, attrString(ev, "timeoutState") ?? "unknown", attrNumber(ev, "timeoutS"));
-  }
-  return out;
-}
-
-/**
- * Requests aborted or timed out on the PD path: each made decode release its
- * pages before the transfer was known to be done (§8 abort, §5.2 timeout).
- */
-export function earlyReleases(evidence: Evidence): number {
-  const rooms = new Set(timeoutEvents(evidence).flatMap((t) => (t.room ? [t.room] : [])));
-  const aborted = (ev: StoredEvent): boolean => {
-    if (ev.kind === "req.abort") return true;
-    if (ev.kind === LogKind.abortSent) return ev.attrs?.failed !== true;
-    return attrString(ev, "reasonKind") === "abort";
-  };
-  for (const ev of evidence.ofKinds("req.abort", LogKind.abortSent, ...FAILURE_KINDS)) if (ev.room && aborted(ev)) rooms.add(ev.room);
-  const byRid = new Set(evidence.of(LogKind.abortRequest).flatMap((e) => (e.rid ? [e.rid] : [])));
-  return rooms.size + byRid.size;
-}
-
-/** KVPoll's name for a stored state (sglang-pd-logs-and-protocol.md §5). */
-function pollName(state: number | null): string {
-  const name = state === null ? undefined : (Object.entries(KVPoll) as [string, number][]).find(([, v]) => v === state)?.[0];
-  return name ?? "unknown";
-}
-
-function timeoutFinding(evidence: Evidence, timeouts: TimeoutRecord[]): DraftFinding {
-  const first = timeouts[0]!;
-  const byState = new Map<string, number>();
-  for (const t of timeouts) byState.set(t.state, (byState.get(t.state) ?? 0) + 1);
-  const states = [...byState].map(([s, n]) => `${n} in KVPoll.${s}`).join(", ");
-  const rooms = [...new Set(timeouts.flatMap((t) => (t.room ? [t.room] : [])))];
-  const start = first.room ? roomStart(evidence, first.room, first.ev.seq) : undefined;
-  return {
-    rule: "transfer-stall",
-    severity: rooms.length >= 3 ? "high" : "medium",
-    verdict: "violated",
-    title: `${rooms.length} room(s) timed out (${states})`,
-    ...(first.room && { room: first.room }),
-    ranks: [...new Set(timeouts.map((t) => evidence.rank(t.ev)))].slice(0, 16),
-    tsUs: first.ev.tsUs,
-    witness: start ? [start, first.ev] : [first.ev],
-    explanation:
-      `Let room ${first.room ?? "?"} ${start ? `start its transfer at ${evidence.where(start)}` : "enter the PD transfer path"}. ` +
-      `Then it must reach Success or Failed before the ${first.afterS ?? "configured"} s limit of KVPoll.${first.state} (§5.2, §10), ` +
-      `but it timed out there (${evidence.where(first.ev)}); ${rooms.length - 1} more room(s) did the same (${states}).`,
-    falsify: FALSIFY,
-    checked: timeouts.length,
-    facts: { rooms, states: Object.fromEntries(byState), firstTimeoutUs: first.ev.tsUs },
-  };
-}
-
-function roomStart(evidence: Evidence, room: string, beforeSeq: number): StoredEvent | undefined {
-  const row = evidence.db.prepare("SELECT seq FROM events WHERE room = ? AND seq < ? ORDER BY seq LIMIT 1").get(room, beforeSeq) as { seq: number } | undefined;
-  return row ? evidence.event(row.seq) : undefined;
-}

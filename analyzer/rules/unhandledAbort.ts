@@ -10,9 +10,11 @@ import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { abortHandlingFor } from "../model/profile.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
-import { timeoutEvents } from "./transferStall.js";
+import { timeoutEvents } from "./roomTimeouts.js";
 
 const GUARD_ASSERT = /First message should be/;
+/** How far after a traceback's inherited time its thread may really have died. */
+const STAMP_SLACK_US = 10_000_000;
 
 export const unhandledAbort: Rule = {
   id: "unhandled-abort",
@@ -61,60 +63,82 @@ function abortFrames(evidence: Evidence): StoredEvent[] {
   return taken.length > 0 ? taken : evidence.of(LogKind.abortSent).filter((e) => e.attrs?.failed !== true);
 }
 
-function threadDeaths(evidence: Evidence): StoredEvent[] {
-  const exits = evidence.of("boot.exit");
-  const exceptions = evidence.of(LogKind.exception).filter((e) => /bootstrap_thread/.test(attrString(e, "thread") ?? ""));
-  const perRank = new Map<string, StoredEvent>();
-  for (const ev of [...exits, ...exceptions].sort((a, b) => a.seq - b.seq)) {
-    const rank = evidence.rank(ev);
-    if (!perRank.has(rank)) perRank.set(rank, ev);
-  }
-  return [...perRank.values()];
+interface Deaths {
+  /** The prefill instance ("p0/prefill", or "prefill"). */
+  instance: string;
+  /** The first record of each dead rank's end, in seq order. */
+  perRank: { rank: string; ev: StoredEvent }[];
+  /** A traceback of the death as the log shows it, when the first record is a probe boot.exit. */
+  traceback?: StoredEvent;
 }
 
-function deathFinding(evidence: Evidence, death: StoredEvent, aborts: StoredEvent[], handling: string | undefined): DraftFinding {
-  const rank = evidence.rank(death);
-  const abort = abortBefore(evidence, death, aborts);
-  const stalled = stalledAfter(evidence, death);
-  const guard = GUARD_ASSERT.test(death.text) || GUARD_ASSERT.test(attrString(death, "excMessage") ?? attrString(death, "error") ?? "");
-  const witness = uniqueEvents([...(abort ? [abort] : []), death, ...(stalled[0] ? [stalled[0].ev] : [])]);
-  const cause = abort
-    ? `an ABORT frame for room ${abort.room ?? "?"} reached it (${evidence.where(abort)})`
-    : "no ABORT frame is recorded before it";
-  const profileNote = handling === "fatal-assert" ? ", the behaviour of NIXL prefill v0.5.13–v0.5.15 (§7.1)" : "";
+/** Bootstrap-thread ends (probe boot.exit, `Exception in thread … (bootstrap_thread)`), by prefill instance. */
+function threadDeaths(evidence: Evidence): Deaths[] {
+  const exits = evidence.of("boot.exit");
+  const exceptions = evidence.of(LogKind.exception).filter((e) => /bootstrap_thread/.test(attrString(e, "thread") ?? ""));
+  const groups = new Map<string, Deaths>();
+  for (const ev of [...exits, ...exceptions].sort((a, b) => a.seq - b.seq)) {
+    const rank = evidence.rank(ev);
+    const instance = rank.includes("/tp") ? rank.slice(0, rank.lastIndexOf("/tp")) : rank;
+    const g = groups.get(instance) ?? { instance, perRank: [] };
+    groups.set(instance, g);
+    if (!g.perRank.some((d) => d.rank === rank)) g.perRank.push({ rank, ev });
+    if (ev.kind === LogKind.exception && g.perRank[0]!.ev.kind !== LogKind.exception) g.traceback ??= ev;
+  }
+  return [...groups.values()];
+}
+
+function deathFinding(evidence: Evidence, deaths: Deaths, aborts: StoredEvent[], handling: string | undefined): DraftFinding {
+  const first = deaths.perRank[0]!.ev;
+  const ranks = deaths.perRank.map((d) => d.rank).sort();
+  const abort = abortBefore(evidence, first, aborts);
+  const stalled = stalledAfter(evidence, first);
+  const proof = deaths.traceback ?? first;
+  const guard = GUARD_ASSERT.test(proof.text) || GUARD_ASSERT.test(attrString(first, "excMessage") ?? attrString(first, "error") ?? "");
+  const witness = uniqueEvents([...(abort ? [abort] : []), first, proof, ...(stalled[0] ? [stalled[0].ev] : [])]);
+  const cause = abort ? `an ABORT frame for room ${abort.room ?? "?"} reached it (${evidence.where(abort)})` : "no ABORT frame is recorded before it";
+  const profileNote = handling === "fatal-assert" ? ", as NIXL prefill v0.5.13–v0.5.15 does (§7.1)" : "";
+  const others = ranks.length > 1 ? ` The bootstrap threads of ${ranks.length} ranks died this way (${ranks.join(", ")}).` : "";
   return {
     rule: "unhandled-abort",
     severity: abort ? "critical" : "high",
     verdict: "violated",
-    title: `Prefill bootstrap thread on ${rank} died${abort ? " on an unhandled ABORT" : ""}; ${stalled.length} room(s) stalled after it`,
+    title: `Prefill bootstrap thread${ranks.length > 1 ? `s of ${ranks.length} ranks` : ""} on ${deaths.instance} died${abort ? " on an unhandled ABORT" : ""}; ${stalled.length} room(s) stalled after`,
     ...(abort?.room && { room: abort.room }),
-    ranks: [rank],
-    tsUs: death.tsUs,
+    ranks,
+    tsUs: first.tsUs,
     witness,
     explanation:
-      `Let the prefill bootstrap thread on ${rank} take frames from decode; ${cause}. ` +
+      `Let the prefill bootstrap thread on ${deaths.perRank[0]!.rank} take frames from decode; ${cause}. ` +
       `Then the thread must handle the frame and keep taking metadata (§7.1), ` +
-      `but it ended at ${evidence.where(death)}${guard ? " failing the GUARD assertion (`First message should be …`)" : ""}${profileNote}. ` +
+      `but it ended at ${evidence.where(first)}${guard ? ` failing the GUARD assertion (\`First message should be …\`, ${evidence.where(proof)})` : ""}${profileNote}.${others} ` +
       (stalled.length > 0
-        ? `From ${isoTime(death.tsUs)} on no new room can bootstrap: ${stalled.length} room(s) that started later timed out, the first at ${evidence.where(stalled[0]!.ev)}.`
-        : "No room that started after it is recorded as timing out.") ,
+        ? `From ${isoTime(first.tsUs)} on no new room can bootstrap there: ${stalled.length} room(s) that started later timed out, the first at ${evidence.where(stalled[0]!.ev)}.`
+        : "No room that started after it is recorded as timing out."),
     falsify: "Repeat the mass abort on NIXL prefill ≥ v0.5.16 (ABORT handled, #30352) or on Mooncake; the bootstrap thread must survive and new rooms must bootstrap.",
     checked: aborts.length,
-    facts: { deadRank: rank, deathUs: death.tsUs, abortSeen: abort !== undefined, stalledRooms: stalled.map((s) => s.room), handling },
+    facts: { deadRanks: ranks, deathUs: first.tsUs, abortSeen: abort !== undefined, stalledRooms: stalled.map((x) => x.room), handling },
   };
 }
 
-/** The ABORT that preceded the death: taken by that rank, else the last one sent before it. */
+/**
+ * The ABORT behind a death: the last one that rank took before it, else the
+ * last one sent before it. A traceback carries the time of the line before it
+ * (it has no stamp of its own), so an ABORT up to STAMP_SLACK_US after it counts.
+ */
 function abortBefore(evidence: Evidence, death: StoredEvent, aborts: StoredEvent[]): StoredEvent | undefined {
-  const before = aborts.filter((a) => a.seq < death.seq);
+  const limit = death.kind === LogKind.exception ? death.tsUs + STAMP_SLACK_US : death.tsUs;
+  const before = aborts.filter((a) => a.seq < death.seq || a.tsUs <= limit);
   return before.filter((a) => evidence.rank(a) === evidence.rank(death)).at(-1) ?? before.at(-1);
 }
 
-/** Rooms whose first record follows the death and that later timed out. */
+/** Rooms whose first record follows the death and that later timed out, once each. */
 function stalledAfter(evidence: Evidence, death: StoredEvent): { room: string; ev: StoredEvent }[] {
-  const firstSeq = evidence.db.prepare("SELECT MIN(seq) AS s FROM events WHERE room = ?");
-  return timeoutEvents(evidence)
-    .filter((t): t is typeof t & { room: string } => t.room !== undefined && t.ev.seq > death.seq)
-    .filter((t) => ((firstSeq.get(t.room) as { s: number }).s ?? 0) > death.seq)
-    .map((t) => ({ room: t.room, ev: t.ev }));
+  const firstSeq = evidence.db.prepare("SELECT MIN(seq) AS s FROM events WHERE room = ?").pluck();
+  const out = new Map<string, StoredEvent>();
+  for (const t of timeoutEvents(evidence)) {
+    if (t.room === undefined || t.ev.seq < death.seq || out.has(t.room)) continue;
+    if ((firstSeq.get(t.room) as number) > death.seq) out.set(t.room, t.ev);
+  }
+  return [...out].map(([room, ev]) => ({ room, ev }));
 }

@@ -6,8 +6,8 @@ import { analysisReportSchema, RULE_IDS } from "../../analyzer/rules/finding.js"
 import { analyze, loadAnalysis, storeAnalysis } from "../../analyzer/rules/index.js";
 import { ABORTED, healthyRun, wedgedByAbort } from "./scenarios.js";
 
-test("the abort wedge ranks unhandled-abort first, backed by the thread-death finding", () => {
-  const report = analyze(wedgedByAbort());
+test("the abort wedge ranks unhandled-abort first, backed by the thread-death finding", async () => {
+  const report = analyze(await wedgedByAbort());
   analysisReportSchema.parse(report);
   const top = report.suspects[0]!;
   assert.equal(top.cause, "unhandled-abort");
@@ -22,8 +22,8 @@ test("the abort wedge ranks unhandled-abort first, backed by the thread-death fi
   assert.equal(typeof death.room, "string");
 });
 
-test("every rule answers, and the coverage lists each rule once with its verdict", () => {
-  const report = analyze(healthyRun());
+test("every rule answers, and the coverage lists each rule once with its verdict", async () => {
+  const report = analyze(await healthyRun());
   const coveredRules = report.coverage.rules.map((r) => r.rule).sort();
   assert.deepEqual(coveredRules, [...new Set(report.findings.map((f) => f.rule))].sort());
   assert.ok(coveredRules.every((r) => (RULE_IDS as readonly string[]).includes(r)));
@@ -32,8 +32,8 @@ test("every rule answers, and the coverage lists each rule once with its verdict
   assert.deepEqual(report.coverage.ranks, ["decode/tp0", "prefill/tp0"]);
 });
 
-test("stored findings and suspects read back as the same report", () => {
-  const db = wedgedByAbort();
+test("stored findings and suspects read back as the same report", async () => {
+  const db = await wedgedByAbort();
   const report = analyze(db, { name: "wedge" });
   storeAnalysis(db, report);
   assert.deepEqual(loadAnalysis(db), report);
@@ -45,8 +45,8 @@ test("stored findings and suspects read back as the same report", () => {
   assert.equal((db.prepare("SELECT COUNT(*) AS n FROM findings").get() as { n: number }).n, report.findings.length, "re-analysis replaces, not appends");
 });
 
-test("the text report puts suspects first and quotes witness lines; the markdown reads as a post-mortem", () => {
-  const db = wedgedByAbort();
+test("the text report puts suspects first and quotes witness lines; the markdown reads as a post-mortem", async () => {
+  const db = await wedgedByAbort();
   const report = analyze(db, { name: "wedge" });
   const text = renderText(report);
   assert.ok(text.indexOf("SUSPECTS") < text.indexOf("FINDINGS"));

@@ -1,55 +1,35 @@
-// Builds a real incident database from log text for rule tests: each file is
-// parsed by the real SGLang log parser and its events are written to a fresh
-// SQLite incident in time order.
+// Builds a real incident database for rule tests: the files are written into
+// a temporary bundle directory and ingested by the real pipeline (format
+// detection, host and role from content or path, parsing, clock alignment,
+// the store writer). Paths are given relative to the bundle, so sources are
+// stored as "d0/decode-tp0.log", as a user's bundle would be.
 
-import { createHash } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { ParsedEvent, ParseIssue, Role } from "../../ingest/event.js";
-import { sglangLog } from "../../ingest/formats/sglangLog.js";
+import { dirname, join } from "node:path";
+import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
 
 export interface SourceFile {
+  /** Path inside the bundle, like "d0/decode-tp0.log". */
   path: string;
   text: string;
-  host?: string;
-  role?: Role;
 }
 
-export function buildIncident(files: readonly SourceFile[]): IncidentDb {
-  const db = openIncident(join(mkdtempSync(join(tmpdir(), "kvrewind-rules-")), "incident.db"));
-  const all: { ev: ParsedEvent; sourceId: number; order: number }[] = [];
-  const insertSource = db.prepare(
-    "INSERT INTO sources (path, format, host, role, sha256, bytes, lines, events, unparsed, errors, first_ts_us, last_ts_us, status, ingested_at) " +
-      "VALUES (?, 'sglang-log', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', ?)",
-  );
+export async function buildIncident(files: readonly SourceFile[]): Promise<IncidentDb> {
+  const root = mkdtempSync(join(tmpdir(), "kvrewind-rules-"));
+  const bundle = join(root, "bundle");
   for (const f of files) {
-    const parser = sglangLog.createParser({ sourcePath: f.path, host: f.host, role: f.role, tzOffsetMinutes: 0 });
-    const events: ParsedEvent[] = [];
-    const issues: ParseIssue[] = [];
-    const lines = f.text.replace(/\n$/, "").split("\n");
-    lines.forEach((line, i) => parser.line(line, i + 1, events, issues));
-    parser.end(events, issues);
-    const ts = events.map((e) => e.tsUs);
-    const id = Number(
-      insertSource.run(f.path, f.host ?? null, f.role ?? null, createHash("sha256").update(f.text).digest("hex"), Buffer.byteLength(f.text), lines.length,
-        events.length, events.filter((e) => e.kind === "log.unparsed").length, JSON.stringify(issues), Math.min(...ts), Math.max(...ts), new Date().toISOString())
-        .lastInsertRowid,
-    );
-    for (const ev of events) all.push({ ev, sourceId: id, order: all.length });
+    mkdirSync(dirname(join(bundle, f.path)), { recursive: true });
+    writeFileSync(join(bundle, f.path), f.text);
   }
-  all.sort((a, b) => a.ev.tsUs - b.ev.tsUs || a.order - b.order);
-  const insertEvent = db.prepare(
-    "INSERT INTO events (seq, ts_us, source_id, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, page_lo, page_hi, state, attrs, text) " +
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  db.transaction(() => {
-    all.forEach(({ ev, sourceId }, i) =>
-      insertEvent.run(i + 1, ev.tsUs, sourceId, ev.line, ev.host ?? null, ev.role ?? null, ev.dp ?? null, ev.pp ?? null, ev.tp ?? null, ev.kind,
-        ev.room ?? null, ev.rid ?? null, ev.chunk ?? null, ev.layer ?? null, ev.pageLo ?? null, ev.pageHi ?? null, ev.state ?? null,
-        ev.attrs === undefined ? null : JSON.stringify(ev.attrs), ev.text),
-    );
-  })();
-  return db;
+  const db = join(root, "incident.db");
+  const cwd = process.cwd();
+  process.chdir(bundle);
+  try {
+    await ingest({ db, paths: files.map((f) => f.path) });
+  } finally {
+    process.chdir(cwd);
+  }
+  return openIncident(db);
 }
