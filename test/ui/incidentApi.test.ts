@@ -175,7 +175,11 @@ test("stepping: next event of the same room and of the same rank", async () => {
 test("the flow of a room joins each ABORT frame to the end of the bootstrap thread that took it", async () => {
   const f = await abortFinding();
   const frame = f.body.witness.find((w) => w.source === "p0/probe-tp0.jsonl" && w.text.includes('"kind": "ABORT"'))!;
-  const exit = f.body.witness.find((w) => w.source === "p0/probe-tp0.jsonl" && w.text.includes('"ev": "boot.exit"'))!;
+  // The thread's exit is the next line of the same probe file, and tp0's next event.
+  const exitLine = fileLine("p0/probe-tp0.jsonl", frame.line + 1);
+  assert.match(exitLine, /"ev": "boot\.exit"/);
+  const exit = (await api(`/step?seq=${frame.seq}&dir=next&by=rank`)) as { seq: number };
+  assert.equal(((await api(`/events/${exit.seq}`)) as { event: { text: string } }).event.text, exitLine);
   const room = /"room": (\d+)/.exec(frame.text)![1]!;
   const flow = (await api(`/flow?room=${room}`)) as { edges: { from: number; to: number; label: string }[]; events: { seq: number; lane: number | null }[] };
   assert.ok(flow.edges.some((e) => e.from === frame.seq && e.to === exit.seq && e.label === "bootstrap thread"));

@@ -29,7 +29,7 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   const summary = await ingest({
     db: input.dbPath,
     paths: ["."],
-    onProgress: (p) => report({ type: "progress", phase: "ingest", done: p.bytesDone, total: p.bytesTotal }),
+    onProgress: (p) => report({ type: "progress", phase: "ingest", done: p.done, total: p.total }),
   });
   const notIngested = summary.sources.filter((s) => s.status === "refused" || s.status === "skipped");
   const warnings = notIngested.map((s) => `${s.path}: ${s.reason ?? s.status}`);
