@@ -2,12 +2,16 @@
 // axis, finding flags and the draggable time cursor. It draws what the
 // WindowLoader holds and asks for a new window as the view moves.
 
-import { axisTop, scaleLinear, select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from "d3";
-import { h, clear } from "./dom.js";
+import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from "d3";
+import { renderAxis } from "./axis.js";
+import { hitTest, type Hit } from "./hit.js";
+import { renderLabels } from "./labels.js";
+import { h } from "./dom.js";
 import { drawFrame } from "./draw.js";
+import { FlagLayer } from "./flags.js";
 import { formatCount, formatDuration, formatOffset } from "./format.js";
 import { WindowLoader } from "./loader.js";
-import { buildMarks, COMPONENT_COLORS, type Marks } from "./marks.js";
+import { buildMarks, type Marks } from "./marks.js";
 import { indexRows, keysToReveal, layoutRows, type Row, type RowIndex } from "./rows.js";
 import type { Finding, LanesAnswer, PlacedWitness, RoomFlow, WindowColumns } from "./types.js";
 
@@ -30,9 +34,10 @@ export class Timeline {
   private readonly tracks: HTMLElement;
   private readonly content: HTMLElement;
   private readonly labels: HTMLElement;
-  private readonly flagLayer: HTMLElement;
+  private readonly flags: FlagLayer;
   private readonly tooltip: HTMLElement;
   private readonly axisSvg: SVGSVGElement;
+  private readonly spanLabel: HTMLElement;
   private readonly loader: WindowLoader;
   private readonly zoom: ZoomBehavior<HTMLCanvasElement, unknown>;
   private readonly startUs: number;
@@ -45,8 +50,6 @@ export class Timeline {
   private rows: Row[] = [];
   private rowIndex: RowIndex = { rowsOfLane: [], deepestRowOfLane: new Int32Array(0), height: 0 };
   private marks: Marks | null = null;
-  private findings: Finding[] = [];
-  private flagButtons: { finding: Finding; el: HTMLButtonElement }[] = [];
   private witness: PlacedWitness[] = [];
   private selected: { seq: number; tsUs: number; lane: number } | null = null;
   private flow: RoomFlow | null = null;
@@ -68,17 +71,18 @@ export class Timeline {
 
     this.canvas = h("canvas", { class: "lanes-canvas", "aria-label": "timeline" });
     this.ctx = this.canvas.getContext("2d", { alpha: false })!;
-    this.flagLayer = h("div", { class: "flags" });
+    this.flags = new FlagLayer((id) => cb.onFlag(id));
     this.tooltip = h("div", { class: "tooltip", hidden: true });
     this.labels = h("div", { class: "labels" });
-    this.content = h("div", { class: "tracks-content" }, this.labels, h("div", { class: "view" }, this.canvas, this.flagLayer, this.tooltip));
+    this.content = h("div", { class: "tracks-content" }, this.labels, h("div", { class: "view" }, this.canvas, this.flags.element, this.tooltip));
     this.tracks = h("div", { class: "tracks" }, this.content);
     this.axisSvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    this.spanLabel = h("span", { class: "window-span" });
     this.axisSvg.classList.add("axis");
     this.element = h(
       "div",
       { class: "timeline", "data-loading": "true" },
-      h("div", { class: "axis-row" }, h("div", { class: "axis-gutter" }, h("span", { class: "window-span" })), this.axisSvg),
+      h("div", { class: "axis-row" }, h("div", { class: "axis-gutter" }, this.spanLabel), this.axisSvg),
       this.tracks,
     );
 
@@ -129,28 +133,13 @@ export class Timeline {
   }
 
   setFindings(findings: Finding[]): void {
-    this.findings = findings.filter((f) => f.placed.length > 0);
-    clear(this.flagLayer);
-    this.flagButtons = this.findings.map((finding) => {
-      const el = h(
-        "button",
-        {
-          class: `flag sev-${finding.severity}`,
-          "data-finding": finding.id,
-          title: `${finding.id} · ${finding.rule} · ${finding.title}`,
-          onclick: () => this.cb.onFlag(finding.id),
-        },
-        finding.id,
-      );
-      this.flagLayer.appendChild(el);
-      return { finding, el };
-    });
+    this.flags.set(findings);
     this.requestFrame();
   }
 
   setWitness(placed: PlacedWitness[], findingId: string | null): void {
     this.witness = placed;
-    for (const { finding, el } of this.flagButtons) el.classList.toggle("active", finding.id === findingId);
+    this.flags.activate(findingId);
     this.requestFrame();
   }
 
@@ -167,17 +156,6 @@ export class Timeline {
   setCursor(tsUs: number | null): void {
     this.cursorTsUs = tsUs;
     this.requestFrame();
-  }
-
-  /** Page coordinates of an instant on a lane, or null when it is off screen. */
-  positionOf(tsUs: number, lane: number): { x: number; y: number } | null {
-    const row = this.rows[this.rowIndex.deepestRowOfLane[lane] ?? -1];
-    if (!row) return null;
-    const x = this.xScale()(tsUs);
-    const y = row.y - this.tracks.scrollTop + row.h / 2;
-    if (x < 0 || x > this.width || y < 0 || y > this.height) return null;
-    const box = this.canvas.getBoundingClientRect();
-    return { x: box.left + x, y: box.top + y };
   }
 
   /** Scrolls vertically so that a lane's row is in view. */
@@ -229,39 +207,14 @@ export class Timeline {
     this.rows = layoutRows(this.lanes.lanes, this.toggled);
     this.rowIndex = indexRows(this.rows, this.lanes.lanes.length);
     this.content.style.height = `${this.rowIndex.height}px`;
-    this.renderLabels();
+    renderLabels(this.labels, this.rows, this.lanes.lanes, (key) => {
+      if (this.toggled.has(key)) this.toggled.delete(key);
+      else this.toggled.add(key);
+      this.relayout();
+      this.cb.onToggle(this.toggledKeys);
+    });
     if (this.loader.current) this.marks = buildMarks(this.loader.current, this.lanes.lanes, this.rows, this.rowIndex);
     this.requestFrame();
-  }
-
-  private renderLabels(): void {
-    const eventsOfRow = (row: Row) => row.lanes.reduce((n, id) => n + (this.lanes.lanes[id]?.events ?? 0), 0);
-    this.labels.replaceChildren(
-      ...this.rows.map((row) => {
-        const expandable = row.depth < 2;
-        const el = h(
-          "div",
-          {
-            class: `label depth-${row.depth}${row.open ? " open" : ""}`,
-            "data-key": row.key,
-            style: `top:${row.y}px;height:${row.h}px`,
-            title: `${row.label} — ${formatCount(eventsOfRow(row))} events`,
-          },
-          expandable ? h("span", { class: "caret" }, row.open ? "▾" : "▸") : h("span", { class: "swatch", style: `background:${COMPONENT_COLORS[row.component!]}` }),
-          h("span", { class: "name" }, row.label),
-          h("span", { class: "count" }, formatCount(eventsOfRow(row))),
-        );
-        if (expandable) {
-          el.addEventListener("click", () => {
-            if (this.toggled.has(row.key)) this.toggled.delete(row.key);
-            else this.toggled.add(row.key);
-            this.relayout();
-            this.cb.onToggle(this.toggledKeys);
-          });
-        }
-        return el;
-      }),
-    );
   }
 
   private onData(data: WindowColumns): void {
@@ -306,46 +259,15 @@ export class Timeline {
       flow: this.flow,
       cursorTsUs: this.cursorTsUs,
     });
-    this.placeFlags(d0, scale);
-    this.drawAxis(x);
+    this.flags.place({ rows: this.rows, index: this.rowIndex, scrollTop: this.tracks.scrollTop, d0, scale, width: this.width, height: this.height });
+    const d1 = x.domain()[1]!;
+    renderAxis(this.axisSvg, d0, d1, this.lanes.firstTsUs ?? 0, this.width);
+    this.spanLabel.textContent = `window ${formatDuration(d1 - d0)}`;
     this.element.dataset["loading"] = String(!this.loader.settled);
     if (this.loader.current && !this.firstRenderMarked) {
       this.firstRenderMarked = true;
       performance.mark("kvrewind:first-render");
     }
-  }
-
-  private placeFlags(d0: number, scale: number): void {
-    const scrollTop = this.tracks.scrollTop;
-    for (const { finding, el } of this.flagButtons) {
-      const w = finding.placed[0]!;
-      const row = this.rows[this.rowIndex.deepestRowOfLane[w.lane] ?? -1];
-      const x = (w.tsUs - d0) * scale;
-      const y = row ? row.y - scrollTop : -100;
-      const visible = row !== undefined && x >= -2 && x <= this.width + 2 && y >= -row.h && y <= this.height;
-      el.hidden = !visible;
-      // Beside the witness mark rather than over it.
-      if (visible) el.style.transform = `translate(${Math.round(x) + 6}px, ${Math.round(y)}px)`;
-    }
-  }
-
-  private drawAxis(x: ReturnType<typeof scaleLinear<number, number>>): void {
-    const [d0, d1] = x.domain() as [number, number];
-    const origin = this.lanes.firstTsUs ?? 0;
-    const rel = scaleLinear()
-      .domain([d0 - origin, d1 - origin])
-      .range([0, this.width]);
-    const ticks = rel.ticks(Math.max(2, Math.floor(this.width / 110)));
-    const step = ticks.length > 1 ? ticks[1]! - ticks[0]! : d1 - d0;
-    select(this.axisSvg)
-      .selectAll<SVGGElement, unknown>("g.ticks")
-      .data([0])
-      .join("g")
-      .attr("class", "ticks")
-      .attr("transform", "translate(0, 22)")
-      .call(axisTop(rel).tickValues(ticks).tickFormat((v) => formatOffset(Number(v), step)).tickSizeOuter(0));
-    const spanEl = this.element.querySelector(".window-span");
-    if (spanEl) spanEl.textContent = `window ${formatDuration(d1 - d0)}`;
   }
 
   // ---- pointer ----
@@ -412,35 +334,14 @@ export class Timeline {
     return this.rows.findIndex((r) => y >= r.y && y < r.y + r.h);
   }
 
-  /** The event under the pointer (events mode), or the bucket (aggregated mode). */
-  private hit(ev: MouseEvent): { seq: number } | { bucketTs: number; count: number } | null {
+  /** The event or bucket under the pointer. */
+  private hit(ev: MouseEvent): Hit | null {
     const data = this.loader.current;
     const r = this.rowAt(ev.clientY);
     if (!data || r < 0) return null;
     const x = this.xScale();
     const px = ev.clientX - this.canvas.getBoundingClientRect().left;
-    const inRow = new Set(this.rows[r]!.lanes);
-    if (data.mode === "events") {
-      // Events of one instant overlap: a highlighted witness wins over its neighbours.
-      const witness = new Set(this.witness.map((w) => w.seq));
-      let best = -1;
-      let bestScore = Infinity;
-      for (let i = 0; i < data.seq.length; i++) {
-        if (!inRow.has(data.lane[i]!)) continue;
-        const dx = Math.abs(x(data.ts[i]!) - px);
-        const score = dx - (witness.has(data.seq[i]!) ? 3 : 0);
-        if (dx <= 5 && score < bestScore) {
-          best = i;
-          bestScore = score;
-        }
-      }
-      return best < 0 ? null : { seq: data.seq[best]! };
-    }
-    const ts = x.invert(px);
-    const b = Math.floor((ts - data.fromUs) / data.bucketUs);
-    let count = 0;
-    for (let i = 0; i < data.lane.length; i++) if (data.bucket[i] === b && inRow.has(data.lane[i]!)) count += data.count[i]!;
-    return count ? { bucketTs: ts, count } : null;
+    return hitTest(data, this.rows[r]!, px, x, (p) => x.invert(p), new Set(this.witness.map((w) => w.seq)));
   }
 
   private onClick(ev: MouseEvent): void {
@@ -461,16 +362,10 @@ export class Timeline {
       this.tooltip.hidden = true;
       return;
     }
-    const data = this.loader.current!;
-    let text: string;
-    if ("seq" in hit) {
-      const i = (data as { seq: number[] }).seq.indexOf(hit.seq);
-      const kind = this.lanes.kinds[(data as { kind: number[] }).kind[i]!] ?? "?";
-      text = `${kind} · seq ${hit.seq} · ${formatOffset((data as { ts: number[] }).ts[i]! - (this.lanes.firstTsUs ?? 0), 1)}`;
-    } else {
-      text = `${formatCount(hit.count)} events — click to zoom in`;
-    }
-    this.tooltip.textContent = text;
+    this.tooltip.textContent =
+      "count" in hit
+        ? `${formatCount(hit.count)} events — click to zoom in`
+        : `${this.lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${formatOffset(hit.tsUs - (this.lanes.firstTsUs ?? 0), 1)}`;
     this.tooltip.hidden = false;
     const box = this.canvas.getBoundingClientRect();
     this.tooltip.style.transform = `translate(${Math.min(this.width - 220, ev.clientX - box.left + 12)}px, ${ev.clientY - box.top + 14}px)`;
