@@ -7,20 +7,15 @@ import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CommandModule } from "yargs";
-import { z } from "zod";
 import type { Registry } from "../../ui/server/registry.js";
 import { startServer } from "../../ui/server/server.js";
+import { parseArgs, ServeArgs } from "./serve.js";
 
 /** dist/cli/commands/ → the repository's fixtures. */
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
 /** A bundle's answer key for the tests, not part of the incident. */
 const NOT_INPUT = new Set(["expected.json"]);
 
-const DemoArgs = z.object({
-  "data-dir": z.string().min(1),
-  port: z.number().int().min(0).max(65535),
-  host: z.string().min(1),
-});
 
 export const demoCommand: CommandModule = {
   command: "demo",
@@ -31,7 +26,7 @@ export const demoCommand: CommandModule = {
       .option("port", { type: "number", default: 7070 })
       .option("host", { type: "string", default: "127.0.0.1" }),
   handler: async (argv) => {
-    const args = DemoArgs.parse(argv);
+    const args = parseArgs(ServeArgs, argv);
     const server = await startServer({ dataDir: args["data-dir"], port: args.port, host: args.host });
     const queued = importBundles(server.registry, (id) => server.jobs.enqueue(id));
     process.stdout.write(`kvrewind demo at ${server.url}\n`);
