@@ -3,7 +3,7 @@
 // a crash (or running out of memory) takes down only that job. A failure
 // marks only that incident failed, with the job's message.
 
-import { fork } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Registry } from "./registry.js";
 import { summarize } from "./summary.js";
@@ -14,6 +14,8 @@ const JOB_MAIN = fileURLToPath(new URL("./pipeline-main.js", import.meta.url));
 export class JobQueue {
   private readonly pending: string[] = [];
   private running: string | null = null;
+  private child: ChildProcess | null = null;
+  private stopped = false;
   private readonly waiters: (() => void)[] = [];
 
   constructor(
@@ -22,9 +24,25 @@ export class JobQueue {
   ) {}
 
   enqueue(id: string): void {
+    if (this.stopped) return;
     this.registry.update(id, { status: "queued" });
     this.pending.push(id);
     this.next();
+  }
+
+  /**
+   * Stops taking jobs and ends the running one. Its incident keeps its
+   * in-progress status, so the next server picks it up again (an ingest
+   * killed midway leaves the database as it was).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.pending.length = 0;
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill();
+    await exited;
   }
 
   /** Resolves when nothing is queued or running. */
@@ -34,7 +52,7 @@ export class JobQueue {
   }
 
   private next(): void {
-    if (this.running) return;
+    if (this.running || this.stopped) return;
     const id = this.pending.shift();
     if (id === undefined) {
       this.waiters.splice(0).forEach((w) => w());
@@ -43,13 +61,15 @@ export class JobQueue {
     this.running = id;
     this.run(id)
       .catch((err: unknown) => {
+        if (this.stopped) return;
         const message = err instanceof Error ? err.message : String(err);
         this.log(`incident ${id}: ${message}`);
         this.registry.update(id, { status: "failed", error: message });
       })
       .finally(() => {
         this.running = null;
-        this.next();
+        this.child = null;
+        if (!this.stopped) this.next();
       });
   }
 
@@ -58,6 +78,7 @@ export class JobQueue {
     this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", done: 0, total: 0 } });
     return new Promise((resolve, reject) => {
       const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });
+      this.child = child;
       let stderr = "";
       child.stderr!.on("data", (chunk: Buffer) => {
         stderr = (stderr + chunk.toString()).slice(-2000);

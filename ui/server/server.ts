@@ -51,7 +51,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      await jobs.idle();
+      await jobs.stop();
       registry.closeAll();
     },
   };
