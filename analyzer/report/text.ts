@@ -17,7 +17,8 @@ export function renderText(report: AnalysisReport): string {
   out.push("SUSPECTS");
   if (report.suspects.length === 0) out.push("  none: no finding points at a root cause");
   for (const s of report.suspects) {
-    out.push(`  ${s.rank}. ${s.cause}  confidence ${s.confidence.toFixed(2)}  [${s.findings.join(", ")}]`);
+    const ids = s.findings.length > 10 ? `${s.findings.slice(0, 10).join(", ")}, … ${s.findings.length - 10} more` : s.findings.join(", ");
+    out.push(`  ${s.rank}. ${s.cause}  confidence ${s.confidence.toFixed(2)}  [${ids}]`);
     out.push(...wrap(s.summary, "     "));
     out.push(...wrap(`falsify: ${s.falsify}`, "     "));
   }

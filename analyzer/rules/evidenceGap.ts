@@ -16,6 +16,8 @@ const PERIODIC_KINDS = ["batch.prefill", "batch.decode", "sched.iter"];
 const GAP_MIN_US = 120_000_000;
 /** Sibling records inside a silence that make it a gap rather than a pause of the whole host. */
 const GAP_SIBLING_EVENTS = 5;
+/** Inversions below this are below the precision the rules order events by (log stamps: milliseconds). */
+const CAUSAL_SLACK_US = 1_000;
 /** Clock bounds wider than this leave the order of cross-host events that close together unknown. */
 const CLOCK_WIDTH_WARN_US = 50_000;
 
@@ -205,21 +207,25 @@ function unlinkedText(hosts: string[]): string[] {
   return [`no causal pair links host(s) ${hosts.join(", ")} to the others, so their clocks are taken as logged`];
 }
 
-/** A kv.post after its kv.notify (matched by room and chunk: the column, else the NIXL tag's chunk) on the aligned clocks. */
+/**
+ * A kv.post more than CAUSAL_SLACK_US after its kv.notify on the aligned clocks. Pairs are matched by
+ * room, chunk (the column, else the NIXL tag's chunk) and TP rank: with equal
+ * TP, prefill tp r writes to decode tp r (§5.2 rank mapping).
+ */
 function causalInversions(evidence: Evidence): Gap[] {
   const posts = new Map<string, { seq: number; ts: number }>();
-  for (const p of evidence.db.prepare("SELECT seq, ts_us AS ts, room, chunk FROM events WHERE kind = 'kv.post' AND room IS NOT NULL").all() as
-    { seq: number; ts: number; room: string; chunk: number | null }[]) {
-    const key = `${p.room}|${p.chunk}`;
+  for (const p of evidence.db.prepare("SELECT seq, ts_us AS ts, room, chunk, tp FROM events WHERE kind = 'kv.post' AND room IS NOT NULL").all() as
+    { seq: number; ts: number; room: string; chunk: number | null; tp: number | null }[]) {
+    const key = `${p.room}|${p.chunk}|${p.tp}`;
     if (!posts.has(key)) posts.set(key, p);
   }
   if (posts.size === 0) return [];
   const inverted: { post: number; notify: number }[] = [];
-  for (const n of evidence.db.prepare("SELECT seq, ts_us AS ts, room, chunk, json_extract(attrs, '$.tag') AS tag FROM events WHERE kind = 'kv.notify' AND room IS NOT NULL").all() as
-    { seq: number; ts: number; room: string; chunk: number | null; tag: string | null }[]) {
+  for (const n of evidence.db.prepare("SELECT seq, ts_us AS ts, room, chunk, tp, json_extract(attrs, '$.tag') AS tag FROM events WHERE kind = 'kv.notify' AND room IS NOT NULL").all() as
+    { seq: number; ts: number; room: string; chunk: number | null; tp: number | null; tag: string | null }[]) {
     const chunk = n.chunk ?? (n.tag ? parseNotif(n.tag)?.chunk ?? null : null);
-    const post = posts.get(`${n.room}|${chunk}`);
-    if (post && n.ts < post.ts) inverted.push({ post: post.seq, notify: n.seq });
+    const post = posts.get(`${n.room}|${chunk}|${n.tp}`);
+    if (post && post.ts - n.ts > CAUSAL_SLACK_US) inverted.push({ post: post.seq, notify: n.seq });
   }
   if (inverted.length === 0) return [];
   const post = evidence.event(inverted[0]!.post)!;

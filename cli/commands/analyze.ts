@@ -16,6 +16,7 @@ import { atOrAbove, SEVERITIES, type AnalysisReport, type Severity } from "../..
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
 import { ROLES, type Role } from "../../ingest/event.js";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
 
 interface AnalyzeArgs {
@@ -54,12 +55,12 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     try {
       const path = single ? argv.inputs[0]! : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress);
       const name = single ? basename(path) : bundleName(argv.inputs);
-      const db = openIncidentFile(path, { readonly: false });
+      const db = openForAnalysis(path);
       try {
         const ab = argv.baseline ? baselineEvidence(argv.baseline, db, name) : undefined;
         const report = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }), ...(progress && { onProgress: progress }) });
         if (progress) process.stderr.write("\r\x1b[K");
-        storeAnalysis(db, report);
+        if (!db.readonly) storeAnalysis(db, report);
         process.stdout.write(argv.json ? renderJson(report) : argv.markdown ? renderMarkdown(report, buildTimeline(db, report)) : renderText(report));
         process.exitCode = failing(report, argv.failOn) ? 1 : 0;
       } finally {
@@ -70,6 +71,17 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     }
   },
 };
+
+/** Read-write to store the findings; a database this user may not write is analyzed all the same, with a note. */
+function openForAnalysis(path: string): IncidentDb {
+  try {
+    return openIncidentFile(path, { readonly: false });
+  } catch (err) {
+    if (!isSqliteFile(path) || !/readonly|read-only|permission|EACCES/i.test((err as Error).message)) throw err;
+    process.stderr.write(`kvrewind: ${path} is read-only: the findings are printed but not stored\n`);
+    return openIncidentFile(path, { readonly: true });
+  }
+}
 
 /** One overwritten line on a terminal: "replay: 120000/4000000". */
 function showProgress(phase: string, done: number, total: number): void {
