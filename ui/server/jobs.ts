@@ -87,12 +87,16 @@ export class JobQueue {
       child.on("message", (msg: PipelineMessage) => {
         if (msg.type === "progress") {
           const status = msg.phase === "ingest" ? "ingesting" : "analyzing";
-          this.registry.update(id, { status, progress: { phase: msg.phase, done: msg.done, total: msg.total } });
+          this.registry.update(id, { status, progress: { phase: msg.phase, done: msg.done, total: msg.total } }, { persist: false });
         } else if (msg.type === "done") {
           settled = true;
-          const summary = summarize(this.registry.dbPathOf(id));
-          this.registry.update(id, { status: "ready", summary, warnings: msg.warnings });
-          resolve();
+          try {
+            const summary = summarize(this.registry.dbPathOf(id));
+            this.registry.update(id, { status: "ready", summary, warnings: msg.warnings });
+            resolve();
+          } catch (err) {
+            reject(err);
+          }
         } else {
           settled = true;
           reject(new Error(msg.message));

@@ -144,16 +144,19 @@ export class Registry {
     return id;
   }
 
-  update(id: string, patch: Partial<Omit<IncidentRecord, "id">>): IncidentRecord {
+  /** Changes a record; `persist: false` keeps a change (like progress) in memory only, and still writes a status change. */
+  update(id: string, patch: Partial<Omit<IncidentRecord, "id">>, opts: { persist?: boolean } = {}): IncidentRecord {
     const current = this.records.get(id);
     if (!current) throw new Error(`no incident ${id}`);
     const next: IncidentRecord = { ...current, ...patch };
-    if (patch.status && patch.status !== current.status) {
+    const statusChanged = patch.status !== undefined && patch.status !== current.status;
+    if (statusChanged) {
       if (patch.status !== "failed") delete next.error;
       if (patch.status === "ready" || patch.status === "failed") delete next.progress;
       this.close(id);
     }
-    this.save(next);
+    if (opts.persist === false && !statusChanged) this.records.set(id, next);
+    else this.save(next);
     return next;
   }
 
