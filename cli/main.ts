@@ -7,10 +7,12 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
 import { analyzeCommand } from "./commands/analyze.js";
+import { demoCommand } from "./commands/demo.js";
 import { diffCommand } from "./commands/diff.js";
 import { exportCommand } from "./commands/export.js";
 import { ingestCommand } from "./commands/ingest.js";
 import { replayCommand } from "./commands/replay.js";
+import { serveCommand } from "./commands/serve.js";
 
 const commands: CommandModule[] = [
   ingestCommand as CommandModule,
@@ -18,6 +20,8 @@ const commands: CommandModule[] = [
   replayCommand as CommandModule,
   diffCommand as CommandModule,
   exportCommand as CommandModule,
+  serveCommand,
+  demoCommand,
 ];
 
 export async function main(argv: string[]): Promise<void> {
