@@ -14,8 +14,8 @@ import { FIXTURES } from "./serverHarness.js";
 
 const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
-async function startDemo(dataDir: string) {
-  const child = spawn(process.execPath, [CLI, "demo", "--port", "0", "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"] });
+async function startDemo(dataDir: string, cwd?: string) {
+  const child = spawn(process.execPath, [CLI, "demo", "--port", "0", "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"], cwd });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -51,4 +51,22 @@ test("demo registers every fixture bundle, serves at once, stops promptly and re
   assert.deepEqual(again.incidents.map((i) => i.id).sort(), bundles);
   assert.ok(again.incidents.every((i) => i.status !== "failed"));
   assert.equal(await second.stop(), 0);
+});
+
+test("demo with a relative data directory (what npm start does) builds its incidents", async () => {
+  const cwd = mkdtempSync(join(tmpdir(), "kvrewind-demo-cwd-"));
+  const demo = await startDemo("data", cwd);
+  try {
+    // Jobs run one at a time; the first to finish shows whether the relative path survived the job's own working directory.
+    let finished: { id: string; status: string; error?: string } | undefined;
+    while (!finished) {
+      const listed = (await (await fetch(new URL("api/incidents", demo.url))).json()) as { incidents: { id: string; status: string; error?: string }[] };
+      finished = listed.incidents.find((i) => i.status === "ready" || i.status === "failed");
+      if (!finished) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.equal(finished.status, "ready", `${finished.id}: ${finished.error ?? ""}`);
+    assert.ok(statSync(join(cwd, "data", "incidents", finished.id, "incident.db")).isFile());
+  } finally {
+    await demo.stop();
+  }
 });

@@ -8,7 +8,7 @@
 //   <data-dir>/incidents/<id>/input/...
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
@@ -63,10 +63,14 @@ export class Registry {
   private readonly opened = new Map<string, Opened>();
   private closed = false;
 
-  constructor(readonly dataDir: string) {
+  readonly dataDir: string;
+
+  constructor(dataDir: string) {
+    // Absolute, because background jobs run with their incident's input folder as working directory.
+    this.dataDir = resolve(dataDir);
     mkdirSync(this.incidentsDir, { recursive: true });
     // Uploads a previous server was receiving when it stopped.
-    rmSync(join(dataDir, "staging"), { recursive: true, force: true });
+    rmSync(join(this.dataDir, "staging"), { recursive: true, force: true });
     for (const id of readdirSync(this.incidentsDir)) {
       const file = join(this.incidentsDir, id, "incident.json");
       if (!INCIDENT_ID.test(id) || !existsSync(file)) continue;
