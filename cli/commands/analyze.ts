@@ -105,7 +105,7 @@ async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof show
     ...(progress && { onProgress: (p: IngestProgress) => progress(`ingest ${p.phase}`, p.done, p.total) }),
   });
   if (progress) process.stderr.write("\r\x1b[K");
-  for (const s of summary.sources.filter((x) => x.status === "refused" || x.status === "skipped")) process.stderr.write(`kvrewind: ${s.path}: ${s.reason}\n`);
+  for (const s of summary.sources.filter((x) => x.status === "refused" || x.status === "skipped")) process.stderr.write(`kvrewind: ${s.status} ${s.path}: ${s.reason}\n`);
   if (summary.eventsTotal === 0) throw new Error(`${argv.inputs.join(", ")}: no events could be read`);
   return db;
 }
