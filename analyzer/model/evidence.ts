@@ -28,31 +28,50 @@ function isRange(r: unknown): r is [number, number] {
   return Array.isArray(r) && r.length === 2 && typeof r[0] === "number" && typeof r[1] === "number";
 }
 
-const NO_RANGES: [number, number][] = [];
+/** Half-open page ranges [[lo, hi), ...]. */
+export type PageRanges = readonly (readonly [number, number])[];
+
+const NO_RANGES: PageRanges = [];
 Object.freeze(NO_RANGES);
 
-/** The page ranges an event names: `attrs[key]` as [[lo, hi), ...], else the row's pageLo/pageHi hull. Do not mutate the result. */
-export function pageRanges(ev: StoredEvent, key = "pages"): [number, number][] {
+/** The one array an event's [pageLo, pageHi) hull is returned in (most events name one range: no allocation per event). */
+const HULL: [number, number] = [0, 0];
+const HULL_RANGES: PageRanges = [HULL];
+
+/**
+ * The page ranges an event names: `attrs[key]` as [[lo, hi), ...], else the
+ * row's pageLo/pageHi hull. Read the result before calling again (the hull is
+ * reused), and never modify it.
+ */
+export function pageRanges(ev: StoredEvent, key = "pages"): PageRanges {
   const v = ev.attrs?.[key];
   if (Array.isArray(v)) {
     if (isRange(v)) return [v];
-    for (const r of v) if (!isRange(r)) return v.filter(isRange);
+    for (let i = 0; i < v.length; i++) if (!isRange(v[i])) return v.filter(isRange);
     return v as [number, number][];
   }
-  if (ev.pageLo !== null && ev.pageHi !== null && key === "pages") return [[ev.pageLo, ev.pageHi]];
+  if (ev.pageLo !== null && ev.pageHi !== null && key === "pages") {
+    HULL[0] = ev.pageLo;
+    HULL[1] = ev.pageHi;
+    return HULL_RANGES;
+  }
   return NO_RANGES;
 }
 
-export function countPages(ranges: readonly (readonly [number, number])[]): number {
+export function countPages(ranges: PageRanges): number {
   let n = 0;
-  for (const [lo, hi] of ranges) n += hi > lo ? hi - lo : 0;
+  for (let i = 0; i < ranges.length; i++) {
+    const lo = ranges[i]![0];
+    const hi = ranges[i]![1];
+    n += hi > lo ? hi - lo : 0;
+  }
   return n;
 }
 
 /** Every page of the ranges, in order. */
-export function expandPages(ranges: readonly (readonly [number, number])[]): number[] {
+export function expandPages(ranges: PageRanges): number[] {
   const out: number[] = [];
-  for (const [lo, hi] of ranges) for (let p = lo; p < hi; p++) out.push(p);
+  for (let i = 0; i < ranges.length; i++) for (let p = ranges[i]![0]; p < ranges[i]![1]; p++) out.push(p);
   return out;
 }
 

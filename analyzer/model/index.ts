@@ -19,7 +19,8 @@ export {
   type ProfileSettings,
 } from "./profile.js";
 export { updateStatus, updateStatusBase, updateStatusNixl, minReduce, isTerminal, ConcludedPoll, kvPollFromName, KVPOLL_NAMES } from "./kvpoll.js";
-export { parseNotif, formatNotif, TransferStatus, type Notif, type NotifKind } from "./transferStatus.js";
+export { parseNotif, formatNotif, type Notif, type NotifKind } from "./notif.js";
+export { TransferStatus } from "./transferStatus.js";
 export { routeQueue, ChunkCounter, PrefillSender, type ChunkSend } from "./sender.js";
 export { DecodeReceiver, metadataGate } from "./receiver.js";
 export { BootstrapThread, frameFromName, GUARD_ASSERTION, type BootFrame, type FrameOutcome } from "./bootstrap.js";

@@ -4,7 +4,7 @@
 // DESIGN.md seed cases 3 and 4).
 
 import { accessorWaits, type LayerLoad } from "./hicache.js";
-import { attrNum, attrStr, expandPages, pageRanges, storePages } from "./evidence.js";
+import { attrNum, attrStr, countPages, expandPages, pageRanges, storePages } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import { FLAG, type RoomRec } from "./rooms.js";
 import { BUFFERS, bufferId, type ReadIssue } from "./shadowMemory.js";
@@ -22,26 +22,29 @@ export function onKvAlloc(s: ModelState, ev: StoredEvent): void {
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
   const r = s.room(ev.room, ev);
   const d = s.receiver(r, rank, ev);
-  const pages = expandPages(pageRanges(ev));
-  for (const p of pages) s.shadow.alloc(rank, p, r.room, ev.seq);
-  if (d.pages.length === 0) d.pages = pages;
+  const ranges = pageRanges(ev);
+  const seq = ev.seq;
+  for (let k = 0; k < ranges.length; k++) for (let p = ranges[k]![0]; p < ranges[k]![1]; p++) s.shadow.alloc(rank, p, r.room, seq);
+  if (d.pages.length === 0) d.pages = expandPages(ranges);
   d.freedSeq = -1;
 }
 
 /**
  * `kv.free` (decode): pages taken from a room (release_kv_cache on Failed or
- * after the request finished). Writes for the room still in flight become
- * orphans: the stale-slot-reuse race (hicache-indexk-scheduler.md §1.4 race #1).
+ * after the request finished); without pages, the room's own on this rank.
+ * Writes for the room still in flight become orphans: the stale-slot-reuse
+ * race (hicache-indexk-scheduler.md §1.4 race #1).
  */
 export function onKvFree(s: ModelState, ev: StoredEvent): void {
   s.seen |= SEEN.alloc;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
   const r = ev.room === null ? undefined : s.rooms.find(ev.room);
   const d = r?.decode.get(rank);
-  let pages = expandPages(pageRanges(ev));
-  if (pages.length === 0 && d !== undefined) pages = d.pages;
-  for (const p of pages) s.shadow.free(rank, p, ev.seq);
-  if (d !== undefined) d.freedSeq = ev.seq;
+  const ranges = pageRanges(ev);
+  const seq = ev.seq;
+  if (countPages(ranges) === 0 && d !== undefined) for (let k = 0; k < d.pages.length; k++) s.shadow.free(rank, d.pages[k]!, seq);
+  else for (let k = 0; k < ranges.length; k++) for (let p = ranges[k]![0]; p < ranges[k]![1]; p++) s.shadow.free(rank, p, seq);
+  if (d !== undefined) d.freedSeq = seq;
 }
 
 /** `hicache.load`: `start_loading()` on a producer slot; the pages fill layer by layer. */
@@ -74,11 +77,12 @@ export function onHicacheWait(s: ModelState, ev: StoredEvent): void {
   if (layer !== null) c.waitUntil(layer, ev.seq);
 }
 
-/** `kernel.store`: lands at once; only pages the shadow already tracks are touched. */
+/** `kernel.store`: lands at once; only pages the shadow already tracks are touched (none, on a rank without transfers). */
 export function onKernelStore(s: ModelState, ev: StoredEvent): void {
   const buf = bufferId(attrStr(ev, "buffer") ?? "index_k");
   if (buf < 0) return;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
+  if (!s.shadow.tracksPool(rank, buf)) return;
   for (const p of storePages(ev, s.profile.indexKPageSize)) s.shadow.store(rank, buf, ev.layer, p, ev.room, ev.seq);
 }
 
@@ -100,8 +104,9 @@ export function onKernelRead(s: ModelState, ev: StoredEvent): void {
   if (counter !== undefined && counter.loading()) s.count("hicache-ungated-read");
   const room = ev.room;
   let seenKinds = 0;
-  for (const [lo, hi] of pageRanges(ev)) {
-    for (let p = lo; p < hi; p++) {
+  const ranges = pageRanges(ev);
+  for (let k = 0; k < ranges.length; k++) {
+    for (let p = ranges[k]![0]; p < ranges[k]![1]; p++) {
       const issue = s.shadow.checkRead(rank, buf, layer, p, room, s.layerLoaded);
       if (issue === null) continue;
       const bit = issue.check === "stale-slot-reuse" ? FLAG.stale : issue.check === "read-before-landed-write" ? FLAG.beforeLanded : FLAG.ungated;
@@ -114,15 +119,15 @@ export function onKernelRead(s: ModelState, ev: StoredEvent): void {
 
 function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer: number, issue: ReadIssue, consumer: number | null): void {
   const r: RoomRec | undefined = ev.room === null ? undefined : s.room(ev.room, ev);
-  const where = `${BUFFERS[buf]} page ${issue.page.page} layer ${layer} on ${s.ranks.label(rank)}`;
+  const where = `${BUFFERS[buf]} page ${issue.page} layer ${layer} on ${s.ranks.label(rank)}`;
   if (issue.check === "stale-slot-reuse") {
     if (!once(r, FLAG.stale)) return;
     s.violation(
       "stale-slot-reuse",
       ev,
-      [issue.free, issue.post, issue.page.allocSeq, issue.land ?? -1, ev.seq],
+      [issue.free, issue.post, issue.allocSeq, issue.land ?? -1, ev.seq],
       `room ${ev.room ?? "?"} read ${where}, which was freed while room ${issue.room}'s chunk ${issue.chunk ?? "?"} write was in flight and then reallocated; that write ${issue.land === null ? "is still landing" : "landed after the reallocation"}`,
-      { buffer: BUFFERS[buf], layer, page: issue.page.page, previousRoom: issue.room, chunk: issue.chunk, free: issue.free, post: issue.post, alloc: issue.page.allocSeq, land: issue.land },
+      { buffer: BUFFERS[buf], layer, page: issue.page, previousRoom: issue.room, chunk: issue.chunk, free: issue.free, post: issue.post, alloc: issue.allocSeq, land: issue.land },
       ev.room,
       rank,
     );
@@ -136,7 +141,7 @@ function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer
       ev,
       [w.postSeq, ev.seq],
       `room ${ev.room ?? w.room} read ${where} before chunk ${w.chunk ?? "?"} of room ${w.room} (posted by ${s.ranks.label(w.poster)}) landed`,
-      { buffer: BUFFERS[buf], layer, page: issue.page.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster) },
+      { buffer: BUFFERS[buf], layer, page: issue.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster) },
       ev.room ?? w.room,
       rank,
     );
@@ -151,7 +156,7 @@ function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer
     ev,
     [load.startSeq, load.lastLayerSeq ?? -1, ev.seq],
     `${gate.accessor ?? "a reader"} read ${where} while HiCache load ${load.id} (slot ${load.slot}) had completed ${load.layersDone} of ${load.layers} layers, without waiting: ${gate.why}`,
-    { buffer: BUFFERS[buf], layer, page: issue.page.page, accessor: gate.accessor, slot: load.slot, consumer, layersDone: load.layersDone, layers: load.layers, raggedAccessorsWait: s.profile.indexKRaggedAccessorsWait, why: gate.why },
+    { buffer: BUFFERS[buf], layer, page: issue.page, accessor: gate.accessor, slot: load.slot, consumer, layersDone: load.layersDone, layers: load.layers, raggedAccessorsWait: s.profile.indexKRaggedAccessorsWait, why: gate.why },
     ev.room,
     rank,
   );

@@ -32,6 +32,8 @@ export class RankRegistry {
   readonly labels: string[] = [];
   private readonly hosts = new Map<string, number>();
   private readonly ids = new Map<number, number>();
+  /** The last lookup: consecutive events often come from one rank. */
+  private last = { host: null as string | null, role: -1, pp: null as number | null, tp: null as number | null, id: -1 };
 
   constructor(readonly qualifyHosts: boolean) {}
 
@@ -41,6 +43,18 @@ export class RankRegistry {
 
   /** The id of the rank an event comes from; `role` overrides the event's own when the kind implies the side. */
   id(host: string | null, role: number, pp: number | null, tp: number | null): number {
+    const last = this.last;
+    if (role === last.role && tp === last.tp && pp === last.pp && host === last.host) return last.id;
+    const id = this.lookup(host, role, pp, tp);
+    last.host = host;
+    last.role = role;
+    last.pp = pp;
+    last.tp = tp;
+    last.id = id;
+    return id;
+  }
+
+  private lookup(host: string | null, role: number, pp: number | null, tp: number | null): number {
     let h = 0;
     if (host !== null) {
       const known = this.hosts.get(host);

@@ -6,7 +6,6 @@
 import { KVPoll } from "./api.js";
 import { DecodeReceiver } from "./receiver.js";
 import { PrefillSender } from "./sender.js";
-import type { Write } from "./shadowMemory.js";
 
 /** Bits of RoomRec.flags: a finding of that kind was already raised for the room. */
 export const FLAG = {
@@ -21,8 +20,8 @@ export const FLAG = {
 export class RoomRec {
   readonly prefill = new Map<number, PrefillSender>();
   readonly decode = new Map<number, DecodeReceiver>();
-  /** Transfer writes posted for this room and not landed. */
-  inflight: Write[] = [];
+  /** Transfer writes posted for this room and not landed (shadow memory write slots). */
+  inflight: number[] = [];
   flags = 0;
   rid: string | null = null;
   /** Decode rank ports the room's metadata came from (queue routing by port sum). */
@@ -97,7 +96,7 @@ export class RoomRegistry {
     }
   }
 
-  encode(writeIds: (w: Write) => number): unknown[] {
+  encode(writeIds: (w: number) => number): unknown[] {
     return [...this.rooms.values()].map((r) => [
       r.room, r.createdSeq, r.lastTsUs, r.flags, r.rid, [...r.dstPorts], r.progressSeq,
       [...r.prefill.values()].map((s) => s.encode()),
@@ -106,7 +105,7 @@ export class RoomRegistry {
     ]);
   }
 
-  static decode(a: unknown[], writeById: (id: number) => Write): RoomRegistry {
+  static decode(a: unknown[], writeById: (id: number) => number): RoomRegistry {
     const reg = new RoomRegistry();
     for (const row of a as unknown[][]) {
       const r = new RoomRec(row[0] as string, row[1] as number, row[2] as number);

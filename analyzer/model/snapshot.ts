@@ -9,7 +9,8 @@ import { CollectiveTracker } from "./collectives.js";
 import { LayerDoneCounter } from "./hicache.js";
 import { RankRegistry } from "./ranks.js";
 import { RoomRegistry } from "./rooms.js";
-import { PageRec, ShadowMemory, Write, type Target } from "./shadowMemory.js";
+import { poolBuffer, poolRank, ShadowMemory } from "./shadowMemory.js";
+import { nullable, orNaN } from "./slots.js";
 import { ModelState } from "./state.js";
 
 const VERSION = 1;
@@ -29,61 +30,76 @@ class Strings {
 }
 
 function encodeShadow(sh: ShadowMemory, str: Strings): unknown[] {
+  const { pages: P, writes: W, targets: T } = sh;
   const pages: unknown[] = [];
-  for (const p of sh.all()) {
+  for (const x of sh.pagesInOrder()) {
+    const layerStores = P.layerStores[x];
     pages.push([
-      p.pool, p.page, str.id(p.owner), p.epoch, p.allocSeq, p.freeSeq, p.prevFreeSeq, str.id(p.lwRoom), p.lwChunk, p.lwEpoch,
-      p.lwPostSeq, p.lwLandSeq, p.lwOrphanFree, p.hcLoad, p.hcSeq, p.changedSeq,
-      p.layerStores === null ? 0 : [...p.layerStores].map(([l, [room, seq]]) => [l, str.id(room), seq]),
+      P.pool[x], P.page[x], str.id(P.owner[x]!), P.epoch[x], P.allocSeq[x], P.freeSeq[x], P.prevFreeSeq[x], str.id(P.lwRoom[x]!),
+      nullable(P.lwChunk[x]!), P.lwEpoch[x], P.lwPostSeq[x], P.lwLandSeq[x], P.lwOrphanFree[x], P.hcLoad[x], P.hcSeq[x], P.changedSeq[x],
+      layerStores == null ? 0 : [...layerStores].map(([l, [room, seq]]) => [l, str.id(room), seq]),
     ]);
   }
   const writes: unknown[] = [];
-  for (const w of sh.writes.values()) {
+  for (const w of sh.writesInOrder()) {
     const t: number[] = [];
-    for (const x of w.targets) t.push(x.page.pool, x.page.page, x.epoch, x.orphanFree);
-    writes.push([w.id, str.id(w.room), w.chunk, w.poster, w.target, w.buf, w.postSeq, w.queue, t]);
+    for (let x = W.firstTarget[w]!; x >= 0; x = T.nextInWrite[x]!) {
+      const page = T.page[x]!;
+      t.push(P.pool[page]!, P.page[page]!, T.epoch[x]!, T.orphanFree[x]!);
+    }
+    writes.push([W.id[w], str.id(W.room[w]!), nullable(W.chunk[w]!), W.poster[w], W.target[w], W.buf[w], W.postSeq[w], nullable(W.queue[w]!), t]);
   }
   const loads: unknown[] = [];
   for (const [id, list] of sh.loadPages) {
     const refs: number[] = [];
-    for (const p of list) if (p.hcLoad === id) refs.push(p.pool, p.page);
+    for (const x of list.pages) if (P.hcLoad[x] === id) refs.push(P.pool[x]!, P.page[x]!);
     loads.push([id, refs]);
   }
   return [sh.nextWriteId, pages, writes, loads];
 }
 
-function decodeShadow(a: unknown[], strs: string[]): ShadowMemory {
+/** The shadow memory, and its writes' slots by id (rooms name their writes by id). */
+function decodeShadow(a: unknown[], strs: string[]): { shadow: ShadowMemory; writeSlots: Map<number, number> } {
   const sh = new ShadowMemory();
+  const P = sh.pages;
   const s = (i: number): string | null => (i < 0 ? null : strs[i]!);
   sh.nextWriteId = a[0] as number;
   for (const row of a[1] as unknown[][]) {
-    const p = new PageRec(row[0] as number, row[1] as number, row[15] as number);
-    p.owner = s(row[2] as number);
-    [, , , p.epoch, p.allocSeq, p.freeSeq, p.prevFreeSeq] = row as number[];
-    p.lwRoom = s(row[7] as number);
-    p.lwChunk = row[8] as number | null;
-    [, , , , , , , , , p.lwEpoch, p.lwPostSeq, p.lwLandSeq, p.lwOrphanFree, p.hcLoad, p.hcSeq] = row as number[];
-    if (row[16] !== 0) p.layerStores = new Map((row[16] as number[][]).map(([l, room, seq]) => [l!, [s(room!), seq!]]));
-    sh.pool(p.pool)[p.page] = p;
+    const [pool, page, owner, epoch, allocSeq, freeSeq, prevFreeSeq, lwRoom, lwChunk, lwEpoch, lwPostSeq, lwLandSeq, lwOrphanFree, hcLoad, hcSeq, changedSeq] =
+      row as number[];
+    const x = sh.track(pool!, page!, changedSeq!);
+    P.owner[x] = s(owner!);
+    P.epoch[x] = epoch!;
+    P.allocSeq[x] = allocSeq!;
+    P.freeSeq[x] = freeSeq!;
+    P.prevFreeSeq[x] = prevFreeSeq!;
+    P.lwRoom[x] = s(lwRoom!);
+    P.lwChunk[x] = orNaN(lwChunk as number | null);
+    P.lwEpoch[x] = lwEpoch!;
+    P.lwPostSeq[x] = lwPostSeq!;
+    P.lwLandSeq[x] = lwLandSeq!;
+    P.lwOrphanFree[x] = lwOrphanFree!;
+    P.hcLoad[x] = hcLoad!;
+    P.hcSeq[x] = hcSeq!;
+    if (row[16] !== 0) P.layerStores[x] = new Map((row[16] as number[][]).map(([l, room, seq]) => [l!, [s(room!), seq!]]));
   }
+  const writeSlots = new Map<number, number>();
   for (const row of a[2] as unknown[][]) {
     const [id, room, chunk, poster, target, buf, postSeq, queue, t] = row as [number, number, number | null, number, number, number, number, number | null, number[]];
-    const w = new Write(id, s(room)!, chunk, poster, target, buf, postSeq, queue);
+    const w = sh.openWrite(id, s(room)!, chunk, poster, target, buf, postSeq, queue);
     for (let i = 0; i < t.length; i += 4) {
-      const page = sh.pools[t[i]!]?.[t[i + 1]!];
-      if (page === undefined) throw new Error(`snapshot: write ${id} targets page ${t[i + 1]} of pool ${t[i]} that the snapshot lacks`);
-      const x: Target = { write: w, page, epoch: t[i + 2]!, orphanFree: t[i + 3]! };
-      w.targets.push(x);
-      (page.inflight ??= []).push(x);
+      const page = sh.find(poolRank(t[i]!), poolBuffer(t[i]!), t[i + 1]!);
+      if (page < 0) throw new Error(`snapshot: write ${id} targets page ${t[i + 1]} of pool ${t[i]} that the snapshot lacks`);
+      sh.addTarget(w, page, t[i + 2]!, t[i + 3]!);
     }
-    sh.writes.set(id, w);
+    writeSlots.set(id, w);
   }
   for (const [id, refs] of a[3] as [number, number[]][]) {
-    const list: PageRec[] = [];
-    for (let i = 0; i < refs.length; i += 2) list.push(sh.pools[refs[i]!]![refs[i + 1]!]!);
-    sh.loadPages.set(id, list);
+    const pages: number[] = [];
+    for (let i = 0; i < refs.length; i += 2) pages.push(sh.find(poolRank(refs[i]!), poolBuffer(refs[i]!), refs[i + 1]!));
+    sh.loadPages.set(id, { rank: refs.length > 0 ? poolRank(refs[0]!) : -1, pages });
   }
-  return sh;
+  return { shadow: sh, writeSlots };
 }
 
 export function encodeState(s: ModelState): unknown {
@@ -95,7 +111,7 @@ export function encodeState(s: ModelState): unknown {
     [s.lastSeq, s.lastTsUs, s.applied, s.nextLoadId, s.nextDeadlineUs === Infinity ? null : s.nextDeadlineUs, s.seen, s.configFlags, s.lastAbortSeq],
     [...s.checked],
     s.ranks.encode(),
-    s.rooms.encode((w) => w.id),
+    s.rooms.encode((w) => s.shadow.writes.id[w]!),
     str.list,
     shadow,
     [...s.threads.values()].map((t) => t.encode()),
@@ -115,9 +131,10 @@ export function decodeState(profile: Profile, snapshot: unknown): ModelState {
   Object.assign(s, { lastSeq, lastTsUs, applied, nextLoadId, nextDeadlineUs: nextDeadline ?? Infinity, seen, configFlags, lastAbortSeq });
   s.checked = [...(a[3] as number[])];
   s.ranks = RankRegistry.decode(a[4] as unknown[], s.qualifyHosts);
-  s.shadow = decodeShadow(a[7] as unknown[], a[6] as string[]);
+  const { shadow, writeSlots } = decodeShadow(a[7] as unknown[], a[6] as string[]);
+  s.shadow = shadow;
   s.rooms = RoomRegistry.decode(a[5] as unknown[], (id) => {
-    const w = s.shadow.writes.get(id);
+    const w = writeSlots.get(id);
     if (w === undefined) throw new Error(`snapshot: a room refers to write ${id} that the snapshot lacks`);
     return w;
   });

@@ -151,7 +151,7 @@ export function stallCause(s: ModelState, r: RoomRec, decodeRank: number): Stall
   if (sender.poll() === KVPoll.Bootstrapping) return { cause: "prefill-not-bootstrapped", witness: [sender.initSeq], detail };
   const pending = r.inflight[0];
   if (pending !== undefined || sender.chunksPosted > sender.chunksDone) {
-    return { cause: "transfer-in-flight", witness: pending ? [pending.postSeq] : [], detail };
+    return { cause: "transfer-in-flight", witness: pending !== undefined ? [s.shadow.writes.postSeq[pending]!] : [], detail };
   }
   if (sender.chunksPosted === 0) return { cause: "prefill-not-sent", witness: [sender.changedSeq], detail };
   return { cause: "notifications-missing", witness: [sender.changedSeq], detail };

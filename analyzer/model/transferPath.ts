@@ -10,7 +10,7 @@ import { FLAG, type RoomRec } from "./rooms.js";
 import { routeQueue } from "./sender.js";
 import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
-import { parseNotif } from "./transferStatus.js";
+import { parseNotif } from "./notif.js";
 import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
@@ -57,12 +57,10 @@ function checkAuxIndex(s: ModelState, ev: StoredEvent, r: RoomRec, d: DecodeRece
   );
 }
 
-/** Decode ranks a prefill rank's chunk lands on: the equal-TP peer when there is one, else every decode rank of the room. */
-function decodeTargets(s: ModelState, r: RoomRec, prefillRank: number): DecodeReceiver[] {
-  const tp = s.ranks.ranks[prefillRank]!.tp;
-  const all = [...r.decode.values()];
-  const same = all.filter((d) => s.ranks.ranks[d.rank]!.tp === tp);
-  return same.length > 0 ? same : all;
+/** Whether the room has a decode rank with this tp (then a prefill rank of that tp sends to it alone). */
+function hasDecodeTp(s: ModelState, r: RoomRec, tp: number): boolean {
+  for (const d of r.decode.keys()) if (s.ranks.ranks[d]!.tp === tp) return true;
+  return false;
 }
 
 /**
@@ -71,6 +69,8 @@ function decodeTargets(s: ModelState, r: RoomRec, prefillRank: number): DecodeRe
  * next pages of the room's metadata page list in sequence order (the sender
  * slices `dst_kv_indices` by the chunk's index slice). The last chunk also
  * carries the state (index-K) pages of the whole room (§6 step 3, §2.4).
+ * It lands on the equal-TP decode peer when there is one, else on every
+ * decode rank of the room.
  */
 export function onKvPost(s: ModelState, ev: StoredEvent): void {
   if (ev.room === null) return;
@@ -79,8 +79,7 @@ export function onKvPost(s: ModelState, ev: StoredEvent): void {
   const r = s.room(ev.room, ev);
   const sender = s.sender(r, rank, ev);
   const isLast = attrBool(ev, "last") ?? false;
-  const ranges = pageRanges(ev);
-  const n = countPages(ranges);
+  const n = countPages(pageRanges(ev));
   const queue = attrNum(ev, "queue") ?? routeQueue(s.profile.queueRouting, s.profile.transferQueues, r.room, r.dstPorts.length > 0 ? r.dstPorts : null);
   sender.queue = queue;
   const start = sender.pagesPosted;
@@ -88,10 +87,15 @@ export function onKvPost(s: ModelState, ev: StoredEvent): void {
   r.progressSeq = ev.seq;
   if (queue !== null) s.queueDelta(rank, queue, 1, ev.seq);
   const dst = pageRanges(ev, "dst_pages");
-  const explicit = dst.length > 0 ? expandPages(dst) : null;
-  for (const d of decodeTargets(s, r, rank)) {
-    const [pages, from, to] = explicit !== null ? [explicit, 0, explicit.length] : [d.pages, start, Math.min(start + n, d.pages.length)];
-    if (to > from) r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_KV, pages, ev.seq, queue, d.freedSeq, from, to));
+  const tp = s.ranks.ranks[rank]!.tp;
+  const peersOnly = hasDecodeTp(s, r, tp);
+  for (const d of r.decode.values()) {
+    if (peersOnly && s.ranks.ranks[d.rank]!.tp !== tp) continue;
+    if (dst.length > 0) {
+      if (countPages(dst) > 0) r.inflight.push(s.shadow.postRanges(r.room, ev.chunk, rank, d.rank, BUF_KV, dst, ev.seq, queue, d.freedSeq));
+    } else if (Math.min(start + n, d.pages.length) > start) {
+      r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_KV, d.pages, ev.seq, queue, d.freedSeq, start, start + n));
+    }
     if (isLast && d.pages.length > 0) {
       r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_INDEX_K, d.pages, ev.seq, queue, d.freedSeq));
     }
@@ -103,13 +107,31 @@ const ANY = -2;
 
 /** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. */
 function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): void {
+  const W = s.shadow.writes;
+  const chunkCode = chunk === null ? NaN : chunk;
   for (let i = 0; i < r.inflight.length; ) {
     const w = r.inflight[i]!;
-    if ((poster === ANY || w.poster === poster) && (target === ANY || w.target === target) && (buf === ANY || w.buf === buf) && (chunk === ANY || w.chunk === chunk)) {
+    if (
+      (poster === ANY || W.poster[w] === poster) &&
+      (target === ANY || W.target[w] === target) &&
+      (buf === ANY || W.buf[w] === buf) &&
+      (chunk === ANY || sameChunk(W.chunk[w]!, chunkCode))
+    ) {
       s.shadow.land(w, seq);
-      r.inflight.splice(i, 1);
+      removeAt(r.inflight, i);
     } else i++;
   }
+}
+
+/** Removes item `i`, keeping the order (without the array of removed items `splice` returns). */
+function removeAt(list: number[], i: number): void {
+  for (let k = i + 1; k < list.length; k++) list[k - 1] = list[k]!;
+  list.pop();
+}
+
+/** Chunk columns hold NaN for a null chunk: null matches null. */
+function sameChunk(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
 }
 
 /** `kv.done`: the chunk's transfer handles are DONE: its data has landed; the last chunk concludes Success. */
@@ -132,7 +154,7 @@ export function onKvDone(s: ModelState, ev: StoredEvent): void {
 export function onKvNotify(s: ModelState, ev: StoredEvent): void {
   s.seen |= SEEN.notify;
   const tag = attrStr(ev, "tag");
-  const n = tag === null ? null : parseNotif(tag);
+  const n = tag === null ? null : parseNotif(tag, ev.room);
   const room = n?.room ?? ev.room;
   if (room === null) return;
   const rank = s.rankOf(ev, DECODE);
@@ -213,7 +235,7 @@ export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
  */
 export function onNotifSent(s: ModelState, ev: StoredEvent): void {
   const tag = attrStr(ev, "tag") ?? attrStr(ev, "notif");
-  const n = tag === null ? null : parseNotif(tag);
+  const n = tag === null ? null : parseNotif(tag, ev.room);
   const room = n?.room ?? ev.room;
   if (room === null) return;
   if (n !== null && n.kind !== "kv" && n.kind !== "stg") return;

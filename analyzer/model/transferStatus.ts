@@ -1,91 +1,17 @@
-// NIXL notification tags and the decode-side TransferStatus with is_done()
-// (sglang-pd-logs-and-protocol.md §6 "Notification tags", "TransferStatus").
+// The decode-side TransferStatus with is_done() (sglang-pd-logs-and-protocol.md
+// §6 "TransferStatus"); notification tags are parsed in notif.ts.
 
-export type NotifKind = "kv" | "stg" | "state" | "aux" | "aux_nokv";
-
-export interface Notif {
-  room: string;
-  kind: NotifKind;
-  /** kv/stg: the chunk id; aux_nokv: the number of earlier KV chunks expected from src (null before #32837). */
-  chunk: number | null;
-  isLast: boolean;
-  /** transfer_source_rank (pp_rank * tp_size + engine_rank); 0 for kv tags older than #15027 that carry none. */
-  src: number;
-  /** Mixed VRAM/DRAM destinations: part i of n. */
-  part: number | null;
-  parts: number | null;
-}
-
-function digits(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
-function int(s: string | undefined): number | null {
-  return s === undefined || !digits(s) ? null : Number(s);
-}
-
-function notif(room: string, kind: NotifKind, chunk: number | null, isLast: boolean, src: number): Notif {
-  return { room, kind, chunk, isLast, src, part: null, parts: null };
-}
+import type { Notif } from "./notif.js";
 
 /**
- * Decodes a notif payload the way decode does (`split("_", 8)`); returns null
- * for anything that is not one of the tag shapes of §6.
+ * Appends to a list that is usually short: the first item makes a one-slot
+ * array, where a push onto [] would reserve 17 (every receiver keeps a few of
+ * these lists, and a replay makes hundreds of thousands of receivers).
  */
-export function parseNotif(tag: string): Notif | null {
-  const f = tag.split("_");
-  const room = f[0]!;
-  if (!digits(room) || f.length < 2) return null;
-  switch (f[1]) {
-    case "kv":
-    case "stg": {
-      const chunk = int(f[2]);
-      const last = f[3];
-      if (chunk === null || (last !== "0" && last !== "1")) return null;
-      const src = f.length > 4 ? int(f[4]) : 0;
-      if (src === null) return null;
-      const out = notif(room, f[1], chunk, last === "1", src);
-      if (f[1] === "kv" && f[5] === "part") {
-        out.part = int(f[6]);
-        out.parts = int(f[7]);
-        if (out.part === null || out.parts === null) return null;
-      }
-      return out;
-    }
-    case "state": {
-      const src = int(f[2]);
-      return src === null ? null : notif(room, "state", null, true, src);
-    }
-    case "aux": {
-      if (f.length === 2) return notif(room, "aux", null, true, 0);
-      if (f[2] !== "nokv") return null;
-      const src = int(f[3]);
-      if (src === null) return null;
-      return notif(room, "aux_nokv", f.length > 4 ? int(f[4]) : null, true, src);
-    }
-    default:
-      return null;
-  }
-}
-
-/** The payload the sender attaches for each kind (current v0.5.18 shapes). */
-export function formatNotif(n: Pick<Notif, "room" | "kind" | "chunk" | "isLast" | "src">): string {
-  switch (n.kind) {
-    case "kv":
-    case "stg":
-      return `${n.room}_${n.kind}_${n.chunk ?? 0}_${n.isLast ? 1 : 0}_${n.src}`;
-    case "state":
-      return `${n.room}_state_${n.src}`;
-    case "aux":
-      return `${n.room}_aux`;
-    case "aux_nokv":
-      return `${n.room}_aux_nokv_${n.src}_${n.chunk ?? 0}`;
-  }
+function append<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
 }
 
 /**
@@ -124,7 +50,7 @@ export class TransferStatus {
           if (got < n.parts) return;
         }
         const i = this.source(n.src);
-        if (!this.chunks[i]!.includes(n.chunk!)) this.chunks[i]!.push(n.chunk!);
+        if (!this.chunks[i]!.includes(n.chunk!)) this.chunks[i] = append(this.chunks[i]!, n.chunk!);
         if (n.isLast) {
           this.expected[i] = n.chunk! + 1;
           this.numExpected ??= this.requiredResponses;
@@ -132,7 +58,7 @@ export class TransferStatus {
         return;
       }
       case "state":
-        if (!this.stateSrcs.includes(n.src)) this.stateSrcs.push(n.src);
+        if (!this.stateSrcs.includes(n.src)) this.stateSrcs = append(this.stateSrcs, n.src);
         return;
       case "aux":
         this.receivedAux = true;
@@ -155,9 +81,9 @@ export class TransferStatus {
     let i = this.srcs.indexOf(src);
     if (i < 0) {
       i = this.srcs.length;
-      this.srcs.push(src);
-      this.chunks.push([]);
-      this.expected.push(-1);
+      this.srcs = append(this.srcs, src);
+      this.chunks = append(this.chunks, []);
+      this.expected = append(this.expected, -1);
     }
     return i;
   }

@@ -5,7 +5,8 @@
 import type { KVPollValue, ModelStateView, PageView, RoomView } from "./api.js";
 import { toRanges } from "./evidence.js";
 import type { RoomRec } from "./rooms.js";
-import { BUFFERS, type PageRec } from "./shadowMemory.js";
+import { BUFFERS, poolBuffer, poolRank } from "./shadowMemory.js";
+import { nullable } from "./slots.js";
 import type { ModelState } from "./state.js";
 
 function roomView(s: ModelState, r: RoomRec): RoomView {
@@ -33,30 +34,41 @@ function roomView(s: ModelState, r: RoomRec): RoomView {
   };
 }
 
-function pageView(s: ModelState, p: PageRec): PageView {
-  const inflight = p.inflight ?? [];
-  const last = inflight[inflight.length - 1];
+function pageView(s: ModelState, x: number): PageView {
+  const { pages: P, targets: T, writes: W } = s.shadow;
+  const last = P.lastTarget[x]!;
+  const w = last < 0 ? -1 : T.write[last]!;
+  const lwRoom = P.lwRoom[x] as string | null;
   const lastWriter =
-    last !== undefined
-      ? { room: last.write.room, chunk: last.write.chunk, epoch: last.epoch, seq: last.write.postSeq }
-      : p.lwRoom !== null
-        ? { room: p.lwRoom, chunk: p.lwChunk, epoch: p.lwEpoch, seq: p.lwPostSeq }
+    w >= 0
+      ? { room: W.room[w]!, chunk: nullable(W.chunk[w]!), epoch: T.epoch[last]!, seq: W.postSeq[w]! }
+      : lwRoom !== null
+        ? { room: lwRoom, chunk: nullable(P.lwChunk[x]!), epoch: P.lwEpoch[x]!, seq: P.lwPostSeq[x]! }
         : null;
+  const pool = P.pool[x]!;
   return {
-    rank: s.ranks.label(p.rank),
-    buffer: BUFFERS[p.buf] ?? String(p.buf),
+    rank: s.ranks.label(poolRank(pool)),
+    buffer: BUFFERS[poolBuffer(pool)] ?? String(poolBuffer(pool)),
     layer: -1,
-    page: p.page,
-    ownerRoom: p.owner,
+    page: P.page[x]!,
+    ownerRoom: P.owner[x] as string | null,
     lastWriter,
-    landed: inflight.length === 0 && (p.hcLoad < 0 || loadFinished(s, p)),
-    changedAt: p.changedSeq,
+    landed: last < 0 && (P.hcLoad[x]! < 0 || loadFinished(s, poolRank(pool), P.hcLoad[x]!)),
+    changedAt: P.changedSeq[x]!,
   };
 }
 
-function loadFinished(s: ModelState, p: PageRec): boolean {
-  const l = s.hicache.get(p.rank)?.loadById(p.hcLoad);
+function loadFinished(s: ModelState, rank: number, load: number): boolean {
+  const l = s.hicache.get(rank)?.loadById(load);
   return l == null || l.finished();
+}
+
+/** Whether page `x` belongs to `room` or has a write of it in flight. */
+function pageOfRoom(s: ModelState, x: number, room: string): boolean {
+  const { pages: P, targets: T, writes: W } = s.shadow;
+  if (P.owner[x] === room) return true;
+  for (let t = P.firstTarget[x]!; t >= 0; t = T.nextOnPage[t]!) if (W.room[T.write[t]!] === room) return true;
+  return false;
 }
 
 export function buildView(s: ModelState, filter?: { room?: string }): ModelStateView {
@@ -67,9 +79,8 @@ export function buildView(s: ModelState, filter?: { room?: string }): ModelState
     if (r !== undefined) rooms.push(roomView(s, r));
   } else for (const r of s.rooms.rooms.values()) rooms.push(roomView(s, r));
   const pages: PageView[] = [];
-  for (const p of s.shadow.all()) {
-    if (only !== undefined && p.owner !== only && !(p.inflight ?? []).some((t) => t.write.room === only)) continue;
-    pages.push(pageView(s, p));
+  for (const x of s.shadow.pagesInOrder()) {
+    if (only === undefined || pageOfRoom(s, x, only)) pages.push(pageView(s, x));
   }
   return {
     atSeq: s.lastSeq,

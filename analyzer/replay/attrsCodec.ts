@@ -9,6 +9,8 @@
 // Reading an event's attrs rebuilds the object from its shape and values,
 // equal to what JSON.parse of the stored text gives, without parsing text.
 
+import { PackedColumn } from "./packedColumn.js";
+
 const TAG_NUMBER = 0;
 const TAG_STRING = 1;
 const TAG_TRUE = 2;
@@ -100,26 +102,26 @@ export function encodeAttrs(
 export class AttrsReader {
   private tables: AttrsTables = { shapes: [], strings: [], json: [] };
   private jsonParsed: unknown[] = [];
-  private shapeIds: Int32Array;
+  private shapeIds: Float64Array;
   private starts: Uint32Array;
   private tags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
-  private values: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private values = new PackedColumn();
 
   constructor(capacity: number) {
-    this.shapeIds = new Int32Array(capacity);
+    this.shapeIds = new Float64Array(capacity);
     this.starts = new Uint32Array(capacity);
   }
 
-  /** Takes a chunk's tables and value stream; `fillShapeIds` writes the events' shape ids (-1: no attrs). */
-  load(tables: AttrsTables, count: number, fillShapeIds: (into: Int32Array) => void, tags: Uint8Array, values: Float64Array): void {
+  /** Takes a chunk's tables, its events' shapes (NaN: no attrs) and its value stream. */
+  load(tables: AttrsTables, count: number, shapes: PackedColumn, tags: Uint8Array, values: PackedColumn): void {
     this.tables = tables;
     this.jsonParsed = new Array(tables.json.length);
-    fillShapeIds(this.shapeIds);
     let at = 0;
     for (let i = 0; i < count; i++) {
       this.starts[i] = at;
-      const s = this.shapeIds[i]!;
-      if (s >= 0) at += tables.shapes[s]!.length;
+      const s = shapes.at(i);
+      this.shapeIds[i] = s === s ? s : -1;
+      if (s === s) at += tables.shapes[s]!.length;
     }
     this.tags = tags;
     this.values = values;
@@ -136,7 +138,7 @@ export class AttrsReader {
     const out: Record<string, unknown> = {};
     let at = this.starts[i]!;
     for (let k = 0; k < keys.length; k++, at++) {
-      const v = this.values[at]!;
+      const v = this.values.at(at);
       switch (this.tags[at]) {
         case TAG_NUMBER:
           out[keys[k]!] = v;

@@ -5,11 +5,13 @@
 // 0.5 M events/s. The cache stores each run of events as columns instead: every
 // integer column is frame-of-reference packed (base + u8/u16/u32 offsets, the
 // widest value reserved for NULL), strings are per-chunk dictionaries, and
-// `attrs` is stored parsed (attrsCodec.ts). Decoding a chunk is a few tight
-// loops into reusable typed arrays, so the replay touches no SQLite and
-// allocates nothing per event but the attrs objects the model asks for.
+// `attrs` is stored parsed (attrsCodec.ts). Decoding a chunk parses its
+// header and makes typed-array views of its columns, read in place, so the
+// replay touches no SQLite and allocates nothing per event but the attrs
+// objects the model asks for.
 
 import { AttrsReader, encodeAttrs, type AttrsTables } from "./attrsCodec.js";
+import { PackedColumn, packColumn, type PackedLayout } from "./packedColumn.js";
 
 export const NUMERIC_COLUMNS = [
   "seq", "tsUs", "sourceId", "line", "dp", "pp", "tp", "chunk", "layer", "pageLo", "pageHi", "state",
@@ -36,22 +38,12 @@ const ROW_INDEX: Record<NumericColumn | DictColumn, number> = {
 };
 const ATTRS_INDEX = 17;
 
-/** How one packed column is laid out: value = base + stored, the all-ones code meaning NULL. */
-interface PackedLayout {
-  base: number;
-  /** 0: constant `base` (NaN: all NULL); 8: absolute float64, NaN meaning NULL. */
-  width: 0 | 1 | 2 | 4 | 8;
-  offset: number;
-}
-
 interface ChunkHeader {
   count: number;
   columns: Record<NumericColumn | DictColumn, PackedLayout>;
   dicts: Record<DictColumn, string[]>;
   attrs: AttrsTables & { shape: PackedLayout; tags: { offset: number; length: number }; values: PackedLayout & { length: number } };
 }
-
-const NULL_CODE = { 1: 0xff, 2: 0xffff, 4: 0xffffffff } as const;
 
 /** Turns up to a chunk's worth of rows into one buffer. */
 export function encodeChunk(rows: readonly EventRow[]): Buffer {
@@ -127,51 +119,24 @@ export function encodeChunk(rows: readonly EventRow[]): Buffer {
   return Buffer.concat([prefix, ...parts]);
 }
 
-function packColumn(values: Float64Array, n: number, place: (b: Uint8Array) => number): PackedLayout {
-  let min = Infinity;
-  let max = -Infinity;
-  let nulls = 0;
-  let integral = true;
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    if (v !== v) {
-      nulls++;
-      continue;
-    }
-    if (v < min) min = v;
-    if (v > max) max = v;
-    if (integral && !Number.isInteger(v)) integral = false;
-  }
-  if (nulls === n) return { base: NaN, width: 0, offset: 0 };
-  if (min === max && nulls === 0) return { base: min, width: 0, offset: 0 };
-  const span = max - min;
-  if (!integral || span >= NULL_CODE[4]) {
-    return { base: 0, width: 8, offset: place(new Uint8Array(values.slice(0, n).buffer)) };
-  }
-  const width = span < NULL_CODE[1] ? 1 : span < NULL_CODE[2] ? 2 : 4;
-  const nullCode = NULL_CODE[width];
-  const packed = width === 1 ? new Uint8Array(n) : width === 2 ? new Uint16Array(n) : new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    packed[i] = v !== v ? nullCode : v - min;
-  }
-  return { base: min, width, offset: place(new Uint8Array(packed.buffer)) };
-}
 
-/** A decoded chunk: columns as typed arrays (NaN / -1 for NULL), reused across chunks. */
+/** A decoded chunk: its columns read in place (NaN for NULL; dictionary columns hold indices), reused across chunks. */
 export class DecodedChunk {
   count = 0;
-  readonly num: Record<NumericColumn, Float64Array>;
-  readonly ids: Record<DictColumn, Int32Array>;
+  readonly num: Record<NumericColumn, PackedColumn>;
+  readonly ids: Record<DictColumn, PackedColumn>;
   dicts: ChunkHeader["dicts"] = { host: [], role: [], kind: [], room: [], rid: [] };
   readonly attrs: AttrsReader;
+  private readonly attrValues = new PackedColumn();
+  private readonly shapes = new PackedColumn();
 
   constructor(readonly capacity: number) {
-    this.num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as DecodedChunk["num"];
-    this.ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Int32Array(capacity)])) as DecodedChunk["ids"];
+    this.num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, new PackedColumn()])) as DecodedChunk["num"];
+    this.ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new PackedColumn()])) as DecodedChunk["ids"];
     this.attrs = new AttrsReader(capacity);
   }
 
+  /** Decodes `blob`, which must stay unchanged while the chunk is read (the columns are views of it). */
   decode(blob: Buffer): this {
     const buf = blob.byteOffset % 8 === 0 ? blob : alignedCopy(blob);
     const headerLength = buf.readUInt32LE(0);
@@ -180,45 +145,15 @@ export class DecodedChunk {
     const n = header.count;
     if (n > this.capacity) throw new Error(`column chunk of ${n} events exceeds ${this.capacity}`);
     this.count = n;
-    for (const name of NUMERIC_COLUMNS) unpackColumn(buf, body, header.columns[name], n, this.num[name], NaN);
-    for (const name of DICT_COLUMNS) unpackColumn(buf, body, header.columns[name], n, this.ids[name], -1);
+    for (const name of NUMERIC_COLUMNS) this.num[name].view(buf, body, header.columns[name], n);
+    for (const name of DICT_COLUMNS) this.ids[name].view(buf, body, header.columns[name], n);
     this.dicts = header.dicts;
     const a = header.attrs;
-    const values = new Float64Array(a.values.length);
-    unpackColumn(buf, body, a.values, a.values.length, values, NaN);
+    this.attrValues.view(buf, body, a.values, a.values.length);
+    this.shapes.view(buf, body, a.shape, n);
     const tags = new Uint8Array(buf.buffer, buf.byteOffset + body + a.tags.offset, a.tags.length);
-    this.attrs.load(a, n, (into) => unpackColumn(buf, body, a.shape, n, into, -1), tags, values);
+    this.attrs.load(a, n, this.shapes, tags, this.attrValues);
     return this;
-  }
-}
-
-function unpackColumn(
-  buf: Buffer,
-  body: number,
-  layout: PackedLayout,
-  n: number,
-  into: Float64Array | Int32Array,
-  nullValue: number,
-): void {
-  const { base, width } = layout;
-  if (width === 0) {
-    into.fill(base !== base ? nullValue : base, 0, n);
-    return;
-  }
-  const at = buf.byteOffset + body + layout.offset;
-  if (width === 8) {
-    const src = new Float64Array(buf.buffer, at, n);
-    for (let i = 0; i < n; i++) {
-      const v = src[i]!;
-      into[i] = v !== v ? nullValue : v;
-    }
-    return;
-  }
-  const src = width === 1 ? new Uint8Array(buf.buffer, at, n) : width === 2 ? new Uint16Array(buf.buffer, at, n) : new Uint32Array(buf.buffer, at, n);
-  const nullCode = NULL_CODE[width];
-  for (let i = 0; i < n; i++) {
-    const v = src[i]!;
-    into[i] = v === nullCode ? nullValue : base + v;
   }
 }
 

@@ -10,6 +10,7 @@ import type { Role } from "../../ingest/event.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { DecodedChunk } from "./columnCodec.js";
+import type { PackedColumn } from "./packedColumn.js";
 import { CHUNK_EVENTS, EventColumns } from "./eventColumns.js";
 
 export class EventCursor implements StoredEvent {
@@ -44,60 +45,60 @@ export class EventCursor implements StoredEvent {
   }
 
   get seq(): number {
-    return this.n.seq[this.i]!;
+    return this.n.seq.at(this.i);
   }
   get tsUs(): number {
-    return this.n.tsUs[this.i]!;
+    return this.n.tsUs.at(this.i);
   }
   get sourceId(): number {
-    return this.n.sourceId[this.i]!;
+    return this.n.sourceId.at(this.i);
   }
   get line(): number {
-    return this.n.line[this.i]!;
+    return this.n.line.at(this.i);
   }
   get dp(): number | null {
-    return orNull(this.n.dp[this.i]!);
+    return orNull(this.n.dp.at(this.i));
   }
   get pp(): number | null {
-    return orNull(this.n.pp[this.i]!);
+    return orNull(this.n.pp.at(this.i));
   }
   get tp(): number | null {
-    return orNull(this.n.tp[this.i]!);
+    return orNull(this.n.tp.at(this.i));
   }
   get chunk(): number | null {
-    return orNull(this.n.chunk[this.i]!);
+    return orNull(this.n.chunk.at(this.i));
   }
   get layer(): number | null {
-    return orNull(this.n.layer[this.i]!);
+    return orNull(this.n.layer.at(this.i));
   }
   get pageLo(): number | null {
-    return orNull(this.n.pageLo[this.i]!);
+    return orNull(this.n.pageLo.at(this.i));
   }
   get pageHi(): number | null {
-    return orNull(this.n.pageHi[this.i]!);
+    return orNull(this.n.pageHi.at(this.i));
   }
   get state(): number | null {
-    return orNull(this.n.state[this.i]!);
+    return orNull(this.n.state.at(this.i));
   }
   get kind(): string {
-    return this.dicts.kind[this.ids.kind[this.i]!]!;
+    return this.dicts.kind[this.ids.kind.at(this.i)]!;
   }
   get host(): string | null {
-    return word(this.dicts.host, this.ids.host[this.i]!);
+    return word(this.dicts.host, this.ids.host.at(this.i));
   }
   get role(): Role | null {
-    return word(this.dicts.role, this.ids.role[this.i]!) as Role | null;
+    return word(this.dicts.role, this.ids.role.at(this.i)) as Role | null;
   }
   get room(): string | null {
-    return word(this.dicts.room, this.ids.room[this.i]!);
+    return word(this.dicts.room, this.ids.room.at(this.i));
   }
   get rid(): string | null {
-    return word(this.dicts.rid, this.ids.rid[this.i]!);
+    return word(this.dicts.rid, this.ids.rid.at(this.i));
   }
 
   get attrs(): Record<string, unknown> | null {
     if (!this.attrsBuilt) {
-      this.attrsObject = this.data.attrs.object(this.i, this.n.pageLo[this.i]!, this.n.pageHi[this.i]!);
+      this.attrsObject = this.data.attrs.object(this.i, this.n.pageLo.at(this.i), this.n.pageHi.at(this.i));
       this.attrsBuilt = true;
     }
     return this.attrsObject;
@@ -113,7 +114,7 @@ function orNull(v: number): number | null {
 }
 
 function word(dict: readonly string[], id: number): string | null {
-  return id < 0 ? null : dict[id]!;
+  return id === id ? dict[id]! : null;
 }
 
 /** Reads events in seq order from the column cache, one decoded chunk at a time. */
@@ -140,13 +141,15 @@ export class EventReader {
       const d = this.decoded(c);
       const seqs = d.num.seq;
       let i = 0;
-      if (chunks[c]!.firstSeq < fromSeq) while (i < d.count && seqs[i]! < fromSeq) i++;
-      for (; i < d.count; i++) {
-        if (seqs[i]! > toSeq) return visited;
+      if (chunks[c]!.firstSeq < fromSeq) while (i < d.count && seqs.at(i) < fromSeq) i++;
+      // A chunk that ends within the range needs no per-event bound check.
+      const end = chunks[c]!.lastSeq <= toSeq ? d.count : upperBound(seqs, i, d.count, toSeq);
+      for (; i < end; i++) {
         this.cursor.moveTo(i);
         visit(this.cursor);
         visited++;
       }
+      if (end < d.count) return visited;
     }
     return visited;
   }
@@ -159,4 +162,16 @@ export class EventReader {
     }
     return this.chunk;
   }
+}
+
+/** The first row in [from, to) whose seq is above `seq` (rows are in seq order), else `to`. */
+function upperBound(seqs: PackedColumn, from: number, to: number, seq: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqs.at(mid) <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -97,18 +97,18 @@ export function runModel(
   const total = columns.events;
   let done = 0;
   let firstSeq: number | null = null;
-  let lastSeq: number | null = null;
-  let lastTsUs = 0;
-  new EventReader(db, columns).forEach(-Infinity, Infinity, (ev) => {
+  const reader = new EventReader(db, columns);
+  reader.forEach(-Infinity, Infinity, (ev) => {
     const found = model.apply(ev);
     if (found.length > 0) for (const v of found) violations.push(v);
     done++;
     if (writer !== null && done % every === 0) writer.add(ev.seq, model.snapshot());
     if (done % PROGRESS_EVERY === 0) opts.onProgress?.("replay", done, total);
-    lastTsUs = ev.tsUs;
-    lastSeq = ev.seq;
     firstSeq ??= ev.seq;
   });
+  // A walk over every event leaves the cursor on the last one.
+  const lastSeq = done > 0 ? reader.cursor.seq : null;
+  const lastTsUs = done > 0 ? reader.cursor.tsUs : 0;
   for (const v of model.finish(lastTsUs)) violations.push(v);
   const snapshots = writer ? writer.finish() : existing!;
   return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots };
