@@ -9,7 +9,7 @@
 
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
-import { parseNotif } from "../model/transferStatus.js";
+import { parseNotif } from "../model/notif.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 
 type TraceEvent = Record<string, unknown>;

@@ -6,7 +6,7 @@
 
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { CoverageGap } from "./finding.js";
-import { parseNotif } from "../model/transferStatus.js";
+import { parseNotif } from "../model/notif.js";
 import { isoTime, seconds, type Evidence } from "./evidence.js";
 import { consistent, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
