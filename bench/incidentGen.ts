@@ -8,6 +8,7 @@
 
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { uniformStream } from "../fixtures/generator/prng.js";
 
 export const SKEW_US = 25_000;
 const TP = 8;
@@ -39,18 +40,6 @@ class BufferedFile {
     this.flush();
     closeSync(this.fd);
   }
-}
-
-/** Deterministic 32-bit PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `[YYYY-MM-DD HH:MM:SS.mmm` for epoch microseconds, caching the date-second part. */
@@ -88,7 +77,7 @@ export function generateIncident(dir: string, targetLines: number): GeneratedInc
   const pProbe = new BufferedFile(join(dir, "p0", "probe.jsonl"));
   const dProbe = new BufferedFile(join(dir, "d0", "probe.jsonl"));
   const all = [...pLogs, ...dLogs, pProbe, dProbe];
-  const rnd = prng(20260820);
+  const rnd = uniformStream(20260820);
   const pStamp = new Stamp();
   const dStamp = new Stamp();
   const total = (): number => all.reduce((n, f) => n + f.lines, 0);

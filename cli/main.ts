@@ -6,10 +6,23 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
+import { analyzeCommand } from "./commands/analyze.js";
+import { demoCommand } from "./commands/demo.js";
+import { diffCommand } from "./commands/diff.js";
+import { exportCommand } from "./commands/export.js";
 import { ingestCommand } from "./commands/ingest.js";
 import { replayCommand } from "./commands/replay.js";
+import { serveCommand } from "./commands/serve.js";
 
-const commands: CommandModule[] = [ingestCommand as CommandModule, replayCommand as CommandModule];
+const commands: CommandModule[] = [
+  ingestCommand as CommandModule,
+  analyzeCommand as CommandModule,
+  replayCommand as CommandModule,
+  diffCommand as CommandModule,
+  exportCommand as CommandModule,
+  serveCommand,
+  demoCommand,
+];
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)

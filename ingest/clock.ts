@@ -156,8 +156,13 @@ export class AnchorTable {
     }
   }
 
-  addEvent(ev: ParsedEvent, domain: string): void {
-    for (const a of anchorsOf(ev)) this.add(a, domain, ev.tsUs);
+  /**
+   * `quantumUs` is the precision of the event's stamp: a log line stamped to
+   * the millisecond happened up to 999 us after its stamp, so as an "after"
+   * it counts at its latest possible time and never tightens a bound wrongly.
+   */
+  addEvent(ev: ParsedEvent, domain: string, quantumUs: number): void {
+    for (const a of anchorsOf(ev)) this.add(a, domain, a.side === "after" ? ev.tsUs + quantumUs - 1 : ev.tsUs);
   }
 
   get size(): number {
@@ -197,8 +202,8 @@ export interface PairBound {
 export interface ClockAlignment {
   /** Microseconds added to each domain's raw times. */
   offsetsUs: Record<string, number>;
-  /** The domain each connected group is aligned to (offset 0). */
-  references: string[];
+  /** False when the pairs contradict each other (no offsets satisfy them all). */
+  consistent: boolean;
   pairs: PairBound[];
 }
 
@@ -218,53 +223,31 @@ function pairBounds(domains: string[], bounds: readonly UpperBound[]): PairBound
   return pairs;
 }
 
-/** Estimate of o[a] - o[b] and the interval's width (Infinity when one-sided). */
-function estimate(p: PairBound): { d: number; width: number } {
-  if (p.lo !== null && p.hi !== null) return { d: (p.lo + p.hi) / 2, width: Math.abs(p.hi - p.lo) };
-  if (p.hi !== null) return { d: Math.min(0, p.hi), width: Infinity };
-  return { d: Math.max(0, p.lo!), width: Infinity };
-}
-
-/** Per-domain offsets from anchors; every domain in `domains` gets one (0 when unconstrained). */
-export function alignClocks(domainList: Iterable<string>, bounds: readonly UpperBound[]): ClockAlignment {
-  const domains = [...new Set(domainList)].sort();
-  const pairs = pairBounds(domains, bounds);
-  const edges = new Map<string, { other: string; d: number; width: number }[]>();
-  for (const p of pairs) {
-    const { d, width } = estimate(p);
-    (edges.get(p.a) ?? edges.set(p.a, []).get(p.a)!).push({ other: p.b, d: -d, width });
-    (edges.get(p.b) ?? edges.set(p.b, []).get(p.b)!).push({ other: p.a, d, width });
-  }
-  const offsets: Record<string, number> = {};
-  const references: string[] = [];
-  for (const root of domains) {
-    if (root in offsets) continue;
-    references.push(root);
-    offsets[root] = 0;
-    growTree(root, edges, offsets);
-  }
-  for (const k of Object.keys(offsets)) offsets[k] = Math.round(offsets[k]!);
-  return { offsetsUs: offsets, references, pairs };
-}
-
 /**
- * Prim's algorithm: repeatedly attach the unplaced domain joined to the placed
- * set by the narrowest interval. An edge stored at X toward Y carries
- * d = o[Y] - o[X].
+ * Per-domain offsets; every domain in `domains` gets one. Hosts are assumed
+ * close in time (NTP) unless causality says otherwise, so the offsets are the
+ * smallest corrections that satisfy every bound: starting from 0, a host
+ * whose events would come before their causes is moved earlier just enough
+ * (Bellman-Ford over the difference constraints o[from] <= o[to] + c; the
+ * result is the greatest solution with no offset above 0). The midpoint of
+ * each interval is not used: one direction's pairs often include queueing
+ * (a notification drained at the next poll, a transfer behind others), and
+ * a midpoint would split that delay between the clocks.
  */
-function growTree(root: string, edges: Map<string, { other: string; d: number; width: number }[]>, offsets: Record<string, number>): void {
-  const placed = new Set([root]);
-  for (;;) {
-    let best: { from: string; to: string; d: number; width: number } | undefined;
-    for (const from of placed) {
-      for (const e of edges.get(from) ?? []) {
-        if (placed.has(e.other) || e.other in offsets) continue;
-        const better = !best || e.width < best.width || (e.width === best.width && e.other < best.to);
-        if (better) best = { from, to: e.other, d: e.d, width: e.width };
+export function alignClocks(domainList: Iterable<string>, bounds: readonly UpperBound[]): ClockAlignment {
+  const domains = [...new Set([...domainList, ...bounds.flatMap((b) => [b.from, b.to])])].sort();
+  const offsets: Record<string, number> = Object.fromEntries(domains.map((d) => [d, 0]));
+  for (let round = 0; round < domains.length; round++) {
+    let moved = false;
+    for (const b of bounds) {
+      const limit = offsets[b.to]! + b.c;
+      if (offsets[b.from]! > limit) {
+        offsets[b.from] = limit;
+        moved = true;
       }
     }
-    if (!best) return;
-    offsets[best.to] = offsets[best.from]! + best.d;
-    placed.add(best.to);
+    if (!moved) break;
   }
+  const consistent = bounds.every((b) => offsets[b.from]! <= offsets[b.to]! + b.c);
+  return { offsetsUs: offsets, consistent, pairs: pairBounds(domains, bounds) };
 }

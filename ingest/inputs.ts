@@ -18,6 +18,8 @@ export interface InputFile {
   plainPath: string;
   /** The path host and role are read from: the display path, or an archive entry's own name. */
   identityPath: string;
+  /** Named by the user (not found in a directory or an archive). */
+  named: boolean;
 }
 
 export interface RejectedInput {
@@ -58,12 +60,12 @@ export class InputExpander {
 
   constructor(private readonly tempDir: string) {}
 
-  async add(path: string): Promise<void> {
+  async add(path: string, named = true): Promise<void> {
     const st = statSync(path);
     if (st.isDirectory()) {
-      for (const name of readdirSync(path).sort()) await this.add(join(path, name));
+      for (const name of readdirSync(path).sort()) await this.add(join(path, name), false);
     } else if (st.isFile()) {
-      await this.addFile(path, path, path);
+      await this.addFile(path, path, path, named);
     } else {
       this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
     }
@@ -73,14 +75,14 @@ export class InputExpander {
     return join(this.tempDir, `${++this.counter}-${basename(name).replace(/[^\w.-]/g, "_").slice(-80)}`);
   }
 
-  private async addFile(file: string, displayPath: string, identityPath: string): Promise<void> {
+  private async addFile(file: string, displayPath: string, identityPath: string, named: boolean): Promise<void> {
     const kind = sniff(file);
-    if (kind === "plain") this.files.push({ displayPath, plainPath: file, identityPath });
+    if (kind === "plain") this.files.push({ displayPath, plainPath: file, identityPath, named });
     else if (kind === "tar") await this.addTar(file, displayPath);
-    else await this.addGzip(file, displayPath, identityPath);
+    else await this.addGzip(file, displayPath, identityPath, named);
   }
 
-  private async addGzip(file: string, displayPath: string, identityPath: string): Promise<void> {
+  private async addGzip(file: string, displayPath: string, identityPath: string, named: boolean): Promise<void> {
     const out = this.tempPath(displayPath.replace(/\.t?gz$/i, ""));
     let error: Error | undefined;
     try {
@@ -89,7 +91,7 @@ export class InputExpander {
       error = e as Error;
     }
     const unpackedName = identityPath.replace(/\.gz$/i, "");
-    if (!error) return this.addFile(out, displayPath, unpackedName);
+    if (!error) return this.addFile(out, displayPath, unpackedName, named);
     if (sniff(out) === "tar") {
       // Entries that were complete before the cut are still good.
       this.rejected.push({ displayPath, reason: `truncated or corrupt gzip (${error.message}); its complete tar entries were read` });
@@ -123,7 +125,7 @@ export class InputExpander {
       const where = current !== undefined ? `its entry ${current} was cut and is not ingested` : "the entries before the damage were read";
       this.rejected.push({ displayPath: archivePath, reason: `truncated or corrupt tar (${(e as Error).message}); ${where}` });
     }
-    for (const { out, name } of unpacked) await this.addFile(out, `${archivePath}:${name}`, name);
+    for (const { out, name } of unpacked) await this.addFile(out, `${archivePath}:${name}`, name, false);
   }
 }
 

@@ -182,7 +182,7 @@ async function scanInputs(
     };
     delete summary.reason;
     if (report.rejection) {
-      rejected.push({ ...summary, status: report.rejection.status, reason: report.rejection.reason });
+      rejected.push({ ...summary, status: rejectionStatus(report.rejection.kind, file.named), reason: report.rejection.reason });
       return;
     }
     const twin = bySha.get(report.sha256);
@@ -194,6 +194,16 @@ async function scanInputs(
     candidates.push({ index: i, file, report, summary });
   });
   return { candidates, anchorStores };
+}
+
+/**
+ * A binary file is bad input wherever it is; text in no known format is bad
+ * input when the user named it, and skipped when it sits in a directory or an
+ * archive beside the logs (a README, a config, notes); an empty file is skipped.
+ */
+function rejectionStatus(kind: "empty" | "binary" | "unrecognized", named: boolean): SourceStatus {
+  if (kind === "binary") return "refused";
+  return kind === "unrecognized" && named ? "refused" : "skipped";
 }
 
 async function store(opts: IngestOptions, candidates: Candidate[], anchorStores: string[]): Promise<Omit<IngestSummary, "sources">> {

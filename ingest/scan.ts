@@ -29,8 +29,8 @@ export interface ScanReport {
   bytes: number;
   lines: number;
   format: FormatName | null;
-  /** Why the source is not ingested ("skipped": nothing to ingest; "refused": bad input). */
-  rejection: { status: "skipped" | "refused"; reason: string } | null;
+  /** Why the source is not ingested. */
+  rejection: { kind: "empty" | "binary" | "unrecognized"; reason: string } | null;
   host: string | null;
   role: Role | null;
   domain: string;
@@ -103,8 +103,20 @@ class Identity {
   }
 }
 
+type Rejection = NonNullable<ScanReport["rejection"]>;
+
+/** The format of a file from its first bytes, or why it has none. */
+function classify(head: Buffer): { format: InputFormat } | { rejection: Rejection } {
+  if (head.length === 0) return { rejection: { kind: "empty", reason: "empty file" } };
+  if (looksBinary(head)) return { rejection: { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" } };
+  const format = detectFormat(head.toString("utf8"));
+  if (format) return { format };
+  return {
+    rejection: { kind: "unrecognized", reason: "not a recognized input format (SGLang log, probe JSONL, checksum dump, Flight Recorder JSON)" },
+  };
+}
+
 export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport {
-  const head = readHead(req.plainPath);
   const identity = new Identity(req);
   const report: ScanReport = {
     sha256: "",
@@ -112,37 +124,30 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
     lines: 0,
     format: null,
     rejection: null,
-    host: identity.host,
-    role: identity.role,
-    domain: identity.host ?? `src:${req.displayPath}`,
+    host: null,
+    role: null,
+    domain: "",
     tzOffsetMinutes: 0,
   };
-  const format = head.length === 0 || looksBinary(head) ? undefined : detectFormat(head.toString("utf8"));
-  if (head.length === 0) report.rejection = { status: "skipped", reason: "empty file" };
-  else if (looksBinary(head)) report.rejection = { status: "refused", reason: "binary content (NUL bytes); not a log, probe or dump file" };
-  else if (!format) {
-    report.rejection = {
-      status: "refused",
-      reason: "not a recognized input format (SGLang log, probe JSONL, checksum dump, Flight Recorder JSON)",
-    };
+  const kind = classify(readHead(req.plainPath));
+  if ("rejection" in kind) report.rejection = kind.rejection;
+  else {
+    const hash = createHash("sha256");
+    let bytes = 0;
+    const reader = new ChunkReader(req.plainPath, (chunk) => {
+      hash.update(chunk);
+      bytes += chunk.length;
+    });
+    try {
+      scanContent(reader, kind.format, req, identity, report, onAnchors);
+    } finally {
+      reader.close();
+    }
+    report.bytes = bytes;
+    report.lines = reader.linesRead;
+    report.sha256 = hash.digest("hex");
+    report.format = kind.format.name;
   }
-  if (!format || report.rejection) return report;
-
-  const hash = createHash("sha256");
-  let bytes = 0;
-  const reader = new ChunkReader(req.plainPath, (chunk) => {
-    hash.update(chunk);
-    bytes += chunk.length;
-  });
-  try {
-    scanContent(reader, format, req, identity, report, onAnchors);
-  } finally {
-    reader.close();
-  }
-  report.bytes = bytes;
-  report.lines = reader.linesRead;
-  report.sha256 = hash.digest("hex");
-  report.format = format.name;
   report.host = identity.host;
   report.role = identity.role;
   report.domain = identity.host ?? `src:${req.displayPath}`;
@@ -168,7 +173,7 @@ function scanContent(
   const take = (): void => {
     for (const ev of events) {
       identity.fromEvent(ev);
-      anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`);
+      anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`, stampQuantumUs(format.name, ev.text));
     }
     events.length = 0;
     // Parse issues are reported by the load, which reads every line.
@@ -190,6 +195,13 @@ function scanContent(
   guarded(() => parser.end(events, issues));
   take();
   if (anchors.size > 0) onAnchors(anchors.drain());
+}
+
+/** How finely a source stamps its events: logs to the millisecond with SGLANG_LOG_MS, else to the second (§1). */
+function stampQuantumUs(format: FormatName, text: string): number {
+  if (format !== "sglang-log") return 1;
+  const at = text.indexOf("[");
+  return at >= 0 && text.charCodeAt(at + 20) === 46 /* . */ ? 1000 : 1_000_000;
 }
 
 type LineVisitor = (line: string, lineNo: number) => void;

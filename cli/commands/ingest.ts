@@ -1,9 +1,10 @@
 // `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--json]`
 // Files, directories, .gz and .tar.gz bundles → one ordered incident database.
 // Progress (bytes and lines per second) on stderr when it is a terminal; quiet
-// when piped or with --json. Exit 0 when every input was ingested or already
-// present, 2 for a usage error, a missing path or a refused input (the others
-// are ingested all the same).
+// when piped or with --json. Exit 0 when every input was ingested, already
+// present or skipped (empty, or text beside the logs in no known format), 2 for
+// a usage error, a missing path or a refused input (the others are ingested
+// all the same).
 
 import cliProgress from "cli-progress";
 import type { Argv, CommandModule } from "yargs";

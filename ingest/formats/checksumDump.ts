@@ -13,8 +13,7 @@
 import { ChecksumKind, type ParsedEvent, type ParseIssue } from "../event.js";
 import type { InputFormat, LineParser } from "./format.js";
 import { epochUsFromValue, intFromValue, roomFromValue } from "./numerals.js";
-import { isBlank, jsonRecord } from "./probeJsonl.js";
-import { applyIdentity, firstJsonObjects } from "./records.js";
+import { applyIdentity, firstJsonObjects, isBlank, jsonLinesParser } from "./records.js";
 
 const COLUMN_FIELDS = new Set(["ts", "host", "role", "dp", "pp", "tp", "room", "layer", "page", "hash"]);
 const INT_ATTRS = new Set(["pos"]);
@@ -68,16 +67,7 @@ export const checksumJsonl: InputFormat = {
     return firstJsonObjects(head).some(looksLikeChecksum);
   },
   createParser(): LineParser {
-    return {
-      line(text, lineNo, out, issues) {
-        if (isBlank(text)) return;
-        const rec = jsonRecord(text, lineNo, issues);
-        if (!rec) return;
-        const ev = checksumRecordToEvent(rec, text, lineNo, issues);
-        if (ev) out.push(ev);
-      },
-      end() {},
-    };
+    return jsonLinesParser(checksumRecordToEvent);
   },
 };
 

@@ -12,8 +12,8 @@
 
 import type { ParsedEvent, ParseIssue } from "../event.js";
 import type { InputFormat, LineParser } from "./format.js";
-import { epochUsFromValue, intFromValue, parseJsonExact, roomFromValue } from "./numerals.js";
-import { applyIdentity, firstJsonObjects, isPlainObject, pageHull, stateFromValue } from "./records.js";
+import { epochUsFromValue, intFromValue, roomFromValue } from "./numerals.js";
+import { applyIdentity, firstJsonObjects, jsonLinesParser, pageHull, stateFromValue } from "./records.js";
 
 /** Fields consumed by columns; everything else goes to attrs. */
 const COLUMN_FIELDS = new Set(["ts", "ev", "host", "role", "dp", "pp", "tp", "room", "rid", "chunk", "layer", "pages"]);
@@ -80,21 +80,6 @@ function issue(issues: ParseIssue[], line: number, message: string): undefined {
   return undefined;
 }
 
-export function isBlank(text: string): boolean {
-  return text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === "");
-}
-
-/** Parses one JSONL line into a record object, or reports why it is not one. */
-export function jsonRecord(text: string, lineNo: number, issues: ParseIssue[]): Record<string, unknown> | undefined {
-  let value: unknown;
-  try {
-    value = parseJsonExact(text);
-  } catch (e) {
-    return issue(issues, lineNo, `not JSON: ${(e as Error).message}`);
-  }
-  if (!isPlainObject(value)) return issue(issues, lineNo, "not a JSON object");
-  return value;
-}
 
 export const probeJsonl: InputFormat = {
   name: "probe-jsonl",
@@ -102,15 +87,6 @@ export const probeJsonl: InputFormat = {
     return firstJsonObjects(head).some((o) => typeof o.ev === "string" && o.ts !== undefined);
   },
   createParser(): LineParser {
-    return {
-      line(text, lineNo, out, issues) {
-        if (isBlank(text)) return;
-        const rec = jsonRecord(text, lineNo, issues);
-        if (!rec) return;
-        const ev = probeRecordToEvent(rec, text, lineNo, issues);
-        if (ev) out.push(ev);
-      },
-      end() {},
-    };
+    return jsonLinesParser(probeRecordToEvent);
   },
 };

@@ -1,7 +1,8 @@
 // Helpers shared by the record-per-line formats (probe JSONL, checksum dumps):
 // identity fields, page ranges, KVPoll states, detection of JSON heads.
 
-import { ROLES, type ParsedEvent, type Role } from "../event.js";
+import { ROLES, type ParsedEvent, type ParseIssue, type Role } from "../event.js";
+import type { LineParser } from "./format.js";
 import { intFromValue, parseJsonExact } from "./numerals.js";
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -68,4 +69,40 @@ export function firstJsonObjects(head: string, maxLines = 5): Record<string, unk
     }
   }
   return found;
+}
+
+export function isBlank(text: string): boolean {
+  return text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === "");
+}
+
+/** Parses one JSONL line into a record object, or reports why it is not one. */
+export function jsonRecord(text: string, lineNo: number, issues: ParseIssue[]): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = parseJsonExact(text);
+  } catch (e) {
+    issues.push({ line: lineNo, message: `not JSON: ${(e as Error).message}` });
+    return undefined;
+  }
+  if (!isPlainObject(value)) {
+    issues.push({ line: lineNo, message: "not a JSON object" });
+    return undefined;
+  }
+  return value;
+}
+
+type RecordToEvent = (rec: Record<string, unknown>, text: string, lineNo: number, issues: ParseIssue[]) => ParsedEvent | undefined;
+
+/** A parser for one-JSON-object-a-line formats: blank lines skipped, each record mapped by `toEvent`. */
+export function jsonLinesParser(toEvent: RecordToEvent): LineParser {
+  return {
+    line(text, lineNo, out, issues) {
+      if (isBlank(text)) return;
+      const rec = jsonRecord(text, lineNo, issues);
+      if (!rec) return;
+      const ev = toEvent(rec, text, lineNo, issues);
+      if (ev) out.push(ev);
+    },
+    end() {},
+  };
 }

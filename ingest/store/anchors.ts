@@ -81,7 +81,8 @@ export function anchorDomains(db: IncidentDb): string[] {
  * The tightest upper bound on o[from] - o[to] for every ordered pair of
  * domains, from every key seen on both (ingest/clock.ts gives the rules: an
  * "all" key bounds by its latest before, an "earliest" key by its earliest,
- * and only while its befores are on one host).
+ * and only while its befores are on one host). A cause comes at least 1 us
+ * before its effect, so that aligned times never tie a pair the wrong way.
  */
 export function anchorBounds(db: IncidentDb): UpperBound[] {
   return db
@@ -91,7 +92,7 @@ export function anchorBounds(db: IncidentDb): UpperBound[] {
            FROM clock_anchors WHERE min_before IS NOT NULL
        )
        SELECT b.domain AS "from", a.domain AS "to",
-              MIN(a.min_after - CASE b.rel WHEN 'all' THEN b.max_before ELSE b.min_before END) AS c,
+              MIN(a.min_after - CASE b.rel WHEN 'all' THEN b.max_before ELSE b.min_before END) - 1 AS c,
               COUNT(*) AS n
          FROM befores b JOIN clock_anchors a ON a.key = b.key AND a.domain <> b.domain AND a.min_after IS NOT NULL
         WHERE b.rel = 'all' OR b.hosts = 1

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ParsedEvent, ParseIssue } from "../../ingest/event.js";
 import { parseLines } from "./sglangHarness.js";
+import { uniformStream } from "../../fixtures/generator/prng.js";
 
 const ROOM = "8972542885242963296";
 const RID = "9f2c4c0e1b2a4f7d8e6a";
@@ -42,18 +43,6 @@ const REAL_LINES = [
   '[2026-08-20 10:31:00] INFO:     127.0.0.1:52344 - "POST /generate HTTP/1.1" 200 OK',
   "(SGLangEngine pid=48211, ip=10.0.3.17) [2026-08-20 10:15:32 TP2] Scheduler started",
 ];
-
-/** mulberry32: a small seeded generator, so a failing case can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NASTY = "[]_ :=.,'\"()0123456789\r\t\u0000\u001b\ufffd\ud800é中-%#";
 
@@ -123,7 +112,7 @@ function checkRun(lines: string[], label: string): void {
 }
 
 test("random byte lines never throw and every line is accounted for", () => {
-  const r = rng(20260820);
+  const r = uniformStream(20260820);
   for (let run = 0; run < 300; run++) {
     const lines = Array.from({ length: 1 + Math.floor(r() * 20) }, () => randomLine(r));
     checkRun(lines, `random run ${run}`);
@@ -131,7 +120,7 @@ test("random byte lines never throw and every line is accounted for", () => {
 });
 
 test("mutated real lines never throw and every line is accounted for", () => {
-  const r = rng(8972542);
+  const r = uniformStream(8972542);
   for (let run = 0; run < 500; run++) {
     const lines = Array.from({ length: 1 + Math.floor(r() * 30) }, () => {
       const real = pick(r, REAL_LINES);

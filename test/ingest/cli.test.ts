@@ -42,14 +42,15 @@ test("--json prints the summary; piped, nothing goes to stderr", () => {
   const summary = JSON.parse(r.stdout) as { db: string; eventsAdded: number; clockOffsetsUs: Record<string, number>; sources: Record<string, unknown>[] };
   assert.equal(summary.db, db);
   assert.equal(summary.eventsAdded, 16);
-  assert.deepEqual(summary.clockOffsetsUs, { d0: 0, p0: -40_000 });
+  assert.deepEqual(summary.clockOffsetsUs, { d0: 0, p0: -38_001 });
   const log = summary.sources.find((s) => String(s.path).endsWith("p0/prefill-tp0.log"))!;
   assert.deepEqual(
     Object.keys(log).sort(),
     ["bytes", "errorCount", "errors", "events", "first", "format", "host", "last", "lines", "path", "ranks", "role", "sha256", "status", "unparsed"].sort(),
   );
   assert.deepEqual([log.status, log.format, log.host, log.role, log.ranks, log.lines, log.events], ["ingested", "sglang-log", "p0", "prefill", ["prefill/tp0"], 8, 8]);
-  assert.equal(log.first, "2026-08-20T10:15:31.962000Z");
+  // The first got-info, stamped 10:15:32.002, moved by -38.001 ms.
+  assert.equal(log.first, "2026-08-20T10:15:31.963999Z");
 });
 
 test("usage and input errors exit 2 with a message naming the problem", () => {

@@ -12,6 +12,7 @@ import { checksumCsv, checksumJsonl } from "../../ingest/formats/checksumDump.js
 import { flightRecorder } from "../../ingest/formats/flightRecorder.js";
 import { probeJsonl } from "../../ingest/formats/probeJsonl.js";
 import { FR_DUMP } from "./bundle.js";
+import { uniformStream } from "../../fixtures/generator/prng.js";
 
 const PROBE_LINES = [
   '{"ts": 1764421512.123456, "host": "p0", "role": "prefill", "dp": 0, "pp": 0, "tp": 3, "ev": "kv.post", "room": 8972542885242963296, "chunk": 2, "last": false, "pages": [[1024, 1088]], "bytes": 1048576, "queue": 1}',
@@ -29,17 +30,6 @@ const CHECKSUM_CSV = [
   '1764421512123456789,d0,decode,3,decode_read,8972542885242963296,"index_k",17,4211,5,xxh64,00ff12ab34cd56ef',
 ];
 const CSV_HEADER = "ts,host,role,tp,side,room,buffer,layer,page,pos,algo,hash";
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NASTY = '{}[]":,.-+eE0123456789\\ \t\r\u0000\ufffd\ud800é中truefalsenull';
 
@@ -95,7 +85,7 @@ for (const [name, format, pool, header] of [
   ["checksum CSV", checksumCsv, CHECKSUM_CSV, CSV_HEADER],
 ] as const) {
   test(`${name}: random and mutated lines never throw; every line is an event or an issue`, () => {
-    const r = rng(name.length * 7919);
+    const r = uniformStream(name.length * 7919);
     for (let round = 0; round < 300; round++) {
       const lines = Array.from({ length: 20 }, () => (r() < 0.3 ? randomLine(r) : mutate(r, pool[Math.floor(r() * pool.length)]!, pool)));
       const input = header ? [header, ...lines] : lines;
@@ -110,7 +100,7 @@ for (const [name, format, pool, header] of [
 }
 
 test("Flight Recorder: random and mutated dumps never throw", () => {
-  const r = rng(424242);
+  const r = uniformStream(424242);
   const lines = FR_DUMP.split("\n");
   for (let round = 0; round < 300; round++) {
     const mutated = lines.map((l) => (r() < 0.1 ? mutate(r, l, lines) : r() < 0.02 ? randomLine(r) : l));

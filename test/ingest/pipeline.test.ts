@@ -75,7 +75,8 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
   assert.deepEqual([byPath(s, "empty.log").status, byPath(s, "empty.log").reason], ["skipped", "empty file"]);
   assert.equal(byPath(s, "core.bin").status, "refused");
   assert.match(byPath(s, "core.bin").reason!, /binary/);
-  assert.equal(byPath(s, "notes.txt").status, "refused");
+  // Text in no known format beside the logs is skipped, not an error...
+  assert.equal(byPath(s, "notes.txt").status, "skipped");
   assert.match(byPath(s, "notes.txt").reason!, /not a recognized input format/);
   assert.equal(prefill.first, "2026-08-20T10:15:32.100000Z");
   assert.equal(prefill.last, "2026-08-20T10:15:32.900000Z");
@@ -131,6 +132,16 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
   assert.deepEqual(
     again.sources.filter((x) => x.format !== null && x.status !== "refused").map((x) => x.status),
     ["duplicate", "duplicate", "duplicate", "duplicate", "duplicate"],
+  );
+});
+
+test("...but a file named on its own in no known format is refused", async () => {
+  const dir = tempDir("named");
+  const notes = writeTree(dir, { "notes.txt": "restarted the decode pods at 10:20\n" });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(notes, "notes.txt")] });
+  assert.deepEqual(
+    summary.sources.map((s) => [s.status, s.reason]),
+    [["refused", "not a recognized input format (SGLang log, probe JSONL, checksum dump, Flight Recorder JSON)"]],
   );
 });
 

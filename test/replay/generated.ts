@@ -7,17 +7,7 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { uniformStream } from "../../fixtures/generator/prng.js";
 
 interface Rec {
   ts: number;
@@ -29,7 +19,7 @@ const T0 = 1_787_220_900; // 2026-08-20 10:15:00 UTC
 
 /** Writes `<dir>/p0/prefill-probe.jsonl` and `<dir>/d0/decode-probe.jsonl`; returns the number of records. */
 export function writeBusyIncident(dir: string, rooms: number, seed = 7): number {
-  const rand = prng(seed);
+  const rand = uniformStream(seed);
   const files: Record<"p0" | "d0", Rec[]> = { p0: [], d0: [] };
   let order = 0;
   const add = (host: "p0" | "d0", t: number, tp: number, ev: string, fields: string): void => {

@@ -1,0 +1,155 @@
+// What the rules read: typed, cached views over one incident database. Rules
+// ask for the event kinds they need (indexed reads, no full scans) and turn
+// the events they keep into witness lines with their provenance.
+
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { getMetaJson } from "../../ingest/store/db.js";
+import { eventBySeq, eventCount, eventsOfKind, listSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
+import type { WitnessLine } from "./finding.js";
+import { rankLabel } from "../model/ranks.js";
+import { modelOptions } from "../replay/modelOptions.js";
+import { RunConfig } from "./config.js";
+
+export class Evidence {
+  private readonly byKind = new Map<string, StoredEvent[]>();
+  private sourceRows: SourceRow[] | undefined;
+  private sourceById: Map<number, SourceRow> | undefined;
+  private runConfig: RunConfig | undefined;
+  private qualifyHosts: boolean | undefined;
+  private rankRowsCache: Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] | undefined;
+  private readonly sourceRanks = new Map<number, { pp: number | null; tp: number } | undefined>();
+
+  constructor(readonly db: IncidentDb) {}
+
+  /** Every event of one kind, in seq order. */
+  of(kind: string): StoredEvent[] {
+    let evs = this.byKind.get(kind);
+    if (!evs) {
+      evs = eventsOfKind(this.db, kind);
+      this.byKind.set(kind, evs);
+    }
+    return evs;
+  }
+
+  /** Events of several kinds merged in seq order. */
+  ofKinds(...kinds: string[]): StoredEvent[] {
+    return kinds.flatMap((k) => this.of(k)).sort((a, b) => a.seq - b.seq);
+  }
+
+  event(seq: number): StoredEvent | undefined {
+    return eventBySeq(this.db, seq);
+  }
+
+  /**
+   * Every (host, role, tp) with events, read from the covering rank index
+   * (pp is left out: it is not in that index, and ranks of one TP group share it).
+   */
+  rankRows(): Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] {
+    this.rankRowsCache ??= (this.db.prepare("SELECT DISTINCT host, role, tp FROM events").all() as Pick<StoredEvent, "host" | "role" | "tp">[]).map((r) => ({ ...r, pp: null }));
+    return this.rankRowsCache;
+  }
+
+  /** Distinct rooms with at least one event of the role. */
+  roomCount(role: string): number {
+    const row = this.db.prepare("SELECT COUNT(DISTINCT room) AS n FROM events WHERE role = ? AND room IS NOT NULL").get(role) as { n: number };
+    return row.n;
+  }
+
+  /** The last time anything was logged. */
+  endUs(): number {
+    const row = this.db.prepare("SELECT MAX(ts_us) AS t FROM events").get() as { t: number | null };
+    return row.t ?? 0;
+  }
+
+  eventCount(): number {
+    return eventCount(this.db);
+  }
+
+  sources(): SourceRow[] {
+    this.sourceRows ??= listSources(this.db);
+    return this.sourceRows;
+  }
+
+  source(id: number): SourceRow | undefined {
+    this.sourceById ??= new Map(this.sources().map((s) => [s.id, s]));
+    return this.sourceById.get(id);
+  }
+
+  witness(ev: StoredEvent): WitnessLine {
+    return { seq: ev.seq, source: this.source(ev.sourceId)?.path ?? `source#${ev.sourceId}`, line: ev.line, text: ev.text };
+  }
+
+  /** Where an event sits, for explanations a reader checks by hand: "decode-0/tp3.log:8812". */
+  where(ev: StoredEvent): string {
+    return `${this.source(ev.sourceId)?.path ?? `source#${ev.sourceId}`}:${ev.line}`;
+  }
+
+  config(): RunConfig {
+    this.runConfig ??= new RunConfig(this.of("config"));
+    return this.runConfig;
+  }
+
+  meta<T>(key: string): T | undefined {
+    return getMetaJson<T>(this.db, key);
+  }
+
+  /**
+   * The rank an event belongs to, labelled as the replay labels the model's
+   * violations: "decode/tp3", "decode/pp1/tp3", with the host in front
+   * ("d1/decode/tp3") when a role runs on more than one host.
+   */
+  rank(ev: Pick<StoredEvent, "host" | "role" | "pp" | "tp"> & { sourceId?: number }): string {
+    const role = ev.role ?? "unknown";
+    this.qualifyHosts ??= modelOptions(this.db).qualifyHosts ?? false;
+    const qualify = this.qualifyHosts;
+    if (ev.tp !== null) return rankLabel(ev.host, role, ev.pp, ev.tp, qualify);
+    // A record with no TP tag (a thread's traceback) belongs to the rank of a per-rank file...
+    const own = ev.sourceId === undefined ? undefined : this.sourceRank(ev.sourceId);
+    if (own) return rankLabel(ev.host, role, own.pp, own.tp, qualify);
+    // ...else it names only its role (a tokenizer line in a shared file).
+    return qualify && ev.host ? `${ev.host}/${role}` : role;
+  }
+
+  /** The one TP rank a source's tagged records name (a per-rank log file), if there is exactly one. */
+  private sourceRank(sourceId: number): { pp: number | null; tp: number } | undefined {
+    if (!this.sourceRanks.has(sourceId)) {
+      const ranks = new Set((this.source(sourceId)?.ranks ?? []).flatMap((r) => /(?:\/pp(\d+))?\/tp(\d+)$/.exec(r)?.slice(1, 3).join("/") ?? []));
+      const [only] = ranks;
+      const [pp, tp] = only?.split("/") ?? [];
+      this.sourceRanks.set(sourceId, ranks.size === 1 && tp !== undefined ? { pp: pp ? Number(pp) : null, tp: Number(tp) } : undefined);
+    }
+    return this.sourceRanks.get(sourceId);
+  }
+
+}
+
+/** An attribute as a string (rooms and tags stay strings; numbers are printed). */
+export function attrString(ev: StoredEvent, key: string): string | undefined {
+  const v = ev.attrs?.[key];
+  if (v === undefined || v === null) return undefined;
+  return typeof v === "string" ? v : String(v);
+}
+
+export function attrNumber(ev: StoredEvent, key: string): number | undefined {
+  const v = ev.attrs?.[key];
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+/** The events once each, in the order given (a witness names a line once). */
+export function uniqueEvents(evs: readonly StoredEvent[]): StoredEvent[] {
+  const seen = new Set<number>();
+  return evs.filter((e) => !seen.has(e.seq) && seen.add(e.seq));
+}
+
+export function isoTime(tsUs: number): string {
+  return new Date(Math.floor(tsUs / 1000)).toISOString();
+}
+
+/** A duration as a reader wants it: "305 s", "12.5 s", "38.0 ms". */
+export function seconds(us: number): string {
+  if (Math.abs(us) < 1e6) return `${(us / 1000).toFixed(1)} ms`;
+  const s = us / 1e6;
+  return s >= 100 ? `${s.toFixed(0)} s` : `${s.toFixed(1)} s`;
+}

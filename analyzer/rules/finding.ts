@@ -1,0 +1,131 @@
+// The analyzer's output contract (DESIGN.md "Findings — the JSON contract"):
+// the types the rules and the suspect ranking produce, and the zod schema that
+// `kvrewind analyze --json` output is validated against. Rooms are decimal
+// strings, times ISO-8601 UTC.
+
+import { z } from "zod";
+
+export const RULE_IDS = [
+  "read-before-landed-write",
+  "hicache-ungated-read",
+  "unhandled-abort",
+  "collective-divergence",
+  "transfer-stall",
+  "stale-slot-reuse",
+  "checksum-mismatch",
+  "incomplete-completion",
+  "pool-sizing-mismatch",
+  "address-overflow",
+  "metadata-collision",
+  "evidence-gap",
+] as const;
+export type RuleId = (typeof RULE_IDS)[number];
+
+export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const VERDICTS = ["violated", "consistent", "undetermined"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export const CAUSE_IDS = [
+  "overlap-collective-desync",
+  "unhandled-abort",
+  "hicache-indexk-race",
+  "stale-slot-reuse",
+  "pool-sizing-fp8-hardcoded",
+  "transfer-saturation",
+  "indexer-address-overflow",
+  "item-len-mismatch",
+  "uncounted-state-transfer",
+] as const;
+export type CauseId = (typeof CAUSE_IDS)[number];
+
+/** Lower is more severe; `atOrAbove(s, floor)` compares by this order. */
+export function severityRank(s: Severity): number {
+  return SEVERITIES.indexOf(s);
+}
+
+export function atOrAbove(s: Severity, floor: Severity): boolean {
+  return severityRank(s) <= severityRank(floor);
+}
+
+const roomString = z.string().regex(/^\d+$/, "a room is a decimal string");
+
+export const witnessLineSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  source: z.string(),
+  line: z.number().int().positive(),
+  text: z.string(),
+});
+export type WitnessLine = z.infer<typeof witnessLineSchema>;
+
+export const findingSchema = z.object({
+  id: z.string().regex(/^F\d+$/),
+  rule: z.enum(RULE_IDS),
+  severity: z.enum(SEVERITIES),
+  verdict: z.enum(VERDICTS),
+  title: z.string().min(1),
+  room: roomString.optional(),
+  ranks: z.array(z.string()),
+  ts: z.iso.datetime().optional(),
+  witness: z.array(witnessLineSchema),
+  explanation: z.string().min(1),
+  falsify: z.string(),
+  /** How many items (rooms, pages, collectives, ...) a consistent or violated verdict rests on. */
+  checked: z.number().int().nonnegative().optional(),
+  /** For an undetermined verdict: the evidence that was missing. */
+  missing: z.array(z.string()).optional(),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+export const suspectSchema = z.object({
+  rank: z.number().int().positive(),
+  cause: z.enum(CAUSE_IDS),
+  confidence: z.number().min(0).max(1),
+  findings: z.array(z.string().regex(/^F\d+$/)),
+  summary: z.string().min(1),
+  falsify: z.string().min(1),
+});
+export type Suspect = z.infer<typeof suspectSchema>;
+
+export const coverageGapSchema = z.object({
+  kind: z.enum(["missing-ranks", "parse-errors", "truncated-source", "time-gap", "clock-offset", "causal-inversion"]),
+  detail: z.string(),
+  source: z.string().optional(),
+  ranks: z.array(z.string()).optional(),
+  from: z.iso.datetime().optional(),
+  to: z.iso.datetime().optional(),
+});
+export type CoverageGap = z.infer<typeof coverageGapSchema>;
+
+export const coverageSchema = z.object({
+  sources: z.number().int().nonnegative(),
+  events: z.number().int().nonnegative(),
+  ranks: z.array(z.string()),
+  gaps: z.array(coverageGapSchema),
+  /** Per rule: its verdict and, when undetermined, what it lacked. */
+  rules: z.array(
+    z.object({ rule: z.enum(RULE_IDS), verdict: z.enum(VERDICTS), checked: z.number().int().nonnegative(), missing: z.array(z.string()) }),
+  ),
+});
+export type Coverage = z.infer<typeof coverageSchema>;
+
+export const incidentSchema = z.object({
+  name: z.string(),
+  start: z.iso.datetime().optional(),
+  end: z.iso.datetime().optional(),
+  hosts: z.array(z.string()),
+  /** Settings the incident's own records state (probe `config`, log lines), merged per role. */
+  config: z.record(z.string(), z.unknown()),
+  /** The model profile the replay ran with, when a replay ran. */
+  profile: z.record(z.string(), z.unknown()).optional(),
+});
+export type Incident = z.infer<typeof incidentSchema>;
+
+export const analysisReportSchema = z.object({
+  incident: incidentSchema,
+  coverage: coverageSchema,
+  findings: z.array(findingSchema),
+  suspects: z.array(suspectSchema),
+});
+export type AnalysisReport = z.infer<typeof analysisReportSchema>;

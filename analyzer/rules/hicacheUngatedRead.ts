@@ -1,0 +1,82 @@
+// hicache-ungated-read: an index-K reader ran while a HiCache host→device load
+// of its layer was still in progress, and its accessor did not wait for the
+// layer (sglang #22811: the ragged accessors lacked `wait_until`;
+// hicache-indexk-scheduler.md §1.2–§1.4).
+
+import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { Violation } from "../model/api.js";
+import { attrNumber, attrString, type Evidence } from "./evidence.js";
+import { at, detailOf, modelRule } from "./modelRule.js";
+import { violationsOf } from "./replayEvidence.js";
+
+export const hicacheUngatedRead = modelRule({
+  id: "hicache-ungated-read",
+  needs: ["probe hicache.load / hicache.layer / hicache.wait", "probe kernel.read with its consumer slot", "config: version (which accessors wait)"],
+  severity: "critical",
+  citeOthers: true,
+  title: (v, more) => `Room ${v.room ?? "?"} read ${detailOf(v, "buffer")} layer ${detailOf(v, "layer")} before its HiCache layer loaded${more ? ` (+${more} more)` : ""}`,
+  explain: (v, [start, lastLayer, read], evidence) => {
+    const path = read ? attrString(read, "path") : undefined;
+    const reader = v.detail.accessor ? String(v.detail.accessor) : path ? `the ${path} index-K read` : "the index-K read";
+    return (
+      `Let HiCache load slot ${detailOf(v, "slot")} start copying ${detailOf(v, "layers")} layers host→device on ${v.rank ?? "a rank"} (${at(evidence, start)}; last layer completion before the read: ${at(evidence, lastLayer)}). ` +
+      `Then a reader of layer ${detailOf(v, "layer")} must wait for that layer's event (wait_until, §1.2–§1.3), ` +
+      `but ${reader} of page ${detailOf(v, "page")} ran at ${at(evidence, read)} with ${detailOf(v, "layersDone")}/${detailOf(v, "layers")} layers loaded: ${detailOf(v, "why")}` +
+      `${v.detail.raggedAccessorsWait === false ? " (this version's ragged accessors do not wait, before #22811)" : ""}.`
+    );
+  },
+  falsify: "Disable HiCache at the same load (expect no corrupted session), or run a build with #22811's waits in the ragged index-K accessors.",
+  derive: ({ evidence, replay }) => otherRanks(evidence, violationsOf(replay, "hicache-ungated-read")),
+});
+
+/**
+ * The model reports one ungated read per room; a room read on several ranks
+ * (TP ranks each load their own copy) and layers raced on each. For every
+ * room it flagged, the same test on its other reads, one per rank and layer: a read
+ * with a consumer slot whose latest load had not completed the read's layer
+ * and no wait_until on that slot for the layer (§1.2: wait(i) orders the
+ * reader after layer i's completion).
+ */
+function otherRanks(evidence: Evidence, flagged: Violation[]): Violation[] {
+  const out: Violation[] = [];
+  for (const room of new Set(flagged.flatMap((v) => (v.room ? [v.room] : [])))) {
+    const done = new Set(flagged.filter((v) => v.room === room).map((v) => `${v.rank}|${String(v.detail.layer)}`));
+    for (const read of evidence.of("kernel.read").filter((e) => e.room === room && attrString(e, "buffer") === "index_k")) {
+      const rank = evidence.rank(read);
+      const key = `${rank}|${read.layer}`;
+      if (done.has(key)) continue;
+      const v = ungated(evidence, read, rank);
+      if (!v) continue;
+      done.add(key);
+      out.push(v);
+    }
+  }
+  return out;
+}
+
+function ungated(evidence: Evidence, read: StoredEvent, rank: string): Violation | undefined {
+  const slot = attrNumber(read, "consumer");
+  const layer = read.layer;
+  if (slot === undefined || slot < 0 || layer === null) return undefined;
+  const sameRank = (e: StoredEvent): boolean => e.host === read.host && e.role === read.role && e.tp === read.tp && attrNumber(e, "slot") === slot;
+  const load = evidence.of("hicache.load").filter((e) => sameRank(e) && e.seq < read.seq).at(-1);
+  if (!load || !overlaps(load, read)) return undefined;
+  const between = (e: StoredEvent): boolean => sameRank(e) && e.seq > load.seq && e.seq < read.seq;
+  const layers = evidence.of("hicache.layer").filter(between);
+  if (layers.some((e) => e.layer === layer) || evidence.of("hicache.wait").some((e) => between(e) && (e.layer ?? -1) >= layer)) return undefined;
+  const lastLayer = layers.at(-1);
+  return {
+    check: "hicache-ungated-read",
+    seq: read.seq,
+    tsUs: read.tsUs,
+    room: read.room!,
+    rank,
+    witness: [load.seq, lastLayer?.seq ?? -1, read.seq],
+    message: `the read ran with layer ${layer} of load slot ${slot} not yet complete and no wait_until(${layer}) on that slot`,
+    detail: { buffer: "index_k", layer, page: read.pageLo, accessor: attrString(read, "accessor") ?? null, slot, layersDone: layers.length, layers: attrNumber(load, "layers") ?? "?", why: `no wait_until(${layer}) on slot ${slot} before the read` },
+  };
+}
+
+function overlaps(a: StoredEvent, b: StoredEvent): boolean {
+  return a.pageLo === null || b.pageLo === null || (a.pageLo < (b.pageHi ?? b.pageLo + 1) && b.pageLo < (a.pageHi ?? a.pageLo + 1));
+}

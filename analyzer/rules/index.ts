@@ -1,0 +1,185 @@
+// The rule list, running it over an incident, numbering the findings, ranking
+// suspects, and storing the result in the incident database (`findings`,
+// `suspects`, and meta `analysis` for the incident and coverage headers).
+
+import { basename } from "node:path";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { getMetaJson, setMeta } from "../../ingest/store/db.js";
+import { addressOverflow } from "./addressOverflow.js";
+import { checksumMismatch } from "./checksumMismatch.js";
+import { collectiveDivergence } from "./collectiveDivergence.js";
+import { Evidence, isoTime } from "./evidence.js";
+import { evidenceGap } from "./evidenceGap.js";
+import {
+  analysisReportSchema,
+  RULE_IDS,
+  severityRank,
+  type AnalysisReport,
+  type Coverage,
+  type CoverageGap,
+  type Finding,
+  type Incident,
+  type Suspect,
+} from "./finding.js";
+import { hicacheUngatedRead } from "./hicacheUngatedRead.js";
+import { incompleteCompletion } from "./incompleteCompletion.js";
+import { metadataCollision } from "./metadataCollision.js";
+import { poolSizingMismatch } from "./poolSizingMismatch.js";
+import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
+import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
+import { replayIncident } from "../replay/replay.js";
+import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
+import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
+import { staleSlotReuse } from "./staleSlotReuse.js";
+import { earlyReleases } from "./roomTimeouts.js";
+import { transferStall } from "./transferStall.js";
+import { unhandledAbort } from "./unhandledAbort.js";
+
+export const RULES: readonly Rule[] = [
+  readBeforeLandedWrite,
+  hicacheUngatedRead,
+  staleSlotReuse,
+  incompleteCompletion,
+  collectiveDivergence,
+  unhandledAbort,
+  transferStall,
+  checksumMismatch,
+  metadataCollision,
+  poolSizingMismatch,
+  addressOverflow,
+  evidenceGap,
+];
+
+export interface AnalyzeOptions {
+  /** The incident's name in reports; defaults to the database file's name. */
+  name?: string;
+  replay?: ReplayEvidence;
+  /** What an A/B comparison with a baseline incident says about each cause. */
+  ab?: AbEvidence;
+}
+
+export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
+  /** A --profile flag for the replay (analyzer/replay/profileFlag.ts). */
+  profileFlag?: string;
+  /** The replay's progress now and then: events done of the total. */
+  onProgress?: (phase: string, done: number, total: number) => void;
+}
+
+/** Replays the incident against the reference model, then runs every rule on the replay and the store. */
+export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): AnalysisReport {
+  const { profileFlag, onProgress, ...rest } = opts;
+  const summary = replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
+  return analyze(db, { ...rest, replay: replayEvidenceOf(summary) });
+}
+
+/** Runs every rule, numbers the findings and ranks the suspects. Reads only. */
+export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): AnalysisReport {
+  const evidence = new Evidence(db);
+  const perRule: Coverage["rules"] = [];
+  const drafts: DraftFinding[] = [];
+  for (const rule of RULES) {
+    const result = rule.run({ evidence, ...(opts.replay && { replay: opts.replay }) });
+    drafts.push(...result.findings);
+    perRule.push({
+      rule: rule.id,
+      verdict: ruleVerdict(result.findings),
+      checked: result.checked,
+      missing: [...new Set(result.findings.flatMap((f) => f.missing ?? []))],
+    });
+  }
+  const numbered = numberFindings(drafts);
+  const suspects = rankSuspects(numbered, { config: evidence.config(), released: earlyReleases(evidence), ...(opts.ab && { ab: opts.ab }) });
+  return {
+    incident: incidentOf(evidence, opts),
+    coverage: coverageOf(evidence, drafts, perRule),
+    findings: numbered.map((f) => toFinding(evidence, f)),
+    suspects,
+  };
+}
+
+/** Violated first, most severe first, then in rule order and time. */
+function numberFindings(drafts: DraftFinding[]): NumberedFinding[] {
+  const verdictOrder = { violated: 0, undetermined: 1, consistent: 2 } as const;
+  const sorted = [...drafts].sort(
+    (a, b) =>
+      verdictOrder[a.verdict] - verdictOrder[b.verdict] ||
+      severityRank(a.severity) - severityRank(b.severity) ||
+      RULE_IDS.indexOf(a.rule) - RULE_IDS.indexOf(b.rule) ||
+      (a.tsUs ?? 0) - (b.tsUs ?? 0),
+  );
+  return sorted.map((draft, i) => ({ id: `F${i + 1}`, draft }));
+}
+
+function toFinding(evidence: Evidence, { id, draft }: NumberedFinding): Finding {
+  return {
+    id,
+    rule: draft.rule,
+    severity: draft.severity,
+    verdict: draft.verdict,
+    title: draft.title,
+    ...(draft.room !== undefined && { room: draft.room }),
+    ranks: draft.ranks,
+    ...(draft.tsUs !== undefined && { ts: isoTime(draft.tsUs) }),
+    witness: draft.witness.map((ev) => evidence.witness(ev)),
+    explanation: draft.explanation,
+    falsify: draft.falsify,
+    ...(draft.checked !== undefined && { checked: draft.checked }),
+    ...(draft.missing !== undefined && { missing: draft.missing }),
+  };
+}
+
+function incidentOf(evidence: Evidence, opts: AnalyzeOptions): Incident {
+  const sources = evidence.sources();
+  const firsts = sources.flatMap((s) => (s.firstTsUs === null ? [] : [s.firstTsUs]));
+  const lasts = sources.flatMap((s) => (s.lastTsUs === null ? [] : [s.lastTsUs]));
+  const hosts = evidence.db.prepare("SELECT DISTINCT host FROM events WHERE host IS NOT NULL ORDER BY host").all() as { host: string }[];
+  return {
+    name: opts.name ?? basename(evidence.db.name),
+    ...(firsts.length && { start: isoTime(Math.min(...firsts)) }),
+    ...(lasts.length && { end: isoTime(Math.max(...lasts)) }),
+    hosts: hosts.map((h) => h.host),
+    config: evidence.config().flat(),
+    ...(opts.replay && { profile: { ...opts.replay.profile } }),
+  };
+}
+
+function coverageOf(evidence: Evidence, drafts: DraftFinding[], perRule: Coverage["rules"]): Coverage {
+  const rankRows = evidence.rankRows().filter((r) => r.role !== null);
+  const gaps = drafts.filter((d) => d.rule === "evidence-gap").flatMap((d) => (d.facts?.gaps as CoverageGap[] | undefined) ?? []);
+  return {
+    sources: evidence.sources().length,
+    events: evidence.eventCount(),
+    ranks: [...new Set(rankRows.map((r) => evidence.rank(r)))].sort(),
+    gaps,
+    rules: perRule,
+  };
+}
+
+/** Replaces the incident's stored findings and suspects with this analysis. */
+export function storeAnalysis(db: IncidentDb, report: AnalysisReport): void {
+  const insertFinding = db.prepare(
+    "INSERT INTO findings (id, rule, severity, verdict, title, room, ranks, ts_us, witness, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertSuspect = db.prepare("INSERT INTO suspects (rank, cause, confidence, body) VALUES (?, ?, ?, ?)");
+  db.transaction(() => {
+    db.prepare("DELETE FROM findings").run();
+    db.prepare("DELETE FROM suspects").run();
+    for (const f of report.findings) {
+      insertFinding.run(f.id, f.rule, f.severity, f.verdict, f.title, f.room ?? null, JSON.stringify(f.ranks),
+        f.ts === undefined ? null : Date.parse(f.ts) * 1000, JSON.stringify(f.witness.map((w) => w.seq)), JSON.stringify(f));
+    }
+    for (const s of report.suspects) insertSuspect.run(s.rank, s.cause, s.confidence, JSON.stringify(s));
+    setMeta(db, "analysis", JSON.stringify({ incident: report.incident, coverage: report.coverage }));
+  })();
+}
+
+/** The analysis stored by the last `storeAnalysis`, or undefined when none ran. */
+export function loadAnalysis(db: IncidentDb): AnalysisReport | undefined {
+  const header = getMetaJson<Pick<AnalysisReport, "incident" | "coverage">>(db, "analysis");
+  if (!header) return undefined;
+  const findings = (db.prepare("SELECT body FROM findings ORDER BY CAST(SUBSTR(id, 2) AS INTEGER)").all() as { body: string }[]).map(
+    (r) => JSON.parse(r.body) as Finding,
+  );
+  const suspects = (db.prepare("SELECT body FROM suspects ORDER BY rank").all() as { body: string }[]).map((r) => JSON.parse(r.body) as Suspect);
+  return analysisReportSchema.parse({ ...header, findings, suspects });
+}

@@ -1,0 +1,122 @@
+// The rules that rest on the reference model: the replay's raw violations of
+// one check (plus any the rule derives from the same evidence) become
+// findings, one per room with the room's first violation as the witness and
+// every rank the room's violations name; the coverage says how much was
+// checked; without a replay the rule is undetermined.
+
+import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { CheckId, Profile, Violation } from "../model/api.js";
+import { uniqueEvents, type Evidence } from "./evidence.js";
+import type { RuleId, Severity } from "./finding.js";
+import { coverageOf, violationsOf, type ReplayEvidence } from "./replayEvidence.js";
+import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
+
+export interface ModelRuleSpec {
+  id: RuleId & CheckId;
+  needs: readonly string[];
+  severity: Severity;
+  title(v: Violation, more: number): string;
+  /** "Let … Then … but …" from the violation and its witness events (in the violation's order). */
+  explain(v: Violation, witness: (StoredEvent | undefined)[], evidence: Evidence): string;
+  falsify: string;
+  facts?(v: Violation): Record<string, unknown>;
+  /** Profile fields whose stating records witness a violation the model raised from the profile alone. */
+  profileFields?: (keyof Profile)[];
+  /** Violations of this rule that follow from other evidence (another check's violations, late records). */
+  derive?(ctx: RuleContext & { replay: ReplayEvidence }): Violation[];
+  /** Cite where the room's violations on other ranks and layers failed (their reads), beside the first's witness. */
+  citeOthers?: boolean;
+  /** Puts a violation's witness in the order the explanation reads it. */
+  witnessOrder?(v: Violation): number[];
+  /**
+   * Records that back a violation up (the config lines that state a setting):
+   * every one names a rank of the finding; the first of each host, role and kind joins the witness.
+   */
+  support?(v: Violation, evidence: Evidence): StoredEvent[];
+}
+
+/** A room's other violations cited in its witness, at most. */
+const MAX_OTHER_WITNESSES = 8;
+
+const NO_REPLAY = "a replay of the reference model over probe records (kv.*, kernel.*, hicache.*)";
+
+export function modelRule(spec: ModelRuleSpec): Rule {
+  return {
+    id: spec.id,
+    needs: spec.needs,
+    run(ctx): RuleResult {
+      const { evidence, replay } = ctx;
+      if (!replay) {
+        return undetermined(spec.id, `No replay: ${spec.id} cannot be checked`, [NO_REPLAY], `This rule is decided by the reference model's checks, which did not run.`);
+      }
+      const violations = [...violationsOf(replay, spec.id), ...(spec.derive?.({ ...ctx, replay }) ?? [])];
+      const coverage = coverageOf(replay, spec.id);
+      const checked = coverage?.checked ?? 0;
+      if (violations.length === 0) {
+        if (coverage?.undetermined) {
+          return undetermined(spec.id, `${spec.id}: not enough evidence`, [coverage.undetermined],
+            `The model could check ${checked} case(s); ${coverage.undetermined}.`, checked);
+        }
+        return consistent(spec.id, `${spec.id}: no violation in ${checked} checked case(s)`,
+          `The model replayed the incident under the ${replay.profile.backend} v${replay.profile.version} profile and checked ${checked} case(s) without a violation.`, checked);
+      }
+      return { checked, findings: byRoom(violations).map((room) => toFinding(spec, room, evidence, replay)) };
+    },
+  };
+}
+
+interface RoomViolations {
+  first: Violation;
+  all: Violation[];
+}
+
+/** Violations grouped by room, rooms in order of their first violation; violations without a room stand alone. */
+function byRoom(violations: Violation[]): RoomViolations[] {
+  const rooms = new Map<string, RoomViolations>();
+  for (const v of [...violations].sort((a, b) => a.seq - b.seq)) {
+    const key = v.room ?? `${v.check}#${v.seq}#${JSON.stringify(v.detail)}`;
+    const seen = rooms.get(key);
+    if (seen) seen.all.push(v);
+    else rooms.set(key, { first: v, all: [v] });
+  }
+  return [...rooms.values()];
+}
+
+function toFinding(spec: ModelRuleSpec, { first: v, all }: RoomViolations, evidence: Evidence, replay: ReplayEvidence): DraftFinding {
+  const own = spec.witnessOrder?.(v) ?? v.witness;
+  const support = spec.support?.(v, evidence) ?? [];
+  const fromProfile = own.length > 0 || support.length > 0 ? [] : (spec.profileFields ?? []).flatMap((f) => replay.profileEvidence[f] ?? []);
+  const seqs = own.length > 0 ? own : [...new Set(fromProfile)].sort((a, b) => a - b);
+  const events = seqs.map((seq) => (seq >= 0 ? evidence.event(seq) : undefined));
+  const perHost = support.filter((e, i) => support.findIndex((o) => o.host === e.host && o.role === e.role && o.kind === e.kind) === i);
+  // The room's other violations (another rank, another layer) add the event where each failed (their read, say).
+  const where = (x: Violation): string => `${x.rank}|${String(x.detail.layer)}`;
+  const others = spec.citeOthers ? all.filter((x, i) => where(x) !== where(v) && all.findIndex((o) => where(o) === where(x)) === i).slice(0, MAX_OTHER_WITNESSES) : [];
+  const witness = uniqueEvents([...events.filter((e): e is StoredEvent => e !== undefined), ...others.flatMap((x) => evidence.event(x.seq) ?? []), ...perHost]);
+  const ranks = new Set(all.flatMap((x) => (x.rank ? [x.rank] : [])));
+  for (const ev of support) ranks.add(evidence.rank(ev));
+  const more = all.length - 1;
+  return {
+    rule: spec.id,
+    severity: spec.severity,
+    verdict: "violated",
+    title: spec.title(v, more),
+    ...(v.room !== undefined && { room: v.room }),
+    ranks: [...ranks].sort(),
+    tsUs: v.tsUs,
+    witness,
+    explanation: spec.explain(v, [...events, ...perHost], evidence),
+    falsify: spec.falsify,
+    facts: { ...v.detail, ...(spec.facts?.(v) ?? {}), violations: all.length },
+  };
+}
+
+/** "file:line" of a witness event, or a note that the model named none. */
+export function at(evidence: Evidence, ev: StoredEvent | undefined): string {
+  return ev ? evidence.where(ev) : "no recorded line";
+}
+
+export function detailOf(v: Violation, key: string): string {
+  const x = v.detail[key];
+  return x === undefined || x === null ? "?" : String(x);
+}

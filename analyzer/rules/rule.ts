@@ -1,0 +1,68 @@
+// What a rule is: an id, the evidence it needs (in words, for the coverage
+// report), and a function from the incident's evidence to verdicts. A rule
+// that finds nothing still answers: consistent (with how much it checked) or
+// undetermined (naming the missing evidence).
+
+import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { Evidence } from "./evidence.js";
+import type { RuleId, Severity, Verdict } from "./finding.js";
+import type { ReplayEvidence } from "./replayEvidence.js";
+
+export interface RuleContext {
+  evidence: Evidence;
+  /** The replay's violations and coverage, when a replay ran. */
+  replay?: ReplayEvidence;
+}
+
+/** A finding before it is numbered; `facts` feed the suspect ranking and the diff, not the JSON. */
+export interface DraftFinding {
+  rule: RuleId;
+  severity: Severity;
+  verdict: Verdict;
+  title: string;
+  room?: string;
+  ranks: string[];
+  tsUs?: number;
+  /** In the order a reader should check them. */
+  witness: StoredEvent[];
+  explanation: string;
+  falsify: string;
+  checked?: number;
+  missing?: string[];
+  facts?: Record<string, unknown>;
+}
+
+export interface RuleResult {
+  findings: DraftFinding[];
+  /** How many items the rule examined (rooms, collectives, pages, config keys...). */
+  checked: number;
+}
+
+export interface Rule {
+  id: RuleId;
+  needs: readonly string[];
+  run(ctx: RuleContext): RuleResult;
+}
+
+/** The finding a rule gives when it examined everything and found nothing wrong. */
+export function consistent(rule: RuleId, title: string, explanation: string, checked: number): RuleResult {
+  return {
+    checked,
+    findings: [{ rule, severity: "info", verdict: "consistent", title, ranks: [], witness: [], explanation, falsify: "", checked }],
+  };
+}
+
+/** The finding a rule gives when the evidence it needs is absent. */
+export function undetermined(rule: RuleId, title: string, missing: string[], explanation: string, checked = 0): RuleResult {
+  return {
+    checked,
+    findings: [{ rule, severity: "info", verdict: "undetermined", title, ranks: [], witness: [], explanation, falsify: "", checked, missing }],
+  };
+}
+
+/** Overall verdict of a rule: violated wins, then undetermined, then consistent. */
+export function ruleVerdict(findings: readonly DraftFinding[]): Verdict {
+  if (findings.some((f) => f.verdict === "violated")) return "violated";
+  if (findings.some((f) => f.verdict === "undetermined")) return "undetermined";
+  return "consistent";
+}

@@ -1,0 +1,144 @@
+// unhandled-abort: decode sends `ABORT` frames (since #27372, v0.5.13) but the
+// NIXL prefill bootstrap thread of v0.5.13–v0.5.15 has no handler: the frame
+// fails the GUARD assertion and the (non-daemon) thread dies; from then on the
+// rank never takes metadata, so new rooms stay Bootstrapping on prefill and
+// time out in WaitingForInput on decode (sglang-pd-logs-and-protocol.md §7.1,
+// UNVERIFIED at runtime there; Mooncake handles ABORT, §7.2).
+
+import { LogKind } from "../../ingest/event.js";
+import type { StoredEvent } from "../../ingest/store/queries.js";
+import { attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
+import { abortHandlingFor } from "../model/profile.js";
+import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
+import { timeoutEvents } from "./roomTimeouts.js";
+
+const GUARD_ASSERT = /First message should be/;
+/** How far after a traceback's inherited time its thread may really have died. */
+const STAMP_SLACK_US = 10_000_000;
+
+export const unhandledAbort: Rule = {
+  id: "unhandled-abort",
+  needs: [
+    "ABORT frames: probe boot.msg kind=ABORT, or decode `Sent abort notification` lines",
+    "the bootstrap thread's end: `Exception in thread … bootstrap_thread` traceback or probe boot.exit",
+    "config: backend and version (which versions handle ABORT)",
+  ],
+  run(ctx): RuleResult {
+    const { evidence } = ctx;
+    const aborts = abortFrames(evidence);
+    const deaths = threadDeaths(evidence);
+    const handling = handlingOf(ctx);
+    if (deaths.length > 0) {
+      return { checked: aborts.length + deaths.length, findings: deaths.map((d) => deathFinding(evidence, d, aborts, handling)) };
+    }
+    const handled = evidence.ofKinds(LogKind.abortReceived, LogKind.abortAckSent);
+    if (aborts.length === 0 && handled.length === 0) {
+      return consistent("unhandled-abort", "No ABORT frame reached a prefill bootstrap thread",
+        "The incident records no ABORT sent by decode or taken by a prefill bootstrap thread, and no bootstrap thread ended.", 0);
+    }
+    if (handled.length > 0 || handling === "failed-no-ack" || handling === "failed-ack") {
+      return consistent("unhandled-abort", `${Math.max(aborts.length, handled.length)} ABORT frame(s) handled by prefill`,
+        `Prefill handled the ABORT frames (${handled.length} handler line(s)${handling ? `; the profile's bootstrap thread handles ABORT: ${handling}` : ""}) and no bootstrap thread ended.`,
+        Math.max(aborts.length, handled.length));
+    }
+    return undetermined("unhandled-abort", `${aborts.length} ABORT frame(s) sent; whether prefill survived them is unknown`,
+      [handling ? "prefill stderr (`Exception in thread`) or probe boot.exit" : "config: backend and version", "prefill bootstrap-thread debug lines"],
+      `Decode sent ABORT (${evidence.where(aborts[0]!)}) but nothing shows whether the prefill bootstrap thread handled it or died.`, aborts.length);
+  },
+};
+
+/** How the profile's bootstrap thread answers ABORT, when the incident states its backend and version. */
+function handlingOf(ctx: RuleContext): string | undefined {
+  const { replay } = ctx;
+  if (replay?.stated.includes("backend") && replay.stated.includes("version")) return replay.profile.abortHandling;
+  const config = ctx.evidence.config();
+  const backend = config.str("backend", "prefill");
+  const version = config.str("version", "prefill");
+  return (backend === "nixl" || backend === "mooncake") && version !== undefined ? abortHandlingFor(backend, version) : undefined;
+}
+
+/** ABORT frames as prefill took them (probe) or as decode sent them (debug log). */
+function abortFrames(evidence: Evidence): StoredEvent[] {
+  const taken = evidence.of("boot.msg").filter((e) => attrString(e, "kind") === "ABORT");
+  return taken.length > 0 ? taken : evidence.of(LogKind.abortSent).filter((e) => e.attrs?.failed !== true);
+}
+
+interface Deaths {
+  /** The prefill instance ("p0/prefill", or "prefill"). */
+  instance: string;
+  /** The first record of each dead rank's end, in seq order. */
+  perRank: { rank: string; ev: StoredEvent }[];
+  /** A traceback of the death as the log shows it, when the first record is a probe boot.exit. */
+  traceback?: StoredEvent;
+}
+
+/** Bootstrap-thread ends (probe boot.exit, `Exception in thread … (bootstrap_thread)`), by prefill instance. */
+function threadDeaths(evidence: Evidence): Deaths[] {
+  const exits = evidence.of("boot.exit");
+  const exceptions = evidence.of(LogKind.exception).filter((e) => /bootstrap_thread/.test(attrString(e, "thread") ?? ""));
+  const groups = new Map<string, Deaths>();
+  for (const ev of [...exits, ...exceptions].sort((a, b) => a.seq - b.seq)) {
+    const rank = evidence.rank(ev);
+    const instance = rank.includes("/tp") ? rank.slice(0, rank.lastIndexOf("/tp")) : rank;
+    const g = groups.get(instance) ?? { instance, perRank: [] };
+    groups.set(instance, g);
+    if (!g.perRank.some((d) => d.rank === rank)) g.perRank.push({ rank, ev });
+    if (ev.kind === LogKind.exception && g.perRank[0]!.ev.kind !== LogKind.exception) g.traceback ??= ev;
+  }
+  return [...groups.values()];
+}
+
+function deathFinding(evidence: Evidence, deaths: Deaths, aborts: StoredEvent[], handling: string | undefined): DraftFinding {
+  const first = deaths.perRank[0]!.ev;
+  const ranks = deaths.perRank.map((d) => d.rank).sort();
+  const abort = abortBefore(evidence, first, aborts);
+  const stalled = stalledAfter(evidence, first);
+  const proof = deaths.traceback ?? first;
+  const guard = GUARD_ASSERT.test(proof.text) || GUARD_ASSERT.test(attrString(first, "excMessage") ?? attrString(first, "error") ?? "");
+  const witness = uniqueEvents([...(abort ? [abort] : []), first, proof, ...(stalled[0] ? [stalled[0].ev] : [])]);
+  const cause = abort ? `an ABORT frame for room ${abort.room ?? "?"} reached it (${evidence.where(abort)})` : "no ABORT frame is recorded before it";
+  const profileNote = handling === "fatal-assert" ? ", as NIXL prefill v0.5.13–v0.5.15 does (§7.1)" : "";
+  const others = ranks.length > 1 ? ` The bootstrap threads of ${ranks.length} ranks died this way (${ranks.join(", ")}).` : "";
+  return {
+    rule: "unhandled-abort",
+    severity: abort ? "critical" : "high",
+    verdict: "violated",
+    title: `Prefill bootstrap thread${ranks.length > 1 ? `s of ${ranks.length} ranks` : ""} on ${deaths.instance} died${abort ? " on an unhandled ABORT" : ""}; ${stalled.length} room(s) stalled after`,
+    ...(abort?.room && { room: abort.room }),
+    ranks,
+    tsUs: first.tsUs,
+    witness,
+    explanation:
+      `Let the prefill bootstrap thread on ${deaths.perRank[0]!.rank} take frames from decode; ${cause}. ` +
+      `Then the thread must handle the frame and keep taking metadata (§7.1), ` +
+      `but it ended at ${evidence.where(first)}${guard ? ` failing the GUARD assertion (\`First message should be …\`, ${evidence.where(proof)})` : ""}${profileNote}.${others} ` +
+      (stalled.length > 0
+        ? `From ${isoTime(first.tsUs)} on no new room can bootstrap there: ${stalled.length} room(s) that started later timed out, the first at ${evidence.where(stalled[0]!.ev)}.`
+        : "No room that started after it is recorded as timing out."),
+    falsify: "Repeat the mass abort on NIXL prefill ≥ v0.5.16 (ABORT handled, #30352) or on Mooncake; the bootstrap thread must survive and new rooms must bootstrap.",
+    checked: aborts.length,
+    facts: { deadRanks: ranks, deathUs: first.tsUs, abortSeen: abort !== undefined, stalledRooms: stalled.map((x) => x.room), handling },
+  };
+}
+
+/**
+ * The ABORT behind a death: the last one that rank took before it, else the
+ * last one sent before it. A traceback carries the time of the line before it
+ * (it has no stamp of its own), so an ABORT up to STAMP_SLACK_US after it counts.
+ */
+function abortBefore(evidence: Evidence, death: StoredEvent, aborts: StoredEvent[]): StoredEvent | undefined {
+  const limit = death.kind === LogKind.exception ? death.tsUs + STAMP_SLACK_US : death.tsUs;
+  const before = aborts.filter((a) => a.seq < death.seq || a.tsUs <= limit);
+  return before.filter((a) => evidence.rank(a) === evidence.rank(death)).at(-1) ?? before.at(-1);
+}
+
+/** Rooms whose first record follows the death and that later timed out, once each. */
+function stalledAfter(evidence: Evidence, death: StoredEvent): { room: string; ev: StoredEvent }[] {
+  const firstSeq = evidence.db.prepare("SELECT MIN(seq) AS s FROM events WHERE room = ?").pluck();
+  const out = new Map<string, StoredEvent>();
+  for (const t of timeoutEvents(evidence)) {
+    if (t.room === undefined || t.ev.seq < death.seq || out.has(t.room)) continue;
+    if ((firstSeq.get(t.room) as number) > death.seq) out.set(t.room, t.ev);
+  }
+  return [...out].map(([room, ev]) => ({ room, ev }));
+}

@@ -1,0 +1,65 @@
+// Analyze benchmark: builds (or reuses, BENCH_DIR) a healthy incident of at
+// least BENCH_EVENTS events (default 1 M) with the fixture generator's large
+// mode and the real ingest, then prints the time of the replay, of the rules
+// on the replay's output, of rendering the JSON and Markdown reports, and of
+// the Chrome trace export, with the peak RSS. Figures, not pass/fail.
+
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js";
+import { incident } from "../fixtures/generator/scenarios/incidents.js";
+import { ingest } from "../ingest/pipeline.js";
+import { openIncident } from "../ingest/store/db.js";
+import { eventCount } from "../ingest/store/queries.js";
+import { replayIncident } from "../analyzer/replay/replay.js";
+import { analyze, storeAnalysis } from "../analyzer/rules/index.js";
+import { replayEvidenceOf } from "../analyzer/rules/replayEvidence.js";
+import { renderJson } from "../analyzer/report/json.js";
+import { buildTimeline, renderMarkdown } from "../analyzer/report/markdown.js";
+import { exportChromeTrace } from "../analyzer/report/chromeTrace.js";
+
+const TARGET = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+/** The generator's large mode writes about this many lines per session (see bench/replay.bench.ts). */
+const LINES_PER_SESSION = 229;
+
+async function incidentDb(): Promise<string> {
+  const dir = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), "kvrewind-bench-analyze-"));
+  mkdirSync(dir, { recursive: true });
+  const db = join(dir, "incident.db");
+  if (existsSync(db)) {
+    const d = openIncident(db, { readonly: true });
+    const n = eventCount(d);
+    d.close();
+    if (n >= TARGET) return db;
+  }
+  const inputs = join(dir, "inputs");
+  generateBundle(scaledScenario(incident("healthy"), Math.ceil((TARGET * 1.03) / LINES_PER_SESSION)), inputs);
+  await ingest({ db, paths: [inputs] });
+  return db;
+}
+
+function time<T>(label: string, f: () => T): T {
+  const t = performance.now();
+  const value = f();
+  console.log(`${label.padEnd(34)} ${((performance.now() - t) / 1000).toFixed(2)} s`);
+  return value;
+}
+
+const path = await incidentDb();
+const db = openIncident(path);
+const events = eventCount(db);
+console.log(`incident: ${events} events (${path}); ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);
+const summary = time("replay (model, cache, snapshots)", () => replayIncident(db));
+const replay = replayEvidenceOf(summary);
+const report = time("rules + suspects on the replay", () => analyze(db, { replay }));
+console.log(`  ${report.findings.length} findings (${report.findings.filter((f) => f.verdict === "violated").length} violated), ${report.suspects.length} suspects`);
+time("store findings and suspects", () => storeAnalysis(db, report));
+time("render --json", () => renderJson(report));
+time("render --markdown (with timeline)", () => renderMarkdown(report, buildTimeline(db, report)));
+let bytes = 0;
+time("export chrome-json", () => exportChromeTrace(db, (chunk) => (bytes += chunk.length)));
+console.log(`  trace: ${(bytes / 1e6).toFixed(1)} MB`);
+console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+db.close();

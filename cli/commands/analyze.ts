@@ -1,0 +1,124 @@
+// `kvrewind analyze <incident.db | paths...>`: run the rules, store findings
+// and suspects in the incident, print the report (text, --json or --markdown).
+// Paths that are not one incident database are ingested first, into --db or a
+// temporary database removed afterwards. Exit 1 when a violated finding is at
+// or above --fail-on.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { buildTimeline, renderMarkdown } from "../../analyzer/report/markdown.js";
+import { renderJson } from "../../analyzer/report/json.js";
+import { renderText } from "../../analyzer/report/text.js";
+import { abEvidenceOf, diffIncidents } from "../../analyzer/rules/diff.js";
+import { atOrAbove, SEVERITIES, type AnalysisReport, type Severity } from "../../analyzer/rules/finding.js";
+import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
+import { ROLES, type Role } from "../../ingest/event.js";
+import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
+
+interface AnalyzeArgs {
+  inputs: string[];
+  json?: boolean;
+  markdown?: boolean;
+  failOn: Severity;
+  baseline?: string;
+  profile?: string;
+  db?: string;
+  host?: string;
+  role?: Role;
+  tz?: string;
+}
+
+export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
+  command: "analyze <inputs..>",
+  describe: "Find ordering violations and rank root-cause suspects in an incident",
+  builder: (y: Argv) =>
+    y
+      .positional("inputs", { type: "string", array: true, demandOption: true, describe: "an incident database, or log files / directories / bundles to ingest first" })
+      .option("json", { type: "boolean", describe: "print the JSON contract" })
+      .option("markdown", { type: "boolean", describe: "print a post-mortem in Markdown" })
+      .option("fail-on", { choices: SEVERITIES, default: "high" as Severity, describe: "exit 1 when a violated finding is at or above this severity" })
+      .option("profile", { type: "string", describe: "override the replay profile, e.g. backend=nixl,version=0.5.14,index_k_dtype=bf16,hicache=on" })
+      .option("baseline", { type: "string", describe: "an incident database of the same workload under other settings (A/B evidence for the suspects)" })
+      .option("db", { type: "string", describe: "when analyzing paths: ingest them into this database and keep it" })
+      .option("host", { type: "string", describe: "when analyzing paths: host of sources whose content and path do not name one" })
+      .option("role", { choices: ROLES, describe: "when analyzing paths: role of sources whose content and path do not say" })
+      .option("tz", { type: "string", describe: "when analyzing paths: zone the logs were written in (default UTC)" })
+      .conflicts("json", "markdown") as unknown as Argv<AnalyzeArgs>,
+  handler: async (argv) => {
+    const progress = !argv.json && !argv.markdown && process.stderr.isTTY ? showProgress : undefined;
+    const single = argv.inputs.length === 1 && isSqliteFile(argv.inputs[0]!);
+    const temp = single || argv.db ? undefined : mkdtempSync(join(tmpdir(), "kvrewind-analyze-"));
+    try {
+      const path = single ? argv.inputs[0]! : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress);
+      const name = single ? basename(path) : bundleName(argv.inputs);
+      const db = openForAnalysis(path);
+      try {
+        const ab = argv.baseline ? baselineEvidence(argv.baseline, db, name) : undefined;
+        const report = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }), ...(progress && { onProgress: progress }) });
+        if (progress) process.stderr.write("\r\x1b[K");
+        if (!db.readonly) storeAnalysis(db, report);
+        process.stdout.write(argv.json ? renderJson(report) : argv.markdown ? renderMarkdown(report, buildTimeline(db, report)) : renderText(report));
+        process.exitCode = failing(report, argv.failOn) ? 1 : 0;
+      } finally {
+        db.close();
+      }
+    } finally {
+      if (temp) rmSync(temp, { recursive: true, force: true });
+    }
+  },
+};
+
+/** Read-write to store the findings; a database this user may not write is analyzed all the same, with a note. */
+function openForAnalysis(path: string): IncidentDb {
+  try {
+    return openIncidentFile(path, { readonly: false });
+  } catch (err) {
+    if (!isSqliteFile(path) || !/readonly|read-only|permission|EACCES/i.test((err as Error).message)) throw err;
+    process.stderr.write(`kvrewind: ${path} is read-only: the findings are printed but not stored\n`);
+    return openIncidentFile(path, { readonly: true });
+  }
+}
+
+/** One overwritten line on a terminal: "replay: 120000/4000000". */
+function showProgress(phase: string, done: number, total: number): void {
+  process.stderr.write(`\r\x1b[K${phase}: ${done}${Number.isFinite(total) ? `/${total}` : ""}`);
+}
+
+/** A bundle's name: the directory its inputs share, else the inputs' own names. */
+function bundleName(inputs: string[]): string {
+  const parents = new Set(inputs.map((p) => dirname(resolve(p))));
+  return inputs.length > 1 && parents.size === 1 ? basename([...parents][0]!) : inputs.map((p) => basename(p)).join(" ");
+}
+
+/** Ingests the named paths; inputs the pipeline refuses are reported on stderr, and none ingested is an error. */
+async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined): Promise<string> {
+  const summary = await ingest({
+    db,
+    paths: argv.inputs,
+    ...(argv.host !== undefined && { host: argv.host }),
+    ...(argv.role !== undefined && { role: argv.role }),
+    ...(argv.tz !== undefined && { tz: argv.tz }),
+    ...(progress && { onProgress: (p: IngestProgress) => progress(`ingest ${p.phase}`, p.done, p.total) }),
+  });
+  if (progress) process.stderr.write("\r\x1b[K");
+  for (const s of summary.sources.filter((x) => x.status === "refused" || x.status === "skipped")) process.stderr.write(`kvrewind: ${s.status} ${s.path}: ${s.reason}\n`);
+  if (summary.eventsTotal === 0) throw new Error(`${argv.inputs.join(", ")}: no events could be read`);
+  return db;
+}
+
+function baselineEvidence(path: string, db: ReturnType<typeof openIncidentFile>, name: string) {
+  const base = openIncidentFile(path, { readonly: true });
+  try {
+    return abEvidenceOf(diffIncidents({ db: base, name: basename(path) }, { db, name }));
+  } finally {
+    base.close();
+  }
+}
+
+export function failing(report: AnalysisReport, floor: Severity): boolean {
+  return report.findings.some((f) => f.verdict === "violated" && atOrAbove(f.severity, floor));
+}

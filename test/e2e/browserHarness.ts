@@ -1,0 +1,106 @@
+// Debian's Chromium driven by playwright-core (no browser download), against a
+// real server on an ephemeral port. Screenshots go to test-artifacts/.
+
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/", import.meta.url));
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM });
+}
+
+export async function openPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  await page.goto(url);
+  return { page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png` });
+}
+
+/** Waits until the timeline holds data for its current view and has drawn it. */
+export async function timelineSettled(page: Page): Promise<void> {
+  await page.waitForSelector(".timeline[data-loading=false]");
+}
+
+
+/** The page globals the in-page conditions read (the tests compile without the DOM library). */
+interface PageGlobals {
+  document: { querySelector(selector: string): { dataset: Record<string, string | undefined> } | null };
+  location: { search: string };
+}
+
+/**
+ * Waits until the cursor (state panel) and the selection (event panel) are on
+ * the same event, one with `min <= seq < max`. The condition runs in the page
+ * as a function: the page's CSP refuses string evaluation.
+ */
+export async function waitForCursor(page: Page, min = 0, max = Number.MAX_SAFE_INTEGER): Promise<number> {
+  const handle = await page.waitForFunction(
+    ({ min, max }) => {
+      const doc = (globalThis as unknown as PageGlobals).document;
+      const cursor = doc.querySelector(".state-panel")?.dataset["seq"];
+      const selected = doc.querySelector(".event-panel")?.dataset["seq"];
+      const seq = Number(cursor);
+      return cursor !== undefined && cursor === selected && seq >= min && seq < max ? seq : null;
+    },
+    { min, max },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+/** Waits until the address bar's query holds a text. */
+export async function waitForUrl(page: Page, text: string): Promise<void> {
+  await page.waitForFunction((t) => (globalThis as unknown as PageGlobals).location.search.includes(t), text);
+}
+
+/** The DOM parts the in-page canvas probe uses (the tests compile without the DOM library). */
+interface PageDom {
+  document: {
+    querySelector(selector: string): {
+      width: number;
+      height: number;
+      getBoundingClientRect(): { left: number; top: number; width: number };
+      getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+    } | null;
+  };
+}
+
+/** True when the timeline canvas shows a colour within `radius` pixels of a page point. */
+export function canvasHasColourNear(page: Page, x: number, y: number, rgb: [number, number, number], radius = 7): Promise<boolean> {
+  return page.evaluate(
+    ({ x, y, rgb, radius }) => {
+      const canvas = (globalThis as unknown as PageDom).document.querySelector("canvas.lanes-canvas")!;
+      const box = canvas.getBoundingClientRect();
+      const dpr = canvas.width / box.width;
+      const img = canvas.getContext("2d").getImageData((x - box.left - radius) * dpr, (y - box.top - radius) * dpr, 2 * radius * dpr, 2 * radius * dpr);
+      for (let i = 0; i < img.data.length; i += 4) {
+        if (Math.abs(img.data[i]! - rgb[0]) < 8 && Math.abs(img.data[i + 1]! - rgb[1]) < 8 && Math.abs(img.data[i + 2]! - rgb[2]) < 8) return true;
+      }
+      return false;
+    },
+    { x, y, rgb, radius },
+  );
+}
+
+/** True when the timeline canvas shows a colour anywhere. */
+export function canvasHasColour(page: Page, rgb: [number, number, number]): Promise<boolean> {
+  return page.evaluate((rgb) => {
+    const canvas = (globalThis as unknown as PageDom).document.querySelector("canvas.lanes-canvas")!;
+    const img = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    for (let i = 0; i < img.data.length; i += 4) {
+      if (Math.abs(img.data[i]! - rgb[0]) < 8 && Math.abs(img.data[i + 1]! - rgb[1]) < 8 && Math.abs(img.data[i + 2]! - rgb[2]) < 8) return true;
+    }
+    return false;
+  }, rgb);
+}

@@ -1,0 +1,97 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { analysisReportSchema } from "../../analyzer/rules/finding.js";
+import { incidentDiffSchema } from "../../analyzer/rules/diff.js";
+import { abRun, healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
+
+const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+
+function kvrewind(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function dbFile(build: () => ReturnType<typeof wedgedByAbort>): Promise<string> {
+  const db = await build();
+  const path = db.name;
+  db.close();
+  return path;
+}
+
+test("analyze --json prints the contract and exits 1 on a critical finding; the findings land in the db", async () => {
+  const path = await dbFile(wedgedByAbort);
+  const r = kvrewind("analyze", path, "--json");
+  assert.equal(r.status, 1, r.stderr);
+  const report = analysisReportSchema.parse(JSON.parse(r.stdout));
+  assert.equal(report.suspects[0]!.cause, "unhandled-abort");
+  assert.match(r.stdout, /"room": "8972542885242963296"/, "rooms print as strings");
+  const again = kvrewind("analyze", path, "--fail-on", "critical", "--markdown");
+  assert.equal(again.status, 1);
+  assert.match(again.stdout, /^# Post-mortem: /);
+});
+
+test("a healthy incident exits 0 and names no suspect", async () => {
+  const path = await dbFile(healthyRun);
+  const r = kvrewind("analyze", path);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /SUSPECTS\n {2}none/);
+});
+
+test("analyze on a bundle directory ingests it into a temporary database first", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kvrewind-bundle-"));
+  for (const f of wedgeFiles()) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.text);
+  }
+  const r = kvrewind("analyze", dir, "--json");
+  assert.equal(r.status, 1, r.stderr);
+  const report = analysisReportSchema.parse(JSON.parse(r.stdout));
+  assert.equal(report.suspects[0]!.cause, "unhandled-abort");
+  assert.ok(report.findings[0]!.witness.some((w) => w.source === join(dir, "p0/prefill-tp0.log") && w.line === 4));
+});
+
+test("usage and input errors exit 2 with a message naming the file", async () => {
+  const missing = kvrewind("analyze", "/nonexistent/incident.db", "--json");
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /\/nonexistent\/incident\.db: no such file or directory/);
+  assert.equal(missing.stdout, "");
+  const badSeverity = kvrewind("analyze", await dbFile(healthyRun), "--fail-on", "severe");
+  assert.equal(badSeverity.status, 2);
+  assert.equal(kvrewind("analyze", await dbFile(healthyRun), "--json", "--markdown").status, 2);
+});
+
+test("diff --json compares two incidents; analyze --baseline lets the comparison weigh in on the suspects", async () => {
+  const fp8 = await dbFile(() => abRun("fp8", 8972542885242963200n, []));
+  const bf16 = await dbFile(() => abRun("bf16", 5830149913321000000n, [3, 6]));
+  const r = kvrewind("diff", fp8, bf16, "--json");
+  assert.equal(r.status, 0, r.stderr);
+  const diff = incidentDiffSchema.parse(JSON.parse(r.stdout));
+  assert.match(diff.conclusion, /^index_k_dtype fp8 → bf16 raises corrupted-rooms/);
+  const text = kvrewind("diff", fp8, bf16);
+  assert.match(text.stdout, /SETTINGS THAT DIFFER\n {2}index_k_dtype +fp8 +→ bf16/);
+  const alone = analysisReportSchema.parse(JSON.parse(kvrewind("analyze", bf16, "--json").stdout));
+  const withBaseline = analysisReportSchema.parse(JSON.parse(kvrewind("analyze", bf16, "--json", "--baseline", fp8).stdout));
+  const conf = (rep: typeof alone) => rep.suspects.find((s) => s.cause === "stale-slot-reuse")!;
+  assert.ok(conf(withBaseline).confidence > conf(alone).confidence, `${conf(withBaseline).confidence} > ${conf(alone).confidence}`);
+  assert.match(conf(withBaseline).summary, /A\/B: index_k_dtype fp8 → bf16 raises corrupted-rooms/);
+});
+
+test("export --format chrome-json writes a trace with named lanes, slices and queue counters", async () => {
+  const path = await dbFile(healthyRun);
+  const r = kvrewind("export", path, "--format", "chrome-json");
+  assert.equal(r.status, 0, r.stderr);
+  const trace = JSON.parse(r.stdout) as { traceEvents: Record<string, unknown>[]; otherData: { start: string } };
+  const names = trace.traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => (e.args as { name: string }).name).sort();
+  assert.deepEqual(names, ["decode/tp0", "prefill/tp0"]);
+  const slices = trace.traceEvents.filter((e) => e.ph === "X");
+  assert.ok(slices.some((e) => e.name === "boot.got_info" && (e.args as { line: string }).line === "p0/prefill-tp0.log:2"));
+  const counters = trace.traceEvents.filter((e) => e.ph === "C" && e.name === "#transfer-req");
+  assert.deepEqual(counters.map((e) => (e.args as Record<string, number>)["#transfer-req"]), [3, 1, 0, 2, 4, 0, 1]);
+  assert.equal(trace.otherData.start, "2026-08-20T10:00:00.000Z");
+  assert.ok(slices.every((e) => typeof e.ts === "number" && (e.ts as number) >= 0));
+});

@@ -1,0 +1,54 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Evidence } from "../../analyzer/rules/evidence.js";
+import { evidenceGap } from "../../analyzer/rules/evidenceGap.js";
+import type { CoverageGap } from "../../analyzer/rules/finding.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { buildIncident } from "./incidentBuilder.js";
+import { decodeBatch, decodeTimeout, lines } from "./logLines.js";
+import { probe } from "./probeLines.js";
+
+function gapsOf(db: IncidentDb): CoverageGap[] {
+  return evidenceGap.run({ evidence: new Evidence(db) }).findings.flatMap((f) => (f.facts?.gaps as CoverageGap[] | undefined) ?? []);
+}
+
+test("a TP rank absent from the logs and an unreadable prefix line are gaps", async () => {
+  const decode = lines(
+    decodeTimeout(300, 0, "a0", "5830149913321"),
+    decodeTimeout(300, 1, "a0", "5830149913321"),
+    decodeTimeout(300, 3, "a0", "5830149913321"),
+    "[2026-08-20 25:61:00 DP0 TP0] Decode batch, #running-req: 1, #transfer-req: 0",
+  );
+  const gaps = gapsOf(await buildIncident([{ path: "d0/decode.log", text: decode }]));
+  const missing = gaps.find((g) => g.kind === "missing-ranks")!;
+  assert.deepEqual(missing.ranks, ["decode/tp2"]);
+  assert.match(missing.detail, /decode shows 3 of 4 TP ranks/);
+  const parse = gaps.find((g) => g.kind === "parse-errors")!;
+  assert.equal(parse.source, "d0/decode.log");
+  assert.match(parse.detail, /first: line 4: impossible date/);
+});
+
+test("a stats rank whose batch lines stop while its DP sibling's go on, and a probe file cut mid-record, are gaps", async () => {
+  const steady = (tp: number, from: number, to: number) => [...Array(Math.floor((to - from) / 5)).keys()].map((i) => decodeBatch(from + i * 5, i % 7, 64, tp));
+  const dp1 = (l: string) => l.replace("DP0 TP4", "DP1 TP4");
+  const cut = `${probe(2, { host: "d0", role: "decode", tp: 4 }, "sched.iter", { iter: 2, branch: "run_batch" })}\n{"ts": 1787220003.5, "host": "d0", "ro`;
+  const db = await buildIncident([
+    { path: "d0/decode-dp0.log", text: lines(steady(0, 0, 900)) },
+    { path: "d0/decode-dp1.log", text: lines(steady(4, 0, 300).map(dp1), steady(4, 600, 900).map(dp1)) },
+    { path: "d0/probe-tp4.jsonl", text: cut },
+  ]);
+  const gaps = gapsOf(db);
+  const silent = gaps.filter((g) => g.kind === "time-gap");
+  assert.deepEqual(silent.map((g) => g.source), ["d0/decode-dp1.log"]);
+  assert.equal(silent[0]!.from, "2026-08-20T10:04:55.000Z");
+  assert.equal(silent[0]!.to, "2026-08-20T10:10:00.000Z");
+  const cutSource = gaps.filter((g) => g.kind === "truncated-source");
+  assert.deepEqual(cutSource.map((g) => g.source), ["d0/probe-tp4.jsonl"]);
+  assert.match(cutSource[0]!.detail, /ends mid-record: its last line \(2\) could not be read/);
+});
+
+test("every rank present, clean parse and continuous sources are consistent", async () => {
+  const decode = lines([0, 1, 2, 3].map((tp) => decodeTimeout(300, tp, "a0", "5830149913321")));
+  const r = evidenceGap.run({ evidence: new Evidence(await buildIncident([{ path: "d0/decode.log", text: decode }])) });
+  assert.deepEqual(r.findings.map((f) => f.verdict), ["consistent"]);
+});

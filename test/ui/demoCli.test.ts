@@ -1,0 +1,72 @@
+// `kvrewind demo` (what `npm start` runs): every fixture bundle becomes an
+// incident of the data directory, built in the background while the server
+// already answers; it stops at once on SIGTERM and resumes the work on the
+// next start.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FIXTURES } from "./serverHarness.js";
+
+const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+
+async function startDemo(dataDir: string, cwd?: string) {
+  const child = spawn(process.execPath, [CLI, "demo", "--port", "0", "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"], cwd });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /kvrewind demo at (http:\/\/\S+)\n/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`demo exited with ${code}`)));
+  });
+  const stop = async () => {
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    return exited;
+  };
+  return { url, stop };
+}
+
+test("demo registers every fixture bundle, serves at once, stops promptly and resumes", async () => {
+  const dataDir = join(mkdtempSync(join(tmpdir(), "kvrewind-demo-")), "data");
+  const bundles = readdirSync(FIXTURES).filter((n) => statSync(join(FIXTURES, n)).isDirectory()).sort();
+  const first = await startDemo(dataDir);
+  const listed = (await (await fetch(new URL("api/incidents", first.url))).json()) as { incidents: { id: string; status: string; inputFiles: number }[] };
+  assert.deepEqual(listed.incidents.map((i) => i.id).sort(), bundles);
+  for (const i of listed.incidents) {
+    assert.ok(["queued", "ingesting", "analyzing", "ready"].includes(i.status), `${i.id}: ${i.status}`);
+    assert.ok(i.inputFiles > 0);
+  }
+  assert.equal(await first.stop(), 0);
+
+  // The next start finds the same incidents and carries on with them.
+  const second = await startDemo(dataDir);
+  const again = (await (await fetch(new URL("api/incidents", second.url))).json()) as { incidents: { id: string; status: string }[] };
+  assert.deepEqual(again.incidents.map((i) => i.id).sort(), bundles);
+  assert.ok(again.incidents.every((i) => i.status !== "failed"));
+  assert.equal(await second.stop(), 0);
+});
+
+test("demo with a relative data directory (what npm start does) builds its incidents", async () => {
+  const cwd = mkdtempSync(join(tmpdir(), "kvrewind-demo-cwd-"));
+  const demo = await startDemo("data", cwd);
+  try {
+    // Jobs run one at a time; the first to finish shows whether the relative path survived the job's own working directory.
+    let finished: { id: string; status: string; error?: string } | undefined;
+    while (!finished) {
+      const listed = (await (await fetch(new URL("api/incidents", demo.url))).json()) as { incidents: { id: string; status: string; error?: string }[] };
+      finished = listed.incidents.find((i) => i.status === "ready" || i.status === "failed");
+      if (!finished) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.equal(finished.status, "ready", `${finished.id}: ${finished.error ?? ""}`);
+    assert.ok(statSync(join(cwd, "data", "incidents", finished.id, "incident.db")).isFile());
+  } finally {
+    await demo.stop();
+  }
+});

@@ -1,0 +1,49 @@
+// The express application: the JSON API under /api and the bundled page.
+
+import express from "express";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { errorHandler, HttpError } from "./errors.js";
+import { incidentListRoutes } from "./routes-incidents.js";
+import { incidentRoutes } from "./routes-incident.js";
+import type { Registry } from "./registry.js";
+import type { JobQueue } from "./jobs.js";
+import type { UploadLimits } from "./upload.js";
+
+/** dist/web/, beside dist/ui/server/ where this file runs from. */
+export const WEB_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
+
+export interface AppDeps {
+  registry: Registry;
+  jobs: JobQueue;
+  limits: UploadLimits;
+  log: (line: string) => void;
+}
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use((_req, res, next) => {
+    res.set("X-Content-Type-Options", "nosniff");
+    res.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'");
+    next();
+  });
+
+  const api = express.Router();
+  api.use(incidentListRoutes(deps.registry, deps.jobs, deps.limits));
+  api.use(incidentRoutes(deps.registry));
+  api.use(() => {
+    throw new HttpError(404, "no such API route");
+  });
+  app.use("/api", api);
+
+  if (existsSync(WEB_DIR)) {
+    app.use(express.static(WEB_DIR, { index: "index.html" }));
+  }
+  app.use(() => {
+    throw new HttpError(404, "not found");
+  });
+  app.use(errorHandler(deps.limits, deps.log));
+  return app;
+}

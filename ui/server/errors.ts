@@ -1,0 +1,69 @@
+// Errors that reach the client: a status and a message written for a person.
+// Anything else becomes a 500 with a generic message (the detail goes to the
+// server's stderr, never to the response).
+
+import type { NextFunction, Request, Response } from "express";
+import multer from "multer";
+import { z } from "zod";
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function parseOr400<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.length ? `'${i.path.join(".")}'` : "value"}: ${i.message}`);
+    throw new HttpError(400, `invalid ${what}: ${issues.join("; ")}`);
+  }
+  return parsed.data;
+}
+
+const MULTER_MESSAGES: Partial<Record<string, (limit: UploadLimitsView) => [number, string]>> = {
+  LIMIT_FILE_SIZE: (l) => [413, `a file is larger than the upload limit of ${formatBytes(l.maxFileBytes)}`],
+  LIMIT_FILE_COUNT: (l) => [413, `too many files: at most ${l.maxFiles} per upload`],
+  LIMIT_UNEXPECTED_FILE: () => [400, "files must be sent in the form field 'files'"],
+  LIMIT_PART_COUNT: () => [400, "too many form parts"],
+  LIMIT_FIELD_COUNT: () => [400, "too many form fields"],
+  LIMIT_FIELD_VALUE: () => [400, "a form field is too long"],
+};
+
+export interface UploadLimitsView {
+  maxFileBytes: number;
+  maxFiles: number;
+}
+
+export function errorHandler(limits: UploadLimitsView, log: (line: string) => void) {
+  return (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent) return next(err);
+    if (err instanceof HttpError) {
+      res.status(err.status).json({ error: err.message });
+      return;
+    }
+    if (err instanceof multer.MulterError) {
+      const [status, message] = MULTER_MESSAGES[err.code]?.(limits) ?? [400, `upload refused: ${err.code}`];
+      res.status(status).json({ error: message });
+      return;
+    }
+    // express.json and friends mark client errors with a status.
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      res.status(status).json({ error: (err as Error).message });
+      return;
+    }
+    log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    res.status(500).json({ error: "internal error (see the server log)" });
+  };
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(1)} GiB`;
+  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(1)} MiB`;
+  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;
+  return `${n} B`;
+}

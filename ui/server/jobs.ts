@@ -1,0 +1,118 @@
+// Background work on uploaded incidents: ingest then analyze, one incident at
+// a time, each in a child process so the server keeps answering meanwhile and
+// a crash (or running out of memory) takes down only that job. A failure
+// marks only that incident failed, with the job's message.
+
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { Registry } from "./registry.js";
+import { summarize } from "./summary.js";
+import type { PipelineInput, PipelineMessage } from "./pipeline.js";
+
+const JOB_MAIN = fileURLToPath(new URL("./pipeline-main.js", import.meta.url));
+
+export class JobQueue {
+  private readonly pending: string[] = [];
+  private running: string | null = null;
+  private child: ChildProcess | null = null;
+  private stopped = false;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  enqueue(id: string): void {
+    if (this.stopped) return;
+    this.registry.update(id, { status: "queued" });
+    this.pending.push(id);
+    this.next();
+  }
+
+  /**
+   * Stops taking jobs and ends the running one. Its incident keeps its
+   * in-progress status, so the next server picks it up again (an ingest
+   * killed midway leaves the database as it was).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.pending.length = 0;
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill();
+    await exited;
+  }
+
+  /** Resolves when nothing is queued or running. */
+  idle(): Promise<void> {
+    if (!this.running && this.pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private next(): void {
+    if (this.running || this.stopped) return;
+    const id = this.pending.shift();
+    if (id === undefined) {
+      this.waiters.splice(0).forEach((w) => w());
+      return;
+    }
+    this.running = id;
+    this.run(id)
+      .catch((err: unknown) => {
+        if (this.stopped) return;
+        const message = err instanceof Error ? err.message : String(err);
+        this.log(`incident ${id}: ${message}`);
+        this.registry.update(id, { status: "failed", error: message });
+      })
+      .finally(() => {
+        this.running = null;
+        this.child = null;
+        if (!this.stopped) this.next();
+      });
+  }
+
+  private run(id: string): Promise<void> {
+    const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), indexPath: this.registry.indexPathOf(id), name: this.registry.get(id)!.name };
+    this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", done: 0, total: 0 } });
+    return new Promise((resolve, reject) => {
+      const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });
+      this.child = child;
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-2000);
+      });
+      let settled = false;
+      child.on("message", (msg: PipelineMessage) => {
+        if (msg.type === "progress") {
+          const status = msg.phase === "ingest" ? "ingesting" : "analyzing";
+          this.registry.update(id, { status, progress: { phase: msg.phase, done: msg.done, total: msg.total } }, { persist: false });
+        } else if (msg.type === "done") {
+          settled = true;
+          try {
+            const summary = summarize(this.registry.dbPathOf(id));
+            this.registry.update(id, { status: "ready", summary, warnings: msg.warnings });
+            resolve();
+          } catch (err) {
+            reject(err);
+          }
+        } else {
+          settled = true;
+          reject(new Error(msg.message));
+        }
+      });
+      child.on("error", (err) => {
+        if (!settled) reject(err);
+        settled = true;
+      });
+      child.on("exit", (code, signal) => {
+        if (!settled) {
+          this.log(`incident ${id}: job stderr: ${stderr}`);
+          reject(new Error(`the background job stopped (${signal ?? `exit code ${code}`})`));
+        }
+        settled = true;
+      });
+    });
+  }
+}

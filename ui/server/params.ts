@@ -1,0 +1,52 @@
+// Zod schemas for every request parameter. Query values arrive as strings (or
+// arrays of them when repeated); each schema says exactly what it accepts.
+
+import { z } from "zod";
+import { INCIDENT_ID } from "./registry.js";
+
+const TS_US = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const SEQ = z.coerce.number().int().min(0).max(0xfffffffe);
+
+export const IncidentParams = z.object({
+  id: z.string().regex(INCIDENT_ID, "an incident id is lowercase letters, digits, '-' and '_'"),
+});
+
+export const SeqParams = IncidentParams.extend({ seq: SEQ });
+
+export const WindowQuery = z
+  .object({
+    from: TS_US,
+    to: TS_US,
+    /** Slices per lane when the window is aggregated (about one per two pixels). */
+    buckets: z.coerce.number().int().min(1).max(8000).default(1000),
+    /** Most single events sent before the window is aggregated instead. */
+    max: z.coerce.number().int().min(1).max(200_000).default(20_000),
+  })
+  .strict()
+  .refine((q) => q.to > q.from, { message: "'to' must be after 'from'", path: ["to"] });
+
+export const StateQuery = z
+  .object({ seq: SEQ.optional(), ts: TS_US.optional(), room: z.string().regex(/^\d{1,20}$/).optional() })
+  .strict()
+  .refine((q) => (q.seq === undefined) !== (q.ts === undefined), { message: "give exactly one of 'seq' and 'ts'" });
+
+export const StepQuery = z
+  .object({
+    seq: SEQ,
+    dir: z.enum(["next", "prev"]),
+    by: z.enum(["any", "room", "rank", "page"]).default("any"),
+  })
+  .strict();
+
+export const FlowQuery = z.object({ room: z.string().regex(/^\d{1,20}$/, "a room is a decimal integer") }).strict();
+
+export const UploadQuery = z
+  .object({
+    name: z
+      .string()
+      .min(1)
+      .max(120)
+      .regex(/^[^\u0000-\u001f<>]*$/, "a name has no control characters or angle brackets")
+      .optional(),
+  })
+  .strict();

@@ -1,0 +1,268 @@
+// The data directory: one folder per incident, each with its own SQLite file,
+// its input files and a small `incident.json` that says where the incident
+// stands. Incidents share nothing, so a broken upload can only fail its own
+// folder.
+//
+//   <data-dir>/incidents/<id>/incident.json
+//   <data-dir>/incidents/<id>/incident.db
+//   <data-dir>/incidents/<id>/input/...
+
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Worker } from "node:worker_threads";
+import { z } from "zod";
+import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
+import { deserializeIndex, type IndexFingerprint, type TimelineIndex } from "./timeline-index.js";
+import type { IndexJob } from "./index-worker.js";
+
+const INDEX_WORKER_URL = new URL("./index-worker.js", import.meta.url);
+
+export const IncidentStatus = z.enum(["receiving", "queued", "ingesting", "analyzing", "ready", "failed"]);
+export type IncidentStatus = z.infer<typeof IncidentStatus>;
+
+export const IncidentSummary = z.object({
+  events: z.number(),
+  sources: z.number(),
+  ranks: z.array(z.string()),
+  firstTsUs: z.number().nullable(),
+  lastTsUs: z.number().nullable(),
+  findings: z.record(z.string(), z.number()),
+  topSuspect: z.object({ cause: z.string(), confidence: z.number(), summary: z.string() }).nullable(),
+});
+export type IncidentSummary = z.infer<typeof IncidentSummary>;
+
+export const IncidentRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  status: IncidentStatus,
+  error: z.string().optional(),
+  progress: z.object({ phase: z.string(), done: z.number(), total: z.number() }).optional(),
+  inputBytes: z.number(),
+  inputFiles: z.number(),
+  /** A fingerprint of the inputs an incident was built from (the demo skips rebuilding an unchanged one). */
+  inputKey: z.string().optional(),
+  summary: IncidentSummary.optional(),
+  /** Inputs that were not ingested, with the reason. */
+  warnings: z.array(z.string()).optional(),
+});
+export type IncidentRecord = z.infer<typeof IncidentRecord>;
+
+export const INCIDENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+interface Opened {
+  db: IncidentDb;
+  /** Read-write, for the replay's own caches only (see replayDb). */
+  replayDb?: IncidentDb;
+  index?: Promise<TimelineIndex>;
+}
+
+export class Registry {
+  private readonly records = new Map<string, IncidentRecord>();
+  private readonly opened = new Map<string, Opened>();
+  private closed = false;
+
+  readonly dataDir: string;
+
+  constructor(dataDir: string) {
+    // Absolute, because background jobs run with their incident's input folder as working directory.
+    this.dataDir = resolve(dataDir);
+    mkdirSync(this.incidentsDir, { recursive: true });
+    // Uploads a previous server was receiving when it stopped.
+    rmSync(join(this.dataDir, "staging"), { recursive: true, force: true });
+    for (const id of readdirSync(this.incidentsDir)) {
+      const file = join(this.incidentsDir, id, "incident.json");
+      if (!INCIDENT_ID.test(id) || !existsSync(file)) continue;
+      const parsed = IncidentRecord.safeParse(JSON.parse(readFileSync(file, "utf8")));
+      if (parsed.success) this.records.set(id, parsed.data);
+    }
+  }
+
+  get incidentsDir(): string {
+    return join(this.dataDir, "incidents");
+  }
+
+  dirOf(id: string): string {
+    return join(this.incidentsDir, id);
+  }
+
+  dbPathOf(id: string): string {
+    return join(this.dirOf(id), "incident.db");
+  }
+
+  inputDirOf(id: string): string {
+    return join(this.dirOf(id), "input");
+  }
+
+  list(): IncidentRecord[] {
+    return [...this.records.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  get(id: string): IncidentRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** A fresh incident folder with an empty input folder; `preferredId` is used when free, else suffixed. */
+  create(name: string, preferredId?: string): IncidentRecord {
+    const id = this.freeId(preferredId ?? slug(name));
+    mkdirSync(this.inputDirOf(id), { recursive: true });
+    const record: IncidentRecord = {
+      id,
+      name,
+      createdAt: new Date().toISOString(),
+      status: "receiving",
+      inputBytes: 0,
+      inputFiles: 0,
+    };
+    this.save(record);
+    return record;
+  }
+
+  /** A new incident whose input folder is `inputDir` (moved into place). */
+  adopt(name: string, inputDir: string, received: { files: number; bytes: number }): IncidentRecord {
+    const id = this.freeId(slug(name));
+    mkdirSync(this.dirOf(id), { recursive: true });
+    renameSync(inputDir, this.inputDirOf(id));
+    const record: IncidentRecord = {
+      id,
+      name: name.replace(/\.(tar\.gz|tgz|tar)$/i, ""),
+      createdAt: new Date().toISOString(),
+      status: "receiving",
+      inputBytes: received.bytes,
+      inputFiles: received.files,
+    };
+    this.save(record);
+    return record;
+  }
+
+  /** A private folder for an upload in progress, on the same file system as the incidents. */
+  stagingDir(): string {
+    mkdirSync(join(this.dataDir, "staging"), { recursive: true });
+    return mkdtempSync(join(this.dataDir, "staging", "upload-"));
+  }
+
+  private freeId(base: string): string {
+    let id = base;
+    for (let n = 2; this.records.has(id) || existsSync(this.dirOf(id)); n++) id = `${base.slice(0, 56)}-${n}`;
+    return id;
+  }
+
+  /** Changes a record; `persist: false` keeps a change (like progress) in memory only, and still writes a status change. */
+  update(id: string, patch: Partial<Omit<IncidentRecord, "id">>, opts: { persist?: boolean } = {}): IncidentRecord {
+    const current = this.records.get(id);
+    if (!current) throw new Error(`no incident ${id}`);
+    const next: IncidentRecord = { ...current, ...patch };
+    const statusChanged = patch.status !== undefined && patch.status !== current.status;
+    if (statusChanged) {
+      if (patch.status !== "failed") delete next.error;
+      if (patch.status === "ready" || patch.status === "failed") delete next.progress;
+      this.close(id);
+    }
+    if (opts.persist === false && !statusChanged) this.records.set(id, next);
+    else this.save(next);
+    return next;
+  }
+
+  /** Removes an incident's folder entirely (an upload that never completed). */
+  remove(id: string): void {
+    this.close(id);
+    this.records.delete(id);
+    rmSync(this.dirOf(id), { recursive: true, force: true });
+  }
+
+  /** The read-only connection the API reads through; only for a ready incident. */
+  db(id: string): IncidentDb {
+    return this.openedOf(id).db;
+  }
+
+  /**
+   * The connection time travel runs on. The replay reuses the snapshots and
+   * column cache the analysis stored only on a writable connection (on a
+   * read-only one it replays the whole incident into memory first), so this
+   * one is read-write; it is handed only to the replay's functions, never to
+   * anything that takes SQL or paths from a request.
+   */
+  replayDb(id: string): IncidentDb {
+    const o = this.openedOf(id);
+    o.replayDb ??= openIncident(this.dbPathOf(id));
+    return o.replayDb;
+  }
+
+  /**
+   * The incident's timeline index: from the cache file beside its database
+   * when that is current, else built in a worker thread (and cached).
+   */
+  timeline(id: string): Promise<TimelineIndex> {
+    const o = this.openedOf(id);
+    o.index ??= this.loadIndex(id).catch((err: unknown) => {
+      delete o.index;
+      throw err;
+    });
+    return o.index;
+  }
+
+  /** Closes every database; the registry answers no more reads. */
+  closeAll(): void {
+    this.closed = true;
+    for (const id of [...this.opened.keys()]) this.close(id);
+  }
+
+  indexPathOf(id: string): string {
+    return join(this.dirOf(id), "timeline.idx");
+  }
+
+  private async loadIndex(id: string): Promise<TimelineIndex> {
+    const dbPath = this.dbPathOf(id);
+    const cachePath = this.indexPathOf(id);
+    const fingerprint: IndexFingerprint = { events: eventsFingerprint(this.db(id)) };
+    const cached = existsSync(cachePath) ? deserializeIndex(readFileSync(cachePath), fingerprint) : undefined;
+    if (cached) return cached;
+    const job: IndexJob = { dbPath, cachePath };
+    await new Promise<void>((resolve, reject) => {
+      const worker = new Worker(INDEX_WORKER_URL, { workerData: job });
+      worker.once("message", (m: { ok: boolean; message?: string }) => (m.ok ? resolve() : reject(new Error(m.message))));
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`the index worker stopped (exit code ${code})`)));
+    });
+    const built = deserializeIndex(readFileSync(cachePath), fingerprint);
+    if (!built) throw new Error(`the timeline index of '${id}' could not be read back`);
+    return built;
+  }
+
+  private openedOf(id: string): Opened {
+    if (this.closed) throw new Error("the server is shutting down");
+    let o = this.opened.get(id);
+    if (!o) {
+      o = { db: openIncident(this.dbPathOf(id), { readonly: true }) };
+      this.opened.set(id, o);
+    }
+    return o;
+  }
+
+  private close(id: string): void {
+    const o = this.opened.get(id);
+    if (!o) return;
+    o.db.close();
+    o.replayDb?.close();
+    this.opened.delete(id);
+  }
+
+  private save(record: IncidentRecord): void {
+    this.records.set(record.id, record);
+    const file = join(this.dirOf(record.id), "incident.json");
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(record, null, 2));
+    renameSync(tmp, file);
+  }
+}
+
+export function slug(name: string): string {
+  const s = name
+    .toLowerCase()
+    .replace(/\.(tar\.gz|tgz|gz|log|jsonl)$/, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48);
+  return s || "incident";
+}

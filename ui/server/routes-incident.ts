@@ -1,0 +1,84 @@
+// The REST API over one ready incident: /api/incidents/:id/...
+// Every read goes through the registry's read-only connection; no route takes
+// SQL or a file path from the client.
+
+import { Router, type Request } from "express";
+import { eventBySeq, listSources } from "../../ingest/store/queries.js";
+import { HttpError, parseOr400 } from "./errors.js";
+import { FlowQuery, IncidentParams, SeqParams, WindowQuery } from "./params.js";
+import { positionOfSeq, queryWindow } from "./timeline-index.js";
+import { roomFlow } from "./flows.js";
+import { readFindings } from "./findings.js";
+import type { Registry } from "./registry.js";
+import { timeTravelRoutes } from "./routes-timetravel.js";
+
+/** The incident a path names; 404 when unknown, 409 while it is not ready. */
+export function readyIncidentId(registry: Registry, raw: unknown): string {
+  const { id } = parseOr400(IncidentParams, { id: raw }, "incident id");
+  const record = registry.get(id);
+  if (!record) throw new HttpError(404, `no incident '${id}'`);
+  if (record.status !== "ready") {
+    throw new HttpError(409, `incident '${id}' is ${record.status}${record.error ? `: ${record.error}` : ""}`);
+  }
+  return id;
+}
+
+export function incidentRoutes(registry: Registry): Router {
+  const router = Router();
+  router.use(timeTravelRoutes(registry, (raw) => readyIncidentId(registry, raw)));
+
+  const readyIncident = (req: Request): string => readyIncidentId(registry, req.params["id"]);
+
+  router.get("/incidents/:id", (req, res) => {
+    const { id } = parseOr400(IncidentParams, req.params, "incident id");
+    const record = registry.get(id);
+    if (!record) throw new HttpError(404, `no incident '${id}'`);
+    res.json({ incident: record });
+  });
+
+  router.get("/incidents/:id/sources", (req, res) => {
+    res.json({ sources: listSources(registry.db(readyIncident(req))) });
+  });
+
+  router.get("/incidents/:id/lanes", async (req, res) => {
+    const idx = await registry.timeline(readyIncident(req));
+    res.json({ lanes: idx.lanes, kinds: idx.kinds, firstTsUs: idx.firstTsUs, lastTsUs: idx.lastTsUs, events: idx.ts.length });
+  });
+
+  router.get("/incidents/:id/events", async (req, res) => {
+    const id = readyIncident(req);
+    const q = parseOr400(WindowQuery, req.query, "window");
+    res.json(queryWindow(await registry.timeline(id), q.from, q.to, q.buckets, q.max));
+  });
+
+  router.get("/incidents/:id/events/:seq", async (req, res) => {
+    const id = readyIncident(req);
+    const { seq } = parseOr400(SeqParams, req.params, "event");
+    const db = registry.db(id);
+    const ev = eventBySeq(db, seq);
+    if (!ev) throw new HttpError(404, `no event ${seq} in incident '${id}'`);
+    const source = db.prepare("SELECT path, format FROM sources WHERE id = ?").get(ev.sourceId) as { path: string; format: string } | undefined;
+    const idx = await registry.timeline(id);
+    const pos = positionOfSeq(idx, seq);
+    res.json({ event: ev, source: source ?? null, lane: pos === undefined ? null : idx.lane[pos] });
+  });
+
+  router.get("/incidents/:id/findings", async (req, res) => {
+    const id = readyIncident(req);
+    res.json(readFindings(registry.db(id), await registry.timeline(id)));
+  });
+
+  router.get("/incidents/:id/flow", async (req, res) => {
+    const id = readyIncident(req);
+    const { room } = parseOr400(FlowQuery, req.query, "flow query");
+    const idx = await registry.timeline(id);
+    const flow = roomFlow(registry.db(id), room);
+    const laneOf = (seq: number) => {
+      const pos = positionOfSeq(idx, seq);
+      return pos === undefined ? null : idx.lane[pos]!;
+    };
+    res.json({ ...flow, events: flow.events.map((e) => ({ ...e, lane: laneOf(e.seq) })) });
+  });
+
+  return router;
+}

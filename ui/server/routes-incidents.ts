@@ -1,0 +1,38 @@
+// The incident list and uploads: GET /api/incidents, POST /api/incidents.
+
+import { Router } from "express";
+import { basename, join } from "node:path";
+import { rmSync } from "node:fs";
+import { checkContentLength, placeFiles, receiveFiles, type UploadLimits } from "./upload.js";
+import { parseOr400 } from "./errors.js";
+import { UploadQuery } from "./params.js";
+import type { Registry } from "./registry.js";
+import type { JobQueue } from "./jobs.js";
+
+export function incidentListRoutes(registry: Registry, jobs: JobQueue, limits: UploadLimits): Router {
+  const router = Router();
+
+  router.get("/incidents", (_req, res) => {
+    res.json({ incidents: registry.list() });
+  });
+
+  // The upload lands in a staging folder of its own; only a complete, checked
+  // upload becomes an incident, so a refused one leaves nothing behind.
+  router.post("/incidents", async (req, res) => {
+    const query = parseOr400(UploadQuery, req.query, "query");
+    checkContentLength(req, limits);
+    const staging = registry.stagingDir();
+    try {
+      const files = await receiveFiles(req, res, join(staging, "parts"), limits);
+      const received = await placeFiles(files, join(staging, "input"), limits);
+      const name = query.name ?? basename(files[0]!.originalname);
+      const record = registry.adopt(name, join(staging, "input"), received);
+      jobs.enqueue(record.id);
+      res.status(202).json({ incident: registry.get(record.id) });
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  });
+
+  return router;
+}

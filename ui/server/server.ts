@@ -1,0 +1,67 @@
+// Starting and stopping the server: a data directory, a job queue, and the app
+// listening on 127.0.0.1 unless told otherwise.
+
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { createApp } from "./app.js";
+import { JobQueue } from "./jobs.js";
+import { Registry } from "./registry.js";
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "./upload.js";
+
+export interface ServeOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  limits?: Partial<UploadLimits>;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  registry: Registry;
+  jobs: JobQueue;
+  close(): Promise<void>;
+}
+
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const registry = new Registry(opts.dataDir);
+  const jobs = new JobQueue(registry, log);
+  // Work that a previous server left unfinished is picked up again: ingest is
+  // idempotent, so a half-ingested incident simply continues.
+  for (const record of registry.list()) {
+    if (record.status === "receiving") registry.remove(record.id);
+    else if (record.status !== "ready" && record.status !== "failed") jobs.enqueue(record.id);
+  }
+  warmIndexes(registry, log);
+  const limits = { ...DEFAULT_UPLOAD_LIMITS, ...opts.limits };
+  const app = createApp({ registry, jobs, limits, log });
+  const host = opts.host ?? "127.0.0.1";
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(opts.port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/`,
+    registry,
+    jobs,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await jobs.stop();
+      registry.closeAll();
+    },
+  };
+}
+
+/** Loads (or builds) the timeline index of each ready incident, one at a time, so first views are fast. */
+function warmIndexes(registry: Registry, log: (line: string) => void): void {
+  const ready = registry.list().filter((r) => r.status === "ready");
+  void ready.reduce(
+    (chain, r) => chain.then(() => registry.timeline(r.id).then(() => undefined, (err: Error) => log(`incident ${r.id}: ${err.message}`))),
+    Promise.resolve(),
+  );
+}

@@ -1,0 +1,72 @@
+// Fetching from the server. Errors carry the server's message (it never sends
+// a stack trace), so the page can show them as they are.
+
+import type {
+  EventAnswer,
+  FindingsAnswer,
+  IncidentRecord,
+  LanesAnswer,
+  RoomFlow,
+  StateAnswer,
+  StepAnswer,
+  WindowColumns,
+} from "./types.js";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function getJson<T>(path: string, params: Record<string, string | number | undefined> = {}, signal?: AbortSignal): Promise<T> {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, String(v));
+  const url = qs.size ? `${path}?${qs}` : path;
+  const res = await fetch(url, signal ? { signal } : {});
+  const body = (await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }))) as T & { error?: string };
+  if (!res.ok) throw new ApiError(res.status, body.error ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+const inc = (id: string) => `/api/incidents/${encodeURIComponent(id)}`;
+
+export const api = {
+  incidents: () => getJson<{ incidents: IncidentRecord[] }>("/api/incidents").then((r) => r.incidents),
+  incident: (id: string) => getJson<{ incident: IncidentRecord }>(inc(id)).then((r) => r.incident),
+  lanes: (id: string) => getJson<LanesAnswer>(`${inc(id)}/lanes`),
+  window: (id: string, from: number, to: number, buckets: number, max: number, signal?: AbortSignal) =>
+    getJson<WindowColumns>(`${inc(id)}/events`, { from: Math.floor(from), to: Math.ceil(to), buckets, max }, signal),
+  event: (id: string, seq: number) => getJson<EventAnswer>(`${inc(id)}/events/${seq}`),
+  findings: (id: string) => getJson<FindingsAnswer>(`${inc(id)}/findings`),
+  flow: (id: string, room: string) => getJson<RoomFlow>(`${inc(id)}/flow`, { room }),
+  stateAtSeq: (id: string, seq: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { seq }, signal),
+  stateAtTime: (id: string, ts: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { ts: Math.floor(ts) }, signal),
+  step: (id: string, seq: number, dir: "next" | "prev", by: "any" | "room" | "rank" | "page") =>
+    getJson<StepAnswer>(`${inc(id)}/step`, { seq, dir, by }),
+};
+
+/** Uploads files (or one archive) with progress; resolves with the new incident. */
+export function upload(
+  files: { file: File; name: string }[],
+  incidentName: string,
+  onProgress: (sent: number, total: number) => void,
+): Promise<IncidentRecord> {
+  const form = new FormData();
+  for (const { file, name } of files) form.append("files", file, name);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/incidents?${new URLSearchParams({ name: incidentName })}`);
+    xhr.responseType = "json";
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total);
+    xhr.onload = () => {
+      const body = xhr.response as { incident?: IncidentRecord; error?: string } | null;
+      if (xhr.status === 202 && body?.incident) resolve(body.incident);
+      else reject(new ApiError(xhr.status, body?.error ?? `upload failed (${xhr.status})`));
+    };
+    xhr.onerror = () => reject(new ApiError(0, "upload failed: the server could not be reached"));
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,72 @@
+// The selected event: its fields, where it came from, its raw log line (as
+// text), and links to the previous/next event of the same room, rank and page.
+
+import { append, h, clear } from "./dom.js";
+import { formatUtc, kvPollName } from "./format.js";
+import type { EventAnswer } from "./types.js";
+import type { StepScope } from "./url.js";
+
+export interface EventPanelCallbacks {
+  onStep(dir: "next" | "prev", by: StepScope): void;
+}
+
+export class EventPanel {
+  readonly element: HTMLElement;
+
+  constructor(private readonly cb: EventPanelCallbacks) {
+    this.element = h("section", { class: "event-panel panel" });
+    this.show(null);
+  }
+
+  show(answer: EventAnswer | null, message?: string): void {
+    clear(this.element);
+    this.element.append(h("header", {}, h("h3", {}, "Event")));
+    if (!answer) {
+      this.element.append(h("p", { class: "empty" }, message ?? "Click an event on the timeline, or a witness line."));
+      return;
+    }
+    const ev = answer.event;
+    this.element.dataset["seq"] = String(ev.seq);
+    const rank = [ev.dp !== null ? `DP${ev.dp}` : "", ev.pp !== null ? `PP${ev.pp}` : "", ev.tp !== null ? `TP${ev.tp}` : ""].filter(Boolean).join(" ");
+    const fields: [string, string | null][] = [
+      ["seq", String(ev.seq)],
+      ["time", `${formatUtc(ev.tsUs)} UTC`],
+      ["kind", ev.kind],
+      ["host / role", `${ev.host ?? "?"} / ${ev.role ?? "?"}`],
+      ["rank", rank || null],
+      ["room", ev.room],
+      ["rid", ev.rid],
+      ["chunk", ev.chunk === null ? null : String(ev.chunk)],
+      ["layer", ev.layer === null ? null : String(ev.layer)],
+      ["pages", ev.pageLo === null ? null : `[${ev.pageLo}, ${ev.pageHi})`],
+      ["KVPoll", ev.state === null ? null : `${ev.state} ${kvPollName(ev.state)}`],
+      ["source", answer.source ? `${answer.source.path}:${ev.line} (${answer.source.format})` : `line ${ev.line}`],
+    ];
+    const nav = (label: string, by: StepScope, enabled: boolean) =>
+      h(
+        "span",
+        { class: "nav" },
+        h("button", { class: "step", "data-by": by, "data-dir": "prev", disabled: !enabled, onclick: () => this.cb.onStep("prev", by), title: `previous event of the same ${label}` }, "◀"),
+        h("span", { class: "nav-label" }, label),
+        h("button", { class: "step", "data-by": by, "data-dir": "next", disabled: !enabled, onclick: () => this.cb.onStep("next", by), title: `next event of the same ${label}` }, "▶"),
+      );
+    const attrs = ev.attrs && Object.keys(ev.attrs).length ? h("pre", { class: "attrs" }, JSON.stringify(ev.attrs, null, 1)) : null;
+    append(this.element, [
+      h(
+        "div",
+        { class: "event-nav" },
+        nav("room", "room", ev.room !== null),
+        nav("rank", "rank", ev.host !== null || ev.tp !== null),
+        nav("page", "page", ev.pageLo !== null),
+      ),
+      h(
+        "table",
+        { class: "fields" },
+        ...fields.filter(([, v]) => v !== null).map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v))),
+      ),
+      attrs,
+      h("div", { class: "raw-title" }, "Raw record"),
+      h("pre", { class: "raw" }, ev.text),
+    ]);
+  }
+}

@@ -1,0 +1,55 @@
+// How times, sizes and KVPoll values read on the page.
+
+/** KVPoll names (sglang-pd-logs-and-protocol.md §5). */
+export const KVPOLL_NAMES = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"] as const;
+
+export function kvPollName(state: number | null | undefined): string {
+  if (state === null || state === undefined) return "—";
+  return KVPOLL_NAMES[state] ?? String(state);
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+
+/** "2026-08-20 10:20:01.123456 UTC" from integer microseconds. */
+export function formatUtc(tsUs: number): string {
+  const ms = Math.floor(tsUs / 1000);
+  const d = new Date(ms);
+  const us = Math.round(tsUs - ms * 1000);
+  return (
+    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}${pad(us, 3)}`
+  );
+}
+
+/** A signed offset from the incident start, with the precision the step needs. */
+export function formatOffset(us: number, stepUs: number): string {
+  const sign = us < 0 ? "−" : "+";
+  const abs = Math.abs(us);
+  const totalS = Math.floor(abs / 1e6);
+  const h = Math.floor(totalS / 3600);
+  const m = Math.floor((totalS % 3600) / 60);
+  const s = totalS % 60;
+  const frac = abs - totalS * 1e6;
+  const digits = stepUs >= 1e6 ? 0 : stepUs >= 1e5 ? 1 : stepUs >= 1e4 ? 2 : stepUs >= 1e3 ? 3 : 6;
+  const fracText = digits ? `.${String(Math.floor(frac)).padStart(6, "0").slice(0, digits)}` : "";
+  const clock = h ? `${h}:${pad(m)}:${pad(s)}` : m ? `${m}:${pad(s)}` : `${s}`;
+  return `${sign}${clock}${fracText}${h || m ? "" : "s"}`;
+}
+
+export function formatDuration(us: number): string {
+  if (us >= 60e6) return `${(us / 60e6).toFixed(1)} min`;
+  if (us >= 1e6) return `${(us / 1e6).toFixed(2)} s`;
+  if (us >= 1e3) return `${(us / 1e3).toFixed(2)} ms`;
+  return `${Math.round(us)} µs`;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(1)} GiB`;
+  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(1)} MiB`;
+  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;
+  return `${n} B`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}

@@ -1,0 +1,148 @@
+// The incident list and the upload form. While any incident is still being
+// ingested or analyzed the list refreshes itself.
+
+import { api, upload } from "./api.js";
+import { h, clear } from "./dom.js";
+import { formatBytes, formatCount, formatDuration } from "./format.js";
+import type { IncidentRecord } from "./types.js";
+
+const POLL_MS = 1000;
+
+export function renderIncidentList(root: HTMLElement, open: (id: string) => void): void {
+  const list = h("tbody", {});
+  const status = h("div", { class: "upload-status", role: "status" });
+  const bar = h("progress", { class: "upload-progress", max: 1, value: 0, hidden: true });
+  const filesInput = h("input", { type: "file", multiple: true, id: "upload-files", class: "visually-hidden" });
+  const dirInput = h("input", { type: "file", id: "upload-dir", class: "visually-hidden" });
+  dirInput.setAttribute("webkitdirectory", "");
+  const drop = h(
+    "div",
+    { class: "dropzone" },
+    h("p", {}, "Drop an incident bundle here: every rank's logs, probe JSONL and checksum dumps, or one .tar.gz."),
+    h(
+      "div",
+      { class: "upload-buttons" },
+      h("label", { for: "upload-files", class: "button" }, "Choose files…"),
+      h("label", { for: "upload-dir", class: "button" }, "Choose a folder…"),
+      filesInput,
+      dirInput,
+    ),
+    bar,
+    status,
+  );
+
+  let timer: number | undefined;
+  const refresh = async () => {
+    window.clearTimeout(timer);
+    try {
+      const incidents = await api.incidents();
+      clear(list);
+      list.append(...incidents.map((i) => incidentRow(i, open)));
+      if (!incidents.length) list.append(h("tr", {}, h("td", { colspan: 7, class: "empty" }, "No incidents yet: upload one above.")));
+      if (incidents.some((i) => i.status !== "ready" && i.status !== "failed")) timer = window.setTimeout(refresh, POLL_MS);
+    } catch (err) {
+      status.textContent = `Could not list incidents: ${(err as Error).message}`;
+    }
+  };
+
+  const send = async (files: { file: File; name: string }[]) => {
+    if (!files.length) return;
+    bar.hidden = false;
+    bar.value = 0;
+    status.className = "upload-status";
+    status.textContent = `Uploading ${files.length} file${files.length > 1 ? "s" : ""}…`;
+    try {
+      const incident = await upload(files, incidentName(files.map((f) => f.name)), (sent, total) => {
+        bar.value = total ? sent / total : 0;
+        status.textContent = `Uploading… ${formatBytes(sent)} of ${formatBytes(total)}`;
+      });
+      status.textContent = `Uploaded as '${incident.id}': ingesting and analyzing in the background.`;
+    } catch (err) {
+      status.className = "upload-status error";
+      status.textContent = (err as Error).message;
+    } finally {
+      bar.hidden = true;
+      await refresh();
+    }
+  };
+
+  filesInput.addEventListener("change", () => void send([...(filesInput.files ?? [])].map((file) => ({ file, name: file.name }))));
+  dirInput.addEventListener("change", () => void send([...(dirInput.files ?? [])].map((file) => ({ file, name: file.webkitRelativePath || file.name }))));
+  drop.addEventListener("dragover", (ev) => {
+    ev.preventDefault();
+    drop.classList.add("over");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (ev) => {
+    ev.preventDefault();
+    drop.classList.remove("over");
+    void send([...(ev.dataTransfer?.files ?? [])].map((file) => ({ file, name: file.name })));
+  });
+
+  clear(root);
+  root.append(
+    h(
+      "main",
+      { class: "incident-list" },
+      h("h1", {}, "Incidents"),
+      drop,
+      h(
+        "table",
+        { class: "incidents" },
+        h("thead", {}, h("tr", {}, ...["incident", "status", "size", "ranks", "events", "span", "top suspect"].map((c) => h("th", {}, c)))),
+        list,
+      ),
+    ),
+  );
+  void refresh();
+}
+
+function incidentRow(i: IncidentRecord, open: (id: string) => void): HTMLElement {
+  const s = i.summary;
+  const ready = i.status === "ready";
+  const name = ready ? h("a", { href: `?incident=${encodeURIComponent(i.id)}`, onclick: (ev: Event) => (ev.preventDefault(), open(i.id)) }, i.name) : h("span", {}, i.name);
+  const progress = i.progress && i.progress.total > 0 ? ` ${Math.round((100 * i.progress.done) / i.progress.total)}%` : "";
+  return h(
+    "tr",
+    { class: `incident status-${i.status}`, "data-id": i.id, "data-status": i.status },
+    h("td", {}, name, h("div", { class: "sub" }, `${i.id} · ${i.inputFiles} file${i.inputFiles === 1 ? "" : "s"} · ${new Date(i.createdAt).toISOString().slice(0, 16).replace("T", " ")}`)),
+    h(
+      "td",
+      {},
+      h("span", { class: `status-badge ${i.status}` }, `${i.status}${progress}`),
+      i.error ? h("div", { class: "error" }, i.error) : null,
+      i.warnings?.length
+        ? h(
+            "details",
+            { class: "warnings" },
+            h("summary", {}, `${i.warnings.length} input${i.warnings.length > 1 ? "s" : ""} not read`),
+            h("ul", {}, ...i.warnings.map((w) => h("li", {}, w))),
+          )
+        : null,
+    ),
+    h("td", { class: "num" }, formatBytes(i.inputBytes)),
+    h("td", { class: "ranks", title: s?.ranks.join(", ") ?? "" }, s ? `${s.ranks.length}` : ""),
+    h("td", { class: "num" }, s ? formatCount(s.events) : ""),
+    h("td", { class: "num" }, s && s.firstTsUs !== null && s.lastTsUs !== null ? formatDuration(s.lastTsUs - s.firstTsUs) : ""),
+    h(
+      "td",
+      { class: "top-suspect" },
+      s?.topSuspect ? h("span", { class: "cause" }, s.topSuspect.cause) : ready ? h("span", { class: "none" }, "none") : null,
+      s?.topSuspect ? h("span", { class: "confidence" }, ` ${s.topSuspect.confidence.toFixed(2)}`) : null,
+      s?.topSuspect?.summary ? h("div", { class: "sub" }, s.topSuspect.summary) : null,
+    ),
+  );
+}
+
+/** The uploaded folder's name, or the single file's, as the incident's name. */
+function incidentName(names: string[]): string {
+  const first = names[0] ?? "upload";
+  const top = first.split("/")[0]!;
+  const name = names.length === 1 || names.every((n) => n.startsWith(`${top}/`)) ? top : first;
+  return (
+    name
+      .replace(/\.(tar\.gz|tgz|tar)$/i, "")
+      .replace(/[\u0000-\u001f<>]/g, "")
+      .slice(0, 120) || "upload"
+  );
+}
