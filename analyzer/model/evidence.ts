@@ -38,7 +38,10 @@ function isRange(r: unknown): r is [number, number] {
   return Array.isArray(r) && r.length === 2 && typeof r[0] === "number" && typeof r[1] === "number";
 }
 
-/** Half-open page ranges [[lo, hi), ...]. */
+/**
+ * Half-open page ranges [[lo, hi), ...]. Handlers walk them with index loops:
+ * `for (const [lo, hi] of ranges)` allocated iterator results on every event.
+ */
 export type PageRanges = readonly (readonly [number, number])[];
 
 const NO_RANGES: PageRanges = [];
