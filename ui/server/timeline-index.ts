@@ -7,6 +7,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind, type Lane } from "./lanes.js";
+import type { BucketColumns, WindowColumns } from "../wire.js";
 
 export interface TimelineIndex {
   lanes: Lane[];
@@ -130,33 +131,6 @@ export function lowerBound(ts: Float64Array, tsUs: number): number {
   return lo;
 }
 
-export interface EventColumns {
-  mode: "events";
-  fromUs: number;
-  toUs: number;
-  total: number;
-  seq: number[];
-  ts: number[];
-  lane: number[];
-  kind: number[];
-  tone: number[];
-}
-
-/** Counts per (lane, bucket); `tone` is the loudest event in the cell. Sparse columns. */
-export interface BucketColumns {
-  mode: "buckets";
-  fromUs: number;
-  toUs: number;
-  total: number;
-  bucketUs: number;
-  buckets: number;
-  lane: number[];
-  bucket: number[];
-  count: number[];
-  tone: number[];
-}
-
-export type WindowColumns = EventColumns | BucketColumns;
 
 /**
  * The events of [fromUs, toUs) when there are at most maxEvents of them;

@@ -48,32 +48,7 @@ export interface LanesAnswer {
   events: number;
 }
 
-export interface EventColumns {
-  mode: "events";
-  fromUs: number;
-  toUs: number;
-  total: number;
-  seq: number[];
-  ts: number[];
-  lane: number[];
-  kind: number[];
-  tone: number[];
-}
-
-export interface BucketColumns {
-  mode: "buckets";
-  fromUs: number;
-  toUs: number;
-  total: number;
-  bucketUs: number;
-  buckets: number;
-  lane: number[];
-  bucket: number[];
-  count: number[];
-  tone: number[];
-}
-
-export type WindowColumns = EventColumns | BucketColumns;
+export type { BucketColumns, EventColumns, WindowColumns } from "../wire.js";
 
 export interface StoredEvent {
   seq: number;
