@@ -11,6 +11,7 @@ import type { IncidentDb } from "../../ingest/store/db.js";
 import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
 import type { ConfigValue } from "./config.js";
 import { attrString, Evidence, isoTime } from "./evidence.js";
+import { rowBytes } from "../model/indexK.js";
 import { CAUSE_IDS, type AnalysisReport, type CauseId } from "./finding.js";
 import { analyzeIncident } from "./index.js";
 import type { AbEvidence } from "./suspects.js";
@@ -43,11 +44,25 @@ const when = (risky: (v: Value) => boolean): Riskier => (a, b) => (risky(b) && !
 const fewer: Riskier = (a, b) => (typeof a === "number" && typeof b === "number" && a !== b ? (a < b ? "a" : "b") : undefined);
 const more: Riskier = (a, b) => (typeof a === "number" && typeof b === "number" && a !== b ? (a > b ? "a" : "b") : undefined);
 
+/**
+ * The run's settings plus two that are read off others: PD or single server,
+ * and whether the index-K pool was sized below what its dtype needs (§2.3: a
+ * bf16 pool sized at fp8's 132 B/token), which is what the pool-sizing cause
+ * depends on, not the dtype alone.
+ */
+function withDerivedSettings(flat: Record<string, ConfigValue>, roles: Set<string>): Record<string, ConfigValue> {
+  const out: Record<string, ConfigValue> = { ...flat, topology: roles.has("prefill") && roles.has("decode") ? "pd" : "single" };
+  const dtype = flat.index_k_dtype;
+  const sized = flat.index_k_bytes_per_token;
+  if ((dtype === "fp8" || dtype === "bf16") && typeof sized === "number") out.index_k_pool_undersized = sized < rowBytes(dtype);
+  return out;
+}
+
 /** Which settings each cause depends on and the metric it drives. */
 const SENSITIVITY: Record<CauseId, { metric: Metric; settings: Record<string, Riskier> }> = {
   "hicache-indexk-race": { metric: "corrupted-rooms", settings: { hicache: when((v) => v === true), index_k_dtype: when((v) => v === "bf16") } },
   "stale-slot-reuse": { metric: "corrupted-rooms", settings: { index_k_dtype: when((v) => v === "bf16"), topology: when((v) => v === "pd") } },
-  "pool-sizing-fp8-hardcoded": { metric: "corrupted-rooms", settings: { index_k_dtype: when((v) => v === "bf16") } },
+  "pool-sizing-fp8-hardcoded": { metric: "corrupted-rooms", settings: { index_k_pool_undersized: when((v) => v === true) } },
   "transfer-saturation": { metric: "timeouts", settings: { index_k_dtype: when((v) => v === "bf16"), transfer_queues: fewer } },
   "overlap-collective-desync": { metric: "stalls", settings: { overlap: when((v) => v === true) } },
   "unhandled-abort": {
@@ -129,7 +144,7 @@ function side(db: IncidentDb, name: string, given: AnalysisReport | undefined): 
   const roles = new Set((db.prepare("SELECT DISTINCT role FROM events WHERE role IS NOT NULL").all() as { role: string }[]).map((r) => r.role));
   return {
     name,
-    settings: { ...evidence.config().flat(), topology: roles.has("prefill") && roles.has("decode") ? "pd" : "single" },
+    settings: withDerivedSettings(evidence.config().flat(), roles),
     rates: {
       "corrupted-rooms": rate(corrupted.size, total),
       timeouts: rate(timedOut.size, total),
