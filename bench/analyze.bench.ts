@@ -4,13 +4,9 @@
 // on the replay's output, of rendering the JSON and Markdown reports, and of
 // the Chrome trace export, with the peak RSS. Figures, not pass/fail.
 
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js";
-import { incident } from "../fixtures/generator/scenarios/incidents.js";
-import { ingest } from "../ingest/pipeline.js";
+import { healthyIncidentDb } from "./healthyIncident.js";
 import { openIncident } from "../ingest/store/db.js";
 import { eventCount } from "../ingest/store/queries.js";
 import { replayIncident } from "../analyzer/replay/replay.js";
@@ -21,24 +17,7 @@ import { buildTimeline, renderMarkdown } from "../analyzer/report/markdown.js";
 import { exportChromeTrace } from "../analyzer/report/chromeTrace.js";
 
 const TARGET = Number(process.env.BENCH_EVENTS ?? 1_000_000);
-/** The generator's large mode writes about this many lines per session (see bench/replay.bench.ts). */
-const LINES_PER_SESSION = 229;
 
-async function incidentDb(): Promise<string> {
-  const dir = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), "kvrewind-bench-analyze-"));
-  mkdirSync(dir, { recursive: true });
-  const db = join(dir, "incident.db");
-  if (existsSync(db)) {
-    const d = openIncident(db, { readonly: true });
-    const n = eventCount(d);
-    d.close();
-    if (n >= TARGET) return db;
-  }
-  const inputs = join(dir, "inputs");
-  generateBundle(scaledScenario(incident("healthy"), Math.ceil((TARGET * 1.03) / LINES_PER_SESSION)), inputs);
-  await ingest({ db, paths: [inputs] });
-  return db;
-}
 
 function time<T>(label: string, f: () => T): T {
   const t = performance.now();
@@ -47,7 +26,7 @@ function time<T>(label: string, f: () => T): T {
   return value;
 }
 
-const path = await incidentDb();
+const path = await healthyIncidentDb(TARGET, "analyze");
 const db = openIncident(path);
 const events = eventCount(db);
 console.log(`incident: ${events} events (${path}); ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);

@@ -7,47 +7,16 @@
 //   - snapshot (and column cache) storage as % of the events' size.
 // Figures, not pass/fail. BENCH_DIR keeps the built incident between runs.
 
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js";
-import { incident } from "../fixtures/generator/scenarios/incidents.js";
-import { ingest } from "../ingest/pipeline.js";
+import { healthyIncidentDb } from "./healthyIncident.js";
 import { openIncident, type IncidentDb } from "../ingest/store/db.js";
-import { eventCount } from "../ingest/store/queries.js";
 import { replayIncident, type ReplaySummary } from "../analyzer/replay/replay.js";
 import { stateAt, timeline } from "../analyzer/replay/timeTravel.js";
 
 const TARGET = Number(process.env.BENCH_EVENTS ?? 5_000_000);
 const POINTS = 200;
-/** The fixture generator's large mode writes ~229 lines per session (fixtures/README.md), nearly all one event each. */
-const LINES_PER_SESSION = 229;
 
-async function buildIncident(): Promise<string> {
-  const dir = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), "kvrewind-bench-replay-"));
-  mkdirSync(dir, { recursive: true });
-  const db = join(dir, "incident.db");
-  if (existsSync(db)) {
-    const d = openIncident(db, { readonly: true });
-    const n = eventCount(d);
-    d.close();
-    if (n >= TARGET) {
-      console.log(`reusing ${db} (${n} events)`);
-      return db;
-    }
-  }
-  let t = performance.now();
-  const inputs = join(dir, "inputs");
-  const sessions = Math.ceil((TARGET * 1.03) / LINES_PER_SESSION);
-  const made = generateBundle(scaledScenario(incident("healthy"), sessions), inputs);
-  console.log(`fixture generator: healthy scenario, ${sessions} sessions, ${made.lines} lines in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  t = performance.now();
-  const summary = await ingest({ db, paths: [inputs] });
-  console.log(`ingested ${summary.eventsTotal} events in ${((performance.now() - t) / 1000).toFixed(1)} s into ${db}`);
-  if (summary.eventsTotal < TARGET) console.log(`(fewer events than the ${TARGET} asked for)`);
-  return db;
-}
 
 function tableBytes(db: IncidentDb, names: string[]): number {
   const rows = db.prepare(`SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name IN (${names.map(() => "?").join(",")}) GROUP BY name`).all(...names) as {
@@ -83,7 +52,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const path = await buildIncident();
+  const path = await healthyIncidentDb(TARGET, "replay");
   const db = openIncident(path);
   db.prepare("DELETE FROM meta WHERE key IN ('event_columns', 'snapshots')").run();
   console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} CPUs: wall-clock figures include other processes' contention`);

@@ -1,0 +1,42 @@
+// The incident the replay and analyze benchmarks run on: the fixture
+// generator's healthy scenario, scaled to at least `target` events and
+// ingested through the real pipeline. BENCH_DIR keeps it between runs.
+
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js";
+import { incident } from "../fixtures/generator/scenarios/incidents.js";
+import { ingest } from "../ingest/pipeline.js";
+import { openIncident } from "../ingest/store/db.js";
+import { eventCount } from "../ingest/store/queries.js";
+
+/** The fixture generator's large mode writes ~229 lines per session (fixtures/README.md), nearly all one event each. */
+const LINES_PER_SESSION = 229;
+
+/** The path of an incident database holding at least `target` events, built unless BENCH_DIR already has one. */
+export async function healthyIncidentDb(target: number, label: string): Promise<string> {
+  const dir = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), `kvrewind-bench-${label}-`));
+  mkdirSync(dir, { recursive: true });
+  const db = join(dir, "incident.db");
+  if (existsSync(db)) {
+    const d = openIncident(db, { readonly: true });
+    const n = eventCount(d);
+    d.close();
+    if (n >= target) {
+      console.log(`reusing ${db} (${n} events)`);
+      return db;
+    }
+  }
+  let t = performance.now();
+  const inputs = join(dir, "inputs");
+  const sessions = Math.ceil((target * 1.03) / LINES_PER_SESSION);
+  const made = generateBundle(scaledScenario(incident("healthy"), sessions), inputs);
+  console.log(`fixture generator: healthy scenario, ${sessions} sessions, ${made.lines} lines in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  t = performance.now();
+  const summary = await ingest({ db, paths: [inputs] });
+  console.log(`ingested ${summary.eventsTotal} events in ${((performance.now() - t) / 1000).toFixed(1)} s into ${db}`);
+  if (summary.eventsTotal < target) console.log(`(fewer events than the ${target} asked for)`);
+  return db;
+}
