@@ -10,7 +10,8 @@ import type { FormatName, LineParser } from "./formats/format.js";
 import { formatByName } from "./formats/index.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "./lines.js";
 import { keyBefore, MergeHeap } from "./merge.js";
-import { pushRow, rankName, ROWS_PER_BLOCK, ROW_WIDTH, TextPacker, type PackedTexts, type RowBlock } from "./rows.js";
+import { rankName, RowBatchBuilder, type RowBatch } from "./rows.js";
+import { TextBlockBuilder } from "./store/eventText.js";
 
 export interface LoadSource {
   sourceId: number;
@@ -63,6 +64,7 @@ class SourceStream {
   private readonly ranks = new Set<string>();
   private lastRank: { role: string | null; dp?: number; pp?: number; tp?: number } | undefined;
   private readonly kept: ParseIssue[] = [];
+  private readonly texts: TextBlockBuilder;
   private errorCount = 0;
   private badUtf8Lines = 0;
   private firstBadUtf8 = 0;
@@ -86,6 +88,7 @@ class SourceStream {
       tzOffsetMinutes: src.tzOffsetMinutes,
     });
     this.sourceOffset = offsets[src.domain] ?? 0;
+    this.texts = new TextBlockBuilder(src.sourceId);
     this.stats = {
       sourceId: src.sourceId,
       lines: 0,
@@ -118,12 +121,14 @@ class SourceStream {
     return true;
   }
 
-  /** Appends the head event's row and accounts for it. */
-  emitHead(block: RowBlock, texts: TextPacker): void {
+  /** Appends the head event's row (and its text) and accounts for it. */
+  emitHead(rows: RowBatchBuilder): void {
     const ev = this.head!;
     const host = ev.host ?? this.src.host;
     const role = ev.role ?? this.src.role;
-    pushRow(block, texts, ev, this.sourceId, this.tsUs, host, role);
+    rows.pushEvent(ev, this.sourceId, this.tsUs, host, role);
+    const text = this.texts.add(ev.line, ev.text);
+    if (text) rows.addTexts([text]);
     const s = this.stats;
     s.events++;
     if (ev.kind === LogKind.unparsed) s.unparsed++;
@@ -182,6 +187,11 @@ class SourceStream {
     this.issues.length = 0;
   }
 
+  /** The text block still open once the source is exhausted. */
+  lastTexts(): ReturnType<TextBlockBuilder["close"]> {
+    return this.texts.close();
+  }
+
   finish(): LoadedStats {
     if (this.badUtf8Lines > 0) {
       this.errorCount++;
@@ -199,23 +209,21 @@ class SourceStream {
 }
 
 /**
- * Parses and merges the sources, handing row blocks to `emit` in batches of
- * about `blocksPerBatch`; returns each source's statistics.
+ * Parses and merges the sources, handing rows to `emit` in batches of
+ * `batchRows`; returns each source's statistics.
  */
 export function produceRows(
   sources: LoadSource[],
   offsets: Record<string, number>,
-  blocksPerBatch: number,
-  emit: (blocks: RowBlock[], texts: PackedTexts, progress: LoadProgress) => void,
+  batchRows: number,
+  emit: (batch: RowBatch, progress: LoadProgress) => void,
 ): LoadedStats[] {
   // Every source holds a chunk and its parsed events at once: share a fixed budget.
   const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(LOAD_READ_BUDGET / Math.max(1, sources.length))));
   const streams = sources.map((s) => new SourceStream(s, offsets, readBytes));
   const heap = new MergeHeap<SourceStream>((s) => s);
   for (const s of streams) if (s.advance()) heap.push(s);
-  let blocks: RowBlock[] = [];
-  let block: RowBlock = [];
-  const texts = new TextPacker();
+  const rows = new RowBatchBuilder(batchRows);
   const progress = (): LoadProgress => {
     let bytes = 0;
     let lines = 0;
@@ -225,27 +233,22 @@ export function produceRows(
     }
     return { bytes, lines };
   };
-  const full = (): void => {
-    blocks.push(block);
-    block = [];
-    if (blocks.length >= blocksPerBatch) {
-      emit(blocks, texts.take(), progress());
-      blocks = [];
-    }
-  };
   while (heap.size > 0) {
     const top = heap.peek()!;
     const second = heap.runnerUp();
     let alive = true;
     do {
-      top.emitHead(block, texts);
-      if (block.length === ROWS_PER_BLOCK * ROW_WIDTH) full();
+      top.emitHead(rows);
+      if (rows.full) emit(rows.take(), progress());
       alive = top.advance();
     } while (alive && (second === undefined || keyBefore(top, second)));
     if (alive) heap.topChanged();
-    else heap.pop();
+    else {
+      heap.pop();
+      const last = top.lastTexts();
+      if (last) rows.addTexts([last]);
+    }
   }
-  if (block.length > 0) blocks.push(block);
-  if (blocks.length > 0) emit(blocks, texts.take(), progress());
+  emit(rows.take(), progress());
   return streams.map((s) => s.finish());
 }

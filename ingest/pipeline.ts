@@ -21,7 +21,7 @@ import type { FormatName } from "./formats/format.js";
 import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./identity.js";
 import { assertPathsExist, expandInputs, type InputFile } from "./inputs.js";
 import type { LoadedStats, LoadSource } from "./loadStream.js";
-import { BlockSink, StoredEventsMerger } from "./rebuild.js";
+import { BatchSink, StoredEventsMerger } from "./rebuild.js";
 import type { ScanReport } from "./scan.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "./store/anchors.js";
 import { IncidentWriter } from "./store/writer.js";
@@ -228,11 +228,9 @@ async function store(opts: IngestOptions, candidates: Candidate[], anchorStores:
     const loadSources = fresh.map((c) => toLoadSource(c, writer));
     const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
     const bytesTotal = fresh.reduce((n, c) => n + c.report.bytes, 0);
-    const stats = await runLoad(loadSources, alignment.offsetsUs, (blocks, progress) => {
-      for (const b of blocks) {
-        if (merger) merger.addNewBlock(b);
-        else writer.insertBlock(b);
-      }
+    const stats = await runLoad(loadSources, alignment.offsetsUs, (batch, progress) => {
+      if (merger) merger.addNewBatch(batch);
+      else writer.insertBatch(batch);
       opts.onProgress?.({ phase: "load", done: progress.bytes, total: bytesTotal, lines: progress.lines });
     });
     if (merger) {
@@ -267,7 +265,7 @@ function toLoadSource(c: Candidate, writer: IncidentWriter): LoadSource {
 function setAside(writer: IncidentWriter, stored: ReturnType<IncidentWriter["storedSources"]>, offsets: Record<string, number>): StoredEventsMerger {
   const oldOffsets = writer.clockOffsets();
   writer.setAsideEvents();
-  return new StoredEventsMerger(writer, stored, oldOffsets, offsets, new BlockSink(writer));
+  return new StoredEventsMerger(writer, stored, oldOffsets, offsets, new BatchSink(writer));
 }
 
 function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): void {

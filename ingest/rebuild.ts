@@ -5,23 +5,34 @@
 // every stored row that comes earlier is written out.
 
 import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";
-import { HOST_COL, LINE_COL, ROWS_PER_BLOCK, ROW_WIDTH, SOURCE_COL, TS_COL, type RowBlock } from "./rows.js";
+import { HOST_COL, LINE_COL, NUMBER_WIDTH, TS_COL, RowBatchBuilder, type RowBatch } from "./rows.js";
 import type { IncidentWriter, StoredSourceRef } from "./store/writer.js";
 
-/** Where merged rows go: packed into full blocks for the writer. */
-export class BlockSink {
-  private block: RowBlock = [];
+const SINK_ROWS = 2048;
+
+/** Where merged rows go: collected into batches for the writer. */
+export class BatchSink {
+  private readonly rows = new RowBatchBuilder(SINK_ROWS);
 
   constructor(private readonly writer: IncidentWriter) {}
 
-  push(row: readonly unknown[], from = 0): void {
-    for (let i = 0; i < ROW_WIDTH; i++) this.block.push(row[from + i]);
-    if (this.block.length === ROWS_PER_BLOCK * ROW_WIDTH) this.flush();
+  pushStored(row: readonly unknown[]): void {
+    this.rows.pushValues(row);
+    if (this.rows.full) this.flush();
+  }
+
+  pushNew(batch: RowBatch, i: number): void {
+    this.rows.pushFrom(batch, i);
+    if (this.rows.full) this.flush();
+  }
+
+  /** Text blocks are keyed by (source, line), not by seq: they need no merge. */
+  addTexts(texts: RowBatch["texts"]): void {
+    this.rows.addTexts(texts);
   }
 
   flush(): void {
-    if (this.block.length > 0) this.writer.insertBlock(this.block);
-    this.block = [];
+    this.writer.insertBatch(this.rows.take());
   }
 }
 
@@ -74,7 +85,7 @@ export class StoredEventsMerger {
     sources: StoredSourceRef[],
     oldOffsets: Record<string, number>,
     newOffsets: Record<string, number>,
-    private readonly sink: BlockSink,
+    private readonly sink: BatchSink,
   ) {
     const shift = (host: string | null, s: StoredSourceRef): number => {
       const domain = host ?? s.host ?? `src:${s.path}`;
@@ -86,15 +97,18 @@ export class StoredEventsMerger {
     }
   }
 
-  /** Writes the stored rows that come before each new row, then the new rows. */
-  addNewBlock(block: RowBlock): void {
-    for (let at = 0; at < block.length; at += ROW_WIDTH) {
-      this.probe.tsUs = block[at + TS_COL] as number;
-      this.probe.sourceId = block[at + SOURCE_COL] as number;
-      this.probe.line = block[at + LINE_COL] as number;
+  /** Writes the stored rows that come before each new row, then the new rows and their texts. */
+  addNewBatch(batch: RowBatch): void {
+    const num = batch.numbers;
+    for (let i = 0; i < batch.length; i++) {
+      const at = i * NUMBER_WIDTH;
+      this.probe.tsUs = num[at]!;
+      this.probe.sourceId = num[at + 1]!;
+      this.probe.line = num[at + 2]!;
       this.drainBefore(this.probe);
-      this.sink.push(block, at);
+      this.sink.pushNew(batch, i);
     }
+    this.sink.addTexts(batch.texts);
   }
 
   /** Writes every stored row left. */
@@ -105,7 +119,7 @@ export class StoredEventsMerger {
 
   private drainBefore(limit: MergeKey | undefined): void {
     for (let top = this.heap.peek(); top && (!limit || keyBefore(top, limit)); top = this.heap.peek()) {
-      this.sink.push(top.row);
+      this.sink.pushStored(top.row);
       if (top.advance()) this.heap.topChanged();
       else this.heap.pop();
     }

@@ -1,97 +1,172 @@
-// The row shape that travels from the parse worker to the store writer: the
-// values of one `events` row in EVENT_COLUMNS order, rows packed flat into
-// blocks of ROWS_PER_BLOCK (one multi-row INSERT each). `seq` is not sent:
-// rows arrive in the global order and take consecutive rowids.
-//
-// The two long text values of a row (attrs and text) travel as UTF-8 bytes in
-// one transferred buffer per batch rather than as strings: the writer binds
-// them as bytes (CAST to TEXT in the INSERT), which saves the store thread —
-// the bottleneck of a load — the string copies and conversions.
+// The rows that travel from the parse worker to the store writer: the values
+// of `events` rows, packed column-wise into a RowBatch whose buffers are
+// transferred between threads (not cloned). Structured cloning of plain
+// arrays of mixed values cost both threads more than the parse itself; a
+// batch is a few typed arrays, a short list of distinct strings and the attrs.
+// `seq` is not sent: rows arrive in the global order and take consecutive
+// rowids. The raw text of the events travels beside them as text blocks
+// (ingest/store/eventText.ts).
 
 import type { ParsedEvent } from "./event.js";
+import type { TextBlock } from "./store/eventText.js";
 
-export const EVENT_COLUMNS = [
-  "ts_us",
-  "source_id",
-  "line",
-  "host",
-  "role",
-  "dp",
-  "pp",
-  "tp",
-  "kind",
-  "room",
-  "rid",
-  "chunk",
-  "layer",
-  "page_lo",
-  "page_hi",
-  "state",
-  "attrs",
-  "text",
-] as const;
+/** Numeric columns of a row; NaN stands for NULL. */
+export const NUMBER_COLUMNS = ["ts_us", "source_id", "line", "dp", "pp", "tp", "chunk", "layer", "page_lo", "page_hi", "state"] as const;
+/** Text columns of a row, held as indexes into the batch's `strings` (-1 = NULL). */
+export const STRING_COLUMNS = ["host", "role", "kind", "room", "rid"] as const;
+/** Every stored column of a row, in the order a row's values are bound. */
+export const EVENT_COLUMNS = [...NUMBER_COLUMNS, ...STRING_COLUMNS, "attrs"] as const;
 
+export const NUMBER_WIDTH = NUMBER_COLUMNS.length;
+export const STRING_WIDTH = STRING_COLUMNS.length;
 export const ROW_WIDTH = EVENT_COLUMNS.length;
-export const ROWS_PER_BLOCK = 64;
 
-/** Positions of the merge key in a row. */
+/** Positions of the merge key and the host among a row's values (EVENT_COLUMNS order). */
 export const TS_COL = 0;
-export const SOURCE_COL = 1;
 export const LINE_COL = 2;
-export const HOST_COL = 3;
+export const HOST_COL = NUMBER_WIDTH;
 
-export type RowBlock = unknown[];
+export interface RowBatch {
+  length: number;
+  /** length × NUMBER_WIDTH values, row by row. */
+  numbers: Float64Array;
+  /** length × STRING_WIDTH indexes into `strings`, row by row. */
+  stringRefs: Int32Array;
+  strings: string[];
+  attrs: (string | null)[];
+  /** Raw text of the batch's events, for the event_text table. */
+  texts: TextBlock[];
+}
 
-/** Stands in a row for a text value whose bytes are in the batch's buffer. */
-export const PACKED = true;
+/** The buffers a batch transfers to another thread. */
+export function transferList(batch: RowBatch): ArrayBuffer[] {
+  const list = [batch.numbers.buffer as ArrayBuffer, batch.stringRefs.buffer as ArrayBuffer];
+  for (const t of batch.texts) list.push(t.lines.buffer as ArrayBuffer, t.ends.buffer as ArrayBuffer, t.text.buffer as ArrayBuffer);
+  return list;
+}
 
-/** Collects a batch's long texts as UTF-8 bytes (parse worker side). */
-export class TextPacker {
-  private bytes = Buffer.allocUnsafeSlow(1 << 21);
-  private used = 0;
-  private lengths: number[] = [];
+/** Collects rows into batches of at most `capacity` rows. */
+export class RowBatchBuilder {
+  private numbers: Float64Array;
+  private stringRefs: Int32Array;
+  private strings: string[] = [];
+  private stringIds = new Map<string, number>();
+  private attrs: (string | null)[] = [];
+  private texts: TextBlock[] = [];
+  private n = 0;
 
-  /** Appends a text and returns the placeholder to put in its row, or null for null. */
-  pack(text: string | null): typeof PACKED | null {
-    if (text === null) return null;
-    const room = text.length * 3;
-    if (this.used + room > this.bytes.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.used + room));
-      this.bytes.copy(bigger, 0, 0, this.used);
-      this.bytes = bigger;
-    }
-    const n = this.bytes.write(text, this.used);
-    this.used += n;
-    this.lengths.push(n);
-    return PACKED;
+  constructor(readonly capacity: number) {
+    this.numbers = new Float64Array(capacity * NUMBER_WIDTH);
+    this.stringRefs = new Int32Array(capacity * STRING_WIDTH);
   }
 
-  /** The batch's bytes and lengths; the packer starts afresh. */
-  take(): PackedTexts {
-    const out = { bytes: this.bytes.buffer.slice(0, this.used), lengths: Uint32Array.from(this.lengths) };
-    this.used = 0;
-    this.lengths = [];
-    return out;
+  get length(): number {
+    return this.n;
+  }
+
+  get full(): boolean {
+    return this.n === this.capacity;
+  }
+
+  /** Appends one parsed event as a row. */
+  pushEvent(ev: ParsedEvent, sourceId: number, tsUs: number, host: string | null, role: string | null): void {
+    const a = this.n * NUMBER_WIDTH;
+    const num = this.numbers;
+    num[a] = tsUs;
+    num[a + 1] = sourceId;
+    num[a + 2] = ev.line;
+    num[a + 3] = ev.dp ?? NaN;
+    num[a + 4] = ev.pp ?? NaN;
+    num[a + 5] = ev.tp ?? NaN;
+    num[a + 6] = ev.chunk ?? NaN;
+    num[a + 7] = ev.layer ?? NaN;
+    num[a + 8] = ev.pageLo ?? NaN;
+    num[a + 9] = ev.pageHi ?? NaN;
+    num[a + 10] = ev.state ?? NaN;
+    const s = this.n * STRING_WIDTH;
+    const refs = this.stringRefs;
+    refs[s] = this.stringRef(host);
+    refs[s + 1] = this.stringRef(role);
+    refs[s + 2] = this.stringRef(ev.kind);
+    refs[s + 3] = this.stringRef(ev.room ?? null);
+    refs[s + 4] = this.stringRef(ev.rid ?? null);
+    this.attrs.push(attrsJson(ev.attrs));
+    this.n++;
+  }
+
+  /** Appends a row given as its values in EVENT_COLUMNS order (nulls as null). */
+  pushValues(row: readonly unknown[]): void {
+    const a = this.n * NUMBER_WIDTH;
+    for (let c = 0; c < NUMBER_WIDTH; c++) this.numbers[a + c] = (row[c] as number | null) ?? NaN;
+    const s = this.n * STRING_WIDTH;
+    for (let c = 0; c < STRING_WIDTH; c++) this.stringRefs[s + c] = this.stringRef(row[NUMBER_WIDTH + c] as string | null);
+    this.attrs.push(row[ROW_WIDTH - 1] as string | null);
+    this.n++;
+  }
+
+  /** Appends row `i` of another batch. */
+  pushFrom(batch: RowBatch, i: number): void {
+    const a = this.n * NUMBER_WIDTH;
+    this.numbers.set(batch.numbers.subarray(i * NUMBER_WIDTH, (i + 1) * NUMBER_WIDTH), a);
+    const s = this.n * STRING_WIDTH;
+    for (let c = 0; c < STRING_WIDTH; c++) {
+      const ref = batch.stringRefs[i * STRING_WIDTH + c]!;
+      this.stringRefs[s + c] = ref < 0 ? -1 : this.stringRef(batch.strings[ref]!);
+    }
+    this.attrs.push(batch.attrs[i]!);
+    this.n++;
+  }
+
+  addTexts(blocks: readonly TextBlock[]): void {
+    for (const b of blocks) this.texts.push(b);
+  }
+
+  /** The rows so far as a batch; the builder starts afresh with new buffers. */
+  take(): RowBatch {
+    const batch: RowBatch = {
+      length: this.n,
+      numbers: this.numbers.slice(0, this.n * NUMBER_WIDTH),
+      stringRefs: this.stringRefs.slice(0, this.n * STRING_WIDTH),
+      strings: this.strings,
+      attrs: this.attrs,
+      texts: this.texts,
+    };
+    this.n = 0;
+    this.strings = [];
+    this.stringIds.clear();
+    this.attrs = [];
+    this.texts = [];
+    return batch;
+  }
+
+  private stringRef(value: string | null): number {
+    if (value === null) return -1;
+    let id = this.stringIds.get(value);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(value);
+      this.stringIds.set(value, id);
+    }
+    return id;
   }
 }
 
-export interface PackedTexts {
-  bytes: ArrayBuffer;
-  lengths: Uint32Array;
-}
-
-/** Replaces the placeholders of `blocks`, in order, with views of their bytes (store side). */
-export function unpackTexts(blocks: RowBlock[], packed: PackedTexts): void {
-  let at = 0;
-  let next = 0;
-  for (const block of blocks) {
-    for (let i = 0; i < block.length; i++) {
-      if (block[i] !== PACKED) continue;
-      const n = packed.lengths[next++]!;
-      block[i] = Buffer.from(packed.bytes, at, n);
-      at += n;
-    }
+/** Writes row `i` of a batch into `out` from position `at`, in EVENT_COLUMNS order. */
+export function rowValues(batch: RowBatch, i: number, out: unknown[], at: number): void {
+  const num = batch.numbers;
+  const a = i * NUMBER_WIDTH;
+  for (let c = 0; c < NUMBER_WIDTH; c++) {
+    const v = num[a + c]!;
+    out[at + c] = v === v ? v : null;
   }
+  const refs = batch.stringRefs;
+  const s = i * STRING_WIDTH;
+  const strings = batch.strings;
+  for (let c = 0; c < STRING_WIDTH; c++) {
+    const ref = refs[s + c]!;
+    out[at + NUMBER_WIDTH + c] = ref < 0 ? null : strings[ref];
+  }
+  out[at + ROW_WIDTH - 1] = batch.attrs[i];
 }
 
 export function attrsJson(attrs: Record<string, unknown> | undefined): string | null {
@@ -108,38 +183,6 @@ export function attrsJson(attrs: Record<string, unknown> | undefined): string | 
     // A parser left a BigInt in attrs: keep it as its exact decimal string.
     return JSON.stringify(attrs, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
   }
-}
-
-/** Appends one event's row to a block, its attrs and text packed. */
-export function pushRow(
-  block: RowBlock,
-  texts: TextPacker,
-  ev: ParsedEvent,
-  sourceId: number,
-  tsUs: number,
-  host: string | null,
-  role: string | null,
-): void {
-  block.push(
-    tsUs,
-    sourceId,
-    ev.line,
-    host,
-    role,
-    ev.dp ?? null,
-    ev.pp ?? null,
-    ev.tp ?? null,
-    ev.kind,
-    ev.room ?? null,
-    ev.rid ?? null,
-    ev.chunk ?? null,
-    ev.layer ?? null,
-    ev.pageLo ?? null,
-    ev.pageHi ?? null,
-    ev.state ?? null,
-    texts.pack(attrsJson(ev.attrs)),
-    texts.pack(ev.text),
-  );
 }
 
 /** "decode/tp3", "prefill/dp1/tp4": how a rank is named in summaries (DESIGN.md findings `ranks`). */

@@ -6,6 +6,7 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import { produceRows, type LoadSource } from "./loadStream.js";
+import { transferList } from "./rows.js";
 import { scanSource, type ScanRequest } from "./scan.js";
 import { ScanAnchors } from "./store/anchors.js";
 
@@ -15,7 +16,7 @@ export type WorkerData =
       mode: "load";
       sources: LoadSource[];
       offsets: Record<string, number>;
-      blocksPerBatch: number;
+      batchRows: number;
       maxInFlight: number;
       /** Int32Array[1]: batches posted and not yet inserted. */
       inFlight: SharedArrayBuffer;
@@ -46,14 +47,14 @@ if (data.mode === "scan") {
 } else {
   const inFlight = new Int32Array(data.inFlight);
   try {
-    const stats = produceRows(data.sources, data.offsets, data.blocksPerBatch, (blocks, texts, progress) => {
+    const stats = produceRows(data.sources, data.offsets, data.batchRows, (batch, progress) => {
       for (;;) {
         const n = Atomics.load(inFlight, 0);
         if (n < data.maxInFlight) break;
         Atomics.wait(inFlight, 0, n);
       }
       Atomics.add(inFlight, 0, 1);
-      port.postMessage({ type: "rows", blocks, texts, progress }, [texts.bytes]);
+      port.postMessage({ type: "rows", batch, progress }, transferList(batch));
     });
     port.postMessage({ type: "done", stats });
   } catch (e) {

@@ -4,16 +4,18 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { LoadedStats, LoadProgress, LoadSource } from "./loadStream.js";
-import { unpackTexts, type PackedTexts, type RowBlock } from "./rows.js";
+import type { RowBatch } from "./rows.js";
 import type { ScanReport, ScanRequest } from "./scan.js";
 import type { WorkerData } from "./worker.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+/** Rows per batch sent by the load worker (a multiple of the writer's rows per INSERT). */
+const BATCH_ROWS = 2048;
 
 type WorkerMessage =
   | { type: "scanned"; report: ScanReport }
   | { type: "closed" }
-  | { type: "rows"; blocks: RowBlock[]; texts: PackedTexts; progress: LoadProgress }
+  | { type: "rows"; batch: RowBatch; progress: LoadProgress }
   | { type: "done"; stats: LoadedStats[] }
   | { type: "error"; message: string; stack?: string };
 
@@ -82,17 +84,17 @@ function ask(worker: Worker, req: ScanRequest | "close"): Promise<WorkerMessage>
 }
 
 /**
- * Runs the load worker over `sources`; `onBlocks` receives each batch of row
- * blocks in the global order (and must store them before returning).
+ * Runs the load worker over `sources`; `onBatch` receives each batch of rows
+ * in the global order (and must store them before returning).
  */
 export function runLoad(
   sources: LoadSource[],
   offsets: Record<string, number>,
-  onBlocks: (blocks: RowBlock[], progress: LoadProgress) => void,
+  onBatch: (batch: RowBatch, progress: LoadProgress) => void,
 ): Promise<LoadedStats[]> {
   const inFlight = new SharedArrayBuffer(4);
   const counter = new Int32Array(inFlight);
-  const worker = spawn({ mode: "load", sources, offsets, blocksPerBatch: 32, maxInFlight: 8, inFlight });
+  const worker = spawn({ mode: "load", sources, offsets, batchRows: BATCH_ROWS, maxInFlight: 8, inFlight });
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (e: Error): void => {
@@ -105,8 +107,7 @@ export function runLoad(
       if (settled) return;
       if (msg.type === "rows") {
         try {
-          unpackTexts(msg.blocks, msg.texts);
-          onBlocks(msg.blocks, msg.progress);
+          onBatch(msg.batch, msg.progress);
         } catch (e) {
           fail(e as Error);
           return;

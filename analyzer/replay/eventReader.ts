@@ -9,6 +9,7 @@
 
 import type { Role } from "../../ingest/event.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
+import { eventTexts, type EventTexts } from "../../ingest/store/eventText.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { DecodedChunk } from "./columnCodec.js";
 import type { PackedColumn } from "./packedColumn.js";
@@ -19,7 +20,7 @@ export class EventCursor implements StoredEvent {
   private attrsBuilt = false;
   private attrsObject: Record<string, unknown> | null = null;
   private dicts: DecodedChunk["dicts"];
-  private readonly textStmt;
+  private readonly texts: EventTexts;
   private readonly n: DecodedChunk["num"];
   private readonly ids: DecodedChunk["ids"];
 
@@ -28,7 +29,7 @@ export class EventCursor implements StoredEvent {
     db: IncidentDb,
     private readonly data: DecodedChunk,
   ) {
-    this.textStmt = db.prepare("SELECT text FROM events WHERE seq = ?").pluck();
+    this.texts = eventTexts(db);
     this.n = data.num;
     this.ids = data.ids;
     this.dicts = data.dicts;
@@ -112,7 +113,7 @@ export class EventCursor implements StoredEvent {
   }
 
   get text(): string {
-    return this.textStmt.get(this.seq) as string;
+    return this.texts.text(this.sourceId, this.line);
   }
 }
 

@@ -2,6 +2,7 @@
 // the raw text there. Everything the replay reports points at events this way.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
+import { eventTexts } from "../../ingest/store/eventText.js";
 
 export interface EventRef {
   seq: number;
@@ -24,12 +25,12 @@ interface RefRow {
   tp: number | null;
   room: string | null;
   source: string;
+  sourceId: number;
   line: number;
-  text: string;
 }
 
 const REF_SQL =
-  "SELECT e.seq, e.ts_us AS tsUs, e.kind, e.host, e.role, e.tp, e.room, s.path AS source, e.line, e.text " +
+  "SELECT e.seq, e.ts_us AS tsUs, e.kind, e.host, e.role, e.tp, e.room, s.path AS source, e.source_id AS sourceId, e.line " +
   "FROM events e JOIN sources s ON s.id = e.source_id";
 
 /** Host, role and TP rank as one label; the parts an event lacks are left out. */
@@ -38,7 +39,8 @@ export function rankLabel(host: string | null, role: string | null, tp: number |
   return parts.length ? parts.join("/") : null;
 }
 
-function toRef(r: RefRow): EventRef {
+/** Run after the row's statement has finished (the text is another read). */
+function toRef(db: IncidentDb, r: RefRow): EventRef {
   return {
     seq: r.seq,
     tsUs: r.tsUs,
@@ -47,13 +49,13 @@ function toRef(r: RefRow): EventRef {
     room: r.room,
     source: r.source,
     line: r.line,
-    text: r.text,
+    text: eventTexts(db).text(r.sourceId, r.line),
   };
 }
 
 export function eventRef(db: IncidentDb, seq: number): EventRef | null {
   const row = db.prepare(`${REF_SQL} WHERE e.seq = ?`).get(seq) as RefRow | undefined;
-  return row ? toRef(row) : null;
+  return row ? toRef(db, row) : null;
 }
 
 /** The refs of many seqs at once, keyed by seq; seqs that name no event are absent. */
@@ -64,7 +66,7 @@ export function eventRefs(db: IncidentDb, seqs: Iterable<number>): Map<number, E
   for (let i = 0; i < unique.length; i += batch) {
     const part = unique.slice(i, i + batch);
     const rows = db.prepare(`${REF_SQL} WHERE e.seq IN (${part.map(() => "?").join(",")})`).all(...part) as RefRow[];
-    for (const r of rows) out.set(r.seq, toRef(r));
+    for (const r of rows) out.set(r.seq, toRef(db, r));
   }
   return out;
 }

@@ -8,7 +8,9 @@ import type { Backend } from "../model/api.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson, setMeta } from "../../ingest/store/db.js";
 import { LogKind } from "../../ingest/event.js";
+import { eventTexts } from "../../ingest/store/eventText.js";
 import { eventsFingerprint } from "./fingerprint.js";
+import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
 
 /** One thing the incident shows and what it implies. */
 export interface Sign {
@@ -75,12 +77,11 @@ const TEXT_SIGNS: { needles: string[]; implies: Implication }[] = [
   },
 ];
 
-const SCANNED_KINDS = Object.values(LogKind).filter(
-  (k) => k !== LogKind.prefillBatch && k !== LogKind.decodeBatch && k !== LogKind.httpAccess,
-);
+/** The kv notification tag as a NIXL debug line prints it (pd §3.2). */
+const NOTIF_NEEDLES = [" with notif "];
 
 /** Bump when the signs below change: cached findings of an older list are then looked for again. */
-const SIGNS_VERSION = 1;
+const SIGNS_VERSION = 2;
 const META_KEY = "profile_signs";
 
 /**
@@ -92,27 +93,22 @@ export function findSigns(db: IncidentDb): Sign[] {
   const fingerprint = eventsFingerprint(db);
   const cached = getMetaJson<{ version: number; fingerprint: string; signs: Sign[] }>(db, META_KEY);
   if (cached && cached.version === SIGNS_VERSION && cached.fingerprint === fingerprint) return cached.signs;
-  const signs = [...textSigns(db), ...batchLineSigns(db), ...notifTagSigns(db), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
+  const records = firstRecordsWith(db, [...TEXT_SIGNS.map((s) => s.needles), NOTIF_NEEDLES]);
+  const notifLine = records.pop();
+  const signs = [...textSigns(records), ...batchLineSigns(db), ...notifTagSigns(db, notifLine), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
   if (!db.readonly) setMeta(db, META_KEY, JSON.stringify({ version: SIGNS_VERSION, fingerprint, signs }));
   return signs;
 }
 
-/** One pass over the log kinds: per sign, the first seq whose text holds all its needles. */
-function textSigns(db: IncidentDb): Sign[] {
-  const firsts = TEXT_SIGNS.map(
-    (s) => `MIN(CASE WHEN ${s.needles.map(() => "instr(text, ?) > 0").join(" AND ")} THEN seq END)`,
-  ).join(", ");
-  const sql = `SELECT ${firsts} FROM events WHERE kind IN (${SCANNED_KINDS.map(() => "?").join(",")})`;
-  const params = [...TEXT_SIGNS.flatMap((s) => s.needles), ...SCANNED_KINDS];
-  const seqs = db.prepare(sql).raw().get(...params) as (number | null)[];
+/** Per text sign, the first record holding all its needles (`records`, in TEXT_SIGNS order). */
+function textSigns(records: (RecordMatch | undefined)[]): Sign[] {
   const out: Sign[] = [];
   TEXT_SIGNS.forEach((s, i) => {
-    const seq = seqs[i];
-    if (seq === null || seq === undefined) return;
-    const sign: Sign = { seq, ...s.implies };
+    const record = records[i];
+    if (!record) return;
+    const sign: Sign = { seq: record.seq, ...s.implies };
     if (s.needles[0]!.startsWith("NSATokenToKVPoolHost")) {
-      const text = db.prepare("SELECT text FROM events WHERE seq = ?").pluck().get(seq) as string;
-      const m = /indexer page stride size:\s*(\d+)/.exec(text);
+      const m = /indexer page stride size:\s*(\d+)/.exec(record.text);
       if (m) sign.hostIndexKPageStride = Number(m[1]);
     }
     out.push(sign);
@@ -132,11 +128,12 @@ function message(text: string): string {
  */
 function batchLineSigns(db: IncidentDb): Sign[] {
   const out: Sign[] = [];
+  const texts = eventTexts(db);
   const prefill = db
-    .prepare("SELECT seq, text FROM events WHERE kind = ? AND instr(text, '#inflight-req') > 0 ORDER BY seq LIMIT 1")
-    .get(LogKind.prefillBatch) as { seq: number; text: string } | undefined;
+    .prepare(`SELECT seq, source_id AS sourceId, line FROM events WHERE kind = ? AND instr(attrs, '"#inflight-req"') > 0 ORDER BY seq LIMIT 1`)
+    .get(LogKind.prefillBatch) as { seq: number; sourceId: number; line: number } | undefined;
   if (prefill) {
-    const msg = message(prefill.text);
+    const msg = message(texts.text(prefill.sourceId, prefill.line));
     const keys = msg.replace(/^Prefill batch(\.| \[\d+\],|,)\s*/, "").split(", ").map((kv) => kv.split(":")[0]!.trim());
     const seq = prefill.seq;
     if (msg.startsWith("Prefill batch.")) out.push({ seq, versionMax: "0.5.3", why: "`Prefill batch.` with a period (pd §2.3)" });
@@ -167,11 +164,12 @@ function batchLineSigns(db: IncidentDb): Sign[] {
       }
     }
   }
-  const decode = db
-    .prepare("SELECT seq FROM events WHERE kind = ? AND instr(text, 'Decode batch.') > 0 ORDER BY seq LIMIT 1")
-    .pluck()
-    .get(LogKind.decodeBatch) as number | undefined;
-  if (decode !== undefined) out.push({ seq: decode, versionMax: "0.5.3", why: "`Decode batch.` with a period (pd §2.3)" });
+  // An era's separator is on every batch line of a source, so each source's first one tells.
+  const decodes = db
+    .prepare("SELECT MIN(seq) AS seq, source_id AS sourceId, line FROM events WHERE kind = ? GROUP BY source_id ORDER BY seq")
+    .all(LogKind.decodeBatch) as { seq: number; sourceId: number; line: number }[];
+  const decode = decodes.find((d) => message(texts.text(d.sourceId, d.line)).startsWith("Decode batch."));
+  if (decode) out.push({ seq: decode.seq, versionMax: "0.5.3", why: "`Decode batch.` with a period (pd §2.3)" });
   return out;
 }
 
@@ -181,10 +179,7 @@ function batchLineSigns(db: IncidentDb): Sign[] {
  * (2026-05-07, first in v0.5.12), so a four-field tag means v0.5.11 or older,
  * and it postdates v0.5.3.
  */
-function notifTagSigns(db: IncidentDb): Sign[] {
-  const fromLog = db
-    .prepare("SELECT seq, text FROM events WHERE kind IN (?, ?) AND instr(text, ' with notif ') > 0 ORDER BY seq LIMIT 1")
-    .get(LogKind.notifSent, LogKind.unparsed) as { seq: number; text: string } | undefined;
+function notifTagSigns(db: IncidentDb, fromLog: RecordMatch | undefined): Sign[] {
   const fromProbe = db
     .prepare("SELECT seq, json_extract(attrs, '$.tag') AS text FROM events WHERE kind = 'kv.notify' AND instr(attrs, '_kv_') > 0 ORDER BY seq LIMIT 1")
     .get() as { seq: number; text: string | null } | undefined;

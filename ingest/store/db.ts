@@ -47,7 +47,9 @@ function migrate(db: IncidentDb): void {
           throw new Error(`database schema version ${from} is newer than this kvrewind (${SCHEMA_VERSION})`);
         }
         if (from === SCHEMA_VERSION) return true;
-        db.exec(MIGRATIONS[from]!);
+        const step = MIGRATIONS[from]!;
+        if (typeof step === "string") db.exec(step);
+        else step(db);
         setMeta(db, "schema_version", String(from + 1));
         return false;
       })

@@ -3,6 +3,7 @@
 
 import type { IncidentDb } from "./db.js";
 import type { Role } from "../event.js";
+import { eventTexts } from "./eventText.js";
 
 export interface StoredEvent {
   seq: number;
@@ -46,17 +47,26 @@ export interface SourceRow {
 
 const EVENT_COLUMNS =
   "seq, ts_us AS tsUs, source_id AS sourceId, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, " +
-  "page_lo AS pageLo, page_hi AS pageHi, state, attrs, text";
+  "page_lo AS pageLo, page_hi AS pageHi, state, attrs";
 
-type RawEvent = Omit<StoredEvent, "attrs"> & { attrs: string | null };
+type RawEvent = Omit<StoredEvent, "attrs" | "text"> & { attrs: string | null };
 
-export function toStoredEvent(raw: RawEvent): StoredEvent {
-  return { ...raw, attrs: raw.attrs === null ? null : (JSON.parse(raw.attrs) as Record<string, unknown>) };
+/** A row as read, with its attrs parsed and its text looked up (run after the row's statement has finished). */
+function toStoredEvent(db: IncidentDb, raw: RawEvent): StoredEvent {
+  return {
+    ...raw,
+    attrs: raw.attrs === null ? null : (JSON.parse(raw.attrs) as Record<string, unknown>),
+    text: eventTexts(db).text(raw.sourceId, raw.line),
+  };
+}
+
+function toStoredEvents(db: IncidentDb, rows: RawEvent[]): StoredEvent[] {
+  return rows.map((r) => toStoredEvent(db, r));
 }
 
 export function eventBySeq(db: IncidentDb, seq: number): StoredEvent | undefined {
   const raw = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq = ?`).get(seq) as RawEvent | undefined;
-  return raw && toStoredEvent(raw);
+  return raw && toStoredEvent(db, raw);
 }
 
 /** Events with fromUs <= ts_us < toUs, in seq order. */
@@ -64,12 +74,12 @@ export function eventsInWindow(db: IncidentDb, fromUs: number, toUs: number, lim
   const rows = db
     .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE ts_us >= ? AND ts_us < ? ORDER BY seq LIMIT ?`)
     .all(fromUs, toUs, limit) as RawEvent[];
-  return rows.map(toStoredEvent);
+  return toStoredEvents(db, rows);
 }
 
 export function eventsOfRoom(db: IncidentDb, room: string): StoredEvent[] {
   const rows = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE room = ? ORDER BY seq`).all(room) as RawEvent[];
-  return rows.map(toStoredEvent);
+  return toStoredEvents(db, rows);
 }
 
 /** A rank as events name it; null matches events without that field. */
@@ -84,7 +94,7 @@ export function eventsOfRank(db: IncidentDb, rank: RankKey, afterSeq = 0, limit 
   const rows = db
     .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE host IS ? AND role IS ? AND tp IS ? AND seq > ? ORDER BY seq LIMIT ?`)
     .all(rank.host, rank.role, rank.tp, afterSeq, limit) as RawEvent[];
-  return rows.map(toStoredEvent);
+  return toStoredEvents(db, rows);
 }
 
 /** Microseconds added to each host's raw times at ingest (ingest/clock.ts); empty before any ingest. */
@@ -95,13 +105,20 @@ export function clockOffsets(db: IncidentDb): Record<string, number> {
 
 export function eventsOfKind(db: IncidentDb, kind: string): StoredEvent[] {
   const rows = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE kind = ? ORDER BY seq`).all(kind) as RawEvent[];
-  return rows.map(toStoredEvent);
+  return toStoredEvents(db, rows);
 }
 
-/** Every event in seq order, streamed (the replay's input). */
+const ITERATE_PAGE = 4096;
+
+/** Every event from `fromSeq` in seq order, streamed a page at a time. */
 export function* iterateEvents(db: IncidentDb, fromSeq = 0): Generator<StoredEvent> {
-  const stmt = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq >= ? ORDER BY seq`);
-  for (const raw of stmt.iterate(fromSeq) as Iterable<RawEvent>) yield toStoredEvent(raw);
+  const page = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq >= ? ORDER BY seq LIMIT ${ITERATE_PAGE}`);
+  for (let from = fromSeq; ; ) {
+    const rows = page.all(from) as RawEvent[];
+    for (const raw of rows) yield toStoredEvent(db, raw);
+    if (rows.length < ITERATE_PAGE) return;
+    from = rows[rows.length - 1]!.seq + 1;
+  }
 }
 
 export function countsByKind(db: IncidentDb): { kind: string; count: number }[] {

@@ -2,7 +2,11 @@
 // store"). Migrations only move forward; `meta.schema_version` says where a
 // file stands.
 
-export const SCHEMA_VERSION = 2;
+import type { IncidentDb } from "./db.js";
+import { EVENT_TEXT_TABLE } from "./eventText.js";
+import { moveTextOutOfEvents } from "./textMigration.js";
+
+export const SCHEMA_VERSION = 3;
 
 /**
  * The events table, also used to rebuild it when new sources join an
@@ -28,12 +32,11 @@ CREATE TABLE events (
   page_lo    INTEGER,
   page_hi    INTEGER,
   state      INTEGER,
-  attrs      TEXT,
-  text       TEXT NOT NULL
+  attrs      TEXT
 );`;
 
-/** Each entry upgrades a database from version `index` to `index + 1`. */
-export const MIGRATIONS: readonly string[] = [
+/** Each entry upgrades a database from version `index` to `index + 1`: SQL, or a step that needs code. */
+export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
   `
   CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -63,7 +66,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX sources_sha256 ON sources(sha256) WHERE status = 'complete';
 
-  ${EVENTS_TABLE}
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY, ts_us INTEGER NOT NULL, source_id INTEGER NOT NULL, line INTEGER NOT NULL,
+    host TEXT, role TEXT, dp INTEGER, pp INTEGER, tp INTEGER, kind TEXT NOT NULL, room TEXT, rid TEXT,
+    chunk INTEGER, layer INTEGER, page_lo INTEGER, page_hi INTEGER, state INTEGER, attrs TEXT,
+    text TEXT NOT NULL
+  );
 
   CREATE TABLE findings (
     id           TEXT PRIMARY KEY,
@@ -105,6 +113,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (key, domain)
   ) WITHOUT ROWID;
   `,
+  (db) => {
+    db.exec(EVENT_TEXT_TABLE);
+    moveTextOutOfEvents(db);
+  },
 ];
 
 /** Built after a bulk load rather than maintained row by row. */
@@ -113,7 +125,6 @@ export const EVENT_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS events_room ON events(room, seq) WHERE room IS NOT NULL",
   "CREATE INDEX IF NOT EXISTS events_rank ON events(host, role, tp, seq)",
   "CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq)",
-  "CREATE INDEX IF NOT EXISTS events_source_line ON events(source_id, line)",
 ];
 
 /**

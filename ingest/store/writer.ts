@@ -12,8 +12,9 @@
 import type { Statement } from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import type { ClockAlignment } from "../clock.js";
-import { EVENT_COLUMNS, ROW_WIDTH, ROWS_PER_BLOCK, type RowBlock } from "../rows.js";
+import { EVENT_COLUMNS, ROW_WIDTH, rowValues, type RowBatch } from "../rows.js";
 import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
+import { TextBlockWriter } from "./eventText.js";
 import { EVENT_INDEXES, EVENTS_TABLE } from "./schema.js";
 
 export class DatabaseBusyError extends Error {
@@ -47,6 +48,8 @@ export interface StoredSourceRef {
 
 const TOOL_VERSION = (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 const PAGE_ROWS = 4096;
+/** Rows per multi-row INSERT: one statement step binds this many rows. */
+const ROWS_PER_INSERT = 64;
 /** SQLite page cache during the load (KiB, negative = size, not pages). */
 const LOAD_CACHE_KIB = -65536;
 const INDEX_CACHE_KIB = -196608;
@@ -55,6 +58,8 @@ const INDEX_SORT_THREADS = 2;
 export class IncidentWriter {
   private readonly insertFull: Statement;
   private readonly insertSome = new Map<number, Statement>();
+  private readonly fullValues: unknown[] = new Array(ROWS_PER_INSERT * ROW_WIDTH);
+  private readonly texts: TextBlockWriter;
   private readonly leftWal: boolean;
   private open = true;
   private readonly attached: string[] = [];
@@ -66,7 +71,8 @@ export class IncidentWriter {
     this.leftWal = this.enterBulkJournal();
     db.pragma("synchronous = OFF");
     db.pragma(`cache_size = ${LOAD_CACHE_KIB}`);
-    this.insertFull = this.insertStatement(ROWS_PER_BLOCK);
+    this.insertFull = this.insertStatement(ROWS_PER_INSERT);
+    this.texts = new TextBlockWriter(db);
   }
 
   /** Opens (creating and migrating) an incident for writing; waits up to lockTimeoutMs for another writer. */
@@ -165,11 +171,21 @@ export class IncidentWriter {
       .run(t.lines, t.events, t.unparsed, JSON.stringify(t.errors), t.firstTsUs, t.lastTsUs, JSON.stringify(t.ranks), id);
   }
 
-  /** Inserts a block of rows (EVENT_COLUMNS order); they take the next seqs in order. */
-  insertBlock(block: RowBlock): void {
-    const rows = block.length / ROW_WIDTH;
-    if (rows === ROWS_PER_BLOCK) this.insertFull.run(block);
-    else if (rows > 0) this.statementFor(rows).run(block);
+  /** Inserts a batch of rows (they take the next seqs in order) and its text blocks. */
+  insertBatch(batch: RowBatch): void {
+    let i = 0;
+    const values = this.fullValues;
+    for (; i + ROWS_PER_INSERT <= batch.length; i += ROWS_PER_INSERT) {
+      for (let r = 0; r < ROWS_PER_INSERT; r++) rowValues(batch, i + r, values, r * ROW_WIDTH);
+      this.insertFull.run(values);
+    }
+    const rest = batch.length - i;
+    if (rest > 0) {
+      const tail: unknown[] = new Array(rest * ROW_WIDTH);
+      for (let r = 0; r < rest; r++) rowValues(batch, i + r, tail, r * ROW_WIDTH);
+      this.statementFor(rest).run(tail);
+    }
+    for (const t of batch.texts) this.texts.write(t);
   }
 
   private statementFor(rows: number): Statement {
@@ -182,8 +198,7 @@ export class IncidentWriter {
   }
 
   private insertStatement(rows: number): Statement {
-    // attrs and text may come as UTF-8 bytes (ingest/rows.ts): stored as TEXT all the same.
-    const one = `(${EVENT_COLUMNS.map((c) => (c === "attrs" || c === "text" ? "CAST(? AS TEXT)" : "?")).join(",")})`;
+    const one = `(${EVENT_COLUMNS.map(() => "?").join(",")})`;
     return this.db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(", ")}) VALUES ${Array(rows).fill(one).join(",")}`);
   }
 

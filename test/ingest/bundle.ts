@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as tar from "tar-stream";
+import { eventTexts } from "../../ingest/store/eventText.js";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
 
 export function tempDir(prefix: string): string {
@@ -46,12 +47,15 @@ export interface EventRow {
   text: string;
 }
 
+/** Every event with its source path and text (the text read from the store's text blocks). */
 export function eventRows(db: IncidentDb): EventRow[] {
-  return db
+  const rows = db
     .prepare(
-      "SELECT e.seq, e.ts_us, s.path AS source, e.line, e.host, e.role, e.tp, e.kind, e.room, e.text FROM events e JOIN sources s ON s.id = e.source_id ORDER BY e.seq",
+      "SELECT e.seq, e.ts_us, s.path AS source, e.source_id, e.line, e.host, e.role, e.tp, e.kind, e.room FROM events e JOIN sources s ON s.id = e.source_id ORDER BY e.seq",
     )
-    .all() as EventRow[];
+    .all() as (Omit<EventRow, "text"> & { source_id: number })[];
+  const texts = eventTexts(db);
+  return rows.map(({ source_id, ...r }) => ({ ...r, text: texts.text(source_id, r.line) }));
 }
 
 export function withDb<T>(path: string, f: (db: IncidentDb) => T): T {

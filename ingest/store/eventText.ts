@@ -1,0 +1,200 @@
+// The raw text of events (the log line, or every line of a multi-line record
+// such as a traceback), kept out of the events rows: per source, the texts
+// of consecutive events in blocks of the `event_text` table, found by
+// (source_id, line). A row without its text is a third of the size, which
+// is what makes loading and indexing the events fast; the text is read only
+// where a line is shown (evidence, the UI), a block at a time.
+//
+// A text belongs to a (source, line): the one record that starts on that
+// line. Events that share a line (a Flight Recorder entry gives an enter and
+// an exit) share its text, and a text does not change when new sources
+// reorder the events, so blocks are written once, at ingest.
+
+import type { IncidentDb } from "./db.js";
+
+export const EVENT_TEXT_TABLE = `
+  -- lines: uint32 LE line of each text; ends: uint32 LE end offset of each
+  -- text in text (UTF-8, back to back). first/last_line bound the lines.
+  CREATE TABLE event_text (
+    id          INTEGER PRIMARY KEY,
+    source_id   INTEGER NOT NULL,
+    first_line  INTEGER NOT NULL,
+    last_line   INTEGER NOT NULL,
+    lines       BLOB NOT NULL,
+    ends        BLOB NOT NULL,
+    text        BLOB NOT NULL
+  );
+  CREATE INDEX event_text_lines ON event_text(source_id, first_line);
+`;
+
+export interface TextBlock {
+  sourceId: number;
+  firstLine: number;
+  lastLine: number;
+  lines: Uint32Array;
+  ends: Uint32Array;
+  text: Uint8Array;
+}
+
+/** A block is closed once its texts reach this many bytes or entries. */
+const BLOCK_BYTES = 32 * 1024;
+const BLOCK_ENTRIES = 512;
+
+/** Collects the texts of one source's events, in the order they come, into blocks. */
+export class TextBlockBuilder {
+  private bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES * 2);
+  private used = 0;
+  private lines: number[] = [];
+  private ends: number[] = [];
+  private lastLine = -1;
+  private sorted = true;
+
+  constructor(private readonly sourceId: number) {}
+
+  /** Adds the text of the record on `line`; returns a closed block when one is full. */
+  add(line: number, text: string): TextBlock | undefined {
+    if (line === this.lastLine) return undefined;
+    if (line < this.lastLine) this.sorted = false;
+    this.lastLine = line;
+    const room = text.length * 3;
+    if (this.used + room > this.bytes.length) this.grow(this.used + room);
+    this.used += this.bytes.write(text, this.used);
+    this.lines.push(line);
+    this.ends.push(this.used);
+    return this.used >= BLOCK_BYTES || this.lines.length >= BLOCK_ENTRIES ? this.close() : undefined;
+  }
+
+  /** The block being built, if it holds any text. */
+  close(): TextBlock | undefined {
+    if (this.lines.length === 0) return undefined;
+    const block = this.sorted ? this.block() : this.sortedBlock();
+    this.used = 0;
+    this.lines = [];
+    this.ends = [];
+    this.lastLine = -1;
+    this.sorted = true;
+    return block;
+  }
+
+  private block(): TextBlock {
+    return {
+      sourceId: this.sourceId,
+      firstLine: this.lines[0]!,
+      lastLine: this.lines[this.lines.length - 1]!,
+      lines: Uint32Array.from(this.lines),
+      ends: Uint32Array.from(this.ends),
+      text: new Uint8Array(this.bytes.subarray(0, this.used)),
+    };
+  }
+
+  /** Texts that came out of line order (a Flight Recorder dump is read in time order) sorted by line. */
+  private sortedBlock(): TextBlock {
+    const order = this.lines.map((_, i) => i).sort((a, b) => this.lines[a]! - this.lines[b]!);
+    const text = new Uint8Array(this.used);
+    const ends = new Uint32Array(order.length);
+    let at = 0;
+    order.forEach((i, k) => {
+      const start = i === 0 ? 0 : this.ends[i - 1]!;
+      text.set(this.bytes.subarray(start, this.ends[i]!), at);
+      at += this.ends[i]! - start;
+      ends[k] = at;
+    });
+    const lines = Uint32Array.from(order, (i) => this.lines[i]!);
+    return { sourceId: this.sourceId, firstLine: lines[0]!, lastLine: lines[lines.length - 1]!, lines, ends, text };
+  }
+
+  private grow(need: number): void {
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, need));
+    this.bytes.copy(bigger, 0, 0, this.used);
+    this.bytes = bigger;
+  }
+}
+
+/** Writes text blocks into an incident (inside the writer's transaction). */
+export class TextBlockWriter {
+  private readonly insert;
+
+  constructor(db: IncidentDb) {
+    this.insert = db.prepare("INSERT INTO event_text (source_id, first_line, last_line, lines, ends, text) VALUES (?, ?, ?, ?, ?, ?)");
+  }
+
+  write(b: TextBlock): void {
+    this.insert.run(b.sourceId, b.firstLine, b.lastLine, bytesOf(b.lines), bytesOf(b.ends), bytesOf(b.text));
+  }
+}
+
+function bytesOf(a: Uint32Array | Uint8Array): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+interface StoredBlock {
+  firstLine: number;
+  lastLine: number;
+  lines: Buffer;
+  ends: Buffer;
+  text: Buffer;
+}
+
+/**
+ * Reads event texts by (source_id, line). The last block read of each source
+ * is kept, so reading the events of a source in order decodes each block once.
+ */
+export class EventTexts {
+  private readonly find;
+  private readonly recent = new Map<number, StoredBlock>();
+
+  constructor(db: IncidentDb) {
+    this.find = db.prepare(
+      "SELECT first_line AS firstLine, last_line AS lastLine, lines, ends, text FROM event_text " +
+        "WHERE source_id = ? AND first_line <= ? AND last_line >= ? ORDER BY first_line DESC",
+    );
+  }
+
+  /** The text of the record on `line` of source `sourceId`; "" when the store has none. */
+  text(sourceId: number, line: number): string {
+    const cached = this.recent.get(sourceId);
+    if (cached && line >= cached.firstLine && line <= cached.lastLine) {
+      const text = textOf(cached, line);
+      if (text !== undefined) return text;
+    }
+    // Blocks of a source overlap only where its records came out of line
+    // order; the first candidate holds the line otherwise.
+    for (const block of this.find.iterate(sourceId, line, line) as Iterable<StoredBlock>) {
+      const text = textOf(block, line);
+      if (text !== undefined) {
+        this.recent.set(sourceId, block);
+        return text;
+      }
+    }
+    return "";
+  }
+}
+
+/** Binary search of a block's lines for the text on `line`. */
+function textOf(block: StoredBlock, line: number): string | undefined {
+  let lo = 0;
+  let hi = block.lines.length / 4 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = block.lines.readUInt32LE(mid * 4);
+    if (at < line) lo = mid + 1;
+    else if (at > line) hi = mid - 1;
+    else {
+      const start = mid === 0 ? 0 : block.ends.readUInt32LE((mid - 1) * 4);
+      return block.text.toString("utf8", start, block.ends.readUInt32LE(mid * 4));
+    }
+  }
+  return undefined;
+}
+
+const readers = new WeakMap<IncidentDb, EventTexts>();
+
+/** The text reader of a connection (one per connection, so its block cache is shared). */
+export function eventTexts(db: IncidentDb): EventTexts {
+  let r = readers.get(db);
+  if (!r) {
+    r = new EventTexts(db);
+    readers.set(db, r);
+  }
+  return r;
+}

@@ -1,0 +1,80 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { openIncident, getMeta, schemaVersion } from "../../ingest/store/db.js";
+import { eventTexts, TextBlockBuilder, TextBlockWriter } from "../../ingest/store/eventText.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../ingest/store/schema.js";
+
+test("a new incident database is migrated to the current schema and reopens read-only", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "incident.db");
+  const db = openIncident(path);
+  assert.equal(schemaVersion(db), SCHEMA_VERSION);
+  assert.equal(getMeta(db, "schema_version"), String(SCHEMA_VERSION));
+  assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
+  db.close();
+  const ro = openIncident(path, { readonly: true });
+  assert.equal(schemaVersion(ro), SCHEMA_VERSION);
+  ro.close();
+});
+
+test("a schema-2 incident (texts in the events rows) migrates: texts move to text blocks, rows and seqs stay", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "old.db");
+  const raw = new Database(path);
+  raw.exec(MIGRATIONS[0] as string);
+  raw.exec(MIGRATIONS[1] as string);
+  raw.exec("INSERT INTO meta (key, value) VALUES ('schema_version', '2')");
+  raw.exec("INSERT INTO sources (id, path, format, sha256, bytes, status, ingested_at) VALUES (1, 'p0/prefill-tp0.log', 'sglang-log', 'a', 1, 'complete', 'x'), (2, 'fr/rank1', 'flight-recorder', 'b', 1, 'complete', 'x')");
+  const insert = raw.prepare("INSERT INTO events (seq, ts_us, source_id, line, kind, room, text) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const traceback = "[2026-08-20 10:15:32 TP0] Exception in thread Thread-3 (bootstrap_thread):\nTraceback (most recent call last):\nAssertionError: GUARD";
+  // A Flight Recorder dump's events come in time order, not line order, and share lines.
+  const rows: [number, number, string, string | null, string][] = [
+    [1, 10, "log.unparsed", null, "[2026-08-20 10:15:31 TP0] Load weight begin. avail mem=75.02 GB"],
+    [2, 7, "coll.enter", null, '{"record_id": 7}'],
+    [1, 11, "boot.thread_died", "8972542885242963296", traceback],
+    [2, 3, "coll.enter", null, '{"record_id": 3}'],
+    [2, 7, "coll.exit", null, '{"record_id": 7}'],
+    [1, 14, "log.unparsed", null, "[2026-08-20 10:15:33 TP0] décodé ✓"],
+  ];
+  rows.forEach(([source, line, kind, room, text], i) => insert.run(i + 1, 1000 + i, source, line, kind, room, text));
+  raw.close();
+
+  const db = openIncident(path);
+  assert.equal(schemaVersion(db), SCHEMA_VERSION);
+  const columns = (db.prepare("PRAGMA table_info(events)").all() as { name: string }[]).map((c) => c.name);
+  assert.equal(columns.includes("text"), false);
+  const texts = eventTexts(db);
+  const read = db.prepare("SELECT seq, source_id AS sourceId, line, kind, room FROM events ORDER BY seq").all() as { seq: number; sourceId: number; line: number; kind: string; room: string | null }[];
+  assert.deepEqual(
+    read.map((r) => [r.seq, r.kind, r.room, texts.text(r.sourceId, r.line)]),
+    rows.map(([, , kind, room, text], i) => [i + 1, kind, room, text]),
+  );
+  assert.equal(texts.text(1, 12), "", "a line that started no record has no text");
+  db.close();
+});
+
+test("text blocks: many blocks per source, lines out of order, shared lines, multi-byte text", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "texts.db");
+  const db = openIncident(path);
+  const writer = new TextBlockWriter(db);
+  const builder = new TextBlockBuilder(5);
+  const expected = new Map<number, string>();
+  // Out of order within blocks (a time-ordered dump), each line seen twice in a row.
+  const lines = Array.from({ length: 3000 }, (_, i) => (i * 7919) % 3001 + 1);
+  for (const line of lines) {
+    const text = `entry ${line} ${"é".repeat(line % 40)}${"x".repeat(line % 90)}`;
+    expected.set(line, text);
+    for (const block of [builder.add(line, text), builder.add(line, text)]) if (block) writer.write(block);
+  }
+  const last = builder.close();
+  if (last) writer.write(last);
+  const blocks = db.prepare("SELECT COUNT(*) FROM event_text WHERE source_id = 5").pluck().get() as number;
+  assert.ok(blocks > 3, `${blocks} blocks`);
+  const texts = eventTexts(db);
+  for (const [line, text] of expected) assert.equal(texts.text(5, line), text);
+  assert.equal(texts.text(5, 99_999), "");
+  assert.equal(texts.text(6, 1), "");
+  db.close();
+});
