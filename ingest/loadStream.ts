@@ -23,6 +23,7 @@ export interface LoadSource {
   /** Clock domain of events that name no host: the host, or the source itself. */
   domain: string;
   tzOffsetMinutes: number;
+  bytes: number;
 }
 
 export interface LoadedStats {

@@ -21,7 +21,7 @@ import type { FormatName } from "./formats/format.js";
 import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./identity.js";
 import { assertPathsExist, expandInputs, type InputFile } from "./inputs.js";
 import type { LoadedStats, LoadSource } from "./loadStream.js";
-import { BatchSink, StoredEventsMerger } from "./rebuild.js";
+import { StoredEventsMerger } from "./rebuild.js";
 import type { ScanReport } from "./scan.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "./store/anchors.js";
 import { IncidentWriter } from "./store/writer.js";
@@ -40,6 +40,8 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** How long to wait for another ingest into the same database (default 10 minutes). */
   lockTimeoutMs?: number;
+  /** Parse workers of the load (default: two for large inputs, else one). */
+  loadWorkers?: number;
 }
 
 /** Where an ingest stands: scan and load count bytes, index counts the indexes built. */
@@ -228,14 +230,15 @@ async function store(opts: IngestOptions, candidates: Candidate[], anchorStores:
     const loadSources = fresh.map((c) => toLoadSource(c, writer));
     const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
     const bytesTotal = fresh.reduce((n, c) => n + c.report.bytes, 0);
-    const stats = await runLoad(loadSources, alignment.offsetsUs, (batch, progress) => {
-      if (merger) merger.addNewBatch(batch);
-      else writer.insertBatch(batch);
-      opts.onProgress?.({ phase: "load", done: progress.bytes, total: bytesTotal, lines: progress.lines });
-    });
+    const stats = await runLoad(loadSources, alignment.offsetsUs, merger ?? writer, (progress) =>
+      opts.onProgress?.({ phase: "load", done: progress.bytes, total: bytesTotal, lines: progress.lines }),
+      opts.loadWorkers,
+    );
     if (merger) {
       merger.finish();
       writer.dropPreviousEvents();
+    } else {
+      writer.flushRows();
     }
     writer.buildIndexes((built, total) => opts.onProgress?.({ phase: "index", done: built, total, lines: stats.reduce((n, s) => n + s.lines, 0) }));
     stats.forEach((s, i) => finishSource(writer, fresh[i]!, s));
@@ -259,13 +262,14 @@ function toLoadSource(c: Candidate, writer: IncidentWriter): LoadSource {
     role: r.role,
     domain: r.domain,
     tzOffsetMinutes: r.tzOffsetMinutes,
+    bytes: r.bytes,
   };
 }
 
 function setAside(writer: IncidentWriter, stored: ReturnType<IncidentWriter["storedSources"]>, offsets: Record<string, number>): StoredEventsMerger {
   const oldOffsets = writer.clockOffsets();
   writer.setAsideEvents();
-  return new StoredEventsMerger(writer, stored, oldOffsets, offsets, new BatchSink(writer));
+  return new StoredEventsMerger(writer, stored, oldOffsets, offsets);
 }
 
 function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): void {

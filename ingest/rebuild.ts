@@ -5,36 +5,10 @@
 // every stored row that comes earlier is written out.
 
 import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";
-import { HOST_COL, LINE_COL, NUMBER_WIDTH, TS_COL, RowBatchBuilder, type RowBatch } from "./rows.js";
+import { HOST_COL, LINE_COL, NUMBER_WIDTH, TS_COL, type RowBatch } from "./rows.js";
+import type { RowSink } from "./streamMerge.js";
+import type { TextBlock } from "./store/eventText.js";
 import type { IncidentWriter, StoredSourceRef } from "./store/writer.js";
-
-const SINK_ROWS = 2048;
-
-/** Where merged rows go: collected into batches for the writer. */
-export class BatchSink {
-  private readonly rows = new RowBatchBuilder(SINK_ROWS);
-
-  constructor(private readonly writer: IncidentWriter) {}
-
-  pushStored(row: readonly unknown[]): void {
-    this.rows.pushValues(row);
-    if (this.rows.full) this.flush();
-  }
-
-  pushNew(batch: RowBatch, i: number): void {
-    this.rows.pushFrom(batch, i);
-    if (this.rows.full) this.flush();
-  }
-
-  /** Text blocks are keyed by (source, line), not by seq: they need no merge. */
-  addTexts(texts: RowBatch["texts"]): void {
-    this.rows.addTexts(texts);
-  }
-
-  flush(): void {
-    this.writer.insertBatch(this.rows.take());
-  }
-}
 
 class StoredSourceCursor implements MergeKey {
   tsUs = 0;
@@ -72,7 +46,7 @@ class StoredSourceCursor implements MergeKey {
   }
 }
 
-export class StoredEventsMerger {
+export class StoredEventsMerger implements RowSink {
   private readonly heap = new MergeHeap<StoredSourceCursor>((c) => c);
   private readonly probe: MergeKey = { tsUs: 0, sourceId: 0, line: 0 };
 
@@ -81,11 +55,10 @@ export class StoredEventsMerger {
    * now; a row moves by the difference for its clock domain.
    */
   constructor(
-    writer: IncidentWriter,
+    private readonly writer: IncidentWriter,
     sources: StoredSourceRef[],
     oldOffsets: Record<string, number>,
     newOffsets: Record<string, number>,
-    private readonly sink: BatchSink,
   ) {
     const shift = (host: string | null, s: StoredSourceRef): number => {
       const domain = host ?? s.host ?? `src:${s.path}`;
@@ -97,29 +70,30 @@ export class StoredEventsMerger {
     }
   }
 
-  /** Writes the stored rows that come before each new row, then the new rows and their texts. */
-  addNewBatch(batch: RowBatch): void {
-    const num = batch.numbers;
-    for (let i = 0; i < batch.length; i++) {
-      const at = i * NUMBER_WIDTH;
-      this.probe.tsUs = num[at]!;
-      this.probe.sourceId = num[at + 1]!;
-      this.probe.line = num[at + 2]!;
-      this.drainBefore(this.probe);
-      this.sink.pushNew(batch, i);
-    }
-    this.sink.addTexts(batch.texts);
+  /** Writes the stored rows that come before the new row, then the new row. */
+  addRow(batch: RowBatch, i: number): void {
+    const at = i * NUMBER_WIDTH;
+    this.probe.tsUs = batch.numbers[at]!;
+    this.probe.sourceId = batch.numbers[at + 1]!;
+    this.probe.line = batch.numbers[at + 2]!;
+    this.drainBefore(this.probe);
+    this.writer.addRow(batch, i);
+  }
+
+  /** Text blocks are keyed by (source, line), not by seq: they need no merge. */
+  addTexts(blocks: readonly TextBlock[]): void {
+    this.writer.addTexts(blocks);
   }
 
   /** Writes every stored row left. */
   finish(): void {
     this.drainBefore(undefined);
-    this.sink.flush();
+    this.writer.flushRows();
   }
 
   private drainBefore(limit: MergeKey | undefined): void {
     for (let top = this.heap.peek(); top && (!limit || keyBefore(top, limit)); top = this.heap.peek()) {
-      this.sink.pushStored(top.row);
+      this.writer.addValues(top.row);
       if (top.advance()) this.heap.topChanged();
       else this.heap.pop();
     }

@@ -21,7 +21,7 @@ export const NUMBER_WIDTH = NUMBER_COLUMNS.length;
 export const STRING_WIDTH = STRING_COLUMNS.length;
 export const ROW_WIDTH = EVENT_COLUMNS.length;
 
-/** Positions of the merge key and the host among a row's values (EVENT_COLUMNS order). */
+/** Positions of the merge key's time and line, and of the host, among a row's values (EVENT_COLUMNS order). */
 export const TS_COL = 0;
 export const LINE_COL = 2;
 export const HOST_COL = NUMBER_WIDTH;
@@ -91,29 +91,6 @@ export class RowBatchBuilder {
     refs[s + 3] = this.stringRef(ev.room ?? null);
     refs[s + 4] = this.stringRef(ev.rid ?? null);
     this.attrs.push(attrsJson(ev.attrs));
-    this.n++;
-  }
-
-  /** Appends a row given as its values in EVENT_COLUMNS order (nulls as null). */
-  pushValues(row: readonly unknown[]): void {
-    const a = this.n * NUMBER_WIDTH;
-    for (let c = 0; c < NUMBER_WIDTH; c++) this.numbers[a + c] = (row[c] as number | null) ?? NaN;
-    const s = this.n * STRING_WIDTH;
-    for (let c = 0; c < STRING_WIDTH; c++) this.stringRefs[s + c] = this.stringRef(row[NUMBER_WIDTH + c] as string | null);
-    this.attrs.push(row[ROW_WIDTH - 1] as string | null);
-    this.n++;
-  }
-
-  /** Appends row `i` of another batch. */
-  pushFrom(batch: RowBatch, i: number): void {
-    const a = this.n * NUMBER_WIDTH;
-    this.numbers.set(batch.numbers.subarray(i * NUMBER_WIDTH, (i + 1) * NUMBER_WIDTH), a);
-    const s = this.n * STRING_WIDTH;
-    for (let c = 0; c < STRING_WIDTH; c++) {
-      const ref = batch.stringRefs[i * STRING_WIDTH + c]!;
-      this.stringRefs[s + c] = ref < 0 ? -1 : this.stringRef(batch.strings[ref]!);
-    }
-    this.attrs.push(batch.attrs[i]!);
     this.n++;
   }
 

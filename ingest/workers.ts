@@ -1,16 +1,20 @@
 // The main-thread side of the ingest workers: a small pool for the scan, and
 // the load worker whose row batches are handed to the writer as they arrive.
 
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { LoadedStats, LoadProgress, LoadSource } from "./loadStream.js";
 import type { RowBatch } from "./rows.js";
+import { StreamMerge, type RowSink } from "./streamMerge.js";
 import type { ScanReport, ScanRequest } from "./scan.js";
 import type { WorkerData } from "./worker.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 /** Rows per batch sent by the load worker (a multiple of the writer's rows per INSERT). */
 const BATCH_ROWS = 2048;
+/** Batches a load worker may have posted and not yet seen written (bounds memory). */
+const MAX_IN_FLIGHT = 8;
 
 type WorkerMessage =
   | { type: "scanned"; report: ScanReport }
@@ -83,45 +87,83 @@ function ask(worker: Worker, req: ScanRequest | "close"): Promise<WorkerMessage>
   });
 }
 
+/** Below this many bytes of new sources one load worker does it all (a worker costs tens of ms to start). */
+const ONE_WORKER_BYTES = 16 * 1024 * 1024;
+
 /**
- * Runs the load worker over `sources`; `onBatch` receives each batch of rows
- * in the global order (and must store them before returning).
+ * Parses and merges `sources` into the global order on load workers (by
+ * default two when there is enough to parse: the store thread inserts
+ * meanwhile, and parsing costs more than inserting), handing every row to
+ * `sink` in order.
+ * Each worker takes a share of the sources balanced by bytes; their streams
+ * are merged here (ingest/streamMerge.ts).
  */
 export function runLoad(
   sources: LoadSource[],
   offsets: Record<string, number>,
-  onBatch: (batch: RowBatch, progress: LoadProgress) => void,
+  sink: RowSink,
+  onProgress: (progress: LoadProgress) => void,
+  workerCount?: number,
 ): Promise<LoadedStats[]> {
-  const inFlight = new SharedArrayBuffer(4);
-  const counter = new Int32Array(inFlight);
-  const worker = spawn({ mode: "load", sources, offsets, batchRows: BATCH_ROWS, maxInFlight: 8, inFlight });
+  const bytes = sources.reduce((n, s) => n + s.bytes, 0);
+  const shares = shareByBytes(sources, workerCount ?? (bytes < ONE_WORKER_BYTES ? 1 : Math.min(2, availableParallelism())));
+  const counters = shares.map(() => new Int32Array(new SharedArrayBuffer(4)));
+  const progress = shares.map(() => ({ bytes: 0, lines: 0 }));
+  const merge = new StreamMerge(shares.length, sink, (w) => {
+    Atomics.sub(counters[w]!, 0, 1);
+    Atomics.notify(counters[w]!, 0);
+  });
+  const workers = shares.map((share, w) =>
+    spawn({ mode: "load", sources: share, offsets, batchRows: BATCH_ROWS, maxInFlight: MAX_IN_FLIGHT, inFlight: counters[w]!.buffer as SharedArrayBuffer }),
+  );
   return new Promise((resolve, reject) => {
+    const stats: LoadedStats[][] = [];
+    let running = workers.length;
     let settled = false;
     const fail = (e: Error): void => {
       if (settled) return;
       settled = true;
-      void worker.terminate();
+      for (const worker of workers) void worker.terminate();
       reject(e);
     };
-    worker.on("message", (msg: WorkerMessage) => {
-      if (settled) return;
-      if (msg.type === "rows") {
+    workers.forEach((worker, w) => {
+      worker.on("message", (msg: WorkerMessage) => {
+        if (settled) return;
         try {
-          onBatch(msg.batch, msg.progress);
+          if (msg.type === "rows") {
+            progress[w] = msg.progress;
+            merge.add(w, msg.batch);
+            onProgress(progress.reduce((sum, p) => ({ bytes: sum.bytes + p.bytes, lines: sum.lines + p.lines })));
+          } else if (msg.type === "done") {
+            stats[w] = msg.stats;
+            merge.end(w);
+            if (--running === 0) {
+              settled = true;
+              const bySource = new Map(stats.flat().map((s) => [s.sourceId, s]));
+              resolve(sources.map((s) => bySource.get(s.sourceId)!));
+            }
+          } else if (msg.type === "error") {
+            fail(new Error(msg.message));
+          }
         } catch (e) {
           fail(e as Error);
-          return;
         }
-        Atomics.sub(counter, 0, 1);
-        Atomics.notify(counter, 0);
-      } else if (msg.type === "done") {
-        settled = true;
-        resolve(msg.stats);
-      } else if (msg.type === "error") {
-        fail(new Error(msg.message));
-      }
+      });
+      worker.on("error", fail);
+      worker.on("exit", (code) => {
+        if (stats[w] === undefined) fail(new Error(`a parse worker stopped before it finished (exit code ${code})`));
+      });
     });
-    worker.on("error", fail);
-    worker.on("exit", (code) => fail(new Error(`the parse worker stopped (exit code ${code})`)));
   });
+}
+
+/** Sources dealt into `n` shares of about equal bytes (largest first, each to the lightest share). */
+function shareByBytes(sources: LoadSource[], n: number): LoadSource[][] {
+  const shares = Array.from({ length: Math.max(1, Math.min(n, sources.length)) }, () => ({ bytes: 0, sources: [] as LoadSource[] }));
+  for (const s of [...sources].sort((a, b) => b.bytes - a.bytes)) {
+    const lightest = shares.reduce((min, share) => (share.bytes < min.bytes ? share : min));
+    lightest.bytes += s.bytes;
+    lightest.sources.push(s);
+  }
+  return shares.map((share) => share.sources);
 }

@@ -86,14 +86,19 @@ function entryAt(ends: Buffer, count: number, at: number): number {
 function seqsOf(db: IncidentDb, found: Found[]): Map<string, number> {
   const out = new Map<string, number>();
   if (found.length === 0) return out;
-  const values = found.map(() => "(?, ?)").join(", ");
+  const wanted = new Set(found.map((f) => `${f.sourceId}:${f.line}`));
+  const lines = [...new Set(found.map((f) => f.line))];
+  // No index leads from (source, line) to seq; one scan testing the line
+  // against a short list beats a join that would rescan per record.
   const rows = db
     .prepare(
-      `WITH wanted(source_id, line) AS (VALUES ${values})
-       SELECT e.source_id AS sourceId, e.line, MIN(e.seq) AS seq FROM events e
-       JOIN wanted w ON w.source_id = e.source_id AND w.line = e.line GROUP BY e.source_id, e.line`,
+      `SELECT source_id AS sourceId, line, MIN(seq) AS seq FROM events
+       WHERE line IN (${lines.map(() => "?").join(", ")}) GROUP BY source_id, line`,
     )
-    .all(...found.flatMap((f) => [f.sourceId, f.line])) as { sourceId: number; line: number; seq: number }[];
-  for (const r of rows) out.set(`${r.sourceId}:${r.line}`, r.seq);
+    .all(...lines) as { sourceId: number; line: number; seq: number }[];
+  for (const r of rows) {
+    const key = `${r.sourceId}:${r.line}`;
+    if (wanted.has(key)) out.set(key, r.seq);
+  }
   return out;
 }

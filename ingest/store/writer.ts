@@ -13,8 +13,9 @@ import type { Statement } from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import type { ClockAlignment } from "../clock.js";
 import { EVENT_COLUMNS, ROW_WIDTH, rowValues, type RowBatch } from "../rows.js";
+import type { RowSink } from "../streamMerge.js";
 import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
-import { TextBlockWriter } from "./eventText.js";
+import { TextBlockWriter, type TextBlock } from "./eventText.js";
 import { EVENT_INDEXES, EVENTS_TABLE } from "./schema.js";
 
 export class DatabaseBusyError extends Error {
@@ -55,10 +56,12 @@ const LOAD_CACHE_KIB = -65536;
 const INDEX_CACHE_KIB = -196608;
 const INDEX_SORT_THREADS = 2;
 
-export class IncidentWriter {
+export class IncidentWriter implements RowSink {
   private readonly insertFull: Statement;
   private readonly insertSome = new Map<number, Statement>();
-  private readonly fullValues: unknown[] = new Array(ROWS_PER_INSERT * ROW_WIDTH);
+  /** Rows added and not yet inserted, as their values. */
+  private readonly pending: unknown[] = new Array(ROWS_PER_INSERT * ROW_WIDTH);
+  private pendingRows = 0;
   private readonly texts: TextBlockWriter;
   private readonly leftWal: boolean;
   private open = true;
@@ -171,21 +174,35 @@ export class IncidentWriter {
       .run(t.lines, t.events, t.unparsed, JSON.stringify(t.errors), t.firstTsUs, t.lastTsUs, JSON.stringify(t.ranks), id);
   }
 
-  /** Inserts a batch of rows (they take the next seqs in order) and its text blocks. */
-  insertBatch(batch: RowBatch): void {
-    let i = 0;
-    const values = this.fullValues;
-    for (; i + ROWS_PER_INSERT <= batch.length; i += ROWS_PER_INSERT) {
-      for (let r = 0; r < ROWS_PER_INSERT; r++) rowValues(batch, i + r, values, r * ROW_WIDTH);
-      this.insertFull.run(values);
+  /** Appends row i of a batch; rows take the next seqs in the order they are added. */
+  addRow(batch: RowBatch, i: number): void {
+    rowValues(batch, i, this.pending, this.pendingRows * ROW_WIDTH);
+    if (++this.pendingRows === ROWS_PER_INSERT) this.insertPending();
+  }
+
+  /** Appends a row given as its values in EVENT_COLUMNS order. */
+  addValues(row: readonly unknown[]): void {
+    const at = this.pendingRows * ROW_WIDTH;
+    for (let c = 0; c < ROW_WIDTH; c++) this.pending[at + c] = row[c];
+    if (++this.pendingRows === ROWS_PER_INSERT) this.insertPending();
+  }
+
+  addTexts(blocks: readonly TextBlock[]): void {
+    for (const b of blocks) this.texts.write(b);
+  }
+
+  /** Inserts the rows added and not yet inserted. */
+  flushRows(): void {
+    if (this.pendingRows === ROWS_PER_INSERT) this.insertPending();
+    else if (this.pendingRows > 0) {
+      this.statementFor(this.pendingRows).run(this.pending.slice(0, this.pendingRows * ROW_WIDTH));
+      this.pendingRows = 0;
     }
-    const rest = batch.length - i;
-    if (rest > 0) {
-      const tail: unknown[] = new Array(rest * ROW_WIDTH);
-      for (let r = 0; r < rest; r++) rowValues(batch, i + r, tail, r * ROW_WIDTH);
-      this.statementFor(rest).run(tail);
-    }
-    for (const t of batch.texts) this.texts.write(t);
+  }
+
+  private insertPending(): void {
+    this.insertFull.run(this.pending);
+    this.pendingRows = 0;
   }
 
   private statementFor(rows: number): Statement {

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
 import { clockOffsets, eventsInWindow, eventsOfRank, eventsOfRoom, listSources } from "../../ingest/store/queries.js";
 import { eventRows, FR_DUMP, logStamp, probeTs, T0, tempDir, withDb, writeTree } from "./bundle.js";
@@ -163,6 +164,21 @@ test("adding sources later gives the same history as ingesting them together", a
   assert.deepEqual(b, a);
   // Seqs changed, so the old analysis is gone.
   assert.equal(withDb(stepwise, (h) => h.prepare("SELECT COUNT(*) FROM findings").pluck().get()), 0);
+});
+
+test("the load's parse workers share the sources: one, two or three of them give the same history", async () => {
+  const dir = tempDir("workers");
+  const incident = fileURLToPath(new URL("../../../fixtures/incidents/stale-slot-reuse", import.meta.url));
+  const histories = [];
+  for (const loadWorkers of [1, 2, 3]) {
+    const db = join(dir, `w${loadWorkers}.db`);
+    const summary = await ingest({ db, paths: [incident], loadWorkers });
+    assert.ok(summary.sources.filter((s) => s.status === "ingested").length >= 4);
+    histories.push({ rows: withDb(db, eventRows), sources: summary.sources.map((s) => [s.path, s.events, s.first, s.last]) });
+  }
+  assert.ok(histories[0]!.rows.length > 1000);
+  assert.deepEqual(histories[1], histories[0]);
+  assert.deepEqual(histories[2], histories[0]);
 });
 
 test("--tz: log times are read in the zone they were written in", async () => {
