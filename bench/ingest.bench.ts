@@ -1,7 +1,8 @@
 // `npm run bench:ingest [-- <incident dir>]`: ingests an incident of at least
 // 2 million lines through the real pipeline (scan, parse worker, writer,
 // index build) into a fresh indexed store, and prints lines/s, MB/s and the
-// peak RSS of the process. Without a directory it generates one (bench/
+// peak RSS of the process (BENCH_LOAD_WORKERS=1 forces one parse worker).
+// Without a directory it generates one (bench/
 // incidentGen.ts) under bench/out/ and reuses it on later runs. The figures
 // are printed, not checked: speed is never a test.
 
@@ -13,6 +14,8 @@ import { ingest } from "../ingest/pipeline.js";
 import { generateIncident } from "./incidentGen.js";
 
 const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);
+/** Parse workers of the load; unset, the pipeline decides (two for an input this size). */
+const LOAD_WORKERS = process.env.BENCH_LOAD_WORKERS === undefined ? undefined : Number(process.env.BENCH_LOAD_WORKERS);
 
 function sizeOf(dir: string): number {
   let n = 0;
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
     const summary = await ingest({
       db: join(work, "incident.db"),
       paths: [dir],
+      ...(LOAD_WORKERS !== undefined ? { loadWorkers: LOAD_WORKERS } : {}),
       onProgress: (p) => {
         sample();
         if (p.phase !== phase) {

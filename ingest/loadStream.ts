@@ -45,8 +45,6 @@ export interface LoadProgress {
 }
 
 const MAX_KEPT_ERRORS = 200;
-/** Raw bytes read ahead across all sources of a load. */
-const LOAD_READ_BUDGET = 24 * 1024 * 1024;
 
 class SourceStream {
   /** Merge key of the head event (aligned time). */
@@ -211,16 +209,18 @@ class SourceStream {
 
 /**
  * Parses and merges the sources, handing rows to `emit` in batches of
- * `batchRows`; returns each source's statistics.
+ * `batchRows`; returns each source's statistics. `readBudget` bounds the raw
+ * bytes read ahead across the sources.
  */
 export function produceRows(
   sources: LoadSource[],
   offsets: Record<string, number>,
   batchRows: number,
+  readBudget: number,
   emit: (batch: RowBatch, progress: LoadProgress) => void,
 ): LoadedStats[] {
   // Every source holds a chunk and its parsed events at once: share a fixed budget.
-  const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(LOAD_READ_BUDGET / Math.max(1, sources.length))));
+  const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(readBudget / Math.max(1, sources.length))));
   const streams = sources.map((s) => new SourceStream(s, offsets, readBytes));
   const heap = new MergeHeap<SourceStream>((s) => s);
   for (const s of streams) if (s.advance()) heap.push(s);

@@ -17,6 +17,8 @@ export type WorkerData =
       sources: LoadSource[];
       offsets: Record<string, number>;
       batchRows: number;
+      /** Raw bytes this worker may read ahead across its sources. */
+      readBudget: number;
       maxInFlight: number;
       /** Int32Array[1]: batches posted and not yet inserted. */
       inFlight: SharedArrayBuffer;
@@ -47,7 +49,7 @@ if (data.mode === "scan") {
 } else {
   const inFlight = new Int32Array(data.inFlight);
   try {
-    const stats = produceRows(data.sources, data.offsets, data.batchRows, (batch, progress) => {
+    const stats = produceRows(data.sources, data.offsets, data.batchRows, data.readBudget, (batch, progress) => {
       for (;;) {
         const n = Atomics.load(inFlight, 0);
         if (n < data.maxInFlight) break;

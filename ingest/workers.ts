@@ -13,6 +13,8 @@ import type { WorkerData } from "./worker.js";
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 /** Rows per batch sent by the load worker (a multiple of the writer's rows per INSERT). */
 const BATCH_ROWS = 2048;
+/** Raw bytes read ahead across all sources of a load, shared by its workers. */
+const LOAD_READ_BUDGET = 24 * 1024 * 1024;
 /** Batches a load worker may have posted and not yet seen written (bounds memory). */
 const MAX_IN_FLIGHT = 8;
 
@@ -114,7 +116,15 @@ export function runLoad(
     Atomics.notify(counters[w]!, 0);
   });
   const workers = shares.map((share, w) =>
-    spawn({ mode: "load", sources: share, offsets, batchRows: BATCH_ROWS, maxInFlight: MAX_IN_FLIGHT, inFlight: counters[w]!.buffer as SharedArrayBuffer }),
+    spawn({
+      mode: "load",
+      sources: share,
+      offsets,
+      batchRows: BATCH_ROWS,
+      readBudget: Math.floor(LOAD_READ_BUDGET / shares.length),
+      maxInFlight: MAX_IN_FLIGHT,
+      inFlight: counters[w]!.buffer as SharedArrayBuffer,
+    }),
   );
   return new Promise((resolve, reject) => {
     const stats: LoadedStats[][] = [];
