@@ -26,7 +26,7 @@ type WorkerMessage =
   | { type: "error"; message: string; stack?: string };
 
 function spawn(data: WorkerData): Worker {
-  return new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 } });
+  return new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } });
 }
 
 export interface ScanResults {
