@@ -1,0 +1,67 @@
+// `npm run bench:store`: the store thread's floor. Inserts BENCH_EVENTS
+// (default 2 M) synthetic events of the incident shape straight through the
+// writer (no reading, no parsing: rows are built before each timed batch),
+// then builds the event indexes, and prints microseconds per row for each.
+// An ingest cannot go faster than this, whatever the parse side does: the
+// figure says what the 1,000,000 lines/s target would need from SQLite.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { attrsJson, EVENT_COLUMNS } from "../ingest/rows.js";
+import type { StoredEvent } from "../ingest/store/queries.js";
+import { IncidentWriter } from "../ingest/store/writer.js";
+import { synthesize } from "./syntheticIncident.js";
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000_000);
+
+function rowOf(ev: StoredEvent): unknown[] {
+  const byColumn: Record<(typeof EVENT_COLUMNS)[number], unknown> = {
+    ts_us: ev.tsUs, source_id: ev.sourceId, line: ev.line, dp: ev.dp, pp: ev.pp, tp: ev.tp, chunk: ev.chunk, layer: ev.layer,
+    page_lo: ev.pageLo, page_hi: ev.pageHi, state: ev.state, host: ev.host, role: ev.role, kind: ev.kind, room: ev.room, rid: ev.rid,
+    attrs: attrsJson(ev.attrs ?? undefined),
+  };
+  return EVENT_COLUMNS.map((c) => byColumn[c]);
+}
+
+function cpuSeconds(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1e6;
+}
+
+const dir = mkdtempSync(join(tmpdir(), "kvrewind-store-bench-"));
+try {
+  const writer = IncidentWriter.open(join(dir, "incident.db"), 10_000);
+  writer.begin(10_000, []);
+  writer.addSource({ path: "synthetic", format: "probe-jsonl", host: null, role: null, sha256: "synthetic", bytes: 0 });
+  let rows = 0;
+  let insertCpu = 0;
+  let insertWall = 0;
+  for (const batch of synthesize(EVENTS)) {
+    const values = batch.map(rowOf);
+    const c0 = cpuSeconds();
+    const t0 = performance.now();
+    for (const v of values) writer.addValues(v);
+    insertWall += performance.now() - t0;
+    insertCpu += cpuSeconds() - c0;
+    rows += values.length;
+  }
+  const c1 = cpuSeconds();
+  writer.flushRows();
+  insertCpu += cpuSeconds() - c1;
+  const c2 = cpuSeconds();
+  const t2 = performance.now();
+  writer.buildIndexes();
+  const indexWall = performance.now() - t2;
+  const indexCpu = cpuSeconds() - c2;
+  writer.commit();
+  writer.close();
+  const us = (s: number): string => ((s / rows) * 1e6).toFixed(2);
+  console.log(`store floor: ${rows.toLocaleString("en-US")} events of the incident shape, straight into the writer`);
+  console.log(`  insert: ${us(insertCpu)} µs/row CPU (${us(insertWall / 1000)} µs/row wall)`);
+  console.log(`  index build: ${us(indexCpu)} µs/row CPU (${us(indexWall / 1000)} µs/row wall)`);
+  console.log(`  together: at most ${Math.round(rows / (insertCpu + indexCpu)).toLocaleString("en-US")} rows per CPU-second of the store thread`);
+  console.log(`machine load average: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${availableParallelism()} cores`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
