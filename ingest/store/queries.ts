@@ -45,18 +45,22 @@ export interface SourceRow {
   status: string;
 }
 
-const EVENT_COLUMNS =
-  "seq, ts_us AS tsUs, source_id AS sourceId, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, " +
-  "page_lo AS pageLo, page_hi AS pageHi, state, attrs";
+const EVENT_COLUMNS = "seq, ts_us, source_id, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, page_lo, page_hi, state, attrs";
 
-type RawEvent = Omit<StoredEvent, "attrs" | "text"> & { attrs: string | null };
+/** A row of EVENT_COLUMNS as read raw (arrays build faster than better-sqlite3's named-column objects). */
+type RawEvent = [
+  seq: number, tsUs: number, sourceId: number, line: number, host: string | null, role: Role | null, dp: number | null,
+  pp: number | null, tp: number | null, kind: string, room: string | null, rid: string | null, chunk: number | null,
+  layer: number | null, pageLo: number | null, pageHi: number | null, state: number | null, attrs: string | null,
+];
 
 /** A row as read, with its attrs parsed and its text looked up (run after the row's statement has finished). */
-function toStoredEvent(db: IncidentDb, raw: RawEvent): StoredEvent {
+function toStoredEvent(db: IncidentDb, r: RawEvent): StoredEvent {
   return {
-    ...raw,
-    attrs: raw.attrs === null ? null : (JSON.parse(raw.attrs) as Record<string, unknown>),
-    text: eventTexts(db).text(raw.sourceId, raw.line),
+    seq: r[0], tsUs: r[1], sourceId: r[2], line: r[3], host: r[4], role: r[5], dp: r[6], pp: r[7], tp: r[8], kind: r[9],
+    room: r[10], rid: r[11], chunk: r[12], layer: r[13], pageLo: r[14], pageHi: r[15], state: r[16],
+    attrs: r[17] === null ? null : (JSON.parse(r[17]) as Record<string, unknown>),
+    text: eventTexts(db).text(r[2], r[3]),
   };
 }
 
@@ -64,21 +68,25 @@ function toStoredEvents(db: IncidentDb, rows: RawEvent[]): StoredEvent[] {
   return rows.map((r) => toStoredEvent(db, r));
 }
 
+/** A statement over EVENT_COLUMNS that returns raw rows. */
+function eventQuery(db: IncidentDb, sql: string): { get(...p: unknown[]): RawEvent | undefined; all(...p: unknown[]): RawEvent[] } {
+  const st = db.prepare(sql).raw(true);
+  return { get: (...p) => st.get(...p) as RawEvent | undefined, all: (...p) => st.all(...p) as RawEvent[] };
+}
+
 export function eventBySeq(db: IncidentDb, seq: number): StoredEvent | undefined {
-  const raw = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq = ?`).get(seq) as RawEvent | undefined;
+  const raw = eventQuery(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE seq = ?`).get(seq);
   return raw && toStoredEvent(db, raw);
 }
 
 /** Events with fromUs <= ts_us < toUs, in seq order. */
 export function eventsInWindow(db: IncidentDb, fromUs: number, toUs: number, limit = 100_000): StoredEvent[] {
-  const rows = db
-    .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE ts_us >= ? AND ts_us < ? ORDER BY seq LIMIT ?`)
-    .all(fromUs, toUs, limit) as RawEvent[];
+  const rows = eventQuery(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE ts_us >= ? AND ts_us < ? ORDER BY seq LIMIT ?`).all(fromUs, toUs, limit);
   return toStoredEvents(db, rows);
 }
 
 export function eventsOfRoom(db: IncidentDb, room: string): StoredEvent[] {
-  const rows = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE room = ? ORDER BY seq`).all(room) as RawEvent[];
+  const rows = eventQuery(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE room = ? ORDER BY seq`).all(room);
   return toStoredEvents(db, rows);
 }
 
@@ -91,9 +99,13 @@ export interface RankKey {
 
 /** The events of one rank with seq > afterSeq, in seq order (per-rank scans; index events_rank). */
 export function eventsOfRank(db: IncidentDb, rank: RankKey, afterSeq = 0, limit = 100_000): StoredEvent[] {
-  const rows = db
-    .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE host IS ? AND role IS ? AND tp IS ? AND seq > ? ORDER BY seq LIMIT ?`)
-    .all(rank.host, rank.role, rank.tp, afterSeq, limit) as RawEvent[];
+  const rows = eventQuery(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE host IS ? AND role IS ? AND tp IS ? AND seq > ? ORDER BY seq LIMIT ?`).all(
+    rank.host,
+    rank.role,
+    rank.tp,
+    afterSeq,
+    limit,
+  );
   return toStoredEvents(db, rows);
 }
 
@@ -104,20 +116,20 @@ export function clockOffsets(db: IncidentDb): Record<string, number> {
 }
 
 export function eventsOfKind(db: IncidentDb, kind: string): StoredEvent[] {
-  const rows = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE kind = ? ORDER BY seq`).all(kind) as RawEvent[];
+  const rows = eventQuery(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE kind = ? ORDER BY seq`).all(kind);
   return toStoredEvents(db, rows);
 }
 
-const ITERATE_PAGE = 4096;
+const ITERATE_PAGE = 1024;
 
 /** Every event from `fromSeq` in seq order, streamed a page at a time. */
 export function* iterateEvents(db: IncidentDb, fromSeq = 0): Generator<StoredEvent> {
-  const page = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq >= ? ORDER BY seq LIMIT ${ITERATE_PAGE}`);
+  const page = eventQuery(db, `SELECT ${EVENT_COLUMNS} FROM events WHERE seq >= ? ORDER BY seq LIMIT ${ITERATE_PAGE}`);
   for (let from = fromSeq; ; ) {
-    const rows = page.all(from) as RawEvent[];
+    const rows = page.all(from);
     for (const raw of rows) yield toStoredEvent(db, raw);
     if (rows.length < ITERATE_PAGE) return;
-    from = rows[rows.length - 1]!.seq + 1;
+    from = rows[rows.length - 1]![0] + 1;
   }
 }
 
