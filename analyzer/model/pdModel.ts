@@ -119,13 +119,15 @@ export class PdModel implements ReplayModel {
 
   apply(ev: ModelEvent): Violation[] {
     const s = this.s;
+    // The replay's event is a cursor whose fields decode on each read: read the time once.
+    const tsUs = ev.tsUs;
     s.out = NO_VIOLATIONS as Violation[];
     s.lastSeq = ev.seq;
-    s.lastTsUs = ev.tsUs;
+    s.lastTsUs = tsUs;
     const h = HANDLERS.get(ev.kind);
     if (h !== undefined) h(s, ev);
-    if (ev.tsUs >= s.nextDeadlineUs) fireTimeouts(s, ev);
-    if ((++s.applied & HOUSEKEEPING_MASK) === 0) this.housekeeping(ev.tsUs);
+    if (tsUs >= s.nextDeadlineUs) fireTimeouts(s, ev);
+    if ((++s.applied & HOUSEKEEPING_MASK) === 0) this.housekeeping(tsUs);
     return s.out;
   }
 

@@ -27,13 +27,23 @@ export function rankLabel(host: string | null, role: string, pp: number | null, 
   return `${h}${role}${p}/tp${tp ?? 0}`;
 }
 
+/** Entries of RankRegistry's cache of recent lookups (a power of two). */
+const RECENT = 1024;
+
 export class RankRegistry {
   readonly ranks: RankInfo[] = [];
   readonly labels: string[] = [];
   private readonly hosts = new Map<string, number>();
   private readonly ids = new Map<number, number>();
-  /** The last lookup: consecutive events often come from one rank. */
-  private last = { host: null as string | null, role: -1, pp: null as number | null, tp: null as number | null, id: -1 };
+  /**
+   * Recent lookups, direct-mapped by host, role, pp and tp: events of a few
+   * ranks interleave, so a one-entry cache missed on most events and the two
+   * map lookups behind it (host string, then key) were a few % of a replay.
+   */
+  private readonly recentHost: (string | null)[] = new Array<string | null>(RECENT).fill(null);
+  /** NaN: an empty entry (no key equals it). */
+  private readonly recentKey = new Float64Array(RECENT).fill(NaN);
+  private readonly recentId = new Int32Array(RECENT);
 
   constructor(readonly qualifyHosts: boolean) {}
 
@@ -43,14 +53,17 @@ export class RankRegistry {
 
   /** The id of the rank an event comes from; `role` overrides the event's own when the kind implies the side. */
   id(host: string | null, role: number, pp: number | null, tp: number | null): number {
-    const last = this.last;
-    if (role === last.role && tp === last.tp && pp === last.pp && host === last.host) return last.id;
+    const p = pp ?? 0;
+    const t = tp ?? 0;
+    // The key `lookup` derives from (host, role, pp, tp) less the host: equal keys and hosts are one rank.
+    const key = (role * 256 + p) * 65536 + t;
+    const hostCode = host === null || host.length === 0 ? 0 : host.charCodeAt(host.length - 1);
+    const slot = (((hostCode * 4 + role) * 16 + t) * 4 + p) & (RECENT - 1);
+    if (this.recentKey[slot] === key && this.recentHost[slot] === host) return this.recentId[slot]!;
     const id = this.lookup(host, role, pp, tp);
-    last.host = host;
-    last.role = role;
-    last.pp = pp;
-    last.tp = tp;
-    last.id = id;
+    this.recentKey[slot] = key;
+    this.recentHost[slot] = host;
+    this.recentId[slot] = id;
     return id;
   }
 

@@ -202,14 +202,17 @@ export class ShadowMemory {
   /** The write's data is on the target pages: it becomes their last landed write. */
   land(w: number, seq: number): void {
     const { pages: P, targets: T, writes: W } = this;
+    const room = W.room[w]!;
+    const chunk = W.chunk[w]!;
+    const postSeq = W.postSeq[w]!;
     for (let t = W.firstTarget[w]!; t >= 0; ) {
       const next = T.nextInWrite[t]!;
       const x = T.page[t]!;
       this.unlinkFromPage(t, x);
-      P.lwRoom[x] = W.room[w]!;
-      P.lwChunk[x] = W.chunk[w]!;
+      P.lwRoom[x] = room;
+      P.lwChunk[x] = chunk;
       P.lwEpoch[x] = T.epoch[t]!;
-      P.lwPostSeq[x] = W.postSeq[w]!;
+      P.lwPostSeq[x] = postSeq;
       P.lwLandSeq[x] = seq;
       P.lwOrphanFree[x] = T.orphanFree[t]!;
       P.layerStores[x] = null;

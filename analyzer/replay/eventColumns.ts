@@ -4,6 +4,7 @@
 // replay and time-travel query until the events change. A read-only database
 // gets the same cache built in memory instead.
 
+import type { Statement } from "better-sqlite3";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson, setMeta } from "../../ingest/store/db.js";
 import { REPLAY_CACHE_TABLES } from "../../ingest/store/schema.js";
@@ -41,6 +42,9 @@ export interface ColumnsInfo {
 }
 
 export class EventColumns {
+  /** Reads one stored chunk; prepared on first use (a replay reads hundreds of chunks). */
+  private chunkStmt: Statement | null = null;
+
   /** Use `EventColumns.open`. */
   constructor(
     private readonly db: IncidentDb,
@@ -72,8 +76,8 @@ export class EventColumns {
   /** Decodes chunk `index` into `into` (whose arrays are reused). */
   load(index: number, into: DecodedChunk): DecodedChunk {
     if (this.memory) return into.decode(this.memory[index]!);
-    const blob = this.db.prepare("SELECT data FROM event_columns WHERE first_seq = ?").pluck().get(this.chunks[index]!.firstSeq) as Buffer;
-    return into.decode(blob);
+    this.chunkStmt ??= this.db.prepare("SELECT data FROM event_columns WHERE first_seq = ?").pluck();
+    return into.decode(this.chunkStmt.get(this.chunks[index]!.firstSeq) as Buffer);
   }
 
   /** The index of the chunk holding `seq`, or of the first chunk after it; chunks.length when past the end. */

@@ -97,13 +97,22 @@ export function runModel(
   const total = columns.events;
   let done = 0;
   let firstSeq: number | null = null;
+  // Countdowns to the next snapshot and progress report: a division per event was visible in profiles.
+  let toSnapshot = writer === null ? Infinity : every;
+  let toProgress = PROGRESS_EVERY;
   const reader = new EventReader(db, columns);
   reader.forEach(-Infinity, Infinity, (ev) => {
     const found = model.apply(ev);
     if (found.length > 0) for (const v of found) violations.push(v);
     done++;
-    if (writer !== null && done % every === 0) writer.add(ev.seq, model.snapshot());
-    if (done % PROGRESS_EVERY === 0) opts.onProgress?.("replay", done, total);
+    if (--toSnapshot === 0) {
+      writer!.add(ev.seq, model.snapshot());
+      toSnapshot = every;
+    }
+    if (--toProgress === 0) {
+      opts.onProgress?.("replay", done, total);
+      toProgress = PROGRESS_EVERY;
+    }
     firstSeq ??= ev.seq;
   });
   // A walk over every event leaves the cursor on the last one.
