@@ -1,0 +1,44 @@
+// What default logs say about the run (analyzer/replay/logSigns.ts), found in
+// the stored text blocks: the first record in seq order across sources, a
+// needle on a traceback's continuation line citing the record's first line.
+// Expectations from the reference: pd §2.3 (batch-line eras), §3.2 and §6
+// (NIXL lines, four-field notif tag), hicache §1.1–§1.2 and §3.2 (start-up
+// lines, the normal event loop).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { findSigns, type Sign } from "../../analyzer/replay/logSigns.js";
+import { eventRef } from "../../analyzer/replay/eventRefs.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { at, ingestCase } from "./incidents.js";
+
+function cited(db: IncidentDb, signs: Sign[]): string[] {
+  return signs.map((s) => {
+    const { seq: _seq, why: _why, ...implies } = s;
+    return `${at(eventRef(db, s.seq)!)} ${JSON.stringify(implies)}`;
+  });
+}
+
+test("≤ v0.5.3 logs: period batch lines, a four-field notif tag and a normal event loop in a traceback", async () => {
+  const { db } = await ingestCase("old-era-logs");
+  assert.deepEqual(cited(db, findSigns(db)).sort(), [
+    // decode-tp1 started NIXL and printed its first batch line before decode-tp0 did, and before prefill's NIXL lines.
+    'decode-0/decode-tp1.log:1 {"backend":"nixl"}',
+    'decode-0/decode-tp1.log:3 {"versionMax":"0.5.3"}',
+    'prefill-0/prefill-tp0.log:2 {"versionMax":"0.5.3"}',
+    'prefill-0/prefill-tp0.log:4 {"backend":"nixl"}',
+    'prefill-0/prefill-tp0.log:4 {"versionMax":"0.5.11"}',
+    'prefill-0/prefill-tp0.log:5 {"overlap":false}',
+  ]);
+  db.close();
+});
+
+test("an NSA HiCache start-up line gives HiCache on and the host index-K page stride", async () => {
+  const { db } = await ingestCase("nsa-hicache-logs");
+  assert.deepEqual(cited(db, findSigns(db)).sort(), [
+    'prefill-0/prefill-tp0.log:1 {"hicache":true}',
+    'prefill-0/prefill-tp0.log:2 {"hicache":true,"hostIndexKPageStride":8448}',
+    'prefill-0/prefill-tp0.log:3 {"backend":"nixl"}',
+  ]);
+  db.close();
+});
