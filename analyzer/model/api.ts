@@ -135,4 +135,10 @@ export interface ReplayModel {
   view(filter?: { room?: string }): ModelStateView;
   /** JSON-serialisable state; restoreModel(profile, snapshot) continues exactly where this left off. */
   snapshot(): unknown;
+  /**
+   * How much a snapshot would hold now: rooms, tracked pages and writes in
+   * flight. A count of the state, so unlike encoded bytes it is the same on
+   * every run.
+   */
+  liveState(): number;
 }

@@ -165,6 +165,11 @@ export class PdModel implements ReplayModel {
     return encodeState(this.s);
   }
 
+  liveState(): number {
+    const { rooms, shadow } = this.s;
+    return rooms.rooms.size + shadow.pages.live + shadow.writes.live;
+  }
+
   private housekeeping(nowUs: number): void {
     const s = this.s;
     s.rooms.retire(nowUs, ROOM_RETIRE_US);

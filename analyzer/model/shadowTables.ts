@@ -128,6 +128,10 @@ export class WriteTable {
     return this.slots.highWater;
   }
 
+  get live(): number {
+    return this.slots.live;
+  }
+
   add(id: number, room: string, chunk: number, poster: number, target: number, buf: number, postSeq: number, queue: number): number {
     const x = this.slots.take();
     if (x >= this.capacity) this.grow();

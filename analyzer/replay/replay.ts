@@ -12,7 +12,7 @@ import { eventRefs, type EventRef } from "./eventRefs.js";
 import { EventReader } from "./eventReader.js";
 import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
-import { SNAPSHOT_EVERY, SnapshotSet, type SnapshotInfo } from "./snapshots.js";
+import { SNAPSHOT_EVERY, snapshotSpacing, SnapshotSet, type SnapshotInfo } from "./snapshots.js";
 
 export interface ReplayOptions {
   /** A --profile flag (profileFlag.ts); ignored when `choice` is given. */
@@ -107,7 +107,7 @@ export function runModel(
     done++;
     if (--toSnapshot === 0) {
       writer!.add(ev.seq, model.snapshot());
-      toSnapshot = every;
+      toSnapshot = snapshotSpacing(every, model.liveState());
     }
     if (--toProgress === 0) {
       opts.onProgress?.("replay", done, total);

@@ -1,5 +1,6 @@
-// Model snapshots every K events, so that the state at any event is the
-// nearest snapshot plus a short forward replay. A snapshot is the model's own
+// Model snapshots every K events (further apart while the model holds a large
+// live state), so that the state at any event is the nearest snapshot plus a
+// short forward replay. A snapshot is the model's own
 // `snapshot()` value, serialised with v8's structured clone (it keeps Maps,
 // typed arrays and BigInts) and deflated. A set of snapshots is valid for one
 // events fingerprint and one profile; meta records both, so a re-ingest or a
@@ -17,6 +18,21 @@ import { getMetaJson, setMeta } from "../../ingest/store/db.js";
  * 30–100 kB deflated, which keeps them at a few % of the events' size.
  */
 export const SNAPSHOT_EVERY = 4_096;
+
+/**
+ * Events per unit of live state between snapshots. A snapshot's size grows
+ * with the model's live state (15–50 B deflated per room, tracked page or
+ * write in flight, measured); spacing snapshots at least this many events per
+ * unit keeps their storage at most ~25 B per event when the state is large
+ * (thousands of rooms stuck in a wedge), where a fixed spacing stored six
+ * times the events' size. A state of a few thousand keeps SNAPSHOT_EVERY.
+ */
+const EVENTS_PER_LIVE_UNIT = 2;
+
+/** Events from a snapshot to the next: at least `every`, more when the live state is large. */
+export function snapshotSpacing(every: number, liveState: number): number {
+  return Math.max(every, EVENTS_PER_LIVE_UNIT * liveState);
+}
 
 /**
  * Bump when the encoding below changes, or when replays read events

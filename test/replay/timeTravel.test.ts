@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createModel, type ModelStateView } from "../../analyzer/model/index.js";
+import { createModel, restoreModel, type ModelStateView } from "../../analyzer/model/index.js";
 import { replayIncident } from "../../analyzer/replay/replay.js";
+import { decodeSnapshot } from "../../analyzer/replay/snapshots.js";
 import { provenance, stateAt, timeline } from "../../analyzer/replay/timeTravel.js";
 import { scopeOfEvent, step } from "../../analyzer/replay/navigation.js";
 import { ingest } from "../../ingest/pipeline.js";
@@ -40,7 +41,17 @@ function viewByFullReplay(db: IncidentDb, seq: number): ModelStateView {
 test("stateAt through the nearest snapshot equals a full replay from the start, at random points", async () => {
   const { db } = await busyIncident(60);
   const run = replayIncident(db, { snapshotEvery: 97 });
-  assert.equal(run.snapshots.count, Math.floor(run.events / 97));
+  // Snapshots at least 97 events apart, and at least twice the live state the snapshot holds.
+  const snaps = db.prepare("SELECT seq, state FROM snapshots ORDER BY seq").all() as { seq: number; state: Buffer }[];
+  assert.equal(run.snapshots.count, snaps.length);
+  assert.ok(snaps.length >= 2 && snaps[0]!.seq === run.firstSeq! + 96, `${snaps.length} snapshots, the first at ${snaps[0]?.seq}`);
+  let widened = 0;
+  for (let i = 1; i < snaps.length; i++) {
+    const live = restoreModel(run.choice.profile, decodeSnapshot(snaps[i - 1]!.state)).liveState();
+    assert.equal(snaps[i]!.seq - snaps[i - 1]!.seq, Math.max(97, 2 * live), `gap after the snapshot at ${snaps[i - 1]!.seq}`);
+    if (2 * live > 97) widened++;
+  }
+  assert.ok(widened > 0, "the busy incident's live state spaces some snapshots wider");
   assert.ok(run.violations.some((v) => v.check === "stale-slot-reuse"), "the aborted rooms' pages are reused while their writes fly");
   const [lo, hi] = [run.firstSeq!, run.lastSeq!];
   let state = 12345;
