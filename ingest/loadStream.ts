@@ -1,8 +1,9 @@
-// The parse side of a load (runs in the parse worker): every new source is
-// read and parsed in step, and their events are merged into the global order
-// (ingest/merge.ts) with the clock offsets applied, then packed into row
-// blocks for the writer. Memory stays bounded: each source holds one decoded
-// chunk and its parsed events at a time.
+// The parse side of a load (runs in each load worker, over its share of the
+// sources): the sources are read and parsed in step, their events merged into
+// the global order (ingest/merge.ts) with the clock offsets applied, and
+// packed into row batches, with their texts in blocks, for the writer.
+// Memory stays bounded: each source holds one decoded chunk and its parsed
+// events at a time.
 
 import type { ParsedEvent, ParseIssue, Role } from "./event.js";
 import { LogKind } from "./event.js";

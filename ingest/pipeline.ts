@@ -5,9 +5,10 @@
 //               role, clock anchors (ingest/scan.ts);
 //   3. store    under the incident's write lock: sources already present
 //               (same sha256) are skipped, clock offsets estimated from every
-//               source's anchors (ingest/clock.ts), then the load worker
-//               parses and merges the new sources into the global order while
-//               this thread inserts the rows (ingest/loadStream.ts,
+//               source's anchors (ingest/clock.ts), then the load workers
+//               parse and merge shares of the new sources, and this thread
+//               merges their streams into the global order as it inserts the
+//               rows (ingest/loadStream.ts, ingest/streamMerge.ts,
 //               ingest/store/writer.ts); indexes are built after the load.
 // The store stage is one transaction: killed at any point, it leaves the
 // incident as it was.

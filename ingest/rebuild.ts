@@ -1,7 +1,7 @@
 // Adding sources to an incident that already has events: the stored events
 // are re-timed with the new clock offsets and merged, source by source, with
 // the new rows into a rebuilt events table, so that `seq` stays the one
-// global order. New rows arrive in order from the load worker; before each,
+// global order. New rows arrive in order from the load workers; before each,
 // every stored row that comes earlier is written out.
 
 import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";

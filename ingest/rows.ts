@@ -1,4 +1,4 @@
-// The rows that travel from the parse worker to the store writer: the values
+// The rows that travel from the parse workers to the store writer: the values
 // of `events` rows, packed column-wise into a RowBatch whose buffers are
 // transferred between threads (not cloned). Structured cloning of plain
 // arrays of mixed values cost both threads more than the parse itself; a

@@ -1,6 +1,6 @@
 // The worker-thread side of an ingest. A scan worker answers scan requests
-// one at a time; a load worker parses and merges the new sources and streams
-// row blocks to the main thread, which inserts them meanwhile. The number of
+// one at a time; a load worker parses and merges its share of the new sources
+// and streams row batches to the main thread, which inserts them meanwhile. The number of
 // batches in flight is bounded through a shared counter, so a slow store
 // holds the parser back instead of piling batches up in memory.
 

@@ -1,5 +1,5 @@
 // The main-thread side of the ingest workers: a small pool for the scan, and
-// the load worker whose row batches are handed to the writer as they arrive.
+// the load workers, whose row streams are merged and handed to the writer as they arrive.
 
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import type { ScanReport, ScanRequest } from "./scan.js";
 import type { WorkerData } from "./worker.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-/** Rows per batch sent by the load worker (a multiple of the writer's rows per INSERT). */
+/** Rows per batch sent by a load worker (a multiple of the writer's rows per INSERT). */
 const BATCH_ROWS = 2048;
 /** Raw bytes read ahead across all sources of a load, shared by its workers. */
 const LOAD_READ_BUDGET = 24 * 1024 * 1024;
