@@ -40,6 +40,33 @@ export interface ParsedEvent {
   text: string;
 }
 
+/**
+ * An event as the store gives it back: its place in the global order (`seq`,
+ * the aligned `tsUs`), its source line, every column with null for absent,
+ * and its raw text (ingest/store/queries.ts reads it).
+ */
+export interface StoredEvent {
+  seq: number;
+  tsUs: number;
+  sourceId: number;
+  line: number;
+  host: string | null;
+  role: Role | null;
+  dp: number | null;
+  pp: number | null;
+  tp: number | null;
+  kind: string;
+  room: string | null;
+  rid: string | null;
+  chunk: number | null;
+  layer: number | null;
+  pageLo: number | null;
+  pageHi: number | null;
+  state: number | null;
+  attrs: Record<string, unknown> | null;
+  text: string;
+}
+
 /** A line that could not be turned into an event, reported with its place. */
 export interface ParseIssue {
   line: number;

@@ -2,7 +2,7 @@
 // reports back, and the state view that `replay --at` and the UI show.
 // Everything here is plain data; the model itself does no I/O.
 
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { StoredEvent } from "../../ingest/event.js";
 
 /** KVPoll (sglang-pd-logs-and-protocol.md §5): a plain class of ints, not an Enum. */
 export const KVPoll = {

@@ -2,30 +2,10 @@
 // Rows come back as plain camelCase objects; rooms stay strings.
 
 import type { IncidentDb } from "./db.js";
-import type { Role } from "../event.js";
+import type { Role, StoredEvent } from "../event.js";
 import { eventTexts } from "./eventText.js";
 
-export interface StoredEvent {
-  seq: number;
-  tsUs: number;
-  sourceId: number;
-  line: number;
-  host: string | null;
-  role: Role | null;
-  dp: number | null;
-  pp: number | null;
-  tp: number | null;
-  kind: string;
-  room: string | null;
-  rid: string | null;
-  chunk: number | null;
-  layer: number | null;
-  pageLo: number | null;
-  pageHi: number | null;
-  state: number | null;
-  attrs: Record<string, unknown> | null;
-  text: string;
-}
+export type { StoredEvent };
 
 export interface SourceRow {
   id: number;

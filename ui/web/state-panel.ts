@@ -4,7 +4,7 @@
 
 import { h, clear } from "./dom.js";
 import { formatUtc, kvPollName } from "./format.js";
-import type { ModelState, StateAnswer } from "./types.js";
+import type { ModelStateView, StateAnswer } from "./types.js";
 import type { StepScope } from "./url.js";
 
 export interface StatePanelCallbacks {
@@ -113,7 +113,7 @@ export class StatePanel {
     );
   }
 
-  private roomsTable(s: ModelState, focusRoom: string | null): HTMLElement {
+  private roomsTable(s: ModelStateView, focusRoom: string | null): HTMLElement {
     const rooms = [...s.rooms].sort((a, b) => Number(b.room === focusRoom) - Number(a.room === focusRoom));
     const rows = rooms.map((r) => [
       r.room,
@@ -136,7 +136,7 @@ export class StatePanel {
     return el;
   }
 
-  private pagesTable(s: ModelState, focusRoom: string | null): HTMLElement {
+  private pagesTable(s: ModelStateView, focusRoom: string | null): HTMLElement {
     const pages = focusRoom ? s.pages.filter((p) => p.ownerRoom === focusRoom || p.lastWriter?.room === focusRoom) : s.pages;
     const rows = pages.map((p) => [
       `${p.rank} ${p.buffer}${p.layer >= 0 ? ` L${p.layer}` : ""} p${p.page}`,

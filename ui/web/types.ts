@@ -1,5 +1,12 @@
 // The shapes of the server's JSON answers, as the page reads them
-// (ui/server is their source of truth).
+// (ui/server is their source of truth). Events and model states are the
+// store's and the model's own types.
+
+import type { StoredEvent } from "../../ingest/event.js";
+import type { ModelStateView } from "../../analyzer/model/api.js";
+import type { Lane, PlacedWitness } from "../wire.js";
+
+export type { ModelStateView, StoredEvent };
 
 export type IncidentStatus = "receiving" | "queued" | "ingesting" | "analyzing" | "ready" | "failed";
 
@@ -25,21 +32,6 @@ export interface IncidentRecord {
   };
 }
 
-export type Component = "scheduler" | "transfer" | "bootstrap" | "hicache" | "kernels" | "collectives" | "checksums" | "logs";
-
-export interface Lane {
-  id: number;
-  host: string | null;
-  role: string | null;
-  dp: number | null;
-  pp: number | null;
-  tp: number | null;
-  component: Component;
-  group: string;
-  rank: string;
-  events: number;
-}
-
 export interface LanesAnswer {
   lanes: Lane[];
   kinds: string[];
@@ -48,40 +40,12 @@ export interface LanesAnswer {
   events: number;
 }
 
-export type { BucketColumns, EventColumns, WindowColumns } from "../wire.js";
-
-export interface StoredEvent {
-  seq: number;
-  tsUs: number;
-  sourceId: number;
-  line: number;
-  host: string | null;
-  role: string | null;
-  dp: number | null;
-  pp: number | null;
-  tp: number | null;
-  kind: string;
-  room: string | null;
-  rid: string | null;
-  chunk: number | null;
-  layer: number | null;
-  pageLo: number | null;
-  pageHi: number | null;
-  state: number | null;
-  attrs: Record<string, unknown> | null;
-  text: string;
-}
+export type { BucketColumns, Component, EventColumns, Lane, PlacedWitness, WindowColumns } from "../wire.js";
 
 export interface EventAnswer {
   event: StoredEvent;
   source: { path: string; format: string } | null;
   lane: number | null;
-}
-
-export interface PlacedWitness {
-  seq: number;
-  tsUs: number;
-  lane: number;
 }
 
 export interface Finding {
@@ -121,38 +85,11 @@ export interface RoomFlow {
   truncated: boolean;
 }
 
-/** analyzer/model/api.ts ModelStateView. */
-export interface ModelState {
-  atSeq: number;
-  profile: Record<string, unknown>;
-  rooms: {
-    room: string;
-    prefill: { state: number | null; ranks: string[]; chunksPosted: number; chunksDone: number; queue: number | null; changedAt: number | null };
-    decode: { state: number | null; ranks: string[]; chunksNotified: number; auxReceived: boolean; pages: [number, number][]; changedAt: number | null };
-  }[];
-  pages: {
-    /** The rank whose pool holds the page. */
-    rank: string;
-    buffer: string;
-    /** -1: every layer. */
-    layer: number;
-    page: number;
-    ownerRoom: string | null;
-    lastWriter: { room: string; chunk: number | null; epoch: number; seq: number } | null;
-    landed: boolean;
-    changedAt: number;
-  }[];
-  queues: { rank: string; queue: number; depth: number; changedAt: number }[];
-  bootstrapThreads: { rank: string; alive: boolean; changedAt: number | null; error?: string }[];
-  hicacheSlots: { rank: string; slot: number; layersDone: number; layers: number; consumer: boolean; changedAt: number }[];
-  collectives: { rank: string; group: string; seq: number; op: string; site: string; inside: boolean; changedAt: number }[];
-}
-
 export interface StateAnswer {
   atSeq: number;
   tsUs: number;
   kind: string;
-  state: ModelState;
+  state: ModelStateView;
   /** The event behind each `changedAt` / last-writer seq in the state. */
   changes: Record<string, { source: string; line: number; kind: string }>;
 }
