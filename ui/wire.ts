@@ -1,5 +1,6 @@
 // The JSON shapes the timeline API sends, shared by the server that builds
-// them and the page that draws them. Types only: nothing here runs.
+// them and the page that draws them: window columns, lanes, placed witnesses.
+// Types only: nothing here runs.
 
 /** The events of a window as parallel columns (lane and kind are indexes into the lanes answer). */
 export interface EventColumns {
@@ -29,3 +30,29 @@ export interface BucketColumns {
 }
 
 export type WindowColumns = EventColumns | BucketColumns;
+
+/** The timeline's component lanes, in the order the page stacks them within a rank. */
+export type Component = "scheduler" | "transfer" | "bootstrap" | "hicache" | "kernels" | "collectives" | "checksums" | "logs";
+
+/** One timeline lane: a host / role / rank / component. */
+export interface Lane {
+  id: number;
+  host: string | null;
+  role: string | null;
+  dp: number | null;
+  pp: number | null;
+  tp: number | null;
+  component: Component;
+  /** "p0/prefill" — the collapsible group a lane belongs to. */
+  group: string;
+  /** "DP0 TP3" or "-" — the rank within the group. */
+  rank: string;
+  events: number;
+}
+
+/** A witness event of a finding, placed on the timeline. */
+export interface PlacedWitness {
+  seq: number;
+  tsUs: number;
+  lane: number;
+}

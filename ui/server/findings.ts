@@ -3,13 +3,9 @@
 // sits on the timeline, so a flag can be drawn and clicked without a lookup.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
+import type { PlacedWitness } from "../wire.js";
 import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
 
-export interface PlacedWitness {
-  seq: number;
-  tsUs: number;
-  lane: number;
-}
 
 export interface FindingForUi {
   id: string;

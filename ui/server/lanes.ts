@@ -3,17 +3,9 @@
 // a table edit: probe kinds are `<area>.<what>` (DESIGN.md "Probe JSONL
 // record"), log kinds follow LogKind in ingest/event.ts.
 
-export const COMPONENTS = [
-  "scheduler",
-  "transfer",
-  "bootstrap",
-  "hicache",
-  "kernels",
-  "collectives",
-  "checksums",
-  "logs",
-] as const;
-export type Component = (typeof COMPONENTS)[number];
+import type { Component, Lane } from "../wire.js";
+
+export const COMPONENTS: readonly Component[] = ["scheduler", "transfer", "bootstrap", "hicache", "kernels", "collectives", "checksums", "logs"];
 
 /** Exact kinds whose prefix alone would put them in the wrong lane. */
 const KIND_COMPONENT: Record<string, Component> = {
@@ -62,23 +54,7 @@ export function toneOfKind(kind: string, state: number | null): 0 | 1 | 2 {
   return 0;
 }
 
-export interface LaneKeyParts {
-  host: string | null;
-  role: string | null;
-  dp: number | null;
-  pp: number | null;
-  tp: number | null;
-  component: Component;
-}
-
-export interface Lane extends LaneKeyParts {
-  id: number;
-  /** "p0/prefill" — the collapsible group a lane belongs to. */
-  group: string;
-  /** "DP0 TP3" or "-" — the rank within the group. */
-  rank: string;
-  events: number;
-}
+export type LaneKeyParts = Pick<Lane, "host" | "role" | "dp" | "pp" | "tp" | "component">;
 
 /**
  * A rank as SGLang's log prefix names it (§1): DP and PP only when not 0 (a

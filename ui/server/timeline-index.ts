@@ -6,7 +6,8 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind, type Lane } from "./lanes.js";
+import type { Lane } from "../wire.js";
+import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind } from "./lanes.js";
 import type { BucketColumns, WindowColumns } from "../wire.js";
 
 export interface TimelineIndex {
