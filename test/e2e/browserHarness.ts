@@ -3,10 +3,29 @@
 
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../ui/serverHarness.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/", import.meta.url));
+
+/** draw.ts COLORS.witness */
+export const WITNESS_RGB: [number, number, number] = [0xff, 0x5c, 0xcd];
+
+/** A test server and a browser for the tests of one file: started before them, closed after. */
+export function serverAndBrowser(): { server: TestServer; browser: Browser } {
+  const held = {} as { server: TestServer; browser: Browser };
+  before(async () => {
+    held.server = await startTestServer();
+    held.browser = await launchBrowser();
+  });
+  after(async () => {
+    await held.browser?.close();
+    await held.server?.close();
+  });
+  return held;
+}
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM });

@@ -12,30 +12,17 @@
 //   KVPoll.WaitingForInput" line of a re-sent room: after it the room's decode
 //   side is Failed (§5.2 waiting timeout), and one event earlier it is not.
 
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { fixtureTarGz, startTestServer, type TestServer } from "../ui/serverHarness.js";
-import { canvasHasColourNear, launchBrowser, openPage, screenshot, timelineSettled, waitForCursor, waitForUrl } from "./browserHarness.js";
+import type { Page } from "playwright-core";
+import { fixtureTarGz } from "../ui/serverHarness.js";
+import { canvasHasColourNear, openPage, screenshot, timelineSettled, waitForCursor, waitForUrl, WITNESS_RGB, serverAndBrowser } from "./browserHarness.js";
 
-let server: TestServer;
-let browser: Browser;
+const env = serverAndBrowser();
 
-before(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** draw.ts COLORS.witness */
-const WITNESS_RGB: [number, number, number] = [0xff, 0x5c, 0xcd];
 
 async function decodeStateOf(page: Page, room: string): Promise<string | null> {
   const row = page.locator(".state-panel details.rooms tbody tr", { has: page.locator("td:first-child", { hasText: new RegExp(`^${room}$`) }) });
@@ -46,7 +33,7 @@ async function decodeStateOf(page: Page, room: string): Promise<string | null> {
 test("upload, top suspect, flag, witness, state at the cursor, step back, reload", async () => {
   const archive = join(mkdtempSync(join(tmpdir(), "kvrewind-e2e-")), "nixl-abort-wedge.tar.gz");
   writeFileSync(archive, await fixtureTarGz("nixl-abort-wedge"));
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
 
   // Upload through the page and wait for the background analysis.
   await page.setInputFiles("#upload-files", archive);

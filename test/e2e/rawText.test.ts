@@ -2,24 +2,12 @@
 // appears verbatim in the event panel and in the finding-free page, and never
 // becomes elements or runs.
 
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { getJson, startTestServer, uploadFiles, waitForIncident, type TestServer } from "../ui/serverHarness.js";
-import { launchBrowser, openPage, timelineSettled, waitForCursor } from "./browserHarness.js";
+import { getJson, uploadFiles, waitForIncident } from "../ui/serverHarness.js";
+import { openPage, serverAndBrowser, timelineSettled, waitForCursor } from "./browserHarness.js";
 
-let server: TestServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serverAndBrowser();
 
 const MARKUP = `[2026-08-20 10:15:33 DP0 TP0] <img src=x onerror="document.title='pwned'"><b>not bold</b><script>document.title='pwned'</script>`;
 const LOG = [
@@ -29,19 +17,19 @@ const LOG = [
 ].join("\n");
 
 test("a log line with markup is shown as text", async () => {
-  const up = await uploadFiles(server, [{ name: "p0/prefill-tp0.log", content: `${LOG}\n` }], "?name=markup");
+  const up = await uploadFiles(env.server, [{ name: "p0/prefill-tp0.log", content: `${LOG}\n` }], "?name=markup");
   assert.equal(up.status, 202);
-  assert.equal((await waitForIncident(server, "markup"))["status"], "ready");
-  const lanes = (await getJson(server, "/api/incidents/markup/lanes")).body as { firstTsUs: number; lastTsUs: number };
-  const window = (await getJson(server, `/api/incidents/markup/events?from=${lanes.firstTsUs}&to=${lanes.lastTsUs + 1}`)).body as { seq: number[] };
+  assert.equal((await waitForIncident(env.server, "markup"))["status"], "ready");
+  const lanes = (await getJson(env.server, "/api/incidents/markup/lanes")).body as { firstTsUs: number; lastTsUs: number };
+  const window = (await getJson(env.server, `/api/incidents/markup/events?from=${lanes.firstTsUs}&to=${lanes.lastTsUs + 1}`)).body as { seq: number[] };
   let seq = -1;
   for (const s of window.seq) {
-    const { event } = (await getJson(server, `/api/incidents/markup/events/${s}`)).body as { event: { text: string } };
+    const { event } = (await getJson(env.server, `/api/incidents/markup/events/${s}`)).body as { event: { text: string } };
     if (event.text === MARKUP) seq = s;
   }
   assert.ok(seq >= 0, "the line with markup is an event of its own, text intact");
 
-  const { page, errors } = await openPage(browser, `${server.url}?incident=markup&sel=${seq}&cursor=${seq}`);
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?incident=markup&sel=${seq}&cursor=${seq}`);
   await timelineSettled(page);
   await waitForCursor(page, seq, seq + 1);
   const raw = page.locator(".event-panel pre.raw");

@@ -7,32 +7,19 @@
 // flight, a new room gets those pages and reads them. So at the new room's
 // read, its pages name the old room as last writer, not landed.
 
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { FIXTURES, startTestServer, type TestServer } from "../ui/serverHarness.js";
-import { canvasHasColourNear, canvasHasColour, launchBrowser, openPage, screenshot, timelineSettled, waitForCursor } from "./browserHarness.js";
+import { FIXTURES } from "../ui/serverHarness.js";
+import { canvasHasColourNear, canvasHasColour, openPage, screenshot, serverAndBrowser, timelineSettled, waitForCursor, WITNESS_RGB } from "./browserHarness.js";
 
-let server: TestServer;
-let browser: Browser;
+const env = serverAndBrowser();
 
-before(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** draw.ts COLORS */
-const WITNESS_RGB: [number, number, number] = [0xff, 0x5c, 0xcd];
+/** draw.ts COLORS.flow */
 const FLOW_RGB: [number, number, number] = [0x7d, 0xcf, 0xff];
 
 test("folder upload, stale pages at the read, pick on the canvas, flow, collapse, cursor from the axis", async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await page.setInputFiles("#upload-dir", join(FIXTURES, "stale-slot-reuse"));
   const row = page.locator("tr.incident[data-id=stale-slot-reuse]");
   await row.locator("text=ready").waitFor();
