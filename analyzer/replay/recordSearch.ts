@@ -5,6 +5,7 @@
 // the (source, line) found into seqs. A source's records keep their line
 // order in the global order, so its first match by line is its first by seq.
 
+import type { Statement } from "better-sqlite3";
 import type { IncidentDb } from "../../ingest/store/db.js";
 
 export interface RecordMatch {
@@ -25,7 +26,8 @@ export function firstRecordsWith(db: IncidentDb, needleSets: readonly (readonly 
     .prepare("SELECT id FROM sources WHERE status = 'complete' AND format = 'sglang-log' ORDER BY id")
     .pluck()
     .all() as number[];
-  const found = sources.flatMap((sourceId) => firstInSource(db, sourceId, needleSets));
+  const blocks = db.prepare("SELECT lines, ends, text FROM event_text WHERE source_id = ? ORDER BY first_line").raw();
+  const found = sources.flatMap((sourceId) => firstInSource(blocks, sourceId, needleSets));
   const seqs = seqsOf(db, found);
   const out: (RecordMatch | undefined)[] = needleSets.map(() => undefined);
   for (const f of found) {
@@ -38,8 +40,7 @@ export function firstRecordsWith(db: IncidentDb, needleSets: readonly (readonly 
 }
 
 /** Per set, the source's first record (by line) holding all its substrings. */
-function firstInSource(db: IncidentDb, sourceId: number, needleSets: readonly (readonly string[])[]): Found[] {
-  const blocks = db.prepare("SELECT lines, ends, text FROM event_text WHERE source_id = ? ORDER BY first_line").raw();
+function firstInSource(blocks: Statement, sourceId: number, needleSets: readonly (readonly string[])[]): Found[] {
   const heads = needleSets.map((set) => Buffer.from(set[0]!));
   const open = new Set(needleSets.keys());
   const out: Found[] = [];
