@@ -88,19 +88,14 @@ export function expandPages(ranges: PageRanges): number[] {
   return out;
 }
 
-/** Pages a store touches: its page ranges, or the distinct pages of its token `locs` (page = loc // page size). */
-export function storePages(ev: StoredEvent, pageTokens: number): number[] {
+/** Pages a store touches: its page ranges, or the pages of its token `locs` (page = loc // page size) in runs. */
+export function storeRanges(ev: StoredEvent, pageTokens: number): PageRanges {
   const locs = ev.attrs?.locs;
-  if (Array.isArray(locs)) {
-    const out: number[] = [];
-    for (const l of locs) {
-      if (typeof l !== "number") continue;
-      const p = Math.floor(l / pageTokens);
-      if (out[out.length - 1] !== p && !out.includes(p)) out.push(p);
-    }
-    return out;
-  }
-  return expandPages(pageRanges(ev));
+  if (!Array.isArray(locs)) return pageRanges(ev);
+  const pages: number[] = [];
+  for (const l of locs) if (typeof l === "number" && Number.isFinite(l)) pages.push(Math.floor(l / pageTokens));
+  pages.sort((a, b) => a - b);
+  return toRanges(pages.filter((p, i) => i === 0 || p !== pages[i - 1]));
 }
 
 /** Compresses a page list back into half-open ranges (for views). */

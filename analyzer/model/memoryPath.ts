@@ -4,10 +4,11 @@
 // DESIGN.md seed cases 3 and 4).
 
 import { accessorWaits, type LayerLoad } from "./hicache.js";
-import { attrNum, attrStr, countPages, expandPages, pageRanges, storePages } from "./evidence.js";
+import { attrNum, attrStr, countPages, expandPages, pageRanges, storeRanges } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import { FLAG, type RoomRec } from "./rooms.js";
-import { BUFFERS, bufferId, type ReadIssue } from "./shadowMemory.js";
+import { BUFFERS, bufferId } from "./shadowMemory.js";
+import { checkRead, type ReadIssue } from "./shadowReads.js";
 import { SEEN, type ModelState } from "./state.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 
@@ -24,7 +25,7 @@ export function onKvAlloc(s: ModelState, ev: StoredEvent): void {
   const d = s.receiver(r, rank, ev);
   const ranges = pageRanges(ev);
   const seq = ev.seq;
-  for (let k = 0; k < ranges.length; k++) for (let p = ranges[k]![0]; p < ranges[k]![1]; p++) s.shadow.alloc(rank, p, r.room, seq);
+  for (let k = 0; k < ranges.length; k++) s.shadow.alloc(rank, ranges[k]![0], ranges[k]![1], r.room, seq);
   if (d.pages.length === 0) d.pages = expandPages(ranges);
   d.freedSeq = -1;
 }
@@ -42,8 +43,8 @@ export function onKvFree(s: ModelState, ev: StoredEvent): void {
   const d = r?.decode.get(rank);
   const ranges = pageRanges(ev);
   const seq = ev.seq;
-  if (countPages(ranges) === 0 && d !== undefined) for (let k = 0; k < d.pages.length; k++) s.shadow.free(rank, d.pages[k]!, seq);
-  else for (let k = 0; k < ranges.length; k++) for (let p = ranges[k]![0]; p < ranges[k]![1]; p++) s.shadow.free(rank, p, seq);
+  if (countPages(ranges) === 0 && d !== undefined) s.shadow.freePages(rank, d.pages, seq);
+  else for (let k = 0; k < ranges.length; k++) s.shadow.free(rank, ranges[k]![0], ranges[k]![1], seq);
   if (d !== undefined) d.freedSeq = seq;
 }
 
@@ -54,7 +55,8 @@ export function onHicacheLoad(s: ModelState, ev: StoredEvent): void {
   const layers = attrNum(ev, "layers") ?? attrNum(ev, "num_layers") ?? 1;
   const slot = attrNum(ev, "slot");
   const { load } = s.counter(rank).startLoad(s.nextLoadId++, layers, ev.seq, slot ?? undefined);
-  for (const p of expandPages(pageRanges(ev))) s.shadow.hicacheLoad(rank, p, load.id, ev.seq);
+  const ranges = pageRanges(ev);
+  for (let k = 0; k < ranges.length; k++) s.shadow.hicacheLoad(rank, ranges[k]![0], ranges[k]![1], load.id, ev.seq);
 }
 
 /** `hicache.layer`: `complete(layer)` recorded for the load on `slot`. */
@@ -83,7 +85,8 @@ export function onKernelStore(s: ModelState, ev: StoredEvent): void {
   if (buf < 0) return;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
   if (!s.shadow.tracksPool(rank, buf)) return;
-  for (const p of storePages(ev, s.profile.indexKPageSize)) s.shadow.store(rank, buf, ev.layer, p, ev.room, ev.seq);
+  const ranges = storeRanges(ev, s.profile.indexKPageSize);
+  for (let k = 0; k < ranges.length; k++) s.shadow.store(rank, buf, ev.layer, ranges[k]![0], ranges[k]![1], ev.room, ev.seq);
 }
 
 /**
@@ -102,19 +105,10 @@ export function onKernelRead(s: ModelState, ev: StoredEvent): void {
   if (s.seen & SEEN.post) s.count("read-before-landed-write");
   if (s.seen & SEEN.alloc) s.count("stale-slot-reuse");
   if (counter !== undefined && counter.loading()) s.count("hicache-ungated-read");
-  const room = ev.room;
-  let seenKinds = 0;
   const ranges = pageRanges(ev);
-  for (let k = 0; k < ranges.length; k++) {
-    for (let p = ranges[k]![0]; p < ranges[k]![1]; p++) {
-      const issue = s.shadow.checkRead(rank, buf, layer, p, room, s.layerLoaded);
-      if (issue === null) continue;
-      const bit = issue.check === "stale-slot-reuse" ? FLAG.stale : issue.check === "read-before-landed-write" ? FLAG.beforeLanded : FLAG.ungated;
-      if (seenKinds & bit) continue;
-      seenKinds |= bit;
-      report(s, ev, rank, buf, layer, issue, consumer);
-    }
-  }
+  const found: ReadIssue[] = [];
+  for (let k = 0; k < ranges.length; k++) checkRead(s.shadow, rank, buf, layer, ranges[k]![0], ranges[k]![1], ev.room, s.layerLoaded, found);
+  for (const issue of found) report(s, ev, rank, buf, layer, issue, consumer);
 }
 
 function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer: number, issue: ReadIssue, consumer: number | null): void {

@@ -167,7 +167,7 @@ export class PdModel implements ReplayModel {
 
   liveState(): number {
     const { rooms, shadow } = this.s;
-    return rooms.rooms.size + shadow.pages.live + shadow.writes.live;
+    return rooms.rooms.size + shadow.pageCount + shadow.writes.live;
   }
 
   private housekeeping(nowUs: number): void {

@@ -8,13 +8,18 @@
 // HiCache load covers every layer and lands layer by layer; a kernel store
 // lands at once and may cover one layer.
 //
-// Pages, writes and targets are slots of column tables (shadowTables.ts); a
-// page is tracked only while it holds something a later check needs, and a
-// per-pool index maps page numbers to tracked slots.
+// Events name pages in ranges, and neighbouring pages mostly share their
+// history (a room allocates a run, a chunk writes a run of it), so the state
+// is kept per extent: a run of pages of one pool in the same state. A change
+// to part of an extent splits it first; extents are never merged back, so
+// their number is at most the number of pages. Extents, writes and targets
+// are slots of column tables (shadowTables.ts); a page is tracked only while
+// it holds something a later check needs, and a per-pool index maps page
+// numbers to the extent holding them.
 
 import type { PageRanges } from "./evidence.js";
-import { nullable, orNaN, PageIndex } from "./slots.js";
-import { PageTable, TargetTable, WriteTable } from "./shadowTables.js";
+import { orNaN, PageIndex } from "./slots.js";
+import { ExtentTable, TargetTable, WriteTable } from "./shadowTables.js";
 
 export const BUFFERS = ["kv", "index_k"] as const;
 export type BufferName = (typeof BUFFERS)[number];
@@ -41,91 +46,161 @@ export function poolBuffer(pool: number): number {
 /** Page numbers are integers below this; a page past this bound is refused. */
 export const MAX_PAGE = 1 << 26;
 
-function isPageNumber(page: number): boolean {
-  return page >= 0 && page < MAX_PAGE && Math.floor(page) === page;
+/**
+ * The end of the pages [lo, hi) a change tracks (lo when there are none). A
+ * page that is no page number in 0..MAX_PAGE is refused: a record naming one
+ * is broken, and tracking it would cost memory the incident never used.
+ */
+function trackedEnd(lo: number, hi: number): number {
+  if (!(hi > lo)) return lo;
+  if (!(lo >= 0 && Number.isInteger(lo))) throw new RangeError(`page ${lo} is not a page number in 0..${MAX_PAGE}`);
+  const end = Math.ceil(hi);
+  if (end > MAX_PAGE) throw new RangeError(`page ${MAX_PAGE} is not a page number in 0..${MAX_PAGE}`);
+  return end;
 }
 
-/** What a read needs to know of the write it ran into. */
-export interface WriteInfo {
-  room: string;
-  chunk: number | null;
-  poster: number;
-  postSeq: number;
+/** The first of the pages [lo, hi) a lookup can find tracked (lookups skip what cannot be a page number). */
+export function lookupStart(lo: number, hi: number): number {
+  return hi > lo && Number.isInteger(lo) ? Math.max(lo, 0) : MAX_PAGE;
 }
 
-export type ReadIssue =
-  | { check: "read-before-landed-write"; page: number; allocSeq: number; write: WriteInfo }
-  | { check: "stale-slot-reuse"; page: number; allocSeq: number; room: string; chunk: number | null; post: number; free: number; land: number | null }
-  | { check: "hicache-pending"; page: number; allocSeq: number; load: number };
+export function lookupEnd(hi: number): number {
+  return Math.min(Math.ceil(hi), MAX_PAGE);
+}
 
-/** Whether layer `layer` of HiCache load `id` on `rank` has landed (an unknown load has: its slot was reused). */
-export type LoadedLookup = (rank: number, id: number, layer: number) => boolean;
-
-/** The page slots one HiCache load marked, on its rank. */
-export interface LoadPages {
+/** The extents one HiCache load marked, on its rank. */
+export interface LoadExtents {
   rank: number;
-  pages: number[];
+  extents: number[];
 }
 
 export class ShadowMemory {
-  readonly pages = new PageTable();
+  readonly extents = new ExtentTable();
   readonly writes = new WriteTable();
   readonly targets = new TargetTable();
-  /** HiCache load id → the page slots it fills, until the load is swept. */
-  readonly loadPages = new Map<number, LoadPages>();
+  /** HiCache load id → the extents it fills, until the load is swept. */
+  readonly loadExtents = new Map<number, LoadExtents>();
   nextWriteId = 1;
+  /** The pages the extents cover. */
+  pageCount = 0;
   /** Indexed by poolIndex(rank, buf). */
   private readonly index: (PageIndex | undefined)[] = [];
+  /** The extents the last `cover` left, in page order. */
+  private hits = new Int32Array(64);
 
   /** Whether any page of the pool of (rank, buf) was ever tracked. */
   tracksPool(rank: number, buf: number): boolean {
     return this.index[poolIndex(rank, buf)] !== undefined;
   }
 
-  /** The slot of a tracked page, -1 when the page is not tracked. */
-  find(rank: number, buf: number, page: number): number {
-    const ix = this.index[poolIndex(rank, buf)];
-    return ix === undefined || !isPageNumber(page) ? -1 : ix.get(page);
+  /** The extent holding `page` of `pool`, -1 when the page is not tracked. */
+  extentAt(pool: number, page: number): number {
+    const ix = this.index[pool];
+    return ix === undefined || !(page >= 0 && page < MAX_PAGE) ? -1 : ix.get(page);
   }
 
-  /** The slot of page `page` of pool `pool`, tracking it from `seq` on if it was not. */
-  track(pool: number, page: number, seq: number): number {
-    if (!isPageNumber(page)) throw new RangeError(`page ${page} is not a page number in 0..${MAX_PAGE}`);
+  /** A new extent of untouched pages [lo, hi) of `pool`, which no extent holds (cover, and snapshot decoding). */
+  addExtent(pool: number, lo: number, hi: number, seq: number): number {
     let ix = this.index[pool];
     if (ix === undefined) this.index[pool] = ix = new PageIndex();
-    let x = ix.get(page);
-    if (x < 0) ix.set(page, (x = this.pages.add(pool, page, seq)));
+    const x = this.extents.add(pool, lo, hi, seq);
+    ix.fill(lo, hi, x);
+    this.pageCount += hi - lo;
     return x;
   }
 
-  /** `kv.alloc`: the page starts a new epoch owned by `room` (both buffers share the page numbering, §2.1). */
-  alloc(rank: number, page: number, room: string, seq: number): void {
-    const P = this.pages;
+  /**
+   * Splits extents so that pages [lo, hi) of `pool` begin and end on extent
+   * boundaries and leaves the extents holding them, in page order, in
+   * `hits[0..n)`; returns n. With `track`, untracked pages become new extents.
+   */
+  private cover(pool: number, lo: number, hi: number, seq: number, track: boolean): number {
+    const ix = this.index[pool];
+    if (ix === undefined && !track) return 0;
+    const E = this.extents;
+    let n = 0;
+    for (let p = lo; p < hi; ) {
+      let x = ix === undefined ? -1 : ix.get(p);
+      if (x < 0) {
+        const q = ix === undefined ? hi : ix.nextMapped(p, hi);
+        if (track) this.hit(n++, this.addExtent(pool, p, q, seq));
+        p = q;
+        continue;
+      }
+      if (E.lo[x]! < p) x = this.split(x, p);
+      if (E.hi[x]! > hi) this.split(x, hi);
+      this.hit(n++, x);
+      p = E.hi[x]!;
+    }
+    return n;
+  }
+
+  private hit(i: number, x: number): void {
+    if (i === this.hits.length) {
+      const grown = new Int32Array(i * 2);
+      grown.set(this.hits);
+      this.hits = grown;
+    }
+    this.hits[i] = x;
+  }
+
+  /** Cuts extent `x` at page `at`: `x` keeps the pages below, the returned copy (with copies of its targets) the rest. */
+  private split(x: number, at: number): number {
+    const { extents: E, targets: T } = this;
+    const y = E.copyOf(x, at, E.hi[x]!);
+    E.hi[x] = at;
+    this.index[E.pool[x]!]!.fill(at, E.hi[y]!, y);
+    for (let t = E.firstTarget[x]!; t >= 0; t = T.nextOnExtent[t]!) this.addTarget(T.write[t]!, y, T.epoch[t]!, T.orphanFree[t]!);
+    const load = E.hcLoad[x]!;
+    if (load >= 0) this.loadExtents.get(load)?.extents.push(y);
+    return y;
+  }
+
+  /** `kv.alloc` of pages [lo, hi): they start a new epoch owned by `room` (both buffers share the page numbering, §2.1). */
+  alloc(rank: number, lo: number, hi: number, room: string, seq: number): void {
+    const end = trackedEnd(lo, hi);
+    const E = this.extents;
     for (let b = 0; b < BUFFERS.length; b++) {
-      const x = this.track(poolIndex(rank, b), page, seq);
-      P.epoch[x]++;
-      P.owner[x] = room;
-      P.allocSeq[x] = seq;
-      P.prevFreeSeq[x] = P.freeSeq[x]!;
-      P.freeSeq[x] = -1;
-      P.changedSeq[x] = seq;
+      const n = this.cover(poolIndex(rank, b), lo, end, seq, true);
+      for (let i = 0; i < n; i++) {
+        const x = this.hits[i]!;
+        E.epoch[x]++;
+        E.owner[x] = room;
+        E.allocSeq[x] = seq;
+        E.prevFreeSeq[x] = E.freeSeq[x]!;
+        E.freeSeq[x] = -1;
+        E.changedSeq[x] = seq;
+      }
     }
   }
 
-  /** `kv.free`: writes still in flight for the old owner become orphans. */
-  free(rank: number, page: number, seq: number): void {
-    const { pages: P, targets: T, writes: W } = this;
+  /** `kv.free` of pages [lo, hi): writes still in flight for the old owner become orphans. */
+  free(rank: number, lo: number, hi: number, seq: number): void {
+    const { extents: E, targets: T, writes: W } = this;
+    const from = lookupStart(lo, hi);
+    const to = lookupEnd(hi);
     for (let b = 0; b < BUFFERS.length; b++) {
-      const x = this.find(rank, b, page);
-      if (x < 0) continue;
-      const owner = P.owner[x];
-      for (let t = P.firstTarget[x]!; t >= 0; t = T.nextOnPage[t]!) {
-        if (T.orphanFree[t]! < 0 && W.room[T.write[t]!] === owner) T.orphanFree[t] = seq;
+      const n = this.cover(poolIndex(rank, b), from, to, seq, false);
+      for (let i = 0; i < n; i++) {
+        const x = this.hits[i]!;
+        const owner = E.owner[x];
+        for (let t = E.firstTarget[x]!; t >= 0; t = T.nextOnExtent[t]!) {
+          if (T.orphanFree[t]! < 0 && W.room[T.write[t]!] === owner) T.orphanFree[t] = seq;
+        }
+        E.owner[x] = null;
+        E.freeSeq[x] = seq;
+        E.changedSeq[x] = seq;
+        this.maybeDrop(x);
       }
-      P.owner[x] = null;
-      P.freeSeq[x] = seq;
-      P.changedSeq[x] = seq;
-      this.maybeDrop(x);
+    }
+  }
+
+  /** `free` of a page list, run by run. */
+  freePages(rank: number, pages: readonly number[], seq: number): void {
+    for (let i = 0; i < pages.length; ) {
+      const j = runEnd(pages, i, pages.length);
+      this.free(rank, pages[i]!, pages[j - 1]! + 1, seq);
+      i = j;
     }
   }
 
@@ -149,7 +224,12 @@ export class ShadowMemory {
   ): number {
     const w = this.openWrite(this.nextWriteId++, room, chunk, poster, target, buf, seq, queue);
     const pool = poolIndex(target, buf);
-    for (let i = from; i < to && i < pages.length; i++) this.postTo(w, room, pool, pages[i]!, seq, roomFreeSeq);
+    const end = Math.min(to, pages.length);
+    for (let i = from; i < end; ) {
+      const j = runEnd(pages, i, end);
+      this.postTo(w, room, pool, pages[i]!, pages[j - 1]! + 1, seq, roomFreeSeq);
+      i = j;
+    }
     return w;
   }
 
@@ -157,21 +237,24 @@ export class ShadowMemory {
   postRanges(room: string, chunk: number | null, poster: number, target: number, buf: number, ranges: PageRanges, seq: number, queue: number | null, roomFreeSeq: number): number {
     const w = this.openWrite(this.nextWriteId++, room, chunk, poster, target, buf, seq, queue);
     const pool = poolIndex(target, buf);
-    for (let k = 0; k < ranges.length; k++) for (let p = ranges[k]![0]; p < ranges[k]![1]; p++) this.postTo(w, room, pool, p, seq, roomFreeSeq);
+    for (let k = 0; k < ranges.length; k++) this.postTo(w, room, pool, ranges[k]![0], ranges[k]![1], seq, roomFreeSeq);
     return w;
   }
 
-  /** Write `w` (of `room`) targets `page` of `pool`. */
-  private postTo(w: number, room: string, pool: number, page: number, seq: number, roomFreeSeq: number): void {
-    const P = this.pages;
-    const x = this.track(pool, page, seq);
-    const owner = P.owner[x];
-    const owned = owner === room;
-    // Posted after the room's pages were freed: the page's own record of that
-    // free may be gone (a free page is dropped), so the room's free stands in.
-    const orphanFree = owned ? -1 : owner === null && P.freeSeq[x]! >= 0 ? P.freeSeq[x]! : roomFreeSeq >= 0 ? roomFreeSeq : this.lastFree(x);
-    this.addTarget(w, x, owned ? P.epoch[x]! : -1, orphanFree);
-    P.changedSeq[x] = seq;
+  /** Write `w` (of `room`) targets pages [lo, hi) of `pool`. */
+  private postTo(w: number, room: string, pool: number, lo: number, hi: number, seq: number, roomFreeSeq: number): void {
+    const E = this.extents;
+    const n = this.cover(pool, lo, trackedEnd(lo, hi), seq, true);
+    for (let i = 0; i < n; i++) {
+      const x = this.hits[i]!;
+      const owner = E.owner[x];
+      const owned = owner === room;
+      // Posted after the room's pages were freed: the pages' own record of
+      // that free may be gone (free pages are dropped), so the room's free stands in.
+      const orphanFree = owned ? -1 : owner === null && E.freeSeq[x]! >= 0 ? E.freeSeq[x]! : roomFreeSeq >= 0 ? roomFreeSeq : this.lastFree(x);
+      this.addTarget(w, x, owned ? E.epoch[x]! : -1, orphanFree);
+      E.changedSeq[x] = seq;
+    }
   }
 
   /** A write with no targets yet (post, and snapshot decoding). */
@@ -179,44 +262,45 @@ export class ShadowMemory {
     return this.writes.add(id, room, orNaN(chunk), poster, target, buf, postSeq, orNaN(queue));
   }
 
-  /** Appends a target to write `w`'s targets and to page `x`'s in-flight list. */
+  /** Appends a target to write `w`'s targets and to extent `x`'s in-flight list. */
   addTarget(w: number, x: number, epoch: number, orphanFree: number): void {
-    const { pages: P, targets: T, writes: W } = this;
+    const { extents: E, targets: T, writes: W } = this;
     const t = T.add(w, x, epoch, orphanFree);
     const lastOfWrite = W.lastTarget[w]!;
     if (lastOfWrite < 0) W.firstTarget[w] = t;
     else T.nextInWrite[lastOfWrite] = t;
     W.lastTarget[w] = t;
-    const lastOfPage = P.lastTarget[x]!;
-    if (lastOfPage < 0) P.firstTarget[x] = t;
-    else T.nextOnPage[lastOfPage] = t;
-    T.prevOnPage[t] = lastOfPage;
-    P.lastTarget[x] = t;
+    const lastOfExtent = E.lastTarget[x]!;
+    if (lastOfExtent < 0) E.firstTarget[x] = t;
+    else T.nextOnExtent[lastOfExtent] = t;
+    T.prevOnExtent[t] = lastOfExtent;
+    E.lastTarget[x] = t;
   }
 
-  private lastFree(x: number): number {
-    const P = this.pages;
-    return P.freeSeq[x]! >= 0 ? P.freeSeq[x]! : P.prevFreeSeq[x]!;
+  /** The free that ended extent `x`'s current epoch, else the one before. */
+  lastFree(x: number): number {
+    const E = this.extents;
+    return E.freeSeq[x]! >= 0 ? E.freeSeq[x]! : E.prevFreeSeq[x]!;
   }
 
   /** The write's data is on the target pages: it becomes their last landed write. */
   land(w: number, seq: number): void {
-    const { pages: P, targets: T, writes: W } = this;
+    const { extents: E, targets: T, writes: W } = this;
     const room = W.room[w]!;
     const chunk = W.chunk[w]!;
     const postSeq = W.postSeq[w]!;
     for (let t = W.firstTarget[w]!; t >= 0; ) {
       const next = T.nextInWrite[t]!;
-      const x = T.page[t]!;
-      this.unlinkFromPage(t, x);
-      P.lwRoom[x] = room;
-      P.lwChunk[x] = chunk;
-      P.lwEpoch[x] = T.epoch[t]!;
-      P.lwPostSeq[x] = postSeq;
-      P.lwLandSeq[x] = seq;
-      P.lwOrphanFree[x] = T.orphanFree[t]!;
-      P.layerStores[x] = null;
-      P.changedSeq[x] = seq;
+      const x = T.extent[t]!;
+      this.unlinkFromExtent(t, x);
+      E.lwRoom[x] = room;
+      E.lwChunk[x] = chunk;
+      E.lwEpoch[x] = T.epoch[t]!;
+      E.lwPostSeq[x] = postSeq;
+      E.lwLandSeq[x] = seq;
+      E.lwOrphanFree[x] = T.orphanFree[t]!;
+      E.layerStores[x] = null;
+      E.changedSeq[x] = seq;
       this.maybeDrop(x);
       T.remove(t);
       t = next;
@@ -224,116 +308,82 @@ export class ShadowMemory {
     W.remove(w);
   }
 
-  private unlinkFromPage(t: number, x: number): void {
-    const { pages: P, targets: T } = this;
-    const prev = T.prevOnPage[t]!;
-    const next = T.nextOnPage[t]!;
-    if (prev < 0) P.firstTarget[x] = next;
-    else T.nextOnPage[prev] = next;
-    if (next < 0) P.lastTarget[x] = prev;
-    else T.prevOnPage[next] = prev;
+  private unlinkFromExtent(t: number, x: number): void {
+    const { extents: E, targets: T } = this;
+    const prev = T.prevOnExtent[t]!;
+    const next = T.nextOnExtent[t]!;
+    if (prev < 0) E.firstTarget[x] = next;
+    else T.nextOnExtent[prev] = next;
+    if (next < 0) E.lastTarget[x] = prev;
+    else T.prevOnExtent[next] = prev;
   }
 
-  /** A kernel store: lands at once, for one layer or (layer null) all. Only pages already tracked matter. */
-  store(rank: number, buf: number, layer: number | null, page: number, room: string | null, seq: number): void {
-    const x = this.find(rank, buf, page);
-    if (x < 0) return;
-    const P = this.pages;
-    if (layer === null) {
-      P.lwRoom[x] = room;
-      P.lwChunk[x] = NaN;
-      P.lwEpoch[x] = P.epoch[x]!;
-      P.lwPostSeq[x] = seq;
-      P.lwLandSeq[x] = seq;
-      P.lwOrphanFree[x] = -1;
-      P.layerStores[x] = null;
-    } else {
-      (P.layerStores[x] ??= new Map()).set(layer, [room, seq]);
-    }
-    P.changedSeq[x] = seq;
-  }
-
-  /** A HiCache host→device load writes the page (both buffers: §1.2 NSA host pool loads KV and index-K per layer). */
-  hicacheLoad(rank: number, page: number, load: number, seq: number): void {
-    let list = this.loadPages.get(load);
-    if (list === undefined) this.loadPages.set(load, (list = { rank, pages: [] }));
-    const P = this.pages;
-    for (let b = 0; b < BUFFERS.length; b++) {
-      const x = this.track(poolIndex(rank, b), page, seq);
-      P.hcLoad[x] = load;
-      P.hcSeq[x] = seq;
-      P.changedSeq[x] = seq;
-      list.pages.push(x);
-    }
-  }
-
-  /**
-   * What a read of (rank, buf, layer, page) by `room` would see wrong:
-   * a write of its own room still in flight (read-before-landed-write); a
-   * write posted for the page's previous owner, in flight at the free and
-   * still in flight or landed after the page's new allocation
-   * (stale-slot-reuse); or a HiCache load whose layer has not completed
-   * (hicache-pending: the caller decides whether the read was gated).
-   */
-  checkRead(rank: number, buf: number, layer: number, page: number, room: string | null, loaded: LoadedLookup): ReadIssue | null {
-    const x = this.find(rank, buf, page);
-    if (x < 0) return null;
-    const { pages: P, targets: T, writes: W } = this;
-    const owner = P.owner[x] as string | null;
-    const allocSeq = P.allocSeq[x]!;
-    for (let t = P.firstTarget[x]!; t >= 0; t = T.nextOnPage[t]!) {
-      const w = T.write[t]!;
-      const writer = W.room[w]!;
-      const stale = T.orphanFree[t]! >= 0 || T.epoch[t] !== P.epoch[x] || writer !== owner;
-      if (stale && owner !== null && (room === null || room === owner)) {
-        const free = T.orphanFree[t]! >= 0 ? T.orphanFree[t]! : this.lastFree(x);
-        return { check: "stale-slot-reuse", page, allocSeq, room: writer, chunk: nullable(W.chunk[w]!), post: W.postSeq[w]!, free, land: null };
+  /** A kernel store to pages [lo, hi): lands at once, for one layer or (layer null) all. Only pages already tracked matter. */
+  store(rank: number, buf: number, layer: number | null, lo: number, hi: number, room: string | null, seq: number): void {
+    const E = this.extents;
+    const n = this.cover(poolIndex(rank, buf), lookupStart(lo, hi), lookupEnd(hi), seq, false);
+    for (let i = 0; i < n; i++) {
+      const x = this.hits[i]!;
+      if (layer === null) {
+        E.lwRoom[x] = room;
+        E.lwChunk[x] = NaN;
+        E.lwEpoch[x] = E.epoch[x]!;
+        E.lwPostSeq[x] = seq;
+        E.lwLandSeq[x] = seq;
+        E.lwOrphanFree[x] = -1;
+        E.layerStores[x] = null;
+      } else {
+        (E.layerStores[x] ??= new Map()).set(layer, [room, seq]);
       }
-      if (!stale && (room === null || room === writer)) return { check: "read-before-landed-write", page, allocSeq, write: this.writeInfo(w) };
+      E.changedSeq[x] = seq;
     }
-    const lwRoom = P.lwRoom[x] as string | null;
-    if (
-      P.layerStores[x]?.get(layer) === undefined &&
-      lwRoom !== null &&
-      owner !== null &&
-      lwRoom !== owner &&
-      (P.lwOrphanFree[x]! >= 0 || P.lwEpoch[x] !== P.epoch[x]) &&
-      P.lwLandSeq[x]! > allocSeq &&
-      (room === null || room === owner)
-    ) {
-      const free = P.lwOrphanFree[x]! >= 0 ? P.lwOrphanFree[x]! : P.prevFreeSeq[x]!;
-      return { check: "stale-slot-reuse", page, allocSeq, room: lwRoom, chunk: nullable(P.lwChunk[x]!), post: P.lwPostSeq[x]!, free, land: P.lwLandSeq[x]! };
-    }
-    const load = P.hcLoad[x]!;
-    if (load >= 0 && !loaded(rank, load, layer)) return { check: "hicache-pending", page, allocSeq, load };
-    return null;
   }
 
-  writeInfo(w: number): WriteInfo {
-    const W = this.writes;
-    return { room: W.room[w]!, chunk: nullable(W.chunk[w]!), poster: W.poster[w]!, postSeq: W.postSeq[w]! };
+  /** A HiCache host→device load writes pages [lo, hi) (both buffers: §1.2 NSA host pool loads KV and index-K per layer). */
+  hicacheLoad(rank: number, lo: number, hi: number, load: number, seq: number): void {
+    const end = trackedEnd(lo, hi);
+    if (end <= lo) return;
+    let list = this.loadExtents.get(load);
+    if (list === undefined) this.loadExtents.set(load, (list = { rank, extents: [] }));
+    const E = this.extents;
+    for (let b = 0; b < BUFFERS.length; b++) {
+      const n = this.cover(poolIndex(rank, b), lo, end, seq, true);
+      for (let i = 0; i < n; i++) {
+        const x = this.hits[i]!;
+        E.hcLoad[x] = load;
+        E.hcSeq[x] = seq;
+        E.changedSeq[x] = seq;
+        list.extents.push(x);
+      }
+    }
   }
 
-  /** Drops the marks of HiCache loads that finished (or left their slot), and pages that then hold nothing worth keeping. */
+  /** The first page in [from, to) of `pool` that an extent holds, else `to`. */
+  nextTracked(pool: number, from: number, to: number): number {
+    const ix = this.index[pool];
+    return ix === undefined ? to : ix.nextMapped(from, to);
+  }
+
+  /** Drops the marks of HiCache loads that finished (or left their slot), and extents that then hold nothing worth keeping. */
   sweep(isLive: (rank: number, id: number) => boolean): void {
-    const P = this.pages;
-    for (const [id, list] of this.loadPages) {
-      if (list.pages.length > 0 && isLive(list.rank, id)) continue;
-      for (const x of list.pages) {
-        if (P.hcLoad[x] !== id) continue;
-        P.hcLoad[x] = -1;
+    const E = this.extents;
+    for (const [id, list] of this.loadExtents) {
+      if (list.extents.length > 0 && isLive(list.rank, id)) continue;
+      for (const x of list.extents) {
+        if (E.hcLoad[x] !== id) continue;
+        E.hcLoad[x] = -1;
         this.maybeDrop(x);
       }
-      this.loadPages.delete(id);
+      this.loadExtents.delete(id);
     }
   }
 
-  /** The tracked pages' slots, ordered by pool (rank, then buffer) and page number. */
-  pagesInOrder(): Int32Array {
-    const P = this.pages;
-    const keys = new Float64Array(P.live);
+  /** The extents' slots, ordered by pool (rank, then buffer) and first page. */
+  extentsInOrder(): Int32Array {
+    const E = this.extents;
+    const keys = new Float64Array(E.live);
     let n = 0;
-    for (let x = 0; x < P.highWater; x++) if (P.pool[x]! >= 0) keys[n++] = P.pool[x]! * MAX_PAGE + P.page[x]!;
+    for (let x = 0; x < E.highWater; x++) if (E.pool[x]! >= 0) keys[n++] = E.pool[x]! * MAX_PAGE + E.lo[x]!;
     keys.sort();
     const out = new Int32Array(n);
     for (let i = 0; i < n; i++) {
@@ -351,12 +401,20 @@ export class ShadowMemory {
     return out.sort((a, b) => W.id[a]! - W.id[b]!);
   }
 
-  /** A free page with nothing in flight and no pending load keeps no state a later check needs. */
+  /** Free pages with nothing in flight and no pending load keep no state a later check needs. */
   private maybeDrop(x: number): void {
-    const P = this.pages;
-    if (P.owner[x] === null && P.firstTarget[x]! < 0 && P.hcLoad[x]! < 0) {
-      this.index[P.pool[x]!]!.set(P.page[x]!, -1);
-      P.remove(x);
+    const E = this.extents;
+    if (E.owner[x] === null && E.firstTarget[x]! < 0 && E.hcLoad[x]! < 0) {
+      this.index[E.pool[x]!]!.fill(E.lo[x]!, E.hi[x]!, -1);
+      this.pageCount -= E.hi[x]! - E.lo[x]!;
+      E.remove(x);
     }
   }
+}
+
+/** The end of the run of consecutive pages that starts at `pages[i]`, below `end`. */
+function runEnd(pages: readonly number[], i: number, end: number): number {
+  let j = i + 1;
+  while (j < end && pages[j] === pages[j - 1]! + 1) j++;
+  return j;
 }

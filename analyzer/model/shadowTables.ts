@@ -1,10 +1,11 @@
 // The shadow memory's records as column tables (see slots.ts for why):
-// pages, transfer writes, and write targets (one per page a write covers).
-// A target sits on two lists: its write's targets in post order, and its
-// page's in-flight targets in post order (doubly linked, so a landing write
-// unlinks each target at once). Columns are public: shadowMemory.ts, the
-// view and the snapshot read them by slot. -1 is "none" for every link and
-// seq; NaN is null in nullable number columns (chunk, queue).
+// extents (runs of pages of one pool in the same state), transfer writes, and
+// write targets (one per extent a write covers). A target sits on two lists:
+// its write's targets, and its extent's in-flight targets in post order
+// (doubly linked, so a landing write unlinks each target at once). Columns
+// are public: shadowMemory.ts, the view and the snapshot read them by slot.
+// -1 is "none" for every link and seq; NaN is null in nullable number columns
+// (chunk, queue).
 
 import { grownF64, grownI32, SlotAllocator } from "./slots.js";
 
@@ -13,13 +14,17 @@ const NONE = -1;
 /** Kernel stores of single layers since the last whole-page write: layer → [room, seq]. */
 export type LayerStores = Map<number, [string | null, number]>;
 
-/** One page of one pool (rank, buffer) that holds state a later check needs. */
-export class PageTable {
+/**
+ * Pages [lo, hi) of one pool (rank, buffer) that hold the same state, which a
+ * later check needs: every field below describes each of its pages.
+ */
+export class ExtentTable {
   private readonly slots = new SlotAllocator();
   private capacity = 0;
   /** poolIndex(rank, buf); -1 marks a free slot. */
   pool = new Int32Array(0);
-  page = new Int32Array(0);
+  lo = new Int32Array(0);
+  hi = new Int32Array(0);
   /** Allocation epoch: +1 per kv.alloc of the page. */
   epoch = new Int32Array(0);
   allocSeq = new Float64Array(0);
@@ -40,7 +45,7 @@ export class PageTable {
   hcSeq = new Float64Array(0);
   changedSeq = new Float64Array(0);
   layerStores: (LayerStores | null)[] = [];
-  /** The page's in-flight targets, oldest first. */
+  /** The extent's in-flight targets, oldest post first. */
   firstTarget = new Int32Array(0);
   lastTarget = new Int32Array(0);
 
@@ -53,11 +58,13 @@ export class PageTable {
     return this.slots.live;
   }
 
-  add(pool: number, page: number, seq: number): number {
+  /** A new extent of pages [lo, hi) in the state of a page never touched. */
+  add(pool: number, lo: number, hi: number, seq: number): number {
     const x = this.slots.take();
     if (x >= this.capacity) this.grow();
     this.pool[x] = pool;
-    this.page[x] = page;
+    this.lo[x] = lo;
+    this.hi[x] = hi;
     this.epoch[x] = 0;
     this.allocSeq[x] = NONE;
     this.freeSeq[x] = NONE;
@@ -78,6 +85,27 @@ export class PageTable {
     return x;
   }
 
+  /** A new extent of pages [lo, hi) of `x`'s pool in `x`'s state, without its targets (the caller copies them). */
+  copyOf(x: number, lo: number, hi: number): number {
+    const y = this.add(this.pool[x]!, lo, hi, this.changedSeq[x]!);
+    this.epoch[y] = this.epoch[x]!;
+    this.allocSeq[y] = this.allocSeq[x]!;
+    this.freeSeq[y] = this.freeSeq[x]!;
+    this.prevFreeSeq[y] = this.prevFreeSeq[x]!;
+    this.owner[y] = this.owner[x]!;
+    this.lwRoom[y] = this.lwRoom[x]!;
+    this.lwChunk[y] = this.lwChunk[x]!;
+    this.lwEpoch[y] = this.lwEpoch[x]!;
+    this.lwPostSeq[y] = this.lwPostSeq[x]!;
+    this.lwLandSeq[y] = this.lwLandSeq[x]!;
+    this.lwOrphanFree[y] = this.lwOrphanFree[x]!;
+    this.hcLoad[y] = this.hcLoad[x]!;
+    this.hcSeq[y] = this.hcSeq[x]!;
+    const stores = this.layerStores[x];
+    this.layerStores[y] = stores == null ? null : new Map(stores);
+    return y;
+  }
+
   remove(x: number): void {
     this.pool[x] = NONE;
     this.owner[x] = null;
@@ -89,7 +117,8 @@ export class PageTable {
   private grow(): void {
     const n = Math.max(256, this.capacity * 2);
     this.pool = grownI32(this.pool, n, NONE);
-    this.page = grownI32(this.page, n);
+    this.lo = grownI32(this.lo, n);
+    this.hi = grownI32(this.hi, n);
     this.epoch = grownI32(this.epoch, n);
     this.allocSeq = grownF64(this.allocSeq, n);
     this.freeSeq = grownF64(this.freeSeq, n);
@@ -169,29 +198,29 @@ export class WriteTable {
   }
 }
 
-/** One page a write targets, with the page's epoch at post time and the free that orphaned the write there. */
+/** One extent a write targets, with its pages' epoch at post time and the free that orphaned the write there. */
 export class TargetTable {
   private readonly slots = new SlotAllocator();
   private capacity = 0;
   write = new Int32Array(0);
-  page = new Int32Array(0);
-  /** The page's allocation epoch when posted; -1 when the room no longer owned it at post time. */
+  extent = new Int32Array(0);
+  /** The pages' allocation epoch when posted; -1 when the room no longer owned them at post time. */
   epoch = new Int32Array(0);
   /** The free that left this write without an owner (seq), or -1 while its room still owns the page. */
   orphanFree = new Float64Array(0);
-  prevOnPage = new Int32Array(0);
-  nextOnPage = new Int32Array(0);
+  prevOnExtent = new Int32Array(0);
+  nextOnExtent = new Int32Array(0);
   nextInWrite = new Int32Array(0);
 
-  add(write: number, page: number, epoch: number, orphanFree: number): number {
+  add(write: number, extent: number, epoch: number, orphanFree: number): number {
     const x = this.slots.take();
     if (x >= this.capacity) this.grow();
     this.write[x] = write;
-    this.page[x] = page;
+    this.extent[x] = extent;
     this.epoch[x] = epoch;
     this.orphanFree[x] = orphanFree;
-    this.prevOnPage[x] = NONE;
-    this.nextOnPage[x] = NONE;
+    this.prevOnExtent[x] = NONE;
+    this.nextOnExtent[x] = NONE;
     this.nextInWrite[x] = NONE;
     return x;
   }
@@ -203,11 +232,11 @@ export class TargetTable {
   private grow(): void {
     const n = Math.max(256, this.capacity * 2);
     this.write = grownI32(this.write, n);
-    this.page = grownI32(this.page, n);
+    this.extent = grownI32(this.extent, n);
     this.epoch = grownI32(this.epoch, n);
     this.orphanFree = grownF64(this.orphanFree, n);
-    this.prevOnPage = grownI32(this.prevOnPage, n);
-    this.nextOnPage = grownI32(this.nextOnPage, n);
+    this.prevOnExtent = grownI32(this.prevOnExtent, n);
+    this.nextOnExtent = grownI32(this.nextOnExtent, n);
     this.nextInWrite = grownI32(this.nextInWrite, n);
     this.capacity = n;
   }

@@ -55,8 +55,9 @@ const BLOCK_MASK = (1 << BLOCK_BITS) - 1;
 
 /**
  * Page number → slot (-1: none) for one pool, in blocks of 4,096 pages
- * allocated on first use: lookups are two array reads, and memory follows the
- * pages in use, not the highest page number seen.
+ * allocated on first use: lookups are two array reads, a run of pages is set
+ * with one native fill per block, and memory follows the pages in use, not
+ * the highest page number seen.
  */
 export class PageIndex {
   private readonly blocks: (Int32Array | undefined)[] = [];
@@ -66,9 +67,29 @@ export class PageIndex {
     return b === undefined ? -1 : b[page & BLOCK_MASK]!;
   }
 
-  set(page: number, slot: number): void {
-    let b = this.blocks[page >>> BLOCK_BITS];
-    if (b === undefined) this.blocks[page >>> BLOCK_BITS] = b = new Int32Array(1 << BLOCK_BITS).fill(-1);
-    b[page & BLOCK_MASK] = slot;
+  /** Maps pages [lo, hi) to `slot`. */
+  fill(lo: number, hi: number, slot: number): void {
+    for (let p = lo; p < hi; ) {
+      const k = p >>> BLOCK_BITS;
+      const end = Math.min(hi, (k + 1) << BLOCK_BITS);
+      let b = this.blocks[k];
+      if (b === undefined && slot >= 0) this.blocks[k] = b = new Int32Array(1 << BLOCK_BITS).fill(-1);
+      b?.fill(slot, p & BLOCK_MASK, ((end - 1) & BLOCK_MASK) + 1);
+      p = end;
+    }
+  }
+
+  /** The first page in [from, hi) that maps to a slot, else `hi`; blocks never used are skipped whole. */
+  nextMapped(from: number, hi: number): number {
+    for (let p = from; p < hi; ) {
+      const b = this.blocks[p >>> BLOCK_BITS];
+      if (b === undefined) {
+        p = ((p >>> BLOCK_BITS) + 1) << BLOCK_BITS;
+        continue;
+      }
+      if (b[p & BLOCK_MASK]! >= 0) return p;
+      p++;
+    }
+    return hi;
   }
 }

@@ -9,11 +9,12 @@ import { CollectiveTracker } from "./collectives.js";
 import { LayerDoneCounter } from "./hicache.js";
 import { RankRegistry } from "./ranks.js";
 import { RoomRegistry } from "./rooms.js";
-import { poolBuffer, poolRank, ShadowMemory } from "./shadowMemory.js";
+import { ShadowMemory } from "./shadowMemory.js";
 import { nullable, orNaN } from "./slots.js";
 import { ModelState } from "./state.js";
 
-const VERSION = 1;
+/** 2: the shadow memory as page extents. */
+const VERSION = 2;
 
 class Strings {
   readonly list: string[] = [];
@@ -30,13 +31,13 @@ class Strings {
 }
 
 function encodeShadow(sh: ShadowMemory, str: Strings): unknown[] {
-  const { pages: P, writes: W, targets: T } = sh;
-  const pages: unknown[] = [];
-  for (const x of sh.pagesInOrder()) {
-    const layerStores = P.layerStores[x];
-    pages.push([
-      P.pool[x], P.page[x], str.id(P.owner[x]!), P.epoch[x], P.allocSeq[x], P.freeSeq[x], P.prevFreeSeq[x], str.id(P.lwRoom[x]!),
-      nullable(P.lwChunk[x]!), P.lwEpoch[x], P.lwPostSeq[x], P.lwLandSeq[x], P.lwOrphanFree[x], P.hcLoad[x], P.hcSeq[x], P.changedSeq[x],
+  const { extents: E, writes: W, targets: T } = sh;
+  const extents: unknown[] = [];
+  for (const x of sh.extentsInOrder()) {
+    const layerStores = E.layerStores[x];
+    extents.push([
+      E.pool[x], E.lo[x], E.hi[x], str.id(E.owner[x]!), E.epoch[x], E.allocSeq[x], E.freeSeq[x], E.prevFreeSeq[x], str.id(E.lwRoom[x]!),
+      nullable(E.lwChunk[x]!), E.lwEpoch[x], E.lwPostSeq[x], E.lwLandSeq[x], E.lwOrphanFree[x], E.hcLoad[x], E.hcSeq[x], E.changedSeq[x],
       layerStores == null ? 0 : [...layerStores].map(([l, [room, seq]]) => [l, str.id(room), seq]),
     ]);
   }
@@ -44,60 +45,63 @@ function encodeShadow(sh: ShadowMemory, str: Strings): unknown[] {
   for (const w of sh.writesInOrder()) {
     const t: number[] = [];
     for (let x = W.firstTarget[w]!; x >= 0; x = T.nextInWrite[x]!) {
-      const page = T.page[x]!;
-      t.push(P.pool[page]!, P.page[page]!, T.epoch[x]!, T.orphanFree[x]!);
+      const extent = T.extent[x]!;
+      t.push(E.pool[extent]!, E.lo[extent]!, T.epoch[x]!, T.orphanFree[x]!);
     }
     writes.push([W.id[w], str.id(W.room[w]!), nullable(W.chunk[w]!), W.poster[w], W.target[w], W.buf[w], W.postSeq[w], nullable(W.queue[w]!), t]);
   }
   const loads: unknown[] = [];
-  for (const [id, list] of sh.loadPages) {
+  for (const [id, list] of sh.loadExtents) {
     const refs: number[] = [];
-    for (const x of list.pages) if (P.hcLoad[x] === id) refs.push(P.pool[x]!, P.page[x]!);
-    loads.push([id, refs]);
+    for (const x of list.extents) if (E.hcLoad[x] === id) refs.push(E.pool[x]!, E.lo[x]!);
+    loads.push([id, list.rank, refs]);
   }
-  return [sh.nextWriteId, pages, writes, loads];
+  return [sh.nextWriteId, extents, writes, loads];
+}
+
+/** The extent of `pool` that starts at page `lo`, which the snapshot must hold. */
+function extentStarting(sh: ShadowMemory, pool: number, lo: number, what: string): number {
+  const x = sh.extentAt(pool, lo);
+  if (x < 0 || sh.extents.lo[x] !== lo) throw new Error(`snapshot: ${what} refers to pages from ${lo} of pool ${pool} that the snapshot lacks`);
+  return x;
 }
 
 /** The shadow memory, and its writes' slots by id (rooms name their writes by id). */
 function decodeShadow(a: unknown[], strs: string[]): { shadow: ShadowMemory; writeSlots: Map<number, number> } {
   const sh = new ShadowMemory();
-  const P = sh.pages;
+  const E = sh.extents;
   const s = (i: number): string | null => (i < 0 ? null : strs[i]!);
   sh.nextWriteId = a[0] as number;
   for (const row of a[1] as unknown[][]) {
-    const [pool, page, owner, epoch, allocSeq, freeSeq, prevFreeSeq, lwRoom, lwChunk, lwEpoch, lwPostSeq, lwLandSeq, lwOrphanFree, hcLoad, hcSeq, changedSeq] =
+    const [pool, lo, hi, owner, epoch, allocSeq, freeSeq, prevFreeSeq, lwRoom, lwChunk, lwEpoch, lwPostSeq, lwLandSeq, lwOrphanFree, hcLoad, hcSeq, changedSeq] =
       row as number[];
-    const x = sh.track(pool!, page!, changedSeq!);
-    P.owner[x] = s(owner!);
-    P.epoch[x] = epoch!;
-    P.allocSeq[x] = allocSeq!;
-    P.freeSeq[x] = freeSeq!;
-    P.prevFreeSeq[x] = prevFreeSeq!;
-    P.lwRoom[x] = s(lwRoom!);
-    P.lwChunk[x] = orNaN(lwChunk as number | null);
-    P.lwEpoch[x] = lwEpoch!;
-    P.lwPostSeq[x] = lwPostSeq!;
-    P.lwLandSeq[x] = lwLandSeq!;
-    P.lwOrphanFree[x] = lwOrphanFree!;
-    P.hcLoad[x] = hcLoad!;
-    P.hcSeq[x] = hcSeq!;
-    if (row[16] !== 0) P.layerStores[x] = new Map((row[16] as number[][]).map(([l, room, seq]) => [l!, [s(room!), seq!]]));
+    const x = sh.addExtent(pool!, lo!, hi!, changedSeq!);
+    E.owner[x] = s(owner!);
+    E.epoch[x] = epoch!;
+    E.allocSeq[x] = allocSeq!;
+    E.freeSeq[x] = freeSeq!;
+    E.prevFreeSeq[x] = prevFreeSeq!;
+    E.lwRoom[x] = s(lwRoom!);
+    E.lwChunk[x] = orNaN(lwChunk as number | null);
+    E.lwEpoch[x] = lwEpoch!;
+    E.lwPostSeq[x] = lwPostSeq!;
+    E.lwLandSeq[x] = lwLandSeq!;
+    E.lwOrphanFree[x] = lwOrphanFree!;
+    E.hcLoad[x] = hcLoad!;
+    E.hcSeq[x] = hcSeq!;
+    if (row[17] !== 0) E.layerStores[x] = new Map((row[17] as number[][]).map(([l, room, seq]) => [l!, [s(room!), seq!]]));
   }
   const writeSlots = new Map<number, number>();
   for (const row of a[2] as unknown[][]) {
     const [id, room, chunk, poster, target, buf, postSeq, queue, t] = row as [number, number, number | null, number, number, number, number, number | null, number[]];
     const w = sh.openWrite(id, s(room)!, chunk, poster, target, buf, postSeq, queue);
-    for (let i = 0; i < t.length; i += 4) {
-      const page = sh.find(poolRank(t[i]!), poolBuffer(t[i]!), t[i + 1]!);
-      if (page < 0) throw new Error(`snapshot: write ${id} targets page ${t[i + 1]} of pool ${t[i]} that the snapshot lacks`);
-      sh.addTarget(w, page, t[i + 2]!, t[i + 3]!);
-    }
+    for (let i = 0; i < t.length; i += 4) sh.addTarget(w, extentStarting(sh, t[i]!, t[i + 1]!, `write ${id}`), t[i + 2]!, t[i + 3]!);
     writeSlots.set(id, w);
   }
-  for (const [id, refs] of a[3] as [number, number[]][]) {
-    const pages: number[] = [];
-    for (let i = 0; i < refs.length; i += 2) pages.push(sh.find(poolRank(refs[i]!), poolBuffer(refs[i]!), refs[i + 1]!));
-    sh.loadPages.set(id, { rank: refs.length > 0 ? poolRank(refs[0]!) : -1, pages });
+  for (const [id, rank, refs] of a[3] as [number, number, number[]][]) {
+    const extents: number[] = [];
+    for (let i = 0; i < refs.length; i += 2) extents.push(extentStarting(sh, refs[i]!, refs[i + 1]!, `HiCache load ${id}`));
+    sh.loadExtents.set(id, { rank, extents });
   }
   return { shadow: sh, writeSlots };
 }

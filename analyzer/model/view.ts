@@ -34,28 +34,34 @@ function roomView(s: ModelState, r: RoomRec): RoomView {
   };
 }
 
-function pageView(s: ModelState, x: number): PageView {
-  const { pages: P, targets: T, writes: W } = s.shadow;
-  const last = P.lastTarget[x]!;
+/** The view of each page of extent `x`: they differ only in their number. */
+function pageViews(s: ModelState, x: number, out: PageView[]): void {
+  const { extents: E, targets: T, writes: W } = s.shadow;
+  const last = E.lastTarget[x]!;
   const w = last < 0 ? -1 : T.write[last]!;
-  const lwRoom = P.lwRoom[x] as string | null;
+  const lwRoom = E.lwRoom[x] as string | null;
   const lastWriter =
     w >= 0
       ? { room: W.room[w]!, chunk: nullable(W.chunk[w]!), epoch: T.epoch[last]!, seq: W.postSeq[w]! }
       : lwRoom !== null
-        ? { room: lwRoom, chunk: nullable(P.lwChunk[x]!), epoch: P.lwEpoch[x]!, seq: P.lwPostSeq[x]! }
+        ? { room: lwRoom, chunk: nullable(E.lwChunk[x]!), epoch: E.lwEpoch[x]!, seq: E.lwPostSeq[x]! }
         : null;
-  const pool = P.pool[x]!;
-  return {
-    rank: s.ranks.label(poolRank(pool)),
-    buffer: BUFFERS[poolBuffer(pool)] ?? String(poolBuffer(pool)),
-    layer: -1,
-    page: P.page[x]!,
-    ownerRoom: P.owner[x] as string | null,
-    lastWriter,
-    landed: last < 0 && (P.hcLoad[x]! < 0 || loadFinished(s, poolRank(pool), P.hcLoad[x]!)),
-    changedAt: P.changedSeq[x]!,
-  };
+  const pool = E.pool[x]!;
+  const rank = s.ranks.label(poolRank(pool));
+  const buffer = BUFFERS[poolBuffer(pool)] ?? String(poolBuffer(pool));
+  const landed = last < 0 && (E.hcLoad[x]! < 0 || loadFinished(s, poolRank(pool), E.hcLoad[x]!));
+  for (let page = E.lo[x]!; page < E.hi[x]!; page++) {
+    out.push({
+      rank,
+      buffer,
+      layer: -1,
+      page,
+      ownerRoom: E.owner[x] as string | null,
+      lastWriter: lastWriter === null ? null : { ...lastWriter },
+      landed,
+      changedAt: E.changedSeq[x]!,
+    });
+  }
 }
 
 function loadFinished(s: ModelState, rank: number, load: number): boolean {
@@ -63,11 +69,11 @@ function loadFinished(s: ModelState, rank: number, load: number): boolean {
   return l == null || l.finished();
 }
 
-/** Whether page `x` belongs to `room` or has a write of it in flight. */
-function pageOfRoom(s: ModelState, x: number, room: string): boolean {
-  const { pages: P, targets: T, writes: W } = s.shadow;
-  if (P.owner[x] === room) return true;
-  for (let t = P.firstTarget[x]!; t >= 0; t = T.nextOnPage[t]!) if (W.room[T.write[t]!] === room) return true;
+/** Whether the pages of extent `x` belong to `room` or have a write of it in flight. */
+function extentOfRoom(s: ModelState, x: number, room: string): boolean {
+  const { extents: E, targets: T, writes: W } = s.shadow;
+  if (E.owner[x] === room) return true;
+  for (let t = E.firstTarget[x]!; t >= 0; t = T.nextOnExtent[t]!) if (W.room[T.write[t]!] === room) return true;
   return false;
 }
 
@@ -79,8 +85,8 @@ export function buildView(s: ModelState, filter?: { room?: string }): ModelState
     if (r !== undefined) rooms.push(roomView(s, r));
   } else for (const r of s.rooms.rooms.values()) rooms.push(roomView(s, r));
   const pages: PageView[] = [];
-  for (const x of s.shadow.pagesInOrder()) {
-    if (only === undefined || pageOfRoom(s, x, only)) pages.push(pageView(s, x));
+  for (const x of s.shadow.extentsInOrder()) {
+    if (only === undefined || extentOfRoom(s, x, only)) pageViews(s, x, pages);
   }
   return {
     atSeq: s.lastSeq,
