@@ -1,4 +1,4 @@
-// Storage for the shadow memory's many short-lived records (pages, writes,
+// Storage for the shadow memory's many short-lived records (page extents, writes,
 // write targets): each kind is a table of typed-array columns indexed by a
 // small integer slot, and freed slots are reused. A replay creates and drops
 // millions of these records; as objects they were most of the garbage the
