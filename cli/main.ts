@@ -38,4 +38,11 @@ export async function main(argv: string[]): Promise<void> {
     .parseAsync();
 }
 
+// A reader that stops early (`kvrewind replay … | head`) closes the pipe: stop
+// quietly, as other command-line tools do, instead of dying on the write.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(0);
+  throw err;
+});
+
 await main(hideBin(process.argv));

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,6 +58,19 @@ test("replay --at prints rooms by KVPoll name, the bootstrap thread, and the pro
   assert.equal(summary.code, 0, summary.err);
   assert.match(summary.out, /^ {2}unhandled-abort {2}seq \d+ {2}room 5830149913321004417 {2}prefill\/tp3: /m);
   assert.match(summary.out, /^ {2}collective-divergence +checked +0 {2}UNDETERMINED: /m);
+});
+
+test("replay into a reader that has stopped reading (| head) ends quietly", async () => {
+  const { db, path } = await ingestCase("nixl-abort-wedge");
+  db.close();
+  const child = spawn(process.execPath, [MAIN, "replay", path, "--at", "1"], { stdio: ["ignore", "pipe", "pipe"] });
+  // Closed before the command writes: its first write meets a closed pipe (EPIPE).
+  child.stdout.destroy();
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  assert.equal(err, "");
+  assert.equal(code, 0);
 });
 
 test("replay rejects a missing database with exit code 2", () => {
