@@ -28,6 +28,18 @@ export function openIncident(path: string, opts: OpenOptions = {}): IncidentDb {
   return db;
 }
 
+/**
+ * A read-only connection to a database an older kvrewind may have written:
+ * such a database is migrated first, once, on a read-write connection.
+ */
+export function openIncidentForReading(path: string): IncidentDb {
+  const probe = new Database(path, { readonly: true, fileMustExist: true });
+  const version = schemaVersion(probe);
+  probe.close();
+  if (version < SCHEMA_VERSION) openIncident(path).close();
+  return openIncident(path, { readonly: true });
+}
+
 export function schemaVersion(db: IncidentDb): number {
   const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
   if (!hasMeta) return 0;

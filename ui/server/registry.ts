@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { openIncident, openIncidentForReading, type IncidentDb } from "../../ingest/store/db.js";
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import { deserializeIndex, type IndexFingerprint, type TimelineIndex } from "./timeline-index.js";
 import type { IndexJob } from "./index-worker.js";
@@ -234,7 +234,7 @@ export class Registry {
     if (this.closed) throw new Error("the server is shutting down");
     let o = this.opened.get(id);
     if (!o) {
-      o = { db: openIncident(this.dbPathOf(id), { readonly: true }) };
+      o = { db: openIncidentForReading(this.dbPathOf(id)) };
       this.opened.set(id, o);
     }
     return o;
