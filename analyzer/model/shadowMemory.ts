@@ -64,6 +64,7 @@ export function lookupStart(lo: number, hi: number): number {
   return hi > lo && Number.isInteger(lo) ? Math.max(lo, 0) : MAX_PAGE;
 }
 
+/** The end of the pages below `hi` a lookup can find tracked. */
 export function lookupEnd(hi: number): number {
   return Math.min(Math.ceil(hi), MAX_PAGE);
 }
