@@ -1,5 +1,6 @@
 // The JSON shapes the timeline API sends, shared by the server that builds
-// them and the page that draws them: window columns, lanes, placed witnesses.
+// them and the page that draws them: window columns, lanes, placed witnesses,
+// findings and suspects.
 // Types only: nothing here runs.
 
 /** The events of a window as parallel columns (lane and kind are indexes into the lanes answer). */
@@ -55,4 +56,31 @@ export interface PlacedWitness {
   seq: number;
   tsUs: number;
   lane: number;
+}
+
+/** A stored finding (DESIGN.md "Findings — the JSON contract") with its witnesses placed on the timeline. */
+export interface Finding {
+  id: string;
+  rule: string;
+  severity: string;
+  verdict: string;
+  title: string;
+  tsUs: number | null;
+  body: {
+    room?: string;
+    ranks?: string[];
+    explanation?: string;
+    falsify?: string;
+    witness?: { seq: number; source: string; line: number; text: string }[];
+    [key: string]: unknown;
+  };
+  placed: PlacedWitness[];
+}
+
+/** A ranked root-cause suspect as stored. */
+export interface Suspect {
+  rank: number;
+  cause: string;
+  confidence: number;
+  body: { findings?: string[]; summary?: string; falsify?: string; [key: string]: unknown };
 }

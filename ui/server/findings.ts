@@ -3,61 +3,27 @@
 // sits on the timeline, so a flag can be drawn and clicked without a lookup.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
-import type { PlacedWitness } from "../wire.js";
+import type { Finding, PlacedWitness, Suspect } from "../wire.js";
 import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
-
-
-export interface FindingForUi {
-  id: string;
-  rule: string;
-  severity: string;
-  verdict: string;
-  title: string;
-  tsUs: number | null;
-  body: Record<string, unknown>;
-  placed: PlacedWitness[];
-}
-
-export interface SuspectForUi {
-  rank: number;
-  cause: string;
-  confidence: number;
-  body: Record<string, unknown>;
-}
 
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
-export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: FindingForUi[]; suspects: SuspectForUi[] } {
-  const rows = db.prepare("SELECT id, rule, severity, verdict, title, ts_us AS tsUs, witness, body FROM findings").all() as {
-    id: string;
-    rule: string;
-    severity: string;
-    verdict: string;
-    title: string;
-    tsUs: number | null;
-    witness: string;
-    body: string;
-  }[];
-  const findings = rows.map((r) => ({
-    id: r.id,
-    rule: r.rule,
-    severity: r.severity,
-    verdict: r.verdict,
-    title: r.title,
-    tsUs: r.tsUs,
-    body: JSON.parse(r.body) as Record<string, unknown>,
-    placed: placeWitness(idx, JSON.parse(r.witness) as number[]),
+/** A findings row: the stored JSON columns still as text. */
+type FindingRow = Omit<Finding, "body" | "placed"> & { witness: string; body: string };
+
+export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: Finding[]; suspects: Suspect[] } {
+  const rows = db.prepare("SELECT id, rule, severity, verdict, title, ts_us AS tsUs, witness, body FROM findings").all() as FindingRow[];
+  const findings = rows.map(({ witness, body, ...r }): Finding => ({
+    ...r,
+    body: JSON.parse(body) as Finding["body"],
+    placed: placeWitness(idx, JSON.parse(witness) as number[]),
   }));
   findings.sort(
     (a, b) =>
       (SEVERITY_ORDER[a.severity] ?? 9) - (SEVERITY_ORDER[b.severity] ?? 9) || (a.tsUs ?? 0) - (b.tsUs ?? 0) || a.id.localeCompare(b.id),
   );
-  const suspects = (db.prepare("SELECT rank, cause, confidence, body FROM suspects ORDER BY rank").all() as {
-    rank: number;
-    cause: string;
-    confidence: number;
-    body: string;
-  }[]).map((s) => ({ ...s, body: JSON.parse(s.body) as Record<string, unknown> }));
+  const suspectRows = db.prepare("SELECT rank, cause, confidence, body FROM suspects ORDER BY rank").all() as (Omit<Suspect, "body"> & { body: string })[];
+  const suspects = suspectRows.map((s): Suspect => ({ ...s, body: JSON.parse(s.body) as Suspect["body"] }));
   return { findings, suspects };
 }
 

@@ -4,7 +4,7 @@
 
 import type { StoredEvent } from "../../ingest/event.js";
 import type { ModelStateView } from "../../analyzer/model/api.js";
-import type { Lane, PlacedWitness } from "../wire.js";
+import type { Finding, Lane, Suspect } from "../wire.js";
 
 export type { ModelStateView, StoredEvent };
 
@@ -40,37 +40,12 @@ export interface LanesAnswer {
   events: number;
 }
 
-export type { BucketColumns, Component, EventColumns, Lane, PlacedWitness, WindowColumns } from "../wire.js";
+export type { BucketColumns, Component, EventColumns, Finding, Lane, PlacedWitness, Suspect, WindowColumns } from "../wire.js";
 
 export interface EventAnswer {
   event: StoredEvent;
   source: { path: string; format: string } | null;
   lane: number | null;
-}
-
-export interface Finding {
-  id: string;
-  rule: string;
-  severity: string;
-  verdict: string;
-  title: string;
-  tsUs: number | null;
-  body: {
-    room?: string;
-    ranks?: string[];
-    explanation?: string;
-    falsify?: string;
-    witness?: { seq: number; source: string; line: number; text: string }[];
-    [key: string]: unknown;
-  };
-  placed: PlacedWitness[];
-}
-
-export interface Suspect {
-  rank: number;
-  cause: string;
-  confidence: number;
-  body: { findings?: string[]; summary?: string; falsify?: string; [key: string]: unknown };
 }
 
 export interface FindingsAnswer {
