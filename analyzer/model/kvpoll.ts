@@ -42,18 +42,27 @@ export function isTerminal(s: number): boolean {
   return s === KVPoll.Success || s === KVPoll.Failed;
 }
 
-/**
- * A sender's or receiver's `poll()` caches the first terminal state it sees in
- * `conclude_state` and returns it from then on (§5).
- */
-export class ConcludedPoll {
-  concluded: KVPollValue | null = null;
+/** What a sender and a receiver both keep of their KVPoll (§5): the stored status, the conclude_state cache, when and why it last changed. */
+export interface PollStatus {
+  status: StoredStatus;
+  concluded: KVPollValue | null;
+  changedSeq: number;
+  reason: string | null;
+}
 
-  poll(current: KVPollValue): KVPollValue {
-    if (this.concluded !== null) return this.concluded;
-    if (isTerminal(current)) this.concluded = current;
-    return current;
-  }
+/**
+ * Applies a transition through the backend's update_status; the first
+ * terminal status is cached as conclude_state, which poll() returns from then
+ * on (§5). True if the stored status changed.
+ */
+export function setStatus(side: PollStatus, backend: Backend, next: KVPollValue, seq: number, reason?: string): boolean {
+  const before = side.status;
+  side.status = updateStatus(backend, before, next);
+  if (side.status === before) return false;
+  side.changedSeq = seq;
+  if (reason !== undefined && side.status === KVPoll.Failed) side.reason = reason;
+  if (side.concluded === null && side.status !== null && isTerminal(side.status)) side.concluded = side.status;
+  return true;
 }
 
 export const KVPOLL_NAMES = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"] as const;

@@ -3,7 +3,7 @@
 // metadata gate (sglang-pd-logs-and-protocol.md §5.2, §8).
 
 import { KVPoll, type Backend, type KVPollValue, type Profile } from "./api.js";
-import { updateStatus, type StoredStatus } from "./kvpoll.js";
+import { setStatus, type PollStatus, type StoredStatus } from "./kvpoll.js";
 import { decodeSendsAbortFor } from "./profile.js";
 import { TransferStatus } from "./transferStatus.js";
 
@@ -20,7 +20,7 @@ export function whetherDecodeSendsAbort(profile: Profile): boolean {
 }
 
 /** One decode rank's receiver for one room. */
-export class DecodeReceiver {
+export class DecodeReceiver implements PollStatus {
   status: StoredStatus = KVPoll.Bootstrapping;
   concluded: KVPollValue | null = null;
   /** init_time: set at the end of send_metadata; the waiting timeout counts from it. */
@@ -49,14 +49,7 @@ export class DecodeReceiver {
   }
 
   set(backend: Backend, next: KVPollValue, seq: number, reason?: string): boolean {
-    const before = this.status;
-    this.status = updateStatus(backend, before, next);
-    if (this.status === before) return false;
-    this.changedSeq = seq;
-    if (reason !== undefined && this.status === KVPoll.Failed) this.reason = reason;
-    if (this.concluded === null && this.status === KVPoll.Failed) this.concluded = KVPoll.Failed;
-    if (this.concluded === null && this.status === KVPoll.Success) this.concluded = KVPoll.Success;
-    return true;
+    return setStatus(this, backend, next, seq, reason);
   }
 
   /** `init()` then `send_metadata`: WaitingForInput is local ("ready to send metadata", not a prefill ack). */

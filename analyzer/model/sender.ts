@@ -3,7 +3,7 @@
 // (sglang-pd-logs-and-protocol.md §5.1, §6 "Chunk routing", "Worker loop", §7.2).
 
 import { KVPoll, type Backend, type KVPollValue, type Profile } from "./api.js";
-import { updateStatus, type StoredStatus } from "./kvpoll.js";
+import { setStatus, type PollStatus, type StoredStatus } from "./kvpoll.js";
 
 /**
  * The transfer queue a room's chunks go to. NIXL before v0.5.17:
@@ -51,7 +51,7 @@ export class ChunkCounter {
 }
 
 /** One prefill rank's sender for one room: `kv_mgr.request_status[room]` and what the workers did. */
-export class PrefillSender {
+export class PrefillSender implements PollStatus {
   status: StoredStatus = KVPoll.Bootstrapping;
   /** conclude_state: the first terminal state poll() returned. */
   concluded: KVPollValue | null = null;
@@ -74,15 +74,7 @@ export class PrefillSender {
 
   /** Applies a transition through the backend's update_status; true if the stored status changed. */
   set(backend: Backend, next: KVPollValue, seq: number, reason?: string): boolean {
-    const before = this.status;
-    this.status = updateStatus(backend, before, next);
-    if (this.status === before) return false;
-    this.changedSeq = seq;
-    if (reason !== undefined && this.status === KVPoll.Failed) this.reason = reason;
-    if (this.concluded === null && (this.status === KVPoll.Success || this.status === KVPoll.Failed)) {
-      this.concluded = this.status;
-    }
-    return true;
+    return setStatus(this, backend, next, seq, reason);
   }
 
   /** What the scheduler's poll() reports: the cached terminal state, else the stored one. */

@@ -6,7 +6,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   ChunkCounter,
-  ConcludedPoll,
   DecodeReceiver,
   KVPoll,
   TransferStatus,
@@ -15,6 +14,7 @@ import {
   metadataGate,
   minReduce,
   parseNotif,
+  PrefillSender,
   profileFor,
   routeQueue,
   updateStatus,
@@ -49,10 +49,16 @@ test("MIN reduction across ranks: Failed dominates, Success only when every rank
 });
 
 test("conclude_state keeps the first terminal state poll() saw", () => {
-  const c = new ConcludedPoll();
-  assert.equal(c.poll(KVPoll.WaitingForInput), KVPoll.WaitingForInput);
-  assert.equal(c.poll(KVPoll.Success), KVPoll.Success);
-  assert.equal(c.poll(KVPoll.Failed), KVPoll.Success);
+  // Mooncake's base update_status lets a later Failed overwrite Success; poll() still reports Success.
+  const sender = new PrefillSender(0, 0, 1);
+  assert.equal(sender.set("mooncake", KVPoll.WaitingForInput, 2), true);
+  assert.equal(sender.poll(), KVPoll.WaitingForInput);
+  assert.equal(sender.set("mooncake", KVPoll.Success, 3), true);
+  assert.equal(sender.set("mooncake", KVPoll.Failed, 4, "late failure"), true);
+  assert.equal(sender.status, KVPoll.Failed);
+  assert.equal(sender.poll(), KVPoll.Success);
+  assert.equal(sender.changedSeq, 4);
+  assert.equal(sender.reason, "late failure");
 });
 
 test("notification tags decode as decode splits them", () => {
