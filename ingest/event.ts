@@ -17,6 +17,12 @@ export const ROLES: readonly Role[] = ["prefill", "decode", "router", "unknown"]
 
 export interface ParsedEvent {
   tsUs: number;
+  /**
+   * The record carries no time of its own (a traceback frame block, a line
+   * with no stamp): `tsUs` was interpolated from its dated neighbours in the
+   * file, or taken from the file's anchor (DESIGN.md "Inputs").
+   */
+  tsInferred?: boolean;
   /** 1-based line number of the record's first line in its source file. */
   line: number;
   kind: string;
@@ -101,8 +107,19 @@ export const LogKind = {
   abortRequest: "abort.request",
   deferredRelease: "abort.deferred_release",
   transportError: "xfer.error",
+  /** A transfer engine gave up on a batch or a transfer (Mooncake `Failed to complete transfers after N seconds`). */
+  transferTimeout: "xfer.timeout",
+  /** Decode could not reach the prefill bootstrap server (`Could not fetch prefill parallel info …`). */
+  bootstrapFetchFailed: "boot.fetch_failed",
+  /** The bootstrap HTTP server reported an error (bad registration, unknown engine rank, …). */
+  bootstrapServerError: "boot.server_error",
+  /** A Python exception record: a traceback, a thread death, `Scheduler hit an exception`. */
   exception: "log.exception",
+  /** The process died: `Fatal Python error` / faulthandler dumps, C++ `terminate called …`, torch `frame #N` backtraces. */
+  crash: "proc.crash",
   watchdog: "coll.watchdog",
+  /** SGLang's scheduler watchdog: a forward pass took longer than `watchdog_timeout`. */
+  schedulerWatchdog: "sched.watchdog",
   httpAccess: "http.access",
   config: "config",
   unparsed: "log.unparsed",
