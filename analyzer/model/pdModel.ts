@@ -98,7 +98,7 @@ const UNDETERMINED: Record<string, (s: ModelState) => string | undefined> = {
     !(s.seen & SEEN.kernelRead) ? "no kernel.read probe records" : !(s.seen & SEEN.post) ? "no kv.post probe records" : undefined,
   "hicache-ungated-read": (s) =>
     !(s.seen & SEEN.hicacheLoad)
-      ? s.profile.hicache ? "HiCache is on but there are no hicache.load probe records" : undefined
+      ? s.profile.hicache ? "HiCache is on but there are no hicache.load probe records" : "no hicache.load probe records: no HiCache layer load is in the evidence"
       : !(s.seen & SEEN.kernelRead) ? "no kernel.read probe records" : "no read overlapped a HiCache load",
   "unhandled-abort": () => "no ABORT frame or bootstrap-thread evidence (abort.*, boot.msg, boot.exit, log.exception)",
   "stale-slot-reuse": (s) => (!(s.seen & SEEN.alloc) ? "no kv.alloc/kv.free probe records" : "no kernel.read probe records"),

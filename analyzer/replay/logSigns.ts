@@ -12,6 +12,13 @@ import { eventTexts } from "../../ingest/store/eventText.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
 
+/** The parallelism a server's `server_args=ServerArgs(…)` start-up line states. */
+export interface Parallelism {
+  role: "prefill" | "decode";
+  tpSize?: number;
+  dpSize?: number;
+}
+
 /** One thing the incident shows and what it implies. */
 export interface Sign {
   seq: number;
@@ -24,12 +31,17 @@ export interface Sign {
   overlap?: boolean;
   hicache?: boolean;
   hostIndexKPageStride?: number;
+  parallelism?: Parallelism;
 }
 
 type Implication = Omit<Sign, "seq">;
 
 /** Substrings that, all present in one log record, imply something (pd = sglang-pd-logs-and-protocol.md). */
 const TEXT_SIGNS: { needles: string[]; implies: Implication }[] = [
+  // SGLang logs its settings at start-up: `logger.info(f"{server_args=}")` (sglang
+  // python/sglang/srt/entrypoints/engine.py _launch_subprocesses), one line per server.
+  { needles: ["server_args=ServerArgs(", "disaggregation_mode='prefill'"], implies: { why: "the prefill server_args start-up line" } },
+  { needles: ["server_args=ServerArgs(", "disaggregation_mode='decode'"], implies: { why: "the decode server_args start-up line" } },
   { needles: ["NIXL KVManager initialized with backend:"], implies: { backend: "nixl", why: "NIXL KVManager start-up line (pd §3.2)" } },
   { needles: ["sending kvcache to ", " with notif "], implies: { backend: "nixl", why: "NIXL `sending kvcache … with notif` line (pd §3.2)" } },
   { needles: ["NIXL transport error for room"], implies: { backend: "nixl", why: "NIXL transport error line (pd §3.2)" } },
@@ -81,7 +93,7 @@ const TEXT_SIGNS: { needles: string[]; implies: Implication }[] = [
 const NOTIF_NEEDLES = [" with notif "];
 
 /** Bump when the signs below change: cached findings of an older list are then looked for again. */
-const SIGNS_VERSION = 2;
+const SIGNS_VERSION = 3;
 const META_KEY = "profile_signs";
 
 /**
@@ -111,9 +123,28 @@ function textSigns(records: (RecordMatch | undefined)[]): Sign[] {
       const m = /indexer page stride size:\s*(\d+)/.exec(record.text);
       if (m) sign.hostIndexKPageStride = Number(m[1]);
     }
+    if (s.needles[0] === "server_args=ServerArgs(") Object.assign(sign, serverArgsSign(record.text, s.needles[1]!.includes("prefill") ? "prefill" : "decode"));
     out.push(sign);
   });
   return out;
+}
+
+/** What a server_args line states: its parallelism and its transfer backend. */
+function serverArgsSign(text: string, role: Parallelism["role"]): Partial<Sign> {
+  const int = (key: string): number | undefined => {
+    const m = new RegExp(`[(, ]${key}=(\\d+)[,)]`).exec(text);
+    return m ? Number(m[1]) : undefined;
+  };
+  const parallelism: Parallelism = { role };
+  const tp = int("tp_size");
+  const dp = int("dp_size");
+  if (tp !== undefined) parallelism.tpSize = tp;
+  if (dp !== undefined) parallelism.dpSize = dp;
+  const backend = /disaggregation_transfer_backend='(nixl|mooncake)'/.exec(text)?.[1] as Backend | undefined;
+  return {
+    parallelism,
+    ...(backend && { backend, why: `the ${role} server_args line states disaggregation_transfer_backend='${backend}'` }),
+  };
 }
 
 /** The prefix-less message of a log record (pd §1: `[date time TAGS] message`). */

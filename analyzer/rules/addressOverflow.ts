@@ -9,6 +9,7 @@ import { at, detailOf, modelRule } from "./modelRule.js";
 export const addressOverflow = modelRule({
   id: "address-overflow",
   needs: ["config: max_context (and the indexer's row count when stated)"],
+  restsOn: ["maxContext"],
   severity: "medium",
   title: (v) => `Indexer logits address overflows int32 at ${detailOf(v, "maxContext")} context`,
   explain: (v, witness, evidence) =>

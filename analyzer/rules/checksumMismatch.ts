@@ -10,6 +10,7 @@
 import { ChecksumKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrNumber, attrString, type Evidence } from "./evidence.js";
+import { mergeByMechanism } from "./grouping.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 interface ChecksumRecord {
@@ -55,7 +56,10 @@ export const checksumMismatch: Rule = {
     const comparison = compare(sent, received);
     const findings: DraftFinding[] = [];
     const ratio = `${comparison.matchingRooms}/${comparison.comparedRooms} rooms match`;
-    for (const [room, mismatches] of comparison.mismatchesByRoom) findings.push(roomFinding(evidence, room, mismatches, ratio, comparison.pagesByRoom.get(room) ?? 0));
+    const perRoom = [...comparison.mismatchesByRoom].map(([room, mismatches]) => roomFinding(evidence, room, mismatches, ratio, comparison.pagesByRoom.get(room) ?? 0));
+    // One finding for the rooms holding another room's data, one for torn pages (DESIGN.md incident 6).
+    findings.push(...mergeByMechanism(perRoom, (f) => (Number(f.facts?.stale ?? 0) > 0 ? "stale" : "torn"),
+      (lead, n) => `${n} rooms' page checksums differ from prefill (${Number(lead.facts?.stale ?? 0) > 0 ? "stale: another room's index-K" : "torn"}); ${ratio}`));
     if (comparison.unpaired.size > 0) findings.push(unpairedFinding(comparison.unpaired));
     if (findings.length === 0) {
       findings.push({

@@ -73,6 +73,8 @@ const SENSITIVITY: Record<CauseId, { metric: Metric; settings: Record<string, Ri
   "indexer-address-overflow": { metric: "corrupted-rooms", settings: { max_context: more } },
   "item-len-mismatch": { metric: "corrupted-rooms", settings: {} },
   "uncounted-state-transfer": { metric: "corrupted-rooms", settings: {} },
+  "process-crash": { metric: "stalls", settings: {} },
+  "transport-failure": { metric: "timeouts", settings: {} },
 };
 
 /** Rules whose violated findings show a room's data corrupted: checksums where dumped, else the model's racing reads. */
@@ -163,7 +165,7 @@ function side(db: IncidentDb, name: string, given: AnalysisReport | undefined): 
 function corruptedRooms(report: AnalysisReport): Set<string> {
   const checksums = report.coverage.rules.find((r) => r.rule === "checksum-mismatch");
   const rules = checksums && checksums.checked > 0 ? OBSERVED_CORRUPTION : new Set([...OBSERVED_CORRUPTION, ...RACED_READS]);
-  return new Set(report.findings.filter((f) => f.verdict === "violated" && rules.has(f.rule) && f.room).map((f) => f.room!));
+  return new Set(report.findings.filter((f) => f.verdict === "violated" && rules.has(f.rule)).flatMap((f) => f.rooms ?? (f.room ? [f.room] : [])));
 }
 
 /** Protocol step of an event, or undefined for events that are not a step of a request. */
@@ -207,11 +209,14 @@ function histories(evidence: Evidence, report: AnalysisReport): RequestHistory[]
     if (step && !h.steps.some((s) => s.step === step)) h.steps.push({ step, ev });
   }
   for (const f of report.findings) {
-    const shows = f.verdict === "violated" && (OBSERVED_CORRUPTION.has(f.rule) || RACED_READS.has(f.rule));
-    const h = shows && f.room !== undefined && corrupted.has(f.room) ? byRoom.get(f.room) : undefined;
-    const w = f.witness.at(-1);
-    const ev = w && evidence.event(w.seq);
-    if (h && ev && !h.steps.some((s) => s.step === "corrupted")) h.steps.push({ step: "corrupted", ev });
+    if (f.verdict !== "violated" || !(OBSERVED_CORRUPTION.has(f.rule) || RACED_READS.has(f.rule))) continue;
+    const witnessed = f.witness.flatMap((w) => evidence.event(w.seq) ?? []);
+    for (const room of f.rooms ?? (f.room !== undefined ? [f.room] : [])) {
+      const h = corrupted.has(room) ? byRoom.get(room) : undefined;
+      // A grouped finding cites a line of some of its rooms; the lead room's is its last witness line.
+      const ev = witnessed.filter((e) => e.room === room).at(-1) ?? (room === f.room ? witnessed.at(-1) : undefined);
+      if (h && ev && !h.steps.some((s) => s.step === "corrupted")) h.steps.push({ step: "corrupted", ev });
+    }
   }
   return [...byRoom.values()];
 }

@@ -17,6 +17,8 @@ export const RULE_IDS = [
   "pool-sizing-mismatch",
   "address-overflow",
   "metadata-collision",
+  "process-failure",
+  "transport-failure",
   "evidence-gap",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
@@ -37,6 +39,8 @@ export const CAUSE_IDS = [
   "indexer-address-overflow",
   "item-len-mismatch",
   "uncounted-state-transfer",
+  "process-crash",
+  "transport-failure",
 ] as const;
 export type CauseId = (typeof CAUSE_IDS)[number];
 
@@ -75,6 +79,15 @@ export const findingSchema = z.object({
   checked: z.number().int().nonnegative().optional(),
   /** For an undetermined verdict: the evidence that was missing. */
   missing: z.array(z.string()).optional(),
+  /**
+   * A grouped finding (one cause and mechanism, many rooms): every room, the
+   * first being `room`. Absent on a finding about one room or none.
+   */
+  rooms: z.array(roomString).optional(),
+  /** Instances the finding groups: its rooms when it names rooms, else its records. */
+  count: z.number().int().positive().optional(),
+  /** What the verdict rests on that the evidence does not show: defaulted settings, steps the model had to assume. */
+  assumptions: z.array(z.string()).optional(),
 });
 export type Finding = z.infer<typeof findingSchema>;
 
@@ -88,9 +101,25 @@ export const suspectSchema = z.object({
 });
 export type Suspect = z.infer<typeof suspectSchema>;
 
+export const GAP_KINDS = [
+  "missing-role",
+  "missing-ranks",
+  "skipped-source",
+  "parse-errors",
+  "truncated-source",
+  "time-gap",
+  "clock-offset",
+  "causal-inversion",
+] as const;
+export type GapKind = (typeof GAP_KINDS)[number];
+
 export const coverageGapSchema = z.object({
-  kind: z.enum(["missing-ranks", "parse-errors", "truncated-source", "time-gap", "clock-offset", "causal-inversion"]),
+  kind: z.enum(GAP_KINDS),
   detail: z.string(),
+  /** The rules whose verdicts this gap weakens: what they would need lies in it. */
+  blinds: z.array(z.enum(RULE_IDS)).optional(),
+  /** For a silence: the failure that explains it (a crash of that rank or its server). */
+  explainedBy: z.string().optional(),
   source: z.string().optional(),
   ranks: z.array(z.string()).optional(),
   from: z.iso.datetime().optional(),
@@ -105,7 +134,14 @@ export const coverageSchema = z.object({
   gaps: z.array(coverageGapSchema),
   /** Per rule: its verdict and, when undetermined, what it lacked. */
   rules: z.array(
-    z.object({ rule: z.enum(RULE_IDS), verdict: z.enum(VERDICTS), checked: z.number().int().nonnegative(), missing: z.array(z.string()) }),
+    z.object({
+      rule: z.enum(RULE_IDS),
+      verdict: z.enum(VERDICTS),
+      checked: z.number().int().nonnegative(),
+      missing: z.array(z.string()),
+      /** Settings the verdict rests on that the incident does not state (defaults, rules derived from defaults). */
+      assumed: z.array(z.string()).optional(),
+    }),
   ),
 });
 export type Coverage = z.infer<typeof coverageSchema>;
@@ -119,6 +155,8 @@ export const incidentSchema = z.object({
   config: z.record(z.string(), z.unknown()),
   /** The model profile the replay ran with, when a replay ran. */
   profile: z.record(z.string(), z.unknown()).optional(),
+  /** Profile settings no record, line or flag states: the value the analysis assumed, and why. */
+  assumed: z.array(z.object({ setting: z.string(), value: z.unknown(), origin: z.enum(["default", "derived"]), why: z.string() })).optional(),
 });
 export type Incident = z.infer<typeof incidentSchema>;
 

@@ -7,14 +7,19 @@ import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { Violation } from "../model/api.js";
 import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { at, detailOf, modelRule } from "./modelRule.js";
+import { template } from "./failures.js";
 import { violationsOf } from "./replayEvidence.js";
+import { consistent, type Rule, type RuleResult } from "./rule.js";
 
-export const hicacheUngatedRead = modelRule({
+const fromModel = modelRule({
   id: "hicache-ungated-read",
   needs: ["probe hicache.load / hicache.layer / hicache.wait", "probe kernel.read with its consumer slot", "config: version (which accessors wait)"],
+  restsOn: ["hicache", "version", "indexKRaggedAccessorsWait"],
   severity: "critical",
   citeOthers: true,
-  title: (v, more) => `Room ${v.room ?? "?"} read ${detailOf(v, "buffer")} layer ${detailOf(v, "layer")} before its HiCache layer loaded${more ? ` (+${more} more)` : ""}`,
+  // One finding per reader that did not wait: the accessor when the probe names it, else why the read was ungated.
+  mechanism: (v) => String(v.detail.accessor ?? template(String(v.detail.why ?? ""))),
+  title: (v, more) => `Room ${v.room ?? "?"} read ${detailOf(v, "buffer")} layer ${detailOf(v, "layer")} before its HiCache layer loaded${more ? ` (+${more} more room(s))` : ""}`,
   explain: (v, [start, lastLayer, read], evidence) => {
     const path = read ? attrString(read, "path") : undefined;
     const reader = v.detail.accessor ? String(v.detail.accessor) : path ? `the ${path} index-K read` : "the index-K read";
@@ -28,6 +33,23 @@ export const hicacheUngatedRead = modelRule({
   falsify: "Disable HiCache at the same load (expect no corrupted session), or run a build with #22811's waits in the ragged index-K accessors.",
   derive: ({ evidence, replay }) => otherRanks(evidence, violationsOf(replay, "hicache-ungated-read")),
 });
+
+/**
+ * HiCache stated off (a config record or start-up line, not the default):
+ * no host→device layer load exists for a read to run ahead of (§1.2), and
+ * the statement is what the rule checked.
+ */
+export const hicacheUngatedRead: Rule = {
+  ...fromModel,
+  run(ctx): RuleResult {
+    const r = fromModel.run(ctx);
+    const { replay } = ctx;
+    if (r.checked > 0 || !replay || replay.profile.hicache || !replay.stated.includes("hicache") || r.findings.some((f) => f.verdict === "violated")) return r;
+    const n = Math.max(1, replay.profileEvidence.hicache?.length ?? 0);
+    return consistent("hicache-ungated-read", "HiCache is off: no layer load can race an index-K read",
+      `The incident states HiCache off (${n} record(s) say so); without host→device layer loads no reader can run ahead of one (§1.2).`, n);
+  },
+};
 
 /**
  * The model reports one ungated read per room; a room read on several ranks

@@ -16,14 +16,17 @@ import { at, modelRule } from "./modelRule.js";
 export const incompleteCompletion = modelRule({
   id: "incomplete-completion",
   needs: ["probe kv.poll (decode) and kv.notify records", "probe kv.meta (what the metadata asked for)"],
+  restsOn: ["backend"],
   severity: "high",
-  title: (v, more) => `Room ${v.room ?? "?"} completed without all of its transfer${more ? ` (+${more} more)` : ""}`,
+  title: (v, more) => `Room ${v.room ?? "?"} completed without all of its transfer${more ? ` (+${more} more room(s))` : ""}`,
   explain: (v, [meta], evidence) =>
     `Let room ${v.room ?? "?"}'s metadata go to prefill (${at(evidence, meta)}) and ${v.rank ?? "decode"} take the room as transferred (${at(evidence, evidence.event(v.seq))}). ` +
     `Then TransferStatus.is_done() must have seen every KV chunk of every source, the aux notification and the state (§6), ` +
     `but ${v.message}.`,
   falsify: "Rerun with the index-K state requested in the metadata (state indices non-empty, so is_done() waits for the state notification); the room must then complete only after it.",
   derive: ({ evidence }) => lateNotifications(evidence),
+  // A notification after Success, a commit before the metadata landed, or Success before is_done().
+  mechanism: (v) => (v.detail.lateTag !== undefined ? "late-notification" : v.detail.metadataBufferIndex !== undefined ? "metadata-not-ready" : "success-before-done"),
 });
 
 /** Per (room, decode rank): a kv.notify that arrives after the rank's first Success poll. */

@@ -8,8 +8,11 @@ import { getMetaJson, setMeta } from "../../ingest/store/db.js";
 import { addressOverflow } from "./addressOverflow.js";
 import { checksumMismatch } from "./checksumMismatch.js";
 import { collectiveDivergence } from "./collectiveDivergence.js";
+import { eventHosts } from "../../ingest/store/ruleQueries.js";
+import { assumedSettings, discipline, type AssumedSetting, type DisciplinedResult } from "./discipline.js";
 import { Evidence, isoTime } from "./evidence.js";
 import { evidenceGap } from "./evidenceGap.js";
+import { findGaps } from "./gaps/index.js";
 import {
   analysisReportSchema,
   RULE_IDS,
@@ -25,6 +28,7 @@ import { hicacheUngatedRead } from "./hicacheUngatedRead.js";
 import { incompleteCompletion } from "./incompleteCompletion.js";
 import { metadataCollision } from "./metadataCollision.js";
 import { poolSizingMismatch } from "./poolSizingMismatch.js";
+import { processFailure } from "./processFailure.js";
 import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
 import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
 import { replayIncident } from "../replay/replay.js";
@@ -33,6 +37,7 @@ import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.
 import { staleSlotReuse } from "./staleSlotReuse.js";
 import { earlyReleases } from "./roomTimeouts.js";
 import { transferStall } from "./transferStall.js";
+import { transportFailure } from "./transportFailure.js";
 import { unhandledAbort } from "./unhandledAbort.js";
 
 export const RULES: readonly Rule[] = [
@@ -47,6 +52,8 @@ export const RULES: readonly Rule[] = [
   metadataCollision,
   poolSizingMismatch,
   addressOverflow,
+  processFailure,
+  transportFailure,
   evidenceGap,
 ];
 
@@ -75,26 +82,35 @@ export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {
 /** Runs every rule, numbers the findings and ranks the suspects. Reads only. */
 export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): AnalysisReport {
   const evidence = new Evidence(db);
+  const gaps = findGaps(evidence);
+  const assumed = assumedSettings(opts.replay);
   const perRule: Coverage["rules"] = [];
   const drafts: DraftFinding[] = [];
   for (const rule of RULES) {
-    const result = rule.run({ evidence, ...(opts.replay && { replay: opts.replay }) });
+    const result = discipline(rule, rule.run({ evidence, gaps, ...(opts.replay && { replay: opts.replay }) }), gaps, assumed);
     drafts.push(...result.findings);
     perRule.push({
       rule: rule.id,
       verdict: ruleVerdict(result.findings),
       checked: result.checked,
       missing: [...new Set(result.findings.flatMap((f) => f.missing ?? []))],
+      ...(result.assumed.length && { assumed: result.assumed }),
     });
   }
   const numbered = numberFindings(drafts);
   const suspects = rankSuspects(numbered, { config: evidence.config(), released: earlyReleases(evidence), ...(opts.ab && { ab: opts.ab }) });
   return {
-    incident: incidentOf(evidence, opts),
+    incident: incidentOf(evidence, opts, assumed),
     coverage: coverageOf(evidence, drafts, perRule),
     findings: numbered.map((f) => toFinding(evidence, f)),
     suspects,
   };
+}
+
+/** One rule over an incident with the verdict discipline applied: what `analyze` reports for it. */
+export function runRule(rule: Rule, evidence: Evidence, replay?: ReplayEvidence): DisciplinedResult {
+  const gaps = findGaps(evidence);
+  return discipline(rule, rule.run({ evidence, gaps, ...(replay && { replay }) }), gaps, assumedSettings(replay));
 }
 
 /** Violated first, most severe first, then in rule order and time. */
@@ -125,27 +141,30 @@ function toFinding(evidence: Evidence, { id, draft }: NumberedFinding): Finding 
     falsify: draft.falsify,
     ...(draft.checked !== undefined && { checked: draft.checked }),
     ...(draft.missing !== undefined && { missing: draft.missing }),
+    ...(draft.rooms !== undefined && draft.rooms.length > 0 && { rooms: draft.rooms }),
+    ...(draft.count !== undefined && { count: draft.count }),
+    ...(draft.assumptions !== undefined && draft.assumptions.length > 0 && { assumptions: draft.assumptions }),
   };
 }
 
-function incidentOf(evidence: Evidence, opts: AnalyzeOptions): Incident {
+function incidentOf(evidence: Evidence, opts: AnalyzeOptions, assumed: AssumedSetting[]): Incident {
   const sources = evidence.sources();
   const firsts = sources.flatMap((s) => (s.firstTsUs === null ? [] : [s.firstTsUs]));
   const lasts = sources.flatMap((s) => (s.lastTsUs === null ? [] : [s.lastTsUs]));
-  const hosts = evidence.db.prepare("SELECT DISTINCT host FROM events WHERE host IS NOT NULL ORDER BY host").all() as { host: string }[];
   return {
     name: opts.name ?? basename(evidence.db.name),
     ...(firsts.length && { start: isoTime(Math.min(...firsts)) }),
     ...(lasts.length && { end: isoTime(Math.max(...lasts)) }),
-    hosts: hosts.map((h) => h.host),
+    hosts: eventHosts(evidence.db),
     config: evidence.config().flat(),
     ...(opts.replay && { profile: { ...opts.replay.profile } }),
+    ...(opts.replay && { assumed }),
   };
 }
 
 function coverageOf(evidence: Evidence, drafts: DraftFinding[], perRule: Coverage["rules"]): Coverage {
   const rankRows = evidence.rankRows().filter((r) => r.role !== null);
-  const gaps = drafts.filter((d) => d.rule === "evidence-gap").flatMap((d) => (d.facts?.gaps as CoverageGap[] | undefined) ?? []);
+  const gaps = drafts.filter((d) => d.rule === "evidence-gap" && d.verdict === "violated").flatMap((d) => (d.facts?.gaps as CoverageGap[] | undefined) ?? []);
   return {
     sources: evidence.sources().length,
     events: evidence.eventCount(),

@@ -9,6 +9,7 @@ import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrString, type Evidence } from "./evidence.js";
 import type { Violation } from "../model/api.js";
 import { coverageOf, violationsOf } from "./replayEvidence.js";
+import { mergeByMechanism } from "./grouping.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 export const metadataCollision: Rule = {
@@ -29,7 +30,10 @@ export const metadataCollision: Rule = {
     // The model's own collisions from aux_index (a log line's collision is the rule's, above).
     const shared = violationsOf(replay, "metadata-collision").filter((v) => v.detail.auxIndex !== undefined && !lines.some((l) => l.room === v.room));
     const decodeRooms = evidence.roomCount("decode");
-    const findings = [...lines.map((ev) => collisionFinding(evidence, ev)), ...shared.map((v) => sharedBufferFinding(evidence, v))];
+    const findings = [
+      ...mergeByMechanism(lines.map((ev) => collisionFinding(evidence, ev)), () => "logged", (_, n) => `${n} rooms received another room's metadata (buffer index collision, logged by decode)`),
+      ...mergeByMechanism(shared.map((v) => sharedBufferFinding(evidence, v)), () => "shared", (_, n) => `${n} rooms given a metadata buffer another live room still held`),
+    ];
     if (findings.length > 0) return { checked: Math.max(decodeRooms, probeChecked), findings };
     return consistent(
       "metadata-collision",

@@ -1,8 +1,9 @@
 // The rules that rest on the reference model: the replay's raw violations of
 // one check (plus any the rule derives from the same evidence) become
-// findings, one per room with the room's first violation as the witness and
-// every rank the room's violations name; the coverage says how much was
-// checked; without a replay the rule is undetermined.
+// findings, one per cause and mechanism (DESIGN.md "Findings": one finding
+// listing its rooms): the first room's first violation is the witness, a few
+// other rooms add theirs, every rank any of them names is listed; the
+// coverage says how much was checked; without a replay the rule is undetermined.
 
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { CheckId, Profile, Violation } from "../model/api.js";
@@ -15,17 +16,24 @@ export interface ModelRuleSpec {
   id: RuleId & CheckId;
   needs: readonly string[];
   severity: Severity;
+  /** `more`: how many other rooms the finding groups with this one. */
   title(v: Violation, more: number): string;
+  /** What makes two rooms' violations one finding (the same mechanism); when absent, one finding for all rooms and one per violation without a room. */
+  mechanism?(v: Violation): string;
   /** "Let … Then … but …" from the violation and its witness events (in the violation's order). */
   explain(v: Violation, witness: (StoredEvent | undefined)[], evidence: Evidence): string;
   falsify: string;
   facts?(v: Violation): Record<string, unknown>;
+  /** Profile settings the model's verdict rests on (Rule.restsOn). */
+  restsOn?: (keyof Profile)[];
   /** Profile fields whose stating records witness a violation the model raised from the profile alone. */
   profileFields?: (keyof Profile)[];
   /** Violations of this rule that follow from other evidence (another check's violations, late records). */
   derive?(ctx: RuleContext & { replay: ReplayEvidence }): Violation[];
   /** Cite where the room's violations on other ranks and layers failed (their reads), beside the first's witness. */
   citeOthers?: boolean;
+  /** The lines another room of a grouped finding adds to its witness: the event where its check failed, by default. */
+  representative?(v: Violation): number[];
   /** Puts a violation's witness in the order the explanation reads it. */
   witnessOrder?(v: Violation): number[];
   /**
@@ -37,6 +45,8 @@ export interface ModelRuleSpec {
 
 /** A room's other violations cited in its witness, at most. */
 const MAX_OTHER_WITNESSES = 8;
+/** Other rooms of a grouped finding whose violation joins the witness, at most. */
+const REPRESENTATIVE_ROOMS = 3;
 
 const NO_REPLAY = "a replay of the reference model over probe records (kv.*, kernel.*, hicache.*)";
 
@@ -44,6 +54,7 @@ export function modelRule(spec: ModelRuleSpec): Rule {
   return {
     id: spec.id,
     needs: spec.needs,
+    ...(spec.restsOn && { restsOn: spec.restsOn }),
     run(ctx): RuleResult {
       const { evidence, replay } = ctx;
       if (!replay) {
@@ -60,7 +71,7 @@ export function modelRule(spec: ModelRuleSpec): Rule {
         return consistent(spec.id, `${spec.id}: no violation in ${checked} checked case(s)`,
           `The model replayed the incident under the ${replay.profile.backend} v${replay.profile.version} profile and checked ${checked} case(s) without a violation.`, checked);
       }
-      return { checked, findings: byRoom(violations).map((room) => toFinding(spec, room, evidence, replay)) };
+      return { checked, findings: byMechanism(spec, byRoom(violations)).map((group) => toFinding(spec, group, evidence, replay)) };
     },
   };
 }
@@ -82,7 +93,39 @@ function byRoom(violations: Violation[]): RoomViolations[] {
   return [...rooms.values()];
 }
 
-function toFinding(spec: ModelRuleSpec, { first: v, all }: RoomViolations, evidence: Evidence, replay: ReplayEvidence): DraftFinding {
+/** Rooms whose first violations share a mechanism, in order of the first room. */
+function byMechanism(spec: ModelRuleSpec, rooms: RoomViolations[]): RoomViolations[][] {
+  const groups = new Map<string, RoomViolations[]>();
+  for (const [i, r] of rooms.entries()) {
+    const key = spec.mechanism?.(r.first) ?? (r.first.room !== undefined ? "" : `#${i}`);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.values()];
+}
+
+function toFinding(spec: ModelRuleSpec, group: RoomViolations[], evidence: Evidence, replay: ReplayEvidence): DraftFinding {
+  const lead = roomFinding(spec, group[0]!, evidence, replay);
+  if (group.length === 1) return lead;
+  const rest = group.slice(1);
+  const rooms = group.flatMap((r) => (r.first.room !== undefined ? [r.first.room] : []));
+  const ranks = new Set(lead.ranks);
+  for (const r of rest) for (const v of r.all) if (v.rank) ranks.add(v.rank);
+  const shown = rest.slice(0, REPRESENTATIVE_ROOMS).flatMap((r) => (spec.representative?.(r.first) ?? [r.first.seq]).flatMap((seq) => (seq >= 0 ? evidence.event(seq) ?? [] : [])));
+  const named = rest.slice(0, 10).map((r) => r.first.room ?? `seq ${r.first.seq}`).join(", ");
+  return {
+    ...lead,
+    title: spec.title(group[0]!.first, rest.length),
+    ranks: [...ranks].sort(),
+    witness: uniqueEvents([...lead.witness, ...shown]),
+    explanation: `${lead.explanation} The same happened to ${rest.length} more ${rooms.length ? "room(s)" : "case(s)"}: ${named}${rest.length > 10 ? " …" : ""}.`,
+    ...(rooms.length > 1 && { rooms }),
+    count: rooms.length > 1 ? rooms.length : group.length,
+    ...(assumed(group.flatMap((r) => r.all)).length && { assumptions: assumed(group.flatMap((r) => r.all)) }),
+    facts: { ...lead.facts, violations: group.reduce((n, r) => n + r.all.length, 0), groupRooms: rooms },
+  };
+}
+
+function roomFinding(spec: ModelRuleSpec, { first: v, all }: RoomViolations, evidence: Evidence, replay: ReplayEvidence): DraftFinding {
   const own = spec.witnessOrder?.(v) ?? v.witness;
   const support = spec.support?.(v, evidence) ?? [];
   const fromProfile = own.length > 0 || support.length > 0 ? [] : (spec.profileFields ?? []).flatMap((f) => replay.profileEvidence[f] ?? []);
@@ -95,20 +138,25 @@ function toFinding(spec: ModelRuleSpec, { first: v, all }: RoomViolations, evide
   const witness = uniqueEvents([...events.filter((e): e is StoredEvent => e !== undefined), ...others.flatMap((x) => evidence.event(x.seq) ?? []), ...perHost]);
   const ranks = new Set(all.flatMap((x) => (x.rank ? [x.rank] : [])));
   for (const ev of support) ranks.add(evidence.rank(ev));
-  const more = all.length - 1;
   return {
     rule: spec.id,
     severity: spec.severity,
     verdict: "violated",
-    title: spec.title(v, more),
+    title: spec.title(v, 0),
     ...(v.room !== undefined && { room: v.room }),
     ranks: [...ranks].sort(),
     tsUs: v.tsUs,
     witness,
     explanation: spec.explain(v, [...events, ...perHost], evidence),
     falsify: spec.falsify,
+    ...(assumed(all).length && { assumptions: assumed(all) }),
     facts: { ...v.detail, ...(spec.facts?.(v) ?? {}), violations: all.length },
   };
+}
+
+/** What the model had to assume to apply the violations' events (model/rooms.ts ASSUMED), once each. */
+function assumed(vs: Violation[]): string[] {
+  return [...new Set(vs.flatMap((v) => (Array.isArray(v.detail.assumptions) ? (v.detail.assumptions as string[]) : [])))];
 }
 
 /** "file:line" of a witness event, or a note that the model named none. */

@@ -17,11 +17,13 @@ import { at, detailOf, modelRule } from "./modelRule.js";
 export const poolSizingMismatch = modelRule({
   id: "pool-sizing-mismatch",
   needs: ["config or start-up lines: index-K dtype", "config: index_k_bytes_per_token, or the host pool's page stride line", "both sides' index-K dtype (item_len check)"],
+  restsOn: ["indexKDtype", "indexKPageSize"],
   severity: "high",
   title: (v) => TITLES[String(v.detail.kind)]?.(v) ?? v.message,
   explain,
   falsify: "Size the index-K pool for the buffer's row (256 B/token, 16,384 B host pages for bf16) or run fp8 index-K, and compare free memory and HiCache restores at the same concurrency.",
   profileFields: ["indexKDtype", "indexKBytesPerTokenConfigured", "hostIndexKPageStride"],
+  mechanism: (v) => String(v.detail.kind),
   support,
 });
 

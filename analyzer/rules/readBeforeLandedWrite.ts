@@ -14,14 +14,16 @@ import { violationsOf } from "./replayEvidence.js";
 export const readBeforeLandedWrite = modelRule({
   id: "read-before-landed-write",
   needs: ["probe kv.post / kv.done / kv.notify of the writer", "probe kernel.read of the reader"],
+  restsOn: ["backend"],
   severity: "critical",
-  title: (v, more) => `Room ${v.room ?? "?"} read ${detailOf(v, "buffer")} page ${detailOf(v, "page")} before room ${detailOf(v, "writerRoom")}'s write landed${more ? ` (+${more} more)` : ""}`,
+  title: (v, more) => `Room ${v.room ?? "?"} read ${detailOf(v, "buffer")} page ${detailOf(v, "page")} before room ${detailOf(v, "writerRoom")}'s write landed${more ? ` (+${more} more room(s))` : ""}`,
   witnessOrder: (v) => [v.seq, ...v.witness.filter((s) => s !== v.seq)],
   explain: (v, [read, post], evidence) =>
     `Let ${v.rank ?? "a rank"} read ${detailOf(v, "buffer")} layer ${detailOf(v, "layer")} page ${detailOf(v, "page")} for room ${v.room ?? "?"} (${at(evidence, read)}). ` +
     `Then the last write to that page — chunk ${detailOf(v, "chunk")} of room ${detailOf(v, "writerRoom")}, posted by ${detailOf(v, "poster")} (${at(evidence, post)}) — must have landed before the read, ` +
     `but it had not: ${typeof v.detail.why === "string" ? v.detail.why : "no completion of that write (kv.done or its notification) precedes the read"}.`,
   falsify: "Rerun with the reader gated on the transfer's completion (decode reads only after TransferStatus.is_done() counts every write to the room's pages); the read must then see the landed data.",
+  mechanism: (v) => (v.room !== undefined && v.detail.writerRoom !== undefined && v.detail.writerRoom !== v.room ? "another-room" : "own-room"),
   facts: (v) => ({ crossRoom: v.room !== undefined && v.detail.writerRoom !== undefined && v.detail.writerRoom !== v.room }),
   derive: ({ replay }) => violationsOf(replay, "stale-slot-reuse").filter(unlandedAtRead).map(asEarlyRead),
 });

@@ -4,6 +4,7 @@
 // rules stay testable on their own.
 
 import type { CheckCoverage, CheckId, Profile, Violation } from "../model/api.js";
+import type { ProfileOrigin } from "../replay/profileSelection.js";
 import type { ReplaySummary } from "../replay/replay.js";
 
 export interface ReplayEvidence {
@@ -12,6 +13,8 @@ export interface ReplayEvidence {
   profileEvidence: Partial<Record<keyof Profile, number[]>>;
   /** Fields the incident (or a --profile flag) stated, as opposed to defaults and version-derived rules. */
   stated: (keyof Profile)[];
+  /** Where each profile field came from, and why (replay/profileSelection.ts). */
+  origins: Partial<Record<keyof Profile, { origin: ProfileOrigin; why: string }>>;
   violations: Violation[];
   coverage: CheckCoverage[];
 }
@@ -29,10 +32,13 @@ export function replayEvidenceOf(summary: ReplaySummary): ReplayEvidence {
   const profileEvidence: ReplayEvidence["profileEvidence"] = {};
   for (const r of summary.choice.reasons) if (r.evidence.length > 0) profileEvidence[r.field] = r.evidence.map((e) => e.seq);
   const stated = summary.choice.reasons.filter((r) => r.origin === "flag" || r.origin === "config" || r.origin === "log").map((r) => r.field);
+  const origins: ReplayEvidence["origins"] = {};
+  for (const r of summary.choice.reasons) origins[r.field] = { origin: r.origin, why: r.why };
   return {
     profile: summary.choice.profile,
     profileEvidence,
     stated,
+    origins,
     violations: summary.violations.map((v) => ({ ...v, witness: v.witness.map((w) => w.seq) })),
     coverage: summary.coverage,
   };

@@ -1,13 +1,14 @@
 // Rooms past a PD timeout: `timed out after {s}s in KVPoll.{state}` failure
 // lines (sglang-pd-logs-and-protocol.md §3.5) and probe `kv.timeout` records,
-// one finding per room naming every rank that timed it out, with the model's
-// cause for the room when a replay ran (analyzer/model stall causes:
+// one finding per state and cause naming every room and every rank that timed
+// one out, with the model's cause for the rooms when a replay ran (analyzer/model stall causes:
 // transfer-in-flight, prefill-not-bootstrapped, bootstrap-thread-dead, ...).
 
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
+import { roomFirstRecord } from "../../ingest/store/ruleQueries.js";
 import { KVPoll } from "../model/api.js";
-import { attrNumber, attrString, type Evidence } from "./evidence.js";
+import { attrNumber, attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { violationsOf, type ReplayEvidence } from "./replayEvidence.js";
 import type { DraftFinding } from "./rule.js";
 
@@ -70,53 +71,72 @@ function stallCauses(replay: ReplayEvidence | undefined): Map<string, string> {
   return out;
 }
 
+/**
+ * The timeout findings: one per KVPoll state and model cause (a wedge's 58
+ * rooms that timed out in WaitingForInput because the bootstrap thread was
+ * dead are one finding), naming every room and every rank that timed one out.
+ */
 export function roomTimeoutFindings(evidence: Evidence, records: TimeoutRecord[], replay: ReplayEvidence | undefined): DraftFinding[] {
-  const groups = new Map<string, TimeoutRecord[]>();
-  for (const t of records) groups.set(t.room ?? `#${t.ev.seq}`, [...(groups.get(t.room ?? `#${t.ev.seq}`) ?? []), t]);
+  const perRoom = new Map<string, TimeoutRecord[]>();
+  for (const t of records) {
+    const key = t.room ?? `#${t.ev.seq}`;
+    perRoom.set(key, [...(perRoom.get(key) ?? []), t]);
+  }
   const causeOf = stallCauses(replay);
-  const byState = new Map<string, number>();
-  for (const g of groups.values()) byState.set(g[0]!.state, (byState.get(g[0]!.state) ?? 0) + 1);
-  const causes: Record<string, number> = {};
-  for (const cause of causeOf.values()) causes[cause] = (causes[cause] ?? 0) + 1;
-  const states = [...byState].map(([state, n]) => `${n} in KVPoll.${state}`).join(", ");
-  const rooms = [...groups.values()].flatMap((g) => (g[0]!.room ? [g[0]!.room] : []));
-  return [...groups.values()].map((g, i) => {
-    const lead = i === 0;
-    const aggregate = lead
-      ? ` In all ${groups.size} room(s) timed out (${states})` +
-        (Object.keys(causes).length ? `; replayed, the model finds why: ${Object.entries(causes).map(([c, n]) => `${n} ${c}`).join(", ")}.` : ".")
-      : "";
-    return roomFinding(evidence, g, groups.size, causeOf, aggregate, lead ? { rooms, states: Object.fromEntries(byState), causes } : {});
-  });
+  const groups = new Map<string, TimeoutRecord[][]>();
+  for (const room of perRoom.values()) {
+    const first = room[0]!;
+    const key = `${first.state}|${(first.room && causeOf.get(first.room)) ?? ""}`;
+    groups.set(key, [...(groups.get(key) ?? []), room]);
+  }
+  return [...groups.values()].map((g) => groupFinding(evidence, g, perRoom.size, causeOf));
 }
 
-function roomFinding(evidence: Evidence, records: TimeoutRecord[], roomCount: number, causeOf: Map<string, string>, aggregate: string, leadFacts: Record<string, unknown>): DraftFinding {
-  const first = records[0]!;
+function groupFinding(evidence: Evidence, rooms: TimeoutRecord[][], roomCount: number, causeOf: Map<string, string>): DraftFinding {
+  const lead = rooms[0]!;
+  const first = lead[0]!;
   const room = first.room;
   const start = room ? roomStart(evidence, room, first.ev.seq) : undefined;
-  const ranks = [...new Set(records.map((t) => evidence.rank(t.ev)))].sort();
+  const all = rooms.flat();
+  const ranks = [...new Set(all.map((t) => evidence.rank(t.ev)))].sort();
   const cause = room ? causeOf.get(room) : undefined;
+  const roomIds = rooms.flatMap((r) => (r[0]!.room ? [r[0]!.room] : []));
+  const others = rooms.slice(1);
+  const after = first.afterS ? ` after ${first.afterS} s` : "";
+  const title = rooms.length === 1
+    ? `Room ${room ?? "?"} timed out in KVPoll.${first.state}${after} on ${ranks.length} rank(s)`
+    : `${rooms.length} rooms timed out in KVPoll.${first.state}${after} on ${ranks.length} rank(s)${cause ? ` (${cause})` : ""}`;
+  const span = others.length ? ` The same timeout hit ${others.length} more room(s) between ${isoTime(first.ev.tsUs)} and ${isoTime(others.at(-1)![0]!.ev.tsUs)}: ${others.slice(0, 10).map((r) => r[0]!.room ?? "?").join(", ")}${others.length > 10 ? " …" : ""}.` : "";
   return {
     rule: "transfer-stall",
     severity: roomCount >= MANY_ROOMS ? "high" : "medium",
     verdict: "violated",
-    title: `Room ${room ?? "?"} timed out in KVPoll.${first.state}${first.afterS ? ` after ${first.afterS} s` : ""} on ${ranks.length} rank(s)${roomCount > 1 ? ` (one of ${roomCount} rooms)` : ""}`,
+    title,
     ...(room && { room }),
+    ...(roomIds.length > 1 && { rooms: roomIds }),
     ranks,
     tsUs: first.ev.tsUs,
-    witness: start ? [start, first.ev] : [first.ev],
+    witness: uniqueEvents([...(start ? [start] : []), first.ev, ...others.slice(0, 3).map((r) => r[0]!.ev)]),
     explanation:
       `Let room ${room ?? "?"} ${start ? `enter the PD path at ${evidence.where(start)}` : "enter the PD transfer path"}. ` +
       `Then it must reach Success or Failed before the ${first.afterS ?? "configured"} s limit of KVPoll.${first.state} (§5.2, §10), ` +
-      `but it timed out there (${evidence.where(first.ev)}${ranks.length > 1 ? ` and on ${ranks.length - 1} more rank(s)` : ""})` +
-      `${cause ? `; replayed, the model finds the cause: ${cause}` : ""}.${aggregate}`,
+      `but it timed out there (${evidence.where(first.ev)}${ranks.length > 1 ? `; ${ranks.length} rank(s) logged the group's timeouts` : ""})` +
+      `${cause ? `; replayed, the model finds the cause: ${cause}` : ""}.${span}`,
     falsify: FALSIFY,
-    checked: records.length,
-    facts: { room, state: first.state, ...(cause && { cause }), ...leadFacts },
+    checked: all.length,
+    count: Math.max(1, roomIds.length),
+    facts: {
+      room,
+      state: first.state,
+      ...(cause && { cause }),
+      rooms: roomIds,
+      states: { [first.state]: rooms.length },
+      causes: cause ? { [cause]: rooms.length } : {},
+    },
   };
 }
 
 function roomStart(evidence: Evidence, room: string, beforeSeq: number): StoredEvent | undefined {
-  const row = evidence.db.prepare("SELECT seq FROM events WHERE room = ? AND seq < ? ORDER BY seq LIMIT 1").get(room, beforeSeq) as { seq: number } | undefined;
-  return row ? evidence.event(row.seq) : undefined;
+  const first = roomFirstRecord(evidence.db, room);
+  return first && first.seq < beforeSeq ? evidence.event(first.seq) : undefined;
 }

@@ -4,14 +4,18 @@
 // undetermined (naming the missing evidence).
 
 import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { Profile } from "../model/api.js";
 import type { Evidence } from "./evidence.js";
 import type { RuleId, Severity, Verdict } from "./finding.js";
+import type { Gap } from "./gaps/index.js";
 import type { ReplayEvidence } from "./replayEvidence.js";
 
 export interface RuleContext {
   evidence: Evidence;
   /** The replay's violations and coverage, when a replay ran. */
   replay?: ReplayEvidence;
+  /** The incident's evidence gaps, found before any rule runs. */
+  gaps: Gap[];
 }
 
 /** A finding before it is numbered; `facts` feed the suspect ranking and the diff, not the JSON. */
@@ -29,6 +33,12 @@ export interface DraftFinding {
   falsify: string;
   checked?: number;
   missing?: string[];
+  /** A grouped finding's rooms, the first being `room` (finding.ts). */
+  rooms?: string[];
+  /** Instances grouped: rooms when the finding names rooms, else records. */
+  count?: number;
+  /** What the verdict rests on that the evidence does not show. */
+  assumptions?: string[];
   facts?: Record<string, unknown>;
 }
 
@@ -41,6 +51,8 @@ export interface RuleResult {
 export interface Rule {
   id: RuleId;
   needs: readonly string[];
+  /** Profile settings its verdicts rest on: when the incident does not state them, the verdict says so. */
+  restsOn?: readonly (keyof Profile)[];
   run(ctx: RuleContext): RuleResult;
 }
 

@@ -54,6 +54,10 @@ const FALSIFY: Record<CauseId, string> = {
     "Run prefill and decode with the same index-K dtype, or a build that addresses the destination with its own item_len: the state pages must land at their own offsets.",
   "uncounted-state-transfer":
     "Request the index-K state in the metadata (non-empty state indices) so that is_done() waits for the state notification: no room may then be read before its state lands.",
+  "process-crash":
+    "Rerun the same load with the crashed rank's cause removed (memory headroom for an OOM, the hung peer fixed for a watchdog timeout): the rank must stay up and the cluster keep serving.",
+  "transport-failure":
+    "Rerun the same transfers over a link checked end to end (NIC error counters, the transfer engine's debug log): with a healthy transport the transfers complete and no room fails.",
 };
 
 /** What the ranking reads besides the findings. */
@@ -78,6 +82,8 @@ export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectC
     "indexer-address-overflow": addressOverflowCase(of),
     "item-len-mismatch": itemLenCase(of),
     "uncounted-state-transfer": uncountedState(of),
+    "process-crash": processCrash(of),
+    "transport-failure": transportCase(of),
   };
   const scored = (Object.entries(cases) as [CauseId, CauseCase][]).map(([cause, c]) => {
     if (ab?.supports.includes(cause) && c.for.length > 0) c.for.push({ weight: 0.3, findings: [], note: `A/B: ${ab.note}` });
@@ -165,9 +171,10 @@ function staleReuse(of: Of, ctx: SuspectContext): CauseCase {
   const fromReleased = stale.filter((f) => staleSources(f).some((room) => ctx.released.rooms.has(room)));
   const received = stale.filter((f) => !fromReleased.includes(f) && hasAttribution(f, "stale", "decode_recv"));
   const readOnly = stale.filter((f) => !fromReleased.includes(f) && !received.includes(f));
-  if (fromReleased.length) c.for.push({ weight: 0.7, findings: ids(fromReleased), note: `${fromReleased.length} room(s) hold index-K of a room decode released early (timed out or aborted)` });
-  if (received.length) c.for.push({ weight: 0.6, findings: ids(received), note: `${received.length} room(s) received another room's index-K (stale checksums after the transfer)` });
-  if (readOnly.length) c.for.push({ weight: 0.3, findings: ids(readOnly), note: `${readOnly.length} room(s) read another room's index-K` });
+  const count = (fs: NumberedFinding[]): number => fs.reduce((n, f) => n + roomsOf(f).length, 0);
+  if (fromReleased.length) c.for.push({ weight: 0.7, findings: ids(fromReleased), note: `${count(fromReleased)} room(s) hold index-K of a room decode released early (timed out or aborted)` });
+  if (received.length) c.for.push({ weight: 0.6, findings: ids(received), note: `${count(received)} room(s) received another room's index-K (stale checksums after the transfer)` });
+  if (readOnly.length) c.for.push({ weight: 0.3, findings: ids(readOnly), note: `${count(readOnly)} room(s) read another room's index-K` });
   const crossRoom = of("read-before-landed-write").filter((f) => f.draft.facts?.crossRoom === true);
   if (crossRoom.length) c.for.push({ weight: 0.4, findings: ids(crossRoom), note: "reads raced a write of another (earlier) room" });
   const t = timeouts(of);
@@ -200,9 +207,36 @@ function uncountedState(of: Of): CauseCase {
   const c: CauseCase = { for: [], against: [] };
   const incomplete = of("incomplete-completion");
   if (incomplete.length) c.for.push({ weight: 0.6, findings: ids(incomplete), note: "decode took rooms as transferred before all their notifications arrived" });
-  const rooms = new Set(incomplete.map((f) => f.draft.room));
-  const earlyOwnRead = of("read-before-landed-write").filter((f) => f.draft.facts?.crossRoom === false && rooms.has(f.draft.room));
+  const rooms = new Set(incomplete.flatMap(roomsOf));
+  const earlyOwnRead = of("read-before-landed-write").filter((f) => f.draft.facts?.crossRoom === false && roomsOf(f).some((r) => rooms.has(r)));
   if (earlyOwnRead.length) c.for.push({ weight: 0.3, findings: ids(earlyOwnRead), note: "those rooms read their own index-K before it landed" });
+  return c;
+}
+
+/** A process died (or a rank's work stopped): the failure itself is the cause until something explains it. */
+function processCrash(of: Of): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const failures = of("process-failure");
+  const deaths = failures.filter((f) => f.draft.facts?.fatal === true);
+  const serious = failures.filter((f) => f.draft.facts?.fatal !== true && f.draft.severity === "high");
+  if (deaths.length) c.for.push({ weight: 0.85, findings: ids(deaths), note: `${deaths.map((f) => f.draft.ranks.join(", ")).join("; ")}: the process died (${deaths.map((f) => f.draft.title).join("; ")})` });
+  if (serious.length) c.for.push({ weight: deaths.length ? 0.2 : 0.6, findings: ids(serious), note: `a rank's work failed (${serious.map((f) => f.draft.title).join("; ")})` });
+  const silenced = failures.filter((f) => Number(f.draft.facts?.silencesExplained ?? 0) > 0);
+  if (silenced.length) c.for.push({ weight: 0.1, findings: ids(silenced), note: "the crashed ranks went silent after it" });
+  const consequences = of("transport-failure").filter((f) => f.draft.facts?.afterCrash);
+  if (c.for.length && consequences.length) c.for.push({ weight: 0.1, findings: ids(consequences), note: "transfers failed after the crash" });
+  return c;
+}
+
+/** The transfer path itself failed: engine errors and timeouts, node failures, rooms failed for transport reasons. */
+function transportCase(of: Of): CauseCase {
+  const c: CauseCase = { for: [], against: [] };
+  const failures = of("transport-failure");
+  const engine = failures.filter((f) => f.draft.facts?.engineLevel === true);
+  if (failures.length) c.for.push({ weight: 0.6, findings: ids(failures), note: `the transfer path failed (${failures.map((f) => f.draft.title).join("; ")})` });
+  if (engine.length) c.for.push({ weight: 0.2, findings: ids(engine), note: "the transfer engine itself reported the errors" });
+  const afterCrash = failures.filter((f) => f.draft.facts?.afterCrash);
+  if (afterCrash.length > 0 && afterCrash.length === failures.length) c.against.push({ factor: 0.3, note: "a process crashed before every transport failure, which explains them" });
   return c;
 }
 
@@ -219,6 +253,8 @@ function saturation(of: Of, config: RunConfig): CauseCase {
   }
   if (of("unhandled-abort").length) c.against.push({ factor: 0.3, note: "a dead bootstrap thread explains the timeouts" });
   if (of("collective-divergence").some((f) => f.draft.facts?.hang === true)) c.against.push({ factor: 0.3, note: "a collective deadlock explains the stall" });
+  if (of("process-failure").some((f) => f.draft.facts?.fatal === true)) c.against.push({ factor: 0.3, note: "a crashed process explains the timeouts" });
+  else if (of("transport-failure").length) c.against.push({ factor: 0.5, note: "failed transfers explain the timeouts" });
   return c;
 }
 
@@ -227,20 +263,29 @@ function causesOf(f: NumberedFinding): Record<string, number> {
   return (f.draft.facts?.causes as Record<string, number> | undefined) ?? {};
 }
 
+/** A checksum finding's per-page attributions, over every room it groups. */
+function attributions(f: NumberedFinding): { attribution: string; side: string; sourceRoom?: string }[] {
+  const facts = (f.draft.facts?.grouped as Record<string, unknown>[] | undefined) ?? [f.draft.facts ?? {}];
+  return facts.flatMap((x) => (x.attributions as { attribution: string; side: string; sourceRoom?: string }[] | undefined) ?? []);
+}
+
 /** The rooms whose data a checksum finding's stale pages carry. */
 function staleSources(f: NumberedFinding): string[] {
-  const list = (f.draft.facts?.attributions as { attribution: string; sourceRoom?: string }[] | undefined) ?? [];
-  return list.flatMap((a) => (a.attribution === "stale" && a.sourceRoom ? [a.sourceRoom] : []));
+  return attributions(f).flatMap((a) => (a.attribution === "stale" && a.sourceRoom ? [a.sourceRoom] : []));
 }
 
 /** The dump sides ("decode_recv", "decode_read") on which a checksum finding saw mismatches. */
 function mismatchSides(f: NumberedFinding): string[] {
-  return ((f.draft.facts?.attributions as { side: string }[] | undefined) ?? []).map((a) => a.side);
+  return attributions(f).map((a) => a.side);
 }
 
 function hasAttribution(f: NumberedFinding, attribution: string, side: string): boolean {
-  const list = (f.draft.facts?.attributions as { attribution: string; side: string }[] | undefined) ?? [];
-  return list.some((a) => a.attribution === attribution && a.side === side);
+  return attributions(f).some((a) => a.attribution === attribution && a.side === side);
+}
+
+/** Every room a finding names: a grouped finding's rooms, else its room. */
+function roomsOf(f: NumberedFinding): string[] {
+  return f.draft.rooms ?? (f.draft.room !== undefined ? [f.draft.room] : []);
 }
 
 function round2(x: number): number {

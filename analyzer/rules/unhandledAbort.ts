@@ -17,6 +17,7 @@ const GUARD_ASSERT = /First message should be/;
 const STAMP_SLACK_US = 10_000_000;
 
 export const unhandledAbort: Rule = {
+  restsOn: ["backend", "version", "abortHandling"],
   id: "unhandled-abort",
   needs: [
     "ABORT frames: probe boot.msg kind=ABORT, or decode `Sent abort notification` lines",

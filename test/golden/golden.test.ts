@@ -68,15 +68,18 @@ for (const name of bundles) {
     const violated = report.findings.filter((f) => f.verdict === "violated");
     assert.equal(report.suspects[0]?.cause ?? null, expected.topSuspect, `top suspect; suspects: ${report.suspects.map((s) => `${s.cause} ${s.confidence}`).join(", ")}`);
     for (const must of expected.mustFire) {
-      const candidates = violated.filter((f) => f.rule === must.rule && (must.room === undefined || f.room === must.room));
+      // A grouped finding names its rooms in `rooms` (one finding per cause, DESIGN.md "Findings").
+      const candidates = violated.filter((f) => f.rule === must.rule && (must.room === undefined || f.room === must.room || (f.rooms ?? []).includes(must.room)));
       assert.ok(candidates.length > 0, `${must.rule}${must.room ? ` for room ${must.room}` : ""} must fire`);
       const match = candidates.find(
-        (f) => (must.ranks ?? []).every((r) => names(f, r)) && must.witnessContains.every((s) => f.witness.some((w) => w.text.includes(s))),
+        (f) =>
+          (must.ranks ?? []).every((r) => names(f, r)) &&
+          must.witnessContains.every((s) => f.witness.some((w) => w.text.includes(s))),
       );
       assert.ok(
         match,
         `${must.rule}${must.room ? ` ${must.room}` : ""}: no finding names ranks ${JSON.stringify(must.ranks)} with witness text ${JSON.stringify(must.witnessContains)}; ` +
-          `candidates: ${JSON.stringify(candidates.map((f) => ({ ranks: f.ranks, witness: f.witness.map((w) => w.text.slice(0, 160)) })))}`,
+          `candidates: ${JSON.stringify(candidates.map((f) => ({ room: f.room, rooms: f.rooms, ranks: f.ranks, witness: f.witness.map((w) => w.text.slice(0, 160)) })))}`,
       );
     }
     for (const rule of expected.mustNotFire) {

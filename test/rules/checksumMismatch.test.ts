@@ -1,3 +1,4 @@
+import { runRule } from "../../analyzer/rules/index.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checksumMismatch } from "../../analyzer/rules/checksumMismatch.js";
@@ -49,7 +50,7 @@ async function dumps(): ReturnType<typeof buildIncident> {
 
 test("a decode page that carries its previous owner's data is stale; one that matches nothing is torn", async () => {
   const evidence = new Evidence(await dumps());
-  const { findings, checked } = checksumMismatch.run({ evidence });
+  const { findings, checked } = runRule(checksumMismatch, evidence);
   assert.equal(checked, 4, "rooms with both sides dumped");
   const stale = findings.find((f) => f.room === NEW)!;
   assert.equal(stale.verdict, "violated");
@@ -74,9 +75,9 @@ test("all pages equal is consistent with the room ratio; one side missing is und
     { path: "p0/checksums-tp0.jsonl", text: lines(prefill.map(checksum)) },
     { path: "d0/checksums-tp0.jsonl", text: lines(decode.map(checksum)) },
   ]);
-  const ok = checksumMismatch.run({ evidence: new Evidence(db) });
+  const ok = runRule(checksumMismatch, new Evidence(db));
   assert.deepEqual(ok.findings.map((f) => [f.verdict, f.title]), [["consistent", "All compared rooms match (1/1 rooms match)"]]);
   const oneSide = await buildIncident([{ path: "d0/checksums-tp0.jsonl", text: lines(decode.map(checksum)) }]);
-  const r = checksumMismatch.run({ evidence: new Evidence(oneSide) });
+  const r = runRule(checksumMismatch, new Evidence(oneSide));
   assert.deepEqual(r.findings[0]!.missing, ["prefill_store checksum dumps"]);
 });

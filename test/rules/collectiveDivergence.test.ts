@@ -1,3 +1,4 @@
+import { runRule } from "../../analyzer/rules/index.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { collectiveDivergence } from "../../analyzer/rules/collectiveDivergence.js";
@@ -46,7 +47,7 @@ const decodeLog: SourceFile = { path: "d0/decode-tp0.log", text: lines(decodeBat
 
 test("a rank that took on_idle and entered another op at the same seq is the culprit of a deadlock", async () => {
   const db = await buildIncident([...desync(), decodeLog]);
-  const { findings, checked } = collectiveDivergence.run({ evidence: new Evidence(db) });
+  const { findings, checked } = runRule(collectiveDivergence, new Evidence(db));
   assert.equal(findings.length, 1);
   const [f] = findings;
   assert.equal(f!.verdict, "violated");
@@ -72,7 +73,8 @@ test("ranks whose ring holds fewer old entries are aligned from the latest first
     const iterations = tp === 3 ? [1, 2] : [0, 1, 2];
     return { path: `p0/probe-tp${tp}.jsonl`, text: lines(iterations.flatMap((i) => matchedIteration(tp, 10 + i, 100 + i * 2, 500 + i))) };
   });
-  const r = collectiveDivergence.run({ evidence: new Evidence(await buildIncident(files)) });
+  // Both PD sides present: with decode absent the verdict could not be consistent (a gap blinds it).
+  const r = runRule(collectiveDivergence, new Evidence(await buildIncident([...files, decodeLog])));
   assert.deepEqual(r.findings.map((f) => f.verdict), ["consistent"]);
   assert.equal(r.checked, 4);
 });
@@ -82,16 +84,16 @@ test("records that simply end at different points are not a divergence", async (
     const iterations = tp === 3 ? [0, 1] : [0, 1, 2];
     return { path: `p0/probe-tp${tp}.jsonl`, text: lines(iterations.flatMap((i) => matchedIteration(tp, 10 + i, 100 + i * 2, 500 + i))) };
   });
-  const r = collectiveDivergence.run({ evidence: new Evidence(await buildIncident(files)) });
+  const r = runRule(collectiveDivergence, new Evidence(await buildIncident([...files, decodeLog])));
   assert.deepEqual(r.findings.map((f) => f.verdict), ["consistent"]);
 });
 
 test("a rank with logs but no collective records is named; without any records the rule is undetermined", async () => {
   const tp3log: SourceFile = { path: "p0/prefill-tp3.log", text: lines(prefillBatch(5, 1, 3)) };
-  const partial = collectiveDivergence.run({ evidence: new Evidence(await buildIncident([...desync([0, 1, 2]), tp3log])) });
+  const partial = runRule(collectiveDivergence, new Evidence(await buildIncident([...desync([0, 1, 2]), tp3log])));
   assert.equal(partial.findings[0]!.verdict, "violated");
   assert.match(partial.findings[0]!.explanation, /Records of prefill\/tp3 are missing/);
-  const none = collectiveDivergence.run({ evidence: new Evidence(await buildIncident([decodeLog])) });
+  const none = runRule(collectiveDivergence, new Evidence(await buildIncident([decodeLog])));
   assert.equal(none.findings[0]!.verdict, "undetermined");
   assert.deepEqual(none.findings[0]!.missing, ["probe coll.enter/coll.exit records or a Flight Recorder dump"]);
 });

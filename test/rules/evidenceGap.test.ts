@@ -1,3 +1,4 @@
+import { runRule } from "../../analyzer/rules/index.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Evidence } from "../../analyzer/rules/evidence.js";
@@ -5,11 +6,11 @@ import { evidenceGap } from "../../analyzer/rules/evidenceGap.js";
 import type { CoverageGap } from "../../analyzer/rules/finding.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { buildIncident } from "./incidentBuilder.js";
-import { decodeBatch, decodeTimeout, lines } from "./logLines.js";
+import { decodeBatch, decodeTimeout, lines, prefillBatch } from "./logLines.js";
 import { probe } from "./probeLines.js";
 
 function gapsOf(db: IncidentDb): CoverageGap[] {
-  return evidenceGap.run({ evidence: new Evidence(db) }).findings.flatMap((f) => (f.facts?.gaps as CoverageGap[] | undefined) ?? []);
+  return runRule(evidenceGap, new Evidence(db)).findings.flatMap((f) => (f.facts?.gaps as CoverageGap[] | undefined) ?? []);
 }
 
 test("a TP rank absent from the logs and an unreadable prefix line are gaps", async () => {
@@ -39,16 +40,31 @@ test("a stats rank whose batch lines stop while its DP sibling's go on, and a pr
   ]);
   const gaps = gapsOf(db);
   const silent = gaps.filter((g) => g.kind === "time-gap");
-  assert.deepEqual(silent.map((g) => g.source), ["d0/decode-dp1.log"]);
-  assert.equal(silent[0]!.from, "2026-08-20T10:04:55.000Z");
-  assert.equal(silent[0]!.to, "2026-08-20T10:10:00.000Z");
+  // The probe's one iteration at 10:00:02 and then nothing, while the logs go on to 10:14:55, is a silence too.
+  assert.deepEqual(silent.map((g) => g.source), ["d0/probe-tp4.jsonl", "d0/decode-dp1.log"]);
+  assert.match(silent[0]!.detail, /for the last 893\.0 s of the incident|for the last 893 s of the incident/);
+  assert.equal(silent[1]!.from, "2026-08-20T10:04:55.000Z");
+  assert.equal(silent[1]!.to, "2026-08-20T10:10:00.000Z");
+  assert.ok(silent.every((g) => g.explainedBy === undefined && (g.blinds ?? []).includes("transfer-stall")), "nothing explains them; they blind the decode rules");
   const cutSource = gaps.filter((g) => g.kind === "truncated-source");
   assert.deepEqual(cutSource.map((g) => g.source), ["d0/probe-tp4.jsonl"]);
   assert.match(cutSource[0]!.detail, /ends mid-record: its last line \(2\) could not be read/);
 });
 
-test("every rank present, clean parse and continuous sources are consistent", async () => {
+test("every rank of both sides present, clean parse and continuous sources are consistent", async () => {
   const decode = lines([0, 1, 2, 3].map((tp) => decodeTimeout(300, tp, "a0", "5830149913321")));
-  const r = evidenceGap.run({ evidence: new Evidence(await buildIncident([{ path: "d0/decode.log", text: decode }])) });
+  const prefill = lines(prefillBatch(290, 3));
+  // One host: two would need a causal pair to link their clocks.
+  const r = runRule(evidenceGap, new Evidence(await buildIncident([{ path: "n0/decode.log", text: decode }, { path: "n0/prefill.log", text: prefill }])));
   assert.deepEqual(r.findings.map((f) => f.verdict), ["consistent"]);
+});
+
+test("one PD side alone is a missing role that blinds the rules needing the other side", async () => {
+  const decode = lines([0, 1].map((tp) => decodeTimeout(300, tp, "a0", "5830149913321")));
+  const gaps = gapsOf(await buildIncident([{ path: "d0/decode.log", text: decode }]));
+  const role = gaps.find((g) => g.kind === "missing-role")!;
+  assert.deepEqual(role.ranks, ["prefill"]);
+  assert.match(role.detail, /^no prefill source: the incident holds 1 decode source\(s\)/);
+  for (const rule of ["unhandled-abort", "transfer-stall", "process-failure", "stale-slot-reuse"]) assert.ok(role.blinds!.includes(rule as never), rule);
+  assert.ok(!role.blinds!.includes("metadata-collision"), "a decode-side check");
 });

@@ -1,3 +1,4 @@
+import { runRule } from "../../analyzer/rules/index.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Evidence } from "../../analyzer/rules/evidence.js";
@@ -19,7 +20,7 @@ test("a Context corruption line names both rooms, the buffer index and the other
       "Metadata buffer index: 17. This indicates metadata buffer index collision.",
   );
   const db = await buildIncident([{ path: "d0/decode-tp0.log", text: decode }]);
-  const { findings } = metadataCollision.run({ evidence: new Evidence(db) });
+  const { findings } = runRule(metadataCollision, new Evidence(db));
   assert.equal(findings.length, 1);
   const [f] = findings;
   assert.equal(f!.verdict, "violated");
@@ -31,11 +32,11 @@ test("a Context corruption line names both rooms, the buffer index and the other
 
 test("decode logs without the line are consistent; no decode log is undetermined", async () => {
   const decode = lines(sentMetadata(1, 0, ACTUAL), decodeBatch(2, 1));
-  const ok = metadataCollision.run({ evidence: new Evidence(await buildIncident([{ path: "d0/decode-tp0.log", text: decode }])) });
+  const ok = runRule(metadataCollision, new Evidence(await buildIncident([{ path: "d0/decode-tp0.log", text: decode }])));
   assert.equal(ok.findings[0]!.verdict, "consistent");
   assert.equal(ok.checked, 1);
   const prefillOnly = lines(`${prefix(0, "TP0")} NIXL KVManager initialized with backend: UCX`);
-  const none = metadataCollision.run({ evidence: new Evidence(await buildIncident([{ path: "p0/prefill.log", text: prefillOnly }])) });
+  const none = runRule(metadataCollision, new Evidence(await buildIncident([{ path: "p0/prefill.log", text: prefillOnly }])));
   assert.equal(none.findings[0]!.verdict, "undetermined");
 });
 

@@ -1,3 +1,4 @@
+import { runRule } from "../../analyzer/rules/index.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Evidence } from "../../analyzer/rules/evidence.js";
@@ -18,7 +19,7 @@ test("a decode #transfer-req held at 58 over minutes is a wedge that began at it
     decodeBatch(180, 58),
   );
   const db = await buildIncident([{ path: "d0/decode-tp0.log", text: decode }]);
-  const { findings } = transferStall.run({ evidence: new Evidence(db) });
+  const { findings } = runRule(transferStall, new Evidence(db));
   assert.equal(findings.length, 1);
   const [f] = findings;
   assert.equal(f!.verdict, "violated");
@@ -32,23 +33,23 @@ test("a decode #transfer-req held at 58 over minutes is a wedge that began at it
 test("beside a repeating wedge, a large prefill queue whose batch lines stop is frozen too; a small one going quiet is not", async () => {
   const decode = lines(decodeBatch(0, 9), decodeBatch(30, 58), decodeBatch(90, 59), decodeBatch(150, 58), decodeBatch(210, 60), decodeBatch(270, 58));
   const prefill = lines(prefillBatch(0, 3), prefillBatch(5, 41));
-  const wedge = transferStall.run({ evidence: new Evidence(await buildIncident([
+  const wedge = runRule(transferStall, new Evidence(await buildIncident([
     { path: "p0/prefill-tp0.log", text: prefill },
     { path: "d0/decode-tp0.log", text: decode },
-  ])) }).findings[0]!;
+  ]))).findings[0]!;
   assert.deepEqual(wedge.ranks, ["prefill/tp0", "decode/tp0"]);
   assert.match(wedge.explanation, /prefill\/tp0's last batch line .*reports #inflight-req: 41 \(p0\/prefill-tp0.log:2\), then no batch line for 265 s/);
   assert.match(wedge.explanation, /decode\/tp0 reports #transfer-req: 58 on 5 consecutive batch lines over 240 s/);
 
   const idleEnd = lines(prefillBatch(0, 3), prefillBatch(5, 1));
-  const calm = transferStall.run({ evidence: new Evidence(await buildIncident([
+  const calm = runRule(transferStall, new Evidence(await buildIncident([
     { path: "p0/prefill-tp0.log", text: idleEnd },
     { path: "d0/decode-tp0.log", text: lines(decodeBatch(0, 2), decodeBatch(300, 0)) },
-  ])) });
+  ])));
   assert.deepEqual(calm.findings.map((f) => f.verdict), ["consistent"]);
 });
 
-test("each room past the WaitingForInput timeout is a finding naming every rank that timed it out, with the line that started it", async () => {
+test("rooms past the WaitingForInput timeout are one finding naming every room and rank, with the line that started the first", async () => {
   const decode0 = lines(
     decodeBatch(0, 2),
     sentMetadata(10, 0, ROOM),
@@ -63,27 +64,32 @@ test("each room past the WaitingForInput timeout is a finding naming every rank 
     { path: "d0/decode-tp0.log", text: decode0 },
     { path: "d0/decode-tp1.log", text: decode1 },
   ]);
-  const { findings } = transferStall.run({ evidence: new Evidence(db) });
-  assert.deepEqual(findings.map((f) => f.room), [ROOM, "5830149913321"]);
-  const [first, second] = findings;
-  assert.equal(first!.title, `Room ${ROOM} timed out in KVPoll.WaitingForInput after 300 s on 2 rank(s) (one of 2 rooms)`);
-  assert.deepEqual(first!.ranks, ["decode/tp0", "decode/tp1"]);
-  assert.equal(first!.severity, "medium");
-  assert.deepEqual(first!.witness.map((w) => w.line), [2, 6]);
-  assert.match(first!.explanation, /In all 2 room\(s\) timed out \(2 in KVPoll.WaitingForInput\)/);
-  assert.deepEqual(first!.facts?.rooms, [ROOM, "5830149913321"]);
-  assert.deepEqual(second!.ranks, ["decode/tp0"]);
-  assert.equal(second!.facts?.rooms, undefined, "the room count rides on the first finding only");
+  const { findings } = runRule(transferStall, new Evidence(db));
+  assert.equal(findings.length, 1, "one cause, one finding");
+  const [f] = findings;
+  assert.equal(f!.room, ROOM, "the first room leads");
+  assert.deepEqual(f!.rooms, [ROOM, "5830149913321"]);
+  assert.equal(f!.count, 2);
+  assert.equal(f!.title, "2 rooms timed out in KVPoll.WaitingForInput after 300 s on 2 rank(s)");
+  assert.deepEqual(f!.ranks, ["decode/tp0", "decode/tp1"]);
+  assert.equal(f!.severity, "medium");
+  assert.deepEqual(f!.witness.map((w) => w.line), [2, 6, 7], "the first room's start and timeout, then the other room's timeout");
+  assert.match(f!.explanation, /The same timeout hit 1 more room\(s\) between .*: 5830149913321\./);
+  assert.deepEqual(f!.facts?.rooms, [ROOM, "5830149913321"]);
 });
 
-test("moving gauges and no timeout are consistent; no gauge at all is undetermined", async () => {
+test("moving gauges and no timeout are consistent; with one PD side or no gauge at all it is undetermined", async () => {
   const moving = lines(decodeBatch(0, 9), decodeBatch(30, 12), decodeBatch(60, 4), decodeBatch(90, 0), decodeBatch(120, 3));
-  const ok = transferStall.run({ evidence: new Evidence(await buildIncident([{ path: "d0/decode-tp0.log", text: moving }])) });
+  const prefill = lines(prefillBatch(1, 2), prefillBatch(61, 1));
+  const ok = runRule(transferStall, new Evidence(await buildIncident([{ path: "n0/decode-tp0.log", text: moving }, { path: "n0/prefill-tp0.log", text: prefill }])));
   assert.deepEqual(ok.findings.map((f) => f.verdict), ["consistent"]);
-  assert.equal(ok.checked, 5);
+  assert.equal(ok.checked, 7);
+  const decodeOnly = runRule(transferStall, new Evidence(await buildIncident([{ path: "d0/decode-tp0.log", text: moving }])));
+  assert.deepEqual(decodeOnly.findings.map((f) => f.verdict), ["undetermined"]);
+  assert.match(decodeOnly.findings[0]!.missing!.join("; "), /no prefill source/);
 
   const bare = lines("[2026-08-20 10:00:00] Fetched bootstrap info: {} for DP 0 CP 0 TP 0 PP 0");
-  const none = transferStall.run({ evidence: new Evidence(await buildIncident([{ path: "d0/decode-tp0.log", text: bare }])) });
+  const none = runRule(transferStall, new Evidence(await buildIncident([{ path: "d0/decode-tp0.log", text: bare }])));
   assert.equal(none.findings[0]!.verdict, "undetermined");
   assert.ok(none.findings[0]!.missing!.length > 0);
 });

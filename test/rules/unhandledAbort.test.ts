@@ -1,3 +1,4 @@
+import { runRule } from "../../analyzer/rules/index.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Evidence } from "../../analyzer/rules/evidence.js";
@@ -7,7 +8,7 @@ import { abortSent, decodeTimeout, gotInfo, lines, prefix } from "./logLines.js"
 import { ABORTED, LATER, THREAD_DEATH, wedgedByAbort } from "./scenarios.js";
 
 test("a bootstrap thread that dies after an ABORT is violated with the ABORT, the death and the first stalled room", async () => {
-  const { findings } = unhandledAbort.run({ evidence: new Evidence(await wedgedByAbort()) });
+  const { findings } = runRule(unhandledAbort, new Evidence(await wedgedByAbort()));
   assert.equal(findings.length, 1);
   const [f] = findings;
   assert.equal(f!.verdict, "violated");
@@ -34,14 +35,14 @@ test("ABORT frames answered by the v0.5.16+ handler are consistent", async () =>
     { path: "p0/prefill-tp0.log", text: prefill },
     { path: "d0/decode-tp0.log", text: decode },
   ]);
-  const r = unhandledAbort.run({ evidence: new Evidence(db) });
+  const r = runRule(unhandledAbort, new Evidence(db));
   assert.deepEqual(r.findings.map((f) => f.verdict), ["consistent"]);
 });
 
 test("ABORT frames sent with no word from prefill are undetermined and name what is missing", async () => {
   const decode = lines(abortSent(39, 0, ABORTED), abortSent(40, 1, ABORTED));
   const db = await buildIncident([{ path: "d0/decode-tp0.log", text: decode }]);
-  const [f] = unhandledAbort.run({ evidence: new Evidence(db) }).findings;
+  const [f] = runRule(unhandledAbort, new Evidence(db)).findings;
   assert.equal(f!.verdict, "undetermined");
   assert.ok(f!.missing!.includes("config: backend and version"));
 });

@@ -1,0 +1,101 @@
+// Verdict discipline (DESIGN.md "Findings"), applied to every rule's result
+// in one place so that no rule can answer stronger than its evidence:
+// - `violated` needs a witness line; without one the finding is undetermined;
+// - a rule that examined nothing is never `consistent`: it is undetermined,
+//   naming what it would have needed;
+// - a `consistent` of a rule that a gap blinds (a PD side with no source, TP
+//   ranks missing against the stated size, an input skipped at ingest) is
+//   undetermined, naming the gap;
+// - `violated` never rests on 0 checked: each violated instance was examined;
+// - every verdict lists the settings it rests on that the incident does not
+//   state (defaults, and rules derived from a defaulted backend or version).
+
+import type { Profile } from "../model/api.js";
+import { flagKey } from "../replay/profileFlag.js";
+import type { AnalysisReport } from "./finding.js";
+import { BLINDING_KINDS, type Gap } from "./gaps/gap.js";
+import type { ReplayEvidence } from "./replayEvidence.js";
+import type { DraftFinding, Rule, RuleResult } from "./rule.js";
+
+export type AssumedSetting = NonNullable<AnalysisReport["incident"]["assumed"]>[number];
+
+export interface DisciplinedResult {
+  findings: DraftFinding[];
+  checked: number;
+  /** The assumed settings the rule's verdict rests on, as `key=value (origin)`. */
+  assumed: string[];
+}
+
+/** Fields that follow from backend and version (model/profile.ts): assumed whenever either of those is. */
+const FOLLOWS_VERSION = new Set<keyof Profile>(["abortHandling", "queueRouting", "transferQueues", "decodeSendsAbort", "prefillBootstrapTimeout", "drainsBeforeTimeout", "indexKRaggedAccessorsWait"]);
+
+/** The profile settings no flag, config record or log line states. */
+export function assumedSettings(replay: ReplayEvidence | undefined): AssumedSetting[] {
+  if (!replay) return [];
+  const versionAssumed = replay.origins.backend?.origin === "default" || replay.origins.version?.origin === "default";
+  const out: AssumedSetting[] = [];
+  for (const [field, o] of Object.entries(replay.origins) as [keyof Profile, NonNullable<ReplayEvidence["origins"][keyof Profile]>][]) {
+    if (o.origin === "default" || (o.origin === "derived" && (versionAssumed || !FOLLOWS_VERSION.has(field)))) {
+      out.push({ setting: flagKey(field), value: replay.profile[field], origin: o.origin, why: o.why });
+    }
+  }
+  return out;
+}
+
+export function discipline(rule: Rule, result: RuleResult, gaps: readonly Gap[], assumed: readonly AssumedSetting[]): DisciplinedResult {
+  const fields = new Set((rule.restsOn ?? []).map((f) => flagKey(f)));
+  const rests = assumed.filter((a) => fields.has(a.setting)).map((a) => `${a.setting}=${String(a.value)} (${a.origin}: ${a.why})`);
+  const blinding = gaps.filter((g) => BLINDING_KINDS.has(g.gap.kind) && (g.gap.blinds ?? []).includes(rule.id));
+  // evidence-gap reports what is absent: its detail names the sources and lines, and it cites a line where one exists.
+  const findings = result.findings.map((f) => withAssumptions(rule.id === "evidence-gap" ? f : witnessed(f), rests));
+  const violatedInstances = findings.filter((f) => f.verdict === "violated").reduce((n, f) => n + (f.count ?? 1), 0);
+  const checked = Math.max(result.checked, violatedInstances);
+  return {
+    checked,
+    assumed: rests,
+    findings: findings.map((f) => {
+      if (f.verdict !== "consistent") return f;
+      const none = checked === 0 || (f.checked ?? checked) === 0;
+      if (!none && blinding.length === 0) return f;
+      return weakened(rule, f, none, blinding);
+    }),
+  };
+}
+
+function withAssumptions(f: DraftFinding, rests: string[]): DraftFinding {
+  if (rests.length === 0) return f;
+  return { ...f, assumptions: [...new Set([...(f.assumptions ?? []), ...rests])] };
+}
+
+/** A violated finding with no line to show it (a setting from a --profile flag alone) cannot be checked by a reader. */
+function witnessed(f: DraftFinding): DraftFinding {
+  if (f.verdict !== "violated" || f.witness.length > 0) return f;
+  return {
+    ...f,
+    severity: "info",
+    verdict: "undetermined",
+    title: `${f.title} (no record shows it)`,
+    explanation: `${f.explanation} No log line or record of the incident shows this; it rests on settings alone.`,
+    missing: [...(f.missing ?? []), "a log line or record that shows it (the verdict rests on settings, not on the incident's records)"],
+  };
+}
+
+/** A consistent verdict the evidence cannot carry: nothing was examined, or a gap hides what the rule needs. */
+function weakened(rule: Rule, f: DraftFinding, nothingChecked: boolean, gaps: readonly Gap[]): DraftFinding {
+  const why = [
+    ...(nothingChecked ? ["the rule examined no instance of what it checks, so the incident neither shows nor rules out a violation"] : []),
+    ...gaps.map((g) => g.gap.detail),
+  ];
+  return {
+    ...f,
+    verdict: "undetermined",
+    title: nothingChecked ? `${rule.id}: nothing to check` : `${f.title}, but the evidence has gaps that hide what it checks`,
+    explanation: `${f.explanation} The verdict cannot stand as consistent: ${why.join("; ")}.`,
+    ...(nothingChecked && { checked: 0 }),
+    missing: [
+      ...(f.missing ?? []),
+      ...(nothingChecked ? [`evidence of what the rule checks: ${rule.needs.join("; ")}`] : []),
+      ...gaps.map((g) => g.gap.detail),
+    ],
+  };
+}

@@ -1,0 +1,161 @@
+// Failures outside the PD model, read once for every rule that needs them
+// (process-failure, transport-failure, the evidence gaps that a crash
+// explains, the suspect ranking): Python exceptions and thread deaths,
+// crashes (faulthandler dumps, C++ terminate, torch backtraces), NCCL/gloo
+// and scheduler watchdogs, transfer-engine errors and timeouts, bootstrap
+// fetch failures, node failures, and the PD failure lines whose reason is a
+// transport one (sglang-pd-logs-and-protocol.md §3.1–§3.5). The parser's
+// `attrs.failureClass` names the class and `attrs.fatal` a process death
+// (ingest/event.ts); two records also say the process died on their own:
+// SGLang's `Scheduler hit an exception:` (run_scheduler_process then sends
+// SIGQUIT to its parent, which kills the server: sglang
+// python/sglang/srt/managers/scheduler.py), and C++ `terminate called after
+// throwing` (std::terminate aborts the process).
+
+import { LogKind } from "../../ingest/event.js";
+import type { StoredEvent } from "../../ingest/store/queries.js";
+import { attrString, type Evidence } from "./evidence.js";
+
+export type FailureFamily = "process" | "transport";
+
+export interface FailureRecord {
+  ev: StoredEvent;
+  family: FailureFamily;
+  /** The parser's failureClass, else the kind of failure the record is. */
+  cls: string;
+  /** The record says the process died. */
+  fatal: boolean;
+  rank: string;
+  /** The same failure on any rank or room reads the same: what findings group by. */
+  signature: string;
+  /** One line for titles: the exception, the watchdog, the engine message. */
+  summary: string;
+}
+
+/** Threads whose death another rule explains: the NIXL bootstrap thread (unhandled-abort, pd §7.1). */
+const OWN_RULE_THREADS = /bootstrap_thread/;
+/** Reasons of PD failure lines that are transport failures (pd §3.5); timeouts and aborts are transfer-stall's. */
+const TRANSPORT_REASONS = new Set(["peer_loss", "bootstrap", "mooncake_transfer", "nixl_error"]);
+const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog];
+const TRANSPORT_KINDS = [
+  LogKind.transportError, LogKind.transferTimeout, LogKind.bootstrapFetchFailed, LogKind.bootstrapServerError, LogKind.nodeFailure,
+  LogKind.transferFailed, LogKind.bootstrapFailed, LogKind.handshakeFailed,
+];
+const TRANSPORT_CLASSES = new Set(["transport"]);
+
+const cache = new WeakMap<Evidence, FailureRecord[]>();
+
+/** Every failure record of the incident, in seq order. */
+export function failureRecords(evidence: Evidence): FailureRecord[] {
+  let out = cache.get(evidence);
+  if (out) return out;
+  out = [];
+  for (const ev of evidence.ofKinds(...PROCESS_KINDS, ...TRANSPORT_KINDS)) {
+    const r = toRecord(evidence, ev);
+    if (r) out.push(r);
+  }
+  cache.set(evidence, out);
+  return out;
+}
+
+function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefined {
+  const thread = attrString(ev, "thread");
+  if (ev.kind === LogKind.exception && thread !== undefined && OWN_RULE_THREADS.test(thread)) return undefined;
+  const reasonKind = attrString(ev, "reasonKind");
+  const isFailureLine = ev.kind === LogKind.transferFailed || ev.kind === LogKind.bootstrapFailed || ev.kind === LogKind.handshakeFailed;
+  if (isFailureLine && !TRANSPORT_REASONS.has(reasonKind ?? "")) return undefined;
+  const parsedClass = attrString(ev, "failureClass");
+  const family: FailureFamily = TRANSPORT_KINDS.includes(ev.kind as (typeof TRANSPORT_KINDS)[number]) || TRANSPORT_CLASSES.has(parsedClass ?? "") || /transfer_worker/.test(thread ?? "") ? "transport" : "process";
+  const cls = parsedClass ?? classOfKind(ev, reasonKind);
+  const summary = summaryOf(ev, thread, reasonKind);
+  return {
+    ev,
+    family,
+    cls,
+    fatal: isFatal(ev, thread),
+    rank: evidence.rank(ev),
+    signature: `${family}|${cls}|${ev.kind}|${template(summary)}`,
+    summary,
+  };
+}
+
+function isFatal(ev: StoredEvent, thread: string | undefined): boolean {
+  if (ev.attrs?.fatal === true || ev.kind === LogKind.crash) return true;
+  if (ev.kind !== LogKind.exception) return false;
+  return thread === "scheduler" || ev.text.startsWith("terminate called after throwing");
+}
+
+/** What a record without a parser class is, by its kind. */
+function classOfKind(ev: StoredEvent, reasonKind: string | undefined): string {
+  switch (ev.kind) {
+    case LogKind.watchdog:
+      return attrString(ev, "backend") ?? "nccl";
+    case LogKind.schedulerWatchdog:
+      return "scheduler-watchdog";
+    case LogKind.crash:
+      return "crash";
+    case LogKind.transferTimeout:
+      return "timeout";
+    case LogKind.nodeFailure:
+      return "node-failure";
+    case LogKind.bootstrapFetchFailed:
+    case LogKind.bootstrapServerError:
+      return "bootstrap";
+    case LogKind.transportError:
+      return attrString(ev, "errorKind") ?? "transport";
+    case LogKind.exception:
+      return attrString(ev, "excType") ?? "exception";
+    default:
+      return REASON_CLASS[reasonKind ?? ""] ?? reasonKind ?? ev.kind;
+  }
+}
+
+/** The class of a PD failure line's reason (pd §3.5): a lost peer is a node failure, a failed chunk a transport one. */
+const REASON_CLASS: Record<string, string> = { peer_loss: "node-failure", bootstrap: "bootstrap", mooncake_transfer: "transport", nixl_error: "transport" };
+
+function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: string | undefined): string {
+  const excType = attrString(ev, "excType");
+  const excMessage = attrString(ev, "excMessage");
+  if (excType) return `${excType}${excMessage ? `: ${firstLine(excMessage)}` : ""}${thread ? ` (${thread === "scheduler" ? "scheduler" : `thread ${thread}`})` : ""}`;
+  if (ev.kind === LogKind.watchdog) {
+    const op = attrString(ev, "op");
+    const ms = attrString(ev, "timeoutMs");
+    return attrString(ev, "report") === "timeout"
+      ? `${(attrString(ev, "backend") ?? "nccl").toUpperCase()} watchdog timeout${op ? ` of ${op}` : ""}${ms ? ` after ${Number(ms) / 1000} s` : ""}`
+      : `${(attrString(ev, "backend") ?? "nccl").toUpperCase()} watchdog failure at work ${attrString(ev, "seq") ?? "?"}`;
+  }
+  if (reasonKind) return firstLine(attrString(ev, "reason") ?? reasonKind);
+  return firstLine(message(ev.text));
+}
+
+/** A message with its numbers, addresses and rooms blanked: "Session 10.0.4.21:16001 failed." → "Session #.#.#.#:# failed." */
+export function template(text: string): string {
+  return text.replace(/0x[0-9a-f]+/gi, "#").replace(/\d+(\.\d+)?/g, "#").slice(0, 160);
+}
+
+/** A log record's message without the SGLang prefix (pd §1). */
+function message(text: string): string {
+  const close = text.indexOf("] ");
+  return text.startsWith("[") && close > 0 ? text.slice(close + 2) : text;
+}
+
+function firstLine(s: string): string {
+  const nl = s.indexOf("\n");
+  const line = nl < 0 ? s : s.slice(0, nl);
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** Structured inputs: everything else is a server's log (SGLang lines, stderr, `text`), where failures are printed. */
+const RECORD_FORMATS = new Set(["probe-jsonl", "checksum-jsonl", "checksum-csv", "flight-recorder"]);
+
+/** How many server logs the incident holds: what the failure rules read. */
+export function serverLogCount(evidence: Evidence): number {
+  return evidence.sources().filter((s) => s.status === "complete" && !RECORD_FORMATS.has(s.format)).length;
+}
+
+/** The first fatal process failure of each rank, by rank. */
+export function deathsByRank(evidence: Evidence): Map<string, FailureRecord> {
+  const out = new Map<string, FailureRecord>();
+  for (const f of failureRecords(evidence)) if (f.family === "process" && f.fatal && !out.has(f.rank)) out.set(f.rank, f);
+  return out;
+}

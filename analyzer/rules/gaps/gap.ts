@@ -1,0 +1,42 @@
+// An evidence gap as the rules see it: the coverage entry of the JSON
+// contract, the lines that show it, how much it weakens the analysis, and
+// which rules it blinds (DESIGN.md "Findings": a missing role, missing ranks,
+// skipped sources and silent stretches are evidence gaps).
+
+import type { StoredEvent } from "../../../ingest/store/queries.js";
+import type { CoverageGap, RuleId, Severity } from "../finding.js";
+
+export interface Gap {
+  gap: CoverageGap;
+  witness: StoredEvent[];
+  severity: Severity;
+}
+
+/** Gaps that remove every record a rule of theirs needs: a `consistent` of a rule they blind becomes `undetermined`. */
+export const BLINDING_KINDS: ReadonlySet<CoverageGap["kind"]> = new Set(["missing-role", "missing-ranks", "skipped-source"]);
+
+/** What each side's records feed: the rules a side's absence leaves without their evidence. */
+export const RULES_OF_ROLE: Record<"prefill" | "decode", RuleId[]> = {
+  prefill: [
+    "read-before-landed-write", "hicache-ungated-read", "stale-slot-reuse", "unhandled-abort", "transfer-stall", "checksum-mismatch",
+    "pool-sizing-mismatch", "collective-divergence", "process-failure", "transport-failure",
+  ],
+  decode: [
+    "read-before-landed-write", "hicache-ungated-read", "stale-slot-reuse", "incomplete-completion", "transfer-stall", "checksum-mismatch",
+    "metadata-collision", "pool-sizing-mismatch", "collective-divergence", "process-failure", "transport-failure",
+  ],
+};
+
+/** Rules that reason rank by rank: a missing rank hides what happened on it. */
+export function rulesOfRanks(role: string): RuleId[] {
+  return ["collective-divergence", "process-failure", "transport-failure", ...(role === "prefill" ? (["unhandled-abort"] as RuleId[]) : [])];
+}
+
+/** Rules that order events across hosts. */
+export const CROSS_HOST_RULES: RuleId[] = ["read-before-landed-write", "stale-slot-reuse", "incomplete-completion", "unhandled-abort", "collective-divergence"];
+
+/** The rules a source of this role feeds; a source of no known role feeds every rule that reads records. */
+export function rulesOfSource(role: string | null): RuleId[] {
+  if (role === "prefill" || role === "decode") return RULES_OF_ROLE[role];
+  return [...new Set([...RULES_OF_ROLE.prefill, ...RULES_OF_ROLE.decode])];
+}

@@ -1,0 +1,91 @@
+// Roles and ranks the incident should hold and does not: a PD side with no
+// source at all, and TP ranks missing against the parallelism the run states
+// (a `config` record's tp_size, or the `server_args=ServerArgs(… tp_size=N …)`
+// line SGLang logs at start-up), not only against the highest rank seen.
+
+import type { Evidence } from "../evidence.js";
+import { findSigns, type Parallelism } from "../../replay/logSigns.js";
+import { RULES_OF_ROLE, rulesOfRanks, type Gap } from "./gap.js";
+
+const SIDES = ["prefill", "decode"] as const;
+
+/** A PD incident with one side and not the other. */
+export function missingRoles(evidence: Evidence): Gap[] {
+  const present = new Set<string>();
+  for (const s of evidence.sources()) if (s.role) present.add(s.role);
+  for (const r of evidence.rankRows()) if (r.role) present.add(r.role);
+  const sides = SIDES.filter((r) => present.has(r));
+  if (sides.length !== 1) return [];
+  const have = sides[0]!;
+  const missing = have === "prefill" ? "decode" : "prefill";
+  const n = evidence.sources().filter((s) => s.role === have).length;
+  // The present side's own statement that it runs disaggregated (server_args names its mode).
+  const stated = findSigns(evidence.db).find((s) => s.parallelism?.role === have);
+  const witness = stated ? evidence.event(stated.seq) : undefined;
+  return [{
+    severity: "medium",
+    witness: witness ? [witness] : [],
+    gap: {
+      kind: "missing-role",
+      ranks: [missing],
+      blinds: RULES_OF_ROLE[missing],
+      detail: `no ${missing} source: the incident holds ${n} ${have} source(s) and nothing of the ${missing} side, so what ${missing} did (${missing === "prefill" ? "bootstrap threads, transfers posted, its failures" : "metadata sent, notifications, timeouts, its failures"}) is not in the evidence`,
+    },
+  }];
+}
+
+/** The TP size each role states, with where it is stated. */
+interface StatedSize {
+  tp: number;
+  dp?: number;
+  where: string;
+  seq: number;
+}
+
+function statedSizes(evidence: Evidence): Map<string, StatedSize> {
+  const out = new Map<string, StatedSize>();
+  for (const p of findSigns(evidence.db).flatMap((s) => (s.parallelism ? [{ ...s.parallelism, seq: s.seq }] : [])) as (Parallelism & { seq: number })[]) {
+    const ev = evidence.event(p.seq);
+    if (p.tpSize !== undefined) out.set(p.role, { tp: p.tpSize, ...(p.dpSize !== undefined && { dp: p.dpSize }), where: `server_args at ${ev ? evidence.where(ev) : `seq ${p.seq}`}`, seq: p.seq });
+  }
+  for (const role of SIDES) {
+    const e = evidence.config().entry("tp_size", role);
+    const tp = evidence.config().num("tp_size", role);
+    if (e && tp !== undefined && !out.has(role)) out.set(role, { tp, where: `config record at ${evidence.where(e.ev)}`, seq: e.ev.seq });
+  }
+  return out;
+}
+
+/** TP ranks missing from each TP group ("decode", "d1/decode", "decode/pp1"), against the stated size when there is one. */
+export function missingRanks(evidence: Evidence): Gap[] {
+  const rows = evidence.rankRows().filter((r) => r.tp !== null && r.role !== null);
+  const groups = new Map<string, { role: string; tps: Set<number> }>();
+  for (const r of rows) {
+    const label = evidence.rank(r);
+    const group = label.slice(0, label.lastIndexOf("/tp"));
+    const g = groups.get(group) ?? { role: r.role!, tps: new Set<number>() };
+    groups.set(group, g);
+    g.tps.add(r.tp!);
+  }
+  const stated = statedSizes(evidence);
+  const out: Gap[] = [];
+  for (const [group, { role, tps }] of groups) {
+    const s = stated.get(role);
+    const size = Math.max(s?.tp ?? 0, Math.max(...tps) + 1);
+    const missing = [...Array(size).keys()].filter((tp) => !tps.has(tp)).map((tp) => `${group}/tp${tp}`);
+    if (missing.length === 0) continue;
+    const basis = s ? `tp_size=${s.tp} stated (${s.where})` : "size from the highest rank seen; no tp_size stated";
+    const statement = s ? evidence.event(s.seq) : undefined;
+    out.push({
+      severity: "medium",
+      witness: statement ? [statement] : [],
+      gap: {
+        kind: "missing-ranks",
+        ranks: missing,
+        blinds: rulesOfRanks(role),
+        detail: `${group} shows ${tps.size} of ${size} TP ranks (${basis}); missing ${missing.join(", ")}`,
+      },
+    });
+  }
+  return out;
+}

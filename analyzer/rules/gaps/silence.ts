@@ -1,0 +1,77 @@
+// Silent stretches: a source whose periodic records (batch lines, probe
+// scheduler iterations) pause for a while, or stop before the incident ends,
+// while other sources keep writing theirs: a lost segment, a rotated file, or
+// a rank that stopped. A fatal failure of that rank, or of its server (one
+// scheduler's crash makes SGLang kill the whole server: failures.ts), at the
+// start of the silence explains it.
+
+import { sourcePauses, lastRecordPerSource, recordsBetweenElsewhere } from "../../../ingest/store/ruleQueries.js";
+import { isoTime, seconds, type Evidence } from "../evidence.js";
+import { deathsByRank, type FailureRecord } from "../failures.js";
+import { rulesOfSource, type Gap } from "./gap.js";
+
+/** Records written every iteration or every few: their silence is visible. */
+export const PERIODIC_KINDS = ["batch.prefill", "batch.decode", "sched.iter"];
+/** A source's periodic records absent this long while others' continue is a gap. */
+const GAP_MIN_US = 120_000_000;
+/** Records elsewhere inside a silence that make it a gap rather than a pause of the whole cluster. */
+const GAP_OTHER_EVENTS = 5;
+/** A failure this close to the silence's start explains it (tracebacks carry the time of the line before them). */
+const EXPLAIN_SLACK_US = 30_000_000;
+
+interface Silence {
+  sourceId: number;
+  beforeSeq: number;
+  beforeUs: number;
+  /** The record that ends it, or none when the source never writes one again. */
+  afterSeq: number | null;
+  afterUs: number;
+}
+
+export function silentStretches(evidence: Evidence): Gap[] {
+  const endUs = evidence.endUs();
+  const silences: Silence[] = sourcePauses(evidence.db, PERIODIC_KINDS, GAP_MIN_US).map((p) => ({ ...p }));
+  for (const last of lastRecordPerSource(evidence.db, PERIODIC_KINDS)) {
+    if (endUs - last.tsUs >= GAP_MIN_US) silences.push({ sourceId: last.sourceId, beforeSeq: last.seq, beforeUs: last.tsUs, afterSeq: null, afterUs: endUs });
+  }
+  const deaths = deathsByRank(evidence);
+  const out: Gap[] = [];
+  for (const s of silences.sort((a, b) => a.beforeSeq - b.beforeSeq)) {
+    const source = evidence.source(s.sourceId);
+    if (!source) continue;
+    const others = recordsBetweenElsewhere(evidence.db, PERIODIC_KINDS, s.beforeUs, s.afterUs, s.sourceId);
+    if (others < GAP_OTHER_EVENTS) continue;
+    const before = evidence.event(s.beforeSeq)!;
+    const after = s.afterSeq === null ? undefined : evidence.event(s.afterSeq);
+    const rank = evidence.rank(before);
+    const death = explainingDeath(deaths, rank, s);
+    const span = after
+      ? `for ${seconds(s.afterUs - s.beforeUs)} (${evidence.where(before)} to ${evidence.where(after)})`
+      : `after ${evidence.where(before)}, for the last ${seconds(s.afterUs - s.beforeUs)} of the incident`;
+    const why = death ? `; ${death.rank} ${death.fatal ? "died" : "failed"} at ${isoTime(death.ev.tsUs)} (${evidence.where(death.ev)}: ${death.summary}), which explains it` : "";
+    out.push({
+      severity: "low",
+      witness: [before, ...(after ? [after] : []), ...(death ? [death.ev] : [])],
+      gap: {
+        kind: "time-gap",
+        source: source.path,
+        ranks: [rank],
+        from: isoTime(s.beforeUs),
+        to: isoTime(s.afterUs),
+        blinds: death ? [] : rulesOfSource(source.role),
+        ...(death && { explainedBy: `${death.rank} ${death.fatal ? "crashed" : "failed"}: ${death.summary} (${evidence.where(death.ev)})` }),
+        detail: `${source.path} writes no periodic record ${span} while ${others} were written elsewhere${why}`,
+      },
+    });
+  }
+  return out;
+}
+
+/** The fatal failure of the silent rank, or of another rank of its server, at the silence's start. */
+function explainingDeath(deaths: Map<string, FailureRecord>, rank: string, s: Silence): FailureRecord | undefined {
+  const server = rank.includes("/tp") ? rank.slice(0, rank.lastIndexOf("/tp")) : rank;
+  const near = (f: FailureRecord): boolean => f.ev.tsUs >= s.beforeUs - EXPLAIN_SLACK_US && f.ev.tsUs <= s.beforeUs + EXPLAIN_SLACK_US;
+  const own = deaths.get(rank);
+  if (own && near(own)) return own;
+  return [...deaths.values()].find((f) => f.rank.startsWith(`${server}/`) && near(f));
+}

@@ -1,0 +1,61 @@
+// process-failure: a server process or one of its threads failed outside the
+// PD protocol: a Python exception in the scheduler or a worker thread, a
+// `Fatal Python error` / segfault dump, a CUDA error or out-of-memory, an
+// NCCL/gloo watchdog timeout or ProcessGroupNCCL abort, SGLang's scheduler
+// watchdog (failures.ts reads them). Critical when the process died, high
+// otherwise; a plain traceback outside the scheduler and threads is medium.
+// A crash also explains the silence of its rank that follows (gaps/silence.ts).
+
+import { type Evidence } from "./evidence.js";
+import { failureRecords, serverLogCount } from "./failures.js";
+import { groupFailures, groupFinding, occurrence, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
+import type { Gap } from "./gaps/index.js";
+import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
+
+/** Classes of failure that stop a rank's work even when the process lives on. */
+const SERIOUS = new Set(["cuda-error", "cuda-oom", "segfault", "nccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash"]);
+
+const FALSIFY: Record<string, string> = {
+  "cuda-oom": "Rerun the same load with more memory headroom (a lower --mem-fraction-static or --max-running-requests): the rank must not run out of memory and must keep logging.",
+  nccl: "Rerun with TORCH_NCCL_TRACE_BUFFER_SIZE set (Flight Recorder) and compare the ranks' last collectives: a rank that never entered the timed-out collective is the culprit; with it fixed, no watchdog fires.",
+  gloo: "Rerun with the gloo group's peers logging their last collective: the one that never entered it is the culprit; with it fixed, no timeout fires.",
+  segfault: "Rerun the same requests with CUDA_LAUNCH_BLOCKING=1 and PYTHONFAULTHANDLER=1: the dump's current thread names the kernel; without that path the rank must not crash.",
+};
+
+export const processFailure: Rule = {
+  id: "process-failure",
+  needs: ["server logs with their stderr: tracebacks, `Fatal Python error` dumps, `terminate called …`, NCCL/gloo and scheduler watchdog lines"],
+  run({ evidence, gaps }): RuleResult {
+    const logs = serverLogCount(evidence);
+    const records = failureRecords(evidence).filter((f) => f.family === "process");
+    if (records.length === 0) {
+      if (logs === 0) {
+        return undetermined("process-failure", "No server log: process failures cannot be seen",
+          ["the servers' logs with stderr (tracebacks and crash dumps reach only there)"],
+          "The incident holds no server log, and probe records do not show exceptions or crashes.");
+      }
+      return consistent("process-failure", `No exception, crash or watchdog timeout in ${logs} server log(s)`,
+        `${logs} server log(s) hold no traceback, thread death, crash dump, CUDA error, NCCL/gloo watchdog timeout or scheduler watchdog line.`, logs);
+    }
+    return { checked: logs, findings: groupFailures(records).map((g) => failureFinding(evidence, g, gaps)) };
+  },
+};
+
+function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[]): DraftFinding {
+  const serious = g.fatal || SERIOUS.has(g.cls) || g.records.some((r) => r.ev.attrs?.thread !== undefined || r.ev.kind !== "log.exception");
+  const silences = silencesAfter(g, gaps);
+  const died = g.fatal ? "died" : "failed";
+  const silenceText = silences.length
+    ? ` After it, ${silences.map((s) => `${s.gap.ranks?.join(", ") ?? s.gap.source} writes no periodic record (${s.gap.from} to ${s.gap.to})`).join("; ")}: the crash explains the silence.`
+    : "";
+  const others = g.summaries.length > 1 ? ` The group also holds: ${g.summaries.slice(1, 4).map((m) => `\`${m}\``).join(", ")}${g.summaries.length > 4 ? " …" : ""}.` : "";
+  return groupFinding("process-failure", g, {
+    severity: g.fatal ? "critical" : serious ? "high" : "medium",
+    title: `${ranksText(g.ranks)} ${died}: ${g.summaries[0]}`,
+    explanation:
+      `Let ${ranksText(g.ranks)} run the server's scheduler and its threads. Then they must keep serving, ` +
+      `but ${occurrence(evidence, g)}${g.fatal ? "; the process died there" : ""}.${others}${silenceText}`,
+    falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
+    facts: { silencesExplained: silences.length },
+  }, silences.flatMap((s) => s.witness.slice(0, 1)));
+}

@@ -1,0 +1,57 @@
+// transport-failure: the KV transfer path failed below the PD protocol:
+// Mooncake/NIXL transport errors (`Session … failed.`, `NIXL transport error
+// for room …`, transfer-engine errors), engine-level transfer timeouts
+// (`Failed to complete transfers after N seconds`), node failures (`Lost
+// connection with prefill instance …`), bootstrap fetch failures (`Could not
+// fetch prefill parallel info …`), and PD failure lines whose reason is one of
+// those (sglang-pd-logs-and-protocol.md §3.1–§3.5; failures.ts reads them).
+// High; critical when a transfer thread died with it. When a process crash
+// came first, the failure is its consequence and the finding says so.
+
+import { isoTime, type Evidence } from "./evidence.js";
+import { failureRecords, serverLogCount, type FailureRecord } from "./failures.js";
+import { groupFailures, groupFinding, occurrence, ranksText, type FailureGroup } from "./failureFindings.js";
+import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
+
+/** A crash this long before a transport failure may have caused it (the peer's heartbeat and transfer timeouts). */
+const CRASH_LEAD_US = 600_000_000;
+
+export const transportFailure: Rule = {
+  id: "transport-failure",
+  needs: ["prefill and decode server logs (transport errors, PD failure lines, node failures)", "transfer-engine log lines (Mooncake/NIXL C++ messages)"],
+  run({ evidence }): RuleResult {
+    const logs = serverLogCount(evidence);
+    const all = failureRecords(evidence);
+    const records = all.filter((f) => f.family === "transport");
+    if (records.length === 0) {
+      if (logs === 0) {
+        return undetermined("transport-failure", "No server log: transport failures cannot be seen",
+          ["prefill and decode server logs"], "Transport errors and PD failure lines are logged by the servers; the incident holds no server log.");
+      }
+      return consistent("transport-failure", `No transport failure in ${logs} server log(s)`,
+        `${logs} server log(s) hold no transport error, transfer-engine timeout, node failure, bootstrap fetch failure or PD failure line with a transport reason.`, logs);
+    }
+    const crashes = all.filter((f) => f.family === "process" && f.fatal);
+    return { checked: logs, findings: groupFailures(records).map((g) => failureFinding(evidence, g, crashes)) };
+  },
+};
+
+function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRecord[]): DraftFinding {
+  const firstUs = g.records[0]!.ev.tsUs;
+  const crash = crashes.find((c) => c.ev.tsUs <= firstUs && firstUs - c.ev.tsUs <= CRASH_LEAD_US);
+  const rooms = g.rooms.length ? ` It failed ${g.rooms.length} room(s)${g.rooms.length > 1 ? `, first ${g.rooms[0]}` : ` (${g.rooms[0]})`}.` : "";
+  const cause = crash
+    ? ` A process died first: ${crash.rank} at ${isoTime(crash.ev.tsUs)} (${evidence.where(crash.ev)}: ${crash.summary}); the transport failure follows from that crash.`
+    : "";
+  return groupFinding("transport-failure", g, {
+    severity: g.fatal ? "critical" : "high",
+    title: `Transport failure on ${ranksText(g.ranks)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
+    explanation:
+      `Let the transfer engine carry each room's KV cache between prefill and decode. Then a transfer must complete or be retried within its timeout, ` +
+      `but ${occurrence(evidence, g)}.${rooms}${cause}`,
+    falsify: crash
+      ? "Keep the crashed process alive (fix its own failure first) and rerun: if the crash caused these, the transport errors disappear with it."
+      : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",
+    facts: { afterCrash: crash?.rank ?? null, engineLevel: g.records.some((r) => r.ev.kind.startsWith("xfer.")) },
+  }, crash ? [crash.ev] : []);
+}

@@ -1,0 +1,105 @@
+// Typed reads the analyzer's evidence checks need beyond queries.ts: where a
+// source's periodic records pause or stop, how many records of those kinds
+// other sources wrote meanwhile, the first and last record of each room, and
+// the latest records of a kind per rank at a point. Index-driven (events_kind,
+// events_room, events_rank), so none of them scans the whole table.
+
+import type { IncidentDb } from "./db.js";
+
+/** Two consecutive records of the kinds in one source, at least `minGapUs` apart. */
+export interface SourcePause {
+  sourceId: number;
+  beforeSeq: number;
+  beforeUs: number;
+  afterSeq: number;
+  afterUs: number;
+}
+
+function placeholders(n: number): string {
+  return Array.from({ length: n }, () => "?").join(", ");
+}
+
+/** Per source, every pause of at least `minGapUs` between consecutive records of `kinds`. */
+export function sourcePauses(db: IncidentDb, kinds: readonly string[], minGapUs: number): SourcePause[] {
+  return db
+    .prepare(
+      `SELECT source_id AS sourceId, prevSeq AS beforeSeq, prevTs AS beforeUs, seq AS afterSeq, ts_us AS afterUs FROM (
+         SELECT source_id, seq, ts_us, LAG(ts_us) OVER w AS prevTs, LAG(seq) OVER w AS prevSeq FROM events WHERE kind IN (${placeholders(kinds.length)})
+         WINDOW w AS (PARTITION BY source_id ORDER BY seq))
+       WHERE ts_us - prevTs >= ?`,
+    )
+    .all(...kinds, minGapUs) as SourcePause[];
+}
+
+/** Per source, its last record of `kinds`. */
+export function lastRecordPerSource(db: IncidentDb, kinds: readonly string[]): { sourceId: number; seq: number; tsUs: number }[] {
+  return db
+    .prepare(`SELECT source_id AS sourceId, MAX(seq) AS seq, ts_us AS tsUs FROM events WHERE kind IN (${placeholders(kinds.length)}) GROUP BY source_id`)
+    .all(...kinds) as { sourceId: number; seq: number; tsUs: number }[];
+}
+
+/** Records of `kinds` strictly between two times, in sources other than `exceptSourceId`. */
+export function recordsBetweenElsewhere(db: IncidentDb, kinds: readonly string[], fromUs: number, toUs: number, exceptSourceId: number): number {
+  const row = db
+    .prepare(`SELECT COUNT(*) AS n FROM events WHERE kind IN (${placeholders(kinds.length)}) AND ts_us > ? AND ts_us < ? AND source_id != ?`)
+    .get(...kinds, fromUs, toUs, exceptSourceId) as { n: number };
+  return row.n;
+}
+
+/** The first record of a room (its seq and time), or undefined when no event names it. */
+export function roomFirstRecord(db: IncidentDb, room: string): { seq: number; tsUs: number } | undefined {
+  return db.prepare("SELECT seq, ts_us AS tsUs FROM events WHERE room = ? ORDER BY seq LIMIT 1").get(room) as { seq: number; tsUs: number } | undefined;
+}
+
+/** The last record of a room, or undefined when no event names it. */
+export function roomLastRecord(db: IncidentDb, room: string): { seq: number; tsUs: number } | undefined {
+  return db.prepare("SELECT seq, ts_us AS tsUs FROM events WHERE room = ? ORDER BY seq DESC LIMIT 1").get(room) as { seq: number; tsUs: number } | undefined;
+}
+
+/** The first and last event of the incident (seq and time), undefined when it has none. */
+export function incidentSpan(db: IncidentDb): { firstSeq: number; firstUs: number; lastSeq: number; lastUs: number } | undefined {
+  const first = db.prepare("SELECT seq, ts_us AS tsUs FROM events ORDER BY seq LIMIT 1").get() as { seq: number; tsUs: number } | undefined;
+  const last = db.prepare("SELECT seq, ts_us AS tsUs FROM events ORDER BY seq DESC LIMIT 1").get() as { seq: number; tsUs: number } | undefined;
+  return first && last ? { firstSeq: first.seq, firstUs: first.tsUs, lastSeq: last.seq, lastUs: last.tsUs } : undefined;
+}
+
+/** The seq of the last event at the given time (ties: the latest). */
+export function lastSeqAt(db: IncidentDb, tsUs: number): number | undefined {
+  return db.prepare("SELECT seq FROM events WHERE ts_us = ? ORDER BY seq DESC LIMIT 1").pluck().get(tsUs) as number | undefined;
+}
+
+/** Per (host, role, tp), the seq of its last record of `kind` at or before `seq`. */
+export function latestOfKindPerRank(db: IncidentDb, kind: string, atSeq: number): number[] {
+  return db
+    .prepare("SELECT MAX(seq) FROM events WHERE kind = ? AND seq <= ? GROUP BY host, role, tp")
+    .pluck()
+    .all(kind, atSeq) as number[];
+}
+
+/** Distinct hosts named by events, in order. */
+export function eventHosts(db: IncidentDb): string[] {
+  return db.prepare("SELECT DISTINCT host FROM events WHERE host IS NOT NULL ORDER BY host").pluck().all() as string[];
+}
+
+/** A transfer record's place: room, chunk and TP rank (kv.post / kv.notify probe records). */
+export interface TransferStamp {
+  seq: number;
+  tsUs: number;
+  room: string;
+  chunk: number | null;
+  tp: number | null;
+  /** kv.notify only: the notification tag. */
+  tag: string | null;
+}
+
+/** Every kv.post with a room, in seq order. */
+export function transferPosts(db: IncidentDb): TransferStamp[] {
+  return db.prepare("SELECT seq, ts_us AS tsUs, room, chunk, tp, NULL AS tag FROM events WHERE kind = 'kv.post' AND room IS NOT NULL ORDER BY seq").all() as TransferStamp[];
+}
+
+/** Every kv.notify with a room, in seq order. */
+export function transferNotifies(db: IncidentDb): TransferStamp[] {
+  return db
+    .prepare("SELECT seq, ts_us AS tsUs, room, chunk, tp, json_extract(attrs, '$.tag') AS tag FROM events WHERE kind = 'kv.notify' AND room IS NOT NULL ORDER BY seq")
+    .all() as TransferStamp[];
+}
