@@ -92,6 +92,8 @@ export interface CheckCoverage {
 
 export interface RoomView {
   room: string;
+  /** What the model had to assume to apply the room's observed events (a bootstrap it did not see, pages known only from a free). */
+  assumed?: string[];
   prefill: { state: KVPollValue | null; ranks: string[]; chunksPosted: number; chunksDone: number; queue: number | null; changedAt: number | null };
   decode: { state: KVPollValue | null; ranks: string[]; chunksNotified: number; auxReceived: boolean; pages: [number, number][]; changedAt: number | null };
 }

@@ -6,7 +6,7 @@
 import { accessorWaits, type LayerLoad } from "./hicache.js";
 import { attrNum, attrStr, countPages, expandPages, pageRanges, storeRanges } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
-import { FLAG, type RoomRec } from "./rooms.js";
+import { ASSUMED, assumptionsOf, FLAG, type RoomRec } from "./rooms.js";
 import { BUFFERS, bufferId } from "./shadowMemory.js";
 import { checkRead, type ReadIssue } from "./shadowReads.js";
 import { SEEN, type ModelState } from "./state.js";
@@ -39,10 +39,15 @@ export function onKvAlloc(s: ModelState, ev: StoredEvent): void {
 export function onKvFree(s: ModelState, ev: StoredEvent): void {
   s.seen |= SEEN.alloc;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
-  const r = ev.room === null ? undefined : s.rooms.find(ev.room);
-  const d = r?.decode.get(rank);
   const ranges = pageRanges(ev);
   const seq = ev.seq;
+  const r = ev.room === null ? undefined : countPages(ranges) > 0 ? s.room(ev.room, ev) : s.rooms.find(ev.room);
+  // A free that names pages is a fact about the room even when its allocation was not seen.
+  const d = r === undefined ? undefined : countPages(ranges) > 0 ? s.receiver(r, rank, ev) : r.decode.get(rank);
+  if (r !== undefined && d !== undefined && d.pages.length === 0 && countPages(ranges) > 0) {
+    d.pages = expandPages(ranges);
+    r.assumed |= ASSUMED.pagesFromFree;
+  }
   if (countPages(ranges) === 0 && d !== undefined) s.shadow.freePages(rank, d.pages, seq);
   else for (let k = 0; k < ranges.length; k++) s.shadow.free(rank, ranges[k]![0], ranges[k]![1], seq);
   if (d !== undefined) d.freedSeq = seq;
@@ -108,8 +113,26 @@ export function onKernelRead(s: ModelState, ev: StoredEvent): void {
   const ranges = pageRanges(ev);
   const found: ReadIssue[] = [];
   for (let k = 0; k < ranges.length; k++) checkRead(s.shadow, rank, buf, layer, ranges[k]![0], ranges[k]![1], ev.room, s.layerLoaded, found);
+  if (found.length > 0 && ev.room !== null && found.some((i) => i.assumedOwner)) s.room(ev.room, ev).assumed |= ASSUMED.readerOwns;
   for (const issue of found) report(s, ev, rank, buf, layer, issue, consumer);
 }
+
+/** What the model assumed about the rooms a violation names, each prefixed with its room. */
+function assumedFor(s: ModelState, rooms: (string | null)[]): string[] {
+  const out: string[] = [];
+  for (const room of new Set(rooms)) {
+    const bits = room === null ? 0 : s.rooms.find(room)?.assumed ?? 0;
+    for (const text of assumptionsOf(bits)) out.push(`room ${room}: ${text}`);
+  }
+  return out;
+}
+
+const STALE_HOW: Record<string, string> = {
+  "in-flight": "freed while that write was in flight, given out again, and read before the write landed",
+  "landed-after-reuse": "freed while that write was in flight; the write landed after the page was given out again",
+  "posted-after-free": "freed, and that write was posted only after the free; it landed on the page's new owner",
+  "non-owner-write": "written by a room that never owned it",
+};
 
 function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer: number, issue: ReadIssue, consumer: number | null): void {
   const r: RoomRec | undefined = ev.room === null ? undefined : s.room(ev.room, ev);
@@ -120,8 +143,11 @@ function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer
       "stale-slot-reuse",
       ev,
       [issue.free, issue.post, issue.allocSeq, issue.land ?? -1, ev.seq],
-      `room ${ev.room ?? "?"} read ${where}, which was freed while room ${issue.room}'s chunk ${issue.chunk ?? "?"} write was in flight and then reallocated; that write ${issue.land === null ? "is still landing" : "landed after the reallocation"}`,
-      { buffer: BUFFERS[buf], layer, page: issue.page, previousRoom: issue.room, chunk: issue.chunk, free: issue.free, post: issue.post, alloc: issue.allocSeq, land: issue.land },
+      `room ${ev.room ?? "?"} read ${where}, which holds room ${issue.room}'s chunk ${issue.chunk ?? "?"} write: the page was ${STALE_HOW[issue.mechanism]}`,
+      {
+        buffer: BUFFERS[buf], layer, page: issue.page, previousRoom: issue.room, chunk: issue.chunk, free: issue.free, post: issue.post, alloc: issue.allocSeq,
+        land: issue.land, mechanism: issue.mechanism, assumptions: assumedFor(s, [ev.room, issue.room]),
+      },
       ev.room,
       rank,
     );
@@ -135,7 +161,7 @@ function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer
       ev,
       [w.postSeq, ev.seq],
       `room ${ev.room ?? w.room} read ${where} before chunk ${w.chunk ?? "?"} of room ${w.room} (posted by ${s.ranks.label(w.poster)}) landed`,
-      { buffer: BUFFERS[buf], layer, page: issue.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster) },
+      { buffer: BUFFERS[buf], layer, page: issue.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster), assumptions: assumedFor(s, [ev.room, w.room]) },
       ev.room ?? w.room,
       rank,
     );

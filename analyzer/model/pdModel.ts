@@ -88,6 +88,15 @@ export const ROOM_RETIRE_US = 10e6;
 /** Ranks inside a collective this long at the end, with a peer missing, are a divergence. */
 export const COLLECTIVE_HANG_US = 10e6;
 
+/**
+ * How long a room decode gave up on is remembered when prefill never showed
+ * it: twice the longer PD timeout, since prefill may post a room's transfer a
+ * whole timeout after decode freed its pages.
+ */
+function lateWriteHorizonUs(p: Profile): number {
+  return 2 * Math.max(p.waitingTimeoutS, p.bootstrapTimeoutS) * 1e6;
+}
+
 export interface ModelOptions {
   /** Qualify rank labels with the host ("d0/decode/tp3"); the replay sets it when hosts differ. */
   qualifyHosts?: boolean;
@@ -172,7 +181,7 @@ export class PdModel implements ReplayModel {
 
   private housekeeping(nowUs: number): void {
     const s = this.s;
-    s.rooms.retire(nowUs, ROOM_RETIRE_US);
+    s.rooms.retire(nowUs, ROOM_RETIRE_US, lateWriteHorizonUs(s.profile));
     s.shadow.sweep((rank, id) => {
       const l = s.hicache.get(rank)?.loadById(id);
       return l != null && !l.finished();

@@ -17,12 +17,42 @@ export const FLAG = {
   ungated: 32,
 } as const;
 
+/**
+ * Bits of RoomRec.assumed: what the model had to assume to apply a room's
+ * observed events as facts (DESIGN.md "The reference model"); ASSUMPTIONS
+ * says each in words.
+ */
+export const ASSUMED = {
+  /** Prefill posted or finished a transfer for the room without a bootstrap record of it (no metadata frame, no arrival). */
+  noBootstrap: 1,
+  /** Decode's pages of the room are known only from its kv.free (no kv.alloc or kv.meta named them). */
+  pagesFromFree: 2,
+  /** A transfer was posted after decode freed the room's pages: it was placed on the pages the room had held. */
+  postAfterFree: 4,
+  /** The room read pages no kv.alloc gave it: they were taken as its own. */
+  readerOwns: 8,
+} as const;
+
+export const ASSUMPTIONS: readonly [number, string][] = [
+  [ASSUMED.noBootstrap, "prefill transferred the room without a bootstrap record of it; the transfer is taken as a fact and its bootstrap as unseen"],
+  [ASSUMED.pagesFromFree, "decode's pages of the room are known only from its kv.free; no kv.alloc or kv.meta named them"],
+  [ASSUMED.postAfterFree, "a transfer was posted after decode freed the room's pages; it is placed on the pages the room had held"],
+  [ASSUMED.readerOwns, "the room read pages no kv.alloc gave it; they are taken as its own"],
+];
+
+/** The assumptions of a room's bits, in words. */
+export function assumptionsOf(bits: number): string[] {
+  return ASSUMPTIONS.filter(([bit]) => bits & bit).map(([, text]) => text);
+}
+
 export class RoomRec {
   readonly prefill = new Map<number, PrefillSender>();
   readonly decode = new Map<number, DecodeReceiver>();
   /** Transfer writes posted for this room and not landed (shadow memory write slots). */
   inflight: number[] = [];
   flags = 0;
+  /** Bits of ASSUMED. */
+  assumed = 0;
   rid: string | null = null;
   /** Decode rank ports the room's metadata came from (queue routing by port sum). */
   dstPorts: number[] = [];
@@ -45,6 +75,17 @@ export class RoomRec {
     for (const s of this.prefill.values()) if (s.concluded === null) return false;
     for (const r of this.decode.values()) if (r.concluded === null) return false;
     return true;
+  }
+
+  /**
+   * A room decode gave up on (freed or failed) with no prefill side in the
+   * evidence: prefill may still write its pages, long after (the late write
+   * of stale-slot-reuse), so the room's pages are kept in mind longer.
+   */
+  awaitsLateWrites(): boolean {
+    if (this.prefill.size > 0) return false;
+    for (const d of this.decode.values()) if (d.freedSeq >= 0 || d.concluded === KVPoll.Failed) return true;
+    return false;
   }
 
   /** MIN over the side's ranks of what their poll() reports (§8 reduction); null when the side is unknown. */
@@ -87,10 +128,10 @@ export class RoomRegistry {
     this.byRid.set(rid, r.room);
   }
 
-  /** Drops rooms settled and untouched for `horizonUs`. */
-  retire(nowUs: number, horizonUs: number): void {
+  /** Drops rooms settled and untouched for `horizonUs`, or `lateHorizonUs` for rooms that await late writes. */
+  retire(nowUs: number, horizonUs: number, lateHorizonUs: number): void {
     for (const r of this.rooms.values()) {
-      if (nowUs - r.lastTsUs < horizonUs || !r.settled()) continue;
+      if (nowUs - r.lastTsUs < (r.awaitsLateWrites() ? lateHorizonUs : horizonUs) || !r.settled()) continue;
       this.rooms.delete(r.room);
       if (r.rid !== null) this.byRid.delete(r.rid);
     }
@@ -102,6 +143,7 @@ export class RoomRegistry {
       [...r.prefill.values()].map((s) => s.encode()),
       [...r.decode.values()].map((d) => d.encode()),
       r.inflight.map(writeIds),
+      r.assumed,
     ]);
   }
 
@@ -122,6 +164,7 @@ export class RoomRegistry {
         r.decode.set(recv.rank, recv);
       }
       r.inflight = (row[9] as number[]).map(writeById);
+      r.assumed = row[10] as number;
       reg.rooms.set(r.room, r);
       if (r.rid !== null) reg.byRid.set(r.rid, r.room);
     }

@@ -191,6 +191,8 @@ export class ShadowMemory {
         E.owner[x] = null;
         E.freeSeq[x] = seq;
         E.changedSeq[x] = seq;
+        // An orphaned write's data was there for one owner to read; the next owner gets the page fresh.
+        E.lwOrphanFree[x] = -1;
         this.maybeDrop(x);
       }
     }
@@ -402,10 +404,14 @@ export class ShadowMemory {
     return out.sort((a, b) => W.id[a]! - W.id[b]!);
   }
 
-  /** Free pages with nothing in flight and no pending load keep no state a later check needs. */
+  /**
+   * Free pages with nothing in flight, no pending load and no orphaned write
+   * landed on them (a late write's data waits there for the page's next
+   * owner) keep no state a later check needs.
+   */
   private maybeDrop(x: number): void {
     const E = this.extents;
-    if (E.owner[x] === null && E.firstTarget[x]! < 0 && E.hcLoad[x]! < 0) {
+    if (E.owner[x] === null && E.firstTarget[x]! < 0 && E.hcLoad[x]! < 0 && !(E.lwOrphanFree[x]! >= 0 && E.lwRoom[x] !== null)) {
       this.index[E.pool[x]!]!.fill(E.lo[x]!, E.hi[x]!, -1);
       this.pageCount -= E.hi[x]! - E.lo[x]!;
       E.remove(x);

@@ -14,10 +14,30 @@ export interface WriteInfo {
   postSeq: number;
 }
 
+/**
+ * How another room's data reached a page its reader owns (stale-slot-reuse):
+ * still in flight at the read; in flight at the free and landed after the
+ * page was given out again; posted after the free; or written by a room
+ * that never owned the page.
+ */
+export type StaleMechanism = "in-flight" | "landed-after-reuse" | "posted-after-free" | "non-owner-write";
+
 export type ReadIssue =
-  | { check: "read-before-landed-write"; page: number; allocSeq: number; write: WriteInfo }
-  | { check: "stale-slot-reuse"; page: number; allocSeq: number; room: string; chunk: number | null; post: number; free: number; land: number | null }
-  | { check: "hicache-pending"; page: number; allocSeq: number; load: number };
+  | { check: "read-before-landed-write"; page: number; allocSeq: number; write: WriteInfo; assumedOwner: boolean }
+  | {
+      check: "stale-slot-reuse";
+      page: number;
+      allocSeq: number;
+      room: string;
+      chunk: number | null;
+      post: number;
+      free: number;
+      land: number | null;
+      mechanism: StaleMechanism;
+      /** No kv.alloc gave the page to its reader: the model took it as the reader's. */
+      assumedOwner: boolean;
+    }
+  | { check: "hicache-pending"; page: number; allocSeq: number; load: number; assumedOwner: boolean };
 
 /** Whether layer `layer` of HiCache load `id` on `rank` has landed (an unknown load has: its slot was reused). */
 export type LoadedLookup = (rank: number, id: number, layer: number) => boolean;
@@ -25,11 +45,13 @@ export type LoadedLookup = (rank: number, id: number, layer: number) => boolean;
 /**
  * What a read of pages [lo, hi) of (rank, buf, layer) by `room` would see
  * wrong, page by page: a write of its own room still in flight
- * (read-before-landed-write); a write posted for the page's previous owner,
- * in flight at the free and still in flight or landed after the page's new
- * allocation (stale-slot-reuse); or a HiCache load whose layer has not
- * completed (hicache-pending: the caller decides whether the read was
- * gated). Appends to `found` the first issue of each check it lacks.
+ * (read-before-landed-write); another room's data on a page the reader owns
+ * (stale-slot-reuse, decided by the outcome: the write still in flight at
+ * the read, or landed from a room that no longer or never owned the page);
+ * or a HiCache load whose layer has not completed (hicache-pending: the
+ * caller decides whether the read was gated). A page no kv.alloc gave out is
+ * taken as the reader's: the read is a fact, its allocation was not seen.
+ * Appends to `found` the first issue of each check it lacks.
  */
 export function checkRead(
   sh: ShadowMemory,
@@ -46,45 +68,62 @@ export function checkRead(
   const to = lookupEnd(hi);
   for (let p = sh.nextTracked(pool, lookupStart(lo, hi), to); p < to; p = sh.nextTracked(pool, p, to)) {
     const x = sh.extentAt(pool, p);
-    const issue = readIssue(sh, x, rank, layer, p, room, loaded);
-    if (issue !== null && !hasCheck(found, issue.check)) found.push(issue);
+    readIssues(sh, x, rank, layer, p, room, loaded, found);
     p = sh.extents.hi[x]!;
   }
 }
 
 /** What a read of page `page` of extent `x` sees wrong (the same for every page of the extent). */
-function readIssue(sh: ShadowMemory, x: number, rank: number, layer: number, page: number, room: string | null, loaded: LoadedLookup): ReadIssue | null {
+function readIssues(sh: ShadowMemory, x: number, rank: number, layer: number, page: number, room: string | null, loaded: LoadedLookup, found: ReadIssue[]): void {
   const { extents: E, targets: T, writes: W } = sh;
-  const owner = E.owner[x] as string | null;
+  const assumedOwner = E.owner[x] === null && room !== null;
+  const owner = (E.owner[x] as string | null) ?? room;
   const allocSeq = E.allocSeq[x]!;
+  const add = (issue: ReadIssue): void => {
+    if (!hasCheck(found, issue.check)) found.push(issue);
+  };
   for (let t = E.firstTarget[x]!; t >= 0; t = T.nextOnExtent[t]!) {
     const w = T.write[t]!;
     const writer = W.room[w]!;
     const stale = T.orphanFree[t]! >= 0 || T.epoch[t] !== E.epoch[x] || writer !== owner;
+    // On a page nobody was seen to own, only a write its own room had freed is another room's for sure.
+    if (stale && assumedOwner && T.orphanFree[t]! < 0) continue;
     if (stale && owner !== null && (room === null || room === owner)) {
       const free = T.orphanFree[t]! >= 0 ? T.orphanFree[t]! : sh.lastFree(x);
-      return { check: "stale-slot-reuse", page, allocSeq, room: writer, chunk: nullable(W.chunk[w]!), post: W.postSeq[w]!, free, land: null };
+      add({ check: "stale-slot-reuse", page, allocSeq, room: writer, chunk: nullable(W.chunk[w]!), post: W.postSeq[w]!, free, land: null, mechanism: "in-flight", assumedOwner });
+      return;
     }
     if (!stale && (room === null || room === writer)) {
-      return { check: "read-before-landed-write", page, allocSeq, write: { room: writer, chunk: nullable(W.chunk[w]!), poster: W.poster[w]!, postSeq: W.postSeq[w]! } };
+      add({ check: "read-before-landed-write", page, allocSeq, write: { room: writer, chunk: nullable(W.chunk[w]!), poster: W.poster[w]!, postSeq: W.postSeq[w]! }, assumedOwner });
+      break;
     }
   }
-  const lwRoom = E.lwRoom[x] as string | null;
-  if (
-    E.layerStores[x]?.get(layer) === undefined &&
-    lwRoom !== null &&
-    owner !== null &&
-    lwRoom !== owner &&
-    (E.lwOrphanFree[x]! >= 0 || E.lwEpoch[x] !== E.epoch[x]) &&
-    E.lwLandSeq[x]! > allocSeq &&
-    (room === null || room === owner)
-  ) {
-    const free = E.lwOrphanFree[x]! >= 0 ? E.lwOrphanFree[x]! : E.prevFreeSeq[x]!;
-    return { check: "stale-slot-reuse", page, allocSeq, room: lwRoom, chunk: nullable(E.lwChunk[x]!), post: E.lwPostSeq[x]!, free, land: E.lwLandSeq[x]! };
-  }
+  const landed = landedStale(sh, x, layer, owner, room, assumedOwner);
+  if (landed !== null) add({ check: "stale-slot-reuse", page, allocSeq, ...landed, assumedOwner });
   const load = E.hcLoad[x]!;
-  if (load >= 0 && !loaded(rank, load, layer)) return { check: "hicache-pending", page, allocSeq, load };
-  return null;
+  if (load >= 0 && !loaded(rank, load, layer)) add({ check: "hicache-pending", page, allocSeq, load, assumedOwner });
+}
+
+/**
+ * The page's last landed write is another room's, and that room did not own
+ * the page when it wrote (posted after its free, or never its page), or it
+ * landed after the page was given to its owner; no store of the owner's own
+ * to the layer came after it.
+ */
+function landedStale(sh: ShadowMemory, x: number, layer: number, owner: string | null, room: string | null, assumedOwner: boolean): Pick<Extract<ReadIssue, { check: "stale-slot-reuse" }>, "room" | "chunk" | "post" | "free" | "land" | "mechanism"> | null {
+  const E = sh.extents;
+  const lwRoom = E.lwRoom[x] as string | null;
+  if (lwRoom === null || owner === null || lwRoom === owner || (room !== null && room !== owner)) return null;
+  if (E.layerStores[x]?.get(layer) !== undefined) return null;
+  const orphan = E.lwOrphanFree[x]! >= 0;
+  // With the owner assumed, only a write its own room had freed is another room's for sure.
+  if (assumedOwner && !orphan) return null;
+  const notOwned = E.lwEpoch[x] === -1;
+  const afterAlloc = E.allocSeq[x]! >= 0 && E.lwEpoch[x] !== E.epoch[x] && E.lwLandSeq[x]! > E.allocSeq[x]!;
+  if (!orphan && !notOwned && !afterAlloc) return null;
+  const free = orphan ? E.lwOrphanFree[x]! : E.prevFreeSeq[x]! >= 0 ? E.prevFreeSeq[x]! : E.freeSeq[x]!;
+  const mechanism: StaleMechanism = free < 0 ? "non-owner-write" : E.lwPostSeq[x]! > free ? "posted-after-free" : "landed-after-reuse";
+  return { room: lwRoom, chunk: nullable(E.lwChunk[x]!), post: E.lwPostSeq[x]!, free, land: E.lwLandSeq[x]!, mechanism };
 }
 
 function hasCheck(found: readonly ReadIssue[], check: ReadIssue["check"]): boolean {

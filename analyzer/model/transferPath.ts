@@ -6,7 +6,7 @@ import { KVPoll } from "./api.js";
 import { attrBool, attrNum, attrStr, countPages, expandPages, pageRanges } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { DecodeReceiver } from "./receiver.js";
-import { FLAG, type RoomRec } from "./rooms.js";
+import { ASSUMED, FLAG, type RoomRec } from "./rooms.js";
 import { routeQueue } from "./sender.js";
 import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
@@ -77,6 +77,8 @@ export function onKvPost(s: ModelState, ev: StoredEvent): void {
   s.seen |= SEEN.post;
   const rank = s.rankOf(ev, PREFILL);
   const r = s.room(ev.room, ev);
+  // The post is a fact; a sender that starts with it is one whose bootstrap the evidence lacks.
+  if (!r.prefill.has(rank)) r.assumed |= ASSUMED.noBootstrap;
   const sender = s.sender(r, rank, ev);
   const isLast = attrBool(ev, "last") ?? false;
   const n = countPages(pageRanges(ev));
@@ -91,6 +93,7 @@ export function onKvPost(s: ModelState, ev: StoredEvent): void {
   const peersOnly = hasDecodeTp(s, r, tp);
   for (const d of r.decode.values()) {
     if (peersOnly && s.ranks.ranks[d.rank]!.tp !== tp) continue;
+    if (d.freedSeq >= 0) r.assumed |= ASSUMED.postAfterFree;
     if (dst.length > 0) {
       if (countPages(dst) > 0) r.inflight.push(s.shadow.postRanges(r.room, ev.chunk, rank, d.rank, BUF_KV, dst, ev.seq, queue, d.freedSeq));
     } else if (Math.min(start + n, d.pages.length) > start) {

@@ -4,7 +4,7 @@
 
 import type { KVPollValue, ModelStateView, PageView, RoomView } from "./api.js";
 import { toRanges } from "./evidence.js";
-import type { RoomRec } from "./rooms.js";
+import { assumptionsOf, type RoomRec } from "./rooms.js";
 import { BUFFERS, poolBuffer, poolRank } from "./shadowMemory.js";
 import { nullable } from "./slots.js";
 import type { ModelState } from "./state.js";
@@ -13,8 +13,10 @@ function roomView(s: ModelState, r: RoomRec): RoomView {
   const senders = [...r.prefill.values()];
   const receivers = [...r.decode.values()];
   const first = receivers[0];
+  const assumed = assumptionsOf(r.assumed);
   return {
     room: r.room,
+    ...(assumed.length > 0 && { assumed }),
     prefill: {
       state: r.prefillState() as KVPollValue | null,
       ranks: senders.map((x) => s.ranks.label(x.rank)),

@@ -37,9 +37,10 @@ export function snapshotSpacing(every: number, liveState: number): number {
 /**
  * Bump when the encoding below changes, or when replays read events
  * differently (2: all-NULL column-cache columns now read as null, not 0;
- * 3: the model snapshot keeps the shadow memory as page extents).
+ * 3: the model snapshot keeps the shadow memory as page extents;
+ * 4: late writes stay on free pages, rooms record what the model assumed).
  */
-const SNAPSHOT_FORMAT = "v8-deflate-3";
+const SNAPSHOT_FORMAT = "v8-deflate-4";
 export const SNAPSHOTS_META = "snapshots";
 
 interface SnapshotsMeta {
