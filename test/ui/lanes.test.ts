@@ -61,6 +61,7 @@ const EXPECTED: Record<string, string> = {
   [LogKind.schedulerWatchdog]: "scheduler",
   [LogKind.exception]: "logs",
   [LogKind.watchdog]: "collectives",
+  [LogKind.ncclWarning]: "collectives",
   [LogKind.httpAccess]: "scheduler",
   [LogKind.unparsed]: "logs",
   [ChecksumKind]: "checksums",
