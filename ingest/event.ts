@@ -54,6 +54,8 @@ export interface ParsedEvent {
 export interface StoredEvent {
   seq: number;
   tsUs: number;
+  /** The time was interpolated or anchored, not read from the record (ParsedEvent.tsInferred). */
+  tsInferred: boolean;
   sourceId: number;
   line: number;
   host: string | null;
@@ -118,6 +120,8 @@ export const LogKind = {
   /** The process died: `Fatal Python error` / faulthandler dumps, C++ `terminate called …`, torch `frame #N` backtraces. */
   crash: "proc.crash",
   watchdog: "coll.watchdog",
+  /** An NCCL WARN/ERROR line (NCCL_DEBUG): NCCL's own report of a failed call, a lost peer, a transport error. */
+  ncclWarning: "nccl.warn",
   /** SGLang's scheduler watchdog: a forward pass took longer than `watchdog_timeout`. */
   schedulerWatchdog: "sched.watchdog",
   httpAccess: "http.access",

@@ -25,8 +25,14 @@ import type { LoadedStats, LoadSource } from "./loadStream.js";
 import { StoredEventsMerger } from "./rebuild.js";
 import type { ScanReport } from "./scan.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "./store/anchors.js";
-import { IncidentWriter } from "./store/writer.js";
+import type { UnparsedShape } from "./store/queries.js";
+import { IncidentWriter, type NotIngestedSource } from "./store/writer.js";
 import { runLoad, scanAll } from "./workers.js";
+import { isoFromUs } from "./timeFormat.js";
+import { datingHints, type TimeSpan } from "./timeHints.js";
+import { isLogFormat } from "./formats/index.js";
+import type { DatingHints } from "./formats/log/dating.js";
+import { assertSameIncident } from "./sameIncident.js";
 
 export interface IngestOptions {
   /** The incident database (created when missing). */
@@ -38,6 +44,8 @@ export interface IngestOptions {
   role?: Role;
   /** Zone the log timestamps were written in: an IANA name or ±HH:MM (default UTC). */
   tz?: string;
+  /** The sources belong to the incident already in the database, whatever their zone or time span. */
+  append?: boolean;
   onProgress?: (p: IngestProgress) => void;
   /** How long to wait for another ingest into the same database (default 10 minutes). */
   lockTimeoutMs?: number;
@@ -62,13 +70,21 @@ export interface SourceSummary {
   /** Why a source was not ingested. */
   reason?: string;
   format: FormatName | null;
+  /** The container wrapper around each line, when the file has one. */
+  wrapper: string | null;
   host: string | null;
   role: Role | null;
   ranks: string[];
   lines: number;
   events: number;
   unparsed: number;
-  /** Parse errors with their line numbers (the first 200; errorCount counts all). */
+  /** Events whose time was interpolated or anchored (no time of their own). */
+  inferred: number;
+  /** The most frequent shapes among the unparsed lines, with a count and an example each. */
+  unparsedShapes: UnparsedShape[];
+  /** Where the times of undated lines (or the year of glog lines) came from, when it mattered. */
+  timeOrigin: string | null;
+  /** Parse errors with their line numbers (a sample; errorCount counts all). */
   errors: ParseIssue[];
   errorCount: number;
   /** First and last event time (aligned), ISO 8601 UTC with microseconds. */
@@ -89,12 +105,6 @@ export interface IngestSummary {
 
 const DEFAULT_LOCK_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** "2026-08-20T10:15:32.123456Z" from epoch microseconds. */
-export function isoFromUs(us: number): string {
-  const ms = Math.floor(us / 1000);
-  const micros = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, "0");
-  return `${new Date(ms).toISOString().slice(0, 19)}.${micros}Z`;
-}
 
 function emptySummary(path: string, status: SourceStatus, reason: string, bytes = 0): SourceSummary {
   return {
@@ -102,12 +112,16 @@ function emptySummary(path: string, status: SourceStatus, reason: string, bytes 
     status,
     reason,
     format: null,
+    wrapper: null,
     host: null,
     role: null,
     ranks: [],
     lines: 0,
     events: 0,
     unparsed: 0,
+    inferred: 0,
+    unparsedShapes: [],
+    timeOrigin: null,
     errors: [],
     errorCount: 0,
     first: null,
@@ -136,7 +150,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const inputs = await expandInputs(opts.paths, temp);
     const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, "refused", r.reason));
     const { candidates, anchorStores } = await scanInputs(inputs.files, opts, tz, temp, summaries);
-    const result = await store(opts, candidates, anchorStores);
+    if (candidates.length === 0) throw new InputError(nothingReadable(opts.paths, summaries));
+    const result = await store(opts, candidates, anchorStores, summaries);
     return { ...result, sources: [...candidates.map((c) => c.summary), ...summaries] };
   } finally {
     rmSync(temp, { recursive: true, force: true });
@@ -178,6 +193,7 @@ async function scanInputs(
     const summary: SourceSummary = {
       ...emptySummary(file.displayPath, "ingested", "", report.bytes),
       format: report.format,
+      wrapper: report.wrapper,
       host: report.host,
       role: report.role,
       lines: report.lines,
@@ -185,7 +201,7 @@ async function scanInputs(
     };
     delete summary.reason;
     if (report.rejection) {
-      rejected.push({ ...summary, status: rejectionStatus(report.rejection.kind, file.named), reason: report.rejection.reason });
+      rejected.push({ ...summary, status: report.rejection.kind === "binary" ? "refused" : "skipped", reason: report.rejection.reason });
       return;
     }
     const twin = bySha.get(report.sha256);
@@ -199,17 +215,20 @@ async function scanInputs(
   return { candidates, anchorStores };
 }
 
-/**
- * A binary file is bad input wherever it is; text in no known format is bad
- * input when the user named it, and skipped when it sits in a directory or an
- * archive beside the logs (a README, a config, notes); an empty file is skipped.
- */
-function rejectionStatus(kind: "empty" | "binary" | "unrecognized", named: boolean): SourceStatus {
-  if (kind === "binary") return "refused";
-  return kind === "unrecognized" && named ? "refused" : "skipped";
+/** Why an ingest found nothing to read: every input was empty, binary or unreadable. */
+function nothingReadable(paths: readonly string[], notRead: readonly SourceSummary[]): string {
+  if (notRead.length === 0) return `no file to ingest in ${paths.join(", ")} (an empty directory or archive)`;
+  const why = notRead.slice(0, 5).map((s) => `${s.path}: ${s.reason}`);
+  const more = notRead.length > 5 ? `; and ${notRead.length - 5} more` : "";
+  return `no readable file to ingest (${why.join("; ")}${more})`;
 }
 
-async function store(opts: IngestOptions, candidates: Candidate[], anchorStores: string[]): Promise<Omit<IngestSummary, "sources">> {
+async function store(
+  opts: IngestOptions,
+  candidates: Candidate[],
+  anchorStores: string[],
+  notIngested: readonly SourceSummary[],
+): Promise<Omit<IngestSummary, "sources">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {
@@ -219,16 +238,26 @@ async function store(opts: IngestOptions, candidates: Candidate[], anchorStores:
     for (const c of candidates) {
       if (known.has(c.report.sha256)) Object.assign(c.summary, { status: "duplicate", reason: "already in this incident (same sha256)" });
     }
+    let recorded = 0;
+    for (const s of notIngested) if (writer.recordNotIngested(notIngestedRow(s))) recorded++;
     if (fresh.length === 0) {
-      writer.rollback();
+      if (recorded > 0) writer.commit();
+      else writer.rollback();
       return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets() };
     }
+    const settings = { tz: opts.tz ?? "UTC" };
+    const sameIncident = { db: opts.db, hasEvents: writer.hasEvents(), settings: writer.ingestSettings(), span: writer.ingestedSpan() };
+    assertSameIncident(sameIncident, settings, spanOf(fresh), opts.append === true);
+    const hints = datingHints(
+      fresh.map((c) => ({ host: c.report.host, dated: c.report.dated, mtimeUs: c.report.mtimeUs })),
+      sameIncident.span,
+    );
     mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index));
     const stored = writer.storedSources();
     const domains = [...stored.map((s) => s.host ?? `src:${s.path}`), ...fresh.map((c) => c.report.domain), ...anchorDomains(writer.db)];
     const alignment = alignClocks(domains, anchorBounds(writer.db));
 
-    const loadSources = fresh.map((c) => toLoadSource(c, writer));
+    const loadSources = fresh.map((c, i) => toLoadSource(c, writer, hints[i]!, opts.tz !== undefined));
     const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
     const bytesTotal = fresh.reduce((n, c) => n + c.report.bytes, 0);
     const stats = await runLoad(loadSources, alignment.offsetsUs, merger ?? writer, (progress) =>
@@ -244,6 +273,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], anchorStores:
     writer.buildIndexes((built, total) => opts.onProgress?.({ phase: "index", done: built, total, lines: stats.reduce((n, s) => n + s.lines, 0) }));
     stats.forEach((s, i) => finishSource(writer, fresh[i]!, s));
     writer.saveClock(alignment);
+    if (!sameIncident.hasEvents || writer.ingestSettings() === null) writer.saveIngestSettings(settings);
     writer.commit();
     const eventsAdded = stats.reduce((n, s) => n + s.events, 0);
     return { db: opts.db, eventsAdded, eventsTotal: writer.eventCount(), clockOffsetsUs: alignment.offsetsUs };
@@ -252,15 +282,46 @@ async function store(opts: IngestOptions, candidates: Candidate[], anchorStores:
   }
 }
 
-function toLoadSource(c: Candidate, writer: IncidentWriter): LoadSource {
-  const r = c.report;
+/** A skipped or refused input as the incident records it (duplicates within one ingest are skipped). */
+function notIngestedRow(s: SourceSummary): NotIngestedSource {
   return {
-    sourceId: writer.addSource({ path: c.file.displayPath, format: r.format!, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes }),
+    path: s.path,
+    format: s.format,
+    host: s.host,
+    role: s.role,
+    sha256: s.sha256,
+    bytes: s.bytes,
+    lines: s.lines,
+    status: s.status === "refused" ? "refused" : "skipped",
+    reason: s.reason ?? "",
+  };
+}
+
+/** The dates the new sources' lines carry, all together (the scan's reading). */
+function spanOf(sources: readonly Candidate[]): TimeSpan | null {
+  let span: TimeSpan | null = null;
+  for (const { report } of sources) {
+    const d = report.dated;
+    if (d === null || !isLogFormat(report.format!)) continue;
+    span = span === null ? { ...d } : { firstUs: Math.min(span.firstUs, d.firstUs), lastUs: Math.max(span.lastUs, d.lastUs) };
+  }
+  return span;
+}
+
+function toLoadSource(c: Candidate, writer: IncidentWriter, dating: DatingHints, tzGiven: boolean): LoadSource {
+  const r = c.report;
+  const source = { path: c.file.displayPath, format: r.format!, wrapper: r.wrapper, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes };
+  return {
+    sourceId: writer.addSource(source),
     plainPath: c.file.plainPath,
     displayPath: c.file.displayPath,
     format: r.format!,
+    wrapper: r.wrapper,
     host: r.host,
     role: r.role,
+    rank: r.rank,
+    dating: isLogFormat(r.format!) ? dating : null,
+    tzGiven,
     domain: r.domain,
     tzOffsetMinutes: r.tzOffsetMinutes,
     bytes: r.bytes,
@@ -278,7 +339,11 @@ function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): voi
     lines: s.lines,
     events: s.events,
     unparsed: s.unparsed,
+    inferred: s.inferred,
     errors: s.errors,
+    errorCount: s.errorCount,
+    unparsedShapes: s.unparsedShapes,
+    timeOrigin: s.timeOrigin,
     firstTsUs: s.firstTsUs,
     lastTsUs: s.lastTsUs,
     ranks: s.ranks,
@@ -288,6 +353,9 @@ function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): voi
     lines: s.lines,
     events: s.events,
     unparsed: s.unparsed,
+    inferred: s.inferred,
+    unparsedShapes: s.unparsedShapes,
+    timeOrigin: s.timeOrigin,
     errors: s.errors,
     errorCount: s.errorCount,
     first: s.firstTsUs === null ? null : isoFromUs(s.firstTsUs),
