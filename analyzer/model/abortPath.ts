@@ -4,7 +4,7 @@
 // (sglang-pd-logs-and-protocol.md §3.2–§3.4, §7.1–§7.2, §8 "Abort", §9).
 
 import { KVPoll } from "./api.js";
-import { frameFromName } from "./bootstrap.js";
+import { frameFromName, type BootstrapThread } from "./bootstrap.js";
 import { attrNum, attrStr } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { RoomRec } from "./rooms.js";
@@ -14,25 +14,19 @@ import type { StoredEvent } from "../../ingest/store/queries.js";
 const GUARD_FAILURE = /Foreign traffic|NixlMsgGuard|First message should be/;
 
 /**
- * One ABORT frame reaches the bootstrap thread of `prefillRank`. In a
+ * One ABORT frame reaches the bootstrap thread of `prefillRank`: taken, as its
+ * own probe records it (`boot.msg`), or sent to it by decode. In a
  * fatal-assert profile (NIXL 0.5.13–0.5.15) the thread ends here; from then on
  * no room on that rank leaves Bootstrapping (UNVERIFIED at runtime per §7.1).
+ * The death is reported once, when the logs show it or at the end (reportDeath).
  */
 export function deliverAbort(s: ModelState, prefillRank: number, room: string, ev: StoredEvent, via: string): void {
   s.count("unhandled-abort");
   const t = s.thread(prefillRank);
+  if (via === "boot.msg") t.taken ??= { seq: ev.seq, room };
+  else t.sent ??= { seq: ev.seq, room };
   const out = t.take(s.profile.backend, s.profile.abortHandling, "ABORT", ev.seq);
-  if (out.died) {
-    s.violation(
-      "unhandled-abort",
-      ev,
-      [ev.seq],
-      `ABORT for room ${room} reaches the NIXL ${s.profile.version} bootstrap thread of ${s.ranks.label(prefillRank)}, which has no handler: the GUARD assertion ends the thread and later rooms on that rank stay in Bootstrapping/WaitingForInput`,
-      { basis: "profile", via, abortHandling: s.profile.abortHandling, version: s.profile.version, prefillRank: s.ranks.label(prefillRank) },
-      room,
-      prefillRank,
-    );
-  }
+  if (out.died) t.diedTsUs = ev.tsUs;
   if (out.roomFailed) {
     const sender = s.rooms.find(room)?.prefill.get(prefillRank);
     if (sender !== undefined && sender.poll() !== KVPoll.Success) {
@@ -41,10 +35,58 @@ export function deliverAbort(s: ModelState, prefillRank: number, room: string, e
   }
 }
 
-/** Decode's receiver sent ABORT (§8): every prefill rank that holds the room, else its equal-TP peers. */
+/** Decode's receiver sent ABORT (§8): to the prefill ranks that hold the room for it (state.ts abortPeers). */
 export function deliverAbortFromDecode(s: ModelState, r: RoomRec, decodeRank: number, ev: StoredEvent): void {
   s.lastAbortSeq = ev.seq;
-  for (const p of s.prefillPeers(r, decodeRank)) deliverAbort(s, p, r.room, ev, ev.kind);
+  s.lastAbortRoom = r.room;
+  for (const p of s.abortPeers(r, decodeRank)) deliverAbort(s, p, r.room, ev, ev.kind);
+}
+
+/**
+ * The ABORT behind a thread's death, decided once for the replay and the
+ * rules alike: the first the thread took as its probe records it, else the
+ * first decode sent to its rank, else the last decode sent to any.
+ */
+function abortBehind(s: ModelState, t: BootstrapThread): { seq: number; room: string | null; how: "taken" | "sent" | "last-sent" } | null {
+  if (t.taken) return { ...t.taken, how: "taken" };
+  if (t.sent) return { ...t.sent, how: "sent" };
+  return s.lastAbortSeq >= 0 ? { seq: s.lastAbortSeq, room: s.lastAbortRoom, how: "last-sent" } : null;
+}
+
+/**
+ * One violation per dead thread: its end as the logs show it (or, with no
+ * such record, the frame the profile says killed it), the ABORT behind it,
+ * and every record of its end that came before.
+ */
+function reportDeath(s: ModelState, t: BootstrapThread, end: { seq: number; tsUs: number }, error: string, basis: "log" | "profile", modelled: number | null): void {
+  const abort = abortBehind(s, t);
+  if (basis === "log" && abort === null && !GUARD_FAILURE.test(error)) return;
+  t.reported = true;
+  const rank = s.ranks.label(t.rank);
+  s.violation(
+    "unhandled-abort",
+    end,
+    [abort?.seq ?? -1, modelled ?? -1, t.pendingEnd?.seq ?? -1, end.seq],
+    basis === "log"
+      ? `the prefill bootstrap thread of ${rank} ended${abort ? ` after the ABORT for room ${abort.room ?? "?"}` : ""}: ${error}`
+      : `ABORT for room ${abort?.room ?? "?"} reaches the NIXL ${s.profile.version} bootstrap thread of ${rank}, which has no handler: the GUARD assertion ends the thread and later rooms on that rank stay in Bootstrapping/WaitingForInput`,
+    {
+      basis, error, confirms: modelled, abortHandling: s.profile.abortHandling, version: s.profile.version, prefillRank: rank,
+      abortSeq: abort?.seq ?? null, abortRoom: abort?.room ?? null, abortHow: abort?.how ?? null,
+    },
+    abort?.room ?? null,
+    t.rank,
+  );
+  t.pendingEnd = null;
+}
+
+/** At the end: deaths no record with its own time reported (a traceback only), and deaths only the profile shows. */
+export function reportPendingDeaths(s: ModelState): void {
+  for (const t of s.threads.values()) {
+    if (t.reported || t.alive) continue;
+    if (t.pendingEnd) reportDeath(s, t, t.pendingEnd, t.pendingEnd.error, "log", null);
+    else if (t.basis === "profile" && t.diedSeq !== null) reportDeath(s, t, { seq: t.diedSeq, tsUs: t.diedTsUs ?? s.lastTsUs }, t.error ?? "GUARD assertion", "profile", null);
+  }
 }
 
 /** Evidence that a prefill rank's bootstrap thread processed a frame: it is alive whatever the model assumed. */
@@ -73,41 +115,32 @@ export function onBootMsg(s: ModelState, ev: StoredEvent): void {
     if (ev.room !== null) deliverAbort(s, rank, ev.room, ev, "boot.msg");
     return;
   }
-  const out = s.thread(rank).take(s.profile.backend, s.profile.abortHandling, frame, ev.seq);
+  const t = s.thread(rank);
+  const out = t.take(s.profile.backend, s.profile.abortHandling, frame, ev.seq);
   if (out.died) {
     s.count("unhandled-abort");
-    s.violation(
-      "unhandled-abort",
-      ev,
-      [ev.seq],
-      `a ${attrStr(ev, "kind") ?? "foreign"} frame failed the NIXL GUARD assertion and ended the bootstrap thread of ${s.ranks.label(rank)}`,
-      { basis: "profile", frame: attrStr(ev, "kind"), prefillRank: s.ranks.label(rank) },
-      ev.room,
-      rank,
-    );
+    t.diedTsUs = ev.tsUs;
   }
   if (frame === "meta" && ev.room !== null) metaFrame(s, rank, ev, ev.room);
 }
 
-/** The thread ended (probe boot.exit or an `Exception in thread` record naming it). */
+/**
+ * The thread ended (probe boot.exit or an `Exception in thread` record naming
+ * it). A record with no time of its own (a traceback) cannot say when the
+ * thread died: its death is reported with a later end that has one (the
+ * probe's boot.exit), or at the end.
+ */
 function threadExited(s: ModelState, rank: number, ev: StoredEvent, error: string): void {
   s.count("unhandled-abort");
   const t = s.thread(rank);
   const modelled = !t.alive && t.basis === "profile" ? t.diedSeq : null;
   t.observedExit(ev.seq, error);
-  // Without its own ABORT on record (the decode side named no prefill rank),
-  // the latest ABORT decode sent is the best witness of what reached it.
-  const abort = t.abortSeq ?? (s.lastAbortSeq >= 0 ? s.lastAbortSeq : null);
-  if (abort === null && !GUARD_FAILURE.test(error)) return;
-  s.violation(
-    "unhandled-abort",
-    ev,
-    [abort ?? -1, modelled ?? -1, ev.seq],
-    `the prefill bootstrap thread of ${s.ranks.label(rank)} ended${abort !== null ? " after an ABORT frame" : ""}: ${error}`,
-    { basis: "log", error, confirms: modelled, abortHandling: s.profile.abortHandling, prefillRank: s.ranks.label(rank), abortOfThisRank: t.abortSeq !== null },
-    null,
-    rank,
-  );
+  if (t.reported) return;
+  if (ev.tsInferred) {
+    t.pendingEnd ??= { seq: ev.seq, tsUs: ev.tsUs, error };
+    return;
+  }
+  reportDeath(s, t, ev, error, "log", modelled);
 }
 
 export function onBootExit(s: ModelState, ev: StoredEvent): void {

@@ -43,6 +43,8 @@ export function frameFromName(kind: string): BootFrame {
 export class BootstrapThread {
   alive = true;
   diedSeq: number | null = null;
+  /** When it died (µs), as the event that ended it carries. */
+  diedTsUs: number | null = null;
   /** What established the death: the profile's modelled assertion, or a logged exception / probe boot.exit. */
   basis: "profile" | "log" | null = null;
   error: string | null = null;
@@ -51,6 +53,14 @@ export class BootstrapThread {
   contradicted = 0;
   /** The event that carried the last ABORT to this thread (decode's abort or timeout, or a probe boot.msg). */
   abortSeq: number | null = null;
+  /** The first ABORT the thread took as its own probe records it (boot.msg kind=ABORT), and its room. */
+  taken: { seq: number; room: string } | null = null;
+  /** The first ABORT decode sent to this rank, and its room. */
+  sent: { seq: number; room: string } | null = null;
+  /** An end whose record has no time of its own (a traceback): reported at an end with its own time, or at the end of the replay. */
+  pendingEnd: { seq: number; tsUs: number; error: string } | null = null;
+  /** The death was reported (once per thread). */
+  reported = false;
 
   constructor(readonly rank: number) {}
 
@@ -111,7 +121,11 @@ export class BootstrapThread {
   }
 
   encode(): unknown[] {
-    return [this.rank, this.alive ? 1 : 0, this.diedSeq, this.basis, this.error, this.changedSeq, this.contradicted, this.abortSeq];
+    return [
+      this.rank, this.alive ? 1 : 0, this.diedSeq, this.basis, this.error, this.changedSeq, this.contradicted, this.abortSeq,
+      this.taken && [this.taken.seq, this.taken.room], this.sent && [this.sent.seq, this.sent.room],
+      this.pendingEnd && [this.pendingEnd.seq, this.pendingEnd.tsUs, this.pendingEnd.error], this.reported ? 1 : 0, this.diedTsUs,
+    ];
   }
 
   static decode(a: unknown[]): BootstrapThread {
@@ -123,6 +137,14 @@ export class BootstrapThread {
     t.changedSeq = a[5] as number | null;
     t.contradicted = a[6] as number;
     t.abortSeq = a[7] as number | null;
+    const taken = a[8] as [number, string] | null;
+    const sent = a[9] as [number, string] | null;
+    const pending = a[10] as [number, number, string] | null;
+    t.taken = taken && { seq: taken[0], room: taken[1] };
+    t.sent = sent && { seq: sent[0], room: sent[1] };
+    t.pendingEnd = pending && { seq: pending[0], tsUs: pending[1], error: pending[2] };
+    t.reported = a[11] === 1;
+    t.diedTsUs = a[12] as number | null;
     return t;
   }
 }

@@ -17,6 +17,7 @@ import {
   onRegister,
   onRequestAbort,
   onRequestArrive,
+  reportPendingDeaths,
 } from "./abortPath.js";
 import { checkProfileAtEnd, onConfig } from "./configPath.js";
 import { onHicacheLayer, onHicacheLoad, onHicacheWait, onKernelRead, onKernelStore, onKvAlloc, onKvFree } from "./memoryPath.js";
@@ -149,6 +150,7 @@ export class PdModel implements ReplayModel {
     };
     fireTimeouts(s, end);
     stuckOnDeadThreads(s, end);
+    reportPendingDeaths(s);
     for (const d of s.collectives.hangs(lastTsUs, COLLECTIVE_HANG_US)) reportDivergence(s, end, d);
     if (!(s.seen & SEEN.config)) checkProfileAtEnd(s, end);
     return s.out;

@@ -112,7 +112,7 @@ export function encodeState(s: ModelState): unknown {
   return [
     VERSION,
     s.qualifyHosts ? 1 : 0,
-    [s.lastSeq, s.lastTsUs, s.applied, s.nextLoadId, s.nextDeadlineUs === Infinity ? null : s.nextDeadlineUs, s.seen, s.configFlags, s.lastAbortSeq],
+    [s.lastSeq, s.lastTsUs, s.applied, s.nextLoadId, s.nextDeadlineUs === Infinity ? null : s.nextDeadlineUs, s.seen, s.configFlags, s.lastAbortSeq, s.lastAbortRoom],
     [...s.checked],
     s.ranks.encode(),
     s.rooms.encode((w) => s.shadow.writes.id[w]!),
@@ -131,8 +131,8 @@ export function decodeState(profile: Profile, snapshot: unknown): ModelState {
   if (!Array.isArray(snapshot) || snapshot[0] !== VERSION) throw new Error("not a kvrewind model snapshot (or another version)");
   const a = snapshot as unknown[];
   const s = new ModelState(profile, a[1] === 1);
-  const [lastSeq, lastTsUs, applied, nextLoadId, nextDeadline, seen, configFlags, lastAbortSeq] = a[2] as number[];
-  Object.assign(s, { lastSeq, lastTsUs, applied, nextLoadId, nextDeadlineUs: nextDeadline ?? Infinity, seen, configFlags, lastAbortSeq });
+  const [lastSeq, lastTsUs, applied, nextLoadId, nextDeadline, seen, configFlags, lastAbortSeq, lastAbortRoom] = a[2] as (number | string | null)[];
+  Object.assign(s, { lastSeq, lastTsUs, applied, nextLoadId, nextDeadlineUs: nextDeadline ?? Infinity, seen, configFlags, lastAbortSeq, lastAbortRoom: lastAbortRoom ?? null });
   s.checked = [...(a[3] as number[])];
   s.ranks = RankRegistry.decode(a[4] as unknown[], s.qualifyHosts);
   const { shadow, writeSlots } = decodeShadow(a[7] as unknown[], a[6] as string[]);

@@ -74,8 +74,9 @@ export class ModelState {
   roleDtypes: (string | null)[] = [null, null, null, null];
   /** Metadata buffer slots in use per decode rank: rank * 2^20 + aux_index → [room, kv.meta seq]. */
   auxHolders = new Map<number, [string, number]>();
-  /** The last event by which decode sent ABORT (any room), -1 before any. */
+  /** The last event by which decode sent ABORT (any room), -1 before any, and its room. */
   lastAbortSeq = -1;
+  lastAbortRoom: string | null = null;
   /** Config-level findings already raised (bits: 1 bytes/token, 2 host stride, 4 item_len, 8 overflow). */
   configFlags = 0;
   out: Violation[] = NONE;
@@ -102,7 +103,7 @@ export class ModelState {
     this.out.push(v);
   }
 
-  violation(check: CheckId, ev: StoredEvent, witness: number[], message: string, detail: Record<string, unknown>, room?: string | null, rank?: number): void {
+  violation(check: CheckId, ev: Pick<StoredEvent, "seq" | "tsUs">, witness: number[], message: string, detail: Record<string, unknown>, room?: string | null, rank?: number): void {
     const v: Violation = { check, seq: ev.seq, tsUs: ev.tsUs, witness: dedupe(witness), message, detail };
     if (room != null) v.room = room;
     if (rank !== undefined) v.rank = this.ranks.label(rank);
@@ -161,6 +162,17 @@ export class ModelState {
   prefillPeers(r: RoomRec, decodeRank: number): number[] {
     if (r.prefill.size > 0) return [...r.prefill.keys()];
     return this.ranks.withTp(PREFILL, this.ranks.ranks[decodeRank]!.tp);
+  }
+
+  /**
+   * Prefill ranks a decode rank's ABORT for the room goes to: with equal TP,
+   * prefill tp r pairs with decode tp r (§5.2 rank mapping), so the room's
+   * sender of that tp when it has one, else prefillPeers.
+   */
+  abortPeers(r: RoomRec, decodeRank: number): number[] {
+    const tp = this.ranks.ranks[decodeRank]!.tp;
+    const paired = [...r.prefill.keys()].filter((p) => this.ranks.ranks[p]!.tp === tp);
+    return paired.length > 0 ? paired : this.prefillPeers(r, decodeRank);
   }
 }
 

@@ -14,7 +14,7 @@ import { AttrsReader, encodeAttrs, type AttrsTables } from "./attrsCodec.js";
 import { PackedColumn, packColumn, type PackedLayout } from "./packedColumn.js";
 
 export const NUMERIC_COLUMNS = [
-  "seq", "tsUs", "sourceId", "line", "dp", "pp", "tp", "chunk", "layer", "pageLo", "pageHi", "state",
+  "seq", "tsUs", "sourceId", "line", "dp", "pp", "tp", "chunk", "layer", "pageLo", "pageHi", "state", "tsInferred",
 ] as const;
 export type NumericColumn = (typeof NUMERIC_COLUMNS)[number];
 
@@ -26,15 +26,15 @@ export type EventRow = [
   seq: number, tsUs: number, sourceId: number, line: number, host: string | null, role: string | null,
   dp: number | null, pp: number | null, tp: number | null, kind: string, room: string | null, rid: string | null,
   chunk: number | null, layer: number | null, pageLo: number | null, pageHi: number | null, state: number | null,
-  attrs: string | null,
+  attrs: string | null, tsInferred: number | null,
 ];
 
 export const EVENT_ROW_SQL =
-  "seq, ts_us, source_id, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, page_lo, page_hi, state, attrs";
+  "seq, ts_us, source_id, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, page_lo, page_hi, state, attrs, ts_inferred";
 
 const ROW_INDEX: Record<NumericColumn | DictColumn, number> = {
   seq: 0, tsUs: 1, sourceId: 2, line: 3, host: 4, role: 5, dp: 6, pp: 7, tp: 8, kind: 9, room: 10, rid: 11,
-  chunk: 12, layer: 13, pageLo: 14, pageHi: 15, state: 16,
+  chunk: 12, layer: 13, pageLo: 14, pageHi: 15, state: 16, tsInferred: 18,
 };
 const ATTRS_INDEX = 17;
 

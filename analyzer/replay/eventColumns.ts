@@ -15,8 +15,8 @@ import { eventsFingerprint } from "./fingerprint.js";
 export const CHUNK_EVENTS = 16_384;
 
 const META_KEY = "event_columns";
-/** Bump when columnCodec.ts or attrsCodec.ts change the chunk layout. */
-const COLUMNS_FORMAT = 2;
+/** Bump when columnCodec.ts or attrsCodec.ts change the chunk layout (3: ts_inferred). */
+const COLUMNS_FORMAT = 3;
 
 interface ColumnsMeta {
   format: number;

@@ -16,8 +16,6 @@ import type { PackedColumn } from "./packedColumn.js";
 import { CHUNK_EVENTS, EventColumns } from "./eventColumns.js";
 
 export class EventCursor implements StoredEvent {
-  /** The column cache does not carry it: the model does not look at it, and witnesses are read through the store. */
-  readonly tsInferred = false;
   private i = 0;
   private attrsBuilt = false;
   private attrsObject: Record<string, unknown> | null = null;
@@ -53,6 +51,10 @@ export class EventCursor implements StoredEvent {
   }
   get tsUs(): number {
     return this.n.tsUs.at(this.i);
+  }
+  /** The record has no time of its own (its time was interpolated at ingest). */
+  get tsInferred(): boolean {
+    return this.n.tsInferred.at(this.i) === 1;
   }
   get sourceId(): number {
     return this.n.sourceId.at(this.i);

@@ -10,6 +10,12 @@ import type { DraftFinding } from "./rule.js";
 
 /** Witness lines of one group: the first record of each rank, at most. */
 const WITNESS_RANKS = 6;
+/**
+ * Failures of one family on shared ranks this close together are one
+ * cause: an NCCL watchdog timeout and the terminate it ends in, a Mooncake
+ * session failure and the rooms it fails.
+ */
+const CHAIN_WINDOW_US = 60_000_000;
 
 export interface FailureGroup {
   family: FailureFamily;
@@ -34,7 +40,31 @@ export function groupFailures(records: FailureRecord[]): FailureGroup[] {
     if (!g.summaries.includes(r.summary)) g.summaries.push(r.summary);
     g.fatal ||= r.fatal;
   }
-  return [...groups.values()];
+  return chained([...groups.values()]);
+}
+
+/** Groups folded into an earlier one of the same family, sharing a rank, that they follow within CHAIN_WINDOW_US. */
+function chained(groups: FailureGroup[]): FailureGroup[] {
+  const out: FailureGroup[] = [];
+  for (const g of groups.sort((a, b) => a.records[0]!.ev.seq - b.records[0]!.ev.seq)) {
+    const start = g.records[0]!.ev.tsUs;
+    const cause = out.find((h) => h.family === g.family && shareRank(h.ranks, g.ranks) && start - h.records.at(-1)!.ev.tsUs <= CHAIN_WINDOW_US && start >= h.records[0]!.ev.tsUs);
+    if (!cause) {
+      out.push(g);
+      continue;
+    }
+    cause.records.push(...g.records);
+    cause.records.sort((a, b) => a.ev.seq - b.ev.seq);
+    for (const room of g.rooms) if (!cause.rooms.includes(room)) cause.rooms.push(room);
+    for (const m of g.summaries) if (!cause.summaries.includes(m)) cause.summaries.push(m);
+    for (const rank of g.ranks) if (!cause.ranks.includes(rank)) cause.ranks.push(rank);
+    cause.fatal ||= g.fatal;
+  }
+  return out;
+}
+
+function shareRank(a: string[], b: string[]): boolean {
+  return a.some((r) => b.includes(r));
 }
 
 export interface GroupText {
@@ -75,8 +105,7 @@ export function ranksText(ranks: string[]): string {
 export function occurrence(evidence: Evidence, g: FailureGroup): string {
   const first = g.records[0]!;
   // A record with no time of its own (a dump, a traceback) carries one interpolated from its neighbours.
-  const inferred = (first.ev as { tsInferred?: boolean }).tsInferred === true;
-  const when = `${inferred ? "about " : ""}${isoTime(first.ev.tsUs)}`;
+  const when = `${first.ev.tsInferred ? "about " : ""}${isoTime(first.ev.tsUs)}`;
   const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${g.ranks.length} ranks` : ""}` : "";
   return `${first.rank} logged \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
 }

@@ -125,7 +125,8 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
       : `${(attrString(ev, "backend") ?? "nccl").toUpperCase()} watchdog failure at work ${attrString(ev, "seq") ?? "?"}`;
   }
   if (reasonKind) return firstLine(attrString(ev, "reason") ?? reasonKind);
-  return firstLine(message(ev.text));
+  const frame = ev.kind === LogKind.crash ? attrString(ev, "frame") : undefined;
+  return `${firstLine(message(ev.text))}${frame ? ` in ${frame}` : ""}`;
 }
 
 /** A message with its numbers, addresses and rooms blanked: "Session 10.0.4.21:16001 failed." → "Session #.#.#.#:# failed." */

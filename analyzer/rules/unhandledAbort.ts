@@ -7,9 +7,11 @@
 
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
+import { roomFirstRecord } from "../../ingest/store/ruleQueries.js";
 import { attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { abortHandlingFor } from "../model/profile.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
+import { violationsOf } from "./replayEvidence.js";
 import { timeoutEvents } from "./roomTimeouts.js";
 
 const GUARD_ASSERT = /First message should be/;
@@ -30,7 +32,7 @@ export const unhandledAbort: Rule = {
     const deaths = threadDeaths(evidence);
     const handling = handlingOf(ctx);
     if (deaths.length > 0) {
-      return { checked: aborts.length + deaths.length, findings: deaths.map((d) => deathFinding(evidence, d, aborts, handling)) };
+      return { checked: aborts.length + deaths.length, findings: deaths.map((d) => deathFinding(evidence, d, abortsBehind(ctx, d, aborts), handling)) };
     }
     const handled = evidence.ofKinds(LogKind.abortReceived, LogKind.abortAckSent);
     if (aborts.length === 0 && handled.length === 0) {
@@ -98,10 +100,40 @@ function threadDeaths(evidence: Evidence): Deaths[] {
   return [...groups.values()];
 }
 
-function deathFinding(evidence: Evidence, deaths: Deaths, aborts: StoredEvent[], handling: string | undefined): DraftFinding {
+/**
+ * The ABORT behind each dead rank's thread, decided as the replay decides it
+ * (model/abortPath.ts abortBehind): the replay's own answer when one ran,
+ * else the same order read off the records — the first ABORT that rank's
+ * thread took (probe boot.msg), else the first decode sent to its TP peer,
+ * else the last one sent before the death.
+ */
+function abortsBehind(ctx: RuleContext, deaths: Deaths, aborts: StoredEvent[]): Map<string, StoredEvent | undefined> {
+  const { evidence, replay } = ctx;
+  const out = new Map<string, StoredEvent | undefined>();
+  const modelled = violationsOf(replay, "unhandled-abort");
+  for (const { rank, ev } of deaths.perRank) {
+    const v = modelled.find((x) => x.rank === rank);
+    if (replay) {
+      out.set(rank, typeof v?.detail.abortSeq === "number" ? evidence.event(v.detail.abortSeq) : undefined);
+      continue;
+    }
+    const before = aborts.filter((a) => a.seq < ev.seq || a.tsUs <= ev.tsUs + (ev.tsInferred ? STAMP_SLACK_US : 0));
+    const tp = rank.slice(rank.lastIndexOf("/tp"));
+    const taken = before.find((a) => a.kind === "boot.msg" && evidence.rank(a) === rank);
+    const sent = before.find((a) => a.kind !== "boot.msg" && evidence.rank(a).endsWith(tp));
+    out.set(rank, taken ?? sent ?? before.at(-1));
+  }
+  return out;
+}
+
+function deathFinding(evidence: Evidence, deaths: Deaths, behind: Map<string, StoredEvent | undefined>, handling: string | undefined): DraftFinding {
   const first = deaths.perRank[0]!.ev;
   const ranks = deaths.perRank.map((d) => d.rank).sort();
-  const abort = abortBefore(evidence, first, aborts);
+  const abort = behind.get(deaths.perRank[0]!.rank);
+  const abortRooms = [...new Set(deaths.perRank.flatMap((d) => behind.get(d.rank)?.room ?? []))];
+  const perRank = deaths.perRank.length > 1
+    ? ` Each thread's ABORT: ${deaths.perRank.map((d) => { const a = behind.get(d.rank); return `${d.rank} room ${a?.room ?? "?"}${a ? ` (${evidence.where(a)})` : ""}`; }).join(", ")}.`
+    : "";
   const stalled = stalledAfter(evidence, first);
   const proof = deaths.tracebacks.get(deaths.perRank[0]!.rank) ?? deaths.tracebacks.values().next().value ?? first;
   const guard = GUARD_ASSERT.test(proof.text) || GUARD_ASSERT.test(attrString(first, "excMessage") ?? attrString(first, "error") ?? "");
@@ -115,40 +147,30 @@ function deathFinding(evidence: Evidence, deaths: Deaths, aborts: StoredEvent[],
     verdict: "violated",
     title: `Prefill bootstrap thread${ranks.length > 1 ? `s of ${ranks.length} ranks` : ""} on ${deaths.instance} died${abort ? " on an unhandled ABORT" : ""}; ${stalled.length} room(s) stalled after`,
     ...(abort?.room && { room: abort.room }),
+    ...(abortRooms.length > 1 && { rooms: abortRooms }),
     ranks,
     tsUs: first.tsUs,
-    witness,
+    witness: uniqueEvents([...witness, ...deaths.perRank.slice(1, 4).flatMap((d) => behind.get(d.rank) ?? [])]),
     explanation:
       `Let the prefill bootstrap thread on ${deaths.perRank[0]!.rank} take frames from decode; ${cause}. ` +
       `Then the thread must handle the frame and keep taking metadata (§7.1), ` +
-      `but it ended at ${evidence.where(first)}${guard ? ` failing the GUARD assertion (\`First message should be …\`, ${evidence.where(proof)})` : ""}${profileNote}.${others} ` +
+      `but it ended at ${evidence.where(first)}${guard ? ` failing the GUARD assertion (\`First message should be …\`, ${evidence.where(proof)})` : ""}${profileNote}.${others}${perRank} ` +
       (stalled.length > 0
         ? `From ${isoTime(first.tsUs)} on no new room can bootstrap there: ${stalled.length} room(s) that started later timed out, the first at ${evidence.where(stalled[0]!.ev)}.`
         : "No room that started after it is recorded as timing out."),
     falsify: "Repeat the mass abort on NIXL prefill ≥ v0.5.16 (ABORT handled, #30352) or on Mooncake; the bootstrap thread must survive and new rooms must bootstrap.",
-    checked: aborts.length,
-    facts: { deadRanks: ranks, deathUs: first.tsUs, abortSeen: abort !== undefined, stalledRooms: stalled.map((x) => x.room), handling },
+    checked: ranks.length,
+    count: ranks.length,
+    facts: { deadRanks: ranks, deathUs: first.tsUs, abortSeen: abort !== undefined, stalledRooms: stalled.map((x) => x.room), handling, abortRoomByRank: Object.fromEntries(deaths.perRank.map((d) => [d.rank, behind.get(d.rank)?.room ?? null])) },
   };
-}
-
-/**
- * The ABORT behind a death: the last one that rank took before it, else the
- * last one sent before it. A traceback carries the time of the line before it
- * (it has no stamp of its own), so an ABORT up to STAMP_SLACK_US after it counts.
- */
-function abortBefore(evidence: Evidence, death: StoredEvent, aborts: StoredEvent[]): StoredEvent | undefined {
-  const limit = death.kind === LogKind.exception ? death.tsUs + STAMP_SLACK_US : death.tsUs;
-  const before = aborts.filter((a) => a.seq < death.seq || a.tsUs <= limit);
-  return before.filter((a) => evidence.rank(a) === evidence.rank(death)).at(-1) ?? before.at(-1);
 }
 
 /** Rooms whose first record follows the death and that later timed out, once each. */
 function stalledAfter(evidence: Evidence, death: StoredEvent): { room: string; ev: StoredEvent }[] {
-  const firstSeq = evidence.db.prepare("SELECT MIN(seq) AS s FROM events WHERE room = ?").pluck();
   const out = new Map<string, StoredEvent>();
   for (const t of timeoutEvents(evidence)) {
     if (t.room === undefined || t.ev.seq < death.seq || out.has(t.room)) continue;
-    if ((firstSeq.get(t.room) as number) > death.seq) out.set(t.room, t.ev);
+    if ((roomFirstRecord(evidence.db, t.room)?.seq ?? -1) > death.seq) out.set(t.room, t.ev);
   }
   return [...out].map(([room, ev]) => ({ room, ev }));
 }

@@ -70,7 +70,8 @@ export function silentStretches(evidence: Evidence): Gap[] {
 /** The fatal failure of the silent rank, or of another rank of its server, at the silence's start. */
 function explainingDeath(deaths: Map<string, FailureRecord>, rank: string, s: Silence): FailureRecord | undefined {
   const server = rank.includes("/tp") ? rank.slice(0, rank.lastIndexOf("/tp")) : rank;
-  const near = (f: FailureRecord): boolean => f.ev.tsUs >= s.beforeUs - EXPLAIN_SLACK_US && f.ev.tsUs <= s.beforeUs + EXPLAIN_SLACK_US;
+  // A record with no time of its own (a faulthandler dump) happened at or after the time it carries.
+  const near = (f: FailureRecord): boolean => f.ev.tsUs <= s.beforeUs + EXPLAIN_SLACK_US && (f.ev.tsInferred || f.ev.tsUs >= s.beforeUs - EXPLAIN_SLACK_US);
   const own = deaths.get(rank);
   if (own && near(own)) return own;
   return [...deaths.values()].find((f) => f.rank.startsWith(`${server}/`) && near(f));
