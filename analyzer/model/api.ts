@@ -90,8 +90,23 @@ export interface CheckCoverage {
   undetermined?: string;
 }
 
+/**
+ * State a later line implies (a timeout "after 300.0s in KVPoll.WaitingForInput"
+ * puts its room in WaitingForInput 300 s before it; a batch line's gauge counts
+ * rooms in a queue): shown in time travel, marked as resting on that line.
+ */
+export interface Inferred {
+  /** Since when (µs) the line implies the state. */
+  since: number;
+  /** The line the inference rests on. */
+  seq: number;
+  reason: string;
+}
+
 export interface RoomView {
   room: string;
+  /** Set when the room's state (or a side of it) is inferred from a later line, not replayed. */
+  inferred?: Inferred;
   /** What the model had to assume to apply the room's observed events (a bootstrap it did not see, pages known only from a free). */
   assumed?: string[];
   prefill: { state: KVPollValue | null; ranks: string[]; chunksPosted: number; chunksDone: number; queue: number | null; changedAt: number | null };
@@ -117,7 +132,12 @@ export interface ModelStateView {
   profile: Profile;
   rooms: RoomView[];
   pages: PageView[];
-  queues: { rank: string; queue: number; depth: number; changedAt: number }[];
+  /**
+   * Transfer queue depths; an inferred entry is a batch line's gauge (`gauge`:
+   * "#transfer-req", "#inflight-req", "#bootstrap-req"; queue -1): rooms the
+   * line counts, which the replay may not know by name.
+   */
+  queues: { rank: string; queue: number; depth: number; changedAt: number; gauge?: string; inferred?: Inferred }[];
   bootstrapThreads: { rank: string; alive: boolean; changedAt: number | null; error?: string }[];
   hicacheSlots: { rank: string; slot: number; layersDone: number; layers: number; consumer: boolean; changedAt: number }[];
   collectives: { rank: string; group: string; seq: number; op: string; site: string; inside: boolean; changedAt: number }[];

@@ -32,6 +32,8 @@ export function stateJson(view: ModelStateView, refs: ReadonlyMap<number, EventR
     atSeq: view.atSeq,
     rooms: view.rooms.map((r) => ({
       room: r.room,
+      ...(r.inferred && { inferred: { ...r.inferred, line: cite(r.inferred.seq, refs) } }),
+      ...(r.assumed && { assumed: r.assumed }),
       prefill: { ...r.prefill, state: pollName(r.prefill.state), changedAt: cite(r.prefill.changedAt, refs) },
       decode: { ...r.decode, state: pollName(r.decode.state), changedAt: cite(r.decode.changedAt, refs) },
     })),
@@ -40,7 +42,7 @@ export function stateJson(view: ModelStateView, refs: ReadonlyMap<number, EventR
       lastWriter: p.lastWriter ? { ...p.lastWriter, event: cite(p.lastWriter.seq, refs) } : null,
       changedAt: cite(p.changedAt, refs),
     })),
-    queues: view.queues.map((q) => ({ ...q, changedAt: cite(q.changedAt, refs) })),
+    queues: view.queues.map((q) => ({ ...q, changedAt: cite(q.changedAt, refs), ...(q.inferred && { inferred: { ...q.inferred, line: cite(q.inferred.seq, refs) } }) })),
     bootstrapThreads: view.bootstrapThreads.map((b) => ({ ...b, changedAt: cite(b.changedAt, refs) })),
     hicacheSlots: view.hicacheSlots.map((h) => ({ ...h, changedAt: cite(h.changedAt, refs) })),
     collectives: view.collectives.map((c) => ({ ...c, changedAt: cite(c.changedAt, refs) })),

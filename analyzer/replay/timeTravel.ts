@@ -8,7 +8,8 @@ import type { ModelStateView, ReplayModel } from "../model/api.js";
 import { createModel, restoreModel, type ModelOptions } from "../model/index.js";
 import { getMeta, type IncidentDb } from "../../ingest/store/db.js";
 import { EventColumns } from "./eventColumns.js";
-import { eventRefs, type EventRef } from "./eventRefs.js";
+import { eventRef, eventRefs, type EventRef } from "./eventRefs.js";
+import { inferenceOf, withInferred, type Inference } from "./inferredState.js";
 import { EventReader } from "./eventReader.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";
@@ -37,6 +38,8 @@ export interface Timeline {
   snapshotsMeta: string | undefined;
   /** The model of the last query and where it stands, so stepping forward replays one event, not a snapshot's worth. */
   position: { seq: number; model: ReplayModel } | null;
+  /** What later lines imply about earlier state (inferredState.ts), read on first use. */
+  inference: Inference | null;
 }
 
 const timelines = new WeakMap<IncidentDb, Timeline>();
@@ -61,6 +64,7 @@ export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
     snapshots,
     snapshotsMeta: getMeta(db, SNAPSHOTS_META),
     position: null,
+    inference: null,
   };
   timelines.set(db, made);
   return made;
@@ -77,9 +81,17 @@ export function seqAt(db: IncidentDb, at: At): number | null {
   return seq ?? null;
 }
 
-/** The model after the event at (or last before) `at`, as a view. */
+/**
+ * The model after the event at (or last before) `at`, as a view, with the
+ * state later lines imply at that moment marked inferred (inferredState.ts).
+ */
 export function stateAt(db: IncidentDb, at: At, opts: StateAtOptions = {}): ModelStateView {
-  return viewAt(timeline(db, opts.profileFlag), seqAt(db, at), opts.room);
+  const line = timeline(db, opts.profileFlag);
+  const seq = seqAt(db, at);
+  const view = viewAt(line, seq, opts.room);
+  const atUs = "tsUs" in at ? at.tsUs : seq === null ? -Infinity : eventRef(db, seq)?.tsUs ?? -Infinity;
+  line.inference ??= inferenceOf(db, line.options);
+  return withInferred(view, line.inference, seq ?? -1, atUs, opts.room);
 }
 
 /** The view after `seq` (before the first event when null), of one room or all. */
@@ -108,7 +120,7 @@ export function viewAt(line: Timeline, seq: number | null, room?: string): Model
 /** Every seq a view names as the last change of some piece of state, resolved to its event (file, line, text). */
 export function provenance(db: IncidentDb, view: ModelStateView): Map<number, EventRef> {
   const seqs: number[] = [view.atSeq];
-  for (const r of view.rooms) for (const c of [r.prefill.changedAt, r.decode.changedAt]) if (c !== null) seqs.push(c);
+  for (const r of view.rooms) for (const c of [r.prefill.changedAt, r.decode.changedAt, r.inferred?.seq ?? null]) if (c !== null) seqs.push(c);
   for (const p of view.pages) {
     seqs.push(p.changedAt);
     if (p.lastWriter) seqs.push(p.lastWriter.seq);

@@ -7,7 +7,11 @@ import type { CommandModule } from "yargs";
 import { z } from "zod";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
 import { eventRef } from "../../analyzer/replay/eventRefs.js";
+import { atNotes, unknownRoom } from "../../analyzer/replay/atNotes.js";
 import { replayIncident, type ReplaySummary } from "../../analyzer/replay/replay.js";
+import type { Coverage } from "../../analyzer/rules/finding.js";
+import { analyze } from "../../analyzer/rules/index.js";
+import { replayEvidenceOf } from "../../analyzer/rules/replayEvidence.js";
 import { stateJson } from "../../analyzer/replay/stateJson.js";
 import { provenance, seqAt, stateAt, timeline, type At } from "../../analyzer/replay/timeTravel.js";
 import { isoUs, stateText, summaryText } from "./replayText.js";
@@ -59,24 +63,38 @@ function progress(enabled: boolean): ((phase: string, done: number, total: numbe
 
 function replayAt(db: IncidentDb, args: Args & { at: string }): string {
   const at = parseAt(args.at);
+  const unknown = args.room === undefined ? undefined : unknownRoom(db, args.room);
+  if (unknown) throw new Error(unknown);
   const line = timeline(db, args.profile);
   const view = stateAt(db, at, { room: args.room, profileFlag: args.profile });
   const seq = seqAt(db, at);
   const atRef = seq === null ? null : eventRef(db, seq);
   const refs = provenance(db, view);
+  const notes = atNotes(db, at, seq, view, args.room);
   if (args.json) {
     const out = {
       at: atRef ? { ...atRef, ts: isoUs(atRef.tsUs) } : null,
+      notes,
       profile: line.choice,
       state: stateJson(view, refs),
     };
     return JSON.stringify(out, null, 2) + "\n";
   }
-  return stateText(view, atRef, refs, line.choice);
+  return stateText(view, atRef, refs, line.choice, notes);
 }
 
-function summaryJson(s: ReplaySummary): string {
-  return JSON.stringify(s, null, 2) + "\n";
+/**
+ * The rules' coverage for this replay: the same verdicts and numbers
+ * `analyze` prints (the model's raw check counters stay in the JSON as
+ * `modelChecks`).
+ */
+function ruleCoverage(db: IncidentDb, summary: ReplaySummary): Coverage["rules"] {
+  return analyze(db, { replay: replayEvidenceOf(summary) }).coverage.rules;
+}
+
+function summaryJson(s: ReplaySummary, rules: Coverage["rules"]): string {
+  const { coverage, ...rest } = s;
+  return JSON.stringify({ ...rest, coverage: rules, modelChecks: coverage }, null, 2) + "\n";
 }
 
 export const replayCommand: CommandModule<object, Args> = {
@@ -108,7 +126,8 @@ export const replayCommand: CommandModule<object, Args> = {
       if (tty) {
         process.stderr.write(`\r${summary.events} events in ${summary.timing.replayMs.toFixed(0)} ms: ${Math.round(summary.timing.eventsPerSecond)} events/s\n`);
       }
-      process.stdout.write(args.json ? summaryJson(summary) : summaryText(summary));
+      const rules = ruleCoverage(db, summary);
+      process.stdout.write(args.json ? summaryJson(summary, rules) : summaryText(summary, rules));
     } finally {
       db.close();
     }

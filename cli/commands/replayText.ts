@@ -5,6 +5,7 @@ import type { ModelStateView } from "../../analyzer/model/api.js";
 import type { EventRef } from "../../analyzer/replay/eventRefs.js";
 import type { ProfileChoice } from "../../analyzer/replay/profileSelection.js";
 import type { ReplaySummary } from "../../analyzer/replay/replay.js";
+import type { Coverage } from "../../analyzer/rules/finding.js";
 import { pollName } from "../../analyzer/replay/stateJson.js";
 
 /** tsUs as ISO-8601 UTC with microseconds. */
@@ -36,7 +37,7 @@ export function profileText(choice: ProfileChoice): string[] {
   return out;
 }
 
-export function stateText(view: ModelStateView, at: EventRef | null, refs: ReadonlyMap<number, EventRef>, choice: ProfileChoice): string {
+export function stateText(view: ModelStateView, at: EventRef | null, refs: ReadonlyMap<number, EventRef>, choice: ProfileChoice, notes: string[] = []): string {
   const out: string[] = [];
   if (at) {
     out.push(`state after seq ${at.seq} at ${isoUs(at.tsUs)}  ${at.source}:${at.line}`);
@@ -44,12 +45,15 @@ export function stateText(view: ModelStateView, at: EventRef | null, refs: Reado
   } else {
     out.push("state before the first event");
   }
+  for (const n of notes) out.push(`note: ${n}`);
   out.push("", ...profileText(choice), "");
-  out.push(`rooms (${view.rooms.length})`);
+  const inferred = view.rooms.filter((r) => r.inferred).length;
+  out.push(`rooms (${view.rooms.length}${inferred ? `, ${inferred} inferred from later lines` : ""})`);
   for (const r of view.rooms) {
     const p = r.prefill;
     const d = r.decode;
-    out.push(`  ${r.room}`);
+    out.push(`  ${r.room}${r.inferred ? `  INFERRED since ${isoUs(r.inferred.since)} from ${where(r.inferred.seq, refs)}: ${r.inferred.reason}` : ""}`);
+    for (const a of r.assumed ?? []) out.push(`    assumed: ${a}`);
     out.push(
       `    prefill ${pollName(p.state) ?? "-"}  ranks ${p.ranks.join(",") || "-"}  chunks posted ${p.chunksPosted} done ${p.chunksDone}` +
         `  queue ${p.queue ?? "-"}  ${where(p.changedAt, refs)}`,
@@ -68,7 +72,9 @@ export function stateText(view: ModelStateView, at: EventRef | null, refs: Reado
     );
   }
   out.push(`transfer queues (${view.queues.length})`);
-  for (const q of view.queues) out.push(`  ${q.rank} queue ${q.queue}: depth ${q.depth}  ${where(q.changedAt, refs)}`);
+  for (const q of view.queues) {
+    out.push(q.gauge ? `  ${q.rank} ${q.gauge}: ${q.depth} room(s), INFERRED from ${where(q.changedAt, refs)}` : `  ${q.rank} queue ${q.queue}: depth ${q.depth}  ${where(q.changedAt, refs)}`);
+  }
   out.push(`bootstrap threads (${view.bootstrapThreads.length})`);
   for (const b of view.bootstrapThreads) {
     out.push(`  ${b.rank}: ${b.alive ? "alive" : "DEAD"}${b.error ? ` (${b.error})` : ""}  ${where(b.changedAt, refs)}`);
@@ -84,7 +90,7 @@ export function stateText(view: ModelStateView, at: EventRef | null, refs: Reado
   return out.map((l) => l.trimEnd()).join("\n") + "\n";
 }
 
-export function summaryText(s: ReplaySummary): string {
+export function summaryText(s: ReplaySummary, rules: Coverage["rules"]): string {
   const out = [
     `replayed ${s.events} events (seq ${s.firstSeq ?? "-"}..${s.lastSeq ?? "-"})`,
     "",
@@ -96,7 +102,10 @@ export function summaryText(s: ReplaySummary): string {
     out.push(`  ${v.check}  seq ${v.seq}${v.room ? `  room ${v.room}` : ""}${v.rank ? `  ${v.rank}` : ""}: ${v.message}`);
     for (const w of v.witness) out.push(`    seq ${w.seq} ${w.source}:${w.line}  ${w.text.split("\n")[0]}`);
   }
-  out.push("", "coverage");
-  for (const c of s.coverage) out.push(`  ${c.check.padEnd(26)} checked ${String(c.checked).padStart(8)}${c.undetermined ? `  UNDETERMINED: ${c.undetermined}` : ""}`);
+  out.push("", "coverage (the rules' verdicts on this replay, as `analyze` reports them)");
+  for (const r of rules) {
+    const detail = r.verdict === "undetermined" && r.missing.length ? `  missing: ${r.missing.join("; ")}` : "";
+    out.push(`  ${r.rule.padEnd(26)} ${r.verdict.padEnd(12)} checked ${String(r.checked).padStart(8)}${detail}`);
+  }
   return out.join("\n") + "\n";
 }

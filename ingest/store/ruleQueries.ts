@@ -103,3 +103,24 @@ export function transferNotifies(db: IncidentDb): TransferStamp[] {
     .prepare("SELECT seq, ts_us AS tsUs, room, chunk, tp, json_extract(attrs, '$.tag') AS tag FROM events WHERE kind = 'kv.notify' AND room IS NOT NULL ORDER BY seq")
     .all() as TransferStamp[];
 }
+
+/** A record's place and attributes without its text: what reading many records of a kind needs. */
+export interface RecordStamp {
+  seq: number;
+  tsUs: number;
+  host: string | null;
+  role: string | null;
+  pp: number | null;
+  tp: number | null;
+  room: string | null;
+  state: number | null;
+  attrs: Record<string, unknown> | null;
+}
+
+/** Every record of the kinds, in seq order, without texts (index events_kind). */
+export function recordStamps(db: IncidentDb, kinds: readonly string[]): RecordStamp[] {
+  const rows = db
+    .prepare(`SELECT seq, ts_us AS tsUs, host, role, pp, tp, room, state, attrs FROM events WHERE kind IN (${placeholders(kinds.length)}) ORDER BY seq`)
+    .all(...kinds) as (Omit<RecordStamp, "attrs"> & { attrs: string | null })[];
+  return rows.map((r) => ({ ...r, attrs: r.attrs === null ? null : (JSON.parse(r.attrs) as Record<string, unknown>) }));
+}
