@@ -60,6 +60,8 @@ export function renderMarkdown(report: AnalysisReport, timeline: TimelineEntry[]
   out.push(`- Evidence: ${coverage.sources} sources, ${coverage.events} events, ${coverage.ranks.length} ranks on ${incident.hosts.length} host(s)`);
   const settings = Object.entries(incident.config).map(([k, v]) => `\`${k}=${String(v)}\``);
   if (settings.length) out.push(`- Settings: ${settings.join(", ")}`);
+  const assumed = (incident.assumed ?? []).map((a) => `\`${a.setting}=${String(a.value)}\``);
+  if (assumed.length) out.push(`- Assumed (no record, line or flag states them): ${assumed.join(", ")}`);
   out.push("");
   if (timeline.length) {
     out.push("## Timeline", "");
@@ -90,12 +92,12 @@ export function renderMarkdown(report: AnalysisReport, timeline: TimelineEntry[]
     }
   }
   out.push("## Coverage", "");
-  out.push("| rule | verdict | checked | missing evidence |", "|---|---|---|---|");
-  for (const r of coverage.rules) out.push(`| ${r.rule} | ${r.verdict} | ${r.checked} | ${cell(r.missing.join("; "))} |`);
+  out.push("| rule | verdict | checked | missing evidence | assumed settings |", "|---|---|---|---|---|");
+  for (const r of coverage.rules) out.push(`| ${r.rule} | ${r.verdict} | ${r.checked} | ${cell(r.missing.join("; "))} | ${cell((r.assumed ?? []).map((a) => a.split(" ")[0]).join(", "))} |`);
   out.push("");
   if (coverage.gaps.length) {
     out.push("Gaps in the evidence:", "");
-    for (const g of coverage.gaps) out.push(`- ${g.kind}: ${g.detail}`);
+    for (const g of coverage.gaps) out.push(`- ${g.kind}: ${g.detail}${g.blinds?.length ? ` (blinds ${g.blinds.map((b) => `\`${b}\``).join(", ")})` : ""}`);
     out.push("");
   }
   return out.join("\n");
@@ -120,10 +122,12 @@ function summary(report: AnalysisReport): string {
 
 function findingSection(f: Finding): string[] {
   const out = [`### ${f.id} — ${f.title}`, ""];
-  const meta = [`rule \`${f.rule}\``, `severity ${f.severity}`, f.room && `room ${f.room}`, f.ranks.length && `ranks ${f.ranks.join(", ")}`, f.ts]
+  const rooms = f.rooms && f.rooms.length > 1 ? `${f.rooms.length} rooms: ${f.rooms.join(", ")}` : f.room && `room ${f.room}`;
+  const meta = [`rule \`${f.rule}\``, `severity ${f.severity}`, rooms, f.ranks.length && `ranks ${f.ranks.join(", ")}`, f.ts]
     .filter(Boolean)
     .join(" · ");
   out.push(meta, "", f.explanation, "");
+  if (f.assumptions?.length) out.push(...f.assumptions.map((a) => `- Assumes: ${a}`), "");
   if (f.witness.length) {
     const body = f.witness.map((w) => `${w.source}:${w.line}  ${w.text}`).join("\n");
     const fence = body.includes("```") ? "~~~~" : "```";

@@ -13,6 +13,8 @@ export function renderText(report: AnalysisReport): string {
   out.push(`  ${incident.start ?? "?"} → ${incident.end ?? "?"} · ${coverage.sources} sources · ${coverage.events} events · hosts ${incident.hosts.join(", ") || "?"}`);
   const settings = Object.entries(incident.config).map(([k, v]) => `${k}=${String(v)}`);
   if (settings.length) out.push(`  settings: ${settings.join(" ")}`);
+  const assumed = (incident.assumed ?? []).map((a) => `${a.setting}=${String(a.value)}`);
+  if (assumed.length) out.push(...wrap(`assumed (no record, line or flag states them): ${assumed.join(" ")}`, "  "));
   out.push("");
   out.push("SUSPECTS");
   if (report.suspects.length === 0) out.push("  none: no finding points at a root cause");
@@ -35,22 +37,27 @@ export function renderText(report: AnalysisReport): string {
   out.push("");
   out.push("CHECKED");
   for (const r of coverage.rules) {
-    const detail = r.verdict === "undetermined" && r.missing.length ? `missing: ${r.missing.join("; ")}` : `checked ${r.checked}`;
-    out.push(`  ${r.rule.padEnd(26)} ${r.verdict.padEnd(12)} ${detail}`);
+    const detail = r.verdict === "undetermined" && r.missing.length ? `checked ${r.checked}; missing: ${r.missing.join("; ")}` : `checked ${r.checked}`;
+    out.push(`  ${r.rule.padEnd(26)} ${r.verdict.padEnd(12)} ${detail}${r.assumed?.length ? `; rests on ${r.assumed.map((a) => a.split(" ")[0]).join(", ")}` : ""}`);
   }
   if (coverage.gaps.length) {
     out.push("");
     out.push("EVIDENCE GAPS");
-    for (const g of coverage.gaps) out.push(...wrap(`${g.kind}: ${g.detail}`, "  "));
+    for (const g of coverage.gaps) {
+      const blinds = g.blinds?.length ? ` [blinds ${g.blinds.join(", ")}]` : g.explainedBy ? " [explained]" : "";
+      out.push(...wrap(`${g.kind}: ${g.detail}${blinds}`, "  "));
+    }
   }
   return out.join("\n") + "\n";
 }
 
 function findingLines(f: Finding): string[] {
   const lines = [`    ${f.id} [${f.severity}] ${f.title}`];
-  const where = [f.room && `room ${f.room}`, f.ranks.length && `ranks ${f.ranks.join(", ")}`, f.ts].filter(Boolean).join(" · ");
+  const rooms = f.rooms && f.rooms.length > 1 ? `${f.rooms.length} rooms (${f.rooms.slice(0, 5).join(", ")}${f.rooms.length > 5 ? ", …" : ""})` : f.room && `room ${f.room}`;
+  const where = [rooms, f.ranks.length && `ranks ${f.ranks.join(", ")}`, f.ts].filter(Boolean).join(" · ");
   if (where) lines.push(`       ${where}`);
   lines.push(...wrap(f.explanation, "       "));
+  for (const a of f.assumptions ?? []) lines.push(...wrap(`assumes: ${a}`, "       "));
   for (const w of f.witness) {
     const [first, ...rest] = w.text.split("\n");
     lines.push(`       > ${w.source}:${w.line} #${w.seq}  ${first}`);

@@ -45,7 +45,6 @@ export interface Plateau {
 }
 
 export const transferStall: Rule = {
-  restsOn: ["waitingTimeoutS", "bootstrapTimeoutS"],
   id: "transfer-stall",
   needs: ["decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (§3.5) or probe kv.timeout"],
   run({ evidence, replay }): RuleResult {

@@ -92,6 +92,16 @@ for (const name of bundles) {
   });
 }
 
+test("every fixture, every rule: consistent and violated rest on something checked, undetermined names what is missing", () => {
+  for (const [name, { report }] of analyzed) {
+    for (const r of report.coverage.rules) if (r.verdict !== "undetermined") assert.ok(r.checked > 0, `${name}: ${r.rule} ${r.verdict} with 0 checked`);
+    for (const f of report.findings) {
+      if (f.verdict === "consistent") assert.ok((f.checked ?? 0) > 0, `${name}: ${f.id} ${f.rule}`);
+      if (f.verdict === "undetermined") assert.ok((f.missing ?? []).length > 0, `${name}: ${f.id} ${f.rule}`);
+    }
+  }
+});
+
 test("healthy: no critical or high finding and no suspect", () => {
   const { report } = analyzed.get("healthy")!;
   assert.deepEqual(report.findings.filter((f) => f.verdict === "violated" && severityRank(f.severity) <= severityRank("high")).map((f) => f.title), []);
