@@ -4,7 +4,7 @@
 
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson } from "../../ingest/store/db.js";
-import { eventBySeq, eventCount, eventsOfKind, listIngestedSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
+import { eventBySeq, eventCount, eventsOfKind, listIngestedSources, listSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
 import type { WitnessLine } from "./finding.js";
 import { rankLabel } from "../model/ranks.js";
 import { modelOptions } from "../replay/modelOptions.js";
@@ -13,6 +13,7 @@ import { RunConfig } from "./config.js";
 export class Evidence {
   private readonly byKind = new Map<string, StoredEvent[]>();
   private sourceRows: SourceRow[] | undefined;
+  private allSourceRows: SourceRow[] | undefined;
   private sourceById: Map<number, SourceRow> | undefined;
   private runConfig: RunConfig | undefined;
   private qualifyHosts: boolean | undefined;
@@ -68,6 +69,12 @@ export class Evidence {
   sources(): SourceRow[] {
     this.sourceRows ??= listIngestedSources(this.db);
     return this.sourceRows;
+  }
+
+  /** Every input of the incident: ingested, and skipped or refused at ingest (with the reason). */
+  allSources(): SourceRow[] {
+    this.allSourceRows ??= listSources(this.db);
+    return this.allSourceRows;
   }
 
   source(id: number): SourceRow | undefined {

@@ -151,7 +151,7 @@ const RECORD_FORMATS = new Set(["probe-jsonl", "checksum-jsonl", "checksum-csv",
 
 /** How many server logs the incident holds: what the failure rules read. */
 export function serverLogCount(evidence: Evidence): number {
-  return evidence.sources().filter((s) => s.status === "complete" && !RECORD_FORMATS.has(s.format)).length;
+  return evidence.sources().filter((s) => !RECORD_FORMATS.has(s.format)).length;
 }
 
 /** The first fatal process failure of each rank, by rank. */

@@ -68,3 +68,18 @@ test("one PD side alone is a missing role that blinds the rules needing the othe
   for (const rule of ["unhandled-abort", "transfer-stall", "process-failure", "stale-slot-reuse"]) assert.ok(role.blinds!.includes(rule as never), rule);
   assert.ok(!role.blinds!.includes("metadata-collision"), "a decode-side check");
 });
+
+test("an input refused at ingest is a gap naming it and the reason, and blinds the rules its side feeds", async () => {
+  const decode = lines(decodeTimeout(300, 0, "a0", "5830149913321"));
+  const prefill = lines(prefillBatch(290, 3));
+  const blob = "\u0000\u0001\u0002PK\u0003\u0004".repeat(64);
+  const gaps = gapsOf(await buildIncident([
+    { path: "n0/decode-tp0.log", text: decode },
+    { path: "n0/prefill-tp0.log", text: prefill },
+    { path: "n0/core.bin", text: blob },
+  ]));
+  const skipped = gaps.find((g) => g.kind === "skipped-source")!;
+  assert.equal(skipped.source, "n0/core.bin");
+  assert.match(skipped.detail, /^n0\/core\.bin was refused at ingest \(.+\): none of its content is in the evidence$/);
+  assert.ok(skipped.blinds!.includes("process-failure"), "of no known side, it may hold any side's records");
+});

@@ -2,15 +2,11 @@
 // refused at ingest (binary content, archive rules), sources with lines that
 // could not be read, and sources whose last line was cut mid-record.
 
-import type { SourceRow } from "../../../ingest/store/queries.js";
 import type { Evidence } from "../evidence.js";
 import { rulesOfSource, type Gap } from "./gap.js";
 
-/** A sources row as ingest may record it: the reason of a skip or refusal, and the exact count of unreadable lines. */
-type SourceWithOutcome = SourceRow & { reason?: string | null; errorCount?: number };
-
 export function skippedSources(evidence: Evidence): Gap[] {
-  return (evidence.sources() as SourceWithOutcome[]).filter((s) => s.status === "skipped" || s.status === "refused").map((s) => ({
+  return evidence.allSources().filter((s) => s.status === "skipped" || s.status === "refused").map((s) => ({
     severity: "medium" as const,
     witness: [],
     gap: {
@@ -23,14 +19,14 @@ export function skippedSources(evidence: Evidence): Gap[] {
 }
 
 export function parseErrors(evidence: Evidence): Gap[] {
-  return (evidence.sources() as SourceWithOutcome[]).filter((s) => s.status === "complete" && (s.errorCount ?? s.errors.length) > 0).map((s) => ({
+  return evidence.sources().filter((s) => s.errorCount > 0).map((s) => ({
     severity: "low" as const,
     witness: [],
     gap: {
       kind: "parse-errors" as const,
       source: s.path,
       blinds: rulesOfSource(s.role),
-      detail: `${s.path} has ${s.errorCount ?? s.errors.length} line(s) that could not be read (first: line ${s.errors[0]?.line ?? "?"}: ${s.errors[0]?.message ?? "?"})`,
+      detail: `${s.path} has ${s.errorCount} line(s) that could not be read (first: line ${s.errors[0]?.line ?? "?"}: ${s.errors[0]?.message ?? "?"})`,
     },
   }));
 }
