@@ -41,9 +41,10 @@ export function onKvFree(s: ModelState, ev: StoredEvent): void {
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
   const ranges = pageRanges(ev);
   const seq = ev.seq;
-  const r = ev.room === null ? undefined : countPages(ranges) > 0 ? s.room(ev.room, ev) : s.rooms.find(ev.room);
-  // A free that names pages is a fact about the room even when its allocation was not seen.
-  const d = r === undefined ? undefined : countPages(ranges) > 0 ? s.receiver(r, rank, ev) : r.decode.get(rank);
+  const r = ev.room === null ? undefined : s.rooms.find(ev.room);
+  const d = r?.decode.get(rank);
+  // The pages a free names are the room's even when no allocation named them: a late write of the room lands there.
+  // (A room the model no longer holds is not brought back: most are settled rooms freed after they retired.)
   if (r !== undefined && d !== undefined && d.pages.length === 0 && countPages(ranges) > 0) {
     d.pages = expandPages(ranges);
     r.assumed |= ASSUMED.pagesFromFree;

@@ -78,13 +78,13 @@ export class RoomRec {
   }
 
   /**
-   * A room decode gave up on (freed or failed) with no prefill side in the
-   * evidence: prefill may still write its pages, long after (the late write
-   * of stale-slot-reuse), so the room's pages are kept in mind longer.
+   * A room decode gave up on (Failed: a timeout, an abort) with no prefill
+   * side in the evidence: prefill may still write its pages, long after (the
+   * late write of stale-slot-reuse), so the room's pages are kept in mind longer.
    */
   awaitsLateWrites(): boolean {
     if (this.prefill.size > 0) return false;
-    for (const d of this.decode.values()) if (d.freedSeq >= 0 || d.concluded === KVPoll.Failed) return true;
+    for (const d of this.decode.values()) if (d.concluded === KVPoll.Failed) return true;
     return false;
   }
 

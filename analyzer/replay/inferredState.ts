@@ -14,7 +14,7 @@ import { rankLabel } from "../model/ranks.js";
 import type { ModelOptions } from "../model/index.js";
 import { LogKind } from "../../ingest/event.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { recordStamps, type RecordStamp } from "../../ingest/store/ruleQueries.js";
+import { gaugeLines, recordStamps, type RecordStamp } from "../../ingest/store/ruleQueries.js";
 
 /** A room in a state from `since` until the line that says so. */
 export interface InferredSpan {
@@ -52,7 +52,7 @@ const GAUGES: readonly { kind: string; field: string; queue: string }[] = [
 ];
 
 export function inferenceOf(db: IncidentDb, options: ModelOptions): Inference {
-  const label = (r: RecordStamp, role: string): string => rankLabel(r.host, r.role ?? role, r.pp, r.tp, options.qualifyHosts ?? false);
+  const label = (r: Pick<RecordStamp, "host" | "role" | "pp" | "tp">, role: string): string => rankLabel(r.host, r.role ?? role, r.pp, r.tp, options.qualifyHosts ?? false);
   const spans: InferredSpan[] = [];
   for (const r of recordStamps(db, TIMEOUT_KINDS)) {
     const t = timeoutOf(r);
@@ -72,10 +72,11 @@ export function inferenceOf(db: IncidentDb, options: ModelOptions): Inference {
   }
   const gauges = new Map<string, GaugeReading[]>();
   for (const kind of new Set(GAUGES.map((g) => g.kind))) {
-    for (const r of recordStamps(db, [kind])) {
-      for (const g of GAUGES.filter((x) => x.kind === kind)) {
-        const value = r.attrs?.[g.field];
-        if (typeof value !== "number") continue;
+    const fields = GAUGES.filter((x) => x.kind === kind);
+    for (const r of gaugeLines(db, kind, fields.map((g) => g.field))) {
+      for (const [i, g] of fields.entries()) {
+        const value = r.values[i];
+        if (value === null || value === undefined) continue;
         const rank = label(r, kind === LogKind.decodeBatch ? "decode" : "prefill");
         const key = `${rank}|${g.field}`;
         let list = gauges.get(key);

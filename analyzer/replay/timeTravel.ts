@@ -8,7 +8,8 @@ import type { ModelStateView, ReplayModel } from "../model/api.js";
 import { createModel, restoreModel, type ModelOptions } from "../model/index.js";
 import { getMeta, type IncidentDb } from "../../ingest/store/db.js";
 import { EventColumns } from "./eventColumns.js";
-import { eventRef, eventRefs, type EventRef } from "./eventRefs.js";
+import { eventRefs, type EventRef } from "./eventRefs.js";
+import { eventTime } from "../../ingest/store/ruleQueries.js";
 import { inferenceOf, withInferred, type Inference } from "./inferredState.js";
 import { EventReader } from "./eventReader.js";
 import { eventsFingerprint } from "./fingerprint.js";
@@ -89,7 +90,7 @@ export function stateAt(db: IncidentDb, at: At, opts: StateAtOptions = {}): Mode
   const line = timeline(db, opts.profileFlag);
   const seq = seqAt(db, at);
   const view = viewAt(line, seq, opts.room);
-  const atUs = "tsUs" in at ? at.tsUs : seq === null ? -Infinity : eventRef(db, seq)?.tsUs ?? -Infinity;
+  const atUs = "tsUs" in at ? at.tsUs : seq === null ? -Infinity : eventTime(db, seq) ?? -Infinity;
   line.inference ??= inferenceOf(db, line.options);
   return withInferred(view, line.inference, seq ?? -1, atUs, opts.room);
 }

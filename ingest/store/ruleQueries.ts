@@ -76,6 +76,32 @@ export function latestOfKindPerRank(db: IncidentDb, kind: string, atSeq: number)
     .all(kind, atSeq) as number[];
 }
 
+/** The time of the event `seq`, undefined when there is none. */
+export function eventTime(db: IncidentDb, seq: number): number | undefined {
+  return db.prepare("SELECT ts_us FROM events WHERE seq = ?").pluck().get(seq) as number | undefined;
+}
+
+/** A batch line's queue gauges: its place and the numeric values of `fields`. */
+export interface GaugeLine {
+  seq: number;
+  tsUs: number;
+  host: string | null;
+  role: string | null;
+  pp: number | null;
+  tp: number | null;
+  values: (number | null)[];
+}
+
+/** Every record of `kind` that carries one of `fields` (attribute names like "#transfer-req"), in seq order. */
+export function gaugeLines(db: IncidentDb, kind: string, fields: readonly string[]): GaugeLine[] {
+  const picks = fields.map((f) => `json_extract(attrs, '$."${f.replace(/"/g, "")}"')`).join(", ");
+  const rows = db.prepare(`SELECT seq, ts_us, host, role, pp, tp, ${picks} FROM events WHERE kind = ? ORDER BY seq`).raw().all(kind) as unknown[][];
+  return rows.map((r) => ({
+    seq: r[0] as number, tsUs: r[1] as number, host: r[2] as string | null, role: r[3] as string | null, pp: r[4] as number | null, tp: r[5] as number | null,
+    values: r.slice(6).map((v) => (typeof v === "number" ? v : null)),
+  }));
+}
+
 /** Distinct hosts named by events, in order. */
 export function eventHosts(db: IncidentDb): string[] {
   return db.prepare("SELECT DISTINCT host FROM events WHERE host IS NOT NULL ORDER BY host").pluck().all() as string[];

@@ -58,6 +58,13 @@ test("a write posted 300 s late, after the free and the reallocation, with no bo
 
 test("a room's pages known only from its free still take its late write; the room says what was assumed", () => {
   const s = new Stream();
+  s.add("pd.transfer_failed", {
+    ...D,
+    room: OLD,
+    attrs: { reasonKind: "timeout", timeoutState: "WaitingForInput", timeoutS: 300 },
+    text: `Decode transfer failed for request rank=0 decode_req.req.rid='a1' decode_req.req.bootstrap_room=${OLD} with exception KVTransferError(bootstrap_room=${OLD}): Request ${OLD} timed out after 300.0s in KVPoll.WaitingForInput`,
+    at: 400.05,
+  });
   s.add("kv.free", { ...D, room: OLD, pages: PAGES, at: 400.1 });
   s.add("kv.alloc", { ...D, room: NEW, pages: PAGES, at: 400.3 });
   s.add("kv.post", { ...P, room: OLD, chunk: 0, pages: [[8, 12]], attrs: { last: true, queue: 1 }, at: 401.4 });
