@@ -44,6 +44,12 @@ export interface ParsedEvent {
   attrs?: Record<string, unknown>;
   /** The raw record as it stood in the file (all lines of a multi-line record). */
   text: string;
+  /**
+   * An unparsed record's message without its wrapper and dialect prefix: what
+   * the ingest summary's unparsed shapes are made of (ingest/unparsedShapes.ts).
+   * Not stored.
+   */
+  unparsedMessage?: string;
 }
 
 /**

@@ -4,11 +4,11 @@
 // parse happens once, in the load.
 
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import type { ParsedEvent, ParseIssue, Role } from "./event.js";
 import { AnchorTable, type AnchorAgg } from "./clock.js";
 import type { FormatName, InputFormat } from "./formats/format.js";
-import { detectFormat, HEAD_BYTES, isLogFormat, looksBinary } from "./formats/index.js";
+import { detectBinaryFormat, detectFormat, HEAD_BYTES, isLogFormat, looksBinary } from "./formats/index.js";
 import { wrapperOfHead } from "./formats/log/head.js";
 import type { WrapperName } from "./formats/wrappers/index.js";
 import { identityFromPath, offsetMinutesForWallClock, type TimeZoneSpec } from "./identity.js";
@@ -131,6 +131,8 @@ type Rejection = NonNullable<ScanReport["rejection"]>;
 /** The format of a file from its first bytes (every text file has one), or why it is not read. */
 function classify(head: Buffer): { format: InputFormat; headText: string } | { rejection: Rejection } {
   if (head.length === 0) return { rejection: { kind: "empty", reason: "empty file" } };
+  const binary = detectBinaryFormat(head);
+  if (binary !== undefined) return { format: binary, headText: "" };
   if (looksBinary(head)) return { rejection: { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" } };
   const headText = head.toString("utf8");
   return { format: detectFormat(headText), headText };
@@ -156,6 +158,7 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
   };
   const kind = classify(readHead(req.plainPath));
   if ("rejection" in kind) report.rejection = kind.rejection;
+  else if (kind.format.parseBytes !== undefined) scanWhole(req, kind.format, identity, report, onAnchors);
   else {
     if (isLogFormat(kind.format.name)) report.wrapper = wrapperOfHead(kind.headText)?.name ?? null;
     const hash = createHash("sha256");
@@ -179,6 +182,22 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
   report.rank = identity.rank;
   report.domain = identity.host ?? `src:${req.displayPath}`;
   return report;
+}
+
+/** A binary source is read whole: its hash, and the anchors of its events. */
+function scanWhole(req: ScanRequest, format: InputFormat, identity: Identity, report: ScanReport, onAnchors: AnchorSink): void {
+  const bytes = readFileSync(req.plainPath);
+  report.sha256 = createHash("sha256").update(bytes).digest("hex");
+  report.bytes = bytes.length;
+  report.format = format.name;
+  const events: ParsedEvent[] = [];
+  format.parseBytes!(bytes, { sourcePath: req.displayPath, tzOffsetMinutes: 0 }, events, []);
+  const anchors = new AnchorTable();
+  for (const ev of events) {
+    identity.fromEvent(ev);
+    anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`, 1);
+  }
+  if (anchors.size > 0) onAnchors(anchors.drain());
 }
 
 function scanContent(
@@ -233,8 +252,9 @@ function scanContent(
   report.dated = dates?.span(report.tzOffsetMinutes) ?? null;
 }
 
-const DATE = /(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/;
-const DATES = /(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/g;
+// `2026-06-11 14:03:07`, `2026-06-11T14:03:07` (ISO, wrappers) and `2026/06/11 14:03:07` (glog's file header).
+const DATE = /(\d{4})[-/](\d\d)[-/](\d\d)[ T](\d\d):(\d\d):(\d\d)/;
+const DATES = /(\d{4})[-/](\d\d)[-/](\d\d)[ T](\d\d):(\d\d):(\d\d)/g;
 /** Bytes at the end of a chunk searched for its last date. */
 const TAIL_CHARS = 8192;
 

@@ -40,6 +40,8 @@ interface Line {
 }
 
 const US_PER_MINUTE = 60_000_000;
+/** Characters of an unparsed message kept for its shape. */
+const MAX_MESSAGE_CHARS = 400;
 const QUARTER_HOUR_MIN = 15;
 
 export class LogParser implements LineParser {
@@ -246,6 +248,7 @@ export class LogParser implements LineParser {
     if (typeof matched === "string") {
       this.issues.push({ line: l.no, message: `looks like a ${matched} but does not match its template; kept as unparsed` });
     }
+    if (ev.kind === LogKind.unparsed) ev.unparsedMessage = l.inner.substring(at, at + MAX_MESSAGE_CHARS);
   }
 
   private newEvent(l: Line): ParsedEvent {
