@@ -19,11 +19,14 @@ import type { ParsedEvent, ParseIssue } from "../event.js";
 import { LogKind } from "../event.js";
 import type { InputFormat, LineParser, ParseContext } from "./format.js";
 import { parseBatchLine } from "./sglang/batchLine.js";
+import { parseBootstrapLine } from "./sglang/bootstrapLines.js";
+import { parseHicacheLine } from "./sglang/hicacheLines.js";
 import { parseHttpAccess } from "./sglang/httpAccess.js";
 import type { MatchResult } from "./sglang/match.js";
 import { parsePdLine } from "./sglang/pdLines.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "./sglang/prefix.js";
 import { RecordAssembler } from "./sglang/record.js";
+import { parseSchedulerLine } from "./sglang/schedulerLines.js";
 import { TRACEBACK, terminateTypeOf, threadDeathOf } from "./sglang/traceback.js";
 import { looksLikeTorchLine, parseWatchdog, readTorchLine, type TorchStamp } from "./sglang/torchLines.js";
 import { parseTransferLine } from "./sglang/transferLines.js";
@@ -166,6 +169,12 @@ function dispatch(line: string, at: number, ev: ParsedEvent): MatchResult {
   if (pd !== false) return pd;
   const transfer = parseTransferLine(line, at, ev);
   if (transfer !== false) return transfer;
+  const bootstrap = parseBootstrapLine(line, at, ev);
+  if (bootstrap !== false) return bootstrap;
+  const scheduler = parseSchedulerLine(line, at, ev);
+  if (scheduler !== false) return scheduler;
+  const hicache = parseHicacheLine(line, at, ev);
+  if (hicache !== false) return hicache;
   return parseHttpAccess(line, at, ev);
 }
 

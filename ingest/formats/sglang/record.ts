@@ -11,6 +11,7 @@
 
 import type { ParsedEvent, ParseIssue } from "../../event.js";
 import { LogKind } from "../../event.js";
+import { classifyFailure } from "../messages/failureClass.js";
 import { glooTimeout, type TorchStamp } from "./torchLines.js";
 import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
 
@@ -96,6 +97,7 @@ function attachContinuation(ev: ParsedEvent, more: string[]): void {
   const attrs = (ev.attrs ??= {});
   attrs.excType = exc.excType;
   if (exc.excMessage !== undefined) attrs.excMessage = exc.excMessage;
+  attrs.failureClass = classifyFailure(exc.excType, exc.excMessage ?? "");
   if (ev.kind !== LogKind.unparsed && ev.kind !== LogKind.exception) return;
   const gloo = exc.excMessage !== undefined ? glooTimeout(exc.excMessage) : null;
   if (gloo !== null) {
