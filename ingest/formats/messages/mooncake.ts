@@ -22,18 +22,22 @@ const ACTIVE_HANDSHAKE = /Active handshake RPC failed; resetting endpoint\. rc=(
 const PEER_IN_ENDPOINT = /, peer (\S+)/;
 // rdma_endpoint.cpp RdmaEndPoint::submitPostSend: PLOG (`: text [errno]`) ≤ v0.3.12, `<< strerror(rc)` after.
 const POST_SEND = /Failed to ibv_post_send: (.*?)(?: \[(\d+)\])?$/ys;
-// rdma_endpoint.cpp setupConnectionsByActive: `Reject the …` ≤ v0.3.10, `Rejected …` since v0.3.11.
+// rdma_endpoint.cpp setupConnectionsByActive: `Reject the …` v0.3.1–v0.3.10, `Rejected …` since v0.3.11.
 const REJECTED = /Reject(?:ed)? (?:the )?handshake request by peer (\S+)/ys;
 // transfer_metadata.cpp TransferMetadata::sendHandshake.
 const HANDSHAKE_REJECTED_BY = /Handshake rejected by (\S+): (.*)$/ys;
 const HANDSHAKE_STEP = /\[Handshake\] (.*)$/ys;
-// mooncake-store transfer_task.cpp TransferEngineOperationState::wait_for_completion:
-// `seconds` ≤ v0.3.10, `milliseconds` since v0.3.11.
-const COMPLETE_TIMEOUT = /Failed to complete transfers after (\d+) (seconds|milliseconds) for batch (\S+)/ys;
+// mooncake-store: `… after 60 seconds` (client.cpp) v0.3.0–v0.3.2 and `… after {n} seconds` (transfer_task.cpp)
+// v0.3.3; TransferEngineOperationState::wait_for_completion adds ` for batch {id}` v0.3.4–v0.3.10, then
+// counts `milliseconds` since v0.3.11.
+const COMPLETE_TIMEOUT = /Failed to complete transfers after (\d+) (seconds|milliseconds)(?: for batch (\S+))?/ys;
 const STATUS_FAILED = /Failed to get transfer status for batch (\S+) task (\d+) with error (.*)$/ys;
 // mooncake-integration transfer_engine_py.cpp TransferEnginePy::batchTransferSync / getBatchTransferStatus (INFO).
 const SYNC_TIMEOUT = /Sync batch data transfer timeout after (\d+)ns/ys;
-// transfer_engine_py.cpp transfer_on_cuda_callback (the CUDA-stream batch path), v0.3.10+.
+// transfer_engine_py.cpp TransferEnginePy::transferSync (INFO): the engine's TIMEOUT status, or the
+// wall-clock limit: `…, local buffer {p} remote buffer {p} length {n}` ≤ v0.3.3, `… after {ns}ns, local …` since.
+const SYNC_ONE_TIMEOUT = /Sync data transfer timeout(?: after (\d+)ns)?(?:, local buffer (\S+) remote buffer (\S+) length (\d+))?$/ys;
+// transfer_engine_py.cpp transfer_on_cuda_callback (the CUDA-stream batch path), v0.3.9+.
 const CUDA_TIMEOUT = /\[Mooncake Cuda\] Transfer timeout \| BatchID: (\S+)/ys;
 const CUDA_FAILED = /\[Mooncake Cuda\] Transfer failed \| BatchID: (\S+) \| Bytes: (\d+)/ys;
 const CUDA_SUBMIT = /\[Mooncake Cuda\] Submit failed: (.*) \| BatchID: (\S+)$/ys;
@@ -157,8 +161,9 @@ function failed(msg: string, at: number, ev: ParsedEvent): MatchResult {
     const m = execAt(COMPLETE_TIMEOUT, msg, at);
     if (!m) return "Mooncake store transfer timeout line";
     const n = Number(m[1]);
-    const timeout = m[2] === "seconds" ? { timeoutS: n } : { timeoutMs: n };
-    return engineTimeout(ev, "mooncake", "store_batch", { ...timeout, batchId: m[3] });
+    const fields: Record<string, unknown> = m[2] === "seconds" ? { timeoutS: n } : { timeoutMs: n };
+    if (m[3] !== undefined) fields.batchId = m[3];
+    return engineTimeout(ev, "mooncake", "store_batch", fields);
   }
   if (msg.startsWith("Failed to get transfer status for batch ", at)) {
     const m = execAt(STATUS_FAILED, msg, at);
@@ -204,6 +209,14 @@ function syncOrSocket(msg: string, at: number, ev: ParsedEvent): MatchResult {
     const m = execAt(SYNC_TIMEOUT, msg, at);
     if (!m) return "Mooncake sync transfer timeout line";
     return engineTimeout(ev, "mooncake", "sync_batch", { elapsedNs: Number(m[1]) });
+  }
+  if (msg.startsWith("Sync data transfer timeout", at)) {
+    const m = execAt(SYNC_ONE_TIMEOUT, msg, at);
+    if (!m) return "Mooncake sync transfer timeout line";
+    const fields: Record<string, unknown> = {};
+    if (m[1] !== undefined) fields.elapsedNs = Number(m[1]);
+    if (m[4] !== undefined) Object.assign(fields, { localBuffer: m[2], remoteBuffer: m[3], bytes: Number(m[4]) });
+    return engineTimeout(ev, "mooncake", "sync_transfer", fields);
   }
   if (!msg.startsWith("SocketHandShakePlugin: ", at)) return false;
   const connect = execAt(SOCKET_CONNECT, msg, at);

@@ -23,7 +23,9 @@ const AUX_RECEIVED = /Received AUX_DATA for bootstrap_room (\d+) with length: ?(
 const ABORT_SENT = /Sent abort notification for room (\d+) to (\S+)/ys;
 const ACK_SENT = /Sent ABORT_ACK for room (\d+) to (\S+)/ys;
 const SESSION_FAILED = /Session (\S+) failed\./ys;
-const SKIPPING = /Skipping chunk for room (\d+) because/ys;
+// mooncake/conn.py and nixl/conn.py transfer_worker: "because it has already failed or been aborted";
+// NIXL with the deferred-release drain also "because it has been cleared" (the room is gone, not failed).
+const SKIPPING = /Skipping chunk for room (\d+) because it has (already failed or been aborted|been cleared)/ys;
 const SENDING_METADATA = /Sending to prefill server with bootstrap room (\d+) is_dummy=(True|False)/ys;
 const SEND_FAILED = /Failed to send (abort notification|ABORT_ACK|drained ABORT_ACK) for room (\d+): (.*)$/ys;
 const MALFORMED_ABORT = /Ignoring malformed abort notification: (.*)$/ys;
@@ -185,7 +187,11 @@ function sent(line: string, at: number, ev: ParsedEvent): MatchResult {
     ev.kind = LogKind.skipChunk;
     ev.role = "prefill";
     ev.room = m[1];
-    ev.state = 0; // "already failed or been aborted"
+    if (m[2] === "been cleared") {
+      ev.attrs = { because: "cleared" };
+    } else {
+      ev.state = 0; // "already failed or been aborted"
+    }
     return true;
   }
   if (line.startsWith("Sending to prefill server with bootstrap room", at)) {

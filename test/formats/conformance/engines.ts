@@ -83,7 +83,7 @@ export const MOONCAKE_ROWS: ConformanceRow[] = [
     kind: LogKind.transportError,
     attrs: { errorKind: "rdma_post_send", error: "Cannot allocate memory" },
   }),
-  row("Reject the handshake request by peer", "mooncake", `${MC}rdma_endpoint.cpp RdmaEndPoint::setupConnectionsByActive, ≤ v0.3.10`, glog("rdma_endpoint.cpp:150", `Reject the handshake request by peer ${PEER_NIC}`), {
+  row("Reject the handshake request by peer", "mooncake", `${MC}rdma_endpoint.cpp RdmaEndPoint::setupConnectionsByActive, v0.3.1–v0.3.10`, glog("rdma_endpoint.cpp:150", `Reject the handshake request by peer ${PEER_NIC}`), {
     kind: LogKind.transportError,
     attrs: { errorKind: "rdma_handshake_rejected", peer: PEER_NIC },
   }),
@@ -103,9 +103,16 @@ export const MOONCAKE_ROWS: ConformanceRow[] = [
     attrs: { errorKind: "rdma_handshake", error: "Failed to modify QP to INIT, check local context port num: Invalid argument" },
   }),
   row(
+    "Failed to complete transfers after (no batch)",
+    "mooncake",
+    "kvcache-ai/Mooncake mooncake-store/src/client.cpp (v0.3.0–v0.3.2, a fixed 60) and transfer_task.cpp (v0.3.3)",
+    glog("client.cpp:430", "Failed to complete transfers after 60 seconds"),
+    { kind: LogKind.transferTimeout, attrs: { scope: "store_batch", timeoutS: 60 } },
+  ),
+  row(
     "Failed to complete transfers after seconds",
     "mooncake",
-    "kvcache-ai/Mooncake mooncake-store/src/transfer_task.cpp TransferEngineOperationState::wait_for_completion, ≤ v0.3.10",
+    "kvcache-ai/Mooncake mooncake-store/src/transfer_task.cpp TransferEngineOperationState::wait_for_completion, v0.3.4–v0.3.10",
     glog("transfer_task.cpp:305", "Failed to complete transfers after 60 seconds for batch 94582317056"),
     { kind: LogKind.transferTimeout, attrs: { engine: "mooncake", scope: "store_batch", timeoutS: 60, batchId: "94582317056", failureClass: "timeout" } },
   ),
@@ -131,16 +138,26 @@ export const MOONCAKE_ROWS: ConformanceRow[] = [
     { kind: LogKind.transferTimeout, attrs: { scope: "sync_batch", elapsedNs: 30001234567 } },
   ),
   row(
+    "Sync data transfer timeout",
+    "mooncake",
+    "kvcache-ai/Mooncake mooncake-integration/transfer_engine/transfer_engine_py.cpp TransferEnginePy::transferSync (INFO), v0.3.4+",
+    {
+      line: "I0611 14:03:07.554102 88213 transfer_engine_py.cpp:533] Sync data transfer timeout after 30000456789ns, local buffer 0x7f2a40000000 remote buffer 0x7f1c80010000 length 65536",
+      message: "Sync data transfer timeout after 30000456789ns, local buffer 0x7f2a40000000 remote buffer 0x7f1c80010000 length 65536",
+    },
+    { kind: LogKind.transferTimeout, attrs: { scope: "sync_transfer", elapsedNs: 30000456789, bytes: 65536 } },
+  ),
+  row(
     "[Mooncake Cuda] Transfer timeout",
     "mooncake",
-    "kvcache-ai/Mooncake mooncake-integration/transfer_engine/transfer_engine_py.cpp transfer_on_cuda_callback, v0.3.10+",
+    "kvcache-ai/Mooncake mooncake-integration/transfer_engine/transfer_engine_py.cpp transfer_on_cuda_callback, v0.3.9+",
     glog("transfer_engine_py.cpp:916", "[Mooncake Cuda] Transfer timeout | BatchID: 94582317056"),
     { kind: LogKind.transferTimeout, attrs: { scope: "cuda_batch", batchId: "94582317056", failureClass: "timeout" } },
   ),
   row(
     "[Mooncake Cuda] Transfer failed",
     "mooncake",
-    "kvcache-ai/Mooncake mooncake-integration/transfer_engine/transfer_engine_py.cpp transfer_on_cuda_callback, v0.3.10+",
+    "kvcache-ai/Mooncake mooncake-integration/transfer_engine/transfer_engine_py.cpp transfer_on_cuda_callback, v0.3.9+",
     glog("transfer_engine_py.cpp:912", "[Mooncake Cuda] Transfer failed | BatchID: 94582317056 | Bytes: 4194304"),
     { kind: LogKind.transportError, attrs: { errorKind: "cuda_batch", batchId: "94582317056", bytes: 4194304 } },
   ),

@@ -95,9 +95,16 @@ export const SGLANG_TRANSFER_ROWS: ConformanceRow[] = [
   {
     template: "Skipping chunk for room",
     origin: "sglang",
-    source: `${SG}disaggregation/mooncake/conn.py transfer_worker (debug; reference §3.3)`,
+    source: `${SG}disaggregation/mooncake/conn.py MooncakeKVManager.transfer_worker (debug; index copies, f-string and %-style)`,
     line: `${P} Skipping chunk for room ${ROOM} because it has already failed or been aborted`,
     expect: { kind: LogKind.skipChunk, role: "prefill", room: ROOM, state: 0 },
+  },
+  {
+    template: "Skipping chunk for room (cleared)",
+    origin: "sglang",
+    source: `${SG}disaggregation/nixl/conn.py transfer_worker, copies with the deferred-release drain (%-style logger.debug; index copy)`,
+    line: `${P} Skipping chunk for room ${ROOM} because it has been cleared`,
+    expect: { kind: LogKind.skipChunk, role: "prefill", room: ROOM, attrs: { because: "cleared" } },
   },
   {
     template: "Sending to prefill server with bootstrap room",
