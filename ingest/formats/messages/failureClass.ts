@@ -47,7 +47,7 @@ const RULES: readonly Rule[] = [
   {
     cls: "transport",
     type: /^nixl|\.nixl\w*Error$|ZMQError$|ConnectionError$|ConnectionRefusedError$|ConnectionResetError$|BrokenPipeError$/,
-    text: /NIXL_ERR_|NIXL transfer encountered ERR|KVSender transfer encountered an error|remote mooncake session|Transfer thread failed because of|Failed to get kvcache from prefill instance|Failed to send kv chunk|Failed to send state components|Lost connection with prefill instance|is healthy before, but now it is down|transport retry counter exceeded|Transport retry count exceeded|retry count exceeded|Work Request Flushed Error|Remote access error|Remote operation error|Endpoint timeout|Connection reset by remote peer|Connection refused|Connection reset|ibv_post_send|\bUCX\b|zmq\.error/i,
+    text: /NIXL_ERR_|NIXL transfer encountered ERR|KVSender transfer encountered an error|remote mooncake session|Transfer thread failed because of|Failed to get kvcache from prefill instance|Failed to send kv chunk|Failed to send state components|Los(?:t|ing) connection with prefill instance|Failed to send aux data|is healthy before, but now it is down|transport retry counter exceeded|Transport retry count exceeded|retry count exceeded|Work Request Flushed Error|Remote access error|Remote operation error|Endpoint timeout|Connection reset by remote peer|Connection refused|Connection reset|ibv_post_send|\bUCX\b|zmq\.error/i,
   },
   {
     cls: "timeout",

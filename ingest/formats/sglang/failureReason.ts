@@ -1,5 +1,5 @@
 // The text after ` with exception ` on a PD failure line
-// (docs/log-templates.md "Failure reasons"; sglang-pd-logs-and-protocol.md §3.5).
+// (docs/log-templates.md "Failure reasons"; docs/protocol.md §3.5).
 // `str(KVTransferError)` is `KVTransferError(bootstrap_room={room}): {reason}`;
 // the NIXL sender may instead re-raise the raw worker exception, printed as-is
 // (a NIXL binding error prints its status name: `NIXL_ERR_REMOTE_DISCONNECT`).
@@ -32,7 +32,7 @@ export interface FailureReason {
 
 const WRAPPER = /^KVTransferError\(bootstrap_room=(\d+|None)\): ?/s;
 const TIMEOUT = /^Request (\d+) timed out after ([0-9.]+)s in KVPoll\.(\w+)/;
-const LOST = /^Lost connection with prefill instance \(bootstrap_addr: ([^)]*)\)/;
+const LOST = /^Los(?:t|ing) connection with prefill instance \(bootstrap_addr: ([^)]*)\)/;
 const ERR_ROOM = / room=(\d+)/;
 const DOWN = /^Prefill server with bootstrap_addr: (\S+) is healthy before, but now it is down\./;
 // mooncake/conn.py record_failure texts that name the peer.
@@ -48,6 +48,7 @@ const PREFIXES: ReadonlyArray<readonly [string, ReasonKind]> = [
   ["follow_bootstrap_room conflict:", "bootstrap"],
   ["Failed to send kv chunk of ", "mooncake_transfer"],
   ["Failed to send state components of ", "mooncake_transfer"],
+  ["Failed to send aux data of ", "mooncake_transfer"],
   ["Failed to get kvcache from prefill instance", "mooncake_transfer"],
   ["Failed due to an unknown reason from another rank", "propagated"],
   ["NIXL KVSender Exception", "propagated"],

@@ -1,4 +1,4 @@
-// NIXL notification tags (sglang-pd-logs-and-protocol.md §6): ASCII, `_`-separated,
+// NIXL notification tags (docs/protocol.md §6): ASCII, `_`-separated,
 // parsed by decode with `split("_", 8)` (so a staged tag's agent name keeps its
 // underscores). Forms and their history:
 //   kv        {room}_kv_{chunk}_{is_last}                   before #15027 (2025-12-13)

@@ -1,5 +1,5 @@
 // Scheduler-side PD lines (docs/log-templates.md "SGLang: request failures",
-// "node failure and timeouts"; sglang-pd-logs-and-protocol.md §3.1, §3.4):
+// "node failure and timeouts"; docs/protocol.md §3.1, §3.4):
 // request failures with their reason, the two warning_once timeout hints,
 // metadata collisions, peer loss, per-room timeouts, aborts by queue.
 // `{x=}` f-strings print rids as Python reprs (`req.rid='…'`) and rooms bare.
@@ -28,8 +28,9 @@ const CORRUPTION =
   /Context corruption detected: Request (\S+) \(bootstrap_room=(\d+|None)\) received metadata from bootstrap_room=(\d+|None)\. Metadata buffer index: (-?\d+)\./ys;
 const NOT_READY =
   /Metadata unexpectedly not ready after readiness gate: request ([^,]+), bootstrap_room=(\d+|None), metadata_buffer_index=(-?\d+)/ys;
-// common/conn.py `_handle_node_failure` counts `requests`; NIXL's override counts `transfers`.
-const LOST = /Lost connection with prefill instance \(bootstrap_addr: ([^)]*)\), (\d+) (requests|transfers) affected/ys;
+// common/conn.py `_handle_node_failure` counts `requests`; NIXL's override counts `transfers`; older
+// mooncake/conn.py says `Losing connection …`.
+const LOST = /Los(?:t|ing) connection with prefill instance \(bootstrap_addr: ([^)]*)\), (\d+) (requests|transfers) affected/ys;
 // nixl/conn.py `_handle_node_failure`, once per affected room.
 const LET_FAIL = /Let room (\d+) be failed due to prefill down/ys;
 // nixl/conn.py NixlKVReceiver.poll.
@@ -133,7 +134,9 @@ function lost(line: string, at: number, ev: ParsedEvent): MatchResult {
     if (!m) return "room failed by node failure line";
     return roomNodeFailure(ev, m[1], "prefill_down");
   }
-  if (!line.startsWith("Lost connection with prefill instance (", at)) return false;
+  if (!line.startsWith("Lost connection with prefill instance (", at) && !line.startsWith("Losing connection with prefill instance (", at)) {
+    return false;
+  }
   const m = execAt(LOST, line, at);
   if (!m) return "lost connection line";
   ev.kind = LogKind.nodeFailure;

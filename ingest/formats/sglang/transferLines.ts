@@ -1,5 +1,5 @@
 // NIXL / Mooncake connector lines (docs/log-templates.md "SGLang: transfer and
-// bootstrap thread"; sglang-pd-logs-and-protocol.md §3.1–§3.3, §7.4):
+// bootstrap thread"; docs/protocol.md §3.1–§3.3, §7.4):
 // notifications sent, the bootstrap thread's frames, abort notifications and
 // their acks, transport errors, the Mooncake engine wrapper's failed
 // transfers. Most are debug level, so a run shows them only with

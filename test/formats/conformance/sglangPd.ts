@@ -125,6 +125,22 @@ export const SGLANG_PD_ROWS: ConformanceRow[] = [
     expect: { kind: LogKind.nodeFailure, role: "decode", attrs: { bootstrapAddr: "10.0.3.17:8998", affected: 3 } },
   },
   {
+    template: "Losing connection with prefill instance",
+    origin: "sglang",
+    source: `${SG}disaggregation/mooncake/conn.py MooncakeKVManager._handle_node_failure, older copies (also its failure reason)`,
+    line:
+      `${P} Decode transfer failed for request rank=3 decode_req.req.rid='${RID}' decode_req.req.bootstrap_room=${ROOM} ` +
+      `with exception KVTransferError(bootstrap_room=${ROOM}): Losing connection with prefill instance (bootstrap_addr: 10.0.3.17:8998)`,
+    expect: { kind: LogKind.transferFailed, room: ROOM, attrs: { reasonKind: "peer_loss", bootstrapAddr: "10.0.3.17:8998", failureClass: "transport" } },
+  },
+  {
+    template: "Losing connection with prefill instance (log line)",
+    origin: "sglang",
+    source: `${SG}disaggregation/mooncake/conn.py MooncakeKVManager._handle_node_failure, older copies`,
+    line: `${P} Losing connection with prefill instance (bootstrap_addr: 10.0.3.17:8998), 12 requests affected`,
+    expect: { kind: LogKind.nodeFailure, role: "decode", attrs: { bootstrapAddr: "10.0.3.17:8998", affected: 12 } },
+  },
+  {
     template: "Let room be failed due to prefill down",
     origin: "sglang",
     source: `${SG}disaggregation/nixl/conn.py NixlKVManager._handle_node_failure (index copies)`,
