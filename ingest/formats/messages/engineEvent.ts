@@ -9,11 +9,15 @@ import { classifyFailure } from "./failureClass.js";
 
 export type Engine = "mooncake" | "nixl" | "ucx";
 
-/** Fills an `xfer.error` event; `error` is the status or reason text the engine printed. */
+/**
+ * Fills an `xfer.error` event; `error` is the status or reason text the engine
+ * printed. An engine error is a transport failure unless its text names a
+ * more specific class (a CUDA error in an NVLink copy, a timeout).
+ */
 export function engineError(ev: ParsedEvent, engine: Engine, errorKind: string, error: string, fields: Record<string, unknown>): true {
+  const cls = classifyFailure(undefined, error);
   ev.kind = LogKind.transportError;
-  ev.attrs = { engine, errorKind, error, ...fields, failureClass: classifyFailure(undefined, error) ?? "transport" };
-  if (ev.attrs.failureClass === "other") ev.attrs.failureClass = "transport";
+  ev.attrs = { engine, errorKind, error, ...fields, failureClass: cls === undefined || cls === "other" ? "transport" : cls };
   return true;
 }
 

@@ -80,7 +80,7 @@ function couldNotFetch(line: string, at: number, ev: ParsedEvent): MatchResult {
   if (noInfo) return fetchFailed(ev, { what: "parallel_info", bootstrapAddr: noInfo[1] });
   const noEngine = execAt(NO_ENGINE_INFO, line, at);
   if (noEngine) return fetchFailed(ev, { what: "route", engineRank: Number(noEngine[1]) });
-  return "bootstrap fetch failure line";
+  return line.startsWith("Could not fetch prefill parallel info", at) ? "bootstrap fetch failure line" : false;
 }
 
 function register(line: string, at: number, ev: ParsedEvent): MatchResult {
