@@ -15,18 +15,24 @@ const DIR_ROLE = new RegExp(`(?:^|[^a-z])(${ROLE_WORDS})(?![a-z])`, "i");
 export interface PathIdentity {
   host?: string;
   role?: Role;
+  /** A per-rank file's TP rank: `tp3.log`, `decode-tp-3.log`, `rank_3.stderr`, `tp3/stderr.log`. */
+  tp?: number;
 }
 
-/** Host and role from `<host>/<role>-<rest>` or `<role-ish host dir>/<file>`; empty when the path says neither. */
+const PATH_RANK = /(?:^|[^a-z])(?:tp|rank)[-_]?(\d{1,4})(?![\d])/i;
+
+/** Host, role and TP rank from `<host>/<role>-<rest>` or `<role-ish host dir>/<file>`; empty when the path says none. */
 export function identityFromPath(path: string): PathIdentity {
   const parts = path.split(/[\\/]+/).filter((p) => p !== "" && p !== "." && p !== "..");
   const file = parts[parts.length - 1] ?? "";
   const dir = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  const rank = PATH_RANK.exec(file) ?? (dir !== undefined ? PATH_RANK.exec(dir) : null);
+  const tp = rank ? { tp: Number(rank[1]) } : {};
   const fromFile = FILE_ROLE.exec(file);
-  if (fromFile) return { role: fromFile[1]!.toLowerCase() as Role, ...(dir !== undefined ? { host: dir } : {}) };
+  if (fromFile) return { role: fromFile[1]!.toLowerCase() as Role, ...(dir !== undefined ? { host: dir } : {}), ...tp };
   const fromDir = dir !== undefined ? DIR_ROLE.exec(dir) : null;
-  if (fromDir && dir !== undefined) return { host: dir, role: fromDir[1]!.toLowerCase() as Role };
-  return {};
+  if (fromDir && dir !== undefined) return { host: dir, role: fromDir[1]!.toLowerCase() as Role, ...tp };
+  return tp;
 }
 
 export function parseRole(value: string): Role {

@@ -9,6 +9,8 @@ import type { ParsedEvent, ParseIssue, Role } from "./event.js";
 import { LogKind } from "./event.js";
 import type { FormatName, LineParser } from "./formats/format.js";
 import { formatByName } from "./formats/index.js";
+import type { DatingHints } from "./formats/log/dating.js";
+import type { WrapperName } from "./formats/wrappers/index.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "./lines.js";
 import { keyBefore, MergeHeap } from "./merge.js";
 import { rankName, RowBatchBuilder, type RowBatch } from "./rows.js";
@@ -21,8 +23,14 @@ export interface LoadSource {
   plainPath: string;
   displayPath: string;
   format: FormatName;
+  wrapper: WrapperName | null;
   host: string | null;
   role: Role | null;
+  /** The rank of records that name none (a per-rank file). */
+  rank: { dp?: number; tp?: number } | null;
+  /** Logs: times for records that carry none (ingest/pipeline.ts decides them from every source). */
+  dating: DatingHints | null;
+  tzGiven: boolean;
   /** Clock domain of events that name no host: the host, or the source itself. */
   domain: string;
   tzOffsetMinutes: number;
@@ -93,7 +101,11 @@ class SourceStream {
       sourcePath: src.displayPath,
       ...(src.host !== null ? { host: src.host } : {}),
       ...(src.role !== null ? { role: src.role } : {}),
+      ...(src.wrapper !== null ? { wrapper: src.wrapper } : {}),
+      ...(src.rank !== null ? { rank: src.rank } : {}),
+      ...(src.dating !== null ? { dating: src.dating } : {}),
       tzOffsetMinutes: src.tzOffsetMinutes,
+      tzGiven: src.tzGiven,
     });
     this.sourceOffset = offsets[src.domain] ?? 0;
     this.texts = new TextBlockBuilder(src.sourceId);
@@ -220,6 +232,7 @@ class SourceStream {
     this.stats.errors = this.kept;
     this.stats.ranks = [...this.ranks].sort();
     this.stats.unparsedShapes = this.shapes.top();
+    this.stats.timeOrigin = this.parser.timeOrigin?.() ?? null;
     return this.stats;
   }
 }

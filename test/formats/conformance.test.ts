@@ -2,7 +2,8 @@
 // template SGLang, Mooncake, NIXL and UCX print, the source it was read from,
 // and the fields kvrewind must make of it. SGLang rows go through the real
 // sglang-log parser; C++ rows through parseEngineMessage at the offset where
-// their message starts in the whole line.
+// their message starts in the whole line, and whole, through the same log
+// parser as a line of a rank's file.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -71,6 +72,19 @@ for (const row of ENGINE_ROWS) {
     check(ev, row.expect, row.template);
     assert.equal(ev.room, undefined, `${row.template}: C++ lines name no room`);
     assert.equal(ev.role, undefined, `${row.template}: C++ lines name no side`);
+  });
+}
+
+// A C++ line in a rank's file, after an SGLang line that gives the year glog and absl stamps lack.
+const DATED = "[2026-06-11 14:03:00 TP3] Decode batch, #running-req: 1, #token: 512, token usage: 0.01, gen throughput (token/s): 12.50, #queue-req: 0";
+
+for (const row of ENGINE_ROWS) {
+  test(`${row.origin}, whole line through the log parser: ${row.template}`, () => {
+    const { events, issues } = parseLines([DATED, row.line]);
+    assert.deepEqual(issues, [], row.template);
+    assert.equal(events.length, 2, `${row.template}: two events`);
+    check(events[1], row.expect, row.template);
+    assert.equal(events[1].text, row.line);
   });
 }
 

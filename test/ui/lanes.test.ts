@@ -66,6 +66,7 @@ const EXPECTED: Record<string, string> = {
   [LogKind.prefetchRevoked]: "hicache",
   [LogKind.exception]: "logs",
   [LogKind.watchdog]: "collectives",
+  [LogKind.ncclWarning]: "collectives",
   [LogKind.httpAccess]: "scheduler",
   [LogKind.unparsed]: "logs",
   [ChecksumKind]: "checksums",

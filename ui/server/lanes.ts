@@ -24,6 +24,7 @@ const KIND_COMPONENT: Record<string, Component> = {
 };
 
 const PREFIX_COMPONENT: Record<string, Component> = {
+  nccl: "collectives",
   batch: "scheduler",
   sched: "scheduler",
   req: "scheduler",

@@ -2,7 +2,9 @@
 // (openucx/ucx; docs/log-templates.md "UCX"). UCX prints
 //   [1718093587.554102] [host:88213:0]     ib_mlx5_log.c:177  UCX  ERROR <message>
 // (src/ucs/debug/log.c UCS_LOG_FMT); the text here is <message>, with or
-// without the `UCX  ERROR ` component and level in front. A message with
+// without the `UCX  ERROR ` component and level in front, or the whole line:
+// no dialect reads UCX's prefix, so such a line reaches the templates as
+// plain text (its time is then inferred from its neighbours). A message with
 // `\n` is printed one line per part; only its first line is read here.
 
 import type { ParsedEvent } from "../../event.js";
@@ -10,6 +12,8 @@ import { execAt, type MatchResult } from "../sglang/match.js";
 import { engineError } from "./engineEvent.js";
 
 const COMPONENT_LEVEL = /UCX +(ERROR|WARN|DIAG|INFO|DEBUG|FATAL|TRACE\w*) +/y;
+// `[sec.usec] [host:pid:thread] file:line ` before the component.
+const LINE_PREFIX = /\[\d+\.\d+\] \[[^\]]*\] +[\w.-]+:\d+ +(?=UCX )/y;
 // src/uct/ib/mlx5/ib_mlx5_log.c uct_ib_mlx5_completion_with_err: "%s on %s:%d/%s (synd 0x%x vend 0x%x hw_synd %d/%d)".
 const MLX5_CQE = /(.+?) on (\S+?):(\d+)\/(IB|RoCE) \(synd 0x([0-9a-f]+) vend 0x([0-9a-f]+) hw_synd (\d+)\/(\d+)\)/ys;
 // src/uct/ib/base/ib_iface.h UCT_IB_IFACE_VERBS_COMPLETION_MSG (UD, SRD/EFA): "%s completion[%d] with error on %s/%p: %s, vendor_err 0x%x wr_id 0x%lx".
@@ -25,6 +29,10 @@ const MLX5_FIRST = new Set([66, 71, 73, 76, 77, 82, 84, 87]); // B G I L M R T W
 /** The UCX template at `at`; false when the message is none of them. */
 export function parseUcxMessage(msg: string, at: number, ev: ParsedEvent): MatchResult {
   const c = msg.charCodeAt(at);
+  if (c === 91 /* [ */) {
+    const line = isDigit(msg.charCodeAt(at + 1)) ? execAt(LINE_PREFIX, msg, at) : null;
+    return line ? parseUcxMessage(msg, at + line[0].length, ev) : false;
+  }
   if (c === 85 /* U */) {
     const prefix = execAt(COMPONENT_LEVEL, msg, at);
     return prefix ? parseUcxMessage(msg, at + prefix[0].length, ev) : false;
@@ -64,4 +72,8 @@ function completion(msg: string, at: number, ev: ParsedEvent): MatchResult {
 function unhandled(msg: string, at: number, ev: ParsedEvent): MatchResult {
   const m = execAt(UNHANDLED, msg, at);
   return m ? engineError(ev, "ucx", "ucx_unhandled", m[2], { endpoint: m[1], lane: m[3] }) : false;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
