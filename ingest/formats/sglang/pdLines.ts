@@ -6,8 +6,8 @@
 
 import type { ParsedEvent, Role } from "../../event.js";
 import { LogKind } from "../../event.js";
-import { classifyFailure } from "../messages/failureClass.js";
-import { decodeFailureReason } from "./failureReason.js";
+import { classifyFailure, type FailureClass } from "../messages/failureClass.js";
+import { decodeFailureReason, type ReasonKind } from "./failureReason.js";
 import { execAt, reprString, type MatchResult } from "./match.js";
 
 const RID = `(?:'([^']*)'|"([^"]*)"|None)`;
@@ -47,6 +47,16 @@ const QUEUE_ROLE: Record<string, Role> = {
   "inflight queue": "prefill",
   "prealloc queue": "decode",
   "transfer queue": "decode",
+};
+
+/** Reason kinds whose failure class is known without reading the text again (docs/log-templates.md "Failure reasons"). */
+const REASON_CLASS: Partial<Record<ReasonKind, FailureClass>> = {
+  timeout: "timeout",
+  peer_loss: "transport",
+  mooncake_transfer: "transport",
+  nixl_error: "transport",
+  abort: "other",
+  propagated: "other",
 };
 
 const FAILED_KIND: Record<string, string> = {
@@ -99,8 +109,9 @@ function failed(line: string, at: number, ev: ParsedEvent): MatchResult {
   if (m[10] !== undefined) attrs.detail = m[10];
   const exception = m[11];
   if (exception !== undefined) {
-    Object.assign(attrs, decodeFailureReason(exception));
-    attrs.failureClass = classifyFailure(undefined, exception);
+    const reason = decodeFailureReason(exception);
+    Object.assign(attrs, reason);
+    attrs.failureClass = REASON_CLASS[reason.reasonKind] ?? classifyFailure(undefined, exception);
   }
   ev.attrs = attrs;
   return true;
