@@ -116,7 +116,7 @@ test("wrappers are detected from the head, and the file's format from the lines 
 
 test("glog / absl lines of the transfer engines: dated with the year the hints give, the file's rank kept", () => {
   const lines = [
-    "E0611 14:03:07.554102 88213 rdma_transport.cpp:305] Worker: Process failed for slice (opcode: 0, source_addr: 0x7f3a00000000, length: 65536)",
+    "E0611 14:03:07.554102 88213 worker_pool.cpp:245] Worker: Process failed for slice (opcode: 1, source_addr: 0x7f3a00000000, length: 65536, dest_addr: 0x7f2000000000, local_nic: mlx5_0, peer_nic: 10.0.3.21:16001@mlx5_0, dest_rkey: 2148, retry_cnt: 0): transport retry counter exceeded",
     "W0611 14:03:08.001000 88213 transfer_engine.cpp:412] rpc handshake timed out",
   ];
   const { events, issues } = parseLines(lines, { dating: hints(), rank: { tp: 3 } });

@@ -62,14 +62,14 @@ test("a Kubernetes bundle: every file ingested, each in its wrapper and dialects
       pod.map((r) => [r.kind, r.tp]),
       [
         [LogKind.unparsed, null], // the FutureWarning and its indented line
-        [LogKind.unparsed, null], // the transfer engine's glog line (catalogued by the message templates)
+        [LogKind.unparsed, null], // the transfer engine's start-up glog line
         [LogKind.unparsed, 0],
         [LogKind.unparsed, 1],
         [LogKind.unparsed, null], // NCCL INFO
         [LogKind.unparsed, null],
         [LogKind.prefillBatch, 0],
         [LogKind.prefillBatch, 1],
-        [LogKind.unparsed, null],
+        [LogKind.transferTimeout, null], // Mooncake: `Failed to complete transfers after 60 seconds for batch …`
         [LogKind.exception, null], // Mooncake's transfer thread dies (docs/protocol.md §3.3)
         [LogKind.prefillBatch, 0], // two CRI parts, one line
         [LogKind.ncclWarning, null],
