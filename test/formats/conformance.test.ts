@@ -85,6 +85,8 @@ for (const row of ENGINE_ROWS) {
     assert.equal(events.length, 2, `${row.template}: two events`);
     check(events[1], row.expect, row.template);
     assert.equal(events[1].text, row.line);
+    // glog and absl lines carry a time of day, UCX lines a unix time: none is inferred.
+    assert.notEqual(events[1].tsInferred, true, `${row.template}: its own time`);
   });
 }
 
