@@ -149,3 +149,16 @@ test("in an ingest, dumps take the host of the logs beside them and share that h
   );
   assert.deepEqual(Object.keys(summary.clockOffsetsUs), ["p0"], "one clock domain: the host's");
 });
+
+test("a damaged pickle in any way (cut, flipped bytes) never throws and never places an event outside real time", () => {
+  const good = readFileSync(PICKLE);
+  let seed = 20260611;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let run = 0; run < 300; run++) {
+    const bytes = Buffer.from(good.subarray(0, 2 + Math.floor(next() * good.length)));
+    for (let flips = Math.floor(next() * 4); flips > 0; flips--) bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+    const events: ParsedEvent[] = [];
+    assert.doesNotThrow(() => flightRecorderPickle.parseBytes!(bytes, { sourcePath: "p0/nccl_trace_rank_1", tzOffsetMinutes: 0 }, events, []), `run ${run}`);
+    for (const ev of events) assert.ok(Number.isSafeInteger(ev.tsUs) && ev.tsUs > 946_684_800_000_000, `run ${run}: ${ev.tsUs}`);
+  }
+});

@@ -77,6 +77,8 @@ export class LogParser implements LineParser {
       return;
     }
     if (u.kind === "foreign") {
+      // A partial line the runtime never finished is a line of its own, before this one.
+      this.flushPartial();
       issues.push({ line: lineNo, message: `${u.why}; the line is kept as it stands` });
       return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     }
@@ -90,14 +92,18 @@ export class LogParser implements LineParser {
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
     this.issues = issues;
-    const rest = this.unwrapper?.end();
-    if (rest && rest.kind === "line") {
-      const raw = this.partialRaw.join("\n");
-      this.partialRaw = [];
-      this.read({ inner: clean(rest.inner), raw, no: this.partialLine, wrapperUs: rest.tsUs, wrapperHost: rest.host });
-    }
+    this.flushPartial();
     this.records.finish();
     this.dater.finish();
+  }
+
+  /** A partial wrapped line still waiting for its end, read as the line it makes so far. */
+  private flushPartial(): void {
+    const rest = this.unwrapper?.end();
+    if (!rest || rest.kind !== "line") return;
+    const raw = this.partialRaw.join("\n");
+    this.partialRaw = [];
+    this.read({ inner: clean(rest.inner), raw, no: this.partialLine, wrapperUs: rest.tsUs, wrapperHost: rest.host });
   }
 
   timeOrigin(): string | null {
