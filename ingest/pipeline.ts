@@ -15,7 +15,7 @@
 
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { alignClocks } from "./clock.js";
 import type { ParseIssue, Role } from "./event.js";
 import type { FormatName } from "./formats/format.js";
@@ -137,6 +137,8 @@ interface Candidate {
   file: InputFile;
   report: ScanReport;
   summary: SourceSummary;
+  /** The clock domain the scan gave the source's anchors, when the source took a host only later. */
+  scannedDomain?: string;
 }
 
 export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
@@ -212,7 +214,34 @@ async function scanInputs(
     bySha.set(report.sha256, file.displayPath);
     candidates.push({ index: i, file, report, summary });
   });
+  hostsFromSiblings(candidates);
   return { candidates, anchorStores };
+}
+
+/**
+ * A file that names no host (a Flight Recorder dump, a bare stderr capture)
+ * takes the host of the files beside it when their folder is named for that
+ * host: `p0/nccl_trace_rank_0` is p0's when `p0/prefill-tp0.log` is. Its
+ * events then share that host's clock domain.
+ */
+function hostsFromSiblings(candidates: readonly Candidate[]): void {
+  const folder = (c: Candidate) => dirname(c.file.displayPath);
+  const hostsIn = new Map<string, Set<string>>();
+  for (const c of candidates) {
+    if (c.report.host === null || basename(folder(c)) !== c.report.host) continue;
+    const set = hostsIn.get(folder(c)) ?? new Set<string>();
+    set.add(c.report.host);
+    hostsIn.set(folder(c), set);
+  }
+  for (const c of candidates) {
+    const hosts = hostsIn.get(folder(c));
+    if (c.report.host !== null || hosts === undefined || hosts.size !== 1) continue;
+    const [host] = hosts;
+    c.scannedDomain = c.report.domain;
+    c.report.host = host!;
+    c.report.domain = host!;
+    c.summary.host = host!;
+  }
 }
 
 /** Why an ingest found nothing to read: every input was empty, binary or unreadable. */
@@ -252,7 +281,8 @@ async function store(
       fresh.map((c) => ({ host: c.report.host, dated: c.report.dated, mtimeUs: c.report.mtimeUs })),
       sameIncident.span,
     );
-    mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index));
+    const renames = Object.fromEntries(fresh.flatMap((c) => (c.scannedDomain !== undefined ? [[c.scannedDomain, c.report.domain]] : [])));
+    mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index), renames);
     const stored = writer.storedSources();
     const domains = [...stored.map((s) => s.host ?? `src:${s.path}`), ...fresh.map((c) => c.report.domain), ...anchorDomains(writer.db)];
     const alignment = alignClocks(domains, anchorBounds(writer.db));

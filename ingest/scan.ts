@@ -4,13 +4,14 @@
 // parse happens once, in the load.
 
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import type { ParsedEvent, ParseIssue, Role } from "./event.js";
 import { AnchorTable, type AnchorAgg } from "./clock.js";
 import type { FormatName, InputFormat } from "./formats/format.js";
-import { detectFormat, HEAD_BYTES, isLogFormat, looksBinary } from "./formats/index.js";
+import { detectBinaryFormat, detectFormat, HEAD_BYTES, isLogFormat, looksBinary } from "./formats/index.js";
 import { wrapperOfHead } from "./formats/log/head.js";
 import type { WrapperName } from "./formats/wrappers/index.js";
+import { DateSpan } from "./dateSpan.js";
 import { identityFromPath, offsetMinutesForWallClock, type TimeZoneSpec } from "./identity.js";
 import { ChunkReader, forEachLine, type TextChunk } from "./lines.js";
 
@@ -131,6 +132,8 @@ type Rejection = NonNullable<ScanReport["rejection"]>;
 /** The format of a file from its first bytes (every text file has one), or why it is not read. */
 function classify(head: Buffer): { format: InputFormat; headText: string } | { rejection: Rejection } {
   if (head.length === 0) return { rejection: { kind: "empty", reason: "empty file" } };
+  const binary = detectBinaryFormat(head);
+  if (binary !== undefined) return { format: binary, headText: "" };
   if (looksBinary(head)) return { rejection: { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" } };
   const headText = head.toString("utf8");
   return { format: detectFormat(headText), headText };
@@ -156,6 +159,7 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
   };
   const kind = classify(readHead(req.plainPath));
   if ("rejection" in kind) report.rejection = kind.rejection;
+  else if (kind.format.parseBytes !== undefined) scanWhole(req, kind.format, identity, report, onAnchors);
   else {
     if (isLogFormat(kind.format.name)) report.wrapper = wrapperOfHead(kind.headText)?.name ?? null;
     const hash = createHash("sha256");
@@ -179,6 +183,22 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
   report.rank = identity.rank;
   report.domain = identity.host ?? `src:${req.displayPath}`;
   return report;
+}
+
+/** A binary source is read whole: its hash, and the anchors of its events. */
+function scanWhole(req: ScanRequest, format: InputFormat, identity: Identity, report: ScanReport, onAnchors: AnchorSink): void {
+  const bytes = readFileSync(req.plainPath);
+  report.sha256 = createHash("sha256").update(bytes).digest("hex");
+  report.bytes = bytes.length;
+  report.format = format.name;
+  const events: ParsedEvent[] = [];
+  format.parseBytes!(bytes, { sourcePath: req.displayPath, tzOffsetMinutes: 0 }, events, []);
+  const anchors = new AnchorTable();
+  for (const ev of events) {
+    identity.fromEvent(ev);
+    anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`, 1);
+  }
+  if (anchors.size > 0) onAnchors(anchors.drain());
 }
 
 function scanContent(
@@ -231,46 +251,6 @@ function scanContent(
   take();
   if (anchors.size > 0) onAnchors(anchors.drain());
   report.dated = dates?.span(report.tzOffsetMinutes) ?? null;
-}
-
-const DATE = /(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/;
-const DATES = /(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/g;
-/** Bytes at the end of a chunk searched for its last date. */
-const TAIL_CHARS = 8192;
-
-function wallMs(m: RegExpExecArray): number {
-  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
-}
-
-/**
- * The first and last dates written in a log, wherever they stand in a line
- * (a prefix, a wrapper's stamp): the scan's cheap reading, for the year of
- * glog stamps and the anchors of undated files (ingest/pipeline.ts), not for
- * event times.
- */
-class DateSpan {
-  firstWallMs: number | undefined;
-  private lastWallMs: number | undefined;
-
-  add(text: string): void {
-    if (this.firstWallMs === undefined) {
-      const m = DATE.exec(text);
-      if (m === null) return;
-      this.firstWallMs = wallMs(m);
-      this.lastWallMs = this.firstWallMs;
-    }
-    DATES.lastIndex = Math.max(0, text.length - TAIL_CHARS);
-    for (let m = DATES.exec(text); m; m = DATES.exec(text)) {
-      const ms = wallMs(m);
-      if (!Number.isNaN(ms)) this.lastWallMs = ms;
-    }
-  }
-
-  span(tzOffsetMinutes: number): { firstUs: number; lastUs: number } | null {
-    if (this.firstWallMs === undefined || this.lastWallMs === undefined || Number.isNaN(this.firstWallMs)) return null;
-    const shift = tzOffsetMinutes * 60_000;
-    return { firstUs: (this.firstWallMs - shift) * 1000, lastUs: (Math.max(this.firstWallMs, this.lastWallMs) - shift) * 1000 };
-  }
 }
 
 /** How finely a source stamps its events: logs to the millisecond with SGLANG_LOG_MS, else to the second (§1). */

@@ -11,7 +11,15 @@ import type { WrapperName } from "./wrappers/index.js";
  * what the file mostly is: SGLang's own log, a C++ glog/absl log (Mooncake,
  * NIXL, UCX), or text in no known dialect (kept line by line all the same).
  */
-export type FormatName = "sglang-log" | "glog" | "text" | "probe-jsonl" | "checksum-jsonl" | "checksum-csv" | "flight-recorder";
+export type FormatName =
+  | "sglang-log"
+  | "glog"
+  | "text"
+  | "probe-jsonl"
+  | "checksum-jsonl"
+  | "checksum-csv"
+  | "flight-recorder"
+  | "flight-recorder-pickle";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */
 export interface ParseContext {
@@ -46,4 +54,8 @@ export interface InputFormat {
   /** True when the first bytes of a file (decoded as UTF-8) are this format. */
   detect(head: string): boolean;
   createParser(ctx: ParseContext): LineParser;
+  /** A binary format: true when a file's first bytes are it (tried before binary content is refused). */
+  detectBytes?(head: Buffer): boolean;
+  /** A binary format is read whole, not by lines. */
+  parseBytes?(bytes: Buffer, ctx: ParseContext, out: ParsedEvent[], issues: ParseIssue[]): void;
 }

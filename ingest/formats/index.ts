@@ -4,7 +4,7 @@
 
 import type { FormatName, InputFormat } from "./format.js";
 import { checksumCsv, checksumJsonl } from "./checksumDump.js";
-import { flightRecorder } from "./flightRecorder.js";
+import { flightRecorder, flightRecorderPickle } from "./flightRecorder.js";
 import { probeJsonl } from "./probeJsonl.js";
 import { glogLog, textLog } from "./log/logFormats.js";
 import { sglangLog } from "./sglangLog.js";
@@ -19,8 +19,15 @@ export function detectFormat(head: string): InputFormat {
   return FORMATS.find((f) => f.detect(head)) ?? textLog;
 }
 
+/** Binary formats, recognised by their first bytes before binary content is refused. */
+export const BINARY_FORMATS: readonly InputFormat[] = [flightRecorderPickle];
+
+export function detectBinaryFormat(head: Buffer): InputFormat | undefined {
+  return BINARY_FORMATS.find((f) => f.detectBytes?.(head) === true);
+}
+
 export function formatByName(name: FormatName): InputFormat {
-  const f = FORMATS.find((x) => x.name === name);
+  const f = [...FORMATS, ...BINARY_FORMATS].find((x) => x.name === name);
   if (!f) throw new Error(`unknown input format ${name}`);
   return f;
 }

@@ -50,6 +50,7 @@ test("a traceback after a logger.exception line belongs to that line's event", (
     errorKind: "worker",
     excType: "RuntimeError",
     excMessage: `NIXL transfer encountered ERR room=${ROOM}`,
+    failureClass: "transport",
   });
   assert.equal(batch.kind, LogKind.decodeBatch);
   assert.equal(batch.line, 8);
@@ -75,6 +76,7 @@ test("a bootstrap-thread death is one log.exception event naming the thread and 
     threadName: "Thread-3 (bootstrap_thread)",
     excType: "AssertionError",
     excMessage: "First message should be b'NixlMsgGuard'. Foreign traffic?",
+    failureClass: "assertion",
   });
 });
 

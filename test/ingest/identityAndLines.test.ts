@@ -15,8 +15,13 @@ test("host, role and TP rank from the path: <host>/<role>-..., a role-named host
   assert.deepEqual(identityFromPath("pods/tp-2/stderr.log"), { tp: 2 });
   assert.deepEqual(identityFromPath("logs/server.log"), {});
   assert.deepEqual(identityFromPath("d0/decoder-notes.txt"), {});
-  // A pod's ordinal is no rank.
-  assert.deepEqual(identityFromPath("sglang-decode-0_default.log"), {});
+  // A file named for its pod (`kubectl logs sglang-decode-0 > sglang-decode-0.log`): the pod is the host; its ordinal no rank.
+  assert.deepEqual(identityFromPath("incident/sglang-decode-0.log"), { host: "sglang-decode-0", role: "decode" });
+  // kubelet's layout: /var/log/pods/<namespace>_<pod>_<uid>/<container>/0.log.
+  assert.deepEqual(identityFromPath("var/log/pods/default_sglang-prefill-1_4f1e0c2a-9b8d-4c7e-a6f5-1d2c3b4a5e6f/sglang/0.log"), {
+    host: "sglang-prefill-1",
+    role: "prefill",
+  });
 });
 
 test("--tz: offsets and IANA zones, with daylight saving taken at the log's own date", () => {

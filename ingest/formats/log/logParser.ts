@@ -5,9 +5,9 @@
 //      shape stays a line of its own, reported by number;
 //   2. paste debris (`> `, backticks, stray spaces) is cleaned;
 //   3. the dialect is read from the line's start: SGLang's prefix (with a
-//      time, or only rank tags), torch c10 / glog / absl, an ISO-dated line of
-//      another logger, NCCL, Python's logging default, uvicorn, a crash or
-//      exception opener — or none;
+//      time, or only rank tags), torch c10 / glog / absl, UCX, an ISO-dated
+//      line of another logger, NCCL, Python's logging default, uvicorn, a crash
+//      or exception opener — or none;
 //   4. the message goes through the templates of its dialect (./messages.ts);
 //   5. the line opens a record or continues the one above (./records.ts), and
 //      records are timed by ./dating.ts (undated ones interpolated, never lost).
@@ -25,7 +25,7 @@ import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { nearestYear, RecordDater } from "./dating.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readIsoHead, readNcclHead, readPythonLoggingHead } from "./otherDialects.js";
+import { readIsoHead, readNcclHead, readPythonLoggingHead, readUcxHead } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { TRACEBACK, threadDeathOf } from "./traceback.js";
@@ -40,6 +40,8 @@ interface Line {
 }
 
 const US_PER_MINUTE = 60_000_000;
+/** Characters of an unparsed message kept for its shape. */
+const MAX_MESSAGE_CHARS = 400;
 const QUARTER_HOUR_MIN = 15;
 
 export class LogParser implements LineParser {
@@ -75,6 +77,8 @@ export class LogParser implements LineParser {
       return;
     }
     if (u.kind === "foreign") {
+      // A partial line the runtime never finished is a line of its own, before this one.
+      this.flushPartial();
       issues.push({ line: lineNo, message: `${u.why}; the line is kept as it stands` });
       return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     }
@@ -88,14 +92,18 @@ export class LogParser implements LineParser {
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
     this.issues = issues;
-    const rest = this.unwrapper?.end();
-    if (rest && rest.kind === "line") {
-      const raw = this.partialRaw.join("\n");
-      this.partialRaw = [];
-      this.read({ inner: clean(rest.inner), raw, no: this.partialLine, wrapperUs: rest.tsUs, wrapperHost: rest.host });
-    }
+    this.flushPartial();
     this.records.finish();
     this.dater.finish();
+  }
+
+  /** A partial wrapped line still waiting for its end, read as the line it makes so far. */
+  private flushPartial(): void {
+    const rest = this.unwrapper?.end();
+    if (!rest || rest.kind !== "line") return;
+    const raw = this.partialRaw.join("\n");
+    this.partialRaw = [];
+    this.read({ inner: clean(rest.inner), raw, no: this.partialLine, wrapperUs: rest.tsUs, wrapperHost: rest.host });
   }
 
   timeOrigin(): string | null {
@@ -160,6 +168,14 @@ export class LogParser implements LineParser {
   /** Lines of other loggers that say so at their start: ISO-dated, NCCL, Python logging, uvicorn. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
+    const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
+    if (ucx !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ENGINE_MESSAGES, l, ucx.msgStart, ev);
+      ev.tsUs = ucx.tsUs;
+      this.records.open(ev, RecordTime.own, null, s);
+      return true;
+    }
     const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
     if (iso !== null) {
       const ev = this.newEvent(l);
@@ -246,6 +262,7 @@ export class LogParser implements LineParser {
     if (typeof matched === "string") {
       this.issues.push({ line: l.no, message: `looks like a ${matched} but does not match its template; kept as unparsed` });
     }
+    if (ev.kind === LogKind.unparsed) ev.unparsedMessage = l.inner.substring(at, at + MAX_MESSAGE_CHARS);
   }
 
   private newEvent(l: Line): ParsedEvent {

@@ -4,6 +4,7 @@
 // (ISO-dated, Python logging, plain) may carry either and take both.
 
 import type { ParsedEvent } from "../../event.js";
+import { parseEngineMessage } from "../messages/engineMessage.js";
 import { dispatchSglangMessage } from "../sglang/dispatch.js";
 import type { MatchResult } from "../sglang/match.js";
 import { parseWatchdog } from "../sglang/torchLines.js";
@@ -13,7 +14,7 @@ export type MessageMatcher = (line: string, at: number, ev: ParsedEvent) => Matc
 const torchWatchdog: MessageMatcher = (line, at, ev) => parseWatchdog(line, at, ev);
 
 export const SGLANG_MESSAGES: readonly MessageMatcher[] = [dispatchSglangMessage];
-export const ENGINE_MESSAGES: readonly MessageMatcher[] = [torchWatchdog];
+export const ENGINE_MESSAGES: readonly MessageMatcher[] = [torchWatchdog, parseEngineMessage];
 export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES];
 
 /** The first template set that claims the message: true, false, or the name of a template that half-matched. */

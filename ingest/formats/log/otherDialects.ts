@@ -5,6 +5,7 @@
 // `logging` default `LEVEL:name:message` (no time either). glog/absl and the
 // torch c10 forms are read by ../sglang/torchLines.ts. Each reader says where
 // the message starts, so the message templates run on the message alone.
+// UCX's `[sec.usec] [host:pid:tid] file:line UCX LEVEL …` carries its own unix time.
 
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 
@@ -57,6 +58,22 @@ export function readNcclHead(line: string): NcclHead | null {
   const m = NCCL.exec(line);
   if (!m) return null;
   return { ncclHost: m[1]!, pid: Number(m[2]), cudaDev: Number(m[4]), level: m[5]!, msgStart: m[0].length };
+}
+
+export interface UcxHead {
+  tsUs: number;
+  /** Where `UCX  ERROR …` starts (the UCX templates read the component and level themselves). */
+  msgStart: number;
+}
+
+const UCX = /^\[(\d{9,11})\.(\d{1,6})\] \[[^\]]*\] +[\w.-]+:\d+ +(?=UCX )/;
+
+/** UCX's own prefix (src/ucs/debug/log.c): `[1718093587.554102] [host:88213:0]     ib_mlx5_log.c:177  UCX  ERROR …`. */
+export function readUcxHead(line: string): UcxHead | null {
+  const c1 = line.charCodeAt(1);
+  if (c1 < 48 || c1 > 57) return null;
+  const m = UCX.exec(line);
+  return m ? { tsUs: Number(m[1]) * 1_000_000 + Number(m[2]!.padEnd(6, "0")), msgStart: m[0].length } : null;
 }
 
 export interface PythonLoggingHead {

@@ -35,14 +35,13 @@ export function cleanPasted(line: string): string {
   }
   let end = s.length;
   while (end > 0 && (isBlank(s.charCodeAt(end - 1)) || s.charCodeAt(end - 1) === BACKTICK)) end--;
-  let start = 0;
+  let indent = 0;
+  while (indent < end && isBlank(s.charCodeAt(indent))) indent++;
+  let start = indent;
   while (start < end && s.charCodeAt(start) === BACKTICK) start++;
-  if (start > 0 || end < s.length) s = s.substring(start, end);
-  if (isBlank(s.charCodeAt(0))) {
-    const trimmed = s.trimStart();
-    if (opensWithPrefix(trimmed)) s = trimmed;
-  }
-  return s;
+  const rest = s.substring(start, end);
+  if (indent > 0 && opensWithPrefix(rest)) return rest;
+  return s.substring(0, indent) + rest;
 }
 
 /** `[` + a digit (SGLang's date) or `[rank`, or a glog level letter and four digits. */

@@ -14,6 +14,7 @@ import { LogKind } from "../../event.js";
 import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { dumpSummary, isBacktraceLine, isDumpLine } from "./crash.js";
 import type { RecordDater } from "./dating.js";
+import { classifyFailure } from "../messages/failureClass.js";
 import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
 
 /** A record longer than this is cut: its next line opens an unparsed record (bounded memory). */
@@ -103,6 +104,7 @@ function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void
   const attrs = (ev.attrs ??= {});
   attrs.excType = exc.excType;
   if (exc.excMessage !== undefined) attrs.excMessage = exc.excMessage;
+  attrs.failureClass ??= classifyFailure(exc.excType, exc.excMessage ?? "");
   if (ev.kind !== LogKind.unparsed && ev.kind !== LogKind.exception) return;
   const gloo = exc.excMessage !== undefined ? glooTimeout(exc.excMessage) : null;
   if (gloo !== null) {

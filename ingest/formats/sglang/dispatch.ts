@@ -4,9 +4,12 @@
 
 import type { ParsedEvent } from "../../event.js";
 import { parseBatchLine } from "./batchLine.js";
+import { parseBootstrapLine } from "./bootstrapLines.js";
+import { parseHicacheLine } from "./hicacheLines.js";
 import { parseHttpAccess } from "./httpAccess.js";
 import type { MatchResult } from "./match.js";
 import { parsePdLine } from "./pdLines.js";
+import { parseSchedulerLine } from "./schedulerLines.js";
 import { parseTransferLine } from "./transferLines.js";
 
 export function dispatchSglangMessage(line: string, at: number, ev: ParsedEvent): MatchResult {
@@ -24,5 +27,11 @@ export function dispatchSglangMessage(line: string, at: number, ev: ParsedEvent)
   if (pd !== false) return pd;
   const transfer = parseTransferLine(line, at, ev);
   if (transfer !== false) return transfer;
+  const bootstrap = parseBootstrapLine(line, at, ev);
+  if (bootstrap !== false) return bootstrap;
+  const scheduler = parseSchedulerLine(line, at, ev);
+  if (scheduler !== false) return scheduler;
+  const hicache = parseHicacheLine(line, at, ev);
+  if (hicache !== false) return hicache;
   return parseHttpAccess(line, at, ev);
 }

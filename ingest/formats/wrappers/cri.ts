@@ -5,6 +5,7 @@
 
 import { readRfc3339 } from "./rfc3339.js";
 import type { LineUnwrapper, Unwrapped, Wrapper } from "./index.js";
+import { PartialLines } from "./partialLines.js";
 
 interface CriLine {
   tsUs: number;
@@ -25,30 +26,16 @@ function readCri(line: string): CriLine | null {
 }
 
 class CriUnwrapper implements LineUnwrapper {
-  private parts: string[] = [];
-  private partTsUs = 0;
+  private readonly parts = new PartialLines();
 
   unwrap(line: string): Unwrapped {
     const c = readCri(line);
     if (c === null) return { kind: "foreign", why: "not a CRI log line (<time> <stream> <F|P> <line>)" };
-    if (this.parts.length === 0) this.partTsUs = c.tsUs;
-    if (!c.full) {
-      this.parts.push(c.text);
-      return { kind: "partial" };
-    }
-    if (this.parts.length === 0) return { kind: "line", inner: c.text, tsUs: c.tsUs };
-    this.parts.push(c.text);
-    return this.joined();
+    return this.parts.add(c.text, c.tsUs, c.full);
   }
 
   end(): Unwrapped | null {
-    return this.parts.length > 0 ? this.joined() : null;
-  }
-
-  private joined(): Unwrapped {
-    const inner = this.parts.join("");
-    this.parts = [];
-    return { kind: "line", inner, tsUs: this.partTsUs };
+    return this.parts.end();
   }
 }
 

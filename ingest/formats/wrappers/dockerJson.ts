@@ -6,6 +6,7 @@
 
 import { readRfc3339 } from "./rfc3339.js";
 import type { LineUnwrapper, Unwrapped, Wrapper } from "./index.js";
+import { PartialLines } from "./partialLines.js";
 
 interface DockerEntry {
   log: string;
@@ -29,27 +30,17 @@ function readEntry(line: string): DockerEntry | string {
 }
 
 class DockerUnwrapper implements LineUnwrapper {
-  private parts: string[] = [];
-  private partTsUs = 0;
+  private readonly parts = new PartialLines();
 
   unwrap(line: string): Unwrapped {
     const e = readEntry(line);
     if (typeof e === "string") return { kind: "foreign", why: e };
-    if (this.parts.length === 0) this.partTsUs = e.tsUs;
     const full = e.log.endsWith("\n");
-    this.parts.push(full ? e.log.slice(0, e.log.endsWith("\r\n") ? -2 : -1) : e.log);
-    if (!full) return { kind: "partial" };
-    return this.joined();
+    return this.parts.add(full ? e.log.slice(0, e.log.endsWith("\r\n") ? -2 : -1) : e.log, e.tsUs, full);
   }
 
   end(): Unwrapped | null {
-    return this.parts.length > 0 ? this.joined() : null;
-  }
-
-  private joined(): Unwrapped {
-    const inner = this.parts.join("");
-    this.parts = [];
-    return { kind: "line", inner, tsUs: this.partTsUs };
+    return this.parts.end();
   }
 }
 

@@ -2,6 +2,8 @@
 // (`2026-06-11T14:03:07.554102345Z`, `2026-06-11T14:03:07+0000`), read by hand
 // into integer microseconds since the epoch: they start every wrapped line.
 
+import { isValidCivil } from "../sglang/prefix.js";
+
 const MS_PER_MINUTE = 60_000;
 
 function digits(s: string, at: number, n: number): number {
@@ -33,8 +35,7 @@ export function readRfc3339(s: string, at: number): Instant | null {
   const hour = digits(s, at + 11, 2);
   const minute = digits(s, at + 14, 2);
   const second = digits(s, at + 17, 2);
-  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return null;
-  if (second < 0 || second > 60) return null;
+  if (!isValidCivil({ year, month, day, hour, minute, second })) return null;
   let i = at + 19;
   let fractionUs = 0;
   if (s.charCodeAt(i) === 46 /* . */ || s.charCodeAt(i) === 44 /* , */) {
