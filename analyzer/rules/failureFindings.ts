@@ -4,12 +4,13 @@
 // covers and a representative witness per rank.
 
 import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
-import type { FailureFamily, FailureRecord } from "./failures.js";
+import { template, type FailureFamily, type FailureRecord } from "./failures.js";
 import type { Gap } from "./gaps/index.js";
 import type { DraftFinding } from "./rule.js";
 
-/** Witness lines of one group: the first record of each rank, at most. */
+/** Witness lines of one group: the first record of each rank, and of each other message, at most. */
 const WITNESS_RANKS = 6;
+const WITNESS_MESSAGES = 3;
 /**
  * Failures of one family on shared ranks this close together are one
  * cause: an NCCL watchdog timeout and the terminate it ends in, a Mooncake
@@ -37,7 +38,7 @@ export function groupFailures(records: FailureRecord[]): FailureGroup[] {
     g.records.push(r);
     if (!g.ranks.includes(r.rank)) g.ranks.push(r.rank);
     if (r.ev.room && !g.rooms.includes(r.ev.room)) g.rooms.push(r.ev.room);
-    if (!g.summaries.includes(r.summary)) g.summaries.push(r.summary);
+    if (!g.summaries.some((m) => template(m) === template(r.summary))) g.summaries.push(r.summary);
     g.fatal ||= r.fatal;
   }
   return chained([...groups.values()]);
@@ -56,7 +57,7 @@ function chained(groups: FailureGroup[]): FailureGroup[] {
     cause.records.push(...g.records);
     cause.records.sort((a, b) => a.ev.seq - b.ev.seq);
     for (const room of g.rooms) if (!cause.rooms.includes(room)) cause.rooms.push(room);
-    for (const m of g.summaries) if (!cause.summaries.includes(m)) cause.summaries.push(m);
+    for (const m of g.summaries) if (!cause.summaries.some((c) => template(c) === template(m))) cause.summaries.push(m);
     for (const rank of g.ranks) if (!cause.ranks.includes(rank)) cause.ranks.push(rank);
     cause.fatal ||= g.fatal;
   }
@@ -79,6 +80,8 @@ export interface GroupText {
 export function groupFinding(rule: DraftFinding["rule"], g: FailureGroup, text: GroupText, extraWitness: DraftFinding["witness"] = []): DraftFinding {
   const first = g.records[0]!;
   const perRank = g.ranks.slice(0, WITNESS_RANKS).map((rank) => g.records.find((r) => r.rank === rank)!.ev);
+  // A chained group shows its first record of each message too (the session failure after the engine's errors).
+  const perMessage = g.summaries.slice(1, WITNESS_MESSAGES + 1).map((m) => g.records.find((r) => template(r.summary) === template(m))!.ev);
   return {
     rule,
     severity: text.severity,
@@ -88,7 +91,7 @@ export function groupFinding(rule: DraftFinding["rule"], g: FailureGroup, text: 
     ...(g.rooms.length > 1 && { rooms: g.rooms }),
     ranks: [...g.ranks].sort(),
     tsUs: first.ev.tsUs,
-    witness: uniqueEvents([...perRank, ...extraWitness]),
+    witness: uniqueEvents([...perRank, ...perMessage, ...extraWitness]),
     explanation: text.explanation,
     falsify: text.falsify,
     count: g.rooms.length > 1 ? g.rooms.length : g.records.length,
@@ -108,6 +111,11 @@ export function occurrence(evidence: Evidence, g: FailureGroup): string {
   const when = `${first.ev.tsInferred ? "about " : ""}${isoTime(first.ev.tsUs)}`;
   const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${g.ranks.length} ranks` : ""}` : "";
   return `${first.rank} logged \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
+}
+
+/** The group's other messages, first seen first, for an explanation. */
+export function otherMessages(g: FailureGroup): string {
+  return g.summaries.length > 1 ? ` The group also holds: ${g.summaries.slice(1, 4).map((m) => `\`${m}\``).join(", ")}${g.summaries.length > 4 ? ` and ${g.summaries.length - 4} more` : ""}.` : "";
 }
 
 /** The silences (evidence gaps) that the group's deaths explain. */

@@ -125,8 +125,22 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
       : `${(attrString(ev, "backend") ?? "nccl").toUpperCase()} watchdog failure at work ${attrString(ev, "seq") ?? "?"}`;
   }
   if (reasonKind) return firstLine(attrString(ev, "reason") ?? reasonKind);
+  const engine = attrString(ev, "engine");
+  if (engine && (ev.kind === LogKind.transportError || ev.kind === LogKind.transferTimeout)) return engineSummary(ev, engine);
   const frame = ev.kind === LogKind.crash ? attrString(ev, "frame") : undefined;
   return `${firstLine(message(ev.text))}${frame ? ` in ${frame}` : ""}`;
+}
+
+/** A transfer engine's message in words, from the fields its parser read (ingest/formats/messages/). */
+function engineSummary(ev: StoredEvent, engine: string): string {
+  const name = engine.charAt(0).toUpperCase() + engine.slice(1);
+  if (ev.kind === LogKind.transferTimeout) {
+    const after = attrString(ev, "timeoutS");
+    return `${name} transfers not complete${after ? ` after ${after} s` : ""}`;
+  }
+  const peer = attrString(ev, "peer");
+  const error = attrString(ev, "error");
+  return `${name} ${(attrString(ev, "errorKind") ?? "transport error").replace(/_/g, " ")}${peer ? ` to ${peer}` : ""}${error ? `: ${firstLine(error)}` : ""}`;
 }
 
 /** A message with its numbers, addresses and rooms blanked: "Session 10.0.4.21:16001 failed." → "Session #.#.#.#:# failed." */

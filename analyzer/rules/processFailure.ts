@@ -8,7 +8,7 @@
 
 import { type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount } from "./failures.js";
-import { groupFailures, groupFinding, occurrence, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
+import { groupFailures, groupFinding, occurrence, otherMessages, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
 import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -48,7 +48,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
   const silenceText = silences.length
     ? ` After it, ${silences.map((s) => `${s.gap.ranks?.join(", ") ?? s.gap.source} writes no periodic record (${s.gap.from} to ${s.gap.to})`).join("; ")}: the crash explains the silence.`
     : "";
-  const others = g.summaries.length > 1 ? ` The group also holds: ${g.summaries.slice(1, 4).map((m) => `\`${m}\``).join(", ")}${g.summaries.length > 4 ? " …" : ""}.` : "";
+  const others = otherMessages(g);
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
     title: `${ranksText(g.ranks)} ${died}: ${g.summaries[0]}`,

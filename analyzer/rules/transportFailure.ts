@@ -10,7 +10,7 @@
 
 import { isoTime, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount, type FailureRecord } from "./failures.js";
-import { groupFailures, groupFinding, occurrence, ranksText, type FailureGroup } from "./failureFindings.js";
+import { groupFailures, groupFinding, occurrence, otherMessages, ranksText, type FailureGroup } from "./failureFindings.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** A crash this long before a transport failure may have caused it (the peer's heartbeat and transfer timeouts). */
@@ -48,7 +48,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
     title: `Transport failure on ${ranksText(g.ranks)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
     explanation:
       `Let the transfer engine carry each room's KV cache between prefill and decode. Then a transfer must complete or be retried within its timeout, ` +
-      `but ${occurrence(evidence, g)}.${rooms}${cause}`,
+      `but ${occurrence(evidence, g)}.${otherMessages(g)}${rooms}${cause}`,
     falsify: crash
       ? "Keep the crashed process alive (fix its own failure first) and rerun: if the crash caused these, the transport errors disappear with it."
       : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",

@@ -32,11 +32,18 @@ test("for every bundle and every rule: consistent and violated rest on something
 });
 
 test("--fail-on high is red exactly for the bundles where something failed", async () => {
-  const red = new Set(["decode-only-wedge", "prefill-only", "crashed-scheduler", "segfault", "nccl-watchdog", "mooncake-timeout-storm", "stale-reuse-no-bootstrap", "abort-attribution"]);
-  for (const name of BUNDLE_NAMES) {
+  // 1: a person would want CI red (a wedge, a crash, a dead thread, a broken transport, stale data); 0: healthy.
+  const exits: Record<string, number> = {
+    "decode-only-wedge": 1, "prefill-only": 1, "crashed-scheduler": 1, segfault: 1, "nccl-watchdog": 1, "mooncake-timeout-storm": 1,
+    "stale-reuse-no-bootstrap": 1, "abort-attribution": 1, "healthy-no-probe": 0,
+    // The Kubernetes bundle of the ingest tests: decode stuck at #transfer-req 58 until prefill was restarted (its notes.txt).
+    "k8s-mooncake-pod-logs": 1,
+  };
+  for (const name of BUNDLE_NAMES) assert.ok(name in exits, `${name}: say whether CI should be red for it`);
+  for (const [name, exit] of Object.entries(exits)) {
     const { path } = await bundle(name);
     const r = analyzeCli(path, "--fail-on", "high");
-    assert.equal(r.status, red.has(name) ? 1 : 0, `${name}: ${r.stderr}`);
+    assert.equal(r.status, exit, `${name}: ${r.stderr}`);
   }
 });
 
