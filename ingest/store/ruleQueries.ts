@@ -1,8 +1,9 @@
-// Typed reads the analyzer's evidence checks need beyond queries.ts: where a
-// source's periodic records pause or stop, how many records of those kinds
-// other sources wrote meanwhile, the first and last record of each room, and
-// the latest records of a kind per rank at a point. Index-driven (events_kind,
-// events_room, events_rank), so none of them scans the whole table.
+// Typed reads the analyzer's evidence checks and time travel need beyond
+// queries.ts: where a source's periodic records pause or stop, how many
+// records of those kinds other sources wrote meanwhile, the first and last
+// record of a room and of the incident, transfer posts and notifications, and
+// records of a kind without their texts (timeouts, batch-line gauges).
+// Index-driven (events_kind, events_room), so none of them scans the whole table.
 
 import type { IncidentDb } from "./db.js";
 
@@ -61,19 +62,6 @@ export function incidentSpan(db: IncidentDb): { firstSeq: number; firstUs: numbe
   const first = db.prepare("SELECT seq, ts_us AS tsUs FROM events ORDER BY seq LIMIT 1").get() as { seq: number; tsUs: number } | undefined;
   const last = db.prepare("SELECT seq, ts_us AS tsUs FROM events ORDER BY seq DESC LIMIT 1").get() as { seq: number; tsUs: number } | undefined;
   return first && last ? { firstSeq: first.seq, firstUs: first.tsUs, lastSeq: last.seq, lastUs: last.tsUs } : undefined;
-}
-
-/** The seq of the last event at the given time (ties: the latest). */
-export function lastSeqAt(db: IncidentDb, tsUs: number): number | undefined {
-  return db.prepare("SELECT seq FROM events WHERE ts_us = ? ORDER BY seq DESC LIMIT 1").pluck().get(tsUs) as number | undefined;
-}
-
-/** Per (host, role, tp), the seq of its last record of `kind` at or before `seq`. */
-export function latestOfKindPerRank(db: IncidentDb, kind: string, atSeq: number): number[] {
-  return db
-    .prepare("SELECT MAX(seq) FROM events WHERE kind = ? AND seq <= ? GROUP BY host, role, tp")
-    .pluck()
-    .all(kind, atSeq) as number[];
 }
 
 /** The time of the event `seq`, undefined when there is none. */
