@@ -79,9 +79,6 @@ function readIssues(sh: ShadowMemory, x: number, rank: number, layer: number, pa
   const assumedOwner = E.owner[x] === null && room !== null;
   const owner = (E.owner[x] as string | null) ?? room;
   const allocSeq = E.allocSeq[x]!;
-  const add = (issue: ReadIssue): void => {
-    if (!hasCheck(found, issue.check)) found.push(issue);
-  };
   for (let t = E.firstTarget[x]!; t >= 0; t = T.nextOnExtent[t]!) {
     const w = T.write[t]!;
     const writer = W.room[w]!;
@@ -89,19 +86,24 @@ function readIssues(sh: ShadowMemory, x: number, rank: number, layer: number, pa
     // On a page nobody was seen to own, only a write its own room had freed is another room's for sure.
     if (stale && assumedOwner && T.orphanFree[t]! < 0) continue;
     if (stale && owner !== null && (room === null || room === owner)) {
+      if (hasCheck(found, "stale-slot-reuse")) return;
       const free = T.orphanFree[t]! >= 0 ? T.orphanFree[t]! : sh.lastFree(x);
-      add({ check: "stale-slot-reuse", page, allocSeq, room: writer, chunk: nullable(W.chunk[w]!), post: W.postSeq[w]!, free, land: null, mechanism: "in-flight", assumedOwner });
+      found.push({ check: "stale-slot-reuse", page, allocSeq, room: writer, chunk: nullable(W.chunk[w]!), post: W.postSeq[w]!, free, land: null, mechanism: "in-flight", assumedOwner });
       return;
     }
     if (!stale && (room === null || room === writer)) {
-      add({ check: "read-before-landed-write", page, allocSeq, write: { room: writer, chunk: nullable(W.chunk[w]!), poster: W.poster[w]!, postSeq: W.postSeq[w]! }, assumedOwner });
+      if (!hasCheck(found, "read-before-landed-write")) {
+        found.push({ check: "read-before-landed-write", page, allocSeq, write: { room: writer, chunk: nullable(W.chunk[w]!), poster: W.poster[w]!, postSeq: W.postSeq[w]! }, assumedOwner });
+      }
       break;
     }
   }
-  const landed = landedStale(sh, x, layer, owner, room, assumedOwner);
-  if (landed !== null) add({ check: "stale-slot-reuse", page, allocSeq, ...landed, assumedOwner });
+  if (E.lwRoom[x] !== null && !hasCheck(found, "stale-slot-reuse")) {
+    const landed = landedStale(sh, x, layer, owner, room, assumedOwner);
+    if (landed !== null) found.push({ check: "stale-slot-reuse", page, allocSeq, ...landed, assumedOwner });
+  }
   const load = E.hcLoad[x]!;
-  if (load >= 0 && !loaded(rank, load, layer)) add({ check: "hicache-pending", page, allocSeq, load, assumedOwner });
+  if (load >= 0 && !loaded(rank, load, layer) && !hasCheck(found, "hicache-pending")) found.push({ check: "hicache-pending", page, allocSeq, load, assumedOwner });
 }
 
 /**

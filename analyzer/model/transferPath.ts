@@ -105,13 +105,18 @@ export function onKvPost(s: ModelState, ev: StoredEvent): void {
   }
 }
 
+const KV_ONLY = [BUF_KV];
+const INDEX_K_ONLY = [BUF_INDEX_K];
+const BOTH = [BUF_KV, BUF_INDEX_K];
+
 /** Matches any value of a landWrites filter field. */
 const ANY = -2;
 
-/** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. */
-function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): void {
+/** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. Returns how many landed. */
+function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): number {
   const W = s.shadow.writes;
   const chunkCode = chunk === null ? NaN : chunk;
+  let landed = 0;
   for (let i = 0; i < r.inflight.length; ) {
     const w = r.inflight[i]!;
     if (
@@ -122,7 +127,24 @@ function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, targ
     ) {
       s.shadow.land(w, seq);
       removeAt(r.inflight, i);
+      landed++;
     } else i++;
+  }
+  return landed;
+}
+
+/**
+ * A notification says the room's data is on its decode pages (the last KV
+ * chunk, the state, Mooncake's Success) though no post of it is in the
+ * evidence: the landing is a fact, so the room is the pages' last writer.
+ */
+function landedWithoutPost(s: ModelState, r: RoomRec, d: DecodeReceiver, bufs: readonly number[], seq: number): void {
+  const pages = d.pages;
+  for (let i = 0; i < pages.length; ) {
+    let j = i + 1;
+    while (j < pages.length && pages[j] === pages[j - 1]! + 1) j++;
+    for (const buf of bufs) s.shadow.store(d.rank, buf, null, pages[i]!, pages[j - 1]! + 1, r.room, seq);
+    i = j;
   }
 }
 
@@ -166,8 +188,9 @@ export function onKvNotify(s: ModelState, ev: StoredEvent): void {
   r.progressSeq = ev.seq;
   if (n !== null) {
     d.transfer.apply(n);
-    if (n.kind === "kv" || n.kind === "stg") landWrites(s, r, ev.seq, ANY, rank, BUF_KV, n.chunk);
-    else if (n.kind === "state") landWrites(s, r, ev.seq, ANY, rank, BUF_INDEX_K, ANY);
+    if (n.kind === "kv" || n.kind === "stg") {
+      if (landWrites(s, r, ev.seq, ANY, rank, BUF_KV, n.chunk) === 0 && n.isLast) landedWithoutPost(s, r, d, KV_ONLY, ev.seq);
+    } else if (n.kind === "state" && landWrites(s, r, ev.seq, ANY, rank, BUF_INDEX_K, ANY) === 0) landedWithoutPost(s, r, d, INDEX_K_ONLY, ev.seq);
     d.poll(s.profile.backend, ev.seq);
     return;
   }
@@ -176,7 +199,7 @@ export function onKvNotify(s: ModelState, ev: StoredEvent): void {
   else if (status === KVPoll.Success) {
     const from = attrNum(ev, "prefill_rank") ?? 0;
     if (!d.successFrom.includes(from)) d.successFrom.push(from);
-    landWrites(s, r, ev.seq, ANY, rank, ANY, ANY);
+    if (landWrites(s, r, ev.seq, ANY, rank, ANY, ANY) === 0) landedWithoutPost(s, r, d, BOTH, ev.seq);
     if (d.successFrom.length >= d.transfer.requiredResponses) d.set(s.profile.backend, KVPoll.Success, ev.seq);
   }
 }

@@ -142,3 +142,21 @@ test("a healthy room reading its own landed data is not stale", () => {
   s.add("kernel.read", { ...D, room: NEW, layer: 0, pages: PAGES, attrs: { buffer: "kv" }, at: 2.2 });
   assert.deepEqual(replay(s).violations.filter((v) => v.check === "stale-slot-reuse" || v.check === "read-before-landed-write"), []);
 });
+
+test("a notification with no post of its own is a landing all the same: the reader's own data is not another room's", () => {
+  const s = new Stream();
+  s.add("kv.alloc", { ...D, room: OLD, pages: PAGES, at: 1 });
+  s.add("kv.meta", { ...D, room: OLD, pages: PAGES, at: 1.1 });
+  s.add("kv.post", { ...P, room: OLD, chunk: 0, pages: [[8, 12]], attrs: { last: true }, at: 2 });
+  s.add("kv.free", { ...D, room: OLD, pages: PAGES, at: 301 });
+  s.add("kv.alloc", { ...D, room: NEW, pages: PAGES, at: 302 });
+  s.add("kv.meta", { ...D, room: NEW, pages: PAGES, at: 302.1 });
+  s.add("kv.done", { ...P, room: OLD, chunk: 0, at: 302.2 });
+  const stale = s.add("kernel.read", { ...D, room: NEW, layer: 0, pages: [[40, 41]], attrs: { buffer: "kv" }, at: 302.25 });
+  s.add("kv.notify", { ...D, room: NEW, attrs: { tag: `${NEW}_kv_0_1_0` }, at: 302.3 });
+  s.add("kernel.read", { ...D, room: NEW, layer: 0, pages: [[41, 44]], attrs: { buffer: "kv" }, at: 302.4 });
+  const { violations, model } = replay(s);
+  assert.deepEqual(violations.filter((v) => v.check === "stale-slot-reuse").map((v) => v.seq), [stale.seq], "only the read before its own data landed");
+  const page = model.view().pages.find((p) => p.page === 42 && p.buffer === "kv")!;
+  assert.equal(page.lastWriter?.room, NEW);
+});
