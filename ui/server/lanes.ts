@@ -49,7 +49,7 @@ export function componentOfKind(kind: string): Component {
 /** How loud a kind is on the timeline: 0 routine, 1 worth a look, 2 a failure. */
 export function toneOfKind(kind: string, state: number | null): 0 | 1 | 2 {
   if (state === 0) return 2; // KVPoll.Failed
-  if (kind === "boot.exit" || /(fail|error|exception|corruption|watchdog)/.test(kind)) return 2;
+  if (kind === "boot.exit" || /(fail|error|exception|corruption|watchdog|crash)/.test(kind)) return 2;
   if (/(abort|timeout|mismatch|retract)/.test(kind)) return 1;
   return 0;
 }
