@@ -4,6 +4,7 @@
 
 import { Router, type Request } from "express";
 import { eventBySeq, listSources } from "../../ingest/store/queries.js";
+import { sourceName } from "../../ingest/store/viewQueries.js";
 import { HttpError, parseOr400 } from "./errors.js";
 import { FlowQuery, IncidentParams, SeqParams, WindowQuery } from "./params.js";
 import { positionOfSeq, queryWindow } from "./timeline-index.js";
@@ -57,7 +58,7 @@ export function incidentRoutes(registry: Registry): Router {
     const db = registry.db(id);
     const ev = eventBySeq(db, seq);
     if (!ev) throw new HttpError(404, `no event ${seq} in incident '${id}'`);
-    const source = db.prepare("SELECT path, format FROM sources WHERE id = ?").get(ev.sourceId) as { path: string; format: string } | undefined;
+    const source = sourceName(db, ev.sourceId);
     const idx = await registry.timeline(id);
     const pos = positionOfSeq(idx, seq);
     res.json({ event: ev, source: source ?? null, lane: pos === undefined ? null : idx.lane[pos] });

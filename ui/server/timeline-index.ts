@@ -6,6 +6,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
+import { timelineRows } from "../../ingest/store/viewQueries.js";
 import type { Lane } from "../wire.js";
 import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind } from "./lanes.js";
 import type { BucketColumns, WindowColumns } from "../wire.js";
@@ -27,15 +28,9 @@ export interface TimelineIndex {
 
 const ABSENT = 0xffffffff;
 
-type Row = [number, number, string | null, string | null, number | null, number | null, number | null, string, number | null];
-
 export function buildTimelineIndex(db: IncidentDb): TimelineIndex {
-  const { n, maxSeq } = db.prepare("SELECT COUNT(*) AS n, COALESCE(MAX(seq), 0) AS maxSeq FROM events").get() as {
-    n: number;
-    maxSeq: number;
-  };
-  // Read in table order (sequential pages, much faster than walking the time
-  // index), then sort by time if seq order is not already time order.
+  const { count: n, maxSeq, rows } = timelineRows(db);
+  // Read in table order, then sort by time if seq order is not already time order.
   const rawTs = new Float64Array(n);
   const rawSeq = new Uint32Array(n);
   const rawLane = new Uint32Array(n);
@@ -47,10 +42,9 @@ export function buildTimelineIndex(db: IncidentDb): TimelineIndex {
   const laneIds = new Map<string, number>();
   const laneParts: Omit<Lane, "id">[] = [];
 
-  const stmt = db.prepare("SELECT seq, ts_us, host, role, dp, pp, tp, kind, state FROM events").raw(true);
   let i = 0;
   let sorted = true;
-  for (const row of stmt.iterate() as Iterable<Row>) {
+  for (const row of rows) {
     const [s, t, host, role, dp, pp, tp, k, state] = row;
     let kid = kindIds.get(k);
     if (kid === undefined) {
