@@ -12,6 +12,8 @@ export const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/", impor
 
 /** draw.ts COLORS.witness */
 export const WITNESS_RGB: [number, number, number] = [0xff, 0x5c, 0xcd];
+/** draw.ts COLORS.flow */
+export const FLOW_RGB: [number, number, number] = [0x7d, 0xcf, 0xff];
 
 /** A test server and a browser for the tests of one file: started before them, closed after. */
 export function serverAndBrowser(): { server: TestServer; browser: Browser } {
@@ -110,6 +112,18 @@ export function canvasHasColourNear(page: Page, x: number, y: number, rgb: [numb
     },
     { x, y, rgb, radius },
   );
+}
+
+/** Waits until the timeline canvas shows a colour somewhere (a frame is drawn after the data it needs arrives). */
+export async function waitForCanvasColour(page: Page, rgb: [number, number, number]): Promise<void> {
+  await page.waitForFunction((rgb) => {
+    const canvas = (globalThis as unknown as PageDom).document.querySelector("canvas.lanes-canvas")!;
+    const img = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    for (let i = 0; i < img.data.length; i += 4) {
+      if (Math.abs(img.data[i]! - rgb[0]) < 8 && Math.abs(img.data[i + 1]! - rgb[1]) < 8 && Math.abs(img.data[i + 2]! - rgb[2]) < 8) return true;
+    }
+    return false;
+  }, rgb);
 }
 
 /** True when the timeline canvas shows a colour anywhere. */

@@ -16,6 +16,19 @@ import { indexRows, keysToReveal, layoutRows, type Row, type RowIndex } from "./
 import type { Finding, LanesAnswer, PlacedWitness, RoomFlow, WindowColumns } from "./types.js";
 
 const LABEL_WIDTH = 190;
+
+/**
+ * The window to show for a wish: at least `minUs` wide, inside [startUs,
+ * endUs] (the zoom cannot show outside it), moved rather than cut when it
+ * sticks out, and the whole extent when it is wider than that.
+ */
+export function fitWindow(fromUs: number, toUs: number, startUs: number, endUs: number, minUs: number): [number, number] {
+  const span = Math.max(minUs, toUs - fromUs);
+  if (span >= endUs - startUs) return [startUs, endUs];
+  if (fromUs < startUs) return [startUs, startUs + span];
+  if (fromUs + span > endUs) return [endUs - span, endUs];
+  return [fromUs, fromUs + span];
+}
 const MIN_WINDOW_US = 10;
 
 export interface TimelineCallbacks {
@@ -111,10 +124,10 @@ export class Timeline {
   }
 
   setWindow(fromUs: number, toUs: number): void {
-    const span = Math.max(MIN_WINDOW_US, toUs - fromUs);
-    const k = Math.max(1, (this.endUs - this.startUs) / span);
+    const [from, to] = fitWindow(fromUs, toUs, this.startUs, this.endUs, MIN_WINDOW_US);
+    const k = (this.endUs - this.startUs) / (to - from);
     const x0 = this.baseScale();
-    const t = zoomIdentity.scale(k).translate(-x0(fromUs), 0);
+    const t = zoomIdentity.scale(k).translate(-x0(from), 0);
     select(this.canvas).call(this.zoom.transform, t);
   }
 
@@ -263,6 +276,8 @@ export class Timeline {
     const d1 = x.domain()[1]!;
     renderAxis(this.axisSvg, d0, d1, this.lanes.firstTsUs ?? 0, this.width);
     this.spanLabel.textContent = `window ${formatDuration(d1 - d0)}`;
+    this.element.dataset["from"] = String(Math.floor(d0));
+    this.element.dataset["to"] = String(Math.ceil(d1));
     this.element.dataset["loading"] = String(!this.loader.settled);
     if (this.loader.current && !this.firstRenderMarked) {
       this.firstRenderMarked = true;
