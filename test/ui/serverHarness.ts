@@ -24,7 +24,7 @@ export async function startTestServer(opts: { limits?: Partial<UploadLimits>; da
 
 export interface TarEntry {
   name: string;
-  content?: string;
+  content?: string | Buffer;
   type?: "file" | "symlink" | "directory" | "link";
   linkname?: string;
 }

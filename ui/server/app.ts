@@ -44,6 +44,6 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(() => {
     throw new HttpError(404, "not found");
   });
-  app.use(errorHandler(deps.limits, deps.log));
+  app.use(errorHandler(deps.limits, deps.log, deps.registry.dataDir));
   return app;
 }

@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Registry } from "./registry.js";
 import { summarize } from "./summary.js";
+import { withoutServerPaths } from "./errors.js";
 import type { PipelineInput, PipelineMessage } from "./pipeline.js";
 
 const JOB_MAIN = fileURLToPath(new URL("./pipeline-main.js", import.meta.url));
@@ -62,7 +63,7 @@ export class JobQueue {
     this.run(id)
       .catch((err: unknown) => {
         if (this.stopped) return;
-        const message = err instanceof Error ? err.message : String(err);
+        const message = withoutServerPaths(err instanceof Error ? err.message : String(err), this.registry.dataDir);
         this.log(`incident ${id}: ${message}`);
         this.registry.update(id, { status: "failed", error: message });
       })
@@ -92,7 +93,8 @@ export class JobQueue {
           settled = true;
           try {
             const summary = summarize(this.registry.dbPathOf(id));
-            this.registry.update(id, { status: "ready", summary, warnings: msg.warnings });
+            const warnings = [...(this.registry.get(id)!.uploadWarnings ?? []), ...msg.warnings];
+            this.registry.update(id, { status: "ready", summary, ...(warnings.length && { warnings }) });
             resolve();
           } catch (err) {
             reject(err);

@@ -3,7 +3,8 @@
 import { Router } from "express";
 import { basename, join } from "node:path";
 import { rmSync } from "node:fs";
-import { checkContentLength, placeFiles, receiveFiles, type UploadLimits } from "./upload.js";
+import { checkContentLength, receiveFiles, type UploadLimits } from "./upload.js";
+import { placeFiles } from "./bundle.js";
 import { parseOr400 } from "./errors.js";
 import { UploadQuery } from "./params.js";
 import type { Registry } from "./registry.js";
