@@ -71,7 +71,8 @@ export interface Finding {
     ranks?: string[];
     explanation?: string;
     falsify?: string;
-    witness?: { seq: number; source: string; line: number; text: string }[];
+    /** `textLength` is there when `text` was cut (see ui/server/excerpt.ts). */
+    witness?: { seq: number; source: string; line: number; text: string; textLength?: number }[];
     [key: string]: unknown;
   };
   placed: PlacedWitness[];

@@ -6,13 +6,14 @@ import type { IncidentDb } from "../../ingest/store/db.js";
 import { storedFindings, storedSuspects } from "../../ingest/store/viewQueries.js";
 import type { Finding, PlacedWitness, Suspect } from "../wire.js";
 import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
+import { excerpt, FIELD_EXCERPT } from "./excerpt.js";
 
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
 export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: Finding[]; suspects: Suspect[] } {
   const findings = storedFindings(db).map(({ witness, body, ...r }): Finding => ({
     ...r,
-    body: JSON.parse(body) as Finding["body"],
+    body: withBoundedWitness(JSON.parse(body) as Finding["body"]),
     placed: placeWitness(idx, JSON.parse(witness) as number[]),
   }));
   findings.sort(
@@ -30,4 +31,13 @@ function placeWitness(idx: TimelineIndex, seqs: number[]): PlacedWitness[] {
     if (pos !== undefined) placed.push({ seq, tsUs: idx.ts[pos]!, lane: idx.lane[pos]! });
   }
   return placed;
+}
+
+/** Witness lines cut to FIELD_EXCERPT characters, each saying its full length when cut (the event has the rest). */
+function withBoundedWitness(body: Finding["body"]): Finding["body"] {
+  if (!body.witness) return body;
+  return {
+    ...body,
+    witness: body.witness.map((w) => (w.text.length > FIELD_EXCERPT ? { ...w, text: excerpt(w.text, FIELD_EXCERPT), textLength: w.text.length } : w)),
+  };
 }

@@ -38,6 +38,13 @@ export const StepQuery = z
   })
   .strict();
 
+export const TextSliceQuery = z
+  .object({
+    from: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    length: z.coerce.number().int().min(1).max(1024 * 1024).default(256 * 1024),
+  })
+  .strict();
+
 export const FlowQuery = z.object({ room: z.string().regex(/^\d{1,20}$/, "a room is a decimal integer") }).strict();
 
 export const UploadQuery = z

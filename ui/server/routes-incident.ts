@@ -6,7 +6,8 @@ import { Router, type Request } from "express";
 import { eventBySeq, listSources } from "../../ingest/store/queries.js";
 import { sourceName } from "../../ingest/store/viewQueries.js";
 import { HttpError, parseOr400 } from "./errors.js";
-import { FlowQuery, IncidentParams, SeqParams, WindowQuery } from "./params.js";
+import { FlowQuery, IncidentParams, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
+import { boundedAttrs, excerpt, MAX_SLICE, TEXT_EXCERPT } from "./excerpt.js";
 import { positionOfSeq, queryWindow } from "./timeline-index.js";
 import { roomFlow } from "./flows.js";
 import { readFindings } from "./findings.js";
@@ -61,7 +62,24 @@ export function incidentRoutes(registry: Registry): Router {
     const source = sourceName(db, ev.sourceId);
     const idx = await registry.timeline(id);
     const pos = positionOfSeq(idx, seq);
-    res.json({ event: ev, source: source ?? null, lane: pos === undefined ? null : idx.lane[pos] });
+    const { attrs, cut } = boundedAttrs(ev.attrs);
+    res.json({
+      event: { ...ev, text: excerpt(ev.text, TEXT_EXCERPT), attrs },
+      textLength: ev.text.length,
+      attrsCut: cut,
+      source: source ?? null,
+      lane: pos === undefined ? null : idx.lane[pos],
+    });
+  });
+
+  // The rest of a long record, a slice at a time.
+  router.get("/incidents/:id/events/:seq/text", (req, res) => {
+    const id = readyIncident(req);
+    const { seq } = parseOr400(SeqParams, req.params, "event");
+    const q = parseOr400(TextSliceQuery, req.query, "text slice");
+    const ev = eventBySeq(registry.db(id), seq);
+    if (!ev) throw new HttpError(404, `no event ${seq} in incident '${id}'`);
+    res.json({ from: q.from, text: ev.text.slice(q.from, q.from + Math.min(q.length, MAX_SLICE)), textLength: ev.text.length });
   });
 
   router.get("/incidents/:id/findings", async (req, res) => {

@@ -9,6 +9,7 @@ import type {
   RoomFlow,
   StateAnswer,
   StepAnswer,
+  TextSlice,
   WindowColumns,
 } from "./types.js";
 
@@ -40,6 +41,7 @@ export const api = {
   window: (id: string, from: number, to: number, buckets: number, max: number, signal?: AbortSignal) =>
     getJson<WindowColumns>(`${inc(id)}/events`, { from: Math.floor(from), to: Math.ceil(to), buckets, max }, signal),
   event: (id: string, seq: number) => getJson<EventAnswer>(`${inc(id)}/events/${seq}`),
+  eventText: (id: string, seq: number, from: number, length: number) => getJson<TextSlice>(`${inc(id)}/events/${seq}/text`, { from, length }),
   findings: (id: string) => getJson<FindingsAnswer>(`${inc(id)}/findings`),
   flow: (id: string, room: string) => getJson<RoomFlow>(`${inc(id)}/flow`, { room }),
   stateAtSeq: (id: string, seq: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { seq }, signal),

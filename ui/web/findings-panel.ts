@@ -99,6 +99,7 @@ export class FindingsPanel {
             { class: "witness-line", "data-seq": w.seq, onclick: () => this.cb.onWitness(w.seq), title: `seq ${w.seq}` },
             h("span", { class: "where" }, `${w.source}:${w.line}`),
             h("code", {}, w.text),
+            w.textLength ? h("span", { class: "cut-note" }, `… ${w.textLength - w.text.length} more characters: select the event to read on`) : null,
           ),
         ),
       ),

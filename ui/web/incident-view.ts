@@ -58,7 +58,10 @@ class IncidentView {
       onFinding: (fid) => void this.selectFinding(fid),
       onWitness: (seq) => void this.goTo(seq),
     });
-    this.eventPanel = new EventPanel({ onStep: (dir, by) => void this.step(dir, by) });
+    this.eventPanel = new EventPanel({
+      onStep: (dir, by) => void this.step(dir, by),
+      moreText: (seq, from, length) => api.eventText(this.id, seq, from, length),
+    });
     this.statePanel = new StatePanel(
       { onStep: (dir) => void this.step(dir, this.view.by), onScope: (by) => this.setScope(by), onGoTo: (seq) => void this.goTo(seq) },
       view.by,

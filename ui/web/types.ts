@@ -43,7 +43,11 @@ export interface LanesAnswer {
 export type { BucketColumns, Component, EventColumns, Finding, Lane, PlacedWitness, Suspect, WindowColumns } from "../wire.js";
 
 export interface EventAnswer {
+  /** `text` is the start of the record when it is long: `textLength` is its full length (ui/server/excerpt.ts). */
   event: StoredEvent;
+  textLength: number;
+  /** Characters left out of each cut attribute string. */
+  attrsCut: Record<string, number>;
   source: { path: string; format: string } | null;
   lane: number | null;
 }
@@ -67,6 +71,12 @@ export interface StateAnswer {
   state: ModelStateView;
   /** The event behind each `changedAt` / last-writer seq in the state. */
   changes: Record<string, { source: string; line: number; kind: string }>;
+}
+
+export interface TextSlice {
+  from: number;
+  text: string;
+  textLength: number;
 }
 
 export interface StepAnswer {
