@@ -76,7 +76,7 @@ export class JobQueue {
 
   private run(id: string): Promise<void> {
     const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), indexPath: this.registry.indexPathOf(id), name: this.registry.get(id)!.name };
-    this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", done: 0, total: 0 } });
+    this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", step: "starting", percent: 0 } });
     return new Promise((resolve, reject) => {
       const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });
       this.child = child;
@@ -87,8 +87,11 @@ export class JobQueue {
       let settled = false;
       child.on("message", (msg: PipelineMessage) => {
         if (msg.type === "progress") {
-          const status = msg.phase === "ingest" ? "ingesting" : "analyzing";
-          this.registry.update(id, { status, progress: { phase: msg.phase, done: msg.done, total: msg.total } }, { persist: false });
+          const status = msg.progress.phase === "ingest" ? "ingesting" : "analyzing";
+          const before = this.registry.get(id)!.progress;
+          // Within a phase the figure never goes back (a step may report the same point twice).
+          const percent = before?.phase === msg.progress.phase && msg.progress.percent !== null ? Math.max(before.percent ?? 0, msg.progress.percent) : msg.progress.percent;
+          this.registry.update(id, { status, progress: { ...msg.progress, percent } }, { persist: false });
         } else if (msg.type === "done") {
           settled = true;
           try {

@@ -38,7 +38,8 @@ export const IncidentRecord = z.object({
   createdAt: z.string(),
   status: IncidentStatus,
   error: z.string().optional(),
-  progress: z.object({ phase: z.string(), done: z.number(), total: z.number() }).optional(),
+  /** Where a running job stands (pipeline.ts JobProgress). */
+  progress: z.object({ phase: z.string(), step: z.string(), percent: z.number().nullable() }).optional().catch(undefined),
   inputBytes: z.number(),
   inputFiles: z.number(),
   /** A fingerprint of the inputs an incident was built from (the demo skips rebuilding an unchanged one). */

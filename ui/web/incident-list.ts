@@ -101,7 +101,7 @@ function incidentRow(i: IncidentRecord, open: (id: string) => void): HTMLElement
   const s = i.summary;
   const ready = i.status === "ready";
   const name = ready ? h("a", { href: `?incident=${encodeURIComponent(i.id)}`, onclick: (ev: Event) => (ev.preventDefault(), open(i.id)) }, i.name) : h("span", {}, i.name);
-  const progress = i.progress && i.progress.total > 0 ? ` ${Math.round((100 * i.progress.done) / i.progress.total)}%` : "";
+  const progress = i.progress ? ` ${i.progress.percent !== null ? `${i.progress.percent}% · ` : ""}${i.progress.step}` : "";
   return h(
     "tr",
     { class: `incident status-${i.status}`, "data-id": i.id, "data-status": i.status },

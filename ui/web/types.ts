@@ -16,7 +16,8 @@ export interface IncidentRecord {
   createdAt: string;
   status: IncidentStatus;
   error?: string;
-  progress?: { phase: string; done: number; total: number };
+  /** `percent` grows over the whole ingest; null where a step has no measure. */
+  progress?: { phase: string; step: string; percent: number | null };
   inputBytes: number;
   inputFiles: number;
   /** Inputs that were not ingested, with the reason. */
