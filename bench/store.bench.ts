@@ -18,7 +18,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000_000);
 function rowOf(ev: StoredEvent): unknown[] {
   const byColumn: Record<(typeof EVENT_COLUMNS)[number], unknown> = {
     ts_us: ev.tsUs, source_id: ev.sourceId, line: ev.line, dp: ev.dp, pp: ev.pp, tp: ev.tp, chunk: ev.chunk, layer: ev.layer,
-    page_lo: ev.pageLo, page_hi: ev.pageHi, state: ev.state, host: ev.host, role: ev.role, kind: ev.kind, room: ev.room, rid: ev.rid,
+    page_lo: ev.pageLo, page_hi: ev.pageHi, state: ev.state, ts_inferred: ev.tsInferred ? 1 : null, host: ev.host, role: ev.role, kind: ev.kind, room: ev.room, rid: ev.rid,
     attrs: attrsJson(ev.attrs ?? undefined),
   };
   return EVENT_COLUMNS.map((c) => byColumn[c]);
@@ -33,7 +33,7 @@ const dir = mkdtempSync(join(tmpdir(), "kvrewind-store-bench-"));
 try {
   const writer = IncidentWriter.open(join(dir, "incident.db"), 10_000);
   writer.begin(10_000, []);
-  writer.addSource({ path: "synthetic", format: "probe-jsonl", host: null, role: null, sha256: "synthetic", bytes: 0 });
+  writer.addSource({ path: "synthetic", format: "probe-jsonl", wrapper: null, host: null, role: null, sha256: "synthetic", bytes: 0 });
   let rows = 0;
   let insertCpu = 0;
   let insertWall = 0;

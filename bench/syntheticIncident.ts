@@ -27,7 +27,7 @@ export function* synthesize(target: number, shape: SyntheticShape = { roomEvery:
   let ts = 1_764_421_512_000_000;
   const add = (kind: string, role: "prefill" | "decode", tp: number, f: Partial<StoredEvent> = {}): void => {
     out.push({
-      seq: ++seq, tsUs: (ts += 100), sourceId: 1 + (role === "prefill" ? 0 : RANKS) + tp, line: seq, host: role === "prefill" ? "p0" : "d0",
+      seq: ++seq, tsUs: (ts += 100), tsInferred: false, sourceId: 1 + (role === "prefill" ? 0 : RANKS) + tp, line: seq, host: role === "prefill" ? "p0" : "d0",
       role, dp: 0, pp: 0, tp, kind, room: null, rid: null, chunk: null, layer: null, pageLo: null, pageHi: null, state: null,
       attrs: null, text: "", ...f,
     });

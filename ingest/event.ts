@@ -54,6 +54,8 @@ export interface ParsedEvent {
 export interface StoredEvent {
   seq: number;
   tsUs: number;
+  /** The time was interpolated or anchored, not read from the record (ParsedEvent.tsInferred). */
+  tsInferred: boolean;
   sourceId: number;
   line: number;
   host: string | null;

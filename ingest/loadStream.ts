@@ -13,6 +13,8 @@ import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "./lines.js
 import { keyBefore, MergeHeap } from "./merge.js";
 import { rankName, RowBatchBuilder, type RowBatch } from "./rows.js";
 import { TextBlockBuilder } from "./store/eventText.js";
+import type { UnparsedShape } from "./store/queries.js";
+import { UnparsedShapes } from "./unparsedShapes.js";
 
 export interface LoadSource {
   sourceId: number;
@@ -32,6 +34,11 @@ export interface LoadedStats {
   lines: number;
   events: number;
   unparsed: number;
+  /** Events whose time was interpolated or anchored. */
+  inferred: number;
+  unparsedShapes: UnparsedShape[];
+  /** Where undated lines took their times from (the parser says), when any did. */
+  timeOrigin: string | null;
   /** The first MAX_KEPT_ERRORS issues; errorCount counts them all. */
   errors: ParseIssue[];
   errorCount: number;
@@ -65,6 +72,7 @@ class SourceStream {
   private lastRank: { role: string | null; dp?: number; pp?: number; tp?: number } | undefined;
   private readonly kept: ParseIssue[] = [];
   private readonly texts: TextBlockBuilder;
+  private readonly shapes = new UnparsedShapes();
   private errorCount = 0;
   private badUtf8Lines = 0;
   private firstBadUtf8 = 0;
@@ -94,6 +102,9 @@ class SourceStream {
       lines: 0,
       events: 0,
       unparsed: 0,
+      inferred: 0,
+      unparsedShapes: [],
+      timeOrigin: null,
       errors: [],
       errorCount: 0,
       firstTsUs: null,
@@ -131,7 +142,11 @@ class SourceStream {
     if (text) rows.addTexts([text]);
     const s = this.stats;
     s.events++;
-    if (ev.kind === LogKind.unparsed) s.unparsed++;
+    if (ev.kind === LogKind.unparsed) {
+      s.unparsed++;
+      this.shapes.add(ev.text, ev.line);
+    }
+    if (ev.tsInferred === true) s.inferred++;
     if (s.firstTsUs === null || this.tsUs < s.firstTsUs) s.firstTsUs = this.tsUs;
     if (s.lastTsUs === null || this.tsUs > s.lastTsUs) s.lastTsUs = this.tsUs;
     const r = this.lastRank;
@@ -204,6 +219,7 @@ class SourceStream {
     this.stats.errorCount = this.errorCount;
     this.stats.errors = this.kept;
     this.stats.ranks = [...this.ranks].sort();
+    this.stats.unparsedShapes = this.shapes.top();
     return this.stats;
   }
 }

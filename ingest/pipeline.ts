@@ -25,7 +25,8 @@ import type { LoadedStats, LoadSource } from "./loadStream.js";
 import { StoredEventsMerger } from "./rebuild.js";
 import type { ScanReport } from "./scan.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "./store/anchors.js";
-import { IncidentWriter } from "./store/writer.js";
+import type { UnparsedShape } from "./store/queries.js";
+import { IncidentWriter, type NotIngestedSource } from "./store/writer.js";
 import { runLoad, scanAll } from "./workers.js";
 
 export interface IngestOptions {
@@ -62,13 +63,21 @@ export interface SourceSummary {
   /** Why a source was not ingested. */
   reason?: string;
   format: FormatName | null;
+  /** The container wrapper around each line, when the file has one. */
+  wrapper: string | null;
   host: string | null;
   role: Role | null;
   ranks: string[];
   lines: number;
   events: number;
   unparsed: number;
-  /** Parse errors with their line numbers (the first 200; errorCount counts all). */
+  /** Events whose time was interpolated or anchored (no time of their own). */
+  inferred: number;
+  /** The most frequent shapes among the unparsed lines, with a count and an example each. */
+  unparsedShapes: UnparsedShape[];
+  /** Where the times of undated lines (or the year of glog lines) came from, when it mattered. */
+  timeOrigin: string | null;
+  /** Parse errors with their line numbers (a sample; errorCount counts all). */
   errors: ParseIssue[];
   errorCount: number;
   /** First and last event time (aligned), ISO 8601 UTC with microseconds. */
@@ -102,12 +111,16 @@ function emptySummary(path: string, status: SourceStatus, reason: string, bytes 
     status,
     reason,
     format: null,
+    wrapper: null,
     host: null,
     role: null,
     ranks: [],
     lines: 0,
     events: 0,
     unparsed: 0,
+    inferred: 0,
+    unparsedShapes: [],
+    timeOrigin: null,
     errors: [],
     errorCount: 0,
     first: null,
@@ -136,7 +149,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const inputs = await expandInputs(opts.paths, temp);
     const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, "refused", r.reason));
     const { candidates, anchorStores } = await scanInputs(inputs.files, opts, tz, temp, summaries);
-    const result = await store(opts, candidates, anchorStores);
+    const result = await store(opts, candidates, anchorStores, summaries);
     return { ...result, sources: [...candidates.map((c) => c.summary), ...summaries] };
   } finally {
     rmSync(temp, { recursive: true, force: true });
@@ -209,7 +222,12 @@ function rejectionStatus(kind: "empty" | "binary" | "unrecognized", named: boole
   return kind === "unrecognized" && named ? "refused" : "skipped";
 }
 
-async function store(opts: IngestOptions, candidates: Candidate[], anchorStores: string[]): Promise<Omit<IngestSummary, "sources">> {
+async function store(
+  opts: IngestOptions,
+  candidates: Candidate[],
+  anchorStores: string[],
+  notIngested: readonly SourceSummary[],
+): Promise<Omit<IngestSummary, "sources">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {
@@ -219,8 +237,11 @@ async function store(opts: IngestOptions, candidates: Candidate[], anchorStores:
     for (const c of candidates) {
       if (known.has(c.report.sha256)) Object.assign(c.summary, { status: "duplicate", reason: "already in this incident (same sha256)" });
     }
+    let recorded = 0;
+    for (const s of notIngested) if (writer.recordNotIngested(notIngestedRow(s))) recorded++;
     if (fresh.length === 0) {
-      writer.rollback();
+      if (recorded > 0) writer.commit();
+      else writer.rollback();
       return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets() };
     }
     mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index));
@@ -252,10 +273,26 @@ async function store(opts: IngestOptions, candidates: Candidate[], anchorStores:
   }
 }
 
+/** A skipped or refused input as the incident records it (duplicates within one ingest are skipped). */
+function notIngestedRow(s: SourceSummary): NotIngestedSource {
+  return {
+    path: s.path,
+    format: s.format,
+    host: s.host,
+    role: s.role,
+    sha256: s.sha256,
+    bytes: s.bytes,
+    lines: s.lines,
+    status: s.status === "refused" ? "refused" : "skipped",
+    reason: s.reason ?? "",
+  };
+}
+
 function toLoadSource(c: Candidate, writer: IncidentWriter): LoadSource {
   const r = c.report;
+  const source = { path: c.file.displayPath, format: r.format!, wrapper: r.wrapper, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes };
   return {
-    sourceId: writer.addSource({ path: c.file.displayPath, format: r.format!, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes }),
+    sourceId: writer.addSource(source),
     plainPath: c.file.plainPath,
     displayPath: c.file.displayPath,
     format: r.format!,
@@ -278,7 +315,11 @@ function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): voi
     lines: s.lines,
     events: s.events,
     unparsed: s.unparsed,
+    inferred: s.inferred,
     errors: s.errors,
+    errorCount: s.errorCount,
+    unparsedShapes: s.unparsedShapes,
+    timeOrigin: s.timeOrigin,
     firstTsUs: s.firstTsUs,
     lastTsUs: s.lastTsUs,
     ranks: s.ranks,
@@ -288,6 +329,9 @@ function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): voi
     lines: s.lines,
     events: s.events,
     unparsed: s.unparsed,
+    inferred: s.inferred,
+    unparsedShapes: s.unparsedShapes,
+    timeOrigin: s.timeOrigin,
     errors: s.errors,
     errorCount: s.errorCount,
     first: s.firstTsUs === null ? null : isoFromUs(s.firstTsUs),

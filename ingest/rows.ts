@@ -11,7 +11,7 @@ import type { ParsedEvent } from "./event.js";
 import type { TextBlock } from "./store/eventText.js";
 
 /** Numeric columns of a row; NaN stands for NULL. */
-export const NUMBER_COLUMNS = ["ts_us", "source_id", "line", "dp", "pp", "tp", "chunk", "layer", "page_lo", "page_hi", "state"] as const;
+export const NUMBER_COLUMNS = ["ts_us", "source_id", "line", "dp", "pp", "tp", "chunk", "layer", "page_lo", "page_hi", "state", "ts_inferred"] as const;
 /** Text columns of a row, held as indexes into the batch's `strings` (-1 = NULL). */
 export const STRING_COLUMNS = ["host", "role", "kind", "room", "rid"] as const;
 /** Every stored column of a row, in the order a row's values are bound. */
@@ -83,6 +83,7 @@ export class RowBatchBuilder {
     num[a + 8] = ev.pageLo ?? NaN;
     num[a + 9] = ev.pageHi ?? NaN;
     num[a + 10] = ev.state ?? NaN;
+    num[a + 11] = ev.tsInferred === true ? 1 : NaN;
     const s = this.n * STRING_WIDTH;
     const refs = this.stringRefs;
     refs[s] = this.stringRef(host);

@@ -29,6 +29,8 @@ export interface ScanReport {
   bytes: number;
   lines: number;
   format: FormatName | null;
+  /** The container wrapper around each line (CRI, docker json-file, kubectl, journald), null for none. */
+  wrapper: string | null;
   /** Why the source is not ingested. */
   rejection: { kind: "empty" | "binary" | "unrecognized"; reason: string } | null;
   host: string | null;
@@ -123,6 +125,7 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
     bytes: statSync(req.plainPath).size,
     lines: 0,
     format: null,
+    wrapper: null,
     rejection: null,
     host: null,
     role: null,

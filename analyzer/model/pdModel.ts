@@ -135,7 +135,7 @@ export class PdModel implements ReplayModel {
     const s = this.s;
     s.out = NO_VIOLATIONS as Violation[];
     const end: ModelEvent = {
-      seq: s.lastSeq, tsUs: lastTsUs, sourceId: 0, line: 0, host: null, role: null, dp: null, pp: null, tp: null, kind: "end",
+      seq: s.lastSeq, tsUs: lastTsUs, tsInferred: false, sourceId: 0, line: 0, host: null, role: null, dp: null, pp: null, tp: null, kind: "end",
       room: null, rid: null, chunk: null, layer: null, pageLo: null, pageHi: null, state: null, attrs: null, text: "",
     };
     fireTimeouts(s, end);

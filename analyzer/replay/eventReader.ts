@@ -16,6 +16,8 @@ import type { PackedColumn } from "./packedColumn.js";
 import { CHUNK_EVENTS, EventColumns } from "./eventColumns.js";
 
 export class EventCursor implements StoredEvent {
+  /** The column cache does not carry it: the model does not look at it, and witnesses are read through the store. */
+  readonly tsInferred = false;
   private i = 0;
   private attrsBuilt = false;
   private attrsObject: Record<string, unknown> | null = null;

@@ -4,7 +4,7 @@
 
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson } from "../../ingest/store/db.js";
-import { eventBySeq, eventCount, eventsOfKind, listSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
+import { eventBySeq, eventCount, eventsOfKind, listIngestedSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
 import type { WitnessLine } from "./finding.js";
 import { rankLabel } from "../model/ranks.js";
 import { modelOptions } from "../replay/modelOptions.js";
@@ -66,7 +66,7 @@ export class Evidence {
   }
 
   sources(): SourceRow[] {
-    this.sourceRows ??= listSources(this.db);
+    this.sourceRows ??= listIngestedSources(this.db);
     return this.sourceRows;
   }
 

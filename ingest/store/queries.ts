@@ -7,10 +7,24 @@ import { eventTexts } from "./eventText.js";
 
 export type { StoredEvent };
 
+/** What became of an input: ingested, or recorded with the reason it was not. */
+export type SourceStatus = "complete" | "skipped" | "refused";
+
+/** A message shape among a source's unparsed lines (numbers and ids masked), with one example. */
+export interface UnparsedShape {
+  shape: string;
+  count: number;
+  /** The line of the first example. */
+  line: number;
+  example: string;
+}
+
 export interface SourceRow {
   id: number;
   path: string;
   format: string;
+  /** The container wrapper stripped from each line: none, cri, docker-json, kubectl, journald. */
+  wrapper: string | null;
   host: string | null;
   role: string | null;
   ranks: string[];
@@ -19,25 +33,35 @@ export interface SourceRow {
   lines: number;
   events: number;
   unparsed: number;
+  /** Events whose time was interpolated or anchored (no time of their own). */
+  inferred: number;
+  /** A sample of the parse errors; errorCount counts every one. */
   errors: { line: number; message: string }[];
+  errorCount: number;
+  unparsedShapes: UnparsedShape[];
+  /** Where the times of undated lines and the year of glog lines came from, when it mattered. */
+  timeOrigin: string | null;
   firstTsUs: number | null;
   lastTsUs: number | null;
-  status: string;
+  status: SourceStatus;
+  /** Why a source was skipped or refused. */
+  reason: string | null;
 }
 
-const EVENT_COLUMNS = "seq, ts_us, source_id, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, page_lo, page_hi, state, attrs";
+const EVENT_COLUMNS = "seq, ts_us, source_id, line, host, role, dp, pp, tp, kind, room, rid, chunk, layer, page_lo, page_hi, state, attrs, ts_inferred";
 
 /** A row of EVENT_COLUMNS as read raw (arrays build faster than better-sqlite3's named-column objects). */
 type RawEvent = [
   seq: number, tsUs: number, sourceId: number, line: number, host: string | null, role: Role | null, dp: number | null,
   pp: number | null, tp: number | null, kind: string, room: string | null, rid: string | null, chunk: number | null,
   layer: number | null, pageLo: number | null, pageHi: number | null, state: number | null, attrs: string | null,
+  tsInferred: number | null,
 ];
 
 /** A row as read, with its attrs parsed and its text looked up (run after the row's statement has finished). */
 function toStoredEvent(db: IncidentDb, r: RawEvent): StoredEvent {
   return {
-    seq: r[0], tsUs: r[1], sourceId: r[2], line: r[3], host: r[4], role: r[5], dp: r[6], pp: r[7], tp: r[8], kind: r[9],
+    seq: r[0], tsUs: r[1], tsInferred: r[18] === 1, sourceId: r[2], line: r[3], host: r[4], role: r[5], dp: r[6], pp: r[7], tp: r[8], kind: r[9],
     room: r[10], rid: r[11], chunk: r[12], layer: r[13], pageLo: r[14], pageHi: r[15], state: r[16],
     attrs: r[17] === null ? null : (JSON.parse(r[17]) as Record<string, unknown>),
     text: eventTexts(db).text(r[2], r[3]),
@@ -120,14 +144,27 @@ export function countsByKind(db: IncidentDb): { kind: string; count: number }[] 
   }[];
 }
 
+type RawSourceRow = Omit<SourceRow, "ranks" | "errors" | "unparsedShapes"> & { ranks: string; errors: string; unparsedShapes: string };
+
+const SOURCE_COLUMNS =
+  "id, path, format, wrapper, host, role, ranks, sha256, bytes, lines, events, unparsed, inferred, errors, " +
+  "error_count AS errorCount, unparsed_shapes AS unparsedShapes, time_origin AS timeOrigin, " +
+  "first_ts_us AS firstTsUs, last_ts_us AS lastTsUs, status, reason";
+
+/** Every input of the incident, ingested or not (an ingest still running is not listed), in ingest order. */
 export function listSources(db: IncidentDb): SourceRow[] {
-  const rows = db
-    .prepare(
-      "SELECT id, path, format, host, role, ranks, sha256, bytes, lines, events, unparsed, errors, " +
-        "first_ts_us AS firstTsUs, last_ts_us AS lastTsUs, status FROM sources WHERE status = 'complete' ORDER BY id",
-    )
-    .all() as (Omit<SourceRow, "ranks" | "errors"> & { ranks: string; errors: string })[];
-  return rows.map((r) => ({ ...r, ranks: JSON.parse(r.ranks) as string[], errors: JSON.parse(r.errors) as SourceRow["errors"] }));
+  const rows = db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE status != 'ingesting' ORDER BY id`).all() as RawSourceRow[];
+  return rows.map((r) => ({
+    ...r,
+    ranks: JSON.parse(r.ranks) as string[],
+    errors: JSON.parse(r.errors) as SourceRow["errors"],
+    unparsedShapes: JSON.parse(r.unparsedShapes) as UnparsedShape[],
+  }));
+}
+
+/** The sources whose events are in the incident. */
+export function listIngestedSources(db: IncidentDb): SourceRow[] {
+  return listSources(db).filter((s) => s.status === "complete");
 }
 
 export function eventCount(db: IncidentDb): number {

@@ -6,7 +6,7 @@ import type { IncidentDb } from "./db.js";
 import { EVENT_TEXT_TABLE } from "./eventText.js";
 import { moveTextOutOfEvents } from "./textMigration.js";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * The events table, also used to rebuild it when new sources join an
@@ -32,7 +32,8 @@ CREATE TABLE events (
   page_lo    INTEGER,
   page_hi    INTEGER,
   state      INTEGER,
-  attrs      TEXT
+  attrs      TEXT,
+  ts_inferred INTEGER  -- 1: the record has no time of its own; ts_us was interpolated or anchored
 );`;
 
 /** Each entry upgrades a database from version `index` to `index + 1`: SQL, or a step that needs code. */
@@ -117,6 +118,20 @@ export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
     db.exec(EVENT_TEXT_TABLE);
     moveTextOutOfEvents(db);
   },
+  `
+  ALTER TABLE events ADD COLUMN ts_inferred INTEGER;
+  -- Every input of an ingest has a row: status 'complete' (ingested), 'skipped' or 'refused' (with
+  -- reason). error_count is exact; errors keeps a sample. unparsed_shapes: JSON array of
+  -- {shape, count, line, example} for the lines kept as log.unparsed. time_origin says where the
+  -- times of undated lines (and the year of glog lines) came from.
+  ALTER TABLE sources ADD COLUMN reason TEXT;
+  ALTER TABLE sources ADD COLUMN wrapper TEXT;
+  ALTER TABLE sources ADD COLUMN error_count INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sources ADD COLUMN unparsed_shapes TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sources ADD COLUMN inferred INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sources ADD COLUMN time_origin TEXT;
+  UPDATE sources SET error_count = json_array_length(errors);
+  `,
 ];
 
 /** Built after a bulk load rather than maintained row by row. */

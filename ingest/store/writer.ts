@@ -15,6 +15,7 @@ import type { ClockAlignment } from "../clock.js";
 import { EVENT_COLUMNS, ROW_WIDTH, rowValues, type RowBatch } from "../rows.js";
 import type { RowSink } from "../streamMerge.js";
 import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
+import type { UnparsedShape } from "./queries.js";
 import { TextBlockWriter, type TextBlock } from "./eventText.js";
 import { EVENT_INDEXES, EVENTS_TABLE } from "./schema.js";
 
@@ -25,17 +26,36 @@ export class DatabaseBusyError extends Error {
 export interface NewSource {
   path: string;
   format: string;
+  wrapper: string | null;
   host: string | null;
   role: string | null;
   sha256: string;
   bytes: number;
 }
 
+/** An input that was not ingested: it is recorded all the same, with why. */
+export interface NotIngestedSource {
+  path: string;
+  format: string | null;
+  host: string | null;
+  role: string | null;
+  sha256: string | null;
+  bytes: number;
+  lines: number;
+  status: "skipped" | "refused";
+  reason: string;
+}
+
 export interface SourceTotals {
   lines: number;
   events: number;
   unparsed: number;
+  inferred: number;
+  /** A sample of the errors; errorCount counts them all. */
   errors: { line: number; message: string }[];
+  errorCount: number;
+  unparsedShapes: UnparsedShape[];
+  timeOrigin: string | null;
   firstTsUs: number | null;
   lastTsUs: number | null;
   ranks: string[];
@@ -161,17 +181,50 @@ export class IncidentWriter implements RowSink {
 
   addSource(s: NewSource): number {
     const info = this.db
-      .prepare("INSERT INTO sources (path, format, host, role, sha256, bytes, status, ingested_at) VALUES (?, ?, ?, ?, ?, ?, 'ingesting', ?)")
-      .run(s.path, s.format, s.host, s.role, s.sha256, s.bytes, new Date().toISOString());
+      .prepare(
+        "INSERT INTO sources (path, format, wrapper, host, role, sha256, bytes, status, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'ingesting', ?)",
+      )
+      .run(s.path, s.format, s.wrapper, s.host, s.role, s.sha256, s.bytes, new Date().toISOString());
     return Number(info.lastInsertRowid);
+  }
+
+  /**
+   * Records an input that was skipped or refused, unless the incident already
+   * records the same path, content and outcome (a repeated ingest is a no-op).
+   * True when a row was added.
+   */
+  recordNotIngested(s: NotIngestedSource): boolean {
+    const sha = s.sha256 ?? "";
+    const known = this.db.prepare("SELECT 1 FROM sources WHERE path = ? AND sha256 = ? AND status = ?").get(s.path, sha, s.status);
+    if (known !== undefined) return false;
+    this.db
+      .prepare(
+        "INSERT INTO sources (path, format, host, role, sha256, bytes, lines, status, reason, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(s.path, s.format ?? "none", s.host, s.role, sha, s.bytes, s.lines, s.status, s.reason, new Date().toISOString());
+    return true;
   }
 
   completeSource(id: number, t: SourceTotals): void {
     this.db
       .prepare(
-        "UPDATE sources SET lines = ?, events = ?, unparsed = ?, errors = ?, first_ts_us = ?, last_ts_us = ?, ranks = ?, status = 'complete' WHERE id = ?",
+        "UPDATE sources SET lines = ?, events = ?, unparsed = ?, inferred = ?, errors = ?, error_count = ?, unparsed_shapes = ?, " +
+          "time_origin = ?, first_ts_us = ?, last_ts_us = ?, ranks = ?, status = 'complete' WHERE id = ?",
       )
-      .run(t.lines, t.events, t.unparsed, JSON.stringify(t.errors), t.firstTsUs, t.lastTsUs, JSON.stringify(t.ranks), id);
+      .run(
+        t.lines,
+        t.events,
+        t.unparsed,
+        t.inferred,
+        JSON.stringify(t.errors),
+        t.errorCount,
+        JSON.stringify(t.unparsedShapes),
+        t.timeOrigin,
+        t.firstTsUs,
+        t.lastTsUs,
+        JSON.stringify(t.ranks),
+        id,
+      );
   }
 
   /** Appends row i of a batch; rows take the next seqs in the order they are added. */

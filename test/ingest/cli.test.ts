@@ -46,7 +46,10 @@ test("--json prints the summary; piped, nothing goes to stderr", () => {
   const log = summary.sources.find((s) => String(s.path).endsWith("p0/prefill-tp0.log"))!;
   assert.deepEqual(
     Object.keys(log).sort(),
-    ["bytes", "errorCount", "errors", "events", "first", "format", "host", "last", "lines", "path", "ranks", "role", "sha256", "status", "unparsed"].sort(),
+    [
+      "bytes", "errorCount", "errors", "events", "first", "format", "host", "inferred", "last", "lines", "path", "ranks", "role", "sha256",
+      "status", "timeOrigin", "unparsed", "unparsedShapes", "wrapper",
+    ].sort(),
   );
   assert.deepEqual([log.status, log.format, log.host, log.role, log.ranks, log.lines, log.events], ["ingested", "sglang-log", "p0", "prefill", ["prefill/tp0"], 8, 8]);
   // The first got-info, stamped 10:15:32.002, moved by -38.001 ms.

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
-import { clockOffsets, eventsInWindow, eventsOfRank, eventsOfRoom, listSources } from "../../ingest/store/queries.js";
+import { clockOffsets, eventsInWindow, eventsOfRank, eventsOfRoom, listIngestedSources, listSources } from "../../ingest/store/queries.js";
 import { eventRows, FR_DUMP, logStamp, probeTs, T0, tempDir, withDb, writeTree } from "./bundle.js";
 
 const ROOM = "8972542885242963296";
@@ -122,7 +122,14 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
       ["boot.got_info", "checksum", "xfer.notif_sent"],
     );
     assert.deepEqual(clockOffsets(h), summary.clockOffsetsUs);
-    assert.equal(listSources(h).length, 5);
+    // Every input has a row: what was not ingested is recorded with its reason, for the analysis to see.
+    assert.equal(listIngestedSources(h).length, 5);
+    const notIngested = listSources(h).filter((r) => r.status !== "complete");
+    assert.deepEqual(
+      notIngested.map((r) => [r.path.replace(/^.*bundle\//, ""), r.status]).sort(),
+      [["core.bin", "refused"], ["empty.log", "skipped"], ["notes.txt", "skipped"]],
+    );
+    assert.match(notIngested.find((r) => r.path.endsWith("core.bin"))!.reason!, /binary/);
     const indexes = h.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name").pluck().all();
     assert.deepEqual(indexes, ["events_kind", "events_rank", "events_room", "events_ts"]);
   });
@@ -134,6 +141,8 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
     again.sources.filter((x) => x.format !== null && x.status !== "refused").map((x) => x.status),
     ["duplicate", "duplicate", "duplicate", "duplicate", "duplicate"],
   );
+  // The same skipped and refused inputs again add no rows: a repeated ingest is a no-op.
+  withDb(db, (h) => assert.equal(listSources(h).length, 8));
 });
 
 test("...but a file named on its own in no known format is refused", async () => {

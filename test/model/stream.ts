@@ -37,6 +37,7 @@ export class Stream {
     const hi = pages === undefined || pages.length === 0 ? null : Math.max(...pages.map((p) => p[1]));
     const ev: StoredEvent = {
       seq,
+      tsInferred: false,
       tsUs: T0_US + Math.round((f.at ?? seq * 0.001) * 1e6),
       sourceId: 1,
       line: seq,

@@ -55,6 +55,30 @@ test("a schema-2 incident (texts in the events rows) migrates: texts move to tex
   db.close();
 });
 
+test("a schema-3 incident migrates: sources gain their status fields with an exact error count, events their ts_inferred", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "v3.db");
+  const raw = new Database(path);
+  raw.exec(MIGRATIONS[0] as string);
+  raw.exec(MIGRATIONS[1] as string);
+  raw.exec("INSERT INTO meta (key, value) VALUES ('schema_version', '2')");
+  raw.close();
+  // Schema 3 is what the third migration makes of schema 2.
+  const v3 = new Database(path);
+  (MIGRATIONS[2] as (db: Database.Database) => void)(v3);
+  v3.exec("UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+  const errors = JSON.stringify([{ line: 3, message: "not JSON" }, { line: 9, message: "not JSON" }]);
+  v3.prepare("INSERT INTO sources (id, path, format, sha256, bytes, errors, status, ingested_at) VALUES (1, 'd0/probe.jsonl', 'probe-jsonl', 'a', 1, ?, 'complete', 'x')").run(errors);
+  v3.exec("INSERT INTO events (seq, ts_us, source_id, line, kind) VALUES (1, 1000, 1, 1, 'kv.alloc')");
+  v3.close();
+
+  const db = openIncident(path);
+  assert.equal(schemaVersion(db), SCHEMA_VERSION);
+  const source = db.prepare("SELECT error_count, unparsed_shapes, reason, wrapper, inferred FROM sources WHERE id = 1").get();
+  assert.deepEqual(source, { error_count: 2, unparsed_shapes: "[]", reason: null, wrapper: null, inferred: 0 });
+  assert.equal(db.prepare("SELECT ts_inferred FROM events WHERE seq = 1").pluck().get(), null);
+  db.close();
+});
+
 test("text blocks: many blocks per source, lines out of order, shared lines, multi-byte text", () => {
   const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "texts.db");
   const db = openIncident(path);

@@ -33,7 +33,8 @@ function downgradeToSchema2(path: string): void {
   for (const m of meta) raw.prepare("INSERT INTO meta (key, value) VALUES (?, ?)").run(m.key, m.value);
   const insertAll = (table: string, rows: Record<string, unknown>[]): void => {
     if (rows.length === 0) return;
-    const cols = Object.keys(rows[0]!);
+    const known = new Set(raw.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
+    const cols = Object.keys(rows[0]!).filter((c) => known.has(c));
     const stmt = raw.prepare(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map((c) => `@${c}`).join(", ")})`);
     raw.transaction(() => rows.forEach((r) => stmt.run(r)))();
   };
