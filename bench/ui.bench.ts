@@ -14,7 +14,9 @@ import { incident } from "../fixtures/generator/scenarios/incidents.js";
 import { eventsFingerprint } from "../analyzer/replay/fingerprint.js";
 import { openIncident } from "../ingest/store/db.js";
 import { startServer } from "../ui/server/server.js";
-import { buildTimelineIndex, deserializeIndex, queryWindow, serializeIndex } from "../ui/server/timeline-index.js";
+import { buildTimelineIndex } from "../ui/server/timeline-index.js";
+import { deserializeIndex, serializeIndex } from "../ui/server/index-file.js";
+import { queryWindow } from "../ui/server/window-query.js";
 import { measurePage } from "./uiBrowser.js";
 
 const OUT = fileURLToPath(new URL("../../bench/out/ui/", import.meta.url));
@@ -40,7 +42,7 @@ function measureIndex(dbPath: string): { buildMs: number; loadMs: number; bytes:
     const idx = deserializeIndex(buf, fingerprint)!;
     const loadMs = performance.now() - t;
     t = performance.now();
-    queryWindow(idx, idx.firstTsUs!, idx.lastTsUs! + 1, 800, 15_000);
+    queryWindow(idx, { fromUs: idx.firstTsUs!, toUs: idx.lastTsUs! + 1, buckets: 800, maxEvents: 15_000 });
     return { buildMs, loadMs, bytes: buf.length, fullWindowMs: performance.now() - t };
   } finally {
     db.close();

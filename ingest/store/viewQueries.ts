@@ -22,11 +22,11 @@ export function timelineRows(db: IncidentDb): { count: number; maxSeq: number; r
 /** What the timeline draws names and spans from, for the events of some kinds only. */
 export type DetailRow = [seq: number, kind: string, room: string | null, chunk: number | null, state: number | null, attrs: string | null];
 
-/** seq, kind, room, chunk, state and attrs (as JSON text) of the events of `kinds`, in seq order per kind. */
+/** seq, kind, room, chunk, state and attrs (as JSON text) of the events of `kinds`, in seq order. */
 export function detailRows(db: IncidentDb, kinds: readonly string[]): Iterable<DetailRow> {
   if (kinds.length === 0) return [];
   return db
-    .prepare(`SELECT seq, kind, room, chunk, state, attrs FROM events WHERE kind IN (${kinds.map(() => "?").join(", ")})`)
+    .prepare(`SELECT seq, kind, room, chunk, state, attrs FROM events WHERE kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY seq`)
     .raw(true)
     .iterate(...kinds) as Iterable<DetailRow>;
 }
@@ -112,4 +112,99 @@ export function* eventsFollowing(db: IncidentDb, q: FollowingQuery): Generator<S
     if (seqs.length < FOLLOWING_PAGE) return;
     after = seqs[seqs.length - 1]!;
   }
+}
+
+/** A room found by the omnibox: its first event and how many events name it. */
+export interface RoomHit {
+  room: string;
+  firstSeq: number;
+  events: number;
+}
+
+/** Rooms whose decimal string starts with `prefix` (the room index, a range scan). */
+export function roomsWithPrefix(db: IncidentDb, prefix: string, limit: number): RoomHit[] {
+  // Every string that starts with the prefix sorts in [prefix, prefix + U+FFFF).
+  return db
+    .prepare("SELECT room, MIN(seq) AS firstSeq, COUNT(*) AS events FROM events WHERE room >= ? AND room < ? GROUP BY room ORDER BY room LIMIT ?")
+    .all(prefix, `${prefix}\uffff`, limit) as RoomHit[];
+}
+
+/** Request ids holding `needle`, each with its first event (one pass in seq order, stopped once enough are found). */
+export function ridsContaining(db: IncidentDb, needle: string, limit: number): { rid: string; firstSeq: number }[] {
+  const out = new Map<string, number>();
+  const rows = db.prepare("SELECT rid, seq FROM events WHERE rid IS NOT NULL AND instr(rid, ?) > 0").raw(true).iterate(needle) as Iterable<[string, number]>;
+  for (const [rid, seq] of rows) {
+    if (!out.has(rid)) out.set(rid, seq);
+    if (out.size >= limit) break;
+  }
+  return [...out].map(([rid, firstSeq]) => ({ rid, firstSeq }));
+}
+
+/** A record whose text holds a needle: where it is and the text around the first match. */
+export interface TextHit {
+  seq: number;
+  sourceId: number;
+  line: number;
+  excerpt: string;
+}
+
+const EXCERPT_AROUND = 60;
+
+/**
+ * Records whose raw text holds `needle` (exact bytes), read from the text
+ * blocks source by source in line order, up to `limit`; `complete` says
+ * whether every block was read.
+ */
+export function textContaining(db: IncidentDb, needle: string, limit: number): { hits: TextHit[]; complete: boolean } {
+  const want = Buffer.from(needle);
+  const found: Omit<TextHit, "seq">[] = [];
+  let complete = true;
+  const blocks = db.prepare("SELECT source_id, lines, ends, text FROM event_text ORDER BY source_id, first_line").raw(true).iterate() as Iterable<[number, Buffer, Buffer, Buffer]>;
+  for (const [sourceId, lines, ends, text] of blocks) {
+    for (let from = text.indexOf(want); from >= 0; ) {
+      const entry = entryAt(ends, from);
+      const start = entry === 0 ? 0 : ends.readUInt32LE((entry - 1) * 4);
+      const end = ends.readUInt32LE(entry * 4);
+      const lo = Math.max(start, from - EXCERPT_AROUND);
+      const hi = Math.min(end, from + want.length + EXCERPT_AROUND);
+      found.push({ sourceId, line: lines.readUInt32LE(entry * 4), excerpt: text.toString("utf8", lo, hi) });
+      from = text.indexOf(want, end);
+      if (found.length >= limit) break;
+    }
+    if (found.length >= limit) {
+      complete = false;
+      break;
+    }
+  }
+  const seqs = firstSeqOfLines(db, found);
+  const hits = found.flatMap((f) => {
+    const seq = seqs.get(`${f.sourceId}:${f.line}`);
+    return seq === undefined ? [] : [{ ...f, seq }];
+  });
+  return { hits: hits.sort((a, b) => a.seq - b.seq), complete };
+}
+
+/** The entry of a text block whose text spans byte `at`: the first whose end is past it. */
+function entryAt(ends: Buffer, at: number): number {
+  let lo = 0;
+  let hi = ends.length / 4 - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ends.readUInt32LE(mid * 4) > at) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** "source:line" → the first seq of the records on those lines, in one pass (no index leads from a line to a seq). */
+function firstSeqOfLines(db: IncidentDb, at: { sourceId: number; line: number }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (at.length === 0) return out;
+  const lines = [...new Set(at.map((a) => a.line))];
+  const rows = db
+    .prepare(`SELECT source_id AS sourceId, line, MIN(seq) AS seq FROM events WHERE line IN (${lines.map(() => "?").join(", ")}) GROUP BY source_id, line`)
+    .all(...lines) as { sourceId: number; line: number; seq: number }[];
+  const wanted = new Set(at.map((a) => `${a.sourceId}:${a.line}`));
+  for (const r of rows) if (wanted.has(`${r.sourceId}:${r.line}`)) out.set(`${r.sourceId}:${r.line}`, r.seq);
+  return out;
 }

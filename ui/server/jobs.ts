@@ -18,6 +18,8 @@ export class JobQueue {
   private child: ChildProcess | null = null;
   private stopped = false;
   private readonly waiters: (() => void)[] = [];
+  /** Incidents whose running job was ended on purpose: their failure is not recorded. */
+  private readonly cancelled = new Set<string>();
 
   constructor(
     private readonly registry: Registry,
@@ -46,6 +48,18 @@ export class JobQueue {
     await exited;
   }
 
+  /** Takes an incident off the queue, or ends its running job; resolves once nothing of it runs. */
+  async cancel(id: string): Promise<void> {
+    const queued = this.pending.indexOf(id);
+    if (queued >= 0) this.pending.splice(queued, 1);
+    const child = this.child;
+    if (this.running !== id || !child || child.exitCode !== null || child.signalCode !== null) return;
+    this.cancelled.add(id);
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill();
+    await exited;
+  }
+
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void> {
     if (!this.running && this.pending.length === 0) return Promise.resolve();
@@ -62,7 +76,7 @@ export class JobQueue {
     this.running = id;
     this.run(id)
       .catch((err: unknown) => {
-        if (this.stopped) return;
+        if (this.stopped || this.cancelled.delete(id)) return;
         const message = withoutServerPaths(err instanceof Error ? err.message : String(err), this.registry.dataDir);
         this.log(`incident ${id}: ${message}`);
         this.registry.update(id, { status: "failed", error: message });

@@ -13,7 +13,8 @@ import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { openIncident, openIncidentForReading, type IncidentDb } from "../../ingest/store/db.js";
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
-import { deserializeIndex, type IndexFingerprint, type TimelineIndex } from "./timeline-index.js";
+import type { TimelineIndex } from "./timeline-index.js";
+import { deserializeIndex, type IndexFingerprint } from "./index-file.js";
 import type { IndexJob } from "./index-worker.js";
 
 const INDEX_WORKER_URL = new URL("./index-worker.js", import.meta.url);

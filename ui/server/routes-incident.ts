@@ -6,13 +6,15 @@ import { Router, type Request } from "express";
 import { eventBySeq, listSources } from "../../ingest/store/queries.js";
 import { sourceName } from "../../ingest/store/viewQueries.js";
 import { HttpError, parseOr400 } from "./errors.js";
-import { FlowQuery, IncidentParams, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
+import { FlowQuery, IncidentParams, OverviewQuery, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
 import { boundedAttrs, excerpt, MAX_SLICE, TEXT_EXCERPT } from "./excerpt.js";
-import { positionOfSeq, queryWindow } from "./timeline-index.js";
+import { positionOfSeq } from "./timeline-index.js";
+import { overview, queryWindow } from "./window-query.js";
 import { roomFlow } from "./flows.js";
 import { readFindings } from "./findings.js";
 import type { Registry } from "./registry.js";
 import { timeTravelRoutes } from "./routes-timetravel.js";
+import { searchRoutes } from "./routes-search.js";
 
 /** The incident a path names; 404 when unknown, 409 while it is not ready. */
 export function readyIncidentId(registry: Registry, raw: unknown): string {
@@ -28,6 +30,7 @@ export function readyIncidentId(registry: Registry, raw: unknown): string {
 export function incidentRoutes(registry: Registry): Router {
   const router = Router();
   router.use(timeTravelRoutes(registry, (raw) => readyIncidentId(registry, raw)));
+  router.use(searchRoutes(registry, (raw) => readyIncidentId(registry, raw)));
 
   const readyIncident = (req: Request): string => readyIncidentId(registry, req.params["id"]);
 
@@ -44,13 +47,28 @@ export function incidentRoutes(registry: Registry): Router {
 
   router.get("/incidents/:id/lanes", async (req, res) => {
     const idx = await registry.timeline(readyIncident(req));
-    res.json({ lanes: idx.lanes, kinds: idx.kinds, firstTsUs: idx.firstTsUs, lastTsUs: idx.lastTsUs, events: idx.ts.length });
+    res.json({ lanes: idx.lanes, kinds: idx.kinds, labels: idx.labels, firstTsUs: idx.firstTsUs, lastTsUs: idx.lastTsUs, events: idx.ts.length });
   });
 
   router.get("/incidents/:id/events", async (req, res) => {
     const id = readyIncident(req);
     const q = parseOr400(WindowQuery, req.query, "window");
-    res.json(queryWindow(await registry.timeline(id), q.from, q.to, q.buckets, q.max));
+    res.json(
+      queryWindow(await registry.timeline(id), {
+        fromUs: q.from,
+        toUs: q.to,
+        buckets: q.buckets,
+        maxEvents: q.max,
+        ...(q.hide && { hideKinds: q.hide }),
+        ...(q.hideSpans && { hideSpans: q.hideSpans }),
+      }),
+    );
+  });
+
+  router.get("/incidents/:id/overview", async (req, res) => {
+    const id = readyIncident(req);
+    const q = parseOr400(OverviewQuery, req.query, "overview");
+    res.json(overview(await registry.timeline(id), q.buckets));
   });
 
   router.get("/incidents/:id/events/:seq", async (req, res) => {
