@@ -88,8 +88,11 @@ test("a finding about an aborted room loads the room's flow and draws it, with n
   assert.ok(f, "a transfer-stall finding names the aborted room");
   const { page, errors } = await openPage(env.browser, `${env.server.url}?incident=${id}`);
   await timelineSettled(page);
+  // The room's finding is one of a group of transfer stalls: open the group, then the room.
+  const group = page.locator(".findings li.finding", { has: page.locator(".rule", { hasText: /^transfer-stall$/ }) }).filter({ has: page.locator(".group-count") });
+  await group.locator(".finding-head").click();
   const flowAnswered = page.waitForResponse((r) => r.url().includes(`/flow?room=${f.body.room}`));
-  await page.locator(`.findings li.finding[data-finding="${f.id}"] .finding-head`).click();
+  await group.locator(`.group-rooms button.room[data-room="${f.body.room}"]`).click();
   assert.equal((await flowAnswered).status(), 200);
   await waitForCursor(page);
   await timelineSettled(page);

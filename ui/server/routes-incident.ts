@@ -9,12 +9,19 @@ import { HttpError, parseOr400 } from "./errors.js";
 import { FlowQuery, IncidentParams, OverviewQuery, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
 import { boundedAttrs, excerpt, MAX_SLICE, TEXT_EXCERPT } from "./excerpt.js";
 import { positionOfSeq } from "./timeline-index.js";
+import { componentOfKind, toneOfKind } from "./lanes.js";
 import { overview, queryWindow } from "./window-query.js";
 import { roomFlow } from "./flows.js";
 import { readFindings } from "./findings.js";
 import type { Registry } from "./registry.js";
 import { timeTravelRoutes } from "./routes-timetravel.js";
 import { searchRoutes } from "./routes-search.js";
+
+function countKinds(idx: { kinds: string[]; kind: Uint16Array }): number[] {
+  const counts = new Array<number>(idx.kinds.length).fill(0);
+  for (let i = 0; i < idx.kind.length; i++) counts[idx.kind[i]!]!++;
+  return counts;
+}
 
 /** The incident a path names; 404 when unknown, 409 while it is not ready. */
 export function readyIncidentId(registry: Registry, raw: unknown): string {
@@ -47,7 +54,17 @@ export function incidentRoutes(registry: Registry): Router {
 
   router.get("/incidents/:id/lanes", async (req, res) => {
     const idx = await registry.timeline(readyIncident(req));
-    res.json({ lanes: idx.lanes, kinds: idx.kinds, labels: idx.labels, firstTsUs: idx.firstTsUs, lastTsUs: idx.lastTsUs, events: idx.ts.length });
+    res.json({
+      lanes: idx.lanes,
+      kinds: idx.kinds,
+      kindComponents: idx.kinds.map(componentOfKind),
+      kindTones: idx.kinds.map((k) => toneOfKind(k, null)),
+      kindCounts: countKinds(idx),
+      labels: idx.labels,
+      firstTsUs: idx.firstTsUs,
+      lastTsUs: idx.lastTsUs,
+      events: idx.ts.length,
+    });
   });
 
   router.get("/incidents/:id/events", async (req, res) => {
