@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { after, before } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../ui/serverHarness.js";
+import { fixtureTarGz, startTestServer, uploadFiles, waitForIncident, type TestServer } from "../ui/serverHarness.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/", import.meta.url));
@@ -15,12 +15,13 @@ export const WITNESS_RGB: [number, number, number] = [0xff, 0x5c, 0xcd];
 /** draw.ts COLORS.flow */
 export const FLOW_RGB: [number, number, number] = [0x7d, 0xcf, 0xff];
 
-/** A test server and a browser for the tests of one file: started before them, closed after. */
-export function serverAndBrowser(): { server: TestServer; browser: Browser } {
+/** A test server and a browser for the tests of one file: started (then `setup` run) before them, closed after. */
+export function serverAndBrowser(setup?: (server: TestServer) => Promise<void>): { server: TestServer; browser: Browser } {
   const held = {} as { server: TestServer; browser: Browser };
   before(async () => {
     held.server = await startTestServer();
     held.browser = await launchBrowser();
+    await setup?.(held.server);
   });
   after(async () => {
     await held.browser?.close();
@@ -136,4 +137,16 @@ export function canvasHasColour(page: Page, rgb: [number, number, number]): Prom
     }
     return false;
   }, rgb);
+}
+
+/** Uploads fixture bundles through the API and waits until each is ready. */
+export function withFixtures(...ids: string[]): (server: TestServer) => Promise<void> {
+  return async (server) => {
+    for (const id of ids) {
+      const up = await uploadFiles(server, [{ name: `${id}.tar.gz`, content: await fixtureTarGz(id) }]);
+      if (up.status !== 202) throw new Error(`upload of ${id}: ${JSON.stringify(up.body)}`);
+      const incident = await waitForIncident(server, id);
+      if (incident["status"] !== "ready") throw new Error(`${id}: ${JSON.stringify(incident)}`);
+    }
+  };
 }

@@ -192,6 +192,11 @@ class IncidentView {
     this.saveUrlSoon();
   }
 
+  /** The least margin shown around what is zoomed to: enough to see what came before and after. */
+  private contextUs(): number {
+    return Math.max(500, ((this.lanes.lastTsUs ?? 0) - (this.lanes.firstTsUs ?? 0)) * 0.005);
+  }
+
   private fit(): void {
     this.timeline.setWindow(this.timeline.startUs, this.timeline.endUs);
   }
@@ -224,7 +229,7 @@ class IncidentView {
     this.timeline.reveal([...new Set(f.placed.map((w) => w.lane))]);
     this.timeline.setWitness(f.placed, fid);
     if (zoom && f.placed.length) {
-      const [from, to] = windowAround(f.placed.map((w) => w.tsUs), 0.15, 500);
+      const [from, to] = windowAround(f.placed.map((w) => w.tsUs), 0.15, this.contextUs());
       this.timeline.setWindow(from, to);
       this.timeline.scrollToLanes(f.placed.map((w) => w.lane), latestWitness(f)!.lane);
     }
@@ -272,7 +277,7 @@ class IncidentView {
     await this.select(seq, true);
     await this.loadFlow(room);
     const times = this.flow?.events.map((e) => e.tsUs) ?? [];
-    if (times.length > 1) this.timeline.setWindow(...windowAround(times, 0.1, 500));
+    if (times.length > 1) this.timeline.setWindow(...windowAround(times, 0.1, this.contextUs()));
     else if (this.selected) this.bringIntoView(this.selected.event.tsUs);
     await this.cursorAt(seq);
   }

@@ -155,9 +155,13 @@ export class Overview {
 
   private placeBrush(): void {
     if (!this.window || !this.brushReady) return;
+    const x0 = Math.max(0, this.x(this.window[0]));
+    const x1 = Math.min(this.width, this.x(this.window[1]));
     this.moving = true;
-    select(this.brushG).call(this.brush.move, [Math.max(0, this.x(this.window[0])), Math.min(this.width, this.x(this.window[1]))]);
+    select(this.brushG).call(this.brush.move, [x0, x1]);
     this.moving = false;
+    // A window over (nearly) everything cannot be dragged: a drag anywhere draws a new one.
+    this.svg.classList.toggle("whole", x1 - x0 > this.width * 0.9);
   }
 
   private brushed(ev: D3BrushEvent<unknown>): void {

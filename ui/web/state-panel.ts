@@ -205,7 +205,7 @@ export class StatePanel {
         c.rank,
         c.group,
         c.op,
-        firstSeq.get(groupOf(c.rank, c.group)) === c.seq ? h("span", { class: "first-divergent", title: "the first seq where the group's ranks part ways" }, String(c.seq)) : String(c.seq),
+        divergent.has(c.rank) && firstSeq.get(groupOf(c.rank, c.group)) === c.seq ? h("span", { class: "first-divergent", title: "the first seq where the group's ranks part ways" }, String(c.seq)) : String(c.seq),
         c.site,
         c.inside ? "inside" : "",
         this.cause(c.changedAt),
