@@ -143,10 +143,13 @@ function drawMarks(ctx: CanvasRenderingContext2D, f: Frame): void {
   const marks = f.marks!;
   const events = marks.data.mode === "events";
   const rowY = f.rows.map((r) => r.y - f.scrollTop);
+  // The last pixel column drawn per row in this style: a mark on the same pixel adds nothing.
+  const lastX = new Int32Array(f.rows.length);
   for (let s = 0; s < marks.lists.length; s++) {
     const list = marks.lists[s]!;
     if (list.n === 0) continue;
     ctx.fillStyle = f.palette.styles[s]!;
+    lastX.fill(-1e9);
     for (let i = 0; i < list.n; i++) {
       const r = list.row[i]!;
       const y = rowY[r]!;
@@ -155,7 +158,10 @@ function drawMarks(ctx: CanvasRenderingContext2D, f: Frame): void {
       const x0 = (list.t0[i]! - f.d0) * f.scale;
       if (events) {
         if (x0 < -2 || x0 > f.width + 2) continue;
-        ctx.fillRect(Math.round(x0) - 1, y + 2, 3, h - 5);
+        const px = Math.round(x0);
+        if (px === lastX[r]) continue;
+        lastX[r] = px;
+        ctx.fillRect(px - 1, y + 2, 3, h - 5);
       } else {
         const x1 = (list.t1[i]! - f.d0) * f.scale;
         if (x1 < 0 || x0 > f.width) continue;

@@ -143,14 +143,26 @@ function bucketMarks(data: Extract<WindowColumns, { mode: "buckets" }>, l: MarkL
   });
   l.rows.forEach((row, r) => {
     const logMax = Math.log1p(maxByDepth[row.depth]!);
+    // Neighbouring buckets of one style are one rectangle.
+    let open = -1;
     for (let b = 0; b < B; b++) {
       const c = counts[r * B + b]!;
-      if (c === 0) continue;
+      if (c === 0) {
+        open = -1;
+        continue;
+      }
       const level = Math.min(LEVELS.length - 1, Math.floor((Math.log1p(c) / logMax) * LEVELS.length));
+      const style = l.palette.style(l.palette.bucketColor(row, row.component ?? "logs", tones[r * B + b]!), level);
+      const t1 = l.map.toD(data.fromUs + (b + 1) * data.bucketUs);
+      if (open >= 0 && out.style[open] === style) {
+        out.t1[open] = t1;
+        continue;
+      }
+      open = out.row.length;
       out.row.push(r);
       out.t0.push(l.map.toD(data.fromUs + b * data.bucketUs));
-      out.t1.push(l.map.toD(data.fromUs + (b + 1) * data.bucketUs));
-      out.style.push(l.palette.style(l.palette.bucketColor(row, row.component ?? "logs", tones[r * B + b]!), level));
+      out.t1.push(t1);
+      out.style.push(style);
     }
   });
 }
