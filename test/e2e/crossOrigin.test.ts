@@ -7,7 +7,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getJson } from "../ui/serverHarness.js";
+import { getJson, startTestServer } from "../ui/serverHarness.js";
 import { openPage, serverAndBrowser } from "./browserHarness.js";
 
 const env = serverAndBrowser();
@@ -39,4 +39,21 @@ test("an upload posted by a page on another loopback origin is refused, and the 
   const list = await getJson(env.server, "/api/incidents");
   assert.deepEqual(list.body, { incidents: [] }, "nothing was created");
   assert.ok(env.server.logs.every((l) => !l.includes("planted")));
+});
+
+test("a server that needs its token: the printed address opens the page, which then works on its cookie", async () => {
+  const guarded = await startTestServer({ token: "token-of-this-test-0123456789abcdef" });
+  try {
+    const { page, errors } = await openPage(env.browser, `${guarded.url}?token=token-of-this-test-0123456789abcdef`);
+    await page.locator("main.incident-list h1").waitFor();
+    assert.equal(new URL(page.url()).search, "", "the token left the address bar");
+    await page.locator(".incidents td.empty").waitFor();
+    const bare = await env.browser.newPage();
+    const refused = await bare.goto(guarded.url);
+    assert.equal(refused!.status(), 401, "a browser without the cookie is refused");
+    await bare.close();
+    assert.deepEqual(errors, []);
+  } finally {
+    await guarded.close();
+  }
 });
