@@ -11,6 +11,8 @@ export interface UiFigures {
   p50FrameMs: number;
   p95FrameMs: number;
   maxFrameMs: number;
+  /** Intervals longer than one and a half display periods: frames the page missed. */
+  missedFrames: number;
   /** Time spent in the page's animation-frame callbacks (drawing), per frame. */
   p50DrawMs: number;
   p95DrawMs: number;
@@ -60,6 +62,7 @@ export async function measurePage(url: string): Promise<UiFigures> {
       p50FrameMs: quantile(sorted, 0.5),
       p95FrameMs: quantile(sorted, 0.95),
       maxFrameMs: sorted[sorted.length - 1] ?? 0,
+      missedFrames: sorted.filter((f) => f > 1.5 * quantile(sorted, 0.5)).length,
       p50DrawMs: quantile(draws, 0.5),
       p95DrawMs: quantile(draws, 0.95),
       maxDrawMs: draws[draws.length - 1] ?? 0,
