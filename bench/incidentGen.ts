@@ -5,6 +5,10 @@
 // aborts), plus a probe JSONL per host (kv.meta/kv.post/kv.notify/kernel.read,
 // collectives). The decode host's clock runs SKEW_US ahead. Rooms are 19-digit
 // bootstrap_rooms. Written streaming: memory does not grow with the size.
+// With `realWorld` (the default) the input is shaped like the pod logs people
+// attach to tickets: the decode host's logs inside kubelet's CRI wrapper, and
+// about 1% each of glog lines (NIXL's absl lines) and undated lines (NCCL INFO,
+// Python warnings) among the prefill host's SGLang lines.
 
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -20,13 +24,19 @@ class BufferedFile {
   private buf = "";
   lines = 0;
   bytes = 0;
+  /** Microseconds of the last line written, for a CRI wrapper's stamp. */
+  lastUs = T0_US;
 
-  constructor(path: string) {
+  /** `cri`: each line inside kubelet's `<RFC3339Nano> stderr F ` wrapper. */
+  constructor(
+    path: string,
+    private readonly cri = false,
+  ) {
     this.fd = openSync(path, "w");
   }
 
   write(line: string): void {
-    this.buf += line + "\n";
+    this.buf += this.cri ? `${criStamp(this.lastUs)} stderr F ${line}\n` : line + "\n";
     this.lines++;
     if (this.buf.length > 1 << 20) this.flush();
   }
@@ -58,6 +68,25 @@ class Stamp {
   }
 }
 
+let criSecond = -1;
+let criText = "";
+
+/** kubelet's `2026-08-20T10:00:00.123456789Z` for epoch microseconds. */
+function criStamp(us: number): string {
+  const s = Math.floor(us / 1_000_000);
+  if (s !== criSecond) {
+    criSecond = s;
+    criText = new Date(s * 1000).toISOString().slice(0, 19);
+  }
+  return `${criText}.${String(us % 1_000_000).padStart(6, "0")}123Z`;
+}
+
+/** glog/absl `I0820 10:00:01.123456` for epoch microseconds. */
+function glogStamp(us: number): string {
+  const iso = new Date(Math.floor(us / 1000)).toISOString();
+  return `${iso.slice(5, 7)}${iso.slice(8, 10)} ${iso.slice(11, 19)}.${String(us % 1_000_000).padStart(6, "0")}`;
+}
+
 function secondsFloat(us: number): string {
   return `${Math.floor(us / 1_000_000)}.${String(us % 1_000_000).padStart(6, "0")}`;
 }
@@ -69,11 +98,11 @@ export interface GeneratedIncident {
 }
 
 /** Writes an incident of at least `targetLines` lines under `dir`. */
-export function generateIncident(dir: string, targetLines: number): GeneratedIncident {
+export function generateIncident(dir: string, targetLines: number, realWorld = true): GeneratedIncident {
   mkdirSync(join(dir, "p0"), { recursive: true });
   mkdirSync(join(dir, "d0"), { recursive: true });
   const pLogs = Array.from({ length: TP }, (_, r) => new BufferedFile(join(dir, "p0", `prefill-tp${r}.log`)));
-  const dLogs = Array.from({ length: TP }, (_, r) => new BufferedFile(join(dir, "d0", `decode-tp${r}.log`)));
+  const dLogs = Array.from({ length: TP }, (_, r) => new BufferedFile(join(dir, "d0", `decode-tp${r}.log`), realWorld));
   const pProbe = new BufferedFile(join(dir, "p0", "probe.jsonl"));
   const dProbe = new BufferedFile(join(dir, "d0", "probe.jsonl"));
   const all = [...pLogs, ...dLogs, pProbe, dProbe];
@@ -89,8 +118,21 @@ export function generateIncident(dir: string, targetLines: number): GeneratedInc
     const d = (us: number): number => us + SKEW_US;
     const pages = 1024 + ((req * 64) % 60000);
     t += 300 + Math.floor(rnd() * 400);
+    for (const f of dLogs) f.lastUs = d(t);
     for (let r = 0; r < TP; r++) {
       dLogs[r]!.write(`${dStamp.of(d(t))} DP0 TP${r}] Sending to prefill server with bootstrap room ${room} is_dummy=False`);
+    }
+    if (realWorld && req % 12 === 0) {
+      // About 1% of the prefill lines each: NIXL's absl lines, and lines with no time (NCCL, Python warnings).
+      for (let r = 0; r < TP; r++) {
+        const f = pLogs[r]!;
+        f.write(`W${glogStamp(t)} ${4521 + r} nixl_agent.cpp:1238] getXferStatus: backend 'UCX' returned error status NIXL_IN_PROG`);
+        f.write(
+          req % 24 === 0
+            ? `gpu-p0:${4521 + r}:${4800 + r} [${r}] NCCL INFO Channel 02/0 : ${r}[${r}] -> ${(r + 1) % TP}[${(r + 1) % TP}] via P2P/IPC/read`
+            : "/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:61: FutureWarning: The pynvml package is deprecated.",
+        );
+      }
     }
     dProbe.write(`{"ts": ${secondsFloat(d(t))}, "host": "d0", "role": "decode", "tp": 0, "ev": "kv.meta", "room": ${room}, "pages": [[${pages}, ${pages + 64}]], "dst": "p0"}`);
     const got = t + 150 + Math.floor(rnd() * 100);

@@ -2,6 +2,8 @@
 // 2 million lines through the real pipeline (scan, parse worker, writer,
 // index build) into a fresh indexed store, and prints lines/s, MB/s and the
 // peak RSS of the process (BENCH_LOAD_WORKERS=1 forces one parse worker).
+// The generated input is shaped like pod logs (CRI-wrapped, glog and undated
+// lines among SGLang's); BENCH_INPUT=plain generates SGLang lines only.
 // Without a directory it generates one (bench/
 // incidentGen.ts) under bench/out/ and reuses it on later runs. The figures
 // are printed, not checked: speed is never a test.
@@ -14,6 +16,8 @@ import { ingest } from "../ingest/pipeline.js";
 import { generateIncident } from "./incidentGen.js";
 
 const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);
+/** `plain`: SGLang lines only, as the input was before it took real-world shapes (bench/incidentGen.ts). */
+const REAL_WORLD = process.env.BENCH_INPUT !== "plain";
 /** Parse workers of the load; unset, the pipeline decides (two for an input this size). */
 const LOAD_WORKERS = process.env.BENCH_LOAD_WORKERS === undefined ? undefined : Number(process.env.BENCH_LOAD_WORKERS);
 
@@ -44,10 +48,10 @@ function mainThreadCpuSeconds(): number | undefined {
 function incidentDir(): string {
   const given = process.argv[2];
   if (given !== undefined) return given;
-  const dir = fileURLToPath(new URL(`../../bench/out/incident-${LINES}`, import.meta.url));
+  const dir = fileURLToPath(new URL(`../../bench/out/incident-${LINES}${REAL_WORLD ? "-pods" : ""}`, import.meta.url));
   if (!existsSync(join(dir, "d0"))) {
     const t = performance.now();
-    const g = generateIncident(dir, LINES);
+    const g = generateIncident(dir, LINES, REAL_WORLD);
     console.log(`generated ${g.lines.toLocaleString("en-US")} lines, ${(g.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s → ${dir}`);
   }
   return dir;

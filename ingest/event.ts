@@ -44,6 +44,12 @@ export interface ParsedEvent {
   attrs?: Record<string, unknown>;
   /** The raw record as it stood in the file (all lines of a multi-line record). */
   text: string;
+  /**
+   * An unparsed record's message without its wrapper and dialect prefix: what
+   * the ingest summary's unparsed shapes are made of (ingest/unparsedShapes.ts).
+   * Not stored.
+   */
+  unparsedMessage?: string;
 }
 
 /**
@@ -115,11 +121,23 @@ export const LogKind = {
   bootstrapFetchFailed: "boot.fetch_failed",
   /** The bootstrap HTTP server reported an error (bad registration, unknown engine rank, …). */
   bootstrapServerError: "boot.server_error",
+  /** A prefill rank could not register with the bootstrap server (`Prefill register attempt {i}/{n} failed: …`). */
+  bootstrapRegisterFailed: "boot.register_failed",
+  /** Decode's heartbeat to a prefill bootstrap server failed once (`Attempting to reconnect to {addr}...`). */
+  heartbeatFailed: "boot.heartbeat_failed",
+  /** One room gave up waiting for its KV (NIXL receiver `Request {room} waiting_timeout`); the room is Failed. */
+  roomTimeout: "pd.room_timeout",
+  /** A request refused at admission for capacity (`Request {rid} exceeds the maximum number of tokens: {n} > {cap}`). */
+  capacityRejected: "req.rejected",
+  /** HiCache dropped a storage prefetch (`Revoking prefetch for request {rid} due to …`). */
+  prefetchRevoked: "hicache.prefetch_revoked",
   /** A Python exception record: a traceback, a thread death, `Scheduler hit an exception`. */
   exception: "log.exception",
   /** The process died: `Fatal Python error` / faulthandler dumps, C++ `terminate called …`, torch `frame #N` backtraces. */
   crash: "proc.crash",
   watchdog: "coll.watchdog",
+  /** An NCCL WARN/ERROR line (NCCL_DEBUG): NCCL's own report of a failed call, a lost peer, a transport error. */
+  ncclWarning: "nccl.warn",
   /** SGLang's scheduler watchdog: a forward pass took longer than `watchdog_timeout`. */
   schedulerWatchdog: "sched.watchdog",
   httpAccess: "http.access",

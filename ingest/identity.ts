@@ -11,22 +11,42 @@ export class InputError extends Error {
 const ROLE_WORDS = ROLES.filter((r) => r !== "unknown").join("|");
 const FILE_ROLE = new RegExp(`^(${ROLE_WORDS})(?![a-z])`, "i");
 const DIR_ROLE = new RegExp(`(?:^|[^a-z])(${ROLE_WORDS})(?![a-z])`, "i");
+/** kubelet's pod log folder, `<namespace>_<pod>_<pod uid>` (/var/log/pods/...): the pod is the host. */
+const K8S_POD_DIR = /^[a-z0-9-]+_([a-z0-9][a-z0-9.-]*)_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** How far up from the file a folder may name the role (kubelet: <pod folder>/<container>/0.log). */
+const ROLE_DIR_DEPTH = 3;
 
 export interface PathIdentity {
   host?: string;
   role?: Role;
+  /** A per-rank file's TP rank: `tp3.log`, `decode-tp-3.log`, `rank_3.stderr`, `tp3/stderr.log`. */
+  tp?: number;
 }
 
-/** Host and role from `<host>/<role>-<rest>` or `<role-ish host dir>/<file>`; empty when the path says neither. */
+const PATH_RANK = /(?:^|[^a-z])(?:tp|rank)[-_]?(\d{1,4})(?![\d])/i;
+
+/**
+ * Host, role and TP rank from the path: `<host>/<role>-<rest>` (d0/decode-tp3.log),
+ * a file named for its pod (`sglang-decode-0.log`, as `kubectl logs` output is
+ * saved), or a role-named folder up to three levels above the file (kubelet's
+ * `<ns>_<pod>_<uid>/<container>/0.log`, whose pod is the host); empty when the path says none.
+ */
 export function identityFromPath(path: string): PathIdentity {
   const parts = path.split(/[\\/]+/).filter((p) => p !== "" && p !== "." && p !== "..");
   const file = parts[parts.length - 1] ?? "";
   const dir = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  const rank = PATH_RANK.exec(file) ?? (dir !== undefined ? PATH_RANK.exec(dir) : null);
+  const tp = rank ? { tp: Number(rank[1]) } : {};
   const fromFile = FILE_ROLE.exec(file);
-  if (fromFile) return { role: fromFile[1]!.toLowerCase() as Role, ...(dir !== undefined ? { host: dir } : {}) };
-  const fromDir = dir !== undefined ? DIR_ROLE.exec(dir) : null;
-  if (fromDir && dir !== undefined) return { host: dir, role: fromDir[1]!.toLowerCase() as Role };
-  return {};
+  if (fromFile) return { role: fromFile[1]!.toLowerCase() as Role, ...(dir !== undefined ? { host: dir } : {}), ...tp };
+  const inFileName = DIR_ROLE.exec(file);
+  if (inFileName) return { host: file.replace(/\.[^.]*$/, ""), role: inFileName[1]!.toLowerCase() as Role, ...tp };
+  for (let up = 2; up <= ROLE_DIR_DEPTH && up <= parts.length; up++) {
+    const folder = parts[parts.length - up]!;
+    const fromDir = DIR_ROLE.exec(folder);
+    if (fromDir) return { host: K8S_POD_DIR.exec(folder)?.[1] ?? folder, role: fromDir[1]!.toLowerCase() as Role, ...tp };
+  }
+  return tp;
 }
 
 export function parseRole(value: string): Role {

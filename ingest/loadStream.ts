@@ -7,8 +7,11 @@
 
 import type { ParsedEvent, ParseIssue, Role } from "./event.js";
 import { LogKind } from "./event.js";
-import type { FormatName, LineParser } from "./formats/format.js";
+import type { FormatName, InputFormat, LineParser, ParseContext } from "./formats/format.js";
 import { formatByName } from "./formats/index.js";
+import type { DatingHints } from "./formats/log/dating.js";
+import type { WrapperName } from "./formats/wrappers/index.js";
+import { readFileSync } from "node:fs";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "./lines.js";
 import { keyBefore, MergeHeap } from "./merge.js";
 import { rankName, RowBatchBuilder, type RowBatch } from "./rows.js";
@@ -21,8 +24,14 @@ export interface LoadSource {
   plainPath: string;
   displayPath: string;
   format: FormatName;
+  wrapper: WrapperName | null;
   host: string | null;
   role: Role | null;
+  /** The rank of records that name none (a per-rank file). */
+  rank: { dp?: number; tp?: number } | null;
+  /** Logs: times for records that carry none (ingest/pipeline.ts decides them from every source). */
+  dating: DatingHints | null;
+  tzGiven: boolean;
   /** Clock domain of events that name no host: the host, or the source itself. */
   domain: string;
   tzOffsetMinutes: number;
@@ -60,7 +69,9 @@ class SourceStream {
   line = 0;
   readonly sourceId: number;
   private readonly reader: ChunkReader;
-  private readonly parser: LineParser;
+  private readonly format: InputFormat;
+  /** Null for a binary format (read whole). */
+  private readonly parser: LineParser | null;
   private readonly issues: ParseIssue[] = [];
   private pending: ParsedEvent[] = [];
   private pos = -1;
@@ -89,12 +100,8 @@ class SourceStream {
   ) {
     this.sourceId = src.sourceId;
     this.reader = new ChunkReader(src.plainPath, undefined, readBytes);
-    this.parser = formatByName(src.format).createParser({
-      sourcePath: src.displayPath,
-      ...(src.host !== null ? { host: src.host } : {}),
-      ...(src.role !== null ? { role: src.role } : {}),
-      tzOffsetMinutes: src.tzOffsetMinutes,
-    });
+    this.format = formatByName(src.format);
+    this.parser = this.format.parseBytes !== undefined ? null : this.format.createParser(this.parseContext());
     this.sourceOffset = offsets[src.domain] ?? 0;
     this.texts = new TextBlockBuilder(src.sourceId);
     this.stats = {
@@ -110,6 +117,20 @@ class SourceStream {
       firstTsUs: null,
       lastTsUs: null,
       ranks: [],
+    };
+  }
+
+  private parseContext(): ParseContext {
+    const src = this.src;
+    return {
+      sourcePath: src.displayPath,
+      ...(src.host !== null ? { host: src.host } : {}),
+      ...(src.role !== null ? { role: src.role } : {}),
+      ...(src.wrapper !== null ? { wrapper: src.wrapper } : {}),
+      ...(src.rank !== null ? { rank: src.rank } : {}),
+      ...(src.dating !== null ? { dating: src.dating } : {}),
+      tzOffsetMinutes: src.tzOffsetMinutes,
+      tzGiven: src.tzGiven,
     };
   }
 
@@ -144,7 +165,7 @@ class SourceStream {
     s.events++;
     if (ev.kind === LogKind.unparsed) {
       s.unparsed++;
-      this.shapes.add(ev.text, ev.line);
+      this.shapes.add(ev.text, ev.line, ev.unparsedMessage);
     }
     if (ev.tsInferred === true) s.inferred++;
     if (s.firstTsUs === null || this.tsUs < s.firstTsUs) s.firstTsUs = this.tsUs;
@@ -157,6 +178,7 @@ class SourceStream {
   }
 
   private parseChunk(): void {
+    if (this.format.parseBytes !== undefined) return this.parseWhole();
     const chunk = this.reader.next();
     if (!chunk) {
       this.endParser();
@@ -168,7 +190,7 @@ class SourceStream {
     this.bytesRead += chunk.bytes;
     const pending = this.pending;
     const issues = this.issues;
-    const parser = this.parser;
+    const parser = this.parser!;
     forEachLine(chunk, (line, no) => {
       if (chunk.invalidUtf8 && line.includes("\uFFFD") && this.badUtf8Lines++ === 0) this.firstBadUtf8 = no;
       try {
@@ -184,10 +206,23 @@ class SourceStream {
     this.absorbIssues();
   }
 
+  /** A binary source, read whole. */
+  private parseWhole(): void {
+    try {
+      this.format.parseBytes!(readFileSync(this.src.plainPath), this.parseContext(), this.pending, this.issues);
+    } catch (e) {
+      this.issues.push({ line: 1, message: `the ${this.src.format} reader failed: ${(e as Error).message}` });
+    }
+    this.bytesRead = this.src.bytes;
+    this.done = true;
+    this.reader.close();
+    this.absorbIssues();
+  }
+
   /** The parser's end(); a failure there is an issue at the last line, not a lost load. */
   private endParser(): void {
     try {
-      this.parser.end(this.pending, this.issues);
+      this.parser!.end(this.pending, this.issues);
     } catch (e) {
       this.issues.push({ line: this.reader.linesRead, message: `the ${this.src.format} parser failed at the end of the file: ${(e as Error).message}` });
     }
@@ -220,6 +255,7 @@ class SourceStream {
     this.stats.errors = this.kept;
     this.stats.ranks = [...this.ranks].sort();
     this.stats.unparsedShapes = this.shapes.top();
+    this.stats.timeOrigin = this.parser?.timeOrigin?.() ?? null;
     return this.stats;
   }
 }

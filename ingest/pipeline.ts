@@ -15,7 +15,7 @@
 
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { alignClocks } from "./clock.js";
 import type { ParseIssue, Role } from "./event.js";
 import type { FormatName } from "./formats/format.js";
@@ -28,6 +28,11 @@ import { anchorBounds, anchorDomains, mergeScanAnchors } from "./store/anchors.j
 import type { UnparsedShape } from "./store/queries.js";
 import { IncidentWriter, type NotIngestedSource } from "./store/writer.js";
 import { runLoad, scanAll } from "./workers.js";
+import { isoFromUs } from "./timeFormat.js";
+import { datingHints, type TimeSpan } from "./timeHints.js";
+import { isLogFormat } from "./formats/index.js";
+import type { DatingHints } from "./formats/log/dating.js";
+import { assertSameIncident } from "./sameIncident.js";
 
 export interface IngestOptions {
   /** The incident database (created when missing). */
@@ -39,6 +44,8 @@ export interface IngestOptions {
   role?: Role;
   /** Zone the log timestamps were written in: an IANA name or ±HH:MM (default UTC). */
   tz?: string;
+  /** The sources belong to the incident already in the database, whatever their zone or time span. */
+  append?: boolean;
   onProgress?: (p: IngestProgress) => void;
   /** How long to wait for another ingest into the same database (default 10 minutes). */
   lockTimeoutMs?: number;
@@ -98,12 +105,6 @@ export interface IngestSummary {
 
 const DEFAULT_LOCK_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** "2026-08-20T10:15:32.123456Z" from epoch microseconds. */
-export function isoFromUs(us: number): string {
-  const ms = Math.floor(us / 1000);
-  const micros = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, "0");
-  return `${new Date(ms).toISOString().slice(0, 19)}.${micros}Z`;
-}
 
 function emptySummary(path: string, status: SourceStatus, reason: string, bytes = 0): SourceSummary {
   return {
@@ -136,6 +137,8 @@ interface Candidate {
   file: InputFile;
   report: ScanReport;
   summary: SourceSummary;
+  /** The clock domain the scan gave the source's anchors, when the source took a host only later. */
+  scannedDomain?: string;
 }
 
 export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
@@ -149,6 +152,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const inputs = await expandInputs(opts.paths, temp);
     const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, "refused", r.reason));
     const { candidates, anchorStores } = await scanInputs(inputs.files, opts, tz, temp, summaries);
+    if (candidates.length === 0) throw new InputError(nothingReadable(opts.paths, summaries));
     const result = await store(opts, candidates, anchorStores, summaries);
     return { ...result, sources: [...candidates.map((c) => c.summary), ...summaries] };
   } finally {
@@ -191,6 +195,7 @@ async function scanInputs(
     const summary: SourceSummary = {
       ...emptySummary(file.displayPath, "ingested", "", report.bytes),
       format: report.format,
+      wrapper: report.wrapper,
       host: report.host,
       role: report.role,
       lines: report.lines,
@@ -198,7 +203,7 @@ async function scanInputs(
     };
     delete summary.reason;
     if (report.rejection) {
-      rejected.push({ ...summary, status: rejectionStatus(report.rejection.kind, file.named), reason: report.rejection.reason });
+      rejected.push({ ...summary, status: report.rejection.kind === "binary" ? "refused" : "skipped", reason: report.rejection.reason });
       return;
     }
     const twin = bySha.get(report.sha256);
@@ -209,17 +214,42 @@ async function scanInputs(
     bySha.set(report.sha256, file.displayPath);
     candidates.push({ index: i, file, report, summary });
   });
+  hostsFromSiblings(candidates);
   return { candidates, anchorStores };
 }
 
 /**
- * A binary file is bad input wherever it is; text in no known format is bad
- * input when the user named it, and skipped when it sits in a directory or an
- * archive beside the logs (a README, a config, notes); an empty file is skipped.
+ * A file that names no host (a Flight Recorder dump, a bare stderr capture)
+ * takes the host of the files beside it when their folder is named for that
+ * host: `p0/nccl_trace_rank_0` is p0's when `p0/prefill-tp0.log` is. Its
+ * events then share that host's clock domain.
  */
-function rejectionStatus(kind: "empty" | "binary" | "unrecognized", named: boolean): SourceStatus {
-  if (kind === "binary") return "refused";
-  return kind === "unrecognized" && named ? "refused" : "skipped";
+function hostsFromSiblings(candidates: readonly Candidate[]): void {
+  const folder = (c: Candidate) => dirname(c.file.displayPath);
+  const hostsIn = new Map<string, Set<string>>();
+  for (const c of candidates) {
+    if (c.report.host === null || basename(folder(c)) !== c.report.host) continue;
+    const set = hostsIn.get(folder(c)) ?? new Set<string>();
+    set.add(c.report.host);
+    hostsIn.set(folder(c), set);
+  }
+  for (const c of candidates) {
+    const hosts = hostsIn.get(folder(c));
+    if (c.report.host !== null || hosts === undefined || hosts.size !== 1) continue;
+    const [host] = hosts;
+    c.scannedDomain = c.report.domain;
+    c.report.host = host!;
+    c.report.domain = host!;
+    c.summary.host = host!;
+  }
+}
+
+/** Why an ingest found nothing to read: every input was empty, binary or unreadable. */
+function nothingReadable(paths: readonly string[], notRead: readonly SourceSummary[]): string {
+  if (notRead.length === 0) return `no file to ingest in ${paths.join(", ")} (an empty directory or archive)`;
+  const why = notRead.slice(0, 5).map((s) => `${s.path}: ${s.reason}`);
+  const more = notRead.length > 5 ? `; and ${notRead.length - 5} more` : "";
+  return `no readable file to ingest (${why.join("; ")}${more})`;
 }
 
 async function store(
@@ -244,12 +274,20 @@ async function store(
       else writer.rollback();
       return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets() };
     }
-    mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index));
+    const settings = { tz: opts.tz ?? "UTC" };
+    const sameIncident = { db: opts.db, hasEvents: writer.hasEvents(), settings: writer.ingestSettings(), span: writer.ingestedSpan() };
+    assertSameIncident(sameIncident, settings, spanOf(fresh), opts.append === true);
+    const hints = datingHints(
+      fresh.map((c) => ({ host: c.report.host, dated: c.report.dated, mtimeUs: c.report.mtimeUs })),
+      sameIncident.span,
+    );
+    const renames = Object.fromEntries(fresh.flatMap((c) => (c.scannedDomain !== undefined ? [[c.scannedDomain, c.report.domain]] : [])));
+    mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index), renames);
     const stored = writer.storedSources();
     const domains = [...stored.map((s) => s.host ?? `src:${s.path}`), ...fresh.map((c) => c.report.domain), ...anchorDomains(writer.db)];
     const alignment = alignClocks(domains, anchorBounds(writer.db));
 
-    const loadSources = fresh.map((c) => toLoadSource(c, writer));
+    const loadSources = fresh.map((c, i) => toLoadSource(c, writer, hints[i]!, opts.tz !== undefined));
     const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
     const bytesTotal = fresh.reduce((n, c) => n + c.report.bytes, 0);
     const stats = await runLoad(loadSources, alignment.offsetsUs, merger ?? writer, (progress) =>
@@ -265,6 +303,7 @@ async function store(
     writer.buildIndexes((built, total) => opts.onProgress?.({ phase: "index", done: built, total, lines: stats.reduce((n, s) => n + s.lines, 0) }));
     stats.forEach((s, i) => finishSource(writer, fresh[i]!, s));
     writer.saveClock(alignment);
+    if (!sameIncident.hasEvents || writer.ingestSettings() === null) writer.saveIngestSettings(settings);
     writer.commit();
     const eventsAdded = stats.reduce((n, s) => n + s.events, 0);
     return { db: opts.db, eventsAdded, eventsTotal: writer.eventCount(), clockOffsetsUs: alignment.offsetsUs };
@@ -288,7 +327,18 @@ function notIngestedRow(s: SourceSummary): NotIngestedSource {
   };
 }
 
-function toLoadSource(c: Candidate, writer: IncidentWriter): LoadSource {
+/** The dates the new sources' lines carry, all together (the scan's reading). */
+function spanOf(sources: readonly Candidate[]): TimeSpan | null {
+  let span: TimeSpan | null = null;
+  for (const { report } of sources) {
+    const d = report.dated;
+    if (d === null || !isLogFormat(report.format!)) continue;
+    span = span === null ? { ...d } : { firstUs: Math.min(span.firstUs, d.firstUs), lastUs: Math.max(span.lastUs, d.lastUs) };
+  }
+  return span;
+}
+
+function toLoadSource(c: Candidate, writer: IncidentWriter, dating: DatingHints, tzGiven: boolean): LoadSource {
   const r = c.report;
   const source = { path: c.file.displayPath, format: r.format!, wrapper: r.wrapper, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes };
   return {
@@ -296,8 +346,12 @@ function toLoadSource(c: Candidate, writer: IncidentWriter): LoadSource {
     plainPath: c.file.plainPath,
     displayPath: c.file.displayPath,
     format: r.format!,
+    wrapper: r.wrapper,
     host: r.host,
     role: r.role,
+    rank: r.rank,
+    dating: isLogFormat(r.format!) ? dating : null,
+    tzGiven,
     domain: r.domain,
     tzOffsetMinutes: r.tzOffsetMinutes,
     bytes: r.bytes,

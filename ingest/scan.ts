@@ -4,12 +4,15 @@
 // parse happens once, in the load.
 
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import type { ParsedEvent, ParseIssue, Role } from "./event.js";
 import { AnchorTable, type AnchorAgg } from "./clock.js";
 import type { FormatName, InputFormat } from "./formats/format.js";
-import { detectFormat, HEAD_BYTES, looksBinary } from "./formats/index.js";
-import { firstLogWallClock, identityFromPath, offsetMinutesForWallClock, type TimeZoneSpec } from "./identity.js";
+import { detectBinaryFormat, detectFormat, HEAD_BYTES, isLogFormat, looksBinary } from "./formats/index.js";
+import { wrapperOfHead } from "./formats/log/head.js";
+import type { WrapperName } from "./formats/wrappers/index.js";
+import { DateSpan } from "./dateSpan.js";
+import { identityFromPath, offsetMinutesForWallClock, type TimeZoneSpec } from "./identity.js";
 import { ChunkReader, forEachLine, type TextChunk } from "./lines.js";
 
 export interface ScanRequest {
@@ -30,13 +33,19 @@ export interface ScanReport {
   lines: number;
   format: FormatName | null;
   /** The container wrapper around each line (CRI, docker json-file, kubectl, journald), null for none. */
-  wrapper: string | null;
+  wrapper: WrapperName | null;
   /** Why the source is not ingested. */
-  rejection: { kind: "empty" | "binary" | "unrecognized"; reason: string } | null;
+  rejection: { kind: "empty" | "binary"; reason: string } | null;
   host: string | null;
   role: Role | null;
+  /** The rank of the file's records that name none: from its path, else the one rank its lines name. */
+  rank: { dp?: number; tp?: number } | null;
   domain: string;
   tzOffsetMinutes: number;
+  /** Logs: the first and last dates written in the file (µs, read in its zone), null when it has none. */
+  dated: { firstUs: number; lastUs: number } | null;
+  /** The file's modification time (µs). */
+  mtimeUs: number;
 }
 
 /** Receives a source's anchors in parts as the scan goes (ingest/store/anchors.ts keeps them). */
@@ -49,10 +58,10 @@ const ANCHOR_FLUSH_KEYS = 20_000;
  * Lines worth parsing in the scan, per format: those that can be a clock
  * anchor (ingest/clock.ts) and, for logs, those that say the role.
  */
-const ANCHOR_LINES: Partial<Record<FormatName, RegExp>> = {
-  "sglang-log": /with notif |Sending to prefill server|got info room=|abort notification for room|ABORT_ACK for room/g,
-  "probe-jsonl": /"(?:kv\.post|kv\.notify|kv\.meta|boot\.msg|coll\.enter|coll\.exit)"/g,
-};
+const LOG_ANCHOR_LINES = /with notif |Sending to prefill server|got info room=|abort notification for room|ABORT_ACK for room/g;
+const PROBE_ANCHOR_LINES = /"(?:kv\.post|kv\.notify|kv\.meta|boot\.msg|coll\.enter|coll\.exit)"/g;
+/** Lines of a log's head parsed whole in the scan: they say which ranks write the file. */
+const HEAD_LINES = 200;
 const LOG_ROLE_WORDS = "Prefill batch|Decode batch|Decode transfer failed|Prefill transfer failed|Decode handshake failed|Prefill bootstrap failed";
 const LOG_ROLE_LINES = new RegExp(LOG_ROLE_WORDS, "g");
 const LOG_ROLE_LINE = new RegExp(LOG_ROLE_WORDS);
@@ -76,17 +85,29 @@ function readHead(path: string): Buffer {
   }
 }
 
-/** Host and role decided so far: content first, then the path, then the flags. */
+/** Host and role decided so far: content first, then the path, then the flags; the file's rank likewise. */
 class Identity {
   host: string | null;
   role: Role | null;
   private roleFromContent = false;
   private hostFromContent = false;
+  private readonly pathRank: { dp?: number; tp?: number } | null;
+  /** Ranks the parsed lines named ("dp/tp"). */
+  private readonly ranksSeen = new Set<string>();
 
   constructor(req: ScanRequest) {
     const fromPath = identityFromPath(req.identityPath);
     this.host = fromPath.host ?? req.flagHost;
     this.role = fromPath.role ?? req.flagRole;
+    this.pathRank = fromPath.tp !== undefined ? { tp: fromPath.tp } : null;
+  }
+
+  /** The path's rank, else the one rank the file's lines name (none when they name several). */
+  get rank(): { dp?: number; tp?: number } | null {
+    if (this.pathRank !== null) return this.pathRank;
+    if (this.ranksSeen.size !== 1) return null;
+    const [dp, tp] = [...this.ranksSeen][0]!.split("/");
+    return { ...(dp !== "" ? { dp: Number(dp) } : {}), tp: Number(tp) };
   }
 
   get roleSettled(): boolean {
@@ -94,6 +115,7 @@ class Identity {
   }
 
   fromEvent(ev: ParsedEvent): void {
+    if (ev.tp !== undefined) this.ranksSeen.add(`${ev.dp ?? ""}/${ev.tp}`);
     if (!this.hostFromContent && ev.host !== undefined) {
       this.host = ev.host;
       this.hostFromContent = true;
@@ -107,34 +129,39 @@ class Identity {
 
 type Rejection = NonNullable<ScanReport["rejection"]>;
 
-/** The format of a file from its first bytes, or why it has none. */
-function classify(head: Buffer): { format: InputFormat } | { rejection: Rejection } {
+/** The format of a file from its first bytes (every text file has one), or why it is not read. */
+function classify(head: Buffer): { format: InputFormat; headText: string } | { rejection: Rejection } {
   if (head.length === 0) return { rejection: { kind: "empty", reason: "empty file" } };
+  const binary = detectBinaryFormat(head);
+  if (binary !== undefined) return { format: binary, headText: "" };
   if (looksBinary(head)) return { rejection: { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" } };
-  const format = detectFormat(head.toString("utf8"));
-  if (format) return { format };
-  return {
-    rejection: { kind: "unrecognized", reason: "not a recognized input format (SGLang log, probe JSONL, checksum dump, Flight Recorder JSON)" },
-  };
+  const headText = head.toString("utf8");
+  return { format: detectFormat(headText), headText };
 }
 
 export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport {
   const identity = new Identity(req);
+  const st = statSync(req.plainPath);
   const report: ScanReport = {
     sha256: "",
-    bytes: statSync(req.plainPath).size,
+    bytes: st.size,
     lines: 0,
     format: null,
     wrapper: null,
     rejection: null,
     host: null,
     role: null,
+    rank: null,
     domain: "",
     tzOffsetMinutes: 0,
+    dated: null,
+    mtimeUs: Math.round(st.mtimeMs * 1000),
   };
   const kind = classify(readHead(req.plainPath));
   if ("rejection" in kind) report.rejection = kind.rejection;
+  else if (kind.format.parseBytes !== undefined) scanWhole(req, kind.format, identity, report, onAnchors);
   else {
+    if (isLogFormat(kind.format.name)) report.wrapper = wrapperOfHead(kind.headText)?.name ?? null;
     const hash = createHash("sha256");
     let bytes = 0;
     const reader = new ChunkReader(req.plainPath, (chunk) => {
@@ -153,8 +180,25 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
   }
   report.host = identity.host;
   report.role = identity.role;
+  report.rank = identity.rank;
   report.domain = identity.host ?? `src:${req.displayPath}`;
   return report;
+}
+
+/** A binary source is read whole: its hash, and the anchors of its events. */
+function scanWhole(req: ScanRequest, format: InputFormat, identity: Identity, report: ScanReport, onAnchors: AnchorSink): void {
+  const bytes = readFileSync(req.plainPath);
+  report.sha256 = createHash("sha256").update(bytes).digest("hex");
+  report.bytes = bytes.length;
+  report.format = format.name;
+  const events: ParsedEvent[] = [];
+  format.parseBytes!(bytes, { sourcePath: req.displayPath, tzOffsetMinutes: 0 }, events, []);
+  const anchors = new AnchorTable();
+  for (const ev of events) {
+    identity.fromEvent(ev);
+    anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`, 1);
+  }
+  if (anchors.size > 0) onAnchors(anchors.drain());
 }
 
 function scanContent(
@@ -167,9 +211,16 @@ function scanContent(
 ): void {
   const first = reader.next();
   if (!first) return;
-  const wall = format.name === "sglang-log" ? firstLogWallClock(first.text.slice(0, HEAD_BYTES)) : undefined;
+  const isLog = isLogFormat(format.name);
+  const dates = isLog ? new DateSpan() : null;
+  dates?.add(first.text);
+  const wall = dates?.firstWallMs;
   report.tzOffsetMinutes = offsetMinutesForWallClock(req.tz, wall ?? Date.now());
-  const parser = format.createParser({ sourcePath: req.displayPath, tzOffsetMinutes: report.tzOffsetMinutes });
+  const parser = format.createParser({
+    sourcePath: req.displayPath,
+    tzOffsetMinutes: report.tzOffsetMinutes,
+    ...(report.wrapper !== null ? { wrapper: report.wrapper } : {}),
+  });
   const anchors = new AnchorTable();
   const events: ParsedEvent[] = [];
   const issues: ParseIssue[] = [];
@@ -192,17 +243,19 @@ function scanContent(
   };
   const selector = lineSelector(format.name, identity);
   for (let chunk: TextChunk | null = first; chunk; chunk = reader.next()) {
+    if (chunk !== first) dates?.add(chunk.text);
     selector(chunk, (line, no) => guarded(() => parser.line(line, no, events, issues)));
     take();
   }
   guarded(() => parser.end(events, issues));
   take();
   if (anchors.size > 0) onAnchors(anchors.drain());
+  report.dated = dates?.span(report.tzOffsetMinutes) ?? null;
 }
 
 /** How finely a source stamps its events: logs to the millisecond with SGLANG_LOG_MS, else to the second (§1). */
 function stampQuantumUs(format: FormatName, text: string): number {
-  if (format !== "sglang-log") return 1;
+  if (!isLogFormat(format)) return 1;
   const at = text.indexOf("[");
   return at >= 0 && text.charCodeAt(at + 20) === 46 /* . */ ? 1000 : 1_000_000;
 }
@@ -218,13 +271,16 @@ function lineSelector(format: FormatName, identity: Identity): (chunk: TextChunk
       if (chunk.firstLine === 1) visitFirstLines(chunk, 2, visit);
     };
   }
-  const anchorRe = ANCHOR_LINES[format];
-  const stampSecond = format === "sglang-log" ? logSecondDigit : probeSecondDigit;
+  const isLog = isLogFormat(format);
+  const anchorRe = isLog ? LOG_ANCHOR_LINES : format === "probe-jsonl" ? PROBE_ANCHOR_LINES : undefined;
+  const stampSecond = isLog ? logSecondDigit : probeSecondDigit;
   let anchorLines = 0;
   return (chunk, visit) => {
-    if (format === "probe-jsonl" && chunk.firstLine === 1) visitFirstLines(chunk, 1, visit);
-    const needRole = format === "sglang-log" && !identity.roleSettled;
+    const headLines = chunk.firstLine === 1 ? (isLog ? HEAD_LINES : format === "probe-jsonl" ? 1 : 0) : 0;
+    if (headLines > 0) visitFirstLines(chunk, headLines, visit);
+    const needRole = isLog && !identity.roleSettled;
     visitMatching(chunk, [anchorRe, needRole ? LOG_ROLE_LINES : undefined], (line, no) => {
+      if (no <= headLines) return;
       if (needRole && LOG_ROLE_LINE.test(line)) return visit(line, no);
       if (++anchorLines > FULL_ANCHOR_LINES && stampSecond(line) !== 48 /* '0' */) return;
       visit(line, no);

@@ -28,12 +28,16 @@ function messageOf(text: string): string {
   return line.trim();
 }
 
-/** A line with its variable parts masked: `Request <str> failed after # s on <hex>`. */
-export function shapeOf(text: string): string {
-  const masked = messageOf(text)
+/**
+ * A message with its variable parts masked: `Request <str> failed after # s on <hex>`.
+ * `message` is the record's message as its parser read it (without wrapper and
+ * prefix); without it, the first line of `text` less a leading bracket.
+ */
+export function shapeOf(text: string, message?: string): string {
+  const masked = (message !== undefined ? message.trim() : messageOf(text))
     .substring(0, MAX_SHAPE_CHARS * 2)
     .replace(QUOTED, "<str>")
-    .replace(HEX_ID, (m) => (m.length >= 6 ? "<hex>" : m))
+    .replace(HEX_ID, (m) => (m.length >= 5 ? "<hex>" : m))
     .replace(NUMBER, "#");
   return masked.length > MAX_SHAPE_CHARS ? masked.substring(0, MAX_SHAPE_CHARS) + "…" : masked;
 }
@@ -41,8 +45,8 @@ export function shapeOf(text: string): string {
 export class UnparsedShapes {
   private readonly shapes = new Map<string, UnparsedShape>();
 
-  add(text: string, line: number): void {
-    let shape = shapeOf(text);
+  add(text: string, line: number, message?: string): void {
+    let shape = shapeOf(text, message);
     let entry = this.shapes.get(shape);
     if (entry === undefined && this.shapes.size >= MAX_SHAPES) {
       shape = OTHER_SHAPES;

@@ -66,10 +66,19 @@ function abortFrames(evidence: Evidence): StoredEvent[] {
 interface Deaths {
   /** The prefill instance ("p0/prefill", or "prefill"). */
   instance: string;
-  /** The first record of each dead rank's end, in seq order. */
+  /** The first record of each dead rank's end: those with a time of their own first, then in seq order. */
   perRank: { rank: string; ev: StoredEvent }[];
-  /** A traceback of the death as the log shows it, when the first record is a probe boot.exit. */
-  traceback?: StoredEvent;
+  /** The tracebacks of the deaths as the logs show them, by rank. */
+  tracebacks: Map<string, StoredEvent>;
+}
+
+/**
+ * A traceback carries no time of its own (its time is inferred from the lines
+ * around it), so it cannot say which rank died first: records with their own
+ * time (a probe's boot.exit) come first, then seq order.
+ */
+function byEvidenceOrder(a: StoredEvent, b: StoredEvent): number {
+  return Number(a.tsInferred) - Number(b.tsInferred) || a.seq - b.seq;
 }
 
 /** Bootstrap-thread ends (probe boot.exit, `Exception in thread … (bootstrap_thread)`), by prefill instance. */
@@ -77,13 +86,13 @@ function threadDeaths(evidence: Evidence): Deaths[] {
   const exits = evidence.of("boot.exit");
   const exceptions = evidence.of(LogKind.exception).filter((e) => /bootstrap_thread/.test(attrString(e, "thread") ?? ""));
   const groups = new Map<string, Deaths>();
-  for (const ev of [...exits, ...exceptions].sort((a, b) => a.seq - b.seq)) {
+  for (const ev of [...exits, ...exceptions].sort(byEvidenceOrder)) {
     const rank = evidence.rank(ev);
     const instance = rank.includes("/tp") ? rank.slice(0, rank.lastIndexOf("/tp")) : rank;
-    const g = groups.get(instance) ?? { instance, perRank: [] };
+    const g: Deaths = groups.get(instance) ?? { instance, perRank: [], tracebacks: new Map() };
     groups.set(instance, g);
     if (!g.perRank.some((d) => d.rank === rank)) g.perRank.push({ rank, ev });
-    if (ev.kind === LogKind.exception && g.perRank[0]!.ev.kind !== LogKind.exception) g.traceback ??= ev;
+    if (ev.kind === LogKind.exception && !g.tracebacks.has(rank)) g.tracebacks.set(rank, ev);
   }
   return [...groups.values()];
 }
@@ -93,7 +102,7 @@ function deathFinding(evidence: Evidence, deaths: Deaths, aborts: StoredEvent[],
   const ranks = deaths.perRank.map((d) => d.rank).sort();
   const abort = abortBefore(evidence, first, aborts);
   const stalled = stalledAfter(evidence, first);
-  const proof = deaths.traceback ?? first;
+  const proof = deaths.tracebacks.get(deaths.perRank[0]!.rank) ?? deaths.tracebacks.values().next().value ?? first;
   const guard = GUARD_ASSERT.test(proof.text) || GUARD_ASSERT.test(attrString(first, "excMessage") ?? attrString(first, "error") ?? "");
   const witness = uniqueEvents([...(abort ? [abort] : []), first, proof, ...(stalled[0] ? [stalled[0].ev] : [])]);
   const cause = abort ? `an ABORT frame for room ${abort.room ?? "?"} reached it (${evidence.where(abort)})` : "no ABORT frame is recorded before it";

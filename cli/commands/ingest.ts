@@ -1,10 +1,12 @@
-// `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--json]`
+// `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--append] [--json]`
 // Files, directories, .gz and .tar.gz bundles → one ordered incident database.
 // Progress (bytes and lines per second) on stderr when it is a terminal; quiet
-// when piped or with --json. Exit 0 when every input was ingested, already
-// present or skipped (empty, or text beside the logs in no known format), 2 for
-// a usage error, a missing path or a refused input (the others are ingested
-// all the same).
+// when piped or with --json. The summary lists per source what was not
+// understood (the unparsed lines by message shape) and the times it had to
+// infer. Exit 0 when every input was ingested, already present or skipped
+// (empty), 2 for a usage error, a missing path, nothing readable, a refused
+// input (the others are ingested all the same), or sources that look like
+// another incident (another --tz, a distant time span) without --append.
 
 import cliProgress from "cli-progress";
 import type { Argv, CommandModule } from "yargs";
@@ -18,6 +20,7 @@ const IngestArgs = z.object({
   host: z.string().min(1).optional(),
   role: z.enum(ROLES).optional(),
   tz: z.string().min(1).optional(),
+  append: z.boolean().default(false),
   json: z.boolean().default(false),
 });
 type IngestArgs = z.infer<typeof IngestArgs>;
@@ -32,6 +35,11 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
       .option("host", { type: "string", describe: "host of sources whose content and path do not name one" })
       .option("role", { choices: ROLES, describe: "role of sources whose content and path do not say" })
       .option("tz", { type: "string", describe: "zone the logs were written in: IANA name or ±HH:MM (default UTC)" })
+      .option("append", {
+        type: "boolean",
+        default: false,
+        describe: "the sources belong to the incident already in the database, even read in another zone or far from its time span",
+      })
       .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" }) as unknown as Argv<IngestArgs>,
   handler: async (argv) => {
     const parsed = IngestArgs.safeParse(argv);
@@ -46,6 +54,7 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
         ...(args.host !== undefined && { host: args.host }),
         ...(args.role !== undefined && { role: args.role }),
         ...(args.tz !== undefined && { tz: args.tz }),
+        append: args.append,
         ...(progress && { onProgress: (p: IngestProgress) => progress.update(p) }),
       });
     } finally {
@@ -96,15 +105,26 @@ class ProgressView {
   }
 }
 
+/** Unparsed shapes shown per source; --json has them all (ingest/unparsedShapes.ts keeps the top 20). */
+const SHOWN_SHAPES = 5;
+
 function sourceLine(s: SourceSummary): string {
   if (s.status !== "ingested") return `${s.status.padEnd(9)} ${s.path}: ${s.reason}`;
   const who = [s.host && `host ${s.host}`, s.role && `role ${s.role}`, s.ranks.length > 0 && `ranks ${s.ranks.join(",")}`].filter(Boolean).join("  ");
   const span = s.first && s.last ? `  ${s.first} .. ${s.last}` : "";
+  const format = s.wrapper !== null ? `${s.format} in ${s.wrapper}` : s.format;
+  const inferred = s.inferred > 0 ? `  inferred times ${s.inferred}` : "";
   const lines = [
-    `ingested  ${s.path}  ${s.format}  ${who}  lines ${s.lines}  events ${s.events}  unparsed ${s.unparsed}  errors ${s.errorCount}${span}`,
+    `ingested  ${s.path}  ${format}  ${who}  lines ${s.lines}  events ${s.events}  unparsed ${s.unparsed}${inferred}  errors ${s.errorCount}${span}`,
   ];
   for (const e of s.errors.slice(0, 5)) lines.push(`            line ${e.line}: ${e.message}`);
   if (s.errorCount > 5) lines.push(`            ... ${s.errorCount - 5} more`);
+  if (s.timeOrigin !== null) lines.push(`            times: ${s.timeOrigin}`);
+  const shapes = s.unparsedShapes.slice(0, SHOWN_SHAPES);
+  if (shapes.length > 0) lines.push("            not understood (count, shape, first line):");
+  for (const u of shapes) lines.push(`            ${String(u.count).padStart(7)}  ${u.shape}${u.line > 0 ? `  (line ${u.line})` : ""}`);
+  const rest = s.unparsedShapes.slice(SHOWN_SHAPES).reduce((n, u) => n + u.count, 0);
+  if (rest > 0) lines.push(`            ${String(rest).padStart(7)}  lines of other shapes (--json lists them)`);
   return lines.join("\n");
 }
 

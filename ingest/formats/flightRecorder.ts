@@ -1,20 +1,25 @@
-// PyTorch Flight Recorder dumps in their JSON form (hicache reference §5.1):
+// PyTorch Flight Recorder dumps (docs/hicache-indexk.md §5.1), in both forms
+// PyTorch writes: the pickle a watchdog timeout dumps (`<prefix><rank>`, the
+// default) and the JSON `_dump_nccl_trace_json` / `_dump_fr_trace_json` give.
 //
-//   {"version": "2.x", "pg_config": {pg_id: {name, desc, ranks}}, "pg_status": {...},
+//   {"version": "2.x", "pg_config": {name: {name, desc, ranks}}, "pg_status": {...},
 //    "entries": [{record_id, pg_id, process_group: [name, desc], collective_seq_id,
 //                 p2p_seq_id, op_id, profiling_name: "nccl:all_reduce", time_created_ns,
 //                 input_sizes, output_sizes, input_dtypes, output_dtypes, state,
-//                 time_discovered_started_ns, time_discovered_completed_ns, retired,
-//                 frames, is_p2p, ...}, ...]}
+//                 time_discovered_started_ns, time_discovered_completed_ns, duration_ms,
+//                 retired, timeout_ms, frames, is_p2p, ...}, ...]}
 //
-// One dump per rank; fr_trace takes the rank from the file name (the digits
+// A dump carries no rank: fr_trace takes it from the file name (the digits
 // after the dump prefix), and so does this parser. Each entry becomes a
 // `coll.enter` at time_created_ns and, when it completed, a `coll.exit` at
 // time_discovered_completed_ns, with the probe's coll.* fields (group, op,
 // seq, site, digest) so that rules match them like probe collectives (§5.3).
-// The whole document is read at the end of the file: dumps hold one ring
-// buffer (a few thousand entries), not a stream.
+// A discovery time of 0 (JSON), None (pickle) or absent means "not seen",
+// never a timestamp; an entry retired without completing timed out (§5.1).
+// The whole dump is read at the end of the file: dumps hold one ring buffer
+// (a few thousand entries), not a stream.
 
+import { Parser as PickleParser } from "pickleparser";
 import type { ParsedEvent, ParseIssue } from "../event.js";
 import type { InputFormat, LineParser, ParseContext } from "./format.js";
 import { intFromValue, parseJsonExact, usFromNs } from "./numerals.js";
@@ -58,10 +63,26 @@ function siteOf(frames: unknown): string | undefined {
   return `${String(f.name)} (${String(f.filename)}:${String(f.line)})`;
 }
 
-function entryEvents(entry: Record<string, unknown>, line: number, rank: number | undefined, issues: ParseIssue[]): ParsedEvent[] {
-  const created = usFromNs(entry.time_created_ns);
+/** Stamps before 2000 or after 2200 are no real times (a zero, a counter). */
+const MIN_PLAUSIBLE_US = 946_684_800_000_000;
+const MAX_PLAUSIBLE_US = 7_258_118_400_000_000;
+
+/** An entry's time in µs, or undefined for "not happened" (0, None, absent) and for anything not a real time. */
+function happenedUs(v: unknown): number | undefined {
+  const us = usFromNs(v);
+  return us !== undefined && us >= MIN_PLAUSIBLE_US && us < MAX_PLAUSIBLE_US ? us : undefined;
+}
+
+interface DumpFacts {
+  rank: number | undefined;
+  version: string | undefined;
+}
+
+function entryEvents(entry: Record<string, unknown>, line: number, dump: DumpFacts, issues: ParseIssue[]): ParsedEvent[] {
+  const created = happenedUs(entry.time_created_ns);
   if (created === undefined) {
-    issues.push({ line, message: "Flight Recorder entry lacks time_created_ns" });
+    const what = entry.time_created_ns === undefined ? "lacks time_created_ns" : `has no real time_created_ns (${String(entry.time_created_ns)})`;
+    issues.push({ line, message: `Flight Recorder entry ${String(entry.record_id ?? "?")} ${what}; not placed on the timeline` });
     return [];
   }
   const pg = Array.isArray(entry.process_group) ? entry.process_group : [];
@@ -75,18 +96,24 @@ function entryEvents(entry: Record<string, unknown>, line: number, rank: number 
     pg_desc: pg[1],
     fr_state: entry.state,
   };
+  if (dump.version !== undefined) attrs.fr_version = dump.version;
   const site = siteOf(entry.frames);
   if (site !== undefined) attrs.site = site;
   if (isP2p) attrs.is_p2p = true;
-  const text = JSON.stringify(entry);
-  const base = { line, text, ...(rank !== undefined ? { tp: rank } : {}) };
+  const started = happenedUs(entry.time_discovered_started_ns);
+  if (started !== undefined) attrs.started_us = started;
+  if (typeof entry.duration_ms === "number") attrs.duration_ms = entry.duration_ms;
+  if (typeof entry.timeout_ms === "number") attrs.timeout_ms = entry.timeout_ms;
+  const completed = happenedUs(entry.time_discovered_completed_ns);
+  if (entry.retired === true && completed === undefined) attrs.timed_out = true;
+  const text = JSON.stringify(entry, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  const base = { line, text, ...(dump.rank !== undefined ? { tp: dump.rank } : {}) };
   const out: ParsedEvent[] = [{ ...base, tsUs: created, kind: "coll.enter", attrs }];
-  const completed = usFromNs(entry.time_discovered_completed_ns);
   if (completed !== undefined) out.push({ ...base, tsUs: completed, kind: "coll.exit", attrs });
   return out;
 }
 
-function parseDump(doc: string, ctx: ParseContext, out: ParsedEvent[], issues: ParseIssue[]): void {
+function parseJsonDump(doc: string, ctx: ParseContext, out: ParsedEvent[], issues: ParseIssue[]): void {
   let dump: unknown;
   try {
     dump = parseJsonExact(doc);
@@ -94,22 +121,52 @@ function parseDump(doc: string, ctx: ParseContext, out: ParsedEvent[], issues: P
     issues.push({ line: 1, message: `Flight Recorder dump is not JSON: ${(e as Error).message}` });
     return;
   }
-  if (!isPlainObject(dump) || !Array.isArray(dump.entries)) {
-    issues.push({ line: 1, message: "Flight Recorder dump has no entries array" });
+  const places = entryLines(doc);
+  dumpEvents(dump, ctx, (i, n) => (places.length === n ? places[i]!.line : 1), out, issues);
+}
+
+/**
+ * The events of a parsed dump. JSON leaves `entries` out when there are
+ * none (§5.1.1); `lineOf` says where entry i of n starts (a pickle has no
+ * lines: its entries are numbered from 1).
+ */
+function dumpEvents(dump: unknown, ctx: ParseContext, lineOf: (i: number, n: number) => number, out: ParsedEvent[], issues: ParseIssue[]): void {
+  if (!isPlainObject(dump) || (dump.entries !== undefined && !Array.isArray(dump.entries)) || (dump.entries === undefined && dump.version === undefined)) {
+    issues.push({ line: 1, message: "not a Flight Recorder dump: no entries list and no version" });
     return;
   }
-  const rank = intFromValue(dump.rank) ?? rankFromDumpPath(ctx.sourcePath);
-  const places = entryLines(doc);
-  const aligned = places.length === dump.entries.length;
+  const entries = (dump.entries ?? []) as unknown[];
+  const facts: DumpFacts = {
+    rank: intFromValue(dump.rank) ?? rankFromDumpPath(ctx.sourcePath),
+    version: typeof dump.version === "string" ? dump.version : undefined,
+  };
   const events: ParsedEvent[] = [];
-  dump.entries.forEach((entry, i) => {
-    const line = aligned ? places[i]!.line : 1;
+  entries.forEach((entry, i) => {
+    const line = lineOf(i, entries.length);
     if (!isPlainObject(entry)) issues.push({ line, message: "Flight Recorder entry is not an object" });
-    else events.push(...entryEvents(entry, line, rank, issues));
+    else events.push(...entryEvents(entry, line, facts, issues));
   });
   // The ring buffer is in record order; a rank's timeline is in time order (sort is stable).
   events.sort((a, b) => a.tsUs - b.tsUs);
   out.push(...events);
+}
+
+/** pickleparser warns on stderr for every 64-bit integer (the ns stamps); below 1 µs of precision is lost, which is fine. */
+function unpickle(bytes: Buffer): unknown {
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    return new PickleParser().parse(bytes);
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/** The pickle PyTorch dumps on a watchdog timeout: PROTO 2..5, then the dump dict. */
+export function isFlightRecorderPickle(head: Buffer): boolean {
+  if (head.length < 16 || head[0] !== 0x80 || head[1]! < 2 || head[1]! > 5) return false;
+  const text = head.toString("latin1");
+  return text.includes("entries") || (text.includes("pg_config") && text.includes("version"));
 }
 
 export const flightRecorder: InputFormat = {
@@ -134,8 +191,35 @@ export const flightRecorder: InputFormat = {
         lines.push(text);
       },
       end(out, issues) {
-        if (!tooLarge && lines.length > 0) parseDump(lines.join("\n"), ctx, out, issues);
+        if (!tooLarge && lines.length > 0) parseJsonDump(lines.join("\n"), ctx, out, issues);
       },
     };
+  },
+};
+
+/** The pickle form: read whole (a binary file has no lines); entry i is "line" i + 1. */
+export const flightRecorderPickle: InputFormat = {
+  name: "flight-recorder-pickle",
+  detect: () => false,
+  detectBytes: isFlightRecorderPickle,
+  createParser() {
+    throw new Error("a Flight Recorder pickle is read whole (parseBytes), not by lines");
+  },
+  parseBytes(bytes, ctx, out, issues) {
+    if (bytes.length > MAX_DUMP_CHARS) {
+      issues.push({ line: 1, message: "Flight Recorder dump larger than 256 MiB; not read" });
+      return;
+    }
+    let dump: unknown;
+    try {
+      dump = unpickle(bytes);
+    } catch (e) {
+      issues.push({
+        line: 1,
+        message: `Flight Recorder pickle could not be read (${(e as Error).message}); dump it as JSON with torch._C._distributed_c10d._dump_nccl_trace_json()`,
+      });
+      return;
+    }
+    dumpEvents(dump, ctx, (i) => i + 1, out, issues);
   },
 };

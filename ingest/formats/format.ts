@@ -3,8 +3,23 @@
 // file of any size streams through in constant memory.
 
 import type { ParsedEvent, ParseIssue, Role } from "../event.js";
+import type { DatingHints } from "./log/dating.js";
+import type { WrapperName } from "./wrappers/index.js";
 
-export type FormatName = "sglang-log" | "probe-jsonl" | "checksum-jsonl" | "checksum-csv" | "flight-recorder";
+/**
+ * Log files share one parser (./log/logParser.ts); their format names say
+ * what the file mostly is: SGLang's own log, a C++ glog/absl log (Mooncake,
+ * NIXL, UCX), or text in no known dialect (kept line by line all the same).
+ */
+export type FormatName =
+  | "sglang-log"
+  | "glog"
+  | "text"
+  | "probe-jsonl"
+  | "checksum-jsonl"
+  | "checksum-csv"
+  | "flight-recorder"
+  | "flight-recorder-pickle";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */
 export interface ParseContext {
@@ -15,6 +30,14 @@ export interface ParseContext {
   role?: Role;
   /** Offset of the zone the log timestamps were written in, in minutes east of UTC. */
   tzOffsetMinutes: number;
+  /** The user named the zone (--tz): a wrapper's UTC stamps do not override it. */
+  tzGiven?: boolean;
+  /** Logs: the container wrapper around each line (ingest/formats/wrappers). */
+  wrapper?: WrapperName;
+  /** The rank of records whose line names none (a per-rank file: its path or its other lines say). */
+  rank?: { dp?: number; pp?: number; tp?: number };
+  /** Logs: times for records that carry none (./log/dating.ts). */
+  dating?: DatingHints;
 }
 
 export interface LineParser {
@@ -22,6 +45,8 @@ export interface LineParser {
   line(text: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void;
   /** End of input: flush a record still open (a traceback, say). */
   end(out: ParsedEvent[], issues: ParseIssue[]): void;
+  /** After end(): where times the file did not state came from, when any were inferred. */
+  timeOrigin?(): string | null;
 }
 
 export interface InputFormat {
@@ -29,4 +54,8 @@ export interface InputFormat {
   /** True when the first bytes of a file (decoded as UTF-8) are this format. */
   detect(head: string): boolean;
   createParser(ctx: ParseContext): LineParser;
+  /** A binary format: true when a file's first bytes are it (tried before binary content is refused). */
+  detectBytes?(head: Buffer): boolean;
+  /** A binary format is read whole, not by lines. */
+  parseBytes?(bytes: Buffer, ctx: ParseContext, out: ParsedEvent[], issues: ParseIssue[]): void;
 }

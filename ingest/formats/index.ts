@@ -1,24 +1,33 @@
 // The input formats, and detection of a file's format by its content (never
 // by its name). The order matters: the most specific shapes are tried first,
-// the SGLang log (the most lenient) last.
+// the log formats last, plain text at the very end.
 
 import type { FormatName, InputFormat } from "./format.js";
 import { checksumCsv, checksumJsonl } from "./checksumDump.js";
-import { flightRecorder } from "./flightRecorder.js";
+import { flightRecorder, flightRecorderPickle } from "./flightRecorder.js";
 import { probeJsonl } from "./probeJsonl.js";
+import { glogLog, textLog } from "./log/logFormats.js";
 import { sglangLog } from "./sglangLog.js";
 
-export const FORMATS: readonly InputFormat[] = [flightRecorder, checksumJsonl, probeJsonl, checksumCsv, sglangLog];
+/** Text in no other format is `text`: detection never leaves a text file out. */
+export const FORMATS: readonly InputFormat[] = [flightRecorder, checksumJsonl, probeJsonl, checksumCsv, sglangLog, glogLog, textLog];
 
 /** Bytes of a file's start that detection looks at. */
 export const HEAD_BYTES = 64 * 1024;
 
-export function detectFormat(head: string): InputFormat | undefined {
-  return FORMATS.find((f) => f.detect(head));
+export function detectFormat(head: string): InputFormat {
+  return FORMATS.find((f) => f.detect(head)) ?? textLog;
+}
+
+/** Binary formats, recognised by their first bytes before binary content is refused. */
+export const BINARY_FORMATS: readonly InputFormat[] = [flightRecorderPickle];
+
+export function detectBinaryFormat(head: Buffer): InputFormat | undefined {
+  return BINARY_FORMATS.find((f) => f.detectBytes?.(head) === true);
 }
 
 export function formatByName(name: FormatName): InputFormat {
-  const f = FORMATS.find((x) => x.name === name);
+  const f = [...FORMATS, ...BINARY_FORMATS].find((x) => x.name === name);
   if (!f) throw new Error(`unknown input format ${name}`);
   return f;
 }
@@ -26,4 +35,9 @@ export function formatByName(name: FormatName): InputFormat {
 /** A NUL byte in the first 8,000 bytes marks a binary file (the heuristic git and grep use). */
 export function looksBinary(head: Buffer): boolean {
   return head.subarray(0, 8000).includes(0);
+}
+
+/** The formats read by the shared log parser (ingest/formats/log/logParser.ts). */
+export function isLogFormat(name: FormatName): boolean {
+  return name === "sglang-log" || name === "glog" || name === "text";
 }

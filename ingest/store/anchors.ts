@@ -56,20 +56,23 @@ export class ScanAnchors {
 
 /**
  * Folds the scanned anchors of `files` into the incident's clock_anchors.
- * `db` has the scan stores attached under the names in `schemas`.
+ * `db` has the scan stores attached under the names in `schemas`. `renames`
+ * moves a domain the scan gave a source (`src:<path>`) to the host it was
+ * given later (ingest/pipeline.ts: a file takes the host of the files beside it).
  */
-export function mergeScanAnchors(db: IncidentDb, schemas: readonly string[], files: readonly number[]): void {
+export function mergeScanAnchors(db: IncidentDb, schemas: readonly string[], files: readonly number[], renames: Record<string, string> = {}): void {
   if (schemas.length === 0) return;
   const rows = schemas.map((s) => `SELECT * FROM ${s}.scan_anchors`).join(" UNION ALL ");
+  const domain = "coalesce((SELECT r.value FROM json_each(@renames) r WHERE r.key = domain), domain)";
   db.prepare(
     `INSERT INTO clock_anchors (key, domain, rel, min_before, max_before, min_after)
-     SELECT key, domain, rel, MIN(min_before), MAX(max_before), MIN(min_after)
-       FROM (${rows}) WHERE file IN (SELECT value FROM json_each(?)) GROUP BY key, domain
+     SELECT key, ${domain}, rel, MIN(min_before), MAX(max_before), MIN(min_after)
+       FROM (${rows}) WHERE file IN (SELECT value FROM json_each(@files)) GROUP BY key, ${domain}
      ON CONFLICT (key, domain) DO UPDATE SET
        min_before = coalesce(min(min_before, excluded.min_before), min_before, excluded.min_before),
        max_before = coalesce(max(max_before, excluded.max_before), max_before, excluded.max_before),
        min_after  = coalesce(min(min_after, excluded.min_after), min_after, excluded.min_after)`,
-  ).run(JSON.stringify(files));
+  ).run({ files: JSON.stringify(files), renames: JSON.stringify(renames) });
 }
 
 /** Clock domains named by the incident's anchors. */

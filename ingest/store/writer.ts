@@ -61,6 +61,12 @@ export interface SourceTotals {
   ranks: string[];
 }
 
+/** The settings an incident's logs were read with (meta `ingest_settings`). */
+export interface IngestSettings {
+  /** The --tz given, as written ("UTC" when none). */
+  tz: string;
+}
+
 export interface StoredSourceRef {
   id: number;
   path: string;
@@ -317,6 +323,23 @@ export class IncidentWriter implements RowSink {
       this.db.exec(sql);
       onBuilt?.(i + 1, EVENT_INDEXES.length);
     });
+  }
+
+  /** The zone the incident's logs were read in, null for an incident written before it was recorded. */
+  ingestSettings(): IngestSettings | null {
+    return getMetaJson<IngestSettings>(this.db, "ingest_settings") ?? null;
+  }
+
+  saveIngestSettings(settings: IngestSettings): void {
+    setMeta(this.db, "ingest_settings", JSON.stringify(settings));
+  }
+
+  /** First and last event time of the ingested sources, null when there are none. */
+  ingestedSpan(): { firstUs: number; lastUs: number } | null {
+    const row = this.db
+      .prepare("SELECT MIN(first_ts_us) AS firstUs, MAX(last_ts_us) AS lastUs FROM sources WHERE status = 'complete' AND first_ts_us IS NOT NULL")
+      .get() as { firstUs: number | null; lastUs: number | null };
+    return row.firstUs === null || row.lastUs === null ? null : { firstUs: row.firstUs, lastUs: row.lastUs };
   }
 
   clockOffsets(): Record<string, number> {

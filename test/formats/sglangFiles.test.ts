@@ -49,7 +49,9 @@ test("prefill tp3: the bootstrap thread dies on an ABORT frame and the bootstrap
   assert.equal(events[6].attrs?.src, 3);
   assert.equal(events[7].attrs?.tagKind, "aux");
   const death = events[9];
-  assert.equal(death.tsUs, us("2026-06-20T14:05:30Z"));
+  // No time of its own: halfway between its dated neighbours (14:05:30 and 14:05:31), marked inferred.
+  assert.equal(death.tsUs, us("2026-06-20T14:05:30.5Z"));
+  assert.equal(death.tsInferred, true);
   assert.equal(death.text.split("\n").length, 10);
   assert.equal(death.attrs?.thread, "bootstrap_thread");
   assert.equal(death.attrs?.excType, "AssertionError");

@@ -2,7 +2,9 @@
 // line at a time (line endings stripped, 1-based numbers), then end().
 
 import type { ParsedEvent, ParseIssue, Role } from "../../ingest/event.js";
+import type { DatingHints } from "../../ingest/formats/log/dating.js";
 import { sglangLog } from "../../ingest/formats/sglangLog.js";
+import type { WrapperName } from "../../ingest/formats/wrappers/index.js";
 
 export interface Parsed {
   events: ParsedEvent[];
@@ -13,6 +15,9 @@ export interface ParseOptions {
   tzOffsetMinutes?: number;
   host?: string;
   role?: Role;
+  dating?: DatingHints;
+  wrapper?: WrapperName;
+  rank?: { dp?: number; tp?: number };
 }
 
 export function parseLines(lines: readonly string[], opts: ParseOptions = {}): Parsed {
@@ -21,6 +26,9 @@ export function parseLines(lines: readonly string[], opts: ParseOptions = {}): P
     tzOffsetMinutes: opts.tzOffsetMinutes ?? 0,
     host: opts.host,
     role: opts.role,
+    ...(opts.dating !== undefined ? { dating: opts.dating } : {}),
+    ...(opts.wrapper !== undefined ? { wrapper: opts.wrapper } : {}),
+    ...(opts.rank !== undefined ? { rank: opts.rank } : {}),
   });
   const events: ParsedEvent[] = [];
   const issues: ParseIssue[] = [];

@@ -30,6 +30,7 @@ test("decode transfer failure after the WaitingForInput timeout", () => {
     errorRoom: ROOM,
     timeoutState: "WaitingForInput",
     timeoutS: 300,
+    failureClass: "timeout",
   });
 });
 
@@ -182,7 +183,7 @@ test("lost connection with a prefill instance", () => {
   const ev = parseOne(`${TS} Lost connection with prefill instance (bootstrap_addr: 10.0.3.17:8998), 58 requests affected`);
   assert.equal(ev.kind, LogKind.nodeFailure);
   assert.equal(ev.role, "decode");
-  assert.deepEqual(ev.attrs, { bootstrapAddr: "10.0.3.17:8998", affected: 58 });
+  assert.deepEqual(ev.attrs, { bootstrapAddr: "10.0.3.17:8998", affected: 58, failureClass: "transport" });
 });
 
 test("abort_request by queue, on both sides", () => {

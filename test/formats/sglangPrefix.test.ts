@@ -81,9 +81,15 @@ test("a Ray actor prefix before the log prefix is skipped", () => {
   const ev = parseOne(`(SGLangEngine pid=48211, ip=10.0.3.17) [2026-08-20 10:15:32 TP2] ${MSG}`);
   assert.equal(ev.kind, LogKind.decodeBatch);
   assert.equal(ev.tp, 2);
-  // Any other parenthesised opening is not a Ray prefix.
+  // Any other parenthesised opening is not a Ray prefix: the line is a record of its own, with no time of its own.
   const { events } = parseLines([`[2026-08-20 10:15:32 TP2] ${MSG}`, `(note) [2026-08-20 10:15:33 TP2] ${MSG}`]);
-  assert.equal(events.length, 1);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.tsInferred === true]),
+    [
+      [LogKind.decodeBatch, false],
+      [LogKind.unparsed, true],
+    ],
+  );
 });
 
 test("host and role come from the context", () => {
@@ -93,10 +99,12 @@ test("host and role come from the context", () => {
   assert.equal(ev.line, 1);
 });
 
-test("an impossible date is reported and the line kept as text of the record above", () => {
+test("an impossible date is reported and the line kept as a record of its own, its time inferred", () => {
   const { events, issues } = parseLines([`[2026-08-20 10:15:32 TP0] ${MSG}`, `[2026-02-30 10:15:33 TP0] ${MSG}`]);
-  assert.equal(events.length, 1);
-  assert.ok(events[0].text.endsWith(`[2026-02-30 10:15:33 TP0] ${MSG}`));
+  assert.equal(events.length, 2);
+  assert.equal(events[1].text, `[2026-02-30 10:15:33 TP0] ${MSG}`);
+  assert.equal(events[1].tsUs, us("2026-08-20T10:15:32Z"));
+  assert.equal(events[1].tsInferred, true);
   assert.equal(issues.length, 1);
   assert.equal(issues[0].line, 2);
   assert.match(issues[0].message, /impossible date/);
@@ -104,8 +112,10 @@ test("an impossible date is reported and the line kept as text of the record abo
 
 test("a year whose microseconds would not stay exact is reported, not turned into a time", () => {
   const { events, issues } = parseLines([`[2026-08-20 10:15:32 TP0] ${MSG}`, `[9026-08-20 10:15:33 TP0] ${MSG}`]);
-  assert.equal(events.length, 1);
+  assert.equal(events.length, 2);
   assert.equal(events[0].tsUs, us("2026-08-20T10:15:32Z"));
+  assert.equal(events[1].tsUs, us("2026-08-20T10:15:32Z"));
+  assert.equal(events[1].tsInferred, true);
   assert.equal(issues.length, 1);
   assert.equal(issues[0].line, 2);
 });
@@ -119,8 +129,8 @@ test("prefix look-alikes are not prefixes", () => {
     "[2026-08-20T10:15:32 TP0] ISO separator",
   ];
   const { events } = parseLines([`[2026-08-20 10:15:32 TP0] ${MSG}`, ...notPrefixes]);
-  assert.equal(events.length, 1, "each look-alike continues the record above");
-  assert.equal(events[0].text.split("\n").length, 1 + notPrefixes.length);
+  assert.equal(events.length, 1 + notPrefixes.length, "each look-alike is a record of its own");
+  for (const ev of events.slice(1)) assert.deepEqual([ev.kind, ev.tsInferred, ev.tp], [LogKind.unparsed, true, undefined]);
 });
 
 test("a stray carriage return at the end of a line (CRLF file) changes nothing", () => {

@@ -50,6 +50,7 @@ test("a traceback after a logger.exception line belongs to that line's event", (
     errorKind: "worker",
     excType: "RuntimeError",
     excMessage: `NIXL transfer encountered ERR room=${ROOM}`,
+    failureClass: "transport",
   });
   assert.equal(batch.kind, LogKind.decodeBatch);
   assert.equal(batch.line, 8);
@@ -66,14 +67,16 @@ test("a bootstrap-thread death is one log.exception event naming the thread and 
   const death = events[1];
   assert.equal(death.line, 2);
   assert.equal(death.text, BOOTSTRAP_DEATH.join("\n"));
-  // Python's excepthook writes no timestamp: the record takes the last prefixed line's.
-  assert.equal(death.tsUs, us("2026-08-20T10:20:00.500Z"));
+  // Python's excepthook writes no timestamp: the record is placed halfway between its dated neighbours, marked inferred.
+  assert.equal(death.tsUs, us("2026-08-20T10:20:20.750Z"));
+  assert.equal(death.tsInferred, true);
   assert.equal(death.tp, undefined);
   assert.deepEqual(death.attrs, {
     thread: "bootstrap_thread",
     threadName: "Thread-3 (bootstrap_thread)",
     excType: "AssertionError",
     excMessage: "First message should be b'NixlMsgGuard'. Foreign traffic?",
+    failureClass: "assertion",
   });
 });
 
@@ -212,7 +215,10 @@ test("the C++ terminate block torch prints after a watchdog timeout", () => {
   const { events } = parseLines(lines);
   assert.equal(events.length, 2);
   const ev = events[1];
-  assert.equal(ev.kind, LogKind.exception);
+  // std::terminate aborts the process: a crash, with the C++ exception that caused it.
+  assert.equal(ev.kind, LogKind.crash);
+  assert.equal(ev.attrs?.fatal, true);
+  assert.equal(ev.attrs?.signal, "SIGABRT");
   assert.equal(ev.attrs?.excType, "c10::DistBackendError");
   assert.match(String(ev.attrs?.excMessage), /^\[PG ID 0 PG GUID 0\(default_pg\) Rank 5\] Process group watchdog thread terminated/);
   assert.equal(ev.text, lines.slice(1).join("\n"));
@@ -233,12 +239,19 @@ test("records before the first timestamp are dated by the first prefixed line", 
   assert.equal(events[1].line, 3);
 });
 
-test("a file with no timestamp at all reports each record as an issue with its line", () => {
-  const { events, issues } = parseLines(["Loading safetensors checkpoint shards: 100% Completed | 163/163", "", "done"]);
-  assert.equal(events.length, 0);
-  assert.equal(issues.length, 1);
-  assert.equal(issues[0].line, 1);
-  assert.match(issues[0].message, /no timestamped line/);
+test("a file with no timestamp at all keeps every line: each record takes the file's anchor, marked inferred", () => {
+  const dating = { hasDatedLines: false, anchorUs: us("2026-08-20T10:30:00Z"), anchorOrigin: "the file's modification time", yearNearUs: 0, yearOrigin: "" };
+  const { events, issues } = parseLines(["Loading safetensors checkpoint shards: 100% Completed | 163/163", "", "done"], { dating });
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.line, e.kind, e.tsUs, e.tsInferred]),
+    [
+      [1, LogKind.unparsed, us("2026-08-20T10:30:00Z"), true],
+      [3, LogKind.unparsed, us("2026-08-20T10:30:00Z"), true],
+    ],
+  );
+  // The blank line belongs to the record above it.
+  assert.equal(events[0].text.split("\n").length, 2);
 });
 
 test("a runaway record is cut so memory stays bounded", () => {

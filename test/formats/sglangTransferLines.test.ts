@@ -153,17 +153,17 @@ test("transfer errors: NIXL transport, Mooncake session, AUX_DATA mismatch", () 
   assert.equal(nixl.kind, LogKind.transportError);
   assert.equal(nixl.room, ROOM);
   assert.equal(nixl.state, 0);
-  assert.deepEqual(nixl.attrs, { errorKind: "nixl_transport", error: "nixlRemoteDisconnectError: remote agent disconnected" });
+  assert.deepEqual(nixl.attrs, { errorKind: "nixl_transport", error: "nixlRemoteDisconnectError: remote agent disconnected", failureClass: "transport" });
 
   const session = parseOne(`${TS} Session 10.0.4.2:15432 failed.`);
   assert.equal(session.kind, LogKind.transportError);
   assert.equal(session.room, undefined);
-  assert.deepEqual(session.attrs, { errorKind: "mooncake_session", session: "10.0.4.2:15432" });
+  assert.deepEqual(session.attrs, { errorKind: "mooncake_session", session: "10.0.4.2:15432", failureClass: "transport" });
 
   const aux = parseOne(`${TS} AUX_DATA length mismatch for bootstrap_room ${ROOM}`);
   assert.equal(aux.kind, LogKind.transportError);
   assert.equal(aux.room, ROOM);
-  assert.deepEqual(aux.attrs, { errorKind: "aux_length_mismatch" });
+  assert.deepEqual(aux.attrs, { errorKind: "aux_length_mismatch", failureClass: "transport" });
 });
 
 test("Mooncake: skipped chunks and AUX_DATA received", () => {
@@ -200,7 +200,7 @@ test("deferred KV release (§7.4): timed out, and failed", () => {
   assert.equal(timedOut.kind, LogKind.deferredRelease);
   assert.equal(timedOut.role, "decode");
   assert.equal(timedOut.room, ROOM);
-  assert.deepEqual(timedOut.attrs, { outcome: "timed_out", timeoutS: 30 });
+  assert.deepEqual(timedOut.attrs, { outcome: "timed_out", timeoutS: 30, failureClass: "timeout" });
 
   const failed = parseOne(`${TS} Deferred KV release failed for room ${ROOM}`);
   assert.deepEqual(failed.attrs, { outcome: "failed" });

@@ -6,13 +6,22 @@ import { join } from "node:path";
 import { identityFromPath, InputError, offsetMinutesForWallClock, parseTimeZone } from "../../ingest/identity.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../../ingest/lines.js";
 
-test("host and role from the path: <host>/<role>-..., or a role-named host directory", () => {
-  assert.deepEqual(identityFromPath("bundle/d0/decode-tp3.log"), { host: "d0", role: "decode" });
-  assert.deepEqual(identityFromPath("p0/prefill_tp0.log"), { host: "p0", role: "prefill" });
-  assert.deepEqual(identityFromPath("incident/decode-0/tp3.log"), { host: "decode-0", role: "decode" });
-  assert.deepEqual(identityFromPath("decode-tp3.log"), { role: "decode" });
+test("host, role and TP rank from the path: <host>/<role>-..., a role-named host directory, tpN / rank_N", () => {
+  assert.deepEqual(identityFromPath("bundle/d0/decode-tp3.log"), { host: "d0", role: "decode", tp: 3 });
+  assert.deepEqual(identityFromPath("p0/prefill_tp0.log"), { host: "p0", role: "prefill", tp: 0 });
+  assert.deepEqual(identityFromPath("incident/decode-0/tp3.log"), { host: "decode-0", role: "decode", tp: 3 });
+  assert.deepEqual(identityFromPath("decode-tp3.log"), { role: "decode", tp: 3 });
+  assert.deepEqual(identityFromPath("prefill-node/rank_5.stderr"), { host: "prefill-node", role: "prefill", tp: 5 });
+  assert.deepEqual(identityFromPath("pods/tp-2/stderr.log"), { tp: 2 });
   assert.deepEqual(identityFromPath("logs/server.log"), {});
   assert.deepEqual(identityFromPath("d0/decoder-notes.txt"), {});
+  // A file named for its pod (`kubectl logs sglang-decode-0 > sglang-decode-0.log`): the pod is the host; its ordinal no rank.
+  assert.deepEqual(identityFromPath("incident/sglang-decode-0.log"), { host: "sglang-decode-0", role: "decode" });
+  // kubelet's layout: /var/log/pods/<namespace>_<pod>_<uid>/<container>/0.log.
+  assert.deepEqual(identityFromPath("var/log/pods/default_sglang-prefill-1_4f1e0c2a-9b8d-4c7e-a6f5-1d2c3b4a5e6f/sglang/0.log"), {
+    host: "sglang-prefill-1",
+    role: "prefill",
+  });
 });
 
 test("--tz: offsets and IANA zones, with daylight saving taken at the log's own date", () => {

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
@@ -76,12 +77,15 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
   assert.deepEqual([byPath(s, "empty.log").status, byPath(s, "empty.log").reason], ["skipped", "empty file"]);
   assert.equal(byPath(s, "core.bin").status, "refused");
   assert.match(byPath(s, "core.bin").reason!, /binary/);
-  // Text in no known format beside the logs is skipped, not an error...
-  assert.equal(byPath(s, "notes.txt").status, "skipped");
-  assert.match(byPath(s, "notes.txt").reason!, /not a recognized input format/);
+  // Text in no known format beside the logs is ingested line by line, nothing understood, nothing lost.
+  const notes = byPath(s, "notes.txt");
+  assert.deepEqual([notes.status, notes.format, notes.lines, notes.events, notes.unparsed, notes.inferred], ["ingested", "text", 1, 1, 1, 1]);
+  assert.deepEqual(notes.unparsedShapes.map((u) => [u.shape, u.count, u.line]), [["restarted the decode pods at #:#, see ticket", 1, 1]]);
+  // No date in it, and its mtime (now) is far from the incident: it takes the time of its host's last dated line.
+  assert.match(notes.timeOrigin!, /took the time of host p0's last dated line/);
   assert.equal(prefill.first, "2026-08-20T10:15:32.100000Z");
   assert.equal(prefill.last, "2026-08-20T10:15:32.900000Z");
-  assert.equal(summary.eventsAdded, 16);
+  assert.equal(summary.eventsAdded, 17);
 
   withDb(db, (h) => {
     const rows = eventRows(h);
@@ -123,11 +127,11 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
     );
     assert.deepEqual(clockOffsets(h), summary.clockOffsetsUs);
     // Every input has a row: what was not ingested is recorded with its reason, for the analysis to see.
-    assert.equal(listIngestedSources(h).length, 5);
+    assert.equal(listIngestedSources(h).length, 6);
     const notIngested = listSources(h).filter((r) => r.status !== "complete");
     assert.deepEqual(
       notIngested.map((r) => [r.path.replace(/^.*bundle\//, ""), r.status]).sort(),
-      [["core.bin", "refused"], ["empty.log", "skipped"], ["notes.txt", "skipped"]],
+      [["core.bin", "refused"], ["empty.log", "skipped"]],
     );
     assert.match(notIngested.find((r) => r.path.endsWith("core.bin"))!.reason!, /binary/);
     const indexes = h.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name").pluck().all();
@@ -136,23 +140,24 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
 
   const again = await ingest({ db, paths: [bundle], host: "p0" });
   assert.equal(again.eventsAdded, 0);
-  assert.equal(again.eventsTotal, 16);
+  assert.equal(again.eventsTotal, 17);
   assert.deepEqual(
     again.sources.filter((x) => x.format !== null && x.status !== "refused").map((x) => x.status),
-    ["duplicate", "duplicate", "duplicate", "duplicate", "duplicate"],
+    ["duplicate", "duplicate", "duplicate", "duplicate", "duplicate", "duplicate"],
   );
   // The same skipped and refused inputs again add no rows: a repeated ingest is a no-op.
   withDb(db, (h) => assert.equal(listSources(h).length, 8));
 });
 
-test("...but a file named on its own in no known format is refused", async () => {
+test("a text file named on its own is ingested as text, its lines timed by its modification time", async () => {
   const dir = tempDir("named");
   const notes = writeTree(dir, { "notes.txt": "restarted the decode pods at 10:20\n" });
+  const mtime = new Date("2026-08-20T10:25:00Z");
+  utimesSync(join(notes, "notes.txt"), mtime, mtime);
   const summary = await ingest({ db: join(dir, "i.db"), paths: [join(notes, "notes.txt")] });
-  assert.deepEqual(
-    summary.sources.map((s) => [s.status, s.reason]),
-    [["refused", "not a recognized input format (SGLang log, probe JSONL, checksum dump, Flight Recorder JSON)"]],
-  );
+  const [s] = summary.sources;
+  assert.deepEqual([s!.status, s!.format, s!.events, s!.unparsed, s!.first], ["ingested", "text", 1, 1, "2026-08-20T10:25:00.000000Z"]);
+  assert.match(s!.timeOrigin!, /modification time .*no file of the incident has a dated line/);
 });
 
 test("adding sources later gives the same history as ingesting them together", async () => {

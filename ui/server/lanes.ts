@@ -14,6 +14,7 @@ const KIND_COMPONENT: Record<string, Component> = {
   "pd.node_failure": "bootstrap",
   "pd.transfer_failed": "transfer",
   "pd.timeout_warning": "transfer",
+  "pd.room_timeout": "transfer",
   "pd.metadata_not_ready": "transfer",
   "pd.context_corruption": "transfer",
   "coll.watchdog": "collectives",
@@ -23,6 +24,7 @@ const KIND_COMPONENT: Record<string, Component> = {
 };
 
 const PREFIX_COMPONENT: Record<string, Component> = {
+  nccl: "collectives",
   batch: "scheduler",
   sched: "scheduler",
   req: "scheduler",

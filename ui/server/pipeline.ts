@@ -6,6 +6,7 @@
 
 import { basename } from "node:path";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
+import { InputError } from "../../ingest/identity.js";
 import { openIncident } from "../../ingest/store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
 import { writeTimelineIndex } from "./timeline-index.js";
@@ -55,6 +56,8 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
     db: input.dbPath,
     paths: ["."],
     onProgress: (p) => report({ type: "progress", progress: ingestProgress(p) }),
+  }).catch((e: unknown) => {
+    throw e instanceof InputError ? new Error(`no events could be read from the upload: ${e.message}`) : e;
   });
   const notIngested = summary.sources.filter((s) => s.status === "refused" || s.status === "skipped");
   const warnings = notIngested.map((s) => `${s.path}: ${s.reason ?? s.status}`);

@@ -1,4 +1,4 @@
-// Periodic batch lines (sglang-pd-logs-and-protocol.md §2, hicache-indexk-scheduler.md §3.7).
+// Periodic batch lines (docs/protocol.md §2, docs/hicache-indexk.md §3.7).
 // Every era is `Prefill|Decode batch<sep> key: value, key: value, ...`:
 //   ≤ v0.5.3   `Prefill batch. #new-seq: 1, ..., ` (a period, and a trailing ", ")
 //   #9366      `Prefill batch [N], ...`              (forward iteration always printed)

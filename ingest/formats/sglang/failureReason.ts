@@ -1,7 +1,8 @@
 // The text after ` with exception ` on a PD failure line
-// (sglang-pd-logs-and-protocol.md §3.5). `str(KVTransferError)` is
-// `KVTransferError(bootstrap_room={room}): {reason}`; the NIXL sender may
-// instead re-raise the raw worker exception, printed as-is.
+// (docs/log-templates.md "Failure reasons"; docs/protocol.md §3.5).
+// `str(KVTransferError)` is `KVTransferError(bootstrap_room={room}): {reason}`;
+// the NIXL sender may instead re-raise the raw worker exception, printed as-is
+// (a NIXL binding error prints its status name: `NIXL_ERR_REMOTE_DISCONNECT`).
 
 export type ReasonKind =
   | "timeout"
@@ -25,13 +26,18 @@ export interface FailureReason {
   /** Who aborted: `AbortReq` or `decode_notification`. */
   abortBy?: string;
   bootstrapAddr?: string;
+  /** Mooncake: the dead peer session `host:rpc_port`, or the `host:port` a chunk was sent to. */
+  peer?: string;
 }
 
 const WRAPPER = /^KVTransferError\(bootstrap_room=(\d+|None)\): ?/s;
 const TIMEOUT = /^Request (\d+) timed out after ([0-9.]+)s in KVPoll\.(\w+)/;
-const LOST = /^Lost connection with prefill instance \(bootstrap_addr: ([^)]*)\)/;
+const LOST = /^Los(?:t|ing) connection with prefill instance \(bootstrap_addr: ([^)]*)\)/;
 const ERR_ROOM = / room=(\d+)/;
 const DOWN = /^Prefill server with bootstrap_addr: (\S+) is healthy before, but now it is down\./;
+// mooncake/conn.py record_failure texts that name the peer.
+const DEAD_SESSION = /^Decode instance could be dead, remote mooncake session (\S+) is not alive/i;
+const SENT_TO = /^Failed to send .* to (\S+)$/;
 
 // Reason prefixes by kind (§3.5 table; ≤ v0.5.11 NIXL's poll error for nixl_error).
 const PREFIXES: ReadonlyArray<readonly [string, ReasonKind]> = [
@@ -40,14 +46,15 @@ const PREFIXES: ReadonlyArray<readonly [string, ReasonKind]> = [
   ["send_metadata to prefill ", "bootstrap"],
   ["_register_kv_args to prefill ", "bootstrap"],
   ["follow_bootstrap_room conflict:", "bootstrap"],
-  ["Decode instance could be dead, remote mooncake session", "mooncake_transfer"],
   ["Failed to send kv chunk of ", "mooncake_transfer"],
   ["Failed to send state components of ", "mooncake_transfer"],
+  ["Failed to send aux data of ", "mooncake_transfer"],
   ["Failed to get kvcache from prefill instance", "mooncake_transfer"],
   ["Failed due to an unknown reason from another rank", "propagated"],
   ["NIXL KVSender Exception", "propagated"],
   ["NIXL KVReceiver Exception", "propagated"],
   ["NIXL transfer encountered ERR", "nixl_error"],
+  ["NIXL_ERR_", "nixl_error"],
   ["KVSender transfer encountered an error.", "nixl_error"],
 ];
 
@@ -89,6 +96,12 @@ function classify(reason: string, out: FailureReason): void {
     out.bootstrapAddr = lost[1];
     return;
   }
+  const session = DEAD_SESSION.exec(reason);
+  if (session) {
+    out.reasonKind = "mooncake_transfer";
+    out.peer = session[1];
+    return;
+  }
   for (const [prefix, kind] of PREFIXES) {
     if (reason.startsWith(prefix)) {
       out.reasonKind = kind;
@@ -96,6 +109,8 @@ function classify(reason: string, out: FailureReason): void {
         const room = ERR_ROOM.exec(reason);
         if (room) out.errorRoom = room[1];
       }
+      const to = kind === "mooncake_transfer" ? SENT_TO.exec(reason) : null;
+      if (to) out.peer = to[1];
       return;
     }
   }

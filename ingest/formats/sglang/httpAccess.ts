@@ -1,4 +1,4 @@
-// uvicorn access lines under SGLang's log format (sglang-pd-logs-and-protocol.md §1):
+// uvicorn access lines under SGLang's log format (docs/protocol.md §1):
 //   [%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s
 // `levelprefix` is the level name and a colon padded to 9 columns
 // (`INFO:    `), `request_line` is `METHOD path HTTP/version`, and

@@ -1,4 +1,4 @@
-// NIXL notification tags (sglang-pd-logs-and-protocol.md §6): ASCII, `_`-separated,
+// NIXL notification tags (docs/protocol.md §6): ASCII, `_`-separated,
 // parsed by decode with `split("_", 8)` (so a staged tag's agent name keeps its
 // underscores). Forms and their history:
 //   kv        {room}_kv_{chunk}_{is_last}                   before #15027 (2025-12-13)
@@ -7,13 +7,15 @@
 //                                                           src = pp_rank * tp_size + engine_rank
 //   kv part   {room}_kv_{chunk}_{is_last}_{src}_part_{i}_{n}  mixed VRAM/DRAM destinations
 //   staged    {room}_stg_{chunk}_{is_last}_{src}_{chunk_idx}_{page_start}_{num_pages}_{agent_name}
+//   kv+state  {room}_kvstate_{chunk}_{src}        last chunk with the NSA/SWA state bundled in (prepped
+//                                                 transfers; read in a nixl/conn.py copy of the index, version unknown)
 //   state     {room}_state_{src}_{component_idx}  (`_{component_idx}` appended by maybe_send_extra)
 //   aux       {room}_aux
 //   aux_nokv  {room}_aux_nokv_{src} (#19746), {room}_aux_nokv_{src}_{expected} (#32837)
 // `src` is kept under that name whatever the era; which rank it counts
 // depends on the SGLang version of the run.
 
-export type NotifTagKind = "kv" | "kv_part" | "staged" | "state" | "aux" | "aux_nokv";
+export type NotifTagKind = "kv" | "kv_part" | "kv_state" | "staged" | "state" | "aux" | "aux_nokv";
 
 export interface NotifTag {
   room: string;
@@ -43,6 +45,8 @@ export function parseNotifTag(tag: string): NotifTag | null {
   switch (f[1]) {
     case "kv":
       return kvTag(room, f);
+    case "kvstate":
+      return kvStateTag(room, f);
     case "stg":
       return stagedTag(room, f);
     case "state":
@@ -67,6 +71,15 @@ function kvTag(room: string, f: string[]): NotifTag | null {
   const parts = uint(f[7]);
   if (f[5] !== "part" || part < 0 || parts < 0) return null;
   return { room, tagKind: "kv_part", chunk, isLast, src, part, parts };
+}
+
+/** Always the last chunk: the state travels with it. */
+function kvStateTag(room: string, f: string[]): NotifTag | null {
+  if (f.length !== 4) return null;
+  const chunk = uint(f[2]);
+  const src = uint(f[3]);
+  if (chunk < 0 || src < 0) return null;
+  return { room, tagKind: "kv_state", chunk, isLast: true, src };
 }
 
 function stagedTag(room: string, f: string[]): NotifTag | null {

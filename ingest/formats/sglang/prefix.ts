@@ -12,6 +12,8 @@ export const PrefixResult = {
   ok: 1,
   /** The shape of a prefix with an impossible date or time in it. */
   badTime: 2,
+  /** Rank tags without a time, `[ TP3] message` (a format whose asctime is empty): the line has no time of its own. */
+  tagsOnly: 3,
 } as const;
 export type PrefixResult = (typeof PrefixResult)[keyof typeof PrefixResult];
 
@@ -105,7 +107,9 @@ export class PrefixReader {
       if (close < 0 || pid < 0 || pid > close) return PrefixResult.none;
       p = close + 2;
     }
-    if (line.charCodeAt(p) !== OPEN_BRACKET || !this.hasDateShape(line, p + 1)) return PrefixResult.none;
+    if (line.charCodeAt(p) !== OPEN_BRACKET) return PrefixResult.none;
+    if (line.charCodeAt(p + 1) === SPACE) return this.readTagsOnly(line, p + 1);
+    if (!this.hasDateShape(line, p + 1)) return PrefixResult.none;
     const timeOk = this.readMinute(line, p + 1);
     const second = digitsAt(line, p + 18, 2);
     let i = p + 20;
@@ -122,6 +126,13 @@ export class PrefixReader {
     this.tsUs = this.minuteBaseUs + second * 1_000_000 + fractionUs;
     this.msgStart = i;
     return PrefixResult.ok;
+  }
+
+  private readTagsOnly(line: string, at: number): PrefixResult {
+    const i = this.readTags(line, at);
+    if (i < 0 || (this.dp < 0 && this.pp < 0 && this.tp < 0 && this.tagAttrs === null)) return PrefixResult.none;
+    this.msgStart = i;
+    return PrefixResult.tagsOnly;
   }
 
   /** `YYYY-MM-DD HH:MM:SS` at `i`: digits and separators in place (values unchecked). */

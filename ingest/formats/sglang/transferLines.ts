@@ -1,7 +1,9 @@
-// NIXL / Mooncake connector lines (sglang-pd-logs-and-protocol.md §3.1–§3.3,
-// §7.4): notifications sent, the bootstrap thread's frames, abort
-// notifications and their acks, transport errors. Most are debug level, so a
-// run shows them only with --log-level debug.
+// NIXL / Mooncake connector lines (docs/log-templates.md "SGLang: transfer and
+// bootstrap thread"; docs/protocol.md §3.1–§3.3, §7.4):
+// notifications sent, the bootstrap thread's frames, abort notifications and
+// their acks, transport errors, the Mooncake engine wrapper's failed
+// transfers. Most are debug level, so a run shows them only with
+// --log-level debug.
 
 import type { ParsedEvent } from "../../event.js";
 import { LogKind } from "../../event.js";
@@ -21,7 +23,9 @@ const AUX_RECEIVED = /Received AUX_DATA for bootstrap_room (\d+) with length: ?(
 const ABORT_SENT = /Sent abort notification for room (\d+) to (\S+)/ys;
 const ACK_SENT = /Sent ABORT_ACK for room (\d+) to (\S+)/ys;
 const SESSION_FAILED = /Session (\S+) failed\./ys;
-const SKIPPING = /Skipping chunk for room (\d+) because/ys;
+// mooncake/conn.py and nixl/conn.py transfer_worker: "because it has already failed or been aborted";
+// NIXL with the deferred-release drain also "because it has been cleared" (the room is gone, not failed).
+const SKIPPING = /Skipping chunk for room (\d+) because it has (already failed or been aborted|been cleared)/ys;
 const SENDING_METADATA = /Sending to prefill server with bootstrap room (\d+) is_dummy=(True|False)/ys;
 const SEND_FAILED = /Failed to send (abort notification|ABORT_ACK|drained ABORT_ACK) for room (\d+): (.*)$/ys;
 const MALFORMED_ABORT = /Ignoring malformed abort notification: (.*)$/ys;
@@ -31,6 +35,9 @@ const KV_MANAGER = /NIXL KVManager initialized with backend: (\S+)/ys;
 const WORKER_ERROR = /Unexpected transfer worker error for room (\d+)/ys;
 const DEFERRED_TIMEOUT = /Deferred KV release for room (\d+) timed out after ([0-9.]+)s/ys;
 const DEFERRED_FAILED = /Deferred KV release failed for room (\d+)/ys;
+// distributed/device_communicators/mooncake_transfer_engine.py transfer_sync / batch_transfer_sync (debug).
+const SYNC_FAILED = /Failed to transfer data from (\S+) to (\S+) - (\S+?)\.$/ys;
+const BATCH_FAILED = /Failed to batch transfer data\. Buffers: (.*), Session: (\S+), Peer addresses: (.*)$/ys;
 
 export function parseTransferLine(line: string, at: number, ev: ParsedEvent): MatchResult {
   switch (line.charCodeAt(at)) {
@@ -45,7 +52,8 @@ export function parseTransferLine(line: string, at: number, ev: ParsedEvent): Ma
     case 83 /* S */:
       return sent(line, at, ev);
     case 70 /* F */:
-      return line.startsWith("Failed to send ", at) ? sendFailed(line, at, ev) : false;
+      if (line.startsWith("Failed to send ", at)) return sendFailed(line, at, ev);
+      return line.startsWith("Failed to ", at) ? engineCallFailed(line, at, ev) : false;
     case 73 /* I */:
       return line.startsWith("Ignoring malformed abort notification", at) ? malformedAbort(line, at, ev) : false;
     case 65 /* A */:
@@ -170,7 +178,7 @@ function sent(line: string, at: number, ev: ParsedEvent): MatchResult {
     if (!m) return false;
     ev.kind = LogKind.transportError;
     ev.role = "prefill";
-    ev.attrs = { errorKind: "mooncake_session", session: m[1] };
+    ev.attrs = { errorKind: "mooncake_session", session: m[1], failureClass: "transport" };
     return true;
   }
   if (line.startsWith("Skipping chunk for room", at)) {
@@ -179,7 +187,11 @@ function sent(line: string, at: number, ev: ParsedEvent): MatchResult {
     ev.kind = LogKind.skipChunk;
     ev.role = "prefill";
     ev.room = m[1];
-    ev.state = 0; // "already failed or been aborted"
+    if (m[2] === "been cleared") {
+      ev.attrs = { because: "cleared" };
+    } else {
+      ev.state = 0; // "already failed or been aborted"
+    }
     return true;
   }
   if (line.startsWith("Sending to prefill server with bootstrap room", at)) {
@@ -205,6 +217,21 @@ function sendFailed(line: string, at: number, ev: ParsedEvent): MatchResult {
   return true;
 }
 
+/** The Mooncake engine wrapper's rc < 0: the session is the peer `host:rpc_port` (it is then blacklisted, `Session … failed.`). */
+function engineCallFailed(line: string, at: number, ev: ParsedEvent): MatchResult {
+  const one = execAt(SYNC_FAILED, line, at);
+  if (one) {
+    ev.kind = LogKind.transportError;
+    ev.attrs = { errorKind: "mooncake_transfer_sync", session: one[2], buffer: one[1], peerAddr: one[3], failureClass: "transport" };
+    return true;
+  }
+  const batch = execAt(BATCH_FAILED, line, at);
+  if (!batch) return false;
+  ev.kind = LogKind.transportError;
+  ev.attrs = { errorKind: "mooncake_batch_transfer", session: batch[2], failureClass: "transport" };
+  return true;
+}
+
 function malformedAbort(line: string, at: number, ev: ParsedEvent): MatchResult {
   const m = execAt(MALFORMED_ABORT, line, at);
   if (!m) return "malformed abort line";
@@ -220,7 +247,7 @@ function auxMismatch(line: string, at: number, ev: ParsedEvent): MatchResult {
   ev.kind = LogKind.transportError;
   ev.role = "decode";
   ev.room = m[1];
-  ev.attrs = { errorKind: "aux_length_mismatch" };
+  ev.attrs = { errorKind: "aux_length_mismatch", failureClass: "transport" };
   return true;
 }
 
@@ -232,7 +259,7 @@ function nixl(line: string, at: number, ev: ParsedEvent): MatchResult {
     ev.role = "prefill";
     ev.room = m[1];
     ev.state = 0; // the worker records the failure (§6 worker loop step 5)
-    ev.attrs = { errorKind: "nixl_transport", error: m[2] };
+    ev.attrs = { errorKind: "nixl_transport", error: m[2], failureClass: "transport" };
     return true;
   }
   if (line.startsWith("NIXL KVManager initialized", at)) {
@@ -264,7 +291,7 @@ function deferredRelease(line: string, at: number, ev: ParsedEvent): MatchResult
     ev.kind = LogKind.deferredRelease;
     ev.role = "decode";
     ev.room = timedOut[1];
-    ev.attrs = { outcome: "timed_out", timeoutS: Number(timedOut[2]) };
+    ev.attrs = { outcome: "timed_out", timeoutS: Number(timedOut[2]), failureClass: "timeout" };
     return true;
   }
   const failed = execAt(DEFERRED_FAILED, line, at);

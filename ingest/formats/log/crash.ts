@@ -1,0 +1,103 @@
+// The last words of a dying process, as they reach its stderr:
+//   Fatal Python error: Segmentation fault            (faulthandler; the thread
+//                                                        dumps follow, §faulthandler)
+//   terminate called after throwing an instance of 'c10::DistBackendError'
+//     what():  …                                       (std::terminate, torch)
+//   *** SIGSEGV received at time=1781186587 on cpu 3 ***   (absl's failure handler)
+//   *** Aborted at 1781186587 (unix time) try "date -d @1781186587" …  (glog's)
+//   Segmentation fault (core dumped)                  (the shell that ran it)
+// Each opens a `proc.crash` record. Thread dumps and C++ backtraces
+// (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
+// the record above them.
+
+export interface CrashHead {
+  /** What killed it: "Segmentation fault", "Aborted", "SIGSEGV", "std::terminate", … */
+  what: string;
+  signal?: string;
+  /** The C++ exception type of a terminate. */
+  excType?: string;
+  /** A time the line states (absl and glog print the unix time), µs. */
+  tsUs?: number;
+}
+
+const FATAL_PYTHON = "Fatal Python error: ";
+const TERMINATE = /^terminate called (?:after throwing an instance of '([^']+)'|without an active exception)/;
+const ABSL_SIGNAL = /^\*\*\* (SIG[A-Z]+) received at time=(\d+)(?: on cpu \d+)? \*\*\*/;
+const GLOG_ABORTED = /^\*\*\* Aborted at (\d+) \(unix time\)/;
+const SHELL_DEATH = /^(Segmentation fault|Aborted|Bus error|Floating point exception|Illegal instruction|Killed)(?: \(core dumped\))?$/;
+
+/** faulthandler names the fatal signal in words (Python's faulthandler.c). */
+const SIGNAL_OF: Record<string, string> = {
+  "Segmentation fault": "SIGSEGV",
+  Aborted: "SIGABRT",
+  "Bus error": "SIGBUS",
+  "Floating point exception": "SIGFPE",
+  "Illegal instruction": "SIGILL",
+  Killed: "SIGKILL",
+};
+
+export function crashHeadOf(line: string): CrashHead | null {
+  switch (line.charCodeAt(0)) {
+    case 70 /* F */:
+      if (!line.startsWith(FATAL_PYTHON)) return null;
+      return withSignal(line.substring(FATAL_PYTHON.length).trim());
+    case 116 /* t */: {
+      const m = TERMINATE.exec(line);
+      if (!m) return null;
+      return m[1] !== undefined ? { what: "std::terminate", signal: "SIGABRT", excType: m[1] } : { what: "std::terminate", signal: "SIGABRT" };
+    }
+    case 42 /* * */: {
+      const absl = ABSL_SIGNAL.exec(line);
+      if (absl) return { what: absl[1]!, signal: absl[1]!, tsUs: Number(absl[2]) * 1_000_000 };
+      const glog = GLOG_ABORTED.exec(line);
+      return glog ? { what: "Aborted", tsUs: Number(glog[1]) * 1_000_000 } : null;
+    }
+    default: {
+      const m = SHELL_DEATH.exec(line);
+      return m ? withSignal(m[1]!) : null;
+    }
+  }
+}
+
+function withSignal(what: string): CrashHead {
+  const signal = SIGNAL_OF[what];
+  return signal !== undefined ? { what, signal } : { what };
+}
+
+/** Lines of a faulthandler dump after its first: thread headers, frames, the module list. */
+export function isDumpLine(line: string): boolean {
+  return (
+    line.startsWith("Thread 0x") ||
+    line.startsWith("Current thread 0x") ||
+    line.startsWith("Extension modules:") ||
+    line.startsWith("<no Python frame>") ||
+    line.startsWith("Stack (most recent call first):") ||
+    line.startsWith("Python runtime state:")
+  );
+}
+
+/** Lines of a C++ backtrace torch or glog prints under an error. */
+export function isBacktraceLine(line: string): boolean {
+  return line.startsWith("frame #") || line.startsWith("Exception raised from ") || line.startsWith("*** ") || line.startsWith("@ ");
+}
+
+const FRAME = /^ {2}File "([^"]+)", line (\d+) in (\S+)/;
+
+/** From a faulthandler dump: the crashing thread's innermost frame, and how many threads were dumped. */
+export function dumpSummary(lines: readonly string[]): { threads: number; frame?: string } {
+  let threads = 0;
+  let frame: string | undefined;
+  let inCurrent = false;
+  for (const line of lines) {
+    if (line.startsWith("Thread 0x") || line.startsWith("Current thread 0x")) {
+      threads++;
+      inCurrent = line.startsWith("Current");
+      continue;
+    }
+    if (inCurrent && frame === undefined) {
+      const m = FRAME.exec(line);
+      if (m) frame = `${m[3]} (${m[1]}:${m[2]})`;
+    }
+  }
+  return frame !== undefined ? { threads, frame } : { threads };
+}

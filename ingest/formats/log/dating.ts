@@ -1,0 +1,144 @@
+// Times for records that carry none (DESIGN.md "Inputs": undated lines keep
+// their place). A record with its own time is emitted at once. One without
+// (a traceback with no prefixed line above it, an NCCL or `print` line, a
+// faulthandler dump) waits for the next dated record and takes a time
+// interpolated between its dated neighbours in the file; before the first
+// dated record it takes the first one's time, after the last the last one's,
+// and in a file with no dated line at all the file's anchor. It is marked
+// `tsInferred` either way: never an error, never dropped.
+// A glog/c10 stamp has a time of day but no year: it takes the year that puts
+// it nearest the record dated before it (the file's own), else the year hint
+// the ingest gives (the same host's other files, the file's mtime).
+
+import type { ParsedEvent } from "../../event.js";
+import { civilToUs, isValidCivil } from "../sglang/prefix.js";
+import type { TorchStamp } from "../sglang/torchLines.js";
+
+/** What the ingest knows about a file's times before its lines are read (ingest/scan.ts). */
+export interface DatingHints {
+  /** False when no line of the file carries a date: every undated record takes the anchor at once. */
+  hasDatedLines: boolean;
+  /** The time of undated records when the file gives none, and what it is. */
+  anchorUs: number;
+  anchorOrigin: string;
+  /** A year for stamps that carry none, near this instant, and where it came from. */
+  yearNearUs: number;
+  yearOrigin: string;
+}
+
+/** Undated records held at most while waiting for a dated one; beyond that they take the last time known. */
+const MAX_HELD = 20_000;
+const US_PER_DAY = 86_400_000_000;
+
+/** A record waiting for a time: undated, or stamped with no year known yet. */
+interface Held {
+  ev: ParsedEvent;
+  stamp: TorchStamp | null;
+}
+
+export class RecordDater {
+  private held: Held[] = [];
+  private lastDatedUs = -1;
+  private undatedCount = 0;
+  private yearFromHint = 0;
+
+  constructor(
+    private readonly hints: DatingHints | undefined,
+    private readonly tzOffsetMinutes: number,
+    private readonly out: (ev: ParsedEvent) => void,
+  ) {}
+
+  /** A record with its own time in `ev.tsUs`. */
+  dated(ev: ParsedEvent): void {
+    if (this.held.length > 0) this.release(ev.tsUs);
+    this.lastDatedUs = ev.tsUs;
+    this.out(ev);
+  }
+
+  /** A record with a time of day and no year: it waits for a dated record when neither the file nor the hints give one. */
+  stamped(ev: ParsedEvent, stamp: TorchStamp): void {
+    const near = this.lastDatedUs >= 0 ? this.lastDatedUs : this.hints?.yearNearUs;
+    const us = near === undefined ? null : nearestYear(stamp, near, this.tzOffsetMinutes);
+    if (us === null) return this.hold({ ev, stamp });
+    if (this.lastDatedUs < 0) this.yearFromHint++;
+    ev.tsUs = us;
+    this.dated(ev);
+  }
+
+  undated(ev: ParsedEvent): void {
+    ev.tsInferred = true;
+    this.undatedCount++;
+    if (this.hints !== undefined && !this.hints.hasDatedLines) {
+      ev.tsUs = this.hints.anchorUs;
+      return this.out(ev);
+    }
+    this.hold({ ev, stamp: null });
+  }
+
+  private hold(h: Held): void {
+    this.held.push(h);
+    if (this.held.length >= MAX_HELD) this.release(this.lastDatedUs >= 0 ? this.lastDatedUs : this.anchor());
+  }
+
+  /** End of the file: held records take the last dated time (or the anchor). */
+  finish(): void {
+    if (this.held.length > 0) this.release(this.lastDatedUs >= 0 ? this.lastDatedUs : this.anchor(), true);
+  }
+
+  /** Where the inferred times of this file came from, for the source's record; null when nothing was inferred. */
+  origin(): string | null {
+    const parts: string[] = [];
+    if (this.undatedCount > 0) {
+      parts.push(
+        this.lastDatedUs >= 0
+          ? `${this.undatedCount} record(s) without a time took times between their dated neighbours in the file`
+          : `${this.undatedCount} record(s) without a time took ${this.hints?.anchorOrigin ?? "no anchor (none was given)"}`,
+      );
+    }
+    if (this.yearFromHint > 0) parts.push(`${this.yearFromHint} glog/c10 stamp(s) before any dated line took the year of ${this.hints?.yearOrigin}`);
+    return parts.length > 0 ? parts.join("; ") : null;
+  }
+
+  private anchor(): number {
+    return this.hints?.anchorUs ?? 0;
+  }
+
+  /**
+   * Times the held records between the last dated time and `nextUs`: evenly
+   * spaced when the clock moved forward, all at the last time when it did not
+   * (or at the end of the file, `atEnd`); before the first dated record, at `nextUs`.
+   */
+  private release(nextUs: number, atEnd = false): void {
+    const held = this.held;
+    this.held = [];
+    const last = this.lastDatedUs;
+    const n = held.length;
+    for (let i = 0; i < n; i++) {
+      const { ev, stamp } = held[i]!;
+      const stamped = stamp === null ? null : nearestYear(stamp, last >= 0 ? last : nextUs, this.tzOffsetMinutes);
+      if (stamped !== null) ev.tsUs = stamped;
+      else {
+        if (stamp !== null) {
+          ev.tsInferred = true;
+          this.undatedCount++;
+        }
+        if (last < 0 || atEnd) ev.tsUs = last < 0 ? nextUs : last;
+        else ev.tsUs = nextUs > last ? last + Math.floor(((nextUs - last) * (i + 1)) / (n + 1)) : last;
+      }
+      this.out(ev);
+    }
+  }
+}
+
+/** The stamp's time in the year (of three candidates) that puts it nearest `nearUs`, or null when it is no real date. */
+export function nearestYear(s: TorchStamp, nearUs: number, tzOffsetMinutes: number): number | null {
+  const year = new Date(nearUs / 1000 + tzOffsetMinutes * 60_000).getUTCFullYear();
+  let best: number | null = null;
+  for (const y of [year - 1, year, year + 1]) {
+    const civil = { year: y, month: s.month, day: s.day, hour: s.hour, minute: s.minute, second: s.second };
+    if (!isValidCivil(civil)) continue;
+    const us = civilToUs(civil, s.fractionUs, tzOffsetMinutes);
+    if (best === null || Math.abs(us - nearUs) < Math.abs(best - nearUs)) best = us;
+  }
+  return best !== null && Math.abs(best - nearUs) < 200 * US_PER_DAY ? best : null;
+}

@@ -1,0 +1,325 @@
+// One parser for every log file (DESIGN.md "Inputs"): a file is one wrapper
+// around lines of several dialects, decided per line. For each line:
+//   1. the wrapper (CRI, docker json-file, kubectl, journald) is stripped and
+//      its time kept; partial lines are joined; a line not in the wrapper's
+//      shape stays a line of its own, reported by number;
+//   2. paste debris (`> `, backticks, stray spaces) is cleaned;
+//   3. the dialect is read from the line's start: SGLang's prefix (with a
+//      time, or only rank tags), torch c10 / glog / absl, UCX, an ISO-dated
+//      line of another logger, NCCL, Python's logging default, uvicorn, a crash
+//      or exception opener — or none;
+//   4. the message goes through the templates of its dialect (./messages.ts);
+//   5. the line opens a record or continues the one above (./records.ts), and
+//      records are timed by ./dating.ts (undated ones interpolated, never lost).
+// Events keep the raw line; a record in a per-rank file inherits the file's
+// rank when its line names none.
+
+import type { ParsedEvent, ParseIssue } from "../../event.js";
+import { LogKind } from "../../event.js";
+import type { LineParser, ParseContext } from "../format.js";
+import { parseHttpAccess } from "../sglang/httpAccess.js";
+import type { MatchResult } from "../sglang/match.js";
+import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
+import { looksLikeTorchLine, readTorchLine } from "../sglang/torchLines.js";
+import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
+import { crashHeadOf } from "./crash.js";
+import { nearestYear, RecordDater } from "./dating.js";
+import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
+import { readIsoHead, readNcclHead, readPythonLoggingHead, readUcxHead } from "./otherDialects.js";
+import { cleanPasted, mayBePasted } from "./pasted.js";
+import { RecordAssembler, RecordTime } from "./records.js";
+import { TRACEBACK, threadDeathOf } from "./traceback.js";
+
+/** A line as the dialect readers see it: its inner text, its raw text, and the wrapper's time (-1: none). */
+interface Line {
+  inner: string;
+  raw: string;
+  no: number;
+  wrapperUs: number;
+  wrapperHost: string | undefined;
+}
+
+const US_PER_MINUTE = 60_000_000;
+/** Characters of an unparsed message kept for its shape. */
+const MAX_MESSAGE_CHARS = 400;
+const QUARTER_HOUR_MIN = 15;
+
+export class LogParser implements LineParser {
+  private readonly prefix: PrefixReader;
+  private readonly dater: RecordDater;
+  private readonly records: RecordAssembler;
+  private readonly unwrapper: LineUnwrapper | null;
+  private out: ParsedEvent[] = [];
+  private issues: ParseIssue[] = [];
+  /** Raw lines of a partial wrapped line, and where it started. */
+  private partialRaw: string[] = [];
+  private partialLine = 0;
+  /** Microseconds added to the file's own prefix times when its wrapper's UTC stamps show another zone. */
+  private zoneFixUs: number | null = null;
+  private zoneNote: string | null = null;
+
+  constructor(private readonly ctx: ParseContext) {
+    this.prefix = new PrefixReader(ctx.tzOffsetMinutes);
+    this.dater = new RecordDater(ctx.dating, ctx.tzOffsetMinutes, (ev) => this.out.push(ev));
+    this.records = new RecordAssembler(this.dater);
+    this.unwrapper = ctx.wrapper !== undefined ? wrapperByName(ctx.wrapper).create() : null;
+  }
+
+  line(raw: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
+    this.out = out;
+    this.issues = issues;
+    const text = stripCr(raw);
+    if (this.unwrapper === null) return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+    const u = this.unwrapper.unwrap(text);
+    if (u.kind === "partial") {
+      if (this.partialRaw.length === 0) this.partialLine = lineNo;
+      this.partialRaw.push(text);
+      return;
+    }
+    if (u.kind === "foreign") {
+      // A partial line the runtime never finished is a line of its own, before this one.
+      this.flushPartial();
+      issues.push({ line: lineNo, message: `${u.why}; the line is kept as it stands` });
+      return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+    }
+    const joined = this.partialRaw.length > 0;
+    const rawText = joined ? [...this.partialRaw, text].join("\n") : text;
+    const no = joined ? this.partialLine : lineNo;
+    this.partialRaw = [];
+    this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: u.tsUs, wrapperHost: u.host });
+  }
+
+  end(out: ParsedEvent[], issues: ParseIssue[]): void {
+    this.out = out;
+    this.issues = issues;
+    this.flushPartial();
+    this.records.finish();
+    this.dater.finish();
+  }
+
+  /** A partial wrapped line still waiting for its end, read as the line it makes so far. */
+  private flushPartial(): void {
+    const rest = this.unwrapper?.end();
+    if (!rest || rest.kind !== "line") return;
+    const raw = this.partialRaw.join("\n");
+    this.partialRaw = [];
+    this.read({ inner: clean(rest.inner), raw, no: this.partialLine, wrapperUs: rest.tsUs, wrapperHost: rest.host });
+  }
+
+  timeOrigin(): string | null {
+    const parts = [this.zoneNote, this.dater.origin()].filter((p): p is string => p !== null);
+    return parts.length > 0 ? parts.join("; ") : null;
+  }
+
+  private read(l: Line): void {
+    const s = l.inner;
+    const c0 = s.charCodeAt(0);
+    if (c0 === 91 /* [ */ || c0 === 40 /* ( */) {
+      const found = this.prefix.read(s);
+      if (found === PrefixResult.ok || found === PrefixResult.tagsOnly) return this.sglangLine(l, found === PrefixResult.ok);
+      if (found === PrefixResult.badTime) {
+        this.issues.push({ line: l.no, message: "impossible date or time in the log prefix; the line is kept as text" });
+      }
+    }
+    if (c0 !== 32 && c0 !== 9 && s.length > 0) {
+      if (looksLikeTorchLine(s) && this.torchLine(l)) return;
+      if (this.otherDialect(l)) return;
+      if (this.opener(l)) return;
+    }
+    if (this.records.append(s, l.raw)) return;
+    this.plain(l);
+  }
+
+  /** A line with SGLang's prefix: its rank tags, and a time unless it carries only tags. */
+  private sglangLine(l: Line, timed: boolean): void {
+    const p = this.prefix;
+    const ev = this.newEvent(l);
+    if (p.dp >= 0 || p.pp >= 0 || p.tp >= 0) {
+      ev.dp = p.dp >= 0 ? p.dp : undefined;
+      ev.pp = p.pp >= 0 ? p.pp : undefined;
+      ev.tp = p.tp >= 0 ? p.tp : undefined;
+    }
+    this.messages(SGLANG_MESSAGES, l, p.msgStart, ev);
+    if (p.tagAttrs !== null) ev.attrs = ev.attrs === undefined ? p.tagAttrs : Object.assign(ev.attrs, p.tagAttrs);
+    if (!timed) return this.openTimed(ev, l, -1);
+    ev.tsUs = p.tsUs + this.zoneFix(p.tsUs, l.wrapperUs);
+    this.records.open(ev, RecordTime.own, null, l.inner);
+  }
+
+  /** torch c10 / glog / absl: `[rank3]:[E820 10:30:02.408 …] …`, `E0611 14:03:07.554102 88213 file.cc:305] …`. */
+  private torchLine(l: Line): boolean {
+    const torch = readTorchLine(l.inner);
+    if (torch === null) return false;
+    const ev = this.newEvent(l);
+    this.messages(ENGINE_MESSAGES, l, torch.msgStart, ev);
+    if (torch.globalRank !== undefined) (ev.attrs ??= {}).globalRank = torch.globalRank;
+    const stamp = torch.stamp;
+    if (stamp === undefined) return this.openTimed(ev, l, -1), true;
+    const fromWrapper = l.wrapperUs >= 0 ? nearestYear(stamp, l.wrapperUs, this.ctx.tzOffsetMinutes) : null;
+    if (fromWrapper !== null) {
+      ev.tsUs = fromWrapper;
+      this.records.open(ev, RecordTime.own, null, l.inner);
+    } else {
+      this.records.open(ev, RecordTime.stamp, stamp, l.inner);
+    }
+    return true;
+  }
+
+  /** Lines of other loggers that say so at their start: ISO-dated, NCCL, Python logging, uvicorn. */
+  private otherDialect(l: Line): boolean {
+    const s = l.inner;
+    const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
+    if (ucx !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ENGINE_MESSAGES, l, ucx.msgStart, ev);
+      ev.tsUs = ucx.tsUs;
+      this.records.open(ev, RecordTime.own, null, s);
+      return true;
+    }
+    const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
+    if (iso !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, iso.msgStart, ev);
+      ev.tsUs = iso.tsUs;
+      this.records.open(ev, RecordTime.own, null, s);
+      return true;
+    }
+    const nccl = readNcclHead(s);
+    if (nccl !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ENGINE_MESSAGES, l, nccl.msgStart, ev);
+      if (ev.kind === LogKind.unparsed && nccl.level !== "INFO" && nccl.level !== "TRACE") ev.kind = LogKind.ncclWarning;
+      ev.attrs = { ...ev.attrs, ncclLevel: nccl.level, ncclHost: nccl.ncclHost, cudaDev: nccl.cudaDev };
+      this.openTimed(ev, l, -1);
+      return true;
+    }
+    const c0 = s.charCodeAt(0);
+    if (c0 < 65 || c0 > 90 || s.indexOf(":") < 0) return false;
+    if (s.indexOf(' - "') > 0) {
+      const ev = this.newEvent(l);
+      if (parseHttpAccess(s, 0, ev) === true) return this.openTimed(ev, l, -1), true;
+    }
+    const py = readPythonLoggingHead(s);
+    if (py === null) return false;
+    const ev = this.newEvent(l);
+    this.messages(ANY_MESSAGES, l, py.msgStart, ev);
+    this.openTimed(ev, l, -1);
+    return true;
+  }
+
+  /** Lines that open a record without a prefix: a thread death, a crash, a traceback after a finished one. */
+  private opener(l: Line): boolean {
+    const s = l.inner;
+    const death = s.charCodeAt(0) === 69 /* E */ ? threadDeathOf(s) : null;
+    if (death !== null) {
+      const ev = this.newEvent(l);
+      ev.kind = LogKind.exception;
+      ev.attrs = { thread: death.thread, threadName: death.threadName };
+      this.openTimed(ev, l, -1);
+      return true;
+    }
+    const crash = crashHeadOf(s);
+    if (crash !== null) {
+      const ev = this.newEvent(l);
+      ev.kind = LogKind.crash;
+      const attrs: Record<string, unknown> = { what: crash.what, fatal: true };
+      if (crash.signal !== undefined) attrs.signal = crash.signal;
+      if (crash.excType !== undefined) attrs.excType = crash.excType;
+      if (crash.signal === "SIGSEGV" || crash.signal === "SIGBUS") attrs.failureClass = "segfault";
+      ev.attrs = attrs;
+      this.openTimed(ev, l, crash.tsUs ?? -1);
+      return true;
+    }
+    if (!s.startsWith(TRACEBACK)) return false;
+    // After a log line, a traceback is that line's (logger.exception); after a finished traceback, a new record.
+    if (this.records.append(s, l.raw)) return true;
+    const ev = this.newEvent(l);
+    ev.kind = LogKind.exception;
+    this.openTimed(ev, l, -1);
+    return true;
+  }
+
+  /** A line in no dialect that continues nothing: a record of its own (a `print`, a warning, a progress bar). */
+  private plain(l: Line): void {
+    const ev = this.newEvent(l);
+    this.messages(ANY_MESSAGES, l, 0, ev);
+    this.openTimed(ev, l, -1);
+  }
+
+  /** Opens a record timed by `ownUs` (a time the line itself states), else the wrapper's time, else none. */
+  private openTimed(ev: ParsedEvent, l: Line, ownUs: number): void {
+    const us = ownUs >= 0 ? ownUs : l.wrapperUs;
+    if (us >= 0) ev.tsUs = us;
+    this.records.open(ev, us >= 0 ? RecordTime.own : RecordTime.none, null, l.inner);
+  }
+
+  private messages(matchers: readonly MessageMatcher[], l: Line, at: number, ev: ParsedEvent): void {
+    let matched: MatchResult = matchMessage(matchers, l.inner, at, ev);
+    if (typeof matched === "string" && isBlankCode(l.inner.charCodeAt(l.inner.length - 1))) {
+      // Trailing spaces of a pasted line: the template may match without them.
+      matched = matchMessage(matchers, l.inner.trimEnd(), at, ev);
+    }
+    if (typeof matched === "string") {
+      this.issues.push({ line: l.no, message: `looks like a ${matched} but does not match its template; kept as unparsed` });
+    }
+    if (ev.kind === LogKind.unparsed) ev.unparsedMessage = l.inner.substring(at, at + MAX_MESSAGE_CHARS);
+  }
+
+  private newEvent(l: Line): ParsedEvent {
+    const rank = this.ctx.rank;
+    return {
+      tsUs: 0,
+      line: l.no,
+      kind: LogKind.unparsed,
+      host: this.ctx.host ?? l.wrapperHost,
+      role: this.ctx.role,
+      dp: rank?.dp,
+      pp: rank?.pp,
+      tp: rank?.tp,
+      room: undefined,
+      rid: undefined,
+      chunk: undefined,
+      state: undefined,
+      attrs: undefined,
+      text: l.raw,
+    };
+  }
+
+  /**
+   * A wrapped file whose own prefix times stand a whole number of quarter
+   * hours from the runtime's UTC stamps was logged in another zone than it
+   * was read in: unless the user named the zone (--tz), the stamps decide it.
+   */
+  private zoneFix(prefixUs: number, wrapperUs: number): number {
+    if (this.zoneFixUs !== null) return this.zoneFixUs;
+    if (wrapperUs < 0) return 0;
+    const diffMin = (prefixUs - wrapperUs) / US_PER_MINUTE;
+    const quarters = Math.round(diffMin / QUARTER_HOUR_MIN);
+    const fix = this.ctx.tzGiven !== true && quarters !== 0 && Math.abs(diffMin - quarters * QUARTER_HOUR_MIN) < 2 ? -quarters * QUARTER_HOUR_MIN : 0;
+    this.zoneFixUs = fix * US_PER_MINUTE;
+    if (fix !== 0) {
+      const east = this.ctx.tzOffsetMinutes - fix;
+      this.zoneNote = `log prefix times read at UTC${east >= 0 ? "+" : "-"}${hhmm(Math.abs(east))}, as the container runtime's UTC stamps show`;
+    }
+    return this.zoneFixUs;
+  }
+}
+
+function hhmm(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+function isBlankCode(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+function clean(line: string): string {
+  return mayBePasted(line) ? cleanPasted(line) : line;
+}
+
+/** The pipeline strips line endings; a `\r` left over from CRLF text would defeat `$` in the templates. */
+function stripCr(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+  return end === line.length ? line : line.substring(0, end);
+}

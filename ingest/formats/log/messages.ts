@@ -1,0 +1,27 @@
+// Which message templates a line's dialect goes through. SGLang's own lines
+// take SGLang's templates; glog/absl/c10 lines take torch's watchdog and the
+// transfer engines' templates (Mooncake, NIXL, UCX); lines of other loggers
+// (ISO-dated, Python logging, plain) may carry either and take both.
+
+import type { ParsedEvent } from "../../event.js";
+import { parseEngineMessage } from "../messages/engineMessage.js";
+import { dispatchSglangMessage } from "../sglang/dispatch.js";
+import type { MatchResult } from "../sglang/match.js";
+import { parseWatchdog } from "../sglang/torchLines.js";
+
+export type MessageMatcher = (line: string, at: number, ev: ParsedEvent) => MatchResult;
+
+const torchWatchdog: MessageMatcher = (line, at, ev) => parseWatchdog(line, at, ev);
+
+export const SGLANG_MESSAGES: readonly MessageMatcher[] = [dispatchSglangMessage];
+export const ENGINE_MESSAGES: readonly MessageMatcher[] = [torchWatchdog, parseEngineMessage];
+export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES];
+
+/** The first template set that claims the message: true, false, or the name of a template that half-matched. */
+export function matchMessage(matchers: readonly MessageMatcher[], line: string, at: number, ev: ParsedEvent): MatchResult {
+  for (const m of matchers) {
+    const r = m(line, at, ev);
+    if (r !== false) return r;
+  }
+  return false;
+}

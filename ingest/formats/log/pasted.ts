@@ -1,0 +1,54 @@
+// Log text as people paste it into tickets and chats: a `> ` quote marker in
+// front of each line, stray backticks around a line or a code fence, spaces
+// before a prefixed line and after any line. Cleaning is cheap to skip: most
+// lines start with `[` or a letter and end with a visible character.
+
+const SPACE = 32;
+const TAB = 9;
+const GT = 62;
+const BACKTICK = 96;
+
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
+/**
+ * True when a line may carry paste debris (checked before cleaning it).
+ * Trailing spaces alone are left to the templates (./logParser.ts retries a
+ * half-matched message without them): old batch lines end in a meaningful ", ".
+ */
+export function mayBePasted(line: string): boolean {
+  if (line.length === 0) return false;
+  const first = line.charCodeAt(0);
+  return first === GT || first === BACKTICK || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first);
+}
+
+/**
+ * The line without its paste debris. Leading whitespace goes only before a
+ * line that then opens with a log prefix (`[2026-…`, `[rank…`, a glog
+ * level and date): elsewhere indentation means something (traceback frames).
+ */
+export function cleanPasted(line: string): string {
+  let s = line;
+  while (s.charCodeAt(0) === GT && (s.length === 1 || s.charCodeAt(1) === SPACE || s.charCodeAt(1) === GT)) {
+    s = s.substring(s.charCodeAt(1) === SPACE ? 2 : 1);
+  }
+  let end = s.length;
+  while (end > 0 && (isBlank(s.charCodeAt(end - 1)) || s.charCodeAt(end - 1) === BACKTICK)) end--;
+  let indent = 0;
+  while (indent < end && isBlank(s.charCodeAt(indent))) indent++;
+  let start = indent;
+  while (start < end && s.charCodeAt(start) === BACKTICK) start++;
+  const rest = s.substring(start, end);
+  if (indent > 0 && opensWithPrefix(rest)) return rest;
+  return s.substring(0, indent) + rest;
+}
+
+/** `[` + a digit (SGLang's date) or `[rank`, or a glog level letter and four digits. */
+function opensWithPrefix(s: string): boolean {
+  const c0 = s.charCodeAt(0);
+  const c1 = s.charCodeAt(1);
+  if (c0 === 91 /* [ */) return (c1 >= 48 && c1 <= 57) || s.startsWith("[rank");
+  const level = c0 === 73 || c0 === 87 || c0 === 69 || c0 === 70; // I W E F
+  return level && c1 >= 48 && c1 <= 57 && s.charCodeAt(5) === SPACE;
+}

@@ -1,0 +1,120 @@
+// Multi-line records. A record is a line that opens one (a prefixed log line,
+// `Exception in thread …`, `Fatal Python error: …`, a torch line, an NCCL
+// line, any other line) plus the lines that continue it: indented or blank
+// lines, the rest of a traceback (its exception line, chain markers, the
+// chained traceback), a faulthandler thread dump, a C++ backtrace. Python
+// writes a `logger.exception` traceback right after its message, so such
+// lines belong to the record above. Any other line opens a record of its own:
+// a plain `print` line is one record, counted and kept. A record is handed to
+// the dater (./dating.ts) when the next one opens. Lines are read as their
+// inner text (a container wrapper stripped); the record's text keeps them raw.
+
+import type { ParsedEvent } from "../../event.js";
+import { LogKind } from "../../event.js";
+import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
+import { dumpSummary, isBacktraceLine, isDumpLine } from "./crash.js";
+import type { RecordDater } from "./dating.js";
+import { classifyFailure } from "../messages/failureClass.js";
+import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
+
+/** A record longer than this is cut: its next line opens an unparsed record (bounded memory). */
+const MAX_RECORD_LINES = 2000;
+
+/** How a record is timed: by its own time, by a stamp without a year, or not at all. */
+export const RecordTime = { own: 0, stamp: 1, none: 2 } as const;
+export type RecordTime = (typeof RecordTime)[keyof typeof RecordTime];
+
+export class RecordAssembler {
+  private current: ParsedEvent | null = null;
+  private time: RecordTime = RecordTime.none;
+  private stamp: TorchStamp | null = null;
+  /** The opening line's inner text (ev.text is the raw line). */
+  private head = "";
+  private more: string[] = [];
+  /** The raw continuation lines, when any differs from its inner text (a wrapped file). */
+  private moreRaw: string[] | null = null;
+  private tb: TracebackState = TracebackState.none;
+  private dump = false;
+
+  constructor(private readonly dater: RecordDater) {}
+
+  /** Closes the open record and opens `ev`, whose first line reads `inner` (ev.text holds it raw). */
+  open(ev: ParsedEvent, time: RecordTime, stamp: TorchStamp | null, inner: string): void {
+    this.close();
+    this.current = ev;
+    this.time = time;
+    this.stamp = stamp;
+    this.head = inner;
+    this.tb = inner.endsWith(TRACEBACK) ? TracebackState.frames : TracebackState.none;
+    this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
+  }
+
+  /** Adds a line that opens nothing to the open record; false when it must be a record of its own. */
+  append(line: string, raw: string): boolean {
+    if (this.current === null || this.more.length >= MAX_RECORD_LINES || !this.continues(line)) return false;
+    this.tb = nextTracebackState(this.tb, line);
+    if (raw !== line && this.moreRaw === null) this.moreRaw = this.more.slice();
+    this.more.push(line);
+    this.moreRaw?.push(raw);
+    return true;
+  }
+
+  /** End of input: the open record goes to the dater. */
+  finish(): void {
+    this.close();
+  }
+
+  private continues(line: string): boolean {
+    if (line.length === 0) return true;
+    const c = line.charCodeAt(0);
+    if (c === 32 || c === 9) return true;
+    const tb = this.tb;
+    if (line.startsWith(TRACEBACK)) return tb !== TracebackState.done;
+    // After a traceback's frames, its exception line; after that, a chain marker and the chained traceback.
+    if (tb === TracebackState.frames || tb === TracebackState.chained) return true;
+    if (tb === TracebackState.done && nextTracebackState(tb, line) === TracebackState.chained) return true;
+    if (this.dump && isDumpLine(line)) return true;
+    return isBacktraceLine(line);
+  }
+
+  private close(): void {
+    const ev = this.current;
+    if (ev === null) return;
+    if (this.more.length > 0) {
+      ev.text += "\n" + (this.moreRaw ?? this.more).join("\n");
+      attachContinuation(ev, this.head, this.more);
+      this.more = [];
+      this.moreRaw = null;
+    }
+    this.current = null;
+    if (this.time === RecordTime.own) this.dater.dated(ev);
+    else if (this.time === RecordTime.stamp) this.dater.stamped(ev, this.stamp!);
+    else this.dater.undated(ev);
+  }
+}
+
+/** What the continuation lines of a record say: the exception a traceback ends with, a thread dump's summary. */
+function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void {
+  if (ev.kind === LogKind.crash && head.startsWith("Fatal Python error")) {
+    Object.assign((ev.attrs ??= {}), dumpSummary(more));
+    return;
+  }
+  const exc = exceptionOf(head, more);
+  if (exc === null) return;
+  const attrs = (ev.attrs ??= {});
+  attrs.excType = exc.excType;
+  if (exc.excMessage !== undefined) attrs.excMessage = exc.excMessage;
+  attrs.failureClass ??= classifyFailure(exc.excType, exc.excMessage ?? "");
+  if (ev.kind !== LogKind.unparsed && ev.kind !== LogKind.exception) return;
+  const gloo = exc.excMessage !== undefined ? glooTimeout(exc.excMessage) : null;
+  if (gloo !== null) {
+    ev.kind = LogKind.watchdog;
+    attrs.backend = "gloo";
+    attrs.report = "timeout";
+    attrs.op = gloo.op;
+    attrs.timeoutMs = gloo.timeoutMs;
+  } else {
+    ev.kind = LogKind.exception;
+  }
+}
+

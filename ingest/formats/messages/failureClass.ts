@@ -1,0 +1,72 @@
+// What kind of failure an exception or failure message reports (CONTRACTS.md
+// "Failure attributes"; docs/log-templates.md "Failure classes"). One function,
+// used by every parser that sees an exception type or a failure text, so a
+// CUDA fault reads the same whether it came from a traceback, a PD failure
+// line's `with exception {e}` or a C++ transfer-engine line.
+//
+// Classes are tried in a fixed order and the first that matches wins: a
+// specific cause beats a generic one (an NCCL watchdog timeout is `nccl`, a
+// UCX `Endpoint timeout` is `transport`, a bare `timed out` is `timeout`).
+
+export type FailureClass = "cuda-error" | "cuda-oom" | "segfault" | "nccl" | "timeout" | "transport" | "assertion" | "other";
+
+interface Rule {
+  cls: FailureClass;
+  /** Matched against the exception type (`torch.OutOfMemoryError`, `c10::DistBackendError`). */
+  type?: RegExp;
+  /** Matched against the message. */
+  text?: RegExp;
+}
+
+const RULES: readonly Rule[] = [
+  // torch.OutOfMemoryError (torch ≥ 2.5), torch.cuda.OutOfMemoryError before; the
+  // caching allocator's text; cuBLAS/cuDNN allocation failures.
+  {
+    cls: "cuda-oom",
+    type: /OutOfMemoryError$/,
+    text: /CUDA out of memory|CUDA error: out of memory|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation/,
+  },
+  // `CUDA error: an illegal memory access was encountered`, device-side asserts,
+  // torch.AcceleratorError (torch ≥ 2.8), driver and library errors, Xid lines.
+  {
+    cls: "cuda-error",
+    type: /AcceleratorError$|CudaError$|CUDAError$/,
+    text: /CUDA error|CUDA driver error|cudaError|CUBLAS_STATUS_|CUDNN_STATUS_|cuDNN error|illegal memory access|device-side assert|unspecified launch failure|\bXid\b/,
+  },
+  { cls: "segfault", text: /Segmentation fault|SIGSEGV|\bBus error\b|SIGBUS/ },
+  // c10::DistBackendError / torch.distributed.DistBackendError wrap NCCL failures;
+  // the NCCL library's own result names; the ProcessGroupNCCL watchdog.
+  {
+    cls: "nccl",
+    type: /DistBackendError$|NCCLError$/,
+    text: /\bNCCL (?:error|Error|WARN)|nccl(?:InternalError|UnhandledCudaError|SystemError|RemoteError|InvalidUsage|InvalidArgument)|ProcessGroupNCCL|Watchdog caught collective operation timeout/,
+  },
+  // Transfer engines and the PD control plane: NIXL status names and exception
+  // classes, Mooncake's dead-session and dead-thread texts, RDMA completion
+  // statuses, UCX, ZMQ and socket errors.
+  {
+    cls: "transport",
+    type: /^nixl|\.nixl\w*Error$|ZMQError$|ConnectionError$|ConnectionRefusedError$|ConnectionResetError$|BrokenPipeError$/,
+    text: /NIXL_ERR_|NIXL transfer encountered ERR|KVSender transfer encountered an error|remote mooncake session|Transfer thread failed because of|Failed to get kvcache from prefill instance|Failed to send kv chunk|Failed to send state components|Los(?:t|ing) connection with prefill instance|Failed to send aux data|is healthy before, but now it is down|transport retry counter exceeded|Transport retry count exceeded|retry count exceeded|Work Request Flushed Error|Remote access error|Remote operation error|Endpoint timeout|Connection reset by remote peer|Connection refused|Connection reset|ibv_post_send|\bUCX\b|zmq\.error/i,
+  },
+  {
+    cls: "timeout",
+    type: /TimeoutError$|^socket\.timeout$/,
+    text: /timed out|\btimeout\b|Timed out waiting/i,
+  },
+  // Python asserts, C assert() (`Assertion `x' failed.`), glog/absl CHECK failures.
+  { cls: "assertion", type: /^AssertionError$/, text: /^Assertion |Assertion `.*' failed|\bCheck failed: / },
+];
+
+/**
+ * The class of a failure from its exception type and message; undefined when
+ * there is nothing to classify (neither a type nor a message).
+ */
+export function classifyFailure(excType: string | undefined, message: string): FailureClass | undefined {
+  if ((excType === undefined || excType.length === 0) && message.length === 0) return undefined;
+  for (const rule of RULES) {
+    if (excType !== undefined && rule.type !== undefined && rule.type.test(excType)) return rule.cls;
+    if (rule.text !== undefined && rule.text.test(message)) return rule.cls;
+  }
+  return "other";
+}

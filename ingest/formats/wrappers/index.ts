@@ -1,0 +1,59 @@
+// Container wrappers (DESIGN.md "Inputs"): the envelope a runtime puts around
+// every line a process wrote — Kubernetes CRI, Docker's json-file, `kubectl
+// logs --timestamps`, journald's short-iso. A wrapper is decided once per file
+// (from its head) and stripped from each line before the line's own dialect
+// is read; its time is used when the inner line has none, and the raw line is
+// what the event keeps.
+
+import { cri } from "./cri.js";
+import { dockerJson } from "./dockerJson.js";
+import { journald } from "./journald.js";
+import { kubectl } from "./kubectl.js";
+
+export type WrapperName = "cri" | "docker-json" | "kubectl" | "journald";
+
+/** What unwrapping one line gives. */
+export type Unwrapped =
+  /** The inner line, the wrapper's time (µs, UTC) and, for journald, the host it names. */
+  | { kind: "line"; inner: string; tsUs: number; host?: string }
+  /** A partial line (CRI `P`, docker without a final newline): its rest comes on the next lines. */
+  | { kind: "partial" }
+  /** The line is not in the wrapper's shape (a broken JSON line, a line written around the runtime). */
+  | { kind: "foreign"; why: string };
+
+export interface LineUnwrapper {
+  unwrap(line: string): Unwrapped;
+  /** A partial line still open at the end of the file, as the inner line it makes. */
+  end(): Unwrapped | null;
+}
+
+export interface Wrapper {
+  name: WrapperName;
+  /** True when a line is in this wrapper's shape (detection looks at the head's lines). */
+  matches(line: string): boolean;
+  create(): LineUnwrapper;
+}
+
+/** Most specific first: kubectl's `<time> <line>` also matches every CRI line. */
+export const WRAPPERS: readonly Wrapper[] = [cri, dockerJson, journald, kubectl];
+
+/** Lines of the head looked at, and the share of them that must be in a wrapper's shape. */
+const DETECT_LINES = 50;
+const DETECT_SHARE = 0.8;
+
+/** The wrapper of a file from the lines of its head, or null when its lines are bare. */
+export function detectWrapper(headLines: readonly string[]): Wrapper | null {
+  const lines = headLines.filter((l) => l.trim() !== "").slice(0, DETECT_LINES);
+  if (lines.length === 0) return null;
+  for (const w of WRAPPERS) {
+    const n = lines.reduce((k, l) => k + (w.matches(l) ? 1 : 0), 0);
+    if (n >= Math.ceil(lines.length * DETECT_SHARE)) return w;
+  }
+  return null;
+}
+
+export function wrapperByName(name: WrapperName): Wrapper {
+  const w = WRAPPERS.find((x) => x.name === name);
+  if (!w) throw new Error(`unknown wrapper ${name}`);
+  return w;
+}

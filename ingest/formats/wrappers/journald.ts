@@ -1,0 +1,21 @@
+// journald's `journalctl -o short-iso` (and short-iso-precise) lines:
+//   2026-06-11T14:03:07+0000 <host> <identifier>[<pid>]: <message>
+// The host it names stands in for a host the path does not give.
+
+import { readRfc3339 } from "./rfc3339.js";
+import type { Unwrapped, Wrapper } from "./index.js";
+
+const REST = /^ (\S+) ([^\s:[]+)(?:\[\d+\])?: /;
+
+function unwrap(line: string): Unwrapped {
+  const t = readRfc3339(line, 0);
+  const m = t === null ? null : REST.exec(line.substring(t.end, t.end + 256));
+  if (t === null || m === null) return { kind: "foreign", why: "not a journald short-iso line (<time> <host> <unit>[<pid>]: <message>)" };
+  return { kind: "line", inner: line.substring(t.end + m[0].length), tsUs: t.us, host: m[1] };
+}
+
+export const journald: Wrapper = {
+  name: "journald",
+  matches: (line) => unwrap(line).kind === "line",
+  create: () => ({ unwrap, end: () => null }),
+};

@@ -1,0 +1,145 @@
+// The conformance table (docs/log-templates.md): one realistic line per
+// template SGLang, Mooncake, NIXL and UCX print, the source it was read from,
+// and the fields kvrewind must make of it. SGLang rows go through the real
+// sglang-log parser; C++ rows through parseEngineMessage at the offset where
+// their message starts in the whole line, and whole, through the same log
+// parser as a line of a rank's file.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import type { ParsedEvent } from "../../ingest/event.js";
+import { LogKind } from "../../ingest/event.js";
+import { parseEngineMessage } from "../../ingest/formats/messages/engineMessage.js";
+import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "./conformance/engines.js";
+import type { ConformanceRow, Expected } from "./conformance/row.js";
+import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
+import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "./conformance/sglangScheduler.js";
+import { SGLANG_TRANSFER_ROWS } from "./conformance/sglangTransfer.js";
+import { parseLines } from "./sglangHarness.js";
+
+const SGLANG_ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
+const ENGINE_ROWS = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS];
+
+// From dist/test/formats/ back to the catalogue in the sources.
+const CATALOGUE = new URL("../../../docs/log-templates.md", import.meta.url);
+
+function check(ev: ParsedEvent, expect: Expected, label: string): void {
+  assert.equal(ev.kind, expect.kind, `${label}: kind`);
+  for (const key of ["role", "room", "rid", "state", "dp", "pp", "tp", "chunk"] as const) {
+    if (expect[key] !== undefined) assert.equal(ev[key], expect[key], `${label}: ${key}`);
+  }
+  for (const [key, value] of Object.entries(expect.attrs ?? {})) {
+    assert.deepEqual(ev.attrs?.[key], value, `${label}: attrs.${key}`);
+  }
+}
+
+function blankEvent(text: string): ParsedEvent {
+  return { tsUs: 0, line: 1, kind: LogKind.unparsed, text };
+}
+
+test("every row uses 19-digit rooms and 32-hex rids", () => {
+  for (const row of ALL_ROWS) {
+    if (row.expect.room !== undefined) assert.match(row.expect.room, /^\d{19}$/, row.template);
+    if (row.expect.rid !== undefined) assert.match(row.expect.rid, /^[0-9a-f]{32}$/, row.template);
+    assert.ok(row.source.length > 0, `${row.template}: source`);
+  }
+});
+
+test("template names are unique, so a row names one entry of the catalogue", () => {
+  const names = ALL_ROWS.map((r) => r.template);
+  assert.deepEqual(names.filter((n, i) => names.indexOf(n) !== i), []);
+});
+
+for (const row of SGLANG_ROWS) {
+  test(`SGLang: ${row.template}`, () => {
+    const { events, issues } = parseLines([row.line, ...(row.more ?? [])]);
+    assert.deepEqual(issues, [], row.template);
+    assert.equal(events.length, 1, `${row.template}: one event`);
+    check(events[0], row.expect, row.template);
+    assert.equal(typeof (events[0].room ?? ""), "string");
+  });
+}
+
+for (const row of ENGINE_ROWS) {
+  test(`${row.origin}: ${row.template}`, () => {
+    const message = row.message;
+    assert.ok(message !== undefined && row.line.endsWith(message), `${row.template}: the line ends with its message`);
+    const at = row.line.length - message.length;
+    const ev = blankEvent(row.line);
+    assert.equal(parseEngineMessage(row.line, at, ev), true, row.template);
+    check(ev, row.expect, row.template);
+    assert.equal(ev.room, undefined, `${row.template}: C++ lines name no room`);
+    assert.equal(ev.role, undefined, `${row.template}: C++ lines name no side`);
+  });
+}
+
+// A C++ line in a rank's file, after an SGLang line that gives the year glog and absl stamps lack.
+const DATED = "[2026-06-11 14:03:00 TP3] Decode batch, #running-req: 1, #token: 512, token usage: 0.01, gen throughput (token/s): 12.50, #queue-req: 0";
+
+for (const row of ENGINE_ROWS) {
+  test(`${row.origin}, whole line through the log parser: ${row.template}`, () => {
+    const { events, issues } = parseLines([DATED, row.line]);
+    assert.deepEqual(issues, [], row.template);
+    assert.equal(events.length, 2, `${row.template}: two events`);
+    check(events[1], row.expect, row.template);
+    assert.equal(events[1].text, row.line);
+    // glog and absl lines carry a time of day, UCX lines a unix time: none is inferred.
+    assert.notEqual(events[1].tsInferred, true, `${row.template}: its own time`);
+  });
+}
+
+test("every row's template is in docs/log-templates.md", () => {
+  const doc = readFileSync(CATALOGUE, "utf8");
+  const missing = ALL_ROWS.filter((r: ConformanceRow) => !doc.includes(`\`${r.template}\``)).map((r) => r.template);
+  assert.deepEqual(missing, []);
+});
+
+test("a line cut short after a template's opening words is kept as unparsed and named in an issue", () => {
+  const cases: Array<[string, string]> = [
+    [`[2026-06-11 14:03:07 TP3] Decode transfer failed for request rank=3 decode_req.req.rid='a04107cc`, "request failure line"],
+    ["[2026-06-11 14:03:07 TP3] Revoking prefetch for request a04107ccff5349bab42803eb77df5cd5 due to", "HiCache prefetch revoke line"],
+    ["[2026-06-11 14:03:07 TP3] Prefill register attempt 2/5 fail", "bootstrap registration attempt line"],
+    ["[2026-06-11 14:03:07 TP3] Scheduler watchdog timeout (self.watchdog_timeout=30", "watchdog timeout line"],
+  ];
+  for (const [line, name] of cases) {
+    const { events, issues } = parseLines([line]);
+    assert.equal(events[0].kind, LogKind.unparsed, line);
+    assert.equal(issues.length, 1, line);
+    assert.match(issues[0].message, new RegExp(name), line);
+  }
+});
+
+test("lines that only share a template's first word stay unparsed without an issue", () => {
+  for (const line of [
+    "[2026-06-11 14:03:07 TP3] Request a04107ccff5349bab42803eb77df5cd5 is being processed",
+    "[2026-06-11 14:03:07 TP3] Failed to load tokenizer chat template, using the default",
+    "[2026-06-11 14:03:07 TP3] Error in request handler",
+    "[2026-06-11 14:03:07 TP3] Scheduler is ready",
+  ]) {
+    const { events, issues } = parseLines([line]);
+    assert.equal(events[0].kind, LogKind.unparsed, line);
+    assert.deepEqual(issues, [], line);
+  }
+});
+
+test("engine messages: cut short is named, unrelated is false", () => {
+  const named: Array<[string, string]> = [
+    ["Worker: Process failed for slice (opcode: 1, source_addr: 0x7f2a40000000", "Mooncake slice failure line"],
+    ["Failed to complete transfers after 30000", "Mooncake store transfer timeout line"],
+    ["[Mooncake Cuda] Transfer timeout", "Mooncake CUDA batch line"],
+    ["Transport retry count exceeded on mlx5_0 (synd 0x15", "UCX mlx5 completion error line"],
+  ];
+  for (const [msg, name] of named) assert.equal(parseEngineMessage(msg, 0, blankEvent(msg)), name, msg);
+  for (const msg of ["Installing TCP transport", "getXferStatus: all good", "Topology discovery complete. Found 8 HCAs.", "Reject"]) {
+    assert.equal(parseEngineMessage(msg, 0, blankEvent(msg)), false, msg);
+  }
+});
+
+test("UCX messages are read with or without their component and level", () => {
+  const msg = "UCX  ERROR Transport retry count exceeded on mlx5_2:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)";
+  const ev = blankEvent(msg);
+  assert.equal(parseEngineMessage(msg, 0, ev), true);
+  check(ev, { kind: LogKind.transportError, attrs: { engine: "ucx", localNic: "mlx5_2:1", linkLayer: "IB" } }, "UCX with level");
+});

@@ -1,0 +1,45 @@
+// One row of the conformance table: a realistic line built from a log call
+// read in the real source (docs/log-templates.md), where it was read, and the
+// fields kvrewind must make of it. Expectations are written by hand from the
+// source's format string and the catalogue, never copied from the parser.
+
+export type Origin = "sglang" | "mooncake" | "nixl" | "ucx";
+
+export interface Expected {
+  kind: string;
+  role?: string;
+  room?: string;
+  rid?: string;
+  state?: number;
+  dp?: number;
+  pp?: number;
+  tp?: number;
+  chunk?: number;
+  /** Each key must be present with this value; keys not listed are not checked. */
+  attrs?: Record<string, unknown>;
+}
+
+export interface ConformanceRow {
+  /** The template's name as docs/log-templates.md lists it. */
+  template: string;
+  origin: Origin;
+  /** Where the format string was read: repository, path, function, version. */
+  source: string;
+  /** The whole line as a log file holds it, the prefix of its era included. */
+  line: string;
+  /** Unprefixed lines that continue the record (a traceback). */
+  more?: string[];
+  /** C++ rows: the message after the line's glog / absl / UCX prefix (the line ends with it). */
+  message?: string;
+  expect: Expected;
+}
+
+/** 19-digit bootstrap rooms and 32-hex rids, as SGLang prints them. */
+export const ROOM = "6555093254675405189";
+export const ROOM2 = "5839938415251080346";
+export const RID = "a04107ccff5349bab42803eb77df5cd5";
+export const RID2 = "63b1b22dad53465b92560ebdda56d075";
+
+/** The SGLang prefix in its two forms: seconds with DP/TP tags, and SGLANG_LOG_MS=1. */
+export const P = "[2026-06-11 14:03:07 DP0 TP3]";
+export const PMS = "[2026-06-11 14:03:07.554 TP3]";

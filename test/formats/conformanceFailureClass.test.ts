@@ -1,0 +1,37 @@
+// Failure classes (CONTRACTS.md "Failure attributes"), from exception types
+// and messages as PyTorch, NCCL, NIXL, Mooncake and Python print them.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { classifyFailure } from "../../ingest/formats/messages/failureClass.js";
+
+test("each class from the exception type or the message that names it", () => {
+  const cases: Array<[string | undefined, string, string]> = [
+    ["torch.OutOfMemoryError", "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 139.81 GiB", "cuda-oom"],
+    ["torch.cuda.OutOfMemoryError", "", "cuda-oom"],
+    ["RuntimeError", "CUDA error: out of memory", "cuda-oom"],
+    ["RuntimeError", "CUDA error: an illegal memory access was encountered", "cuda-error"],
+    ["torch.AcceleratorError", "CUDA error: unspecified launch failure", "cuda-error"],
+    [undefined, "Fatal Python error: Segmentation fault", "segfault"],
+    ["c10::DistBackendError", "[PG ID 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception", "nccl"],
+    ["RuntimeError", "NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled system error (run with NCCL_DEBUG=INFO for details)", "nccl"],
+    [undefined, "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1234, OpType=ALLREDUCE) ran for 600020 milliseconds before timing out.", "nccl"],
+    ["nixl_cu13._bindings.nixlNotFoundError", "NIXL_ERR_NOT_FOUND", "transport"],
+    ["RuntimeError", "NIXL transfer encountered ERR room=6555093254675405189", "transport"],
+    ["RuntimeError", "Transfer thread failed because of [Errno 104] Connection reset by peer. Prefill instance with bootstrap_port=8998 is dead.", "transport"],
+    ["zmq.error.ZMQError", "Resource temporarily unavailable", "transport"],
+    [undefined, "KVTransferError(bootstrap_room=6555093254675405189): Request 6555093254675405189 timed out after 300.0s in KVPoll.WaitingForInput", "timeout"],
+    ["TimeoutError", "", "timeout"],
+    ["RuntimeError", "[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete", "timeout"],
+    ["AssertionError", "First message should be b'NixlMsgGuard'. Foreign traffic?", "assertion"],
+    [undefined, "Check failed: slice->target_id >= 0", "assertion"],
+    ["ValueError", "invalid literal for int() with base 10: b'ABORT'", "other"],
+    [undefined, "Aborted by AbortReq.", "other"],
+  ];
+  for (const [type, message, expected] of cases) assert.equal(classifyFailure(type, message), expected, `${type}: ${message}`);
+});
+
+test("nothing to classify is undefined, not other", () => {
+  assert.equal(classifyFailure(undefined, ""), undefined);
+  assert.equal(classifyFailure("", ""), undefined);
+});

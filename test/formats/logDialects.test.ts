@@ -1,0 +1,296 @@
+// The shared log parser on lines as real deployments write them: container
+// wrappers (CRI with partial lines, docker json-file, kubectl --timestamps,
+// journald), the dialects that interleave with SGLang's own lines (glog/absl,
+// NCCL, Python logging, faulthandler dumps, torch C++ backtraces), pasted
+// text, and undated records keeping their place. Lines are written by hand
+// in the shapes these runtimes and libraries print.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LogKind } from "../../ingest/event.js";
+import type { DatingHints } from "../../ingest/formats/log/dating.js";
+import { detectFormat } from "../../ingest/formats/index.js";
+import { parseLines, us } from "./sglangHarness.js";
+
+const ROOM = "8972542885242963296";
+const RID = "9f2c4c0e1b2a4f7d8e6a1c3b5d7f9e0a";
+const FAILED =
+  `Decode transfer failed for request rank=3 decode_req.req.rid='${RID}' decode_req.req.bootstrap_room=${ROOM} ` +
+  `with exception KVTransferError(bootstrap_room=${ROOM}): Request ${ROOM} timed out after 300.0s in KVPoll.WaitingForInput`;
+const BATCH =
+  "Decode batch, #running-req: 64, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, " +
+  "#transfer-req: 58, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0";
+
+function hints(over: Partial<DatingHints> = {}): DatingHints {
+  return {
+    hasDatedLines: true,
+    anchorUs: us("2026-06-11T14:10:00Z"),
+    anchorOrigin: "the file's modification time",
+    yearNearUs: us("2026-06-11T14:00:00Z"),
+    yearOrigin: "host d0's dated lines in other files",
+    ...over,
+  };
+}
+
+test("CRI: the runtime's prefix is stripped, partial lines are joined, the raw lines are kept", () => {
+  const lines = [
+    `2026-06-11T14:03:07.554102345Z stderr F [2026-06-11 14:03:07 DP0 TP3] ${FAILED}`,
+    `2026-06-11T14:03:08.100000001Z stderr P [2026-06-11 14:03:08 DP0 TP3] ${BATCH.slice(0, 60)}`,
+    `2026-06-11T14:03:08.100000002Z stderr F ${BATCH.slice(60)}`,
+    "2026-06-11T14:03:09.000000000Z stdout F Loading safetensors checkpoint shards: 100% Completed | 163/163",
+  ];
+  const { events, issues } = parseLines(lines, { wrapper: "cri", dating: hints() });
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.line, e.kind, e.tsUs, e.tsInferred === true]),
+    [
+      [1, LogKind.transferFailed, us("2026-06-11T14:03:07Z"), false],
+      [2, LogKind.decodeBatch, us("2026-06-11T14:03:08Z"), false],
+      // A line with no time of its own takes the runtime's: a real time, not an inferred one.
+      [4, LogKind.unparsed, us("2026-06-11T14:03:09Z"), false],
+    ],
+  );
+  assert.equal(events[0]!.room, ROOM);
+  assert.equal(events[0]!.tp, 3);
+  assert.equal(events[0]!.text, lines[0]);
+  assert.equal(events[1]!.attrs?.["#transfer-req"], 58);
+  assert.equal(events[1]!.text, `${lines[1]}\n${lines[2]}`);
+});
+
+test("docker json-file: the log field is read, split entries joined, a broken JSON line kept as text and named by line", () => {
+  const entry = (log: string, time: string) => JSON.stringify({ log, stream: "stderr", time });
+  const lines = [
+    entry(`[2026-06-11 14:03:07 TP3] ${FAILED}\n`, "2026-06-11T14:03:07.554102345Z"),
+    entry(`[2026-06-11 14:03:08 TP3] ${BATCH.slice(0, 40)}`, "2026-06-11T14:03:08.1Z"),
+    entry(`${BATCH.slice(40)}\n`, "2026-06-11T14:03:08.2Z"),
+    '{"log":"[2026-06-11 14:03:09 TP3] cut off by a full disk',
+    entry("Exception in thread Thread-3 (bootstrap_thread):\n", "2026-06-11T14:03:10Z"),
+  ];
+  const { events, issues } = parseLines(lines, { wrapper: "docker-json", dating: hints() });
+  assert.deepEqual(
+    events.map((e) => [e.line, e.kind]),
+    [
+      [1, LogKind.transferFailed],
+      [2, LogKind.decodeBatch],
+      [4, LogKind.unparsed],
+      [5, LogKind.exception],
+    ],
+  );
+  assert.equal(events[2]!.text, lines[3]);
+  assert.equal(issues.length, 1);
+  assert.equal(issues[0]!.line, 4);
+  assert.match(issues[0]!.message, /broken docker json-file entry .*kept as it stands/);
+});
+
+test("kubectl logs --timestamps and journald short-iso: stripped, journald's host named", () => {
+  const kubectl = parseLines([`2026-06-11T14:03:07.554102345Z [2026-06-11 14:03:07 TP3] ${FAILED}`], { wrapper: "kubectl" });
+  assert.equal(kubectl.events[0]!.kind, LogKind.transferFailed);
+  const journald = parseLines([`2026-06-11T14:03:07+0000 gpu-node-3 python3[48211]: [2026-06-11 14:03:07 TP3] ${FAILED}`], {
+    wrapper: "journald",
+  });
+  assert.deepEqual([journald.events[0]!.kind, journald.events[0]!.host], [LogKind.transferFailed, "gpu-node-3"]);
+});
+
+test("a wrapped file whose prefix times are a zone away from the runtime's UTC stamps is read in that zone", () => {
+  // The servers logged in UTC+08:00; the container runtime stamps UTC.
+  const { events } = parseLines(
+    [
+      `2026-06-11T06:03:07.554Z stderr F [2026-06-11 14:03:07 TP3] ${FAILED}`,
+      `2026-06-11T06:03:08.001Z stderr F [2026-06-11 14:03:08 TP3] ${BATCH}`,
+    ],
+    { wrapper: "cri" },
+  );
+  assert.deepEqual(
+    events.map((e) => e.tsUs),
+    [us("2026-06-11T06:03:07Z"), us("2026-06-11T06:03:08Z")],
+  );
+});
+
+test("wrappers are detected from the head, and the file's format from the lines inside them", () => {
+  const cri = `2026-06-11T14:03:07.554102345Z stderr F [2026-06-11 14:03:07 TP3] ${BATCH}\n`.repeat(3);
+  assert.equal(detectFormat(cri).name, "sglang-log");
+  const glog = "2026-06-11T14:03:07.554102345Z stderr F E0611 14:03:07.554102 88213 transfer_engine.cpp:120] handshake failed\n".repeat(3);
+  assert.equal(detectFormat(glog).name, "glog");
+  assert.equal(detectFormat("restarted the decode pods at 10:20\n").name, "text");
+});
+
+test("glog / absl lines of the transfer engines: dated with the year the hints give, the file's rank kept", () => {
+  const lines = [
+    "E0611 14:03:07.554102 88213 worker_pool.cpp:245] Worker: Process failed for slice (opcode: 1, source_addr: 0x7f3a00000000, length: 65536, dest_addr: 0x7f2000000000, local_nic: mlx5_0, peer_nic: 10.0.3.21:16001@mlx5_0, dest_rkey: 2148, retry_cnt: 0): transport retry counter exceeded",
+    "W0611 14:03:08.001000 88213 transfer_engine.cpp:412] rpc handshake timed out",
+  ];
+  const { events, issues } = parseLines(lines, { dating: hints(), rank: { tp: 3 } });
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.tsUs, e.tsInferred === true, e.tp]),
+    [
+      [us("2026-06-11T14:03:07.554102Z"), false, 3],
+      [us("2026-06-11T14:03:08.001Z"), false, 3],
+    ],
+  );
+});
+
+test("a file half SGLang log and half glog: each line read in its own dialect, the glog year from the SGLang lines", () => {
+  const lines = [
+    `[2025-12-31 23:59:58 TP0] ${BATCH}`,
+    "I1231 23:59:59.100000 5521 transfer_engine.cpp:77] Transfer Engine started",
+    "I0101 00:00:01.250000 5521 transfer_engine.cpp:90] Metadata server connected",
+    `[2026-01-01 00:00:02 TP0] ${BATCH}`,
+  ];
+  const { events } = parseLines(lines);
+  assert.deepEqual(
+    events.map((e) => e.tsUs),
+    [us("2025-12-31T23:59:58Z"), us("2025-12-31T23:59:59.1Z"), us("2026-01-01T00:00:01.25Z"), us("2026-01-01T00:00:02Z")],
+  );
+});
+
+test("NCCL lines: no time of their own (placed between their dated neighbours), WARN kept as nccl.warn", () => {
+  const lines = [
+    `[2026-06-11 14:03:00 TP3] ${BATCH}`,
+    "gpu-node-3:48211:48520 [3] NCCL INFO comm 0x55d1c0a0 rank 3 nranks 8 cudaDev 3 busId 61000 - Init COMPLETE",
+    "gpu-node-3:48211:48530 [3] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer gpu-node-5<58132>",
+    `[2026-06-11 14:03:03 TP3] ${BATCH}`,
+  ];
+  const { events } = parseLines(lines);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.tsUs, e.tsInferred === true]),
+    [
+      [LogKind.decodeBatch, us("2026-06-11T14:03:00Z"), false],
+      [LogKind.unparsed, us("2026-06-11T14:03:01Z"), true],
+      [LogKind.ncclWarning, us("2026-06-11T14:03:02Z"), true],
+      [LogKind.decodeBatch, us("2026-06-11T14:03:03Z"), false],
+    ],
+  );
+  assert.deepEqual(events[2]!.attrs, { ncclLevel: "WARN", ncclHost: "gpu-node-3", cudaDev: 3 });
+});
+
+test("Python logging defaults and ISO-dated lines of other loggers are records of their own; their messages are still read", () => {
+  const lines = [
+    "WARNING:root:Warning: FlashInfer is not installed, falling back to triton",
+    `2026-06-11 14:03:05,120 - sglang.srt.disaggregation.decode - ERROR - ${FAILED}`,
+    `2026-06-11T14:03:06.5Z ${BATCH}`,
+  ];
+  const { events } = parseLines(lines);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.tsUs, e.tsInferred === true]),
+    [
+      [LogKind.unparsed, us("2026-06-11T14:03:05.12Z"), true],
+      [LogKind.transferFailed, us("2026-06-11T14:03:05.12Z"), false],
+      [LogKind.decodeBatch, us("2026-06-11T14:03:06.5Z"), false],
+    ],
+  );
+  assert.equal(events[1]!.room, ROOM);
+});
+
+test("a faulthandler dump is one proc.crash record: the signal, the crashing thread's frame, the threads dumped", () => {
+  const dump = [
+    "Fatal Python error: Segmentation fault",
+    "",
+    "Thread 0x00007f3a1bfff640 (most recent call first):",
+    '  File "/usr/lib/python3.12/threading.py", line 355 in wait',
+    '  File "/usr/lib/python3.12/threading.py", line 1012 in run',
+    "",
+    "Current thread 0x00007f3b6d4a9740 (most recent call first):",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/nsa/index_buf_accessor.py", line 214 in get_index_k_continuous',
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1034 in event_loop_overlap_disagg_decode',
+    "",
+    "Extension modules: numpy.core._multiarray_umath, torch._C, zmq.backend.cython._zmq (total: 85)",
+  ];
+  const { events, issues } = parseLines([`[2026-06-11 14:03:07 TP3] ${BATCH}`, ...dump], { rank: { tp: 3 } });
+  assert.deepEqual(issues, []);
+  assert.equal(events.length, 2);
+  const crash = events[1]!;
+  assert.equal(crash.kind, LogKind.crash);
+  assert.equal(crash.text, dump.join("\n"));
+  assert.equal(crash.tp, 3, "a per-rank file's rank");
+  assert.deepEqual(crash.attrs, {
+    what: "Segmentation fault",
+    fatal: true,
+    signal: "SIGSEGV",
+    failureClass: "segfault",
+    threads: 2,
+    frame: "get_index_k_continuous (/sgl-workspace/sglang/python/sglang/srt/layers/attention/nsa/index_buf_accessor.py:214)",
+  });
+});
+
+test("a torch C++ backtrace continues the c10 line above it; a file of only frames is still kept", () => {
+  const lines = [
+    "[rank3]:[E611 14:03:07.554102345 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
+    "Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:43 (most recent call first):",
+    "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f3b6d41df86 in /usr/local/lib/python3.12/dist-packages/torch/lib/libc10.so)",
+    "frame #1: c10::detail::torchCheckFail(char const*, char const*, unsigned int, std::string const&) + 0x64 (0x7f3b6d3c8a2b in /usr/local/lib/python3.12/dist-packages/torch/lib/libc10.so)",
+  ];
+  const { events } = parseLines(lines, { dating: hints() });
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.text, lines.join("\n"));
+  assert.equal(events[0]!.attrs?.globalRank, 3);
+  const only = parseLines(lines.slice(2), { dating: hints({ hasDatedLines: false }) });
+  assert.deepEqual(
+    only.events.map((e) => [e.line, e.text.split("\n").length, e.tsUs, e.tsInferred]),
+    [[1, 2, us("2026-06-11T14:10:00Z"), true]],
+  );
+});
+
+test("other deaths: terminate, absl's and glog's signal handlers (with their unix time), the shell's message", () => {
+  const { events } = parseLines(
+    [
+      `[2026-06-11 14:03:00 TP3] ${BATCH}`,
+      "*** SIGSEGV received at time=1781186587 on cpu 3 ***",
+      "PC: @     0x7f3b6d41df86  (unknown)  nixlUcxEngine::postXfer()",
+      "    @     0x7f3b6d41df86        192  nixlUcxEngine::postXfer()",
+      "Segmentation fault (core dumped)",
+    ],
+    { dating: hints() },
+  );
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.signal, e.tsInferred === true]),
+    [
+      [LogKind.decodeBatch, undefined, false],
+      [LogKind.crash, "SIGSEGV", false],
+      // "PC: @ …" is absl's next line but not indented: its own record, kept.
+      [LogKind.unparsed, undefined, true],
+      [LogKind.crash, "SIGSEGV", true],
+    ],
+  );
+  assert.equal(events[1]!.tsUs, 1781186587_000_000);
+});
+
+test("pasted text: quote markers, backticks and spaces around a line do not hide it", () => {
+  const { events, issues } = parseLines([
+    "```",
+    `> [2026-06-11 14:03:07 TP3] ${FAILED}`,
+    `   \`[2026-06-11 14:03:08 TP3] ${BATCH}\`   `,
+    "```",
+  ]);
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => e.kind),
+    [LogKind.unparsed, LogKind.transferFailed, LogKind.decodeBatch],
+  );
+  assert.equal(events[1]!.text, `> [2026-06-11 14:03:07 TP3] ${FAILED}`, "the raw line is kept");
+});
+
+test("SGLang rank tags without a time: the ranks are read, the time inferred", () => {
+  const { events } = parseLines([`[2026-06-11 14:03:00 TP3] ${BATCH}`, `[ TP3] ${FAILED}`, `[2026-06-11 14:03:02 TP3] ${BATCH}`]);
+  assert.deepEqual(
+    [events[1]!.kind, events[1]!.tp, events[1]!.tsUs, events[1]!.tsInferred],
+    [LogKind.transferFailed, 3, us("2026-06-11T14:03:01Z"), true],
+  );
+});
+
+test("a file of only a traceback is one record, dated by the file's anchor", () => {
+  const lines = [
+    "Exception in thread Thread-3 (bootstrap_thread):",
+    "Traceback (most recent call last):",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/nixl/conn.py", line 1421, in bootstrap_thread',
+    '    assert waiting_req_bytes[0] == GUARD, f"First message should be {GUARD}. Foreign traffic?"',
+    "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
+  ];
+  const { events, issues } = parseLines(lines, { dating: hints({ hasDatedLines: false }), rank: { tp: 3 } });
+  assert.deepEqual(issues, []);
+  assert.equal(events.length, 1);
+  assert.deepEqual(
+    [events[0]!.kind, events[0]!.attrs?.thread, events[0]!.tp, events[0]!.tsUs, events[0]!.tsInferred],
+    [LogKind.exception, "bootstrap_thread", 3, us("2026-06-11T14:10:00Z"), true],
+  );
+});
