@@ -14,6 +14,7 @@ import type {
   TextSlice,
   WindowColumns,
 } from "./types.js";
+import type { SourceRow } from "../../ingest/store/queries.js";
 
 export class ApiError extends Error {
   constructor(
@@ -49,6 +50,7 @@ export const api = {
   reanalyze: (id: string) => send<{ incident: IncidentRecord }>("POST", `${inc(id)}/reanalyze`),
   incident: (id: string) => getJson<{ incident: IncidentRecord }>(inc(id)).then((r) => r.incident),
   lanes: (id: string) => getJson<LanesAnswer>(`${inc(id)}/lanes`),
+  sources: (id: string) => getJson<{ sources: SourceRow[] }>(`${inc(id)}/sources`).then((r) => r.sources),
   window: (id: string, w: { from: number; to: number; buckets: number; max: number; hide: number[]; hideSpans: number[] }, signal?: AbortSignal) =>
     getJson<WindowColumns>(
       `${inc(id)}/events`,

@@ -14,6 +14,7 @@ import { bindKeys, keysDialog } from "./keys.js";
 import { Palette } from "./marks.js";
 import { Omnibox } from "./omnibox.js";
 import { Overview } from "./overview.js";
+import { SourcesPanel } from "./sources-panel.js";
 import { StatePanel } from "./state-panel.js";
 import { Timeline } from "./timeline.js";
 import type { EventAnswer, Finding, FindingsAnswer, IncidentRecord, LanesAnswer, OverviewAnswer, PlacedWitness, RoomFlow, StateAnswer } from "./types.js";
@@ -112,7 +113,7 @@ class IncidentView {
         "div",
         { class: "incident-view" },
         this.header(incident.name, dialog),
-        this.findingsPanel.element,
+        h("div", { class: "side" }, this.findingsPanel.element, new SourcesPanel(() => api.sources(this.id), { sources: incident.summary?.sources ?? 0 }).element),
         h("div", { class: "timeline-area" }, this.overview.element, this.filters.element, this.timeline.element, this.notice),
         h("div", { class: "bottom" }, this.eventPanel.element, this.statePanel.element),
       ),
