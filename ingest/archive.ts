@@ -5,7 +5,7 @@
 // they are written in the archive, and `entryPath` makes them plain relative
 // paths (`./p0/x.log`, as `tar -C dir .` writes, is `p0/x.log`).
 
-import { closeSync, openSync, readSync, createReadStream } from "node:fs";
+import { closeSync, openSync, readSync, createReadStream, utimesSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { constants as zlibConstants, createGunzip, gunzipSync } from "node:zlib";
@@ -77,6 +77,8 @@ export interface ArchiveEntry {
   type: string;
   /** The content; read it (or leave it) before asking for the next entry. */
   content: AsyncIterable<Buffer>;
+  /** When the entry's file was last written, as the archive records it (undated lines are timed by it). */
+  mtime?: Date;
 }
 
 /** The entries of an archive in order. A damaged archive throws where the damage is read. */
@@ -93,7 +95,8 @@ async function* tarEntries(path: string, gzipped: boolean): AsyncGenerator<Archi
   try {
     for await (const entry of extract) {
       const type = entry.header.type === "contiguous-file" ? "file" : (entry.header.type ?? "file");
-      yield { name: entry.header.name, type, content: entry as AsyncIterable<Buffer> };
+      const mtime = entry.header.mtime;
+      yield { name: entry.header.name, type, content: entry as AsyncIterable<Buffer>, ...(mtime !== undefined ? { mtime } : {}) };
       entry.resume();
     }
     await feeding;
@@ -130,7 +133,7 @@ async function* zipEntries(path: string): AsyncGenerator<ArchiveEntry> {
         continue;
       }
       const content = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))));
-      yield { name: entry.fileName, type: "file", content };
+      yield { name: entry.fileName, type: "file", content, mtime: entry.getLastModDate() };
       content.resume();
       await new Promise<void>((resolve, reject) => (content.readableEnded ? resolve() : content.once("end", resolve).once("error", reject)));
     }
@@ -140,3 +143,8 @@ async function* zipEntries(path: string): AsyncGenerator<ArchiveEntry> {
 }
 
 async function* emptyStream(): AsyncGenerator<Buffer> {}
+
+/** Gives an unpacked file its entry's modification time (a file with no dated line is timed by it). */
+export function keepEntryTime(path: string, entry: ArchiveEntry): void {
+  if (entry.mtime !== undefined && !Number.isNaN(entry.mtime.getTime())) utimesSync(path, entry.mtime, entry.mtime);
+}

@@ -7,11 +7,11 @@
 // after it (`p0.tar.gz` → `p0/`, where host and role are read from); one more
 // level down is not (a bundle is not a tree of archives).
 
-import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
 import { basename, join, posix } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import { archiveKindOf, archiveStem, entryPath, readArchive, sniffFile, type ArchiveKind } from "./archive.js";
+import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, sniffFile, type ArchiveKind } from "./archive.js";
 import { InputError } from "./identity.js";
 
 export interface InputFile {
@@ -83,6 +83,8 @@ export class InputExpander {
     const out = this.tempPath(displayPath.replace(/\.t?gz$/i, ""));
     try {
       await pipeline(createReadStream(file), createGunzip(), createWriteStream(out));
+      const { mtime } = statSync(file);
+      utimesSync(out, mtime, mtime);
     } catch (e) {
       rmSync(out, { force: true });
       this.rejected.push({ displayPath, reason: `truncated or corrupt gzip (${(e as Error).message}); not ingested` });
@@ -107,6 +109,7 @@ export class InputExpander {
         const out = this.tempPath(name);
         current = name;
         await pipeline(entry.content, createWriteStream(out));
+        keepEntryTime(out, entry);
         current = undefined;
         unpacked.push({ out, name });
       }

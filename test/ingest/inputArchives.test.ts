@@ -89,3 +89,26 @@ test("archives inside an archive are unpacked into folders named after them; one
   assert.match(refused[0]!.path, /bundle\.tar:too-deep\.tar:inner\.tar$/);
   assert.match(refused[0]!.reason!, /^an archive inside 2 archives: not unpacked/);
 });
+
+test("an archive keeps its entries' modification times: a file with no dated line is timed by its own", async () => {
+  const dir = tempDir("archive-mtime");
+  const crashed = new Date(T0 / 1000 + 90_000); // 90 s after the first decode line: inside the incident
+  const traceback = [
+    "Exception in thread Thread-3 (bootstrap_thread):",
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3.12/threading.py", line 1075, in _bootstrap_inner',
+    "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
+  ].join("\n");
+  const pack = tar.pack();
+  pack.entry({ name: "./d0/decode-tp0.log", mtime: new Date(T0 / 1000 + 200_000) }, decodeLog(3, 0));
+  pack.entry({ name: "./p0/prefill-tp3.stderr", mtime: crashed }, `${traceback}\n`);
+  pack.finalize();
+  const parts: Buffer[] = [];
+  for await (const chunk of pack) parts.push(chunk as Buffer);
+  writeFileSync(join(dir, "bundle.tar"), Buffer.concat(parts));
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "bundle.tar")] });
+  const stderr = summary.sources.find((s) => s.path.endsWith("p0/prefill-tp3.stderr"))!;
+  assert.deepEqual([stderr.status, stderr.events, stderr.inferred, stderr.ranks], ["ingested", 1, 1, ["prefill/tp3"]]);
+  assert.equal(stderr.first, crashed.toISOString().replace("Z", "000Z"));
+  assert.match(stderr.timeOrigin!, /modification time/);
+});

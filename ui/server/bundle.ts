@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
-import { archiveKindOf, archiveStem, entryPath, readArchive, type ArchiveKind } from "../../ingest/archive.js";
+import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, type ArchiveKind } from "../../ingest/archive.js";
 import { MAX_ARCHIVE_NESTING } from "../../ingest/inputs.js";
 import { HttpError, formatBytes } from "./errors.js";
 import { safeRelativePath, type UploadLimits } from "./upload.js";
@@ -74,6 +74,7 @@ class BundlePlacer {
         const rel = this.freeName(posix.join(folder, safeRelativePath(entry.name, what)), what);
         const dest = join(this.inputDir, rel);
         await this.write(dest, entry.content, shown);
+        keepEntryTime(dest, entry);
         const nested = archiveKindOf(dest);
         if (!nested) continue;
         const nestedName = `${shown}:${rel.slice(folder ? folder.length + 1 : 0)}`;
