@@ -11,6 +11,12 @@ export interface UiFigures {
   p50FrameMs: number;
   p95FrameMs: number;
   maxFrameMs: number;
+  /** Intervals longer than one and a half display periods: frames the page missed. */
+  missedFrames: number;
+  /** Time spent in the page's animation-frame callbacks (drawing), per frame. */
+  p50DrawMs: number;
+  p95DrawMs: number;
+  maxDrawMs: number;
   /** Window requests the page made during the gestures, and their p95 duration. */
   fetches: number;
   p95FetchMs: number;
@@ -25,12 +31,27 @@ export async function measurePage(url: string): Promise<UiFigures> {
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   try {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    // Every animation-frame callback timed: the page draws in them.
+    await page.addInitScript(() => {
+      const w = globalThis as unknown as { __drawMs: number[]; __raf: (cb: (t: number) => void) => number; requestAnimationFrame(cb: (t: number) => void): number };
+      w.__drawMs = [];
+      const raf = w.requestAnimationFrame.bind(w);
+      w.__raf = raf;
+      w.requestAnimationFrame = (cb) =>
+        raf((t) => {
+          const t0 = performance.now();
+          cb(t);
+          w.__drawMs.push(performance.now() - t0);
+        });
+    });
     await page.goto(url);
     await page.waitForFunction(() => performance.getEntriesByName("kvrewind:first-render").length > 0);
     const firstRenderMs = await page.evaluate(() => performance.getEntriesByName("kvrewind:first-render")[0]!.startTime);
     await page.waitForSelector(".timeline[data-loading=false]");
     const fetchesBefore = await windowFetches(page);
+    await page.evaluate(() => ((globalThis as unknown as { __drawMs: number[] }).__drawMs = []));
     const frameTimes = await interact(page);
+    const draws = (await page.evaluate(() => (globalThis as unknown as { __drawMs: number[] }).__drawMs)).sort((a, b) => a - b);
     await page.waitForSelector(".timeline[data-loading=false]");
     const fetches = (await windowFetches(page)).slice(fetchesBefore.length);
     const sorted = [...frameTimes].sort((a, b) => a - b);
@@ -41,6 +62,10 @@ export async function measurePage(url: string): Promise<UiFigures> {
       p50FrameMs: quantile(sorted, 0.5),
       p95FrameMs: quantile(sorted, 0.95),
       maxFrameMs: sorted[sorted.length - 1] ?? 0,
+      missedFrames: sorted.filter((f) => f > 1.5 * quantile(sorted, 0.5)).length,
+      p50DrawMs: quantile(draws, 0.5),
+      p95DrawMs: quantile(draws, 0.95),
+      maxDrawMs: draws[draws.length - 1] ?? 0,
       fetches: fetches.length,
       p95FetchMs: quantile([...fetches].sort((a, b) => a - b), 0.95),
       jsHeapMb: await jsHeapMb(page),
@@ -56,7 +81,8 @@ export async function measurePage(url: string): Promise<UiFigures> {
 interface PageGlobals {
   __frames: number[];
   __recording: boolean;
-  requestAnimationFrame(cb: (now: number) => void): number;
+  /** The browser's own requestAnimationFrame (the page's is timed). */
+  __raf(cb: (now: number) => void): number;
 }
 
 /** Zooms in and out with the wheel and pans by dragging, recording every frame's duration. */
@@ -72,9 +98,9 @@ async function interact(page: Page): Promise<number[]> {
     const tick = (now: number) => {
       w.__frames.push(now - last);
       last = now;
-      if (w.__recording) w.requestAnimationFrame(tick);
+      if (w.__recording) w.__raf(tick);
     };
-    w.requestAnimationFrame(tick);
+    w.__raf(tick);
   });
   await page.mouse.move(cx, cy);
   for (let i = 0; i < 40; i++) {

@@ -1,14 +1,17 @@
 // From the paths a user names to plain files the scan and load can read:
-// directories are walked recursively (in name order), and gzip and tar
-// content — told by its magic bytes, not its name — is unpacked into a
-// private temporary directory (so that every source can later be read in step
-// with the others, which a tar stream does not allow).
+// directories are walked recursively (in name order), and gzip, tar and zip
+// content — told by its magic bytes, not its name (ingest/archive.ts) — is
+// unpacked into a private temporary directory (so that every source can
+// later be read in step with the others, which an archive stream does not
+// allow). An archive inside an archive is unpacked too, into a folder named
+// after it (`p0.tar.gz` → `p0/`, where host and role are read from); one more
+// level down is not (a bundle is not a tree of archives).
 
-import { closeSync, createReadStream, createWriteStream, existsSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
+import { basename, join, posix } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import * as tar from "tar-stream";
+import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, sniffFile, type ArchiveKind } from "./archive.js";
 import { InputError } from "./identity.js";
 
 export interface InputFile {
@@ -38,20 +41,8 @@ export function assertPathsExist(paths: readonly string[]): void {
   }
 }
 
-type Container = "gzip" | "tar" | "plain";
-
-function sniff(path: string): Container {
-  const fd = openSync(path, "r");
-  try {
-    const head = Buffer.alloc(512);
-    const n = readSync(fd, head, 0, 512, 0);
-    if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return "gzip";
-    if (n >= 262 && head.toString("latin1", 257, 262) === "ustar") return "tar";
-    return "plain";
-  } finally {
-    closeSync(fd);
-  }
-}
+/** How many archives an archive may sit inside and still be unpacked. */
+export const MAX_ARCHIVE_NESTING = 1;
 
 export class InputExpander {
   private counter = 0;
@@ -65,7 +56,7 @@ export class InputExpander {
     if (st.isDirectory()) {
       for (const name of readdirSync(path).sort()) await this.add(join(path, name), false);
     } else if (st.isFile()) {
-      await this.addFile(path, path, path, named);
+      await this.addFile(path, path, path, named, 0);
     } else {
       this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
     }
@@ -75,57 +66,60 @@ export class InputExpander {
     return join(this.tempDir, `${++this.counter}-${basename(name).replace(/[^\w.-]/g, "_").slice(-80)}`);
   }
 
-  private async addFile(file: string, displayPath: string, identityPath: string, named: boolean): Promise<void> {
-    const kind = sniff(file);
-    if (kind === "plain") this.files.push({ displayPath, plainPath: file, identityPath, named });
-    else if (kind === "tar") await this.addTar(file, displayPath);
-    else await this.addGzip(file, displayPath, identityPath, named);
+  /** `depth`: how many archives the file was found in. */
+  private async addFile(file: string, displayPath: string, identityPath: string, named: boolean, depth: number): Promise<void> {
+    const container = sniffFile(file);
+    if (container === "plain") {
+      this.files.push({ displayPath, plainPath: file, identityPath, named });
+      return;
+    }
+    const archive = archiveKindOf(file);
+    if (archive) await this.addArchive(file, archive, displayPath, identityPath, depth);
+    else await this.addGzip(file, displayPath, identityPath, named, depth);
   }
 
-  private async addGzip(file: string, displayPath: string, identityPath: string, named: boolean): Promise<void> {
+  /** A gzipped file that is not a tar (a rotated `*.log.gz`): its content, unpacked. */
+  private async addGzip(file: string, displayPath: string, identityPath: string, named: boolean, depth: number): Promise<void> {
     const out = this.tempPath(displayPath.replace(/\.t?gz$/i, ""));
-    let error: Error | undefined;
     try {
       await pipeline(createReadStream(file), createGunzip(), createWriteStream(out));
+      const { mtime } = statSync(file);
+      utimesSync(out, mtime, mtime);
     } catch (e) {
-      error = e as Error;
+      rmSync(out, { force: true });
+      this.rejected.push({ displayPath, reason: `truncated or corrupt gzip (${(e as Error).message}); not ingested` });
+      return;
     }
-    const unpackedName = identityPath.replace(/\.gz$/i, "");
-    if (!error) return this.addFile(out, displayPath, unpackedName, named);
-    if (sniff(out) === "tar") {
-      // Entries that were complete before the cut are still good.
-      this.rejected.push({ displayPath, reason: `truncated or corrupt gzip (${error.message}); its complete tar entries were read` });
-      return this.addTar(out, displayPath);
-    }
-    rmSync(out, { force: true });
-    this.rejected.push({ displayPath, reason: `truncated or corrupt gzip (${error.message}); not ingested` });
+    await this.addFile(out, displayPath, identityPath.replace(/\.gz$/i, ""), named, depth);
   }
 
-  private async addTar(file: string, archivePath: string): Promise<void> {
-    const extract = tar.extract();
-    createReadStream(file)
-      .on("error", (e) => extract.destroy(e))
-      .pipe(extract);
+  private async addArchive(file: string, kind: ArchiveKind, archivePath: string, identityPath: string, depth: number): Promise<void> {
+    if (depth > MAX_ARCHIVE_NESTING) {
+      this.rejected.push({ displayPath: archivePath, reason: `an archive inside ${depth} archives: not unpacked (archives nested ${MAX_ARCHIVE_NESTING} deep are)` });
+      return;
+    }
+    // Entries of a nested archive live in a folder named after it, beside it.
+    const base = depth === 0 ? "" : posix.join(posix.dirname(identityPath.replace(/\\/g, "/")), archiveStem(posix.basename(identityPath)));
     const unpacked: { out: string; name: string }[] = [];
     let current: string | undefined;
     try {
-      for await (const entry of extract) {
-        const name = entry.header.name;
-        if (entry.header.type !== "file" && entry.header.type !== "contiguous-file") {
-          entry.resume();
-          continue;
-        }
+      for await (const entry of readArchive(file, kind)) {
+        if (entry.type !== "file") continue;
+        const name = entryPath(entry.name);
         const out = this.tempPath(name);
         current = name;
-        await pipeline(entry, createWriteStream(out));
+        await pipeline(entry.content, createWriteStream(out));
+        keepEntryTime(out, entry);
         current = undefined;
         unpacked.push({ out, name });
       }
     } catch (e) {
       const where = current !== undefined ? `its entry ${current} was cut and is not ingested` : "the entries before the damage were read";
-      this.rejected.push({ displayPath: archivePath, reason: `truncated or corrupt tar (${(e as Error).message}); ${where}` });
+      this.rejected.push({ displayPath: archivePath, reason: `truncated or corrupt ${kind} (${(e as Error).message}); ${where}` });
     }
-    for (const { out, name } of unpacked) await this.addFile(out, `${archivePath}:${name}`, name, false);
+    for (const { out, name } of unpacked) {
+      await this.addFile(out, `${archivePath}:${name}`, base ? posix.join(base, name) : name, false, depth + 1);
+    }
   }
 }
 

@@ -29,7 +29,8 @@ function messageOf(text: string): string {
 }
 
 /**
- * A message with its variable parts masked: `Request <str> failed after # s on <hex>`.
+ * A message with its variable parts masked (numbers and hex ids as `#`,
+ * quoted strings as `<str>`): `Request <str> failed after # s on #`.
  * `message` is the record's message as its parser read it (without wrapper and
  * prefix); without it, the first line of `text` less a leading bracket.
  */
@@ -37,7 +38,8 @@ export function shapeOf(text: string, message?: string): string {
   const masked = (message !== undefined ? message.trim() : messageOf(text))
     .substring(0, MAX_SHAPE_CHARS * 2)
     .replace(QUOTED, "<str>")
-    .replace(HEX_ID, (m) => (m.length >= 5 ? "<hex>" : m))
+    // A hex id is a number too: `busId 18000` and `busId 2a000` are one shape.
+    .replace(HEX_ID, (m) => (m.length >= 5 || m.startsWith("0x") ? "#" : m))
     .replace(NUMBER, "#");
   return masked.length > MAX_SHAPE_CHARS ? masked.substring(0, MAX_SHAPE_CHARS) + "…" : masked;
 }

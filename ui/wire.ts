@@ -3,7 +3,25 @@
 // findings and suspects.
 // Types only: nothing here runs.
 
-/** The events of a window as parallel columns (lane and kind are indexes into the lanes answer). */
+/**
+ * Spans the events of a window imply (ui/server/timeline-details.ts): type 0
+ * a chunk's transfer, 1 a room's pages held, 2 a timeout's wait. `open`: not
+ * ended within the incident.
+ */
+export interface SpanWire {
+  start: number[];
+  end: number[];
+  lane: number[];
+  type: number[];
+  open: number[];
+  seq: number[];
+  label: number[];
+  room: (string | null)[];
+  /** Spans that overlap the window but were left out (the longest are kept). */
+  left: number;
+}
+
+/** The events of a window as parallel columns (lane, kind and label are indexes into the lanes answer). */
 export interface EventColumns {
   mode: "events";
   fromUs: number;
@@ -14,6 +32,9 @@ export interface EventColumns {
   lane: number[];
   kind: number[];
   tone: number[];
+  /** 0: the kind's own name; else an index into LanesAnswer.labels. */
+  label: number[];
+  spans: SpanWire;
 }
 
 /** Counts per (lane, bucket); `tone` is the loudest event in the cell. Sparse columns. */
@@ -28,6 +49,7 @@ export interface BucketColumns {
   bucket: number[];
   count: number[];
   tone: number[];
+  spans: SpanWire;
 }
 
 export type WindowColumns = EventColumns | BucketColumns;
@@ -51,6 +73,19 @@ export interface Lane {
   events: number;
 }
 
+/** The whole incident at a glance: event density per lane group, and the stretches with no event at all. */
+export interface OverviewAnswer {
+  fromUs: number;
+  toUs: number;
+  buckets: number;
+  /** Lane groups ("p0/prefill") in display order. */
+  groups: string[];
+  /** Per group, `buckets` counts, then `buckets` loudest tones (0 routine, 1 warning, 2 failure). */
+  count: number[][];
+  tone: number[][];
+  gaps: [number, number][];
+}
+
 /** A witness event of a finding, placed on the timeline. */
 export interface PlacedWitness {
   seq: number;
@@ -71,7 +106,8 @@ export interface Finding {
     ranks?: string[];
     explanation?: string;
     falsify?: string;
-    witness?: { seq: number; source: string; line: number; text: string }[];
+    /** `textLength` is there when `text` was cut (see ui/server/excerpt.ts). */
+    witness?: { seq: number; source: string; line: number; text: string; textLength?: number }[];
     [key: string]: unknown;
   };
   placed: PlacedWitness[];

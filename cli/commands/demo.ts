@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { CommandModule } from "yargs";
 import type { Registry } from "../../ui/server/registry.js";
 import { startServer } from "../../ui/server/server.js";
-import { parseArgs, ServeArgs } from "./serve.js";
+import { announce, parseArgs, serveOptions, ServeArgs } from "./serve.js";
 
 /** dist/cli/commands/ → the repository's fixtures. */
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
@@ -20,16 +20,12 @@ const NOT_INPUT = new Set(["expected.json"]);
 export const demoCommand: CommandModule = {
   command: "demo",
   describe: "ingest and analyze the bundled fixture incidents, then serve them",
-  builder: (y) =>
-    y
-      .option("data-dir", { type: "string", default: "data", describe: "where the demo incidents are kept" })
-      .option("port", { type: "number", default: 7070 })
-      .option("host", { type: "string", default: "127.0.0.1" }),
+  builder: (y) => serveOptions(y, { default: "data", describe: "where the demo incidents are kept" }),
   handler: async (argv) => {
     const args = parseArgs(ServeArgs, argv);
-    const server = await startServer({ dataDir: args["data-dir"], port: args.port, host: args.host });
+    const server = await startServer({ dataDir: args["data-dir"], port: args.port, host: args.host, allowHosts: args["allow-host"] });
     const queued = importBundles(server.registry, (id) => server.jobs.enqueue(id));
-    process.stdout.write(`kvrewind demo at ${server.url}\n`);
+    announce(server, args, "kvrewind demo");
     if (queued.length) {
       process.stderr.write(`building ${queued.length} incident(s) in the background: ${queued.join(", ")}\n`);
       void server.jobs.idle().then(() => process.stderr.write("all demo incidents are built\n"));

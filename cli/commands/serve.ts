@@ -1,14 +1,45 @@
 // `kvrewind serve`: the web UI and its API over a data directory of incidents.
 
-import type { CommandModule } from "yargs";
+import type { Argv, CommandModule } from "yargs";
 import { z } from "zod";
-import { startServer } from "../../ui/server/server.js";
+import { startServer, type RunningServer } from "../../ui/server/server.js";
 
 export const ServeArgs = z.object({
   "data-dir": z.string().min(1, "--data-dir needs a path"),
   port: z.number("--port takes a number").int("--port takes a whole number").min(0).max(65535, "--port is at most 65535"),
   host: z.string().min(1, "--host needs an address"),
+  "allow-host": z.array(z.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, "--allow-host takes a host name, optionally with :port")).default([]),
 });
+
+/** Options every serving command takes (serve, demo). */
+export function serveOptions<T>(y: Argv<T>, dataDir: { default: string; describe: string }) {
+  return y
+    .option("data-dir", { type: "string", default: dataDir.default, describe: dataDir.describe })
+    .option("port", { type: "number", default: 7070, describe: "TCP port (0 picks a free one)" })
+    .option("host", {
+      type: "string",
+      default: "127.0.0.1",
+      describe: "address to bind; anything but loopback serves the incidents to the network and requires the access token printed at start",
+    })
+    .option("allow-host", { type: "string", array: true, describe: "another name requests may use for this server (a DNS name, a proxy); repeatable" });
+}
+
+/** What `serve` and `demo` print at start: where to open, and loudly, when the network can reach it. */
+export function announce(server: RunningServer, args: z.infer<typeof ServeArgs>, what: string): void {
+  process.stdout.write(`${what} at ${server.openUrl}\n`);
+  if (server.token === null) return;
+  process.stderr.write(
+    [
+      "",
+      `WARNING: kvrewind is listening on ${args.host}:${new URL(server.url).port}: anyone who can reach this machine can reach it.`,
+      "Every incident's logs are served to whoever holds its access token; the token is required on every request.",
+      `  access token: ${server.token}`,
+      `  open:         ${server.openUrl}`,
+      "Keep the token private. To serve this machine only, drop --host (it binds 127.0.0.1).",
+      "",
+    ].join("\n") + "\n",
+  );
+}
 
 /** Command-line options checked by a schema, with the first problem as a one-line error. */
 export function parseArgs<T extends z.ZodType>(schema: T, argv: unknown): z.infer<T> {
@@ -20,15 +51,11 @@ export function parseArgs<T extends z.ZodType>(schema: T, argv: unknown): z.infe
 export const serveCommand: CommandModule = {
   command: "serve",
   describe: "serve the web UI over a data directory of incidents",
-  builder: (y) =>
-    y
-      .option("data-dir", { type: "string", default: "data", describe: "where incidents are kept (created if missing)" })
-      .option("port", { type: "number", default: 7070, describe: "TCP port (0 picks a free one)" })
-      .option("host", { type: "string", default: "127.0.0.1", describe: "address to bind; anything but loopback exposes the incidents to the network" }),
+  builder: (y) => serveOptions(y, { default: "data", describe: "where incidents are kept (created if missing)" }),
   handler: async (argv) => {
     const args = parseArgs(ServeArgs, argv);
-    const server = await startServer({ dataDir: args["data-dir"], port: args.port, host: args.host });
-    process.stdout.write(`kvrewind serving ${args["data-dir"]} at ${server.url}\n`);
+    const server = await startServer({ dataDir: args["data-dir"], port: args.port, host: args.host, allowHosts: args["allow-host"] });
+    announce(server, args, `kvrewind serving ${args["data-dir"]}`);
     const stop = () => void server.close().then(() => process.exit(0));
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);

@@ -5,20 +5,23 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { after, before } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../ui/serverHarness.js";
+import { fixtureTarGz, startTestServer, uploadFiles, waitForIncident, type TestServer } from "../ui/serverHarness.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/", import.meta.url));
 
 /** draw.ts COLORS.witness */
 export const WITNESS_RGB: [number, number, number] = [0xff, 0x5c, 0xcd];
+/** draw.ts COLORS.flow */
+export const FLOW_RGB: [number, number, number] = [0x7d, 0xcf, 0xff];
 
-/** A test server and a browser for the tests of one file: started before them, closed after. */
-export function serverAndBrowser(): { server: TestServer; browser: Browser } {
+/** A test server and a browser for the tests of one file: started (then `setup` run) before them, closed after. */
+export function serverAndBrowser(setup?: (server: TestServer) => Promise<void>): { server: TestServer; browser: Browser } {
   const held = {} as { server: TestServer; browser: Browser };
   before(async () => {
     held.server = await startTestServer();
     held.browser = await launchBrowser();
+    await setup?.(held.server);
   });
   after(async () => {
     await held.browser?.close();
@@ -112,6 +115,18 @@ export function canvasHasColourNear(page: Page, x: number, y: number, rgb: [numb
   );
 }
 
+/** Waits until the timeline canvas shows a colour somewhere (a frame is drawn after the data it needs arrives). */
+export async function waitForCanvasColour(page: Page, rgb: [number, number, number]): Promise<void> {
+  await page.waitForFunction((rgb) => {
+    const canvas = (globalThis as unknown as PageDom).document.querySelector("canvas.lanes-canvas")!;
+    const img = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    for (let i = 0; i < img.data.length; i += 4) {
+      if (Math.abs(img.data[i]! - rgb[0]) < 8 && Math.abs(img.data[i + 1]! - rgb[1]) < 8 && Math.abs(img.data[i + 2]! - rgb[2]) < 8) return true;
+    }
+    return false;
+  }, rgb);
+}
+
 /** True when the timeline canvas shows a colour anywhere. */
 export function canvasHasColour(page: Page, rgb: [number, number, number]): Promise<boolean> {
   return page.evaluate((rgb) => {
@@ -122,4 +137,16 @@ export function canvasHasColour(page: Page, rgb: [number, number, number]): Prom
     }
     return false;
   }, rgb);
+}
+
+/** Uploads fixture bundles through the API and waits until each is ready. */
+export function withFixtures(...ids: string[]): (server: TestServer) => Promise<void> {
+  return async (server) => {
+    for (const id of ids) {
+      const up = await uploadFiles(server, [{ name: `${id}.tar.gz`, content: await fixtureTarGz(id) }]);
+      if (up.status !== 202) throw new Error(`upload of ${id}: ${JSON.stringify(up.body)}`);
+      const incident = await waitForIncident(server, id);
+      if (incident["status"] !== "ready") throw new Error(`${id}: ${JSON.stringify(incident)}`);
+    }
+  };
 }

@@ -11,12 +11,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FIXTURES } from "../ui/serverHarness.js";
-import { canvasHasColourNear, canvasHasColour, openPage, screenshot, serverAndBrowser, timelineSettled, waitForCursor, WITNESS_RGB } from "./browserHarness.js";
+import { canvasHasColourNear, canvasHasColour, openPage, screenshot, serverAndBrowser, timelineSettled, waitForCursor, WITNESS_RGB, FLOW_RGB } from "./browserHarness.js";
 
 const env = serverAndBrowser();
-
-/** draw.ts COLORS.flow */
-const FLOW_RGB: [number, number, number] = [0x7d, 0xcf, 0xff];
 
 test("folder upload, stale pages at the read, pick on the canvas, flow, collapse, cursor from the axis", async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);

@@ -1,7 +1,10 @@
 // A room's flow in a healthy NIXL run (the `healthy` fixture bundle, probe on
 // tp0 of every host): the prefill post of a chunk, the decode notification
 // that names that chunk (`{room}_kv_{chunk}_{is_last}_{src}`, protocol ref §6),
-// the decode poll that saw it, and, after a Success poll, the read.
+// the decode poll that saw it, and, after a Success poll, the read. And in a
+// Mooncake run with aborts (`stale-slot-reuse`): decode's ABORT reaches the
+// prefill rank of the same TP, which marks the room Failed and answers
+// ABORT_ACK (§7.2), for every room, none of them an error.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -11,12 +14,15 @@ import { FIXTURES, fixtureTarGz, getJson, startTestServer, uploadFiles, waitForI
 
 let server: TestServer;
 const ID = "healthy";
+const MOONCAKE = "stale-slot-reuse";
 
 before(async () => {
   server = await startTestServer();
-  const up = await uploadFiles(server, [{ name: `${ID}.tar.gz`, content: await fixtureTarGz(ID) }]);
-  assert.equal(up.status, 202, JSON.stringify(up.body));
-  assert.equal((await waitForIncident(server, ID))["status"], "ready");
+  for (const id of [ID, MOONCAKE]) {
+    const up = await uploadFiles(server, [{ name: `${id}.tar.gz`, content: await fixtureTarGz(id) }]);
+    assert.equal(up.status, 202, JSON.stringify(up.body));
+    assert.equal((await waitForIncident(server, id))["status"], "ready");
+  }
 });
 
 after(async () => {
@@ -55,4 +61,32 @@ test("post -> notify -> poll -> read for the first room d0 tp0 reads", async () 
   assert.equal(reads.length, 1, "the Success poll leads to the read");
   assert.equal(reads[0]![0].state, 4);
   assert.equal(reads[0]![1].room, room);
+});
+
+type Flow = { edges: { from: number; to: number; label: string }[]; events: { seq: number; lane: number | null }[] };
+type Placed = { event: { line: number; kind: string; tp: number | null; room: string | null }; source: { path: string } };
+
+test("Mooncake: every room's flow answers, and decode's ABORT reaches the prefill rank that acknowledges it", async () => {
+  const logs = ["d0", "d1"].flatMap((host) => Array.from({ length: 8 }, (_, tp) => `${host}/decode-tp${tp}.log`));
+  const aborted = new Set(logs.flatMap((f) => [...readFileSync(join(FIXTURES, MOONCAKE, f), "utf8").matchAll(/Sent abort notification for room (\d{19})/g)].map((m) => m[1]!)));
+  assert.ok(aborted.size > 0);
+  for (const room of aborted) {
+    const r = await getJson(server, `/api/incidents/${MOONCAKE}/flow?room=${room}`);
+    assert.equal(r.status, 200, `room ${room}: ${r.text}`);
+  }
+
+  // d1 tp0 aborts 3316900739918585146 (decode-tp0.log:124); p0 tp0 receives it, marks the room Failed, and answers.
+  const room = "3316900739918585146";
+  const flow = (await getJson(server, `/api/incidents/${MOONCAKE}/flow?room=${room}`)).body as Flow;
+  const at = async (seq: number) => (await getJson(server, `/api/incidents/${MOONCAKE}/events/${seq}`)).body as Placed;
+  const described: string[] = [];
+  for (const e of flow.edges) {
+    const [a, b] = [await at(e.from), await at(e.to)];
+    described.push(`${a.source.path}:${a.event.line} ${a.event.kind} -${e.label}-> ${b.source.path} ${b.event.kind}`);
+  }
+  const sent = described.filter((d) => d.startsWith("d1/decode-tp0.log:124 abort.sent -ABORT-> "));
+  assert.deepEqual(sent, ["d1/decode-tp0.log:124 abort.sent -ABORT-> p0/prefill-tp0.log abort.received"]);
+  assert.ok(described.includes(described.find((d) => /^p0\/prefill-tp0\.log:\d+ abort\.received -bootstrap thread-> p0\/prefill-tp0\.log abort\.ack_sent$/.test(d))!));
+  assert.ok(!described.some((d) => d.includes("ABORT → bootstrap thread")), "no Mooncake bootstrap thread died");
+  assert.ok(flow.events.every((e) => e.lane !== null));
 });

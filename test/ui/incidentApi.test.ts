@@ -186,6 +186,35 @@ test("the flow of a room joins each ABORT frame to the end of the bootstrap thre
   assert.ok(flow.events.every((e) => e.lane !== null));
 });
 
+test("NIXL: a decode abort of the room whose ABORT frame p0 tp0 took chains to the frame and to the thread's end", async () => {
+  // p0/probe-tp0.jsonl:62 is tp0's ABORT frame for the room, :63 the thread's exit (fixtures/README.md).
+  const frameLine = fileLine("p0/probe-tp0.jsonl", 62);
+  assert.match(frameLine, /"ev": "boot\.msg", "kind": "ABORT"/);
+  const room = /"room": (\d{19})/.exec(frameLine)![1]!;
+  const abortLine = readFileSync(join(BUNDLE, "d0/decode-tp0.log"), "utf8").split("\n").findIndex((l) => l.includes(`bootstrap_room=${room} with exception`) && l.includes("Aborted by AbortReq")) + 1;
+  assert.ok(abortLine > 0, "d0 tp0 logged the room's abort");
+  const flow = (await api(`/flow?room=${room}`)) as { edges: { from: number; to: number; label: string }[]; events: { seq: number; lane: number | null }[] };
+  const where = async (seq: number) => {
+    const { event, source } = (await api(`/events/${seq}`)) as { event: { line: number }; source: { path: string } };
+    return `${source.path}:${event.line}`;
+  };
+  const described = await Promise.all(flow.edges.map(async (e) => `${await where(e.from)} -${e.label}-> ${await where(e.to)}`));
+  assert.ok(described.includes(`d0/decode-tp0.log:${abortLine} -ABORT-> p0/probe-tp0.jsonl:62`), described.join("\n"));
+  assert.ok(described.includes("p0/probe-tp0.jsonl:62 -bootstrap thread-> p0/probe-tp0.jsonl:63"), described.join("\n"));
+  assert.ok(flow.events.every((e) => e.lane !== null));
+});
+
+test("every room's flow answers, whatever its events", async () => {
+  const rooms = new Set(
+    ["d0", "d1"].flatMap((h) => [...readFileSync(join(BUNDLE, `${h}/decode-tp0.log`), "utf8").matchAll(/bootstrap_room=(\d{19})/g)].map((m) => m[1]!)),
+  );
+  assert.ok(rooms.size >= 58);
+  for (const room of rooms) {
+    const r = await getJson(server, `/api/incidents/${ID}/flow?room=${room}`);
+    assert.equal(r.status, 200, `room ${room}: ${r.text}`);
+  }
+});
+
 test("every bad parameter is a 400 with a message, never a stack trace", async () => {
   const cases: [string, RegExp][] = [
     ["/events?from=abc&to=10", /^invalid window: 'from': /],

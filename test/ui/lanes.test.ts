@@ -85,6 +85,7 @@ test("failures are drawn loud, aborts and timeouts as warnings, the rest quietly
   assert.equal(toneOfKind(LogKind.exception, null), 2);
   assert.equal(toneOfKind("boot.exit", null), 2, "the bootstrap thread ended");
   assert.equal(toneOfKind(LogKind.crash, null), 2, "the process died");
+  assert.equal(toneOfKind(LogKind.bootstrapFetchFailed, null), 2);
   assert.equal(toneOfKind("coll.exit", null), 0, "leaving a collective is routine");
   assert.equal(toneOfKind(LogKind.abortSent, null), 1);
   assert.equal(toneOfKind("kv.timeout", null), 1);

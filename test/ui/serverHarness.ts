@@ -15,16 +15,25 @@ export interface TestServer extends RunningServer {
   logs: string[];
 }
 
-export async function startTestServer(opts: { limits?: Partial<UploadLimits>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { limits?: Partial<UploadLimits>; dataDir?: string; allowHosts?: string[]; token?: string } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "kvrewind-ui-"));
   const logs: string[] = [];
-  const server = await startServer({ dataDir, port: 0, log: (l) => logs.push(l), ...(opts.limits && { limits: opts.limits }) });
+  const server = await startServer({
+    dataDir,
+    port: 0,
+    log: (l) => logs.push(l),
+    ...(opts.limits && { limits: opts.limits }),
+    ...(opts.allowHosts && { allowHosts: opts.allowHosts }),
+    ...(opts.token && { token: opts.token }),
+  });
   return { ...server, dataDir, logs };
 }
 
 export interface TarEntry {
   name: string;
-  content?: string;
+  content?: string | Buffer;
   type?: "file" | "symlink" | "directory" | "link";
   linkname?: string;
 }

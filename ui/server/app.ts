@@ -3,6 +3,7 @@
 import express from "express";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { accessGuard, type AccessPolicy } from "./access.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { incidentListRoutes } from "./routes-incidents.js";
 import { incidentRoutes } from "./routes-incident.js";
@@ -14,6 +15,8 @@ import type { UploadLimits } from "./upload.js";
 export const WEB_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
 
 export interface AppDeps {
+  /** Who may use the server; undefined until it listens (its port is known then). */
+  access: () => AccessPolicy | undefined;
   registry: Registry;
   jobs: JobQueue;
   limits: UploadLimits;
@@ -24,6 +27,7 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  app.use(accessGuard(deps.access));
   app.use((_req, res, next) => {
     res.set("X-Content-Type-Options", "nosniff");
     res.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'");
@@ -44,6 +48,6 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(() => {
     throw new HttpError(404, "not found");
   });
-  app.use(errorHandler(deps.limits, deps.log));
+  app.use(errorHandler(deps.limits, deps.log, deps.registry.dataDir));
   return app;
 }

@@ -38,11 +38,23 @@ export interface UploadLimitsView {
   maxFiles: number;
 }
 
-export function errorHandler(limits: UploadLimitsView, log: (line: string) => void) {
+/**
+ * A message with the server's own paths taken out: a path inside an upload's
+ * staging folder or an incident's input folder becomes the path inside the
+ * upload, and any other path under the data directory loses that prefix.
+ */
+export function withoutServerPaths(message: string, dataDir: string): string {
+  const root = dataDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return message
+    .replace(new RegExp(`${root}/(?:staging/[^/\\s'"]+/(?:input|parts)|incidents/[^/\\s'"]+/input)/?`, "g"), "")
+    .replace(new RegExp(`${root}/?`, "g"), "");
+}
+
+export function errorHandler(limits: UploadLimitsView, log: (line: string) => void, dataDir: string) {
   return (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(err);
     if (err instanceof HttpError) {
-      res.status(err.status).json({ error: err.message });
+      res.status(err.status).json({ error: withoutServerPaths(err.message, dataDir) });
       return;
     }
     if (err instanceof multer.MulterError) {
@@ -53,7 +65,7 @@ export function errorHandler(limits: UploadLimitsView, log: (line: string) => vo
     // express.json and friends mark client errors with a status.
     const status = (err as { status?: unknown }).status;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).json({ error: (err as Error).message });
+      res.status(status).json({ error: withoutServerPaths((err as Error).message, dataDir) });
       return;
     }
     log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -3,27 +3,24 @@
 // sits on the timeline, so a flag can be drawn and clicked without a lookup.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
+import { storedFindings, storedSuspects } from "../../ingest/store/viewQueries.js";
 import type { Finding, PlacedWitness, Suspect } from "../wire.js";
 import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
+import { excerpt, FIELD_EXCERPT } from "./excerpt.js";
 
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
-/** A findings row: the stored JSON columns still as text. */
-type FindingRow = Omit<Finding, "body" | "placed"> & { witness: string; body: string };
-
 export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: Finding[]; suspects: Suspect[] } {
-  const rows = db.prepare("SELECT id, rule, severity, verdict, title, ts_us AS tsUs, witness, body FROM findings").all() as FindingRow[];
-  const findings = rows.map(({ witness, body, ...r }): Finding => ({
+  const findings = storedFindings(db).map(({ witness, body, ...r }): Finding => ({
     ...r,
-    body: JSON.parse(body) as Finding["body"],
+    body: withBoundedWitness(JSON.parse(body) as Finding["body"]),
     placed: placeWitness(idx, JSON.parse(witness) as number[]),
   }));
   findings.sort(
     (a, b) =>
       (SEVERITY_ORDER[a.severity] ?? 9) - (SEVERITY_ORDER[b.severity] ?? 9) || (a.tsUs ?? 0) - (b.tsUs ?? 0) || a.id.localeCompare(b.id),
   );
-  const suspectRows = db.prepare("SELECT rank, cause, confidence, body FROM suspects ORDER BY rank").all() as (Omit<Suspect, "body"> & { body: string })[];
-  const suspects = suspectRows.map((s): Suspect => ({ ...s, body: JSON.parse(s.body) as Suspect["body"] }));
+  const suspects = storedSuspects(db).map((s): Suspect => ({ ...s, body: JSON.parse(s.body) as Suspect["body"] }));
   return { findings, suspects };
 }
 
@@ -34,4 +31,13 @@ function placeWitness(idx: TimelineIndex, seqs: number[]): PlacedWitness[] {
     if (pos !== undefined) placed.push({ seq, tsUs: idx.ts[pos]!, lane: idx.lane[pos]! });
   }
   return placed;
+}
+
+/** Witness lines cut to FIELD_EXCERPT characters, each saying its full length when cut (the event has the rest). */
+function withBoundedWitness(body: Finding["body"]): Finding["body"] {
+  if (!body.witness) return body;
+  return {
+    ...body,
+    witness: body.witness.map((w) => (w.text.length > FIELD_EXCERPT ? { ...w, text: excerpt(w.text, FIELD_EXCERPT), textLength: w.text.length } : w)),
+  };
 }

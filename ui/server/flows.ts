@@ -6,6 +6,8 @@
 
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { eventsOfRoom, type StoredEvent } from "../../ingest/store/queries.js";
+import { eventsFollowing } from "../../ingest/store/viewQueries.js";
+import { parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
 
 export type FlowStep = "post" | "notify" | "poll" | "read" | "abort" | "abort-frame" | "bootstrap";
 
@@ -25,6 +27,13 @@ export interface RoomFlow {
 
 const MAX_ROOM_EVENTS = 20_000;
 
+/** An abort a decode rank logged for a room: a request abort, its ABORT sent, or a transfer failure the abort caused. */
+function isDecodeAbort(ev: StoredEvent): boolean {
+  if (ev.role === "prefill") return false;
+  if (ev.kind === "req.abort" || ev.kind === "abort.request" || ev.kind === "abort.sent") return true;
+  return ev.kind === "pd.transfer_failed" && ev.attrs?.["reasonKind"] === "abort";
+}
+
 function stepOf(ev: StoredEvent): FlowStep | null {
   switch (ev.kind) {
     case "kv.post":
@@ -36,10 +45,6 @@ function stepOf(ev: StoredEvent): FlowStep | null {
       return "poll";
     case "kernel.read":
       return "read";
-    case "req.abort":
-    case "abort.request":
-    case "abort.sent":
-      return ev.role === "prefill" ? null : "abort";
     case "abort.received":
       return "abort-frame";
     case "boot.msg":
@@ -47,7 +52,7 @@ function stepOf(ev: StoredEvent): FlowStep | null {
     case "abort.ack_sent":
       return "bootstrap";
     default:
-      return null;
+      return isDecodeAbort(ev) ? "abort" : null;
   }
 }
 
@@ -55,8 +60,7 @@ function stepOf(ev: StoredEvent): FlowStep | null {
 function chunkOf(ev: StoredEvent): number | null {
   if (ev.chunk !== null) return ev.chunk;
   const tag = ev.attrs?.["tag"] ?? ev.attrs?.["notif"];
-  const m = typeof tag === "string" ? /^\d+_kv_(\d+)_/.exec(tag) : null;
-  return m ? Number(m[1]) : null;
+  return typeof tag === "string" ? (parseNotifTag(tag)?.chunk ?? null) : null;
 }
 
 const sameRank = (a: StoredEvent, b: StoredEvent) => a.host === b.host && a.role === b.role && a.dp === b.dp && a.pp === b.pp && a.tp === b.tp;
@@ -95,17 +99,18 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
     } else if (step === "poll" && ev.state === 4 && ev.role === "decode") {
       link(ev, firstAfter(ev, (s) => s.step === "read" && s.ev.role === "decode"), "read");
     } else if (step === "abort") {
-      const frame = firstAfter(ev, (s) => s.step === "abort-frame");
+      // Decode rank k sends its ABORT to the prefill rank it was paired with, which has the same TP.
+      const frame = firstAfter(ev, (s) => s.step === "abort-frame" && s.ev.tp === ev.tp);
       if (frame) link(ev, frame, "ABORT");
       else {
-        // Default logs show no ABORT frame arriving on prefill; link straight to the thread it ended.
-        const end = bootstrapThreadEnd(db, ev.seq, null);
+        // Default logs show no ABORT frame arriving on prefill; link straight to the thread it ended, if one did.
+        const end = bootstrapThreadEnd(db, ev.seq, { host: undefined, role: "prefill", tp: ev.tp });
         addNode(end);
         link(ev, end, "ABORT → bootstrap thread");
       }
     } else if (step === "abort-frame") {
       const answered = firstAfter(ev, (s) => s.step === "bootstrap" && sameRank(s.ev, ev));
-      const end = answered ? undefined : bootstrapThreadEnd(db, ev.seq, ev);
+      const end = answered ? undefined : bootstrapThreadEnd(db, ev.seq, { host: ev.host, role: ev.role, tp: ev.tp });
       addNode(end);
       link(ev, answered ?? end, "bootstrap thread");
     }
@@ -113,25 +118,27 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
   return { room, events, edges, truncated };
 }
 
+/** A thread is the bootstrap thread when its name says so (`Thread-3 (bootstrap_thread)`, §7.1). */
+const isBootstrapThread = (ev: StoredEvent) => /bootstrap/i.test(`${String(ev.attrs?.["thread"] ?? "")} ${String(ev.attrs?.["threadName"] ?? "")}`);
+
 /**
  * How a prefill bootstrap thread took a frame it did not answer: the thread's
- * exit (probe `boot.exit`), or the `Exception in thread` record that its failed
- * GUARD assertion leaves in the log (§7.1) — on the rank that took the frame
- * when that is known, else on any prefill rank.
+ * exit (probe `boot.exit`) on that rank, or else the `Exception in thread …
+ * (bootstrap_thread)` record that its failed GUARD assertion leaves in the log
+ * of that host (§7.1; a traceback block names no TP).
  */
-function bootstrapThreadEnd(db: IncidentDb, afterSeq: number, rank: StoredEvent | null): FlowNode | undefined {
-  const sameRankAfter = rank ? "seq > ? AND host IS ? AND role IS ? AND tp IS ?" : "seq > ? AND role = 'prefill'";
-  const args = rank ? [afterSeq, rank.host, rank.role, rank.tp] : [afterSeq];
-  const exit = db
-    .prepare(`SELECT seq, ts_us AS tsUs, kind FROM events WHERE kind = 'boot.exit' AND ${sameRankAfter} ORDER BY seq LIMIT 1`)
-    .get(...args) as FlowNode | undefined;
-  return (
-    exit ??
-    (db
-      .prepare(
-        `SELECT seq, ts_us AS tsUs, kind FROM events
-          WHERE kind = 'log.exception' AND ${sameRankAfter} AND text LIKE '%bootstrap%' ORDER BY seq LIMIT 1`,
-      )
-      .get(...args) as FlowNode | undefined)
-  );
+function bootstrapThreadEnd(
+  db: IncidentDb,
+  afterSeq: number,
+  rank: { host: string | null | undefined; role: string | null; tp: number | null },
+): FlowNode | undefined {
+  const where = { afterSeq, role: rank.role, ...(rank.host !== undefined && { host: rank.host }) };
+  const exit = first(eventsFollowing(db, { ...where, kinds: ["boot.exit"], tpOrNone: rank.tp }), (ev) => ev.tp === rank.tp);
+  const ended = exit ?? first(eventsFollowing(db, { ...where, kinds: ["log.exception"], tpOrNone: rank.tp }), isBootstrapThread);
+  return ended && { seq: ended.seq, tsUs: ended.tsUs, kind: ended.kind };
+}
+
+function first<T>(items: Iterable<T>, pick: (item: T) => boolean): T | undefined {
+  for (const item of items) if (pick(item)) return item;
+  return undefined;
 }

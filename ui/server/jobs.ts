@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Registry } from "./registry.js";
 import { summarize } from "./summary.js";
+import { withoutServerPaths } from "./errors.js";
 import type { PipelineInput, PipelineMessage } from "./pipeline.js";
 
 const JOB_MAIN = fileURLToPath(new URL("./pipeline-main.js", import.meta.url));
@@ -17,6 +18,8 @@ export class JobQueue {
   private child: ChildProcess | null = null;
   private stopped = false;
   private readonly waiters: (() => void)[] = [];
+  /** Incidents whose running job was ended on purpose: their failure is not recorded. */
+  private readonly cancelled = new Set<string>();
 
   constructor(
     private readonly registry: Registry,
@@ -45,6 +48,18 @@ export class JobQueue {
     await exited;
   }
 
+  /** Takes an incident off the queue, or ends its running job; resolves once nothing of it runs. */
+  async cancel(id: string): Promise<void> {
+    const queued = this.pending.indexOf(id);
+    if (queued >= 0) this.pending.splice(queued, 1);
+    const child = this.child;
+    if (this.running !== id || !child || child.exitCode !== null || child.signalCode !== null) return;
+    this.cancelled.add(id);
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill();
+    await exited;
+  }
+
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void> {
     if (!this.running && this.pending.length === 0) return Promise.resolve();
@@ -61,8 +76,8 @@ export class JobQueue {
     this.running = id;
     this.run(id)
       .catch((err: unknown) => {
-        if (this.stopped) return;
-        const message = err instanceof Error ? err.message : String(err);
+        if (this.stopped || this.cancelled.delete(id)) return;
+        const message = withoutServerPaths(err instanceof Error ? err.message : String(err), this.registry.dataDir);
         this.log(`incident ${id}: ${message}`);
         this.registry.update(id, { status: "failed", error: message });
       })
@@ -75,7 +90,7 @@ export class JobQueue {
 
   private run(id: string): Promise<void> {
     const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), indexPath: this.registry.indexPathOf(id), name: this.registry.get(id)!.name };
-    this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", done: 0, total: 0 } });
+    this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", step: "starting", percent: 0 } });
     return new Promise((resolve, reject) => {
       const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });
       this.child = child;
@@ -86,13 +101,17 @@ export class JobQueue {
       let settled = false;
       child.on("message", (msg: PipelineMessage) => {
         if (msg.type === "progress") {
-          const status = msg.phase === "ingest" ? "ingesting" : "analyzing";
-          this.registry.update(id, { status, progress: { phase: msg.phase, done: msg.done, total: msg.total } }, { persist: false });
+          const status = msg.progress.phase === "ingest" ? "ingesting" : "analyzing";
+          const before = this.registry.get(id)!.progress;
+          // Within a phase the figure never goes back (a step may report the same point twice).
+          const percent = before?.phase === msg.progress.phase && msg.progress.percent !== null ? Math.max(before.percent ?? 0, msg.progress.percent) : msg.progress.percent;
+          this.registry.update(id, { status, progress: { ...msg.progress, percent } }, { persist: false });
         } else if (msg.type === "done") {
           settled = true;
           try {
             const summary = summarize(this.registry.dbPathOf(id));
-            this.registry.update(id, { status: "ready", summary, warnings: msg.warnings });
+            const warnings = [...(this.registry.get(id)!.uploadWarnings ?? []), ...msg.warnings];
+            this.registry.update(id, { status: "ready", summary, ...(warnings.length && { warnings }) });
             resolve();
           } catch (err) {
             reject(err);

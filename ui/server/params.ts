@@ -7,6 +7,11 @@ import { INCIDENT_ID } from "./registry.js";
 const TS_US = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const SEQ = z.coerce.number().int().min(0).max(0xfffffffe);
 
+const IdList = z
+  .string()
+  .regex(/^\d{1,5}(,\d{1,5}){0,999}$/, "a comma-separated list of ids")
+  .transform((v) => v.split(",").map(Number));
+
 export const IncidentParams = z.object({
   id: z.string().regex(INCIDENT_ID, "an incident id is lowercase letters, digits, '-' and '_'"),
 });
@@ -21,6 +26,10 @@ export const WindowQuery = z
     buckets: z.coerce.number().int().min(1).max(8000).default(1000),
     /** Most single events sent before the window is aggregated instead. */
     max: z.coerce.number().int().min(1).max(200_000).default(20_000),
+    /** Kind ids to leave out, comma-separated. */
+    hide: IdList.optional(),
+    /** Span types to leave out, comma-separated. */
+    hideSpans: IdList.optional(),
   })
   .strict()
   .refine((q) => q.to > q.from, { message: "'to' must be after 'from'", path: ["to"] });
@@ -35,6 +44,23 @@ export const StepQuery = z
     seq: SEQ,
     dir: z.enum(["next", "prev"]),
     by: z.enum(["any", "room", "rank", "page"]).default("any"),
+  })
+  .strict();
+
+export const TextSliceQuery = z
+  .object({
+    from: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    length: z.coerce.number().int().min(1).max(1024 * 1024).default(256 * 1024),
+  })
+  .strict();
+
+export const OverviewQuery = z.object({ buckets: z.coerce.number().int().min(10).max(4000).default(1000) }).strict();
+
+export const SearchQuery = z
+  .object({
+    q: z.string().trim().min(1, "type something to find").max(200),
+    /** Also search the raw text of every record (slower: it reads every stored line). */
+    text: z.enum(["0", "1"]).transform((v) => v === "1").optional(),
   })
   .strict();
 

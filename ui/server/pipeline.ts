@@ -5,7 +5,7 @@
 // ("p0/prefill-tp0.log"), which is also where host and role are read from.
 
 import { basename } from "node:path";
-import { ingest } from "../../ingest/pipeline.js";
+import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { InputError } from "../../ingest/identity.js";
 import { openIncident } from "../../ingest/store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
@@ -20,8 +20,33 @@ export interface PipelineInput {
   name: string;
 }
 
+/**
+ * Where a job stands, as the incident list shows it: the phase, what it is
+ * doing, and for the ingest one percentage over its three steps (scan and load
+ * count bytes, the index step counts indexes), so the figure only grows.
+ */
+export interface JobProgress {
+  phase: "ingest" | "analyze" | "index";
+  step: string;
+  /** 0..100, or null where the step has no measure. */
+  percent: number | null;
+}
+
+/** The share of the ingest each step takes (the load reads and parses everything; the scan reads the heads). */
+const INGEST_STEPS: Record<IngestProgress["phase"], { from: number; to: number; label: string }> = {
+  scan: { from: 0, to: 10, label: "scanning" },
+  load: { from: 10, to: 90, label: "loading" },
+  index: { from: 90, to: 100, label: "indexing" },
+};
+
+export function ingestProgress(p: IngestProgress): JobProgress {
+  const step = INGEST_STEPS[p.phase];
+  const part = p.total > 0 ? Math.min(1, p.done / p.total) : 0;
+  return { phase: "ingest", step: step.label, percent: Math.floor(step.from + (step.to - step.from) * part) };
+}
+
 export type PipelineMessage =
-  | { type: "progress"; phase: "ingest" | "analyze" | "index"; done: number; total: number }
+  | { type: "progress"; progress: JobProgress }
   | { type: "done"; warnings: string[] }
   | { type: "error"; message: string };
 
@@ -30,7 +55,7 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   const summary = await ingest({
     db: input.dbPath,
     paths: ["."],
-    onProgress: (p) => report({ type: "progress", phase: "ingest", done: p.done, total: p.total }),
+    onProgress: (p) => report({ type: "progress", progress: ingestProgress(p) }),
   }).catch((e: unknown) => {
     throw e instanceof InputError ? new Error(`no events could be read from the upload: ${e.message}`) : e;
   });
@@ -39,12 +64,12 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   if (summary.eventsTotal === 0) {
     throw new Error(`no events could be read from the upload${warnings.length ? ` (${warnings.join("; ")})` : ""}`);
   }
-  report({ type: "progress", phase: "analyze", done: 0, total: 0 });
+  report({ type: "progress", progress: { phase: "analyze", step: "replaying and checking", percent: null } });
   const db = openIncident(input.dbPath);
   try {
     storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath) }));
     // The timeline index too, so that a ready incident opens at once.
-    report({ type: "progress", phase: "index", done: 0, total: 0 });
+    report({ type: "progress", progress: { phase: "index", step: "indexing the timeline", percent: null } });
     writeTimelineIndex(db, input.indexPath);
   } finally {
     db.close();

@@ -13,7 +13,8 @@ import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { openIncident, openIncidentForReading, type IncidentDb } from "../../ingest/store/db.js";
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
-import { deserializeIndex, type IndexFingerprint, type TimelineIndex } from "./timeline-index.js";
+import type { TimelineIndex } from "./timeline-index.js";
+import { deserializeIndex, type IndexFingerprint } from "./index-file.js";
 import type { IndexJob } from "./index-worker.js";
 
 const INDEX_WORKER_URL = new URL("./index-worker.js", import.meta.url);
@@ -38,14 +39,17 @@ export const IncidentRecord = z.object({
   createdAt: z.string(),
   status: IncidentStatus,
   error: z.string().optional(),
-  progress: z.object({ phase: z.string(), done: z.number(), total: z.number() }).optional(),
+  /** Where a running job stands (pipeline.ts JobProgress). */
+  progress: z.object({ phase: z.string(), step: z.string(), percent: z.number().nullable() }).optional().catch(undefined),
   inputBytes: z.number(),
   inputFiles: z.number(),
   /** A fingerprint of the inputs an incident was built from (the demo skips rebuilding an unchanged one). */
   inputKey: z.string().optional(),
   summary: IncidentSummary.optional(),
-  /** Inputs that were not ingested, with the reason. */
+  /** What the upload and the ingest could not take as given: renamed duplicates, inputs not ingested, each with the reason. */
   warnings: z.array(z.string()).optional(),
+  /** The upload's own part of `warnings`, kept for a re-analysis. */
+  uploadWarnings: z.array(z.string()).optional(),
 });
 export type IncidentRecord = z.infer<typeof IncidentRecord>;
 
@@ -120,17 +124,18 @@ export class Registry {
   }
 
   /** A new incident whose input folder is `inputDir` (moved into place). */
-  adopt(name: string, inputDir: string, received: { files: number; bytes: number }): IncidentRecord {
+  adopt(name: string, inputDir: string, received: { files: number; bytes: number; warnings: string[] }): IncidentRecord {
     const id = this.freeId(slug(name));
     mkdirSync(this.dirOf(id), { recursive: true });
     renameSync(inputDir, this.inputDirOf(id));
     const record: IncidentRecord = {
       id,
-      name: name.replace(/\.(tar\.gz|tgz|tar)$/i, ""),
+      name: name.replace(/\.(tar\.gz|tgz|tar|zip)$/i, ""),
       createdAt: new Date().toISOString(),
       status: "receiving",
       inputBytes: received.bytes,
       inputFiles: received.files,
+      ...(received.warnings.length && { uploadWarnings: received.warnings, warnings: received.warnings }),
     };
     this.save(record);
     return record;
@@ -260,7 +265,7 @@ export class Registry {
 export function slug(name: string): string {
   const s = name
     .toLowerCase()
-    .replace(/\.(tar\.gz|tgz|gz|log|jsonl)$/, "")
+    .replace(/\.(tar\.gz|tgz|tar|zip|gz|log|jsonl)$/, "")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 48);

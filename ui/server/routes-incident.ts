@@ -4,13 +4,24 @@
 
 import { Router, type Request } from "express";
 import { eventBySeq, listSources } from "../../ingest/store/queries.js";
+import { sourceName } from "../../ingest/store/viewQueries.js";
 import { HttpError, parseOr400 } from "./errors.js";
-import { FlowQuery, IncidentParams, SeqParams, WindowQuery } from "./params.js";
-import { positionOfSeq, queryWindow } from "./timeline-index.js";
+import { FlowQuery, IncidentParams, OverviewQuery, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
+import { boundedAttrs, excerpt, MAX_SLICE, TEXT_EXCERPT } from "./excerpt.js";
+import { positionOfSeq } from "./timeline-index.js";
+import { componentOfKind, toneOfKind } from "./lanes.js";
+import { overview, queryWindow } from "./window-query.js";
 import { roomFlow } from "./flows.js";
 import { readFindings } from "./findings.js";
 import type { Registry } from "./registry.js";
 import { timeTravelRoutes } from "./routes-timetravel.js";
+import { searchRoutes } from "./routes-search.js";
+
+function countKinds(idx: { kinds: string[]; kind: Uint16Array }): number[] {
+  const counts = new Array<number>(idx.kinds.length).fill(0);
+  for (let i = 0; i < idx.kind.length; i++) counts[idx.kind[i]!]!++;
+  return counts;
+}
 
 /** The incident a path names; 404 when unknown, 409 while it is not ready. */
 export function readyIncidentId(registry: Registry, raw: unknown): string {
@@ -26,6 +37,7 @@ export function readyIncidentId(registry: Registry, raw: unknown): string {
 export function incidentRoutes(registry: Registry): Router {
   const router = Router();
   router.use(timeTravelRoutes(registry, (raw) => readyIncidentId(registry, raw)));
+  router.use(searchRoutes(registry, (raw) => readyIncidentId(registry, raw)));
 
   const readyIncident = (req: Request): string => readyIncidentId(registry, req.params["id"]);
 
@@ -42,13 +54,38 @@ export function incidentRoutes(registry: Registry): Router {
 
   router.get("/incidents/:id/lanes", async (req, res) => {
     const idx = await registry.timeline(readyIncident(req));
-    res.json({ lanes: idx.lanes, kinds: idx.kinds, firstTsUs: idx.firstTsUs, lastTsUs: idx.lastTsUs, events: idx.ts.length });
+    res.json({
+      lanes: idx.lanes,
+      kinds: idx.kinds,
+      kindComponents: idx.kinds.map(componentOfKind),
+      kindTones: idx.kinds.map((k) => toneOfKind(k, null)),
+      kindCounts: countKinds(idx),
+      labels: idx.labels,
+      firstTsUs: idx.firstTsUs,
+      lastTsUs: idx.lastTsUs,
+      events: idx.ts.length,
+    });
   });
 
   router.get("/incidents/:id/events", async (req, res) => {
     const id = readyIncident(req);
     const q = parseOr400(WindowQuery, req.query, "window");
-    res.json(queryWindow(await registry.timeline(id), q.from, q.to, q.buckets, q.max));
+    res.json(
+      queryWindow(await registry.timeline(id), {
+        fromUs: q.from,
+        toUs: q.to,
+        buckets: q.buckets,
+        maxEvents: q.max,
+        ...(q.hide && { hideKinds: q.hide }),
+        ...(q.hideSpans && { hideSpans: q.hideSpans }),
+      }),
+    );
+  });
+
+  router.get("/incidents/:id/overview", async (req, res) => {
+    const id = readyIncident(req);
+    const q = parseOr400(OverviewQuery, req.query, "overview");
+    res.json(overview(await registry.timeline(id), q.buckets));
   });
 
   router.get("/incidents/:id/events/:seq", async (req, res) => {
@@ -57,10 +94,27 @@ export function incidentRoutes(registry: Registry): Router {
     const db = registry.db(id);
     const ev = eventBySeq(db, seq);
     if (!ev) throw new HttpError(404, `no event ${seq} in incident '${id}'`);
-    const source = db.prepare("SELECT path, format FROM sources WHERE id = ?").get(ev.sourceId) as { path: string; format: string } | undefined;
+    const source = sourceName(db, ev.sourceId);
     const idx = await registry.timeline(id);
     const pos = positionOfSeq(idx, seq);
-    res.json({ event: ev, source: source ?? null, lane: pos === undefined ? null : idx.lane[pos] });
+    const { attrs, cut } = boundedAttrs(ev.attrs);
+    res.json({
+      event: { ...ev, text: excerpt(ev.text, TEXT_EXCERPT), attrs },
+      textLength: ev.text.length,
+      attrsCut: cut,
+      source: source ?? null,
+      lane: pos === undefined ? null : idx.lane[pos],
+    });
+  });
+
+  // The rest of a long record, a slice at a time.
+  router.get("/incidents/:id/events/:seq/text", (req, res) => {
+    const id = readyIncident(req);
+    const { seq } = parseOr400(SeqParams, req.params, "event");
+    const q = parseOr400(TextSliceQuery, req.query, "text slice");
+    const ev = eventBySeq(registry.db(id), seq);
+    if (!ev) throw new HttpError(404, `no event ${seq} in incident '${id}'`);
+    res.json({ from: q.from, text: ev.text.slice(q.from, q.from + Math.min(q.length, MAX_SLICE)), textLength: ev.text.length });
   });
 
   router.get("/incidents/:id/findings", async (req, res) => {

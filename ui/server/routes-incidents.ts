@@ -3,9 +3,10 @@
 import { Router } from "express";
 import { basename, join } from "node:path";
 import { rmSync } from "node:fs";
-import { checkContentLength, placeFiles, receiveFiles, type UploadLimits } from "./upload.js";
-import { parseOr400 } from "./errors.js";
-import { UploadQuery } from "./params.js";
+import { checkContentLength, receiveFiles, type UploadLimits } from "./upload.js";
+import { placeFiles } from "./bundle.js";
+import { HttpError, parseOr400 } from "./errors.js";
+import { IncidentParams, UploadQuery } from "./params.js";
 import type { Registry } from "./registry.js";
 import type { JobQueue } from "./jobs.js";
 
@@ -32,6 +33,24 @@ export function incidentListRoutes(registry: Registry, jobs: JobQueue, limits: U
     } finally {
       rmSync(staging, { recursive: true, force: true });
     }
+  });
+
+  router.delete("/incidents/:id", async (req, res) => {
+    const { id } = parseOr400(IncidentParams, req.params, "incident id");
+    if (!registry.get(id)) throw new HttpError(404, `no incident '${id}'`);
+    await jobs.cancel(id);
+    registry.remove(id);
+    res.json({ deleted: id });
+  });
+
+  // Ingest (a no-op for inputs already in) and analyze again: after an upgrade, or a failure.
+  router.post("/incidents/:id/reanalyze", (req, res) => {
+    const { id } = parseOr400(IncidentParams, req.params, "incident id");
+    const record = registry.get(id);
+    if (!record) throw new HttpError(404, `no incident '${id}'`);
+    if (record.status !== "ready" && record.status !== "failed") throw new HttpError(409, `incident '${id}' is ${record.status}: wait until it is ready or failed`);
+    jobs.enqueue(id);
+    res.status(202).json({ incident: registry.get(id) });
   });
 
   return router;

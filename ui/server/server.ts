@@ -2,7 +2,9 @@
 // listening on 127.0.0.1 unless told otherwise.
 
 import type { AddressInfo } from "node:net";
+import { networkInterfaces } from "node:os";
 import type { Server } from "node:http";
+import { accessPolicy, type AccessPolicy } from "./access.js";
 import { createApp } from "./app.js";
 import { JobQueue } from "./jobs.js";
 import { Registry } from "./registry.js";
@@ -13,12 +15,20 @@ export interface ServeOptions {
   /** 0 picks a free port. */
   port: number;
   host?: string;
+  /** Names besides the bound address that requests may carry as Host (--allow-host). */
+  allowHosts?: readonly string[];
+  /** The access token to require; a non-loopback bind without one gets a random one. */
+  token?: string;
   limits?: Partial<UploadLimits>;
   log?: (line: string) => void;
 }
 
 export interface RunningServer {
   url: string;
+  /** The access token when one is required (every non-loopback bind), else null. */
+  token: string | null;
+  /** The address to open in a browser: `url`, with the token when there is one. */
+  openUrl: string;
   registry: Registry;
   jobs: JobQueue;
   close(): Promise<void>;
@@ -36,15 +46,20 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   warmIndexes(registry, log);
   const limits = { ...DEFAULT_UPLOAD_LIMITS, ...opts.limits };
-  const app = createApp({ registry, jobs, limits, log });
+  let access: AccessPolicy | undefined;
+  const app = createApp({ access: () => access, registry, jobs, limits, log });
   const host = opts.host ?? "127.0.0.1";
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(opts.port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   const { port } = server.address() as AddressInfo;
-  const shownHost = host.includes(":") ? `[${host}]` : host;
+  access = accessPolicy({ host, port, allowHosts: opts.allowHosts ?? [], ...(opts.token !== undefined && { token: opts.token }) });
+  const reachable = reachableName(host);
+  const url = `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}/`;
   return {
-    url: `http://${shownHost}:${port}/`,
+    url,
+    token: access.token,
+    openUrl: access.token === null ? url : `${url}?token=${access.token}`,
     registry,
     jobs,
     close: async () => {
@@ -55,6 +70,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       registry.closeAll();
     },
   };
+}
+
+/** The bound address, or for a wildcard bind an address of this machine that others can reach it by. */
+function reachableName(host: string): string {
+  if (host !== "0.0.0.0" && host !== "::") return host;
+  const external = Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .find((a) => a.family === "IPv4" && !a.internal);
+  return external?.address ?? "127.0.0.1";
 }
 
 /** Loads (or builds) the timeline index of each ready incident, one at a time, so first views are fast. */

@@ -3,37 +3,24 @@
 
 import { openIncident } from "../../ingest/store/db.js";
 import { eventCount, listSources } from "../../ingest/store/queries.js";
+import { summaryFigures } from "../../ingest/store/viewQueries.js";
 import { rankLabel } from "../../analyzer/replay/eventRefs.js";
 import type { IncidentSummary } from "./registry.js";
 
 export function summarize(dbPath: string): IncidentSummary {
   const db = openIncident(dbPath, { readonly: true });
   try {
-    const sources = listSources(db);
+    const figures = summaryFigures(db);
     // Ranks as the replay names them ("p0/prefill/tp3"): a log and a probe of one rank count once.
-    const rankRows = db.prepare("SELECT DISTINCT host, role, tp FROM events WHERE tp IS NOT NULL").all() as { host: string | null; role: string | null; tp: number }[];
-    const ranks = rankRows.map((r) => rankLabel(r.host, r.role, r.tp)!).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-    const span = db.prepare("SELECT MIN(ts_us) AS first, MAX(ts_us) AS last FROM events").get() as {
-      first: number | null;
-      last: number | null;
-    };
-    const findings: Record<string, number> = {};
-    for (const row of db.prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE verdict = 'violated' GROUP BY severity").all() as {
-      severity: string;
-      n: number;
-    }[]) {
-      findings[row.severity] = row.n;
-    }
-    const top = db.prepare("SELECT cause, confidence, body FROM suspects ORDER BY rank LIMIT 1").get() as
-      | { cause: string; confidence: number; body: string }
-      | undefined;
+    const ranks = figures.ranks.map((r) => rankLabel(r.host, r.role, r.tp)!).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+    const top = figures.topSuspect;
     return {
       events: eventCount(db),
-      sources: sources.length,
+      sources: listSources(db).length,
       ranks,
-      firstTsUs: span.first,
-      lastTsUs: span.last,
-      findings,
+      firstTsUs: figures.firstTsUs,
+      lastTsUs: figures.lastTsUs,
+      findings: figures.violatedBySeverity,
       topSuspect: top
         ? { cause: top.cause, confidence: top.confidence, summary: String((JSON.parse(top.body) as { summary?: unknown }).summary ?? "") }
         : null,

@@ -1,14 +1,17 @@
 // An in-memory column index of an incident's events, sorted by time, so that a
-// window query over a million events is a binary search and one pass over
+// window query over millions of events is a binary search and one pass over
 // typed arrays instead of a SQL scan. Only what the timeline draws is kept
-// (time, seq, lane, kind, tone); everything else is fetched per event.
+// (time, seq, lane, kind, tone, a short name), with the spans the events
+// imply and the empty stretches of time; everything else is fetched per event.
 
 import { renameSync, writeFileSync } from "node:fs";
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
+import { timelineRows } from "../../ingest/store/viewQueries.js";
 import type { Lane } from "../wire.js";
+import { ABSENT, serializeIndex } from "./index-file.js";
 import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind } from "./lanes.js";
-import type { BucketColumns, WindowColumns } from "../wire.js";
+import { buildDetails, emptyGaps, type SpanColumns } from "./timeline-details.js";
 
 export interface TimelineIndex {
   lanes: Lane[];
@@ -19,23 +22,67 @@ export interface TimelineIndex {
   lane: Uint16Array;
   kind: Uint16Array;
   tone: Uint8Array;
+  /** Label id of each event (0: its kind's own name), into `labels`. */
+  label: Uint16Array;
+  labels: string[];
+  spans: SpanColumns;
+  /** The rooms spans belong to (SpanColumns.room); [0] is none. */
+  spanRooms: string[];
+  /** Longest spans first cut: spans at most this long are found by start alone (window queries). */
+  shortSpanUs: number;
+  /** Stretches with no event, [from, to] in time order (see GAP_*). */
+  gaps: [number, number][];
   /** Position in the columns of each seq; 0xffffffff where a seq is absent. */
   posOfSeq: Uint32Array;
   firstTsUs: number | null;
   lastTsUs: number | null;
 }
 
-const ABSENT = 0xffffffff;
 
-type Row = [number, number, string | null, string | null, number | null, number | null, number | null, string, number | null];
+/** An empty stretch worth folding is at least 1 s and 1% of the incident; the 32 longest are kept. */
+const GAP_MIN_US = 1e6;
+const GAP_MIN_SHARE = 0.01;
+const GAP_MAX = 32;
+
+interface ScannedEvents {
+  lanes: Lane[];
+  kinds: string[];
+  ts: Float64Array;
+  seq: Uint32Array;
+  lane: Uint16Array;
+  kind: Uint16Array;
+  tone: Uint8Array;
+  posOfSeq: Uint32Array;
+}
 
 export function buildTimelineIndex(db: IncidentDb): TimelineIndex {
-  const { n, maxSeq } = db.prepare("SELECT COUNT(*) AS n, COALESCE(MAX(seq), 0) AS maxSeq FROM events").get() as {
-    n: number;
-    maxSeq: number;
+  const ev = scanEvents(db);
+  const n = ev.ts.length;
+  const firstTsUs = n ? ev.ts[0]! : null;
+  const lastTsUs = n ? ev.ts[n - 1]! : null;
+  const details = buildDetails(db, {
+    posOf: (s) => (s < ev.posOfSeq.length && ev.posOfSeq[s] !== ABSENT ? ev.posOfSeq[s] : undefined),
+    ts: ev.ts,
+    lane: ev.lane,
+    lastTsUs: lastTsUs ?? 0,
+  });
+  const spanUs = n ? lastTsUs! - firstTsUs! : 0;
+  return {
+    ...ev,
+    label: details.labelOf,
+    labels: details.labels,
+    spans: details.spans,
+    spanRooms: details.rooms,
+    shortSpanUs: Math.max(1e6, spanUs / 100),
+    gaps: emptyGaps(ev.ts, Math.max(GAP_MIN_US, spanUs * GAP_MIN_SHARE), GAP_MAX),
+    firstTsUs,
+    lastTsUs,
   };
-  // Read in table order (sequential pages, much faster than walking the time
-  // index), then sort by time if seq order is not already time order.
+}
+
+function scanEvents(db: IncidentDb): ScannedEvents {
+  const { count: n, maxSeq, rows } = timelineRows(db);
+  // Read in table order, then sort by time if seq order is not already time order.
   const rawTs = new Float64Array(n);
   const rawSeq = new Uint32Array(n);
   const rawLane = new Uint32Array(n);
@@ -47,11 +94,9 @@ export function buildTimelineIndex(db: IncidentDb): TimelineIndex {
   const laneIds = new Map<string, number>();
   const laneParts: Omit<Lane, "id">[] = [];
 
-  const stmt = db.prepare("SELECT seq, ts_us, host, role, dp, pp, tp, kind, state FROM events").raw(true);
   let i = 0;
   let sorted = true;
-  for (const row of stmt.iterate() as Iterable<Row>) {
-    const [s, t, host, role, dp, pp, tp, k, state] = row;
+  for (const [s, t, host, role, dp, pp, tp, k, state] of rows) {
     let kid = kindIds.get(k);
     if (kid === undefined) {
       kid = kindIds.size;
@@ -111,8 +156,7 @@ export function buildTimelineIndex(db: IncidentDb): TimelineIndex {
     tone[j] = rawTone[from]!;
     posOfSeq[seq[j]!] = j;
   }
-
-  return { lanes, kinds: [...kindIds.keys()], ts, seq, lane, kind, tone, posOfSeq, firstTsUs: n ? ts[0]! : null, lastTsUs: n ? ts[n - 1]! : null };
+  return { lanes, kinds: [...kindIds.keys()], ts, seq, lane, kind, tone, posOfSeq };
 }
 
 export function positionOfSeq(idx: TimelineIndex, seq: number): number | undefined {
@@ -120,60 +164,16 @@ export function positionOfSeq(idx: TimelineIndex, seq: number): number | undefin
   return p === ABSENT ? undefined : p;
 }
 
-/** First position whose time is >= tsUs. */
-export function lowerBound(ts: Float64Array, tsUs: number): number {
+/** First position whose value is >= v. */
+export function lowerBound(sorted: Float64Array, v: number): number {
   let lo = 0;
-  let hi = ts.length;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ts[mid]! < tsUs) lo = mid + 1;
+    if (sorted[mid]! < v) lo = mid + 1;
     else hi = mid;
   }
   return lo;
-}
-
-
-/**
- * The events of [fromUs, toUs) when there are at most maxEvents of them;
- * otherwise the window cut into `buckets` equal slices per lane.
- */
-export function queryWindow(idx: TimelineIndex, fromUs: number, toUs: number, buckets: number, maxEvents: number): WindowColumns {
-  const i0 = lowerBound(idx.ts, fromUs);
-  const i1 = lowerBound(idx.ts, toUs);
-  const total = i1 - i0;
-  if (total <= maxEvents) {
-    return {
-      mode: "events",
-      fromUs,
-      toUs,
-      total,
-      seq: Array.from(idx.seq.subarray(i0, i1)),
-      ts: Array.from(idx.ts.subarray(i0, i1)),
-      lane: Array.from(idx.lane.subarray(i0, i1)),
-      kind: Array.from(idx.kind.subarray(i0, i1)),
-      tone: Array.from(idx.tone.subarray(i0, i1)),
-    };
-  }
-  const bucketUs = (toUs - fromUs) / buckets;
-  const laneCount = idx.lanes.length;
-  const counts = new Uint32Array(laneCount * buckets);
-  const tones = new Uint8Array(laneCount * buckets);
-  for (let i = i0; i < i1; i++) {
-    const b = Math.min(buckets - 1, Math.floor((idx.ts[i]! - fromUs) / bucketUs));
-    const cell = idx.lane[i]! * buckets + b;
-    counts[cell]!++;
-    if (idx.tone[i]! > tones[cell]!) tones[cell] = idx.tone[i]!;
-  }
-  const out: BucketColumns = { mode: "buckets", fromUs, toUs, total, bucketUs, buckets, lane: [], bucket: [], count: [], tone: [] };
-  for (let cell = 0; cell < counts.length; cell++) {
-    const c = counts[cell]!;
-    if (c === 0) continue;
-    out.lane.push(Math.floor(cell / buckets));
-    out.bucket.push(cell % buckets);
-    out.count.push(c);
-    out.tone.push(tones[cell]!);
-  }
-  return out;
 }
 
 /** Builds the index and writes it to `path` (atomically), keyed by the events' fingerprint. */
@@ -181,85 +181,4 @@ export function writeTimelineIndex(db: IncidentDb, path: string): void {
   const buf = serializeIndex(buildTimelineIndex(db), { events: eventsFingerprint(db) });
   writeFileSync(`${path}.tmp`, buf);
   renameSync(`${path}.tmp`, path);
-}
-
-/** What a cached index was built from (the replay's eventsFingerprint); a cache whose events changed is rebuilt. */
-export interface IndexFingerprint {
-  events: string;
-}
-
-interface IndexHeader {
-  version: typeof INDEX_VERSION;
-  fingerprint: IndexFingerprint;
-  lanes: Lane[];
-  kinds: string[];
-  n: number;
-  maxSeq: number;
-}
-
-const INDEX_VERSION = 3;
-
-/** The index as one buffer: a JSON header, then the columns, each 8-byte aligned. */
-export function serializeIndex(idx: TimelineIndex, fingerprint: IndexFingerprint): Buffer {
-  const n = idx.ts.length;
-  const header: IndexHeader = { version: INDEX_VERSION, fingerprint, lanes: idx.lanes, kinds: idx.kinds, n, maxSeq: idx.posOfSeq.length - 1 };
-  const headerBytes = Buffer.from(JSON.stringify(header));
-  const columns = [idx.ts, idx.seq, idx.lane, idx.kind, idx.tone];
-  const offsets: number[] = [];
-  let size = align8(4 + headerBytes.length);
-  for (const c of columns) {
-    offsets.push(size);
-    size = align8(size + c.byteLength);
-  }
-  const out = Buffer.alloc(size);
-  out.writeUInt32LE(headerBytes.length, 0);
-  headerBytes.copy(out, 4);
-  columns.forEach((c, i) => Buffer.from(c.buffer, c.byteOffset, c.byteLength).copy(out, offsets[i]));
-  return out;
-}
-
-/** The index in a buffer from serializeIndex, or undefined when it is stale or not an index. */
-export function deserializeIndex(buf: Buffer, fingerprint: IndexFingerprint): TimelineIndex | undefined {
-  if (buf.length < 4) return undefined;
-  const headerLen = buf.readUInt32LE(0);
-  let header: IndexHeader;
-  try {
-    header = JSON.parse(buf.subarray(4, 4 + headerLen).toString("utf8")) as IndexHeader;
-  } catch {
-    return undefined;
-  }
-  if (header.version !== INDEX_VERSION || header.fingerprint.events !== fingerprint.events) return undefined;
-  const { n } = header;
-  // Copy into a fresh, aligned ArrayBuffer: a Buffer's own offset need not be aligned.
-  const body = new Uint8Array(buf.length);
-  body.set(buf);
-  let at = align8(4 + headerLen);
-  const take = <T>(make: (b: ArrayBuffer, off: number, len: number) => T, bytesPer: number): T => {
-    const col = make(body.buffer, at, n);
-    at = align8(at + n * bytesPer);
-    return col;
-  };
-  const ts = take((b, o, l) => new Float64Array(b, o, l), 8);
-  const seq = take((b, o, l) => new Uint32Array(b, o, l), 4);
-  const lane = take((b, o, l) => new Uint16Array(b, o, l), 2);
-  const kind = take((b, o, l) => new Uint16Array(b, o, l), 2);
-  const tone = take((b, o, l) => new Uint8Array(b, o, l), 1);
-  const posOfSeq = new Uint32Array(header.maxSeq + 1).fill(ABSENT);
-  for (let i = 0; i < n; i++) posOfSeq[seq[i]!] = i;
-  return {
-    lanes: header.lanes,
-    kinds: header.kinds,
-    ts,
-    seq,
-    lane,
-    kind,
-    tone,
-    posOfSeq,
-    firstTsUs: n ? ts[0]! : null,
-    lastTsUs: n ? ts[n - 1]! : null,
-  };
-}
-
-function align8(n: number): number {
-  return (n + 7) & ~7;
 }

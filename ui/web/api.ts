@@ -6,11 +6,15 @@ import type {
   FindingsAnswer,
   IncidentRecord,
   LanesAnswer,
+  OverviewAnswer,
   RoomFlow,
+  SearchAnswer,
   StateAnswer,
   StepAnswer,
+  TextSlice,
   WindowColumns,
 } from "./types.js";
+import type { SourceRow } from "../../ingest/store/queries.js";
 
 export class ApiError extends Error {
   constructor(
@@ -33,13 +37,37 @@ async function getJson<T>(path: string, params: Record<string, string | number |
 
 const inc = (id: string) => `/api/incidents/${encodeURIComponent(id)}`;
 
+async function send<T>(method: "POST" | "DELETE", path: string): Promise<T> {
+  const res = await fetch(path, { method });
+  const body = (await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }))) as T & { error?: string };
+  if (!res.ok) throw new ApiError(res.status, body.error ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
 export const api = {
   incidents: () => getJson<{ incidents: IncidentRecord[] }>("/api/incidents").then((r) => r.incidents),
+  deleteIncident: (id: string) => send<{ deleted: string }>("DELETE", inc(id)),
+  reanalyze: (id: string) => send<{ incident: IncidentRecord }>("POST", `${inc(id)}/reanalyze`),
   incident: (id: string) => getJson<{ incident: IncidentRecord }>(inc(id)).then((r) => r.incident),
   lanes: (id: string) => getJson<LanesAnswer>(`${inc(id)}/lanes`),
-  window: (id: string, from: number, to: number, buckets: number, max: number, signal?: AbortSignal) =>
-    getJson<WindowColumns>(`${inc(id)}/events`, { from: Math.floor(from), to: Math.ceil(to), buckets, max }, signal),
+  sources: (id: string) => getJson<{ sources: SourceRow[] }>(`${inc(id)}/sources`).then((r) => r.sources),
+  window: (id: string, w: { from: number; to: number; buckets: number; max: number; hide: number[]; hideSpans: number[] }, signal?: AbortSignal) =>
+    getJson<WindowColumns>(
+      `${inc(id)}/events`,
+      {
+        from: Math.floor(w.from),
+        to: Math.ceil(w.to),
+        buckets: w.buckets,
+        max: w.max,
+        hide: w.hide.length ? w.hide.join(",") : undefined,
+        hideSpans: w.hideSpans.length ? w.hideSpans.join(",") : undefined,
+      },
+      signal,
+    ),
+  overview: (id: string, buckets: number) => getJson<OverviewAnswer>(`${inc(id)}/overview`, { buckets }),
+  search: (id: string, q: string, text: boolean, signal?: AbortSignal) => getJson<SearchAnswer>(`${inc(id)}/search`, { q, text: text ? 1 : undefined }, signal),
   event: (id: string, seq: number) => getJson<EventAnswer>(`${inc(id)}/events/${seq}`),
+  eventText: (id: string, seq: number, from: number, length: number) => getJson<TextSlice>(`${inc(id)}/events/${seq}/text`, { from, length }),
   findings: (id: string) => getJson<FindingsAnswer>(`${inc(id)}/findings`),
   flow: (id: string, room: string) => getJson<RoomFlow>(`${inc(id)}/flow`, { room }),
   stateAtSeq: (id: string, seq: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { seq }, signal),

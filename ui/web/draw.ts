@@ -1,9 +1,11 @@
-// One frame of the timeline on canvas: row backgrounds, event marks or density
-// buckets, the witness band and highlights, the selected room's flow arrows,
-// the selection and the time cursor. Plain rectangles and paths; nothing here
-// allocates per event.
+// One frame of the timeline on canvas: row backgrounds, folded gaps, spans,
+// event marks or density buckets, names beside marks where there is room
+// (Perfetto-style), the witness band and highlights, the selected room's flow
+// arrows, the selection and the time cursor. Plain rectangles, text and
+// paths; nothing here allocates per event.
 
-import { STYLES, type Marks } from "./marks.js";
+import type { TimeMap } from "../view/timemap.js";
+import type { Marks, Palette } from "./marks.js";
 import type { Row, RowIndex } from "./rows.js";
 import type { PlacedWitness, RoomFlow } from "./types.js";
 
@@ -11,12 +13,15 @@ export interface Frame {
   width: number;
   height: number;
   scrollTop: number;
-  /** Screen x = (tsUs - d0) * scale. */
+  /** Screen x = (displayTime - d0) * scale. */
   d0: number;
   scale: number;
+  map: TimeMap;
   rows: Row[];
   index: RowIndex;
   marks: Marks | null;
+  palette: Palette;
+  labels: boolean;
   witness: PlacedWitness[];
   selected: { tsUs: number; lane: number } | null;
   flow: RoomFlow | null;
@@ -28,6 +33,9 @@ export const COLORS = {
   rowAlt: "#141822",
   header: "#1a1f2b",
   separator: "#252b3a",
+  gap: "#1b1f2a",
+  gapLine: "#3a4254",
+  label: "#e4e8f2",
   witness: "#ff5ccd",
   witnessBand: "rgba(255, 92, 205, 0.08)",
   selection: "#ffffff",
@@ -35,50 +43,74 @@ export const COLORS = {
   cursor: "#ffc857",
 };
 
-export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): void {
-  const { width, height, scrollTop } = f;
-  const xOf = (ts: number) => (ts - f.d0) * f.scale;
-  ctx.fillStyle = COLORS.background;
-  ctx.fillRect(0, 0, width, height);
+/** Span bar colours by type (transfer, room pages, wait). */
+export const SPAN_COLORS = ["rgba(79, 201, 164, 0.75)", "rgba(135, 160, 210, 0.55)", "rgba(240, 160, 75, 0.8)"];
+export const SPAN_NAMES = ["transfer in flight", "room holds pages", "waiting (until a timeout)"];
+const SPAN_BAR = 4;
+const LABEL_FONT = "9.5px ui-monospace, SFMono-Regular, Menlo, monospace";
 
-  const first = firstVisibleRow(f.rows, scrollTop);
+/** Text widths by string: the same few names are measured once. */
+const widths = new Map<string, number>();
+function textWidth(ctx: CanvasRenderingContext2D, s: string): number {
+  let w = widths.get(s);
+  if (w === undefined) {
+    w = ctx.measureText(s).width;
+    if (widths.size < 5000) widths.set(s, w);
+  }
+  return w;
+}
+
+export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): void {
+  ctx.fillStyle = COLORS.background;
+  ctx.fillRect(0, 0, f.width, f.height);
+  const first = firstVisibleRow(f.rows, f.scrollTop);
   for (let r = first; r < f.rows.length; r++) {
     const row = f.rows[r]!;
-    const y = row.y - scrollTop;
-    if (y > height) break;
+    const y = row.y - f.scrollTop;
+    if (y > f.height) break;
     if (row.depth < 2) {
       ctx.fillStyle = COLORS.header;
-      ctx.fillRect(0, y, width, row.h);
+      ctx.fillRect(0, y, f.width, row.h);
     } else if (r % 2) {
       ctx.fillStyle = COLORS.rowAlt;
-      ctx.fillRect(0, y, width, row.h);
+      ctx.fillRect(0, y, f.width, row.h);
     }
     ctx.fillStyle = COLORS.separator;
-    ctx.fillRect(0, y + row.h - 1, width, 1);
+    ctx.fillRect(0, y + row.h - 1, f.width, 1);
   }
-
-  if (f.witness.length) drawWitnessBand(ctx, f, xOf);
-  if (f.marks) drawMarks(ctx, f, xOf);
-  if (f.flow) drawFlow(ctx, f, xOf);
-  if (f.witness.length) drawWitness(ctx, f, xOf);
+  drawFolds(ctx, f);
+  if (f.witness.length) drawWitnessBand(ctx, f);
+  if (f.marks) {
+    // Where names are written, per row, so that no two overlap.
+    const written = new Map<number, [number, number][]>();
+    drawSpans(ctx, f, written);
+    drawMarks(ctx, f);
+    if (f.labels && f.marks.data.mode === "events") drawLabels(ctx, f, first, written);
+  }
+  if (f.flow) drawFlow(ctx, f);
+  if (f.witness.length) drawWitness(ctx, f);
   if (f.selected) {
-    const r = f.index.deepestRowOfLane[f.selected.lane] ?? -1;
-    const row = f.rows[r];
+    const row = f.rows[f.index.deepestRowOfLane[f.selected.lane] ?? -1];
     if (row) {
       ctx.strokeStyle = COLORS.selection;
       ctx.lineWidth = 1.5;
-      ctx.strokeRect(Math.round(xOf(f.selected.tsUs)) - 4.5, row.y - scrollTop + 0.5, 9, row.h - 2);
+      ctx.strokeRect(Math.round(xOfTime(f, f.selected.tsUs)) - 4.5, row.y - f.scrollTop + 0.5, 9, row.h - 2);
     }
   }
   if (f.cursorTsUs !== null) {
-    const x = Math.round(xOf(f.cursorTsUs)) + 0.5;
+    const x = Math.round(xOfTime(f, f.cursorTsUs)) + 0.5;
     ctx.strokeStyle = COLORS.cursor;
     ctx.lineWidth = 1;
     ctx.beginPath();
     ctx.moveTo(x, 0);
-    ctx.lineTo(x, height);
+    ctx.lineTo(x, f.height);
     ctx.stroke();
   }
+}
+
+/** x of a real time. */
+export function xOfTime(f: Pick<Frame, "map" | "d0" | "scale">, tsUs: number): number {
+  return (f.map.toD(tsUs) - f.d0) * f.scale;
 }
 
 function firstVisibleRow(rows: Row[], scrollTop: number): number {
@@ -93,26 +125,45 @@ function firstVisibleRow(rows: Row[], scrollTop: number): number {
   return lo;
 }
 
-function drawMarks(ctx: CanvasRenderingContext2D, f: Frame, xOf: (ts: number) => number): void {
+/** A folded gap: a darker band with two thin edges (the time axis says how long it was). */
+function drawFolds(ctx: CanvasRenderingContext2D, f: Frame): void {
+  for (const g of f.map.folded) {
+    const x0 = (g.d0 - f.d0) * f.scale;
+    const x1 = (g.d1 - f.d0) * f.scale;
+    if (x1 < 0 || x0 > f.width) continue;
+    ctx.fillStyle = COLORS.gap;
+    ctx.fillRect(x0, 0, Math.max(1, x1 - x0), f.height);
+    ctx.fillStyle = COLORS.gapLine;
+    ctx.fillRect(Math.round(x0), 0, 1, f.height);
+    ctx.fillRect(Math.round(x1), 0, 1, f.height);
+  }
+}
+
+function drawMarks(ctx: CanvasRenderingContext2D, f: Frame): void {
   const marks = f.marks!;
   const events = marks.data.mode === "events";
   const rowY = f.rows.map((r) => r.y - f.scrollTop);
-  const rowH = f.rows.map((r) => r.h);
+  // The last pixel column drawn per row in this style: a mark on the same pixel adds nothing.
+  const lastX = new Int32Array(f.rows.length);
   for (let s = 0; s < marks.lists.length; s++) {
     const list = marks.lists[s]!;
     if (list.n === 0) continue;
-    ctx.fillStyle = STYLES[s]!;
+    ctx.fillStyle = f.palette.styles[s]!;
+    lastX.fill(-1e9);
     for (let i = 0; i < list.n; i++) {
       const r = list.row[i]!;
       const y = rowY[r]!;
-      const h = rowH[r]!;
+      const h = f.rows[r]!.h;
       if (y + h < 0 || y > f.height) continue;
-      const x0 = xOf(list.t0[i]!);
+      const x0 = (list.t0[i]! - f.d0) * f.scale;
       if (events) {
         if (x0 < -2 || x0 > f.width + 2) continue;
-        ctx.fillRect(Math.round(x0) - 1, y + 2, 3, h - 5);
+        const px = Math.round(x0);
+        if (px === lastX[r]) continue;
+        lastX[r] = px;
+        ctx.fillRect(px - 1, y + 2, 3, h - 5);
       } else {
-        const x1 = xOf(list.t1[i]!);
+        const x1 = (list.t1[i]! - f.d0) * f.scale;
         if (x1 < 0 || x0 > f.width) continue;
         ctx.fillRect(x0, y + 2, Math.max(1, x1 - x0), h - 5);
       }
@@ -120,27 +171,96 @@ function drawMarks(ctx: CanvasRenderingContext2D, f: Frame, xOf: (ts: number) =>
   }
 }
 
-function drawWitnessBand(ctx: CanvasRenderingContext2D, f: Frame, xOf: (ts: number) => number): void {
+/** Names right of marks, where the gap to the next mark in the row leaves room for them. */
+const overlaps = (taken: [number, number][] | undefined, x0: number, x1: number) => taken?.some(([a, b]) => x0 < b && x1 > a) ?? false;
+
+function drawLabels(ctx: CanvasRenderingContext2D, f: Frame, firstRow: number, written: Map<number, [number, number][]>): void {
+  ctx.font = LABEL_FONT;
+  ctx.fillStyle = COLORS.label;
+  ctx.textBaseline = "middle";
+  for (let r = firstRow; r < f.rows.length; r++) {
+    const row = f.rows[r]!;
+    const y = row.y - f.scrollTop;
+    if (y > f.height) break;
+    if (row.h < 13) continue;
+    const { t, text } = f.marks!.labels[r]!;
+    let i = lowerBound(t, f.d0 - 200 / f.scale);
+    let drawnTo = -Infinity;
+    for (; i < t.length; i++) {
+      const x = (t[i]! - f.d0) * f.scale;
+      if (x > f.width) break;
+      const next = i + 1 < t.length ? (t[i + 1]! - f.d0) * f.scale : f.width + 200;
+      if (!text[i]) continue;
+      const w = textWidth(ctx, text[i]!);
+      if (x + 4 < drawnTo || next - x < w + 9 || overlaps(written.get(r), x + 4, x + 4 + w)) continue;
+      ctx.fillText(text[i]!, x + 4, y + row.h / 2 - 0.5);
+      drawnTo = x + 4 + w;
+    }
+  }
+}
+
+function lowerBound(a: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Spans as bars along the bottom of their row, open ones dashed, each named inside when it fits. */
+function drawSpans(ctx: CanvasRenderingContext2D, f: Frame, written: Map<number, [number, number][]>): void {
+  const s = f.marks!.spans;
+  ctx.font = LABEL_FONT;
+  ctx.textBaseline = "bottom";
+  for (let i = 0; i < s.n; i++) {
+    const row = f.rows[s.row[i]!];
+    if (!row) continue;
+    const y = row.y - f.scrollTop;
+    if (y + row.h < 0 || y > f.height) continue;
+    const x0 = Math.max(-2, (s.d0[i]! - f.d0) * f.scale);
+    const x1 = Math.min(f.width + 2, (s.d1[i]! - f.d0) * f.scale);
+    if (x1 < 0 || x0 > f.width) continue;
+    const barY = y + row.h - SPAN_BAR - 1;
+    ctx.fillStyle = SPAN_COLORS[s.type[i]!] ?? SPAN_COLORS[0]!;
+    if (s.open[i]) for (let x = x0; x < x1; x += 8) ctx.fillRect(x, barY, Math.min(5, x1 - x), SPAN_BAR);
+    else ctx.fillRect(x0, barY, Math.max(1, x1 - x0), SPAN_BAR);
+    const text = s.text[i]!;
+    if (!f.labels || !text || row.h < 13) continue;
+    const w = textWidth(ctx, text);
+    const at = Math.max(x0, 0) + 8;
+    const taken = written.get(s.row[i]!);
+    if (x1 - at < w + 3 || overlaps(taken, at - 4, at + w + 4)) continue;
+    ctx.fillStyle = COLORS.label;
+    ctx.fillText(text, at, barY);
+    if (taken) taken.push([at - 4, at + w + 4]);
+    else written.set(s.row[i]!, [[at - 4, at + w + 4]]);
+  }
+}
+
+function drawWitnessBand(ctx: CanvasRenderingContext2D, f: Frame): void {
   let lo = Infinity;
   let hi = -Infinity;
   for (const w of f.witness) {
     lo = Math.min(lo, w.tsUs);
     hi = Math.max(hi, w.tsUs);
   }
-  const x0 = xOf(lo) - 6;
-  const x1 = xOf(hi) + 6;
+  const x0 = xOfTime(f, lo) - 6;
+  const x1 = xOfTime(f, hi) + 6;
   ctx.fillStyle = COLORS.witnessBand;
   ctx.fillRect(x0, 0, x1 - x0, f.height);
 }
 
-function drawWitness(ctx: CanvasRenderingContext2D, f: Frame, xOf: (ts: number) => number): void {
+function drawWitness(ctx: CanvasRenderingContext2D, f: Frame): void {
   ctx.strokeStyle = COLORS.witness;
   ctx.fillStyle = COLORS.witness;
   ctx.lineWidth = 2;
   for (const w of f.witness) {
     const row = f.rows[f.index.deepestRowOfLane[w.lane] ?? -1];
     if (!row) continue;
-    const x = Math.round(xOf(w.tsUs));
+    const x = Math.round(xOfTime(f, w.tsUs));
     const y = row.y - f.scrollTop;
     if (x < -8 || x > f.width + 8 || y + row.h < 0 || y > f.height) continue;
     ctx.fillRect(x - 1, y + 2, 3, row.h - 5);
@@ -148,25 +268,27 @@ function drawWitness(ctx: CanvasRenderingContext2D, f: Frame, xOf: (ts: number) 
   }
 }
 
-function drawFlow(ctx: CanvasRenderingContext2D, f: Frame, xOf: (ts: number) => number): void {
+function drawFlow(ctx: CanvasRenderingContext2D, f: Frame): void {
   const flow = f.flow!;
   const at = new Map<number, { x: number; y: number }>();
   for (const ev of flow.events) {
     if (ev.lane === null) continue;
     const row = f.rows[f.index.deepestRowOfLane[ev.lane] ?? -1];
-    if (row) at.set(ev.seq, { x: xOf(ev.tsUs), y: row.y - f.scrollTop + row.h / 2 - 1 });
+    if (row) at.set(ev.seq, { x: xOfTime(f, ev.tsUs), y: row.y - f.scrollTop + row.h / 2 - 1 });
   }
   ctx.strokeStyle = COLORS.flow;
   ctx.fillStyle = COLORS.flow;
   ctx.lineWidth = 1.25;
   ctx.font = "10px ui-monospace, SFMono-Regular, Menlo, monospace";
+  ctx.textBaseline = "alphabetic";
   for (const edge of flow.edges) {
     const a = at.get(edge.from);
     const b = at.get(edge.to);
     if (!a || !b) continue;
     if (Math.max(a.x, b.x) < 0 || Math.min(a.x, b.x) > f.width) continue;
     const bend = Math.min(40, Math.abs(b.x - a.x) / 2 + 10);
-    const cx = (a.x + b.x) / 2;
+    // Events of one instant on different rows: bow the arrow sideways, off the cursor line.
+    const cx = Math.abs(b.x - a.x) < 6 ? a.x + Math.min(48, 12 + Math.abs(b.y - a.y) / 4) : (a.x + b.x) / 2;
     const cy = a.y === b.y ? a.y - bend : (a.y + b.y) / 2;
     ctx.beginPath();
     ctx.moveTo(a.x, a.y);

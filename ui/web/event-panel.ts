@@ -3,12 +3,18 @@
 
 import { append, h, clear } from "./dom.js";
 import { formatUtc, kvPollName } from "./format.js";
-import type { EventAnswer } from "./types.js";
+import { formatCount } from "./format.js";
+import type { EventAnswer, TextSlice } from "./types.js";
 import type { StepScope } from "./url.js";
 
 export interface EventPanelCallbacks {
   onStep(dir: "next" | "prev", by: StepScope): void;
+  /** The next slice of a long record's text. */
+  moreText(seq: number, from: number, length: number): Promise<TextSlice>;
 }
+
+/** Characters fetched by one "show more". */
+const MORE_CHARS = 256 * 1024;
 
 export class EventPanel {
   readonly element: HTMLElement;
@@ -50,7 +56,9 @@ export class EventPanel {
         h("span", { class: "nav-label" }, label),
         h("button", { class: "step", "data-by": by, "data-dir": "next", disabled: !enabled, onclick: () => this.cb.onStep("next", by), title: `next event of the same ${label}` }, "▶"),
       );
+    const cut = Object.entries(answer.attrsCut ?? {});
     const attrs = ev.attrs && Object.keys(ev.attrs).length ? h("pre", { class: "attrs" }, JSON.stringify(ev.attrs, null, 1)) : null;
+    const attrsNote = cut.length ? h("p", { class: "cut-note" }, `Cut: ${cut.map(([k, n]) => `${k} (${formatCount(n)} more characters)`).join(", ")}`) : null;
     append(this.element, [
       h(
         "div",
@@ -65,8 +73,36 @@ export class EventPanel {
         ...fields.filter(([, v]) => v !== null).map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v))),
       ),
       attrs,
+      attrsNote,
       h("div", { class: "raw-title" }, "Raw record"),
-      h("pre", { class: "raw" }, ev.text),
+      this.rawText(ev.seq, ev.text, answer.textLength ?? ev.text.length),
     ]);
+  }
+
+  /** The record's text; a long one as its start, with a button that fetches the next slice. */
+  private rawText(seq: number, start: string, length: number): HTMLElement {
+    const pre = h("pre", { class: "raw" }, start);
+    if (length <= start.length) return pre;
+    let shown = start.length;
+    const note = h("span", { class: "cut-note" });
+    const more = h("button", { class: "more-text" }, "Show more");
+    const update = () => {
+      note.textContent = `Showing ${formatCount(shown)} of ${formatCount(length)} characters. `;
+      more.textContent = `Show ${formatCount(Math.min(MORE_CHARS, length - shown))} more`;
+      more.hidden = shown >= length;
+    };
+    more.addEventListener("click", () => {
+      more.disabled = true;
+      void this.cb
+        .moreText(seq, shown, MORE_CHARS)
+        .then((slice) => {
+          pre.append(slice.text);
+          shown += slice.text.length;
+          update();
+        })
+        .finally(() => (more.disabled = false));
+    });
+    update();
+    return h("div", { class: "raw-wrap", "data-length": length }, pre, h("div", { class: "raw-more" }, note, more));
   }
 }

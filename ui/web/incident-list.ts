@@ -1,8 +1,11 @@
-// The incident list and the upload form. While any incident is still being
-// ingested or analyzed the list refreshes itself.
+// The incident list and the upload form: files, a folder (picked or dropped,
+// its files' paths kept), or archives (.tar.gz, .tgz, .tar, .zip). Each
+// incident can be analyzed again or deleted. While any incident is still
+// being ingested or analyzed the list refreshes itself.
 
 import { api, upload } from "./api.js";
 import { h, clear } from "./dom.js";
+import { droppedFiles, type NamedFile } from "./dropped.js";
 import { formatBytes, formatCount, formatDuration } from "./format.js";
 import type { IncidentRecord } from "./types.js";
 
@@ -18,7 +21,7 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
   const drop = h(
     "div",
     { class: "dropzone" },
-    h("p", {}, "Drop an incident bundle here: every rank's logs, probe JSONL and checksum dumps, or one .tar.gz."),
+    h("p", {}, "Drop an incident bundle here — every rank's logs, probe JSONL and checksum dumps: a folder, files, or archives (.tar.gz, .tgz, .tar, .zip; archives of archives too)."),
     h(
       "div",
       { class: "upload-buttons" },
@@ -37,15 +40,28 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
     try {
       const incidents = await api.incidents();
       clear(list);
-      list.append(...incidents.map((i) => incidentRow(i, open)));
-      if (!incidents.length) list.append(h("tr", {}, h("td", { colspan: 7, class: "empty" }, "No incidents yet: upload one above.")));
+      list.append(...incidents.map((i) => incidentRow(i, open, act)));
+      if (!incidents.length) list.append(h("tr", {}, h("td", { colspan: 8, class: "empty" }, "No incidents yet: upload one above.")));
       if (incidents.some((i) => i.status !== "ready" && i.status !== "failed")) timer = window.setTimeout(refresh, POLL_MS);
     } catch (err) {
       status.textContent = `Could not list incidents: ${(err as Error).message}`;
     }
   };
 
-  const send = async (files: { file: File; name: string }[]) => {
+  const act = async (what: "delete" | "reanalyze", i: IncidentRecord) => {
+    if (what === "delete" && !window.confirm(`Delete incident '${i.name}' (${i.id}) and its files?`)) return;
+    try {
+      await (what === "delete" ? api.deleteIncident(i.id) : api.reanalyze(i.id));
+      status.className = "upload-status";
+      status.textContent = what === "delete" ? `Deleted '${i.id}'.` : `Analyzing '${i.id}' again in the background.`;
+    } catch (err) {
+      status.className = "upload-status error";
+      status.textContent = (err as Error).message;
+    }
+    await refresh();
+  };
+
+  const send = async (files: NamedFile[]) => {
     if (!files.length) return;
     bar.hidden = false;
     bar.value = 0;
@@ -76,7 +92,7 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
   drop.addEventListener("drop", (ev) => {
     ev.preventDefault();
     drop.classList.remove("over");
-    void send([...(ev.dataTransfer?.files ?? [])].map((file) => ({ file, name: file.name })));
+    if (ev.dataTransfer) void droppedFiles(ev.dataTransfer).then(send, (err: Error) => (status.textContent = `Could not read the drop: ${err.message}`));
   });
 
   clear(root);
@@ -89,7 +105,7 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
       h(
         "table",
         { class: "incidents" },
-        h("thead", {}, h("tr", {}, ...["incident", "status", "size", "ranks", "events", "span", "top suspect"].map((c) => h("th", {}, c)))),
+        h("thead", {}, h("tr", {}, ...["incident", "status", "size", "ranks", "events", "span", "top suspect", ""].map((c) => h("th", {}, c)))),
         list,
       ),
     ),
@@ -97,11 +113,11 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
   void refresh();
 }
 
-function incidentRow(i: IncidentRecord, open: (id: string) => void): HTMLElement {
+function incidentRow(i: IncidentRecord, open: (id: string) => void, act: (what: "delete" | "reanalyze", i: IncidentRecord) => Promise<void>): HTMLElement {
   const s = i.summary;
   const ready = i.status === "ready";
   const name = ready ? h("a", { href: `?incident=${encodeURIComponent(i.id)}`, onclick: (ev: Event) => (ev.preventDefault(), open(i.id)) }, i.name) : h("span", {}, i.name);
-  const progress = i.progress && i.progress.total > 0 ? ` ${Math.round((100 * i.progress.done) / i.progress.total)}%` : "";
+  const progress = i.progress ? ` ${i.progress.percent !== null ? `${i.progress.percent}% · ` : ""}${i.progress.step}` : "";
   return h(
     "tr",
     { class: `incident status-${i.status}`, "data-id": i.id, "data-status": i.status },
@@ -131,6 +147,12 @@ function incidentRow(i: IncidentRecord, open: (id: string) => void): HTMLElement
       s?.topSuspect ? h("span", { class: "confidence" }, ` ${s.topSuspect.confidence.toFixed(2)}`) : null,
       s?.topSuspect?.summary ? h("div", { class: "sub" }, s.topSuspect.summary) : null,
     ),
+    h(
+      "td",
+      { class: "actions" },
+      h("button", { class: "reanalyze", disabled: !ready && i.status !== "failed", title: "ingest and analyze again", onclick: () => void act("reanalyze", i) }, "Re-analyze"),
+      h("button", { class: "delete", title: "delete the incident and its files", onclick: () => void act("delete", i) }, "Delete"),
+    ),
   );
 }
 
@@ -141,7 +163,7 @@ function incidentName(names: string[]): string {
   const name = names.length === 1 || names.every((n) => n.startsWith(`${top}/`)) ? top : first;
   return (
     name
-      .replace(/\.(tar\.gz|tgz|tar)$/i, "")
+      .replace(/\.(tar\.gz|tgz|tar|zip)$/i, "")
       .replace(/[\u0000-\u001f<>]/g, "")
       .slice(0, 120) || "upload"
   );

@@ -1,31 +1,46 @@
-// One incident: the timeline, the findings list, the selected event and the
-// state at the cursor, kept in step with each other and with the URL.
+// One incident: the overview, the filters and the timeline, the grouped
+// findings, the selected event and the state at the cursor, kept in step
+// with each other and with the URL.
 
+import { groupFindings, groupOf, type GroupedFindings } from "../view/findingGroups.js";
+import { windowAround } from "../view/window.js";
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 import { EventPanel } from "./event-panel.js";
+import { FilterBar, laneShown, type LaneFilterState } from "./filters.js";
 import { FindingsPanel } from "./findings-panel.js";
 import { formatCount, formatDuration } from "./format.js";
+import { bindKeys, keysDialog } from "./keys.js";
+import { Palette } from "./marks.js";
+import { Omnibox } from "./omnibox.js";
+import { Overview } from "./overview.js";
+import { SourcesPanel } from "./sources-panel.js";
 import { StatePanel } from "./state-panel.js";
 import { Timeline } from "./timeline.js";
-import type { EventAnswer, Finding, FindingsAnswer, LanesAnswer, PlacedWitness, RoomFlow } from "./types.js";
+import type { EventAnswer, Finding, FindingsAnswer, IncidentRecord, LanesAnswer, OverviewAnswer, PlacedWitness, RoomFlow, StateAnswer } from "./types.js";
 import { writeUrl, type StepScope, type ViewState } from "./url.js";
+
+const OVERVIEW_BUCKETS = 1200;
 
 export async function openIncident(root: HTMLElement, view: ViewState & { incident: string }): Promise<void> {
   const id = view.incident;
-  const [incident, lanes, findings] = await Promise.all([api.incident(id), api.lanes(id), api.findings(id)]);
-  const controller = new IncidentView(root, id, lanes, findings, view);
-  controller.header(incident.name, lanes);
+  const [incident, lanes, findings, overview] = await Promise.all([api.incident(id), api.lanes(id), api.findings(id), api.overview(id, OVERVIEW_BUCKETS)]);
+  const controller = new IncidentView(root, id, incident, lanes, findings, overview, view);
   await controller.restore();
 }
 
 class IncidentView {
   private readonly timeline: Timeline;
+  private readonly overview: Overview;
+  private readonly filters: FilterBar;
+  private readonly grouped: GroupedFindings;
   private readonly findingsPanel: FindingsPanel;
   private readonly eventPanel: EventPanel;
   private readonly statePanel: StatePanel;
+  private readonly omnibox: Omnibox;
   private readonly notice: HTMLElement;
-  private readonly headerEl: HTMLElement;
+  private readonly foldButton: HTMLButtonElement;
+  private readonly labelsButton: HTMLButtonElement;
   private selected: EventAnswer | null = null;
   private flow: RoomFlow | null = null;
   private stateRequest: AbortController | null = null;
@@ -34,15 +49,20 @@ class IncidentView {
   constructor(
     root: HTMLElement,
     private readonly id: string,
+    incident: IncidentRecord,
     private readonly lanes: LanesAnswer,
     private readonly findings: FindingsAnswer,
+    private readonly overviewData: OverviewAnswer,
     private readonly view: ViewState & { incident: string },
   ) {
     const origin = lanes.firstTsUs ?? 0;
-    this.timeline = new Timeline(id, lanes, {
+    const palette = new Palette(lanes);
+    this.grouped = groupFindings(findings.findings, findings.suspects);
+    this.timeline = new Timeline(id, lanes, palette, {
       onView: (from, to) => {
         this.view.from = from;
         this.view.to = to;
+        this.overview?.setWindow(from, to);
         this.saveUrlSoon();
       },
       onSelect: (seq) => void this.goTo(seq),
@@ -54,51 +74,92 @@ class IncidentView {
       },
       onError: (m) => this.say(m),
     });
-    this.findingsPanel = new FindingsPanel(findings, origin, {
+    this.overview = new Overview(overviewData, this.timeline.startUs, this.timeline.endUs, {
+      onBrush: (from, to) => this.timeline.setWindow(from, to),
+      onFlag: (fid) => void this.selectFinding(fid),
+    });
+    this.filters = new FilterBar(lanes, palette, view, (state) => this.applyFilters(state));
+    this.findingsPanel = new FindingsPanel(this.grouped, findings.suspects, origin, {
       onFinding: (fid) => void this.selectFinding(fid),
       onWitness: (seq) => void this.goTo(seq),
+      onRoom: (room) => void this.goToRoom(room),
     });
-    this.eventPanel = new EventPanel({ onStep: (dir, by) => void this.step(dir, by) });
+    this.eventPanel = new EventPanel({ onStep: (dir, by) => void this.step(dir, by), moreText: (seq, from, length) => api.eventText(this.id, seq, from, length) });
     this.statePanel = new StatePanel(
-      { onStep: (dir) => void this.step(dir, this.view.by), onScope: (by) => this.setScope(by), onGoTo: (seq) => void this.goTo(seq) },
+      {
+        onStep: (dir) => void this.step(dir, this.view.by),
+        onScope: (by) => this.setScope(by),
+        onGoTo: (seq) => void this.goTo(seq),
+        onFilter: (f) => {
+          Object.assign(this.view, { roomText: f.text, inFinding: f.inFinding, notSuccess: f.notSuccess });
+          this.saveUrlSoon();
+        },
+      },
       view.by,
+      { text: view.roomText, inFinding: view.inFinding, notSuccess: view.notSuccess },
     );
+    this.omnibox = new Omnibox(id, lanes, {
+      onRoom: (room, seq) => void this.goToRoom(room, seq),
+      onSeq: (seq) => void this.goTo(seq, true),
+      onLane: (lane) => this.timeline.focusLane(lane),
+    });
     this.notice = h("div", { class: "notice", role: "status", hidden: true });
-    this.headerEl = h("div", { class: "incident-header" });
+    this.foldButton = h("button", { class: "toggle folds", "aria-pressed": "false", title: "fold the stretches with no event (G)", onclick: () => this.setFolds(!this.view.folds) }, "Fold empty time");
+    this.labelsButton = h("button", { class: "toggle labels", "aria-pressed": "true", title: "names beside marks (L)", onclick: () => this.setLabels(!this.view.labels) }, "Names");
+    const dialog = keysDialog();
     clear(root);
     root.append(
       h(
         "div",
         { class: "incident-view" },
-        this.headerEl,
-        this.findingsPanel.element,
-        h("div", { class: "timeline-area" }, this.timeline.element, this.notice),
+        this.header(incident.name, dialog),
+        h("div", { class: "side" }, this.findingsPanel.element, new SourcesPanel(() => api.sources(this.id), { sources: incident.summary?.sources ?? 0 }).element),
+        h("div", { class: "timeline-area" }, this.overview.element, this.filters.element, this.timeline.element, this.notice),
         h("div", { class: "bottom" }, this.eventPanel.element, this.statePanel.element),
       ),
+      dialog,
     );
-    document.addEventListener("keydown", (ev) => {
-      if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-      if (ev.key === "[" || ev.key === "ArrowLeft") void this.step("prev", this.view.by);
-      else if (ev.key === "]" || ev.key === "ArrowRight") void this.step("next", this.view.by);
-      else if (ev.key === "Escape") this.clearFinding();
-    });
+    bindKeys(
+      {
+        zoom: (f) => this.timeline.zoomBy(f),
+        pan: (s) => this.timeline.panBy(s),
+        step: (dir) => void this.step(dir, this.view.by),
+        find: () => this.omnibox.focus(),
+        fit: () => this.fit(),
+        toggleFolds: () => this.setFolds(!this.view.folds),
+        toggleLabels: () => this.setLabels(!this.view.labels),
+        escape: () => this.clearFinding(),
+      },
+      dialog,
+    );
   }
 
-  header(name: string, lanes: LanesAnswer): void {
-    const span = lanes.firstTsUs !== null && lanes.lastTsUs !== null ? formatDuration(lanes.lastTsUs - lanes.firstTsUs) : "empty";
-    this.headerEl.append(
+  private header(name: string, dialog: HTMLDialogElement): HTMLElement {
+    const l = this.lanes;
+    const span = l.firstTsUs !== null && l.lastTsUs !== null ? formatDuration(l.lastTsUs - l.firstTsUs) : "empty";
+    return h(
+      "header",
+      { class: "incident-header" },
       h("a", { class: "back", href: "./" }, "← incidents"),
       h("h1", {}, name),
-      h("span", { class: "stats" }, `${formatCount(lanes.events)} events · ${lanes.lanes.length} lanes · ${span}`),
-      h("button", { class: "fit", onclick: () => this.fit(), title: "show the whole incident" }, "Fit"),
+      h("span", { class: "stats" }, `${formatCount(l.events)} events · ${l.lanes.length} lanes · ${span}`),
+      this.omnibox.element,
+      this.foldButton,
+      this.labelsButton,
+      h("button", { class: "fit", onclick: () => this.fit(), title: "show the whole incident (F)" }, "Fit"),
+      h("button", { class: "keys", onclick: () => dialog.showModal(), title: "keyboard shortcuts (?)", "aria-label": "keyboard shortcuts" }, "?"),
     );
   }
 
-  /** Applies the URL's view: rows, finding, window, selection, cursor. */
+  /** Applies the URL's view: filters, folds, rows, finding, window, selection, cursor. */
   async restore(): Promise<void> {
     const v = this.view;
+    this.applyFilters(v, false);
+    this.setLabels(v.labels);
+    if (v.folds) this.setFolds(true);
     this.timeline.setToggled(v.rows);
-    this.timeline.setFindings(this.findings.findings);
+    this.timeline.setFindings(this.grouped.violated);
+    this.overview.setFindings(this.grouped.violated);
     if (v.finding) this.showFinding(v.finding, v.from === undefined);
     if (v.from !== undefined && v.to !== undefined) this.timeline.setWindow(v.from, v.to);
     else if (!v.finding) this.fit();
@@ -106,11 +167,39 @@ class IncidentView {
     if (v.cursor !== undefined) await this.cursorAt(v.cursor);
   }
 
+  private applyFilters(state: LaneFilterState, save = true): void {
+    Object.assign(this.view, { hideKinds: state.hideKinds, hideSpans: state.hideSpans, roles: state.roles, lane: state.lane });
+    this.timeline.setLaneFilter(laneShown(state));
+    this.timeline.setKindFilter({ hide: state.hideKinds.map((k) => this.lanes.kinds.indexOf(k)).filter((i) => i >= 0), hideSpans: state.hideSpans });
+    if (save) this.saveUrlSoon();
+  }
+
+  private setFolds(on: boolean): void {
+    this.view.folds = on;
+    const l = this.lanes;
+    const foldUs = Math.max(2e5, ((l.lastTsUs ?? 0) - (l.firstTsUs ?? 0)) * 0.004);
+    this.timeline.setFolds(on ? this.overviewData.gaps : [], foldUs);
+    this.overview.setFolds(this.timeline.timeMap);
+    this.foldButton.setAttribute("aria-pressed", String(on));
+    this.foldButton.disabled = this.overviewData.gaps.length === 0;
+    this.foldButton.title = this.overviewData.gaps.length ? "fold the stretches with no event (G)" : "no stretch without events to fold";
+    this.saveUrlSoon();
+  }
+
+  private setLabels(on: boolean): void {
+    this.view.labels = on;
+    this.timeline.setLabels(on);
+    this.labelsButton.setAttribute("aria-pressed", String(on));
+    this.saveUrlSoon();
+  }
+
+  /** The least margin shown around what is zoomed to: enough to see what came before and after. */
+  private contextUs(): number {
+    return Math.max(500, ((this.lanes.lastTsUs ?? 0) - (this.lanes.firstTsUs ?? 0)) * 0.005);
+  }
+
   private fit(): void {
-    const first = this.lanes.firstTsUs ?? 0;
-    const last = this.lanes.lastTsUs ?? first;
-    const pad = Math.max(1000, (last - first) * 0.01);
-    this.timeline.setWindow(first - pad, last + pad);
+    this.timeline.setWindow(this.timeline.startUs, this.timeline.endUs);
   }
 
   private say(message: string | null): void {
@@ -136,14 +225,14 @@ class IncidentView {
     }
     this.view.finding = fid;
     this.findingsPanel.select(fid);
+    const group = groupOf(this.grouped, fid);
+    this.statePanel.setFindingRooms([...new Set([...(group?.rooms ?? []), ...(f.body.room ? [f.body.room] : [])])]);
     this.timeline.reveal([...new Set(f.placed.map((w) => w.lane))]);
     this.timeline.setWitness(f.placed, fid);
     if (zoom && f.placed.length) {
-      const lo = Math.min(...f.placed.map((w) => w.tsUs));
-      const hi = Math.max(...f.placed.map((w) => w.tsUs));
-      const pad = Math.max(500, (hi - lo) * 0.15);
-      this.timeline.setWindow(lo - pad, hi + pad);
-      this.timeline.scrollToLane(latestWitness(f)!.lane);
+      const [from, to] = windowAround(f.placed.map((w) => w.tsUs), 0.15, this.contextUs());
+      this.timeline.setWindow(from, to);
+      this.timeline.scrollToLanes(f.placed.map((w) => w.lane), latestWitness(f)!.lane);
     }
     this.saveUrlSoon();
     return f;
@@ -160,13 +249,37 @@ class IncidentView {
   private clearFinding(): void {
     delete this.view.finding;
     this.findingsPanel.select(null);
+    this.statePanel.setFindingRooms([]);
     this.timeline.setWitness([], null);
     this.saveUrlSoon();
   }
 
-  /** Selects an event and moves the cursor to it. */
-  private async goTo(seq: number): Promise<void> {
+  /** Selects an event and moves the cursor to it; `show` brings it into the window. */
+  private async goTo(seq: number, show = false): Promise<void> {
     await this.select(seq, true);
+    if (show && this.selected) this.bringIntoView(this.selected.event.tsUs);
+    await this.cursorAt(seq);
+  }
+
+  private bringIntoView(tsUs: number): void {
+    const [from, to] = this.timeline.window;
+    if (tsUs >= from && tsUs <= to) return;
+    const half = Math.max(5e5, (to - from) / 2);
+    this.timeline.setWindow(tsUs - half, tsUs + half);
+  }
+
+  /** A room: its first event selected, its flow drawn, the window on its events. */
+  private async goToRoom(room: string, firstSeq?: number): Promise<void> {
+    const seq = firstSeq ?? (await api.search(this.id, room, false)).rooms.find((r) => r.room === room)?.firstSeq;
+    if (seq === undefined) {
+      this.say(`no event of room ${room}`);
+      return;
+    }
+    await this.select(seq, true);
+    await this.loadFlow(room);
+    const times = this.flow?.events.map((e) => e.tsUs) ?? [];
+    if (times.length > 1) this.timeline.setWindow(...windowAround(times, 0.1, this.contextUs()));
+    else if (this.selected) this.bringIntoView(this.selected.event.tsUs);
     await this.cursorAt(seq);
   }
 
@@ -191,40 +304,37 @@ class IncidentView {
 
   private async loadFlow(room: string | null): Promise<void> {
     if (room === this.flow?.room) return;
-    this.flow = room ? await api.flow(this.id, room) : null;
+    try {
+      this.flow = room ? await api.flow(this.id, room) : null;
+    } catch (err) {
+      this.flow = null;
+      this.say(`the flow of room ${room}: ${(err as Error).message}`);
+    }
     this.timeline.setFlow(this.flow);
   }
 
   private async cursorAt(seq: number): Promise<void> {
-    this.stateRequest?.abort();
-    const request = new AbortController();
-    this.stateRequest = request;
-    try {
-      const answer = await api.stateAtSeq(this.id, seq, request.signal);
-      this.showState(answer);
-    } catch (err) {
-      if (!request.signal.aborted) this.statePanel.showError((err as Error).message);
-    }
+    await this.loadState((signal) => api.stateAtSeq(this.id, seq, signal), false);
   }
 
   private async cursorAtTime(ts: number): Promise<void> {
+    await this.loadState((signal) => api.stateAtTime(this.id, ts, signal), true);
+  }
+
+  private async loadState(fetchState: (signal: AbortSignal) => Promise<StateAnswer>, selectIt: boolean): Promise<void> {
     this.stateRequest?.abort();
     const request = new AbortController();
     this.stateRequest = request;
     try {
-      const answer = await api.stateAtTime(this.id, ts, request.signal);
-      this.showState(answer);
-      await this.select(answer.atSeq, false);
+      const answer = await fetchState(request.signal);
+      this.view.cursor = answer.atSeq;
+      this.timeline.setCursor(answer.tsUs);
+      this.statePanel.show(answer, this.selected?.event.room ?? null);
+      this.saveUrlSoon();
+      if (selectIt) await this.select(answer.atSeq, false);
     } catch (err) {
       if (!request.signal.aborted) this.statePanel.showError((err as Error).message);
     }
-  }
-
-  private showState(answer: Awaited<ReturnType<typeof api.stateAtSeq>>): void {
-    this.view.cursor = answer.atSeq;
-    this.timeline.setCursor(answer.tsUs);
-    this.statePanel.show(answer, this.selected?.event.room ?? null);
-    this.saveUrlSoon();
   }
 
   private setScope(by: StepScope): void {
@@ -246,7 +356,7 @@ class IncidentView {
         return;
       }
       this.say(null);
-      await this.goTo(answer.seq);
+      await this.goTo(answer.seq, true);
     } catch (err) {
       this.say((err as Error).message);
     }

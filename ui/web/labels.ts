@@ -1,9 +1,10 @@
-// The lane labels beside the canvas: one per row, with its event count; group
-// and rank rows open and close on click.
+// The lane labels beside the canvas: one per row, with its event count. Group
+// and rank rows are buttons that open and close (click, Enter or Space), so
+// every lane can be reached from the keyboard; lane rows are focusable too.
 
+import { COMPONENT_COLORS } from "../view/kindColors.js";
 import { h } from "./dom.js";
 import { formatCount } from "./format.js";
-import { COMPONENT_COLORS } from "./marks.js";
 import type { Row } from "./rows.js";
 import type { Lane } from "./types.js";
 
@@ -20,14 +21,25 @@ export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[],
           "data-key": row.key,
           style: `top:${row.y}px;height:${row.h}px`,
           title: `${row.label} — ${count} events`,
+          tabindex: 0,
+          role: expandable ? "button" : "listitem",
+          "aria-label": `${row.label}, ${count} events${expandable ? (row.open ? ", open" : ", closed") : ""}`,
+          ...(expandable && { "aria-expanded": String(row.open) }),
         },
         expandable
-          ? h("span", { class: "caret" }, row.open ? "▾" : "▸")
+          ? h("span", { class: "caret", "aria-hidden": "true" }, row.open ? "▾" : "▸")
           : h("span", { class: "swatch", style: `background:${COMPONENT_COLORS[row.component!]}` }),
         h("span", { class: "name" }, row.label),
         h("span", { class: "count" }, count),
       );
-      if (expandable) el.addEventListener("click", () => onToggle(row.key));
+      if (expandable) {
+        el.addEventListener("click", () => onToggle(row.key));
+        el.addEventListener("keydown", (ev) => {
+          if (ev.key !== "Enter" && ev.key !== " ") return;
+          ev.preventDefault();
+          onToggle(row.key);
+        });
+      }
       return el;
     }),
   );

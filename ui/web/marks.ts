@@ -1,33 +1,54 @@
 // Turning a window answer into draw lists: one list per fill style, so a
-// frame sets each colour once and then draws plain rectangles. Built when data
-// arrives or rows open/close, never per frame.
+// frame sets each colour once and then draws plain rectangles; the names
+// each row can show, in time order; and the spans, placed on rows. Built when
+// data arrives, rows open or close, or the time layout changes — never per
+// frame. Times are display times (ui/view/timemap.ts).
 
+import { COMPONENT_COLORS, ERROR_COLOR, kindColor, shortKind, WARN_COLOR } from "../view/kindColors.js";
+import type { TimeMap } from "../view/timemap.js";
 import type { RowIndex, Row } from "./rows.js";
-import type { Component, Lane, WindowColumns } from "./types.js";
+import type { Component, LanesAnswer, WindowColumns } from "./types.js";
 
-export const COMPONENT_COLORS: Record<Component, string> = {
-  scheduler: "#6f9cf0",
-  transfer: "#4fc9a4",
-  bootstrap: "#b48ef0",
-  hicache: "#3cb6d8",
-  kernels: "#93c56a",
-  collectives: "#d7b55e",
-  checksums: "#9aa6c8",
-  logs: "#6b7394",
-};
 const HEADER_COLOR = "#8793b5";
-const WARN_COLOR = "#f0a04b";
-const ERROR_COLOR = "#f0506e";
-
-const PALETTE: string[] = [...Object.values(COMPONENT_COLORS), HEADER_COLOR, WARN_COLOR, ERROR_COLOR];
-const COMPONENT_INDEX = Object.fromEntries(Object.keys(COMPONENT_COLORS).map((c, i) => [c, i])) as Record<Component, number>;
-const HEADER = PALETTE.length - 3;
-const WARN = PALETTE.length - 2;
-const ERROR = PALETTE.length - 1;
 const LEVELS = [0.3, 0.5, 0.75, 1];
+const COMPONENTS = Object.keys(COMPONENT_COLORS) as Component[];
 
-/** Fill styles, indexed palette * LEVELS.length + level. */
-export const STYLES: string[] = PALETTE.flatMap((hex) => LEVELS.map((a) => withAlpha(hex, a)));
+/** Fill styles of one incident: component colours, header, warning, error, then one per kind; each at LEVELS alphas. */
+export class Palette {
+  readonly styles: string[];
+  readonly kindColors: string[];
+  private readonly kindBase: number;
+
+  constructor(readonly lanes: LanesAnswer) {
+    this.kindColors = lanes.kinds.map((k, i) => kindColor(k, lanes.kindComponents[i] ?? "logs", lanes.kindTones[i] ?? 0));
+    const colors = [...COMPONENTS.map((c) => COMPONENT_COLORS[c]), HEADER_COLOR, WARN_COLOR, ERROR_COLOR, ...this.kindColors];
+    this.kindBase = COMPONENTS.length + 3;
+    this.styles = colors.flatMap((hex) => LEVELS.map((a) => withAlpha(hex, a)));
+  }
+
+  /** A bucket's colour: its loudest tone, else its lane's component (or the header colour on a summary row). */
+  bucketColor(row: Row, component: Component, tone: number): number {
+    if (tone === 2) return COMPONENTS.length + 2;
+    if (tone === 1) return COMPONENTS.length + 1;
+    return row.depth === 2 ? COMPONENTS.indexOf(component) : COMPONENTS.length;
+  }
+
+  /** A single event's colour: its tone when loud (a Failed poll is red), else its kind's. */
+  eventColor(kind: number, tone: number): number {
+    if (tone === 2) return COMPONENTS.length + 2;
+    if (tone === 1) return COMPONENTS.length + 1;
+    return this.kindBase + kind;
+  }
+
+  style(color: number, level = LEVELS.length - 1): number {
+    return color * LEVELS.length + level;
+  }
+
+  /** The name drawn beside a mark: the event's own, else its kind's short name. */
+  labelText(label: number, kind: number): string {
+    return label > 0 ? (this.lanes.labels[label] ?? "") : shortKind(this.lanes.kinds[kind] ?? "");
+  }
+}
 
 function withAlpha(hex: string, alpha: number): string {
   const n = parseInt(hex.slice(1), 16);
@@ -41,77 +62,144 @@ export interface StyleList {
   row: Uint32Array;
 }
 
+/** The events a row shows one by one, in time order, with what to call them. */
+export interface RowLabels {
+  t: Float64Array;
+  text: string[];
+}
+
+/** Spans placed on the deepest row that shows their lane. */
+export interface PlacedSpans {
+  n: number;
+  d0: Float64Array;
+  d1: Float64Array;
+  row: Int32Array;
+  type: Uint8Array;
+  open: Uint8Array;
+  seq: Uint32Array;
+  text: string[];
+}
+
 export interface Marks {
   data: WindowColumns;
+  /** Display time of each event of an events answer (empty for buckets). */
+  dts: Float64Array;
   lists: StyleList[];
+  /** Per row, in events mode; empty lists otherwise. */
+  labels: RowLabels[];
+  spans: PlacedSpans;
 }
 
-function paletteOf(row: Row, laneComponent: Component, tone: number): number {
-  if (tone === 2) return ERROR;
-  if (tone === 1) return WARN;
-  return row.depth === 2 ? COMPONENT_INDEX[laneComponent] : HEADER;
+export interface MarkLayout {
+  palette: Palette;
+  rows: Row[];
+  index: RowIndex;
+  map: TimeMap;
 }
 
-export function buildMarks(data: WindowColumns, lanes: Lane[], rows: Row[], index: RowIndex): Marks {
-  // Pass 1 gathers (row, t0, t1, style) into flat arrays; pass 2 splits them by style.
-  const rowOut: number[] = [];
-  const t0Out: number[] = [];
-  const t1Out: number[] = [];
-  const styleOut: number[] = [];
+export function buildMarks(data: WindowColumns, l: MarkLayout): Marks {
+  const out = { row: [] as number[], t0: [] as number[], t1: [] as number[], style: [] as number[] };
+  const perRow: { t: number[]; text: string[] }[] = l.rows.map(() => ({ t: [], text: [] }));
+  const dts = new Float64Array(data.mode === "events" ? data.seq.length : 0);
   if (data.mode === "events") {
     for (let i = 0; i < data.seq.length; i++) {
-      const lane = data.lane[i]!;
-      for (const r of index.rowsOfLane[lane] ?? []) {
-        rowOut.push(r);
-        t0Out.push(data.ts[i]!);
-        t1Out.push(data.ts[i]!);
-        styleOut.push(paletteOf(rows[r]!, lanes[lane]!.component, data.tone[i]!) * LEVELS.length + LEVELS.length - 1);
+      const t = l.map.toD(data.ts[i]!);
+      dts[i] = t;
+      const style = l.palette.style(l.palette.eventColor(data.kind[i]!, data.tone[i]!));
+      const text = l.palette.labelText(data.label[i]!, data.kind[i]!);
+      for (const r of l.index.rowsOfLane[data.lane[i]!] ?? []) {
+        out.row.push(r);
+        out.t0.push(t);
+        out.t1.push(t);
+        out.style.push(style);
+        perRow[r]!.t.push(t);
+        perRow[r]!.text.push(text);
       }
     }
-  } else {
-    const B = data.buckets;
-    const counts = new Uint32Array(rows.length * B);
-    const tones = new Uint8Array(rows.length * B);
-    const component: (Component | null)[] = rows.map((r) => r.component);
-    for (let i = 0; i < data.lane.length; i++) {
-      for (const r of index.rowsOfLane[data.lane[i]!] ?? []) {
-        const cell = r * B + data.bucket[i]!;
-        counts[cell]! += data.count[i]!;
-        if (data.tone[i]! > tones[cell]!) tones[cell] = data.tone[i]!;
-      }
+  } else bucketMarks(data, l, out);
+  return {
+    data,
+    dts,
+    lists: splitByStyle(out, l.palette.styles.length),
+    labels: perRow.map((p) => ({ t: Float64Array.from(p.t), text: p.text })),
+    spans: placeSpans(data, l),
+  };
+}
+
+function bucketMarks(data: Extract<WindowColumns, { mode: "buckets" }>, l: MarkLayout, out: { row: number[]; t0: number[]; t1: number[]; style: number[] }): void {
+  const B = data.buckets;
+  const counts = new Uint32Array(l.rows.length * B);
+  const tones = new Uint8Array(l.rows.length * B);
+  for (let i = 0; i < data.lane.length; i++) {
+    for (const r of l.index.rowsOfLane[data.lane[i]!] ?? []) {
+      const cell = r * B + data.bucket[i]!;
+      counts[cell]! += data.count[i]!;
+      if (data.tone[i]! > tones[cell]!) tones[cell] = data.tone[i]!;
     }
-    const maxByDepth = [1, 1, 1];
-    rows.forEach((row, r) => {
-      for (let b = 0; b < B; b++) maxByDepth[row.depth] = Math.max(maxByDepth[row.depth]!, counts[r * B + b]!);
-    });
-    rows.forEach((row, r) => {
-      const logMax = Math.log1p(maxByDepth[row.depth]!);
-      for (let b = 0; b < B; b++) {
-        const c = counts[r * B + b]!;
-        if (c === 0) continue;
-        const level = Math.min(LEVELS.length - 1, Math.floor((Math.log1p(c) / logMax) * LEVELS.length));
-        const palette = paletteOf(row, component[r] ?? "logs", tones[r * B + b]!);
-        rowOut.push(r);
-        t0Out.push(data.fromUs + b * data.bucketUs);
-        t1Out.push(data.fromUs + (b + 1) * data.bucketUs);
-        styleOut.push(palette * LEVELS.length + level);
-      }
-    });
   }
-  const sizes = new Uint32Array(STYLES.length);
-  for (const s of styleOut) sizes[s]!++;
-  const lists: StyleList[] = Array.from(sizes, (size) => ({
-    n: 0,
-    t0: new Float64Array(size),
-    t1: new Float64Array(size),
-    row: new Uint32Array(size),
-  }));
-  for (let i = 0; i < styleOut.length; i++) {
-    const list = lists[styleOut[i]!]!;
-    list.t0[list.n] = t0Out[i]!;
-    list.t1[list.n] = t1Out[i]!;
-    list.row[list.n] = rowOut[i]!;
+  const maxByDepth = [1, 1, 1];
+  l.rows.forEach((row, r) => {
+    for (let b = 0; b < B; b++) maxByDepth[row.depth] = Math.max(maxByDepth[row.depth]!, counts[r * B + b]!);
+  });
+  l.rows.forEach((row, r) => {
+    const logMax = Math.log1p(maxByDepth[row.depth]!);
+    // Neighbouring buckets of one style are one rectangle.
+    let open = -1;
+    for (let b = 0; b < B; b++) {
+      const c = counts[r * B + b]!;
+      if (c === 0) {
+        open = -1;
+        continue;
+      }
+      const level = Math.min(LEVELS.length - 1, Math.floor((Math.log1p(c) / logMax) * LEVELS.length));
+      const style = l.palette.style(l.palette.bucketColor(row, row.component ?? "logs", tones[r * B + b]!), level);
+      const t1 = l.map.toD(data.fromUs + (b + 1) * data.bucketUs);
+      if (open >= 0 && out.style[open] === style) {
+        out.t1[open] = t1;
+        continue;
+      }
+      open = out.row.length;
+      out.row.push(r);
+      out.t0.push(l.map.toD(data.fromUs + b * data.bucketUs));
+      out.t1.push(t1);
+      out.style.push(style);
+    }
+  });
+}
+
+function splitByStyle(out: { row: number[]; t0: number[]; t1: number[]; style: number[] }, styles: number): StyleList[] {
+  const sizes = new Uint32Array(styles);
+  for (const s of out.style) sizes[s]!++;
+  const lists: StyleList[] = Array.from(sizes, (size) => ({ n: 0, t0: new Float64Array(size), t1: new Float64Array(size), row: new Uint32Array(size) }));
+  for (let i = 0; i < out.style.length; i++) {
+    const list = lists[out.style[i]!]!;
+    list.t0[list.n] = out.t0[i]!;
+    list.t1[list.n] = out.t1[i]!;
+    list.row[list.n] = out.row[i]!;
     list.n++;
   }
-  return { data, lists };
+  return lists;
+}
+
+function placeSpans(data: WindowColumns, l: MarkLayout): PlacedSpans {
+  const s = data.spans;
+  const n = s.start.length;
+  const placed: PlacedSpans = {
+    n,
+    d0: new Float64Array(n),
+    d1: new Float64Array(n),
+    row: new Int32Array(n),
+    type: Uint8Array.from(s.type),
+    open: Uint8Array.from(s.open),
+    seq: Uint32Array.from(s.seq),
+    text: [],
+  };
+  for (let i = 0; i < n; i++) {
+    placed.d0[i] = l.map.toD(s.start[i]!);
+    placed.d1[i] = l.map.toD(s.end[i]!);
+    placed.row[i] = l.index.deepestRowOfLane[s.lane[i]!] ?? -1;
+    const room = s.room[i];
+    placed.text.push(`${l.palette.lanes.labels[s.label[i]!] ?? ""}${room ? ` · room ${room}` : ""}`);
+  }
+  return placed;
 }

@@ -28,7 +28,9 @@ export function isOpen(key: string, toggled: ReadonlySet<string>): boolean {
   return key.startsWith("g:") !== toggled.has(key);
 }
 
-export function layoutRows(lanes: Lane[], toggled: ReadonlySet<string>): Row[] {
+/** Rows for the lanes that pass `shown` (the lane filters); a group or rank with no lane shown has no row. */
+export function layoutRows(allLanes: Lane[], toggled: ReadonlySet<string>, shown: (lane: Lane) => boolean = () => true): Row[] {
+  const lanes = allLanes.filter(shown);
   const rows: Row[] = [];
   let y = 0;
   const push = (row: Omit<Row, "y" | "h">) => {

@@ -1,7 +1,11 @@
 // The model state at the time cursor (the replay's stateAt): rooms and their
 // KVPoll state on both sides, page ownership and landed status, transfer
 // queues, bootstrap threads, HiCache slots and collective sequence per rank.
+// The rooms can be filtered (a text, the rooms of the selected finding, the
+// rooms not at Success); the collectives come in rank order with the ranks
+// that parted ways marked.
 
+import { divergence, sortCollectives } from "../view/collectives.js";
 import { h, clear } from "./dom.js";
 import { formatUtc, kvPollName } from "./format.js";
 import type { ModelStateView, StateAnswer } from "./types.js";
@@ -12,43 +16,96 @@ export interface StatePanelCallbacks {
   onScope(by: StepScope): void;
   /** Go to the event that made a piece of state what it is. */
   onGoTo(seq: number): void;
+  onFilter(filter: RoomFilter): void;
 }
 
+export interface RoomFilter {
+  text: string;
+  inFinding: boolean;
+  notSuccess: boolean;
+}
+
+/** State the model rests on a later line for (the verdicts stream's `inferred`, DESIGN.md "Findings"). */
+interface Inferred {
+  since: number;
+  seq: number;
+  reason: string;
+}
+
+type Room = ModelStateView["rooms"][number] & { inferred?: Inferred };
+
 const MAX_ROWS = 200;
+const SUCCESS = 4;
 
 export class StatePanel {
   readonly element: HTMLElement;
   private readonly body: HTMLElement;
   private readonly where: HTMLElement;
   private readonly scope: HTMLSelectElement;
-
+  private readonly search: HTMLInputElement;
+  private readonly inFinding: HTMLInputElement;
+  private readonly notSuccess: HTMLInputElement;
   private changes: StateAnswer["changes"] = {};
+  private last: { answer: StateAnswer; focusRoom: string | null } | null = null;
+  private findingRooms: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly cb: StatePanelCallbacks,
     by: StepScope,
+    filter: RoomFilter,
   ) {
     this.where = h("span", { class: "cursor-where" }, "no cursor");
     this.scope = h(
       "select",
-      { class: "step-scope", title: "step by", onchange: () => cb.onScope(this.scope.value as StepScope) },
+      { class: "step-scope", title: "step by", "aria-label": "step by", onchange: () => cb.onScope(this.scope.value as StepScope) },
       ...(["any", "room", "rank", "page"] as const).map((s) => h("option", { value: s, selected: s === by }, s === "any" ? "any event" : `same ${s}`)),
     );
+    this.search = h("input", { type: "search", class: "room-filter", placeholder: "filter rooms", "aria-label": "show the rooms that hold this text", value: filter.text });
+    this.inFinding = h("input", { type: "checkbox", class: "in-finding", checked: filter.inFinding, disabled: true });
+    this.notSuccess = h("input", { type: "checkbox", class: "not-success", checked: filter.notSuccess });
+    for (const el of [this.search, this.inFinding, this.notSuccess]) el.addEventListener(el === this.search ? "input" : "change", () => this.filterChanged());
     this.body = h("div", { class: "state-body" }, h("p", { class: "empty" }, "Place the cursor: click the time axis, drag the cursor, or pick a finding."));
     this.element = h(
       "section",
-      { class: "state-panel panel" },
+      { class: "state-panel panel", "aria-label": "state at the cursor" },
       h(
         "header",
         {},
         h("h3", {}, "State at cursor"),
-        h("button", { class: "step-back", title: "step back one event ([)", onclick: () => cb.onStep("prev") }, "◀"),
+        h("button", { class: "step-back", title: "step back one event ([)", "aria-label": "step back", onclick: () => cb.onStep("prev") }, "◀"),
         this.scope,
-        h("button", { class: "step-forward", title: "step forward one event (])", onclick: () => cb.onStep("next") }, "▶"),
+        h("button", { class: "step-forward", title: "step forward one event (])", "aria-label": "step forward", onclick: () => cb.onStep("next") }, "▶"),
         this.where,
+      ),
+      h(
+        "div",
+        { class: "room-filters" },
+        this.search,
+        h("label", { title: "only the rooms the selected finding names" }, this.inFinding, " rooms in this finding"),
+        h("label", { title: "only rooms whose prefill or decode side is not Success" }, this.notSuccess, " rooms not Success"),
       ),
       this.body,
     );
+  }
+
+  get filter(): RoomFilter {
+    return { text: this.search.value.trim(), inFinding: this.inFinding.checked, notSuccess: this.notSuccess.checked };
+  }
+
+  /** The rooms of the selected finding (its group's rooms and its witnesses'), or none. */
+  setFindingRooms(rooms: readonly string[]): void {
+    this.findingRooms = new Set(rooms);
+    this.inFinding.disabled = rooms.length === 0;
+    this.redraw();
+  }
+
+  private filterChanged(): void {
+    this.cb.onFilter(this.filter);
+    this.redraw();
+  }
+
+  private redraw(): void {
+    if (this.last) this.show(this.last.answer, this.last.focusRoom);
   }
 
   showError(message: string): void {
@@ -57,6 +114,7 @@ export class StatePanel {
   }
 
   show(answer: StateAnswer, focusRoom: string | null): void {
+    this.last = { answer, focusRoom };
     this.element.dataset["seq"] = String(answer.atSeq);
     this.changes = answer.changes;
     this.where.textContent = `after seq ${answer.atSeq} (${answer.kind}) · ${formatUtc(answer.tsUs)}`;
@@ -65,38 +123,24 @@ export class StatePanel {
     this.body.append(
       this.roomsTable(s, focusRoom),
       this.pagesTable(s, focusRoom),
-      section(
-        "Transfer queues",
-        s.queues.length,
-        table(["rank", "queue", "depth", "changed"], s.queues.map((q) => [q.rank, String(q.queue), String(q.depth), this.cause(q.changedAt)])),
-      ),
+      this.collectivesTable(s),
       section(
         "Bootstrap threads",
         s.bootstrapThreads.length,
         table(
           ["rank", "thread", "error", "changed"],
-          s.bootstrapThreads.map((t) => [
-            t.rank,
-            h("span", { class: t.alive ? "alive" : "dead" }, t.alive ? "alive" : "dead"),
-            t.error ?? "",
-            this.cause(t.changedAt),
-          ]),
+          [...s.bootstrapThreads]
+            .sort((a, b) => a.rank.localeCompare(b.rank, "en", { numeric: true }))
+            .map((t) => [t.rank, h("span", { class: t.alive ? "alive" : "dead" }, t.alive ? "alive" : "dead"), t.error ?? "", this.cause(t.changedAt)]),
         ),
       ),
+      section("Transfer queues", s.queues.length, table(["rank", "queue", "depth", "changed"], s.queues.map((q) => [q.rank, String(q.queue), String(q.depth), this.cause(q.changedAt)]))),
       section(
         "HiCache slots",
         s.hicacheSlots.length,
         table(
           ["rank", "slot", "layers", "consumer", "changed"],
           s.hicacheSlots.map((sl) => [sl.rank, String(sl.slot), progress(sl.layersDone, sl.layers), sl.consumer ? "waiting reader" : "", this.cause(sl.changedAt)]),
-        ),
-      ),
-      section(
-        "Collectives",
-        s.collectives.length,
-        table(
-          ["rank", "group", "op", "seq", "site", "", "changed"],
-          s.collectives.map((c) => [c.rank, c.group, c.op, String(c.seq), c.site, c.inside ? "inside" : "", this.cause(c.changedAt)]),
         ),
       ),
     );
@@ -106,17 +150,23 @@ export class StatePanel {
   private cause(seq: number | null, label?: Cell): Cell {
     if (seq === null || seq < 0) return label ?? "";
     const ref = this.changes[String(seq)];
-    return h(
-      "button",
-      { class: "cause", "data-seq": seq, title: ref ? `${ref.kind} · ${ref.source}:${ref.line}` : `seq ${seq}`, onclick: () => this.cb.onGoTo(seq) },
-      label ?? `@${seq}`,
+    return h("button", { class: "cause", "data-seq": seq, title: ref ? `${ref.kind} · ${ref.source}:${ref.line}` : `seq ${seq}`, onclick: () => this.cb.onGoTo(seq) }, label ?? `@${seq}`);
+  }
+
+  private roomsShown(s: ModelStateView): Room[] {
+    const f = this.filter;
+    return (s.rooms as Room[]).filter(
+      (r) =>
+        (!f.text || r.room.includes(f.text)) &&
+        (!f.inFinding || this.findingRooms.has(r.room)) &&
+        (!f.notSuccess || r.prefill.state !== SUCCESS || r.decode.state !== SUCCESS),
     );
   }
 
   private roomsTable(s: ModelStateView, focusRoom: string | null): HTMLElement {
-    const rooms = [...s.rooms].sort((a, b) => Number(b.room === focusRoom) - Number(a.room === focusRoom));
+    const rooms = this.roomsShown(s).sort((a, b) => Number(b.room === focusRoom) - Number(a.room === focusRoom));
     const rows = rooms.map((r) => [
-      r.room,
+      r.inferred ? h("span", { class: "room-id" }, r.room, h("span", { class: "inferred", title: `inferred since seq ${r.inferred.seq}: ${r.inferred.reason}` }, " inferred")) : r.room,
       this.cause(r.prefill.changedAt, poll(r.prefill.state)),
       this.cause(r.decode.changedAt, poll(r.decode.state)),
       `${r.prefill.chunksDone}/${r.prefill.chunksPosted}`,
@@ -125,13 +175,8 @@ export class StatePanel {
       r.decode.pages.map(([lo, hi]) => `[${lo},${hi})`).join(" "),
       r.prefill.queue === null ? "" : String(r.prefill.queue),
     ]);
-    const el = section(
-      "Rooms",
-      s.rooms.length,
-      table(["room", "prefill", "decode", "done/posted", "notified", "aux", "decode pages", "queue"], rows, (i) =>
-        rooms[i]!.room === focusRoom ? "focus" : "",
-      ),
-    );
+    const title = rooms.length === s.rooms.length ? "Rooms" : `Rooms (${rooms.length} of ${s.rooms.length} shown)`;
+    const el = section(title, rooms.length, table(["room", "prefill", "decode", "done/posted", "notified", "aux", "decode pages", "queue"], rows, (i) => (rooms[i]!.room === focusRoom ? "focus" : "")));
     el.classList.add("rooms");
     return el;
   }
@@ -145,6 +190,34 @@ export class StatePanel {
       this.cause(p.changedAt, h("span", { class: p.landed ? "landed" : "inflight" }, p.landed ? "landed" : "in flight")),
     ]);
     return section(focusRoom ? `Pages of room ${focusRoom}` : "Pages", pages.length, table(["page", "owner", "last writer", ""], rows));
+  }
+
+  /** Collectives in rank order; ranks that parted ways from their group are marked, with the first seq where they did. */
+  private collectivesTable(s: ModelStateView): HTMLElement {
+    const rows = sortCollectives(s.collectives);
+    const diverged = divergence(rows);
+    const divergent = new Set(diverged.flatMap((d) => d.divergent));
+    const firstSeq = new Map(diverged.map((d) => [`${d.where}\u0000${d.group}`, d.firstDivergentSeq]));
+    const groupOf = (rank: string, group: string) => `${rank.includes("/") ? rank.slice(0, rank.lastIndexOf("/")) : rank}\u0000${group}`;
+    const body = table(
+      ["rank", "group", "op", "seq", "site", "", "changed"],
+      rows.map((c) => [
+        c.rank,
+        c.group,
+        c.op,
+        divergent.has(c.rank) && firstSeq.get(groupOf(c.rank, c.group)) === c.seq ? h("span", { class: "first-divergent", title: "the first seq where the group's ranks part ways" }, String(c.seq)) : String(c.seq),
+        c.site,
+        c.inside ? "inside" : "",
+        this.cause(c.changedAt),
+      ]),
+      (i) => (divergent.has(rows[i]!.rank) ? "divergent" : ""),
+    );
+    const notes = diverged.map((d) =>
+      h("p", { class: "divergence" }, `${d.where} ${d.group}: ${d.divergent.length} rank${d.divergent.length > 1 ? "s" : ""} part ways at seq ${d.firstDivergentSeq} (${d.divergent.join(", ")}); the others are in ${d.majority.op} #${d.majority.seq}`),
+    );
+    const el = section("Collectives", rows.length, h("div", {}, ...notes, body));
+    el.classList.add("collectives");
+    return el;
   }
 }
 

@@ -1,21 +1,26 @@
 // The timeline: lane labels, a canvas with d3-zoom pan/zoom over time, a time
 // axis, finding flags and the draggable time cursor. It draws what the
-// WindowLoader holds and asks for a new window as the view moves.
+// WindowLoader holds and asks for a new window as the view moves. The zoom
+// works in display time (ui/view/timemap.ts), so folded gaps stay folded
+// while zooming; everything said to the outside is real time.
 
 import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from "d3";
+import { TimeMap } from "../view/timemap.js";
+import { fitWindow } from "../view/window.js";
 import { renderAxis } from "./axis.js";
-import { hitTest, type Hit } from "./hit.js";
-import { renderLabels } from "./labels.js";
 import { h } from "./dom.js";
 import { drawFrame } from "./draw.js";
 import { FlagLayer } from "./flags.js";
-import { formatCount, formatDuration, formatOffset } from "./format.js";
-import { WindowLoader } from "./loader.js";
-import { buildMarks, type Marks } from "./marks.js";
+import { formatDuration } from "./format.js";
+import { renderLabels } from "./labels.js";
+import { WindowLoader, type WindowFilter } from "./loader.js";
+import { buildMarks, type Marks, type Palette } from "./marks.js";
 import { indexRows, keysToReveal, layoutRows, type Row, type RowIndex } from "./rows.js";
-import type { Finding, LanesAnswer, PlacedWitness, RoomFlow, WindowColumns } from "./types.js";
+import { TimelinePointer } from "./timeline-pointer.js";
+import type { FindingGroup } from "../view/findingGroups.js";
+import type { Lane, LanesAnswer, PlacedWitness, RoomFlow, WindowColumns } from "./types.js";
 
-const LABEL_WIDTH = 190;
+export const LABEL_WIDTH = 190;
 const MIN_WINDOW_US = 10;
 
 export interface TimelineCallbacks {
@@ -29,39 +34,42 @@ export interface TimelineCallbacks {
 
 export class Timeline {
   readonly element: HTMLElement;
-  private readonly canvas: HTMLCanvasElement;
+  readonly canvas: HTMLCanvasElement;
+  readonly tooltip: HTMLElement;
+  readonly axisSvg: SVGSVGElement;
+  readonly loader: WindowLoader;
   private readonly ctx: CanvasRenderingContext2D;
-  private readonly tracks: HTMLElement;
+  readonly tracks: HTMLElement;
   private readonly content: HTMLElement;
-  private readonly labels: HTMLElement;
+  private readonly labelsEl: HTMLElement;
   private readonly flags: FlagLayer;
-  private readonly tooltip: HTMLElement;
-  private readonly axisSvg: SVGSVGElement;
   private readonly spanLabel: HTMLElement;
-  private readonly loader: WindowLoader;
   private readonly zoom: ZoomBehavior<HTMLCanvasElement, unknown>;
-  private readonly startUs: number;
-  private readonly endUs: number;
+  readonly startUs: number;
+  readonly endUs: number;
 
-  private width = 600;
+  width = 600;
   private height = 300;
   private transform: ZoomTransform = zoomIdentity;
+  private map = TimeMap.identity;
   private toggled = new Set<string>();
-  private rows: Row[] = [];
-  private rowIndex: RowIndex = { rowsOfLane: [], deepestRowOfLane: new Int32Array(0), height: 0 };
-  private marks: Marks | null = null;
-  private witness: PlacedWitness[] = [];
+  private shown: (lane: Lane) => boolean = () => true;
+  rows: Row[] = [];
+  rowIndex: RowIndex = { rowsOfLane: [], deepestRowOfLane: new Int32Array(0), height: 0 };
+  marks: Marks | null = null;
+  witness: PlacedWitness[] = [];
   private selected: { seq: number; tsUs: number; lane: number } | null = null;
   private flow: RoomFlow | null = null;
-  private cursorTsUs: number | null = null;
-  private draggingCursor = false;
+  cursorTsUs: number | null = null;
+  private labelsOn = true;
   private frameRequested = false;
   private firstRenderMarked = false;
 
   constructor(
     incident: string,
-    private readonly lanes: LanesAnswer,
-    private readonly cb: TimelineCallbacks,
+    readonly lanes: LanesAnswer,
+    private readonly palette: Palette,
+    readonly cb: TimelineCallbacks,
   ) {
     const first = lanes.firstTsUs ?? 0;
     const last = lanes.lastTsUs ?? first;
@@ -69,16 +77,21 @@ export class Timeline {
     this.startUs = first - pad;
     this.endUs = last + pad;
 
-    this.canvas = h("canvas", { class: "lanes-canvas", "aria-label": "timeline" });
+    this.canvas = h("canvas", {
+      class: "lanes-canvas",
+      tabindex: 0,
+      role: "img",
+      "aria-label": `Timeline of ${lanes.events} events. W and S zoom, A and D pan, [ and ] step through events; press ? for every key.`,
+    });
     this.ctx = this.canvas.getContext("2d", { alpha: false })!;
     this.flags = new FlagLayer((id) => cb.onFlag(id));
     this.tooltip = h("div", { class: "tooltip", hidden: true });
-    this.labels = h("div", { class: "labels" });
-    this.content = h("div", { class: "tracks-content" }, this.labels, h("div", { class: "view" }, this.canvas, this.flags.element, this.tooltip));
+    this.labelsEl = h("div", { class: "labels", role: "list", "aria-label": "lanes" });
+    this.content = h("div", { class: "tracks-content" }, this.labelsEl, h("div", { class: "view" }, this.canvas, this.flags.element, this.tooltip));
     this.tracks = h("div", { class: "tracks" }, this.content);
     this.axisSvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    this.spanLabel = h("span", { class: "window-span" });
     this.axisSvg.classList.add("axis");
+    this.spanLabel = h("span", { class: "window-span" });
     this.element = h(
       "div",
       { class: "timeline", "data-loading": "true" },
@@ -87,40 +100,86 @@ export class Timeline {
     );
 
     this.loader = new WindowLoader(incident, (data) => this.onData(data), (m) => cb.onError(m));
+    const pointer = new TimelinePointer(this);
     this.zoom = d3zoom<HTMLCanvasElement, unknown>()
-      .filter((ev: Event) => this.zoomFilter(ev))
+      .filter((ev: Event) => pointer.zoomFilter(ev))
       .on("zoom", (ev: { transform: ZoomTransform }) => {
         this.transform = ev.transform;
         this.viewChanged();
       });
     select(this.canvas).call(this.zoom).on("dblclick.zoom", null);
-    this.bindPointer();
+    pointer.bind();
     this.tracks.addEventListener("scroll", () => this.requestFrame());
     new ResizeObserver(() => this.resize()).observe(this.tracks);
     this.relayout();
   }
 
-  /** The visible time span. */
+  /** The visible span, in real time. */
   get window(): [number, number] {
     const x = this.xScale();
-    return [x.invert(0), x.invert(this.width)];
+    return [this.map.toT(x.invert(0)), this.map.toT(x.invert(this.width))];
   }
 
   get toggledKeys(): string[] {
     return [...this.toggled];
   }
 
+  get timeMap(): TimeMap {
+    return this.map;
+  }
+
+  /** Screen x of a display time, and back. */
+  get view(): { d0: number; scale: number; toT: (d: number) => number } {
+    const x = this.xScale();
+    const [d0, d1] = x.domain() as [number, number];
+    return { d0, scale: this.width / (d1 - d0), toT: (d) => this.map.toT(d) };
+  }
+
   setWindow(fromUs: number, toUs: number): void {
-    const span = Math.max(MIN_WINDOW_US, toUs - fromUs);
-    const k = Math.max(1, (this.endUs - this.startUs) / span);
-    const x0 = this.baseScale();
-    const t = zoomIdentity.scale(k).translate(-x0(fromUs), 0);
+    const [d0, d1] = fitWindow(this.map.toD(fromUs), this.map.toD(toUs), this.map.toD(this.startUs), this.map.toD(this.endUs), MIN_WINDOW_US);
+    const k = (this.map.toD(this.endUs) - this.map.toD(this.startUs)) / (d1 - d0);
+    const t = zoomIdentity.scale(k).translate(-this.baseScale()(d0), 0);
     select(this.canvas).call(this.zoom.transform, t);
+  }
+
+  /** Zooms by `factor` (>1 in) about a point `at` (0..1 across the view). */
+  zoomBy(factor: number, at = 0.5): void {
+    select(this.canvas).call(this.zoom.scaleBy, factor, [at * this.width, 0]);
+  }
+
+  /** Pans by a share of the visible width (negative: back in time). */
+  panBy(share: number): void {
+    select(this.canvas).call(this.zoom.translateBy, (-share * this.width) / this.transform.k, 0);
+  }
+
+  /** Folds the empty stretches given (or none), keeping the same real window in view. */
+  setFolds(gaps: readonly (readonly [number, number])[], foldUs: number): void {
+    const [from, to] = this.window;
+    this.map = gaps.length ? new TimeMap(gaps, foldUs) : TimeMap.identity;
+    this.applyExtent();
+    this.rebuildMarks();
+    this.setWindow(from, to);
   }
 
   setToggled(keys: Iterable<string>): void {
     this.toggled = new Set(keys);
     this.relayout();
+  }
+
+  /** Shows only the lanes that pass the lane filters. */
+  setLaneFilter(shown: (lane: Lane) => boolean): void {
+    this.shown = shown;
+    this.relayout();
+  }
+
+  setKindFilter(filter: WindowFilter): void {
+    this.loader.setFilter(filter);
+    this.element.dataset["loading"] = "true";
+  }
+
+  setLabels(on: boolean): void {
+    this.labelsOn = on;
+    this.requestFrame();
   }
 
   /** Opens the groups and ranks needed to show each lane on its own row. */
@@ -132,8 +191,8 @@ export class Timeline {
     this.cb.onToggle(this.toggledKeys);
   }
 
-  setFindings(findings: Finding[]): void {
-    this.flags.set(findings);
+  setFindings(groups: FindingGroup[]): void {
+    this.flags.set(groups);
     this.requestFrame();
   }
 
@@ -166,14 +225,58 @@ export class Timeline {
     if (row.y < top || row.y + row.h > top + this.height) this.tracks.scrollTop = Math.max(0, row.y - this.height / 3);
   }
 
+  /**
+   * Scrolls so that the rows of all these lanes are in view when they fit,
+   * else so that the row of `prefer` is.
+   */
+  scrollToLanes(lanes: number[], prefer: number): void {
+    const rows = lanes.map((l) => this.rows[this.rowIndex.deepestRowOfLane[l] ?? -1]).filter((r): r is Row => r !== undefined);
+    if (!rows.length) return;
+    const top = Math.min(...rows.map((r) => r.y));
+    const bottom = Math.max(...rows.map((r) => r.y + r.h));
+    if (bottom - top > this.height) return this.scrollToLane(prefer);
+    const now = this.tracks.scrollTop;
+    if (top >= now && bottom <= now + this.height) return;
+    this.tracks.scrollTop = Math.max(0, Math.min(top - 4, bottom - this.height + 4));
+  }
+
+  /** Focuses the label of a lane's row (after opening it). */
+  focusLane(lane: number): void {
+    this.reveal([lane]);
+    this.scrollToLane(lane);
+    const row = this.rows[this.rowIndex.deepestRowOfLane[lane] ?? -1];
+    if (row) this.labelsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(row.key)}"]`)?.focus();
+  }
+
+  toggleRow(key: string): void {
+    if (this.toggled.has(key)) this.toggled.delete(key);
+    else this.toggled.add(key);
+    this.relayout();
+    this.cb.onToggle(this.toggledKeys);
+  }
+
   // ---- layout and data ----
 
   private baseScale() {
-    return scaleLinear().domain([this.startUs, this.endUs]).range([0, this.width]);
+    return scaleLinear().domain([this.map.toD(this.startUs), this.map.toD(this.endUs)]).range([0, this.width]);
   }
 
-  private xScale() {
+  xScale() {
     return this.transform.rescaleX(this.baseScale());
+  }
+
+  private applyExtent(): void {
+    const span = this.map.toD(this.endUs) - this.map.toD(this.startUs);
+    this.zoom
+      .extent([
+        [0, 0],
+        [this.width, this.height],
+      ])
+      .translateExtent([
+        [0, -Infinity],
+        [this.width, Infinity],
+      ])
+      .scaleExtent([1, Math.max(1, span / MIN_WINDOW_US)]);
   }
 
   private resize(): void {
@@ -188,51 +291,43 @@ export class Timeline {
     this.canvas.style.height = `${this.height}px`;
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.axisSvg.setAttribute("width", String(this.width));
-    const span = this.endUs - this.startUs;
-    this.zoom
-      .extent([
-        [0, 0],
-        [this.width, this.height],
-      ])
-      .translateExtent([
-        [0, -Infinity],
-        [this.width, Infinity],
-      ])
-      .scaleExtent([1, Math.max(1, span / MIN_WINDOW_US)]);
+    this.applyExtent();
     if (hadSize && to > from) this.setWindow(from, to);
     else this.viewChanged();
   }
 
   private relayout(): void {
-    this.rows = layoutRows(this.lanes.lanes, this.toggled);
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.["key"];
+    this.rows = layoutRows(this.lanes.lanes, this.toggled, this.shown);
     this.rowIndex = indexRows(this.rows, this.lanes.lanes.length);
     this.content.style.height = `${this.rowIndex.height}px`;
-    renderLabels(this.labels, this.rows, this.lanes.lanes, (key) => {
-      if (this.toggled.has(key)) this.toggled.delete(key);
-      else this.toggled.add(key);
-      this.relayout();
-      this.cb.onToggle(this.toggledKeys);
-    });
-    if (this.loader.current) this.marks = buildMarks(this.loader.current, this.lanes.lanes, this.rows, this.rowIndex);
+    renderLabels(this.labelsEl, this.rows, this.lanes.lanes, (key) => this.toggleRow(key));
+    if (focused) this.labelsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+    this.rebuildMarks();
+  }
+
+  private rebuildMarks(): void {
+    if (this.loader.current) this.marks = buildMarks(this.loader.current, { palette: this.palette, rows: this.rows, index: this.rowIndex, map: this.map });
     this.requestFrame();
   }
 
   private onData(data: WindowColumns): void {
-    this.marks = buildMarks(data, this.lanes.lanes, this.rows, this.rowIndex);
+    this.marks = buildMarks(data, { palette: this.palette, rows: this.rows, index: this.rowIndex, map: this.map });
     this.element.dataset["mode"] = data.mode;
     this.requestFrame();
   }
 
   private viewChanged(): void {
     const [from, to] = this.window;
-    this.loader.want({ fromUs: from, toUs: to, widthPx: this.width, minUs: this.startUs, maxUs: this.endUs });
+    const { scale } = this.view;
+    this.loader.want({ fromUs: from, toUs: to, usPerPx: 1 / scale, minUs: this.startUs, maxUs: this.endUs });
     this.cb.onView(from, to);
     this.requestFrame();
   }
 
   // ---- drawing ----
 
-  private requestFrame(): void {
+  requestFrame(): void {
     if (this.frameRequested) return;
     this.frameRequested = true;
     requestAnimationFrame(() => {
@@ -242,132 +337,35 @@ export class Timeline {
   }
 
   private draw(): void {
-    const x = this.xScale();
-    const [d0] = x.domain() as [number, number];
-    const scale = this.width / (x.domain()[1]! - d0);
+    const { d0, scale } = this.view;
+    const d1 = d0 + this.width / scale;
     drawFrame(this.ctx, {
       width: this.width,
       height: this.height,
       scrollTop: this.tracks.scrollTop,
       d0,
       scale,
+      map: this.map,
       rows: this.rows,
       index: this.rowIndex,
       marks: this.marks,
+      palette: this.palette,
+      labels: this.labelsOn,
       witness: this.witness,
       selected: this.selected,
       flow: this.flow,
       cursorTsUs: this.cursorTsUs,
     });
-    this.flags.place({ rows: this.rows, index: this.rowIndex, scrollTop: this.tracks.scrollTop, d0, scale, width: this.width, height: this.height });
-    const d1 = x.domain()[1]!;
-    renderAxis(this.axisSvg, d0, d1, this.lanes.firstTsUs ?? 0, this.width);
-    this.spanLabel.textContent = `window ${formatDuration(d1 - d0)}`;
+    this.flags.place({ rows: this.rows, index: this.rowIndex, scrollTop: this.tracks.scrollTop, xOf: (t) => (this.map.toD(t) - d0) * scale, width: this.width, height: this.height });
+    renderAxis(this.axisSvg, { d0, d1, map: this.map, originUs: this.lanes.firstTsUs ?? 0, width: this.width });
+    const [from, to] = this.window;
+    this.spanLabel.textContent = `window ${formatDuration(to - from)}`;
+    this.element.dataset["from"] = String(Math.floor(from));
+    this.element.dataset["to"] = String(Math.ceil(to));
     this.element.dataset["loading"] = String(!this.loader.settled);
     if (this.loader.current && !this.firstRenderMarked) {
       this.firstRenderMarked = true;
       performance.mark("kvrewind:first-render");
     }
-  }
-
-  // ---- pointer ----
-
-  private nearCursor(clientX: number): boolean {
-    if (this.cursorTsUs === null) return false;
-    const box = this.canvas.getBoundingClientRect();
-    return Math.abs(clientX - box.left - this.xScale()(this.cursorTsUs)) <= 5;
-  }
-
-  private zoomFilter(ev: Event): boolean {
-    if (ev.type === "wheel") {
-      const w = ev as WheelEvent;
-      return !w.shiftKey && Math.abs(w.deltaY) >= Math.abs(w.deltaX);
-    }
-    const m = ev as MouseEvent;
-    if (ev.type === "mousedown" && this.nearCursor(m.clientX)) return false;
-    return !m.button && !m.ctrlKey;
-  }
-
-  private bindPointer(): void {
-    const canvas = this.canvas;
-    canvas.addEventListener("wheel", (ev) => {
-      if (ev.shiftKey) {
-        this.tracks.scrollTop += ev.deltaY || ev.deltaX;
-        ev.preventDefault();
-      } else if (Math.abs(ev.deltaX) > Math.abs(ev.deltaY)) {
-        select(canvas).call(this.zoom.translateBy, -ev.deltaX / this.transform.k, 0);
-        ev.preventDefault();
-      }
-    });
-    canvas.addEventListener("pointerdown", (ev) => {
-      if (ev.button !== 0 || !this.nearCursor(ev.clientX)) return;
-      this.draggingCursor = true;
-      canvas.setPointerCapture(ev.pointerId);
-    });
-    canvas.addEventListener("pointermove", (ev) => {
-      const x = ev.clientX - canvas.getBoundingClientRect().left;
-      if (this.draggingCursor) {
-        this.setCursor(this.xScale().invert(x));
-        return;
-      }
-      canvas.style.cursor = this.nearCursor(ev.clientX) ? "ew-resize" : "";
-      this.showTooltip(ev);
-    });
-    canvas.addEventListener("pointerup", (ev) => {
-      if (!this.draggingCursor) return;
-      this.draggingCursor = false;
-      canvas.releasePointerCapture(ev.pointerId);
-      this.cb.onCursor(this.xScale().invert(ev.clientX - canvas.getBoundingClientRect().left));
-    });
-    canvas.addEventListener("pointerleave", () => {
-      this.tooltip.hidden = true;
-    });
-    canvas.addEventListener("click", (ev) => this.onClick(ev));
-    this.axisSvg.addEventListener("click", (ev) => {
-      const x = ev.clientX - this.axisSvg.getBoundingClientRect().left;
-      this.cb.onCursor(this.xScale().invert(x));
-    });
-  }
-
-  private rowAt(clientY: number): number {
-    const y = clientY - this.canvas.getBoundingClientRect().top + this.tracks.scrollTop;
-    return this.rows.findIndex((r) => y >= r.y && y < r.y + r.h);
-  }
-
-  /** The event or bucket under the pointer. */
-  private hit(ev: MouseEvent): Hit | null {
-    const data = this.loader.current;
-    const r = this.rowAt(ev.clientY);
-    if (!data || r < 0) return null;
-    const x = this.xScale();
-    const px = ev.clientX - this.canvas.getBoundingClientRect().left;
-    return hitTest(data, this.rows[r]!, px, x, (p) => x.invert(p), new Set(this.witness.map((w) => w.seq)));
-  }
-
-  private onClick(ev: MouseEvent): void {
-    const hit = this.hit(ev);
-    if (!hit) return;
-    if ("seq" in hit) {
-      this.cb.onSelect(hit.seq);
-      return;
-    }
-    const [from, to] = this.window;
-    const span = (to - from) / 10;
-    this.setWindow(hit.bucketTs - span / 2, hit.bucketTs + span / 2);
-  }
-
-  private showTooltip(ev: MouseEvent): void {
-    const hit = this.hit(ev);
-    if (!hit) {
-      this.tooltip.hidden = true;
-      return;
-    }
-    this.tooltip.textContent =
-      "count" in hit
-        ? `${formatCount(hit.count)} events — click to zoom in`
-        : `${this.lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${formatOffset(hit.tsUs - (this.lanes.firstTsUs ?? 0), 1)}`;
-    this.tooltip.hidden = false;
-    const box = this.canvas.getBoundingClientRect();
-    this.tooltip.style.transform = `translate(${Math.min(this.width - 220, ev.clientX - box.left + 12)}px, ${ev.clientY - box.top + 14}px)`;
   }
 }

@@ -4,7 +4,7 @@
 
 import type { StoredEvent } from "../../ingest/event.js";
 import type { ModelStateView } from "../../analyzer/model/api.js";
-import type { Finding, Lane, Suspect } from "../wire.js";
+import type { Component, Finding, Lane, Suspect } from "../wire.js";
 
 export type { ModelStateView, StoredEvent };
 
@@ -16,7 +16,8 @@ export interface IncidentRecord {
   createdAt: string;
   status: IncidentStatus;
   error?: string;
-  progress?: { phase: string; done: number; total: number };
+  /** `percent` grows over the whole ingest; null where a step has no measure. */
+  progress?: { phase: string; step: string; percent: number | null };
   inputBytes: number;
   inputFiles: number;
   /** Inputs that were not ingested, with the reason. */
@@ -35,15 +36,32 @@ export interface IncidentRecord {
 export interface LanesAnswer {
   lanes: Lane[];
   kinds: string[];
+  /** Per kind: the component lane it lands in, and its tone (2 failure, 1 warning, 0 routine). */
+  kindComponents: Component[];
+  kindTones: number[];
+  kindCounts: number[];
+  /** Names of events (label ids of the window answers; [0] is none). */
+  labels: string[];
   firstTsUs: number | null;
   lastTsUs: number | null;
   events: number;
 }
 
-export type { BucketColumns, Component, EventColumns, Finding, Lane, PlacedWitness, Suspect, WindowColumns } from "../wire.js";
+export type { BucketColumns, Component, EventColumns, Finding, Lane, OverviewAnswer, PlacedWitness, SpanWire, Suspect, WindowColumns } from "../wire.js";
+
+export interface SearchAnswer {
+  rooms: { room: string; firstSeq: number; events: number }[];
+  rids: { rid: string; firstSeq: number }[];
+  kinds: { kind: string; firstSeq: number; events: number }[];
+  text: { complete: boolean; hits: { seq: number; source: string; line: number; excerpt: string }[] } | null;
+}
 
 export interface EventAnswer {
+  /** `text` is the start of the record when it is long: `textLength` is its full length (ui/server/excerpt.ts). */
   event: StoredEvent;
+  textLength: number;
+  /** Characters left out of each cut attribute string. */
+  attrsCut: Record<string, number>;
   source: { path: string; format: string } | null;
   lane: number | null;
 }
@@ -67,6 +85,12 @@ export interface StateAnswer {
   state: ModelStateView;
   /** The event behind each `changedAt` / last-writer seq in the state. */
   changes: Record<string, { source: string; line: number; kind: string }>;
+}
+
+export interface TextSlice {
+  from: number;
+  text: string;
+  textLength: number;
 }
 
 export interface StepAnswer {

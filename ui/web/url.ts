@@ -1,5 +1,7 @@
 // The view in the address bar: incident, time window, cursor, selection,
-// finding and open rows, so that a copied link reopens the same view.
+// finding, open rows, the lane and kind filters, folded gaps, names on marks
+// and the state panel's room filters, so that a copied link reopens the same
+// view.
 
 export type StepScope = "any" | "room" | "rank" | "page";
 
@@ -13,6 +15,19 @@ export interface ViewState {
   /** Row keys flipped from their default (see rows.ts). */
   rows: string[];
   by: StepScope;
+  /** Kind names and span types hidden; roles shown (empty: all); lane text. */
+  hideKinds: string[];
+  hideSpans: number[];
+  roles: string[];
+  lane: string;
+  /** Empty stretches folded. */
+  folds: boolean;
+  /** Names drawn beside marks. */
+  labels: boolean;
+  /** State panel: room text, rooms of the finding only, rooms not at Success only. */
+  roomText: string;
+  inFinding: boolean;
+  notSuccess: boolean;
 }
 
 const int = (v: string | null): number | undefined => {
@@ -21,12 +36,23 @@ const int = (v: string | null): number | undefined => {
   return Number.isSafeInteger(n) ? n : undefined;
 };
 
+const list = (v: string | null): string[] => (v ? v.split(",").filter(Boolean) : []);
+
 export function readUrl(search = location.search): ViewState {
   const q = new URLSearchParams(search);
   const by = q.get("by");
   const state: ViewState = {
     rows: q.getAll("row"),
     by: by === "room" || by === "rank" || by === "page" ? by : "any",
+    hideKinds: list(q.get("hide")),
+    hideSpans: list(q.get("nospan")).map(Number).filter((n) => Number.isInteger(n) && n >= 0),
+    roles: list(q.get("roles")),
+    lane: q.get("lane") ?? "",
+    folds: q.get("folds") === "1",
+    labels: q.get("labels") !== "0",
+    roomText: q.get("rooms") ?? "",
+    inFinding: q.get("inFinding") === "1",
+    notSuccess: q.get("notSuccess") === "1",
   };
   const incident = q.get("incident");
   if (incident) state.incident = incident;
@@ -56,6 +82,15 @@ export function toSearch(state: ViewState): string {
   if (state.sel !== undefined) q.set("sel", String(state.sel));
   if (state.finding) q.set("finding", state.finding);
   if (state.by !== "any") q.set("by", state.by);
+  if (state.hideKinds.length) q.set("hide", state.hideKinds.join(","));
+  if (state.hideSpans.length) q.set("nospan", state.hideSpans.join(","));
+  if (state.roles.length) q.set("roles", state.roles.join(","));
+  if (state.lane) q.set("lane", state.lane);
+  if (state.folds) q.set("folds", "1");
+  if (!state.labels) q.set("labels", "0");
+  if (state.roomText) q.set("rooms", state.roomText);
+  if (state.inFinding) q.set("inFinding", "1");
+  if (state.notSuccess) q.set("notSuccess", "1");
   for (const key of state.rows) q.append("row", key);
   const s = q.toString();
   return s ? `?${s}` : "";

@@ -1,0 +1,219 @@
+// What the timeline draws besides marks, derived once when the index is
+// built: a short name per event where its kind alone says too little (the
+// branch a scheduler iteration took, the collective op, the frame a bootstrap
+// thread took, the chunk a post carried), and spans where the events imply a
+// duration:
+//   transfer  a chunk's RDMA write, from its post (kv.post) to its landing on
+//             decode (the kv.notify naming that chunk, protocol ref §6) or,
+//             failing that, the sender's kv.done; never landed: open to the end;
+//   room      a decode room's pages, from kv.alloc to kv.free;
+//   wait      a timeout's wait, back from its line by the time it names
+//             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
+//             kv.timeout's after_s): the state the line implies held that long.
+
+import { parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { detailRows } from "../../ingest/store/viewQueries.js";
+
+export const SPAN_TRANSFER = 0;
+export const SPAN_ROOM = 1;
+export const SPAN_WAIT = 2;
+
+/** Spans sorted by start; `open` spans did not end within the incident (their end is its last event). */
+export interface SpanColumns {
+  start: Float64Array;
+  end: Float64Array;
+  lane: Uint16Array;
+  type: Uint8Array;
+  open: Uint8Array;
+  /** The event that defines the span: the landing, the free, the timeout (the start when it is open). */
+  seq: Uint32Array;
+  label: Uint16Array;
+  /** Index into `rooms` of the room the span belongs to; 0 for none. */
+  room: Uint32Array;
+}
+
+export interface TimelineDetails {
+  /** Label id per position in the index (0: the kind's own name); ids index `labels`. */
+  labelOf: Uint16Array;
+  labels: string[];
+  spans: SpanColumns;
+  /** The rooms spans name; [0] is "" (no room). */
+  rooms: string[];
+}
+
+/** Where an event sits in the index, by seq. */
+export interface Placement {
+  posOf(seq: number): number | undefined;
+  ts: Float64Array;
+  lane: Uint16Array;
+  lastTsUs: number;
+}
+
+const KVPOLL = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"];
+
+const DETAIL_KINDS = [
+  "sched.iter", "coll.enter", "coll.exit", "boot.msg", "kv.poll", "kv.post", "kv.notify", "kv.done", "kv.alloc", "kv.free",
+  "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash",
+] as const;
+
+/** Kinds whose name comes from their attributes. */
+const NEEDS_ATTRS = new Set(["sched.iter", "coll.enter", "coll.exit", "boot.msg", "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash", "kv.notify"]);
+
+const str = (v: unknown) => (typeof v === "string" && v.length > 0 && v.length <= 40 ? v : undefined);
+
+function labelFor(kind: string, chunk: number | null, state: number | null, attrs: Record<string, unknown> | null): string | undefined {
+  switch (kind) {
+    case "sched.iter":
+      return str(attrs?.["branch"]);
+    case "coll.enter":
+    case "coll.exit":
+      return str(attrs?.["op"]);
+    case "boot.msg":
+      return str(attrs?.["kind"]);
+    case "kv.poll":
+      return state === null ? undefined : KVPOLL[state];
+    case "kv.post":
+      return chunk === null ? undefined : `post c${chunk}`;
+    case "kv.notify":
+      return chunk === null ? undefined : `c${chunk}`;
+    case "kv.done":
+      return chunk === null ? undefined : `done c${chunk}`;
+    case "pd.transfer_failed":
+      return str(attrs?.["reasonKind"]) && `failed: ${attrs!["reasonKind"] as string}`;
+    case "log.exception":
+      return str(attrs?.["excType"]);
+    case "proc.crash":
+      return str(attrs?.["failureClass"]) ?? "crash";
+    default:
+      return undefined;
+  }
+}
+
+/** The seconds of waiting a timeout line names, with the state it waited in. */
+function waitOf(attrs: Record<string, unknown> | null, state: number | null): { seconds: number; in: string | undefined } | undefined {
+  const s = attrs?.["timeoutS"] ?? attrs?.["after_s"];
+  if (typeof s !== "number" || !(s > 0)) return undefined;
+  return { seconds: s, in: str(attrs?.["timeoutState"]) ?? (state !== null ? KVPOLL[state] : undefined) };
+}
+
+class LabelTable {
+  readonly labels: string[] = [""];
+  private readonly ids = new Map<string, number>();
+
+  id(label: string | undefined): number {
+    if (label === undefined) return 0;
+    let id = this.ids.get(label);
+    if (id === undefined) {
+      if (this.labels.length >= 0xffff) return 0;
+      id = this.labels.length;
+      this.labels.push(label);
+      this.ids.set(label, id);
+    }
+    return id;
+  }
+}
+
+interface Span {
+  start: number;
+  end: number;
+  lane: number;
+  type: number;
+  open: boolean;
+  seq: number;
+  label: number;
+  room: string | null;
+}
+
+export function buildDetails(db: IncidentDb, at: Placement): TimelineDetails {
+  const labelOf = new Uint16Array(at.ts.length);
+  const table = new LabelTable();
+  const spans: Span[] = [];
+  const posts = new Map<string, { seq: number; pos: number; chunk: number; room: string }>();
+  const allocs = new Map<string, { seq: number; pos: number; room: string }>();
+  // In seq order: the pairing below needs each start before its end.
+  for (const [seq, kind, room, chunkCol, state, attrsText] of detailRows(db, DETAIL_KINDS)) {
+    const pos = at.posOf(seq);
+    if (pos === undefined) continue;
+    const wanted = NEEDS_ATTRS.has(kind) && !(kind === "kv.notify" && chunkCol !== null);
+    const attrs = attrsText !== null && wanted ? (JSON.parse(attrsText) as Record<string, unknown>) : null;
+    const tag = kind === "kv.notify" && chunkCol === null && typeof attrs?.["tag"] === "string" ? parseNotifTag(attrs["tag"] as string) : null;
+    const chunk = chunkCol ?? tag?.chunk ?? null;
+    labelOf[pos] = table.id(labelFor(kind, chunk, state, attrs));
+    const ts = at.ts[pos]!;
+    const lane = at.lane[pos]!;
+    if (kind === "kv.post" && room !== null && chunk !== null) posts.set(`${room}:${chunk}`, { seq, pos, chunk, room });
+    else if ((kind === "kv.notify" || kind === "kv.done") && room !== null && chunk !== null) {
+      const post = posts.get(`${room}:${chunk}`);
+      if (post && at.ts[post.pos]! <= ts) {
+        posts.delete(`${room}:${chunk}`);
+        spans.push({ start: at.ts[post.pos]!, end: ts, lane: at.lane[post.pos]!, type: SPAN_TRANSFER, open: false, seq, label: table.id(`c${chunk} in flight`), room });
+      }
+    } else if (kind === "kv.alloc" && room !== null) allocs.set(`${room}:${lane}`, { seq, pos, room });
+    else if (kind === "kv.free" && room !== null) {
+      const alloc = allocs.get(`${room}:${lane}`);
+      if (alloc) {
+        allocs.delete(`${room}:${lane}`);
+        spans.push({ start: at.ts[alloc.pos]!, end: ts, lane, type: SPAN_ROOM, open: false, seq, label: table.id("pages held"), room });
+      }
+    }
+    const wait = waitOf(attrs, state);
+    if (wait) {
+      const label = `waited ${wait.seconds}s${wait.in ? ` in ${wait.in}` : ""}`;
+      spans.push({ start: ts - wait.seconds * 1e6, end: ts, lane, type: SPAN_WAIT, open: false, seq, label: table.id(label), room });
+    }
+  }
+  for (const post of posts.values()) {
+    const label = table.id(`c${post.chunk} never landed`);
+    spans.push({ start: at.ts[post.pos]!, end: at.lastTsUs, lane: at.lane[post.pos]!, type: SPAN_TRANSFER, open: true, seq: post.seq, label, room: post.room });
+  }
+  for (const alloc of allocs.values()) {
+    const label = table.id("pages never freed");
+    spans.push({ start: at.ts[alloc.pos]!, end: at.lastTsUs, lane: at.lane[alloc.pos]!, type: SPAN_ROOM, open: true, seq: alloc.seq, label, room: alloc.room });
+  }
+  spans.sort((a, b) => a.start - b.start || a.end - b.end);
+  const rooms = [""];
+  const roomIds = new Map<string, number>();
+  const roomId = (room: string | null) => {
+    if (room === null) return 0;
+    let id = roomIds.get(room);
+    if (id === undefined) roomIds.set(room, (id = rooms.push(room) - 1));
+    return id;
+  };
+  return { labelOf, labels: table.labels, spans: toColumns(spans, roomId), rooms };
+}
+
+function toColumns(spans: Span[], roomId: (room: string | null) => number): SpanColumns {
+  const n = spans.length;
+  const cols: SpanColumns = {
+    start: new Float64Array(n),
+    end: new Float64Array(n),
+    lane: new Uint16Array(n),
+    type: new Uint8Array(n),
+    open: new Uint8Array(n),
+    seq: new Uint32Array(n),
+    label: new Uint16Array(n),
+    room: new Uint32Array(n),
+  };
+  spans.forEach((s, i) => {
+    cols.room[i] = roomId(s.room);
+    cols.start[i] = s.start;
+    cols.end[i] = s.end;
+    cols.lane[i] = s.lane;
+    cols.type[i] = s.type;
+    cols.open[i] = s.open ? 1 : 0;
+    cols.seq[i] = s.seq;
+    cols.label[i] = s.label;
+  });
+  return cols;
+}
+
+/** Time gaps with no event at all, longest first: at least `minUs` long, at most `max` of them, then in time order. */
+export function emptyGaps(ts: Float64Array, minUs: number, max: number): [number, number][] {
+  const gaps: [number, number][] = [];
+  for (let i = 1; i < ts.length; i++) if (ts[i]! - ts[i - 1]! >= minUs) gaps.push([ts[i - 1]!, ts[i]!]);
+  return gaps
+    .sort((a, b) => b[1] - b[0] - (a[1] - a[0]))
+    .slice(0, max)
+    .sort((a, b) => a[0] - b[0]);
+}

@@ -1,0 +1,115 @@
+// The pointer on the timeline: wheel zoom (d3-zoom) and horizontal wheel
+// pan, dragging the time cursor, the tooltip, and clicks: an event selects
+// it, a span selects the event that defines it, a bucket zooms in on itself.
+
+import { select } from "d3";
+import { formatCount, formatOffset } from "./format.js";
+import { hitTest, type Hit } from "./hit.js";
+import type { Timeline } from "./timeline.js";
+
+export class TimelinePointer {
+  private draggingCursor = false;
+
+  constructor(private readonly t: Timeline) {}
+
+  private nearCursor(clientX: number): boolean {
+    if (this.t.cursorTsUs === null) return false;
+    const box = this.t.canvas.getBoundingClientRect();
+    const { d0, scale } = this.t.view;
+    return Math.abs(clientX - box.left - (this.t.timeMap.toD(this.t.cursorTsUs) - d0) * scale) <= 5;
+  }
+
+  zoomFilter(ev: Event): boolean {
+    if (ev.type === "wheel") {
+      const w = ev as WheelEvent;
+      return !w.shiftKey && Math.abs(w.deltaY) >= Math.abs(w.deltaX);
+    }
+    const m = ev as MouseEvent;
+    if (ev.type === "mousedown" && this.nearCursor(m.clientX)) return false;
+    return !m.button && !m.ctrlKey;
+  }
+
+  private timeAt(clientX: number): number {
+    const { d0, scale, toT } = this.t.view;
+    return toT(d0 + (clientX - this.t.canvas.getBoundingClientRect().left) / scale);
+  }
+
+  bind(): void {
+    const canvas = this.t.canvas;
+    canvas.addEventListener("wheel", (ev) => {
+      if (ev.shiftKey) {
+        this.t.tracks.scrollTop += ev.deltaY || ev.deltaX;
+        ev.preventDefault();
+      } else if (Math.abs(ev.deltaX) > Math.abs(ev.deltaY)) {
+        this.t.panBy(ev.deltaX / this.t.width);
+        ev.preventDefault();
+      }
+    });
+    canvas.addEventListener("pointerdown", (ev) => {
+      if (ev.button !== 0 || !this.nearCursor(ev.clientX)) return;
+      this.draggingCursor = true;
+      canvas.setPointerCapture(ev.pointerId);
+    });
+    canvas.addEventListener("pointermove", (ev) => {
+      if (this.draggingCursor) {
+        this.t.setCursor(this.timeAt(ev.clientX));
+        return;
+      }
+      canvas.style.cursor = this.nearCursor(ev.clientX) ? "ew-resize" : "";
+      this.showTooltip(ev);
+    });
+    canvas.addEventListener("pointerup", (ev) => {
+      if (!this.draggingCursor) return;
+      this.draggingCursor = false;
+      canvas.releasePointerCapture(ev.pointerId);
+      this.t.cb.onCursor(this.timeAt(ev.clientX));
+    });
+    canvas.addEventListener("pointerleave", () => {
+      this.t.tooltip.hidden = true;
+    });
+    canvas.addEventListener("click", (ev) => this.onClick(ev));
+    select(this.t.axisSvg).on("click", (ev: MouseEvent) => this.t.cb.onCursor(this.timeAt(ev.clientX)));
+  }
+
+  /** The span, event or bucket under the pointer. */
+  private hit(ev: MouseEvent): Hit | null {
+    const marks = this.t.marks;
+    const box = this.t.canvas.getBoundingClientRect();
+    const y = ev.clientY - box.top + this.t.tracks.scrollTop;
+    const r = this.t.rows.findIndex((row) => y >= row.y && y < row.y + row.h);
+    if (!marks || r < 0) return null;
+    const row = this.t.rows[r]!;
+    return hitTest(marks, row, r, ev.clientX - box.left, row.y + row.h - y, this.t.view, new Set(this.t.witness.map((w) => w.seq)));
+  }
+
+  private onClick(ev: MouseEvent): void {
+    const hit = this.hit(ev);
+    if (!hit) return;
+    if ("seq" in hit) {
+      this.t.cb.onSelect(hit.seq);
+      return;
+    }
+    const [from, to] = this.t.window;
+    const span = (to - from) / 10;
+    this.t.setWindow(hit.bucketTs - span / 2, hit.bucketTs + span / 2);
+  }
+
+  private showTooltip(ev: MouseEvent): void {
+    const hit = this.hit(ev);
+    const tip = this.t.tooltip;
+    if (!hit) {
+      tip.hidden = true;
+      return;
+    }
+    const lanes = this.t.lanes;
+    tip.textContent =
+      "span" in hit
+        ? `${hit.text} — click for its line`
+        : "count" in hit
+          ? `${formatCount(hit.count)} events — click to zoom in`
+          : `${lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${formatOffset(hit.tsUs - (lanes.firstTsUs ?? 0), 1)}`;
+    tip.hidden = false;
+    const box = this.t.canvas.getBoundingClientRect();
+    tip.style.transform = `translate(${Math.min(this.t.width - 260, ev.clientX - box.left + 12)}px, ${ev.clientY - box.top + 14}px)`;
+  }
+}
