@@ -24,7 +24,7 @@ import { onHicacheLayer, onHicacheLoad, onHicacheWait, onKernelRead, onKernelSto
 import { onCollEnter, onCollExit, onSchedIter, reportDivergence } from "./schedulerPath.js";
 import { decodeState, encodeState } from "./snapshot.js";
 import { CHECKS, ModelState, NO_VIOLATIONS, SEEN } from "./state.js";
-import { onFailureLine } from "./stalls.js";
+import { onFailureLine, onRoomTimeout } from "./stalls.js";
 import { fireTimeouts, stuckOnDeadThreads } from "./timeouts.js";
 import {
   onContextCorruption,
@@ -68,6 +68,7 @@ const HANDLERS = new Map<string, Handler>([
   [LogKind.handshakeFailed, onFailureLine],
   [LogKind.transferFailed, onFailureLine],
   [LogKind.bootstrapFailed, onFailureLine],
+  [LogKind.roomTimeout, onRoomTimeout],
   [LogKind.contextCorruption, onContextCorruption],
   [LogKind.metadataNotReady, onMetadataNotReady],
   [LogKind.notifSent, onNotifSent],

@@ -55,6 +55,13 @@ export function onFailureLine(s: ModelState, ev: StoredEvent): void {
   } else d.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
 }
 
+/** NIXL's receiver logged `Request {room} waiting_timeout`: the room timed out in WaitingForInput on that decode rank. */
+export function onRoomTimeout(s: ModelState, ev: StoredEvent): void {
+  if (ev.room === null) return;
+  const r = s.room(ev.room, ev);
+  decodeTimedOut(s, r, s.receiver(r, s.rankOf(ev, DECODE), ev), ev, "log");
+}
+
 /**
  * Decode's WaitingForInput timeout: Failed, and ABORT to prefill in versions
  * that send it (§5.2). A room that had to time out is a transfer stall;

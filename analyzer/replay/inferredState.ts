@@ -43,7 +43,7 @@ export interface Inference {
   gauges: Map<string, GaugeReading[]>;
 }
 
-const TIMEOUT_KINDS = [LogKind.transferFailed, LogKind.handshakeFailed, LogKind.bootstrapFailed, "kv.timeout"];
+const TIMEOUT_KINDS = [LogKind.transferFailed, LogKind.handshakeFailed, LogKind.bootstrapFailed, "kv.timeout", LogKind.roomTimeout];
 const GAUGES: readonly { kind: string; field: string; queue: string }[] = [
   { kind: LogKind.decodeBatch, field: "#transfer-req", queue: "decode's transfer queue" },
   { kind: LogKind.decodeBatch, field: "#prealloc-req", queue: "decode's prealloc queue" },
@@ -51,11 +51,12 @@ const GAUGES: readonly { kind: string; field: string; queue: string }[] = [
   { kind: LogKind.prefillBatch, field: "#bootstrap-req", queue: "prefill's bootstrap queue" },
 ];
 
-export function inferenceOf(db: IncidentDb, options: ModelOptions): Inference {
+/** `waitingTimeoutS`: the profile's, for a timeout line that names its state but not how long it waited. */
+export function inferenceOf(db: IncidentDb, options: ModelOptions, waitingTimeoutS: number): Inference {
   const label = (r: Pick<RecordStamp, "host" | "role" | "pp" | "tp">, role: string): string => rankLabel(r.host, r.role ?? role, r.pp, r.tp, options.qualifyHosts ?? false);
   const spans: InferredSpan[] = [];
   for (const r of recordStamps(db, TIMEOUT_KINDS)) {
-    const t = timeoutOf(r);
+    const t = timeoutOf(r, waitingTimeoutS);
     if (!t || r.room === null) continue;
     const side = t.state === KVPoll.Bootstrapping && r.role !== "decode" ? "prefill" : "decode";
     const name = Object.entries(KVPoll).find(([, v]) => v === t.state)![0];
@@ -67,7 +68,7 @@ export function inferenceOf(db: IncidentDb, options: ModelOptions): Inference {
       since: r.tsUs - t.afterS * 1e6,
       until: r.tsUs,
       seq: r.seq,
-      reason: `it timed out after ${t.afterS.toFixed(1)} s in KVPoll.${name} on ${side}: in ${name} from ${t.afterS.toFixed(1)} s before that line`,
+      reason: `it timed out after ${t.afterS.toFixed(1)} s in KVPoll.${name} on ${side}: in ${name} from ${t.afterS.toFixed(1)} s before that line${t.assumed ? " (the line names no duration: the profile's waiting timeout)" : ""}`,
     });
   }
   const gauges = new Map<string, GaugeReading[]>();
@@ -88,15 +89,16 @@ export function inferenceOf(db: IncidentDb, options: ModelOptions): Inference {
   return { spans: spans.sort((a, b) => a.since - b.since), gauges };
 }
 
-function timeoutOf(r: RecordStamp): { state: KVPollValue; afterS: number } | undefined {
+function timeoutOf(r: RecordStamp, waitingTimeoutS: number): { state: KVPollValue; afterS: number; assumed: boolean } | undefined {
   const a = r.attrs ?? {};
   if (r.room === null) return undefined;
-  const afterS = typeof a.timeoutS === "number" ? a.timeoutS : typeof a.after_s === "number" ? a.after_s : undefined;
-  if (afterS === undefined) return undefined;
+  const stated = typeof a.timeoutS === "number" ? a.timeoutS : typeof a.after_s === "number" ? a.after_s : undefined;
+  if (stated === undefined && a.timeoutState !== "WaitingForInput") return undefined;
+  const afterS = stated ?? waitingTimeoutS;
   if (a.reasonKind !== undefined && a.reasonKind !== "timeout") return undefined;
   const name = typeof a.timeoutState === "string" ? a.timeoutState : typeof a.state === "string" ? a.state : undefined;
   const state = name !== undefined ? kvPollFromName(name) : r.state !== null && r.state >= 0 && r.state <= 4 ? (r.state as KVPollValue) : null;
-  return state === null || state === undefined ? undefined : { state, afterS };
+  return state === null || state === undefined ? undefined : { state, afterS, assumed: stated === undefined };
 }
 
 /**

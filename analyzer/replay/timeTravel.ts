@@ -91,7 +91,7 @@ export function stateAt(db: IncidentDb, at: At, opts: StateAtOptions = {}): Mode
   const seq = seqAt(db, at);
   const view = viewAt(line, seq, opts.room);
   const atUs = "tsUs" in at ? at.tsUs : seq === null ? -Infinity : eventTime(db, seq) ?? -Infinity;
-  line.inference ??= inferenceOf(db, line.options);
+  line.inference ??= inferenceOf(db, line.options, line.choice.profile.waitingTimeoutS);
   return withInferred(view, line.inference, seq ?? -1, atUs, opts.room);
 }
 

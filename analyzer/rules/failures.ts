@@ -38,7 +38,7 @@ const OWN_RULE_THREADS = /bootstrap_thread/;
 const TRANSPORT_REASONS = new Set(["peer_loss", "bootstrap", "mooncake_transfer", "nixl_error"]);
 const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog];
 const TRANSPORT_KINDS = [
-  LogKind.transportError, LogKind.transferTimeout, LogKind.bootstrapFetchFailed, LogKind.bootstrapServerError, LogKind.nodeFailure,
+  LogKind.transportError, LogKind.transferTimeout, LogKind.bootstrapFetchFailed, LogKind.bootstrapServerError, LogKind.bootstrapRegisterFailed, LogKind.nodeFailure,
   LogKind.transferFailed, LogKind.bootstrapFailed, LogKind.handshakeFailed,
 ];
 const TRANSPORT_CLASSES = new Set(["transport"]);
@@ -100,6 +100,7 @@ function classOfKind(ev: StoredEvent, reasonKind: string | undefined): string {
       return "node-failure";
     case LogKind.bootstrapFetchFailed:
     case LogKind.bootstrapServerError:
+    case LogKind.bootstrapRegisterFailed:
       return "bootstrap";
     case LogKind.transportError:
       return attrString(ev, "errorKind") ?? "transport";

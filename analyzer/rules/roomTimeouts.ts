@@ -30,8 +30,10 @@ const FALSIFY =
 /** Every timeout record (one per rank that logged it), from log lines and probe kv.timeout. */
 export function timeoutEvents(evidence: Evidence): TimeoutRecord[] {
   const out: TimeoutRecord[] = [];
-  for (const ev of evidence.ofKinds(...FAILURE_KINDS, "kv.timeout")) {
+  for (const ev of evidence.ofKinds(...FAILURE_KINDS, "kv.timeout", LogKind.roomTimeout)) {
     if (ev.kind === "kv.timeout") out.push({ ev, room: ev.room ?? undefined, state: attrString(ev, "state") ?? pollName(ev.state), afterS: attrNumber(ev, "after_s") });
+    // NIXL's receiver `Request {room} waiting_timeout` names the state, not the duration.
+    else if (ev.kind === LogKind.roomTimeout) out.push({ ev, room: ev.room ?? undefined, state: attrString(ev, "timeoutState") ?? "WaitingForInput", afterS: undefined });
     else if (attrString(ev, "reasonKind") === "timeout") {
       out.push({ ev, room: ev.room ?? undefined, state: attrString(ev, "timeoutState") ?? "unknown", afterS: attrNumber(ev, "timeoutS") });
     }

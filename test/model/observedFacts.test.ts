@@ -160,3 +160,14 @@ test("a notification with no post of its own is a landing all the same: the read
   const page = model.view().pages.find((p) => p.page === 42 && p.buffer === "kv")!;
   assert.equal(page.lastWriter?.room, NEW);
 });
+
+test("NIXL's `Request {room} waiting_timeout` line times the room out on that decode rank", () => {
+  const s = new Stream();
+  s.add("kv.meta", { ...D, room: NEW, pages: PAGES, at: 1 });
+  const line = s.add("pd.room_timeout", { ...D, room: NEW, state: 0, attrs: { timeoutState: "WaitingForInput", failureClass: "timeout" }, text: `Request ${NEW} waiting_timeout`, at: 301 });
+  const { violations, model } = replay(s);
+  const [stall] = violations.filter((v) => v.check === "transfer-stall");
+  assert.equal(stall?.seq, line.seq);
+  assert.equal(stall?.detail.basis, "log");
+  assert.equal(model.view({ room: NEW }).rooms[0]!.decode.state, 0, "KVPoll.Failed");
+});
