@@ -37,14 +37,6 @@ test("folder upload, stale pages at the read, pick on the canvas, flow, collapse
   const [oldRoom, newRoom] = [freed[1]!, read[1]!];
   assert.notEqual(oldRoom, newRoom);
 
-  // At the read the new room's pages were last written by the old room, and that write has not landed.
-  assert.match((await page.locator(".event-panel pre.raw").textContent())!, /"ev": "kernel\.read"/);
-  const pages = page.locator(".state-panel details", { hasText: `Pages of room ${newRoom}` });
-  const stale = pages.locator("tbody tr", { hasText: oldRoom });
-  assert.ok((await stale.count()) > 0, "pages of the new room written by the old room");
-  for (const cells of await stale.allInnerTexts()) assert.match(cells, /in flight/);
-  await screenshot(page, "stale-pages-at-read");
-
   // Pick the first witness on the canvas (the flag stands 6 px right of it).
   const flag = page.locator(".flag.active");
   const box = (await flag.boundingBox())!;
@@ -54,6 +46,19 @@ test("folder upload, stale pages at the read, pick on the canvas, flow, collapse
   await page.locator(".event-panel").locator(`text=${witness[0]!.slice(0, 40)}`).first().waitFor();
   assert.equal(await page.locator(".event-panel pre.raw").textContent(), witness[0]);
   assert.ok(await canvasHasColour(page, FLOW_RGB), "the selected room's flow is drawn");
+
+  // The finding groups every room that read stale pages; its first instance's read, opened from its witness line.
+  const readLine = finding.locator(".witness-line", { hasText: new RegExp(`"ev": "kernel\\.read", .*"room": ${newRoom}`) }).first();
+  const readSeq = Number(await readLine.getAttribute("data-seq"));
+  await readLine.click();
+  await waitForCursor(page, readSeq, readSeq + 1);
+  // At the read the new room's pages were last written by the old room, and that write has not landed.
+  assert.match((await page.locator(".event-panel pre.raw").textContent())!, /"ev": "kernel\.read"/);
+  const pages = page.locator(".state-panel details", { hasText: `Pages of room ${newRoom}` });
+  const stale = pages.locator("tbody tr", { hasText: oldRoom });
+  assert.ok((await stale.count()) > 0, "pages of the new room written by the old room");
+  for (const cells of await stale.allInnerTexts()) assert.match(cells, /in flight/);
+  await screenshot(page, "stale-pages-at-read");
 
   // Collapsing a group leaves one row for it.
   const labels = page.locator(".labels .label");
