@@ -25,14 +25,8 @@ export interface RoomFilter {
   notSuccess: boolean;
 }
 
-/** State the model rests on a later line for (the verdicts stream's `inferred`, DESIGN.md "Findings"). */
-interface Inferred {
-  since: number;
-  seq: number;
-  reason: string;
-}
-
-type Room = ModelStateView["rooms"][number] & { inferred?: Inferred };
+type Room = ModelStateView["rooms"][number];
+type Inferred = NonNullable<Room["inferred"]>;
 
 const MAX_ROWS = 200;
 const SUCCESS = 4;
@@ -134,7 +128,14 @@ export class StatePanel {
             .map((t) => [t.rank, h("span", { class: t.alive ? "alive" : "dead" }, t.alive ? "alive" : "dead"), t.error ?? "", this.cause(t.changedAt)]),
         ),
       ),
-      section("Transfer queues", s.queues.length, table(["rank", "queue", "depth", "changed"], s.queues.map((q) => [q.rank, String(q.queue), String(q.depth), this.cause(q.changedAt)]))),
+      section(
+        "Transfer queues",
+        s.queues.length,
+        table(
+          ["rank", "queue", "depth", "changed"],
+          s.queues.map((q) => [q.rank, q.gauge ?? String(q.queue), String(q.depth), q.inferred ? this.inferredMark(q.inferred) : this.cause(q.changedAt)]),
+        ),
+      ),
       section(
         "HiCache slots",
         s.hicacheSlots.length,
@@ -147,6 +148,23 @@ export class StatePanel {
   }
 
   /** A link to the event that set a piece of state, titled with its file and line. */
+  /** A room, marked when its state is implied by a later line (with a link to it) or rests on what the model assumed. */
+  private roomCell(r: Room): Cell {
+    if (!r.inferred && !r.assumed?.length) return r.room;
+    return h(
+      "span",
+      { class: "room-id" },
+      r.room,
+      r.inferred ? this.inferredMark(r.inferred) : null,
+      r.assumed?.length ? h("span", { class: "assumed", title: `the model assumed: ${r.assumed.join("; ")}` }, " assumed") : null,
+    );
+  }
+
+  /** "inferred": the state a later line implies; the button opens that line. */
+  private inferredMark(i: Inferred): HTMLElement {
+    return h("button", { class: "cause inferred", "data-seq": i.seq, title: `inferred from seq ${i.seq}: ${i.reason}`, onclick: () => this.cb.onGoTo(i.seq) }, "inferred");
+  }
+
   private cause(seq: number | null, label?: Cell): Cell {
     if (seq === null || seq < 0) return label ?? "";
     const ref = this.changes[String(seq)];
@@ -166,7 +184,7 @@ export class StatePanel {
   private roomsTable(s: ModelStateView, focusRoom: string | null): HTMLElement {
     const rooms = this.roomsShown(s).sort((a, b) => Number(b.room === focusRoom) - Number(a.room === focusRoom));
     const rows = rooms.map((r) => [
-      r.inferred ? h("span", { class: "room-id" }, r.room, h("span", { class: "inferred", title: `inferred since seq ${r.inferred.seq}: ${r.inferred.reason}` }, " inferred")) : r.room,
+      this.roomCell(r),
       this.cause(r.prefill.changedAt, poll(r.prefill.state)),
       this.cause(r.decode.changedAt, poll(r.decode.state)),
       `${r.prefill.chunksDone}/${r.prefill.chunksPosted}`,
