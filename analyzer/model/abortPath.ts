@@ -1,7 +1,7 @@
 // Handlers of the bootstrap thread and the abort paths: frames the prefill
 // bootstrap thread takes, ABORT from decode (sent on abort() or waiting
 // timeout) and what it does per backend/version, thread death
-// (sglang-pd-logs-and-protocol.md §3.2–§3.4, §7.1–§7.2, §8 "Abort", §9).
+// (docs/protocol.md §3.2–§3.4, §7.1–§7.2, §8 "Abort", §9).
 
 import { KVPoll } from "./api.js";
 import { frameFromName, type BootstrapThread } from "./bootstrap.js";

@@ -4,7 +4,7 @@
 
 import type { StoredEvent } from "../../ingest/event.js";
 
-/** KVPoll (sglang-pd-logs-and-protocol.md §5): a plain class of ints, not an Enum. */
+/** KVPoll (docs/protocol.md §5): a plain class of ints, not an Enum. */
 export const KVPoll = {
   Failed: 0,
   Bootstrapping: 1,

@@ -1,6 +1,6 @@
 // The prefill bootstrap thread (one per prefill rank): which frames it takes
 // and what ABORT does per backend and version
-// (sglang-pd-logs-and-protocol.md §7.1, §7.2; hicache-indexk-scheduler.md §4 #30352).
+// (docs/protocol.md §7.1, §7.2; docs/hicache-indexk.md §4 #30352).
 
 import type { AbortHandling, Backend } from "./api.js";
 

@@ -1,6 +1,6 @@
 // Per-rank collective sequences per group and the first divergent
 // (group, seq), matched the way PyTorch Flight Recorder's fr_trace does it
-// (hicache-indexk-scheduler.md §5.2, §5.3 [inference]; §3.5–§3.6 for why ranks
+// (docs/hicache-indexk.md §5.2, §5.3 [inference]; §3.5–§3.6 for why ranks
 // diverge: an on_idle branch skips the collectives its peers enter).
 
 export type DivergenceKind = "op-mismatch" | "digest-mismatch" | "missing-ranks";

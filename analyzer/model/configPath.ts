@@ -1,5 +1,5 @@
 // Checks a run's configuration reveals on its own: index-K pool sizing and
-// host page stride (hicache-indexk-scheduler.md §2.3), the int32 indexer
+// host page stride (docs/hicache-indexk.md §2.3), the int32 indexer
 // logits address, and one item_len for prefill and decode rows of different
 // size (§2.4). Each is raised once per incident.
 

@@ -1,6 +1,6 @@
 // FP8 E4M3FN (1 sign, 4 exponent bits with bias 7, 3 mantissa bits, no
 // infinities, NaN = S.1111.111) and the index-K per-row quantization
-// (hicache-indexk-scheduler.md §2.1: 128 fp8 values + one fp32 scale per row).
+// (docs/hicache-indexk.md §2.1: 128 fp8 values + one fp32 scale per row).
 
 /** Largest finite E4M3FN magnitude: 1.75 × 2^8. */
 export const FP8_MAX = 448;

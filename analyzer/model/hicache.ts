@@ -1,6 +1,6 @@
 // HiCache layer-wise load-back, Generation B (event-based, commit 350cb879):
 // LayerLoadingEvent per load, LayerDoneCounter with 3 producer slots, and
-// which device-pool accessors wait (hicache-indexk-scheduler.md §1.2, §1.3).
+// which device-pool accessors wait (docs/hicache-indexk.md §1.2, §1.3).
 
 import type { Profile } from "./api.js";
 

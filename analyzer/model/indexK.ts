@@ -1,6 +1,6 @@
 // The NSA index-K pool, byte-exact over typed arrays: row and page layout,
 // the store kernel's addressing, the gather kernels through a page table
-// (hicache-indexk-scheduler.md §2.1, §2.2).
+// (docs/hicache-indexk.md §2.1, §2.2).
 
 import type { IndexKDtype } from "./api.js";
 import { pageChecksum, type ChecksumAlgo } from "./checksum.js";

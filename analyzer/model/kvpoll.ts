@@ -1,5 +1,5 @@
 // KVPoll status updates, the MIN reduction across ranks and conclude_state
-// caching (sglang-pd-logs-and-protocol.md §5, §8 "Reduction").
+// caching (docs/protocol.md §5, §8 "Reduction").
 
 import { KVPoll, type Backend, type KVPollValue } from "./api.js";
 

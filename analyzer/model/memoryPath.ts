@@ -1,6 +1,6 @@
 // Handlers of the memory path: decode page allocation and release, HiCache
 // layer-wise loads and waits, kernel stores and reads checked against the
-// shadow memory (hicache-indexk-scheduler.md §1.2–§1.4, §2.1–§2.2;
+// shadow memory (docs/hicache-indexk.md §1.2–§1.4, §2.1–§2.2;
 // DESIGN.md seed cases 3 and 4).
 
 import { accessorWaits, type LayerLoad } from "./hicache.js";
@@ -34,7 +34,7 @@ export function onKvAlloc(s: ModelState, ev: StoredEvent): void {
  * `kv.free` (decode): pages taken from a room (release_kv_cache on Failed or
  * after the request finished); without pages, the room's own on this rank.
  * Writes for the room still in flight become orphans: the stale-slot-reuse
- * race (hicache-indexk-scheduler.md §1.4 race #1).
+ * race (docs/hicache-indexk.md §1.4 race #1).
  */
 export function onKvFree(s: ModelState, ev: StoredEvent): void {
   s.seen |= SEEN.alloc;

@@ -1,4 +1,4 @@
-// NIXL notification tags (sglang-pd-logs-and-protocol.md §6 "Notification
+// NIXL notification tags (docs/protocol.md §6 "Notification
 // tags"): `_`-separated fields, room first. Decoded once per kv.notify and
 // xfer.notif_sent event, so the parser scans the tag in place rather than
 // splitting it: it allocates the result and nothing else.

@@ -1,6 +1,6 @@
 // The decode KV receiver: Bootstrapping at creation, WaitingForInput locally
 // at init, the waiting timeout from send_metadata's init_time, abort() and the
-// metadata gate (sglang-pd-logs-and-protocol.md §5.2, §8).
+// metadata gate (docs/protocol.md §5.2, §8).
 
 import { KVPoll, type Backend, type KVPollValue, type Profile } from "./api.js";
 import { setStatus, type PollStatus, type StoredStatus } from "./kvpoll.js";

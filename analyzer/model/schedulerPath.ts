@@ -1,6 +1,6 @@
 // Handlers of the scheduler loop probes: iterations and their branch, and
 // collective entries/exits checked FR-style for the first divergent
-// (group, seq) (hicache-indexk-scheduler.md §3, §5.2).
+// (group, seq) (docs/hicache-indexk.md §3, §5.2).
 
 import type { Divergence } from "./collectives.js";
 import { attrNum, attrStr } from "./evidence.js";

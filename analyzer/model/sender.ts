@@ -1,6 +1,6 @@
 // The prefill KV sender and its transfer workers: queue routing, chunk ids,
 // is_last, and the request_status transitions per backend
-// (sglang-pd-logs-and-protocol.md §5.1, §6 "Chunk routing", "Worker loop", §7.2).
+// (docs/protocol.md §5.1, §6 "Chunk routing", "Worker loop", §7.2).
 
 import { KVPoll, type Backend, type KVPollValue, type Profile } from "./api.js";
 import { setStatus, type PollStatus, type StoredStatus } from "./kvpoll.js";

@@ -2,7 +2,7 @@
 // room and allocation epoch, the last landed write, writes still in flight,
 // and the HiCache load that fills it. Every modelled read checks it
 // (DESIGN.md "The reference model"; seed cases 3 and 4;
-// hicache-indexk-scheduler.md §1.4 race #1).
+// docs/hicache-indexk.md §1.4 race #1).
 //
 // A transfer write covers every layer (an RDMA write of whole page rows); a
 // HiCache load covers every layer and lands layer by layer; a kernel store

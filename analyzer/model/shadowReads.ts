@@ -1,7 +1,7 @@
 // The checks a modelled read makes against the shadow memory: a write of its
 // own room still in flight, a late write of a freed page's previous owner, a
 // HiCache layer not yet loaded (DESIGN.md seed cases 3 and 4;
-// hicache-indexk-scheduler.md §1.3, §1.4 race #1).
+// docs/hicache-indexk.md §1.3, §1.4 race #1).
 
 import { lookupEnd, lookupStart, poolIndex, type ShadowMemory } from "./shadowMemory.js";
 import { nullable } from "./slots.js";

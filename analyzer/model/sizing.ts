@@ -1,5 +1,5 @@
 // Latent risks of the index-K path that configuration alone reveals: pool
-// sizing hardcoded to FP8 (hicache-indexk-scheduler.md §2.3), the int32
+// sizing hardcoded to FP8 (docs/hicache-indexk.md §2.3), the int32
 // indexer-logits address (DESIGN.md seed 7), and `_send_kvcache_generic`
 // addressing with one item_len (§2.4).
 

@@ -1,6 +1,6 @@
 // Stalls: the PD failure lines, decode's waiting timeout and prefill's
 // bootstrap timeout, and the cause the model assigns a room that never
-// completed (sglang-pd-logs-and-protocol.md §3.4–§3.5, §5.1–§5.2, §7.1).
+// completed (docs/protocol.md §3.4–§3.5, §5.1–§5.2, §7.1).
 
 import { KVPoll, type KVPollValue } from "./api.js";
 import { deliverAbortFromDecode } from "./abortPath.js";

@@ -1,4 +1,4 @@
-// Modelled timeouts and stuck rooms (sglang-pd-logs-and-protocol.md §5.1, §5.2, §7.1): a decode
+// Modelled timeouts and stuck rooms (docs/protocol.md §5.1, §5.2, §7.1): a decode
 // receiver in WaitingForInput past SGLANG_DISAGGREGATION_WAITING_TIMEOUT, a
 // prefill sender in Bootstrapping past the bootstrap timeout (where the
 // profile has one). They fire only where the incident shows completions for

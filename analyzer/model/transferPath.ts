@@ -1,6 +1,6 @@
 // Handlers of the KV transfer path: decode metadata, prefill chunk posts and
 // completions, decode notifications and polls, metadata readiness
-// (sglang-pd-logs-and-protocol.md §3.4, §5, §6, §8–§9).
+// (docs/protocol.md §3.4, §5, §6, §8–§9).
 
 import { KVPoll } from "./api.js";
 import { attrBool, attrNum, attrStr, countPages, expandPages, pageRanges } from "./evidence.js";

@@ -1,4 +1,4 @@
-// The decode-side TransferStatus with is_done() (sglang-pd-logs-and-protocol.md
+// The decode-side TransferStatus with is_done() (docs/protocol.md
 // §6 "TransferStatus"); notification tags are parsed in notif.ts.
 
 import type { Notif } from "./notif.js";

@@ -4,7 +4,7 @@
 // the time before it: `timed out after 300.0s in KVPoll.WaitingForInput`
 // (decode) or `… in KVPoll.Bootstrapping` (prefill, `Prefill bootstrap
 // failed`) puts its room in that state from 300 s before the line
-// (sglang-pd-logs-and-protocol.md §3.5, §5.1–§5.2), and a batch line's
+// (docs/protocol.md §3.5, §5.1–§5.2), and a batch line's
 // `#transfer-req` / `#inflight-req` / `#bootstrap-req` says how many rooms sat
 // in that queue when it was written (§2.1, §2.2).
 

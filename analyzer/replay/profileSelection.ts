@@ -71,10 +71,10 @@ export function selectProfile(db: IncidentDb, flag?: string): ProfileChoice {
 }
 
 function unstated(field: keyof Profile, backend: Backend, version: string): Pick<ProfileReason, "origin" | "why" | "evidence"> {
-  if (field === "backend") return { origin: "default", why: "no evidence; SGLang's default --disaggregation-transfer-backend (pd §10)", evidence: [] };
-  if (field === "version") return { origin: "default", why: `no evidence; the latest release the reference covers (pd §0)`, evidence: [] };
+  if (field === "backend") return { origin: "default", why: "no evidence; SGLang's default --disaggregation-transfer-backend (docs/protocol.md §10)", evidence: [] };
+  if (field === "version") return { origin: "default", why: `no evidence; the latest release the reference covers (docs/protocol.md §0)`, evidence: [] };
   if (VERSION_DERIVED.has(field)) return { origin: "derived", why: `the model's rule for ${backend} v${version}`, evidence: [] };
-  return { origin: "default", why: "no evidence; SGLang's default (pd §10)", evidence: [] };
+  return { origin: "default", why: "no evidence; SGLang's default (docs/protocol.md §10)", evidence: [] };
 }
 
 /**

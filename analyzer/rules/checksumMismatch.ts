@@ -161,7 +161,7 @@ function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], r
       `Let room ${room}'s ${where} be stored on prefill with ${sent.algo} ${sent.hash} (${evidence.where(sent.ev)}). ` +
       `Then decode's copy must hash ${sent.hash} after the transfer, but ${recv.rank} page ${recv.page} (${recv.side}) hashes ${recv.hash} (${evidence.where(recv.ev)}), ${sourceText}. ` +
       `Overall ${ratio}.`,
-    falsify: "Rerun with decode page release deferred until prefill's writes drain (SGLANG_DISAGGREGATION_DEFERRED_DECODE_KV_RELEASE=1, §7.4) or with fp8 index-K at the same concurrency; stale pages must disappear.",
+    falsify: "Rerun with decode page release deferred until prefill's writes drain (SGLANG_DISAGGREGATION_DEFERRED_DECODE_KV_RELEASE=1, docs/protocol.md §7.4) or with fp8 index-K at the same concurrency; stale pages must disappear.",
     checked: pages,
     facts: {
       attributions: mismatches.map((m) => ({ pos: m.recv.pos, layer: m.recv.layer, attribution: m.attribution, sourceRoom: m.source?.room, previousOwner: m.previousOwner, side: m.recv.side })),

@@ -1,5 +1,5 @@
 // collective-divergence: ranks of one process group disagree on their n-th
-// collective. Matching follows PyTorch's Flight Recorder (hicache-indexk-scheduler.md
+// collective. Matching follows PyTorch's Flight Recorder (docs/hicache-indexk.md
 // §5.2): entries are paired across the group's ranks by (group, sequence
 // number) after dropping the prefix some ranks' records no longer hold; the
 // first sequence number where a rank is absent or entered a different op is
@@ -40,7 +40,7 @@ export const collectiveDivergence: Rule = {
     if (enters.length === 0) {
       return undetermined("collective-divergence", "No collective records: rank divergence cannot be checked",
         ["probe coll.enter/coll.exit records or a Flight Recorder dump"],
-        "Default SGLang logs do not show collectives; without per-rank collective records no sequence can be matched across ranks (§5.3).");
+        "Default SGLang logs do not show collectives; without per-rank collective records no sequence can be matched across ranks (docs/hicache-indexk.md §5.3).");
     }
     const groups = buildGroups(evidence, enters, evidence.of("coll.exit"));
     const unrecorded = ranksWithoutRecords(evidence, groups);
@@ -64,7 +64,7 @@ export const collectiveDivergence: Rule = {
       findings: [{
         rule: "collective-divergence", severity: "info", verdict: "consistent",
         title: `${matched} collective(s) matched across every rank of ${groups.length} group(s)`, ranks: [], witness: [],
-        explanation: `Every (group, seq) pair was entered by all ranks of its group with the same op and call site (§5.2 matching).`,
+        explanation: `Every (group, seq) pair was entered by all ranks of its group with the same op and call site (docs/hicache-indexk.md §5.2 matching).`,
         falsify: "", checked: matched,
       }],
     };
@@ -193,7 +193,7 @@ function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string
     witness,
     explanation:
       `Let group ${g.name} reach collective #${seq}: ${expected.ranks.join(", ")} entered ${expected.op} at ${expected.site} (first at ${evidence.where(expected.sample)}). ` +
-      `Then every rank of the group must enter #${seq} with the same op before any can leave it (matching by (group, seq), §5.2), ` +
+      `Then every rank of the group must enter #${seq} with the same op before any can leave it (matching by (group, seq), docs/hicache-indexk.md §5.2), ` +
       `but ${d.culprits.map(describe).join("; ")}.${hangText}${missingText} Culprit rank(s): ${d.culprits.map((c) => c.rank).join(", ")}.`,
     falsify: "Rerun the same abort burst with --disable-overlap-schedule (event_loop_normal_disagg_*); if the divergence is the overlap loop's, every rank takes the same branch.",
     checked: matched,

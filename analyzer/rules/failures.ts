@@ -4,7 +4,7 @@
 // crashes (faulthandler dumps, C++ terminate, torch backtraces), NCCL/gloo
 // and scheduler watchdogs, transfer-engine errors and timeouts, bootstrap
 // fetch failures, node failures, and the PD failure lines whose reason is a
-// transport one (sglang-pd-logs-and-protocol.md §3.1–§3.5). The parser's
+// transport one (docs/protocol.md §3.1–§3.5). The parser's
 // `attrs.failureClass` names the class and `attrs.fatal` a process death
 // (ingest/event.ts); two records also say the process died on their own:
 // SGLang's `Scheduler hit an exception:` (run_scheduler_process then sends

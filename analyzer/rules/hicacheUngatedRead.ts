@@ -1,7 +1,7 @@
 // hicache-ungated-read: an index-K reader ran while a HiCache host→device load
 // of its layer was still in progress, and its accessor did not wait for the
 // layer (sglang #22811: the ragged accessors lacked `wait_until`;
-// hicache-indexk-scheduler.md §1.2–§1.4).
+// docs/hicache-indexk.md §1.2–§1.4).
 
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { Violation } from "../model/api.js";
@@ -25,7 +25,7 @@ const fromModel = modelRule({
     const reader = v.detail.accessor ? String(v.detail.accessor) : path ? `the ${path} index-K read` : "the index-K read";
     return (
       `Let HiCache load slot ${detailOf(v, "slot")} start copying ${detailOf(v, "layers")} layers host→device on ${v.rank ?? "a rank"} (${at(evidence, start)}; last layer completion before the read: ${at(evidence, lastLayer)}). ` +
-      `Then a reader of layer ${detailOf(v, "layer")} must wait for that layer's event (wait_until, §1.2–§1.3), ` +
+      `Then a reader of layer ${detailOf(v, "layer")} must wait for that layer's event (wait_until, docs/hicache-indexk.md §1.2–§1.3), ` +
       `but ${reader} of page ${detailOf(v, "page")} ran at ${at(evidence, read)} with ${detailOf(v, "layersDone")}/${detailOf(v, "layers")} layers loaded: ${detailOf(v, "why")}` +
       `${v.detail.raggedAccessorsWait === false ? " (this version's ragged accessors do not wait, before #22811)" : ""}.`
     );
@@ -47,7 +47,7 @@ export const hicacheUngatedRead: Rule = {
     if (r.checked > 0 || !replay || replay.profile.hicache || !replay.stated.includes("hicache") || r.findings.some((f) => f.verdict === "violated")) return r;
     const n = Math.max(1, replay.profileEvidence.hicache?.length ?? 0);
     return consistent("hicache-ungated-read", "HiCache is off: no layer load can race an index-K read",
-      `The incident states HiCache off (${n} record(s) say so); without host→device layer loads no reader can run ahead of one (§1.2).`, n);
+      `The incident states HiCache off (${n} record(s) say so); without host→device layer loads no reader can run ahead of one (docs/hicache-indexk.md §1.2).`, n);
   },
 };
 

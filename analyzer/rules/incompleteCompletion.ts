@@ -1,7 +1,7 @@
 // incomplete-completion: decode treated a room's transfer as done while part
 // of it had not arrived. NIXL's TransferStatus.is_done() needs every KV chunk
 // of every source, the aux notification and, when the metadata asked for it,
-// the state (sglang-pd-logs-and-protocol.md §6). The model flags a Success
+// the state (docs/protocol.md §6). The model flags a Success
 // poll its own TransferStatus does not back; a notification of the room that
 // reaches the same decode rank after its Success poll shows the same gap from
 // the records alone (metadata that asked for no state, so is_done() never
@@ -21,7 +21,7 @@ export const incompleteCompletion = modelRule({
   title: (v, more) => `Room ${v.room ?? "?"} completed without all of its transfer${more ? ` (+${more} more room(s))` : ""}`,
   explain: (v, [meta], evidence) =>
     `Let room ${v.room ?? "?"}'s metadata go to prefill (${at(evidence, meta)}) and ${v.rank ?? "decode"} take the room as transferred (${at(evidence, evidence.event(v.seq))}). ` +
-    `Then TransferStatus.is_done() must have seen every KV chunk of every source, the aux notification and the state (§6), ` +
+    `Then TransferStatus.is_done() must have seen every KV chunk of every source, the aux notification and the state (docs/protocol.md §6), ` +
     `but ${v.message}.`,
   falsify: "Rerun with the index-K state requested in the metadata (state indices non-empty, so is_done() waits for the state notification); the room must then complete only after it.",
   derive: ({ evidence }) => lateNotifications(evidence),

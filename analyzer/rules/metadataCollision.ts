@@ -2,7 +2,7 @@
 // another room's metadata. SGLang itself detects it in `_commit_transfer_to_req`
 // and logs `Context corruption detected: Request {rid} (bootstrap_room={exp})
 // received metadata from bootstrap_room={act}. Metadata buffer index: {idx}.`
-// (sglang-pd-logs-and-protocol.md §3.4).
+// (docs/protocol.md §3.4).
 
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
@@ -14,7 +14,7 @@ import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult
 
 export const metadataCollision: Rule = {
   id: "metadata-collision",
-  needs: ["decode scheduler logs (the `Context corruption detected` line, §3.4)", "or probe kv.meta with aux_index (two live rooms given one buffer)"],
+  needs: ["decode scheduler logs (the `Context corruption detected` line, docs/protocol.md §3.4)", "or probe kv.meta with aux_index (two live rooms given one buffer)"],
   run({ evidence, replay }): RuleResult {
     const decodeLogs = evidence.sources().filter((s) => s.format === "sglang-log" && s.role === "decode");
     const probeChecked = coverageOf(replay, "metadata-collision")?.checked ?? 0;
@@ -23,7 +23,7 @@ export const metadataCollision: Rule = {
         "metadata-collision",
         "No decode scheduler log or metadata records: metadata-buffer collisions cannot be checked",
         ["decode SGLang scheduler logs", "probe kv.meta records with aux_index"],
-        "SGLang reports a metadata buffer index collision only in the decode scheduler's log (§3.4), and no probe record names the buffer each room got.",
+        "SGLang reports a metadata buffer index collision only in the decode scheduler's log (docs/protocol.md §3.4), and no probe record names the buffer each room got.",
       );
     }
     const lines = evidence.of(LogKind.contextCorruption);
@@ -60,7 +60,7 @@ function sharedBufferFinding(evidence: Evidence, v: Violation): DraftFinding {
     witness: [holder, given].filter((e): e is StoredEvent => e !== undefined),
     explanation:
       `Let room ${other} hold metadata buffer ${String(v.detail.auxIndex)} on ${v.rank ?? "decode"} (${holder ? evidence.where(holder) : "no recorded line"}). ` +
-      `Then no other room may get that buffer until ${other} is done or freed (its commit checks the stored bootstrap_room, §3.4), ` +
+      `Then no other room may get that buffer until ${other} is done or freed (its commit checks the stored bootstrap_room, docs/protocol.md §3.4), ` +
       `but room ${v.room ?? "?"} got it while ${other} was still live (${given ? evidence.where(given) : "no recorded line"}).`,
     falsify: "Rerun the same workload with metadata-buffer allocation logged per room; the two rooms must never hold one index at once.",
     facts: { expected: v.room, actual: other, index: v.detail.auxIndex },
@@ -86,7 +86,7 @@ function collisionFinding(evidence: Evidence, ev: StoredEvent): DraftFinding {
     witness: other ? [ev, other] : [ev],
     explanation:
       `Let request ${ev.rid ?? "?"} of room ${expected} be committed from metadata buffer index ${index} (${evidence.where(ev)}). ` +
-      `Then that buffer must hold room ${expected}'s metadata, since decode checks the stored bootstrap_room before it appends the first token (§3.4 _commit_transfer_to_req), ` +
+      `Then that buffer must hold room ${expected}'s metadata, since decode checks the stored bootstrap_room before it appends the first token (docs/protocol.md §3.4 _commit_transfer_to_req), ` +
       `but it held room ${actual}'s.${otherPart}`,
     falsify: "Rerun the same workload with metadata-buffer allocation logged per room; a collision needs two live rooms with the same index.",
     facts: { expected, actual, index },

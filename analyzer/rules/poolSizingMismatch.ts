@@ -1,7 +1,7 @@
 // pool-sizing-mismatch: the index-K pool sized for one row while the buffer
 // holds another. SGLang's memory profiler and the NSA host pool hardcode the
 // fp8 row (132 B/token, host page stride 132 × 64 = 8,448 B); a bf16 buffer
-// needs 256 B/token and 16,384 B pages (hicache-indexk-scheduler.md §2.1,
+// needs 256 B/token and 16,384 B pages (docs/hicache-indexk.md §2.1,
 // §2.3, [inference] there). Prefill and decode rows of different sizes are
 // the same mistake across the transfer: `_send_kvcache_generic` addresses the
 // destination with the sender's item_len (§2.4, [inference]). The model's
@@ -59,21 +59,21 @@ function explain(v: Violation, witness: (StoredEvent | undefined)[], evidence: E
   if (kind === "bytes-per-token") {
     const over = typeof v.detail.overCommitBytes === "number" ? `, ${(v.detail.overCommitBytes / 1024 ** 3).toFixed(2)} GiB per rank` : " per token and layer";
     return (
-      `Let the index-K buffer be ${detailOf(v, "dtype")} (${stated}). Then each token needs ${detailOf(v, "required")} B per layer (§2.1) and the pool must be sized with that, ` +
-      `but it was sized with ${detailOf(v, "configured")} B/token${v.detail.configured === 132 ? ", the fp8 constant the memory profiler hardcodes (§2.3)" : ""}: ` +
+      `Let the index-K buffer be ${detailOf(v, "dtype")} (${stated}). Then each token needs ${detailOf(v, "required")} B per layer (docs/hicache-indexk.md §2.1) and the pool must be sized with that, ` +
+      `but it was sized with ${detailOf(v, "configured")} B/token${v.detail.configured === 132 ? ", the fp8 constant the memory profiler hardcodes (docs/hicache-indexk.md §2.3)" : ""}: ` +
       `memory the pool uses but the profiler did not reserve${over}.`
     );
   }
   if (kind === "host-page-stride") {
     return (
-      `Let the index-K buffer be ${detailOf(v, "dtype")} (${stated}). Then a device page is ${detailOf(v, "required")} B (§2.1) and the HiCache host pool must copy pages with that stride, ` +
-      `but its stride is ${detailOf(v, "configured")} B${v.detail.configured === 8448 ? ", the fp8 value 132 × 64 hardcoded in NSATokenToKVPoolHost (§2.3)" : ""}: host↔device copies move partial pages.`
+      `Let the index-K buffer be ${detailOf(v, "dtype")} (${stated}). Then a device page is ${detailOf(v, "required")} B (docs/hicache-indexk.md §2.1) and the HiCache host pool must copy pages with that stride, ` +
+      `but its stride is ${detailOf(v, "configured")} B${v.detail.configured === 8448 ? ", the fp8 value 132 × 64 hardcoded in NSATokenToKVPoolHost (docs/hicache-indexk.md §2.3)" : ""}: host↔device copies move partial pages.`
     );
   }
   const [config, post, meta] = witness;
   return (
     `Let prefill's index-K be ${detailOf(v, "prefillDtype")} (${detailOf(v, "srcItemLen")} B pages) and decode's ${detailOf(v, "decodeDtype")} (${detailOf(v, "dstItemLen")} B pages) (${at(evidence, config)}). ` +
-    `Then decode page p must be written at p × ${detailOf(v, "dstItemLen")} B, but the transfer addresses both sides with the sender's item_len (§2.4)` +
+    `Then decode page p must be written at p × ${detailOf(v, "dstItemLen")} B, but the transfer addresses both sides with the sender's item_len (docs/hicache-indexk.md §2.4)` +
     `${post && meta ? `: prefill posts item_len ${detailOf(v, "srcItemLen")} (${at(evidence, post)}) into decode pages of ${detailOf(v, "dstItemLen")} (${at(evidence, meta)})` : ""}, ` +
     `so page p lands at p × ${detailOf(v, "srcItemLen")} B and every page after the first is misplaced.`
   );

@@ -1,5 +1,5 @@
 // Rooms past a PD timeout: `timed out after {s}s in KVPoll.{state}` failure
-// lines (sglang-pd-logs-and-protocol.md §3.5) and probe `kv.timeout` records,
+// lines (docs/protocol.md §3.5) and probe `kv.timeout` records,
 // one finding per state and cause naming every room and every rank that timed
 // one out, with the model's cause for the rooms when a replay ran (analyzer/model stall causes:
 // transfer-in-flight, prefill-not-bootstrapped, bootstrap-thread-dead, ...).
@@ -58,7 +58,7 @@ export function earlyReleases(evidence: Evidence): { rooms: Set<string>; count: 
   return { rooms, count: rooms.size + byRid.size };
 }
 
-/** KVPoll's name for a stored state (sglang-pd-logs-and-protocol.md §5). */
+/** KVPoll's name for a stored state (docs/protocol.md §5). */
 function pollName(state: number | null): string {
   const name = state === null ? undefined : (Object.entries(KVPoll) as [string, number][]).find(([, v]) => v === state)?.[0];
   return name ?? "unknown";
@@ -121,7 +121,7 @@ function groupFinding(evidence: Evidence, rooms: TimeoutRecord[][], roomCount: n
     witness: uniqueEvents([...(start ? [start] : []), first.ev, ...others.slice(0, 3).map((r) => r[0]!.ev)]),
     explanation:
       `Let room ${room ?? "?"} ${start ? `enter the PD path at ${evidence.where(start)}` : "enter the PD transfer path"}. ` +
-      `Then it must reach Success or Failed before the ${first.afterS ?? "configured"} s limit of KVPoll.${first.state} (§5.2, §10), ` +
+      `Then it must reach Success or Failed before the ${first.afterS ?? "configured"} s limit of KVPoll.${first.state} (docs/protocol.md §5.2, §10), ` +
       `but it timed out there (${evidence.where(first.ev)}${ranks.length > 1 ? `; ${ranks.length} rank(s) logged the group's timeouts` : ""})` +
       `${cause ? `; replayed, the model finds the cause: ${cause}` : ""}.${span}`,
     falsify: FALSIFY,

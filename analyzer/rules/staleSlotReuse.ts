@@ -1,6 +1,6 @@
 // stale-slot-reuse: a room read a page that holds another room's data
 // (DESIGN.md incident 4; the race #35049's deferred release closes, §7.4 and
-// hicache-indexk-scheduler.md §1.4 "Race #1"). Decided by the outcome: the
+// docs/hicache-indexk.md §1.4 "Race #1"). Decided by the outcome: the
 // page's owner read it while the last write to it came from a room that no
 // longer or never owned it — still in flight at the read (also a
 // read-before-landed-write), landed after the page was given out again,

@@ -126,7 +126,7 @@ function overlapDesync(of: Of, config: RunConfig): CauseCase {
   const idle = div.filter((f) => ((f.draft.facts?.onIdle as string[] | undefined) ?? []).length > 0);
   if (hangs.length) c.for.push({ weight: 0.7, findings: ids(hangs), note: "ranks of a group deadlocked on a collective some never entered" });
   else if (div.length) c.for.push({ weight: 0.5, findings: ids(div), note: "ranks of a group diverged on a collective" });
-  if (idle.length) c.for.push({ weight: 0.3, findings: ids(idle), note: "the culprit ranks branched to on_idle while their peers ran a batch (the overlap loop's asymmetry, §3.5)" });
+  if (idle.length) c.for.push({ weight: 0.3, findings: ids(idle), note: "the culprit ranks branched to on_idle while their peers ran a batch (the overlap loop's asymmetry, docs/hicache-indexk.md §3.5)" });
   if (div.length && wedges(of).length) c.for.push({ weight: 0.1, findings: ids(wedges(of)), note: "the PD queues froze" });
   const overlap = config.bool("overlap");
   if (c.for.length && overlap === true) c.for.push({ weight: 0.1, findings: [], note: "the overlap scheduler was on" });

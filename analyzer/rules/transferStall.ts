@@ -1,6 +1,6 @@
 // transfer-stall: the PD transfer path stopped making progress.
 // - Frozen queue gauges: decode `#transfer-req` and prefill `#inflight-req`
-//   are logged only with a batch line (sglang-pd-logs-and-protocol.md §2.1,
+//   are logged only with a batch line (docs/protocol.md §2.1,
 //   §2.2, §4: the gauges are set only when a batch line is logged). A wedge
 //   shows as the same non-zero value over many lines, or as a last batch line
 //   with a non-zero queue followed by silence while the incident goes on.
@@ -46,7 +46,7 @@ export interface Plateau {
 
 export const transferStall: Rule = {
   id: "transfer-stall",
-  needs: ["decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (§3.5) or probe kv.timeout"],
+  needs: ["decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (docs/protocol.md §3.5) or probe kv.timeout"],
   run({ evidence, replay }): RuleResult {
     const batchLines = GAUGES.flatMap((g) => evidence.of(g.kind).filter((e) => attrNumber(e, g.field) !== undefined));
     const timeouts = timeoutEvents(evidence);
@@ -144,7 +144,7 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], endUs: number): D
     tsUs: began.first.tsUs,
     witness,
     explanation:
-      `Let the queue gauges be read from the batch lines (§2.1, §2.2). Then a working transfer path changes or drains them within seconds, ` +
+      `Let the queue gauges be read from the batch lines (docs/protocol.md §2.1, §2.2). Then a working transfer path changes or drains them within seconds, ` +
       `but ${plateaus.map(describe).join("; and ")}. The wedge began at ${isoTime(began.first.tsUs)} at the latest (${evidence.where(began.first)}).`,
     falsify: FALSIFY,
     checked: plateaus.reduce((n, p) => n + p.lines, 0),

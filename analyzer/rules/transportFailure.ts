@@ -4,7 +4,7 @@
 // (`Failed to complete transfers after N seconds`), node failures (`Lost
 // connection with prefill instance …`), bootstrap fetch failures (`Could not
 // fetch prefill parallel info …`), and PD failure lines whose reason is one of
-// those (sglang-pd-logs-and-protocol.md §3.1–§3.5; failures.ts reads them).
+// those (docs/protocol.md §3.1–§3.5; failures.ts reads them).
 // High; critical when a transfer thread died with it. When a process crash
 // came first, the failure is its consequence and the finding says so.
 

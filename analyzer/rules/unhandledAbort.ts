@@ -2,7 +2,7 @@
 // NIXL prefill bootstrap thread of v0.5.13–v0.5.15 has no handler: the frame
 // fails the GUARD assertion and the (non-daemon) thread dies; from then on the
 // rank never takes metadata, so new rooms stay Bootstrapping on prefill and
-// time out in WaitingForInput on decode (sglang-pd-logs-and-protocol.md §7.1,
+// time out in WaitingForInput on decode (docs/protocol.md §7.1,
 // UNVERIFIED at runtime there; Mooncake handles ABORT, §7.2).
 
 import { LogKind } from "../../ingest/event.js";
@@ -139,7 +139,7 @@ function deathFinding(evidence: Evidence, deaths: Deaths, behind: Map<string, St
   const guard = GUARD_ASSERT.test(proof.text) || GUARD_ASSERT.test(attrString(first, "excMessage") ?? attrString(first, "error") ?? "");
   const witness = uniqueEvents([...(abort ? [abort] : []), first, proof, ...(stalled[0] ? [stalled[0].ev] : [])]);
   const cause = abort ? `an ABORT frame for room ${abort.room ?? "?"} reached it (${evidence.where(abort)})` : "no ABORT frame is recorded before it";
-  const profileNote = handling === "fatal-assert" ? ", as NIXL prefill v0.5.13–v0.5.15 does (§7.1)" : "";
+  const profileNote = handling === "fatal-assert" ? ", as NIXL prefill v0.5.13–v0.5.15 does (docs/protocol.md §7.1)" : "";
   const others = ranks.length > 1 ? ` The bootstrap threads of ${ranks.length} ranks died this way (${ranks.join(", ")}).` : "";
   return {
     rule: "unhandled-abort",
@@ -153,7 +153,7 @@ function deathFinding(evidence: Evidence, deaths: Deaths, behind: Map<string, St
     witness: uniqueEvents([...witness, ...deaths.perRank.slice(1, 4).flatMap((d) => behind.get(d.rank) ?? [])]),
     explanation:
       `Let the prefill bootstrap thread on ${deaths.perRank[0]!.rank} take frames from decode; ${cause}. ` +
-      `Then the thread must handle the frame and keep taking metadata (§7.1), ` +
+      `Then the thread must handle the frame and keep taking metadata (docs/protocol.md §7.1), ` +
       `but it ended at ${evidence.where(first)}${guard ? ` failing the GUARD assertion (\`First message should be …\`, ${evidence.where(proof)})` : ""}${profileNote}.${others}${perRank} ` +
       (stalled.length > 0
         ? `From ${isoTime(first.tsUs)} on no new room can bootstrap there: ${stalled.length} room(s) that started later timed out, the first at ${evidence.where(stalled[0]!.ev)}.`

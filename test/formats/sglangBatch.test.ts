@@ -1,5 +1,5 @@
-// Batch lines of every era (sglang-pd-logs-and-protocol.md §2, §2.3;
-// hicache-indexk-scheduler.md §3.7). Fields keep their logged names.
+// Batch lines of every era (docs/protocol.md §2, §2.3;
+// docs/hicache-indexk.md §3.7). Fields keep their logged names.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Scheduler-side PD lines (sglang-pd-logs-and-protocol.md §3.1, §3.4) and the
+// Scheduler-side PD lines (docs/protocol.md §3.1, §3.4) and the
 // failure reasons after ` with exception ` (§3.5).
 
 import { test } from "node:test";
@@ -34,7 +34,7 @@ test("decode transfer failure after the WaitingForInput timeout", () => {
   });
 });
 
-test("prefill bootstrap failure after the Bootstrapping timeout (hicache ref §3.7 with 600 s)", () => {
+test("prefill bootstrap failure after the Bootstrapping timeout (docs/hicache-indexk.md §3.7 with 600 s)", () => {
   const ev = parseOne(
     `[2026-08-20 10:20:01 TP5] Prefill bootstrap failed for request rank=5 req.rid='${RID}' req.bootstrap_room=${ROOM} ` +
       `with exception KVTransferError(bootstrap_room=${ROOM}): Request ${ROOM} timed out after 600.0s in KVPoll.Bootstrapping`,

@@ -1,4 +1,4 @@
-// The log prefix (sglang-pd-logs-and-protocol.md §1): timestamps with and
+// The log prefix (docs/protocol.md §1): timestamps with and
 // without milliseconds, zones, and rank tags in every order SGLang has used.
 
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// NIXL / Mooncake connector lines (sglang-pd-logs-and-protocol.md §3.1–§3.3,
+// NIXL / Mooncake connector lines (docs/protocol.md §3.1–§3.3,
 // §7.4) and the notification tags of §6, in every form and version.
 
 import { test } from "node:test";

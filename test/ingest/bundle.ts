@@ -1,5 +1,5 @@
 // Builds incident bundles on disk for the ingest tests, in the real formats
-// of the reference (sglang-pd-logs-and-protocol.md §1–§3, DESIGN.md probe and
+// of the reference (docs/protocol.md §1–§3, DESIGN.md probe and
 // dump records), and reads back what the store holds.
 
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -106,7 +106,7 @@ export async function tarOf(files: Record<string, string>): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-// A Flight Recorder JSON dump of one rank, as torch writes it (hicache reference §5.1):
+// A Flight Recorder JSON dump of one rank, as torch writes it (docs/hicache-indexk.md §5.1):
 // two completed all_reduces and a broadcast that never completed.
 export const FR_DUMP = `{
   "version": "2.9",

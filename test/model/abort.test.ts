@@ -1,5 +1,5 @@
 // The bootstrap thread and the abort paths per backend and version
-// (sglang-pd-logs-and-protocol.md §7.1, §7.2; DESIGN.md seed case 2).
+// (docs/protocol.md §7.1, §7.2; DESIGN.md seed case 2).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // HiCache layer-wise loads and which index-K reads wait for them
-// (hicache-indexk-scheduler.md §1.2–§1.4; DESIGN.md seed case 3).
+// (docs/hicache-indexk.md §1.2–§1.4; DESIGN.md seed case 3).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

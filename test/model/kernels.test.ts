@@ -1,5 +1,5 @@
 // The index-K kernels and their latent risks against the reference's worked
-// facts (hicache-indexk-scheduler.md §2.1–§2.4): addressing, fp8 e4m3fn,
+// facts (docs/hicache-indexk.md §2.1–§2.4): addressing, fp8 e4m3fn,
 // checksums, sizing, the int32 logits address and generic-send addressing.
 
 import { test } from "node:test";

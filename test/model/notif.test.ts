@@ -1,5 +1,5 @@
 // The in-place notification tag parser against the plain reading of §6
-// (sglang-pd-logs-and-protocol.md "Notification tags"): split on "_", then
+// (docs/protocol.md "Notification tags"): split on "_", then
 // field by field. The oracle below is that reading written out; the parser
 // must agree with it on every tag, well-formed or not.
 

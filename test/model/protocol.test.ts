@@ -1,5 +1,5 @@
 // KVPoll, TransferStatus, notification tags, queue routing, chunk ids, the
-// decode receiver and profile derivation against sglang-pd-logs-and-protocol.md
+// decode receiver and profile derivation against docs/protocol.md
 // §5, §6, §7, §8 and §10.
 
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// Collective divergence FR-style (hicache-indexk-scheduler.md §3.5–§3.6, §5.2;
+// Collective divergence FR-style (docs/hicache-indexk.md §3.5–§3.6, §5.2;
 // DESIGN.md seed case 1) and the configuration checks (seed cases 5 and 7).
 
 import { test } from "node:test";

@@ -1,6 +1,6 @@
 // Shadow memory through the model: a decode page freed while the prefill's
 // write for its old room is in flight, then reused (DESIGN.md seed case 4,
-// hicache-indexk-scheduler.md §1.4 race #1); reads before a landed write;
+// docs/hicache-indexk.md §1.4 race #1); reads before a landed write;
 // completion declared without aux (seed case 7).
 
 import { test } from "node:test";

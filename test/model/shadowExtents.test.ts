@@ -2,7 +2,7 @@
 // cases change part of a run (a chunk's write over some of a room's pages, a
 // free of some of them, a one-layer store on one page) and check that every
 // page still answers as the reference says it must (DESIGN.md seed cases 3
-// and 4; hicache-indexk-scheduler.md §1.4 race #1), also after a restore.
+// and 4; docs/hicache-indexk.md §1.4 race #1), also after a restore.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -21,7 +21,7 @@ function room(i: number): string {
  * chunk landing before its pages are freed. Then room 12 takes a window of
  * tp0 again and decode frees it with the chunk still in flight; room 13 gets
  * the pages next and the late write lands before room 13 reads them
- * (stale-slot-reuse, hicache-indexk-scheduler.md §1.4 race #1).
+ * (stale-slot-reuse, docs/hicache-indexk.md §1.4 race #1).
  */
 function cycling(): { s: Stream; stale: { free: number; post: number; alloc: number; land: number; read: number } } {
   const s = new Stream();

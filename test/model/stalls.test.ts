@@ -1,5 +1,5 @@
 // Transfer stalls: the cause the model gives a timed-out room
-// (sglang-pd-logs-and-protocol.md §5.1–§5.2, #32267; DESIGN.md seed case 4).
+// (docs/protocol.md §5.1–§5.2, #32267; DESIGN.md seed case 4).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

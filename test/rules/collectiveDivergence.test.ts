@@ -10,7 +10,7 @@ import { probe, type Rank } from "./probeLines.js";
 const GROUP = "tp_cpu";
 const rank = (tp: number): Rank => ({ host: "p0", role: "prefill", tp });
 
-/** One scheduler iteration every rank goes through alike (hicache-indexk-scheduler.md §3.2–§3.3). */
+/** One scheduler iteration every rank goes through alike (docs/hicache-indexk.md §3.2–§3.3). */
 function matchedIteration(tp: number, sec: number, seq: number, iter: number): string[] {
   const r = rank(tp);
   const t = sec + tp * 0.0001;

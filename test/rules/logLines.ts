@@ -1,4 +1,4 @@
-// Real-format SGLang log lines for rule tests (sglang-pd-logs-and-protocol.md
+// Real-format SGLang log lines for rule tests (docs/protocol.md
 // §2.1, §2.2, §3.4, §3.5), stamped at an offset from a fixed start.
 
 const START_MS = Date.parse("2026-08-20T10:00:00Z");

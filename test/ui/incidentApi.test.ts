@@ -1,7 +1,7 @@
 // The REST API over a real incident: the NIXL abort-wedge fixture bundle,
 // uploaded as a .tar.gz, ingested and analyzed in the background. Expectations
 // come from the bundle's files and fixtures/README.md, with the protocol facts
-// of sglang-pd-logs-and-protocol.md §7.1 (a NIXL 0.5.14 prefill bootstrap
+// of docs/protocol.md §7.1 (a NIXL 0.5.14 prefill bootstrap
 // thread dies on an ABORT frame).
 
 import { test, before, after } from "node:test";

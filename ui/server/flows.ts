@@ -2,7 +2,7 @@
 //   post -> notify -> poll -> read   (a chunk's RDMA write reaching a reader)
 //   abort -> ABORT frame -> bootstrap thread   (how a decode abort lands on prefill)
 // Each arrow joins an event to the first later event that can be its effect;
-// the pairs follow the protocol of sglang-pd-logs-and-protocol.md §5-§7.
+// the pairs follow the protocol of docs/protocol.md §5-§7.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { eventsOfRoom, type StoredEvent } from "../../ingest/store/queries.js";

@@ -1,6 +1,6 @@
 // How times, sizes and KVPoll values read on the page.
 
-/** KVPoll names (sglang-pd-logs-and-protocol.md §5). */
+/** KVPoll names (docs/protocol.md §5). */
 export const KVPOLL_NAMES = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"] as const;
 
 export function kvPollName(state: number | null | undefined): string {

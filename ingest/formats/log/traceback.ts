@@ -1,5 +1,5 @@
 // Python tracebacks and thread deaths as they reach a server log
-// (sglang-pd-logs-and-protocol.md §1 "logger.exception appends traceback lines
+// (docs/protocol.md §1 "logger.exception appends traceback lines
 // without prefix", §3.3 "Exception in thread …" via the default thread excepthook),
 // and the C++ `terminate called after throwing` block torch prints when a
 // watchdog kills the process.

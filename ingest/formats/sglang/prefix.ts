@@ -1,4 +1,4 @@
-// The SGLang log line prefix (sglang-pd-logs-and-protocol.md §1):
+// The SGLang log line prefix (docs/protocol.md §1):
 //   ^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?:\.(\d{3}))?((?: [A-Z_]+\d+)*)\] (.*)$
 // Tags appear in any order and subset (the order changed four times upstream),
 // so they are read order-independently. The prefix is scanned by hand rather
