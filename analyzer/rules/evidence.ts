@@ -83,7 +83,9 @@ export class Evidence {
   }
 
   witness(ev: StoredEvent): WitnessLine {
-    return { seq: ev.seq, source: this.source(ev.sourceId)?.path ?? `source#${ev.sourceId}`, line: ev.line, text: ev.text };
+    const line: WitnessLine = { seq: ev.seq, source: this.source(ev.sourceId)?.path ?? `source#${ev.sourceId}`, line: ev.line, text: ev.text };
+    if (ev.tsInferred) line.tsInferred = true;
+    return line;
   }
 
   /** Where an event sits, for explanations a reader checks by hand: "decode-0/tp3.log:8812". */

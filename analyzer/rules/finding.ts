@@ -60,6 +60,8 @@ export const witnessLineSchema = z.object({
   source: z.string(),
   line: z.number().int().positive(),
   text: z.string(),
+  /** The line carries no time of its own: its place in time was interpolated (ingest's ts_inferred). */
+  tsInferred: z.literal(true).optional(),
 });
 export type WitnessLine = z.infer<typeof witnessLineSchema>;
 

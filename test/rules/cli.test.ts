@@ -95,3 +95,16 @@ test("export --format chrome-json writes a trace with named lanes, slices and qu
   assert.equal(trace.otherData.start, "2026-08-20T10:00:00.000Z");
   assert.ok(slices.every((e) => typeof e.ts === "number" && (e.ts as number) >= 0));
 });
+
+test("a witness whose line has no time of its own says so, in the text report and in the JSON", () => {
+  const bundle = fileURLToPath(new URL("../../../test/bundles/k8s-mooncake-pod-logs/", import.meta.url));
+  const json = kvrewind("analyze", bundle, "--json");
+  const report = analysisReportSchema.parse(JSON.parse(json.stdout));
+  const witnesses = report.findings.flatMap((f) => f.witness);
+  // The traceback-only capture of prefill TP1: its one record's time is inferred from its host's other files.
+  const death = witnesses.find((w) => w.source.endsWith("sglang-prefill-0/previous-tp1.log"));
+  assert.equal(death?.tsInferred, true);
+  assert.ok(witnesses.filter((w) => w.source.endsWith(".log") && !w.source.endsWith("previous-tp1.log")).every((w) => w.tsInferred === undefined));
+  const text = kvrewind("analyze", bundle);
+  assert.match(text.stdout, /previous-tp1\.log:1 #\d+ \(time inferred\)  Exception in thread Thread-3 \(bootstrap_thread\):/);
+});
