@@ -14,12 +14,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { fixtureTarGz } from "../ui/serverHarness.js";
 import { canvasHasColourNear, openPage, screenshot, timelineSettled, waitForCursor, waitForUrl, WITNESS_RGB, serverAndBrowser } from "./browserHarness.js";
+import { scratchDir } from "../scratchDir.js";
 
 const env = serverAndBrowser();
 
@@ -31,7 +31,7 @@ async function decodeStateOf(page: Page, room: string): Promise<string | null> {
 }
 
 test("upload, top suspect, flag, witness, state at the cursor, step back, reload", async () => {
-  const archive = join(mkdtempSync(join(tmpdir(), "kvrewind-e2e-")), "nixl-abort-wedge.tar.gz");
+  const archive = join(scratchDir("kvrewind-e2e-"), "nixl-abort-wedge.tar.gz");
   writeFileSync(archive, await fixtureTarGz("nixl-abort-wedge"));
   const { page, errors } = await openPage(env.browser, env.server.url);
 

@@ -6,8 +6,7 @@
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Expected, type ExpectedT } from "../../fixtures/generator/expected.js";
@@ -16,6 +15,7 @@ import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
 import { diffIncidents } from "../../analyzer/rules/diff.js";
 import { analysisReportSchema, severityRank, type AnalysisReport, type Finding } from "../../analyzer/rules/finding.js";
 import { analyzeIncident } from "../../analyzer/rules/index.js";
+import { scratchDir } from "../scratchDir.js";
 
 const INCIDENTS = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
 const bundles = readdirSync(INCIDENTS).filter((name) => readdirSync(join(INCIDENTS, name)).includes("expected.json")).sort();
@@ -33,7 +33,7 @@ const analyzed = new Map<string, Analyzed>();
 
 async function ingestBundle(name: string): Promise<IncidentDb> {
   const dir = join(INCIDENTS, name);
-  const db = join(mkdtempSync(join(tmpdir(), `kvrewind-golden-${name}-`)), "incident.db");
+  const db = join(scratchDir(`kvrewind-golden-${name}-`), "incident.db");
   const cwd = process.cwd();
   process.chdir(dir);
   try {

@@ -2,15 +2,15 @@
 // of the reference (docs/protocol.md §1–§3, DESIGN.md probe and
 // dump records), and reads back what the store holds.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as tar from "tar-stream";
 import { eventTexts } from "../../ingest/store/eventText.js";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { scratchDir } from "../scratchDir.js";
 
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `kvrewind-${prefix}-`));
+  return scratchDir(`kvrewind-${prefix}-`);
 }
 
 /** Writes `files` (relative path → content) under `root`. */

@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { identityFromPath, InputError, offsetMinutesForWallClock, parseTimeZone } from "../../ingest/identity.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../../ingest/lines.js";
+import { scratchDir } from "../scratchDir.js";
 
 test("host, role and TP rank from the path: <host>/<role>-..., a role-named host directory, tpN / rank_N", () => {
   assert.deepEqual(identityFromPath("bundle/d0/decode-tp3.log"), { host: "d0", role: "decode", tp: 3 });
@@ -51,7 +51,7 @@ function readAll(path: string): { lines: [number, string][]; invalid: boolean; c
 }
 
 test("lines: CRLF ends stripped, a last line without newline kept, numbering from 1", () => {
-  const dir = mkdtempSync(join(tmpdir(), "kvrewind-lines-"));
+  const dir = scratchDir("kvrewind-lines-");
   const p = join(dir, "crlf.log");
   writeFileSync(p, "first\r\nsecond\r\n\r\nlast");
   assert.deepEqual(readAll(p).lines, [
@@ -63,7 +63,7 @@ test("lines: CRLF ends stripped, a last line without newline kept, numbering fro
 });
 
 test("lines: invalid UTF-8 is flagged and read as U+FFFD; multi-byte characters across reads stay whole", () => {
-  const dir = mkdtempSync(join(tmpdir(), "kvrewind-lines-"));
+  const dir = scratchDir("kvrewind-lines-");
   const bad = join(dir, "bad.log");
   writeFileSync(bad, Buffer.concat([Buffer.from("ok\nbad \xff\xfe here\n", "latin1"), Buffer.from("fin\n")]));
   const r = readAll(bad);
@@ -83,7 +83,7 @@ test("lines: invalid UTF-8 is flagged and read as U+FFFD; multi-byte characters 
 });
 
 test("lines: a 10 MB single line comes through whole", () => {
-  const dir = mkdtempSync(join(tmpdir(), "kvrewind-lines-"));
+  const dir = scratchDir("kvrewind-lines-");
   const p = join(dir, "long.log");
   const long = "x".repeat(10 * 1024 * 1024);
   writeFileSync(p, `a\n${long}\nb\n`);

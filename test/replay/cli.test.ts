@@ -4,11 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingestCase, seqOf } from "./incidents.js";
+import { scratchDir } from "../scratchDir.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
@@ -87,7 +86,7 @@ test("replay into a reader that has stopped reading (| head) ends quietly", asyn
 });
 
 test("replay rejects a missing database with exit code 2", () => {
-  const missing = kvrewind("replay", join(mkdtempSync(join(tmpdir(), "kvrewind-none-")), "incident.db"));
+  const missing = kvrewind("replay", join(scratchDir("kvrewind-none-"), "incident.db"));
   assert.equal(missing.code, 2);
   assert.match(missing.err, /no such incident database/);
 });

@@ -4,8 +4,6 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventColumns } from "../../analyzer/replay/eventColumns.js";
 import { EventReader } from "../../analyzer/replay/eventReader.js";
@@ -14,6 +12,7 @@ import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
 import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
 import { writeBusyIncident } from "./generated.js";
 import { ingestCase } from "./incidents.js";
+import { scratchDir } from "../scratchDir.js";
 
 const FIELDS = ["seq", "tsUs", "sourceId", "line", "host", "role", "dp", "pp", "tp", "kind", "room", "rid", "chunk", "layer", "pageLo", "pageHi", "state"] as const;
 
@@ -43,7 +42,7 @@ test("the cursor reads every field and attribute of hand-written incidents as th
 });
 
 test("the cursor reads a busier generated incident, chunk after chunk, as the store does", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "kvrewind-cursor-"));
+  const dir = scratchDir("kvrewind-cursor-");
   writeBusyIncident(join(dir, "inputs"), 40);
   const path = join(dir, "incident.db");
   await ingest({ db: path, paths: [join(dir, "inputs")] });

@@ -3,12 +3,11 @@
 // event by the file and line it came from (seqs depend on the merge; files and
 // lines are what the expectations were written against).
 
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { scratchDir } from "../scratchDir.js";
 
 /** From dist/test/replay/ back to the sources' inputs. */
 const INPUTS = new URL("../../../test/replay/inputs/", import.meta.url);
@@ -18,7 +17,7 @@ export function inputDir(name: string): string {
 }
 
 export async function ingestCase(name: string): Promise<{ db: IncidentDb; path: string }> {
-  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-replay-")), "incident.db");
+  const path = join(scratchDir("kvrewind-replay-"), "incident.db");
   await ingest({ db: path, paths: [inputDir(name)] });
   return { db: openIncident(path), path };
 }

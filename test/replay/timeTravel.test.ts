@@ -5,8 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createModel, restoreModel, type ModelStateView } from "../../analyzer/model/index.js";
 import { replayIncident } from "../../analyzer/replay/replay.js";
@@ -18,9 +17,10 @@ import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
 import { eventBySeq, iterateEvents } from "../../ingest/store/queries.js";
 import { writeBusyIncident } from "./generated.js";
 import { at, ingestCase, seqOf } from "./incidents.js";
+import { scratchDir } from "../scratchDir.js";
 
 async function busyIncident(rooms: number): Promise<{ db: IncidentDb; path: string; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "kvrewind-busy-"));
+  const dir = scratchDir("kvrewind-busy-");
   writeBusyIncident(join(dir, "inputs"), rooms);
   const path = join(dir, "incident.db");
   await ingest({ db: path, paths: [join(dir, "inputs")] });

@@ -1,13 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { analysisReportSchema } from "../../analyzer/rules/finding.js";
 import { incidentDiffSchema } from "../../analyzer/rules/diff.js";
 import { abRun, healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
+import { scratchDir } from "../scratchDir.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
@@ -43,7 +43,7 @@ test("a healthy incident exits 0 and names no suspect", async () => {
 });
 
 test("analyze on a bundle directory ingests it into a temporary database first", () => {
-  const dir = mkdtempSync(join(tmpdir(), "kvrewind-bundle-"));
+  const dir = scratchDir("kvrewind-bundle-");
   for (const f of wedgeFiles()) {
     mkdirSync(dirname(join(dir, f.path)), { recursive: true });
     writeFileSync(join(dir, f.path), f.text);

@@ -2,8 +2,7 @@
 // real pipeline into temporary databases and analyzed once per test run;
 // facts a test needs (rooms, rids) are read from the bundle's own files.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
@@ -11,6 +10,7 @@ import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
 import { analyzeIncident } from "../../analyzer/rules/index.js";
 import type { AnalysisReport, Finding } from "../../analyzer/rules/finding.js";
+import { scratchDir } from "../scratchDir.js";
 
 export const BUNDLES = fileURLToPath(new URL("../../../test/bundles/", import.meta.url));
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
@@ -35,7 +35,7 @@ export async function bundle(name: string): Promise<Analyzed> {
   const known = analyzed.get(name);
   if (known) return known;
   const dir = join(BUNDLES, name);
-  const root = mkdtempSync(join(tmpdir(), `kvrewind-bundle-${name}-`));
+  const root = scratchDir(`kvrewind-bundle-${name}-`);
   roots.push(root);
   const path = join(root, "incident.db");
   const cwd = process.cwd();

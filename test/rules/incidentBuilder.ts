@@ -4,11 +4,11 @@
 // the store writer). Paths are given relative to the bundle, so sources are
 // stored as "d0/decode-tp0.log", as a user's bundle would be.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { scratchDir } from "../scratchDir.js";
 
 export interface SourceFile {
   /** Path inside the bundle, like "d0/decode-tp0.log". */
@@ -17,7 +17,7 @@ export interface SourceFile {
 }
 
 export async function buildIncident(files: readonly SourceFile[]): Promise<IncidentDb> {
-  const root = mkdtempSync(join(tmpdir(), "kvrewind-rules-"));
+  const root = scratchDir("kvrewind-rules-");
   const bundle = join(root, "bundle");
   for (const f of files) {
     mkdirSync(dirname(join(bundle, f.path)), { recursive: true });

@@ -1,15 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openIncident, getMeta, schemaVersion } from "../../ingest/store/db.js";
 import { eventTexts, TextBlockBuilder, TextBlockWriter } from "../../ingest/store/eventText.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../ingest/store/schema.js";
+import { scratchDir } from "../scratchDir.js";
 
 test("a new incident database is migrated to the current schema and reopens read-only", () => {
-  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "incident.db");
+  const path = join(scratchDir("kvrewind-"), "incident.db");
   const db = openIncident(path);
   assert.equal(schemaVersion(db), SCHEMA_VERSION);
   assert.equal(getMeta(db, "schema_version"), String(SCHEMA_VERSION));
@@ -21,7 +20,7 @@ test("a new incident database is migrated to the current schema and reopens read
 });
 
 test("a schema-2 incident (texts in the events rows) migrates: texts move to text blocks, rows and seqs stay", () => {
-  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "old.db");
+  const path = join(scratchDir("kvrewind-"), "old.db");
   const raw = new Database(path);
   raw.exec(MIGRATIONS[0] as string);
   raw.exec(MIGRATIONS[1] as string);
@@ -56,7 +55,7 @@ test("a schema-2 incident (texts in the events rows) migrates: texts move to tex
 });
 
 test("a schema-3 incident migrates: sources gain their status fields with an exact error count, events their ts_inferred", () => {
-  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "v3.db");
+  const path = join(scratchDir("kvrewind-"), "v3.db");
   const raw = new Database(path);
   raw.exec(MIGRATIONS[0] as string);
   raw.exec(MIGRATIONS[1] as string);
@@ -80,7 +79,7 @@ test("a schema-3 incident migrates: sources gain their status fields with an exa
 });
 
 test("text blocks: many blocks per source, lines out of order, shared lines, multi-byte text", () => {
-  const path = join(mkdtempSync(join(tmpdir(), "kvrewind-")), "texts.db");
+  const path = join(scratchDir("kvrewind-"), "texts.db");
   const db = openIncident(path);
   const writer = new TextBlockWriter(db);
   const builder = new TextBlockBuilder(5);

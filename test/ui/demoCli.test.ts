@@ -6,11 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURES } from "./serverHarness.js";
+import { scratchDir } from "../scratchDir.js";
 
 const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
@@ -34,7 +34,7 @@ async function startDemo(dataDir: string, cwd?: string) {
 }
 
 test("demo registers every fixture bundle, serves at once, stops promptly and resumes", async () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), "kvrewind-demo-")), "data");
+  const dataDir = join(scratchDir("kvrewind-demo-"), "data");
   const bundles = readdirSync(FIXTURES).filter((n) => statSync(join(FIXTURES, n)).isDirectory()).sort();
   const first = await startDemo(dataDir);
   const listed = (await (await fetch(new URL("api/incidents", first.url))).json()) as { incidents: { id: string; status: string; inputFiles: number }[] };
@@ -54,7 +54,7 @@ test("demo registers every fixture bundle, serves at once, stops promptly and re
 });
 
 test("demo with a relative data directory (what npm start does) builds its incidents", async () => {
-  const cwd = mkdtempSync(join(tmpdir(), "kvrewind-demo-cwd-"));
+  const cwd = scratchDir("kvrewind-demo-cwd-");
   const demo = await startDemo("data", cwd);
   try {
     // Jobs run one at a time; the first to finish shows whether the relative path survived the job's own working directory.

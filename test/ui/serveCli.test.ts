@@ -4,15 +4,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scratchDir } from "../scratchDir.js";
 
 const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
 test("serve prints a loopback URL, answers there, and stops on SIGTERM", async () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), "kvrewind-serve-")), "data");
+  const dataDir = join(scratchDir("kvrewind-serve-"), "data");
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -35,13 +34,13 @@ test("serve prints a loopback URL, answers there, and stops on SIGTERM", async (
 });
 
 test("a bad option is a usage error with a message", () => {
-  const run = spawnSync(process.execPath, [CLI, "serve", "--port", "99999", "--data-dir", mkdtempSync(join(tmpdir(), "kvrewind-serve-"))], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, [CLI, "serve", "--port", "99999", "--data-dir", scratchDir("kvrewind-serve-")], { encoding: "utf8" });
   assert.equal(run.status, 2);
   assert.equal(run.stderr.trim(), "kvrewind: --port is at most 65535");
 });
 
 test("serve on a non-loopback address says so loudly and requires the token it prints", async () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), "kvrewind-serve-")), "data");
+  const dataDir = join(scratchDir("kvrewind-serve-"), "data");
   const child = spawn(process.execPath, [CLI, "serve", "--host", "0.0.0.0", "--port", "0", "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));

@@ -1,14 +1,14 @@
 // A real server on an ephemeral port over a fresh data directory, and real
 // tar.gz archives built in memory, for the API tests.
 
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import tar from "tar-stream";
 import { startServer, type RunningServer } from "../../ui/server/server.js";
 import type { UploadLimits } from "../../ui/server/upload.js";
+import { scratchDir } from "../scratchDir.js";
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -18,7 +18,7 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(
   opts: { limits?: Partial<UploadLimits>; dataDir?: string; allowHosts?: string[]; token?: string } = {},
 ): Promise<TestServer> {
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "kvrewind-ui-"));
+  const dataDir = opts.dataDir ?? scratchDir("kvrewind-ui-");
   const logs: string[] = [];
   const server = await startServer({
     dataDir,

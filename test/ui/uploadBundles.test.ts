@@ -9,14 +9,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import yazl from "yazl";
 import { withoutServerPaths } from "../../ui/server/errors.js";
 import { getJson, startTestServer, tarGz, uploadFiles, waitForIncident, type TestServer } from "./serverHarness.js";
+import { scratchDir } from "../scratchDir.js";
 
 let server: TestServer;
 before(async () => {
@@ -54,7 +54,7 @@ async function readyIncident(id: string): Promise<{ incident: Record<string, unk
 const brief = (sources: Source[]) => sources.map((s) => [s.path, s.host, s.role, s.events]);
 
 test("a .tgz made with `tar -C dir .` is accepted with its folders", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "kvrewind-dot-tar-"));
+  const dir = scratchDir("kvrewind-dot-tar-");
   mkdirSync(join(dir, "bundle/d0"), { recursive: true });
   mkdirSync(join(dir, "bundle/p0"), { recursive: true });
   writeFileSync(join(dir, "bundle/d0/decode-tp0.log"), decodeLine(0, 0) + decodeLine(0, 1));
