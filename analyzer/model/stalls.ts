@@ -2,55 +2,41 @@
 // bootstrap timeout, and the cause the model assigns a room that never
 // completed (docs/protocol.md §3.4–§3.5, §5.1–§5.2, §7.1).
 
-import { KVPoll, type KVPollValue } from "./api.js";
+import { KVPoll } from "./api.js";
 import { deliverAbortFromDecode } from "./abortPath.js";
-import { attrNum, attrStr } from "./evidence.js";
-import { kvPollFromName } from "./kvpoll.js";
 import { drainsBeforeTimeoutFor } from "./profile.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { DecodeReceiver } from "./receiver.js";
 import { FLAG, type RoomRec } from "./rooms.js";
 import type { PrefillSender } from "./sender.js";
 import type { ModelState } from "./state.js";
+import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
-
-function timeoutState(ev: StoredEvent): KVPollValue | null {
-  const n = attrNum(ev, "state");
-  if (n !== null && n >= 0 && n <= 4) return n as KVPollValue;
-  const name = attrStr(ev, "timeoutState") ?? attrStr(ev, "state");
-  return name === null ? ev.state === null ? null : (ev.state as KVPollValue) : kvPollFromName(name);
-}
-
-const SIDE_OF_KIND: Record<string, number> = {
-  "pd.handshake_failed": DECODE,
-  "pd.bootstrap_failed": PREFILL,
-};
+import { decodeAs } from "../events/decode.js";
 
 /**
- * The PD failure lines (§3.4, reasons §3.5). `attrs.reasonKind` names the
- * reason (timeout, abort, propagated, ...) and `attrs.timeoutState` the
- * KVPoll state a timeout fired in.
+ * The PD failure lines (§3.4, reasons §3.5), as analyzer/events decodes them:
+ * the side that logged it, the reason and its kind (timeout, abort,
+ * propagated, ...), and for a timeout the KVPoll state it fired in.
  */
 export function onFailureLine(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
-  const side = SIDE_OF_KIND[ev.kind] ?? (ev.role === "prefill" || attrStr(ev, "side") === "prefill" ? PREFILL : DECODE);
-  const kind = attrStr(ev, "reasonKind");
-  const reason = attrStr(ev, "reason") ?? kind ?? "failed";
-  const state = timeoutState(ev);
-  const r = s.room(ev.room, ev);
-  if (kind !== "timeout") s.count("transfer-stall");
-  if (side === PREFILL) {
+  const f = decodeAs(ev, LogKind.handshakeFailed, LogKind.transferFailed, LogKind.bootstrapFailed);
+  if (f === undefined || f.room === undefined) return;
+  const reason = f.reason ?? f.reasonKind ?? "failed";
+  const r = s.room(f.room, ev);
+  if (!f.timedOut) s.count("transfer-stall");
+  if (f.side === "prefill") {
     const sender = s.sender(r, s.rankOf(ev, PREFILL), ev);
-    if (kind === "timeout" && state === KVPoll.Bootstrapping) prefillTimedOut(s, r, sender, ev, "log");
+    if (f.timedOut && f.timeoutPoll === KVPoll.Bootstrapping) prefillTimedOut(s, r, sender, ev, "log");
     else sender.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
     return;
   }
   const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
   // "Decode transfer failed" comes from the transfer queue: the request had
   // been initialised and had sent its metadata, whether or not that was seen.
-  if (ev.kind === "pd.transfer_failed" && d.status === KVPoll.Bootstrapping) d.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
-  if (kind === "timeout" && state === KVPoll.WaitingForInput) decodeTimedOut(s, r, d, ev, "log");
-  else if (kind === "abort") {
+  if (f.kind === LogKind.transferFailed && d.status === KVPoll.Bootstrapping) d.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
+  if (f.timedOut && f.timeoutPoll === KVPoll.WaitingForInput) decodeTimedOut(s, r, d, ev, "log");
+  else if (f.reasonKind === "abort") {
     if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);
   } else d.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
 }

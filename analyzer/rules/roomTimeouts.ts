@@ -7,6 +7,7 @@
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { roomFirstRecord } from "../../ingest/store/ruleQueries.js";
+import { decodeAs } from "../events/decode.js";
 import { KVPoll } from "../model/api.js";
 import { attrNumber, attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { violationsOf, type ReplayEvidence } from "./replayEvidence.js";
@@ -34,8 +35,9 @@ export function timeoutEvents(evidence: Evidence): TimeoutRecord[] {
     if (ev.kind === "kv.timeout") out.push({ ev, room: ev.room ?? undefined, state: attrString(ev, "state") ?? pollName(ev.state), afterS: attrNumber(ev, "after_s") });
     // NIXL's receiver `Request {room} waiting_timeout` names the state, not the duration.
     else if (ev.kind === LogKind.roomTimeout) out.push({ ev, room: ev.room ?? undefined, state: attrString(ev, "timeoutState") ?? "WaitingForInput", afterS: undefined });
-    else if (attrString(ev, "reasonKind") === "timeout") {
-      out.push({ ev, room: ev.room ?? undefined, state: attrString(ev, "timeoutState") ?? "unknown", afterS: attrNumber(ev, "timeoutS") });
+    else {
+      const f = decodeAs(ev, ...FAILURE_KINDS);
+      if (f?.timedOut) out.push({ ev, room: f.room, state: f.timeoutState ?? "unknown", afterS: f.timeoutS });
     }
   }
   return out;
@@ -51,7 +53,7 @@ export function earlyReleases(evidence: Evidence): { rooms: Set<string>; count: 
   const aborted = (ev: StoredEvent): boolean => {
     if (ev.kind === "req.abort") return true;
     if (ev.kind === LogKind.abortSent) return ev.attrs?.failed !== true;
-    return attrString(ev, "reasonKind") === "abort";
+    return decodeAs(ev, ...FAILURE_KINDS)?.reasonKind === "abort";
   };
   for (const ev of evidence.ofKinds("req.abort", LogKind.abortSent, ...FAILURE_KINDS)) if (ev.room && aborted(ev)) rooms.add(ev.room);
   const byRid = new Set(evidence.of(LogKind.abortRequest).flatMap((e) => (e.rid ? [e.rid] : [])));
