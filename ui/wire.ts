@@ -1,7 +1,10 @@
 // The JSON shapes the timeline API sends, shared by the server that builds
 // them and the page that draws them: window columns, lanes, placed witnesses,
 // findings and suspects.
-// Types only: nothing here runs.
+// Types only: nothing here runs. Findings and suspects are the analyzer's
+// contract types, not a copy of them.
+
+import type { Finding as ContractFinding, Suspect as ContractSuspect, WitnessLine } from "../analyzer/rules/finding.js";
 
 /**
  * Spans the events of a window imply (ui/server/timeline-details.ts): type 0
@@ -101,15 +104,8 @@ export interface Finding {
   verdict: string;
   title: string;
   tsUs: number | null;
-  body: {
-    room?: string;
-    ranks?: string[];
-    explanation?: string;
-    falsify?: string;
-    /** `textLength` is there when `text` was cut (see ui/server/excerpt.ts). */
-    witness?: { seq: number; source: string; line: number; text: string; textLength?: number }[];
-    [key: string]: unknown;
-  };
+  /** The finding as the analyzer wrote it (analyzer/rules/finding.ts); `textLength` is there when a witness `text` was cut (see ui/server/excerpt.ts). */
+  body: Omit<ContractFinding, "witness"> & { witness: (WitnessLine & { textLength?: number })[] };
   placed: PlacedWitness[];
 }
 
@@ -118,5 +114,5 @@ export interface Suspect {
   rank: number;
   cause: string;
   confidence: number;
-  body: { findings?: string[]; summary?: string; falsify?: string; [key: string]: unknown };
+  body: ContractSuspect;
 }

@@ -7,6 +7,8 @@
 // microseconds from the incident's first event (the absolute start is in
 // `otherData`). Written as a stream: the incident is never held in memory.
 
+import { timeBounds } from "../../ingest/store/analysisQueries.js";
+import { violatedFindingMarks } from "../../ingest/store/findingRows.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
 import { parseNotif } from "../model/notif.js";
@@ -19,9 +21,9 @@ const TEXT_MAX = 400;
 
 export function exportChromeTrace(db: IncidentDb, write: (chunk: string) => void): { traceEvents: number } {
   const evidence = new Evidence(db);
-  const bounds = db.prepare("SELECT MIN(ts_us) AS t0, MAX(ts_us) AS t1 FROM events").get() as { t0: number | null; t1: number | null };
-  const t0 = bounds.t0 ?? 0;
-  const t1 = bounds.t1 ?? 0;
+  const bounds = timeBounds(db);
+  const t0 = bounds.firstUs ?? 0;
+  const t1 = bounds.lastUs ?? 0;
   let count = 0;
   const emit = (e: TraceEvent): void => {
     write(`${count === 0 ? "" : ",\n"}${JSON.stringify(e)}`);
@@ -63,8 +65,7 @@ export function exportChromeTrace(db: IncidentDb, write: (chunk: string) => void
     const { pid, tid } = lanes.of(start);
     emit(spanOf(start, t1, t0, pid, tid, true));
   }
-  for (const f of db.prepare("SELECT id, rule, severity, verdict, title, ts_us AS tsUs FROM findings WHERE verdict = 'violated' AND ts_us IS NOT NULL").all() as
-    { id: string; rule: string; severity: string; verdict: string; title: string; tsUs: number }[]) {
+  for (const f of violatedFindingMarks(db)) {
     emit({ name: `${f.id} ${f.rule}`, cat: "finding", ph: "i", s: "g", ts: f.tsUs - t0, pid: 0, tid: 0, args: { severity: f.severity, title: f.title } });
   }
   write(`\n],"displayTimeUnit":"ms","otherData":${JSON.stringify({ source: "kvrewind", startUs: t0, start: isoTime(t0) })}}\n`);

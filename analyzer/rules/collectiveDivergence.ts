@@ -7,6 +7,7 @@
 // taken as expected, and each culprit's own scheduler branch (`sched.iter`,
 // e.g. `on_idle`, §3.5) says where it went instead.
 
+import { rankActiveAfter } from "../../ingest/store/analysisQueries.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrNumber, attrString, seconds, type Evidence } from "./evidence.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
@@ -151,9 +152,7 @@ function matchGroup(evidence: Evidence, g: Group, endUs: number): { matched: num
 /** Whether a rank did anything after its peers entered a collective it never entered. */
 function laterActivity(evidence: Evidence, g: Group, rank: string, afterUs: number): boolean {
   const last = [...g.ranks.get(rank)!.values()].at(-1)!.enter;
-  return evidence.db
-    .prepare("SELECT 1 FROM events WHERE host IS ? AND role IS ? AND tp IS ? AND kind IN ('sched.iter', 'coll.enter') AND seq > ? AND ts_us >= ? LIMIT 1")
-    .get(last.host, last.role, last.tp, last.seq, afterUs) !== undefined;
+  return rankActiveAfter(evidence.db, last, ["sched.iter", "coll.enter"], last.seq, afterUs);
 }
 
 /** The scheduler branch a culprit took in the iteration where it diverged. */

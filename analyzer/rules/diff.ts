@@ -7,6 +7,7 @@
 // the settings difference supports or refutes.
 
 import { z } from "zod";
+import { eventRoles } from "../../ingest/store/analysisQueries.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
 import type { ConfigValue } from "./config.js";
@@ -143,7 +144,7 @@ function side(db: IncidentDb, name: string, given: AnalysisReport | undefined): 
   const aborted = new Set(requests.filter((r) => r.steps.some((s) => s.step === "abort")).map((r) => r.id));
   const wedged = findPlateaus(evidence, evidence.endUs()).length > 0 ? 1 : 0;
   const rate = (count: number, of: number): Rate => ({ count, total: of, rate: of === 0 ? 0 : count / of });
-  const roles = new Set((db.prepare("SELECT DISTINCT role FROM events WHERE role IS NOT NULL").all() as { role: string }[]).map((r) => r.role));
+  const roles = new Set(eventRoles(db));
   return {
     name,
     settings: withDerivedSettings(evidence.config().flat(), roles),

@@ -2,6 +2,7 @@
 // ask for the event kinds they need (indexed reads, no full scans) and turn
 // the events they keep into witness lines with their provenance.
 
+import { eventRanks, roomCountOfRole, timeBounds } from "../../ingest/store/analysisQueries.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson } from "../../ingest/store/db.js";
 import { eventBySeq, eventCount, eventsOfKind, listIngestedSources, listSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
@@ -46,20 +47,18 @@ export class Evidence {
    * (pp is left out: it is not in that index, and ranks of one TP group share it).
    */
   rankRows(): Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] {
-    this.rankRowsCache ??= (this.db.prepare("SELECT DISTINCT host, role, tp FROM events").all() as Pick<StoredEvent, "host" | "role" | "tp">[]).map((r) => ({ ...r, pp: null }));
+    this.rankRowsCache ??= eventRanks(this.db).map((r) => ({ ...r, role: r.role as StoredEvent["role"], pp: null }));
     return this.rankRowsCache;
   }
 
   /** Distinct rooms with at least one event of the role. */
   roomCount(role: string): number {
-    const row = this.db.prepare("SELECT COUNT(DISTINCT room) AS n FROM events WHERE role = ? AND room IS NOT NULL").get(role) as { n: number };
-    return row.n;
+    return roomCountOfRole(this.db, role);
   }
 
   /** The last time anything was logged. */
   endUs(): number {
-    const row = this.db.prepare("SELECT MAX(ts_us) AS t FROM events").get() as { t: number | null };
-    return row.t ?? 0;
+    return timeBounds(this.db).lastUs ?? 0;
   }
 
   eventCount(): number {

@@ -8,6 +8,7 @@
 // waited for it: DESIGN.md incident 7).
 
 import { LogKind } from "../../ingest/event.js";
+import { notifiesAfterSuccess } from "../../ingest/store/analysisQueries.js";
 import { eventsOfRoom, type StoredEvent } from "../../ingest/store/queries.js";
 import { KVPoll, type Violation } from "../model/api.js";
 import { attrString, seconds, type Evidence } from "./evidence.js";
@@ -31,17 +32,8 @@ export const incompleteCompletion = modelRule({
 
 /** Per (room, decode rank): a kv.notify that arrives after the rank's first Success poll. */
 function lateNotifications(evidence: Evidence): Violation[] {
-  // Index-driven: the first Success poll per (room, rank), then the notifications after it.
-  const late = evidence.db
-    .prepare(
-      `WITH done AS (
-         SELECT room, host, tp, MIN(seq) AS seq FROM events
-         WHERE kind = 'kv.poll' AND role = 'decode' AND state = ? AND room IS NOT NULL GROUP BY room, host, tp)
-       SELECT done.seq AS doneSeq, MIN(n.seq) AS lateSeq FROM done
-       JOIN events n ON n.room = done.room AND n.kind = 'kv.notify' AND n.seq > done.seq AND n.host IS done.host AND n.tp IS done.tp
-       GROUP BY done.seq`,
-    )
-    .all(KVPoll.Success) as { doneSeq: number; lateSeq: number }[];
+  // The first Success poll per (room, rank), then the first notification after it.
+  const late = notifiesAfterSuccess(evidence.db, KVPoll.Success);
   return late.map(({ doneSeq, lateSeq }) => {
     const done = evidence.event(doneSeq)!;
     const n = evidence.event(lateSeq)!;

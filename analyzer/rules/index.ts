@@ -4,7 +4,7 @@
 
 import { basename } from "node:path";
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { getMetaJson, setMeta } from "../../ingest/store/db.js";
+import { readAnalysisRows, writeAnalysisRows } from "../../ingest/store/findingRows.js";
 import { addressOverflow } from "./addressOverflow.js";
 import { checksumMismatch } from "./checksumMismatch.js";
 import { collectiveDivergence } from "./collectiveDivergence.js";
@@ -22,7 +22,6 @@ import {
   type CoverageGap,
   type Finding,
   type Incident,
-  type Suspect,
 } from "./finding.js";
 import { hicacheUngatedRead } from "./hicacheUngatedRead.js";
 import { incompleteCompletion } from "./incompleteCompletion.js";
@@ -176,29 +175,28 @@ function coverageOf(evidence: Evidence, drafts: DraftFinding[], perRule: Coverag
 
 /** Replaces the incident's stored findings and suspects with this analysis. */
 export function storeAnalysis(db: IncidentDb, report: AnalysisReport): void {
-  const insertFinding = db.prepare(
-    "INSERT INTO findings (id, rule, severity, verdict, title, room, ranks, ts_us, witness, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const insertSuspect = db.prepare("INSERT INTO suspects (rank, cause, confidence, body) VALUES (?, ?, ?, ?)");
-  db.transaction(() => {
-    db.prepare("DELETE FROM findings").run();
-    db.prepare("DELETE FROM suspects").run();
-    for (const f of report.findings) {
-      insertFinding.run(f.id, f.rule, f.severity, f.verdict, f.title, f.room ?? null, JSON.stringify(f.ranks),
-        f.ts === undefined ? null : Date.parse(f.ts) * 1000, JSON.stringify(f.witness.map((w) => w.seq)), JSON.stringify(f));
-    }
-    for (const s of report.suspects) insertSuspect.run(s.rank, s.cause, s.confidence, JSON.stringify(s));
-    setMeta(db, "analysis", JSON.stringify({ incident: report.incident, coverage: report.coverage }));
-  })();
+  writeAnalysisRows(db, {
+    header: { incident: report.incident, coverage: report.coverage },
+    findings: report.findings.map((f) => ({
+      id: f.id,
+      rule: f.rule,
+      severity: f.severity,
+      verdict: f.verdict,
+      title: f.title,
+      room: f.room ?? null,
+      ranks: f.ranks,
+      tsUs: f.ts === undefined ? null : Date.parse(f.ts) * 1000,
+      witnessSeqs: f.witness.map((w) => w.seq),
+      body: f,
+    })),
+    suspects: report.suspects.map((s) => ({ rank: s.rank, cause: s.cause, confidence: s.confidence, body: s })),
+  });
 }
 
-/** The analysis stored by the last `storeAnalysis`, or undefined when none ran. */
+/** The analysis stored by the last `storeAnalysis`, or undefined when none ran; checked against the JSON contract. */
 export function loadAnalysis(db: IncidentDb): AnalysisReport | undefined {
-  const header = getMetaJson<Pick<AnalysisReport, "incident" | "coverage">>(db, "analysis");
-  if (!header) return undefined;
-  const findings = (db.prepare("SELECT body FROM findings ORDER BY CAST(SUBSTR(id, 2) AS INTEGER)").all() as { body: string }[]).map(
-    (r) => JSON.parse(r.body) as Finding,
-  );
-  const suspects = (db.prepare("SELECT body FROM suspects ORDER BY rank").all() as { body: string }[]).map((r) => JSON.parse(r.body) as Suspect);
-  return analysisReportSchema.parse({ ...header, findings, suspects });
+  const rows = readAnalysisRows(db);
+  if (rows === undefined) return undefined;
+  const header = rows.header as Pick<AnalysisReport, "incident" | "coverage">;
+  return analysisReportSchema.parse({ ...header, findings: rows.findings.map((f) => f.body), suspects: rows.suspects.map((s) => s.body) });
 }

@@ -5,6 +5,7 @@
 // (docs/protocol.md §3.4).
 
 import { LogKind } from "../../ingest/event.js";
+import { lastRoomSeqOfRole } from "../../ingest/store/analysisQueries.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrString, type Evidence } from "./evidence.js";
 import type { Violation } from "../model/api.js";
@@ -94,8 +95,6 @@ function collisionFinding(evidence: Evidence, ev: StoredEvent): DraftFinding {
 }
 
 function lastDecodeEventOfRoom(evidence: Evidence, room: string, beforeSeq: number): StoredEvent | undefined {
-  const raw = evidence.db
-    .prepare("SELECT seq FROM events WHERE room = ? AND seq < ? AND role = 'decode' ORDER BY seq DESC LIMIT 1")
-    .get(room, beforeSeq) as { seq: number } | undefined;
-  return raw ? evidence.event(raw.seq) : undefined;
+  const seq = lastRoomSeqOfRole(evidence.db, room, "decode", beforeSeq);
+  return seq === undefined ? undefined : evidence.event(seq);
 }

@@ -8,6 +8,7 @@
 //   probe `kv.timeout`.
 
 import { LogKind } from "../../ingest/event.js";
+import { lastSeqAt } from "../../ingest/store/analysisQueries.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrNumber, isoTime, seconds, type Evidence } from "./evidence.js";
 import { coverageOf } from "./replayEvidence.js";
@@ -127,7 +128,7 @@ function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omi
 
 function wedgeFinding(evidence: Evidence, plateaus: Plateau[], endUs: number): DraftFinding {
   const began = plateaus[0]!;
-  const lastEvent = evidence.event((evidence.db.prepare("SELECT seq FROM events WHERE ts_us = ? ORDER BY seq DESC LIMIT 1").get(endUs) as { seq: number }).seq)!;
+  const lastEvent = evidence.event(lastSeqAt(evidence.db, endUs)!)!;
   const witness: StoredEvent[] = [];
   for (const p of plateaus) witness.push(p.first, ...(p.last.seq !== p.first.seq ? [p.last] : []));
   if (plateaus.some((p) => p.silent)) witness.push(lastEvent);

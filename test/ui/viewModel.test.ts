@@ -7,6 +7,7 @@ import { divergence, sortCollectives, type CollectiveRow } from "../../ui/view/c
 import { groupFindings, titleShape } from "../../ui/view/findingGroups.js";
 import { TimeMap } from "../../ui/view/timemap.js";
 import { fitWindow } from "../../ui/view/window.js";
+import type { RuleId } from "../../analyzer/rules/finding.js";
 import type { Finding, Suspect } from "../../ui/wire.js";
 
 test("folding: a 100 s gap shown as 2 s, times on either side keep their distances", () => {
@@ -25,14 +26,14 @@ test("folding: a 100 s gap shown as 2 s, times on either side keep their distanc
   assert.equal(TimeMap.identity.toD(123), 123);
 });
 
-const finding = (id: string, rule: string, title: string, extra: Partial<Finding> = {}, body: Finding["body"] = {}): Finding => ({
+const finding = (id: string, rule: RuleId, title: string, extra: Partial<Finding> = {}, body: Partial<Finding["body"]> = {}): Finding => ({
   id,
   rule,
   severity: "high",
   verdict: "violated",
   title,
   tsUs: 1_000 + Number(id.slice(1)),
-  body,
+  body: { id, rule, severity: "high", verdict: "violated", title, ranks: [], witness: [], explanation: title, falsify: "", ...body },
   placed: [],
   ...extra,
 });
@@ -49,7 +50,9 @@ test("58 per-room findings of one rule and cause are one group of 58 rooms; othe
     finding("F62", "hicache-ungated-read", "No ungated read", { severity: "info", verdict: "consistent" }),
     finding("F63", "collective-divergence", "No collective records", { severity: "info", verdict: "undetermined" }),
   ];
-  const suspects: Suspect[] = [{ rank: 1, cause: "unhandled-abort", confidence: 0.92, body: { findings: ["F1", "F2", "F3"] } }];
+  const suspects: Suspect[] = [
+    { rank: 1, cause: "unhandled-abort", confidence: 0.92, body: { rank: 1, cause: "unhandled-abort", confidence: 0.92, findings: ["F1", "F2", "F3"], summary: "s", falsify: "f" } },
+  ];
   const g = groupFindings(findings, suspects);
   assert.deepEqual(
     g.violated.map((x) => [x.lead.id, x.rule, x.count, x.rooms.length]),

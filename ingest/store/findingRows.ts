@@ -1,0 +1,116 @@
+// The findings and suspects of an incident's last analysis (DESIGN.md
+// "Canonical store": tables findings, suspects, meta 'analysis'): written in
+// one transaction that replaces the previous analysis, read back as rows whose
+// shape zod checks at this boundary. The bodies are the JSON contract the
+// analyzer validates (analyzer/rules/finding.ts); the store keeps them whole.
+
+import { z } from "zod";
+import { getMetaJson, setMeta, type IncidentDb } from "./db.js";
+
+const ANALYSIS_META = "analysis";
+
+export const findingRowSchema = z.object({
+  id: z.string(),
+  rule: z.string(),
+  severity: z.string(),
+  verdict: z.string(),
+  title: z.string(),
+  room: z.string().nullable(),
+  ranks: z.array(z.string()),
+  tsUs: z.number().int().nullable(),
+  /** The seqs of the finding's witness lines, in order. */
+  witnessSeqs: z.array(z.number().int()),
+  /** The whole finding (the JSON contract), kept as given. */
+  body: z.unknown(),
+});
+export type FindingRow = z.infer<typeof findingRowSchema>;
+
+export const suspectRowSchema = z.object({
+  rank: z.number().int(),
+  cause: z.string(),
+  confidence: z.number(),
+  body: z.unknown(),
+});
+export type SuspectRow = z.infer<typeof suspectRowSchema>;
+
+export interface AnalysisRows {
+  /** What the analysis said of the incident as a whole (its header: incident, coverage). */
+  header: unknown;
+  findings: FindingRow[];
+  suspects: SuspectRow[];
+}
+
+/** Replaces the incident's stored findings, suspects and analysis header. */
+export function writeAnalysisRows(db: IncidentDb, rows: AnalysisRows): void {
+  const findings = z.array(findingRowSchema).parse(rows.findings);
+  const suspects = z.array(suspectRowSchema).parse(rows.suspects);
+  const insertFinding = db.prepare(
+    "INSERT INTO findings (id, rule, severity, verdict, title, room, ranks, ts_us, witness, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertSuspect = db.prepare("INSERT INTO suspects (rank, cause, confidence, body) VALUES (?, ?, ?, ?)");
+  db.transaction(() => {
+    db.prepare("DELETE FROM findings").run();
+    db.prepare("DELETE FROM suspects").run();
+    for (const f of findings) {
+      insertFinding.run(f.id, f.rule, f.severity, f.verdict, f.title, f.room, JSON.stringify(f.ranks), f.tsUs, JSON.stringify(f.witnessSeqs), JSON.stringify(f.body));
+    }
+    for (const s of suspects) insertSuspect.run(s.rank, s.cause, s.confidence, JSON.stringify(s.body));
+    setMeta(db, ANALYSIS_META, JSON.stringify(rows.header));
+  })();
+}
+
+const storedFindingSchema = z.object({
+  id: z.string(),
+  rule: z.string(),
+  severity: z.string(),
+  verdict: z.string(),
+  title: z.string(),
+  room: z.string().nullable(),
+  ranks: z.string(),
+  tsUs: z.number().int().nullable(),
+  witness: z.string(),
+  body: z.string(),
+});
+
+const storedSuspectSchema = z.object({ rank: z.number().int(), cause: z.string(), confidence: z.number(), body: z.string() });
+
+function findingRow(raw: unknown): FindingRow {
+  const r = storedFindingSchema.parse(raw);
+  return findingRowSchema.parse({ ...r, ranks: JSON.parse(r.ranks), witnessSeqs: JSON.parse(r.witness), body: JSON.parse(r.body) });
+}
+
+/** The stored findings in id order (F1, F2, … F10), or undefined when no analysis was stored. */
+export function readAnalysisRows(db: IncidentDb): AnalysisRows | undefined {
+  const header = getMetaJson<unknown>(db, ANALYSIS_META);
+  if (header === undefined) return undefined;
+  const findings = db
+    .prepare("SELECT id, rule, severity, verdict, title, room, ranks, ts_us AS tsUs, witness, body FROM findings ORDER BY CAST(SUBSTR(id, 2) AS INTEGER)")
+    .all()
+    .map(findingRow);
+  const suspects = db
+    .prepare("SELECT rank, cause, confidence, body FROM suspects ORDER BY rank")
+    .all()
+    .map((raw) => {
+      const s = storedSuspectSchema.parse(raw);
+      return { ...s, body: JSON.parse(s.body) as unknown };
+    });
+  return { header, findings, suspects };
+}
+
+/** A violated finding's mark on a time line: what a trace export shows of it. */
+export interface FindingMark {
+  id: string;
+  rule: string;
+  severity: string;
+  title: string;
+  tsUs: number;
+}
+
+/** Violated findings that carry a time, in the stored order. */
+export function violatedFindingMarks(db: IncidentDb): FindingMark[] {
+  const schema = z.object({ id: z.string(), rule: z.string(), severity: z.string(), title: z.string(), tsUs: z.number().int() });
+  return db
+    .prepare("SELECT id, rule, severity, title, ts_us AS tsUs FROM findings WHERE verdict = 'violated' AND ts_us IS NOT NULL")
+    .all()
+    .map((raw) => schema.parse(raw));
+}
