@@ -7,6 +7,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
 import { analyzeCommand } from "./commands/analyze.js";
+import { checkCommand } from "./commands/check.js";
 import { demoCommand } from "./commands/demo.js";
 import { diffCommand } from "./commands/diff.js";
 import { exportCommand } from "./commands/export.js";
@@ -19,6 +20,7 @@ const commands: CommandModule[] = [
   analyzeCommand as CommandModule,
   replayCommand as CommandModule,
   diffCommand as CommandModule,
+  checkCommand as CommandModule,
   exportCommand as CommandModule,
   serveCommand,
   demoCommand,

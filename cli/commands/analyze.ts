@@ -84,18 +84,18 @@ function openForAnalysis(path: string): IncidentDb {
 }
 
 /** One overwritten line on a terminal: "replay: 120000/4000000". */
-function showProgress(phase: string, done: number, total: number): void {
+export function showProgress(phase: string, done: number, total: number): void {
   process.stderr.write(`\r\x1b[K${phase}: ${done}${Number.isFinite(total) ? `/${total}` : ""}`);
 }
 
 /** A bundle's name: the directory its inputs share, else the inputs' own names. */
-function bundleName(inputs: string[]): string {
+export function bundleName(inputs: string[]): string {
   const parents = new Set(inputs.map((p) => dirname(resolve(p))));
   return inputs.length > 1 && parents.size === 1 ? basename([...parents][0]!) : inputs.map((p) => basename(p)).join(" ");
 }
 
 /** Ingests the named paths; inputs the pipeline refuses are reported on stderr, and none ingested is an error. */
-async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined): Promise<string> {
+export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined): Promise<string> {
   const summary = await ingest({
     db,
     paths: argv.inputs,

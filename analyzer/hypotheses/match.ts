@@ -1,0 +1,105 @@
+// Compiling a pattern into a test of one event, and correlation keys into the
+// strings events are grouped by. Chosen once per hypothesis (accessors per
+// kind), so the scan does no name lookups.
+
+import type { Condition, Key, Literal, Pattern } from "./ast.js";
+import { fieldType } from "./catalogue.js";
+import { accessorFor, pagesOf, rankKey, type Accessor, type CheckedEvent, type FieldValue } from "./fields.js";
+
+export type EventTest = (ev: CheckedEvent) => boolean;
+
+export function compilePattern(p: Pattern): EventTest {
+  const tests = p.where.map((c) => compileCondition(p.kind, c));
+  if (tests.length === 0) return () => true;
+  return (ev) => {
+    for (const t of tests) if (!t(ev)) return false;
+    return true;
+  };
+}
+
+export function compileCondition(kind: string, c: Condition): EventTest {
+  const type = fieldType(kind, c.field);
+  if (type === "pages") return pageCondition(c);
+  const get = accessorFor(kind, c.field);
+  switch (c.op) {
+    case "exists":
+      return (ev) => get(ev) !== null;
+    case "~": {
+      const re = new RegExp(c.pattern);
+      return (ev) => {
+        const v = get(ev);
+        return v !== null && re.test(String(v));
+      };
+    }
+    case "in": {
+      const wanted = new Set(c.values.map((v) => normal(type, v)));
+      return (ev) => wanted.has(get(ev) as never);
+    }
+    case "=":
+    case "!=": {
+      const want = normal(type, c.value);
+      return c.op === "=" ? (ev) => get(ev) === want : (ev) => get(ev) !== want;
+    }
+    default:
+      return ordered(get, c.op, Number(c.value));
+  }
+}
+
+/** A literal in the form the field's accessor returns it (numbers as numbers, rooms as decimal strings). */
+function normal(type: string | undefined, v: Literal): FieldValue {
+  if (type === "number") return Number(v);
+  if (type === "boolean") return v;
+  return String(v);
+}
+
+function ordered(get: Accessor, op: "<" | "<=" | ">" | ">=", n: number): EventTest {
+  const num = (ev: CheckedEvent): number => {
+    const v = get(ev);
+    return typeof v === "number" ? v : NaN;
+  };
+  if (op === "<") return (ev) => num(ev) < n;
+  if (op === "<=") return (ev) => num(ev) <= n;
+  if (op === ">") return (ev) => num(ev) > n;
+  return (ev) => num(ev) >= n;
+}
+
+/** `page = N`: the event's pages include N; `page in (...)`: one of them; orderings compare its first page. */
+function pageCondition(c: Condition): EventTest {
+  if (c.op === "exists") return (ev) => ev.pageLo !== null;
+  if (c.op === "=" || c.op === "!=" || c.op === "in") {
+    const wanted = c.op === "in" ? c.values.map(Number) : [Number(c.value)];
+    const has = (ev: CheckedEvent) => pagesOf(ev).some((p) => wanted.includes(p));
+    return c.op === "!=" ? (ev) => !has(ev) : has;
+  }
+  if (c.op === "~") return (ev) => ev.pageLo !== null && new RegExp(c.pattern).test(String(ev.pageLo));
+  return ordered((ev) => ev.pageLo, c.op, Number(c.value));
+}
+
+/** The key strings of an event for `keys` (one per page when `page` is among them), or null when a field is absent. */
+export type KeyFn = (ev: CheckedEvent) => string[] | null;
+
+export function compileKeys(kind: string, keys: readonly Key[], side: "subject" | "other"): KeyFn {
+  const fields = keys.map((k) => (side === "subject" ? k.field : (k.other ?? k.field)));
+  const parts = fields.filter((f) => f !== "page").map((f): Accessor => (f === "rank" ? rankKey : accessorFor(kind, f)));
+  const byPage = fields.includes("page");
+  const single = (ev: CheckedEvent): string | null => {
+    let key = "";
+    for (const get of parts) {
+      const v = get(ev);
+      if (v === null) return null;
+      key += `${String(v)}\u0001`;
+    }
+    return key;
+  };
+  if (!byPage) {
+    return (ev) => {
+      const k = single(ev);
+      return k === null ? null : [k];
+    };
+  }
+  return (ev) => {
+    const k = single(ev);
+    const pages = pagesOf(ev);
+    return k === null || pages.length === 0 ? null : pages.map((p) => `${k}${p}`);
+  };
+}

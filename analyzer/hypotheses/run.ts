@@ -1,0 +1,85 @@
+// Checking hypotheses against an incident: one pass over the store's events
+// in seq order for all of them together, then each tally turned into a
+// verdict with its witness lines (file:line:text of both events).
+
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { countsByKind, eventBySeq, iterateEvents } from "../../ingest/store/queries.js";
+import { Evidence, isoTime } from "../rules/evidence.js";
+import type { Hypothesis, Property } from "./ast.js";
+import { Checker, type CheckTally } from "./checker.js";
+import { formatClause, formatPattern, formatProperty } from "./printer.js";
+import type { HypothesisVerdict, HypothesisWitness } from "./verdict.js";
+
+/** Witnesses shown per hypothesis (the count says how many more). */
+export const SHOWN_WITNESSES = 10;
+
+export interface CheckRun {
+  verdicts: HypothesisVerdict[];
+  events: number;
+}
+
+export function checkHypotheses(db: IncidentDb, hypotheses: readonly Hypothesis[]): CheckRun {
+  const present = new Map(countsByKind(db).map((r) => [r.kind, r.count]));
+  const checkers = hypotheses.map((h) => new Checker(h.property, present));
+  let events = 0;
+  for (const ev of iterateEvents(db)) {
+    events++;
+    for (const c of checkers) c.push(ev);
+  }
+  const evidence = new Evidence(db);
+  return { events, verdicts: hypotheses.map((h, i) => decide(evidence, h, checkers[i]!.finish(), present)) };
+}
+
+function decide(evidence: Evidence, h: Hypothesis, tally: CheckTally, present: ReadonlyMap<string, number>): HypothesisVerdict {
+  const p = h.property;
+  const missing = missingEvidence(p, tally, present);
+  const verdict = tally.violated > 0 ? "violated" : missing.length > 0 ? "undetermined" : "consistent";
+  const witnesses = tally.witnesses.slice(0, SHOWN_WITNESSES).map((w): HypothesisWitness => {
+    const other = w.other === undefined ? undefined : witnessOf(evidence, w.other);
+    return { clause: w.clause, why: w.why, subject: witnessOf(evidence, w.subject)!, ...(other && { other }) };
+  });
+  return {
+    ...(h.name && { name: h.name }),
+    ...(h.statement && { statement: h.statement }),
+    property: formatProperty(p),
+    verdict,
+    instances: tally.instances,
+    checked: tally.checked,
+    violated: tally.violated,
+    rate: tally.checked > 0 ? tally.violated / tally.checked : null,
+    clauses: tally.clauses.map((c, i) => ({ text: clauseText(p, i), violations: c.violations, uncorrelated: c.uncorrelated, blind: c.blind !== undefined })),
+    witnesses,
+    missing,
+    explanation: explain(p, verdict, tally, missing),
+  };
+}
+
+function witnessOf(evidence: Evidence, seq: number): HypothesisWitness["subject"] | undefined {
+  const ev = eventBySeq(evidence.db, seq);
+  return ev && { ...evidence.witness(ev), rank: evidence.rank(ev), ts: isoTime(ev.tsUs) };
+}
+
+function missingEvidence(p: Property, tally: CheckTally, present: ReadonlyMap<string, number>): string[] {
+  const subjectEvents = present.get(p.subject.kind) ?? 0;
+  if (subjectEvents === 0) return [`no ${p.subject.kind} event in the incident`];
+  if (tally.instances === 0)
+    return [p.type === "agree" ? `no two ${formatPattern(p.subject)} events share a key` : `no ${formatPattern(p.subject)} (${subjectEvents} ${p.subject.kind} event(s), none matching)`];
+  const out: string[] = [];
+  tally.clauses.forEach((c, i) => c.blind && out.push(`${c.blind} (needed by: ${clauseText(p, i)})`));
+  if (tally.checked === 0) out.push(`no ${p.subject.kind} carries the fields the property correlates by`);
+  return out;
+}
+
+function clauseText(p: Property, i: number): string {
+  if (p.type === "never") return `no ${formatPattern(p.subject)}`;
+  return p.type === "agree" ? `agree on ${p.fields.join(", ")}` : formatClause(p.clauses[i]!);
+}
+
+function explain(p: Property, verdict: HypothesisVerdict["verdict"], t: CheckTally, missing: string[]): string {
+  const subject = formatPattern(p.subject);
+  if (verdict === "violated" && p.type === "never") return `${t.violated} of ${t.checked} ${p.subject.kind} event(s) are a ${subject}.`;
+  if (verdict === "violated") return `${t.violated} of ${t.checked} ${subject} instance(s) break the property.`;
+  if (verdict === "consistent" && p.type === "never") return `None of the ${t.checked} ${p.subject.kind} event(s) is a ${subject}.`;
+  if (verdict === "consistent") return `All ${t.checked} ${subject} instance(s) checked meet the property.`;
+  return `Cannot decide: ${missing.join("; ")}.`;
+}

@@ -1,0 +1,89 @@
+// The built-in rules written in the language (docs/hypotheses/) give the same
+// answer as the rules on every fixture incident and every hand-written
+// bundle: a rule is violated exactly where one of its hypotheses is. (The
+// rules also read the run's stated settings: where a rule says consistent
+// because HiCache is stated off, its hypothesis may be undetermined; never
+// the reverse of a violation.)
+
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
+import { loadLibrary } from "../../analyzer/hypotheses/library.js";
+import { analyzeIncident } from "../../analyzer/rules/index.js";
+import type { RuleId } from "../../analyzer/rules/finding.js";
+import { ingest } from "../../ingest/pipeline.js";
+import { openIncident } from "../../ingest/store/db.js";
+import { BUNDLE_NAMES, bundle, cleanUp } from "../rules/handBundles.js";
+import { scratchDir } from "../scratchDir.js";
+
+after(cleanUp);
+
+/** Each rule the language expresses, and the library hypotheses that state it. */
+const RULE_HYPOTHESES: Partial<Record<RuleId, string[]>> = {
+  "hicache-ungated-read": ["hicache-gated-index-k-read"],
+  "collective-divergence": ["collectives-agree"],
+  "checksum-mismatch": ["checksums-agree"],
+  "stale-slot-reuse": ["page-not-reused-in-flight"],
+  "incomplete-completion": ["read-after-last-notify"],
+  "pool-sizing-mismatch": ["pool-sized-for-dtype", "index-k-dtype-agrees"],
+  "address-overflow": ["indexer-address-fits-int32"],
+  "unhandled-abort": ["bootstrap-survives-abort", "bootstrap-thread-lives"],
+};
+
+const INCIDENTS = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
+const library = loadLibrary();
+
+async function fixture(name: string) {
+  const db = join(scratchDir(`kvrewind-agree-${name}-`), "incident.db");
+  const dir = join(INCIDENTS, name);
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    await ingest({ db, paths: readdirSync(dir).filter((f) => f !== "expected.json") });
+  } finally {
+    process.chdir(cwd);
+  }
+  return openIncident(db, { readonly: true });
+}
+
+function disagreements(name: string, db: Parameters<typeof checkHypotheses>[0]): string[] {
+  const report = analyzeIncident(db, { name });
+  const verdicts = new Map(checkHypotheses(db, library).verdicts.map((v) => [v.name!, v]));
+  const out: string[] = [];
+  for (const [rule, names] of Object.entries(RULE_HYPOTHESES)) {
+    const ruleViolated = report.coverage.rules.find((r) => r.rule === rule)?.verdict === "violated";
+    const hyps = names.map((n) => verdicts.get(n)!);
+    const hypViolated = hyps.some((v) => v.verdict === "violated");
+    if (ruleViolated !== hypViolated) out.push(`${name}: ${rule} ${ruleViolated ? "violated" : "not violated"}, ${names.map((n, i) => `${n} ${hyps[i]!.verdict}`).join(", ")}`);
+  }
+  return out;
+}
+
+test("every library hypothesis a rule maps to exists", () => {
+  const names = new Set(library.map((h) => h.name));
+  for (const n of Object.values(RULE_HYPOTHESES).flat()) assert.ok(names.has(n), n);
+});
+
+test("on every fixture incident, each rule and its hypotheses agree on whether it is violated", async () => {
+  const found: string[] = [];
+  const names = readdirSync(INCIDENTS).filter((n) => readdirSync(join(INCIDENTS, n)).includes("expected.json"));
+  assert.ok(names.length >= 10);
+  for (const name of names) {
+    const db = await fixture(name);
+    try {
+      found.push(...disagreements(name, db));
+    } finally {
+      db.close();
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+test("on every hand-written bundle, each rule and its hypotheses agree on whether it is violated", async () => {
+  const found: string[] = [];
+  for (const name of BUNDLE_NAMES) found.push(...disagreements(name, (await bundle(name)).db));
+  assert.deepEqual(found, []);
+});

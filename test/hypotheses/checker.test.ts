@@ -1,0 +1,65 @@
+// The one-pass checker on event sequences: distances in time and in events,
+// `after` clauses decided by the first partner or by the end, per-page
+// correlation, subjects that lack a correlation field, and the blind clause.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Checker } from "../../analyzer/hypotheses/checker.js";
+import type { CheckedEvent } from "../../analyzer/hypotheses/fields.js";
+import { parseHypothesis } from "../../analyzer/hypotheses/parser.js";
+
+const ROOM = "8972542885242963296";
+
+function ev(seq: number, ms: number, kind: string, fields: Partial<CheckedEvent> = {}): CheckedEvent {
+  return { seq, tsUs: 1_781_186_400_000_000 + ms * 1000, kind, host: "d0", role: "decode", dp: 0, pp: 0, tp: 0, room: ROOM, rid: null, chunk: null, layer: null, pageLo: null, pageHi: null, state: null, attrs: null, ...fields };
+}
+
+function run(text: string, events: CheckedEvent[], present?: Map<string, number>) {
+  const c = new Checker(parseHypothesis(text).property, present);
+  for (const e of events) c.push(e);
+  return c.finish();
+}
+
+test("within a time: the last partner decides, and one too long before is a violation naming it", () => {
+  const t = run("every kernel.read has kv.notify before within 100ms same room", [ev(1, 0, "kv.notify"), ev(2, 50, "kernel.read"), ev(3, 400, "kernel.read")]);
+  assert.deepEqual([t.instances, t.checked, t.violated], [2, 2, 1]);
+  assert.deepEqual(t.witnesses, [{ clause: 0, subject: 3, other: 1, why: "the last kv.notify before it is too far (more than 100 ms)" }]);
+});
+
+test("within events: counted in the global order", () => {
+  const t = run("every kv.free has no kv.post after within 2 events same room", [ev(1, 0, "kv.free"), ev(2, 1, "log.unparsed"), ev(3, 2, "kv.post"), ev(4, 3, "kv.free"), ev(5, 4, "log.unparsed"), ev(6, 5, "log.unparsed"), ev(7, 6, "kv.post")]);
+  assert.deepEqual(t.witnesses, [{ clause: 0, subject: 1, other: 3, why: "a kv.post came after it" }]);
+  assert.equal(t.violated, 1);
+});
+
+test("has … after: the end of the incident decides the instances still waiting", () => {
+  const t = run("every kv.post has kv.done after same room, chunk", [ev(1, 0, "kv.post", { chunk: 0 }), ev(2, 1, "kv.post", { chunk: 1 }), ev(3, 2, "kv.done", { chunk: 0 })]);
+  assert.deepEqual(t.witnesses, [{ clause: 0, subject: 2, why: "no kv.done after it" }]);
+});
+
+test("same page: each page of the subject's range must meet the clause", () => {
+  const store = (seq: number, lo: number, hi: number) => ev(seq, seq, "kernel.store", { pageLo: lo, pageHi: hi, attrs: { buffer: "index_k" } });
+  const read = (seq: number, lo: number, hi: number) => ev(seq, seq, "kernel.read", { pageLo: lo, pageHi: hi, attrs: { buffer: "index_k" } });
+  const t = run("every kernel.read has kernel.store before same page", [store(1, 0, 4), read(2, 1, 3), read(3, 2, 6)]);
+  assert.deepEqual([t.checked, t.violated], [2, 1]);
+  assert.equal(t.witnesses[0]!.subject, 3);
+});
+
+test("a subject without the correlation field is not checked, and says so", () => {
+  const t = run("every kernel.read has kv.notify before same room", [ev(1, 0, "kv.notify"), ev(2, 1, "kernel.read", { room: null })]);
+  assert.deepEqual([t.instances, t.checked, t.violated, t.clauses[0]!.uncorrelated], [1, 0, 0, 1]);
+});
+
+test("a clause whose partner kind the incident lacks is blind, not violated", () => {
+  const t = run("every kernel.read has kv.notify before same room", [ev(1, 1, "kernel.read")], new Map([["kernel.read", 1]]));
+  assert.deepEqual([t.violated, t.clauses[0]!.blind], [0, "no kv.notify event in the incident"]);
+  const untagged = run('every kernel.read has kv.notify where tag ~ "_aux" before same room', [ev(1, 0, "kv.notify"), ev(2, 1, "kernel.read")]);
+  assert.deepEqual([untagged.violated, untagged.witnesses, untagged.clauses[0]!.blind], [0, [], "no kv.notify event carries tag"]);
+});
+
+test("agreement: a key seen on one rank only is not an instance; the first disagreement is the witness", () => {
+  const enter = (seq: number, tp: number, op: string, s: number) => ev(seq, seq, "coll.enter", { tp, room: null, attrs: { group: "tp", op, seq: s, digest: op } });
+  const t = run("all ranks agree on op for coll.enter same group, seq", [enter(1, 0, "all_reduce", 1), enter(2, 1, "all_reduce", 1), enter(3, 0, "all_reduce", 2), enter(4, 1, "broadcast", 2), enter(5, 0, "all_reduce", 3)]);
+  assert.deepEqual([t.instances, t.violated], [2, 1]);
+  assert.deepEqual(t.witnesses, [{ clause: 0, subject: 3, other: 4, why: "op=all_reduce here, op=broadcast there" }]);
+});

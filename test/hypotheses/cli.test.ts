@@ -1,0 +1,94 @@
+// `kvrewind check` as a user runs it: a property written in a file, checked
+// against a fixture's logs, a verdict with the lines that prove it; JSON and
+// Markdown; exit codes as `analyze`; errors with their position; the library
+// list; and the A/B form on the fp8/bf16 pair.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { hypothesisVerdictSchema } from "../../analyzer/hypotheses/verdict.js";
+import { loadLibrary } from "../../analyzer/hypotheses/library.js";
+import { scratchDir } from "../scratchDir.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const MAIN = join(ROOT, "dist/cli/main.js");
+
+function kvrewind(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8", cwd: ROOT });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function lineOf(path: string, line: number): string {
+  return readFileSync(join(ROOT, path), "utf8").split("\n")[line - 1]!;
+}
+
+const dir = scratchDir("kvrewind-check-cli-");
+
+test("a user's sentence in a file, checked against an incident's logs: violated, with the lines that prove it", () => {
+  const file = join(dir, "reads-after-notify.hyp");
+  writeFileSync(file, "# decode reads index-K only after the room's transfer is complete\nevery index_k kernel.read on decode comes after the room's last kv.notify\n");
+  const r = kvrewind("check", "fixtures/incidents/latent-risks", "--hypothesis", file);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stdout, /^reads-after-notify: decode reads index-K only after the room's transfer is complete\n/);
+  assert.match(r.stdout, /VIOLATED — \d+ of 192 instance\(s\) violated/);
+  const pair = /- a kv\.notify came after it\n {6}(\S+):(\d+) {2}.*\n {6}(\S+):(\d+) /.exec(r.stdout);
+  assert.ok(pair, r.stdout);
+  const [read, notify] = [lineOf(pair[1]!, Number(pair[2])), lineOf(pair[3]!, Number(pair[4]))];
+  assert.match(read, /"ev": "kernel.read".*"buffer": "index_k"/);
+  assert.match(notify, /"ev": "kv.notify"/);
+  const room = /"room": (\d+)/.exec(read)![1]!;
+  assert.match(notify, new RegExp(`"room": ${room}`), "the notification is the same room's");
+});
+
+test("--json follows the verdict schema; --markdown is a table; a consistent check exits 0", () => {
+  const db = join(dir, "fp8.db");
+  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-fp8", "--db", db).status, 0);
+  const r = kvrewind("check", db, "page-not-reused-in-flight", "--json");
+  assert.equal(r.status, 0, r.stderr);
+  const out = z.object({ incident: z.string(), hypotheses: z.array(hypothesisVerdictSchema) }).parse(JSON.parse(r.stdout));
+  assert.equal(out.hypotheses[0]!.verdict, "consistent");
+  assert.equal(out.hypotheses[0]!.checked, 111);
+  const md = kvrewind("check", db, "--expr", "every kv.free on decode has no kv.post after same room", "--markdown");
+  assert.match(md.stdout, /^## Hypotheses checked\n\n\| hypothesis \| verdict \| checked \| violated \| rate \|/);
+  assert.match(md.stdout, /\| holds \(ruled out as a cause\) \| 111 \| 0 \| 0\.0% \|/);
+  const none = kvrewind("check", db, "hicache-gated-index-k-read");
+  assert.equal(none.status, 0);
+  assert.match(none.stdout, /UNDETERMINED[\s\S]*missing: no kernel\.read where buffer = index_k and side = decode and consumer >= 0/);
+});
+
+test("errors: a mistyped kind at its position, no hypothesis, no input: exit 2", () => {
+  const typo = kvrewind("check", "fixtures/incidents/healthy", "--expr", "every kernel.red has kv.notify before same room");
+  assert.equal(typo.status, 2);
+  assert.equal(typo.stderr, "kvrewind: expr:1:7: unknown kind 'kernel.red' (did you mean kernel.read?)\n");
+  assert.equal(kvrewind("check", "fixtures/incidents/healthy").status, 2);
+  assert.equal(kvrewind("check", "read-after-last-notify").status, 2);
+});
+
+test("--list names every library hypothesis with its statement", () => {
+  const r = kvrewind("check", "--list");
+  assert.equal(r.status, 0);
+  for (const h of loadLibrary()) assert.match(r.stdout, new RegExp(`^${h.name} +${h.statement!.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"));
+});
+
+test("A/B on the fp8/bf16 pair: stale writes after a free only with bf16, as rates of their instances", () => {
+  const fp8 = join(dir, "ab-fp8.db");
+  const bf16 = join(dir, "ab-bf16.db");
+  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-fp8", "--db", fp8).status, 0);
+  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-bf16", "--db", bf16).status, 0);
+  const r = kvrewind("check", fp8, bf16, "--hypothesis", "docs/hypotheses/page-not-reused-in-flight.hyp", "--hypothesis", "docs/hypotheses/checksums-agree.hyp", "--json");
+  assert.equal(r.status, 0, r.stderr);
+  const ab = JSON.parse(r.stdout) as { a: string; b: string; hypotheses: { hypothesis: string; a: z.infer<typeof hypothesisVerdictSchema>; b: z.infer<typeof hypothesisVerdictSchema> }[] };
+  assert.deepEqual([ab.a, ab.b], ["ab-fp8.db", "ab-bf16.db"]);
+  const reuse = ab.hypotheses.find((h) => h.hypothesis === "page-not-reused-in-flight")!;
+  assert.deepEqual([reuse.a.verdict, reuse.a.rate], ["consistent", 0]);
+  assert.equal(reuse.b.verdict, "violated");
+  assert.ok(reuse.b.checked > 0 && reuse.b.rate! > 0.05, `bf16 rate ${reuse.b.rate}`);
+  const sums = ab.hypotheses.find((h) => h.hypothesis === "checksums-agree")!;
+  assert.deepEqual([sums.a.verdict, sums.b.verdict], ["consistent", "violated"]);
+  const text = kvrewind("check", fp8, bf16, "page-not-reused-in-flight");
+  assert.match(text.stdout, /ab-fp8\.db: consistent, 0 of 111 instance\(s\) violated \(0\.0%\)\n {2}ab-bf16\.db: violated, \d+ of \d+ instance\(s\) violated/);
+});
