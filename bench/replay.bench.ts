@@ -10,7 +10,7 @@
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { healthyIncidentDb } from "./healthyIncident.js";
-import { openIncident, type IncidentDb } from "../ingest/store/db.js";
+import { openIncident, setMeta, type IncidentDb } from "../ingest/store/db.js";
 import { replayIncident, type ReplaySummary } from "../analyzer/replay/replay.js";
 import { stateAt, timeline } from "../analyzer/replay/timeTravel.js";
 
@@ -42,8 +42,7 @@ function replayLine(label: string, run: { value: ReplaySummary; cpuMs: number })
   console.log(
     `${label}: ${r.events} events, replay ${r.timing.replayMs.toFixed(0)} ms = ${mevs.toFixed(2)} M events/s wall;` +
       ` whole call ${run.cpuMs.toFixed(0)} ms CPU = ${cpuRate.toFixed(2)} M events/CPU-s` +
-      ` (column cache ${r.columns.built ? `built in ${(r.timing.columnsMs / 1000).toFixed(1)} s` : "reused"},` +
-      ` snapshots ${r.snapshots.reused ? "reused" : `built: ${r.snapshots.count} every ${r.snapshots.every} events`}); ${r.violations.length} violations`,
+      ` (straight from the event blocks, no cache; snapshots ${r.snapshots.reused ? "reused" : `built: ${r.snapshots.count} every ${r.snapshots.every} events`}); ${r.violations.length} violations`,
   );
 }
 
@@ -54,7 +53,7 @@ function percentile(sorted: number[], p: number): number {
 async function main(): Promise<void> {
   const path = await healthyIncidentDb(TARGET, "replay");
   const db = openIncident(path);
-  db.prepare("DELETE FROM meta WHERE key IN ('event_columns', 'snapshots')").run();
+  setMeta(db, "snapshots", "{}");
   console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} CPUs: wall-clock figures include other processes' contention`);
   replayLine("cold replay", timed(() => replayIncident(db)));
   let best = timed(() => replayIncident(db));
@@ -85,14 +84,11 @@ async function main(): Promise<void> {
       ` CPU p50 ${percentile(cpu, 50).toFixed(1)} ms, p95 ${percentile(cpu, 95).toFixed(1)} ms`,
   );
 
-  const events = tableBytes(db, ["events"]);
-  const indexes = tableBytes(db, ["events_ts", "events_room", "events_rank", "events_kind", "events_source_line", "events_pages"]);
+  const events = tableBytes(db, ["event_blocks", "event_block_data", "event_block_keys", "event_blocks_seq"]);
   const snaps = tableBytes(db, ["snapshots"]);
-  const columns = tableBytes(db, ["event_columns"]);
   const pct = (n: number): string => `${((100 * n) / events).toFixed(1)}%`;
-  console.log(`events table ${(events / 1e6).toFixed(0)} MB (+ indexes ${(indexes / 1e6).toFixed(0)} MB)`);
-  console.log(`snapshots ${(snaps / 1e6).toFixed(1)} MB = ${pct(snaps)} of the events table (${warm.snapshots.count} snapshots)`);
-  console.log(`column cache ${(columns / 1e6).toFixed(1)} MB = ${pct(columns)} of the events table`);
+  console.log(`event blocks ${(events / 1e6).toFixed(1)} MB with their side tables`);
+  console.log(`snapshots ${(snaps / 1e6).toFixed(1)} MB = ${pct(snaps)} of the event blocks (${warm.snapshots.count} snapshots)`);
   db.close();
 }
 

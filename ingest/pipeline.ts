@@ -9,7 +9,8 @@
 //               parse and merge shares of the new sources, and this thread
 //               merges their streams into the global order as it inserts the
 //               rows (ingest/loadStream.ts, ingest/streamMerge.ts,
-//               ingest/store/writer.ts); indexes are built after the load.
+//               ingest/store/writer.ts), which writes them as compressed
+//               column blocks (ingest/store/blocks/).
 // The store stage is one transaction: killed at any point, it leaves the
 // incident as it was.
 
@@ -53,9 +54,9 @@ export interface IngestOptions {
   loadWorkers?: number;
 }
 
-/** Where an ingest stands: scan and load count bytes, index counts the indexes built. */
+/** Where an ingest stands: scan and load count bytes. */
 export interface IngestProgress {
-  phase: "scan" | "load" | "index";
+  phase: "scan" | "load";
   done: number;
   total: number;
   /** Lines parsed so far in the load. */
@@ -300,7 +301,6 @@ async function store(
     } else {
       writer.flushRows();
     }
-    writer.buildIndexes((built, total) => opts.onProgress?.({ phase: "index", done: built, total, lines: stats.reduce((n, s) => n + s.lines, 0) }));
     stats.forEach((s, i) => finishSource(writer, fresh[i]!, s));
     writer.saveClock(alignment);
     if (!sameIncident.hasEvents || writer.ingestSettings() === null) writer.saveIngestSettings(settings);

@@ -3,6 +3,7 @@
 
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { eventTexts } from "../../ingest/store/eventText.js";
+import { eventPlaces, type EventPlace } from "../../ingest/store/replayQueries.js";
 
 export interface EventRef {
   seq: number;
@@ -16,31 +17,13 @@ export interface EventRef {
   text: string;
 }
 
-interface RefRow {
-  seq: number;
-  tsUs: number;
-  kind: string;
-  host: string | null;
-  role: string | null;
-  tp: number | null;
-  room: string | null;
-  source: string;
-  sourceId: number;
-  line: number;
-}
-
-const REF_SQL =
-  "SELECT e.seq, e.ts_us AS tsUs, e.kind, e.host, e.role, e.tp, e.room, s.path AS source, e.source_id AS sourceId, e.line " +
-  "FROM events e JOIN sources s ON s.id = e.source_id";
-
 /** Host, role and TP rank as one label; the parts an event lacks are left out. */
 export function rankLabel(host: string | null, role: string | null, tp: number | null): string | null {
   const parts = [host, role, tp === null ? null : `tp${tp}`].filter((p): p is string => p !== null);
   return parts.length ? parts.join("/") : null;
 }
 
-/** Run after the row's statement has finished (the text is another read). */
-function toRef(db: IncidentDb, r: RefRow): EventRef {
+function toRef(db: IncidentDb, r: EventPlace): EventRef {
   return {
     seq: r.seq,
     tsUs: r.tsUs,
@@ -54,19 +37,13 @@ function toRef(db: IncidentDb, r: RefRow): EventRef {
 }
 
 export function eventRef(db: IncidentDb, seq: number): EventRef | null {
-  const row = db.prepare(`${REF_SQL} WHERE e.seq = ?`).get(seq) as RefRow | undefined;
-  return row ? toRef(db, row) : null;
+  const place = eventPlaces(db, [seq]).get(seq);
+  return place ? toRef(db, place) : null;
 }
 
 /** The refs of many seqs at once, keyed by seq; seqs that name no event are absent. */
 export function eventRefs(db: IncidentDb, seqs: Iterable<number>): Map<number, EventRef> {
-  const unique = [...new Set(seqs)].sort((a, b) => a - b);
   const out = new Map<number, EventRef>();
-  const batch = 500;
-  for (let i = 0; i < unique.length; i += batch) {
-    const part = unique.slice(i, i + batch);
-    const rows = db.prepare(`${REF_SQL} WHERE e.seq IN (${part.map(() => "?").join(",")})`).all(...part) as RefRow[];
-    for (const r of rows) out.set(r.seq, toRef(db, r));
-  }
-  return out;
+  for (const [seq, place] of eventPlaces(db, seqs)) out.set(seq, toRef(db, place));
+  return new Map([...out].sort((a, b) => a[0] - b[0]));
 }

@@ -11,6 +11,7 @@ import { LogKind } from "../../ingest/event.js";
 import { eventTexts } from "../../ingest/store/eventText.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
+import { firstRecordPerSource, firstRecordWithAttr, firstRecordWithAttrText, firstSeqOfKinds } from "../../ingest/store/replayQueries.js";
 
 /** The parallelism a server's `server_args=ServerArgs(…)` start-up line states. */
 export interface Parallelism {
@@ -160,9 +161,7 @@ function message(text: string): string {
 function batchLineSigns(db: IncidentDb): Sign[] {
   const out: Sign[] = [];
   const texts = eventTexts(db);
-  const prefill = db
-    .prepare(`SELECT seq, source_id AS sourceId, line FROM events WHERE kind = ? AND instr(attrs, '"#inflight-req"') > 0 ORDER BY seq LIMIT 1`)
-    .get(LogKind.prefillBatch) as { seq: number; sourceId: number; line: number } | undefined;
+  const prefill = firstRecordWithAttr(db, LogKind.prefillBatch, "#inflight-req");
   if (prefill) {
     const msg = message(texts.text(prefill.sourceId, prefill.line));
     const keys = msg.replace(/^Prefill batch(\.| \[\d+\],|,)\s*/, "").split(", ").map((kv) => kv.split(":")[0]!.trim());
@@ -196,9 +195,7 @@ function batchLineSigns(db: IncidentDb): Sign[] {
     }
   }
   // An era's separator is on every batch line of a source, so each source's first one tells.
-  const decodes = db
-    .prepare("SELECT MIN(seq) AS seq, source_id AS sourceId, line FROM events WHERE kind = ? GROUP BY source_id ORDER BY seq")
-    .all(LogKind.decodeBatch) as { seq: number; sourceId: number; line: number }[];
+  const decodes = firstRecordPerSource(db, LogKind.decodeBatch);
   const decode = decodes.find((d) => message(texts.text(d.sourceId, d.line)).startsWith("Decode batch."));
   if (decode) out.push({ seq: decode.seq, versionMax: "0.5.3", why: "`Decode batch.` with a period (docs/protocol.md §2.3)" });
   return out;
@@ -211,9 +208,7 @@ function batchLineSigns(db: IncidentDb): Sign[] {
  * and it postdates v0.5.3.
  */
 function notifTagSigns(db: IncidentDb, fromLog: RecordMatch | undefined): Sign[] {
-  const fromProbe = db
-    .prepare("SELECT seq, json_extract(attrs, '$.tag') AS text FROM events WHERE kind = 'kv.notify' AND instr(attrs, '_kv_') > 0 ORDER BY seq LIMIT 1")
-    .get() as { seq: number; text: string | null } | undefined;
+  const fromProbe = firstRecordWithAttrText(db, "kv.notify", "tag", "_kv_");
   const out: Sign[] = [];
   for (const found of [fromLog, fromProbe]) {
     const m = found?.text ? /(\d+_kv_[\d_]+)/.exec(found.text) : null;
@@ -227,6 +222,6 @@ function notifTagSigns(db: IncidentDb, fromLog: RecordMatch | undefined): Sign[]
 
 /** Probe records of HiCache loads exist only when HiCache runs. */
 function probeSigns(db: IncidentDb): Sign[] {
-  const seq = db.prepare("SELECT MIN(seq) FROM events WHERE kind IN ('hicache.load', 'hicache.layer')").pluck().get() as number | null;
+  const seq = firstSeqOfKinds(db, ["hicache.load", "hicache.layer"]);
   return seq === null ? [] : [{ seq, hicache: true, why: "probe records of HiCache layer loads" }];
 }

@@ -1,9 +1,12 @@
 // Stepping through an incident: to the next or previous event, or to the
-// next/previous event of the same room, rank or page. Each step is one
-// indexed query (rooms: events_room; ranks: events_rank; pages: the
-// events_pages index the replay adds with its caches, REPLAY_CACHE_TABLES).
+// next/previous event of the same room, rank or page. Rooms and ranks read
+// only the blocks they occur in (the blocks' side tables); pages test each
+// event's range in seq order from the start point.
 
+import type { EventCursor } from "../../ingest/store/blocks/eventCursor.js";
+import type { EventFilter } from "../../ingest/store/blocks/scan.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
+import { eventScope, stepFrom } from "../../ingest/store/replayQueries.js";
 import { eventRef, type EventRef } from "./eventRefs.js";
 
 export type StepScope =
@@ -28,47 +31,40 @@ export type StepScope =
 export type Direction = "next" | "prev";
 
 export function step(db: IncidentDb, fromSeq: number, direction: Direction, scope: StepScope): EventRef | null {
-  const { where, params } = scopeFilter(scope);
-  const cmp = direction === "next" ? ">" : "<";
-  const order = direction === "next" ? "ASC" : "DESC";
-  const seq = db
-    .prepare(`SELECT seq FROM events WHERE seq ${cmp} ? ${where} ORDER BY seq ${order} LIMIT 1`)
-    .pluck()
-    .get(fromSeq, ...params) as number | undefined;
-  return seq === undefined ? null : eventRef(db, seq);
+  const seq = stepFrom(db, fromSeq, direction, scopeFilter(scope), scope.by === "page" ? touchesPages(scope) : undefined);
+  return seq === null ? null : eventRef(db, seq);
 }
 
-function scopeFilter(scope: StepScope): { where: string; params: unknown[] } {
+function scopeFilter(scope: StepScope): EventFilter {
   switch (scope.by) {
     case "event":
-      return { where: "", params: [] };
+    case "page":
+      return {};
     case "room":
-      return { where: "AND room = ?", params: [scope.room] };
+      return { room: scope.room };
     case "rank":
-      return { where: "AND host IS ? AND role IS ? AND tp IS ?", params: [scope.host, scope.role, scope.tp] };
-    case "page": {
-      const parts = ["AND page_lo IS NOT NULL AND page_lo < ? AND page_hi > ?"];
-      const params: unknown[] = [scope.pageHi, scope.pageLo];
-      if (scope.host !== undefined) (parts.push("AND host IS ?"), params.push(scope.host));
-      if (scope.role !== undefined) (parts.push("AND role IS ?"), params.push(scope.role));
-      if (scope.tp !== undefined) (parts.push("AND tp IS ?"), params.push(scope.tp));
-      if (scope.layer !== undefined) (parts.push("AND (layer IS NULL OR layer = ?)"), params.push(scope.layer));
-      if (scope.buffer !== undefined) {
-        parts.push("AND (json_extract(attrs, '$.buffer') IS NULL OR json_extract(attrs, '$.buffer') = ?)");
-        params.push(scope.buffer);
-      }
-      return { where: parts.join(" "), params };
-    }
+      return { rank: { host: scope.host, role: scope.role, tp: scope.tp } };
   }
+}
+
+/** An event touches the pages when its range overlaps them on the scope's rank, layer and buffer (unnamed parts match). */
+function touchesPages(scope: Extract<StepScope, { by: "page" }>): (ev: EventCursor) => boolean {
+  return (ev) => {
+    const lo = ev.pageLo;
+    const hi = ev.pageHi;
+    if (lo === null || hi === null || !(lo < scope.pageHi && hi > scope.pageLo)) return false;
+    if (scope.host !== undefined && ev.host !== scope.host) return false;
+    if (scope.role !== undefined && ev.role !== scope.role) return false;
+    if (scope.tp !== undefined && ev.tp !== scope.tp) return false;
+    if (scope.layer !== undefined && ev.layer !== null && ev.layer !== scope.layer) return false;
+    const buffer = ev.attr("buffer");
+    return scope.buffer === undefined || buffer === undefined || buffer === null || buffer === scope.buffer;
+  };
 }
 
 /** The room, rank or page scope of the event at `seq` (null when it has none of that kind). */
 export function scopeOfEvent(db: IncidentDb, seq: number, by: StepScope["by"]): StepScope | null {
-  const row = db
-    .prepare("SELECT host, role, tp, room, layer, page_lo AS pageLo, page_hi AS pageHi, json_extract(attrs, '$.buffer') AS buffer FROM events WHERE seq = ?")
-    .get(seq) as
-    | { host: string | null; role: string | null; tp: number | null; room: string | null; layer: number | null; pageLo: number | null; pageHi: number | null; buffer: unknown }
-    | undefined;
+  const row = eventScope(db, seq);
   if (!row) return null;
   switch (by) {
     case "event":

@@ -10,6 +10,7 @@ import type { IncidentDb } from "../../ingest/store/db.js";
 import { eventBySeq } from "../../ingest/store/queries.js";
 import { eventRef, type EventRef } from "./eventRefs.js";
 import { timeline, viewAt } from "./timeTravel.js";
+import { landingBetween, lastSeqAtOrBefore } from "../../ingest/store/replayQueries.js";
 
 export interface PageLastWrite {
   rank: string;
@@ -50,18 +51,15 @@ export function lastWriteBefore(db: IncidentDb, readSeq: number, profileFlag?: s
   const buffer = typeof ev.attrs?.buffer === "string" ? ev.attrs.buffer : null;
   const line = timeline(db, profileFlag);
   const rank = rankLabel(ev.host, ev.role ?? "decode", ev.pp, ev.tp, line.options.qualifyHosts ?? false);
-  const before = db.prepare("SELECT MAX(seq) FROM events WHERE seq < ?").pluck().get(readSeq) as number | null;
+  const before = lastSeqAtOrBefore(db, readSeq - 1);
   const view = viewAt(line, before);
   const inRange = (p: number): boolean => ranges.some(([lo, hi]) => p >= lo && p < hi);
-  const landingStmt = db
-    .prepare("SELECT seq FROM events WHERE kind = 'kv.done' AND room = ? AND chunk IS ? AND seq > ? AND seq < ? ORDER BY seq LIMIT 1")
-    .pluck();
   const pages = view.pages
     .filter((p) => p.rank === rank && (buffer === null || p.buffer === buffer) && inRange(p.page))
     .sort((a, b) => a.page - b.page || (a.buffer < b.buffer ? -1 : 1))
     .map((p): PageLastWrite => {
       const w = p.lastWriter;
-      const landingSeq = w ? (landingStmt.get(w.room, w.chunk, w.seq, readSeq) as number | undefined) : undefined;
+      const landingSeq = w ? landingBetween(db, w.room, w.chunk, w.seq, readSeq) : null;
       return {
         rank: p.rank,
         buffer: p.buffer,
@@ -70,7 +68,7 @@ export function lastWriteBefore(db: IncidentDb, readSeq: number, profileFlag?: s
         writer: w ? { room: w.room, chunk: w.chunk, epoch: w.epoch } : null,
         write: w ? eventRef(db, w.seq) : null,
         landed: p.landed,
-        landing: landingSeq === undefined ? null : eventRef(db, landingSeq),
+        landing: landingSeq === null ? null : eventRef(db, landingSeq),
       };
     });
   return { read, pages };

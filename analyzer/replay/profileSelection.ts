@@ -7,6 +7,7 @@ import type { Backend, Profile } from "../model/api.js";
 import { defaultProfile, settingsFromConfig } from "../model/profile.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { LogKind } from "../../ingest/event.js";
+import { configRecords } from "../../ingest/store/replayQueries.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { findSigns, type Sign } from "./logSigns.js";
 import { flagKey, parseProfileFlag } from "./profileFlag.js";
@@ -83,13 +84,10 @@ function unstated(field: keyof Profile, backend: Backend, version: string): Pick
  * Records that disagree with the choice are reported once per field and value.
  */
 function applyConfig(db: IncidentDb, stated: Map<keyof Profile, Stated>, conflicts: string[]): void {
-  const rows = db.prepare("SELECT seq, attrs FROM events WHERE kind = ? AND attrs IS NOT NULL ORDER BY seq").all(LogKind.config) as {
-    seq: number;
-    attrs: string;
-  }[];
+  const rows = configRecords(db, LogKind.config);
   const fromConfig = new Map<keyof Profile, Map<unknown, number[]>>();
   for (const row of rows) {
-    const settings = settingsFromConfig(JSON.parse(row.attrs) as Record<string, unknown>);
+    const settings = settingsFromConfig(row.attrs);
     for (const [field, value] of Object.entries(settings) as [keyof Profile, unknown][]) {
       let values = fromConfig.get(field);
       if (!values) fromConfig.set(field, (values = new Map()));

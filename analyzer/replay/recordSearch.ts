@@ -1,12 +1,14 @@
 // The first SGLang log record that holds a set of substrings, searched in the
 // stored event texts (ingest/store/eventText.ts) rather than event by event:
 // each source's text blocks are scanned in line order for the first record
-// holding every substring of a set, and one pass over the events then turns
+// holding every substring of a set, and the blocks of each source then turn
 // the (source, line) found into seqs. A source's records keep their line
 // order in the global order, so its first match by line is its first by seq.
 
-import type { Statement } from "better-sqlite3";
 import type { IncidentDb } from "../../ingest/store/db.js";
+import { textBlocks } from "../../ingest/store/eventText.js";
+import { sglangLogSources } from "../../ingest/store/replayQueries.js";
+import { firstSeqOfLines } from "../../ingest/store/viewQueries.js";
 
 export interface RecordMatch {
   seq: number;
@@ -22,13 +24,8 @@ interface Found {
 
 /** For each set of substrings, the first record in seq order that holds all of them. */
 export function firstRecordsWith(db: IncidentDb, needleSets: readonly (readonly string[])[]): (RecordMatch | undefined)[] {
-  const sources = db
-    .prepare("SELECT id FROM sources WHERE status = 'complete' AND format = 'sglang-log' ORDER BY id")
-    .pluck()
-    .all() as number[];
-  const blocks = db.prepare("SELECT lines, ends, text FROM event_text WHERE source_id = ? ORDER BY first_line").raw();
-  const found = sources.flatMap((sourceId) => firstInSource(blocks, sourceId, needleSets));
-  const seqs = seqsOf(db, found);
+  const found = sglangLogSources(db).flatMap((sourceId) => firstInSource(db, sourceId, needleSets));
+  const seqs = firstSeqOfLines(db, found);
   const out: (RecordMatch | undefined)[] = needleSets.map(() => undefined);
   for (const f of found) {
     const seq = seqs.get(`${f.sourceId}:${f.line}`);
@@ -40,11 +37,11 @@ export function firstRecordsWith(db: IncidentDb, needleSets: readonly (readonly 
 }
 
 /** Per set, the source's first record (by line) holding all its substrings. */
-function firstInSource(blocks: Statement, sourceId: number, needleSets: readonly (readonly string[])[]): Found[] {
+function firstInSource(db: IncidentDb, sourceId: number, needleSets: readonly (readonly string[])[]): Found[] {
   const heads = needleSets.map((set) => Buffer.from(set[0]!));
   const open = new Set(needleSets.keys());
   const out: Found[] = [];
-  for (const [lines, ends, text] of blocks.iterate(sourceId) as Iterable<[Buffer, Buffer, Buffer]>) {
+  for (const { lines, ends, text } of textBlocks(db, sourceId)) {
     for (const set of open) {
       const hit = firstEntryWith(lines, ends, text, heads[set]!, needleSets[set]!);
       if (!hit) continue;
@@ -81,25 +78,4 @@ function entryAt(ends: Buffer, count: number, at: number): number {
     else lo = mid + 1;
   }
   return lo;
-}
-
-/** "source:line" → the first seq of the records found, in one pass over the events. */
-function seqsOf(db: IncidentDb, found: Found[]): Map<string, number> {
-  const out = new Map<string, number>();
-  if (found.length === 0) return out;
-  const wanted = new Set(found.map((f) => `${f.sourceId}:${f.line}`));
-  const lines = [...new Set(found.map((f) => f.line))];
-  // No index leads from (source, line) to seq; one scan testing the line
-  // against a short list beats a join that would rescan per record.
-  const rows = db
-    .prepare(
-      `SELECT source_id AS sourceId, line, MIN(seq) AS seq FROM events
-       WHERE line IN (${lines.map(() => "?").join(", ")}) GROUP BY source_id, line`,
-    )
-    .all(...lines) as { sourceId: number; line: number; seq: number }[];
-  for (const r of rows) {
-    const key = `${r.sourceId}:${r.line}`;
-    if (wanted.has(key)) out.set(key, r.seq);
-  }
-  return out;
 }

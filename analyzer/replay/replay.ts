@@ -7,9 +7,9 @@
 import type { CheckCoverage, Violation } from "../model/api.js";
 import { createModel } from "../model/index.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { EventColumns, type ColumnsInfo } from "./eventColumns.js";
+import { EventReader } from "../../ingest/store/blocks/eventCursor.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
-import { EventReader } from "./eventReader.js";
+import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
 import { SNAPSHOT_EVERY, snapshotSpacing, SnapshotSet, type SnapshotInfo } from "./snapshots.js";
@@ -22,7 +22,7 @@ export interface ReplayOptions {
   /** Events between snapshots when they are (re)built; SNAPSHOT_EVERY by default. */
   snapshotEvery?: number;
   /** Called now and then with the events done so far and the total. */
-  onProgress?: (phase: "columns" | "replay", done: number, total: number) => void;
+  onProgress?: (phase: "replay", done: number, total: number) => void;
 }
 
 export interface ReplayViolation extends Omit<Violation, "witness"> {
@@ -36,12 +36,9 @@ export interface ReplaySummary {
   lastSeq: number | null;
   violations: ReplayViolation[];
   coverage: CheckCoverage[];
-  columns: ColumnsInfo;
   snapshots: SnapshotInfo;
   timing: {
-    /** Building (or checking) the column cache. */
-    columnsMs: number;
-    /** The replay proper, snapshots included. */
+    /** The replay proper, straight from the event blocks, snapshots included. */
     replayMs: number;
     eventsPerSecond: number;
   };
@@ -51,10 +48,8 @@ const PROGRESS_EVERY = 1 << 18;
 
 export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): ReplaySummary {
   const choice = opts.choice ?? selectProfile(db, opts.profileFlag);
-  const t0 = performance.now();
-  const columns = EventColumns.open(db, (n) => opts.onProgress?.("columns", n, Number.NaN));
   const t1 = performance.now();
-  const run = runModel(db, choice, columns, opts);
+  const run = runModel(db, choice, opts);
   const replayMs = performance.now() - t1;
   return {
     choice,
@@ -63,9 +58,8 @@ export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): Replay
     lastSeq: run.lastSeq,
     violations: resolveWitnesses(db, run.violations),
     coverage: run.coverage,
-    columns: columns.info,
     snapshots: run.snapshots.info,
-    timing: { columnsMs: t1 - t0, replayMs, eventsPerSecond: replayMs > 0 ? (run.events / replayMs) * 1000 : 0 },
+    timing: { replayMs, eventsPerSecond: replayMs > 0 ? (run.events / replayMs) * 1000 : 0 },
   };
 }
 
@@ -86,21 +80,21 @@ export interface ModelRun {
 export function runModel(
   db: IncidentDb,
   choice: ProfileChoice,
-  columns: EventColumns,
   opts: Pick<ReplayOptions, "onProgress" | "snapshotEvery"> = {},
 ): ModelRun {
-  const existing = db.readonly ? null : SnapshotSet.find(db, columns.fingerprint, choice.profile);
+  const fingerprint = eventsFingerprint(db);
+  const existing = db.readonly ? null : SnapshotSet.find(db, fingerprint, choice.profile);
   const every = opts.snapshotEvery ?? SNAPSHOT_EVERY;
-  const writer = existing ? null : SnapshotSet.writer(db, columns.fingerprint, choice.profile, every);
+  const writer = existing ? null : SnapshotSet.writer(db, fingerprint, choice.profile, every);
   const model = createModel(choice.profile, modelOptions(db));
   const violations: Violation[] = [];
-  const total = columns.events;
+  const reader = new EventReader(db);
+  const total = reader.blocks.events;
   let done = 0;
   let firstSeq: number | null = null;
   // Countdowns to the next snapshot and progress report: a division per event was visible in profiles.
   let toSnapshot = writer === null ? Infinity : every;
   let toProgress = PROGRESS_EVERY;
-  const reader = new EventReader(db, columns);
   reader.forEach(-Infinity, Infinity, (ev) => {
     const found = model.apply(ev);
     if (found.length > 0) for (const v of found) violations.push(v);

@@ -10,7 +10,8 @@ import { deserialize, serialize } from "node:v8";
 import { deflateSync, inflateSync, constants as zlib } from "node:zlib";
 import type { Profile } from "../model/api.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { getMetaJson, setMeta } from "../../ingest/store/db.js";
+import { getMetaJson } from "../../ingest/store/db.js";
+import { replaceSnapshots, snapshotSeqs, snapshotState } from "../../ingest/store/snapshotStore.js";
 
 /**
  * Events between snapshots: a stateAt replays at most this many events after
@@ -93,7 +94,7 @@ export class SnapshotSet {
   static find(db: IncidentDb, fingerprint: string, profile: Profile): SnapshotSet | null {
     const meta = getMetaJson<SnapshotsMeta>(db, SNAPSHOTS_META);
     if (!meta || meta.fingerprint !== fingerprint || meta.profile !== profileKey(profile) || meta.format !== SNAPSHOT_FORMAT) return null;
-    const seqs = db.prepare("SELECT seq FROM snapshots ORDER BY seq").pluck().all() as number[];
+    const seqs = snapshotSeqs(db);
     if (seqs.length !== meta.count) return null;
     return new SnapshotSet(db, null, seqs, { every: meta.every, count: meta.count, bytes: meta.bytes, reused: true, stored: true });
   }
@@ -112,7 +113,7 @@ export class SnapshotSet {
 
   /** The decoded model state of the snapshot taken after `seq`. */
   state(seq: number): unknown {
-    const blob = this.memory ? this.memory.get(seq) : (this.db.prepare("SELECT state FROM snapshots WHERE seq = ?").pluck().get(seq) as Buffer | undefined);
+    const blob = this.memory ? this.memory.get(seq) : snapshotState(this.db, seq);
     if (blob === undefined) throw new Error(`no snapshot after seq ${seq}`);
     return decodeSnapshot(blob);
   }
@@ -150,20 +151,15 @@ export class SnapshotWriter {
     const seqs = [...this.blobs.keys()];
     const info = { every: this.every, count: seqs.length, bytes: this.bytes, reused: false, stored: !this.db.readonly };
     if (this.db.readonly) return SnapshotSet.made(this.db, this.blobs, seqs, info);
-    const insert = this.db.prepare("INSERT INTO snapshots (seq, state) VALUES (?, ?)");
-    this.db.transaction(() => {
-      this.db.exec("DELETE FROM snapshots");
-      for (const [seq, blob] of this.blobs) insert.run(seq, blob);
-      const meta: SnapshotsMeta = {
-        fingerprint: this.fingerprint,
-        profile: profileKey(this.profile),
-        format: SNAPSHOT_FORMAT,
-        every: this.every,
-        count: seqs.length,
-        bytes: this.bytes,
-      };
-      setMeta(this.db, SNAPSHOTS_META, JSON.stringify(meta));
-    })();
+    const meta: SnapshotsMeta = {
+      fingerprint: this.fingerprint,
+      profile: profileKey(this.profile),
+      format: SNAPSHOT_FORMAT,
+      every: this.every,
+      count: seqs.length,
+      bytes: this.bytes,
+    };
+    replaceSnapshots(this.db, this.blobs, SNAPSHOTS_META, JSON.stringify(meta));
     return SnapshotSet.made(this.db, null, seqs, info);
   }
 }

@@ -1,17 +1,17 @@
 // The model state at any point of an incident: the nearest snapshot at or
 // before the point, restored, plus a forward replay of the events after it.
 // Plain functions over an open database; what they need between calls (the
-// profile, the column cache, the snapshot index) is kept per database handle
+// profile, the event reader, the snapshot index) is kept per database handle
 // and rebuilt when the events' fingerprint changes.
 
 import type { ModelStateView, ReplayModel } from "../model/api.js";
 import { createModel, restoreModel, type ModelOptions } from "../model/index.js";
 import { getMeta, type IncidentDb } from "../../ingest/store/db.js";
-import { EventColumns } from "./eventColumns.js";
-import { eventRefs, type EventRef } from "./eventRefs.js";
+import { EventReader } from "../../ingest/store/blocks/eventCursor.js";
 import { eventTime } from "../../ingest/store/ruleQueries.js";
+import { lastSeqAtOrBefore, lastSeqAtOrBeforeTime } from "../../ingest/store/replayQueries.js";
+import { eventRefs, type EventRef } from "./eventRefs.js";
 import { inferenceOf, withInferred, type Inference } from "./inferredState.js";
-import { EventReader } from "./eventReader.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
@@ -45,7 +45,7 @@ export interface Timeline {
 
 const timelines = new WeakMap<IncidentDb, Timeline>();
 
-/** The profile, column cache and snapshots of `db` for a flag, built on first use. */
+/** The profile, event reader and snapshots of `db` for a flag, built on first use. */
 export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
   const fingerprint = eventsFingerprint(db);
   const known = timelines.get(db);
@@ -53,15 +53,13 @@ export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
     return known;
   }
   const choice = selectProfile(db, profileFlag);
-  const columns = EventColumns.open(db);
-  const snapshots =
-    (db.readonly ? null : SnapshotSet.find(db, columns.fingerprint, choice.profile)) ?? runModel(db, choice, columns).snapshots;
+  const snapshots = (db.readonly ? null : SnapshotSet.find(db, fingerprint, choice.profile)) ?? runModel(db, choice).snapshots;
   const made: Timeline = {
     fingerprint,
     profileFlag,
     choice,
     options: modelOptions(db),
-    reader: new EventReader(db, columns),
+    reader: new EventReader(db),
     snapshots,
     snapshotsMeta: getMeta(db, SNAPSHOTS_META),
     position: null,
@@ -73,13 +71,8 @@ export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
 
 /** The seq a point names: the event itself, or the last event at or before the time. Null before the first event. */
 export function seqAt(db: IncidentDb, at: At): number | null {
-  if ("seq" in at) {
-    const seq = db.prepare("SELECT seq FROM events WHERE seq <= ? ORDER BY seq DESC LIMIT 1").pluck().get(at.seq) as number | undefined;
-    return seq ?? null;
-  }
-  // Seq order is time order after clock alignment, so the latest time at or before tsUs ends the prefix.
-  const seq = db.prepare("SELECT seq FROM events WHERE ts_us <= ? ORDER BY ts_us DESC, seq DESC LIMIT 1").pluck().get(at.tsUs) as number | undefined;
-  return seq ?? null;
+  if ("seq" in at) return lastSeqAtOrBefore(db, at.seq);
+  return lastSeqAtOrBeforeTime(db, at.tsUs);
 }
 
 /**

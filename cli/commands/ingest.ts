@@ -92,7 +92,6 @@ class ProgressView {
   }
 
   private detail(p: IngestProgress): string {
-    if (p.phase === "index") return `${p.done}/${p.total} indexes`;
     const seconds = Math.max(1e-3, (performance.now() - this.started) / 1000);
     const mb = (n: number): string => (n / 1e6).toFixed(1);
     const rates = `${(p.done / 1e6 / seconds).toFixed(0)} MB/s`;

@@ -8,13 +8,17 @@
 // A text belongs to a (source, line): the one record that starts on that
 // line. Events that share a line (a Flight Recorder entry gives an enter and
 // an exit) share its text, and a text does not change when new sources
-// reorder the events, so blocks are written once, at ingest.
+// reorder the events, so blocks are written once, at ingest. The text of a
+// block is compressed (codec.ts) where the block is built, in the parse
+// worker; lines and ends stay plain for the binary search.
 
+import { compress, decompress } from "./codec.js";
 import type { IncidentDb } from "./db.js";
 
 export const EVENT_TEXT_TABLE = `
   -- lines: uint32 LE line of each text; ends: uint32 LE end offset of each
-  -- text in text (UTF-8, back to back). first/last_line bound the lines.
+  -- text in the decompressed text (UTF-8, back to back; text is compressed
+  -- since schema 5). first/last_line bound the lines.
   CREATE TABLE event_text (
     id          INTEGER PRIMARY KEY,
     source_id   INTEGER NOT NULL,
@@ -33,6 +37,7 @@ export interface TextBlock {
   lastLine: number;
   lines: Uint32Array;
   ends: Uint32Array;
+  /** The texts back to back, compressed. */
   text: Uint8Array;
 }
 
@@ -83,7 +88,7 @@ export class TextBlockBuilder {
       lastLine: this.lines[this.lines.length - 1]!,
       lines: Uint32Array.from(this.lines),
       ends: Uint32Array.from(this.ends),
-      text: new Uint8Array(this.bytes.subarray(0, this.used)),
+      text: compressed(this.bytes.subarray(0, this.used)),
     };
   }
 
@@ -100,7 +105,7 @@ export class TextBlockBuilder {
       ends[k] = at;
     });
     const lines = Uint32Array.from(order, (i) => this.lines[i]!);
-    return { sourceId: this.sourceId, firstLine: lines[0]!, lastLine: lines[lines.length - 1]!, lines, ends, text };
+    return { sourceId: this.sourceId, firstLine: lines[0]!, lastLine: lines[lines.length - 1]!, lines, ends, text: compressed(text) };
   }
 
   private grow(need: number): void {
@@ -108,6 +113,11 @@ export class TextBlockBuilder {
     this.bytes.copy(bigger, 0, 0, this.used);
     this.bytes = bigger;
   }
+}
+
+/** A compressed copy in a buffer of its own (blocks are transferred between threads: never a view of a pool). */
+function compressed(text: Uint8Array): Uint8Array {
+  return new Uint8Array(compress(text));
 }
 
 /** Writes text blocks into an incident (inside the writer's transaction). */
@@ -159,7 +169,8 @@ export class EventTexts {
     }
     // Blocks of a source overlap only where its records came out of line
     // order; the first candidate holds the line otherwise.
-    for (const block of this.find.iterate(sourceId, line, line) as Iterable<StoredBlock>) {
+    for (const stored of this.find.all(sourceId, line, line) as StoredBlock[]) {
+      const block = { ...stored, text: decompressedText(stored.text) };
       const text = textOf(block, line);
       if (text !== undefined) {
         this.recent.set(sourceId, block);
@@ -197,4 +208,49 @@ export function eventTexts(db: IncidentDb): EventTexts {
     readers.set(db, r);
   }
   return r;
+}
+
+function decompressedText(stored: Uint8Array): Buffer {
+  const raw = decompress(stored);
+  return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+}
+
+/** A source's texts as stored, text decompressed. */
+export interface TextSlice {
+  sourceId: number;
+  lines: Buffer;
+  ends: Buffer;
+  text: Buffer;
+}
+
+/** Every text block, by source and first line, decompressed one at a time. */
+export function* textBlocks(db: IncidentDb, sourceId?: number): Generator<TextSlice> {
+  const ids = (
+    sourceId === undefined ? db.prepare("SELECT id FROM event_text ORDER BY source_id, first_line") : db.prepare("SELECT id FROM event_text WHERE source_id = ? ORDER BY first_line")
+  )
+    .pluck()
+    .all(...(sourceId === undefined ? [] : [sourceId])) as number[];
+  const read = db.prepare("SELECT source_id AS sourceId, lines, ends, text FROM event_text WHERE id = ?");
+  for (const id of ids) {
+    const b = read.get(id) as TextSlice;
+    yield { ...b, text: decompressedText(b.text) };
+  }
+}
+
+/** A zstd frame's first bytes; plain UTF-8 text never starts so (0xB5 cannot follow an ASCII byte). */
+const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
+
+/**
+ * Compresses the text of every block still stored plain (the schema 4 → 5
+ * migration; blocks the 2 → 3 migration just wrote are compressed already).
+ */
+export function compressStoredTexts(db: IncidentDb): void {
+  const ids = db.prepare("SELECT id FROM event_text").pluck().all() as number[];
+  const read = db.prepare("SELECT text FROM event_text WHERE id = ?").pluck();
+  const write = db.prepare("UPDATE event_text SET text = ? WHERE id = ?");
+  for (const id of ids) {
+    const text = read.get(id) as Buffer;
+    if (text.subarray(0, 4).equals(ZSTD_MAGIC)) continue;
+    write.run(compress(text), id);
+  }
 }

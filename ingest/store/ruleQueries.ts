@@ -3,9 +3,11 @@
 // records of those kinds other sources wrote meanwhile, the first and last
 // record of a room and of the incident, transfer posts and notifications, and
 // records of a kind without their texts (timeouts, batch-line gauges).
-// Index-driven (events_kind, events_room), so none of them scans the whole table.
+// Each reads only the blocks its kinds or room occur in (blocks/scan.ts).
 
 import type { IncidentDb } from "./db.js";
+import { eventBlocks } from "./blocks/eventBlocks.js";
+import { scanEvents } from "./blocks/scan.js";
 
 /** Two consecutive records of the kinds in one source, at least `minGapUs` apart. */
 export interface SourcePause {
@@ -16,57 +18,72 @@ export interface SourcePause {
   afterUs: number;
 }
 
-function placeholders(n: number): string {
-  return Array.from({ length: n }, () => "?").join(", ");
-}
-
 /** Per source, every pause of at least `minGapUs` between consecutive records of `kinds`. */
 export function sourcePauses(db: IncidentDb, kinds: readonly string[], minGapUs: number): SourcePause[] {
-  return db
-    .prepare(
-      `SELECT source_id AS sourceId, prevSeq AS beforeSeq, prevTs AS beforeUs, seq AS afterSeq, ts_us AS afterUs FROM (
-         SELECT source_id, seq, ts_us, LAG(ts_us) OVER w AS prevTs, LAG(seq) OVER w AS prevSeq FROM events WHERE kind IN (${placeholders(kinds.length)})
-         WINDOW w AS (PARTITION BY source_id ORDER BY seq))
-       WHERE ts_us - prevTs >= ?`,
-    )
-    .all(...kinds, minGapUs) as SourcePause[];
+  const last = new Map<number, { seq: number; tsUs: number }>();
+  const out: SourcePause[] = [];
+  scanEvents(db, { kinds }, (ev) => {
+    const sourceId = ev.sourceId;
+    const before = last.get(sourceId);
+    const tsUs = ev.tsUs;
+    if (before && tsUs - before.tsUs >= minGapUs) out.push({ sourceId, beforeSeq: before.seq, beforeUs: before.tsUs, afterSeq: ev.seq, afterUs: tsUs });
+    last.set(sourceId, { seq: ev.seq, tsUs });
+  });
+  return out.sort((a, b) => a.sourceId - b.sourceId || a.afterSeq - b.afterSeq);
 }
 
-/** Per source, its last record of `kinds`. */
+/** Per source, its last record of `kinds`, by source id. */
 export function lastRecordPerSource(db: IncidentDb, kinds: readonly string[]): { sourceId: number; seq: number; tsUs: number }[] {
-  return db
-    .prepare(`SELECT source_id AS sourceId, MAX(seq) AS seq, ts_us AS tsUs FROM events WHERE kind IN (${placeholders(kinds.length)}) GROUP BY source_id`)
-    .all(...kinds) as { sourceId: number; seq: number; tsUs: number }[];
+  const last = new Map<number, { sourceId: number; seq: number; tsUs: number }>();
+  scanEvents(db, { kinds }, (ev) => {
+    last.set(ev.sourceId, { sourceId: ev.sourceId, seq: ev.seq, tsUs: ev.tsUs });
+  });
+  return [...last.values()].sort((a, b) => a.sourceId - b.sourceId);
 }
 
 /** Records of `kinds` strictly between two times, in sources other than `exceptSourceId`. */
 export function recordsBetweenElsewhere(db: IncidentDb, kinds: readonly string[], fromUs: number, toUs: number, exceptSourceId: number): number {
-  const row = db
-    .prepare(`SELECT COUNT(*) AS n FROM events WHERE kind IN (${placeholders(kinds.length)}) AND ts_us > ? AND ts_us < ? AND source_id != ?`)
-    .get(...kinds, fromUs, toUs, exceptSourceId) as { n: number };
-  return row.n;
+  let n = 0;
+  scanEvents(db, { kinds, fromUs: Math.floor(fromUs) + 1, toUs }, (ev) => {
+    if (ev.sourceId !== exceptSourceId) n++;
+  });
+  return n;
 }
 
 /** The first record of a room (its seq and time), or undefined when no event names it. */
 export function roomFirstRecord(db: IncidentDb, room: string): { seq: number; tsUs: number } | undefined {
-  return db.prepare("SELECT seq, ts_us AS tsUs FROM events WHERE room = ? ORDER BY seq LIMIT 1").get(room) as { seq: number; tsUs: number } | undefined;
+  return firstOf(db, room, false);
 }
 
 /** The last record of a room, or undefined when no event names it. */
 export function roomLastRecord(db: IncidentDb, room: string): { seq: number; tsUs: number } | undefined {
-  return db.prepare("SELECT seq, ts_us AS tsUs FROM events WHERE room = ? ORDER BY seq DESC LIMIT 1").get(room) as { seq: number; tsUs: number } | undefined;
+  return firstOf(db, room, true);
+}
+
+function firstOf(db: IncidentDb, room: string, reverse: boolean): { seq: number; tsUs: number } | undefined {
+  let found: { seq: number; tsUs: number } | undefined;
+  scanEvents(db, { room }, (ev) => ((found = { seq: ev.seq, tsUs: ev.tsUs }), false), { reverse });
+  return found;
 }
 
 /** The first and last event of the incident (seq and time), undefined when it has none. */
 export function incidentSpan(db: IncidentDb): { firstSeq: number; firstUs: number; lastSeq: number; lastUs: number } | undefined {
-  const first = db.prepare("SELECT seq, ts_us AS tsUs FROM events ORDER BY seq LIMIT 1").get() as { seq: number; tsUs: number } | undefined;
-  const last = db.prepare("SELECT seq, ts_us AS tsUs FROM events ORDER BY seq DESC LIMIT 1").get() as { seq: number; tsUs: number } | undefined;
-  return first && last ? { firstSeq: first.seq, firstUs: first.tsUs, lastSeq: last.seq, lastUs: last.tsUs } : undefined;
+  const list = eventBlocks(db).list;
+  if (list.length === 0) return undefined;
+  const first = eventTimeIn(db, list[0]!.firstSeq)!;
+  const lastSeq = list[list.length - 1]!.lastSeq;
+  return { firstSeq: list[0]!.firstSeq, firstUs: first, lastSeq, lastUs: eventTimeIn(db, lastSeq)! };
 }
 
 /** The time of the event `seq`, undefined when there is none. */
 export function eventTime(db: IncidentDb, seq: number): number | undefined {
-  return db.prepare("SELECT ts_us FROM events WHERE seq = ?").pluck().get(seq) as number | undefined;
+  return eventTimeIn(db, seq);
+}
+
+function eventTimeIn(db: IncidentDb, seq: number): number | undefined {
+  let ts: number | undefined;
+  scanEvents(db, { fromSeq: seq, toSeq: seq }, (ev) => ((ts = ev.tsUs), false));
+  return ts;
 }
 
 /** A batch line's queue gauges: its place and the numeric values of `fields`. */
@@ -80,19 +97,30 @@ export interface GaugeLine {
   values: (number | null)[];
 }
 
-/** Every record of `kind` that carries one of `fields` (attribute names like "#transfer-req"), in seq order. */
+/** Every record of `kind`, with the values of `fields` (attribute names like "#transfer-req"), in seq order. */
 export function gaugeLines(db: IncidentDb, kind: string, fields: readonly string[]): GaugeLine[] {
-  const picks = fields.map((f) => `json_extract(attrs, '$."${f.replace(/"/g, "")}"')`).join(", ");
-  const rows = db.prepare(`SELECT seq, ts_us, host, role, pp, tp, ${picks} FROM events WHERE kind = ? ORDER BY seq`).raw().all(kind) as unknown[][];
-  return rows.map((r) => ({
-    seq: r[0] as number, tsUs: r[1] as number, host: r[2] as string | null, role: r[3] as string | null, pp: r[4] as number | null, tp: r[5] as number | null,
-    values: r.slice(6).map((v) => (typeof v === "number" ? v : null)),
-  }));
+  const out: GaugeLine[] = [];
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    out.push({ seq: ev.seq, tsUs: ev.tsUs, host: ev.host, role: ev.role, pp: ev.pp, tp: ev.tp, values: fields.map((f) => gaugeValue(ev.attr(f))) });
+  });
+  return out;
+}
+
+/** A gauge as a number: booleans count as 1 and 0 (as SQLite's json_extract gave them), anything else is no value. */
+function gaugeValue(v: unknown): number | null {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return null;
 }
 
 /** Distinct hosts named by events, in order. */
 export function eventHosts(db: IncidentDb): string[] {
-  return db.prepare("SELECT DISTINCT host FROM events WHERE host IS NOT NULL ORDER BY host").pluck().all() as string[];
+  const hosts = new Set<string>();
+  scanEvents(db, {}, (ev) => {
+    const h = ev.host;
+    if (h !== null) hosts.add(h);
+  });
+  return [...hosts].sort();
 }
 
 /** A transfer record's place: room, chunk and TP rank (kv.post / kv.notify probe records). */
@@ -108,14 +136,23 @@ export interface TransferStamp {
 
 /** Every kv.post with a room, in seq order. */
 export function transferPosts(db: IncidentDb): TransferStamp[] {
-  return db.prepare("SELECT seq, ts_us AS tsUs, room, chunk, tp, NULL AS tag FROM events WHERE kind = 'kv.post' AND room IS NOT NULL ORDER BY seq").all() as TransferStamp[];
+  return transferStamps(db, "kv.post", false);
 }
 
 /** Every kv.notify with a room, in seq order. */
 export function transferNotifies(db: IncidentDb): TransferStamp[] {
-  return db
-    .prepare("SELECT seq, ts_us AS tsUs, room, chunk, tp, json_extract(attrs, '$.tag') AS tag FROM events WHERE kind = 'kv.notify' AND room IS NOT NULL ORDER BY seq")
-    .all() as TransferStamp[];
+  return transferStamps(db, "kv.notify", true);
+}
+
+function transferStamps(db: IncidentDb, kind: string, withTag: boolean): TransferStamp[] {
+  const out: TransferStamp[] = [];
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    const room = ev.room;
+    if (room === null) return;
+    const tag = withTag ? ev.attr("tag") : undefined;
+    out.push({ seq: ev.seq, tsUs: ev.tsUs, room, chunk: ev.chunk, tp: ev.tp, tag: tag === undefined || tag === null ? null : String(tag) });
+  });
+  return out;
 }
 
 /** A record's place and attributes without its text: what reading many records of a kind needs. */
@@ -131,10 +168,11 @@ export interface RecordStamp {
   attrs: Record<string, unknown> | null;
 }
 
-/** Every record of the kinds, in seq order, without texts (index events_kind). */
+/** Every record of the kinds, in seq order, without texts (the blocks the kinds occur in). */
 export function recordStamps(db: IncidentDb, kinds: readonly string[]): RecordStamp[] {
-  const rows = db
-    .prepare(`SELECT seq, ts_us AS tsUs, host, role, pp, tp, room, state, attrs FROM events WHERE kind IN (${placeholders(kinds.length)}) ORDER BY seq`)
-    .all(...kinds) as (Omit<RecordStamp, "attrs"> & { attrs: string | null })[];
-  return rows.map((r) => ({ ...r, attrs: r.attrs === null ? null : (JSON.parse(r.attrs) as Record<string, unknown>) }));
+  const out: RecordStamp[] = [];
+  scanEvents(db, { kinds }, (ev) => {
+    out.push({ seq: ev.seq, tsUs: ev.tsUs, host: ev.host, role: ev.role, pp: ev.pp, tp: ev.tp, room: ev.room, state: ev.state, attrs: ev.attrs });
+  });
+  return out;
 }

@@ -4,37 +4,10 @@
 
 import type { IncidentDb } from "./db.js";
 import { EVENT_TEXT_TABLE } from "./eventText.js";
+import { moveEventsIntoBlocks } from "./blocks/blockMigration.js";
 import { moveTextOutOfEvents } from "./textMigration.js";
 
-export const SCHEMA_VERSION = 4;
-
-/**
- * The events table, also used to rebuild it when new sources join an
- * incident that already has events (the global order changes).
- */
-export const EVENTS_TABLE = `-- seq is the global order after clock alignment; ts_us is the aligned time
--- (raw time + the host's offset in meta 'clock_offsets').
-CREATE TABLE events (
-  seq        INTEGER PRIMARY KEY,
-  ts_us      INTEGER NOT NULL,
-  source_id  INTEGER NOT NULL,
-  line       INTEGER NOT NULL,
-  host       TEXT,
-  role       TEXT,
-  dp         INTEGER,
-  pp         INTEGER,
-  tp         INTEGER,
-  kind       TEXT NOT NULL,
-  room       TEXT,
-  rid        TEXT,
-  chunk      INTEGER,
-  layer      INTEGER,
-  page_lo    INTEGER,
-  page_hi    INTEGER,
-  state      INTEGER,
-  attrs      TEXT,
-  ts_inferred INTEGER  -- 1: the record has no time of its own; ts_us was interpolated or anchored
-);`;
+export const SCHEMA_VERSION = 5;
 
 /** Each entry upgrades a database from version `index` to `index + 1`: SQL, or a step that needs code. */
 export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
@@ -132,30 +105,6 @@ export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
   ALTER TABLE sources ADD COLUMN time_origin TEXT;
   UPDATE sources SET error_count = json_array_length(errors);
   `,
+  // The events leave their table for column blocks (ingest/store/blocks/).
+  moveEventsIntoBlocks,
 ];
-
-/** Built after a bulk load rather than maintained row by row. */
-export const EVENT_INDEXES: readonly string[] = [
-  "CREATE INDEX IF NOT EXISTS events_ts ON events(ts_us)",
-  "CREATE INDEX IF NOT EXISTS events_room ON events(room, seq) WHERE room IS NOT NULL",
-  "CREATE INDEX IF NOT EXISTS events_rank ON events(host, role, tp, seq)",
-  "CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq)",
-];
-
-/**
- * What the replay derives from `events` and may rebuild at any time: a column
- * cache of the events (replays faster than row-by-row reads), valid only for
- * the fingerprint stored beside it in `meta`, and an index for stepping to the
- * next/previous event touching a page range (scanned in seq order). Created
- * on demand by the analyzer, not by a migration: dropping them loses nothing
- * (a re-ingest drops the index with the old events table).
- */
-export const REPLAY_CACHE_TABLES = `
-  CREATE TABLE IF NOT EXISTS event_columns (
-    first_seq  INTEGER PRIMARY KEY,
-    last_seq   INTEGER NOT NULL,
-    count      INTEGER NOT NULL,
-    data       BLOB NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS events_pages ON events(seq, page_lo, page_hi, layer) WHERE page_lo IS NOT NULL;
-`;

@@ -4,7 +4,11 @@
 // the omnibox. Rows come back as plain camelCase objects; rooms stay strings.
 
 import type { IncidentDb } from "./db.js";
-import { eventBySeq, type StoredEvent } from "./queries.js";
+import { rankKey } from "./blocks/blockTables.js";
+import { eventBlocks, KeyDim } from "./blocks/eventBlocks.js";
+import { scanEvents } from "./blocks/scan.js";
+import { textBlocks } from "./eventText.js";
+import type { StoredEvent } from "./queries.js";
 
 /** The columns the timeline index keeps of every event, as read raw (arrays are cheaper than objects). */
 export type TimelineRow = [
@@ -12,11 +16,24 @@ export type TimelineRow = [
   kind: string, state: number | null,
 ];
 
-/** Every event's timeline columns, in table order (sequential pages: much faster than walking an index). */
+/** Every event's timeline columns, in seq order, decoded a block at a time. */
 export function timelineRows(db: IncidentDb): { count: number; maxSeq: number; rows: Iterable<TimelineRow> } {
-  const { n, maxSeq } = db.prepare("SELECT COUNT(*) AS n, COALESCE(MAX(seq), 0) AS maxSeq FROM events").get() as { n: number; maxSeq: number };
-  const rows = db.prepare("SELECT seq, ts_us, host, role, dp, pp, tp, kind, state FROM events").raw(true).iterate() as Iterable<TimelineRow>;
-  return { count: n, maxSeq, rows };
+  const blocks = eventBlocks(db);
+  const list = blocks.list;
+  const maxSeq = list.length === 0 ? 0 : list[list.length - 1]!.lastSeq;
+  return { count: blocks.events, maxSeq, rows: timelineRowsOf(db) };
+}
+
+function* timelineRowsOf(db: IncidentDb): Generator<TimelineRow> {
+  const blocks = eventBlocks(db);
+  for (let i = 0; i < blocks.list.length; i++) {
+    const rows: TimelineRow[] = [];
+    const b = blocks.list[i]!;
+    scanEvents(db, { fromSeq: b.firstSeq, toSeq: b.lastSeq }, (ev) => {
+      rows.push([ev.seq, ev.tsUs, ev.host, ev.role, ev.dp, ev.pp, ev.tp, ev.kind, ev.state]);
+    });
+    yield* rows;
+  }
 }
 
 /** What the timeline draws names and spans from, for the events of some kinds only. */
@@ -24,11 +41,13 @@ export type DetailRow = [seq: number, kind: string, room: string | null, chunk: 
 
 /** seq, kind, room, chunk, state and attrs (as JSON text) of the events of `kinds`, in seq order. */
 export function detailRows(db: IncidentDb, kinds: readonly string[]): Iterable<DetailRow> {
-  if (kinds.length === 0) return [];
-  return db
-    .prepare(`SELECT seq, kind, room, chunk, state, attrs FROM events WHERE kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY seq`)
-    .raw(true)
-    .iterate(...kinds) as Iterable<DetailRow>;
+  const rows: DetailRow[] = [];
+  if (kinds.length === 0) return rows;
+  scanEvents(db, { kinds }, (ev) => {
+    const attrs = ev.attrs;
+    rows.push([ev.seq, ev.kind, ev.room, ev.chunk, ev.state, attrs === null ? null : JSON.stringify(attrs)]);
+  });
+  return rows;
 }
 
 /** A finding as stored: its JSON columns still as text. */
@@ -76,13 +95,23 @@ export interface SummaryFigures {
 }
 
 export function summaryFigures(db: IncidentDb): SummaryFigures {
-  const ranks = db.prepare("SELECT DISTINCT host, role, tp FROM events WHERE tp IS NOT NULL").all() as SummaryFigures["ranks"];
-  const span = db.prepare("SELECT MIN(ts_us) AS first, MAX(ts_us) AS last FROM events").get() as { first: number | null; last: number | null };
+  const ranks = new Map<string, SummaryFigures["ranks"][number]>();
+  scanEvents(db, {}, (ev) => {
+    const tp = ev.tp;
+    if (tp === null) return;
+    const key = rankKey(ev.host, ev.role, tp);
+    if (!ranks.has(key)) ranks.set(key, { host: ev.host, role: ev.role, tp });
+  });
+  const list = eventBlocks(db).list;
+  const span = {
+    first: list.length === 0 ? null : Math.min(...list.map((b) => b.minTsUs)),
+    last: list.length === 0 ? null : Math.max(...list.map((b) => b.maxTsUs)),
+  };
   const violatedBySeverity: Record<string, number> = {};
   const bySeverity = db.prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE verdict = 'violated' GROUP BY severity").all() as { severity: string; n: number }[];
   for (const row of bySeverity) violatedBySeverity[row.severity] = row.n;
   const topSuspect = db.prepare("SELECT rank, cause, confidence, body FROM suspects ORDER BY rank LIMIT 1").get() as StoredSuspectRow | undefined;
-  return { ranks, firstTsUs: span.first, lastTsUs: span.last, violatedBySeverity, topSuspect };
+  return { ranks: [...ranks.values()], firstTsUs: span.first, lastTsUs: span.last, violatedBySeverity, topSuspect };
 }
 
 /** Where to look after an event: its kinds, and optionally one host and role (and a TP, where null also matches). */
@@ -99,18 +128,18 @@ const FOLLOWING_PAGE = 256;
 
 /** The events after `afterSeq` of the kinds (and rank) asked, in seq order, read a page at a time. */
 export function* eventsFollowing(db: IncidentDb, q: FollowingQuery): Generator<StoredEvent> {
-  const where = [`kind IN (${q.kinds.map(() => "?").join(", ")})`, "seq > ?"];
-  const args: unknown[] = [...q.kinds];
-  if (q.host !== undefined) where.push("host IS ?");
-  if (q.role !== undefined) where.push("role IS ?");
-  if (q.tpOrNone !== undefined) where.push("(tp IS ? OR tp IS NULL)");
-  const page = db.prepare(`SELECT seq FROM events WHERE ${where.join(" AND ")} ORDER BY seq LIMIT ${FOLLOWING_PAGE}`).pluck();
-  const rankArgs = [q.host, q.role, q.tpOrNone].filter((v) => v !== undefined);
   for (let after = q.afterSeq; ; ) {
-    const seqs = page.all(...args, after, ...rankArgs) as number[];
-    for (const seq of seqs) yield eventBySeq(db, seq)!;
-    if (seqs.length < FOLLOWING_PAGE) return;
-    after = seqs[seqs.length - 1]!;
+    const page: StoredEvent[] = [];
+    scanEvents(db, { kinds: q.kinds, fromSeq: after + 1 }, (ev) => {
+      if (q.host !== undefined && ev.host !== q.host) return;
+      if (q.role !== undefined && ev.role !== q.role) return;
+      if (q.tpOrNone !== undefined && ev.tp !== q.tpOrNone && ev.tp !== null) return;
+      page.push(ev.toStoredEvent());
+      return page.length < FOLLOWING_PAGE;
+    });
+    yield* page;
+    if (page.length < FOLLOWING_PAGE) return;
+    after = page[page.length - 1]!.seq;
   }
 }
 
@@ -121,22 +150,28 @@ export interface RoomHit {
   events: number;
 }
 
-/** Rooms whose decimal string starts with `prefix` (the room index, a range scan). */
+/** Rooms whose decimal string starts with `prefix` (a range of the blocks' room keys), in string order. */
 export function roomsWithPrefix(db: IncidentDb, prefix: string, limit: number): RoomHit[] {
-  // Every string that starts with the prefix sorts in [prefix, prefix + U+FFFF).
-  return db
-    .prepare("SELECT room, MIN(seq) AS firstSeq, COUNT(*) AS events FROM events WHERE room >= ? AND room < ? GROUP BY room ORDER BY room LIMIT ?")
-    .all(prefix, `${prefix}\uffff`, limit) as RoomHit[];
+  return eventBlocks(db)
+    .keysWithPrefix(KeyDim.room, prefix, limit)
+    .map((room) => {
+      let firstSeq = 0;
+      let events = 0;
+      scanEvents(db, { room }, (ev) => {
+        if (events++ === 0) firstSeq = ev.seq;
+      });
+      return { room, firstSeq, events };
+    });
 }
 
 /** Request ids holding `needle`, each with its first event (one pass in seq order, stopped once enough are found). */
 export function ridsContaining(db: IncidentDb, needle: string, limit: number): { rid: string; firstSeq: number }[] {
   const out = new Map<string, number>();
-  const rows = db.prepare("SELECT rid, seq FROM events WHERE rid IS NOT NULL AND instr(rid, ?) > 0").raw(true).iterate(needle) as Iterable<[string, number]>;
-  for (const [rid, seq] of rows) {
-    if (!out.has(rid)) out.set(rid, seq);
-    if (out.size >= limit) break;
-  }
+  scanEvents(db, {}, (ev) => {
+    const rid = ev.rid;
+    if (rid !== null && rid.includes(needle) && !out.has(rid)) out.set(rid, ev.seq);
+    return out.size < limit;
+  });
   return [...out].map(([rid, firstSeq]) => ({ rid, firstSeq }));
 }
 
@@ -159,8 +194,7 @@ export function textContaining(db: IncidentDb, needle: string, limit: number): {
   const want = Buffer.from(needle);
   const found: Omit<TextHit, "seq">[] = [];
   let complete = true;
-  const blocks = db.prepare("SELECT source_id, lines, ends, text FROM event_text ORDER BY source_id, first_line").raw(true).iterate() as Iterable<[number, Buffer, Buffer, Buffer]>;
-  for (const [sourceId, lines, ends, text] of blocks) {
+  for (const { sourceId, lines, ends, text } of textBlocks(db)) {
     for (let from = text.indexOf(want); from >= 0; ) {
       const entry = entryAt(ends, from);
       const start = entry === 0 ? 0 : ends.readUInt32LE((entry - 1) * 4);
@@ -196,15 +230,25 @@ function entryAt(ends: Buffer, at: number): number {
   return lo;
 }
 
-/** "source:line" → the first seq of the records on those lines, in one pass (no index leads from a line to a seq). */
-function firstSeqOfLines(db: IncidentDb, at: { sourceId: number; line: number }[]): Map<string, number> {
+/** "source:line" → the first seq of the records on those lines (the blocks of each source, read until all are found). */
+export function firstSeqOfLines(db: IncidentDb, at: { sourceId: number; line: number }[]): Map<string, number> {
   const out = new Map<string, number>();
-  if (at.length === 0) return out;
-  const lines = [...new Set(at.map((a) => a.line))];
-  const rows = db
-    .prepare(`SELECT source_id AS sourceId, line, MIN(seq) AS seq FROM events WHERE line IN (${lines.map(() => "?").join(", ")}) GROUP BY source_id, line`)
-    .all(...lines) as { sourceId: number; line: number; seq: number }[];
-  const wanted = new Set(at.map((a) => `${a.sourceId}:${a.line}`));
-  for (const r of rows) if (wanted.has(`${r.sourceId}:${r.line}`)) out.set(`${r.sourceId}:${r.line}`, r.seq);
+  const bySource = new Map<number, Set<number>>();
+  for (const a of at) {
+    let lines = bySource.get(a.sourceId);
+    if (!lines) bySource.set(a.sourceId, (lines = new Set()));
+    lines.add(a.line);
+  }
+  for (const [sourceId, lines] of bySource) {
+    let left = lines.size;
+    scanEvents(db, { sourceId }, (ev) => {
+      const key = `${sourceId}:${ev.line}`;
+      if (lines.has(ev.line) && !out.has(key)) {
+        out.set(key, ev.seq);
+        left--;
+      }
+      return left > 0;
+    });
+  }
   return out;
 }

@@ -9,15 +9,17 @@
 // that existed before. synchronous=OFF is safe against a killed process (the
 // OS still has every write); the database returns to WAL when the ingest ends.
 
-import type { Statement } from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import type { ClockAlignment } from "../clock.js";
-import { EVENT_COLUMNS, ROW_WIDTH, rowValues, type RowBatch } from "../rows.js";
+import type { RowBatch } from "../rows.js";
 import type { RowSink } from "../streamMerge.js";
+import { BlockWriter } from "./blocks/blockWriter.js";
+import { createBlockTables, dropBlockTables, KeyDim, LIVE_TABLES, renameBlockTables, SET_ASIDE_TABLES } from "./blocks/blockTables.js";
+import { EventBlocks } from "./blocks/eventBlocks.js";
+import { scanEvents } from "./blocks/scan.js";
 import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
 import type { UnparsedShape } from "./queries.js";
 import { TextBlockWriter, type TextBlock } from "./eventText.js";
-import { EVENT_INDEXES, EVENTS_TABLE } from "./schema.js";
 
 export class DatabaseBusyError extends Error {
   readonly exitCode = 2;
@@ -74,20 +76,16 @@ export interface StoredSourceRef {
 }
 
 const TOOL_VERSION = (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
-const PAGE_ROWS = 4096;
-/** Rows per multi-row INSERT: one statement step binds this many rows. */
-const ROWS_PER_INSERT = 64;
-/** SQLite page cache during the load (KiB, negative = size, not pages). */
-const LOAD_CACHE_KIB = -65536;
-const INDEX_CACHE_KIB = -196608;
-const INDEX_SORT_THREADS = 2;
+/**
+ * SQLite page cache during the load (KiB, negative = size, not pages). Blocks
+ * are appended, never revisited: a small cache spills them to the file as
+ * they come instead of holding the whole load until the commit.
+ */
+const LOAD_CACHE_KIB = -2048;
 
 export class IncidentWriter implements RowSink {
-  private readonly insertFull: Statement;
-  private readonly insertSome = new Map<number, Statement>();
-  /** Rows added and not yet inserted, as their values. */
-  private readonly pending: unknown[] = new Array(ROWS_PER_INSERT * ROW_WIDTH);
-  private pendingRows = 0;
+  /** Created when the transaction has begun: it continues after the stored events. */
+  private blocks: BlockWriter | null = null;
   private readonly texts: TextBlockWriter;
   private readonly leftWal: boolean;
   private open = true;
@@ -100,7 +98,6 @@ export class IncidentWriter implements RowSink {
     this.leftWal = this.enterBulkJournal();
     db.pragma("synchronous = OFF");
     db.pragma(`cache_size = ${LOAD_CACHE_KIB}`);
-    this.insertFull = this.insertStatement(ROWS_PER_INSERT);
     this.texts = new TextBlockWriter(db);
   }
 
@@ -176,13 +173,28 @@ export class IncidentWriter implements RowSink {
     return this.db.prepare("SELECT id, path, host FROM sources WHERE status = 'complete' ORDER BY id").all() as StoredSourceRef[];
   }
 
-  /** Events in the incident (seqs are dense from 1). */
+  /** Events in the incident (seqs are dense from 1), those of this ingest included. */
   eventCount(): number {
-    return (this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS n FROM events").get() as { n: number }).n;
+    if (this.blocks) return this.blocks.seqAfter - 1;
+    return this.storedBlocks().list.at(-1)?.lastSeq ?? 0;
   }
 
   hasEvents(): boolean {
-    return this.db.prepare("SELECT 1 FROM events LIMIT 1").get() !== undefined;
+    return this.eventCount() > 0;
+  }
+
+  private storedBlocks(): EventBlocks {
+    return new EventBlocks(this.db, LIVE_TABLES);
+  }
+
+  /** The block writer, continuing after the stored events. */
+  private blockWriter(): BlockWriter {
+    if (!this.blocks) {
+      const list = this.storedBlocks().list;
+      const last = list.at(-1);
+      this.blocks = new BlockWriter(this.db, LIVE_TABLES, { nextSeq: (last?.lastSeq ?? 0) + 1, nextBlock: last === undefined ? 0 : Math.max(...list.map((b) => b.block)) + 1 });
+    }
+    return this.blocks;
   }
 
   addSource(s: NewSource): number {
@@ -235,47 +247,21 @@ export class IncidentWriter implements RowSink {
 
   /** Appends row i of a batch; rows take the next seqs in the order they are added. */
   addRow(batch: RowBatch, i: number): void {
-    rowValues(batch, i, this.pending, this.pendingRows * ROW_WIDTH);
-    if (++this.pendingRows === ROWS_PER_INSERT) this.insertPending();
+    this.blockWriter().addRow(batch, i);
   }
 
-  /** Appends a row given as its values in EVENT_COLUMNS order. */
+  /** Appends a row given as its values in ingest/rows.ts EVENT_COLUMNS order. */
   addValues(row: readonly unknown[]): void {
-    const at = this.pendingRows * ROW_WIDTH;
-    for (let c = 0; c < ROW_WIDTH; c++) this.pending[at + c] = row[c];
-    if (++this.pendingRows === ROWS_PER_INSERT) this.insertPending();
+    this.blockWriter().addValues(row);
   }
 
   addTexts(blocks: readonly TextBlock[]): void {
     for (const b of blocks) this.texts.write(b);
   }
 
-  /** Inserts the rows added and not yet inserted. */
+  /** Writes the rows added and not yet written (the last, short block). */
   flushRows(): void {
-    if (this.pendingRows === ROWS_PER_INSERT) this.insertPending();
-    else if (this.pendingRows > 0) {
-      this.statementFor(this.pendingRows).run(this.pending.slice(0, this.pendingRows * ROW_WIDTH));
-      this.pendingRows = 0;
-    }
-  }
-
-  private insertPending(): void {
-    this.insertFull.run(this.pending);
-    this.pendingRows = 0;
-  }
-
-  private statementFor(rows: number): Statement {
-    let st = this.insertSome.get(rows);
-    if (!st) {
-      st = this.insertStatement(rows);
-      this.insertSome.set(rows, st);
-    }
-    return st;
-  }
-
-  private insertStatement(rows: number): Statement {
-    const one = `(${EVENT_COLUMNS.map(() => "?").join(",")})`;
-    return this.db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(", ")}) VALUES ${Array(rows).fill(one).join(",")}`);
+    this.blocks?.flush();
   }
 
   /**
@@ -285,44 +271,44 @@ export class IncidentWriter implements RowSink {
    * incident (findings, suspects, snapshots) is dropped with them.
    */
   setAsideEvents(): void {
-    for (const name of indexNames()) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
-    this.db.exec("ALTER TABLE events RENAME TO events_prev");
-    this.db.exec(EVENTS_TABLE);
-    this.db.exec("CREATE INDEX events_prev_source ON events_prev(source_id, seq)");
+    this.db.exec(renameBlockTables(LIVE_TABLES, SET_ASIDE_TABLES));
+    this.db.exec(createBlockTables(LIVE_TABLES));
     this.db.exec("DELETE FROM findings; DELETE FROM suspects; DELETE FROM snapshots;");
+    this.blocks = null;
+    this.previous = new EventBlocks(this.db, SET_ASIDE_TABLES);
   }
 
-  /** The set-aside events of one source, in their order, as row pages (EVENT_COLUMNS order). */
+  private previous: EventBlocks | null = null;
+
+  /**
+   * The set-aside events of one source, in their order, as row pages (ingest/rows.ts
+   * EVENT_COLUMNS order). The sources are merged in step, so the blocks they
+   * share are decoded once (EventBlocks keeps the recent ones).
+   */
   *previousEvents(sourceId: number): Generator<unknown[][]> {
-    const page = this.db
-      .prepare(`SELECT ${EVENT_COLUMNS.join(", ")}, seq FROM events_prev WHERE source_id = ? AND seq > ? ORDER BY seq LIMIT ${PAGE_ROWS}`)
-      .raw(true);
-    let after = 0;
-    for (;;) {
-      const rows = page.all(sourceId, after) as unknown[][];
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1]![ROW_WIDTH] as number;
-      for (const r of rows) r.length = ROW_WIDTH;
-      yield rows;
+    const previous = this.previous!;
+    for (const i of previous.indexesWith(KeyDim.source, String(sourceId))) {
+      const page: unknown[][] = [];
+      const b = previous.list[i]!;
+      scanEvents(
+        this.db,
+        { sourceId, fromSeq: b.firstSeq, toSeq: b.lastSeq },
+        (ev) => {
+          const attrs = ev.attrs;
+          page.push([
+            ev.tsUs, ev.sourceId, ev.line, ev.dp, ev.pp, ev.tp, ev.chunk, ev.layer, ev.pageLo, ev.pageHi, ev.state, ev.tsInferred ? 1 : null,
+            ev.host, ev.role, ev.kind, ev.room, ev.rid, attrs === null ? null : JSON.stringify(attrs),
+          ]);
+        },
+        { blocks: previous },
+      );
+      if (page.length > 0) yield page;
     }
   }
 
   dropPreviousEvents(): void {
-    this.db.exec("DROP TABLE IF EXISTS events_prev");
-  }
-
-  /**
-   * Builds the event indexes (after the load: cheaper than keeping them row by
-   * row). The parse worker has finished by now, so SQLite's sorter may use a
-   * second thread, and a larger cache keeps big sorts in fewer merge passes.
-   */
-  buildIndexes(onBuilt?: (built: number, total: number) => void): void {
-    this.db.pragma(`threads = ${INDEX_SORT_THREADS}`);
-    this.db.pragma(`cache_size = ${INDEX_CACHE_KIB}`);
-    EVENT_INDEXES.forEach((sql, i) => {
-      this.db.exec(sql);
-      onBuilt?.(i + 1, EVENT_INDEXES.length);
-    });
+    this.db.exec(dropBlockTables(SET_ASIDE_TABLES));
+    this.previous = null;
   }
 
   /** The zone the incident's logs were read in, null for an incident written before it was recorded. */
@@ -352,10 +338,6 @@ export class IncidentWriter implements RowSink {
     setMeta(this.db, "clock_alignment", JSON.stringify({ consistent: alignment.consistent, pairs: alignment.pairs }));
     setMeta(this.db, "tool_version", TOOL_VERSION);
   }
-}
-
-function indexNames(): string[] {
-  return EVENT_INDEXES.map((sql) => /INDEX IF NOT EXISTS (\w+)/.exec(sql)![1]!);
 }
 
 function busyError(e: unknown, path: string, waitedMs: number): DatabaseBusyError | undefined {

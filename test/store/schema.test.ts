@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openIncident, getMeta, schemaVersion } from "../../ingest/store/db.js";
 import { eventTexts, TextBlockBuilder, TextBlockWriter } from "../../ingest/store/eventText.js";
+import { eventsOfRoom, iterateEvents } from "../../ingest/store/queries.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../ingest/store/schema.js";
 import { scratchDir } from "../scratchDir.js";
 
@@ -99,5 +100,68 @@ test("text blocks: many blocks per source, lines out of order, shared lines, mul
   for (const [line, text] of expected) assert.equal(texts.text(5, line), text);
   assert.equal(texts.text(5, 99_999), "");
   assert.equal(texts.text(6, 1), "");
+  db.close();
+});
+
+test("a schema-4 incident migrates: its event rows become column blocks, rooms exact, attrs, times and texts kept, the old row cache dropped", () => {
+  const path = join(scratchDir("kvrewind-"), "v4.db");
+  const raw = new Database(path);
+  raw.exec(MIGRATIONS[0] as string);
+  raw.exec(MIGRATIONS[1] as string);
+  (MIGRATIONS[2] as (db: Database.Database) => void)(raw);
+  raw.exec(MIGRATIONS[3] as string);
+  raw.exec("INSERT INTO meta (key, value) VALUES ('schema_version', '4'), ('event_columns', '{\"format\":3}')");
+  raw.exec("CREATE TABLE event_columns (first_seq INTEGER PRIMARY KEY, last_seq INTEGER NOT NULL, count INTEGER NOT NULL, data BLOB NOT NULL)");
+  raw.exec("CREATE INDEX events_room ON events(room, seq) WHERE room IS NOT NULL");
+  raw.exec("INSERT INTO sources (id, path, format, sha256, bytes, status, ingested_at) VALUES (1, 'd0/probe.jsonl', 'probe-jsonl', 'a', 1, 'complete', 'x')");
+  const room = "8972542885242963296";
+  const insert = raw.prepare(
+    "INSERT INTO events (seq, ts_us, source_id, line, host, role, tp, kind, room, chunk, page_lo, page_hi, attrs, ts_inferred) VALUES (?, ?, 1, ?, 'd0', 'decode', ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  // More than one block's worth, so that the rows are split between blocks in seq order.
+  const n = 5000;
+  for (let i = 1; i <= n; i++) {
+    const attrs = i % 3 === 0 ? JSON.stringify({ pages: [[i, i + 2], [i + 9, i + 10]], tag: `${room}_kv_0_1_0`, last: i % 2 === 0 }) : null;
+    insert.run(i, 1_000_000 + i * 10, i, i % 4, i % 5 === 0 ? "kv.post" : "kv.alloc", i % 5 === 0 ? room : null, i % 5 === 0 ? 1 : null, i, i + 2, attrs, i === 7 ? 1 : null);
+  }
+  const textWriter = new TextBlockWriter(raw);
+  const builder = new TextBlockBuilder(1);
+  for (let i = 1; i <= n; i++) {
+    const block = builder.add(i, `{"ev": "line ${i}"}`);
+    if (block) textWriter.write(block);
+  }
+  textWriter.write(builder.close()!);
+  raw.close();
+  // The fourth migration's texts were stored plain: make them so, as a schema-4 kvrewind wrote them.
+  const plain = new Database(path);
+  const ids = plain.prepare("SELECT id FROM event_text").pluck().all() as number[];
+  for (const id of ids) {
+    const lines = plain.prepare("SELECT lines FROM event_text WHERE id = ?").pluck().get(id) as Buffer;
+    const count = lines.length / 4;
+    const text = Array.from({ length: count }, (_, k) => `{"ev": "line ${lines.readUInt32LE(k * 4)}"}`).join("");
+    plain.prepare("UPDATE event_text SET text = ? WHERE id = ?").run(Buffer.from(text), id);
+  }
+  plain.close();
+
+  const db = openIncident(path);
+  assert.equal(schemaVersion(db), SCHEMA_VERSION);
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+  assert.equal(tables.includes("events"), false);
+  assert.equal(tables.includes("event_columns"), false);
+  assert.equal(getMeta(db, "event_columns"), undefined);
+  assert.deepEqual(db.prepare("SELECT first_seq, last_seq FROM event_blocks ORDER BY first_seq").raw().all(), [[1, 4096], [4097, 5000]]);
+  const all = [...iterateEvents(db)];
+  assert.equal(all.length, n);
+  for (const ev of all) {
+    const i = ev.seq;
+    assert.equal(ev.tsUs, 1_000_000 + i * 10);
+    assert.equal(ev.line, i);
+    assert.equal(ev.tp, i % 4);
+    assert.equal(ev.room, i % 5 === 0 ? room : null);
+    assert.equal(ev.tsInferred, i === 7);
+    assert.deepEqual(ev.attrs, i % 3 === 0 ? { pages: [[i, i + 2], [i + 9, i + 10]], tag: `${room}_kv_0_1_0`, last: i % 2 === 0 } : null);
+    assert.equal(ev.text, `{"ev": "line ${i}"}`);
+  }
+  assert.deepEqual(eventsOfRoom(db, room).map((e) => e.seq), all.filter((e) => e.seq % 5 === 0).map((e) => e.seq));
   db.close();
 });

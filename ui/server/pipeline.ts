@@ -22,8 +22,8 @@ export interface PipelineInput {
 
 /**
  * Where a job stands, as the incident list shows it: the phase, what it is
- * doing, and for the ingest one percentage over its three steps (scan and load
- * count bytes, the index step counts indexes), so the figure only grows.
+ * doing, and for the ingest one percentage over its two steps (scan and load
+ * both count bytes), so the figure only grows.
  */
 export interface JobProgress {
   phase: "ingest" | "analyze" | "index";
@@ -35,8 +35,7 @@ export interface JobProgress {
 /** The share of the ingest each step takes (the load reads and parses everything; the scan reads the heads). */
 const INGEST_STEPS: Record<IngestProgress["phase"], { from: number; to: number; label: string }> = {
   scan: { from: 0, to: 10, label: "scanning" },
-  load: { from: 10, to: 90, label: "loading" },
-  index: { from: 90, to: 100, label: "indexing" },
+  load: { from: 10, to: 100, label: "loading" },
 };
 
 export function ingestProgress(p: IngestProgress): JobProgress {

@@ -1,4 +1,4 @@
-// One column of numbers in the replay's column cache, frame-of-reference
+// One column of numbers in an event block, frame-of-reference
 // packed: base + u8/u16/u32 offsets (the widest value reserved for NULL), a
 // constant, or raw float64 where values are not integers or span too much.
 // Decoding makes a typed-array view of the stored bytes and reads rows in
@@ -48,7 +48,7 @@ export function packColumn(values: Float64Array, n: number, place: (b: Uint8Arra
 }
 
 /**
- * One column of a decoded chunk, read in place from the chunk's buffer (no
+ * One column of a decoded block, read in place from the block's buffer (no
  * unpacking pass: most rows are skipped by the model after their kind).
  */
 export class PackedColumn {

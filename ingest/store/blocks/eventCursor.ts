@@ -1,5 +1,5 @@
 // Walks an incident's events in seq order through ONE reusable event object,
-// a cursor over the decoded column chunk: each field is a getter that reads
+// a cursor over a decoded event block: each field is a getter that reads
 // the current row's column only when the model asks for it (most kinds are
 // skipped after reading `kind`), `attrs` is built once per event when read
 // (`attr(key)` reads one attribute without building it), and `text` is
@@ -7,43 +7,52 @@
 // therefore copy what it keeps from an event, never the event itself, and
 // must not modify `attrs`.
 
-import type { Role } from "../../ingest/event.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { eventTexts, type EventTexts } from "../../ingest/store/eventText.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
-import { DecodedChunk } from "./columnCodec.js";
+import type { Role, StoredEvent } from "../../event.js";
+import type { IncidentDb } from "../db.js";
+import { eventTexts, type EventTexts } from "../eventText.js";
+import { DecodedBlock } from "./blockCodec.js";
+import { eventBlocks, type EventBlocks } from "./eventBlocks.js";
 import type { PackedColumn } from "./packedColumn.js";
-import { CHUNK_EVENTS, EventColumns } from "./eventColumns.js";
 
 export class EventCursor implements StoredEvent {
   private i = 0;
   private attrsBuilt = false;
   private attrsObject: Record<string, unknown> | null = null;
-  private dicts: DecodedChunk["dicts"];
+  private data: DecodedBlock;
+  private dicts: DecodedBlock["dicts"];
+  private n: DecodedBlock["num"];
+  private ids: DecodedBlock["ids"];
   private readonly texts: EventTexts;
-  private readonly n: DecodedChunk["num"];
-  private readonly ids: DecodedChunk["ids"];
 
-  /** `data` is decoded into again and again; call `rebind` after each decode. */
-  constructor(
-    db: IncidentDb,
-    private readonly data: DecodedChunk,
-  ) {
+  constructor(db: IncidentDb) {
     this.texts = eventTexts(db);
-    this.n = data.num;
-    this.ids = data.ids;
-    this.dicts = data.dicts;
+    this.data = EMPTY_BLOCK;
+    this.n = EMPTY_BLOCK.num;
+    this.ids = EMPTY_BLOCK.ids;
+    this.dicts = EMPTY_BLOCK.dicts;
   }
 
-  /** The chunk was decoded anew: its string dictionaries changed. */
-  rebind(): void {
-    this.dicts = this.data.dicts;
+  /** Points the cursor at a decoded block (after each decode: its dictionaries change). */
+  bind(block: DecodedBlock): void {
+    this.data = block;
+    this.n = block.num;
+    this.ids = block.ids;
+    this.dicts = block.dicts;
   }
 
-  /** Points the cursor at row `i` of the chunk. */
+  /** Points the cursor at row `i` of its block. */
   moveTo(i: number): void {
     this.i = i;
     this.attrsBuilt = false;
+  }
+
+  /** The current event as a plain object (a copy the caller may keep). */
+  toStoredEvent(): StoredEvent {
+    return {
+      seq: this.seq, tsUs: this.tsUs, tsInferred: this.tsInferred, sourceId: this.sourceId, line: this.line, host: this.host,
+      role: this.role, dp: this.dp, pp: this.pp, tp: this.tp, kind: this.kind, room: this.room, rid: this.rid, chunk: this.chunk,
+      layer: this.layer, pageLo: this.pageLo, pageHi: this.pageHi, state: this.state, attrs: this.attrs, text: this.text,
+    };
   }
 
   get seq(): number {
@@ -129,17 +138,16 @@ function word(dict: readonly string[], id: number): string | null {
   return id === id ? dict[id]! : null;
 }
 
-/** Reads events in seq order from the column cache, one decoded chunk at a time. */
+const EMPTY_BLOCK = new DecodedBlock(0);
+
+/** Reads events in seq order from the blocks, one decoded block at a time. */
 export class EventReader {
   readonly cursor: EventCursor;
-  private readonly chunk = new DecodedChunk(CHUNK_EVENTS);
-  private loaded = -1;
+  readonly blocks: EventBlocks;
 
-  constructor(
-    db: IncidentDb,
-    readonly columns: EventColumns,
-  ) {
-    this.cursor = new EventCursor(db, this.chunk);
+  constructor(db: IncidentDb, blocks?: EventBlocks) {
+    this.blocks = blocks ?? eventBlocks(db);
+    this.cursor = new EventCursor(db);
   }
 
   /**
@@ -148,14 +156,15 @@ export class EventReader {
    */
   forEach(fromSeq: number, toSeq: number, visit: (ev: EventCursor) => void): number {
     let visited = 0;
-    const chunks = this.columns.chunks;
-    for (let c = this.columns.chunkAtOrAfter(fromSeq); c < chunks.length && chunks[c]!.firstSeq <= toSeq; c++) {
-      const d = this.decoded(c);
+    const list = this.blocks.list;
+    for (let c = this.blocks.indexAtOrAfter(fromSeq); c < list.length && list[c]!.firstSeq <= toSeq; c++) {
+      const d = this.blocks.decode(c);
+      this.cursor.bind(d);
       const seqs = d.num.seq;
       let i = 0;
-      if (chunks[c]!.firstSeq < fromSeq) while (i < d.count && seqs.at(i) < fromSeq) i++;
-      // A chunk that ends within the range needs no per-event bound check.
-      const end = chunks[c]!.lastSeq <= toSeq ? d.count : upperBound(seqs, i, d.count, toSeq);
+      if (list[c]!.firstSeq < fromSeq) while (i < d.count && seqs.at(i) < fromSeq) i++;
+      // A block that ends within the range needs no per-event bound check.
+      const end = list[c]!.lastSeq <= toSeq ? d.count : upperBound(seqs, i, d.count, toSeq);
       for (; i < end; i++) {
         this.cursor.moveTo(i);
         visit(this.cursor);
@@ -164,15 +173,6 @@ export class EventReader {
       if (end < d.count) return visited;
     }
     return visited;
-  }
-
-  private decoded(index: number): DecodedChunk {
-    if (this.loaded !== index) {
-      this.columns.load(index, this.chunk);
-      this.cursor.rebind();
-      this.loaded = index;
-    }
-    return this.chunk;
   }
 }
 

@@ -1,10 +1,10 @@
-// `attrs` in the column cache. Parsing an event's attrs JSON when the model
+// `attrs` in an event block. Parsing an event's attrs JSON when the model
 // reads it costs about a microsecond, as much as the model's own work on the
 // event, and nearly every probe record's attrs differ (pages, tags, rooms). So
-// the cache parses them once, when it is built, and keeps per chunk:
+// the store parses them once, at ingest, and keeps per block:
 //   - shapes: the distinct ordered key lists, and each event's shape;
 //   - a value stream: for every key of every event in order, a tag and a number
-//     (the number itself, or an index into the chunk's strings or JSON texts);
+//     (the number itself, or an index into the block's strings or JSON texts);
 //   - `pages` equal to the event's own [pageLo, pageHi) hull as a bare tag.
 // Reading an event's attrs rebuilds the object from its shape and values,
 // equal to what JSON.parse of the stored text gives, without parsing text.
@@ -45,18 +45,18 @@ class Interner {
   }
 }
 
-function isHull(v: unknown, lo: number | null, hi: number | null): boolean {
-  if (!Array.isArray(v) || v.length !== 1 || lo === null) return false;
+function isHull(v: unknown, lo: number, hi: number): boolean {
+  if (!Array.isArray(v) || v.length !== 1 || lo !== lo) return false;
   const r: unknown = v[0];
   return Array.isArray(r) && r.length === 2 && r[0] === lo && r[1] === hi;
 }
 
-/** Encodes the attrs texts of one chunk; `pageLo`/`pageHi` are the events' page columns. */
+/** Encodes the attrs texts of one block; `pageLo`/`pageHi` are the events' page columns (NaN: NULL). */
 export function encodeAttrs(
   texts: readonly (string | null)[],
-  pageLo: readonly (number | null)[],
-  pageHi: readonly (number | null)[],
-  seqs: readonly number[],
+  pageLo: ArrayLike<number>,
+  pageHi: ArrayLike<number>,
+  seqs: ArrayLike<number>,
 ): EncodedAttrs {
   const n = texts.length;
   const shapes = new Interner();
@@ -84,7 +84,7 @@ export function encodeAttrs(
       else if (v === true) (tags.push(TAG_TRUE), values.push(0));
       else if (v === false) (tags.push(TAG_FALSE), values.push(0));
       else if (v === null) (tags.push(TAG_NULL), values.push(0));
-      else if (key === "pages" && isHull(v, pageLo[i] ?? null, pageHi[i] ?? null)) (tags.push(TAG_PAGE_HULL), values.push(0));
+      else if (key === "pages" && isHull(v, pageLo[i]!, pageHi[i]!)) (tags.push(TAG_PAGE_HULL), values.push(0));
       else (tags.push(TAG_JSON), values.push(json.id(JSON.stringify(v))));
     }
   }
@@ -98,7 +98,7 @@ export function encodeAttrs(
   };
 }
 
-/** A decoded chunk's attrs: rebuilds event i's object on demand. */
+/** A decoded block's attrs: rebuilds event i's object on demand. */
 export class AttrsReader {
   private tables: AttrsTables = { shapes: [], strings: [], json: [] };
   private jsonParsed: unknown[] = [];
@@ -112,7 +112,7 @@ export class AttrsReader {
     this.starts = new Uint32Array(capacity);
   }
 
-  /** Takes a chunk's tables, its events' shapes (NaN: no attrs) and its value stream. */
+  /** Takes a block's tables, its events' shapes (NaN: no attrs) and its value stream. */
   load(tables: AttrsTables, count: number, shapes: PackedColumn, tags: Uint8Array, values: PackedColumn): void {
     this.tables = tables;
     this.jsonParsed = new Array(tables.json.length);
@@ -129,7 +129,7 @@ export class AttrsReader {
 
   /**
    * Event i's attrs, or null. Nested values (arrays, objects) are shared by the
-   * events of a chunk that hold equal ones, so readers must not modify them.
+   * events of a block that hold equal ones, so readers must not modify them.
    */
   object(i: number, pageLo: number, pageHi: number): Record<string, unknown> | null {
     const shape = this.shapeIds[i]!;
@@ -150,7 +150,7 @@ export class AttrsReader {
     return undefined;
   }
 
-  /** Value `at` of the chunk's value stream. */
+  /** Value `at` of the block's value stream. */
   private valueAt(at: number, pageLo: number, pageHi: number): unknown {
     const v = this.values.at(at);
     switch (this.tags[at]) {
