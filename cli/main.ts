@@ -12,6 +12,7 @@ import { demoCommand } from "./commands/demo.js";
 import { diffCommand } from "./commands/diff.js";
 import { exportCommand } from "./commands/export.js";
 import { ingestCommand } from "./commands/ingest.js";
+import { queryCommand } from "./commands/query.js";
 import { replayCommand } from "./commands/replay.js";
 import { serveCommand } from "./commands/serve.js";
 
@@ -22,6 +23,7 @@ const commands: CommandModule[] = [
   diffCommand as CommandModule,
   checkCommand as CommandModule,
   exportCommand as CommandModule,
+  queryCommand as CommandModule,
   serveCommand,
   demoCommand,
 ];

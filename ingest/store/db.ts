@@ -1,7 +1,6 @@
 // Opening an incident database: WAL, forward migrations, the meta table.
 
 import Database from "better-sqlite3";
-import { registerEventsTable } from "./eventsTable.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
 
 export type IncidentDb = Database.Database;
@@ -19,14 +18,12 @@ export function openIncident(path: string, opts: OpenOptions = {}): IncidentDb {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     migrate(db);
-    registerEventsTable(db);
   } else {
     const version = schemaVersion(db);
     if (version !== SCHEMA_VERSION) {
       db.close();
       throw new Error(`${path}: schema version ${version}, this kvrewind reads ${SCHEMA_VERSION}; open it once read-write to migrate`);
     }
-    registerEventsTable(db);
   }
   return db;
 }

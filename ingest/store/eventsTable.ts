@@ -1,14 +1,13 @@
 // `events` as SQL sees it: a virtual table over the blocks (better-sqlite3
 // `db.table`), one row per event with the columns of the old events table
-// (rooms as their exact decimal strings, attrs as JSON text). It serves
-// users' own queries (`kvrewind query`) and SQL elsewhere in the store that
-// joins events with other tables.
+// (rooms as their exact decimal strings, attrs as JSON text), for users' own
+// queries (`kvrewind query`, query/userQuery.ts); the store's own reads go
+// to the blocks directly.
 //
 // A virtual table's rows are produced while SQLite runs the statement, when
 // the connection may not run another; so the blocks are read through a
 // second, read-only connection to the same file, opened on first use. It
-// sees what is committed, which is all a reader needs: events change only
-// inside an ingest or a migration, which never read them through SQL.
+// sees what is committed, which is all a query needs.
 
 import Database from "better-sqlite3";
 import type { IncidentDb } from "./db.js";
@@ -31,8 +30,12 @@ function blockReader(db: IncidentDb): IncidentDb {
   return reader;
 }
 
-/** Registers `events` on a connection (an eponymous virtual table: no schema change). */
+const registered = new WeakSet<IncidentDb>();
+
+/** Registers `events` on a connection, once (an eponymous virtual table: no schema change). */
 export function registerEventsTable(db: IncidentDb): void {
+  if (registered.has(db)) return;
+  registered.add(db);
   db.table("events", {
     columns: [...EVENTS_TABLE_COLUMNS],
     rows: function* () {

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as tar from "tar-stream";
-import { eventTexts } from "../../ingest/store/eventText.js";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { iterateEvents, listSources } from "../../ingest/store/queries.js";
 import { scratchDir } from "../scratchDir.js";
 
 export function tempDir(prefix: string): string {
@@ -49,13 +49,10 @@ export interface EventRow {
 
 /** Every event with its source path and text (the text read from the store's text blocks). */
 export function eventRows(db: IncidentDb): EventRow[] {
-  const rows = db
-    .prepare(
-      "SELECT e.seq, e.ts_us, s.path AS source, e.source_id, e.line, e.host, e.role, e.tp, e.kind, e.room FROM events e JOIN sources s ON s.id = e.source_id ORDER BY e.seq",
-    )
-    .all() as (Omit<EventRow, "text"> & { source_id: number })[];
-  const texts = eventTexts(db);
-  return rows.map(({ source_id, ...r }) => ({ ...r, text: texts.text(source_id, r.line) }));
+  const paths = new Map(listSources(db).map((s) => [s.id, s.path]));
+  return [...iterateEvents(db)].map((e) => ({
+    seq: e.seq, ts_us: e.tsUs, source: paths.get(e.sourceId)!, line: e.line, host: e.host, role: e.role, tp: e.tp, kind: e.kind, room: e.room, text: e.text,
+  }));
 }
 
 export function withDb<T>(path: string, f: (db: IncidentDb) => T): T {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { iterateEvents, listSources } from "../../ingest/store/queries.js";
 import { scratchDir } from "../scratchDir.js";
 
 /** From dist/test/replay/ back to the sources' inputs. */
@@ -24,9 +25,8 @@ export async function ingestCase(name: string): Promise<{ db: IncidentDb; path: 
 
 /** The seq of the event from line `line` of the source whose path ends with `file` (like "d0/decode-probe.jsonl"). */
 export function seqOf(db: IncidentDb, file: string, line: number): number {
-  const rows = db
-    .prepare("SELECT e.seq, s.path FROM events e JOIN sources s ON s.id = e.source_id WHERE e.line = ? ORDER BY e.seq")
-    .all(line) as { seq: number; path: string }[];
+  const paths = new Map(listSources(db).map((s) => [s.id, s.path]));
+  const rows = [...iterateEvents(db)].filter((e) => e.line === line).map((e) => ({ seq: e.seq, path: paths.get(e.sourceId)! }));
   const hits = rows.filter((r) => r.path.replaceAll("\\", "/").endsWith(file));
   if (hits.length !== 1) throw new Error(`${file}:${line} names ${hits.length} events`);
   return hits[0]!.seq;

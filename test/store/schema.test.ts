@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openIncident, getMeta, schemaVersion } from "../../ingest/store/db.js";
 import { eventTexts, TextBlockBuilder, TextBlockWriter } from "../../ingest/store/eventText.js";
+import { registerEventsTable } from "../../ingest/store/eventsTable.js";
 import { eventsOfRoom, iterateEvents } from "../../ingest/store/queries.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../ingest/store/schema.js";
 import { scratchDir } from "../scratchDir.js";
@@ -43,6 +44,8 @@ test("a schema-2 incident (texts in the events rows) migrates: texts move to tex
 
   const db = openIncident(path);
   assert.equal(schemaVersion(db), SCHEMA_VERSION);
+  // Read through the SQL view of the blocks (what `kvrewind query` sees).
+  registerEventsTable(db);
   const columns = (db.prepare("PRAGMA table_info(events)").all() as { name: string }[]).map((c) => c.name);
   assert.equal(columns.includes("text"), false);
   const texts = eventTexts(db);
@@ -75,6 +78,7 @@ test("a schema-3 incident migrates: sources gain their status fields with an exa
   assert.equal(schemaVersion(db), SCHEMA_VERSION);
   const source = db.prepare("SELECT error_count, unparsed_shapes, reason, wrapper, inferred FROM sources WHERE id = 1").get();
   assert.deepEqual(source, { error_count: 2, unparsed_shapes: "[]", reason: null, wrapper: null, inferred: 0 });
+  registerEventsTable(db);
   assert.equal(db.prepare("SELECT ts_inferred FROM events WHERE seq = 1").pluck().get(), null);
   db.close();
 });

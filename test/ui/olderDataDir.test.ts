@@ -10,6 +10,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openIncident, schemaVersion } from "../../ingest/store/db.js";
 import { eventTexts } from "../../ingest/store/eventText.js";
+import { registerEventsTable } from "../../ingest/store/eventsTable.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../ingest/store/schema.js";
 import { fixtureTarGz, getJson, startTestServer, uploadFiles, waitForIncident } from "./serverHarness.js";
 
@@ -18,6 +19,8 @@ const ID = "pool-sizing";
 /** Rewrites the incident database the way schema 2 kept it: the same sources, events and meta, each event's text in its row. */
 function downgradeToSchema2(path: string): void {
   const db = openIncident(path);
+  // The events as the old table held them: the columns of SQL's `events`.
+  registerEventsTable(db);
   const texts = eventTexts(db);
   const sources = db.prepare("SELECT * FROM sources").all() as Record<string, unknown>[];
   const events = db.prepare("SELECT * FROM events ORDER BY seq").all() as Record<string, unknown>[];

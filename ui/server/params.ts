@@ -76,3 +76,10 @@ export const UploadQuery = z
       .optional(),
   })
   .strict();
+
+/** A user's read-only SQL (GET /api/incidents/:id/query) and its limits. */
+export const SqlQuery = z.object({
+  sql: z.string().min(1).max(20_000),
+  timeoutMs: z.coerce.number().int().min(1).max(30_000).default(5000),
+  maxRows: z.coerce.number().int().min(1).max(100_000).default(1000),
+});

@@ -1,6 +1,7 @@
 // The REST API over one ready incident: /api/incidents/:id/...
 // Every read goes through the registry's read-only connection; no route takes
-// SQL or a file path from the client.
+// a file path from the client, and only the query route (routes-query.ts)
+// takes SQL, read-only and time-limited.
 
 import { Router, type Request } from "express";
 import { eventBySeq, listSources } from "../../ingest/store/queries.js";
@@ -15,6 +16,7 @@ import { roomFlow } from "./flows.js";
 import { readFindings } from "./findings.js";
 import type { Registry } from "./registry.js";
 import { timeTravelRoutes } from "./routes-timetravel.js";
+import { queryRoutes } from "./routes-query.js";
 import { searchRoutes } from "./routes-search.js";
 
 function countKinds(idx: { kinds: string[]; kind: Uint16Array }): number[] {
@@ -38,6 +40,7 @@ export function incidentRoutes(registry: Registry): Router {
   const router = Router();
   router.use(timeTravelRoutes(registry, (raw) => readyIncidentId(registry, raw)));
   router.use(searchRoutes(registry, (raw) => readyIncidentId(registry, raw)));
+  router.use(queryRoutes(registry, (raw) => readyIncidentId(registry, raw)));
 
   const readyIncident = (req: Request): string => readyIncidentId(registry, req.params["id"]);
 
