@@ -30,24 +30,33 @@ export class ChunkReader {
   private carryBytes = 0;
   /** Bytes of an over-long line still to skip up to its '\n'. */
   private skippingCut = false;
-  private nextLine = 1;
+  private nextLine: number;
   private eof = false;
+  private position: number;
 
-  /** `onRead` sees every raw byte of the file once, in order (hashing). */
+  /**
+   * `onRead` sees every raw byte read once, in order (hashing). A part of a
+   * file (ingest/segments.ts) is read from byte `start`, a line's start, whose
+   * line is numbered `firstLine`.
+   */
   constructor(
     path: string,
     private readonly onRead?: (bytes: Buffer) => void,
     readBytes = READ_BYTES,
+    start = 0,
+    firstLine = 1,
   ) {
     this.fd = openSync(path, "r");
     this.buf = Buffer.allocUnsafe(readBytes);
+    this.position = start;
+    this.nextLine = firstLine;
   }
 
   close(): void {
     closeSync(this.fd);
   }
 
-  /** Lines handed out so far. */
+  /** Number of the last line handed out (the lines read so far, for a whole file). */
   get linesRead(): number {
     return this.nextLine - 1;
   }
@@ -55,7 +64,8 @@ export class ChunkReader {
   /** The next chunk, or null at the end of the file. */
   next(): TextChunk | null {
     while (!this.eof) {
-      const n = readSync(this.fd, this.buf, 0, this.buf.length, null);
+      const n = readSync(this.fd, this.buf, 0, this.buf.length, this.position);
+      this.position += n;
       if (n === 0) {
         this.eof = true;
         break;
@@ -128,6 +138,30 @@ export function countLines(text: string): number {
   let n = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
   return text.length > 0 && text.charCodeAt(text.length - 1) !== NEWLINE ? n + 1 : n;
+}
+
+/**
+ * Lines of the bytes [start, end) of a file (`end` null: to its end), as the
+ * ChunkReader numbers them: its '\n's, plus one for a last line without one.
+ */
+export function countLinesInRange(path: string, start: number, end: number | null): number {
+  const fd = openSync(path, "r");
+  const buf = Buffer.allocUnsafe(READ_BYTES);
+  let lines = 0;
+  let last = NEWLINE;
+  try {
+    for (let at = start; end === null || at < end; ) {
+      const n = readSync(fd, buf, 0, end === null ? buf.length : Math.min(buf.length, end - at), at);
+      if (n === 0) break;
+      const data = buf.subarray(0, n);
+      for (let i = data.indexOf(NEWLINE); i >= 0; i = data.indexOf(NEWLINE, i + 1)) lines++;
+      last = data[n - 1]!;
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return last === NEWLINE ? lines : lines + 1;
 }
 
 /** Calls `each` for every line of a chunk, without its '\n' or a trailing '\r'. */

@@ -13,6 +13,7 @@ import type { DatingHints } from "./formats/log/dating.js";
 import type { WrapperName } from "./formats/wrappers/index.js";
 import { readFileSync } from "node:fs";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "./lines.js";
+import { Admit, SeamGate, type PartResult, type SourcePart } from "./seamGate.js";
 import { keyBefore, MergeHeap } from "./merge.js";
 import { rankName, RowBatchBuilder, type RowBatch } from "./rows.js";
 import { TextBlockBuilder } from "./store/eventText.js";
@@ -61,9 +62,10 @@ export interface LoadProgress {
   lines: number;
 }
 
-const MAX_KEPT_ERRORS = 200;
+export const MAX_KEPT_ERRORS = 200;
 
-class SourceStream {
+/** The source (or part of a source) a load worker streams: its events in file order. */
+export class SourceStream {
   /** Merge key of the head event (aligned time). */
   tsUs = 0;
   line = 0;
@@ -87,6 +89,8 @@ class SourceStream {
   private errorCount = 0;
   private badUtf8Lines = 0;
   private firstBadUtf8 = 0;
+  /** A part of a file: which of its lines are this stream's (null: the whole file). */
+  private readonly gate: SeamGate | null;
   bytesRead = 0;
 
   get linesRead(): number {
@@ -97,11 +101,15 @@ class SourceStream {
     readonly src: LoadSource,
     private readonly offsets: Record<string, number>,
     readBytes: number,
+    readonly part?: SourcePart,
   ) {
     this.sourceId = src.sourceId;
-    this.reader = new ChunkReader(src.plainPath, undefined, readBytes);
+    this.reader = new ChunkReader(src.plainPath, undefined, readBytes, part?.startByte ?? 0, part?.firstLine ?? 1);
     this.format = formatByName(src.format);
-    this.parser = this.format.parseBytes !== undefined ? null : this.format.createParser(this.parseContext());
+    const ctx = this.parseContext();
+    if (part?.zoneFixMinutes !== undefined) ctx.zoneFixMinutes = part.zoneFixMinutes;
+    this.parser = this.format.parseBytes !== undefined ? null : this.format.createParser(ctx);
+    this.gate = part !== undefined ? new SeamGate(this.format, ctx, part) : null;
     this.sourceOffset = offsets[src.domain] ?? 0;
     this.texts = new TextBlockBuilder(src.sourceId);
     this.stats = {
@@ -180,19 +188,16 @@ class SourceStream {
   private parseChunk(): void {
     if (this.format.parseBytes !== undefined) return this.parseWhole();
     const chunk = this.reader.next();
-    if (!chunk) {
-      this.endParser();
-      this.done = true;
-      this.reader.close();
-      this.absorbIssues();
-      return;
-    }
+    if (!chunk) return this.endOfInput();
     this.bytesRead += chunk.bytes;
     const pending = this.pending;
     const issues = this.issues;
     const parser = this.parser!;
+    const gate = this.gate;
     forEachLine(chunk, (line, no) => {
-      if (chunk.invalidUtf8 && line.includes("\uFFFD") && this.badUtf8Lines++ === 0) this.firstBadUtf8 = no;
+      const admit = gate === null ? Admit.parse : gate.admit(line, no);
+      if (admit === Admit.skip) return;
+      if (admit === Admit.parse && chunk.invalidUtf8 && line.includes("\uFFFD") && this.badUtf8Lines++ === 0) this.firstBadUtf8 = no;
       try {
         parser.line(line, no, pending, issues);
       } catch (e) {
@@ -203,6 +208,20 @@ class SourceStream {
     if (chunk.cutLine !== undefined) {
       issues.push({ line: chunk.cutLine, message: `line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB; the rest of it was dropped` });
     }
+    if (gate?.cut !== undefined) {
+      // The next part's seam line was read to time the records above it; its events and issues are the next part's.
+      this.endParser();
+      gate.keepOwn(pending, issues);
+      return this.endOfInput();
+    }
+    if (gate !== null) gate.keepOwn(pending, issues);
+    this.absorbIssues();
+  }
+
+  private endOfInput(): void {
+    if (this.gate?.cut === undefined) this.endParser();
+    this.done = true;
+    this.reader.close();
     this.absorbIssues();
   }
 
@@ -243,7 +262,7 @@ class SourceStream {
   }
 
   finish(): LoadedStats {
-    if (this.badUtf8Lines > 0) {
+    if (this.badUtf8Lines > 0 && this.part === undefined) {
       this.errorCount++;
       this.kept.push({
         line: this.firstBadUtf8,
@@ -256,53 +275,74 @@ class SourceStream {
     this.stats.ranks = [...this.ranks].sort();
     this.stats.unparsedShapes = this.shapes.top();
     this.stats.timeOrigin = this.parser?.timeOrigin?.() ?? null;
+    if (this.part !== undefined) this.stats.lines = this.part.lines;
     return this.stats;
+  }
+
+  /** A part's finish: its shapes whole and its time tally, to be added up with the other parts (ingest/sourceParts.ts). */
+  finishPart(): Omit<PartResult, "index"> {
+    const stats = this.finish();
+    return { stats, shapes: this.shapes.all(), tally: this.parser?.timeTally?.() ?? null, badUtf8: { lines: this.badUtf8Lines, first: this.firstBadUtf8 } };
   }
 }
 
+/** Rows handed out by a load worker one batch at a time; `last` on the final batch. */
+export interface RowStream {
+  next(): { batch: RowBatch; last: boolean };
+  progress(): LoadProgress;
+}
+
 /**
- * Parses and merges the sources, handing rows to `emit` in batches of
- * `batchRows`; returns each source's statistics. `readBudget` bounds the raw
- * bytes read ahead across the sources.
+ * Parses and merges whole sources into the global order, a batch of
+ * `batchRows` rows at a time. `readBudget` bounds the raw bytes read ahead
+ * across the sources; stats() gives each source's statistics once the last
+ * batch is out.
  */
-export function produceRows(
-  sources: LoadSource[],
-  offsets: Record<string, number>,
-  batchRows: number,
-  readBudget: number,
-  emit: (batch: RowBatch, progress: LoadProgress) => void,
-): LoadedStats[] {
-  // Every source holds a chunk and its parsed events at once: share a fixed budget.
-  const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(readBudget / Math.max(1, sources.length))));
-  const streams = sources.map((s) => new SourceStream(s, offsets, readBytes));
-  const heap = new MergeHeap<SourceStream>((s) => s);
-  for (const s of streams) if (s.advance()) heap.push(s);
-  const rows = new RowBatchBuilder(batchRows);
-  const progress = (): LoadProgress => {
+export class MergedRowStream implements RowStream {
+  private readonly streams: SourceStream[];
+  private readonly heap = new MergeHeap<SourceStream>((s) => s);
+  private readonly rows: RowBatchBuilder;
+
+  constructor(sources: LoadSource[], offsets: Record<string, number>, batchRows: number, readBudget: number) {
+    // Every source holds a chunk and its parsed events at once: share a fixed budget.
+    const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(readBudget / Math.max(1, sources.length))));
+    this.streams = sources.map((s) => new SourceStream(s, offsets, readBytes));
+    for (const s of this.streams) if (s.advance()) this.heap.push(s);
+    this.rows = new RowBatchBuilder(batchRows);
+  }
+
+  next(): { batch: RowBatch; last: boolean } {
+    const { heap, rows } = this;
+    while (heap.size > 0) {
+      const top = heap.peek()!;
+      const second = heap.runnerUp();
+      let alive = true;
+      do {
+        top.emitHead(rows);
+        alive = top.advance();
+      } while (alive && !rows.full && (second === undefined || keyBefore(top, second)));
+      if (alive) heap.topChanged();
+      else {
+        heap.pop();
+        const last = top.lastTexts();
+        if (last) rows.addTexts([last]);
+      }
+      if (rows.full) return { batch: rows.take(), last: false };
+    }
+    return { batch: rows.take(), last: true };
+  }
+
+  progress(): LoadProgress {
     let bytes = 0;
     let lines = 0;
-    for (const s of streams) {
+    for (const s of this.streams) {
       bytes += s.bytesRead;
       lines += s.linesRead;
     }
     return { bytes, lines };
-  };
-  while (heap.size > 0) {
-    const top = heap.peek()!;
-    const second = heap.runnerUp();
-    let alive = true;
-    do {
-      top.emitHead(rows);
-      if (rows.full) emit(rows.take(), progress());
-      alive = top.advance();
-    } while (alive && (second === undefined || keyBefore(top, second)));
-    if (alive) heap.topChanged();
-    else {
-      heap.pop();
-      const last = top.lastTexts();
-      if (last) rows.addTexts([last]);
-    }
   }
-  emit(rows.take(), progress());
-  return streams.map((s) => s.finish());
+
+  stats(): LoadedStats[] {
+    return this.streams.map((s) => s.finish());
+  }
 }

@@ -63,6 +63,26 @@ export class UnparsedShapes {
     this.shapes.set(shape, { shape, count: 1, line, example });
   }
 
+  /** Every shape counted, in the order first seen. */
+  all(): UnparsedShape[] {
+    return [...this.shapes.values()].map((s) => ({ ...s }));
+  }
+
+  /**
+   * Adds the shapes of the next part of the same file (ingest/sourceParts.ts),
+   * in the order that part first saw them: the counts of one reading of the
+   * whole file, but for a part that alone saw more than MAX_SHAPES shapes.
+   */
+  addPart(shapes: readonly UnparsedShape[]): void {
+    for (const s of shapes) {
+      let key = s.shape;
+      if (!this.shapes.has(key) && this.shapes.size >= MAX_SHAPES) key = OTHER_SHAPES;
+      const entry = this.shapes.get(key);
+      if (entry !== undefined) entry.count += s.count;
+      else this.shapes.set(key, key === s.shape ? { ...s } : { shape: OTHER_SHAPES, count: s.count, line: s.line, example: s.example });
+    }
+  }
+
   /** The most frequent shapes (ties: the one seen first); "(other shapes)" stays last. */
   top(n = KEPT_SHAPES): UnparsedShape[] {
     const all = [...this.shapes.values()].filter((s) => s.shape !== OTHER_SHAPES);

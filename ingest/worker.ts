@@ -1,12 +1,17 @@
 // The worker-thread side of an ingest. A scan worker answers scan requests
-// one at a time; a load worker parses and merges its share of the new sources
-// and streams row batches to the main thread, which inserts them meanwhile. The number of
-// batches in flight is bounded through a shared counter, so a slow store
-// holds the parser back instead of piling batches up in memory.
+// one at a time; a load worker parses and merges its share of the new sources,
+// and the parts of cut sources it was given (ingest/sourceParts.ts), and
+// streams row batches to the main thread, which inserts them meanwhile. The
+// batches in flight are bounded per stream through shared counters, so a slow
+// store holds the parser back instead of piling batches up in memory; a
+// stream that has room is served while another waits, so the merge, which
+// needs a row of every stream, always gets the one it waits for.
 
 import { parentPort, workerData } from "node:worker_threads";
-import { produceRows, type LoadSource } from "./loadStream.js";
-import { transferList } from "./rows.js";
+import { MergedRowStream, type LoadedStats, type LoadSource } from "./loadStream.js";
+import { transferList, type RowBatch } from "./rows.js";
+import type { PartJob } from "./seamGate.js";
+import { PartRowStream } from "./sourceParts.js";
 import { scanSource, type ScanRequest } from "./scan.js";
 import { ScanAnchors } from "./store/anchors.js";
 
@@ -14,14 +19,21 @@ export type WorkerData =
   | { mode: "scan"; anchorsPath: string }
   | {
       mode: "load";
-      sources: LoadSource[];
+      /** Whole sources, merged into the stream `shareStream`. */
+      share: LoadSource[];
+      shareStream: number;
+      /** Parts of cut sources, in file order per source. */
+      jobs: PartJob[];
+      /** Per cut source's stream: Int32Array of its parts' line counts. */
+      counts: Record<number, SharedArrayBuffer>;
       offsets: Record<string, number>;
       batchRows: number;
       /** Raw bytes this worker may read ahead across its sources. */
       readBudget: number;
-      maxInFlight: number;
-      /** Int32Array[1]: batches posted and not yet inserted. */
-      inFlight: SharedArrayBuffer;
+      /** Batches a stream may have in flight: the share's, a cut source's. */
+      limits: { share: number; part: number };
+      /** Int32Array: [0] bumped at every batch written; [1 + stream] batches posted and not yet written. */
+      control: SharedArrayBuffer;
     };
 
 const port = parentPort!;
@@ -47,19 +59,73 @@ if (data.mode === "scan") {
     }
   });
 } else {
-  const inFlight = new Int32Array(data.inFlight);
   try {
-    const stats = produceRows(data.sources, data.offsets, data.batchRows, data.readBudget, (batch, progress) => {
-      for (;;) {
-        const n = Atomics.load(inFlight, 0);
-        if (n < data.maxInFlight) break;
-        Atomics.wait(inFlight, 0, n);
-      }
-      Atomics.add(inFlight, 0, 1);
-      port.postMessage({ type: "rows", batch, progress }, transferList(batch));
-    });
-    port.postMessage({ type: "done", stats });
+    runLoadWorker(data);
   } catch (e) {
     reportError(e);
   }
+}
+
+/** One stream a load worker feeds; step() posts its next batch and says whether it was the last. */
+interface Producer {
+  stream: number;
+  limit: number;
+  step(post: (msg: object, batch: RowBatch) => void): boolean;
+}
+
+function runLoadWorker(d: Extract<WorkerData, { mode: "load" }>): void {
+  const control = new Int32Array(d.control);
+  const merged = new MergedRowStream(d.share, d.offsets, d.batchRows, d.readBudget);
+  const partReadBytes = Math.max(64 * 1024, Math.floor(d.readBudget / 4));
+  const streams = [...new Set(d.jobs.map((j) => j.stream))];
+  const parts = streams.map((stream) => ({
+    stream,
+    rows: new PartRowStream(d.jobs.filter((j) => j.stream === stream), new Int32Array(d.counts[stream]!), d.offsets, d.batchRows, partReadBytes),
+  }));
+  const progress = (): { bytes: number; lines: number } => {
+    const all = [merged.progress(), ...parts.map((p) => p.rows.progress())];
+    return all.reduce((sum, p) => ({ bytes: sum.bytes + p.bytes, lines: sum.lines + p.lines }));
+  };
+  let shareStats: LoadedStats[] = [];
+  const producers: Producer[] = [
+    {
+      stream: d.shareStream,
+      limit: d.limits.share,
+      step(post) {
+        const { batch, last } = merged.next();
+        post({ type: "rows", stream: d.shareStream, batch, progress: progress(), last }, batch);
+        if (last) shareStats = merged.stats();
+        return last;
+      },
+    },
+    ...parts.map(({ stream, rows }) => ({
+      stream,
+      limit: d.limits.part,
+      step(post: (msg: object, batch: RowBatch) => void): boolean {
+        const out = rows.next();
+        post({ type: "rows", stream, part: out.index, batch: out.batch, progress: progress() }, out.batch);
+        if (out.done !== null) port.postMessage({ type: "part-done", stream, result: out.done });
+        return out.last;
+      },
+    })),
+  ];
+  const post = (msg: object, batch: RowBatch): void => port.postMessage(msg, transferList(batch));
+  let turn = 0;
+  while (producers.length > 0) {
+    const generation = Atomics.load(control, 0);
+    const k = producers.findIndex((_, t) => {
+      const p = producers[(turn + t) % producers.length]!;
+      return Atomics.load(control, 1 + p.stream) < p.limit;
+    });
+    if (k < 0) {
+      Atomics.wait(control, 0, generation);
+      continue;
+    }
+    const at = (turn + k) % producers.length;
+    const p = producers[at]!;
+    Atomics.add(control, 1 + p.stream, 1);
+    if (p.step(post)) producers.splice(at, 1);
+    turn = at + 1;
+  }
+  port.postMessage({ type: "done", stats: shareStats });
 }

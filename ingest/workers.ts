@@ -5,7 +5,9 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { LoadedStats, LoadProgress, LoadSource } from "./loadStream.js";
+import { DEFAULT_SPLIT, PartChain, planLoad, type SplitOptions } from "./loadPlan.js";
 import type { RowBatch } from "./rows.js";
+import type { PartResult } from "./seamGate.js";
 import { StreamMerge, type RowSink } from "./streamMerge.js";
 import type { ScanReport, ScanRequest } from "./scan.js";
 import type { WorkerData } from "./worker.js";
@@ -21,7 +23,9 @@ const MAX_IN_FLIGHT = 8;
 type WorkerMessage =
   | { type: "scanned"; report: ScanReport }
   | { type: "closed" }
-  | { type: "rows"; batch: RowBatch; progress: LoadProgress }
+  /** `last`: the share stream's last batch. */
+  | { type: "rows"; stream: number; part?: number; batch: RowBatch; progress: LoadProgress; last?: boolean }
+  | { type: "part-done"; stream: number; result: PartResult }
   | { type: "done"; stats: LoadedStats[] }
   | { type: "error"; message: string; stack?: string };
 
@@ -91,14 +95,21 @@ function ask(worker: Worker, req: ScanRequest | "close"): Promise<WorkerMessage>
 
 /** Below this many bytes of new sources one load worker does it all (a worker costs tens of ms to start). */
 const ONE_WORKER_BYTES = 16 * 1024 * 1024;
+/**
+ * Batches of a cut source's parts a worker may have posted and not yet seen
+ * written: enough to parse a few parts ahead while the merge takes the parts
+ * in order (ingest/loadPlan.ts).
+ */
+const PART_IN_FLIGHT = 32;
 
 /**
  * Parses and merges `sources` into the global order on load workers (by
  * default two when there is enough to parse: the store thread inserts
  * meanwhile, and parsing costs more than inserting), handing every row to
  * `sink` in order.
- * Each worker takes a share of the sources balanced by bytes; their streams
- * are merged here (ingest/streamMerge.ts).
+ * Whole sources are dealt into shares balanced by bytes, each merged on its
+ * worker; a source too large for that is cut into parts parsed on both
+ * (ingest/loadPlan.ts). The streams are merged here (ingest/streamMerge.ts).
  */
 export function runLoad(
   sources: LoadSource[],
@@ -106,52 +117,71 @@ export function runLoad(
   sink: RowSink,
   onProgress: (progress: LoadProgress) => void,
   workerCount?: number,
+  split: SplitOptions = DEFAULT_SPLIT,
 ): Promise<LoadedStats[]> {
   const bytes = sources.reduce((n, s) => n + s.bytes, 0);
-  const shares = shareByBytes(sources, workerCount ?? (bytes < ONE_WORKER_BYTES ? 1 : Math.min(2, availableParallelism())));
-  const counters = shares.map(() => new Int32Array(new SharedArrayBuffer(4)));
-  const progress = shares.map(() => ({ bytes: 0, lines: 0 }));
-  const merge = new StreamMerge(shares.length, sink, (w) => {
-    Atomics.sub(counters[w]!, 0, 1);
-    Atomics.notify(counters[w]!, 0);
-  });
-  const workers = shares.map((share, w) =>
+  const wanted = Math.max(1, workerCount ?? (bytes < ONE_WORKER_BYTES ? 1 : Math.min(2, availableParallelism())));
+  let plan = planLoad(sources, wanted, split);
+  if (plan.split.length === 0 && sources.length < wanted) plan = planLoad(sources, Math.max(1, sources.length), split);
+  const workers = plan.shares.length;
+  const streams = workers + plan.split.length;
+  const controls = plan.shares.map(() => new Int32Array(new SharedArrayBuffer(4 * (1 + streams))));
+  const progress = plan.shares.map(() => ({ bytes: 0, lines: 0 }));
+  const release = (w: number, stream: number): void => {
+    Atomics.sub(controls[w]!, 1 + stream, 1);
+    Atomics.add(controls[w]!, 0, 1);
+    Atomics.notify(controls[w]!, 0);
+  };
+  const chains: PartChain[] = [];
+  const merge = new StreamMerge(streams, sink, (stream) => release(stream < workers ? stream : chains[stream - workers]!.handedOn.shift()!, stream));
+  for (const s of plan.split) {
+    chains.push(new PartChain(s, (batch) => merge.add(s.stream, batch), () => merge.end(s.stream)));
+  }
+  const threads = plan.shares.map((share, w) =>
     spawn({
       mode: "load",
-      sources: share,
+      share,
+      shareStream: w,
+      jobs: plan.jobs[w]!,
+      counts: Object.fromEntries(plan.split.map((s) => [s.stream, s.counts])),
       offsets,
       batchRows: BATCH_ROWS,
-      readBudget: Math.floor(LOAD_READ_BUDGET / shares.length),
-      maxInFlight: MAX_IN_FLIGHT,
-      inFlight: counters[w]!.buffer as SharedArrayBuffer,
+      readBudget: Math.floor(LOAD_READ_BUDGET / workers),
+      limits: { share: MAX_IN_FLIGHT, part: PART_IN_FLIGHT },
+      control: controls[w]!.buffer as SharedArrayBuffer,
     }),
   );
   return new Promise((resolve, reject) => {
     const stats: LoadedStats[][] = [];
-    let running = workers.length;
+    let running = threads.length;
     let settled = false;
     const fail = (e: Error): void => {
       if (settled) return;
       settled = true;
-      for (const worker of workers) void worker.terminate();
+      for (const worker of threads) void worker.terminate();
       reject(e);
     };
-    workers.forEach((worker, w) => {
+    const finish = (): void => {
+      settled = true;
+      const bySource = new Map([...stats.flat(), ...chains.map((c) => c.stats())].map((s) => [s.sourceId, s]));
+      resolve(sources.map((s) => bySource.get(s.sourceId)!));
+    };
+    threads.forEach((worker, w) => {
       worker.on("message", (msg: WorkerMessage) => {
         if (settled) return;
         try {
           if (msg.type === "rows") {
             progress[w] = msg.progress;
-            merge.add(w, msg.batch);
+            if (msg.stream < workers) {
+              merge.add(msg.stream, msg.batch);
+              if (msg.last === true) merge.end(msg.stream);
+            } else chains[msg.stream - workers]!.rows(w, msg.part!, msg.batch);
             onProgress(progress.reduce((sum, p) => ({ bytes: sum.bytes + p.bytes, lines: sum.lines + p.lines })));
+          } else if (msg.type === "part-done") {
+            chains[msg.stream - workers]!.partDone(msg.result);
           } else if (msg.type === "done") {
             stats[w] = msg.stats;
-            merge.end(w);
-            if (--running === 0) {
-              settled = true;
-              const bySource = new Map(stats.flat().map((s) => [s.sourceId, s]));
-              resolve(sources.map((s) => bySource.get(s.sourceId)!));
-            }
+            if (--running === 0) finish();
           } else if (msg.type === "error") {
             fail(new Error(msg.message));
           }
@@ -165,15 +195,4 @@ export function runLoad(
       });
     });
   });
-}
-
-/** Sources dealt into `n` shares of about equal bytes (largest first, each to the lightest share). */
-function shareByBytes(sources: LoadSource[], n: number): LoadSource[][] {
-  const shares = Array.from({ length: Math.max(1, Math.min(n, sources.length)) }, () => ({ bytes: 0, sources: [] as LoadSource[] }));
-  for (const s of [...sources].sort((a, b) => b.bytes - a.bytes)) {
-    const lightest = shares.reduce((min, share) => (share.bytes < min.bytes ? share : min));
-    lightest.bytes += s.bytes;
-    lightest.sources.push(s);
-  }
-  return shares.map((share) => share.sources);
 }

@@ -3,7 +3,7 @@
 // file of any size streams through in constant memory.
 
 import type { ParsedEvent, ParseIssue, Role } from "../event.js";
-import type { DatingHints } from "./log/dating.js";
+import type { DatingHints, DatingTally } from "./log/dating.js";
 import type { WrapperName } from "./wrappers/index.js";
 
 /**
@@ -38,6 +38,18 @@ export interface ParseContext {
   rank?: { dp?: number; pp?: number; tp?: number };
   /** Logs: times for records that carry none (./log/dating.ts). */
   dating?: DatingHints;
+  /**
+   * Logs, a part of a file read on its own (ingest/segments.ts): the minutes
+   * the file's own first wrapped prefix line decided to add to its prefix
+   * times (./log/logParser.ts zoneFix).
+   */
+  zoneFixMinutes?: number;
+}
+
+/** What a log parser inferred about times, to be added up over the parts of a file read in parts. */
+export interface TimeTally extends DatingTally {
+  /** The zone the prefix times were read in, when the wrapper's stamps decided it. */
+  zoneNote: string | null;
 }
 
 export interface LineParser {
@@ -47,6 +59,10 @@ export interface LineParser {
   end(out: ParsedEvent[], issues: ParseIssue[]): void;
   /** After end(): where times the file did not state came from, when any were inferred. */
   timeOrigin?(): string | null;
+  /** After end(): the counts behind timeOrigin(). */
+  timeTally?(): TimeTally;
+  /** Logs: the zone fix, once the file's lines decided it (ParseContext.zoneFixMinutes), else null. */
+  readonly settledZoneFixMinutes?: number | null;
 }
 
 export interface InputFormat {
@@ -56,6 +72,13 @@ export interface InputFormat {
   createParser(ctx: ParseContext): LineParser;
   /** A binary format: true when a file's first bytes are it (tried before binary content is refused). */
   detectBytes?(head: Buffer): boolean;
+  /**
+   * A format whose files may be cut into parts parsed on their own (ingest/segments.ts):
+   * true when a parser started fresh at `line` (after `previous`, both without
+   * their line ending) reads it and every line below it exactly as a parser
+   * that read the whole file above it would.
+   */
+  isSeam?(previous: string, line: string, ctx: ParseContext): boolean;
   /** A binary format is read whole, not by lines. */
   parseBytes?(bytes: Buffer, ctx: ParseContext, out: ParsedEvent[], issues: ParseIssue[]): void;
 }

@@ -89,4 +89,6 @@ export const probeJsonl: InputFormat = {
   createParser(): LineParser {
     return jsonLinesParser(probeRecordToEvent);
   },
+  // One record a line, read alone: a file may be cut at any line.
+  isSeam: () => true,
 };

@@ -10,7 +10,7 @@
 
 import type { InputFormat } from "./format.js";
 import { headLines } from "./log/head.js";
-import { LogParser } from "./log/logParser.js";
+import { isLogSeam, LogParser } from "./log/logParser.js";
 import { PrefixReader, PrefixResult } from "./sglang/prefix.js";
 import { readTorchLine } from "./sglang/torchLines.js";
 
@@ -21,4 +21,5 @@ export const sglangLog: InputFormat = {
     return headLines(head).some((line) => prefix.read(line) === PrefixResult.ok || (line.startsWith("[") && readTorchLine(line) !== null));
   },
   createParser: (ctx) => new LogParser(ctx),
+  isSeam: isLogSeam,
 };

@@ -87,16 +87,12 @@ export class RecordDater {
 
   /** Where the inferred times of this file came from, for the source's record; null when nothing was inferred. */
   origin(): string | null {
-    const parts: string[] = [];
-    if (this.undatedCount > 0) {
-      parts.push(
-        this.lastDatedUs >= 0
-          ? `${this.undatedCount} record(s) without a time took times between their dated neighbours in the file`
-          : `${this.undatedCount} record(s) without a time took ${this.hints?.anchorOrigin ?? "no anchor (none was given)"}`,
-      );
-    }
-    if (this.yearFromHint > 0) parts.push(`${this.yearFromHint} glog/c10 stamp(s) before any dated line took the year of ${this.hints?.yearOrigin}`);
-    return parts.length > 0 ? parts.join("; ") : null;
+    return datingOrigin(this.tally(), this.hints);
+  }
+
+  /** What this dater inferred, to be added up with the other parts of a file read in parts (ingest/segments.ts). */
+  tally(): DatingTally {
+    return { undated: this.undatedCount, yearFromHint: this.yearFromHint, anyDated: this.lastDatedUs >= 0 };
   }
 
   private anchor(): number {
@@ -128,6 +124,29 @@ export class RecordDater {
       this.out(ev);
     }
   }
+}
+
+/** Counts of the records a dater timed without a time of their own. */
+export interface DatingTally {
+  undated: number;
+  /** glog/c10 stamps before any dated line that took the year of the hints. */
+  yearFromHint: number;
+  /** Some record of the file had a time of its own. */
+  anyDated: boolean;
+}
+
+/** Where a file's inferred times came from, said in words; null when nothing was inferred. */
+export function datingOrigin(t: DatingTally, hints: DatingHints | undefined): string | null {
+  const parts: string[] = [];
+  if (t.undated > 0) {
+    parts.push(
+      t.anyDated
+        ? `${t.undated} record(s) without a time took times between their dated neighbours in the file`
+        : `${t.undated} record(s) without a time took ${hints?.anchorOrigin ?? "no anchor (none was given)"}`,
+    );
+  }
+  if (t.yearFromHint > 0) parts.push(`${t.yearFromHint} glog/c10 stamp(s) before any dated line took the year of ${hints?.yearOrigin}`);
+  return parts.length > 0 ? parts.join("; ") : null;
 }
 
 /** The stamp's time in the year (of three candidates) that puts it nearest `nearUs`, or null when it is no real date. */

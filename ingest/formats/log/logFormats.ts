@@ -7,12 +7,13 @@
 import type { InputFormat } from "../format.js";
 import { readTorchLine } from "../sglang/torchLines.js";
 import { headLines } from "./head.js";
-import { LogParser } from "./logParser.js";
+import { isLogSeam, LogParser } from "./logParser.js";
 
 export const glogLog: InputFormat = {
   name: "glog",
   detect: (head) => headLines(head).some((line) => line.length > 6 && !line.startsWith("[") && readTorchLine(line) !== null),
   createParser: (ctx) => new LogParser(ctx),
+  isSeam: isLogSeam,
 };
 
 /** Last in detection order: every text file that is no other format. */
@@ -20,4 +21,5 @@ export const textLog: InputFormat = {
   name: "text",
   detect: () => true,
   createParser: (ctx) => new LogParser(ctx),
+  isSeam: isLogSeam,
 };

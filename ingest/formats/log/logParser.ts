@@ -16,14 +16,14 @@
 
 import type { ParsedEvent, ParseIssue } from "../../event.js";
 import { LogKind } from "../../event.js";
-import type { LineParser, ParseContext } from "../format.js";
+import type { LineParser, ParseContext, TimeTally } from "../format.js";
 import { parseHttpAccess } from "../sglang/httpAccess.js";
 import type { MatchResult } from "../sglang/match.js";
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { looksLikeTorchLine, readTorchLine } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
-import { nearestYear, RecordDater } from "./dating.js";
+import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
 import { readIsoHead, readNcclHead, readPythonLoggingHead, readUcxHead } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
@@ -63,6 +63,12 @@ export class LogParser implements LineParser {
     this.dater = new RecordDater(ctx.dating, ctx.tzOffsetMinutes, (ev) => this.out.push(ev));
     this.records = new RecordAssembler(this.dater);
     this.unwrapper = ctx.wrapper !== undefined ? wrapperByName(ctx.wrapper).create() : null;
+    if (ctx.zoneFixMinutes !== undefined) this.settleZone(ctx.zoneFixMinutes);
+  }
+
+  /** The minutes added to prefix times once the file's first wrapped prefix line decided them, else null. */
+  get settledZoneFixMinutes(): number | null {
+    return this.zoneFixUs === null ? null : this.zoneFixUs / US_PER_MINUTE;
   }
 
   line(raw: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
@@ -107,8 +113,11 @@ export class LogParser implements LineParser {
   }
 
   timeOrigin(): string | null {
-    const parts = [this.zoneNote, this.dater.origin()].filter((p): p is string => p !== null);
-    return parts.length > 0 ? parts.join("; ") : null;
+    return timeOriginOf([this.timeTally()], this.ctx.dating);
+  }
+
+  timeTally(): TimeTally {
+    return { ...this.dater.tally(), zoneNote: this.zoneNote };
   }
 
   private read(l: Line): void {
@@ -296,13 +305,53 @@ export class LogParser implements LineParser {
     const diffMin = (prefixUs - wrapperUs) / US_PER_MINUTE;
     const quarters = Math.round(diffMin / QUARTER_HOUR_MIN);
     const fix = this.ctx.tzGiven !== true && quarters !== 0 && Math.abs(diffMin - quarters * QUARTER_HOUR_MIN) < 2 ? -quarters * QUARTER_HOUR_MIN : 0;
-    this.zoneFixUs = fix * US_PER_MINUTE;
-    if (fix !== 0) {
-      const east = this.ctx.tzOffsetMinutes - fix;
+    this.settleZone(fix);
+    return this.zoneFixUs!;
+  }
+
+  private settleZone(fixMinutes: number): void {
+    this.zoneFixUs = fixMinutes * US_PER_MINUTE;
+    if (fixMinutes !== 0) {
+      const east = this.ctx.tzOffsetMinutes - fixMinutes;
       this.zoneNote = `log prefix times read at UTC${east >= 0 ? "+" : "-"}${hhmm(Math.abs(east))}, as the container runtime's UTC stamps show`;
     }
-    return this.zoneFixUs;
   }
+}
+
+/** Where the times a file did not state came from, from the tallies of its parts (one for a file read whole). */
+export function timeOriginOf(tallies: readonly TimeTally[], hints: DatingHints | undefined): string | null {
+  const sum = { undated: 0, yearFromHint: 0, anyDated: false };
+  for (const t of tallies) {
+    sum.undated += t.undated;
+    sum.yearFromHint += t.yearFromHint;
+    sum.anyDated ||= t.anyDated;
+  }
+  const zoneNote = tallies.find((t) => t.zoneNote !== null)?.zoneNote ?? null;
+  const parts = [zoneNote, datingOrigin(sum, hints)].filter((p): p is string => p !== null);
+  return parts.length > 0 ? parts.join("; ") : null;
+}
+
+/**
+ * Where a log may be cut into parts parsed on their own (ingest/segments.ts):
+ * a line with SGLang's timed prefix, after a line that is complete in its
+ * wrapper. Such a line opens a record whatever came before it (read()), so no
+ * record spans the cut and no partial wrapped line is open; and it is dated,
+ * so the dater (./dating.ts) times the undated records above it before it is
+ * emitted, and every record below it takes its time from it and the lines
+ * after it alone. Both parts of the cut see the same line as the seam.
+ */
+export function isLogSeam(previous: string, line: string, ctx: ParseContext): boolean {
+  let inner = stripCr(line);
+  if (ctx.wrapper !== undefined) {
+    const wrapper = wrapperByName(ctx.wrapper);
+    if (wrapper.create().unwrap(stripCr(previous)).kind === "partial") return false;
+    const u = wrapper.create().unwrap(inner);
+    if (u.kind !== "line") return false;
+    inner = u.inner;
+  }
+  inner = clean(inner);
+  const c0 = inner.charCodeAt(0);
+  return (c0 === 91 /* [ */ || c0 === 40) /* ( */ && new PrefixReader(ctx.tzOffsetMinutes).read(inner) === PrefixResult.ok;
 }
 
 function hhmm(minutes: number): string {

@@ -1,0 +1,140 @@
+// A file cut into parts parsed on two load workers (ingest/loadPlan.ts,
+// ingest/sourceParts.ts) gives the events one worker reading it whole gives:
+// the same rows in the same order (time, line, host, rank, kind, room, attrs,
+// inferred marks), the same texts and the same per-source statistics. Real
+// files of the test bundles and format fixtures are cut at every line (parts
+// of a few bytes), and at coarser steps, so that cuts land inside
+// tracebacks, crash dumps, CRI partial lines, runs of undated lines and
+// glog stamps that take their year from the lines above.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseTimeZone } from "../../ingest/identity.js";
+import { planLoad, type SplitOptions } from "../../ingest/loadPlan.js";
+import type { LoadedStats, LoadSource } from "../../ingest/loadStream.js";
+import { NUMBER_WIDTH, STRING_WIDTH, type RowBatch } from "../../ingest/rows.js";
+import { scanSource } from "../../ingest/scan.js";
+import { decompress } from "../../ingest/store/codec.js";
+import type { TextBlock } from "../../ingest/store/eventText.js";
+import { datingHints } from "../../ingest/timeHints.js";
+import { runLoad } from "../../ingest/workers.js";
+import { scratchDir } from "../scratchDir.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    return e.isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+/** Load sources for files, as the pipeline makes them (scan, dating hints from every file). */
+function loadSources(paths: string[]): LoadSource[] {
+  const tz = parseTimeZone("UTC");
+  const scanned = paths.map((path, i) => ({
+    path,
+    report: scanSource({ file: i, plainPath: path, displayPath: path, identityPath: path, flagHost: null, flagRole: null, tz }, () => {}),
+  }));
+  const readable = scanned.filter((s) => s.report.rejection === null && s.report.format !== null);
+  const hints = datingHints(readable.map((s) => ({ host: s.report.host, dated: s.report.dated, mtimeUs: s.report.mtimeUs })), null);
+  return readable.map(({ path, report: r }, i) => ({
+    sourceId: i + 1,
+    plainPath: path,
+    displayPath: path,
+    format: r.format!,
+    wrapper: r.wrapper,
+    host: r.host,
+    role: r.role,
+    rank: r.rank,
+    dating: r.format === "sglang-log" || r.format === "glog" || r.format === "text" ? hints[i]! : null,
+    tzGiven: false,
+    domain: r.domain,
+    tzOffsetMinutes: r.tzOffsetMinutes,
+    bytes: r.bytes,
+  }));
+}
+
+interface Loaded {
+  rows: unknown[][];
+  texts: Map<string, string>;
+  stats: LoadedStats[];
+}
+
+async function load(sources: LoadSource[], workers: number, split?: SplitOptions): Promise<Loaded> {
+  const rows: unknown[][] = [];
+  const texts = new Map<string, string>();
+  const sink = {
+    addRow(batch: RowBatch, i: number): void {
+      const numbers = Array.from(batch.numbers.subarray(i * NUMBER_WIDTH, (i + 1) * NUMBER_WIDTH));
+      const strings = Array.from(batch.stringRefs.subarray(i * STRING_WIDTH, (i + 1) * STRING_WIDTH), (k) => (k < 0 ? null : batch.strings[k]));
+      rows.push([...numbers, ...strings, batch.attrs[i]]);
+    },
+    addTexts(blocks: readonly TextBlock[]): void {
+      for (const b of blocks) {
+        const text = decompress(b.text);
+        b.lines.forEach((line, j) => {
+          const key = `${b.sourceId}:${line}`;
+          assert.equal(texts.has(key), false, `text of ${key} written twice`);
+          texts.set(key, Buffer.from(text.subarray(j === 0 ? 0 : b.ends[j - 1], b.ends[j])).toString("utf8"));
+        });
+      }
+    },
+  };
+  const stats = await runLoad(sources, {}, sink, () => {}, workers, split);
+  return { rows, texts, stats };
+}
+
+async function assertSplitLikeWhole(sources: LoadSource[], partBytes: number[]): Promise<void> {
+  const whole = await load(sources, 1);
+  assert.ok(whole.rows.length > 0);
+  for (const bytes of partBytes) {
+    const split = { splitBytes: 0, partBytes: bytes };
+    const plan = planLoad(sources, 2, split);
+    assert.ok(plan.split.length > 0 && plan.split.some((s) => s.parts > 1), `parts of ${bytes} bytes cut no file`);
+    const parts = await load(sources, 2, split);
+    const what = `${sources.map((s) => s.displayPath.slice(ROOT.length)).join(", ")} in parts of ${bytes} bytes`;
+    assert.deepEqual(parts.rows, whole.rows, `rows of ${what}`);
+    assert.deepEqual(parts.texts, whole.texts, `texts of ${what}`);
+    assert.deepEqual(parts.stats, whole.stats, `statistics of ${what}`);
+  }
+}
+
+const LOG_FILES = [
+  ...filesUnder(join(ROOT, "test/bundles")).filter((p) => !p.endsWith("README.md")),
+  ...filesUnder(join(ROOT, "test/formats/fixtures")),
+];
+
+test("every bundle and fixture file cut at every line (and coarser) loads as it loads whole", async () => {
+  for (const path of LOG_FILES) {
+    const sources = loadSources([path]);
+    const s = sources[0];
+    // Files of a line or two have nothing to cut; JSON dumps and checksum tables are read whole.
+    if (s === undefined || s.bytes < 1024 || s.format.startsWith("flight-recorder") || s.format.startsWith("checksum")) continue;
+    await assertSplitLikeWhole(sources, [1]);
+  }
+});
+
+test("CRLF lines, a traceback and a CRI partial line across the cuts, in one file of many dialects", async () => {
+  const dir = scratchDir("kvr-split-");
+  const pod = join(ROOT, "test/bundles/k8s-mooncake-pod-logs/var/log/pods");
+  const cri = filesUnder(pod).map((p) => readFileSync(p, "utf8"));
+  const crashed = readFileSync(join(ROOT, "test/bundles/crashed-scheduler/p0/prefill-tp0.log"), "utf8");
+  const segfault = readFileSync(join(ROOT, "test/bundles/segfault/p0/prefill-tp0.log"), "utf8");
+  const crlf = join(dir, "prefill-tp0.log");
+  writeFileSync(crlf, (crashed + segfault).replace(/\n/g, "\r\n"));
+  const wrapped = join(dir, "sglang-prefill-0.log");
+  writeFileSync(wrapped, cri.join(""));
+  for (const path of [crlf, wrapped]) await assertSplitLikeWhole(loadSources([path]), [1, 97, Math.ceil(statSync(path).size / 5)]);
+});
+
+test("a bundle with cut and whole sources merges into the order of one worker reading them all", async () => {
+  // Bundles where one or two files hold most of the bytes: those are cut, the others read whole.
+  for (const bundle of ["crashed-scheduler", "nccl-watchdog", "segfault"]) {
+    const sources = loadSources(filesUnder(join(ROOT, "test/bundles", bundle)).filter((p) => !p.endsWith(".md")));
+    await assertSplitLikeWhole(sources, [1, 503]);
+  }
+});
