@@ -34,6 +34,7 @@ import { datingHints, type TimeSpan } from "./timeHints.js";
 import { isLogFormat } from "./formats/index.js";
 import type { DatingHints } from "./formats/log/dating.js";
 import { assertSameIncident } from "./sameIncident.js";
+import { pageByteFiles, planPageDumps, storePageDumps, type PageDumpIndex } from "./pageDumps.js";
 
 export interface IngestOptions {
   /** The incident database (created when missing). */
@@ -152,13 +153,33 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   try {
     const inputs = await expandInputs(opts.paths, temp);
     const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, "refused", r.reason));
-    const { candidates, anchorStores } = await scanInputs(inputs.files, opts, tz, temp, summaries);
+    const scanned = await scanInputs(inputs.files, opts, tz, temp, summaries);
+    const { dumps, pageFiles } = pageDumpsOf(scanned.candidates, inputs.files, summaries);
+    const candidates = scanned.candidates.filter((c) => !pageFiles.has(c.file.displayPath));
     if (candidates.length === 0) throw new InputError(nothingReadable(opts.paths, summaries));
-    const result = await store(opts, candidates, anchorStores, summaries);
+    const result = await store(opts, candidates, scanned.anchorStores, summaries, dumps);
     return { ...result, sources: [...candidates.map((c) => c.summary), ...summaries] };
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The page-dump indexes among the sources and the files they read their
+ * pages from: those are page bytes, not inputs of their own (so not refused
+ * as binary); their summaries say whose bytes they are.
+ */
+function pageDumpsOf(candidates: readonly Candidate[], files: readonly InputFile[], summaries: SourceSummary[]): { dumps: PageDumpIndex[]; pageFiles: Set<string> } {
+  const dumps = planPageDumps(candidates.filter((c) => c.report.format === "page-dump-jsonl").map((c) => c.file), files);
+  const pageFiles = pageByteFiles(dumps);
+  const readBy = new Map(dumps.flatMap((d) => d.records.flatMap((r) => (r.file ? [[r.file.displayPath, d.index.displayPath] as const] : []))));
+  const kept = summaries.filter((s) => !pageFiles.has(s.path));
+  summaries.splice(0, summaries.length, ...kept);
+  for (const [path, index] of readBy) {
+    const size = statSync(files.find((f) => f.displayPath === path)!.plainPath).size;
+    summaries.push({ ...emptySummary(path, "ingested", `page bytes read through the page-dump index ${index}`, size) });
+  }
+  return { dumps, pageFiles };
 }
 
 /** Scans every file; returns the ingestible ones and records the rest in `rejected`. */
@@ -258,6 +279,7 @@ async function store(
   candidates: Candidate[],
   anchorStores: string[],
   notIngested: readonly SourceSummary[],
+  dumps: readonly PageDumpIndex[],
 ): Promise<Omit<IngestSummary, "sources">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
@@ -269,7 +291,7 @@ async function store(
       if (known.has(c.report.sha256)) Object.assign(c.summary, { status: "duplicate", reason: "already in this incident (same sha256)" });
     }
     let recorded = 0;
-    for (const s of notIngested) if (writer.recordNotIngested(notIngestedRow(s))) recorded++;
+    for (const s of notIngested) if (s.status !== "ingested" && writer.recordNotIngested(notIngestedRow(s))) recorded++;
     if (fresh.length === 0) {
       if (recorded > 0) writer.commit();
       else writer.rollback();
@@ -301,7 +323,8 @@ async function store(
     } else {
       writer.flushRows();
     }
-    stats.forEach((s, i) => finishSource(writer, fresh[i]!, s));
+    const pageErrors = storePageDumps(writer.db, dumps, (index) => loadSources.find((s) => s.displayPath === index.displayPath)?.sourceId);
+    stats.forEach((s, i) => finishSource(writer, fresh[i]!, withErrors(s, pageErrors.get(s.sourceId))));
     writer.saveClock(alignment);
     if (!sameIncident.hasEvents || writer.ingestSettings() === null) writer.saveIngestSettings(settings);
     writer.commit();
@@ -362,6 +385,12 @@ function setAside(writer: IncidentWriter, stored: ReturnType<IncidentWriter["sto
   const oldOffsets = writer.clockOffsets();
   writer.setAsideEvents();
   return new StoredEventsMerger(writer, stored, oldOffsets, offsets);
+}
+
+/** A source's load figures with the errors found after its load (pages that could not be read). */
+function withErrors(s: LoadedStats, more: readonly ParseIssue[] | undefined): LoadedStats {
+  if (!more) return s;
+  return { ...s, errors: [...s.errors, ...more], errorCount: s.errorCount + more.length };
 }
 
 function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): void {

@@ -265,7 +265,7 @@ type LineVisitor = (line: string, lineNo: number) => void;
 /** Which lines of a chunk the scan parses, by format. */
 function lineSelector(format: FormatName, identity: Identity): (chunk: TextChunk, visit: LineVisitor) => void {
   if (format === "flight-recorder") return (chunk, visit) => forEachLine(chunk, visit);
-  if (format === "checksum-csv" || format === "checksum-jsonl") {
+  if (format === "checksum-csv" || format === "checksum-jsonl" || format === "page-dump-jsonl") {
     // No anchors; the header and first record say host and role.
     return (chunk, visit) => {
       if (chunk.firstLine === 1) visitFirstLines(chunk, 2, visit);

@@ -162,7 +162,7 @@ function firstLine(s: string): string {
 }
 
 /** Structured inputs: everything else is a server's log (SGLang lines, stderr, `text`), where failures are printed. */
-const RECORD_FORMATS = new Set(["probe-jsonl", "checksum-jsonl", "checksum-csv", "flight-recorder"]);
+const RECORD_FORMATS = new Set(["probe-jsonl", "checksum-jsonl", "checksum-csv", "page-dump-jsonl", "flight-recorder"]);
 
 /** How many server logs the incident holds: what the failure rules read. */
 export function serverLogCount(evidence: Evidence): number {

@@ -18,6 +18,7 @@ export type FormatName =
   | "probe-jsonl"
   | "checksum-jsonl"
   | "checksum-csv"
+  | "page-dump-jsonl"
   | "flight-recorder"
   | "flight-recorder-pickle";
 

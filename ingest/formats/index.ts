@@ -5,12 +5,13 @@
 import type { FormatName, InputFormat } from "./format.js";
 import { checksumCsv, checksumJsonl } from "./checksumDump.js";
 import { flightRecorder, flightRecorderPickle } from "./flightRecorder.js";
+import { pageDumpJsonl } from "./pageDump/index.js";
 import { probeJsonl } from "./probeJsonl.js";
 import { glogLog, textLog } from "./log/logFormats.js";
 import { sglangLog } from "./sglangLog.js";
 
 /** Text in no other format is `text`: detection never leaves a text file out. */
-export const FORMATS: readonly InputFormat[] = [flightRecorder, checksumJsonl, probeJsonl, checksumCsv, sglangLog, glogLog, textLog];
+export const FORMATS: readonly InputFormat[] = [flightRecorder, pageDumpJsonl, checksumJsonl, probeJsonl, checksumCsv, sglangLog, glogLog, textLog];
 
 /** Bytes of a file's start that detection looks at. */
 export const HEAD_BYTES = 64 * 1024;

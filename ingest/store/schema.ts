@@ -6,8 +6,9 @@ import type { IncidentDb } from "./db.js";
 import { EVENT_TEXT_TABLE } from "./eventText.js";
 import { moveEventsIntoBlocks } from "./blocks/blockMigration.js";
 import { moveTextOutOfEvents } from "./textMigration.js";
+import { PAGES_TABLE } from "./pages.js";
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Each entry upgrades a database from version `index` to `index + 1`: SQL, or a step that needs code. */
 export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
@@ -107,4 +108,5 @@ export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
   `,
   // The events leave their table for column blocks (ingest/store/blocks/).
   moveEventsIntoBlocks,
+  PAGES_TABLE,
 ];

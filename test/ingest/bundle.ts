@@ -94,7 +94,7 @@ export function skewedBundle(root: string, skewUs: number): string {
 }
 
 /** A tar archive (tar-stream) of `files`, as a Buffer. */
-export async function tarOf(files: Record<string, string>): Promise<Buffer> {
+export async function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {
   const pack = tar.pack();
   for (const [name, content] of Object.entries(files)) pack.entry({ name }, content);
   pack.finalize();
