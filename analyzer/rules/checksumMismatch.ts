@@ -5,12 +5,15 @@
 //   stale  — its hash equals another room's data, preferably a previous owner
 //            of the same decode page (DESIGN.md incident 6: proof of reuse);
 //   torn   — its hash equals nothing known (a partial or interleaved write);
+//            when the page's bytes were dumped too, page-bytes' diagnosis of
+//            them says how ("torn at row 37", analyzer/pages/diagnosis.ts);
 //   undetermined — prefill's dump of that position is missing.
 
 import { ChecksumKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { mergeByMechanism } from "./grouping.js";
+import { pageDiagnosisAt } from "../pages/dumpedPages.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 interface ChecksumRecord {
@@ -147,7 +150,7 @@ function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], r
   const where = `${recv.buffer} layer ${recv.layer} pos ${recv.pos}`;
   const sourceText = first.source
     ? `which is room ${first.source.room}'s data (${evidence.where(first.source.ev)})${first.previousOwner ? `, a previous owner of ${recv.rank} page ${recv.page}` : ""}: the page holds another request's index-K (stale)`
-    : "which matches no record of any room: the page was partly or concurrently written (torn)";
+    : `which matches no record of any room: ${tornText(evidence, recv)}`;
   return {
     rule: "checksum-mismatch",
     severity: stale.length > 0 ? "critical" : "high",
@@ -169,6 +172,14 @@ function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], r
       torn: mismatches.length - stale.length,
     },
   };
+}
+
+/** "torn at row 37: …" when the page's bytes were dumped too (page-bytes' diagnosis), else what the hash alone says. */
+function tornText(evidence: Evidence, recv: ChecksumRecord): string {
+  const pair = pageDiagnosisAt(evidence, recv);
+  const d = pair?.diagnosis;
+  if (!pair || !d) return "the page was partly or concurrently written (torn)";
+  return `its dumped bytes (${evidence.where(pair.decode.ref)}) show ${d.mechanism === "none" ? "no known mechanism" : d.mechanism}: ${d.detail}`;
 }
 
 function unpairedFinding(unpaired: Map<string, ChecksumRecord[]>): DraftFinding {

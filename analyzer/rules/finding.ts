@@ -13,6 +13,7 @@ export const RULE_IDS = [
   "transfer-stall",
   "stale-slot-reuse",
   "checksum-mismatch",
+  "page-bytes",
   "incomplete-completion",
   "pool-sizing-mismatch",
   "address-overflow",

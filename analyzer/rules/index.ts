@@ -7,6 +7,7 @@ import type { IncidentDb } from "../../ingest/store/db.js";
 import { readAnalysisRows, writeAnalysisRows } from "../../ingest/store/findingRows.js";
 import { addressOverflow } from "./addressOverflow.js";
 import { checksumMismatch } from "./checksumMismatch.js";
+import { pageBytes } from "./pageBytes.js";
 import { collectiveDivergence } from "./collectiveDivergence.js";
 import { eventHosts } from "../../ingest/store/ruleQueries.js";
 import { assumedSettings, discipline, type AssumedSetting, type DisciplinedResult } from "./discipline.js";
@@ -48,6 +49,7 @@ export const RULES: readonly Rule[] = [
   unhandledAbort,
   transferStall,
   checksumMismatch,
+  pageBytes,
   metadataCollision,
   poolSizingMismatch,
   addressOverflow,

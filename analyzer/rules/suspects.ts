@@ -175,6 +175,8 @@ function staleReuse(of: Of, ctx: SuspectContext): CauseCase {
   if (fromReleased.length) c.for.push({ weight: 0.7, findings: ids(fromReleased), note: `${count(fromReleased)} room(s) hold index-K of a room decode released early (timed out or aborted)` });
   if (received.length) c.for.push({ weight: 0.6, findings: ids(received), note: `${count(received)} room(s) received another room's index-K (stale checksums after the transfer)` });
   if (readOnly.length) c.for.push({ weight: 0.3, findings: ids(readOnly), note: `${count(readOnly)} room(s) read another room's index-K` });
+  const staleBytes = pageMechanism(of, "stale");
+  if (staleBytes.length) c.for.push({ weight: 0.6, findings: ids(staleBytes), note: `${count(staleBytes)} room(s) hold another room's index-K byte for byte (page dumps)` });
   const crossRoom = of("read-before-landed-write").filter((f) => f.draft.facts?.crossRoom === true);
   if (crossRoom.length) c.for.push({ weight: 0.4, findings: ids(crossRoom), note: "reads raced a write of another (earlier) room" });
   const t = timeouts(of);
@@ -188,6 +190,8 @@ function poolSizing(of: Of): CauseCase {
   const kind = (k: string): NumberedFinding[] => of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind === k);
   const perToken = kind("bytes-per-token");
   if (perToken.length) c.for.push({ weight: 0.6, findings: ids(perToken), note: "the index-K pool is sized with a smaller row than the buffer holds" });
+  const layout = pageMechanism(of, "layout");
+  if (layout.length) c.for.push({ weight: 0.4, findings: ids(layout), note: "dumped decode pages hold prefill's page in the other dtype's layout" });
   const stride = kind("host-page-stride");
   if (stride.length) c.for.push({ weight: 0.4, findings: ids(stride), note: "the HiCache host pool copies index-K pages with the fp8 stride" });
   return c;
@@ -200,7 +204,15 @@ function addressOverflowCase(of: Of): CauseCase {
 
 function itemLenCase(of: Of): CauseCase {
   const itemLen = of("pool-sizing-mismatch").filter((f) => f.draft.facts?.kind === "item-len");
-  return { for: itemLen.length ? [{ weight: 0.5, findings: ids(itemLen), note: "prefill posts index-K pages with its own item_len into decode pages of another size" }] : [], against: [] };
+  const c: CauseCase = { for: itemLen.length ? [{ weight: 0.5, findings: ids(itemLen), note: "prefill posts index-K pages with its own item_len into decode pages of another size" }] : [], against: [] };
+  const shifted = pageMechanism(of, "item-length");
+  if (shifted.length) c.for.push({ weight: 0.7, findings: ids(shifted), note: "dumped decode pages are prefill's pages placed at the sender's item length (page bytes)" });
+  return c;
+}
+
+/** page-bytes findings whose diagnosis is `mechanism`. */
+function pageMechanism(of: Of, mechanism: string): NumberedFinding[] {
+  return of("page-bytes").filter((f) => f.draft.facts?.mechanism === mechanism);
 }
 
 function uncountedState(of: Of): CauseCase {
