@@ -1,4 +1,4 @@
-// `kvrewind replay <incident.db> [--at <seq|ISO time>] [--room R] [--json] [--profile ...]`
+// `kvrewind replay <incident.db> [--at <seq|ISO time>] [--room R] [--page N [--layer L]] [--json] [--profile ...]`
 // With --at: the model state after that event (or the last event at or before
 // that time). Without: a full replay's violations and coverage.
 
@@ -15,6 +15,9 @@ import { replayEvidenceOf } from "../../analyzer/rules/replayEvidence.js";
 import { stateJson } from "../../analyzer/replay/stateJson.js";
 import { provenance, seqAt, stateAt, timeline, type At } from "../../analyzer/replay/timeTravel.js";
 import { isoUs, stateText, summaryText } from "./replayText.js";
+import { pageText } from "./pageText.js";
+import { pageViewAt } from "../../analyzer/pages/pageView.js";
+import { Evidence } from "../../analyzer/rules/evidence.js";
 
 const ISO = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(Z|[+-]\d\d:?\d\d)?$/;
 
@@ -38,6 +41,8 @@ const Args = z.object({
   db: z.string().min(1),
   at: z.string().min(1).optional(),
   room: z.string().regex(/^\d+$/, "a room is a decimal bootstrap_room").optional(),
+  page: z.coerce.number().int().nonnegative().optional(),
+  layer: z.coerce.number().int().nonnegative().optional(),
   json: z.boolean(),
   profile: z.string().min(1).optional(),
 });
@@ -59,6 +64,17 @@ function progress(enabled: boolean): ((phase: string, done: number, total: numbe
     const of = Number.isFinite(total) ? `/${total}` : "";
     process.stderr.write(`\r${phase}: ${done}${of} events`);
   };
+}
+
+/** `--page`: the page's dumped bytes at the cursor (analyzer/pages/pageView.ts). */
+function pageAt(db: IncidentDb, args: Args & { at: string; page: number }): string {
+  const at = parseAt(args.at);
+  const seq = seqAt(db, at);
+  const view = seq === null ? undefined : pageViewAt(new Evidence(db), { seq, page: args.page, ...(args.room !== undefined && { room: args.room }), ...(args.layer !== undefined && { layer: args.layer }) });
+  if (!view) throw new Error(`no dump of page ${args.page}${args.room !== undefined ? ` of room ${args.room}` : ""}${args.layer !== undefined ? ` layer ${args.layer}` : ""} at or before ${args.at}`);
+  const atRef = seq === null ? null : eventRef(db, seq);
+  if (args.json) return JSON.stringify({ at: atRef ? { ...atRef, ts: isoUs(atRef.tsUs) } : null, page: view }, null, 2) + "\n";
+  return pageText(view);
 }
 
 function replayAt(db: IncidentDb, args: Args & { at: string }): string {
@@ -105,6 +121,8 @@ export const replayCommand: CommandModule<object, Args> = {
       .positional("db", { type: "string", describe: "the incident database", demandOption: true })
       .option("at", { type: "string", describe: "a seq, or an ISO time (UTC unless it names a zone)" })
       .option("room", { type: "string", describe: "with --at: only this bootstrap_room" })
+      .option("page", { type: "number", describe: "with --at: the dumped bytes of this page (its index in the dumping side's pool)" })
+      .option("layer", { type: "number", describe: "with --page: the layer" })
       .option("json", { type: "boolean", default: false, describe: "print JSON" })
       .option("profile", {
         type: "string",
@@ -117,6 +135,11 @@ export const replayCommand: CommandModule<object, Args> = {
     const args = parsed.data;
     const db = open(args.db);
     try {
+      if (args.page !== undefined) {
+        if (args.at === undefined) throw new Error("--page needs --at: the page's bytes are shown at a point of the incident");
+        process.stdout.write(pageAt(db, { ...args, at: args.at, page: args.page }));
+        return;
+      }
       if (args.at !== undefined) {
         process.stdout.write(replayAt(db, { ...args, at: args.at }));
         return;
