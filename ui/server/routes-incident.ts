@@ -18,6 +18,7 @@ import type { Registry } from "./registry.js";
 import { timeTravelRoutes } from "./routes-timetravel.js";
 import { queryRoutes } from "./routes-query.js";
 import { searchRoutes } from "./routes-search.js";
+import { pageRoutes } from "./routes-pages.js";
 
 function countKinds(idx: { kinds: string[]; kind: Uint16Array }): number[] {
   const counts = new Array<number>(idx.kinds.length).fill(0);
@@ -41,6 +42,7 @@ export function incidentRoutes(registry: Registry): Router {
   router.use(timeTravelRoutes(registry, (raw) => readyIncidentId(registry, raw)));
   router.use(searchRoutes(registry, (raw) => readyIncidentId(registry, raw)));
   router.use(queryRoutes(registry, (raw) => readyIncidentId(registry, raw)));
+  router.use(pageRoutes(registry, (raw) => readyIncidentId(registry, raw)));
 
   const readyIncident = (req: Request): string => readyIncidentId(registry, req.params["id"]);
 

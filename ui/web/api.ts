@@ -6,6 +6,7 @@ import type {
   FindingsAnswer,
   IncidentRecord,
   LanesAnswer,
+  PageAnswer,
   OverviewAnswer,
   RoomFlow,
   SearchAnswer,
@@ -72,6 +73,8 @@ export const api = {
   flow: (id: string, room: string) => getJson<RoomFlow>(`${inc(id)}/flow`, { room }),
   stateAtSeq: (id: string, seq: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { seq }, signal),
   stateAtTime: (id: string, ts: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { ts: Math.floor(ts) }, signal),
+  page: (id: string, q: { seq: number; page: number; room: string | null; layer: number | null }) =>
+    getJson<PageAnswer>(`${inc(id)}/pages`, { seq: q.seq, page: q.page, room: q.room ?? undefined, layer: q.layer ?? undefined }),
   step: (id: string, seq: number, dir: "next" | "prev", by: "any" | "room" | "rank" | "page") =>
     getJson<StepAnswer>(`${inc(id)}/step`, { seq, dir, by }),
 };

@@ -7,6 +7,7 @@ import { windowAround } from "../view/window.js";
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 import { EventPanel } from "./event-panel.js";
+import { PagePanel } from "./page-panel.js";
 import { FilterBar, laneShown, type LaneFilterState } from "./filters.js";
 import { FindingsPanel } from "./findings-panel.js";
 import { formatCount, formatDuration } from "./format.js";
@@ -36,6 +37,7 @@ class IncidentView {
   private readonly grouped: GroupedFindings;
   private readonly findingsPanel: FindingsPanel;
   private readonly eventPanel: EventPanel;
+  private readonly pagePanel = new PagePanel();
   private readonly statePanel: StatePanel;
   private readonly omnibox: Omnibox;
   private readonly notice: HTMLElement;
@@ -115,7 +117,7 @@ class IncidentView {
         this.header(incident.name, dialog),
         h("div", { class: "side" }, this.findingsPanel.element, new SourcesPanel(() => api.sources(this.id), { sources: incident.summary?.sources ?? 0 }).element),
         h("div", { class: "timeline-area" }, this.overview.element, this.filters.element, this.timeline.element, this.notice),
-        h("div", { class: "bottom" }, this.eventPanel.element, this.statePanel.element),
+        h("div", { class: "bottom" }, this.eventPanel.element, this.pagePanel.element, this.statePanel.element),
       ),
       dialog,
     );
@@ -289,6 +291,7 @@ class IncidentView {
       this.selected = answer;
       this.view.sel = seq;
       this.eventPanel.show(answer);
+      void this.showPage(answer.event);
       const lane = answer.lane;
       if (lane !== null) {
         this.timeline.reveal([lane]);
@@ -299,6 +302,16 @@ class IncidentView {
       this.saveUrlSoon();
     } catch (err) {
       this.eventPanel.show(null, (err as Error).message);
+    }
+  }
+
+  /** A page-dump record opens its page's bytes at that record; any other event closes them. */
+  private async showPage(ev: EventAnswer["event"]): Promise<void> {
+    if (ev.kind !== "page.dump" || ev.pageLo === null) return this.pagePanel.show(null);
+    try {
+      this.pagePanel.show(await api.page(this.id, { seq: ev.seq, page: ev.pageLo, room: ev.room, layer: ev.layer }));
+    } catch (err) {
+      this.pagePanel.show(null, (err as Error).message);
     }
   }
 

@@ -4,6 +4,7 @@
 
 import type { StoredEvent } from "../../ingest/event.js";
 import type { ModelStateView } from "../../analyzer/model/api.js";
+import type { PageView } from "../../analyzer/pages/pageView.js";
 import type { Component, Finding, Lane, Suspect } from "../wire.js";
 
 export type { ModelStateView, StoredEvent };
@@ -96,4 +97,9 @@ export interface TextSlice {
 export interface StepAnswer {
   seq: number | null;
   tsUs: number | null;
+}
+
+/** GET /incidents/:id/pages: a dumped page at the cursor (ui/server/routes-pages.ts). */
+export interface PageAnswer {
+  page: PageView;
 }
