@@ -52,15 +52,21 @@ function bf16Page(seed: number): Uint8Array {
   return pool.page(0, 0).slice();
 }
 
-/** The fp8 page a requantizing store writes from a bf16 page's rows. */
-function quantizedFrom(bf16: Uint8Array): Uint8Array {
+/** The fp8 page a requantizing store writes from a bf16 page's rows; `headroom` < 448 picks another scale than quantizeRow's. */
+function quantizedFrom(bf16: Uint8Array, headroom?: number): Uint8Array {
   const pool = new IndexKPool("fp8", 1);
   const view = new DataView(bf16.buffer, bf16.byteOffset);
   const k = new Uint8Array(64 * 128);
   const scales: number[] = [];
   for (let r = 0; r < 64; r++) {
     const row = Array.from({ length: 128 }, (_, i) => bf16Decode(view.getUint16(r * 256 + i * 2, true)));
-    scales.push(quantizeRow(row, k.subarray(r * 128, (r + 1) * 128)).scale);
+    if (headroom === undefined) {
+      scales.push(quantizeRow(row, k.subarray(r * 128, (r + 1) * 128)).scale);
+      continue;
+    }
+    const scale = Math.fround(Math.max(...row.map(Math.abs)) / headroom);
+    row.forEach((x, i) => (k[r * 128 + i] = fp8Encode(x / scale)));
+    scales.push(scale);
   }
   pool.store(0, Array.from({ length: 64 }, (_, r) => r), k, scales);
   return pool.page(0, 0).slice();
@@ -187,6 +193,10 @@ test("quantization: a bf16 page requantized to fp8 is precision, not corruption;
   const d = replayOf(quantizedFrom(source), [], "fp8", source, "bf16")!;
   assert.equal(d.mechanism, "quantization");
   assert.equal(d.corruption, false);
+  // Another scale recipe (amax/440): not the same bytes, every value still within half an e4m3 step.
+  const near = replayOf(quantizedFrom(source, 440), [], "fp8", source, "bf16")!;
+  assert.equal(near.mechanism, "quantization");
+  assert.match(near.detail, /within half an e4m3 step/);
   const other = replayOf(quantizedFrom(bf16Page(5)), [], "fp8", source, "bf16")!;
   assert.notEqual(other.mechanism, "quantization");
   assert.ok(other.corruption);
