@@ -48,5 +48,7 @@ export const pageDumpJsonl: InputFormat = {
   createParser(): LineParser {
     return jsonLinesParser(pageRecordToEvent);
   },
+  // One record a line: a large index may be cut at any line (ingest/loadPlan.ts).
+  isSeam: () => true,
 };
 
