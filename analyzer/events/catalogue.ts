@@ -13,6 +13,7 @@
 // `derived` marks a field decode.ts computes from the others.
 
 import { ChecksumKind, LogKind } from "../../ingest/event.js";
+import { PAGE_DUMP_KIND } from "../../ingest/formats/pageDump/record.js";
 import { ENUMS, type EnumName, type FieldType } from "./fields.js";
 
 type Typed = FieldType | `${FieldType}?`;
@@ -153,6 +154,25 @@ export const KINDS = {
       pos: "number?",
       algo: "string?",
       hash: "string?",
+    },
+  },
+  [PAGE_DUMP_KIND]: {
+    doc: "a dumped page's index record (docs/evidence.md §4a); its bytes are in the incident's pages table",
+    fields: {
+      room: "room?",
+      side: "string?",
+      buffer: "string?",
+      layer: "number?",
+      pages: "pages?",
+      pos: "number?",
+      dtype: "string?",
+      layout: "string?",
+      file: "string?",
+      offset: "number?",
+      length: "number?",
+      tensor: "string?",
+      algo: "string?",
+      checksum: "string?",
     },
   },
   [LogKind.prefillBatch]: { doc: "a prefill batch line (`Prefill batch. #new-seq: …`)", fields: BATCH },

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeEvent, kindCatalogue, KINDS, type DomainEvent } from "../../analyzer/events/index.js";
 import { ChecksumKind, LogKind, type StoredEvent } from "../../ingest/event.js";
+import { PAGE_DUMP_KIND } from "../../ingest/formats/pageDump/record.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../ingest/store/db.js";
 import { iterateEvents } from "../../ingest/store/queries.js";
@@ -21,7 +22,7 @@ import { scratchDir } from "../scratchDir.js";
 const ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
 /** docs/log-templates.md "Deferred KV release" (docs/protocol.md §7.4): no conformance row carries it. */
 const DEFERRED_RELEASE = `${P} Deferred KV release for room ${ROOM} timed out after 30.0s without a full drain ack from prefill; releasing anyway.`;
-const FIXTURES = ["fixtures/incidents/stale-slot-reuse", "test/bundles/abort-attribution", "fixtures/incidents/hicache-indexk-race", "fixtures/incidents/overlap-desync", "test/bundles/k8s-mooncake-pod-logs", "test/bundles/nccl-watchdog"];
+const FIXTURES = ["fixtures/incidents/stale-slot-reuse", "test/bundles/abort-attribution", "fixtures/incidents/hicache-indexk-race", "fixtures/incidents/overlap-desync", "test/bundles/k8s-mooncake-pod-logs", "test/bundles/nccl-watchdog", "test/bundles/page-dumps"];
 // From dist/test/events/ back to the repository.
 const REPO = new URL("../../../", import.meta.url).pathname;
 
@@ -88,8 +89,8 @@ function typeMatches(type: string, value: unknown, values?: readonly string[]): 
   }
 }
 
-test("every LogKind the log parsers emit, checksum, and the probe names are in the catalogue", () => {
-  for (const kind of [...Object.values(LogKind), ChecksumKind]) assert.ok(kind in KINDS, kind);
+test("every LogKind the log parsers emit, checksum, page dumps, and the probe names are in the catalogue", () => {
+  for (const kind of [...Object.values(LogKind), ChecksumKind, PAGE_DUMP_KIND]) assert.ok(kind in KINDS, kind);
   const probe = ["req.arrive", "req.finish", "req.abort", "kv.alloc", "kv.free", "kv.meta", "kv.post", "kv.done", "kv.notify", "kv.poll", "kv.timeout", "boot.msg", "boot.exit", "hicache.load", "hicache.layer", "hicache.wait", "kernel.store", "kernel.read", "sched.iter", "coll.enter", "coll.exit", "config"];
   for (const kind of probe) assert.ok(kind in KINDS, kind);
 });
