@@ -167,9 +167,10 @@ export class EventTexts {
       const text = textOf(cached, line);
       if (text !== undefined) return text;
     }
-    // Blocks of a source overlap only where its records came out of line
-    // order; the first candidate holds the line otherwise.
-    for (const stored of this.find.all(sourceId, line, line) as StoredBlock[]) {
+    // Candidates come latest first; blocks of a source overlap only where its
+    // records came out of line order, so the first candidate holds the line
+    // otherwise: stop there (reading on would walk every earlier block).
+    for (const stored of this.find.iterate(sourceId, line, line) as Iterable<StoredBlock>) {
       const block = { ...stored, text: decompressedText(stored.text) };
       const text = textOf(block, line);
       if (text !== undefined) {
