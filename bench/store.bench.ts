@@ -1,9 +1,14 @@
-// `npm run bench:store`: the store thread's floor. Inserts BENCH_EVENTS
-// (default 2 M) synthetic events of the incident shape straight through the
-// writer (no reading, no parsing: rows are built before each timed batch),
-// then builds the event indexes, and prints microseconds per row for each.
-// An ingest cannot go faster than this, whatever the parse side does: the
-// figure says what the 1,000,000 lines/s target would need from SQLite.
+// `npm run bench:store`: the store's figures (docs/store.md).
+//   1. The store thread's floor: BENCH_EVENTS (default 2 M) synthetic events
+//      of the incident shape straight through the writer (no reading, no
+//      parsing: rows are built before each timed batch), encoded into blocks,
+//      compressed and inserted; microseconds per row.
+//   2. The codec: zstd levels against zlib's deflate and brotli on those
+//      blocks and on real log text (bench/storeCodecs.ts).
+//   3. On the replay benchmark's incident (BENCH_QUERY_EVENTS, default 6 M;
+//      BENCH_DIR keeps it): file size against the raw logs, and the latency
+//      of a 60,000-event window, one room, one rank's window and a seq read
+//      cold (bench/storeQueries.ts).
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -11,6 +16,8 @@ import { join } from "node:path";
 import { attrsJson, EVENT_COLUMNS } from "../ingest/rows.js";
 import type { StoredEvent } from "../ingest/store/queries.js";
 import { IncidentWriter } from "../ingest/store/writer.js";
+import { compareCodecs } from "./storeCodecs.js";
+import { queryFigures } from "./storeQueries.js";
 import { synthesize } from "./syntheticIncident.js";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000_000);
@@ -56,6 +63,9 @@ try {
   console.log(`  insert: ${us(insertCpu)} µs/row CPU (${us(insertWall / 1000)} µs/row wall)`);
   console.log(`  at most ${Math.round(rows / insertCpu).toLocaleString("en-US")} rows per CPU-second of the store thread (blocks encoded and compressed there)`);
   console.log(`machine load average: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${availableParallelism()} cores`);
+  compareCodecs(join(dir, "incident.db"));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+await queryFigures();
+console.log(`machine load average: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${availableParallelism()} cores (wall figures include other processes' contention)`);

@@ -1,0 +1,103 @@
+// Store figures on a realistic incident (bench:store): the replay benchmark's
+// healthy incident (BENCH_QUERY_EVENTS, default 6 M events), its file size
+// against the raw logs, and the latency of the four reads the UI and the
+// analyzer make most: a 60,000-event time window, one room's events, one
+// rank's 60 s window, and one seq on a freshly opened connection (cold).
+
+import { statSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { collectEvents } from "../ingest/store/blocks/scan.js";
+import { eventBlocks, KeyDim } from "../ingest/store/blocks/eventBlocks.js";
+import { openIncident, type IncidentDb } from "../ingest/store/db.js";
+import { eventBySeq, eventsInWindow, eventsOfRoom, listIngestedSources } from "../ingest/store/queries.js";
+import { healthyIncidentDb } from "./healthyIncident.js";
+
+const TARGET = Number(process.env.BENCH_QUERY_EVENTS ?? 6_000_000);
+const REPEATS = 40;
+
+function percentiles(ms: number[]): string {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number): number => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+  return `p50 ${at(50).toFixed(2)} ms, p95 ${at(95).toFixed(2)} ms`;
+}
+
+function timedEach(n: number, f: (i: number) => number): { ms: number[]; items: number } {
+  const ms: number[] = [];
+  let items = 0;
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    items += f(i);
+    ms.push(performance.now() - t);
+  }
+  return { ms, items: items / n };
+}
+
+/** A pseudo-random sequence, the same every run. */
+function picks(n: number, span: number): number[] {
+  let seed = 20261202;
+  return Array.from({ length: n }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % span);
+}
+
+function windowFigures(db: IncidentDb): void {
+  const list = eventBlocks(db).list;
+  const first = list[0]!.minTsUs;
+  const last = list[list.length - 1]!.maxTsUs;
+  const events = eventBlocks(db).events;
+  // A window the incident's mean rate fills with ~60,000 events.
+  const width = Math.round(((last - first) * 60_000) / events);
+  const starts = picks(REPEATS, Math.max(1, last - first - width));
+  const w = timedEach(REPEATS, (i) => eventsInWindow(db, first + starts[i]!, first + starts[i]! + width, 100_000).length);
+  console.log(`  window of ${(width / 1e6).toFixed(2)} s (${Math.round(w.items)} events on average): ${percentiles(w.ms)} (target <= 20 ms)`);
+}
+
+function roomFigures(db: IncidentDb): void {
+  const rooms = eventBlocks(db).keysWithPrefix(KeyDim.room, "", 2000);
+  const chosen = picks(REPEATS, rooms.length).map((i) => rooms[i]!);
+  const r = timedEach(REPEATS, (i) => eventsOfRoom(db, chosen[i]!).length);
+  console.log(`  one room's events (${r.items.toFixed(0)} on average): ${percentiles(r.ms)} (target <= 10 ms)`);
+}
+
+function rankFigures(db: IncidentDb): void {
+  const list = eventBlocks(db).list;
+  const first = list[0]!.minTsUs;
+  const last = list[list.length - 1]!.maxTsUs;
+  const starts = picks(REPEATS, Math.max(1, last - first - 60_000_000));
+  const r = timedEach(REPEATS, (i) =>
+    collectEvents(db, { rank: { host: "d0", role: "decode", tp: i % 8 }, fromUs: first + starts[i]!, toUs: first + starts[i]! + 60_000_000 }).length,
+  );
+  console.log(`  one rank's 60 s window (d0/decode/tpN, ${r.items.toFixed(0)} events on average): ${percentiles(r.ms)} (target <= 10 ms)`);
+}
+
+function seqFigures(path: string, lastSeq: number): void {
+  const seqs = picks(REPEATS, lastSeq).map((s) => s + 1);
+  const ms: number[] = [];
+  for (const seq of seqs) {
+    const db = openIncident(path, { readonly: true });
+    const t = performance.now();
+    eventBySeq(db, seq);
+    ms.push(performance.now() - t);
+    db.close();
+  }
+  console.log(`  one seq on a fresh connection (cold; block list read, one block decoded, text read): ${percentiles(ms)} (target <= 1 ms)`);
+}
+
+export async function queryFigures(): Promise<void> {
+  const path = await healthyIncidentDb(TARGET, "replay");
+  const db = openIncident(path, { readonly: true });
+  try {
+    const blocks = eventBlocks(db);
+    const logBytes = listIngestedSources(db).reduce((n, s) => n + s.bytes, 0);
+    const fileBytes = statSync(path).size;
+    console.log(`incident: ${blocks.events.toLocaleString("en-US")} events in ${blocks.list.length} blocks`);
+    console.log(
+      `  file ${(fileBytes / 1e6).toFixed(1)} MB for ${(logBytes / 1e6).toFixed(1)} MB of logs = ${((100 * fileBytes) / logBytes).toFixed(1)}% (target <= 30%);` +
+        ` event blocks ${(blocks.list.reduce((n, b) => n + b.bytes, 0) / 1e6).toFixed(1)} MB`,
+    );
+    windowFigures(db);
+    roomFigures(db);
+    rankFigures(db);
+    seqFigures(path, blocks.list.at(-1)!.lastSeq);
+  } finally {
+    db.close();
+  }
+}
