@@ -106,17 +106,20 @@ after(async () => {
 });
 
 test("the server runs the same read-only query, with the room exact, and refuses a write with 400", async () => {
+  const sql = `SELECT room, CAST(room AS INTEGER) AS exact, COUNT(*) AS n FROM events WHERE room = '${ROOM}' GROUP BY room`;
+  // Run before the server starts: the CLI blocks this process, which would let the server's idle
+  // keep-alive timer close the fetch's socket under it.
+  const expected = queryJson(sql).rows[0]![2];
   server = await startTestServer();
   const up = await uploadFiles(server, [{ name: "healthy.tar.gz", content: await fixtureTarGz("healthy") }]);
   assert.equal(up.status, 202);
   assert.equal((await waitForIncident(server, "healthy"))["status"], "ready");
-  const sql = `SELECT room, CAST(room AS INTEGER) AS exact, COUNT(*) AS n FROM events WHERE room = '${ROOM}' GROUP BY room`;
   const ok = await getJson(server, `/api/incidents/healthy/query?sql=${encodeURIComponent(sql)}`);
   assert.equal(ok.status, 200, ok.text);
   assert.deepEqual(ok.body["columns"], ["room", "exact", "n"]);
   assert.equal((ok.body["rows"] as unknown[][])[0]![0], ROOM);
   assert.match(ok.text, new RegExp(`\\b${ROOM}\\b(?!")`));
-  assert.deepEqual((ok.body["rows"] as unknown[][])[0]![2], queryJson(sql).rows[0]![2]);
+  assert.deepEqual((ok.body["rows"] as unknown[][])[0]![2], expected);
   const refused = await getJson(server, `/api/incidents/healthy/query?sql=${encodeURIComponent("DELETE FROM findings")}`);
   assert.equal(refused.status, 400);
   assert.match(String(refused.body["error"]), /read-only/);
