@@ -52,6 +52,15 @@ class BufferedFile {
   }
 }
 
+/** A file of the layout that one input does not have: its lines are not written. */
+class Unwritten extends BufferedFile {
+  constructor() {
+    super("/dev/null");
+  }
+
+  override write(): void {}
+}
+
 /** `[YYYY-MM-DD HH:MM:SS.mmm` for epoch microseconds, caching the date-second part. */
 class Stamp {
   private second = -1;
@@ -97,15 +106,22 @@ export interface GeneratedIncident {
   bytes: number;
 }
 
-/** Writes an incident of at least `targetLines` lines under `dir`. */
-export function generateIncident(dir: string, targetLines: number, realWorld = true): GeneratedIncident {
+/**
+ * Writes an incident of at least `targetLines` lines under `dir`. With
+ * `oneFile`, only the prefill host's log, all its TP ranks in one file
+ * (`p0/prefill.log`, as a pod's stdout holds them).
+ */
+export function generateIncident(dir: string, targetLines: number, realWorld = true, oneFile = false): GeneratedIncident {
   mkdirSync(join(dir, "p0"), { recursive: true });
   mkdirSync(join(dir, "d0"), { recursive: true });
-  const pLogs = Array.from({ length: TP }, (_, r) => new BufferedFile(join(dir, "p0", `prefill-tp${r}.log`)));
-  const dLogs = Array.from({ length: TP }, (_, r) => new BufferedFile(join(dir, "d0", `decode-tp${r}.log`), realWorld));
-  const pProbe = new BufferedFile(join(dir, "p0", "probe.jsonl"));
-  const dProbe = new BufferedFile(join(dir, "d0", "probe.jsonl"));
-  const all = [...pLogs, ...dLogs, pProbe, dProbe];
+  const shared = oneFile ? new BufferedFile(join(dir, "p0", "prefill.log")) : null;
+  const file = (path: string, cri = false): BufferedFile => (oneFile ? new Unwritten() : new BufferedFile(join(dir, path), cri));
+  const pLogs = Array.from({ length: TP }, (_, r) => shared ?? new BufferedFile(join(dir, "p0", `prefill-tp${r}.log`)));
+  const dLogs = Array.from({ length: TP }, (_, r) => file(join("d0", `decode-tp${r}.log`), realWorld));
+  const pProbe = file(join("p0", "probe.jsonl"));
+  const dProbe = file(join("d0", "probe.jsonl"));
+  const all = shared !== null ? [shared] : [...pLogs, ...dLogs, pProbe, dProbe];
+  const unwritten = shared !== null ? [...dLogs, pProbe, dProbe] : [];
   const rnd = uniformStream(20260820);
   const pStamp = new Stamp();
   const dStamp = new Stamp();
@@ -182,6 +198,6 @@ export function generateIncident(dir: string, targetLines: number, realWorld = t
       probe.write(`{"ts": ${secondsFloat(at(got + 716))}, "host": "${host}", "role": "${r === 0 ? "prefill" : "decode"}", "tp": 0, "ev": "coll.exit", "group": "tp", "op": "all_reduce", "seq": ${iter}}`);
     }
   }
-  for (const f of all) f.close();
+  for (const f of [...all, ...unwritten]) f.close();
   return { dir, lines: total(), bytes: all.reduce((n, f) => n + f.bytes, 0) };
 }

@@ -1,13 +1,18 @@
 // `npm run bench:ingest [-- <incident dir>]`: ingests an incident of at least
-// 2 million lines through the real pipeline (scan, parse worker, writer,
-// index build) into a fresh indexed store, and prints lines/s, MB/s and the
-// peak RSS of the process (BENCH_LOAD_WORKERS=1 forces one parse worker).
-// The generated input is shaped like pod logs (CRI-wrapped, glog and undated
-// lines among SGLang's); BENCH_INPUT=plain generates SGLang lines only.
-// Without a directory it generates one (bench/
-// incidentGen.ts) under bench/out/ and reuses it on later runs. The figures
-// are printed, not checked: speed is never a test.
+// 2 million lines through the real pipeline (scan, parse workers, writer,
+// index build) into a fresh indexed store, and prints lines/s, MB/s, the
+// peak RSS of the process and the CPU seconds of its busy threads (parse
+// workers, store thread) (BENCH_LOAD_WORKERS=1 forces one parse worker).
+// Without a directory it does so for two generated inputs (bench/
+// incidentGen.ts, under bench/out/, reused on later runs): 18 sources shaped
+// like pod logs (CRI-wrapped, glog and undated lines among SGLang's;
+// BENCH_INPUT=plain: SGLang lines only), and one file of the same lines
+// (every TP rank of a prefill pod), which the load cuts into parts for both
+// workers. When lnav is installed it times lnav indexing the same files in
+// the same run and prints the ratio. The figures are printed, not checked:
+// speed is never a test.
 
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,22 +50,82 @@ function mainThreadCpuSeconds(): number | undefined {
   }
 }
 
-function incidentDir(): string {
-  const given = process.argv[2];
-  if (given !== undefined) return given;
-  const dir = fileURLToPath(new URL(`../../bench/out/incident-${LINES}${REAL_WORLD ? "-pods" : ""}`, import.meta.url));
-  if (!existsSync(join(dir, "d0"))) {
+/** The generated inputs: the 18-source pod-shaped incident, and one 2 M-line file (a pod's stdout with every TP rank). */
+function generatedInput(oneFile: boolean): string {
+  const name = `incident-${LINES}${REAL_WORLD ? "-pods" : ""}${oneFile ? "-one-file" : ""}`;
+  const dir = fileURLToPath(new URL(`../../bench/out/${name}`, import.meta.url));
+  if (!existsSync(join(dir, "p0"))) {
     const t = performance.now();
-    const g = generateIncident(dir, LINES, REAL_WORLD);
+    const g = generateIncident(dir, LINES, REAL_WORLD, oneFile);
     console.log(`generated ${g.lines.toLocaleString("en-US")} lines, ${(g.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s → ${dir}`);
   }
   return dir;
 }
 
+function inputs(): { label: string; dir: string }[] {
+  const given = process.argv[2];
+  if (given !== undefined) return [{ label: given, dir: given }];
+  return [
+    { label: "18 sources, pod-shaped", dir: generatedInput(false) },
+    { label: "one file", dir: generatedInput(true) },
+  ];
+}
+
+function filesOf(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/** Seconds lnav takes to index the same files and count their lines, when it is installed; null otherwise. */
+function lnavSeconds(files: string[], home: string): number | null {
+  const t = performance.now();
+  const run = spawnSync("lnav", ["-n", "-c", ";SELECT count(*) FROM all_logs", ...files], { env: { ...process.env, HOME: home }, stdio: "ignore" });
+  if (run.error !== undefined || run.status !== 0) return null;
+  return (performance.now() - t) / 1000;
+}
+
+/** CPU seconds of each thread of this process seen so far (Linux /proc), by thread id: the parse workers and the store thread. */
+class ThreadCpu {
+  readonly seconds = new Map<number, { name: string; cpu: number }>();
+
+  sample(): void {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/self/task`);
+    } catch {
+      return;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        this.seconds.set(Number(tid), { name, cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  }
+
+  /** Threads that used at least `min` CPU seconds since `before`. */
+  busy(before: Map<number, { cpu: number }>, min = 0.2): string[] {
+    return [...this.seconds.entries()]
+      .map(([tid, t]) => ({ tid, name: t.name, cpu: t.cpu - (before.get(tid)?.cpu ?? 0) }))
+      .filter((t) => t.cpu >= min)
+      .sort((a, b) => b.cpu - a.cpu)
+      .map((t) => `${t.tid === process.pid ? "main (store)" : t.name} ${t.cpu.toFixed(2)} s`);
+  }
+}
+
 async function main(): Promise<void> {
-  const dir = incidentDir();
+  for (const input of inputs()) await benchInput(input.label, input.dir);
+}
+
+async function benchInput(label: string, dir: string): Promise<void> {
   const bytes = sizeOf(dir);
   const work = mkdtempSync(join(tmpdir(), "kvrewind-bench-"));
+  const threads = new ThreadCpu();
+  threads.sample();
+  const threadsBefore = new Map(threads.seconds);
   let phase = "";
   let peakRss = process.memoryUsage.rss();
   const peakByPhase: Record<string, number> = {};
@@ -68,6 +133,7 @@ async function main(): Promise<void> {
     const rss = process.memoryUsage.rss();
     peakRss = Math.max(peakRss, rss);
     peakByPhase[phase || "inputs"] = Math.max(peakByPhase[phase || "inputs"] ?? 0, rss);
+    threads.sample();
   };
   const sampler = setInterval(sample, 100);
   const phases: Record<string, number> = {};
@@ -95,6 +161,7 @@ async function main(): Promise<void> {
     const lines = summary.sources.reduce((n, s) => n + s.lines, 0);
     clearInterval(sampler);
     sample();
+    console.log(`\n== ${label}`);
     console.log(`ingested ${lines.toLocaleString("en-US")} lines (${(bytes / 1e6).toFixed(0)} MB, ${summary.sources.length} sources) → ${summary.eventsTotal.toLocaleString("en-US")} events`);
     console.log(`wall ${seconds.toFixed(2)} s (${Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(", ")})`);
     console.log(`${Math.round(lines / seconds).toLocaleString("en-US")} lines/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s, peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB (main thread process, workers included)`);
@@ -104,6 +171,12 @@ async function main(): Promise<void> {
     const mainCpu = main0 !== undefined && main1 !== undefined ? main1 - main0 : undefined;
     console.log(`CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s all threads; main (store) thread ${mainCpu?.toFixed(1) ?? "?"} s`);
     if (mainCpu) console.log(`${Math.round(lines / mainCpu).toLocaleString("en-US")} lines per CPU-second of the store thread (the bound when both cores are free)`);
+    console.log(`busy threads (CPU): ${threads.busy(threadsBefore).join(", ")}`);
+    const lnav = lnavSeconds(filesOf(dir), work);
+    if (lnav === null) console.log("lnav: not installed (or it failed); no comparison");
+    else {
+      console.log(`lnav -n -c ';SELECT count(*) FROM all_logs' on the same files: ${lnav.toFixed(2)} s; kvrewind ingest / lnav = ${(seconds / lnav).toFixed(2)}×`);
+    }
     console.log(`machine load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${availableParallelism()} cores`);
     console.log(`clock offsets (us): ${JSON.stringify(summary.clockOffsetsUs)}`);
   } finally {
