@@ -71,6 +71,11 @@ export class Checker {
     else this.compileEvery(property);
   }
 
+  /** The kinds the property reads: events of other kinds need not be fed. */
+  kinds(): string[] {
+    return [...this.byKind.keys()];
+  }
+
   /** Feed the next event (seq order). */
   push(ev: CheckedEvent): void {
     const handlers = this.byKind.get(ev.kind);

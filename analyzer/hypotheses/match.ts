@@ -3,7 +3,7 @@
 // kind), so the scan does no name lookups.
 
 import type { Condition, Key, Literal, Pattern } from "./ast.js";
-import { fieldType } from "./catalogue.js";
+import { fieldType, ownFieldType } from "./catalogue.js";
 import { accessorFor, pagesOf, rankKey, type Accessor, type CheckedEvent, type FieldValue } from "./fields.js";
 
 export type EventTest = (ev: CheckedEvent) => boolean;
@@ -65,14 +65,18 @@ function ordered(get: Accessor, op: "<" | "<=" | ">" | ">=", n: number): EventTe
 
 /** `page = N`: the event's pages include N; `page in (...)`: one of them; orderings compare its first page. */
 function pageCondition(c: Condition): EventTest {
-  if (c.op === "exists") return (ev) => ev.pageLo !== null;
+  if (c.op === "exists") return (ev) => pagesOf(ev).length > 0;
   if (c.op === "=" || c.op === "!=" || c.op === "in") {
     const wanted = c.op === "in" ? c.values.map(Number) : [Number(c.value)];
     const has = (ev: CheckedEvent) => pagesOf(ev).some((p) => wanted.includes(p));
     return c.op === "!=" ? (ev) => !has(ev) : has;
   }
-  if (c.op === "~") return (ev) => ev.pageLo !== null && new RegExp(c.pattern).test(String(ev.pageLo));
-  return ordered((ev) => ev.pageLo, c.op, Number(c.value));
+  const first = (ev: CheckedEvent) => pagesOf(ev)[0] ?? null;
+  if (c.op === "~") {
+    const re = new RegExp(c.pattern);
+    return (ev) => first(ev) !== null && re.test(String(first(ev)));
+  }
+  return ordered(first, c.op, Number(c.value));
 }
 
 /** The key strings of an event for `keys` (one per page when `page` is among them), or null when a field is absent. */
@@ -80,8 +84,9 @@ export type KeyFn = (ev: CheckedEvent) => string[] | null;
 
 export function compileKeys(kind: string, keys: readonly Key[], side: "subject" | "other"): KeyFn {
   const fields = keys.map((k) => (side === "subject" ? k.field : (k.other ?? k.field)));
-  const parts = fields.filter((f) => f !== "page").map((f): Accessor => (f === "rank" ? rankKey : accessorFor(kind, f)));
-  const byPage = fields.includes("page");
+  const isPages = (f: string) => ownFieldType(kind, f) === "pages";
+  const parts = fields.filter((f) => !isPages(f)).map((f): Accessor => (f === "rank" ? rankKey : accessorFor(kind, f)));
+  const byPage = fields.some(isPages);
   const single = (ev: CheckedEvent): string | null => {
     let key = "";
     for (const get of parts) {

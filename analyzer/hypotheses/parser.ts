@@ -4,7 +4,7 @@
 //
 //   every index_k kernel.read on decode comes after the room's last kv.notify
 //   every kv.alloc has no kv.post after within 2s same room
-//   all ranks agree on op, digest for coll.enter same group, seq
+//   all ranks agree on op, digest for coll.enter same group, collSeq
 //   no log.exception where thread = bootstrap_thread
 
 import type { Clause, Condition, Distance, Hypothesis, Key, Literal, OrderClause, Pattern, Property } from "./ast.js";

@@ -37,14 +37,20 @@ function counts(v: HypothesisVerdict): string {
   return `${v.violated} of ${v.checked} instance(s) violated${rate}${v.instances > v.checked ? `, ${v.instances - v.checked} not correlatable` : ""}`;
 }
 
+/** Confirmed first, then ruled out, then untested: the order a post-mortem's list is read in. */
+const LEDGER_ORDER: readonly HypothesisVerdict["verdict"][] = ["violated", "consistent", "undetermined"];
+
 export function renderVerdictsMarkdown(verdicts: readonly HypothesisVerdict[], heading = "## Hypotheses tested"): string {
+  const sorted = [...verdicts].sort((a, b) => LEDGER_ORDER.indexOf(a.verdict) - LEDGER_ORDER.indexOf(b.verdict));
   const out = [heading, ""];
   out.push("| hypothesis | verdict | checked | violated | rate |", "|---|---|---|---|---|");
-  for (const v of verdicts) out.push(`| ${cell(v.name ?? v.property)}${v.statement ? ` — ${cell(v.statement)}` : ""} | ${LEDGER_WORD[v.verdict]} | ${v.checked} | ${v.violated} | ${v.rate === null ? "—" : `${(v.rate * 100).toFixed(1)}%`} |`);
+  for (const v of sorted) {
+    const verdict = v.verdict === "undetermined" ? `${LEDGER_WORD.undetermined}: ${v.missing.join("; ")}` : LEDGER_WORD[v.verdict];
+    out.push(`| ${cell(v.name ?? v.property)}${v.statement ? ` — ${cell(v.statement)}` : ""} | ${cell(verdict)} | ${v.checked} | ${v.violated} | ${v.rate === null ? "—" : `${(v.rate * 100).toFixed(1)}%`} |`);
+  }
   out.push("");
-  for (const v of verdicts.filter((x) => x.verdict !== "consistent")) {
-    out.push(`### ${v.name ?? "hypothesis"}: ${v.verdict}`, "", `\`${cell(v.property)}\``, "", v.explanation, "");
-    for (const m of v.missing) out.push(`- missing: ${m}`);
+  for (const v of sorted.filter((x) => x.verdict === "violated")) {
+    out.push(`### ${v.name ?? "hypothesis"}: violated`, "", `\`${cell(v.property)}\``, "", v.explanation, "");
     for (const w of v.witnesses.slice(0, 5)) {
       out.push(`- ${w.why}: \`${w.subject.source}:${w.subject.line}\` \`${cell(firstLine(w.subject.text))}\`${w.other ? ` ↔ \`${w.other.source}:${w.other.line}\` \`${cell(firstLine(w.other.text))}\`` : ""}`);
     }

@@ -1,9 +1,13 @@
 // Checking hypotheses against an incident: one pass over the store's events
 // in seq order for all of them together, then each tally turned into a
-// verdict with its witness lines (file:line:text of both events).
+// verdict with its witness lines (file:line:text of both events). The pass
+// reads only the store's blocks that hold a kind the hypotheses name
+// (ingest/store/blocks/scan.ts) and decodes only those events.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { countsByKind, eventBySeq, iterateEvents } from "../../ingest/store/queries.js";
+import { countsByKind, eventBySeq } from "../../ingest/store/queries.js";
+import { decodeEvent } from "../events/index.js";
+import { scanEvents } from "../../ingest/store/blocks/scan.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 import type { Hypothesis, Property } from "./ast.js";
 import { Checker, type CheckTally } from "./checker.js";
@@ -15,17 +19,20 @@ export const SHOWN_WITNESSES = 10;
 
 export interface CheckRun {
   verdicts: HypothesisVerdict[];
+  /** Events of the kinds the hypotheses name, the ones the pass decoded. */
   events: number;
 }
 
 export function checkHypotheses(db: IncidentDb, hypotheses: readonly Hypothesis[]): CheckRun {
   const present = new Map(countsByKind(db).map((r) => [r.kind, r.count]));
   const checkers = hypotheses.map((h) => new Checker(h.property, present));
+  const kinds = [...new Set(checkers.flatMap((c) => c.kinds()))];
   let events = 0;
-  for (const ev of iterateEvents(db)) {
+  scanEvents(db, { kinds }, (ev) => {
     events++;
-    for (const c of checkers) c.push(ev);
-  }
+    const decoded = decodeEvent(ev);
+    for (const c of checkers) c.push(decoded);
+  });
   const evidence = new Evidence(db);
   return { events, verdicts: hypotheses.map((h, i) => decide(evidence, h, checkers[i]!.finish(), present)) };
 }

@@ -4,11 +4,11 @@
 // the member's path (docs/hypotheses.md "Errors").
 
 import type { Condition, Key, Property } from "./ast.js";
-import { fieldsOf, fieldType, isKnownKind, KIND_FIELDS } from "./catalogue.js";
+import { fieldsOf, fieldType, isKnownKind, KIND_NAMES } from "./catalogue.js";
 
 export function kindProblem(kind: string): string | undefined {
   if (isKnownKind(kind)) return undefined;
-  const near = closest(kind, Object.keys(KIND_FIELDS));
+  const near = closest(kind, KIND_NAMES);
   return `unknown kind '${kind}'${near ? ` (did you mean ${near}?)` : ""}`;
 }
 
@@ -24,6 +24,7 @@ export function conditionProblem(kind: string, c: Condition): string | undefined
   if (bad) return bad;
   const type = fieldType(kind, c.field);
   if (c.op === "exists") return undefined;
+  if (type === "json") return `${c.field} of ${kind} holds structured values: test it with 'exists'`;
   if (c.op === "~") return regexProblem(c.pattern);
   const values = c.op === "in" ? c.values : [c.value];
   if ((c.op === "<" || c.op === "<=" || c.op === ">" || c.op === ">=") && type !== "number" && type !== "pages") return `'${c.op}' compares numbers, and ${c.field} of ${kind} is a ${type}`;

@@ -1,5 +1,6 @@
 // `kvrewind analyze <incident.db | paths...>`: run the rules, store findings
-// and suspects in the incident, print the report (text, --json or --markdown).
+// and suspects in the incident, print the report (text, --json or --markdown;
+// the Markdown post-mortem ends with the hypotheses tested, docs/hypotheses.md).
 // Paths that are not one incident database are ingested first, into --db or a
 // temporary database removed afterwards. Exit 1 when a violated finding is at
 // or above --fail-on.
@@ -10,6 +11,9 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { buildTimeline, renderMarkdown } from "../../analyzer/report/markdown.js";
 import { renderJson } from "../../analyzer/report/json.js";
+import { loadLibrary } from "../../analyzer/hypotheses/library.js";
+import { renderVerdictsMarkdown } from "../../analyzer/hypotheses/report.js";
+import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { renderText } from "../../analyzer/report/text.js";
 import { abEvidenceOf, diffIncidents } from "../../analyzer/rules/diff.js";
 import { atOrAbove, SEVERITIES, type AnalysisReport, type Severity } from "../../analyzer/rules/finding.js";
@@ -61,7 +65,7 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
         const report = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }), ...(progress && { onProgress: progress }) });
         if (progress) process.stderr.write("\r\x1b[K");
         if (!db.readonly) storeAnalysis(db, report);
-        process.stdout.write(argv.json ? renderJson(report) : argv.markdown ? renderMarkdown(report, buildTimeline(db, report)) : renderText(report));
+        process.stdout.write(argv.json ? renderJson(report) : argv.markdown ? postMortem(db, report) : renderText(report));
         process.exitCode = failing(report, argv.failOn) ? 1 : 0;
       } finally {
         db.close();
@@ -71,6 +75,11 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     }
   },
 };
+
+/** The post-mortem ends with the ledger: every library hypothesis checked against the incident, ruled-out ones included. */
+function postMortem(db: IncidentDb, report: AnalysisReport): string {
+  return `${renderMarkdown(report, buildTimeline(db, report))}\n${renderVerdictsMarkdown(checkHypotheses(db, loadLibrary()).verdicts)}`;
+}
 
 /** Read-write to store the findings; a database this user may not write is analyzed all the same, with a note. */
 function openForAnalysis(path: string): IncidentDb {

@@ -1,17 +1,24 @@
 // The one-pass checker on event sequences: distances in time and in events,
 // `after` clauses decided by the first partner or by the end, per-page
 // correlation, subjects that lack a correlation field, and the blind clause.
+// Events are stored events decoded by the typed layer, as the scan feeds them.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Checker } from "../../analyzer/hypotheses/checker.js";
 import type { CheckedEvent } from "../../analyzer/hypotheses/fields.js";
+import { decodeEvent } from "../../analyzer/events/index.js";
+import type { StoredEvent } from "../../ingest/event.js";
 import { parseHypothesis } from "../../analyzer/hypotheses/parser.js";
 
 const ROOM = "8972542885242963296";
 
-function ev(seq: number, ms: number, kind: string, fields: Partial<CheckedEvent> = {}): CheckedEvent {
-  return { seq, tsUs: 1_781_186_400_000_000 + ms * 1000, kind, host: "d0", role: "decode", dp: 0, pp: 0, tp: 0, room: ROOM, rid: null, chunk: null, layer: null, pageLo: null, pageHi: null, state: null, attrs: null, ...fields };
+/** A stored event as the store gives it back, decoded as the checker receives it. */
+function ev(seq: number, ms: number, kind: string, fields: Partial<StoredEvent> = {}): CheckedEvent {
+  return decodeEvent({
+    seq, tsUs: 1_781_186_400_000_000 + ms * 1000, tsInferred: false, sourceId: 1, line: seq, kind, host: "d0", role: "decode", dp: 0, pp: 0, tp: 0,
+    room: ROOM, rid: null, chunk: null, layer: null, pageLo: null, pageHi: null, state: null, attrs: null, text: "", ...fields,
+  });
 }
 
 function run(text: string, events: CheckedEvent[], present?: Map<string, number>) {
@@ -59,7 +66,7 @@ test("a clause whose partner kind the incident lacks is blind, not violated", ()
 
 test("agreement: a key seen on one rank only is not an instance; the first disagreement is the witness", () => {
   const enter = (seq: number, tp: number, op: string, s: number) => ev(seq, seq, "coll.enter", { tp, room: null, attrs: { group: "tp", op, seq: s, digest: op } });
-  const t = run("all ranks agree on op for coll.enter same group, seq", [enter(1, 0, "all_reduce", 1), enter(2, 1, "all_reduce", 1), enter(3, 0, "all_reduce", 2), enter(4, 1, "broadcast", 2), enter(5, 0, "all_reduce", 3)]);
+  const t = run("all ranks agree on op for coll.enter same group, collSeq", [enter(1, 0, "all_reduce", 1), enter(2, 1, "all_reduce", 1), enter(3, 0, "all_reduce", 2), enter(4, 1, "broadcast", 2), enter(5, 0, "all_reduce", 3)]);
   assert.deepEqual([t.instances, t.violated], [2, 1]);
   assert.deepEqual(t.witnesses, [{ clause: 0, subject: 3, other: 4, why: "op=all_reduce here, op=broadcast there" }]);
 });

@@ -60,6 +60,23 @@ test("--json follows the verdict schema; --markdown is a table; a consistent che
   assert.match(none.stdout, /UNDETERMINED[\s\S]*missing: no kernel\.read where buffer = index_k and side = decode and consumer >= 0/);
 });
 
+test("the post-mortem ends with the hypotheses tested: confirmed, ruled out, and untested with what was missing", () => {
+  const db = join(dir, "bf16-ledger.db");
+  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-bf16", "--db", db).status, 0);
+  const md = kvrewind("analyze", db, "--markdown").stdout;
+  const ledger = md.slice(md.indexOf("\n## Hypotheses tested\n"));
+  assert.ok(ledger.length > 1, "a ledger section");
+  const rows = ledger.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| hypothesis"));
+  assert.equal(rows.length, loadLibrary().length);
+  const row = (name: string) => rows.find((r) => r.startsWith(`| ${name} — `)) ?? "";
+  assert.match(row("page-not-reused-in-flight"), /\| violated \(the fault it guards against happened\) \| 104 \| 9 \| 8\.7% \|$/);
+  assert.match(row("read-after-last-notify"), /\| holds \(ruled out as a cause\) \| 91 \| 0 \| 0\.0% \|$/);
+  assert.match(row("collectives-agree"), /\| undetermined \(evidence missing\): no coll\.enter event in the incident \| 0 \| 0 \| — \|$/);
+  const verdicts = rows.map((r) => (/\| (violated|holds|undetermined)/.exec(r) ?? [])[1]);
+  assert.deepEqual(verdicts, [...verdicts].sort((a, b) => ["violated", "holds", "undetermined"].indexOf(a!) - ["violated", "holds", "undetermined"].indexOf(b!)), "confirmed, then ruled out, then untested");
+  assert.match(ledger, /### page-not-reused-in-flight: violated\n\n`every kv\.free where side = decode has no kv\.post after same room and has no kv\.done after same room`\n\n9 of 104 .*\n\n- a kv\.(post|done) came after it: `fixtures\/incidents\/ab-bf16\/d\d\/probe-tp\d\.jsonl:\d+`/);
+});
+
 test("errors: a mistyped kind at its position, no hypothesis, no input: exit 2", () => {
   const typo = kvrewind("check", "fixtures/incidents/healthy", "--expr", "every kernel.red has kv.notify before same room");
   assert.equal(typo.status, 2);
