@@ -4,9 +4,12 @@
 // through (arrive, meta, bootstrapped, post#n, notify#n, timeout, abort,
 // corrupted, finish...). The report gives per-incident rates, the settings
 // that differ, the first aligned request whose steps differ, and which causes
-// the settings difference supports or refutes.
+// the settings difference supports or refutes; where a library hypothesis
+// states a cause's mechanism and both incidents determine it, its violation
+// rates decide instead (analyzer/hypotheses/causes.ts).
 
 import { z } from "zod";
+import { causeHypotheses, causeHypothesisSchema, hypothesisEffect, sideText, type CauseHypothesis } from "../hypotheses/causes.js";
 import { eventRoles } from "../../ingest/store/analysisQueries.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
@@ -31,7 +34,9 @@ export const incidentDiffSchema = z.object({
   rates: z.array(z.object({ metric: z.enum(METRICS), a: rateSchema, b: rateSchema })),
   alignment: z.object({ by: z.enum(["rid", "arrival-order"]), aligned: z.number().int(), onlyA: z.number().int(), onlyB: z.number().int() }),
   firstDivergence: z.object({ index: z.number().int(), a: stepRefSchema.nullable(), b: stepRefSchema.nullable(), description: z.string() }).nullable(),
-  causes: z.array(z.object({ cause: z.enum(CAUSE_IDS), effect: z.enum(["supports", "refutes", "neutral"]), reason: z.string() })),
+  causes: z.array(
+    z.object({ cause: z.enum(CAUSE_IDS), effect: z.enum(["supports", "refutes", "neutral"]), reason: z.string(), hypothesis: causeHypothesisSchema.optional() }),
+  ),
   conclusion: z.string(),
 });
 export type IncidentDiff = z.infer<typeof incidentDiffSchema>;
@@ -112,7 +117,8 @@ export function diffIncidents(a: { db: IncidentDb; name: string; report?: Analys
   const rates = METRICS.map((metric) => ({ metric, a: sa.rates[metric], b: sb.rates[metric] }));
   const { by, pairs, onlyA, onlyB } = align(sa.requests, sb.requests);
   const firstDivergence = divergence(by, pairs, evA, evB);
-  const causes = CAUSE_IDS.map((cause) => causeEffect(cause, settings, sa.rates, sb.rates));
+  const hypotheses = causeHypotheses(a.db, b.db);
+  const causes = CAUSE_IDS.map((cause) => weighed(causeEffect(cause, settings, sa.rates, sb.rates), hypotheses.get(cause)));
   return {
     a: { name: sa.name, rooms: sa.requests.length },
     b: { name: sb.name, rooms: sb.requests.length },
@@ -283,6 +289,13 @@ function causeEffect(cause: CauseId, settings: IncidentDiff["settings"], ra: Rec
   if (!changed) return { cause, effect: "refutes", reason: `${names} differ, yet ${metricText} did not change` };
   if ((delta > 0 && riskierB) || (delta < 0 && riskierA)) return { cause, effect: "supports", reason: `${names}: ${metricText}, in the direction the cause predicts` };
   return { cause, effect: "refutes", reason: `${names}: ${metricText}, against the direction the cause predicts` };
+}
+
+/** A cause's effect as its hypothesis decides it, when both incidents determine the hypothesis; the hypothesis is shown either way. */
+function weighed(base: IncidentDiff["causes"][number], h: CauseHypothesis | undefined): IncidentDiff["causes"][number] {
+  if (!h) return base;
+  const decided = hypothesisEffect(h);
+  return decided ? { ...base, ...decided, hypothesis: h } : { ...base, reason: `${base.reason} (${h.name}: ${sideText(h.a)} → ${sideText(h.b)})`, hypothesis: h };
 }
 
 /** The settings that differ and every rate that moved, largest move first. */

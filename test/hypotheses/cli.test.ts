@@ -91,7 +91,7 @@ test("--list names every library hypothesis with its statement", () => {
   for (const h of loadLibrary()) assert.match(r.stdout, new RegExp(`^${h.name} +${h.statement!.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"));
 });
 
-test("A/B on the fp8/bf16 pair: stale writes after a free only with bf16, as rates of their instances", () => {
+test("A/B on the fp8/bf16 pair: stale writes after a free only with bf16, as rates of their instances; `diff` weighs the causes by them", () => {
   const fp8 = join(dir, "ab-fp8.db");
   const bf16 = join(dir, "ab-bf16.db");
   assert.equal(kvrewind("ingest", "fixtures/incidents/ab-fp8", "--db", fp8).status, 0);
@@ -106,6 +106,13 @@ test("A/B on the fp8/bf16 pair: stale writes after a free only with bf16, as rat
   assert.ok(reuse.b.checked > 0 && reuse.b.rate! > 0.05, `bf16 rate ${reuse.b.rate}`);
   const sums = ab.hypotheses.find((h) => h.hypothesis === "checksums-agree")!;
   assert.deepEqual([sums.a.verdict, sums.b.verdict], ["consistent", "violated"]);
+  const diff = JSON.parse(kvrewind("diff", fp8, bf16, "--json").stdout) as { causes: { cause: string; effect: string; reason: string; hypothesis?: { name: string; a: { violated: number }; b: { violated: number; checked: number } } }[] };
+  const stale = diff.causes.find((c) => c.cause === "stale-slot-reuse")!;
+  assert.equal(stale.effect, "supports");
+  assert.deepEqual([stale.hypothesis?.name, stale.hypothesis?.a.violated, stale.hypothesis?.b.violated], ["page-not-reused-in-flight", 0, reuse.b.violated]);
+  assert.match(stale.reason, /^page-not-reused-in-flight 0\/111 \(0\.0%\) → \d+\/\d+ \(\d+\.\d%\): the mechanism happened in B more often than in A$/);
+  const uncounted = diff.causes.find((c) => c.cause === "uncounted-state-transfer")!;
+  assert.deepEqual([uncounted.effect, uncounted.hypothesis?.name], ["refutes", "read-after-last-notify"]);
   const text = kvrewind("check", fp8, bf16, "page-not-reused-in-flight");
   assert.match(text.stdout, /ab-fp8\.db: consistent, 0 of 111 instance\(s\) violated \(0\.0%\)\n {2}ab-bf16\.db: violated, \d+ of \d+ instance\(s\) violated/);
 });
