@@ -19,6 +19,7 @@ import { timeTravelRoutes } from "./routes-timetravel.js";
 import { queryRoutes } from "./routes-query.js";
 import { searchRoutes } from "./routes-search.js";
 import { pageRoutes } from "./routes-pages.js";
+import { hypothesisRoutes } from "./routes-hypotheses.js";
 
 function countKinds(idx: { kinds: string[]; kind: Uint16Array }): number[] {
   const counts = new Array<number>(idx.kinds.length).fill(0);
@@ -43,6 +44,7 @@ export function incidentRoutes(registry: Registry): Router {
   router.use(searchRoutes(registry, (raw) => readyIncidentId(registry, raw)));
   router.use(queryRoutes(registry, (raw) => readyIncidentId(registry, raw)));
   router.use(pageRoutes(registry, (raw) => readyIncidentId(registry, raw)));
+  router.use(hypothesisRoutes(registry, (raw) => readyIncidentId(registry, raw)));
 
   const readyIncident = (req: Request): string => readyIncidentId(registry, req.params["id"]);
 

@@ -4,6 +4,8 @@
 import type {
   EventAnswer,
   FindingsAnswer,
+  HypothesisCheck,
+  HypothesisLedger,
   IncidentRecord,
   LanesAnswer,
   PageAnswer,
@@ -70,6 +72,8 @@ export const api = {
   event: (id: string, seq: number) => getJson<EventAnswer>(`${inc(id)}/events/${seq}`),
   eventText: (id: string, seq: number, from: number, length: number) => getJson<TextSlice>(`${inc(id)}/events/${seq}/text`, { from, length }),
   findings: (id: string) => getJson<FindingsAnswer>(`${inc(id)}/findings`),
+  hypotheses: (id: string) => getJson<HypothesisLedger>(`${inc(id)}/hypotheses`),
+  check: (id: string, hypothesis: string) => getJson<HypothesisCheck>(`${inc(id)}/check`, { h: hypothesis }),
   flow: (id: string, room: string) => getJson<RoomFlow>(`${inc(id)}/flow`, { room }),
   stateAtSeq: (id: string, seq: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { seq }, signal),
   stateAtTime: (id: string, ts: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { ts: Math.floor(ts) }, signal),

@@ -10,6 +10,7 @@ import { EventPanel } from "./event-panel.js";
 import { PagePanel } from "./page-panel.js";
 import { FilterBar, laneShown, type LaneFilterState } from "./filters.js";
 import { FindingsPanel } from "./findings-panel.js";
+import { HypothesisBox, VIOLATION_FLAG, violationFlags } from "./hypothesis-box.js";
 import { formatCount, formatDuration } from "./format.js";
 import { bindKeys, keysDialog } from "./keys.js";
 import { Palette } from "./marks.js";
@@ -18,7 +19,7 @@ import { Overview } from "./overview.js";
 import { SourcesPanel } from "./sources-panel.js";
 import { StatePanel } from "./state-panel.js";
 import { Timeline } from "./timeline.js";
-import type { EventAnswer, Finding, FindingsAnswer, IncidentRecord, LanesAnswer, OverviewAnswer, PlacedWitness, RoomFlow, StateAnswer } from "./types.js";
+import type { EventAnswer, Finding, FindingsAnswer, IncidentRecord, LanesAnswer, OverviewAnswer, PlacedViolation, PlacedWitness, RoomFlow, StateAnswer } from "./types.js";
 import { writeUrl, type StepScope, type ViewState } from "./url.js";
 
 const OVERVIEW_BUCKETS = 1200;
@@ -36,6 +37,8 @@ class IncidentView {
   private readonly filters: FilterBar;
   private readonly grouped: GroupedFindings;
   private readonly findingsPanel: FindingsPanel;
+  private readonly hypothesisBox: HypothesisBox;
+  private violations: PlacedViolation[] = [];
   private readonly eventPanel: EventPanel;
   private readonly pagePanel = new PagePanel();
   private readonly statePanel: StatePanel;
@@ -69,7 +72,7 @@ class IncidentView {
       },
       onSelect: (seq) => void this.goTo(seq),
       onCursor: (ts) => void this.cursorAtTime(ts),
-      onFlag: (fid) => void this.selectFinding(fid),
+      onFlag: (fid) => void this.flagClicked(fid),
       onToggle: (rows) => {
         this.view.rows = rows;
         this.saveUrlSoon();
@@ -85,6 +88,15 @@ class IncidentView {
       onFinding: (fid) => void this.selectFinding(fid),
       onWitness: (seq) => void this.goTo(seq),
       onRoom: (room) => void this.goToRoom(room),
+    });
+    this.hypothesisBox = new HypothesisBox(id, {
+      onViolations: (placed) => this.setViolations(placed),
+      onWitness: (seq) => void this.goTo(seq, true),
+      onHypothesis: (text) => {
+        if (text) this.view.hyp = text;
+        else delete this.view.hyp;
+        this.saveUrlSoon();
+      },
     });
     this.eventPanel = new EventPanel({ onStep: (dir, by) => void this.step(dir, by), moreText: (seq, from, length) => api.eventText(this.id, seq, from, length) });
     this.statePanel = new StatePanel(
@@ -115,7 +127,7 @@ class IncidentView {
         "div",
         { class: "incident-view" },
         this.header(incident.name, dialog),
-        h("div", { class: "side" }, this.findingsPanel.element, new SourcesPanel(() => api.sources(this.id), { sources: incident.summary?.sources ?? 0 }).element),
+        h("div", { class: "side" }, this.findingsPanel.element, this.hypothesisBox.element, new SourcesPanel(() => api.sources(this.id), { sources: incident.summary?.sources ?? 0 }).element),
         h("div", { class: "timeline-area" }, this.overview.element, this.filters.element, this.timeline.element, this.notice),
         h("div", { class: "bottom" }, this.eventPanel.element, this.pagePanel.element, this.statePanel.element),
       ),
@@ -167,6 +179,20 @@ class IncidentView {
     else if (!v.finding) this.fit();
     if (v.sel !== undefined) await this.select(v.sel, false);
     if (v.cursor !== undefined) await this.cursorAt(v.cursor);
+    if (v.hyp) await this.hypothesisBox.check(v.hyp);
+  }
+
+  /** A hypothesis's violations flagged beside the findings' flags. */
+  private setViolations(placed: PlacedViolation[]): void {
+    this.violations = placed;
+    this.timeline.setFindings([...this.grouped.violated, ...violationFlags(placed)]);
+  }
+
+  private async flagClicked(fid: string): Promise<void> {
+    const violation = VIOLATION_FLAG.exec(fid);
+    if (!violation) return this.selectFinding(fid);
+    const v = this.violations[Number(violation[1]) - 1];
+    if (v) await this.goTo(v.seq, true);
   }
 
   private applyFilters(state: LaneFilterState, save = true): void {

@@ -6,6 +6,8 @@ import type { StoredEvent } from "../../ingest/event.js";
 import type { ModelStateView } from "../../analyzer/model/api.js";
 import type { PageView } from "../../analyzer/pages/pageView.js";
 import type { Component, Finding, Lane, Suspect } from "../wire.js";
+import type { HypothesisVerdict as HypothesisVerdictView } from "../../analyzer/hypotheses/verdict.js";
+import type { PlacedViolation } from "../server/routes-hypotheses.js";
 
 export type { ModelStateView, StoredEvent };
 
@@ -102,4 +104,17 @@ export interface StepAnswer {
 /** GET /incidents/:id/pages: a dumped page at the cursor (ui/server/routes-pages.ts). */
 export interface PageAnswer {
   page: PageView;
+}
+
+export type { HypothesisVerdictView, PlacedViolation };
+
+/** The named hypotheses and each one's verdict on the incident (the ledger). */
+export interface HypothesisLedger {
+  library: { name: string; statement: string }[];
+  ledger: HypothesisVerdictView[];
+}
+
+export interface HypothesisCheck {
+  verdict: HypothesisVerdictView;
+  placed: PlacedViolation[];
 }

@@ -1,5 +1,5 @@
 // The view in the address bar: incident, time window, cursor, selection,
-// finding, open rows, the lane and kind filters, folded gaps, names on marks
+// finding, hypothesis, open rows, the lane and kind filters, folded gaps, names on marks
 // and the state panel's room filters, so that a copied link reopens the same
 // view.
 
@@ -12,6 +12,8 @@ export interface ViewState {
   cursor?: number;
   sel?: number;
   finding?: string;
+  /** The hypothesis in the box (docs/hypotheses.md): a property or a library name. */
+  hyp?: string;
   /** Row keys flipped from their default (see rows.ts). */
   rows: string[];
   by: StepScope;
@@ -68,6 +70,8 @@ export function readUrl(search = location.search): ViewState {
   if (sel !== undefined) state.sel = sel;
   const finding = q.get("finding");
   if (finding) state.finding = finding;
+  const hyp = q.get("hyp");
+  if (hyp) state.hyp = hyp;
   return state;
 }
 
@@ -81,6 +85,7 @@ export function toSearch(state: ViewState): string {
   if (state.cursor !== undefined) q.set("cursor", String(state.cursor));
   if (state.sel !== undefined) q.set("sel", String(state.sel));
   if (state.finding) q.set("finding", state.finding);
+  if (state.hyp) q.set("hyp", state.hyp);
   if (state.by !== "any") q.set("by", state.by);
   if (state.hideKinds.length) q.set("hide", state.hideKinds.join(","));
   if (state.hideSpans.length) q.set("nospan", state.hideSpans.join(","));
