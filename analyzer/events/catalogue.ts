@@ -96,14 +96,17 @@ export const KINDS = {
   "kv.done": { doc: "the transfer handle of a chunk reported done (probe)", fields: { room: "room?", chunk: "number?", last: "boolean?" } },
   "kv.notify": {
     doc: "decode received a notification (probe)",
-    fields: { room: "room?", tag: attr("string?", "tag", "notif"), status: "number?", prefill_rank: "number?", src: "number?", isLast: "boolean?" },
+    fields: { room: "room?", tag: "string?", status: "number?", prefill_rank: "number?", src: "number?", isLast: "boolean?" },
   },
   "kv.poll": { doc: "a poll result (probe)", fields: { room: "room?", state: "kvpoll?", local: "number?", reduced: "number?" } },
   "kv.timeout": {
     doc: "a bootstrap or waiting timeout fired (probe)",
     fields: { room: "room?", state: "kvpoll?", stateName: attr("string?", "state"), after_s: "number?" },
   },
-  "boot.msg": { doc: "the prefill bootstrap thread took a frame (probe)", fields: { room: "room?", frame: attr("string?", "kind"), src: "string?" } },
+  "boot.msg": {
+    doc: "the prefill bootstrap thread took a frame (probe)",
+    fields: { room: "room?", frame: attr("string?", "kind"), src: "string?", requiredDstInfoNum: attr("number?", "required_dst_info_num", "requiredDstInfoNum") },
+  },
   "boot.exit": { doc: "the prefill bootstrap thread ended (probe)", fields: { room: "room?", error: "string?" } },
   "hicache.load": {
     doc: "a HiCache host→device load started (probe)",
@@ -114,7 +117,7 @@ export const KINDS = {
   "kernel.store": { doc: "a kernel wrote pages (probe)", fields: { room: "room?", buffer: "string?", layer: "number?", pages: "pages?", locs: "json?" } },
   "kernel.read": {
     doc: "a kernel read pages (probe)",
-    fields: { room: "room?", buffer: "string?", layer: "number?", pages: "pages?", consumer: "number?", path: "string?" },
+    fields: { room: "room?", buffer: "string?", layer: "number?", pages: "pages?", consumer: "number?", accessor: "string?", path: "string?" },
   },
   "sched.iter": { doc: "a scheduler iteration (probe)", fields: { iter: "number?", branch: "string?" } },
   "coll.enter": { doc: "a rank entered a collective (probe, Flight Recorder)", fields: COLLECTIVE },
@@ -199,7 +202,7 @@ export const KINDS = {
       room: "room?",
       chunk: "number?",
       peer: "string?",
-      tag: "string?",
+      tag: attr("string?", "tag", "notif"),
       tagKind: "string?",
       isLast: "boolean?",
       src: "number?",

@@ -1,12 +1,18 @@
 // decodeEvent: a stored event → its domain event. The only place attributes
 // are read by key; each field is read as the catalogue types it, so the model
 // and the rules share one reading of every line.
+//
+// A decoded event is a view: one small object per event that reads each
+// field from the stored event when the field is asked for (decoding every field of every event up front cost the replay two to
+// three times its model work; handlers read a few fields of each). Over the
+// replay's cursor, read the fields while the event is being handled, as with
+// the cursor itself; over a plain stored event, any time.
 
 import type { StoredEvent } from "../../ingest/event.js";
 import { LogKind } from "../../ingest/event.js";
 import { kvPollFromName } from "../model/kvpoll.js";
 import { isKnownKind, KINDS, type FieldSpec, type KnownKind } from "./catalogue.js";
-import type { DomainEvent, EventOf, OtherEvent } from "./domainEvent.js";
+import type { DomainEvent, EventOf } from "./domainEvent.js";
 import { readBoolean, readEnum, readKvPoll, readNumber, readRanges, readRecord, readString, type FieldType } from "./fields.js";
 
 /** A stored event that can read one attribute without building its `attrs` (the replay's cursor). */
@@ -15,38 +21,27 @@ interface AttrLookup {
 }
 
 type Source = StoredEvent & AttrLookup;
-type Out = Record<string, unknown>;
-type Reader = (ev: Source, out: Out) => void;
+type Read = (ev: Source) => unknown;
 
 function attrOf(ev: Source, key: string): unknown {
   return ev.attr !== undefined ? ev.attr(key) : ev.attrs?.[key];
 }
 
-function coerce(type: FieldType, v: unknown): unknown {
-  switch (type) {
-    case "string":
-    case "room":
-      return readString(v);
-    case "number":
-      return readNumber(v);
-    case "boolean":
-      return readBoolean(v);
-    case "kvpoll":
-      return readKvPoll(v);
-    case "pages":
-      return readRanges(v);
-    case "record":
-      return readRecord(v);
-    case "json":
-      return v;
-    case "side":
-    case "reasonKind":
-      return readEnum(type, v);
-  }
-}
+const COERCE: Record<FieldType, (v: unknown) => unknown> = {
+  string: readString,
+  room: readString,
+  number: readNumber,
+  boolean: readBoolean,
+  kvpoll: readKvPoll,
+  pages: readRanges,
+  record: readRecord,
+  json: (v) => v,
+  side: (v) => readEnum("side", v),
+  reasonKind: (v) => readEnum("reasonKind", v),
+};
 
 /** Fields kept in their own stored columns (ingest/event.ts ParsedEvent). */
-const COLUMN_READERS: Record<string, (ev: Source) => unknown> = {
+const COLUMN_READS: Record<string, Read> = {
   room: (ev) => ev.room ?? undefined,
   rid: (ev) => ev.rid ?? undefined,
   chunk: (ev) => ev.chunk ?? undefined,
@@ -60,26 +55,25 @@ function fieldType(spec: FieldSpec): FieldType {
   return (typed.endsWith("?") ? typed.slice(0, -1) : typed) as FieldType;
 }
 
-function fieldReader(name: string, spec: FieldSpec): Reader | undefined {
-  if (typeof spec !== "string" && "derived" in spec) return undefined;
-  const type = fieldType(spec);
-  const keys = typeof spec === "string" ? [name] : spec.attr;
-  const column = typeof spec === "string" ? COLUMN_READERS[name] : undefined;
-  if (column !== undefined) {
-    return (ev, out) => {
-      const v = column(ev);
-      if (v !== undefined) out[name] = v;
+/** How a stored field is read: its column, or its attribute(s) as the type says (the first that reads wins). */
+function storedRead(name: string, spec: FieldSpec): Read {
+  const coerce = COERCE[fieldType(spec)];
+  if (typeof spec === "string") {
+    const column = COLUMN_READS[name];
+    if (column !== undefined) return column;
+    return (ev) => {
+      const raw = attrOf(ev, name);
+      return raw === undefined || raw === null ? undefined : coerce(raw);
     };
   }
-  return (ev, out) => {
+  const keys = "attr" in spec ? spec.attr : [];
+  return (ev) => {
     for (const key of keys) {
       const raw = attrOf(ev, key);
-      if (raw === undefined || raw === null) continue;
-      const v = coerce(type, raw);
-      if (v === undefined) continue;
-      out[name] = v;
-      return;
+      const v = raw === undefined || raw === null ? undefined : coerce(raw);
+      if (v !== undefined) return v;
     }
+    return undefined;
   };
 }
 
@@ -88,82 +82,125 @@ const SIDE_OF_KIND: Record<string, "prefill" | "decode"> = {
   [LogKind.bootstrapFailed]: "prefill",
 };
 
+const readReasonKind = storedRead("reasonKind", "reasonKind?");
+const readTimeoutState = storedRead("timeoutState", "string?");
+
 /** The PD failure lines (docs/protocol.md §3.4–§3.5): which side, and whether and where a timeout fired. */
-function deriveFailure(ev: Source, out: Out): void {
-  out.side = SIDE_OF_KIND[ev.kind] ?? (ev.role === "prefill" || readString(attrOf(ev, "side")) === "prefill" ? "prefill" : "decode");
-  out.timedOut = out.reasonKind === "timeout";
-  const n = readNumber(attrOf(ev, "state"));
-  const name = (out.timeoutState as string | undefined) ?? readString(attrOf(ev, "state"));
-  const poll = n !== undefined && n >= 0 && n <= 4 ? n : name !== undefined ? kvPollFromName(name) : ev.state;
-  if (poll !== null) out.timeoutPoll = poll;
-}
-
-const ALL_ATTRS = (key: string): Reader => (ev, out) => {
-  out[key] = ev.attrs ?? {};
-};
-
-/** Fields decoded from more than one stored value. */
-const DERIVED: Partial<Record<KnownKind, Reader>> = {
-  [LogKind.handshakeFailed]: deriveFailure,
-  [LogKind.transferFailed]: deriveFailure,
-  [LogKind.bootstrapFailed]: deriveFailure,
-  [LogKind.prefillBatch]: ALL_ATTRS("gauges"),
-  [LogKind.decodeBatch]: ALL_ATTRS("gauges"),
-  [LogKind.config]: ALL_ATTRS("settings"),
-  checksum: (ev, out) => {
-    const page = readNumber(attrOf(ev, "page")) ?? ev.pageLo;
-    if (page !== null) out.page = page;
+const FAILURE_DERIVED: Record<string, Read> = {
+  side: (ev) => SIDE_OF_KIND[ev.kind] ?? (ev.role === "prefill" || readString(attrOf(ev, "side")) === "prefill" ? "prefill" : "decode"),
+  timedOut: (ev) => readReasonKind(ev) === "timeout",
+  timeoutPoll: (ev) => {
+    const n = readNumber(attrOf(ev, "state"));
+    if (n !== undefined && n >= 0 && n <= 4) return n;
+    const name = (readTimeoutState(ev) as string | undefined) ?? readString(attrOf(ev, "state"));
+    return (name !== undefined ? kvPollFromName(name) : ev.state) ?? undefined;
   },
 };
 
-function compile(kind: KnownKind): Reader[] {
-  const readers: Reader[] = [];
+const allAttrs: Read = (ev) => ev.attrs ?? {};
+
+/** Fields decoded from more than one stored value, or from all of them. */
+const DERIVED: Partial<Record<KnownKind, Record<string, Read>>> = {
+  [LogKind.handshakeFailed]: FAILURE_DERIVED,
+  [LogKind.transferFailed]: FAILURE_DERIVED,
+  [LogKind.bootstrapFailed]: FAILURE_DERIVED,
+  [LogKind.prefillBatch]: { gauges: allAttrs },
+  [LogKind.decodeBatch]: { gauges: allAttrs },
+  [LogKind.config]: { settings: allAttrs },
+  checksum: { page: (ev) => readNumber(attrOf(ev, "page")) ?? ev.pageLo ?? undefined },
+};
+
+const STORED = Symbol("stored");
+const READS = Symbol("reads");
+
+/**
+ * Every decoded event is an EventView, whatever its kind: one class, so the
+ * model's shared code (a rank, a room, a time) reads one shape of object.
+ * Its kind's table says how each of its fields is read.
+ */
+class EventView {
+  readonly kind: string;
+  readonly [STORED]: Source;
+  readonly [READS]: Readonly<Record<string, Read>>;
+
+  constructor(ev: Source, kind: string, reads: Readonly<Record<string, Read>>) {
+    this.kind = kind;
+    this[STORED] = ev;
+    this[READS] = reads;
+  }
+  get seq(): number {
+    return this[STORED].seq;
+  }
+  get tsUs(): number {
+    return this[STORED].tsUs;
+  }
+  get tsInferred(): boolean {
+    return this[STORED].tsInferred;
+  }
+  get sourceId(): number {
+    return this[STORED].sourceId;
+  }
+  get line(): number {
+    return this[STORED].line;
+  }
+  get host(): string | null {
+    return this[STORED].host;
+  }
+  get role(): Source["role"] {
+    return this[STORED].role;
+  }
+  get dp(): number | null {
+    return this[STORED].dp;
+  }
+  get pp(): number | null {
+    return this[STORED].pp;
+  }
+  get tp(): number | null {
+    return this[STORED].tp;
+  }
+  get text(): string {
+    return this[STORED].text;
+  }
+}
+
+function kindReads(kind: KnownKind): Record<string, Read> {
+  const reads: Record<string, Read> = {};
   for (const [name, spec] of Object.entries(KINDS[kind].fields as Record<string, FieldSpec>)) {
-    const r = fieldReader(name, spec);
-    if (r !== undefined) readers.push(r);
+    if (typeof spec === "string" || !("derived" in spec)) reads[name] = storedRead(name, spec);
   }
-  const derive = DERIVED[kind];
-  if (derive !== undefined) readers.push(derive);
-  return readers;
+  return Object.assign(reads, DERIVED[kind]);
 }
 
-const READERS = new Map<string, Reader[]>(Object.keys(KINDS).map((k) => [k, compile(k as KnownKind)]));
+const READS_OF_KIND = new Map<string, Record<string, Read>>(Object.keys(KINDS).map((k) => [k, kindReads(k as KnownKind)]));
 
-function envelope(ev: Source, kind: string): Out {
-  return {
-    kind,
-    seq: ev.seq,
-    tsUs: ev.tsUs,
-    tsInferred: ev.tsInferred,
-    sourceId: ev.sourceId,
-    line: ev.line,
-    host: ev.host,
-    role: ev.role,
-    dp: ev.dp,
-    pp: ev.pp,
-    tp: ev.tp,
-    text: ev.text,
-  };
-}
+/** An event of a kind no catalogue entry names: its columns and its attributes as stored. */
+const OTHER_READS: Record<string, Read> = {
+  storedKind: (ev) => ev.kind,
+  room: (ev) => ev.room ?? undefined,
+  rid: (ev) => ev.rid ?? undefined,
+  chunk: (ev) => ev.chunk ?? undefined,
+  layer: (ev) => ev.layer ?? undefined,
+  state: (ev) => ev.state ?? undefined,
+  pageLo: (ev) => ev.pageLo ?? undefined,
+  pageHi: (ev) => ev.pageHi ?? undefined,
+  attrs: allAttrs,
+};
 
-function decodeOther(ev: Source): OtherEvent {
-  const out = envelope(ev, "other");
-  out.storedKind = ev.kind;
-  for (const key of ["room", "rid", "chunk", "layer", "state", "pageLo", "pageHi"] as const) {
-    const v = ev[key];
-    if (v !== null) out[key] = v;
-  }
-  out.attrs = ev.attrs ?? {};
-  return out as unknown as OtherEvent;
+// One getter per field name of any kind; a field its kind lacks is undefined.
+for (const name of new Set([...[...READS_OF_KIND.values()].flatMap((r) => Object.keys(r)), ...Object.keys(OTHER_READS)])) {
+  Object.defineProperty(EventView.prototype, name, {
+    get(this: EventView) {
+      const read = this[READS][name];
+      return read === undefined ? undefined : read(this[STORED]);
+    },
+  });
 }
 
 /** The event's meaning, decided once; an unknown kind is an `other` event, never an error. */
 export function decodeEvent(ev: StoredEvent): DomainEvent {
-  const readers = READERS.get(ev.kind);
-  if (readers === undefined) return decodeOther(ev);
-  const out = envelope(ev, ev.kind);
-  for (let i = 0; i < readers.length; i++) readers[i]!(ev, out);
-  return out as unknown as DomainEvent;
+  const reads = READS_OF_KIND.get(ev.kind);
+  const view = reads === undefined ? new EventView(ev, "other", OTHER_READS) : new EventView(ev, ev.kind, reads);
+  return view as unknown as DomainEvent;
 }
 
 /** decodeEvent for a stored event known to be of kind `kind`, else undefined. */

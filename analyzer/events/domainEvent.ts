@@ -1,6 +1,6 @@
 // The domain event: a stored event with its meaning decided (decode.ts), one
 // member of a discriminated union per kind of the catalogue, plus an explicit
-// `other` for kinds no part of kvrewind knows. Plain data, no I/O.
+// `other` for kinds no part of kvrewind knows. Read-only; no I/O of its own.
 
 import type { Role } from "../../ingest/event.js";
 import type { FieldSpec, KnownKind } from "./catalogue.js";
@@ -9,21 +9,21 @@ import type { FieldValues } from "./fields.js";
 
 /** What every event carries, whatever its kind: its place in the order, its provenance and its rank. */
 export interface Envelope {
-  seq: number;
+  readonly seq: number;
   /** Aligned time, µs since the epoch (ingest/event.ts). */
-  tsUs: number;
+  readonly tsUs: number;
   /** The record has no time of its own: `tsUs` was interpolated or anchored. */
-  tsInferred: boolean;
-  sourceId: number;
+  readonly tsInferred: boolean;
+  readonly sourceId: number;
   /** 1-based line of the record's first line in its source. */
-  line: number;
-  host: string | null;
-  role: Role | null;
-  dp: number | null;
-  pp: number | null;
-  tp: number | null;
-  /** The raw record as it stood in the file. */
-  text: string;
+  readonly line: number;
+  readonly host: string | null;
+  readonly role: Role | null;
+  readonly dp: number | null;
+  readonly pp: number | null;
+  readonly tp: number | null;
+  /** The raw record as it stood in the file (the replay's cursor fetches it from the store when it is read). */
+  readonly text: string;
 }
 
 export const ENVELOPE_FIELDS = {
@@ -50,8 +50,7 @@ type Fields<F extends Record<string, FieldSpec>> = {
   readonly [K in keyof F as Optional<F[K]> extends true ? K : never]?: ValueOf<F[K]>;
 };
 
-/** The event of one known kind. */
-export type EventOf<K extends KnownKind> = Envelope & { readonly kind: K } & Fields<(typeof KINDS)[K]["fields"]>;
+type KindEvent<K extends KnownKind> = Envelope & { readonly kind: K } & Fields<(typeof KINDS)[K]["fields"]>;
 
 /** A kind the catalogue does not know (a probe `ev` of someone's own): kept whole, never rejected. */
 export interface OtherEvent extends Envelope {
@@ -68,6 +67,8 @@ export interface OtherEvent extends Envelope {
   readonly attrs: Readonly<Record<string, unknown>>;
 }
 
-export type KnownEvent = { [K in KnownKind]: EventOf<K> }[KnownKind];
+export type KnownEvent = { [K in KnownKind]: KindEvent<K> }[KnownKind];
+/** The event of a known kind, or of any of several (a union, narrowed by `kind`). */
+export type EventOf<K extends KnownKind> = Extract<KnownEvent, { readonly kind: K }>;
 export type DomainEvent = KnownEvent | OtherEvent;
 export type DomainKind = DomainEvent["kind"];

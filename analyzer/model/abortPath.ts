@@ -3,13 +3,12 @@
 // timeout) and what it does per backend/version, thread death
 // (docs/protocol.md §3.2–§3.4, §7.1–§7.2, §8 "Abort", §9).
 
-import { KVPoll } from "./api.js";
+import { KVPoll, type EventPlace } from "./api.js";
 import { frameFromName, type BootstrapThread } from "./bootstrap.js";
-import { attrNum, attrStr } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { RoomRec } from "./rooms.js";
 import { SEEN, type ModelState } from "./state.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { EventOf } from "../events/domainEvent.js";
 
 const GUARD_FAILURE = /Foreign traffic|NixlMsgGuard|First message should be/;
 
@@ -20,7 +19,7 @@ const GUARD_FAILURE = /Foreign traffic|NixlMsgGuard|First message should be/;
  * no room on that rank leaves Bootstrapping (UNVERIFIED at runtime per §7.1).
  * The death is reported once, when the logs show it or at the end (reportDeath).
  */
-export function deliverAbort(s: ModelState, prefillRank: number, room: string, ev: StoredEvent, via: string): void {
+export function deliverAbort(s: ModelState, prefillRank: number, room: string, ev: EventPlace, via: string): void {
   s.count("unhandled-abort");
   const t = s.thread(prefillRank);
   if (via === "boot.msg") t.taken ??= { seq: ev.seq, room };
@@ -36,7 +35,7 @@ export function deliverAbort(s: ModelState, prefillRank: number, room: string, e
 }
 
 /** Decode's receiver sent ABORT (§8): to the prefill ranks that hold the room for it (state.ts abortPeers). */
-export function deliverAbortFromDecode(s: ModelState, r: RoomRec, decodeRank: number, ev: StoredEvent): void {
+export function deliverAbortFromDecode(s: ModelState, r: RoomRec, decodeRank: number, ev: EventPlace): void {
   s.lastAbortSeq = ev.seq;
   s.lastAbortRoom = r.room;
   for (const p of s.abortPeers(r, decodeRank)) deliverAbort(s, p, r.room, ev, ev.kind);
@@ -90,29 +89,29 @@ export function reportPendingDeaths(s: ModelState): void {
 }
 
 /** Evidence that a prefill rank's bootstrap thread processed a frame: it is alive whatever the model assumed. */
-function threadAlive(s: ModelState, rank: number, ev: StoredEvent): void {
+function threadAlive(s: ModelState, rank: number, ev: EventPlace): void {
   s.seen |= SEEN.bootFrames;
   s.count("unhandled-abort");
   s.thread(rank).sawAlive(ev.seq);
 }
 
 /** A metadata frame (`got info room=... required_dst_info_num=n`): WaitingForInput once every destination sent one. */
-function metaFrame(s: ModelState, rank: number, ev: StoredEvent, room: string): void {
+function metaFrame(s: ModelState, rank: number, ev: EventOf<"boot.msg" | "boot.got_info">, room: string): void {
   const r = s.room(room, ev);
   const sender = s.sender(r, rank, ev);
   sender.transferInfos++;
-  const required = attrNum(ev, "required_dst_info_num") ?? attrNum(ev, "requiredDstInfoNum") ?? 1;
+  const required = ev.requiredDstInfoNum ?? 1;
   if (sender.transferInfos >= required) sender.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
   r.progressSeq = ev.seq;
 }
 
 /** `boot.msg` probe: the bootstrap thread took a frame (`attrs.kind`). */
-export function onBootMsg(s: ModelState, ev: StoredEvent): void {
+export function onBootMsg(s: ModelState, ev: EventOf<"boot.msg">): void {
   const rank = s.rankOf(ev, PREFILL);
-  const frame = frameFromName(attrStr(ev, "kind") ?? "foreign");
+  const frame = frameFromName(ev.frame ?? "foreign");
   threadAlive(s, rank, ev);
   if (frame === "ABORT") {
-    if (ev.room !== null) deliverAbort(s, rank, ev.room, ev, "boot.msg");
+    if (ev.room !== undefined) deliverAbort(s, rank, ev.room, ev, "boot.msg");
     return;
   }
   const t = s.thread(rank);
@@ -121,7 +120,7 @@ export function onBootMsg(s: ModelState, ev: StoredEvent): void {
     s.count("unhandled-abort");
     t.diedTsUs = ev.tsUs;
   }
-  if (frame === "meta" && ev.room !== null) metaFrame(s, rank, ev, ev.room);
+  if (frame === "meta" && ev.room !== undefined) metaFrame(s, rank, ev, ev.room);
 }
 
 /**
@@ -130,7 +129,7 @@ export function onBootMsg(s: ModelState, ev: StoredEvent): void {
  * thread died: its death is reported with a later end that has one (the
  * probe's boot.exit), or at the end.
  */
-function threadExited(s: ModelState, rank: number, ev: StoredEvent, error: string): void {
+function threadExited(s: ModelState, rank: number, ev: EventPlace, error: string): void {
   s.count("unhandled-abort");
   const t = s.thread(rank);
   const modelled = !t.alive && t.basis === "profile" ? t.diedSeq : null;
@@ -143,8 +142,8 @@ function threadExited(s: ModelState, rank: number, ev: StoredEvent, error: strin
   reportDeath(s, t, ev, error, "log", modelled);
 }
 
-export function onBootExit(s: ModelState, ev: StoredEvent): void {
-  threadExited(s, s.rankOf(ev, PREFILL), ev, attrStr(ev, "error") ?? "bootstrap thread exited");
+export function onBootExit(s: ModelState, ev: EventOf<"boot.exit">): void {
+  threadExited(s, s.rankOf(ev, PREFILL), ev, ev.error ?? "bootstrap thread exited");
 }
 
 /**
@@ -153,10 +152,10 @@ export function onBootExit(s: ModelState, ev: StoredEvent): void {
  * unknown (no tp) the record confirms every bootstrap thread of the host the
  * model already holds dead, or else names the host's tp0 rank.
  */
-export function onLogException(s: ModelState, ev: StoredEvent): void {
-  const thread = attrStr(ev, "thread");
-  if (thread === null || !/bootstrap/i.test(thread) || ev.role === "decode") return;
-  const error = attrStr(ev, "error") ?? lastLine(ev.text);
+export function onLogException(s: ModelState, ev: EventOf<"log.exception">): void {
+  const thread = ev.thread;
+  if (thread === undefined || !/bootstrap/i.test(thread) || ev.role === "decode") return;
+  const error = ev.error ?? lastLine(ev.text);
   if (ev.tp === null) {
     const dead = [...s.threads.values()].filter((t) => !t.alive && t.basis === "profile" && s.ranks.ranks[t.rank]!.host === ev.host);
     if (dead.length > 0) {
@@ -172,23 +171,23 @@ function lastLine(text: string): string {
   return lines[lines.length - 1]!.trim();
 }
 
-export function onGotInfo(s: ModelState, ev: StoredEvent): void {
+export function onGotInfo(s: ModelState, ev: EventOf<"boot.got_info">): void {
   const rank = s.rankOf(ev, PREFILL);
   threadAlive(s, rank, ev);
-  if (ev.room !== null) metaFrame(s, rank, ev, ev.room);
+  if (ev.room !== undefined) metaFrame(s, rank, ev, ev.room);
 }
 
 /** `room=... is bootstrapped`: every destination's metadata arrived. */
-export function onBootstrapped(s: ModelState, ev: StoredEvent): void {
+export function onBootstrapped(s: ModelState, ev: EventOf<"boot.bootstrapped">): void {
   const rank = s.rankOf(ev, PREFILL);
   threadAlive(s, rank, ev);
-  if (ev.room === null) return;
+  if (ev.room === undefined) return;
   const r = s.room(ev.room, ev);
   s.sender(r, rank, ev).set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
   r.progressSeq = ev.seq;
 }
 
-export function onRegister(s: ModelState, ev: StoredEvent): void {
+export function onRegister(s: ModelState, ev: EventOf<"boot.register">): void {
   threadAlive(s, s.rankOf(ev, PREFILL), ev);
 }
 
@@ -197,25 +196,25 @@ export function onRegister(s: ModelState, ev: StoredEvent): void {
  * ≥0.5.16, Mooncake) or `..., ignoring (already completed or unknown)`: the
  * thread handled ABORT, whatever the profile expected.
  */
-export function onAbortReceived(s: ModelState, ev: StoredEvent): void {
+export function onAbortReceived(s: ModelState, ev: EventOf<"abort.received">): void {
   const rank = s.rankOf(ev, PREFILL);
   threadAlive(s, rank, ev);
   s.count("unhandled-abort");
-  if (ev.room === null) return;
-  const ignored = attrStr(ev, "outcome") === "ignored" || ev.text.includes("ignoring");
+  if (ev.room === undefined) return;
+  const ignored = ev.outcome === "ignored" || ev.text.includes("ignoring");
   const sender = s.rooms.find(ev.room)?.prefill.get(rank);
   if (!ignored && sender !== undefined && sender.poll() !== KVPoll.Success) {
     sender.set(s.profile.backend, KVPoll.Failed, ev.seq, "Aborted by decode-side abort notification.");
   }
 }
 
-export function onAbortAckSent(s: ModelState, ev: StoredEvent): void {
+export function onAbortAckSent(s: ModelState, ev: EventOf<"abort.ack_sent">): void {
   threadAlive(s, s.rankOf(ev, PREFILL), ev);
 }
 
 /** Decode `Sent abort notification for room X to ip:port`: the receiver aborted and ABORT is on the wire. */
-export function onAbortSent(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onAbortSent(s: ModelState, ev: EventOf<"abort.sent">): void {
+  if (ev.room === undefined) return;
   const r = s.room(ev.room, ev);
   const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
   if (d.abortNotified) return;
@@ -229,8 +228,8 @@ export function onAbortSent(s: ModelState, ev: StoredEvent): void {
  * rid=...` line resolved through the room's rid): decode `kv_receiver.abort()`
  * (Failed + ABORT), prefill `sender.abort()` (Failed locally, nothing sent, §9).
  */
-export function onRequestAbort(s: ModelState, ev: StoredEvent): void {
-  const room = ev.room ?? (ev.rid === null ? undefined : s.rooms.byRid.get(ev.rid));
+export function onRequestAbort(s: ModelState, ev: EventOf<"req.abort" | "abort.request">): void {
+  const room = (ev.kind === "req.abort" ? ev.room : undefined) ?? (ev.rid === undefined ? undefined : s.rooms.byRid.get(ev.rid));
   if (room === undefined) return;
   const r = s.room(room, ev);
   if (ev.role === "prefill") {
@@ -242,10 +241,10 @@ export function onRequestAbort(s: ModelState, ev: StoredEvent): void {
 }
 
 /** `req.arrive`: the sender (prefill) or receiver (decode) is created in Bootstrapping. */
-export function onRequestArrive(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onRequestArrive(s: ModelState, ev: EventOf<"req.arrive">): void {
+  if (ev.room === undefined) return;
   const r = s.room(ev.room, ev);
-  if (ev.rid !== null) s.rooms.linkRid(ev.rid, r);
+  if (ev.rid !== undefined) s.rooms.linkRid(ev.rid, r);
   if (ev.role === "prefill") s.sender(r, s.rankOf(ev, PREFILL), ev);
   else if (ev.role === "decode") s.receiver(r, s.rankOf(ev, DECODE), ev);
 }

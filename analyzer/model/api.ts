@@ -3,6 +3,7 @@
 // Everything here is plain data; the model itself does no I/O.
 
 import type { StoredEvent } from "../../ingest/event.js";
+import type { Envelope } from "../events/domainEvent.js";
 
 /** KVPoll (docs/protocol.md §5): a plain class of ints, not an Enum. */
 export const KVPoll = {
@@ -53,8 +54,15 @@ export interface Profile {
   indexerLogitRows?: number;
 }
 
-/** The model reads stored events as they are. */
+/**
+ * What the replay feeds the model: stored events as they are. The model
+ * decodes the kinds it reads (analyzer/events) and its handlers see only
+ * typed DomainEvents.
+ */
 export type ModelEvent = StoredEvent;
+
+/** Where and when an event happened: what the model's state keeps of the event it is handling (a stored or a decoded one). */
+export type EventPlace = Pick<Envelope, "seq" | "tsUs" | "tsInferred" | "host" | "role" | "dp" | "pp" | "tp"> & { readonly kind: string };
 
 /** Stable check ids; they match the rule ids of DESIGN.md where a rule consumes them. */
 export type CheckId =

@@ -4,13 +4,13 @@
 // size (§2.4). Each is raised once per incident.
 
 import type { IndexKDtype } from "./api.js";
-import { attrNum, attrStr } from "./evidence.js";
 import { rowBytes, INDEX_K_PAGE_TOKENS } from "./indexK.js";
 import { settingsFromConfig } from "./profile.js";
 import { PREFILL, DECODE } from "./ranks.js";
 import { checkPoolSizing, DEFAULT_LOGIT_ROWS, logitsAddressCheck } from "./sizing.js";
 import { SEEN, type ModelState } from "./state.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { EventPlace } from "./api.js";
+import type { EventOf } from "../events/domainEvent.js";
 
 const BYTES = 1;
 const STRIDE = 2;
@@ -29,33 +29,32 @@ interface ConfigFacts {
 }
 
 /** `config`: the run's settings as this rank states them. */
-export function onConfig(s: ModelState, ev: StoredEvent): void {
+export function onConfig(s: ModelState, ev: EventOf<"config">): void {
   s.seen |= SEEN.config;
-  const given = settingsFromConfig(ev.attrs ?? {});
+  const given = settingsFromConfig(ev.settings);
   const facts: ConfigFacts = {
     dtype: given.indexKDtype ?? s.profile.indexKDtype,
     pageTokens: given.indexKPageSize ?? s.profile.indexKPageSize,
     bytesPerToken: given.indexKBytesPerTokenConfigured,
     hostStride: given.hostIndexKPageStride,
-    layers: attrNum(ev, "num_layers") ?? undefined,
-    tokens: attrNum(ev, "max_total_tokens") ?? undefined,
+    layers: ev.num_layers,
+    tokens: ev.max_total_tokens,
     maxContext: given.maxContext,
-    rows: attrNum(ev, "indexer_logit_rows") ?? undefined,
+    rows: ev.indexer_logit_rows,
   };
   const role = ev.role === "prefill" ? PREFILL : ev.role === "decode" ? DECODE : -1;
   if (role >= 0 && given.indexKDtype !== undefined) s.roleDtypes[role] = given.indexKDtype;
   check(s, ev, facts, "config");
-  const dt = attrStr(ev, "index_k_dtype");
-  if (dt !== null) checkItemLen(s, ev);
+  if (ev.index_k_dtype !== undefined) checkItemLen(s, ev);
 }
 
 /** At the end: what the profile alone states, when no config record carried it. */
-export function checkProfileAtEnd(s: ModelState, ev: StoredEvent): void {
+export function checkProfileAtEnd(s: ModelState, ev: EventPlace): void {
   const p = s.profile;
   check(s, ev, { dtype: p.indexKDtype, pageTokens: p.indexKPageSize, bytesPerToken: p.indexKBytesPerTokenConfigured, hostStride: p.hostIndexKPageStride, maxContext: p.maxContext, rows: p.indexerLogitRows }, "profile");
 }
 
-function check(s: ModelState, ev: StoredEvent, f: ConfigFacts, basis: "config" | "profile"): void {
+function check(s: ModelState, ev: EventPlace, f: ConfigFacts, basis: "config" | "profile"): void {
   const witness = basis === "config" ? [ev.seq] : [];
   if (f.bytesPerToken !== undefined || f.hostStride !== undefined) {
     s.count("pool-sizing-mismatch");
@@ -87,7 +86,7 @@ function check(s: ModelState, ev: StoredEvent, f: ConfigFacts, basis: "config" |
  * addresses the destination with the sender's item_len (one page row), so
  * rows of 8,448 vs 16,384 B land misplaced ([inference] §2.4).
  */
-function checkItemLen(s: ModelState, ev: StoredEvent): void {
+function checkItemLen(s: ModelState, ev: EventPlace): void {
   const p = s.roleDtypes[PREFILL];
   const d = s.roleDtypes[DECODE];
   if (p === null || d === null) return;

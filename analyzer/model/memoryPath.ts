@@ -4,26 +4,27 @@
 // DESIGN.md seed cases 3 and 4).
 
 import { accessorWaits, type LayerLoad } from "./hicache.js";
-import { attrNum, attrStr, countPages, expandPages, pageRanges, storeRanges } from "./evidence.js";
+import { countPages, expandPages, NO_RANGES, storeRanges } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import { ASSUMED, assumptionsOf, FLAG, type RoomRec } from "./rooms.js";
 import { BUFFERS, bufferId } from "./shadowMemory.js";
 import { checkRead, type ReadIssue } from "./shadowReads.js";
 import { SEEN, type ModelState } from "./state.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { EventPlace } from "./api.js";
+import type { EventOf } from "../events/domainEvent.js";
 
-function sideOf(ev: StoredEvent, fallback: number): number {
+function sideOf(ev: EventPlace, fallback: number): number {
   return ev.role === "prefill" ? PREFILL : ev.role === "decode" ? DECODE : fallback;
 }
 
 /** `kv.alloc` (decode): pages given to a room start a new epoch in the shadow. */
-export function onKvAlloc(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onKvAlloc(s: ModelState, ev: EventOf<"kv.alloc">): void {
+  if (ev.room === undefined) return;
   s.seen |= SEEN.alloc;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
   const r = s.room(ev.room, ev);
   const d = s.receiver(r, rank, ev);
-  const ranges = pageRanges(ev);
+  const ranges = ev.pages ?? NO_RANGES;
   const seq = ev.seq;
   for (let k = 0; k < ranges.length; k++) s.shadow.alloc(rank, ranges[k]![0], ranges[k]![1], r.room, seq);
   if (d.pages.length === 0) d.pages = expandPages(ranges);
@@ -36,12 +37,12 @@ export function onKvAlloc(s: ModelState, ev: StoredEvent): void {
  * Writes for the room still in flight become orphans: the stale-slot-reuse
  * race (docs/hicache-indexk.md §1.4 race #1).
  */
-export function onKvFree(s: ModelState, ev: StoredEvent): void {
+export function onKvFree(s: ModelState, ev: EventOf<"kv.free">): void {
   s.seen |= SEEN.alloc;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
-  const ranges = pageRanges(ev);
+  const ranges = ev.pages ?? NO_RANGES;
   const seq = ev.seq;
-  const r = ev.room === null ? undefined : s.rooms.find(ev.room);
+  const r = ev.room === undefined ? undefined : s.rooms.find(ev.room);
   const d = r?.decode.get(rank);
   // The pages a free names are the room's even when no allocation named them: a late write of the room lands there.
   // (A room the model no longer holds is not brought back: most are settled rooms freed after they retired.)
@@ -55,66 +56,62 @@ export function onKvFree(s: ModelState, ev: StoredEvent): void {
 }
 
 /** `hicache.load`: `start_loading()` on a producer slot; the pages fill layer by layer. */
-export function onHicacheLoad(s: ModelState, ev: StoredEvent): void {
+export function onHicacheLoad(s: ModelState, ev: EventOf<"hicache.load">): void {
   s.seen |= SEEN.hicacheLoad;
   const rank = s.rankOf(ev, sideOf(ev, PREFILL));
-  const layers = attrNum(ev, "layers") ?? attrNum(ev, "num_layers") ?? 1;
-  const slot = attrNum(ev, "slot");
-  const { load } = s.counter(rank).startLoad(s.nextLoadId++, layers, ev.seq, slot ?? undefined);
-  const ranges = pageRanges(ev);
+  const { load } = s.counter(rank).startLoad(s.nextLoadId++, ev.layers ?? 1, ev.seq, ev.slot);
+  const ranges = ev.pages ?? NO_RANGES;
   for (let k = 0; k < ranges.length; k++) s.shadow.hicacheLoad(rank, ranges[k]![0], ranges[k]![1], load.id, ev.seq);
 }
 
 /** `hicache.layer`: `complete(layer)` recorded for the load on `slot`. */
-export function onHicacheLayer(s: ModelState, ev: StoredEvent): void {
+export function onHicacheLayer(s: ModelState, ev: EventOf<"hicache.layer">): void {
   const rank = s.rankOf(ev, sideOf(ev, PREFILL));
-  const slot = attrNum(ev, "slot") ?? s.counter(rank).producerIndex;
-  const layer = ev.layer ?? attrNum(ev, "layer");
-  if (layer === null || slot < 0) return;
+  const slot = ev.slot ?? s.counter(rank).producerIndex;
+  const layer = ev.layer;
+  if (layer === undefined || slot < 0) return;
   s.counter(rank).slots[slot]?.completeLayer(layer, ev.seq);
 }
 
 /** `hicache.wait`: a reader called `wait_until(layer)` with the consumer slot set. */
-export function onHicacheWait(s: ModelState, ev: StoredEvent): void {
+export function onHicacheWait(s: ModelState, ev: EventOf<"hicache.wait">): void {
   s.seen |= SEEN.hicacheWait;
   const rank = s.rankOf(ev, sideOf(ev, PREFILL));
   const c = s.counter(rank);
-  const slot = attrNum(ev, "slot");
-  if (slot !== null) c.setConsumer(slot, ev.seq);
-  const layer = ev.layer ?? attrNum(ev, "layer");
-  if (layer !== null) c.waitUntil(layer, ev.seq);
+  if (ev.slot !== undefined) c.setConsumer(ev.slot, ev.seq);
+  if (ev.layer !== undefined) c.waitUntil(ev.layer, ev.seq);
 }
 
 /** `kernel.store`: lands at once; only pages the shadow already tracks are touched (none, on a rank without transfers). */
-export function onKernelStore(s: ModelState, ev: StoredEvent): void {
-  const buf = bufferId(attrStr(ev, "buffer") ?? "index_k");
+export function onKernelStore(s: ModelState, ev: EventOf<"kernel.store">): void {
+  const buf = bufferId(ev.buffer ?? "index_k");
   if (buf < 0) return;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
   if (!s.shadow.tracksPool(rank, buf)) return;
-  const ranges = storeRanges(ev, s.profile.indexKPageSize);
-  for (let k = 0; k < ranges.length; k++) s.shadow.store(rank, buf, ev.layer, ranges[k]![0], ranges[k]![1], ev.room, ev.seq);
+  const ranges = storeRanges(ev.locs, ev.pages ?? NO_RANGES, s.profile.indexKPageSize);
+  for (let k = 0; k < ranges.length; k++) s.shadow.store(rank, buf, ev.layer ?? null, ranges[k]![0], ranges[k]![1], ev.room ?? null, ev.seq);
 }
 
 /**
  * `kernel.read`: every page read is checked against the shadow memory. One
  * finding per room and kind: the first read proves it.
  */
-export function onKernelRead(s: ModelState, ev: StoredEvent): void {
+export function onKernelRead(s: ModelState, ev: EventOf<"kernel.read">): void {
   s.seen |= SEEN.kernelRead;
-  const buf = bufferId(attrStr(ev, "buffer") ?? "index_k");
+  const buf = bufferId(ev.buffer ?? "index_k");
   if (buf < 0) return;
   const rank = s.rankOf(ev, sideOf(ev, DECODE));
-  const layer = ev.layer ?? attrNum(ev, "layer") ?? 0;
-  const consumer = attrNum(ev, "consumer");
+  const layer = ev.layer ?? 0;
+  const consumer = ev.consumer ?? null;
   const counter = s.hicache.get(rank);
   if (consumer !== null && counter !== undefined) counter.setConsumer(consumer, ev.seq);
   if (s.seen & SEEN.post) s.count("read-before-landed-write");
   if (s.seen & SEEN.alloc) s.count("stale-slot-reuse");
   if (counter !== undefined && counter.loading()) s.count("hicache-ungated-read");
-  const ranges = pageRanges(ev);
+  const ranges = ev.pages ?? NO_RANGES;
   const found: ReadIssue[] = [];
-  for (let k = 0; k < ranges.length; k++) checkRead(s.shadow, rank, buf, layer, ranges[k]![0], ranges[k]![1], ev.room, s.layerLoaded, found);
-  if (found.length > 0 && ev.room !== null && found.some((i) => i.assumedOwner)) s.room(ev.room, ev).assumed |= ASSUMED.readerOwns;
+  for (let k = 0; k < ranges.length; k++) checkRead(s.shadow, rank, buf, layer, ranges[k]![0], ranges[k]![1], ev.room ?? null, s.layerLoaded, found);
+  if (found.length > 0 && ev.room !== undefined && found.some((i) => i.assumedOwner)) s.room(ev.room, ev).assumed |= ASSUMED.readerOwns;
   for (const issue of found) report(s, ev, rank, buf, layer, issue, consumer);
 }
 
@@ -135,8 +132,8 @@ const STALE_HOW: Record<string, string> = {
   "non-owner-write": "written by a room that never owned it",
 };
 
-function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer: number, issue: ReadIssue, consumer: number | null): void {
-  const r: RoomRec | undefined = ev.room === null ? undefined : s.room(ev.room, ev);
+function report(s: ModelState, ev: EventOf<"kernel.read">, rank: number, buf: number, layer: number, issue: ReadIssue, consumer: number | null): void {
+  const r: RoomRec | undefined = ev.room === undefined ? undefined : s.room(ev.room, ev);
   const where = `${BUFFERS[buf]} page ${issue.page} layer ${layer} on ${s.ranks.label(rank)}`;
   if (issue.check === "stale-slot-reuse") {
     if (!once(r, FLAG.stale)) return;
@@ -147,7 +144,7 @@ function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer
       `room ${ev.room ?? "?"} read ${where}, which holds room ${issue.room}'s chunk ${issue.chunk ?? "?"} write: the page was ${STALE_HOW[issue.mechanism]}`,
       {
         buffer: BUFFERS[buf], layer, page: issue.page, previousRoom: issue.room, chunk: issue.chunk, free: issue.free, post: issue.post, alloc: issue.allocSeq,
-        land: issue.land, mechanism: issue.mechanism, assumptions: assumedFor(s, [ev.room, issue.room]),
+        land: issue.land, mechanism: issue.mechanism, assumptions: assumedFor(s, [ev.room ?? null, issue.room]),
       },
       ev.room,
       rank,
@@ -162,7 +159,7 @@ function report(s: ModelState, ev: StoredEvent, rank: number, buf: number, layer
       ev,
       [w.postSeq, ev.seq],
       `room ${ev.room ?? w.room} read ${where} before chunk ${w.chunk ?? "?"} of room ${w.room} (posted by ${s.ranks.label(w.poster)}) landed`,
-      { buffer: BUFFERS[buf], layer, page: issue.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster), assumptions: assumedFor(s, [ev.room, w.room]) },
+      { buffer: BUFFERS[buf], layer, page: issue.page, writerRoom: w.room, chunk: w.chunk, poster: s.ranks.label(w.poster), assumptions: assumedFor(s, [ev.room ?? null, w.room]) },
       ev.room ?? w.room,
       rank,
     );
@@ -198,8 +195,8 @@ function once(r: RoomRec | undefined, bit: number): boolean {
  * accessor and no wait probes, so the read is not judged. [inference] A read
  * on another stream than the wait is not modelled (§1.3 caveat).
  */
-function gated(s: ModelState, ev: StoredEvent, load: LayerLoad, layer: number, consumer: number | null): { gated: boolean | null; accessor: string | null; why: string } {
-  const accessor = attrStr(ev, "accessor");
+function gated(s: ModelState, ev: EventOf<"kernel.read">, load: LayerLoad, layer: number, consumer: number | null): { gated: boolean | null; accessor: string | null; why: string } {
+  const accessor = ev.accessor ?? null;
   if (consumer !== null && consumer < 0) return { gated: false, accessor, why: "consumer index -1: wait_until is a no-op" };
   if (consumer !== null && consumer !== load.slot) return { gated: false, accessor, why: `the consumer slot ${consumer} is not the loading slot ${load.slot}` };
   if (s.seen & SEEN.hicacheWait) {

@@ -5,6 +5,9 @@
 
 import type { CheckCoverage, ModelEvent, ModelStateView, Profile, ReplayModel, Violation } from "./api.js";
 import { LogKind } from "../../ingest/event.js";
+import type { KnownKind } from "../events/catalogue.js";
+import { decodeEvent } from "../events/decode.js";
+import type { DomainEvent, EventOf } from "../events/domainEvent.js";
 import {
   onAbortAckSent,
   onAbortReceived,
@@ -40,48 +43,52 @@ import {
 } from "./transferPath.js";
 import { buildView } from "./view.js";
 
-type Handler = (s: ModelState, ev: ModelEvent) => void;
+/** One handler per kind the model reads, typed by that kind's decoded event. */
+type Handlers = { [K in KnownKind]?: (s: ModelState, ev: EventOf<K>) => void };
 
-/** Kinds the model reads; every other kind (batch lines, access logs, checksums, unparsed lines) is skipped. */
-const HANDLERS = new Map<string, Handler>([
-  ["req.arrive", onRequestArrive],
-  ["req.abort", onRequestAbort],
-  ["kv.alloc", onKvAlloc],
-  ["kv.free", onKvFree],
-  ["kv.meta", onKvMeta],
-  ["kv.post", onKvPost],
-  ["kv.done", onKvDone],
-  ["kv.notify", onKvNotify],
-  ["kv.poll", onKvPoll],
-  ["kv.timeout", onKvTimeout],
-  ["boot.msg", onBootMsg],
-  ["boot.exit", onBootExit],
-  ["hicache.load", onHicacheLoad],
-  ["hicache.layer", onHicacheLayer],
-  ["hicache.wait", onHicacheWait],
-  ["kernel.store", onKernelStore],
-  ["kernel.read", onKernelRead],
-  ["sched.iter", onSchedIter],
-  ["coll.enter", onCollEnter],
-  ["coll.exit", onCollExit],
-  ["config", onConfig],
-  [LogKind.handshakeFailed, onFailureLine],
-  [LogKind.transferFailed, onFailureLine],
-  [LogKind.bootstrapFailed, onFailureLine],
-  [LogKind.roomTimeout, onRoomTimeout],
-  [LogKind.contextCorruption, onContextCorruption],
-  [LogKind.metadataNotReady, onMetadataNotReady],
-  [LogKind.notifSent, onNotifSent],
-  [LogKind.gotInfo, onGotInfo],
-  [LogKind.bootstrapped, onBootstrapped],
-  [LogKind.registerKvArgs, onRegister],
-  [LogKind.abortReceived, onAbortReceived],
-  [LogKind.abortSent, onAbortSent],
-  [LogKind.abortAckSent, onAbortAckSent],
-  [LogKind.abortRequest, onRequestAbort],
-  [LogKind.transportError, onTransferError],
-  [LogKind.exception, onLogException],
-]);
+/** Kinds the model reads; every other kind (batch lines, access logs, checksums, unparsed lines) is skipped undecoded. */
+const HANDLED: Handlers = {
+  "req.arrive": onRequestArrive,
+  "req.abort": onRequestAbort,
+  "kv.alloc": onKvAlloc,
+  "kv.free": onKvFree,
+  "kv.meta": onKvMeta,
+  "kv.post": onKvPost,
+  "kv.done": onKvDone,
+  "kv.notify": onKvNotify,
+  "kv.poll": onKvPoll,
+  "kv.timeout": onKvTimeout,
+  "boot.msg": onBootMsg,
+  "boot.exit": onBootExit,
+  "hicache.load": onHicacheLoad,
+  "hicache.layer": onHicacheLayer,
+  "hicache.wait": onHicacheWait,
+  "kernel.store": onKernelStore,
+  "kernel.read": onKernelRead,
+  "sched.iter": onSchedIter,
+  "coll.enter": onCollEnter,
+  "coll.exit": onCollExit,
+  [LogKind.config]: onConfig,
+  [LogKind.handshakeFailed]: onFailureLine,
+  [LogKind.transferFailed]: onFailureLine,
+  [LogKind.bootstrapFailed]: onFailureLine,
+  [LogKind.roomTimeout]: onRoomTimeout,
+  [LogKind.contextCorruption]: onContextCorruption,
+  [LogKind.metadataNotReady]: onMetadataNotReady,
+  [LogKind.notifSent]: onNotifSent,
+  [LogKind.gotInfo]: onGotInfo,
+  [LogKind.bootstrapped]: onBootstrapped,
+  [LogKind.registerKvArgs]: onRegister,
+  [LogKind.abortReceived]: onAbortReceived,
+  [LogKind.abortSent]: onAbortSent,
+  [LogKind.abortAckSent]: onAbortAckSent,
+  [LogKind.abortRequest]: onRequestAbort,
+  [LogKind.transportError]: onTransferError,
+  [LogKind.exception]: onLogException,
+};
+
+/** The same table for the hot path: a handler is called with decodeEvent's result for its own kind. */
+const HANDLERS = new Map(Object.entries(HANDLED) as [string, (s: ModelState, ev: DomainEvent) => void][]);
 
 /** Every this many events: retire settled rooms, drop pages that hold nothing. */
 const HOUSEKEEPING_MASK = 16383;
@@ -136,7 +143,7 @@ export class PdModel implements ReplayModel {
     s.lastSeq = ev.seq;
     s.lastTsUs = tsUs;
     const h = HANDLERS.get(ev.kind);
-    if (h !== undefined) h(s, ev);
+    if (h !== undefined) h(s, decodeEvent(ev));
     if (tsUs >= s.nextDeadlineUs) fireTimeouts(s, ev);
     if ((++s.applied & HOUSEKEEPING_MASK) === 0) this.housekeeping(tsUs);
     return s.out;

@@ -119,7 +119,7 @@ function bool(v: unknown): boolean | undefined {
  * The profile settings a probe `config` record states (DESIGN.md "Probe JSONL
  * record"), as a partial profile; fields it does not carry stay undefined.
  */
-export function settingsFromConfig(attrs: Record<string, unknown>): Partial<Profile> {
+export function settingsFromConfig(attrs: Readonly<Record<string, unknown>>): Partial<Profile> {
   const backend = attrs.backend === "nixl" || attrs.backend === "mooncake" ? attrs.backend : undefined;
   const dtype = typeof attrs.index_k_dtype === "string" ? DTYPES[attrs.index_k_dtype] : undefined;
   const out: Partial<Profile> = {

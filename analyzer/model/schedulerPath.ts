@@ -3,12 +3,12 @@
 // (group, seq) (docs/hicache-indexk.md §3, §5.2).
 
 import type { Divergence } from "./collectives.js";
-import { attrNum, attrStr } from "./evidence.js";
 import { ROLE_NAMES } from "./ranks.js";
 import type { ModelState } from "./state.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { EventPlace } from "./api.js";
+import type { EventOf } from "../events/domainEvent.js";
 
-function rank(s: ModelState, ev: StoredEvent): number {
+function rank(s: ModelState, ev: EventPlace): number {
   return s.rankOf(ev, s.ranks.roleIndex(ev.role));
 }
 
@@ -16,39 +16,39 @@ function rank(s: ModelState, ev: StoredEvent): number {
 const GROUP_KEYS: Map<string, string>[] = ROLE_NAMES.map(() => new Map());
 
 /** Groups are per role: prefill's and decode's TP groups are different process groups under one name. */
-function groupKey(s: ModelState, ev: StoredEvent): string {
+function groupKey(s: ModelState, ev: EventOf<"coll.enter" | "coll.exit">): string {
   const role = s.ranks.roleIndex(ev.role);
-  const group = attrStr(ev, "group") ?? "?";
+  const group = ev.group ?? "?";
   const cache = GROUP_KEYS[role]!;
   let key = cache.get(group);
   if (key === undefined) cache.set(group, (key = `${ROLE_NAMES[role]}:${group}`));
   return key;
 }
 
-export function onSchedIter(s: ModelState, ev: StoredEvent): void {
-  s.collectives.iter(rank(s, ev), attrStr(ev, "branch") ?? "?", ev.seq);
+export function onSchedIter(s: ModelState, ev: EventOf<"sched.iter">): void {
+  s.collectives.iter(rank(s, ev), ev.branch ?? "?", ev.seq);
 }
 
-export function onCollEnter(s: ModelState, ev: StoredEvent): void {
+export function onCollEnter(s: ModelState, ev: EventOf<"coll.enter">): void {
   s.count("collective-divergence");
   const d = s.collectives.enter(
     rank(s, ev),
     groupKey(s, ev),
-    attrNum(ev, "seq"),
-    attrStr(ev, "op") ?? "?",
-    attrStr(ev, "site") ?? "",
-    attrStr(ev, "digest"),
+    ev.collSeq ?? null,
+    ev.op ?? "?",
+    ev.site ?? "",
+    ev.digest ?? null,
     ev.seq,
     ev.tsUs,
   );
   if (d !== null) reportDivergence(s, ev, d);
 }
 
-export function onCollExit(s: ModelState, ev: StoredEvent): void {
+export function onCollExit(s: ModelState, ev: EventOf<"coll.exit">): void {
   s.collectives.exit(rank(s, ev), groupKey(s, ev), ev.seq);
 }
 
-export function reportDivergence(s: ModelState, ev: StoredEvent, d: Divergence): void {
+export function reportDivergence(s: ModelState, ev: EventPlace, d: Divergence): void {
   const inside = d.ranks.map((r) => s.ranks.label(r));
   const culprits = d.culprits.map((r) => s.ranks.label(r));
   const what =

@@ -2,7 +2,7 @@
 // bootstrap timeout, and the cause the model assigns a room that never
 // completed (docs/protocol.md §3.4–§3.5, §5.1–§5.2, §7.1).
 
-import { KVPoll } from "./api.js";
+import { KVPoll, type EventPlace } from "./api.js";
 import { deliverAbortFromDecode } from "./abortPath.js";
 import { drainsBeforeTimeoutFor } from "./profile.js";
 import { DECODE, PREFILL } from "./ranks.js";
@@ -11,39 +11,37 @@ import { FLAG, type RoomRec } from "./rooms.js";
 import type { PrefillSender } from "./sender.js";
 import type { ModelState } from "./state.js";
 import { LogKind } from "../../ingest/event.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
-import { decodeAs } from "../events/decode.js";
+import type { EventOf } from "../events/domainEvent.js";
 
 /**
  * The PD failure lines (§3.4, reasons §3.5), as analyzer/events decodes them:
  * the side that logged it, the reason and its kind (timeout, abort,
  * propagated, ...), and for a timeout the KVPoll state it fired in.
  */
-export function onFailureLine(s: ModelState, ev: StoredEvent): void {
-  const f = decodeAs(ev, LogKind.handshakeFailed, LogKind.transferFailed, LogKind.bootstrapFailed);
-  if (f === undefined || f.room === undefined) return;
-  const reason = f.reason ?? f.reasonKind ?? "failed";
-  const r = s.room(f.room, ev);
-  if (!f.timedOut) s.count("transfer-stall");
-  if (f.side === "prefill") {
+export function onFailureLine(s: ModelState, ev: EventOf<"pd.handshake_failed" | "pd.transfer_failed" | "pd.bootstrap_failed">): void {
+  if (ev.room === undefined) return;
+  const reason = ev.reason ?? ev.reasonKind ?? "failed";
+  const r = s.room(ev.room, ev);
+  if (!ev.timedOut) s.count("transfer-stall");
+  if (ev.side === "prefill") {
     const sender = s.sender(r, s.rankOf(ev, PREFILL), ev);
-    if (f.timedOut && f.timeoutPoll === KVPoll.Bootstrapping) prefillTimedOut(s, r, sender, ev, "log");
+    if (ev.timedOut && ev.timeoutPoll === KVPoll.Bootstrapping) prefillTimedOut(s, r, sender, ev, "log");
     else sender.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
     return;
   }
   const d = s.receiver(r, s.rankOf(ev, DECODE), ev);
   // "Decode transfer failed" comes from the transfer queue: the request had
   // been initialised and had sent its metadata, whether or not that was seen.
-  if (f.kind === LogKind.transferFailed && d.status === KVPoll.Bootstrapping) d.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
-  if (f.timedOut && f.timeoutPoll === KVPoll.WaitingForInput) decodeTimedOut(s, r, d, ev, "log");
-  else if (f.reasonKind === "abort") {
+  if (ev.kind === LogKind.transferFailed && d.status === KVPoll.Bootstrapping) d.set(s.profile.backend, KVPoll.WaitingForInput, ev.seq);
+  if (ev.timedOut && ev.timeoutPoll === KVPoll.WaitingForInput) decodeTimedOut(s, r, d, ev, "log");
+  else if (ev.reasonKind === "abort") {
     if (d.abort(s.profile, ev.seq, reason)) deliverAbortFromDecode(s, r, d.rank, ev);
   } else d.set(s.profile.backend, KVPoll.Failed, ev.seq, reason);
 }
 
 /** NIXL's receiver logged `Request {room} waiting_timeout`: the room timed out in WaitingForInput on that decode rank. */
-export function onRoomTimeout(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onRoomTimeout(s: ModelState, ev: EventOf<"pd.room_timeout">): void {
+  if (ev.room === undefined) return;
   const r = s.room(ev.room, ev);
   decodeTimedOut(s, r, s.receiver(r, s.rankOf(ev, DECODE), ev), ev, "log");
 }
@@ -53,7 +51,7 @@ export function onRoomTimeout(s: ModelState, ev: StoredEvent): void {
  * that send it (§5.2). A room that had to time out is a transfer stall;
  * the cause names what the model knows of the prefill side.
  */
-export function decodeTimedOut(s: ModelState, r: RoomRec, d: DecodeReceiver, ev: StoredEvent, basis: "log" | "model"): void {
+export function decodeTimedOut(s: ModelState, r: RoomRec, d: DecodeReceiver, ev: EventPlace, basis: "log" | "model"): void {
   s.count("transfer-stall");
   const falseTimeout = s.profile.backend === "nixl" && d.transfer.isDone();
   if (!(r.flags & FLAG.stall)) {
@@ -80,7 +78,7 @@ export function decodeTimedOut(s: ModelState, r: RoomRec, d: DecodeReceiver, ev:
 }
 
 /** Prefill's Bootstrapping timeout: decode's metadata never arrived. */
-export function prefillTimedOut(s: ModelState, r: RoomRec, sender: PrefillSender, ev: StoredEvent, basis: "log" | "model"): void {
+export function prefillTimedOut(s: ModelState, r: RoomRec, sender: PrefillSender, ev: EventPlace, basis: "log" | "model"): void {
   s.count("transfer-stall");
   sender.set(s.profile.backend, KVPoll.Failed, ev.seq, `Request ${r.room} timed out after ${s.profile.bootstrapTimeoutS.toFixed(1)}s in KVPoll.Bootstrapping`);
   if (r.flags & FLAG.stall) return;
@@ -100,7 +98,7 @@ export function prefillTimedOut(s: ModelState, r: RoomRec, sender: PrefillSender
 }
 
 /** A prefill room that never left Bootstrapping on a rank whose bootstrap thread is dead (nothing times it out). */
-export function prefillStuck(s: ModelState, r: RoomRec, sender: PrefillSender, ev: StoredEvent, diedSeq: number, abortSeq: number | null): void {
+export function prefillStuck(s: ModelState, r: RoomRec, sender: PrefillSender, ev: EventPlace, diedSeq: number, abortSeq: number | null): void {
   s.count("transfer-stall");
   if (r.flags & FLAG.stall) return;
   r.flags |= FLAG.stall;

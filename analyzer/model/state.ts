@@ -3,7 +3,7 @@
 // transfer queue depths, evidence flags, coverage counters and the
 // violations of the event being applied.
 
-import type { CheckId, Profile, Violation } from "./api.js";
+import type { CheckId, EventPlace, Profile, Violation } from "./api.js";
 import { BootstrapThread } from "./bootstrap.js";
 import { CollectiveTracker } from "./collectives.js";
 import { LayerDoneCounter } from "./hicache.js";
@@ -12,7 +12,6 @@ import { PREFILL, RankRegistry } from "./ranks.js";
 import { RoomRegistry, type RoomRec } from "./rooms.js";
 import { PrefillSender } from "./sender.js";
 import { ShadowMemory } from "./shadowMemory.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
 
 export const CHECKS: readonly CheckId[] = [
   "read-before-landed-write",
@@ -94,7 +93,7 @@ export class ModelState {
     return l == null || l.layerLoaded(layer);
   };
 
-  rankOf(ev: StoredEvent, role: number): number {
+  rankOf(ev: EventPlace, role: number): number {
     return this.ranks.id(ev.host, role, ev.pp, ev.tp);
   }
 
@@ -103,7 +102,7 @@ export class ModelState {
     this.out.push(v);
   }
 
-  violation(check: CheckId, ev: Pick<StoredEvent, "seq" | "tsUs">, witness: number[], message: string, detail: Record<string, unknown>, room?: string | null, rank?: number): void {
+  violation(check: CheckId, ev: Pick<EventPlace, "seq" | "tsUs">, witness: number[], message: string, detail: Record<string, unknown>, room?: string | null, rank?: number): void {
     const v: Violation = { check, seq: ev.seq, tsUs: ev.tsUs, witness: dedupe(witness), message, detail };
     if (room != null) v.room = room;
     if (rank !== undefined) v.rank = this.ranks.label(rank);
@@ -114,11 +113,11 @@ export class ModelState {
     this.checked[CHECK_INDEX[check]]++;
   }
 
-  room(room: string, ev: StoredEvent): RoomRec {
+  room(room: string, ev: EventPlace): RoomRec {
     return this.rooms.get(room, ev.seq, ev.tsUs);
   }
 
-  sender(r: RoomRec, rank: number, ev: StoredEvent): PrefillSender {
+  sender(r: RoomRec, rank: number, ev: EventPlace): PrefillSender {
     let s = r.prefill.get(rank);
     if (s === undefined) {
       r.prefill.set(rank, (s = new PrefillSender(rank, ev.tsUs, ev.seq)));
@@ -127,7 +126,7 @@ export class ModelState {
     return s;
   }
 
-  receiver(r: RoomRec, rank: number, ev: StoredEvent): DecodeReceiver {
+  receiver(r: RoomRec, rank: number, ev: EventPlace): DecodeReceiver {
     let d = r.decode.get(rank);
     if (d === undefined) r.decode.set(rank, (d = new DecodeReceiver(rank, ev.seq)));
     return d;

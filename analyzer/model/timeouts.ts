@@ -5,12 +5,11 @@
 // that side (notifications/polls on decode, bootstrap frames on prefill):
 // without that evidence a room that merely looks silent is not a stall.
 
-import { KVPoll } from "./api.js";
+import { KVPoll, type EventPlace } from "./api.js";
 import { SEEN, type ModelState } from "./state.js";
 import { decodeTimedOut, prefillStuck, prefillTimedOut } from "./stalls.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
 
-export function fireTimeouts(s: ModelState, ev: StoredEvent): void {
+export function fireTimeouts(s: ModelState, ev: EventPlace): void {
   const now = ev.tsUs;
   const decodeVisible = (s.seen & (SEEN.notify | SEEN.decodePoll)) !== 0;
   const prefillVisible = (s.seen & SEEN.bootFrames) !== 0;
@@ -39,7 +38,7 @@ export function fireTimeouts(s: ModelState, ev: StoredEvent): void {
  * thread died before they arrived. NIXL before v0.5.18 has no prefill
  * bootstrap timeout, so nothing else ever reports them (§7.1, §5.1).
  */
-export function stuckOnDeadThreads(s: ModelState, end: StoredEvent): void {
+export function stuckOnDeadThreads(s: ModelState, end: EventPlace): void {
   for (const r of s.rooms.rooms.values()) {
     for (const p of r.prefill.values()) {
       const t = s.threads.get(p.rank);

@@ -3,7 +3,7 @@
 // (docs/protocol.md §3.4, §5, §6, §8–§9).
 
 import { KVPoll } from "./api.js";
-import { attrBool, attrNum, attrStr, countPages, expandPages, pageRanges } from "./evidence.js";
+import { countPages, expandPages, NO_RANGES } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { DecodeReceiver } from "./receiver.js";
 import { ASSUMED, FLAG, type RoomRec } from "./rooms.js";
@@ -12,30 +12,27 @@ import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
 import { parseNotif } from "./notif.js";
 import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { EventOf } from "../events/domainEvent.js";
 
 /** `kv.meta`: decode's init + send_metadata for a room: WaitingForInput, init_time, its pages. */
-export function onKvMeta(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onKvMeta(s: ModelState, ev: EventOf<"kv.meta">): void {
+  if (ev.room === undefined) return;
   const rank = s.rankOf(ev, DECODE);
   const r = s.room(ev.room, ev);
   const d = s.receiver(r, rank, ev);
-  const required = attrNum(ev, "required_prefill_response_num");
-  if (required !== null) d.transfer.requiredResponses = required;
-  const expectsState = attrBool(ev, "expects_state");
-  if (expectsState !== null) d.transfer.expectsState = expectsState;
-  d.metadataSent(s.profile.backend, expandPages(pageRanges(ev)), ev.tsUs, ev.seq);
+  if (ev.required_prefill_response_num !== undefined) d.transfer.requiredResponses = ev.required_prefill_response_num;
+  if (ev.expects_state !== undefined) d.transfer.expectsState = ev.expects_state;
+  d.metadataSent(s.profile.backend, expandPages(ev.pages ?? NO_RANGES), ev.tsUs, ev.seq);
   s.count("transfer-stall");
   r.progressSeq = ev.seq;
-  const port = attrNum(ev, "dst_port");
-  if (port !== null && !r.dstPorts.includes(port)) r.dstPorts.push(port);
+  const port = ev.dst_port;
+  if (port !== undefined && !r.dstPorts.includes(port)) r.dstPorts.push(port);
   s.noteDeadline(d.waitingDeadlineUs(s.profile));
-  const aux = attrNum(ev, "aux_index");
-  if (aux !== null) checkAuxIndex(s, ev, r, d, aux);
+  if (ev.aux_index !== undefined) checkAuxIndex(s, ev, r, d, ev.aux_index);
 }
 
 /** Two live rooms of one decode rank given the same metadata buffer slot (pd §3.4 "metadata buffer index collision"). */
-function checkAuxIndex(s: ModelState, ev: StoredEvent, r: RoomRec, d: DecodeReceiver, aux: number): void {
+function checkAuxIndex(s: ModelState, ev: EventOf<"kv.meta">, r: RoomRec, d: DecodeReceiver, aux: number): void {
   s.count("metadata-collision");
   d.auxIndex = aux;
   const key = d.rank * 2 ** 20 + aux;
@@ -72,35 +69,36 @@ function hasDecodeTp(s: ModelState, r: RoomRec, tp: number): boolean {
  * It lands on the equal-TP decode peer when there is one, else on every
  * decode rank of the room.
  */
-export function onKvPost(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onKvPost(s: ModelState, ev: EventOf<"kv.post">): void {
+  if (ev.room === undefined) return;
   s.seen |= SEEN.post;
   const rank = s.rankOf(ev, PREFILL);
   const r = s.room(ev.room, ev);
   // The post is a fact; a sender that starts with it is one whose bootstrap the evidence lacks.
   if (!r.prefill.has(rank)) r.assumed |= ASSUMED.noBootstrap;
   const sender = s.sender(r, rank, ev);
-  const isLast = attrBool(ev, "last") ?? false;
-  const n = countPages(pageRanges(ev));
-  const queue = attrNum(ev, "queue") ?? routeQueue(s.profile.queueRouting, s.profile.transferQueues, r.room, r.dstPorts.length > 0 ? r.dstPorts : null);
+  const isLast = ev.last ?? false;
+  const chunk = ev.chunk ?? null;
+  const n = countPages(ev.pages ?? NO_RANGES);
+  const queue = ev.queue ?? routeQueue(s.profile.queueRouting, s.profile.transferQueues, r.room, r.dstPorts.length > 0 ? r.dstPorts : null);
   sender.queue = queue;
   const start = sender.pagesPosted;
-  sender.chunkPosted(s.profile.backend, n, ev.chunk, isLast, ev.seq);
+  sender.chunkPosted(s.profile.backend, n, chunk, isLast, ev.seq);
   r.progressSeq = ev.seq;
   if (queue !== null) s.queueDelta(rank, queue, 1, ev.seq);
-  const dst = pageRanges(ev, "dst_pages");
+  const dst = ev.dst_pages ?? NO_RANGES;
   const tp = s.ranks.ranks[rank]!.tp;
   const peersOnly = hasDecodeTp(s, r, tp);
   for (const d of r.decode.values()) {
     if (peersOnly && s.ranks.ranks[d.rank]!.tp !== tp) continue;
     if (d.freedSeq >= 0) r.assumed |= ASSUMED.postAfterFree;
     if (dst.length > 0) {
-      if (countPages(dst) > 0) r.inflight.push(s.shadow.postRanges(r.room, ev.chunk, rank, d.rank, BUF_KV, dst, ev.seq, queue, d.freedSeq));
+      if (countPages(dst) > 0) r.inflight.push(s.shadow.postRanges(r.room, chunk, rank, d.rank, BUF_KV, dst, ev.seq, queue, d.freedSeq));
     } else if (Math.min(start + n, d.pages.length) > start) {
-      r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_KV, d.pages, ev.seq, queue, d.freedSeq, start, start + n));
+      r.inflight.push(s.shadow.post(r.room, chunk, rank, d.rank, BUF_KV, d.pages, ev.seq, queue, d.freedSeq, start, start + n));
     }
     if (isLast && d.pages.length > 0) {
-      r.inflight.push(s.shadow.post(r.room, ev.chunk, rank, d.rank, BUF_INDEX_K, d.pages, ev.seq, queue, d.freedSeq));
+      r.inflight.push(s.shadow.post(r.room, chunk, rank, d.rank, BUF_INDEX_K, d.pages, ev.seq, queue, d.freedSeq));
     }
   }
 }
@@ -160,15 +158,16 @@ function sameChunk(a: number, b: number): boolean {
 }
 
 /** `kv.done`: the chunk's transfer handles are DONE: its data has landed; the last chunk concludes Success. */
-export function onKvDone(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onKvDone(s: ModelState, ev: EventOf<"kv.done">): void {
+  if (ev.room === undefined) return;
+  const chunk = ev.chunk ?? null;
   const rank = s.rankOf(ev, PREFILL);
   const r = s.room(ev.room, ev);
   const sender = s.sender(r, rank, ev);
-  sender.chunkDone(s.profile.backend, ev.chunk, ev.seq);
+  sender.chunkDone(s.profile.backend, chunk, ev.seq);
   r.progressSeq = ev.seq;
   if (sender.queue !== null) s.queueDelta(rank, sender.queue, -1, ev.seq);
-  landWrites(s, r, ev.seq, rank, ANY, ANY, ev.chunk);
+  landWrites(s, r, ev.seq, rank, ANY, ANY, chunk);
 }
 
 /**
@@ -176,12 +175,11 @@ export function onKvDone(s: ModelState, ev: StoredEvent): void {
  * covers) updates TransferStatus and lands the matching write on this rank;
  * Mooncake's status message (`attrs.status`) concludes the room per §5.2.
  */
-export function onKvNotify(s: ModelState, ev: StoredEvent): void {
+export function onKvNotify(s: ModelState, ev: EventOf<"kv.notify">): void {
   s.seen |= SEEN.notify;
-  const tag = attrStr(ev, "tag");
-  const n = tag === null ? null : parseNotif(tag, ev.room);
+  const n = ev.tag === undefined ? null : parseNotif(ev.tag, ev.room ?? null);
   const room = n?.room ?? ev.room;
-  if (room === null) return;
+  if (room === undefined) return;
   const rank = s.rankOf(ev, DECODE);
   const r = s.room(room, ev);
   const d = s.receiver(r, rank, ev);
@@ -194,10 +192,10 @@ export function onKvNotify(s: ModelState, ev: StoredEvent): void {
     d.poll(s.profile.backend, ev.seq);
     return;
   }
-  const status = attrNum(ev, "status");
+  const status = ev.status;
   if (status === KVPoll.Failed) d.set(s.profile.backend, KVPoll.Failed, ev.seq, "Failed to get kvcache from prefill instance, it might be dead");
   else if (status === KVPoll.Success) {
-    const from = attrNum(ev, "prefill_rank") ?? 0;
+    const from = ev.prefill_rank ?? 0;
     if (!d.successFrom.includes(from)) d.successFrom.push(from);
     if (landWrites(s, r, ev.seq, ANY, rank, ANY, ANY) === 0) landedWithoutPost(s, r, d, BOTH, ev.seq);
     if (d.successFrom.length >= d.transfer.requiredResponses) d.set(s.profile.backend, KVPoll.Success, ev.seq);
@@ -210,10 +208,10 @@ export function onKvNotify(s: ModelState, ev: StoredEvent): void {
  * TransferStatus is not done means completion was declared without every
  * chunk, the aux or the state (DESIGN.md seed 7).
  */
-export function onKvPoll(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
-  const local = attrNum(ev, "local") ?? ev.state;
-  const reduced = attrNum(ev, "reduced");
+export function onKvPoll(s: ModelState, ev: EventOf<"kv.poll">): void {
+  if (ev.room === undefined) return;
+  const local = ev.local ?? ev.state ?? null;
+  const reduced = ev.reduced ?? null;
   const isDecode = ev.role === "decode";
   const rank = s.rankOf(ev, isDecode ? DECODE : PREFILL);
   const r = s.room(ev.room, ev);
@@ -244,8 +242,8 @@ export function onKvPoll(s: ModelState, ev: StoredEvent): void {
 }
 
 /** `kv.timeout` probe: a bootstrap (prefill) or waiting (decode) timeout fired. */
-export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onKvTimeout(s: ModelState, ev: EventOf<"kv.timeout">): void {
+  if (ev.room === undefined) return;
   const r = s.room(ev.room, ev);
   if (ev.role === "prefill") {
     prefillTimedOut(s, r, s.sender(r, s.rankOf(ev, PREFILL), ev), ev, "log");
@@ -259,30 +257,29 @@ export function onKvTimeout(s: ModelState, ev: StoredEvent): void {
  * `xfer.notif_sent`: the NIXL debug line `sending kvcache to {peer} with notif
  * {room}_kv_{chunk}_{is_last}_{src}`: a chunk posted (no page evidence).
  */
-export function onNotifSent(s: ModelState, ev: StoredEvent): void {
-  const tag = attrStr(ev, "tag") ?? attrStr(ev, "notif");
-  const n = tag === null ? null : parseNotif(tag, ev.room);
+export function onNotifSent(s: ModelState, ev: EventOf<"xfer.notif_sent">): void {
+  const n = ev.tag === undefined ? null : parseNotif(ev.tag, ev.room ?? null);
   const room = n?.room ?? ev.room;
-  if (room === null) return;
+  if (room === undefined) return;
   if (n !== null && n.kind !== "kv" && n.kind !== "stg") return;
   const rank = s.rankOf(ev, PREFILL);
   const r = s.room(room, ev);
-  const isLast = n?.isLast ?? attrBool(ev, "isLast") ?? false;
-  s.sender(r, rank, ev).chunkPosted(s.profile.backend, 0, n?.chunk ?? ev.chunk, isLast, ev.seq);
+  const isLast = n?.isLast ?? ev.isLast ?? false;
+  s.sender(r, rank, ev).chunkPosted(s.profile.backend, 0, n?.chunk ?? ev.chunk ?? null, isLast, ev.seq);
   r.progressSeq = ev.seq;
 }
 
 /** `xfer.error`: a transport error fails the room on the prefill rank. */
-export function onTransferError(s: ModelState, ev: StoredEvent): void {
-  if (ev.room === null) return;
+export function onTransferError(s: ModelState, ev: EventOf<"xfer.error">): void {
+  if (ev.room === undefined) return;
   const r = s.room(ev.room, ev);
-  s.sender(r, s.rankOf(ev, PREFILL), ev).set(s.profile.backend, KVPoll.Failed, ev.seq, attrStr(ev, "error") ?? "transport error");
+  s.sender(r, s.rankOf(ev, PREFILL), ev).set(s.profile.backend, KVPoll.Failed, ev.seq, ev.error ?? "transport error");
 }
 
 /** `pd.metadata_not_ready`: the commit found the metadata unset after the readiness gate (§3.4). */
-export function onMetadataNotReady(s: ModelState, ev: StoredEvent): void {
+export function onMetadataNotReady(s: ModelState, ev: EventOf<"pd.metadata_not_ready">): void {
   s.count("incomplete-completion");
-  const room = ev.room;
+  const room = ev.room ?? null;
   const r = room === null ? undefined : s.room(room, ev);
   if (r !== undefined) {
     if (r.flags & FLAG.incomplete) return;
@@ -295,16 +292,16 @@ export function onMetadataNotReady(s: ModelState, ev: StoredEvent): void {
     ev,
     [d?.metaSeq ?? -1, d?.changedSeq ?? -1, ev.seq],
     `decode committed room ${room ?? "?"} with its metadata not landed (aux outside the completion check)`,
-    { metadataBufferIndex: attrNum(ev, "metadata_buffer_index") },
+    { metadataBufferIndex: ev.metadataBufferIndex ?? null },
     room,
     rank,
   );
 }
 
 /** `pd.context_corruption`: decode read another room's metadata from its buffer slot (§3.4). */
-export function onContextCorruption(s: ModelState, ev: StoredEvent): void {
+export function onContextCorruption(s: ModelState, ev: EventOf<"pd.context_corruption">): void {
   s.count("metadata-collision");
-  const other = attrStr(ev, "actualRoom");
+  const other = ev.actualRoom ?? null;
   const rank = s.rankOf(ev, DECODE);
   const holder = other === null ? undefined : s.rooms.find(other)?.decode.get(rank);
   s.violation(
@@ -312,7 +309,7 @@ export function onContextCorruption(s: ModelState, ev: StoredEvent): void {
     ev,
     [holder?.metaSeq ?? -1, ev.seq],
     `room ${ev.room ?? "?"} received metadata of room ${other ?? "?"}: metadata buffer index collision`,
-    { actualRoom: other, metadataBufferIndex: attrNum(ev, "metadata_buffer_index") },
+    { actualRoom: other, metadataBufferIndex: ev.metadataBufferIndex ?? null },
     ev.room,
     rank,
   );
