@@ -207,3 +207,9 @@ export function decodeEvent(ev: StoredEvent): DomainEvent {
 export function decodeAs<K extends KnownKind>(ev: StoredEvent, ...kinds: K[]): EventOf<K> | undefined {
   return (kinds as string[]).includes(ev.kind) && isKnownKind(ev.kind) ? (decodeEvent(ev) as EventOf<K>) : undefined;
 }
+
+/** A batch line's gauge (`#transfer-req`, `token usage`, …) as a number, when the line carries it (docs/log-templates.md batch lines). */
+export function batchGauge(ev: EventOf<"batch.prefill" | "batch.decode">, name: string): number | undefined {
+  const v = ev.gauges[name];
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}

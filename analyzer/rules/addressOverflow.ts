@@ -3,7 +3,7 @@
 // address wraps. The model's check decides, from the maximum context and the
 // indexer's row count (assumed when the run does not state it).
 
-import { attrNumber } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
 import { at, detailOf, modelRule } from "./modelRule.js";
 
 export const addressOverflow = modelRule({
@@ -22,5 +22,5 @@ export const addressOverflow = modelRule({
   // The model points at the record it checked; the records stating the context say more.
   witnessOrder: () => [],
   // The config records that state this maximum context (and, with it, the running-request count).
-  support: (v, evidence) => evidence.of("config").filter((e) => attrNumber(e, "max_context") === v.detail.maxContext),
+  support: (v, evidence) => evidence.of("config").filter((e) => decodeAs(e, "config")!.max_context === v.detail.maxContext),
 });

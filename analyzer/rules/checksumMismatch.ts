@@ -11,7 +11,8 @@
 
 import { ChecksumKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
-import { attrNumber, attrString, type Evidence } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
+import type { Evidence } from "./evidence.js";
 import { mergeByMechanism } from "./grouping.js";
 import { pageDiagnosisAt } from "../pages/dumpedPages.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
@@ -76,15 +77,10 @@ export const checksumMismatch: Rule = {
 };
 
 function toRecord(evidence: Evidence, ev: StoredEvent): ChecksumRecord | undefined {
-  const side = attrString(ev, "side");
-  const buffer = attrString(ev, "buffer");
-  const pos = attrNumber(ev, "pos");
-  const page = attrNumber(ev, "page") ?? ev.pageLo ?? undefined;
-  const layer = ev.layer ?? attrNumber(ev, "layer");
-  const hash = attrString(ev, "hash");
-  if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !ev.room) return undefined;
+  const { side, buffer, pos, page, layer, hash, room, algo } = decodeAs(ev, ChecksumKind)!;
+  if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
   const rank = evidence.rank(ev);
-  return { ev, side, room: ev.room, buffer, layer, page, pos, algo: attrString(ev, "algo") ?? "?", hash: hash.toLowerCase(), rank, pool: `${ev.host ?? ""}|${rank}` };
+  return { ev, side, room, buffer, layer, page, pos, algo: algo ?? "?", hash: hash.toLowerCase(), rank, pool: `${ev.host ?? ""}|${rank}` };
 }
 
 interface Comparison {

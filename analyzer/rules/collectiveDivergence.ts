@@ -9,7 +9,9 @@
 
 import { rankActiveAfter } from "../../ingest/store/analysisQueries.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
-import { attrNumber, attrString, seconds, type Evidence } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
+import type { EventOf } from "../events/domainEvent.js";
+import { seconds, type Evidence } from "./evidence.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 interface Entry {
@@ -72,11 +74,21 @@ export const collectiveDivergence: Rule = {
   },
 };
 
+/** A probe or Flight Recorder collective record, decoded. */
+function collective(ev: StoredEvent): EventOf<"coll.enter" | "coll.exit"> {
+  return decodeAs(ev, "coll.enter", "coll.exit")!;
+}
+
+/** The branch a scheduler iteration took. */
+function iterationBranch(ev: StoredEvent): string | undefined {
+  return decodeAs(ev, "sched.iter")!.branch;
+}
+
 function buildGroups(evidence: Evidence, enters: StoredEvent[], exits: StoredEvent[]): Group[] {
   const groups = new Map<string, Group>();
   const keyOf = (ev: StoredEvent): { key: string; name: string; role: string; rank: string } | undefined => {
-    const name = attrString(ev, "group");
-    if (name === undefined || attrNumber(ev, "seq") === undefined) return undefined;
+    const name = collective(ev).group;
+    if (name === undefined || collective(ev).collSeq === undefined) return undefined;
     const rank = evidence.rank(ev);
     const role = rank.slice(0, rank.lastIndexOf("/tp"));
     return { key: `${role}:${name}`, name, role, rank };
@@ -88,12 +100,12 @@ function buildGroups(evidence: Evidence, enters: StoredEvent[], exits: StoredEve
     if (!g) groups.set(k.key, (g = { key: k.key, name: k.name, role: k.role, ranks: new Map() }));
     let perSeq = g.ranks.get(k.rank);
     if (!perSeq) g.ranks.set(k.rank, (perSeq = new Map()));
-    const seq = attrNumber(ev, "seq")!;
+    const seq = collective(ev).collSeq!;
     if (!perSeq.has(seq)) perSeq.set(seq, { enter: ev });
   }
   for (const ev of exits) {
     const k = keyOf(ev);
-    const entry = k && groups.get(k.key)?.ranks.get(k.rank)?.get(attrNumber(ev, "seq")!);
+    const entry = k && groups.get(k.key)?.ranks.get(k.rank)?.get(collective(ev).collSeq!);
     if (entry && !entry.exit) entry.exit = ev;
   }
   return [...groups.values()];
@@ -123,7 +135,7 @@ function matchGroup(evidence: Evidence, g: Group, endUs: number): { matched: num
     const byOp = new Map<string, string[]>();
     for (const r of entered) {
       const ev = g.ranks.get(r)!.get(seq)!.enter;
-      const op = `${attrString(ev, "op") ?? "?"}@${attrString(ev, "site") ?? "?"}`;
+      const op = `${collective(ev).op ?? "?"}@${collective(ev).site ?? "?"}`;
       byOp.set(op, [...(byOp.get(op) ?? []), r]);
     }
     const [expectedOp, expectedRanks] = [...byOp].sort((a, b) => b[1].length - a[1].length || a[1][0]!.localeCompare(b[1][0]!))[0]!;
@@ -162,20 +174,20 @@ function branchOf(evidence: Evidence, g: Group, rank: string, seq: number): { br
   const ref = perSeq.get(seq)?.enter ?? before.at(-1) ?? [...perSeq.values()][0]!.enter;
   const after = before.at(-1)?.seq ?? 0;
   const iters = evidence.of("sched.iter").filter((e) => e.host === ref.host && e.role === ref.role && e.tp === ref.tp && e.seq > after);
-  const taken = perSeq.has(seq) ? iters.filter((e) => e.seq < perSeq.get(seq)!.enter.seq).at(-1) : iters.find((e) => attrString(e, "branch") !== "run_batch") ?? iters[0];
+  const taken = perSeq.has(seq) ? iters.filter((e) => e.seq < perSeq.get(seq)!.enter.seq).at(-1) : iters.find((e) => iterationBranch(e) !== "run_batch") ?? iters[0];
   return taken ? { branch: taken } : {};
 }
 
 function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string[], endUs: number, matched: number): DraftFinding {
   const { group: g, seq, expected } = d;
   const describe = (c: Divergence["culprits"][number]): string => {
-    const branch = c.branch ? `took ${attrString(c.branch, "branch") ?? "?"} (${evidence.where(c.branch)})` : "";
+    const branch = c.branch ? `took ${iterationBranch(c.branch) ?? "?"} (${evidence.where(c.branch)})` : "";
     const entered = c.entered
-      ? `entered ${attrString(c.entered, "op") ?? "?"} at ${attrString(c.entered, "site") ?? "?"} instead (${evidence.where(c.entered)})`
+      ? `entered ${collective(c.entered).op ?? "?"} at ${collective(c.entered).site ?? "?"} instead (${evidence.where(c.entered)})`
       : "never entered it";
     return `${c.rank} ${[branch, entered].filter(Boolean).join(" and ")}`;
   };
-  const onIdle = d.culprits.filter((c) => c.branch && attrString(c.branch, "branch") === "on_idle").map((c) => c.rank);
+  const onIdle = d.culprits.filter((c) => c.branch && iterationBranch(c.branch) === "on_idle").map((c) => c.rank);
   const witness: StoredEvent[] = [expected.sample];
   for (const c of d.culprits) witness.push(...(c.branch ? [c.branch] : []), ...(c.entered ? [c.entered] : []));
   const hangText = d.hang

@@ -14,7 +14,8 @@ import { eventRoles } from "../../ingest/store/analysisQueries.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
 import type { ConfigValue } from "./config.js";
-import { attrString, Evidence, isoTime } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
+import { Evidence, isoTime } from "./evidence.js";
 import { rowBytes } from "../model/indexK.js";
 import { CAUSE_IDS, type AnalysisReport, type CauseId } from "./finding.js";
 import { analyzeIncident } from "./index.js";
@@ -197,7 +198,7 @@ function stepOf(ev: StoredEvent): string | undefined {
     case "pd.transfer_failed":
     case "pd.handshake_failed":
     case "pd.bootstrap_failed": {
-      const reason = attrString(ev, "reasonKind");
+      const reason = decodeAs(ev, "pd.transfer_failed", "pd.handshake_failed", "pd.bootstrap_failed")?.reasonKind;
       return reason === "timeout" ? "timeout" : reason === "abort" ? "abort" : `failed:${reason ?? "unknown"}`;
     }
     default: return undefined;

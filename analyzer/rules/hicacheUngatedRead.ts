@@ -5,7 +5,8 @@
 
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { Violation } from "../model/api.js";
-import { attrNumber, attrString, type Evidence } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
+import type { Evidence } from "./evidence.js";
 import { at, detailOf, modelRule } from "./modelRule.js";
 import { template } from "./failures.js";
 import { violationsOf } from "./replayEvidence.js";
@@ -21,7 +22,7 @@ const fromModel = modelRule({
   mechanism: (v) => String(v.detail.accessor ?? template(String(v.detail.why ?? ""))),
   title: (v, more) => `Room ${v.room ?? "?"} read ${detailOf(v, "buffer")} layer ${detailOf(v, "layer")} before its HiCache layer loaded${more ? ` (+${more} more room(s))` : ""}`,
   explain: (v, [start, lastLayer, read], evidence) => {
-    const path = read ? attrString(read, "path") : undefined;
+    const path = read ? decodeAs(read, "kernel.read")?.path : undefined;
     const reader = v.detail.accessor ? String(v.detail.accessor) : path ? `the ${path} index-K read` : "the index-K read";
     return (
       `Let HiCache load slot ${detailOf(v, "slot")} start copying ${detailOf(v, "layers")} layers host→device on ${v.rank ?? "a rank"} (${at(evidence, start)}; last layer completion before the read: ${at(evidence, lastLayer)}). ` +
@@ -63,7 +64,7 @@ function otherRanks(evidence: Evidence, flagged: Violation[]): Violation[] {
   const out: Violation[] = [];
   for (const room of new Set(flagged.flatMap((v) => (v.room ? [v.room] : [])))) {
     const done = new Set(flagged.filter((v) => v.room === room).map((v) => `${v.rank}|${String(v.detail.layer)}`));
-    for (const read of evidence.of("kernel.read").filter((e) => e.room === room && attrString(e, "buffer") === "index_k")) {
+    for (const read of evidence.of("kernel.read").filter((e) => e.room === room && decodeAs(e, "kernel.read")!.buffer === "index_k")) {
       const rank = evidence.rank(read);
       const key = `${rank}|${read.layer}`;
       if (done.has(key)) continue;
@@ -77,10 +78,12 @@ function otherRanks(evidence: Evidence, flagged: Violation[]): Violation[] {
 }
 
 function ungated(evidence: Evidence, read: StoredEvent, rank: string): Violation | undefined {
-  const slot = attrNumber(read, "consumer");
+  const decoded = decodeAs(read, "kernel.read")!;
+  const slot = decoded.consumer;
   const layer = read.layer;
   if (slot === undefined || slot < 0 || layer === null) return undefined;
-  const sameRank = (e: StoredEvent): boolean => e.host === read.host && e.role === read.role && e.tp === read.tp && attrNumber(e, "slot") === slot;
+  const slotOf = (e: StoredEvent): number | undefined => decodeAs(e, "hicache.load", "hicache.layer", "hicache.wait")?.slot;
+  const sameRank = (e: StoredEvent): boolean => e.host === read.host && e.role === read.role && e.tp === read.tp && slotOf(e) === slot;
   const load = evidence.of("hicache.load").filter((e) => sameRank(e) && e.seq < read.seq).at(-1);
   if (!load || !overlaps(load, read)) return undefined;
   const between = (e: StoredEvent): boolean => sameRank(e) && e.seq > load.seq && e.seq < read.seq;
@@ -95,7 +98,7 @@ function ungated(evidence: Evidence, read: StoredEvent, rank: string): Violation
     rank,
     witness: [load.seq, lastLayer?.seq ?? -1, read.seq],
     message: `the read ran with layer ${layer} of load slot ${slot} not yet complete and no wait_until(${layer}) on that slot`,
-    detail: { buffer: "index_k", layer, page: read.pageLo, accessor: attrString(read, "accessor") ?? null, slot, layersDone: layers.length, layers: attrNumber(load, "layers") ?? "?", why: `no wait_until(${layer}) on slot ${slot} before the read` },
+    detail: { buffer: "index_k", layer, page: read.pageLo, accessor: decoded.accessor ?? null, slot, layersDone: layers.length, layers: decodeAs(load, "hicache.load")!.layers ?? "?", why: `no wait_until(${layer}) on slot ${slot} before the read` },
   };
 }
 

@@ -11,7 +11,8 @@ import { LogKind } from "../../ingest/event.js";
 import { notifiesAfterSuccess } from "../../ingest/store/analysisQueries.js";
 import { eventsOfRoom, type StoredEvent } from "../../ingest/store/queries.js";
 import { KVPoll, type Violation } from "../model/api.js";
-import { attrString, seconds, type Evidence } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
+import { seconds, type Evidence } from "./evidence.js";
 import { at, modelRule } from "./modelRule.js";
 
 export const incompleteCompletion = modelRule({
@@ -39,7 +40,7 @@ function lateNotifications(evidence: Evidence): Violation[] {
     const n = evidence.event(lateSeq)!;
     const rank = evidence.rank(done);
     const meta = lastBefore(evidence, done.room!, rank, done.seq);
-    const tag = attrString(n, "tag") ?? n.kind;
+    const tag = decodeAs(n, "kv.notify")?.tag ?? n.kind;
     return {
       check: "incomplete-completion" as const,
       seq: done.seq,
@@ -55,7 +56,7 @@ function lateNotifications(evidence: Evidence): Violation[] {
 
 /** The metadata named no state pages: decode's TransferStatus then does not expect a state notification. */
 function noState(meta: StoredEvent | undefined): boolean {
-  const pages = meta?.attrs?.state_pages;
+  const pages = meta === undefined ? undefined : decodeAs(meta, "kv.meta")?.state_pages;
   return Array.isArray(pages) && pages.length === 0;
 }
 

@@ -7,7 +7,8 @@
 import { LogKind } from "../../ingest/event.js";
 import { lastRoomSeqOfRole } from "../../ingest/store/analysisQueries.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
-import { attrString, type Evidence } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
+import type { Evidence } from "./evidence.js";
 import type { Violation } from "../model/api.js";
 import { coverageOf, violationsOf } from "./replayEvidence.js";
 import { mergeByMechanism } from "./grouping.js";
@@ -69,9 +70,10 @@ function sharedBufferFinding(evidence: Evidence, v: Violation): DraftFinding {
 }
 
 function collisionFinding(evidence: Evidence, ev: StoredEvent): DraftFinding {
-  const expected = ev.room ?? "?";
-  const actual = attrString(ev, "actualRoom") ?? "?";
-  const index = attrString(ev, "metadataBufferIndex") ?? "?";
+  const line = decodeAs(ev, LogKind.contextCorruption)!;
+  const expected = line.room ?? "?";
+  const actual = line.actualRoom ?? "?";
+  const index = line.metadataBufferIndex === undefined ? "?" : String(line.metadataBufferIndex);
   const other = actual === "?" ? undefined : lastDecodeEventOfRoom(evidence, actual, ev.seq);
   const otherPart = other
     ? ` Room ${actual} was last seen on decode at ${evidence.where(other)}, so two live requests were given index ${index}.`

@@ -11,7 +11,8 @@
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import type { Violation } from "../model/api.js";
 import { findSigns } from "../replay/logSigns.js";
-import { attrNumber, attrString, type Evidence } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
+import type { Evidence } from "./evidence.js";
 import { at, detailOf, modelRule } from "./modelRule.js";
 
 export const poolSizingMismatch = modelRule({
@@ -36,8 +37,11 @@ const TITLES: Record<string, (v: Violation) => string> = {
 /** The records that state the mismatching sizes. */
 function support(v: Violation, evidence: Evidence): StoredEvent[] {
   // Records of the mismatching size for the violation's dtype (a fp8 rank's 132 B/token is right).
-  const configWith = (key: string, value: unknown): StoredEvent[] =>
-    evidence.of("config").filter((e) => attrNumber(e, key) === value && (attrString(e, "index_k_dtype") ?? v.detail.dtype) === v.detail.dtype);
+  const configWith = (key: "index_k_bytes_per_token" | "host_index_k_page_stride", value: unknown): StoredEvent[] =>
+    evidence.of("config").filter((e) => {
+      const config = decodeAs(e, "config")!;
+      return config[key] === value && (config.index_k_dtype ?? v.detail.dtype) === v.detail.dtype;
+    });
   switch (v.detail.kind) {
     case "bytes-per-token":
       return configWith("index_k_bytes_per_token", v.detail.configured);
@@ -46,8 +50,8 @@ function support(v: Violation, evidence: Evidence): StoredEvent[] {
       return [...configWith("host_index_k_page_stride", v.detail.configured), ...lines];
     }
     default: {
-      const post = evidence.of("kv.post").find((e) => attrNumber(e, "item_len") === v.detail.srcItemLen);
-      const meta = evidence.of("kv.meta").find((e) => attrNumber(e, "item_len") === v.detail.dstItemLen);
+      const post = evidence.of("kv.post").find((e) => decodeAs(e, "kv.post")!.item_len === v.detail.srcItemLen);
+      const meta = evidence.of("kv.meta").find((e) => decodeAs(e, "kv.meta")!.item_len === v.detail.dstItemLen);
       return [...(post ? [post] : []), ...(meta ? [meta] : [])];
     }
   }

@@ -9,7 +9,7 @@ import type { StoredEvent } from "../../ingest/store/queries.js";
 import { roomFirstRecord } from "../../ingest/store/ruleQueries.js";
 import { decodeAs } from "../events/decode.js";
 import { KVPoll } from "../model/api.js";
-import { attrNumber, attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
+import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { violationsOf, type ReplayEvidence } from "./replayEvidence.js";
 import type { DraftFinding } from "./rule.js";
 
@@ -32,13 +32,11 @@ const FALSIFY =
 export function timeoutEvents(evidence: Evidence): TimeoutRecord[] {
   const out: TimeoutRecord[] = [];
   for (const ev of evidence.ofKinds(...FAILURE_KINDS, "kv.timeout", LogKind.roomTimeout)) {
-    if (ev.kind === "kv.timeout") out.push({ ev, room: ev.room ?? undefined, state: attrString(ev, "state") ?? pollName(ev.state), afterS: attrNumber(ev, "after_s") });
+    const t = decodeAs(ev, "kv.timeout", LogKind.roomTimeout, ...FAILURE_KINDS)!;
+    if (t.kind === "kv.timeout") out.push({ ev, room: t.room, state: t.stateName ?? pollName(ev.state), afterS: t.after_s });
     // NIXL's receiver `Request {room} waiting_timeout` names the state, not the duration.
-    else if (ev.kind === LogKind.roomTimeout) out.push({ ev, room: ev.room ?? undefined, state: attrString(ev, "timeoutState") ?? "WaitingForInput", afterS: undefined });
-    else {
-      const f = decodeAs(ev, ...FAILURE_KINDS);
-      if (f?.timedOut) out.push({ ev, room: f.room, state: f.timeoutState ?? "unknown", afterS: f.timeoutS });
-    }
+    else if (t.kind === LogKind.roomTimeout) out.push({ ev, room: t.room, state: t.timeoutState ?? "WaitingForInput", afterS: undefined });
+    else if (t.timedOut) out.push({ ev, room: t.room, state: t.timeoutState ?? "unknown", afterS: t.timeoutS });
   }
   return out;
 }
@@ -52,7 +50,7 @@ export function earlyReleases(evidence: Evidence): { rooms: Set<string>; count: 
   const rooms = new Set(timeoutEvents(evidence).flatMap((t) => (t.room ? [t.room] : [])));
   const aborted = (ev: StoredEvent): boolean => {
     if (ev.kind === "req.abort") return true;
-    if (ev.kind === LogKind.abortSent) return ev.attrs?.failed !== true;
+    if (ev.kind === LogKind.abortSent) return decodeAs(ev, LogKind.abortSent)!.failed !== true;
     return decodeAs(ev, ...FAILURE_KINDS)?.reasonKind === "abort";
   };
   for (const ev of evidence.ofKinds("req.abort", LogKind.abortSent, ...FAILURE_KINDS)) if (ev.room && aborted(ev)) rooms.add(ev.room);

@@ -10,7 +10,8 @@
 import { LogKind } from "../../ingest/event.js";
 import { lastSeqAt } from "../../ingest/store/analysisQueries.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
-import { attrNumber, isoTime, seconds, type Evidence } from "./evidence.js";
+import { batchGauge, decodeAs } from "../events/decode.js";
+import { isoTime, seconds, type Evidence } from "./evidence.js";
 import { coverageOf } from "./replayEvidence.js";
 import { roomTimeoutFindings, timeoutEvents } from "./roomTimeouts.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
@@ -49,7 +50,7 @@ export const transferStall: Rule = {
   id: "transfer-stall",
   needs: ["decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (docs/protocol.md §3.5) or probe kv.timeout"],
   run({ evidence, replay }): RuleResult {
-    const batchLines = GAUGES.flatMap((g) => evidence.of(g.kind).filter((e) => attrNumber(e, g.field) !== undefined));
+    const batchLines = GAUGES.flatMap((g) => evidence.of(g.kind).filter((e) => gauge(e, g.field) !== undefined));
     const timeouts = timeoutEvents(evidence);
     const modelRooms = coverageOf(replay, "transfer-stall")?.checked ?? 0;
     if (batchLines.length === 0 && timeouts.length === 0 && modelRooms === 0) {
@@ -75,12 +76,18 @@ export const transferStall: Rule = {
  * holds its level for FREEZE_MIN_US. Small queues are left out: under a
  * steady trickle one room in flight at every batch line is normal.
  */
+/** A batch line's gauge, decoded. */
+function gauge(ev: StoredEvent, field: string): number | undefined {
+  const line = decodeAs(ev, LogKind.prefillBatch, LogKind.decodeBatch);
+  return line === undefined ? undefined : batchGauge(line, field);
+}
+
 export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
   const out: Plateau[] = [];
   for (const g of GAUGES) {
     const byRank = new Map<string, StoredEvent[]>();
     for (const ev of evidence.of(g.kind)) {
-      if (attrNumber(ev, g.field) === undefined) continue;
+      if (gauge(ev, g.field) === undefined) continue;
       const rank = evidence.rank(ev);
       let list = byRank.get(rank);
       if (!list) byRank.set(rank, (list = []));
@@ -109,11 +116,11 @@ function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omi
   let best: Omit<Plateau, "rank" | "field" | "queue"> | undefined;
   let start = 0;
   for (let i = 1; i <= lines.length; i++) {
-    const runEnds = i === lines.length || !sameLevel(attrNumber(lines[start]!, field)!, attrNumber(lines[i]!, field)!);
+    const runEnds = i === lines.length || !sameLevel(gauge(lines[start]!, field)!, gauge(lines[i]!, field)!);
     if (!runEnds) continue;
     const first = lines[start]!;
     const last = lines[i - 1]!;
-    const value = attrNumber(first, field)!;
+    const value = gauge(first, field)!;
     const atEnd = i === lines.length;
     const silent = atEnd && endUs - last.tsUs >= FREEZE_MIN_US;
     const untilUs = silent ? endUs : last.tsUs;

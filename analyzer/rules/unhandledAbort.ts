@@ -8,7 +8,8 @@
 import { LogKind } from "../../ingest/event.js";
 import type { StoredEvent } from "../../ingest/store/queries.js";
 import { roomFirstRecord } from "../../ingest/store/ruleQueries.js";
-import { attrString, isoTime, uniqueEvents, type Evidence } from "./evidence.js";
+import { decodeAs } from "../events/decode.js";
+import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { abortHandlingFor } from "../model/profile.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
 import { violationsOf } from "./replayEvidence.js";
@@ -62,8 +63,8 @@ function handlingOf(ctx: RuleContext): string | undefined {
 
 /** ABORT frames as prefill took them (probe) or as decode sent them (debug log). */
 function abortFrames(evidence: Evidence): StoredEvent[] {
-  const taken = evidence.of("boot.msg").filter((e) => attrString(e, "kind") === "ABORT");
-  return taken.length > 0 ? taken : evidence.of(LogKind.abortSent).filter((e) => e.attrs?.failed !== true);
+  const taken = evidence.of("boot.msg").filter((e) => decodeAs(e, "boot.msg")!.frame === "ABORT");
+  return taken.length > 0 ? taken : evidence.of(LogKind.abortSent).filter((e) => decodeAs(e, LogKind.abortSent)!.failed !== true);
 }
 
 interface Deaths {
@@ -87,7 +88,7 @@ function byEvidenceOrder(a: StoredEvent, b: StoredEvent): number {
 /** Bootstrap-thread ends (probe boot.exit, `Exception in thread … (bootstrap_thread)`), by prefill instance. */
 function threadDeaths(evidence: Evidence): Deaths[] {
   const exits = evidence.of("boot.exit");
-  const exceptions = evidence.of(LogKind.exception).filter((e) => /bootstrap_thread/.test(attrString(e, "thread") ?? ""));
+  const exceptions = evidence.of(LogKind.exception).filter((e) => /bootstrap_thread/.test(decodeAs(e, LogKind.exception)!.thread ?? ""));
   const groups = new Map<string, Deaths>();
   for (const ev of [...exits, ...exceptions].sort(byEvidenceOrder)) {
     const rank = evidence.rank(ev);
@@ -136,7 +137,8 @@ function deathFinding(evidence: Evidence, deaths: Deaths, behind: Map<string, St
     : "";
   const stalled = stalledAfter(evidence, first);
   const proof = deaths.tracebacks.get(deaths.perRank[0]!.rank) ?? deaths.tracebacks.values().next().value ?? first;
-  const guard = GUARD_ASSERT.test(proof.text) || GUARD_ASSERT.test(attrString(first, "excMessage") ?? attrString(first, "error") ?? "");
+  const ended = decodeAs(first, "boot.exit", LogKind.exception)!;
+  const guard = GUARD_ASSERT.test(proof.text) || GUARD_ASSERT.test((ended.kind === LogKind.exception ? ended.excMessage ?? ended.error : ended.error) ?? "");
   const witness = uniqueEvents([...(abort ? [abort] : []), first, proof, ...(stalled[0] ? [stalled[0].ev] : [])]);
   const cause = abort ? `an ABORT frame for room ${abort.room ?? "?"} reached it (${evidence.where(abort)})` : "no ABORT frame is recorded before it";
   const profileNote = handling === "fatal-assert" ? ", as NIXL prefill v0.5.13–v0.5.15 does (docs/protocol.md §7.1)" : "";
