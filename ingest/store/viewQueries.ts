@@ -50,34 +50,13 @@ export function detailRows(db: IncidentDb, kinds: readonly string[]): Iterable<D
   return rows;
 }
 
-/** A finding as stored: its JSON columns still as text. */
-export interface StoredFindingRow {
-  id: string;
-  rule: string;
-  severity: string;
-  verdict: string;
-  title: string;
-  tsUs: number | null;
-  /** JSON array of witness seqs. */
-  witness: string;
-  /** The whole finding as JSON (DESIGN.md "Findings — the JSON contract"). */
-  body: string;
-}
-
-export function storedFindings(db: IncidentDb): StoredFindingRow[] {
-  return db.prepare("SELECT id, rule, severity, verdict, title, ts_us AS tsUs, witness, body FROM findings").all() as StoredFindingRow[];
-}
-
+/** A suspect as stored: its body still as JSON text. */
 export interface StoredSuspectRow {
   rank: number;
   cause: string;
   confidence: number;
   /** The whole suspect as JSON. */
   body: string;
-}
-
-export function storedSuspects(db: IncidentDb): StoredSuspectRow[] {
-  return db.prepare("SELECT rank, cause, confidence, body FROM suspects ORDER BY rank").all() as StoredSuspectRow[];
 }
 
 /** The path and format of a source, by id. */

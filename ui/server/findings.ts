@@ -3,7 +3,7 @@
 // sits on the timeline, so a flag can be drawn and clicked without a lookup.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { storedFindings, storedSuspects } from "../../ingest/store/viewQueries.js";
+import { readAnalysisRows } from "../../ingest/store/findingRows.js";
 import type { Finding, PlacedWitness, Suspect } from "../wire.js";
 import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
 import { excerpt, FIELD_EXCERPT } from "./excerpt.js";
@@ -11,16 +11,23 @@ import { excerpt, FIELD_EXCERPT } from "./excerpt.js";
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
 export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: Finding[]; suspects: Suspect[] } {
-  const findings = storedFindings(db).map(({ witness, body, ...r }): Finding => ({
-    ...r,
-    body: withBoundedWitness(JSON.parse(body) as Finding["body"]),
-    placed: placeWitness(idx, JSON.parse(witness) as number[]),
+  const stored = readAnalysisRows(db);
+  if (!stored) return { findings: [], suspects: [] };
+  const findings = stored.findings.map(({ id, rule, severity, verdict, title, tsUs, witnessSeqs, body }): Finding => ({
+    id,
+    rule,
+    severity,
+    verdict,
+    title,
+    tsUs,
+    body: withBoundedWitness(body as Finding["body"]),
+    placed: placeWitness(idx, witnessSeqs),
   }));
   findings.sort(
     (a, b) =>
       (SEVERITY_ORDER[a.severity] ?? 9) - (SEVERITY_ORDER[b.severity] ?? 9) || (a.tsUs ?? 0) - (b.tsUs ?? 0) || a.id.localeCompare(b.id),
   );
-  const suspects = storedSuspects(db).map((s): Suspect => ({ ...s, body: JSON.parse(s.body) as Suspect["body"] }));
+  const suspects = stored.suspects.map((s): Suspect => ({ ...s, body: s.body as Suspect["body"] }));
   return { findings, suspects };
 }
 
