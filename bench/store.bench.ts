@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { attrsJson, EVENT_COLUMNS } from "../ingest/rows.js";
+import { EVENT_COLUMNS } from "../ingest/rows.js";
 import type { StoredEvent } from "../ingest/store/queries.js";
 import { IncidentWriter } from "../ingest/store/writer.js";
 import { compareCodecs } from "./storeCodecs.js";
@@ -26,7 +26,7 @@ function rowOf(ev: StoredEvent): unknown[] {
   const byColumn: Record<(typeof EVENT_COLUMNS)[number], unknown> = {
     ts_us: ev.tsUs, source_id: ev.sourceId, line: ev.line, dp: ev.dp, pp: ev.pp, tp: ev.tp, chunk: ev.chunk, layer: ev.layer,
     page_lo: ev.pageLo, page_hi: ev.pageHi, state: ev.state, ts_inferred: ev.tsInferred ? 1 : null, host: ev.host, role: ev.role, kind: ev.kind, room: ev.room, rid: ev.rid,
-    attrs: attrsJson(ev.attrs ?? undefined),
+    attrs: ev.attrs ?? null,
   };
   return EVENT_COLUMNS.map((c) => byColumn[c]);
 }

@@ -8,6 +8,7 @@
 // (ingest/store/eventText.ts).
 
 import type { ParsedEvent } from "./event.js";
+import { AttrsRowsBuilder, type AttrsRows } from "./store/blocks/attrsEncode.js";
 import type { TextBlock } from "./store/eventText.js";
 
 /** Numeric columns of a row; NaN stands for NULL. */
@@ -33,14 +34,16 @@ export interface RowBatch {
   /** length × STRING_WIDTH indexes into `strings`, row by row. */
   stringRefs: Int32Array;
   strings: string[];
-  attrs: (string | null)[];
+  /** The rows' attrs, encoded (strings in `strings`). */
+  attrs: AttrsRows;
   /** Raw text of the batch's events, for the event_text table. */
   texts: TextBlock[];
 }
 
 /** The buffers a batch transfers to another thread. */
 export function transferList(batch: RowBatch): ArrayBuffer[] {
-  const list = [batch.numbers.buffer as ArrayBuffer, batch.stringRefs.buffer as ArrayBuffer];
+  const a = batch.attrs;
+  const list = [batch.numbers.buffer, batch.stringRefs.buffer, a.shape.buffer, a.start.buffer, a.tags.buffer, a.values.buffer] as ArrayBuffer[];
   for (const t of batch.texts) list.push(t.lines.buffer as ArrayBuffer, t.ends.buffer as ArrayBuffer, t.text.buffer as ArrayBuffer);
   return list;
 }
@@ -51,13 +54,14 @@ export class RowBatchBuilder {
   private stringRefs: Int32Array;
   private strings: string[] = [];
   private stringIds = new Map<string, number>();
-  private attrs: (string | null)[] = [];
+  private readonly attrs: AttrsRowsBuilder;
   private texts: TextBlock[] = [];
   private n = 0;
 
   constructor(readonly capacity: number) {
     this.numbers = new Float64Array(capacity * NUMBER_WIDTH);
     this.stringRefs = new Int32Array(capacity * STRING_WIDTH);
+    this.attrs = new AttrsRowsBuilder(capacity, (v) => this.stringRef(v));
   }
 
   get length(): number {
@@ -91,7 +95,7 @@ export class RowBatchBuilder {
     refs[s + 2] = this.stringRef(ev.kind);
     refs[s + 3] = this.stringRef(ev.room ?? null);
     refs[s + 4] = this.stringRef(ev.rid ?? null);
-    this.attrs.push(attrsJson(ev.attrs));
+    this.attrs.addRow(ev.attrs, num[a + 8]!, num[a + 9]!);
     this.n++;
   }
 
@@ -106,13 +110,12 @@ export class RowBatchBuilder {
       numbers: this.numbers.slice(0, this.n * NUMBER_WIDTH),
       stringRefs: this.stringRefs.slice(0, this.n * STRING_WIDTH),
       strings: this.strings,
-      attrs: this.attrs,
+      attrs: this.attrs.take(),
       texts: this.texts,
     };
     this.n = 0;
     this.strings = [];
     this.stringIds.clear();
-    this.attrs = [];
     this.texts = [];
     return batch;
   }
@@ -126,40 +129,6 @@ export class RowBatchBuilder {
       this.stringIds.set(value, id);
     }
     return id;
-  }
-}
-
-/** Writes row `i` of a batch into `out` from position `at`, in EVENT_COLUMNS order. */
-export function rowValues(batch: RowBatch, i: number, out: unknown[], at: number): void {
-  const num = batch.numbers;
-  const a = i * NUMBER_WIDTH;
-  for (let c = 0; c < NUMBER_WIDTH; c++) {
-    const v = num[a + c]!;
-    out[at + c] = v === v ? v : null;
-  }
-  const refs = batch.stringRefs;
-  const s = i * STRING_WIDTH;
-  const strings = batch.strings;
-  for (let c = 0; c < STRING_WIDTH; c++) {
-    const ref = refs[s + c]!;
-    out[at + NUMBER_WIDTH + c] = ref < 0 ? null : strings[ref];
-  }
-  out[at + ROW_WIDTH - 1] = batch.attrs[i];
-}
-
-export function attrsJson(attrs: Record<string, unknown> | undefined): string | null {
-  if (attrs === undefined) return null;
-  let empty = true;
-  for (const _ in attrs) {
-    empty = false;
-    break;
-  }
-  if (empty) return null;
-  try {
-    return JSON.stringify(attrs);
-  } catch {
-    // A parser left a BigInt in attrs: keep it as its exact decimal string.
-    return JSON.stringify(attrs, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
   }
 }
 

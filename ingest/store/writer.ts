@@ -294,10 +294,9 @@ export class IncidentWriter implements RowSink {
         this.db,
         { sourceId, fromSeq: b.firstSeq, toSeq: b.lastSeq },
         (ev) => {
-          const attrs = ev.attrs;
           page.push([
             ev.tsUs, ev.sourceId, ev.line, ev.dp, ev.pp, ev.tp, ev.chunk, ev.layer, ev.pageLo, ev.pageHi, ev.state, ev.tsInferred ? 1 : null,
-            ev.host, ev.role, ev.kind, ev.room, ev.rid, attrs === null ? null : JSON.stringify(attrs),
+            ev.host, ev.role, ev.kind, ev.room, ev.rid, ev.attrs,
           ]);
         },
         { blocks: previous },

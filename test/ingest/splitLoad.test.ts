@@ -16,6 +16,7 @@ import { parseTimeZone } from "../../ingest/identity.js";
 import { planLoad, type SplitOptions } from "../../ingest/loadPlan.js";
 import type { LoadedStats, LoadSource } from "../../ingest/loadStream.js";
 import { NUMBER_WIDTH, STRING_WIDTH, type RowBatch } from "../../ingest/rows.js";
+import { TAG_JSON, TAG_STRING } from "../../ingest/store/blocks/attrsCodec.js";
 import { scanSource } from "../../ingest/scan.js";
 import { decompress } from "../../ingest/store/codec.js";
 import type { TextBlock } from "../../ingest/store/eventText.js";
@@ -58,6 +59,18 @@ function loadSources(paths: string[]): LoadSource[] {
   }));
 }
 
+/** Row i's attrs as its batch encodes them (keys, tags, values), batch-local ids replaced by what they name. */
+function encodedAttrs(batch: RowBatch, i: number): unknown {
+  const a = batch.attrs;
+  const shape = a.shape[i]!;
+  if (shape < 0) return null;
+  const keys = a.shapes[shape]!;
+  const from = a.start[i]!;
+  const tags = Array.from(a.tags.subarray(from, from + keys.length));
+  const values = Array.from(a.values.subarray(from, from + keys.length), (v, k) => (tags[k] === TAG_STRING ? batch.strings[v] : tags[k] === TAG_JSON ? a.json[v] : v));
+  return { keys, tags, values };
+}
+
 interface Loaded {
   rows: unknown[][];
   texts: Map<string, string>;
@@ -71,7 +84,7 @@ async function load(sources: LoadSource[], workers: number, split?: SplitOptions
     addRow(batch: RowBatch, i: number): void {
       const numbers = Array.from(batch.numbers.subarray(i * NUMBER_WIDTH, (i + 1) * NUMBER_WIDTH));
       const strings = Array.from(batch.stringRefs.subarray(i * STRING_WIDTH, (i + 1) * STRING_WIDTH), (k) => (k < 0 ? null : batch.strings[k]));
-      rows.push([...numbers, ...strings, batch.attrs[i]]);
+      rows.push([...numbers, ...strings, encodedAttrs(batch, i)]);
     },
     addTexts(blocks: readonly TextBlock[]): void {
       for (const b of blocks) {

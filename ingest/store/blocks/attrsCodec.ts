@@ -8,16 +8,17 @@
 //   - `pages` equal to the event's own [pageLo, pageHi) hull as a bare tag.
 // Reading an event's attrs rebuilds the object from its shape and values,
 // equal to what JSON.parse of the stored text gives, without parsing text.
+// Encoding is attrsEncode.ts.
 
 import { PackedColumn } from "./packedColumn.js";
 
-const TAG_NUMBER = 0;
-const TAG_STRING = 1;
-const TAG_TRUE = 2;
-const TAG_FALSE = 3;
-const TAG_NULL = 4;
-const TAG_JSON = 5;
-const TAG_PAGE_HULL = 6;
+export const TAG_NUMBER = 0;
+export const TAG_STRING = 1;
+export const TAG_TRUE = 2;
+export const TAG_FALSE = 3;
+export const TAG_NULL = 4;
+export const TAG_JSON = 5;
+export const TAG_PAGE_HULL = 6;
 
 export interface AttrsTables {
   shapes: string[][];
@@ -30,72 +31,6 @@ export interface EncodedAttrs extends AttrsTables {
   shapeIds: Float64Array;
   tags: Uint8Array;
   values: Float64Array;
-}
-
-class Interner {
-  readonly list: string[] = [];
-  private readonly ids = new Map<string, number>();
-  id(s: string): number {
-    let i = this.ids.get(s);
-    if (i === undefined) {
-      this.ids.set(s, (i = this.list.length));
-      this.list.push(s);
-    }
-    return i;
-  }
-}
-
-function isHull(v: unknown, lo: number, hi: number): boolean {
-  if (!Array.isArray(v) || v.length !== 1 || lo !== lo) return false;
-  const r: unknown = v[0];
-  return Array.isArray(r) && r.length === 2 && r[0] === lo && r[1] === hi;
-}
-
-/** Encodes the attrs texts of one block; `pageLo`/`pageHi` are the events' page columns (NaN: NULL). */
-export function encodeAttrs(
-  texts: readonly (string | null)[],
-  pageLo: ArrayLike<number>,
-  pageHi: ArrayLike<number>,
-  seqs: ArrayLike<number>,
-): EncodedAttrs {
-  const n = texts.length;
-  const shapes = new Interner();
-  const strings = new Interner();
-  const json = new Interner();
-  const shapeIds = new Float64Array(n);
-  const tags: number[] = [];
-  const values: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const text = texts[i];
-    if (text === null || text === undefined) {
-      shapeIds[i] = NaN;
-      continue;
-    }
-    const obj: unknown = JSON.parse(text);
-    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
-      throw new Error(`event seq ${seqs[i]}: attrs is not a JSON object`);
-    }
-    const keys = Object.keys(obj);
-    shapeIds[i] = shapes.id(JSON.stringify(keys));
-    for (const key of keys) {
-      const v = (obj as Record<string, unknown>)[key];
-      if (typeof v === "number") (tags.push(TAG_NUMBER), values.push(v));
-      else if (typeof v === "string") (tags.push(TAG_STRING), values.push(strings.id(v)));
-      else if (v === true) (tags.push(TAG_TRUE), values.push(0));
-      else if (v === false) (tags.push(TAG_FALSE), values.push(0));
-      else if (v === null) (tags.push(TAG_NULL), values.push(0));
-      else if (key === "pages" && isHull(v, pageLo[i]!, pageHi[i]!)) (tags.push(TAG_PAGE_HULL), values.push(0));
-      else (tags.push(TAG_JSON), values.push(json.id(JSON.stringify(v))));
-    }
-  }
-  return {
-    shapes: shapes.list.map((s) => JSON.parse(s) as string[]),
-    strings: strings.list,
-    json: json.list,
-    shapeIds,
-    tags: Uint8Array.from(tags),
-    values: Float64Array.from(values),
-  };
 }
 
 /** A decoded block's attrs: rebuilds event i's object on demand. */

@@ -3,14 +3,15 @@
 // seq order, each column typed. Every integer column is frame-of-reference
 // packed (base + u8/u16/u32 offsets, the widest value reserved for NULL),
 // strings (kind, host, role, room, rid) are per-block dictionaries, and
-// `attrs` is stored parsed (attrsCodec.ts: key shapes and a typed value
+// `attrs` is stored parsed (attrsCodec.ts, attrsEncode.ts: key shapes and a typed value
 // stream, no JSON text per event). The whole block is then compressed
 // (codec.ts). Decoding a block parses its header and makes typed-array views
 // of its columns, read in place, so a reader allocates nothing per event but
 // the attrs objects it asks for.
 
 import { decompress } from "../codec.js";
-import { AttrsReader, encodeAttrs, type AttrsTables } from "./attrsCodec.js";
+import { AttrsReader, type AttrsTables } from "./attrsCodec.js";
+import { AttrsBlockBuilder } from "./attrsEncode.js";
 import { PackedColumn, packColumn, type PackedLayout } from "./packedColumn.js";
 export const NUMERIC_COLUMNS = [
   "seq", "tsUs", "sourceId", "line", "dp", "pp", "tp", "chunk", "layer", "pageLo", "pageHi", "state", "tsInferred",
@@ -27,26 +28,59 @@ interface BlockHeader {
   attrs: AttrsTables & { shape: PackedLayout; tags: { offset: number; length: number }; values: PackedLayout & { length: number } };
 }
 
-/** The events of one block as they are gathered: a column array each (NaN / null for NULL). */
+/** A per-block dictionary of one string column: values in first-seen order. */
+export class BlockDict {
+  list: string[] = [];
+  private ids = new Map<string, number>();
+
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      this.ids.set(value, (id = this.list.length));
+      this.list.push(value);
+    }
+    return id;
+  }
+
+  reset(): void {
+    this.list = [];
+    this.ids = new Map();
+  }
+}
+
+/** The events of one block as they are gathered: a column array each (NaN for NULL). */
 export class BlockRows {
   count = 0;
   readonly num: Record<NumericColumn, Float64Array>;
-  readonly str: Record<DictColumn, (string | null)[]>;
-  /** Each event's attrs as JSON text (what the parse workers send), null for none. */
-  readonly attrs: (string | null)[];
+  /** Dictionary columns as ids into `dicts` (NaN: NULL). */
+  readonly ids: Record<DictColumn, Float64Array>;
+  readonly dicts: Record<DictColumn, BlockDict>;
+  readonly attrs: AttrsBlockBuilder;
 
   constructor(readonly capacity: number) {
     this.num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as BlockRows["num"];
-    this.str = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Array<string | null>(capacity).fill(null)])) as BlockRows["str"];
-    this.attrs = new Array<string | null>(capacity).fill(null);
+    this.ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as BlockRows["ids"];
+    this.dicts = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new BlockDict()])) as BlockRows["dicts"];
+    this.attrs = new AttrsBlockBuilder(capacity);
   }
 
   get full(): boolean {
     return this.count === this.capacity;
   }
+
+  /** Event `at`'s value of a dictionary column (null: NULL). */
+  setString(column: DictColumn, at: number, value: string | null): void {
+    this.ids[column][at] = value === null ? NaN : this.dicts[column].id(value);
+  }
+
+  /** Empties the rows for the next block. */
+  reset(): void {
+    this.count = 0;
+    for (const name of DICT_COLUMNS) this.dicts[name].reset();
+  }
 }
 
-/** Turns a block's rows into one uncompressed buffer. */
+/** Turns a block's rows into one uncompressed buffer (and takes its attrs: the rows' attrs start afresh). */
 export function encodeBlock(rows: BlockRows): Buffer {
   const n = rows.count;
   const parts: Uint8Array[] = [];
@@ -64,30 +98,12 @@ export function encodeBlock(rows: BlockRows): Buffer {
   };
   const columns = {} as BlockHeader["columns"];
   for (const name of NUMERIC_COLUMNS) columns[name] = packColumn(rows.num[name], n, place);
-  const values = new Float64Array(n);
   const dicts = {} as BlockHeader["dicts"];
   for (const name of DICT_COLUMNS) {
-    const column = rows.str[name];
-    const ids = new Map<string, number>();
-    const dict: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const v = column[i]!;
-      if (v === null) {
-        values[i] = NaN;
-        continue;
-      }
-      let id = ids.get(v);
-      if (id === undefined) {
-        id = dict.length;
-        dict.push(v);
-        ids.set(v, id);
-      }
-      values[i] = id;
-    }
-    dicts[name] = dict;
-    columns[name] = packColumn(values, n, place);
+    dicts[name] = rows.dicts[name].list;
+    columns[name] = packColumn(rows.ids[name], n, place);
   }
-  const attrs = encodeAttrs(rows.attrs.slice(0, n), rows.num.pageLo, rows.num.pageHi, rows.num.seq);
+  const attrs = rows.attrs.take(n);
   const header: BlockHeader = {
     count: n,
     columns,

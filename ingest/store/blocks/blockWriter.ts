@@ -5,6 +5,7 @@
 import type { Statement } from "better-sqlite3";
 import { NUMBER_WIDTH, ROW_WIDTH, STRING_WIDTH, type RowBatch } from "../../rows.js";
 import { compress } from "../codec.js";
+import { newAttrsRemap, type AttrsRemap } from "./attrsEncode.js";
 import type { IncidentDb } from "../db.js";
 import { BlockRows, DICT_COLUMNS, encodeBlock, NUMERIC_COLUMNS } from "./blockCodec.js";
 import { BLOCK_EVENTS, KeyDim, rankKey, type BlockTables } from "./blockTables.js";
@@ -26,6 +27,7 @@ export class BlockWriter {
   private readonly insertBlock: Statement;
   private readonly insertData: Statement;
   private readonly insertKey: Statement;
+  private readonly remaps = new WeakMap<RowBatch, BatchRemap>();
 
   constructor(db: IncidentDb, tables: BlockTables, start: BlockWriterStart) {
     this.nextSeq = start.nextSeq;
@@ -50,17 +52,26 @@ export class BlockWriter {
     const num = batch.numbers;
     const a = i * NUMBER_WIDTH;
     for (let c = 0; c < NUMBER_WIDTH; c++) r.num[ROW_NUMBERS[c]!][at] = num[a + c]!;
+    const remap = this.remapOf(batch);
     const refs = batch.stringRefs;
     const s = i * STRING_WIDTH;
     for (let c = 0; c < STRING_WIDTH; c++) {
       const ref = refs[s + c]!;
-      r.str[DICT_COLUMNS[c]!][at] = ref < 0 ? null : batch.strings[ref]!;
+      const column = DICT_COLUMNS[c]!;
+      if (ref < 0) {
+        r.ids[column][at] = NaN;
+        continue;
+      }
+      const ids = remap.dict[c]!;
+      let id = ids[ref]!;
+      if (id < 0) ids[ref] = id = r.dicts[column].id(batch.strings[ref]!);
+      r.ids[column][at] = id;
     }
-    r.attrs[at] = batch.attrs[i] ?? null;
+    r.attrs.addBatchRow(at, batch.attrs, i, batch.strings, remap.attrs);
     if (++r.count === BLOCK_EVENTS) this.flush();
   }
 
-  /** Appends a row given as its values in ingest/rows.ts EVENT_COLUMNS order (null for NULL). */
+  /** Appends a row given as its values in ingest/rows.ts EVENT_COLUMNS order (null for NULL; attrs an object or its JSON text). */
   addValues(row: readonly unknown[]): void {
     const r = this.rows;
     const at = r.count;
@@ -69,8 +80,9 @@ export class BlockWriter {
       const v = row[c];
       r.num[ROW_NUMBERS[c]!][at] = v === null || v === undefined ? NaN : (v as number);
     }
-    for (let c = 0; c < STRING_WIDTH; c++) r.str[DICT_COLUMNS[c]!][at] = (row[NUMBER_WIDTH + c] as string | null) ?? null;
-    r.attrs[at] = (row[ROW_WIDTH - 1] as string | null) ?? null;
+    for (let c = 0; c < STRING_WIDTH; c++) r.setString(DICT_COLUMNS[c]!, at, (row[NUMBER_WIDTH + c] as string | null) ?? null);
+    const attrs = row[ROW_WIDTH - 1] ?? null;
+    r.attrs.addObject(at, typeof attrs === "string" ? attrsObject(attrs, r.num.seq[at]!) : (attrs as Record<string, unknown> | null), r.num.pageLo[at]!, r.num.pageHi[at]!);
     if (++r.count === BLOCK_EVENTS) this.flush();
   }
 
@@ -91,31 +103,59 @@ export class BlockWriter {
     this.insertBlock.run(block, r.num.seq[0], r.num.seq[n - 1], n, min, max, data.byteLength);
     this.insertData.run(block, data);
     for (const [dim, keys] of blockKeys(r)) for (const key of keys) this.insertKey.run(dim, key, block);
-    r.count = 0;
-    r.attrs.fill(null);
+    r.reset();
+  }
+
+  /** The batch's ids in the block being built: made afresh for each block a batch's rows go to. */
+  private remapOf(batch: RowBatch): BatchRemap {
+    let remap = this.remaps.get(batch);
+    if (remap === undefined || remap.block !== this.nextBlock) {
+      const strings = batch.strings.length;
+      remap = {
+        block: this.nextBlock,
+        dict: DICT_COLUMNS.map(() => new Int32Array(strings).fill(-1)),
+        attrs: newAttrsRemap(batch.attrs, strings),
+      };
+      this.remaps.set(batch, remap);
+    }
+    return remap;
   }
 }
 
+/** A batch's string, shape and nested-value ids turned into the current block's. */
+interface BatchRemap {
+  block: number;
+  /** Per dictionary column (DICT_COLUMNS order): batch string id → block dictionary id, -1 until seen. */
+  dict: Int32Array[];
+  attrs: AttrsRemap;
+}
+
+function attrsObject(text: string, seq: number): Record<string, unknown> {
+  const obj: unknown = JSON.parse(text);
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) throw new Error(`event seq ${seq}: attrs is not a JSON object`);
+  return obj as Record<string, unknown>;
+}
+
 /** The distinct kinds, ranks, sources and rooms of a block's rows. */
-function blockKeys(r: BlockRows): [KeyDim, Set<string>][] {
-  const kinds = new Set<string>();
+function blockKeys(r: BlockRows): [KeyDim, Iterable<string>][] {
   const ranks = new Set<string>();
   const sources = new Set<string>();
-  const rooms = new Set<string>();
-  const { kind, host, role, room } = r.str;
+  const { host, role } = r.ids;
   const { tp, sourceId } = r.num;
+  const hosts = r.dicts.host.list;
+  const roles = r.dicts.role.list;
   for (let i = 0; i < r.count; i++) {
-    kinds.add(kind[i]!);
     const t = tp[i]!;
-    ranks.add(rankKey(host[i] ?? null, role[i] ?? null, t === t ? t : null));
+    const h = host[i]!;
+    const o = role[i]!;
+    ranks.add(rankKey(h === h ? hosts[h]! : null, o === o ? roles[o]! : null, t === t ? t : null));
     sources.add(String(sourceId[i]));
-    const rm = room[i];
-    if (rm !== null && rm !== undefined) rooms.add(rm);
   }
+  // A dictionary holds exactly the values its block's rows use.
   return [
-    [KeyDim.kind, kinds],
+    [KeyDim.kind, r.dicts.kind.list],
     [KeyDim.rank, ranks],
     [KeyDim.source, sources],
-    [KeyDim.room, rooms],
+    [KeyDim.room, r.dicts.room.list],
   ];
 }
