@@ -1,17 +1,15 @@
 // Model snapshots every K events (further apart while the model holds a large
 // live state), so that the state at any event is the nearest snapshot plus a
 // short forward replay. A snapshot is the model's own
-// `snapshot()` value, serialised with v8's structured clone (it keeps Maps,
-// typed arrays and BigInts) and deflated. A set of snapshots is valid for one
+// `snapshot()` value in the flat byte form of snapshotCodec.ts. A set of snapshots is valid for one
 // events fingerprint and one profile; meta records both, so a re-ingest or a
 // different --profile makes the next replay rebuild them.
 
-import { deserialize, serialize } from "node:v8";
-import { deflateSync, inflateSync, constants as zlib } from "node:zlib";
 import type { Profile } from "../model/api.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson } from "../../ingest/store/db.js";
 import { replaceSnapshots, snapshotSeqs, snapshotState } from "../../ingest/store/snapshotStore.js";
+import { decodeSnapshot, encodeSnapshot } from "./snapshotCodec.js";
 
 /**
  * Events between snapshots: a stateAt replays at most this many events after
@@ -39,9 +37,10 @@ export function snapshotSpacing(every: number, liveState: number): number {
  * Bump when the encoding below changes, or when replays read events
  * differently (2: all-NULL column-cache columns now read as null, not 0;
  * 3: the model snapshot keeps the shadow memory as page extents;
- * 4: late writes stay on free pages, rooms record what the model assumed).
+ * 4: late writes stay on free pages, rooms record what the model assumed;
+ * 5: the flat byte form of snapshotCodec.ts, zstd, instead of v8 + deflate).
  */
-const SNAPSHOT_FORMAT = "v8-deflate-4";
+const SNAPSHOT_FORMAT = "flat-zstd-5";
 export const SNAPSHOTS_META = "snapshots";
 
 interface SnapshotsMeta {
@@ -61,14 +60,6 @@ export interface SnapshotInfo {
   reused: boolean;
   /** False for a read-only database: the snapshots live in memory only. */
   stored: boolean;
-}
-
-export function encodeSnapshot(state: unknown): Buffer {
-  return deflateSync(serialize(state), { level: 1, strategy: zlib.Z_DEFAULT_STRATEGY });
-}
-
-export function decodeSnapshot(blob: Buffer): unknown {
-  return deserialize(inflateSync(blob));
 }
 
 /** A profile as a stable key: field order does not matter. */

@@ -9,8 +9,8 @@ import { compress as zstdCompress, decompress as zstdDecompress } from "zstd-nap
 /** Level 3 (zstd's default): higher levels cost ingest time for a few percent of size. */
 const LEVEL = 3;
 
-export function compress(data: Uint8Array): Uint8Array {
-  return zstdCompress(data, { compressionLevel: LEVEL });
+export function compress(data: Uint8Array, level = LEVEL): Uint8Array {
+  return zstdCompress(data, { compressionLevel: level });
 }
 
 export function decompress(data: Uint8Array): Uint8Array {

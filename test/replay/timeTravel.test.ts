@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createModel, restoreModel, type ModelStateView } from "../../analyzer/model/index.js";
 import { replayIncident } from "../../analyzer/replay/replay.js";
-import { decodeSnapshot } from "../../analyzer/replay/snapshots.js";
+import { decodeSnapshot } from "../../analyzer/replay/snapshotCodec.js";
 import { provenance, stateAt, timeline } from "../../analyzer/replay/timeTravel.js";
 import { scopeOfEvent, step } from "../../analyzer/replay/navigation.js";
 import { ingest } from "../../ingest/pipeline.js";

@@ -1,0 +1,33 @@
+// The snapshot byte form gives back exactly the tree it was given: numbers of
+// every kind (int32 and not, -0, NaN, µs times, 19-digit rooms as strings),
+// strings, nulls, nested arrays, maps and plain objects in their order.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decodeSnapshot, encodeSnapshot } from "../../analyzer/replay/snapshotCodec.js";
+
+test("a snapshot tree comes back value for value", () => {
+  const tree = [
+    2,
+    [0, 1, -1, 2147483647, -2147483648, 2147483648, 1.5, -0, NaN, Infinity, 1_755_684_000_123_456],
+    ["7214710544655630736", "", "dp0/tp3", "ünïcødé ✓", null, true, false, undefined],
+    [[], [[1, [2, [3]]]], new Map<unknown, unknown>([[3, "x"], ["y", [4, null]]])],
+    { rank: 7, room: "4239021993866492297", nested: { a: [1, 2] } },
+    12345678901234567890n,
+  ];
+  const back = decodeSnapshot(encodeSnapshot(tree)) as unknown[];
+  assert.deepEqual(back, tree);
+  assert.ok(Object.is((back[1] as number[])[7], -0), "-0 stays -0");
+  assert.deepEqual([...(back[3] as unknown[])[2] as Map<unknown, unknown>].map(([k]) => k), [3, "y"], "map order kept");
+});
+
+test("consecutive snapshots do not share state through the reused columns", () => {
+  const a = encodeSnapshot([["room-a", 1.25], 7]);
+  const b = encodeSnapshot(["room-b"]);
+  assert.deepEqual(decodeSnapshot(a), [["room-a", 1.25], 7]);
+  assert.deepEqual(decodeSnapshot(b), ["room-b"]);
+});
+
+test("a value the model never snapshots is refused, not silently dropped", () => {
+  assert.throws(() => encodeSnapshot([new Set([1])]), /cannot encode a \[object Set\]/);
+});
