@@ -2,7 +2,8 @@
 // a user's ordering property checked against an incident (docs/hypotheses.md).
 // Two incident databases are an A/B: instances and violation rate in each.
 // `--list` prints the named hypotheses of docs/hypotheses/. Exit 1 when a
-// hypothesis is violated, 2 on a usage or input error (as `analyze`).
+// hypothesis is violated (in an A/B: in either incident), 2 on a usage or
+// input error (as `analyze`: 1 when what was checked found a violation).
 
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,5 +103,5 @@ function abCheck(argv: CheckArgs, paths: [string, string], hypotheses: Hypothesi
   const names = paths.map((p) => basename(p)) as [string, string];
   if (argv.json) process.stdout.write(`${JSON.stringify({ a: names[0], b: names[1], hypotheses: rows }, null, 2)}\n`);
   else process.stdout.write(argv.markdown ? renderAbMarkdown(names, rows) : renderAbText(names, rows));
-  process.exitCode = 0;
+  process.exitCode = rows.some((r) => r.a.verdict === "violated" || r.b.verdict === "violated") ? 1 : 0;
 }

@@ -91,13 +91,13 @@ test("--list names every library hypothesis with its statement", () => {
   for (const h of loadLibrary()) assert.match(r.stdout, new RegExp(`^${h.name} +${h.statement!.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"));
 });
 
-test("A/B on the fp8/bf16 pair: stale writes after a free only with bf16, as rates of their instances; `diff` weighs the causes by them", () => {
+test("A/B on the fp8/bf16 pair: stale writes after a free only with bf16, as rates of their instances; exit 1 when either side is violated; `diff` weighs the causes by them", () => {
   const fp8 = join(dir, "ab-fp8.db");
   const bf16 = join(dir, "ab-bf16.db");
   assert.equal(kvrewind("ingest", "fixtures/incidents/ab-fp8", "--db", fp8).status, 0);
   assert.equal(kvrewind("ingest", "fixtures/incidents/ab-bf16", "--db", bf16).status, 0);
   const r = kvrewind("check", fp8, bf16, "--hypothesis", "docs/hypotheses/page-not-reused-in-flight.hyp", "--hypothesis", "docs/hypotheses/checksums-agree.hyp", "--json");
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.status, 1, r.stderr);
   const ab = JSON.parse(r.stdout) as { a: string; b: string; hypotheses: { hypothesis: string; a: z.infer<typeof hypothesisVerdictSchema>; b: z.infer<typeof hypothesisVerdictSchema> }[] };
   assert.deepEqual([ab.a, ab.b], ["ab-fp8.db", "ab-bf16.db"]);
   const reuse = ab.hypotheses.find((h) => h.hypothesis === "page-not-reused-in-flight")!;
@@ -114,5 +114,10 @@ test("A/B on the fp8/bf16 pair: stale writes after a free only with bf16, as rat
   const uncounted = diff.causes.find((c) => c.cause === "uncounted-state-transfer")!;
   assert.deepEqual([uncounted.effect, uncounted.hypothesis?.name], ["refutes", "read-after-last-notify"]);
   const text = kvrewind("check", fp8, bf16, "page-not-reused-in-flight");
+  assert.equal(text.status, 1, "violated in B");
+  const reversed = kvrewind("check", bf16, fp8, "page-not-reused-in-flight");
+  assert.equal(reversed.status, 1, "violated in A");
+  const neither = kvrewind("check", fp8, fp8, "page-not-reused-in-flight");
+  assert.equal(neither.status, 0, neither.stderr);
   assert.match(text.stdout, /ab-fp8\.db: consistent, 0 of 111 instance\(s\) violated \(0\.0%\)\n {2}ab-bf16\.db: violated, \d+ of \d+ instance\(s\) violated/);
 });
