@@ -1,10 +1,12 @@
 // The incident the replay and analyze benchmarks run on: the fixture
 // generator's healthy scenario, scaled to at least `target` events and
-// ingested through the real pipeline. BENCH_DIR keeps it between runs.
+// ingested through the real pipeline. BENCH_DIR (or the caller's cache
+// folder under bench/out) keeps it between runs.
 
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js";
 import { incident } from "../fixtures/generator/scenarios/incidents.js";
@@ -15,9 +17,19 @@ import { eventCount } from "../ingest/store/queries.js";
 /** The fixture generator's large mode writes ~229 lines per session (fixtures/README.md), nearly all one event each. */
 const LINES_PER_SESSION = 229;
 
-/** The path of an incident database holding at least `target` events, built unless BENCH_DIR already has one. */
-export async function healthyIncidentDb(target: number, label: string): Promise<string> {
-  const dir = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), `kvrewind-bench-${label}-`));
+/** bench/out/<name> of the repository (gitignored): where a benchmark keeps what it built between runs. */
+export function benchOutDir(name: string): string {
+  return fileURLToPath(new URL(`../../bench/out/${name}`, import.meta.url));
+}
+
+/**
+ * The path of an incident database holding at least `target` events, built
+ * unless BENCH_DIR (else `cacheDir`, else a fresh temporary folder) already
+ * has one. In `cacheDir` the generated logs are removed once ingested: the
+ * database holds the events and their text.
+ */
+export async function healthyIncidentDb(target: number, label: string, cacheDir?: string): Promise<string> {
+  const dir = process.env.BENCH_DIR ?? cacheDir ?? mkdtempSync(join(tmpdir(), `kvrewind-bench-${label}-`));
   mkdirSync(dir, { recursive: true });
   const db = join(dir, "incident.db");
   if (existsSync(db)) {
@@ -38,5 +50,6 @@ export async function healthyIncidentDb(target: number, label: string): Promise<
   const summary = await ingest({ db, paths: [inputs] });
   console.log(`ingested ${summary.eventsTotal} events in ${((performance.now() - t) / 1000).toFixed(1)} s into ${db}`);
   if (summary.eventsTotal < target) console.log(`(fewer events than the ${target} asked for)`);
+  if (process.env.BENCH_DIR === undefined && cacheDir !== undefined) rmSync(inputs, { recursive: true, force: true });
   return db;
 }

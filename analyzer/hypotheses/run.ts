@@ -5,7 +5,7 @@
 // (ingest/store/blocks/scan.ts) and decodes only those events.
 
 import type { IncidentDb } from "../../ingest/store/db.js";
-import { countsByKind, eventBySeq } from "../../ingest/store/queries.js";
+import { eventBySeq, kindsPresent } from "../../ingest/store/queries.js";
 import { decodeEvent } from "../events/index.js";
 import { scanEvents } from "../../ingest/store/blocks/scan.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
@@ -24,7 +24,8 @@ export interface CheckRun {
 }
 
 export function checkHypotheses(db: IncidentDb, hypotheses: readonly Hypothesis[]): CheckRun {
-  const present = new Map(countsByKind(db).map((r) => [r.kind, r.count]));
+  // From the blocks' side table: counting events by kind would read every block, as many as the pass itself.
+  const present = kindsPresent(db);
   const checkers = hypotheses.map((h) => new Checker(h.property, present));
   const kinds = [...new Set(checkers.flatMap((c) => c.kinds()))];
   let events = 0;
@@ -34,12 +35,12 @@ export function checkHypotheses(db: IncidentDb, hypotheses: readonly Hypothesis[
     for (const c of checkers) c.push(decoded);
   });
   const evidence = new Evidence(db);
-  return { events, verdicts: hypotheses.map((h, i) => decide(evidence, h, checkers[i]!.finish(), present)) };
+  return { events, verdicts: hypotheses.map((h, i) => decide(evidence, h, checkers[i]!.finish())) };
 }
 
-function decide(evidence: Evidence, h: Hypothesis, tally: CheckTally, present: ReadonlyMap<string, number>): HypothesisVerdict {
+function decide(evidence: Evidence, h: Hypothesis, tally: CheckTally): HypothesisVerdict {
   const p = h.property;
-  const missing = missingEvidence(p, tally, present);
+  const missing = missingEvidence(p, tally);
   const verdict = tally.violated > 0 ? "violated" : missing.length > 0 ? "undetermined" : "consistent";
   const witnesses = tally.witnesses.slice(0, SHOWN_WITNESSES).map((w): HypothesisWitness => {
     const other = w.other === undefined ? undefined : witnessOf(evidence, w.other);
@@ -66,8 +67,8 @@ function witnessOf(evidence: Evidence, seq: number): HypothesisWitness["subject"
   return ev && { ...evidence.witness(ev), rank: evidence.rank(ev), ts: isoTime(ev.tsUs) };
 }
 
-function missingEvidence(p: Property, tally: CheckTally, present: ReadonlyMap<string, number>): string[] {
-  const subjectEvents = present.get(p.subject.kind) ?? 0;
+function missingEvidence(p: Property, tally: CheckTally): string[] {
+  const subjectEvents = tally.kinds.get(p.subject.kind) ?? 0;
   if (subjectEvents === 0) return [`no ${p.subject.kind} event in the incident`];
   if (tally.instances === 0)
     return [p.type === "agree" ? `no two ${formatPattern(p.subject)} events share a key` : `no ${formatPattern(p.subject)} (${subjectEvents} ${p.subject.kind} event(s), none matching)`];

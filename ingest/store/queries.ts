@@ -4,7 +4,7 @@
 
 import { getMetaJson, type IncidentDb } from "./db.js";
 import type { StoredEvent } from "../event.js";
-import { eventBlocks } from "./blocks/eventBlocks.js";
+import { eventBlocks, KeyDim } from "./blocks/eventBlocks.js";
 import { collectEvents, scanEvents, type RankKey } from "./blocks/scan.js";
 
 export type { StoredEvent };
@@ -95,6 +95,11 @@ export function countsByKind(db: IncidentDb): { kind: string; count: number }[] 
     counts.set(k, (counts.get(k) ?? 0) + 1);
   });
   return [...counts].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count);
+}
+
+/** The kinds the incident holds, from the blocks' side table (no block is read). */
+export function kindsPresent(db: IncidentDb): Set<string> {
+  return new Set(eventBlocks(db).keysOf(KeyDim.kind));
 }
 
 type RawSourceRow = Omit<SourceRow, "ranks" | "errors" | "unparsedShapes"> & { ranks: string; errors: string; unparsedShapes: string };

@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openIncident } from "../../ingest/store/db.js";
-import { countsByKind, eventsOfRoom, listIngestedSources } from "../../ingest/store/queries.js";
+import { countsByKind, eventsOfRoom, kindsPresent, listIngestedSources } from "../../ingest/store/queries.js";
 import { scratchDir } from "../scratchDir.js";
 import { FIXTURES, fixtureTarGz, getJson, startTestServer, uploadFiles, waitForIncident, type TestServer } from "../ui/serverHarness.js";
 
@@ -46,6 +46,8 @@ test("the events table holds every event the ingest wrote, by kind and by source
     const byKind = queryJson("SELECT kind, COUNT(*) AS count FROM events GROUP BY kind ORDER BY count DESC, kind");
     const expected = countsByKind(h).sort((a, b) => b.count - a.count || (a.kind < b.kind ? -1 : 1));
     assert.deepEqual(byKind.rows, expected.map((k) => [k.kind, k.count]));
+    // The kinds the blocks' side table names (what `check` reads instead of counting) are exactly the kinds counted.
+    assert.deepEqual([...kindsPresent(h)].sort(), expected.map((k) => k.kind).sort());
     // Joined with sources: each source's events as the writer counted them at ingest.
     const bySource = queryJson("SELECT s.path, COUNT(*) FROM events e JOIN sources s ON s.id = e.source_id GROUP BY s.path ORDER BY s.path");
     const sources = listIngestedSources(h).filter((s) => s.events > 0).sort((a, b) => (a.path < b.path ? -1 : 1));

@@ -27,6 +27,7 @@ export class EventBlocks {
   private readonly readData: Statement;
   private readonly readKeys: Statement;
   private readonly keyRange: Statement;
+  private readonly keyList: Statement;
   private readonly decoded = new Map<number, DecodedBlock>();
 
   constructor(db: IncidentDb, tables: BlockTables = LIVE_TABLES) {
@@ -38,6 +39,7 @@ export class EventBlocks {
     this.list.forEach((b, i) => this.byBlock.set(b.block, i));
     this.readData = db.prepare(`SELECT data FROM ${tables.data} WHERE block = ?`).pluck();
     this.readKeys = db.prepare(`SELECT block FROM ${tables.keys} WHERE dim = ? AND key = ?`).pluck();
+    this.keyList = db.prepare(`SELECT DISTINCT key FROM ${tables.keys} WHERE dim = ?`).pluck();
     this.keyRange = db.prepare(`SELECT DISTINCT key FROM ${tables.keys} WHERE dim = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?`).pluck();
   }
 
@@ -68,6 +70,11 @@ export class EventBlocks {
       if (i !== undefined) out.push(i);
     }
     return out.sort((a, b) => a - b);
+  }
+
+  /** Every distinct key of a dimension (the kinds an incident holds: a few dozen). */
+  keysOf(dim: KeyDim): string[] {
+    return this.keyList.all(dim) as string[];
   }
 
   /** Distinct keys of a dimension that start with `prefix`, in string order (every such string sorts in [prefix, prefix + U+FFFF)). */

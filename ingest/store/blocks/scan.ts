@@ -49,17 +49,27 @@ export function scanEvents(db: IncidentDb, filter: EventFilter, visit: (ev: Even
   const toSeq = filter.toSeq ?? Infinity;
   const fromUs = filter.fromUs ?? -Infinity;
   const toUs = filter.toUs ?? Infinity;
+  const bySeq = filter.fromSeq !== undefined || filter.toSeq !== undefined;
+  const byTime = filter.fromUs !== undefined || filter.toUs !== undefined;
   for (const index of candidates) {
     const block = blocks.decode(index);
     cursor.bind(block);
     const n = block.count;
+    // Kinds are tested on the block's dictionary ids: one lookup per distinct kind, not per row.
+    const kindIds = block.ids.kind;
+    const wanted = kinds && block.dicts.kind.map((k) => kinds.has(k));
     for (let k = 0; k < n; k++) {
-      cursor.moveTo(opts.reverse ? n - 1 - k : k);
-      const seq = cursor.seq;
-      if (seq < fromSeq || seq > toSeq) continue;
-      const ts = cursor.tsUs;
-      if (ts < fromUs || ts >= toUs) continue;
-      if (kinds && !kinds.has(cursor.kind)) continue;
+      const row = opts.reverse ? n - 1 - k : k;
+      if (wanted && !wanted[kindIds.at(row)]) continue;
+      cursor.moveTo(row);
+      if (bySeq) {
+        const seq = cursor.seq;
+        if (seq < fromSeq || seq > toSeq) continue;
+      }
+      if (byTime) {
+        const ts = cursor.tsUs;
+        if (ts < fromUs || ts >= toUs) continue;
+      }
       if (filter.room !== undefined && cursor.room !== filter.room) continue;
       if (filter.sourceId !== undefined && cursor.sourceId !== filter.sourceId) continue;
       const r = filter.rank;
