@@ -1,7 +1,7 @@
 // Analyze benchmark: builds (or reuses, BENCH_DIR) a healthy incident of at
 // least BENCH_EVENTS events (default 1 M) with the fixture generator's large
 // mode and the real ingest, then prints the time of the replay, of the rules
-// on the replay's output, of rendering the JSON and Markdown reports, and of
+// on the replay's output, of the hypotheses ledger, of rendering the JSON and Markdown reports, and of
 // the Chrome trace export, with the peak RSS. Figures, not pass/fail.
 
 import { cpus, loadavg } from "node:os";
@@ -13,6 +13,8 @@ import { replayIncident } from "../analyzer/replay/replay.js";
 import { analyze, storeAnalysis } from "../analyzer/rules/index.js";
 import { replayEvidenceOf } from "../analyzer/rules/replayEvidence.js";
 import { renderJson } from "../analyzer/report/json.js";
+import { loadLibrary } from "../analyzer/hypotheses/library.js";
+import { checkHypotheses } from "../analyzer/hypotheses/run.js";
 import { buildTimeline, renderMarkdown } from "../analyzer/report/markdown.js";
 import { exportChromeTrace } from "../analyzer/report/chromeTrace.js";
 
@@ -35,7 +37,8 @@ const replay = replayEvidenceOf(summary);
 const report = time("rules + suspects on the replay", () => analyze(db, { replay }));
 console.log(`  ${report.findings.length} findings (${report.findings.filter((f) => f.verdict === "violated").length} violated), ${report.suspects.length} suspects`);
 time("store findings and suspects", () => storeAnalysis(db, report));
-time("render --json", () => renderJson(report));
+const ledger = time("hypotheses ledger (the library)", () => checkHypotheses(db, loadLibrary()).verdicts);
+time("render --json", () => renderJson(report, ledger));
 time("render --markdown (with timeline)", () => renderMarkdown(report, buildTimeline(db, report)));
 let bytes = 0;
 time("export chrome-json", () => exportChromeTrace(db, (chunk) => (bytes += chunk.length)));

@@ -1,6 +1,7 @@
 // Hypothesis verdicts as a person reads them: the text `kvrewind check`
 // prints, the Markdown of its --markdown and of the post-mortem's
-// "Hypotheses tested" ledger, and the A/B comparison of two incidents.
+// "Hypotheses tested" ledger, the ledger of the text report, and the A/B
+// comparison of two incidents.
 
 import type { HypothesisVerdict, HypothesisWitness } from "./verdict.js";
 
@@ -57,6 +58,20 @@ export function renderVerdictsMarkdown(verdicts: readonly HypothesisVerdict[], h
     out.push("");
   }
   return out.join("\n");
+}
+
+/** The ledger in the text report: one line per hypothesis, confirmed, ruled out, then untested (with what was missing). */
+export function renderLedgerText(verdicts: readonly HypothesisVerdict[]): string {
+  const sorted = [...verdicts].sort((a, b) => LEDGER_ORDER.indexOf(a.verdict) - LEDGER_ORDER.indexOf(b.verdict));
+  const width = Math.max(0, ...sorted.map((v) => (v.name ?? "hypothesis").length));
+  const out = [`HYPOTHESES TESTED (${sorted.filter((v) => v.verdict === "violated").length} violated, ${sorted.filter((v) => v.verdict === "consistent").length} ruled out, ${sorted.filter((v) => v.verdict === "undetermined").length} undetermined)`];
+  for (const v of sorted) {
+    const detail = v.verdict === "undetermined" ? `missing: ${v.missing.join("; ")}` : counts(v);
+    out.push(`  ${(v.name ?? "hypothesis").padEnd(width)} ${v.verdict.padEnd(12)} ${detail}`);
+    const w = v.witnesses[0];
+    if (v.verdict === "violated" && w) out.push(`  ${"".padEnd(width)} ${"".padEnd(12)} e.g. ${w.why}: ${w.subject.source}:${w.subject.line}${w.other ? ` ↔ ${w.other.source}:${w.other.line}` : ""}`);
+  }
+  return `${out.join("\n")}\n`;
 }
 
 /** One hypothesis over two incidents: instances and violation rate in each. */

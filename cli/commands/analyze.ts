@@ -1,6 +1,6 @@
 // `kvrewind analyze <incident.db | paths...>`: run the rules, store findings
 // and suspects in the incident, print the report (text, --json or --markdown;
-// the Markdown post-mortem ends with the hypotheses tested, docs/hypotheses.md).
+// each carries the hypotheses tested, docs/hypotheses.md "The ledger").
 // Paths that are not one incident database are ingested first, into --db or a
 // temporary database removed afterwards. Exit 1 when a violated finding is at
 // or above --fail-on.
@@ -12,7 +12,8 @@ import type { Argv, CommandModule } from "yargs";
 import { buildTimeline, renderMarkdown } from "../../analyzer/report/markdown.js";
 import { renderJson } from "../../analyzer/report/json.js";
 import { loadLibrary } from "../../analyzer/hypotheses/library.js";
-import { renderVerdictsMarkdown } from "../../analyzer/hypotheses/report.js";
+import { renderLedgerText, renderVerdictsMarkdown } from "../../analyzer/hypotheses/report.js";
+import type { HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
 import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { renderText } from "../../analyzer/report/text.js";
 import { abEvidenceOf, diffIncidents } from "../../analyzer/rules/diff.js";
@@ -65,7 +66,9 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
         const report = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }), ...(progress && { onProgress: progress }) });
         if (progress) process.stderr.write("\r\x1b[K");
         if (!db.readonly) storeAnalysis(db, report);
-        process.stdout.write(argv.json ? renderJson(report) : argv.markdown ? postMortem(db, report) : renderText(report));
+        // The ledger: every library hypothesis checked against the incident, ruled-out ones included, in each form.
+        const ledger = checkHypotheses(db, loadLibrary()).verdicts;
+        process.stdout.write(argv.json ? renderJson(report, ledger) : argv.markdown ? postMortem(db, report, ledger) : `${renderText(report)}\n${renderLedgerText(ledger)}`);
         process.exitCode = failing(report, argv.failOn) ? 1 : 0;
       } finally {
         db.close();
@@ -76,9 +79,9 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
   },
 };
 
-/** The post-mortem ends with the ledger: every library hypothesis checked against the incident, ruled-out ones included. */
-function postMortem(db: IncidentDb, report: AnalysisReport): string {
-  return `${renderMarkdown(report, buildTimeline(db, report))}\n${renderVerdictsMarkdown(checkHypotheses(db, loadLibrary()).verdicts)}`;
+/** The post-mortem ends with the ledger. */
+function postMortem(db: IncidentDb, report: AnalysisReport, ledger: readonly HypothesisVerdict[]): string {
+  return `${renderMarkdown(report, buildTimeline(db, report))}\n${renderVerdictsMarkdown(ledger)}`;
 }
 
 /** Read-write to store the findings; a database this user may not write is analyzed all the same, with a note. */

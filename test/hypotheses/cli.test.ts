@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { hypothesisVerdictSchema } from "../../analyzer/hypotheses/verdict.js";
 import { loadLibrary } from "../../analyzer/hypotheses/library.js";
+import { analyzeOutputSchema } from "../../analyzer/report/json.js";
 import { scratchDir } from "../scratchDir.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -75,6 +76,31 @@ test("the post-mortem ends with the hypotheses tested: confirmed, ruled out, and
   const verdicts = rows.map((r) => (/\| (violated|holds|undetermined)/.exec(r) ?? [])[1]);
   assert.deepEqual(verdicts, [...verdicts].sort((a, b) => ["violated", "holds", "undetermined"].indexOf(a!) - ["violated", "holds", "undetermined"].indexOf(b!)), "confirmed, then ruled out, then untested");
   assert.match(ledger, /### page-not-reused-in-flight: violated\n\n`every kv\.free where side = decode has no kv\.post after same room and has no kv\.done after same room`\n\n9 of 104 .*\n\n- a kv\.(post|done) came after it: `fixtures\/incidents\/ab-bf16\/d\d\/probe-tp\d\.jsonl:\d+`/);
+});
+
+test("analyze --json and the text report carry the same ledger: a hypotheses section beside the findings", () => {
+  const db = join(dir, "bf16-ledger-json.db");
+  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-bf16", "--db", db).status, 0);
+  const json = kvrewind("analyze", db, "--json");
+  const out = analyzeOutputSchema.parse(JSON.parse(json.stdout));
+  assert.deepEqual(out.hypotheses.map((v) => v.name).sort(), loadLibrary().map((h) => h.name).sort());
+  const reuse = out.hypotheses.find((v) => v.name === "page-not-reused-in-flight")!;
+  assert.deepEqual([reuse.verdict, reuse.checked, reuse.violated], ["violated", 104, 9]);
+  const witness = reuse.witnesses[0]!;
+  assert.match(witness.subject.source, /^fixtures\/incidents\/ab-bf16\/d\d\/probe-tp\d\.jsonl$/);
+  assert.equal(witness.subject.text, lineOf(witness.subject.source, witness.subject.line), "the witness is the line at file:line");
+  const collectives = out.hypotheses.find((v) => v.name === "collectives-agree")!;
+  assert.deepEqual([collectives.verdict, collectives.missing], ["undetermined", ["no coll.enter event in the incident"]]);
+
+  const text = kvrewind("analyze", db).stdout;
+  const section = text.slice(text.indexOf("\nHYPOTHESES TESTED ("));
+  assert.match(section, /^\nHYPOTHESES TESTED \(\d+ violated, \d+ ruled out, \d+ undetermined\)\n/);
+  const line = (name: string) => section.split("\n").find((l) => l.trimStart().startsWith(`${name} `)) ?? "";
+  assert.match(line("page-not-reused-in-flight"), / violated +9 of 104 instance\(s\) violated \(8\.7%\)$/);
+  assert.match(line("read-after-last-notify"), / consistent +0 of 91 instance\(s\) violated \(0\.0%\)$/);
+  assert.match(line("collectives-agree"), / undetermined +missing: no coll\.enter event in the incident$/);
+  const counted = /HYPOTHESES TESTED \((\d+) violated, (\d+) ruled out, (\d+) undetermined\)/.exec(section)!.slice(1).map(Number);
+  assert.deepEqual(counted, (["violated", "consistent", "undetermined"] as const).map((v) => out.hypotheses.filter((h) => h.verdict === v).length));
 });
 
 test("errors: a mistyped kind at its position, no hypothesis, no input: exit 2", () => {
