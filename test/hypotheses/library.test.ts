@@ -32,6 +32,19 @@ const bootstrapDeath = [
   "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
 ];
 const prefillLine = (hms: string, msg: string) => `[2026-06-11 ${hms} DP0 TP0] ${msg}`;
+const decodeLine = (hms: string, msg: string) => `[2026-06-11 ${hms} DP0 TP0] ${msg}`;
+const decodeBatch = decodeLine("14:05:20", "Decode batch, #running-req: 1, #token: 4096, token usage: 0.03, pre-allocated usage: 0.00, #prealloc-req: 0, #transfer-req: 0, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 812.40, #queue-req: 0");
+/** A decode PD failure line for room A (docs/protocol.md §3.4) with `reason` after the KVTransferError wrapper (§3.5). */
+const decodeFailure = (hms: string, reason: string) =>
+  decodeLine(hms, `Decode transfer failed for request rank=0 decode_req.req.rid='r-a' decode_req.req.bootstrap_room=${ROOM_A} with exception KVTransferError(bootstrap_room=${ROOM_A}): ${reason}`);
+const timedOut = decodeFailure("14:10:21", `Request ${ROOM_A} timed out after 300.0s in KVPoll.WaitingForInput`);
+const peerGone = decodeFailure("14:10:22", "Failed to get kvcache from prefill instance, it might be dead");
+const schedulerOom = [
+  prefillLine("14:06:00", "Scheduler hit an exception: Traceback (most recent call last):"),
+  '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2950, in run_scheduler_process',
+  "    scheduler.event_loop_normal_disagg_prefill()",
+  "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+];
 
 const CASES: Record<string, Case> = {
   "hicache-gated-index-k-read": {
@@ -133,6 +146,30 @@ const CASES: Record<string, Case> = {
     holds: { "p0/prefill-tp0.log": [prefillLine("14:05:23", "Prefill batch, #new-seq: 1, #new-token: 4096, #cached-token: 0, token usage: 0.03, #running-req: 0, #queue-req: 0"), ...bootstrapDeath.map((l) => l.replace("bootstrap_thread", "transfer_worker"))] },
     violated: { "p0/prefill-tp0.log": [prefillLine("14:05:23", "Prefill batch, #new-seq: 1, #new-token: 4096, #cached-token: 0, token usage: 0.03, #running-req: 0, #queue-req: 0"), ...bootstrapDeath] },
     witnesses: ["p0/prefill-tp0.log:2 -"],
+    missing: { "p0/prefill-tp0.log": [prefillLine("14:05:23", "Prefill batch, #new-seq: 1, #new-token: 4096, #cached-token: 0, token usage: 0.03, #running-req: 0, #queue-req: 0")] },
+    names: "no log.exception event",
+  },
+  "transfers-do-not-time-out": {
+    // A transfer that failed for another reason is an instance that holds.
+    holds: { "d0/decode-tp0.log": [decodeBatch, peerGone] },
+    violated: { "d0/decode-tp0.log": [decodeBatch, peerGone, timedOut] },
+    witnesses: ["d0/decode-tp0.log:3 -"],
+    missing: { "d0/decode-tp0.log": [decodeBatch] },
+    names: "no pd.transfer_failed event",
+  },
+  "transfers-not-failed-by-transport": {
+    // A timeout is transfer-stall's, not a transport failure.
+    holds: { "d0/decode-tp0.log": [decodeBatch, timedOut] },
+    violated: { "d0/decode-tp0.log": [decodeBatch, timedOut, peerGone] },
+    witnesses: ["d0/decode-tp0.log:3 -"],
+    missing: { "d0/decode-tp0.log": [decodeBatch] },
+    names: "no pd.transfer_failed event",
+  },
+  "scheduler-raises-no-exception": {
+    // The bootstrap thread's death is another thread's exception: the scheduler lived.
+    holds: { "p0/prefill-tp0.log": [prefillLine("14:05:23", "Prefill batch, #new-seq: 1, #new-token: 4096, #cached-token: 0, token usage: 0.03, #running-req: 0, #queue-req: 0"), ...bootstrapDeath] },
+    violated: { "p0/prefill-tp0.log": [prefillLine("14:05:23", "Prefill batch, #new-seq: 1, #new-token: 4096, #cached-token: 0, token usage: 0.03, #running-req: 0, #queue-req: 0"), ...bootstrapDeath, ...schedulerOom] },
+    witnesses: ["p0/prefill-tp0.log:7 -"],
     missing: { "p0/prefill-tp0.log": [prefillLine("14:05:23", "Prefill batch, #new-seq: 1, #new-token: 4096, #cached-token: 0, token usage: 0.03, #running-req: 0, #queue-req: 0")] },
     names: "no log.exception event",
   },
