@@ -1,7 +1,8 @@
 // The hypothesis box, in Chromium, on the HiCache race fixture:
 // - a named hypothesis in the URL opens checked: its verdict beside the
-//   findings, its witness lines, its violations flagged on the timeline;
-//   a flag or a witness line lands the cursor on the violating read;
+//   findings, its witness lines, its violations flagged on the timeline and
+//   on the overview strip; a flag of either or a witness line lands the
+//   cursor on the violating read;
 // - a property typed in the box is checked and kept in the URL; a misspelt
 //   kind is shown with its position; the ledger lists every named one.
 
@@ -25,6 +26,14 @@ test("a named hypothesis in the URL: verdict beside the findings, violations fla
   const flags = page.locator(".flags .flag.sev-hypothesis");
   assert.equal(await flags.count(), 10, "one flag per witness shown");
   const body = (await getJson(env.server, `/api/incidents/${RACE}/check?h=hicache-gated-index-k-read`)).body as { placed: { seq: number }[] };
+  // The overview strip carries the same violations beside the findings' flags, and one lands on its read.
+  const overviewFlags = page.locator(".overview-flags .overview-flag.sev-hypothesis");
+  assert.equal(await overviewFlags.count(), 10, "the violations on the overview too");
+  assert.ok((await page.locator(".overview-flags .overview-flag:not(.sev-hypothesis)").count()) > 0, "beside the findings' flags");
+  const last = overviewFlags.last();
+  const lastId = Number((await last.getAttribute("data-finding"))!.slice(1));
+  await last.click();
+  assert.equal(await waitForCursor(page, body.placed[lastId - 1]!.seq, body.placed[lastId - 1]!.seq + 1), body.placed[lastId - 1]!.seq, "the overview flag's read is selected");
   const visible = flags.locator("visible=true");
   await screenshot(page, "hypothesis-flags");
   if ((await visible.count()) > 0) {
@@ -56,6 +65,7 @@ test("a property typed in the box is checked and kept in the URL; a misspelt kin
   await error.waitFor();
   assert.equal(await error.textContent(), "expr:1:7: unknown kind 'kernel.red' (did you mean kernel.read?)");
   assert.equal(await page.locator(".flags .flag.sev-hypothesis").count(), 0, "no flags for a hypothesis that did not parse");
+  assert.equal(await page.locator(".overview-flags .overview-flag.sev-hypothesis").count(), 0, "nor on the overview");
   const ledger = page.locator(".hypothesis-box .hyp-ledger");
   await ledger.locator("summary").click();
   assert.equal(await ledger.locator("li").count(), loadLibrary().length);

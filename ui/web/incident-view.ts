@@ -81,7 +81,7 @@ class IncidentView {
     });
     this.overview = new Overview(overviewData, this.timeline.startUs, this.timeline.endUs, {
       onBrush: (from, to) => this.timeline.setWindow(from, to),
-      onFlag: (fid) => void this.selectFinding(fid),
+      onFlag: (fid) => void this.flagClicked(fid),
     });
     this.filters = new FilterBar(lanes, palette, view, (state) => this.applyFilters(state));
     this.findingsPanel = new FindingsPanel(this.grouped, findings.suspects, origin, {
@@ -182,10 +182,12 @@ class IncidentView {
     if (v.hyp) await this.hypothesisBox.check(v.hyp);
   }
 
-  /** A hypothesis's violations flagged beside the findings' flags. */
+  /** A hypothesis's violations flagged beside the findings' flags, on the timeline and on the overview. */
   private setViolations(placed: PlacedViolation[]): void {
     this.violations = placed;
-    this.timeline.setFindings([...this.grouped.violated, ...violationFlags(placed)]);
+    const flags = [...this.grouped.violated, ...violationFlags(placed)];
+    this.timeline.setFindings(flags);
+    this.overview.setFindings(flags);
   }
 
   private async flagClicked(fid: string): Promise<void> {

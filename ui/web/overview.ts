@@ -1,6 +1,6 @@
 // The whole incident at a glance, above the timeline: event density per lane
-// group (failures in red, warnings in orange), the violated findings as
-// flags, the folded gaps, and a brush that shows the timeline's window and
+// group (failures in red, warnings in orange), the violated findings and a
+// checked hypothesis's violations as flags, the folded gaps, and a brush that shows the timeline's window and
 // sets it when dragged (d3-brush). Drawn in the same display time as the
 // timeline, so a folded gap is folded here too.
 
@@ -140,11 +140,13 @@ export class Overview {
     this.flags.replaceChildren(
       ...this.groups.map((g) => {
         const ts = g.lead.placed[0]?.tsUs ?? g.lead.tsUs!;
+        // A hypothesis's violations (hypothesis-box.ts violationFlags) ride with the findings.
+        const what = g.rule === "hypothesis" ? "hypothesis violation" : "finding";
         return h("button", {
           class: `overview-flag sev-${g.severity}`,
           "data-finding": g.lead.id,
           title: `${g.lead.id}${g.count > 1 ? ` ×${g.count}` : ""} · ${g.rule} · ${g.lead.title}`,
-          "aria-label": `finding ${g.lead.id}: ${g.rule}`,
+          "aria-label": `${what} ${g.lead.id}: ${g.rule}`,
           tabindex: -1,
           style: `transform:translate(${Math.round(this.x(ts)) - 4}px,0)`,
           onclick: () => this.cb.onFlag(g.lead.id),
