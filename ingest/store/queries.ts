@@ -4,7 +4,8 @@
 
 import { getMetaJson, type IncidentDb } from "./db.js";
 import type { StoredEvent } from "../event.js";
-import { eventBlocks, KeyDim } from "./blocks/eventBlocks.js";
+import { currentEventBlocks, decodeBlockHolding, eventBlocks, KeyDim } from "./blocks/eventBlocks.js";
+import { EventCursor } from "./blocks/eventCursor.js";
 import { collectEvents, scanEvents, type RankKey } from "./blocks/scan.js";
 
 export type { StoredEvent };
@@ -53,7 +54,16 @@ export interface SourceRow {
 export type { RankKey };
 
 export function eventBySeq(db: IncidentDb, seq: number): StoredEvent | undefined {
-  return collectEvents(db, { fromSeq: seq, toSeq: seq }, 1)[0];
+  if (currentEventBlocks(db) !== null) return collectEvents(db, { fromSeq: seq, toSeq: seq }, 1)[0];
+  const block = decodeBlockHolding(db, seq);
+  if (block === null) return undefined;
+  const cursor = new EventCursor(db);
+  cursor.bind(block);
+  for (let i = 0; i < block.count; i++) {
+    cursor.moveTo(i);
+    if (cursor.seq === seq) return cursor.toStoredEvent();
+  }
+  return undefined;
 }
 
 /** Events with fromUs <= ts_us < toUs, in seq order. */

@@ -125,4 +125,26 @@ export function eventBlocks(db: IncidentDb): EventBlocks {
   return blocks;
 }
 
+/** The connection's live blocks when they are read already and still current; null otherwise. */
+export function currentEventBlocks(db: IncidentDb): EventBlocks | null {
+  const cached = readers.get(db);
+  return cached && cached.version === (db.pragma("data_version", { simple: true }) as number) ? cached.blocks : null;
+}
+
+/**
+ * The live block holding `seq`, decoded, found through the first_seq index
+ * alone: one seq on a fresh connection need not read the whole block list
+ * (most of a cold lookup's time on a 6 M-event incident). Null when no block holds it.
+ */
+export function decodeBlockHolding(db: IncidentDb, seq: number): DecodedBlock | null {
+  const row = db
+    .prepare(
+      `SELECT b.last_seq AS lastSeq, d.data AS data FROM ${LIVE_TABLES.blocks} b JOIN ${LIVE_TABLES.data} d ON d.block = b.block
+       WHERE b.first_seq <= ? ORDER BY b.first_seq DESC LIMIT 1`,
+    )
+    .get(seq) as { lastSeq: number; data: Buffer } | undefined;
+  if (row === undefined || row.lastSeq < seq) return null;
+  return new DecodedBlock(BLOCK_EVENTS).decode(row.data);
+}
+
 export { KeyDim };
