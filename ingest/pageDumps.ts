@@ -7,10 +7,11 @@
 // the bundle lacks — is an error of the index naming the line, the file and
 // the offset; every other page is kept.
 
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { ParsedEvent, ParseIssue } from "./event.js";
-import { openDumpFile, readPage, type DumpFile } from "./formats/pageDump/bytes.js";
+import { openDumpFile, readPage, type DumpFile, type DumpFileKind } from "./formats/pageDump/bytes.js";
 import { pageDumpJsonl } from "./formats/pageDump/index.js";
 import type { PageDumpAttrs } from "./formats/pageDump/record.js";
 import type { InputFile } from "./inputs.js";
@@ -72,13 +73,37 @@ export function pageByteFiles(plans: readonly PageDumpIndex[]): Set<string> {
   return new Set(plans.flatMap((p) => p.records.flatMap((r) => (r.file ? [r.file.displayPath] : []))));
 }
 
-/**
- * Reads and stores the pages of each index that was ingested (`sourceIdOf`
- * its source id); returns each source's errors, by source id.
- */
-export function storePageDumps(db: IncidentDb, plans: readonly PageDumpIndex[], sourceIdOf: (index: InputFile) => number | undefined): Map<number, ParseIssue[]> {
+export type PageBytesFormat = `page-bytes-${DumpFileKind}`;
+
+/** A source's format for a file of page bytes: page-bytes-bin, page-bytes-npy, page-bytes-safetensors. */
+export function pageBytesFormat(kind: DumpFileKind): PageBytesFormat {
+  return `page-bytes-${kind}`;
+}
+
+/** A file of page bytes an ingested index read, as a source of the incident (its provenance). */
+export interface PageByteSource {
+  path: string;
+  kind: DumpFileKind;
+  bytes: number;
+  sha256: string;
+  /** Pages read from it. */
+  pages: number;
+  /** The index that read it. */
+  index: InputFile;
+}
+
+export interface StoredPageDumps {
+  /** Each index source's errors, by source id. */
+  issues: Map<number, ParseIssue[]>;
+  /** The byte files read, in the order first read. */
+  files: PageByteSource[];
+}
+
+/** Reads and stores the pages of each index that was ingested (`sourceIdOf` its source id). */
+export function storePageDumps(db: IncidentDb, plans: readonly PageDumpIndex[], sourceIdOf: (index: InputFile) => number | undefined): StoredPageDumps {
   const issues = new Map<number, ParseIssue[]>();
   const opened = new Map<string, DumpFile | string>();
+  const files = new Map<string, PageByteSource>();
   for (const plan of plans) {
     const sourceId = sourceIdOf(plan.index);
     if (sourceId === undefined) continue;
@@ -87,13 +112,20 @@ export function storePageDumps(db: IncidentDb, plans: readonly PageDumpIndex[], 
     for (const r of plan.records) {
       const file = r.file ? open(opened, r.file) : `${r.wanted}: not among the inputs`;
       const bytes = typeof file === "string" ? file : readPage(file, r.wanted, r.attrs);
-      if (typeof bytes === "string") errors.push({ line: r.line, message: `page not read: ${bytes}` });
-      else pages.push({ sourceId, line: r.line, file: r.wanted, offset: r.attrs.offset, bytes });
+      if (typeof bytes === "string") {
+        errors.push({ line: r.line, message: `page not read: ${bytes}` });
+        continue;
+      }
+      pages.push({ sourceId, line: r.line, file: r.wanted, offset: r.attrs.offset, bytes });
+      const f = file as DumpFile;
+      const source = files.get(r.wanted) ?? { path: r.wanted, kind: f.kind, bytes: f.bytes.length, sha256: createHash("sha256").update(f.bytes).digest("hex"), pages: 0, index: plan.index };
+      source.pages++;
+      files.set(r.wanted, source);
     }
     insertPages(db, pages);
     if (errors.length > 0) issues.set(sourceId, errors);
   }
-  return issues;
+  return { issues, files: [...files.values()] };
 }
 
 /** A dump file read once per ingest, or why it could not be (named by its display path). */

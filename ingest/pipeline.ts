@@ -34,7 +34,7 @@ import { datingHints, type TimeSpan } from "./timeHints.js";
 import { isLogFormat } from "./formats/index.js";
 import type { DatingHints } from "./formats/log/dating.js";
 import { assertSameIncident } from "./sameIncident.js";
-import { pageByteFiles, planPageDumps, storePageDumps, type PageDumpIndex } from "./pageDumps.js";
+import { pageByteFiles, pageBytesFormat, planPageDumps, storePageDumps, type PageBytesFormat, type PageByteSource, type PageDumpIndex } from "./pageDumps.js";
 
 export interface IngestOptions {
   /** The incident database (created when missing). */
@@ -71,7 +71,7 @@ export interface SourceSummary {
   status: SourceStatus;
   /** Why a source was not ingested. */
   reason?: string;
-  format: FormatName | null;
+  format: FormatName | PageBytesFormat | null;
   /** The container wrapper around each line, when the file has one. */
   wrapper: string | null;
   host: string | null;
@@ -79,6 +79,8 @@ export interface SourceSummary {
   ranks: string[];
   lines: number;
   events: number;
+  /** Pages read from a file of page bytes; 0 for other sources. */
+  pages: number;
   unparsed: number;
   /** Events whose time was interpolated or anchored (no time of their own). */
   inferred: number;
@@ -120,6 +122,7 @@ function emptySummary(path: string, status: SourceStatus, reason: string, bytes 
     ranks: [],
     lines: 0,
     events: 0,
+    pages: 0,
     unparsed: 0,
     inferred: 0,
     unparsedShapes: [],
@@ -323,8 +326,9 @@ async function store(
     } else {
       writer.flushRows();
     }
-    const pageErrors = storePageDumps(writer.db, dumps, (index) => loadSources.find((s) => s.displayPath === index.displayPath)?.sourceId);
-    stats.forEach((s, i) => finishSource(writer, fresh[i]!, withErrors(s, pageErrors.get(s.sourceId))));
+    const pageDumps = storePageDumps(writer.db, dumps, (index) => loadSources.find((s) => s.displayPath === index.displayPath)?.sourceId);
+    stats.forEach((s, i) => finishSource(writer, fresh[i]!, withErrors(s, pageDumps.issues.get(s.sourceId))));
+    recordPageByteSources(writer, pageDumps.files, fresh, notIngested);
     writer.saveClock(alignment);
     if (!sameIncident.hasEvents || writer.ingestSettings() === null) writer.saveIngestSettings(settings);
     writer.commit();
@@ -332,6 +336,22 @@ async function store(
     return { db: opts.db, eventsAdded, eventsTotal: writer.eventCount(), clockOffsetsUs: alignment.offsetsUs };
   } finally {
     writer.close();
+  }
+}
+
+/**
+ * Each file of page bytes an ingested index read becomes a source with its
+ * provenance (format, size, sha256, pages read), on the index's host; its
+ * summary says the same.
+ */
+function recordPageByteSources(writer: IncidentWriter, files: readonly PageByteSource[], fresh: readonly Candidate[], summaries: readonly SourceSummary[]): void {
+  for (const f of files) {
+    const host = fresh.find((c) => c.file.displayPath === f.index.displayPath)?.report.host ?? null;
+    const format = pageBytesFormat(f.kind);
+    const reason = `page bytes read through the page-dump index ${f.index.displayPath}`;
+    writer.addPageByteSource({ path: f.path, format, host, sha256: f.sha256, bytes: f.bytes, pages: f.pages, reason });
+    const summary = summaries.find((s) => s.path === f.path);
+    if (summary) Object.assign(summary, { format, host, sha256: f.sha256, bytes: f.bytes, pages: f.pages, reason });
   }
 }
 

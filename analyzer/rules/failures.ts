@@ -161,12 +161,12 @@ function firstLine(s: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-/** Structured inputs: everything else is a server's log (SGLang lines, stderr, `text`), where failures are printed. */
+/** Structured inputs (and page bytes, page-bytes-*): everything else is a server's log (SGLang lines, stderr, `text`), where failures are printed. */
 const RECORD_FORMATS = new Set(["probe-jsonl", "checksum-jsonl", "checksum-csv", "page-dump-jsonl", "flight-recorder"]);
 
 /** How many server logs the incident holds: what the failure rules read. */
 export function serverLogCount(evidence: Evidence): number {
-  return evidence.sources().filter((s) => !RECORD_FORMATS.has(s.format)).length;
+  return evidence.sources().filter((s) => !RECORD_FORMATS.has(s.format) && !s.format.startsWith("page-bytes-")).length;
 }
 
 /** The first fatal process failure of each rank, by rank. */

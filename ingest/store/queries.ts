@@ -35,6 +35,8 @@ export interface SourceRow {
   bytes: number;
   lines: number;
   events: number;
+  /** Pages read from a file of page bytes (a page dump's .bin, .npy or .safetensors); 0 for other sources. */
+  pages: number;
   unparsed: number;
   /** Events whose time was interpolated or anchored (no time of their own). */
   inferred: number;
@@ -115,7 +117,7 @@ export function kindsPresent(db: IncidentDb): Set<string> {
 type RawSourceRow = Omit<SourceRow, "ranks" | "errors" | "unparsedShapes"> & { ranks: string; errors: string; unparsedShapes: string };
 
 const SOURCE_COLUMNS =
-  "id, path, format, wrapper, host, role, ranks, sha256, bytes, lines, events, unparsed, inferred, errors, " +
+  "id, path, format, wrapper, host, role, ranks, sha256, bytes, lines, events, pages, unparsed, inferred, errors, " +
   "error_count AS errorCount, unparsed_shapes AS unparsedShapes, time_origin AS timeOrigin, " +
   "first_ts_us AS firstTsUs, last_ts_us AS lastTsUs, status, reason";
 

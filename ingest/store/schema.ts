@@ -8,7 +8,7 @@ import { moveEventsIntoBlocks } from "./blocks/blockMigration.js";
 import { moveTextOutOfEvents } from "./textMigration.js";
 import { PAGES_TABLE } from "./pages.js";
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** Each entry upgrades a database from version `index` to `index + 1`: SQL, or a step that needs code. */
 export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
@@ -109,4 +109,6 @@ export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
   // The events leave their table for column blocks (ingest/store/blocks/).
   moveEventsIntoBlocks,
   PAGES_TABLE,
+  // A file of page bytes (ingest/pageDumps.ts) is a source too: pages counts what was read from it.
+  "ALTER TABLE sources ADD COLUMN pages INTEGER NOT NULL DEFAULT 0;",
 ];

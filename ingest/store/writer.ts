@@ -35,6 +35,17 @@ export interface NewSource {
   bytes: number;
 }
 
+/** A file of page bytes read through a page-dump index: a complete source of pages, not of events. */
+export interface PageByteSourceRow {
+  path: string;
+  format: string;
+  host: string | null;
+  sha256: string;
+  bytes: number;
+  pages: number;
+  reason: string;
+}
+
 /** An input that was not ingested: it is recorded all the same, with why. */
 export interface NotIngestedSource {
   path: string;
@@ -204,6 +215,21 @@ export class IncidentWriter implements RowSink {
       )
       .run(s.path, s.format, s.wrapper, s.host, s.role, s.sha256, s.bytes, new Date().toISOString());
     return Number(info.lastInsertRowid);
+  }
+
+  /**
+   * Records a file of page bytes. A file whose content the incident already
+   * holds as a complete source (the same bytes under another name) is
+   * recorded as skipped, naming that source: its pages were read all the same.
+   */
+  addPageByteSource(s: PageByteSourceRow): void {
+    const twin = this.db.prepare("SELECT path FROM sources WHERE sha256 = ? AND status = 'complete'").pluck().get(s.sha256) as string | undefined;
+    if (twin === s.path) return;
+    const status = twin === undefined ? "complete" : "skipped";
+    const reason = twin === undefined ? s.reason : `${s.reason}; same content as ${twin}`;
+    this.db
+      .prepare("INSERT INTO sources (path, format, host, sha256, bytes, pages, status, reason, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      .run(s.path, s.format, s.host, s.sha256, s.bytes, s.pages, status, reason, new Date().toISOString());
   }
 
   /**

@@ -7,13 +7,14 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { detectFormat } from "../../ingest/formats/index.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { allPages } from "../../ingest/store/pages.js";
-import { eventsOfKind } from "../../ingest/store/queries.js";
+import { eventsOfKind, listSources } from "../../ingest/store/queries.js";
 import { tarOf, tempDir, withDb, writeTree } from "./bundle.js";
 
 const BUNDLE = fileURLToPath(new URL("../../../test/bundles/page-dumps/", import.meta.url));
@@ -70,4 +71,34 @@ test("a page whose file is missing or cut is an error naming the line, the file 
   assert.match(src.errors[0]!.message, /page not read: .*p0\/absent\.bin: not among the inputs/);
   assert.match(src.errors[1]!.message, /page not read: .*p0\/prefill-pages\.bin: the page at offset 33792 \(8448 B\) is cut: the file ends 3000 B into it/);
   withDb(db, (h) => assert.deepEqual(allPages(h).map((p) => p.line), [1, 3, 4]));
+});
+
+test("each file of page bytes is a source with its provenance: format, size, sha256, pages read, the index's host", async () => {
+  const dir = tempDir("pages-sources");
+  const db = join(dir, "incident.db");
+  const summary = await ingest({ db, paths: [BUNDLE] });
+  // The .npy's fifth page is cut (test/bundles/README.md): 4 of its 5 pages are read.
+  const expected = [
+    { file: "p0/prefill-pages.bin", format: "page-bytes-bin", host: "p0", pages: 5, index: "p0/prefill-pages.jsonl" },
+    { file: "d0/decode-pages.npy", format: "page-bytes-npy", host: "d0", pages: 4, index: "d0/decode-pages.jsonl" },
+    { file: "d0/decode-late.safetensors", format: "page-bytes-safetensors", host: "d0", pages: 1, index: "d0/decode-pages.jsonl" },
+  ];
+  const rows = withDb(db, (h) => listSources(h));
+  for (const e of expected) {
+    const content = bundleFile(e.file);
+    const sha256 = createHash("sha256").update(content).digest("hex");
+    const row = rows.find((s) => s.path.endsWith(e.file));
+    assert.ok(row, `${e.file} has a sources row`);
+    assert.deepEqual(
+      { status: row.status, format: row.format, host: row.host, bytes: row.bytes, sha256: row.sha256, pages: row.pages, events: row.events },
+      { status: "complete", format: e.format, host: e.host, bytes: content.length, sha256, pages: e.pages, events: 0 },
+    );
+    assert.match(row.reason!, new RegExp(`page-dump index .*${e.index.replace(".", "\\.")}$`));
+    const s = summary.sources.find((x) => x.path.endsWith(e.file))!;
+    assert.deepEqual([s.status, s.format, s.sha256, s.pages, s.bytes], ["ingested", e.format, sha256, e.pages, content.length]);
+  }
+  assert.equal(rows.filter((s) => s.format.startsWith("page-bytes-")).length, 3);
+  // A second ingest of the same bundle adds no row: the indexes are already in the incident.
+  await ingest({ db, paths: [BUNDLE] });
+  assert.equal(withDb(db, (h) => listSources(h).length), rows.length);
 });

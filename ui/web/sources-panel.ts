@@ -64,8 +64,7 @@ function sourceItem(s: SourceRow): HTMLElement {
   const figures = [
     format,
     who,
-    `${formatCount(s.lines)} lines`,
-    `${formatCount(s.events)} events`,
+    ...(s.pages > 0 ? [`${formatCount(s.pages)} pages`, `${formatCount(s.bytes)} B`, s.reason] : [`${formatCount(s.lines)} lines`, `${formatCount(s.events)} events`]),
     s.unparsed > 0 ? `${formatCount(s.unparsed)} not understood` : null,
     s.inferred > 0 ? `${formatCount(s.inferred)} inferred times` : null,
     s.errorCount > 0 ? `${formatCount(s.errorCount)} errors` : null,
