@@ -9,14 +9,16 @@
 //   torn          a prefix of rows (or of bytes) is the room's, the rest a
 //                 previous owner's or never written (zeros);
 //   layout        prefill's page in its dtype's layout laid into a page of the
-//                 other dtype (8,448 vs 16,384 B: scales where data should be);
+//                 other dtype (8,448 vs 16,384 B: scales where data should be),
+//                 or, both sides fp8, prefill's rows laid token after token
+//                 (132 B: data then scale, the bf16 page's row layout);
 //   item-length   the transfer addressed the destination with the sender's
 //                 item length (132 vs 256 B/token rows: docs/hicache-indexk.md §2.4,
 //                 `_send_kvcache_generic` uses the sender's item_len for both sides).
 // Pure: pages in, a verdict out.
 
 import { FP8_MAX } from "../model/fp8.js";
-import { INDEX_HEAD_DIM, INDEX_K_PAGE_TOKENS, pageBytes, storeAddress } from "../model/indexK.js";
+import { INDEX_HEAD_DIM, INDEX_K_PAGE_TOKENS, pageBytes, rowBytes, storeAddress } from "../model/indexK.js";
 import { genericSendBlocks } from "../model/sizing.js";
 import { requantizedPage } from "./requantize.js";
 import { bytesEqual, decodeRow, differingRows, hasPageSize, rangesEqual, rowRanges, type ByteRange, type PageImage } from "./pageImage.js";
@@ -206,10 +208,17 @@ function rowsRanges(k: number, dtype: PageImage["dtype"]): ByteRange[] {
   return [{ start: first.k, end: FP8_DATA }, { start: first.scale, end }];
 }
 
-/** Prefill's page (its dtype's size and layout) at the start of a decode page of the other dtype. */
+/**
+ * Prefill's page (its dtype's size and layout) at the start of a decode page
+ * of the other dtype; or, both sides fp8, prefill's rows laid out one token
+ * after another as the bf16 page lays its rows (token r's 128 data bytes,
+ * then its 4-byte scale, at r × 132) instead of the store kernel's all data,
+ * then all scales (docs/hicache-indexk.md §2.1, §2.2).
+ */
 function layout(c: PageCase): ReturnType<Test> {
   const { decode, prefill } = c;
-  if (decode.dtype === prefill.dtype || !hasPageSize(decode) || !hasPageSize(prefill)) return undefined;
+  if (!hasPageSize(decode) || !hasPageSize(prefill)) return undefined;
+  if (decode.dtype === prefill.dtype) return decode.dtype === "fp8" ? tokenRowLayout(decode.bytes, prefill.bytes) : undefined;
   const n = Math.min(decode.bytes.length, prefill.bytes.length);
   if (!bytesEqual(decode.bytes, prefill.bytes, 0, n)) return undefined;
   const what =
@@ -217,6 +226,24 @@ function layout(c: PageCase): ReturnType<Test> {
       ? `prefill's fp8 page (all data, then scales at bytes ${FP8_DATA}..${n}) fills the first ${n} B of a ${decode.bytes.length}-B bf16 page: bf16 row 32 begins with fp8 scales`
       : `the first ${n} B of prefill's bf16 page fill the ${n}-B fp8 page: bytes ${FP8_DATA}..${n}, the scale region, hold bf16 row 32's values`;
   return { mechanism: "layout", detail: what, ranges: [{ start: FP8_DATA, end: n }] };
+}
+
+/** Both fp8: the decode page is prefill's rows token after token (132 B each: data, then scale). */
+function tokenRowLayout(decode: Uint8Array, prefill: Uint8Array): ReturnType<Test> {
+  const row = rowBytes("fp8");
+  for (let r = 0; r < INDEX_K_PAGE_TOKENS; r++) {
+    const a = storeAddress(r, "fp8");
+    const at = r * row;
+    if (!bytesEqual(decode.subarray(at, at + INDEX_HEAD_DIM), prefill.subarray(a.k, a.k + INDEX_HEAD_DIM))) return undefined;
+    if (!bytesEqual(decode.subarray(at + INDEX_HEAD_DIM, at + row), prefill.subarray(a.scale!, a.scale! + 4))) return undefined;
+  }
+  return {
+    mechanism: "layout",
+    detail:
+      `both sides are fp8, but the decode page holds prefill's 64 rows token after token (row r's 128 data bytes, then its 4-byte scale, at r × ${row}: ` +
+      `the row layout of a bf16 page) instead of the store kernel's all data (bytes 0..${FP8_DATA}), then all scales: bytes ${INDEX_HEAD_DIM}..${row} hold row 0's scale where row 1's data should be`,
+    ranges: [{ start: INDEX_HEAD_DIM, end: pageBytes("fp8") }],
+  };
 }
 
 /**

@@ -165,6 +165,29 @@ test("layout: prefill's 8,448-B fp8 page at the start of a 16,384-B bf16 page; a
   assert.equal(replayOf(bf16Page(2), [], "bf16")!.mechanism, "none");
 });
 
+/** An fp8 page with `seed`'s rows laid token after token: row r's 128 fp8 bytes at r × 132, its fp32 scale right after them. */
+function tokenRowsFp8(seed: number, scaleSeed = seed): Uint8Array {
+  const page = new Uint8Array(8448);
+  const view = new DataView(page.buffer);
+  for (let r = 0; r < 64; r++) {
+    for (let i = 0; i < 128; i++) page[r * 132 + i] = fp8Encode(value(seed, r, i));
+    view.setFloat32(r * 132 + 128, scaleOf(scaleSeed, r), true);
+  }
+  return page;
+}
+
+test("layout, both sides fp8: prefill's rows laid token after token (132 B, data then scale); another room's rows or other scales so laid are not", () => {
+  const d = replayOf(tokenRowsFp8(2))!;
+  assert.equal(d.mechanism, "layout");
+  assert.ok(d.corruption);
+  assert.match(d.detail, /both sides are fp8.*token after token.*bytes 128\.\.132 hold row 0's scale where row 1's data should be/);
+  assert.deepEqual(d.ranges, [{ start: 128, end: 8448 }]);
+  assert.notEqual(replayOf(tokenRowsFp8(9))!.mechanism, "layout");
+  assert.notEqual(replayOf(tokenRowsFp8(2, 3))!.mechanism, "layout");
+  // The store kernel's own layout of the same rows is prefill's page: no diagnosis at all.
+  assert.equal(replayOf(fp8Page(2)), undefined);
+});
+
 test("item-length: prefill's fp8 pages 5 and 6 sent with an 8,448-B item length into decode's bf16 pages 1 and 2", () => {
   const sender = new IndexKPool("fp8", 8);
   storeFp8(sender, 5, 2);
