@@ -1,7 +1,7 @@
 // Page diagnosis throughput (issue 15): 10,000 prefill/decode page pairs of
-// fp8 index-K replayed through the kernels (checksums recomputed, pages
-// compared, each differing page diagnosed) by analyzer/pages/pairs.ts. A
-// fifth of the decode pages are equal, the others stale, torn at a row,
+// fp8 index-K replayed through the kernels (analyzer/model/pageKernels.ts:
+// checksums recomputed, rows decoded, pages compared), each differing page
+// diagnosed (analyzer/pages/pairs.ts). A fifth of the decode pages are equal, the others stale, torn at a row,
 // scale-only or corrupted by nothing known, each against a previous owner.
 // Prints figures (the target: ≤ 5 s); not a pass/fail test.
 

@@ -4,6 +4,8 @@
 
 import type { StoredEvent } from "../../ingest/event.js";
 import type { Envelope } from "../events/domainEvent.js";
+import type { ModelDumpedPage } from "./pagePath.js";
+import type { PageKernels } from "./pageKernels.js";
 
 /** KVPoll (docs/protocol.md §5): a plain class of ints, not an Enum. */
 export const KVPoll = {
@@ -134,12 +136,39 @@ export interface PageView {
   changedAt: number;
 }
 
+/** A dumped page (a `page.dump` record with its bytes) as the page kernels left it (pageKernels.ts). */
+export interface DumpedPageView {
+  /** The index record. */
+  seq: number;
+  rank: string;
+  room: string;
+  side: string;
+  buffer: string;
+  layer: number;
+  /** The page index in the dumping side's pool. */
+  page: number;
+  pos: number;
+  dtype: IndexKDtype;
+  /** Its length in bytes. */
+  bytes: number;
+  /** A whole page of its dtype (8,448 B fp8, 16,384 B bf16). */
+  pageSized: boolean;
+  /** The dump's own checksum against the one recomputed over its bytes. */
+  checksum: { algo: string; stated: string; recomputed: string; agrees: boolean } | null;
+  /** Rows with a value that decodes to no finite number (fp8 NaN bytes, non-finite scales, bf16 NaN/inf). */
+  nonFiniteRows: number[];
+  /** A decode page compared with prefill's page of its (room, buffer, layer, pos), once both were dumped. */
+  pair: { prefillSeq: number; equal: boolean; differingRows: number[] } | null;
+}
+
 export interface ModelStateView {
   /** The last event applied. */
   atSeq: number;
   profile: Profile;
   rooms: RoomView[];
   pages: PageView[];
+  /** Pages dumped so far, their bytes through the kernels. */
+  dumpedPages: DumpedPageView[];
   /**
    * Transfer queue depths; an inferred entry is a batch line's gauge (`gauge`:
    * "#transfer-req", "#inflight-req", "#bootstrap-req"; queue -1): rooms the
@@ -156,9 +185,13 @@ export interface ReplayModel {
   readonly profile: Profile;
   /**
    * Apply one event in seq order; returns the violations it revealed (often
-   * none: then a shared frozen empty array, so copy before mutating).
+   * none: then a shared frozen empty array, so copy before mutating). A
+   * `page.dump` record comes with its page's bytes, read by the replay
+   * through the store.
    */
-  apply(ev: ModelEvent): Violation[];
+  apply(ev: ModelEvent, pageBytes?: Uint8Array): Violation[];
+  /** The page kernels' pages, verdicts and pairs so far (pageKernels.ts). */
+  pageKernels(): PageKernels<ModelDumpedPage>;
   /** Called once after the last event: timeouts and stalls that only the end reveals. */
   finish(lastTsUs: number): Violation[];
   coverage(): CheckCoverage[];

@@ -42,6 +42,8 @@ import {
   onTransferError,
 } from "./transferPath.js";
 import { buildView } from "./view.js";
+import { onPageDump, type ModelDumpedPage } from "./pagePath.js";
+import type { PageKernels } from "./pageKernels.js";
 
 /** One handler per kind the model reads, typed by that kind's decoded event. */
 type Handlers = { [K in KnownKind]?: (s: ModelState, ev: EventOf<K>) => void };
@@ -135,7 +137,7 @@ export class PdModel implements ReplayModel {
     return this.s.profile;
   }
 
-  apply(ev: ModelEvent): Violation[] {
+  apply(ev: ModelEvent, pageBytes?: Uint8Array): Violation[] {
     const s = this.s;
     // The replay's event is a cursor whose fields decode on each read: read the time once.
     const tsUs = ev.tsUs;
@@ -144,6 +146,7 @@ export class PdModel implements ReplayModel {
     s.lastTsUs = tsUs;
     const h = HANDLERS.get(ev.kind);
     if (h !== undefined) h(s, decodeEvent(ev));
+    else if (pageBytes !== undefined) onPageDump(s, ev, pageBytes);
     if (tsUs >= s.nextDeadlineUs) fireTimeouts(s, ev);
     if ((++s.applied & HOUSEKEEPING_MASK) === 0) this.housekeeping(tsUs);
     return s.out;
@@ -176,6 +179,10 @@ export class PdModel implements ReplayModel {
     });
   }
 
+  pageKernels(): PageKernels<ModelDumpedPage> {
+    return this.s.pages;
+  }
+
   view(filter?: { room?: string }): ModelStateView {
     return buildView(this.s, filter);
   }
@@ -203,7 +210,11 @@ export function createModel(profile: Profile, options: ModelOptions = {}): Repla
   return new PdModel(new ModelState(profile, options.qualifyHosts ?? false));
 }
 
-/** Continues from `snapshot()`; the profile is the one the snapshot was taken under. */
-export function restoreModel(profile: Profile, snapshot: unknown): ReplayModel {
-  return new PdModel(decodeState(profile, snapshot));
+/**
+ * Continues from `snapshot()`; the profile is the one the snapshot was taken
+ * under. `pageBytes` holds the bytes of the pages dumped before it, by
+ * pageBytesKey (the replay reads them through the store).
+ */
+export function restoreModel(profile: Profile, snapshot: unknown, pageBytes: ReadonlyMap<string, Uint8Array> = new Map()): ReplayModel {
+  return new PdModel(decodeState(profile, snapshot, pageBytes));
 }

@@ -10,11 +10,12 @@ import { LayerDoneCounter } from "./hicache.js";
 import { RankRegistry } from "./ranks.js";
 import { RoomRegistry } from "./rooms.js";
 import { ShadowMemory } from "./shadowMemory.js";
+import { decodePages, encodePages } from "./pagePath.js";
 import { nullable, orNaN } from "./slots.js";
 import { ModelState } from "./state.js";
 
-/** 2: the shadow memory as page extents. */
-const VERSION = 2;
+/** 2: the shadow memory as page extents; 3: the dumped pages (their records, not their bytes). */
+const VERSION = 3;
 
 class Strings {
   readonly list: string[] = [];
@@ -124,10 +125,11 @@ export function encodeState(s: ModelState): unknown {
     [...s.queues.values()].map((q) => [q.rank, q.queue, q.depth, q.changedSeq]),
     [...s.roleDtypes],
     [...s.auxHolders].map(([k, [room, seq]]) => [k, room, seq]),
+    encodePages(s.pages),
   ];
 }
 
-export function decodeState(profile: Profile, snapshot: unknown): ModelState {
+export function decodeState(profile: Profile, snapshot: unknown, pageBytes: ReadonlyMap<string, Uint8Array>): ModelState {
   if (!Array.isArray(snapshot) || snapshot[0] !== VERSION) throw new Error("not a kvrewind model snapshot (or another version)");
   const a = snapshot as unknown[];
   const s = new ModelState(profile, a[1] === 1);
@@ -148,5 +150,6 @@ export function decodeState(profile: Profile, snapshot: unknown): ModelState {
   for (const [rank, queue, depth, changedSeq] of a[11] as number[][]) s.queues.set(rank! * 1024 + queue!, { rank: rank!, queue: queue!, depth: depth!, changedSeq: changedSeq! });
   s.roleDtypes = [...(a[12] as (string | null)[])];
   for (const [k, room, seq] of a[13] as [number, string, number][]) s.auxHolders.set(k, [room, seq]);
+  decodePages(s.pages, a[14] as unknown[], pageBytes);
   return s;
 }

@@ -10,6 +10,8 @@ import { LayerDoneCounter } from "./hicache.js";
 import { DecodeReceiver } from "./receiver.js";
 import { PREFILL, RankRegistry } from "./ranks.js";
 import { RoomRegistry, type RoomRec } from "./rooms.js";
+import { PageKernels } from "./pageKernels.js";
+import type { ModelDumpedPage } from "./pagePath.js";
 import { PrefillSender } from "./sender.js";
 import { ShadowMemory } from "./shadowMemory.js";
 
@@ -59,6 +61,8 @@ export class ModelState {
   hicache = new Map<number, LayerDoneCounter>();
   collectives = new CollectiveTracker();
   queues = new Map<number, QueueDepth>();
+  /** Dumped pages through the kernels. */
+  pages = new PageKernels<ModelDumpedPage>();
   /** Bits of SEEN. */
   seen = 0;
   /** Per check: how many times evidence let it be evaluated. */

@@ -6,6 +6,7 @@ import type { KVPollValue, ModelStateView, PageView, RoomView } from "./api.js";
 import { toRanges } from "./evidence.js";
 import { assumptionsOf, type RoomRec } from "./rooms.js";
 import { BUFFERS, poolBuffer, poolRank } from "./shadowMemory.js";
+import { dumpedPageViews } from "./pagePath.js";
 import { nullable } from "./slots.js";
 import type { ModelState } from "./state.js";
 
@@ -95,6 +96,7 @@ export function buildView(s: ModelState, filter?: { room?: string }): ModelState
     profile: s.profile,
     rooms,
     pages,
+    dumpedPages: dumpedPageViews(s.pages, only),
     queues: [...s.queues.values()].map((q) => ({ rank: s.ranks.label(q.rank), queue: q.queue, depth: q.depth, changedAt: q.changedSeq })),
     bootstrapThreads: [...s.threads.values()].map((t) => {
       const v: ModelStateView["bootstrapThreads"][number] = { rank: s.ranks.label(t.rank), alive: t.alive, changedAt: t.changedSeq };

@@ -14,7 +14,8 @@
 //                 (132 B: data then scale, the bf16 page's row layout);
 //   item-length   the transfer addressed the destination with the sender's
 //                 item length (132 vs 256 B/token rows: docs/hicache-indexk.md §2.4,
-//                 `_send_kvcache_generic` uses the sender's item_len for both sides).
+//                 `_send_kvcache_generic` uses the sender's item_len for both sides),
+//                 or with the main KV's (one page of the KV buffer, §2.4 kv_item_lens).
 // Pure: pages in, a verdict out.
 
 import { FP8_MAX } from "../model/fp8.js";
@@ -51,6 +52,14 @@ export interface PageCase {
   others: readonly OtherPage[];
   /** The room's prefill pages (every dumped pos of this layer), for the transfer's addressing. */
   roomPages: readonly RoomPage[];
+  /** Every dumped prefill page of the sending pool (this buffer and layer, any room), by pool page: what a misaddressed block reads. */
+  senderPages?: ReadonlyMap<number, { bytes: Uint8Array; pos: number; room: string }>;
+  /**
+   * Item lengths of the room's main KV: the length of a dumped page of its
+   * other buffer (one KV page, kv_item_lens = kv_buffer[i][0].nbytes ×
+   * page_size: docs/hicache-indexk.md §2.4).
+   */
+  mainKvItemLens?: readonly number[];
 }
 
 export interface Diagnosis {
@@ -248,36 +257,59 @@ function tokenRowLayout(decode: Uint8Array, prefill: Uint8Array): ReturnType<Tes
 
 /**
  * The transfer's blocks as `_send_kvcache_generic` forms them (sizing.ts
- * genericSendBlocks: src and dst offsets both index × the sender's item
- * length), copied from the sender's pages into the receiver's buffer, whose
- * pages are its own size: the decode page is then a splice of prefill pages
- * at shifted offsets. Every byte a block covers must match, at least one must.
+ * genericSendBlocks: src and dst offsets both index × one item length),
+ * copied from the sender's index-K buffer into the receiver's, whose pages are
+ * its own size: the decode page is then a splice of prefill pages at shifted
+ * offsets. The item length is the sender's index-K page (8,448 vs 16,384 B
+ * when the dtypes differ) or the main KV's (the state buffer addressed with
+ * the KV buffer's item_len). Every byte a block puts in the decode page must
+ * come from a dumped prefill page and match; at least one must.
  */
 function itemLength(c: PageCase): ReturnType<Test> {
   const recv = c.decode.bytes.length;
-  const sent = c.roomPages.filter((p) => p.decodePage !== undefined && p.bytes.length !== recv).sort((a, b) => a.page - b.page);
+  const sent = c.roomPages.filter((p) => p.decodePage !== undefined).sort((a, b) => a.page - b.page);
   if (sent.length === 0) return undefined;
   const send = sent[0]!.bytes.length;
-  const senderPage = new Map(sent.map((p) => [p.page, p]));
+  const candidates: [number, string][] = [];
+  if (send !== recv) candidates.push([send, `prefill's ${send}-B item length`]);
+  for (const kv of new Set(c.mainKvItemLens ?? [])) {
+    if (kv !== send && kv !== recv) candidates.push([kv, `the main KV's ${kv}-B item length (one page of the KV buffer, docs/hicache-indexk.md §2.4)`]);
+  }
+  for (const [itemLen, what] of candidates) {
+    const hit = splice(c, sent.filter((p) => p.bytes.length === send), send, itemLen);
+    if (hit) {
+      return {
+        mechanism: "item-length",
+        detail: `the transfer addressed decode's ${recv}-B pages with ${what} (dst = page × ${itemLen}): ${hit.pieces.join("; ")}`,
+        ranges: hit.ranges,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The decode page as the blocks of item length `itemLen` leave it, checked against the dumped sender pages. */
+function splice(c: PageCase, sent: readonly RoomPage[], send: number, itemLen: number): { pieces: string[]; ranges: ByteRange[] } | undefined {
+  const recv = c.decode.bytes.length;
+  const senderPage = new Map<number, { bytes: Uint8Array; pos: number; room: string }>(c.senderPages ?? []);
+  for (const p of sent) senderPage.set(p.page, { bytes: p.bytes, pos: p.pos, room: c.room });
   const base = c.decode.page * recv;
   const pieces: string[] = [];
   const ranges: ByteRange[] = [];
-  for (const b of genericSendBlocks(0, 0, send, sent.map((p) => p.page), sent.map((p) => p.decodePage!))) {
+  for (const b of genericSendBlocks(0, 0, itemLen, sent.map((p) => p.page), sent.map((p) => p.decodePage!))) {
     for (let at = Math.max(b.dst, base); at < Math.min(b.dst + b.len, base + recv); ) {
       const srcAt = b.src + (at - b.dst);
-      const page = senderPage.get(Math.floor(srcAt / send))!;
+      const page = senderPage.get(Math.floor(srcAt / send));
+      if (!page || page.bytes.length !== send) return undefined;
       const end = Math.min(b.dst + b.len, base + recv, at + (send - (srcAt % send)));
       const src = page.bytes.subarray(srcAt % send, srcAt % send + (end - at));
       if (Buffer.compare(src, c.decode.bytes.subarray(at - base, end - base)) !== 0) return undefined;
       ranges.push({ start: at - base, end: end - base });
-      pieces.push(`bytes ${at - base}..${end - base} are prefill pos ${page.pos}'s bytes ${srcAt % send}..${srcAt % send + (end - at)}`);
+      const from = `${srcAt % send}..${srcAt % send + (end - at)}`;
+      const source = page.room === c.room ? `prefill pos ${page.pos}'s bytes ${from}` : `bytes ${from} of room ${page.room}'s prefill page ${Math.floor(srcAt / send)} (pos ${page.pos})`;
+      pieces.push(`bytes ${at - base}..${end - base} are ${source}`);
       at = end;
     }
   }
-  if (ranges.length === 0) return undefined;
-  return {
-    mechanism: "item-length",
-    detail: `the transfer addressed decode's ${recv}-B pages with prefill's ${send}-B item length (dst = page × ${send}): ${pieces.join("; ")}`,
-    ranges,
-  };
+  return ranges.length === 0 ? undefined : { pieces, ranges };
 }

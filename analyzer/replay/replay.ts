@@ -1,10 +1,15 @@
 // A full replay: every stored event, in seq order, through the reference
-// model of the chosen profile. It returns the model's raw violations with
+// model of the chosen profile (a dumped page's record with its bytes, read
+// here through the store, for the page kernels). It returns the model's raw violations with
 // their witness events resolved to file and line, the checks' coverage (what
 // the evidence allowed, and what it did not), and how fast it ran; on the way
 // it leaves snapshots for time travel, unless valid ones are already stored.
 
-import type { CheckCoverage, Violation } from "../model/api.js";
+import type { CheckCoverage, ModelEvent, Violation } from "../model/api.js";
+import type { PageKernels } from "../model/pageKernels.js";
+import { pageBytesKey, type ModelDumpedPage } from "../model/pagePath.js";
+import { PAGE_DUMP_KIND } from "../../ingest/formats/pageDump/record.js";
+import { allPages } from "../../ingest/store/pages.js";
 import { createModel } from "../model/index.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { EventReader } from "../../ingest/store/blocks/eventCursor.js";
@@ -37,6 +42,8 @@ export interface ReplaySummary {
   violations: ReplayViolation[];
   coverage: CheckCoverage[];
   snapshots: SnapshotInfo;
+  /** Every dumped page through the kernels, in seq order (analyzer/model/pageKernels.ts). */
+  pages: PageKernels<ModelDumpedPage>;
   timing: {
     /** The replay proper, straight from the event blocks, snapshots included. */
     replayMs: number;
@@ -59,11 +66,14 @@ export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): Replay
     violations: resolveWitnesses(db, run.violations),
     coverage: run.coverage,
     snapshots: run.snapshots.info,
+    pages: run.pages,
     timing: { replayMs, eventsPerSecond: replayMs > 0 ? (run.events / replayMs) * 1000 : 0 },
   };
 }
 
 export interface ModelRun {
+  /** The page kernels after the last event: every dumped page's verdict and pair. */
+  pages: PageKernels<ModelDumpedPage>;
   events: number;
   firstSeq: number | null;
   lastSeq: number | null;
@@ -89,6 +99,7 @@ export function runModel(
   const model = createModel(choice.profile, modelOptions(db));
   const violations: Violation[] = [];
   const reader = new EventReader(db);
+  const pages = storedPageBytes(db);
   const total = reader.blocks.events;
   let done = 0;
   let firstSeq: number | null = null;
@@ -96,7 +107,7 @@ export function runModel(
   let toSnapshot = writer === null ? Infinity : every;
   let toProgress = PROGRESS_EVERY;
   reader.forEach(-Infinity, Infinity, (ev) => {
-    const found = model.apply(ev);
+    const found = pages.size === 0 ? model.apply(ev) : model.apply(ev, pageBytesFor(pages, ev));
     if (found.length > 0) for (const v of found) violations.push(v);
     done++;
     if (--toSnapshot === 0) {
@@ -114,7 +125,17 @@ export function runModel(
   const lastTsUs = done > 0 ? reader.cursor.tsUs : 0;
   for (const v of model.finish(lastTsUs)) violations.push(v);
   const snapshots = writer ? writer.finish() : existing!;
-  return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots };
+  return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots, pages: model.pageKernels() };
+}
+
+/** The bytes of every dumped page the store holds, by the index record that names them (pagePath.ts pageBytesKey). */
+export function storedPageBytes(db: IncidentDb): Map<string, Uint8Array> {
+  return new Map(allPages(db).map((p) => [pageBytesKey(p.sourceId, p.line), p.bytes]));
+}
+
+/** A `page.dump` record's bytes, for the model; undefined for every other event. */
+export function pageBytesFor(pages: ReadonlyMap<string, Uint8Array>, ev: ModelEvent): Uint8Array | undefined {
+  return ev.kind === PAGE_DUMP_KIND ? pages.get(pageBytesKey(ev.sourceId, ev.line)) : undefined;
 }
 
 /** Violations with each witness seq replaced by the event it names (file, line, text). */

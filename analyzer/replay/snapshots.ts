@@ -38,9 +38,10 @@ export function snapshotSpacing(every: number, liveState: number): number {
  * differently (2: all-NULL column-cache columns now read as null, not 0;
  * 3: the model snapshot keeps the shadow memory as page extents;
  * 4: late writes stay on free pages, rooms record what the model assumed;
- * 5: the flat byte form of snapshotCodec.ts, zstd, instead of v8 + deflate).
+ * 5: the flat byte form of snapshotCodec.ts, zstd, instead of v8 + deflate;
+ * 6: the model snapshot keeps the dumped pages' records).
  */
-const SNAPSHOT_FORMAT = "flat-zstd-5";
+const SNAPSHOT_FORMAT = "flat-zstd-6";
 export const SNAPSHOTS_META = "snapshots";
 
 interface SnapshotsMeta {

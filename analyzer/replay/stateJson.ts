@@ -46,5 +46,10 @@ export function stateJson(view: ModelStateView, refs: ReadonlyMap<number, EventR
     bootstrapThreads: view.bootstrapThreads.map((b) => ({ ...b, changedAt: cite(b.changedAt, refs) })),
     hicacheSlots: view.hicacheSlots.map((h) => ({ ...h, changedAt: cite(h.changedAt, refs) })),
     collectives: view.collectives.map((c) => ({ ...c, changedAt: cite(c.changedAt, refs) })),
+    dumpedPages: view.dumpedPages.map((d) => ({
+      ...d,
+      record: cite(d.seq, refs),
+      pair: d.pair ? { ...d.pair, prefill: cite(d.pair.prefillSeq, refs) } : null,
+    })),
   };
 }

@@ -15,7 +15,7 @@ import { inferenceOf, withInferred, type Inference } from "./inferredState.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
-import { runModel } from "./replay.js";
+import { pageBytesFor, runModel, storedPageBytes } from "./replay.js";
 import { SNAPSHOTS_META, SnapshotSet } from "./snapshots.js";
 
 /** A point of the incident: after the event `seq`, or after the last event at or before `tsUs`. */
@@ -34,6 +34,8 @@ export interface Timeline {
   choice: ProfileChoice;
   options: ModelOptions;
   reader: EventReader;
+  /** The dumped pages' bytes, handed to the model with their records (replay.ts storedPageBytes). */
+  pageBytes: ReadonlyMap<string, Uint8Array>;
   snapshots: SnapshotSet;
   /** The stored snapshots' meta when this was built: a replay under another profile replaces them. */
   snapshotsMeta: string | undefined;
@@ -60,6 +62,7 @@ export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
     choice,
     options: modelOptions(db),
     reader: new EventReader(db),
+    pageBytes: storedPageBytes(db),
     snapshots,
     snapshotsMeta: getMeta(db, SNAPSHOTS_META),
     position: null,
@@ -101,11 +104,13 @@ export function viewAt(line: Timeline, seq: number | null, room?: string): Model
     model = from.model;
     after = from.seq;
   } else {
-    model = snap === null ? createModel(profile, line.options) : restoreModel(profile, line.snapshots.state(snap));
+    model = snap === null ? createModel(profile, line.options) : restoreModel(profile, line.snapshots.state(snap), line.pageBytes);
     after = snap ?? -Infinity;
   }
+  const pages = line.pageBytes;
   line.reader.forEach(after + 1, seq, (ev) => {
-    model.apply(ev);
+    if (pages.size === 0) model.apply(ev);
+    else model.apply(ev, pageBytesFor(pages, ev));
   });
   line.position = { seq, model };
   return model.view(filter);
@@ -123,5 +128,6 @@ export function provenance(db: IncidentDb, view: ModelStateView): Map<number, Ev
   for (const b of view.bootstrapThreads) if (b.changedAt !== null) seqs.push(b.changedAt);
   for (const h of view.hicacheSlots) seqs.push(h.changedAt);
   for (const c of view.collectives) seqs.push(c.changedAt);
+  for (const d of view.dumpedPages) seqs.push(d.seq, ...(d.pair ? [d.pair.prefillSeq] : []));
   return eventRefs(db, seqs.filter((s) => s >= 0));
 }

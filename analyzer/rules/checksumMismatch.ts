@@ -15,6 +15,8 @@ import { decodeAs } from "../events/decode.js";
 import type { Evidence } from "./evidence.js";
 import { mergeByMechanism } from "./grouping.js";
 import { pageDiagnosisAt } from "../pages/dumpedPages.js";
+import type { PageKernels } from "../model/pageKernels.js";
+import type { ModelDumpedPage } from "../model/pagePath.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 interface ChecksumRecord {
@@ -48,7 +50,7 @@ const RECEIVER_SIDES = new Set(["decode_recv", "decode_read"]);
 export const checksumMismatch: Rule = {
   id: "checksum-mismatch",
   needs: ["checksum dumps: prefill_store and decode_recv / decode_read, per (room, buffer, layer, pos)"],
-  run({ evidence }): RuleResult {
+  run({ evidence, replay }): RuleResult {
     const records = evidence.of(ChecksumKind).flatMap((ev) => toRecord(evidence, ev) ?? []);
     const sent = records.filter((r) => r.side === "prefill_store");
     const received = records.filter((r) => RECEIVER_SIDES.has(r.side));
@@ -60,7 +62,7 @@ export const checksumMismatch: Rule = {
     const comparison = compare(sent, received);
     const findings: DraftFinding[] = [];
     const ratio = `${comparison.matchingRooms}/${comparison.comparedRooms} rooms match`;
-    const perRoom = [...comparison.mismatchesByRoom].map(([room, mismatches]) => roomFinding(evidence, room, mismatches, ratio, comparison.pagesByRoom.get(room) ?? 0));
+    const perRoom = [...comparison.mismatchesByRoom].map(([room, mismatches]) => roomFinding(evidence, room, mismatches, ratio, comparison.pagesByRoom.get(room) ?? 0, replay?.pages));
     // One finding for the rooms holding another room's data, one for torn pages (DESIGN.md incident 6).
     findings.push(...mergeByMechanism(perRoom, (f) => (Number(f.facts?.stale ?? 0) > 0 ? "stale" : "torn"),
       (lead, n) => `${n} rooms' page checksums differ from prefill (${Number(lead.facts?.stale ?? 0) > 0 ? "stale: another room's index-K" : "torn"}); ${ratio}`));
@@ -139,14 +141,14 @@ function attribute(recv: ChecksumRecord, sent: ChecksumRecord, sentByHash: Map<s
   return { recv, sent, attribution: "torn", previousOwner: false };
 }
 
-function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], ratio: string, pages: number): DraftFinding {
+function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], ratio: string, pages: number, kernels: PageKernels<ModelDumpedPage> | undefined): DraftFinding {
   const first = mismatches.find((m) => m.attribution === "stale") ?? mismatches[0]!;
   const stale = mismatches.filter((m) => m.attribution === "stale");
   const { recv, sent } = first;
   const where = `${recv.buffer} layer ${recv.layer} pos ${recv.pos}`;
   const sourceText = first.source
     ? `which is room ${first.source.room}'s data (${evidence.where(first.source.ev)})${first.previousOwner ? `, a previous owner of ${recv.rank} page ${recv.page}` : ""}: the page holds another request's index-K (stale)`
-    : `which matches no record of any room: ${tornText(evidence, recv)}`;
+    : `which matches no record of any room: ${tornText(evidence, recv, kernels)}`;
   return {
     rule: "checksum-mismatch",
     severity: stale.length > 0 ? "critical" : "high",
@@ -171,8 +173,8 @@ function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], r
 }
 
 /** "torn at row 37: …" when the page's bytes were dumped too (page-bytes' diagnosis), else what the hash alone says. */
-function tornText(evidence: Evidence, recv: ChecksumRecord): string {
-  const pair = pageDiagnosisAt(evidence, recv);
+function tornText(evidence: Evidence, recv: ChecksumRecord, kernels: PageKernels<ModelDumpedPage> | undefined): string {
+  const pair = pageDiagnosisAt(evidence, recv, kernels);
   const d = pair?.diagnosis;
   if (!pair || !d) return "the page was partly or concurrently written (torn)";
   return `its dumped bytes (${evidence.where(pair.decode.ref)}) show ${d.mechanism === "none" ? "no known mechanism" : d.mechanism}: ${d.detail}`;

@@ -1,7 +1,7 @@
-// page-bytes: what the dumped pages hold (issue 15). Every page's own
-// checksum is recomputed; every decode page is compared byte for byte with
-// prefill's page of the same (room, buffer, layer, pos), and a differing one
-// is diagnosed against the bytes (analyzer/pages/diagnosis.ts): the mechanism
+// page-bytes: what the dumped pages hold (issue 15). The replay's page
+// kernels recomputed every page's own checksum and compared every decode page
+// byte for byte with prefill's page of the same (room, buffer, layer, pos)
+// (analyzer/model/pageKernels.ts); a differing one is diagnosed against the bytes (analyzer/pages/diagnosis.ts): the mechanism
 // that reproduces them exactly, or none. Requantization of bf16 to fp8 is
 // precision, not corruption, and is reported as such.
 
@@ -44,8 +44,8 @@ const FALSIFY: Record<Mechanism | "none", string> = {
 export const pageBytes: Rule = {
   id: "page-bytes",
   needs: ["page dumps: prefill_store and decode_recv / decode_read pages with their bytes, per (room, buffer, layer, pos)"],
-  run({ evidence }): RuleResult {
-    const replay = incidentPages(evidence);
+  run({ evidence, replay: run }): RuleResult {
+    const replay = incidentPages(evidence, run?.pages);
     const findings: DraftFinding[] = [];
     if (replay.disagreements.length > 0) findings.push(checksumFinding(evidence, replay.disagreements.map((d) => ({ ev: d.page.ref, recomputed: d.recomputed, algo: d.page.checksum!.algo, stated: d.page.checksum!.value }))));
     if (replay.pairs.length === 0) {

@@ -4,6 +4,8 @@
 // rules stay testable on their own.
 
 import type { CheckCoverage, CheckId, Profile, Violation } from "../model/api.js";
+import type { PageKernels } from "../model/pageKernels.js";
+import type { ModelDumpedPage } from "../model/pagePath.js";
 import type { ProfileOrigin } from "../replay/profileSelection.js";
 import type { ReplaySummary } from "../replay/replay.js";
 
@@ -17,6 +19,8 @@ export interface ReplayEvidence {
   origins: Partial<Record<keyof Profile, { origin: ProfileOrigin; why: string }>>;
   violations: Violation[];
   coverage: CheckCoverage[];
+  /** The page kernels after the replay: every dumped page's verdict and pair (analyzer/model/pageKernels.ts). */
+  pages?: PageKernels<ModelDumpedPage>;
 }
 
 export function violationsOf(replay: ReplayEvidence | undefined, check: CheckId): Violation[] {
@@ -41,5 +45,6 @@ export function replayEvidenceOf(summary: ReplaySummary): ReplayEvidence {
     origins,
     violations: summary.violations.map((v) => ({ ...v, witness: v.witness.map((w) => w.seq) })),
     coverage: summary.coverage,
+    pages: summary.pages,
   };
 }

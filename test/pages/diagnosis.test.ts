@@ -211,6 +211,36 @@ test("item-length: prefill's fp8 pages 5 and 6 sent with an 8,448-B item length 
   assert.equal(r.pairs.find((p) => p.decode.pos === 1)!.diagnosis!.mechanism, "none");
 });
 
+test("item-length, the main KV's: index-K sent with the KV buffer's 73,728-B item length (MLA 576 bf16 × 2 B × 64 tokens) reads prefill's pages 8 and 9 into decode page 0", () => {
+  // Both sides fp8. The room's pos 0 is prefill page 1 and decode page 0; the state blocks use the KV's item length,
+  // so decode bytes [0, 73728) are prefill's index-K bytes [73728, 147456): decode page 0 holds page 8 from byte 6144 on, then page 9.
+  const KV_ITEM = (512 + 64) * 2 * 64;
+  const sender = new IndexKPool("fp8", 20);
+  storeFp8(sender, 1, 2);
+  storeFp8(sender, 8, 6);
+  storeFp8(sender, 9, 7);
+  const receiver = new Uint8Array(20 * 8448);
+  const src = sender.layer(0);
+  for (const b of genericSendBlocks(0, 0, KV_ITEM, [1], [0])) receiver.set(src.subarray(b.src, b.src + b.len), b.dst);
+  const OTHER = "6917529027641081857";
+  const kvPage = { ...dumped(NEW, "prefill_store", 1, 0, new Uint8Array(KV_ITEM), "bf16"), buffer: "kv" };
+  const pages = (page9: Uint8Array, withKv = true) => [
+    dumped(NEW, "prefill_store", 1, 0, sender.page(0, 1).slice()),
+    dumped(OTHER, "prefill_store", 8, 0, sender.page(0, 8).slice()),
+    dumped(OTHER, "prefill_store", 9, 1, page9),
+    ...(withKv ? [kvPage] : []),
+    dumped(NEW, "decode_recv", 0, 0, receiver.slice(0, 8448)),
+  ];
+  const diagnosisOf = (list: DumpedPage<string>[]) => replayPages(list).pairs.find((p) => p.decode.room === NEW && p.decode.buffer === "index_k")!.diagnosis!;
+  const d = diagnosisOf(pages(sender.page(0, 9).slice()));
+  assert.equal(d.mechanism, "item-length");
+  assert.deepEqual(d.ranges, [{ start: 0, end: 2304 }, { start: 2304, end: 8448 }]);
+  assert.match(d.detail, /with the main KV's 73728-B item length .*: bytes 0\.\.2304 are bytes 6144\.\.8448 of room 6917529027641081857's prefill page 8 \(pos 0\); bytes 2304\.\.8448 are bytes 0\.\.6144 of room 6917529027641081857's prefill page 9/);
+  // Not named: page 9 dumped with other bytes, or no page of the main KV to tell its item length.
+  assert.notEqual(diagnosisOf(pages(fp8Page(9))).mechanism, "item-length");
+  assert.notEqual(diagnosisOf(pages(sender.page(0, 9).slice(), false)).mechanism, "item-length");
+});
+
 test("quantization: a bf16 page requantized to fp8 is precision, not corruption; another room's requantized page is not", () => {
   const source = bf16Page(2);
   const d = replayOf(quantizedFrom(source), [], "fp8", source, "bf16")!;
