@@ -47,11 +47,11 @@ test("--json prints the summary; piped, nothing goes to stderr", () => {
   assert.deepEqual(
     Object.keys(log).sort(),
     [
-      "bytes", "errorCount", "errors", "events", "first", "format", "host", "inferred", "last", "lines", "path", "ranks", "role", "sha256",
+      "bytes", "errorCount", "errors", "events", "first", "format", "host", "inferred", "last", "lines", "pages", "path", "ranks", "role", "sha256",
       "status", "timeOrigin", "unparsed", "unparsedShapes", "wrapper",
     ].sort(),
   );
-  assert.deepEqual([log.status, log.format, log.host, log.role, log.ranks, log.lines, log.events], ["ingested", "sglang-log", "p0", "prefill", ["prefill/tp0"], 8, 8]);
+  assert.deepEqual([log.status, log.format, log.host, log.role, log.ranks, log.lines, log.events, log.pages], ["ingested", "sglang-log", "p0", "prefill", ["prefill/tp0"], 8, 8, 0]);
   // The first got-info, stamped 10:15:32.002, moved by -38.001 ms.
   assert.equal(log.first, "2026-08-20T10:15:31.963999Z");
 });
