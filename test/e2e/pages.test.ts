@@ -1,7 +1,8 @@
 // A dumped page's bytes in Chromium (issue 15): the page-dumps bundle
 // (test/bundles/README.md) uploaded as files; the torn page's finding opens
 // its decode record, and the page panel shows the rows in hex and decoded
-// beside prefill's, rows 37..63 highlighted, with the diagnosis.
+// beside prefill's, rows 37..63 highlighted, with the diagnosis; the state
+// panel lists the room's dumped pages at the cursor and opens each.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -45,6 +46,34 @@ test("the torn page's finding opens the page's bytes: rows in hex and decoded, r
   assert.equal(row37[1], "38 30 c0 40 3c 00 38 30 … [0.0625, 0.03125, -0.125, 0.125, …] ×0.0625");
   assert.equal(await panel.locator("tr[data-row='36']").getAttribute("class"), "");
   await screenshot(page, "page-bytes-torn");
+  assert.deepEqual(errors, []);
+});
+
+test("the state panel lists the room's dumped pages at the cursor with the kernels' verdicts; each opens its bytes in the page panel", async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?incident=${ID}`);
+  await timelineSettled(page);
+  const finding = page.locator(".findings li.finding", { hasText: "torn at row 37" }).filter({ hasText: "page-bytes" });
+  await finding.locator(".finding-head").click();
+  await finding.locator(".witness-line", { hasText: "decode-pages.jsonl:3" }).click();
+  await waitForCursor(page);
+  const dumped = page.locator(".state-panel .dumped-pages");
+  await dumped.locator("table").waitFor();
+  assert.match((await dumped.locator("summary").textContent())!, new RegExp(`Dumped pages of room ${NEW}\s*2`));
+  const prefillRow = dumped.locator("tbody tr", { hasText: "prefill_store" });
+  const decodeRow = dumped.locator("tbody tr", { hasText: "decode_read" });
+  assert.match((await decodeRow.textContent())!, /p40 pos 0.*fp8 8448 B.*differs: rows 37\.\.63 \(27\)/);
+  // Prefill's page 7 of the room, opened from the state panel: its bytes, and nothing to compare it with.
+  await prefillRow.locator("button.open-page").click();
+  const panel = page.locator(".page-panel");
+  await page.locator(".page-panel[data-page='7']").waitFor();
+  assert.equal(await panel.getAttribute("data-room"), NEW);
+  assert.equal(await panel.locator("tr.differs").count(), 0);
+  // Back to the decode page: rows 37..63 highlighted again.
+  await decodeRow.locator("button.open-page").click();
+  await page.locator(".page-panel[data-page='40']").waitFor();
+  const differing = await panel.locator("tr.differs").evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-row"))));
+  assert.deepEqual(differing, Array.from({ length: 27 }, (_, i) => 37 + i));
+  assert.equal(await panel.getAttribute("data-seq"), await decodeRow.locator("button.open-page").getAttribute("data-seq"));
   assert.deepEqual(errors, []);
 });
 

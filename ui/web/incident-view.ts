@@ -104,6 +104,7 @@ class IncidentView {
         onStep: (dir) => void this.step(dir, this.view.by),
         onScope: (by) => this.setScope(by),
         onGoTo: (seq) => void this.goTo(seq),
+        onPage: (d) => void this.openPage(d),
         onFilter: (f) => {
           Object.assign(this.view, { roomText: f.text, inFinding: f.inFinding, notSuccess: f.notSuccess });
           this.saveUrlSoon();
@@ -338,6 +339,15 @@ class IncidentView {
     if (ev.kind !== "page.dump" || ev.pageLo === null) return this.pagePanel.show(null);
     try {
       this.pagePanel.show(await api.page(this.id, { seq: ev.seq, page: ev.pageLo, room: ev.room, layer: ev.layer }));
+    } catch (err) {
+      this.pagePanel.show(null, (err as Error).message);
+    }
+  }
+
+  /** A dumped page the state panel lists at the cursor: its bytes in the page panel. */
+  private async openPage(d: { seq: number; page: number; room: string; layer: number }): Promise<void> {
+    try {
+      this.pagePanel.show(await api.page(this.id, d));
     } catch (err) {
       this.pagePanel.show(null, (err as Error).message);
     }

@@ -1,6 +1,6 @@
 // A dumped page's bytes (issue 15): opened when the selected event is a
 // page-dump record (a page-bytes finding's witness, or the record on the
-// timeline). Its rows in hex and decoded (fp8 × scale, bf16) beside prefill's
+// timeline), or from the state panel's dumped pages at the cursor. Its rows in hex and decoded (fp8 × scale, bf16) beside prefill's
 // page of the same (room, buffer, layer, pos), differing rows highlighted,
 // with the checksum and the diagnosis. Bytes are rendered as text.
 
@@ -32,6 +32,7 @@ export class PagePanel {
     const v = answer.page;
     this.element.dataset["page"] = String(v.page.page);
     this.element.dataset["room"] = v.page.room;
+    this.element.dataset["seq"] = String(v.page.seq);
     append(this.element, [
       h("p", { class: "page-side" }, `Room ${v.page.room} ${v.page.side} ${v.page.rank} page ${v.page.page}, pos ${v.page.pos}, layer ${v.page.layer}, ${v.page.dtype} (${v.page.bytes} B) — ${v.page.source}`),
       h("p", { class: "page-side" }, v.prefill ? `against prefill's page ${v.prefill.page} (${v.prefill.dtype}, ${v.prefill.bytes} B) — ${v.prefill.source}` : "No prefill page of the same (room, buffer, layer, pos) was dumped."),

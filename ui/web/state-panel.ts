@@ -1,6 +1,8 @@
 // The model state at the time cursor (the replay's stateAt): rooms and their
 // KVPoll state on both sides, page ownership and landed status, transfer
-// queues, bootstrap threads, HiCache slots and collective sequence per rank.
+// queues, bootstrap threads, HiCache slots, collective sequence per rank, and
+// the pages dumped so far with the page kernels' verdicts (each opens its
+// bytes in the page panel).
 // The rooms can be filtered (a text, the rooms of the selected finding, the
 // rooms not at Success); the collectives come in rank order with the ranks
 // that parted ways marked.
@@ -17,6 +19,8 @@ export interface StatePanelCallbacks {
   /** Go to the event that made a piece of state what it is. */
   onGoTo(seq: number): void;
   onFilter(filter: RoomFilter): void;
+  /** Open a dumped page's bytes in the page panel. */
+  onPage(page: DumpedPage): void;
 }
 
 export interface RoomFilter {
@@ -26,6 +30,7 @@ export interface RoomFilter {
 }
 
 type Room = ModelStateView["rooms"][number];
+type DumpedPage = ModelStateView["dumpedPages"][number];
 type Inferred = NonNullable<Room["inferred"]>;
 
 const MAX_ROWS = 200;
@@ -117,6 +122,7 @@ export class StatePanel {
     this.body.append(
       this.roomsTable(s, focusRoom),
       this.pagesTable(s, focusRoom),
+      this.dumpedPagesTable(s, focusRoom),
       this.collectivesTable(s),
       section(
         "Bootstrap threads",
@@ -210,6 +216,22 @@ export class StatePanel {
     return section(focusRoom ? `Pages of room ${focusRoom}` : "Pages", pages.length, table(["page", "owner", "last writer", ""], rows));
   }
 
+  /** The pages dumped up to the cursor with the kernels' verdicts; each opens its bytes in the page panel. */
+  private dumpedPagesTable(s: ModelStateView, focusRoom: string | null): HTMLElement {
+    const pages = focusRoom ? s.dumpedPages.filter((d) => d.room === focusRoom) : s.dumpedPages;
+    const rows = pages.map((d) => [
+      d.room,
+      `${d.rank} ${d.side} ${d.buffer} L${d.layer} p${d.page} pos ${d.pos}`,
+      `${d.dtype} ${d.bytes} B${d.pageSized ? "" : " (not a whole page)"}`,
+      d.checksum ? h("span", { class: d.checksum.agrees ? "checksum-ok" : "checksum-bad" }, d.checksum.agrees ? `${d.checksum.algo} agrees` : `${d.checksum.algo} ${d.checksum.stated} ≠ ${d.checksum.recomputed}`) : "",
+      verdict(d),
+      h("button", { class: "cause open-page", "data-seq": d.seq, title: `this dump's bytes (seq ${d.seq})`, onclick: () => this.cb.onPage(d) }, "bytes"),
+    ]);
+    const el = section(focusRoom ? `Dumped pages of room ${focusRoom}` : "Dumped pages", pages.length, table(["room", "page", "size", "checksum", "against prefill", ""], rows));
+    el.classList.add("dumped-pages");
+    return el;
+  }
+
   /** Collectives in rank order; ranks that parted ways from their group are marked, with the first seq where they did. */
   private collectivesTable(s: ModelStateView): HTMLElement {
     const rows = sortCollectives(s.collectives);
@@ -259,6 +281,15 @@ function table(head: string[], rows: Cell[][], rowClass?: (i: number) => string)
 
 function section(title: string, count: number, content: HTMLElement): HTMLElement {
   return h("details", { class: "state-section", open: count > 0 }, h("summary", {}, title, h("span", { class: "count" }, String(count))), content);
+}
+
+/** A decode page against prefill's: equal, the rows that differ, or nothing to compare with yet. */
+function verdict(d: DumpedPage): Cell {
+  if (d.side === "prefill_store") return "";
+  if (!d.pair) return h("span", { class: "unpaired" }, "no prefill page yet");
+  if (d.pair.equal) return h("span", { class: "page-equal" }, "equal");
+  const rows = d.pair.differingRows;
+  return h("span", { class: "page-differs" }, rows.length ? `differs: rows ${rows[0]}..${rows[rows.length - 1]} (${rows.length})` : "differs");
 }
 
 function poll(state: number | null): HTMLElement {
