@@ -21,57 +21,148 @@ export function versionAtLeast(version: string, min: string): boolean {
 }
 
 /**
+ * The SGLang releases the reference covers (pd §0), oldest first. A new
+ * release is added here (and its changes to CHANGES): profile selection,
+ * the log signs' version bounds and the A/B diff read both from here.
+ */
+export const SGLANG_RELEASES: string[] = Array.from({ length: 16 }, (_, i) => `0.5.${i + 3}`);
+
+export function latestRelease(): string {
+  return SGLANG_RELEASES[SGLANG_RELEASES.length - 1]!;
+}
+
+export function firstRelease(): string {
+  return SGLANG_RELEASES[0]!;
+}
+
+/** The covered release just before `version` (the last one without a change that `version` brought). */
+export function releaseBefore(version: string): string {
+  const older = SGLANG_RELEASES.filter((r) => !versionAtLeast(r, version));
+  if (older.length === 0) throw new Error(`no covered SGLang release before ${version}`);
+  return older[older.length - 1]!;
+}
+
+/**
+ * A behaviour change and the first release that has it. `earliest` is set
+ * where the release is inferred from PR dates: the change is known to be in
+ * `since` and known not to be before `earliest`.
+ */
+export interface Change {
+  since: string;
+  earliest?: string;
+  why: string;
+}
+
+/** Every version-dependent behaviour the model, the log signs and the A/B diff know of (pd = docs/protocol.md). */
+export const CHANGES = {
+  /** `Prefill batch,` / `Decode batch,` with a comma instead of a period, #9366 (pd §2.3) [inference: first after v0.5.3]. */
+  batchLineComma: { since: "0.5.4", why: "#9366" },
+  /** The prefill batch line prints the throughput last, the graph flag before it (pd §2.3). */
+  batchLineThroughputLast: { since: "0.5.10", why: "pd §2.3" },
+  /** The prefill batch line's `#pending-token` (pd §2.1). */
+  pendingToken: { since: "0.5.11", why: "pd §2.1" },
+  /** The prefill batch line's `#prealloc-req` becomes `#bootstrap-req` (pd §2.1). */
+  bootstrapReqField: { since: "0.5.12", why: "pd §2.1" },
+  /** NIXL transfer worker queues instead of inline transfers, #23967 (pd §6). */
+  transferWorkerQueues: { since: "0.5.12", why: "#23967" },
+  /**
+   * The NIXL kv notification tag's fifth (source) field, #15027 (2025-12-13),
+   * pd §6. [inference] The PR predates #23967 (first in v0.5.12) and postdates v0.5.3.
+   */
+  notifTagSourceField: { since: "0.5.12", earliest: "0.5.4", why: "#15027 [inference]" },
+  /**
+   * The ragged index-K accessors wait for their HiCache layer, #22811.
+   * [inference] The reference dates the post-fix pool to May 2026 and later;
+   * its companion #23346 merged 2026-05-07 like #23967, which is first in
+   * v0.5.12, so v0.5.12 is taken as the first fixed release; a `config`
+   * record or an explicit profile setting overrides this guess.
+   */
+  indexKRaggedAccessorsWait: { since: "0.5.12", why: "#22811 [inference]" },
+  /** Decode's receiver sends ABORT to prefill on abort() and on waiting timeout; Mooncake answers ABORT_ACK, #27372 (pd §7.1, §7.2). */
+  decodeSendsAbort: { since: "0.5.13", why: "#27372" },
+  /** NIXL prefill handles an ABORT frame (Failed, no ACK) instead of failing the GUARD assertion, #30352 (pd §7.1). */
+  nixlAbortHandler: { since: "0.5.16", why: "#30352" },
+  /** PD prefill batch lines print `#optimistic-req`, #30951 (pd §2.1). */
+  optimisticReq: { since: "0.5.16", why: "#30951" },
+  /** NIXL routes a room to `sum(dst ports) % n` instead of `room % n`, #32025 (pd §7.2). */
+  nixlPortSumRouting: { since: "0.5.17", why: "#32025" },
+  /** NIXL's receiver drains notifications before its waiting-timeout check, #32267. */
+  nixlDrainsBeforeTimeout: { since: "0.5.17", why: "#32267" },
+  /** NIXL prefill times out in Bootstrapping, #34692 (pd §5.1). */
+  nixlPrefillBootstrapTimeout: { since: "0.5.18", why: "#34692" },
+} satisfies Record<string, Change>;
+
+export type ChangeId = keyof typeof CHANGES;
+
+/** Whether `version` has the change (for an inferred one: whether it surely has it). */
+export function hasChange(version: string, change: ChangeId): boolean {
+  return versionAtLeast(version, CHANGES[change].since);
+}
+
+/** The version bound a log showing the change implies: at least its earliest possible release. */
+export function minVersionWith(change: ChangeId): string {
+  const c: Change = CHANGES[change];
+  return c.earliest ?? c.since;
+}
+
+/** The version bound a log lacking the change implies: at most the release before it surely shipped. */
+export function maxVersionWithout(change: ChangeId): string {
+  return releaseBefore(CHANGES[change].since);
+}
+
+/**
  * How the prefill bootstrap thread answers ABORT (pd §7.1, §7.2).
- * NIXL frames must start with GUARD; before #30352 (v0.5.16) an ABORT frame
+ * NIXL frames must start with GUARD; before the ABORT handler an ABORT frame
  * fails that assertion, which ends the thread. Decode only sends ABORT from
- * v0.5.13 (#27372), so before that the assertion is reached only by foreign
+ * decodeSendsAbort, so before that the assertion is reached only by foreign
  * traffic. Mooncake handles ABORT (Failed + ABORT_ACK) since #27372.
  */
 export function abortHandlingFor(backend: Backend, version: string): AbortHandling {
   if (backend === "mooncake") return "failed-ack";
-  return versionAtLeast(version, "0.5.16") ? "failed-no-ack" : "fatal-assert";
+  return hasChange(version, "nixlAbortHandler") ? "failed-no-ack" : "fatal-assert";
 }
 
-/** Decode's receiver sends ABORT to prefill on abort() and on waiting timeout from v0.5.13 (#27372). */
 export function decodeSendsAbortFor(version: string): boolean {
-  return versionAtLeast(version, "0.5.13");
+  return hasChange(version, "decodeSendsAbort");
 }
 
 /**
- * NIXL routes a room to `sum(dst ports) % n` from v0.5.17 (#32025), before that
- * `room % n`; Mooncake sums the destination session ports (pd §7.2; its
+ * Whether a NIXL prefill of this version dies on the ABORT its decode sends:
+ * decode sends it, and prefill has no handler yet (pd §7.1). A string that is
+ * not a version is not such a release.
+ */
+export function nixlPrefillDiesOnAbort(version: string): boolean {
+  if (!/^v?\d+\.\d+/.test(version.trim())) return false;
+  return decodeSendsAbortFor(version) && abortHandlingFor("nixl", version) === "fatal-assert";
+}
+
+/**
+ * NIXL routes a room by its destination ports from nixlPortSumRouting, before
+ * that `room % n`; Mooncake sums the destination session ports (pd §7.2; its
  * history is not in the reference, so every version gets the port rule).
  */
 export function queueRoutingFor(backend: Backend, version: string): Profile["queueRouting"] {
   if (backend === "mooncake") return "dst-port-sum";
-  return versionAtLeast(version, "0.5.17") ? "dst-port-sum" : "room-mod";
+  return hasChange(version, "nixlPortSumRouting") ? "dst-port-sum" : "room-mod";
 }
 
-/** NIXL up to v0.5.11 had no transfer worker queues (#23967): transfers were posted inline (0 queues). */
+/** NIXL before its transfer worker queues posted transfers inline (0 queues). */
 export function transferQueuesFor(backend: Backend, version: string): number {
-  if (backend === "nixl" && !versionAtLeast(version, "0.5.12")) return 0;
+  if (backend === "nixl" && !hasChange(version, "transferWorkerQueues")) return 0;
   return 4; // SGLANG_DISAGGREGATION_QUEUE_SIZE default (pd §10)
 }
 
-/** Prefill times out in Bootstrapping: Mooncake always, NIXL only from v0.5.18 (#34692), pd §5.1. */
+/** Prefill times out in Bootstrapping: Mooncake always, NIXL from nixlPrefillBootstrapTimeout (pd §5.1). */
 export function prefillBootstrapTimeoutFor(backend: Backend, version: string): boolean {
-  return backend === "mooncake" || versionAtLeast(version, "0.5.18");
+  return backend === "mooncake" || hasChange(version, "nixlPrefillBootstrapTimeout");
 }
 
-/**
- * The ragged index-K accessors wait for their HiCache layer after #22811.
- * [inference] The reference dates the post-fix pool to May 2026 and later; its
- * companion #23346 merged 2026-05-07 like #23967, which is first in v0.5.12.
- * So v0.5.12 is taken as the first fixed release; a `config` record or an
- * explicit profile setting overrides this guess.
- */
 export function indexKRaggedAccessorsWaitFor(version: string): boolean {
-  return versionAtLeast(version, "0.5.12");
+  return hasChange(version, "indexKRaggedAccessorsWait");
 }
 
-/** NIXL's receiver drains notifications before its waiting-timeout check from v0.5.17 (#32267). */
 export function drainsBeforeTimeoutFor(backend: Backend, version: string): boolean {
-  return backend === "mooncake" || versionAtLeast(version, "0.5.17");
+  return backend === "mooncake" || hasChange(version, "nixlDrainsBeforeTimeout");
 }
 
 export interface ProfileSettings extends Partial<Profile> {
@@ -79,7 +170,7 @@ export interface ProfileSettings extends Partial<Profile> {
   version: string;
 }
 
-/** A full profile: version-derived behaviour plus v0.5.18 defaults (pd §10), overridden by what is given. */
+/** A full profile: version-derived behaviour plus the latest release's defaults (pd §10), overridden by what is given. */
 export function defaultProfile(given: ProfileSettings): Profile {
   const { backend, version } = given;
   parseVersion(version);

@@ -1,10 +1,12 @@
 // What default SGLang logs (and probe records) reveal about the run's profile
 // when no `config` record says it: backend-only lines, version-specific line
 // formats, event-loop names in tracebacks, HiCache start-up lines. Each sign
-// cites the reference section it relies on; version bounds marked
-// [inference] are derived from PR dates, not stated release contents.
+// cites the reference section it relies on. Version bounds come from the
+// profile's CHANGES (model/profile.ts); those marked [inference] are derived
+// from PR dates, not stated release contents.
 
 import type { Backend } from "../model/api.js";
+import { CHANGES, maxVersionWithout, minVersionWith, SGLANG_RELEASES } from "../model/profile.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson, setMeta } from "../../ingest/store/db.js";
 import { LogKind } from "../../ingest/event.js";
@@ -37,63 +39,72 @@ export interface Sign {
 
 type Implication = Omit<Sign, "seq">;
 
-/** Substrings that, all present in one log record, imply something (pd = docs/protocol.md). */
-const TEXT_SIGNS: { needles: string[]; implies: Implication }[] = [
-  // SGLang logs its settings at start-up: `logger.info(f"{server_args=}")` (sglang
-  // python/sglang/srt/entrypoints/engine.py _launch_subprocesses), one line per server.
-  { needles: ["server_args=ServerArgs(", "disaggregation_mode='prefill'"], implies: { why: "the prefill server_args start-up line" } },
-  { needles: ["server_args=ServerArgs(", "disaggregation_mode='decode'"], implies: { why: "the decode server_args start-up line" } },
-  { needles: ["NIXL KVManager initialized with backend:"], implies: { backend: "nixl", why: "NIXL KVManager start-up line (docs/protocol.md §3.2)" } },
-  { needles: ["sending kvcache to ", " with notif "], implies: { backend: "nixl", why: "NIXL `sending kvcache … with notif` line (docs/protocol.md §3.2)" } },
-  { needles: ["NIXL transport error for room"], implies: { backend: "nixl", why: "NIXL transport error line (docs/protocol.md §3.2)" } },
-  { needles: ["NIXL transfer encountered ERR"], implies: { backend: "nixl", why: "NIXL transfer ERR (docs/protocol.md §3.2)" } },
-  { needles: ["NixlMsgGuard"], implies: { backend: "nixl", why: "the NIXL bootstrap GUARD in a traceback (docs/protocol.md §7.1)" } },
-  {
-    needles: ["KVSender transfer encountered an error."],
-    implies: { backend: "nixl", versionMax: "0.5.11", why: "NIXL inline-transfer poll error, only before the worker queues of #23967 (docs/protocol.md §6)" },
-  },
-  {
-    needles: ["Aborted by decode-side abort notification."],
-    implies: { backend: "nixl", versionMin: "0.5.16", why: "NIXL prefill abort reason, from the ABORT handler of #30352 (docs/protocol.md §3.5, §7.1)" },
-  },
-  { needles: ["Skipping chunk for room"], implies: { backend: "mooncake", why: "Mooncake transfer_worker skip line (docs/protocol.md §3.3)" } },
-  { needles: ["Session ", " failed."], implies: { backend: "mooncake", why: "Mooncake `Session … failed.` line (docs/protocol.md §3.3)" } },
-  { needles: ["AUX_DATA"], implies: { backend: "mooncake", why: "Mooncake AUX_DATA line (docs/protocol.md §3.3)" } },
-  { needles: ["Transfer thread failed because of"], implies: { backend: "mooncake", why: "Mooncake transfer thread crash (docs/protocol.md §3.3)" } },
-  { needles: ["remote mooncake session"], implies: { backend: "mooncake", why: "Mooncake failure reason (docs/protocol.md §3.5)" } },
-  {
-    needles: ["Sent ABORT_ACK for room"],
-    implies: { backend: "mooncake", versionMin: "0.5.13", why: "Mooncake prefill ABORT_ACK, from #27372 (docs/protocol.md §3.3, §7.2)" },
-  },
-  {
-    needles: ["Received ABORT_ACK for room"],
-    implies: { backend: "mooncake", versionMin: "0.5.13", why: "Mooncake decode got ABORT_ACK, from #27372 (docs/protocol.md §3.3, §7.2)" },
-  },
-  {
-    needles: ["Sent abort notification for room"],
-    implies: { versionMin: "0.5.13", why: "decode sends ABORT to prefill from #27372 (docs/protocol.md §3.1, §7.1)" },
-  },
-  {
-    needles: ["Received abort notification for room"],
-    implies: {
-      versionMin: "0.5.13",
-      versionMinIf: { backend: "nixl", version: "0.5.16" },
-      why: "prefill handled an ABORT frame: #27372 (v0.5.13), on NIXL only with the handler of #30352 (v0.5.16) (docs/protocol.md §3.2, §7.1)",
+/**
+ * Substrings that, all present in one log record, imply something (pd =
+ * docs/protocol.md). Built per call, so the bounds follow the profile's CHANGES.
+ */
+function textSignList(): { needles: string[]; implies: Implication }[] {
+  return [
+    // SGLang logs its settings at start-up: `logger.info(f"{server_args=}")` (sglang
+    // python/sglang/srt/entrypoints/engine.py _launch_subprocesses), one line per server.
+    { needles: ["server_args=ServerArgs(", "disaggregation_mode='prefill'"], implies: { why: "the prefill server_args start-up line" } },
+    { needles: ["server_args=ServerArgs(", "disaggregation_mode='decode'"], implies: { why: "the decode server_args start-up line" } },
+    { needles: ["NIXL KVManager initialized with backend:"], implies: { backend: "nixl", why: "NIXL KVManager start-up line (docs/protocol.md §3.2)" } },
+    { needles: ["sending kvcache to ", " with notif "], implies: { backend: "nixl", why: "NIXL `sending kvcache … with notif` line (docs/protocol.md §3.2)" } },
+    { needles: ["NIXL transport error for room"], implies: { backend: "nixl", why: "NIXL transport error line (docs/protocol.md §3.2)" } },
+    { needles: ["NIXL transfer encountered ERR"], implies: { backend: "nixl", why: "NIXL transfer ERR (docs/protocol.md §3.2)" } },
+    { needles: ["NixlMsgGuard"], implies: { backend: "nixl", why: "the NIXL bootstrap GUARD in a traceback (docs/protocol.md §7.1)" } },
+    {
+      needles: ["KVSender transfer encountered an error."],
+      implies: { backend: "nixl", versionMax: maxVersionWithout("transferWorkerQueues"), why: "NIXL inline-transfer poll error, only before the worker queues of #23967 (docs/protocol.md §6)" },
     },
-  },
-  { needles: ["event_loop_overlap_disagg_"], implies: { overlap: true, why: "an overlap-schedule event loop in a traceback (docs/hicache-indexk.md §3.3)" } },
-  { needles: ["event_loop_normal_disagg_"], implies: { overlap: false, why: "a normal (non-overlap) event loop in a traceback (docs/hicache-indexk.md §3.2)" } },
-  { needles: ["host memory for hierarchical KV cache"], implies: { hicache: true, why: "HiCache host pool start-up line (docs/hicache-indexk.md §1.1)" } },
-  {
-    needles: ["NSATokenToKVPoolHost initialized with indexer page stride size:"],
-    implies: { hicache: true, why: "NSA HiCache host pool start-up line (docs/hicache-indexk.md §1.2)" },
-  },
-];
+    {
+      needles: ["Aborted by decode-side abort notification."],
+      implies: { backend: "nixl", versionMin: minVersionWith("nixlAbortHandler"), why: "NIXL prefill abort reason, from the ABORT handler of #30352 (docs/protocol.md §3.5, §7.1)" },
+    },
+    { needles: ["Skipping chunk for room"], implies: { backend: "mooncake", why: "Mooncake transfer_worker skip line (docs/protocol.md §3.3)" } },
+    { needles: ["Session ", " failed."], implies: { backend: "mooncake", why: "Mooncake `Session … failed.` line (docs/protocol.md §3.3)" } },
+    { needles: ["AUX_DATA"], implies: { backend: "mooncake", why: "Mooncake AUX_DATA line (docs/protocol.md §3.3)" } },
+    { needles: ["Transfer thread failed because of"], implies: { backend: "mooncake", why: "Mooncake transfer thread crash (docs/protocol.md §3.3)" } },
+    { needles: ["remote mooncake session"], implies: { backend: "mooncake", why: "Mooncake failure reason (docs/protocol.md §3.5)" } },
+    {
+      needles: ["Sent ABORT_ACK for room"],
+      implies: { backend: "mooncake", versionMin: minVersionWith("decodeSendsAbort"), why: "Mooncake prefill ABORT_ACK, from #27372 (docs/protocol.md §3.3, §7.2)" },
+    },
+    {
+      needles: ["Received ABORT_ACK for room"],
+      implies: { backend: "mooncake", versionMin: minVersionWith("decodeSendsAbort"), why: "Mooncake decode got ABORT_ACK, from #27372 (docs/protocol.md §3.3, §7.2)" },
+    },
+    {
+      needles: ["Sent abort notification for room"],
+      implies: { versionMin: minVersionWith("decodeSendsAbort"), why: "decode sends ABORT to prefill from #27372 (docs/protocol.md §3.1, §7.1)" },
+    },
+    {
+      needles: ["Received abort notification for room"],
+      implies: {
+        versionMin: minVersionWith("decodeSendsAbort"),
+        versionMinIf: { backend: "nixl", version: minVersionWith("nixlAbortHandler") },
+        why: "prefill handled an ABORT frame: #27372 (v0.5.13), on NIXL only with the handler of #30352 (v0.5.16) (docs/protocol.md §3.2, §7.1)",
+      },
+    },
+    { needles: ["event_loop_overlap_disagg_"], implies: { overlap: true, why: "an overlap-schedule event loop in a traceback (docs/hicache-indexk.md §3.3)" } },
+    { needles: ["event_loop_normal_disagg_"], implies: { overlap: false, why: "a normal (non-overlap) event loop in a traceback (docs/hicache-indexk.md §3.2)" } },
+    { needles: ["host memory for hierarchical KV cache"], implies: { hicache: true, why: "HiCache host pool start-up line (docs/hicache-indexk.md §1.1)" } },
+    {
+      needles: ["NSATokenToKVPoolHost initialized with indexer page stride size:"],
+      implies: { hicache: true, why: "NSA HiCache host pool start-up line (docs/hicache-indexk.md §1.2)" },
+    },
+  ];
+}
 
 /** The kv notification tag as a NIXL debug line prints it (pd §3.2). */
 const NOTIF_NEEDLES = [" with notif "];
 
-/** Bump when the signs below change: cached findings of an older list are then looked for again. */
+/**
+ * Bump when the signs below change: cached findings of an older list are then
+ * looked for again. A change to the profile's releases or CHANGES moves the
+ * bounds, so the cache is keyed by those too.
+ */
 const SIGNS_VERSION = 3;
 const META_KEY = "profile_signs";
 
@@ -104,19 +115,21 @@ const META_KEY = "profile_signs";
  */
 export function findSigns(db: IncidentDb): Sign[] {
   const fingerprint = eventsFingerprint(db);
-  const cached = getMetaJson<{ version: number; fingerprint: string; signs: Sign[] }>(db, META_KEY);
-  if (cached && cached.version === SIGNS_VERSION && cached.fingerprint === fingerprint) return cached.signs;
-  const records = firstRecordsWith(db, [...TEXT_SIGNS.map((s) => s.needles), NOTIF_NEEDLES]);
+  const versions = JSON.stringify([SGLANG_RELEASES, CHANGES]);
+  const cached = getMetaJson<{ version: number; versions?: string; fingerprint: string; signs: Sign[] }>(db, META_KEY);
+  if (cached && cached.version === SIGNS_VERSION && cached.versions === versions && cached.fingerprint === fingerprint) return cached.signs;
+  const list = textSignList();
+  const records = firstRecordsWith(db, [...list.map((s) => s.needles), NOTIF_NEEDLES]);
   const notifLine = records.pop();
-  const signs = [...textSigns(records), ...batchLineSigns(db), ...notifTagSigns(db, notifLine), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
-  if (!db.readonly) setMeta(db, META_KEY, JSON.stringify({ version: SIGNS_VERSION, fingerprint, signs }));
+  const signs = [...textSigns(list, records), ...batchLineSigns(db), ...notifTagSigns(db, notifLine), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
+  if (!db.readonly) setMeta(db, META_KEY, JSON.stringify({ version: SIGNS_VERSION, versions, fingerprint, signs }));
   return signs;
 }
 
-/** Per text sign, the first record holding all its needles (`records`, in TEXT_SIGNS order). */
-function textSigns(records: (RecordMatch | undefined)[]): Sign[] {
+/** Per text sign, the first record holding all its needles (`records`, in `list` order). */
+function textSigns(list: ReturnType<typeof textSignList>, records: (RecordMatch | undefined)[]): Sign[] {
   const out: Sign[] = [];
-  TEXT_SIGNS.forEach((s, i) => {
+  list.forEach((s, i) => {
     const record = records[i];
     if (!record) return;
     const sign: Sign = { seq: record.seq, ...s.implies };
@@ -166,30 +179,30 @@ function batchLineSigns(db: IncidentDb): Sign[] {
     const msg = message(texts.text(prefill.sourceId, prefill.line));
     const keys = msg.replace(/^Prefill batch(\.| \[\d+\],|,)\s*/, "").split(", ").map((kv) => kv.split(":")[0]!.trim());
     const seq = prefill.seq;
-    if (msg.startsWith("Prefill batch.")) out.push({ seq, versionMax: "0.5.3", why: "`Prefill batch.` with a period (docs/protocol.md §2.3)" });
-    else out.push({ seq, versionMin: "0.5.4", why: "`Prefill batch,` with a comma, after #9366 (docs/protocol.md §2.3) [inference: first after v0.5.3]" });
-    if (keys.includes("#prealloc-req")) out.push({ seq, versionMax: "0.5.11", why: "prefill batch line names `#prealloc-req` (docs/protocol.md §2.1)" });
+    if (msg.startsWith("Prefill batch.")) out.push({ seq, versionMax: maxVersionWithout("batchLineComma"), why: "`Prefill batch.` with a period (docs/protocol.md §2.3)" });
+    else out.push({ seq, versionMin: minVersionWith("batchLineComma"), why: "`Prefill batch,` with a comma, after #9366 (docs/protocol.md §2.3) [inference: first after v0.5.3]" });
+    if (keys.includes("#prealloc-req")) out.push({ seq, versionMax: maxVersionWithout("bootstrapReqField"), why: "prefill batch line names `#prealloc-req` (docs/protocol.md §2.1)" });
     if (keys.includes("#bootstrap-req")) {
-      out.push({ seq, versionMin: "0.5.12", why: "prefill batch line names `#bootstrap-req` (docs/protocol.md §2.1)" });
+      out.push({ seq, versionMin: minVersionWith("bootstrapReqField"), why: "prefill batch line names `#bootstrap-req` (docs/protocol.md §2.1)" });
       out.push(
         keys.includes("#optimistic-req")
-          ? { seq, versionMin: "0.5.16", why: "prefill batch line has `#optimistic-req` (#30951, docs/protocol.md §2.1)" }
-          : { seq, versionMax: "0.5.15", why: "prefill batch line lacks `#optimistic-req`, printed on PD prefill from v0.5.16 (docs/protocol.md §2.1)" },
+          ? { seq, versionMin: minVersionWith("optimisticReq"), why: "prefill batch line has `#optimistic-req` (#30951, docs/protocol.md §2.1)" }
+          : { seq, versionMax: maxVersionWithout("optimisticReq"), why: "prefill batch line lacks `#optimistic-req`, printed on PD prefill from v0.5.16 (docs/protocol.md §2.1)" },
       );
     }
     if (!msg.startsWith("Prefill batch.")) {
       out.push(
         keys.includes("#pending-token")
-          ? { seq, versionMin: "0.5.11", why: "prefill batch line has `#pending-token` (docs/protocol.md §2.1)" }
-          : { seq, versionMax: "0.5.10", why: "prefill batch line lacks `#pending-token`, printed from v0.5.11 (docs/protocol.md §2.1)" },
+          ? { seq, versionMin: minVersionWith("pendingToken"), why: "prefill batch line has `#pending-token` (docs/protocol.md §2.1)" }
+          : { seq, versionMax: maxVersionWithout("pendingToken"), why: "prefill batch line lacks `#pending-token`, printed from v0.5.11 (docs/protocol.md §2.1)" },
       );
       const graph = keys.findIndex((k) => / graph$/.test(k));
       const throughput = keys.indexOf("input throughput (token/s)");
       if (graph >= 0 && throughput >= 0) {
         out.push(
           graph > throughput
-            ? { seq, versionMax: "0.5.9", why: "prefill batch line prints the graph flag after the throughput (docs/protocol.md §2.3)" }
-            : { seq, versionMin: "0.5.10", why: "prefill batch line prints the throughput last (docs/protocol.md §2.3)" },
+            ? { seq, versionMax: maxVersionWithout("batchLineThroughputLast"), why: "prefill batch line prints the graph flag after the throughput (docs/protocol.md §2.3)" }
+            : { seq, versionMin: minVersionWith("batchLineThroughputLast"), why: "prefill batch line prints the throughput last (docs/protocol.md §2.3)" },
         );
       }
     }
@@ -197,7 +210,7 @@ function batchLineSigns(db: IncidentDb): Sign[] {
   // An era's separator is on every batch line of a source, so each source's first one tells.
   const decodes = firstRecordPerSource(db, LogKind.decodeBatch);
   const decode = decodes.find((d) => message(texts.text(d.sourceId, d.line)).startsWith("Decode batch."));
-  if (decode) out.push({ seq: decode.seq, versionMax: "0.5.3", why: "`Decode batch.` with a period (docs/protocol.md §2.3)" });
+  if (decode) out.push({ seq: decode.seq, versionMax: maxVersionWithout("batchLineComma"), why: "`Decode batch.` with a period (docs/protocol.md §2.3)" });
   return out;
 }
 
@@ -214,8 +227,8 @@ function notifTagSigns(db: IncidentDb, fromLog: RecordMatch | undefined): Sign[]
     const m = found?.text ? /(\d+_kv_[\d_]+)/.exec(found.text) : null;
     if (!found || !m) continue;
     const fields = m[1]!.split("_").filter((f) => f.length > 0).length;
-    if (fields === 4) out.push({ seq: found.seq, versionMax: "0.5.11", why: "four-field kv notification tag, before #15027 (docs/protocol.md §6) [inference]" });
-    else if (fields >= 5) out.push({ seq: found.seq, versionMin: "0.5.4", why: "kv notification tag with a source field, #15027 (docs/protocol.md §6) [inference]" });
+    if (fields === 4) out.push({ seq: found.seq, versionMax: maxVersionWithout("notifTagSourceField"), why: "four-field kv notification tag, before #15027 (docs/protocol.md §6) [inference]" });
+    else if (fields >= 5) out.push({ seq: found.seq, versionMin: minVersionWith("notifTagSourceField"), why: "kv notification tag with a source field, #15027 (docs/protocol.md §6) [inference]" });
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // SGLang default, and the choice names the events it rests on.
 
 import type { Backend, Profile } from "../model/api.js";
-import { defaultProfile, settingsFromConfig } from "../model/profile.js";
+import { defaultProfile, firstRelease, latestRelease, SGLANG_RELEASES, settingsFromConfig } from "../model/profile.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { LogKind } from "../../ingest/event.js";
 import { configRecords } from "../../ingest/store/replayQueries.js";
@@ -28,10 +28,6 @@ export interface ProfileChoice {
   /** Evidence that disagrees with the choice (or with other evidence), in words. */
   conflicts: string[];
 }
-
-/** Releases the reference covers (pd §0); a version read from logs is one of these. */
-const RELEASES = Array.from({ length: 16 }, (_, i) => `0.5.${i + 3}`);
-const LATEST = RELEASES[RELEASES.length - 1]!;
 
 /** Fields the model derives from backend and version (model/profile.ts) rather than fixed defaults. */
 const VERSION_DERIVED = new Set<keyof Profile>([
@@ -57,7 +53,7 @@ export function selectProfile(db: IncidentDb, flag?: string): ProfileChoice {
   applySigns(findSigns(db), stated, conflicts);
 
   const backend = (stated.get("backend")?.value as Backend | undefined) ?? "mooncake";
-  const version = (stated.get("version")?.value as string | undefined) ?? LATEST;
+  const version = (stated.get("version")?.value as string | undefined) ?? latestRelease();
   const given: Partial<Profile> = { backend, version };
   for (const [field, s] of stated) (given as Record<string, unknown>)[field] = s.value;
   const profile = defaultProfile({ ...given, backend, version });
@@ -134,8 +130,8 @@ function applySigns(signs: Sign[], stated: Map<keyof Profile, Stated>, conflicts
     return out;
   });
   if (bounds.length === 0) return;
-  const lo = bounds.filter((b) => b.min).reduce((v, b) => (cmp(b.min!, v) > 0 ? b.min! : v), RELEASES[0]!);
-  const hi = bounds.filter((b) => b.max).reduce((v, b) => (cmp(b.max!, v) < 0 ? b.max! : v), LATEST);
+  const lo = bounds.filter((b) => b.min).reduce((v, b) => (cmp(b.min!, v) > 0 ? b.min! : v), firstRelease());
+  const hi = bounds.filter((b) => b.max).reduce((v, b) => (cmp(b.max!, v) < 0 ? b.max! : v), latestRelease());
   const describe = bounds.map((b) => `${b.min ? `≥ ${b.min}` : `≤ ${b.max}`}: ${b.why}`).join("; ");
   const prior = stated.get("version");
   if (prior) {
@@ -145,7 +141,8 @@ function applySigns(signs: Sign[], stated: Map<keyof Profile, Stated>, conflicts
     return;
   }
   if (cmp(lo, hi) > 0) conflicts.push(`version: log evidence contradicts itself (lowest ${lo} > highest ${hi}: ${describe}); the upper bound is used`);
-  const chosen = [...RELEASES].reverse().find((r) => cmp(r, hi) <= 0 && (cmp(lo, hi) > 0 || cmp(r, lo) >= 0)) ?? hi;
+  // A version read from logs is one of the releases the reference covers (pd §0).
+  const chosen = [...SGLANG_RELEASES].reverse().find((r) => cmp(r, hi) <= 0 && (cmp(lo, hi) > 0 || cmp(r, lo) >= 0)) ?? hi;
   stated.set("version", {
     value: chosen,
     origin: "log",

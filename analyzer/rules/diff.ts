@@ -17,6 +17,7 @@ import type { ConfigValue } from "./config.js";
 import { decodeAs } from "../events/decode.js";
 import { Evidence, isoTime } from "./evidence.js";
 import { rowBytes } from "../model/indexK.js";
+import { nixlPrefillDiesOnAbort } from "../model/profile.js";
 import { CAUSE_IDS, type AnalysisReport, type CauseId } from "./finding.js";
 import { analyzeIncident } from "./index.js";
 import type { AbEvidence } from "./suspects.js";
@@ -74,8 +75,8 @@ const SENSITIVITY: Record<CauseId, { metric: Metric; settings: Record<string, Ri
   "overlap-collective-desync": { metric: "stalls", settings: { overlap: when((v) => v === true) } },
   "unhandled-abort": {
     metric: "stalls",
-    // NIXL prefill v0.5.13–v0.5.15 dies on ABORT (§7.1).
-    settings: { version: when((v) => typeof v === "string" && /^v?0\.5\.1[3-5]\b/.test(v)), backend: when((v) => v === "nixl") },
+    // NIXL prefill dies on ABORT between decode sending it and prefill handling it (§7.1).
+    settings: { version: when((v) => typeof v === "string" && nixlPrefillDiesOnAbort(v)), backend: when((v) => v === "nixl") },
   },
   "indexer-address-overflow": { metric: "corrupted-rooms", settings: { max_context: more } },
   "item-len-mismatch": { metric: "corrupted-rooms", settings: {} },
