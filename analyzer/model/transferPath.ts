@@ -177,7 +177,7 @@ export function onKvDone(s: ModelState, ev: EventOf<"kv.done">): void {
  */
 export function onKvNotify(s: ModelState, ev: EventOf<"kv.notify">): void {
   s.seen |= SEEN.notify;
-  const n = ev.tag === undefined ? null : parseNotif(ev.tag, ev.room ?? null);
+  const n = ev.tag === undefined ? null : parseNotif(ev.tag);
   const room = n?.room ?? ev.room;
   if (room === undefined) return;
   const rank = s.rankOf(ev, DECODE);
@@ -258,7 +258,7 @@ export function onKvTimeout(s: ModelState, ev: EventOf<"kv.timeout">): void {
  * {room}_kv_{chunk}_{is_last}_{src}`: a chunk posted (no page evidence).
  */
 export function onNotifSent(s: ModelState, ev: EventOf<"xfer.notif_sent">): void {
-  const n = ev.tag === undefined ? null : parseNotif(ev.tag, ev.room ?? null);
+  const n = ev.tag === undefined ? null : parseNotif(ev.tag);
   const room = n?.room ?? ev.room;
   if (room === undefined) return;
   if (n !== null && n.kind !== "kv" && n.kind !== "stg") return;

@@ -10,6 +10,7 @@ import { CHANGES, maxVersionWithout, minVersionWith, SGLANG_RELEASES } from "../
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { getMetaJson, setMeta } from "../../ingest/store/db.js";
 import { LogKind } from "../../ingest/event.js";
+import { parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
 import { eventTexts } from "../../ingest/store/eventText.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
@@ -224,11 +225,11 @@ function notifTagSigns(db: IncidentDb, fromLog: RecordMatch | undefined): Sign[]
   const fromProbe = firstRecordWithAttrText(db, "kv.notify", "tag", "_kv_");
   const out: Sign[] = [];
   for (const found of [fromLog, fromProbe]) {
-    const m = found?.text ? /(\d+_kv_[\d_]+)/.exec(found.text) : null;
-    if (!found || !m) continue;
-    const fields = m[1]!.split("_").filter((f) => f.length > 0).length;
-    if (fields === 4) out.push({ seq: found.seq, versionMax: maxVersionWithout("notifTagSourceField"), why: "four-field kv notification tag, before #15027 (docs/protocol.md §6) [inference]" });
-    else if (fields >= 5) out.push({ seq: found.seq, versionMin: minVersionWith("notifTagSourceField"), why: "kv notification tag with a source field, #15027 (docs/protocol.md §6) [inference]" });
+    const token = found?.text ? /\d+_kv_\S+/.exec(found.text)?.[0] : undefined;
+    const tag = token === undefined ? null : parseNotifTag(token);
+    if (!found || !tag || (tag.tagKind !== "kv" && tag.tagKind !== "kv_part")) continue;
+    if (tag.src === undefined) out.push({ seq: found.seq, versionMax: maxVersionWithout("notifTagSourceField"), why: "four-field kv notification tag, before #15027 (docs/protocol.md §6) [inference]" });
+    else out.push({ seq: found.seq, versionMin: minVersionWith("notifTagSourceField"), why: "kv notification tag with a source field, #15027 (docs/protocol.md §6) [inference]" });
   }
   return out;
 }

@@ -7,7 +7,9 @@
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { eventsOfRoom, type StoredEvent } from "../../ingest/store/queries.js";
 import { eventsFollowing } from "../../ingest/store/viewQueries.js";
-import { parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import { LogKind } from "../../ingest/event.js";
+import { chunkOfTag, parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import { decodeAs } from "../../analyzer/events/index.js";
 
 export type FlowStep = "post" | "notify" | "poll" | "read" | "abort" | "abort-frame" | "bootstrap";
 
@@ -31,7 +33,7 @@ const MAX_ROOM_EVENTS = 20_000;
 function isDecodeAbort(ev: StoredEvent): boolean {
   if (ev.role === "prefill") return false;
   if (ev.kind === "req.abort" || ev.kind === "abort.request" || ev.kind === "abort.sent") return true;
-  return ev.kind === "pd.transfer_failed" && ev.attrs?.["reasonKind"] === "abort";
+  return decodeAs(ev, LogKind.transferFailed)?.reasonKind === "abort";
 }
 
 function stepOf(ev: StoredEvent): FlowStep | null {
@@ -48,7 +50,7 @@ function stepOf(ev: StoredEvent): FlowStep | null {
     case "abort.received":
       return "abort-frame";
     case "boot.msg":
-      return String(ev.attrs?.["kind"] ?? "") === "ABORT" ? "abort-frame" : null;
+      return decodeAs(ev, "boot.msg")?.frame === "ABORT" ? "abort-frame" : null;
     case "abort.ack_sent":
       return "bootstrap";
     default:
@@ -59,8 +61,9 @@ function stepOf(ev: StoredEvent): FlowStep | null {
 /** The chunk id an event names: its column, or the `{room}_kv_{chunk}_...` notification tag (§6). */
 function chunkOf(ev: StoredEvent): number | null {
   if (ev.chunk !== null) return ev.chunk;
-  const tag = ev.attrs?.["tag"] ?? ev.attrs?.["notif"];
-  return typeof tag === "string" ? (parseNotifTag(tag)?.chunk ?? null) : null;
+  const tag = decodeAs(ev, "kv.notify", LogKind.notifSent)?.tag;
+  const parsed = tag === undefined ? null : parseNotifTag(tag);
+  return (parsed && chunkOfTag(parsed)) ?? null;
 }
 
 const sameRank = (a: StoredEvent, b: StoredEvent) => a.host === b.host && a.role === b.role && a.dp === b.dp && a.pp === b.pp && a.tp === b.tp;
@@ -119,7 +122,10 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
 }
 
 /** A thread is the bootstrap thread when its name says so (`Thread-3 (bootstrap_thread)`, §7.1). */
-const isBootstrapThread = (ev: StoredEvent) => /bootstrap/i.test(`${String(ev.attrs?.["thread"] ?? "")} ${String(ev.attrs?.["threadName"] ?? "")}`);
+function isBootstrapThread(ev: StoredEvent): boolean {
+  const exception = decodeAs(ev, LogKind.exception);
+  return /bootstrap/i.test(`${exception?.thread ?? ""} ${exception?.threadName ?? ""}`);
+}
 
 /**
  * How a prefill bootstrap thread took a frame it did not answer: the thread's

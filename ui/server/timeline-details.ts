@@ -11,7 +11,7 @@
 //             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
 //             kv.timeout's after_s): the state the line implies held that long.
 
-import { parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import { chunkOfTag, parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { detailRows } from "../../ingest/store/viewQueries.js";
 
@@ -138,7 +138,7 @@ export function buildDetails(db: IncidentDb, at: Placement): TimelineDetails {
     const wanted = NEEDS_ATTRS.has(kind) && !(kind === "kv.notify" && chunkCol !== null);
     const attrs = attrsText !== null && wanted ? (JSON.parse(attrsText) as Record<string, unknown>) : null;
     const tag = kind === "kv.notify" && chunkCol === null && typeof attrs?.["tag"] === "string" ? parseNotifTag(attrs["tag"] as string) : null;
-    const chunk = chunkCol ?? tag?.chunk ?? null;
+    const chunk = chunkCol ?? (tag && chunkOfTag(tag)) ?? null;
     labelOf[pos] = table.id(labelFor(kind, chunk, state, attrs));
     const ts = at.ts[pos]!;
     const lane = at.lane[pos]!;

@@ -17,24 +17,34 @@
 
 export type NotifTagKind = "kv" | "kv_part" | "kv_state" | "staged" | "state" | "aux" | "aux_nokv";
 
-export interface NotifTag {
-  room: string;
-  tagKind: NotifTagKind;
-  chunk?: number;
-  isLast?: boolean;
-  src?: number;
-  /** kv part: this part's index and the number of parts. */
-  part?: number;
-  parts?: number;
-  /** staged: chunk index in the staging ring, first staging page, page count, destination agent. */
-  chunkIdx?: number;
-  pageStart?: number;
-  numPages?: number;
-  agentName?: string;
-  /** state: the state component index. */
-  component?: number;
-  /** aux_nokv: KV chunks expected earlier from `src`. */
-  expectedChunks?: number;
+/** One decoded tag; which fields it has depends on its form (`tagKind`). */
+export type NotifTag =
+  /** `src` is absent in the four-field tags before #15027. */
+  | { room: string; tagKind: "kv"; chunk: number; isLast: boolean; src?: number }
+  /** This part's index and the number of parts. */
+  | { room: string; tagKind: "kv_part"; chunk: number; isLast: boolean; src: number; part: number; parts: number }
+  | { room: string; tagKind: "kv_state"; chunk: number; isLast: true; src: number }
+  /** Chunk index in the staging ring, first staging page, page count, destination agent. */
+  | {
+      room: string;
+      tagKind: "staged";
+      chunk: number;
+      isLast: boolean;
+      src: number;
+      chunkIdx: number;
+      pageStart: number;
+      numPages: number;
+      agentName: string;
+    }
+  /** `component`: the state component index. */
+  | { room: string; tagKind: "state"; src: number; component?: number }
+  | { room: string; tagKind: "aux" }
+  /** `expectedChunks`: KV chunks expected earlier from `src`. */
+  | { room: string; tagKind: "aux_nokv"; src: number; expectedChunks?: number };
+
+/** The KV chunk a tag covers, for the forms that carry one. */
+export function chunkOfTag(tag: NotifTag): number | undefined {
+  return "chunk" in tag ? tag.chunk : undefined;
 }
 
 /** The tag decoded, or null when it is none of the §6 forms. */

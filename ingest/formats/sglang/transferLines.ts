@@ -8,7 +8,7 @@
 import type { ParsedEvent } from "../../event.js";
 import { LogKind } from "../../event.js";
 import { execAt, reprString, type MatchResult } from "./match.js";
-import { parseNotifTag } from "./notifTag.js";
+import { parseNotifTag, type NotifTag } from "./notifTag.js";
 
 const WITH_NOTIF = " with notif ";
 const SENDING = "sending kvcache to ";
@@ -79,7 +79,8 @@ function notifSent(line: string, at: number, ev: ParsedEvent): MatchResult {
   if (tag === null) return "notif tag";
   ev.kind = LogKind.notifSent;
   ev.role = "prefill";
-  const { room, chunk, ...fields } = tag;
+  // The chunk goes to its column, the other fields of the tag's form to attrs.
+  const { room, chunk, ...fields }: NotifTag & { chunk?: number } = tag;
   ev.room = room;
   if (chunk !== undefined) ev.chunk = chunk;
   ev.attrs = { peer: line.substring(peerStart, sep), tag: tagText, ...fields };
