@@ -7,8 +7,9 @@ import { EVENT_TEXT_TABLE } from "./eventText.js";
 import { moveEventsIntoBlocks } from "./blocks/blockMigration.js";
 import { moveTextOutOfEvents } from "./textMigration.js";
 import { PAGES_TABLE } from "./pages.js";
+import { TIMELINE_TABLE } from "./timelineColumns.js";
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Each entry upgrades a database from version `index` to `index + 1`: SQL, or a step that needs code. */
 export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
@@ -111,4 +112,6 @@ export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
   PAGES_TABLE,
   // A file of page bytes (ingest/pageDumps.ts) is a source too: pages counts what was read from it.
   "ALTER TABLE sources ADD COLUMN pages INTEGER NOT NULL DEFAULT 0;",
+  // The web UI's timeline, built once into the incident (ui/server/timeline-store.ts).
+  TIMELINE_TABLE,
 ];

@@ -1,20 +1,19 @@
-// Worker thread: builds an incident's timeline index from its database and
-// writes it to the cache file, off the server's main thread.
+// Worker thread: builds an incident's timeline index from its events and
+// stores it in the incident file, off the server's main thread.
 
 import { parentPort, workerData } from "node:worker_threads";
 import { openIncident } from "../../ingest/store/db.js";
-import { writeTimelineIndex } from "./timeline-index.js";
+import { storeTimelineIndex } from "./timeline-store.js";
 
 export interface IndexJob {
   dbPath: string;
-  cachePath: string;
 }
 
 const job = workerData as IndexJob;
 try {
-  const db = openIncident(job.dbPath, { readonly: true });
+  const db = openIncident(job.dbPath);
   try {
-    writeTimelineIndex(db, job.cachePath);
+    storeTimelineIndex(db);
   } finally {
     db.close();
   }

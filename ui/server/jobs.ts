@@ -89,7 +89,7 @@ export class JobQueue {
   }
 
   private run(id: string): Promise<void> {
-    const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), indexPath: this.registry.indexPathOf(id), name: this.registry.get(id)!.name };
+    const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), name: this.registry.get(id)!.name };
     this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", step: "starting", percent: 0 } });
     return new Promise((resolve, reject) => {
       const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });

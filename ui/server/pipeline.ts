@@ -9,13 +9,11 @@ import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { InputError } from "../../ingest/identity.js";
 import { openIncident } from "../../ingest/store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
-import { writeTimelineIndex } from "./timeline-index.js";
+import { storeTimelineIndex } from "./timeline-store.js";
 
 export interface PipelineInput {
   /** Absolute path of the incident database. */
   dbPath: string;
-  /** Where the timeline index is cached (see Registry.timeline). */
-  indexPath: string;
   /** The incident's name in reports. */
   name: string;
 }
@@ -67,9 +65,9 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   const db = openIncident(input.dbPath);
   try {
     storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath) }));
-    // The timeline index too, so that a ready incident opens at once.
+    // The timeline index too, into the incident file, so that a ready incident opens at once.
     report({ type: "progress", progress: { phase: "index", step: "indexing the timeline", percent: null } });
-    writeTimelineIndex(db, input.indexPath);
+    storeTimelineIndex(db);
   } finally {
     db.close();
   }

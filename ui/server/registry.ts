@@ -12,9 +12,8 @@ import { join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { openIncident, openIncidentForReading, type IncidentDb } from "../../ingest/store/db.js";
-import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { TimelineIndex } from "./timeline-index.js";
-import { deserializeIndex, type IndexFingerprint } from "./index-file.js";
+import { storedTimelineIndex } from "./timeline-store.js";
 import type { IndexJob } from "./index-worker.js";
 
 const INDEX_WORKER_URL = new URL("./index-worker.js", import.meta.url);
@@ -195,8 +194,8 @@ export class Registry {
   }
 
   /**
-   * The incident's timeline index: from the cache file beside its database
-   * when that is current, else built in a worker thread (and cached).
+   * The incident's timeline index: read from the incident file when it holds
+   * one for its current events, else built there once in a worker thread.
    */
   timeline(id: string): Promise<TimelineIndex> {
     const o = this.openedOf(id);
@@ -213,25 +212,20 @@ export class Registry {
     for (const id of [...this.opened.keys()]) this.close(id);
   }
 
-  indexPathOf(id: string): string {
-    return join(this.dirOf(id), "timeline.idx");
-  }
-
   private async loadIndex(id: string): Promise<TimelineIndex> {
-    const dbPath = this.dbPathOf(id);
-    const cachePath = this.indexPathOf(id);
-    const fingerprint: IndexFingerprint = { events: eventsFingerprint(this.db(id)) };
-    const cached = existsSync(cachePath) ? deserializeIndex(readFileSync(cachePath), fingerprint) : undefined;
-    if (cached) return cached;
-    const job: IndexJob = { dbPath, cachePath };
+    // Servers before the timeline moved into the incident file cached it beside the database.
+    rmSync(join(this.dirOf(id), "timeline.idx"), { force: true });
+    const stored = storedTimelineIndex(this.db(id));
+    if (stored) return stored;
+    const job: IndexJob = { dbPath: this.dbPathOf(id) };
     await new Promise<void>((resolve, reject) => {
       const worker = new Worker(INDEX_WORKER_URL, { workerData: job });
       worker.once("message", (m: { ok: boolean; message?: string }) => (m.ok ? resolve() : reject(new Error(m.message))));
       worker.once("error", reject);
       worker.once("exit", (code) => reject(new Error(`the index worker stopped (exit code ${code})`)));
     });
-    const built = deserializeIndex(readFileSync(cachePath), fingerprint);
-    if (!built) throw new Error(`the timeline index of '${id}' could not be read back`);
+    const built = storedTimelineIndex(this.db(id));
+    if (!built) throw new Error(`the timeline index of '${id}' could not be read back from the incident`);
     return built;
   }
 

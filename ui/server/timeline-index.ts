@@ -3,15 +3,16 @@
 // typed arrays instead of a SQL scan. Only what the timeline draws is kept
 // (time, seq, lane, kind, tone, a short name), with the spans the events
 // imply and the empty stretches of time; everything else is fetched per event.
+// It is kept in the incident file (timeline-store.ts).
 
-import { renameSync, writeFileSync } from "node:fs";
-import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { timelineRows } from "../../ingest/store/viewQueries.js";
 import type { Lane } from "../wire.js";
-import { ABSENT, serializeIndex } from "./index-file.js";
 import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind } from "./lanes.js";
 import { buildDetails, emptyGaps, type SpanColumns } from "./timeline-details.js";
+
+/** posOfSeq's value for a seq with no event. */
+export const ABSENT = 0xffffffff;
 
 export interface TimelineIndex {
   lanes: Lane[];
@@ -174,11 +175,4 @@ export function lowerBound(sorted: Float64Array, v: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/** Builds the index and writes it to `path` (atomically), keyed by the events' fingerprint. */
-export function writeTimelineIndex(db: IncidentDb, path: string): void {
-  const buf = serializeIndex(buildTimelineIndex(db), { events: eventsFingerprint(db) });
-  writeFileSync(`${path}.tmp`, buf);
-  renameSync(`${path}.tmp`, path);
 }

@@ -1,0 +1,105 @@
+// The timeline index kept in the incident file, through the store's timeline
+// columns (ingest/store/timelineColumns.ts): built once from the events, after
+// the analysis of an upload or on an incident's first open, then read back
+// without a scan of the events.
+
+import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
+import type { IncidentDb } from "../../ingest/store/db.js";
+import { readTimelineColumns, writeTimelineColumns } from "../../ingest/store/timelineColumns.js";
+import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
+
+/** Bump when the columns or the header below change: a timeline stored by other code is built again. */
+const LAYOUT = 1;
+
+interface Header {
+  layout: typeof LAYOUT;
+  lanes: TimelineIndex["lanes"];
+  kinds: string[];
+  labels: string[];
+  spanRooms: string[];
+  gaps: [number, number][];
+  shortSpanUs: number;
+  maxSeq: number;
+}
+
+type Column = Float64Array | Uint32Array | Uint16Array | Uint8Array;
+type ColumnType = new (buffer: ArrayBuffer) => Column;
+
+/** Each stored column: how it is read back, and where it sits in the index. */
+const COLUMNS: Record<string, [ColumnType, (idx: TimelineIndex) => Column]> = {
+  ts: [Float64Array, (i) => i.ts],
+  seq: [Uint32Array, (i) => i.seq],
+  lane: [Uint16Array, (i) => i.lane],
+  kind: [Uint16Array, (i) => i.kind],
+  tone: [Uint8Array, (i) => i.tone],
+  label: [Uint16Array, (i) => i.label],
+  "span.start": [Float64Array, (i) => i.spans.start],
+  "span.end": [Float64Array, (i) => i.spans.end],
+  "span.lane": [Uint16Array, (i) => i.spans.lane],
+  "span.type": [Uint8Array, (i) => i.spans.type],
+  "span.open": [Uint8Array, (i) => i.spans.open],
+  "span.seq": [Uint32Array, (i) => i.spans.seq],
+  "span.label": [Uint16Array, (i) => i.spans.label],
+  "span.room": [Uint32Array, (i) => i.spans.room],
+};
+
+/** Builds the index from the events and stores it in the incident (a read-write connection); returns it and the bytes stored. */
+export function storeTimelineIndex(db: IncidentDb): { index: TimelineIndex; bytes: number } {
+  const index = buildTimelineIndex(db);
+  const header: Header = {
+    layout: LAYOUT,
+    lanes: index.lanes,
+    kinds: index.kinds,
+    labels: index.labels,
+    spanRooms: index.spanRooms,
+    gaps: index.gaps,
+    shortSpanUs: index.shortSpanUs,
+    maxSeq: index.posOfSeq.length - 1,
+  };
+  const columns = Object.fromEntries(Object.entries(COLUMNS).map(([name, [, of]]) => [name, of(index)]));
+  return { index, bytes: writeTimelineColumns(db, eventsFingerprint(db), header, columns) };
+}
+
+/** The index the incident holds for its current events, or undefined when none was built for them. */
+export function storedTimelineIndex(db: IncidentDb): TimelineIndex | undefined {
+  const stored = readTimelineColumns(db, eventsFingerprint(db));
+  const header = stored?.header as Header | undefined;
+  if (!stored || header?.layout !== LAYOUT) return undefined;
+  const col = <T extends Column>(name: string): T => {
+    const bytes = stored.columns.get(name);
+    if (!bytes) throw new Error(`the stored timeline has no column '${name}'`);
+    return new COLUMNS[name]![0](bytes) as T;
+  };
+  const ts = col<Float64Array>("ts");
+  const seq = col<Uint32Array>("seq");
+  const posOfSeq = new Uint32Array(header.maxSeq + 1).fill(ABSENT);
+  for (let i = 0; i < seq.length; i++) posOfSeq[seq[i]!] = i;
+  const n = ts.length;
+  return {
+    lanes: header.lanes,
+    kinds: header.kinds,
+    labels: header.labels,
+    spanRooms: header.spanRooms,
+    gaps: header.gaps,
+    shortSpanUs: header.shortSpanUs,
+    ts,
+    seq,
+    lane: col("lane"),
+    kind: col("kind"),
+    tone: col("tone"),
+    label: col("label"),
+    spans: {
+      start: col("span.start"),
+      end: col("span.end"),
+      lane: col("span.lane"),
+      type: col("span.type"),
+      open: col("span.open"),
+      seq: col("span.seq"),
+      label: col("span.label"),
+      room: col("span.room"),
+    },
+    posOfSeq,
+    firstTsUs: n ? ts[0]! : null,
+    lastTsUs: n ? ts[n - 1]! : null,
+  };
+}
