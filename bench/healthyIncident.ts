@@ -33,7 +33,8 @@ export async function healthyIncidentDb(target: number, label: string, cacheDir?
   mkdirSync(dir, { recursive: true });
   const db = join(dir, "incident.db");
   if (existsSync(db)) {
-    const d = openIncident(db, { readonly: true });
+    // Read-write: a kept incident written by an earlier schema is migrated here, not refused.
+    const d = openIncident(db);
     const n = eventCount(d);
     d.close();
     if (n >= target) {
