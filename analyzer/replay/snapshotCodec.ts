@@ -7,6 +7,7 @@
 // µs); the distinct strings — which encode and decode as typed-array passes,
 // then compressed. The columns are reused from one snapshot to the next.
 
+import { Interner } from "../../ingest/store/blocks/interner.js";
 import { compress, decompress } from "../../ingest/store/codec.js";
 
 const T_INT = 0;
@@ -30,14 +31,12 @@ class Columns {
   floats = new Float64Array(1 << 10);
   n = 0;
   nf = 0;
-  strings: string[] = [];
-  private readonly stringIds = new Map<string, number>();
+  readonly strings = new Interner();
 
   reset(): void {
     this.n = 0;
     this.nf = 0;
-    this.strings = [];
-    this.stringIds.clear();
+    this.strings.reset();
   }
 
   /** A value whose payload is an int32 (an integer, a length, a string's index). */
@@ -59,12 +58,7 @@ class Columns {
   }
 
   string(s: string): number {
-    let id = this.stringIds.get(s);
-    if (id === undefined) {
-      this.stringIds.set(s, (id = this.strings.length));
-      this.strings.push(s);
-    }
-    return id;
+    return this.strings.id(s);
   }
 
   private grow(): void {
@@ -123,7 +117,7 @@ export function encodeSnapshot(state: unknown): Buffer {
   const c = scratch;
   c.reset();
   write(c, state);
-  const strings = Buffer.from(JSON.stringify(c.strings), "utf8");
+  const strings = Buffer.from(JSON.stringify(c.strings.list), "utf8");
   const tagBytes = pad8(c.n);
   const intBytes = pad8(c.n * 4);
   const out = Buffer.allocUnsafe(16 + tagBytes + intBytes + c.nf * 8 + strings.byteLength);

@@ -5,6 +5,7 @@
 // block (AttrsBlockBuilder), so no JSON text is made or parsed between them.
 // Rows read back from the store for a rebuild arrive as attrs objects.
 
+import { Interner } from "./interner.js";
 import { TAG_FALSE, TAG_JSON, TAG_NULL, TAG_NUMBER, TAG_PAGE_HULL, TAG_STRING, TAG_TRUE, type EncodedAttrs } from "./attrsCodec.js";
 
 /** Where an event's attrs are appended: a shape id for its key list, and ids for its strings and nested values. */
@@ -64,19 +65,6 @@ export function appendAttrs(attrs: Record<string, unknown> | null | undefined, p
   return shape;
 }
 
-class Interner {
-  readonly list: string[] = [];
-  private readonly ids = new Map<string, number>();
-  id(s: string): number {
-    let i = this.ids.get(s);
-    if (i === undefined) {
-      this.ids.set(s, (i = this.list.length));
-      this.list.push(s);
-    }
-    return i;
-  }
-}
-
 /** A growable typed array. */
 class Growable<T extends Uint8Array | Float64Array> {
   length = 0;
@@ -94,6 +82,36 @@ class Growable<T extends Uint8Array | Float64Array> {
   }
   take(): T {
     return this.data.slice(0, this.length) as T;
+  }
+}
+
+/** The value stream of a batch or a block (attrsCodec.ts): a tag and a number per value, and the nested values' JSON. */
+class ValueStream {
+  readonly tags: Growable<Uint8Array>;
+  readonly values: Growable<Float64Array>;
+  readonly json = new Interner();
+
+  constructor(capacity: number) {
+    this.tags = new Growable(new Uint8Array(capacity), (n) => new Uint8Array(n));
+    this.values = new Growable(new Float64Array(capacity), (n) => new Float64Array(n));
+  }
+
+  get length(): number {
+    return this.tags.length;
+  }
+
+  push(tag: number, value: number): void {
+    this.tags.push(tag);
+    this.values.push(value);
+  }
+
+  /** The stream so far; it starts afresh. */
+  take(): { tags: Uint8Array; values: Float64Array; json: string[] } {
+    const out = { tags: this.tags.take(), values: this.values.take(), json: this.json.list };
+    this.tags.length = 0;
+    this.values.length = 0;
+    this.json.reset();
+    return out;
   }
 }
 
@@ -124,9 +142,7 @@ export class AttrsRowsBuilder implements AttrsSink {
   private shapeList: string[][] = [];
   /** Shape ids by their first key. */
   private shapeIds = new Map<string, number[]>();
-  private json = new Interner();
-  private tags = new Growable(new Uint8Array(1024), (n) => new Uint8Array(n));
-  private values = new Growable(new Float64Array(1024), (n) => new Float64Array(n));
+  private readonly stream = new ValueStream(1024);
   private shape: Int32Array;
   private start: Uint32Array;
   private n = 0;
@@ -140,7 +156,7 @@ export class AttrsRowsBuilder implements AttrsSink {
   }
 
   addRow(attrs: Record<string, unknown> | undefined, pageLo: number, pageHi: number): void {
-    this.start[this.n] = this.tags.length;
+    this.start[this.n] = this.stream.length;
     this.shape[this.n++] = appendAttrs(attrs, pageLo, pageHi, this);
   }
 
@@ -161,12 +177,11 @@ export class AttrsRowsBuilder implements AttrsSink {
   }
 
   jsonId(text: string): number {
-    return this.json.id(text);
+    return this.stream.json.id(text);
   }
 
   push(tag: number, value: number): void {
-    this.tags.push(tag);
-    this.values.push(value);
+    this.stream.push(tag, value);
   }
 
   /** The rows so far; the builder starts afresh. */
@@ -175,16 +190,11 @@ export class AttrsRowsBuilder implements AttrsSink {
       shape: this.shape.slice(0, this.n),
       start: this.start.slice(0, this.n),
       shapes: this.shapeList,
-      tags: this.tags.take(),
-      values: this.values.take(),
-      json: this.json.list,
+      ...this.stream.take(),
     };
     this.n = 0;
     this.shapeList = [];
     this.shapeIds = new Map();
-    this.json = new Interner();
-    this.tags.length = 0;
-    this.values.length = 0;
     return out;
   }
 }
@@ -206,12 +216,10 @@ export function newAttrsRemap(rows: AttrsRows, strings: number): AttrsRemap {
 
 /** The attrs of one block as they are gathered, from batches or from attrs objects. */
 export class AttrsBlockBuilder implements AttrsSink {
-  private shapes = new Interner();
+  private readonly shapes = new Interner();
   private shapeList: string[][] = [];
-  private strings = new Interner();
-  private json = new Interner();
-  private tags = new Growable(new Uint8Array(16384), (n) => new Uint8Array(n));
-  private values = new Growable(new Float64Array(16384), (n) => new Float64Array(n));
+  private readonly strings = new Interner();
+  private readonly stream = new ValueStream(16384);
   readonly shapeIds: Float64Array;
 
   constructor(capacity: number) {
@@ -244,7 +252,7 @@ export class AttrsBlockBuilder implements AttrsSink {
         v = id >= 0 ? id : (remap.string[v] = this.strings.id(strings[v]!));
       } else if (tag === TAG_JSON) {
         const id = remap.json[v]!;
-        v = id >= 0 ? id : (remap.json[v] = this.json.id(rows.json[v]!));
+        v = id >= 0 ? id : (remap.json[v] = this.stream.json.id(rows.json[v]!));
       }
       this.push(tag, v);
     }
@@ -261,12 +269,11 @@ export class AttrsBlockBuilder implements AttrsSink {
   }
 
   jsonId(text: string): number {
-    return this.json.id(text);
+    return this.stream.json.id(text);
   }
 
   push(tag: number, value: number): void {
-    this.tags.push(tag);
-    this.values.push(value);
+    this.stream.push(tag, value);
   }
 
   /** The block's attrs for `count` events; the builder starts afresh. */
@@ -274,17 +281,12 @@ export class AttrsBlockBuilder implements AttrsSink {
     const out: EncodedAttrs = {
       shapes: this.shapeList,
       strings: this.strings.list,
-      json: this.json.list,
       shapeIds: this.shapeIds.slice(0, count),
-      tags: this.tags.take(),
-      values: this.values.take(),
+      ...this.stream.take(),
     };
-    this.shapes = new Interner();
+    this.shapes.reset();
     this.shapeList = [];
-    this.strings = new Interner();
-    this.json = new Interner();
-    this.tags.length = 0;
-    this.values.length = 0;
+    this.strings.reset();
     return out;
   }
 }

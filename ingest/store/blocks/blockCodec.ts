@@ -12,6 +12,7 @@
 import { decompress } from "../codec.js";
 import { AttrsReader, type AttrsTables } from "./attrsCodec.js";
 import { AttrsBlockBuilder } from "./attrsEncode.js";
+import { Interner } from "./interner.js";
 import { PackedColumn, packColumn, type PackedLayout } from "./packedColumn.js";
 export const NUMERIC_COLUMNS = [
   "seq", "tsUs", "sourceId", "line", "dp", "pp", "tp", "chunk", "layer", "pageLo", "pageHi", "state", "tsInferred",
@@ -28,39 +29,19 @@ interface BlockHeader {
   attrs: AttrsTables & { shape: PackedLayout; tags: { offset: number; length: number }; values: PackedLayout & { length: number } };
 }
 
-/** A per-block dictionary of one string column: values in first-seen order. */
-export class BlockDict {
-  list: string[] = [];
-  private ids = new Map<string, number>();
-
-  id(value: string): number {
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      this.ids.set(value, (id = this.list.length));
-      this.list.push(value);
-    }
-    return id;
-  }
-
-  reset(): void {
-    this.list = [];
-    this.ids = new Map();
-  }
-}
-
 /** The events of one block as they are gathered: a column array each (NaN for NULL). */
 export class BlockRows {
   count = 0;
   readonly num: Record<NumericColumn, Float64Array>;
   /** Dictionary columns as ids into `dicts` (NaN: NULL). */
   readonly ids: Record<DictColumn, Float64Array>;
-  readonly dicts: Record<DictColumn, BlockDict>;
+  readonly dicts: Record<DictColumn, Interner>;
   readonly attrs: AttrsBlockBuilder;
 
   constructor(readonly capacity: number) {
     this.num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as BlockRows["num"];
     this.ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as BlockRows["ids"];
-    this.dicts = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new BlockDict()])) as BlockRows["dicts"];
+    this.dicts = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Interner()])) as BlockRows["dicts"];
     this.attrs = new AttrsBlockBuilder(capacity);
   }
 
