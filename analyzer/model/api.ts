@@ -136,19 +136,24 @@ export interface PageView {
   changedAt: number;
 }
 
-/** A dumped page (a `page.dump` record with its bytes) as the page kernels left it (pageKernels.ts). */
-export interface DumpedPageView {
-  /** The index record. */
+/** Which page a `page.dump` record dumped: its place in the incident and in the room's sequence. */
+export interface DumpedPageKey {
+  /** The index record's seq. */
   seq: number;
-  rank: string;
   room: string;
   side: string;
   buffer: string;
   layer: number;
   /** The page index in the dumping side's pool. */
   page: number;
+  /** The page's position in the room's sequence. */
   pos: number;
   dtype: IndexKDtype;
+}
+
+/** A dumped page (a `page.dump` record with its bytes) as the page kernels left it (pageKernels.ts). */
+export interface DumpedPageView extends DumpedPageKey {
+  rank: string;
   /** Its length in bytes. */
   bytes: number;
   /** A whole page of its dtype (8,448 B fp8, 16,384 B bf16). */

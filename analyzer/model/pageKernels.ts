@@ -7,23 +7,12 @@
 // the same (room, buffer, layer, pos) as soon as both have been dumped. Pure:
 // pages in, verdicts out.
 
-import type { IndexKDtype } from "./api.js";
+import type { DumpedPageKey } from "./api.js";
 import { pageChecksum, type ChecksumAlgo } from "./checksum.js";
 import { bytesEqual, differingRows, hasPageSize, nonFiniteRows } from "./pageRows.js";
 
 /** One dumped page as its index record and the store give it. */
-export interface DumpedPageInput {
-  /** The record's place in the incident. */
-  seq: number;
-  room: string;
-  side: string;
-  buffer: string;
-  layer: number;
-  /** The page index in the dumping side's pool. */
-  page: number;
-  /** The page's position in the room's sequence. */
-  pos: number;
-  dtype: IndexKDtype;
+export interface DumpedPageInput extends DumpedPageKey {
   /** The dumping rank's pool: pages of one pool share page numbers. */
   pool: string;
   bytes: Uint8Array;
