@@ -318,6 +318,8 @@ export class Timeline {
   }
 
   private viewChanged(): void {
+    // Until the next frame draws this view (and says whether its data is in), the window shown is the old one.
+    this.element.dataset["loading"] = "true";
     const [from, to] = this.window;
     const { scale } = this.view;
     this.loader.want({ fromUs: from, toUs: to, usPerPx: 1 / scale, minUs: this.startUs, maxUs: this.endUs });
