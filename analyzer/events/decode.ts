@@ -2,11 +2,13 @@
 // are read by key; each field is read as the catalogue types it, so the model
 // and the rules share one reading of every line.
 //
-// A decoded event is a view: one small object per event that reads each
-// field from the stored event when the field is asked for (decoding every field of every event up front cost the replay two to
-// three times its model work; handlers read a few fields of each). Over the
-// replay's cursor, read the fields while the event is being handled, as with
-// the cursor itself; over a plain stored event, any time.
+// A decoded event is a view: one small object per event that reads its time
+// and rank when it is made and each other field from the stored event when
+// the field is asked for (decoding every field of every event up front cost
+// the replay two to three times its model work; handlers read a few fields of
+// each). Over the replay's cursor, read the fields while the event is being
+// handled, as with the cursor itself; over a plain stored event, any time.
+// The model decodes into one reused view (EventDecoder).
 
 import type { StoredEvent } from "../../ingest/event.js";
 import { LogKind } from "../../ingest/event.js";
@@ -55,8 +57,18 @@ function fieldType(spec: FieldSpec): FieldType {
   return (typed.endsWith("?") ? typed.slice(0, -1) : typed) as FieldType;
 }
 
+/** Reads memoized by field name and spec: kinds that share a field share its read, so a field's getter calls one function whatever the kind. */
+const STORED_READS = new Map<string, Read>();
+
 /** How a stored field is read: its column, or its attribute(s) as the type says (the first that reads wins). */
 function storedRead(name: string, spec: FieldSpec): Read {
+  const key = `${name} ${JSON.stringify(spec)}`;
+  let read = STORED_READS.get(key);
+  if (read === undefined) STORED_READS.set(key, (read = makeStoredRead(name, spec)));
+  return read;
+}
+
+function makeStoredRead(name: string, spec: FieldSpec): Read {
   const coerce = COERCE[fieldType(spec)];
   if (typeof spec === "string") {
     const column = COLUMN_READS[name];
@@ -113,26 +125,39 @@ const DERIVED: Partial<Record<KnownKind, Record<string, Read>>> = {
 const STORED = Symbol("stored");
 const READS = Symbol("reads");
 
+/** A kind's reads, one per field slot (FIELD_SLOTS); undefined where the kind lacks the field. */
+type ReadTable = readonly (Read | undefined)[];
+
 /**
  * Every decoded event is an EventView, whatever its kind: one class, so the
  * model's shared code (a rank, a room, a time) reads one shape of object.
- * Its kind's table says how each of its fields is read.
+ * Its kind's table says how each of its fields is read. The envelope fields
+ * nearly every handler reads (time, place, rank) are read once, when the
+ * view is pointed at its event; the others when asked for. `pp` is not among
+ * them: the failure lines' field of that name (their attribute) takes its
+ * getter, as it always has, so a view reads `pp` through its kind's table.
  */
 class EventView {
-  readonly kind: string;
-  readonly [STORED]: Source;
-  readonly [READS]: Readonly<Record<string, Read>>;
+  kind = "";
+  seq = 0;
+  tsUs = 0;
+  host: string | null = null;
+  role: Source["role"] = null;
+  tp: number | null = null;
+  [STORED]!: Source;
+  [READS]: ReadTable = [];
 
-  constructor(ev: Source, kind: string, reads: Readonly<Record<string, Read>>) {
+  /** Points the view at stored event `ev` of kind `kind` (as the view names it), read through `reads`. */
+  point(ev: Source, kind: string, reads: ReadTable): this {
     this.kind = kind;
+    this.seq = ev.seq;
+    this.tsUs = ev.tsUs;
+    this.host = ev.host;
+    this.role = ev.role;
+    this.tp = ev.tp;
     this[STORED] = ev;
     this[READS] = reads;
-  }
-  get seq(): number {
-    return this[STORED].seq;
-  }
-  get tsUs(): number {
-    return this[STORED].tsUs;
+    return this;
   }
   get tsInferred(): boolean {
     return this[STORED].tsInferred;
@@ -143,20 +168,8 @@ class EventView {
   get line(): number {
     return this[STORED].line;
   }
-  get host(): string | null {
-    return this[STORED].host;
-  }
-  get role(): Source["role"] {
-    return this[STORED].role;
-  }
   get dp(): number | null {
     return this[STORED].dp;
-  }
-  get pp(): number | null {
-    return this[STORED].pp;
-  }
-  get tp(): number | null {
-    return this[STORED].tp;
   }
   get text(): string {
     return this[STORED].text;
@@ -171,8 +184,6 @@ function kindReads(kind: KnownKind): Record<string, Read> {
   return Object.assign(reads, DERIVED[kind]);
 }
 
-const READS_OF_KIND = new Map<string, Record<string, Read>>(Object.keys(KINDS).map((k) => [k, kindReads(k as KnownKind)]));
-
 /** An event of a kind no catalogue entry names: its columns and its attributes as stored. */
 const OTHER_READS: Record<string, Read> = {
   storedKind: (ev) => ev.kind,
@@ -186,21 +197,52 @@ const OTHER_READS: Record<string, Read> = {
   attrs: allAttrs,
 };
 
+const NAMED_READS = new Map<string, Record<string, Read>>(Object.keys(KINDS).map((k) => [k, kindReads(k as KnownKind)]));
+
+/** Every field name of any kind, numbered: a kind's reads are an array by these numbers (one element load, whatever the kind). */
+const FIELD_SLOTS = new Map([...new Set([...[...NAMED_READS.values()].flatMap((r) => Object.keys(r)), ...Object.keys(OTHER_READS)])].map((name, i) => [name, i]));
+
+function readTable(reads: Record<string, Read>): ReadTable {
+  const table = new Array<Read | undefined>(FIELD_SLOTS.size).fill(undefined);
+  for (const [name, read] of Object.entries(reads)) table[FIELD_SLOTS.get(name)!] = read;
+  return table;
+}
+
+const READS_OF_KIND = new Map<string, ReadTable>([...NAMED_READS].map(([k, r]) => [k, readTable(r)]));
+const OTHER_TABLE = readTable(OTHER_READS);
+
 // One getter per field name of any kind; a field its kind lacks is undefined.
-for (const name of new Set([...[...READS_OF_KIND.values()].flatMap((r) => Object.keys(r)), ...Object.keys(OTHER_READS)])) {
+for (const [name, slot] of FIELD_SLOTS) {
   Object.defineProperty(EventView.prototype, name, {
     get(this: EventView) {
-      const read = this[READS][name];
+      const read = this[READS][slot];
       return read === undefined ? undefined : read(this[STORED]);
     },
   });
 }
 
+function pointView(view: EventView, ev: StoredEvent, kind: string): DomainEvent {
+  const reads = READS_OF_KIND.get(kind);
+  return (reads === undefined ? view.point(ev, "other", OTHER_TABLE) : view.point(ev, kind, reads)) as unknown as DomainEvent;
+}
+
 /** The event's meaning, decided once; an unknown kind is an `other` event, never an error. */
 export function decodeEvent(ev: StoredEvent): DomainEvent {
-  const reads = READS_OF_KIND.get(ev.kind);
-  const view = reads === undefined ? new EventView(ev, "other", OTHER_READS) : new EventView(ev, ev.kind, reads);
-  return view as unknown as DomainEvent;
+  return pointView(new EventView(), ev, ev.kind);
+}
+
+/**
+ * decodeEvent into one view, reused: each event it returns is valid until the
+ * next call. For a walk over the replay's cursor, whose event is itself one
+ * reused object, so that decoding allocates nothing per event.
+ */
+export class EventDecoder {
+  private readonly view = new EventView();
+
+  /** `ev` decoded; `kind` is `ev.kind`, when the caller has read it already. */
+  decode(ev: StoredEvent, kind: string = ev.kind): DomainEvent {
+    return pointView(this.view, ev, kind);
+  }
 }
 
 /** decodeEvent for a stored event known to be of kind `kind`, else undefined. */

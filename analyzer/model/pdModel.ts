@@ -6,7 +6,7 @@
 import type { CheckCoverage, ModelEvent, ModelStateView, Profile, ReplayModel, Violation } from "./api.js";
 import { LogKind } from "../../ingest/event.js";
 import type { KnownKind } from "../events/catalogue.js";
-import { decodeEvent } from "../events/decode.js";
+import { EventDecoder } from "../events/decode.js";
 import type { DomainEvent, EventOf } from "../events/domainEvent.js";
 import {
   onAbortAckSent,
@@ -89,7 +89,7 @@ const HANDLED: Handlers = {
   [LogKind.exception]: onLogException,
 };
 
-/** The same table for the hot path: a handler is called with decodeEvent's result for its own kind. */
+/** The same table for the hot path: a handler is called with its event decoded (EventDecoder) as its own kind. */
 const HANDLERS = new Map(Object.entries(HANDLED) as [string, (s: ModelState, ev: DomainEvent) => void][]);
 
 /** Every this many events: retire settled rooms, drop pages that hold nothing. */
@@ -131,6 +131,9 @@ const UNDETERMINED: Record<string, (s: ModelState) => string | undefined> = {
 };
 
 export class PdModel implements ReplayModel {
+  /** One reused view: a handler reads its event while it runs and keeps none of it (the replay's cursor is reused too). */
+  private readonly decoder = new EventDecoder();
+
   constructor(private readonly s: ModelState) {}
 
   get profile(): Profile {
@@ -144,8 +147,9 @@ export class PdModel implements ReplayModel {
     s.out = NO_VIOLATIONS as Violation[];
     s.lastSeq = ev.seq;
     s.lastTsUs = tsUs;
-    const h = HANDLERS.get(ev.kind);
-    if (h !== undefined) h(s, decodeEvent(ev));
+    const kind = ev.kind;
+    const h = HANDLERS.get(kind);
+    if (h !== undefined) h(s, this.decoder.decode(ev, kind));
     else if (pageBytes !== undefined) onPageDump(s, ev, pageBytes);
     if (tsUs >= s.nextDeadlineUs) fireTimeouts(s, ev);
     if ((++s.applied & HOUSEKEEPING_MASK) === 0) this.housekeeping(tsUs);
