@@ -9,7 +9,7 @@
 // of its columns, read in place, so a reader allocates nothing per event but
 // the attrs objects it asks for.
 
-import { decompress } from "../codec.js";
+import { ReusedDecompression } from "../codec.js";
 import { AttrsReader, type AttrsTables } from "./attrsCodec.js";
 import { AttrsBlockBuilder } from "./attrsEncode.js";
 import { Interner } from "./interner.js";
@@ -114,6 +114,8 @@ export class DecodedBlock {
   readonly attrs: AttrsReader;
   private readonly attrValues = new PackedColumn();
   private readonly shapes = new PackedColumn();
+  /** The decompressed bytes the columns view: this block's own, reused by its next decode. */
+  private readonly bytes = new ReusedDecompression();
 
   constructor(readonly capacity: number) {
     this.num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, new PackedColumn()])) as DecodedBlock["num"];
@@ -123,7 +125,7 @@ export class DecodedBlock {
 
   /** Decompresses and decodes a stored block (the columns are views of the decompressed bytes). */
   decode(stored: Uint8Array): this {
-    const raw = decompress(stored);
+    const raw = this.bytes.decompress(stored);
     const buf = raw.byteOffset % 8 === 0 ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : alignedCopy(raw);
     const headerLength = buf.readUInt32LE(0);
     const header = JSON.parse(buf.toString("utf8", 8, 8 + headerLength)) as BlockHeader;
@@ -138,7 +140,7 @@ export class DecodedBlock {
     this.attrValues.view(buf, body, a.values, a.values.length);
     this.shapes.view(buf, body, a.shape, n);
     const tags = new Uint8Array(buf.buffer, buf.byteOffset + body + a.tags.offset, a.tags.length);
-    this.attrs.load(a, n, this.shapes, tags, this.attrValues);
+    this.attrs.load(a, n, this.shapes, tags, this.attrValues, this.num.pageLo, this.num.pageHi);
     return this;
   }
 }
