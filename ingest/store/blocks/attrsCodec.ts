@@ -41,14 +41,17 @@ export class AttrsReader {
   private starts: Uint32Array;
   private tags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private values = new PackedColumn();
+  /** The block's page columns: a bare hull tag reads its event's [pageLo, pageHi) only when the value is asked for. */
+  private pageLo = new PackedColumn();
+  private pageHi = new PackedColumn();
 
   constructor(capacity: number) {
     this.shapeIds = new Float64Array(capacity);
     this.starts = new Uint32Array(capacity);
   }
 
-  /** Takes a block's tables, its events' shapes (NaN: no attrs) and its value stream. */
-  load(tables: AttrsTables, count: number, shapes: PackedColumn, tags: Uint8Array, values: PackedColumn): void {
+  /** Takes a block's tables, its events' shapes (NaN: no attrs), its value stream and its page columns. */
+  load(tables: AttrsTables, count: number, shapes: PackedColumn, tags: Uint8Array, values: PackedColumn, pageLo: PackedColumn, pageHi: PackedColumn): void {
     this.tables = tables;
     this.jsonParsed = new Array(tables.json.length);
     let at = 0;
@@ -60,33 +63,35 @@ export class AttrsReader {
     }
     this.tags = tags;
     this.values = values;
+    this.pageLo = pageLo;
+    this.pageHi = pageHi;
   }
 
   /**
    * Event i's attrs, or null. Nested values (arrays, objects) are shared by the
    * events of a block that hold equal ones, so readers must not modify them.
    */
-  object(i: number, pageLo: number, pageHi: number): Record<string, unknown> | null {
+  object(i: number): Record<string, unknown> | null {
     const shape = this.shapeIds[i]!;
     if (shape < 0) return null;
     const keys = this.tables.shapes[shape]!;
     const out: Record<string, unknown> = {};
     const start = this.starts[i]!;
-    for (let k = 0; k < keys.length; k++) out[keys[k]!] = this.valueAt(start + k, pageLo, pageHi);
+    for (let k = 0; k < keys.length; k++) out[keys[k]!] = this.valueAt(start + k, i);
     return out;
   }
 
-  /** `object(i, ...)[key]` without building the object: the one value, or undefined when event i has no such attribute. */
-  value(i: number, key: string, pageLo: number, pageHi: number): unknown {
+  /** `object(i)[key]` without building the object: the one value, or undefined when event i has no such attribute. */
+  value(i: number, key: string): unknown {
     const shape = this.shapeIds[i]!;
     if (shape < 0) return undefined;
     const keys = this.tables.shapes[shape]!;
-    for (let k = 0; k < keys.length; k++) if (keys[k] === key) return this.valueAt(this.starts[i]! + k, pageLo, pageHi);
+    for (let k = 0; k < keys.length; k++) if (keys[k] === key) return this.valueAt(this.starts[i]! + k, i);
     return undefined;
   }
 
-  /** Value `at` of the block's value stream. */
-  private valueAt(at: number, pageLo: number, pageHi: number): unknown {
+  /** Value `at` of the block's value stream, a value of event `row`. */
+  private valueAt(at: number, row: number): unknown {
     const v = this.values.at(at);
     switch (this.tags[at]) {
       case TAG_NUMBER:
@@ -100,7 +105,7 @@ export class AttrsReader {
       case TAG_NULL:
         return null;
       case TAG_PAGE_HULL:
-        return [[pageLo, pageHi]];
+        return [[this.pageLo.at(row), this.pageHi.at(row)]];
       default:
         return this.nested(v);
     }

@@ -113,7 +113,7 @@ export class EventCursor implements StoredEvent {
 
   get attrs(): Record<string, unknown> | null {
     if (!this.attrsBuilt) {
-      this.attrsObject = this.data.attrs.object(this.i, this.n.pageLo.at(this.i), this.n.pageHi.at(this.i));
+      this.attrsObject = this.data.attrs.object(this.i);
       this.attrsBuilt = true;
     }
     return this.attrsObject;
@@ -122,7 +122,7 @@ export class EventCursor implements StoredEvent {
   /** `attrs?.[key]` without building the object: the model reads a few attributes of many events. */
   attr(key: string): unknown {
     if (this.attrsBuilt) return this.attrsObject?.[key];
-    return this.data.attrs.value(this.i, key, this.n.pageLo.at(this.i), this.n.pageHi.at(this.i));
+    return this.data.attrs.value(this.i, key);
   }
 
   get text(): string {
