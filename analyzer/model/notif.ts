@@ -27,21 +27,21 @@ export interface Notif {
  */
 export function notifOf(tag: NotifTag | null): Notif | null {
   if (tag === null) return null;
+  // Every result has all seven fields, written out: one object shape, built without a spread (800,000 of them on a large incident).
   const { room } = tag;
-  const none = { part: null, parts: null };
   switch (tag.tagKind) {
     case "kv":
-      return { room, kind: "kv", chunk: tag.chunk, isLast: tag.isLast, src: tag.src ?? 0, ...none };
+      return { room, kind: "kv", chunk: tag.chunk, isLast: tag.isLast, src: tag.src ?? 0, part: null, parts: null };
     case "kv_part":
       return { room, kind: "kv", chunk: tag.chunk, isLast: tag.isLast, src: tag.src, part: tag.part, parts: tag.parts };
     case "staged":
-      return { room, kind: "stg", chunk: tag.chunk, isLast: tag.isLast, src: tag.src, ...none };
+      return { room, kind: "stg", chunk: tag.chunk, isLast: tag.isLast, src: tag.src, part: null, parts: null };
     case "state":
-      return { room, kind: "state", chunk: null, isLast: true, src: tag.src, ...none };
+      return { room, kind: "state", chunk: null, isLast: true, src: tag.src, part: null, parts: null };
     case "aux":
-      return { room, kind: "aux", chunk: null, isLast: true, src: 0, ...none };
+      return { room, kind: "aux", chunk: null, isLast: true, src: 0, part: null, parts: null };
     case "aux_nokv":
-      return { room, kind: "aux_nokv", chunk: tag.expectedChunks ?? null, isLast: true, src: tag.src, ...none };
+      return { room, kind: "aux_nokv", chunk: tag.expectedChunks ?? null, isLast: true, src: tag.src, part: null, parts: null };
     case "kv_state":
       return null;
   }
