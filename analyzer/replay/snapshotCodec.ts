@@ -122,6 +122,9 @@ export function encodeSnapshot(state: unknown): Buffer {
   const intBytes = pad8(c.n * 4);
   const out = Buffer.allocUnsafe(16 + tagBytes + intBytes + c.nf * 8 + strings.byteLength);
   out.fill(0, 0, 16);
+  // The padding after the tags and the ints is zeroed: unset, it held whatever memory the buffer reused, so equal states stored unequal bytes.
+  out.fill(0, 16 + c.n, 16 + tagBytes);
+  out.fill(0, 16 + tagBytes + c.n * 4, 16 + tagBytes + intBytes);
   out.writeUInt32LE(c.n, 0);
   out.writeUInt32LE(c.nf, 4);
   out.writeUInt32LE(strings.byteLength, 8);
