@@ -49,110 +49,146 @@ export function chunkOfTag(tag: NotifTag): number | undefined {
 
 /** The tag decoded, or null when it is none of the §6 forms. */
 export function parseNotifTag(tag: string): NotifTag | null {
-  const f = splitLimited(tag, 8);
-  if (f.length < 2 || !isUint(f[0])) return null;
-  const room = f[0];
-  switch (f[1]) {
-    case "kv":
-      return kvTag(room, f);
-    case "kvstate":
-      return kvStateTag(room, f);
-    case "stg":
-      return stagedTag(room, f);
-    case "state":
-      return stateTag(room, f);
-    case "aux":
-      return auxTag(room, f);
-    default:
-      return null;
-  }
+  const f = FIELDS.split(tag);
+  if (f.count < 2 || !f.digits(0)) return null;
+  const room = f.text(0);
+  if (f.is(1, "kv")) return kvTag(room, f);
+  if (f.is(1, "kvstate")) return kvStateTag(room, f);
+  if (f.is(1, "stg")) return stagedTag(room, f);
+  if (f.is(1, "state")) return stateTag(room, f);
+  if (f.is(1, "aux")) return auxTag(room, f);
+  return null;
 }
 
-function kvTag(room: string, f: string[]): NotifTag | null {
-  if (f.length !== 4 && f.length !== 5 && f.length !== 8) return null;
-  const chunk = uint(f[2]);
-  const isLast = flag(f[3]);
+function kvTag(room: string, f: TagFields): NotifTag | null {
+  if (f.count !== 4 && f.count !== 5 && f.count !== 8) return null;
+  const chunk = f.uint(2);
+  const isLast = f.flag(3);
   if (chunk < 0 || isLast === null) return null;
-  if (f.length === 4) return { room, tagKind: "kv", chunk, isLast };
-  const src = uint(f[4]);
+  if (f.count === 4) return { room, tagKind: "kv", chunk, isLast };
+  const src = f.uint(4);
   if (src < 0) return null;
-  if (f.length === 5) return { room, tagKind: "kv", chunk, isLast, src };
-  const part = uint(f[6]);
-  const parts = uint(f[7]);
-  if (f[5] !== "part" || part < 0 || parts < 0) return null;
+  if (f.count === 5) return { room, tagKind: "kv", chunk, isLast, src };
+  const part = f.uint(6);
+  const parts = f.uint(7);
+  if (!f.is(5, "part") || part < 0 || parts < 0) return null;
   return { room, tagKind: "kv_part", chunk, isLast, src, part, parts };
 }
 
 /** Always the last chunk: the state travels with it. */
-function kvStateTag(room: string, f: string[]): NotifTag | null {
-  if (f.length !== 4) return null;
-  const chunk = uint(f[2]);
-  const src = uint(f[3]);
+function kvStateTag(room: string, f: TagFields): NotifTag | null {
+  if (f.count !== 4) return null;
+  const chunk = f.uint(2);
+  const src = f.uint(3);
   if (chunk < 0 || src < 0) return null;
   return { room, tagKind: "kv_state", chunk, isLast: true, src };
 }
 
-function stagedTag(room: string, f: string[]): NotifTag | null {
-  if (f.length !== 9 || f[8].length === 0) return null;
-  const chunk = uint(f[2]);
-  const isLast = flag(f[3]);
-  const src = uint(f[4]);
-  const chunkIdx = uint(f[5]);
-  const pageStart = uint(f[6]);
-  const numPages = uint(f[7]);
+function stagedTag(room: string, f: TagFields): NotifTag | null {
+  if (f.count !== 9 || f.empty(8)) return null;
+  const chunk = f.uint(2);
+  const isLast = f.flag(3);
+  const src = f.uint(4);
+  const chunkIdx = f.uint(5);
+  const pageStart = f.uint(6);
+  const numPages = f.uint(7);
   if (chunk < 0 || isLast === null || src < 0 || chunkIdx < 0 || pageStart < 0 || numPages < 0) return null;
-  return { room, tagKind: "staged", chunk, isLast, src, chunkIdx, pageStart, numPages, agentName: f[8] };
+  return { room, tagKind: "staged", chunk, isLast, src, chunkIdx, pageStart, numPages, agentName: f.text(8) };
 }
 
-function stateTag(room: string, f: string[]): NotifTag | null {
-  if (f.length !== 3 && f.length !== 4) return null;
-  const src = uint(f[2]);
+function stateTag(room: string, f: TagFields): NotifTag | null {
+  if (f.count !== 3 && f.count !== 4) return null;
+  const src = f.uint(2);
   if (src < 0) return null;
-  if (f.length === 3) return { room, tagKind: "state", src };
-  const component = uint(f[3]);
+  if (f.count === 3) return { room, tagKind: "state", src };
+  const component = f.uint(3);
   return component < 0 ? null : { room, tagKind: "state", src, component };
 }
 
-function auxTag(room: string, f: string[]): NotifTag | null {
-  if (f.length === 2) return { room, tagKind: "aux" };
-  if (f[2] !== "nokv" || (f.length !== 4 && f.length !== 5)) return null;
-  const src = uint(f[3]);
+function auxTag(room: string, f: TagFields): NotifTag | null {
+  if (f.count === 2) return { room, tagKind: "aux" };
+  if (!f.is(2, "nokv") || (f.count !== 4 && f.count !== 5)) return null;
+  const src = f.uint(3);
   if (src < 0) return null;
-  if (f.length === 4) return { room, tagKind: "aux_nokv", src };
-  const expectedChunks = uint(f[4]);
+  if (f.count === 4) return { room, tagKind: "aux_nokv", src };
+  const expectedChunks = f.uint(4);
   return expectedChunks < 0 ? null : { room, tagKind: "aux_nokv", src, expectedChunks };
 }
 
-/** Python's `s.split("_", maxSplits)`: the last field keeps the rest. */
-function splitLimited(s: string, maxSplits: number): string[] {
-  const out: string[] = [];
-  let from = 0;
-  while (out.length < maxSplits) {
-    const at = s.indexOf("_", from);
-    if (at < 0) break;
-    out.push(s.substring(from, at));
-    from = at + 1;
+/** Decode's `split("_", 8)`: at most nine fields, the last keeping the rest. */
+const MAX_SPLITS = 8;
+
+/**
+ * Python's `tag.split("_", 8)` as the fields' bounds in the tag rather than
+ * strings: most fields are read as numbers, and a replay parses a tag per
+ * notification (an array and a string per field were most of that time).
+ */
+class TagFields {
+  count = 0;
+  private tag = "";
+  private readonly starts = new Int32Array(MAX_SPLITS + 1);
+  private readonly ends = new Int32Array(MAX_SPLITS + 1);
+
+  split(tag: string): this {
+    this.tag = tag;
+    let n = 0;
+    let from = 0;
+    while (n < MAX_SPLITS) {
+      const at = tag.indexOf("_", from);
+      if (at < 0) break;
+      this.starts[n] = from;
+      this.ends[n++] = at;
+      from = at + 1;
+    }
+    this.starts[n] = from;
+    this.ends[n] = tag.length;
+    this.count = n + 1;
+    return this;
   }
-  out.push(s.substring(from));
-  return out;
-}
 
-function isUint(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
+  text(k: number): string {
+    return this.tag.substring(this.starts[k]!, this.ends[k]!);
   }
-  return true;
+
+  is(k: number, word: string): boolean {
+    return this.ends[k]! - this.starts[k]! === word.length && this.tag.startsWith(word, this.starts[k]!);
+  }
+
+  empty(k: number): boolean {
+    return this.ends[k] === this.starts[k];
+  }
+
+  /** Field k is one or more decimal digits. */
+  digits(k: number): boolean {
+    const end = this.ends[k]!;
+    if (end === this.starts[k]) return false;
+    for (let i = this.starts[k]!; i < end; i++) {
+      const c = this.tag.charCodeAt(i);
+      if (c < 48 || c > 57) return false;
+    }
+    return true;
+  }
+
+  /** Field k as a small non-negative integer (at most 15 digits, exact), or -1. */
+  uint(k: number): number {
+    const start = this.starts[k]!;
+    const end = this.ends[k]!;
+    if (end === start || end - start > 15) return -1;
+    let v = 0;
+    for (let i = start; i < end; i++) {
+      const c = this.tag.charCodeAt(i);
+      if (c < 48 || c > 57) return -1;
+      v = v * 10 + (c - 48);
+    }
+    return v;
+  }
+
+  flag(k: number): boolean | null {
+    if (this.ends[k]! - this.starts[k]! !== 1) return null;
+    const c = this.tag.charCodeAt(this.starts[k]!);
+    return c === 49 ? true : c === 48 ? false : null;
+  }
 }
 
-/** A small non-negative integer field, or -1. */
-function uint(s: string): number {
-  return isUint(s) && s.length <= 15 ? Number(s) : -1;
-}
-
-function flag(s: string): boolean | null {
-  if (s === "1") return true;
-  if (s === "0") return false;
-  return null;
-}
+/** One set of bounds for every parse: parsing is synchronous and keeps none of them. */
+const FIELDS = new TagFields();
