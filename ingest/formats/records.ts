@@ -3,6 +3,7 @@
 
 import { ROLES, type ParsedEvent, type ParseIssue, type Role } from "../event.js";
 import type { LineParser } from "./format.js";
+import { readFlatJsonObject } from "./flatJson.js";
 import { intFromValue, parseJsonExact } from "./numerals.js";
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -77,6 +78,8 @@ export function isBlank(text: string): boolean {
 
 /** Parses one JSONL line into a record object, or reports why it is not one. */
 export function jsonRecord(text: string, lineNo: number, issues: ParseIssue[]): Record<string, unknown> | undefined {
+  const flat = readFlatJsonObject(text);
+  if (flat !== undefined) return flat;
   let value: unknown;
   try {
     value = parseJsonExact(text);
