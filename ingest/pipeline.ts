@@ -205,6 +205,7 @@ async function scanInputs(
     flagRole: opts.role ?? null,
     tz,
   }));
+  opts.onProgress?.({ phase: "scan", done: 0, total: bytesTotal, lines: 0 });
   const { reports, anchorStores } = await scanAll(requests, Math.min(2, availableParallelism()), temp, (i) => {
     bytesDone += sizes[i]!;
     opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });

@@ -54,6 +54,9 @@ export class RowBatchBuilder {
   private stringRefs: Int32Array;
   private strings: string[] = [];
   private stringIds = new Map<string, number>();
+  /** Per string column, its last value and reference in this batch (undefined: none yet). */
+  private readonly lastValues: (string | null | undefined)[] = new Array(STRING_WIDTH).fill(undefined);
+  private readonly lastRefs = new Int32Array(STRING_WIDTH);
   private readonly attrs: AttrsRowsBuilder;
   private texts: TextBlock[] = [];
   private n = 0;
@@ -90,11 +93,11 @@ export class RowBatchBuilder {
     num[a + 11] = ev.tsInferred === true ? 1 : NaN;
     const s = this.n * STRING_WIDTH;
     const refs = this.stringRefs;
-    refs[s] = this.stringRef(host);
-    refs[s + 1] = this.stringRef(role);
-    refs[s + 2] = this.stringRef(ev.kind);
-    refs[s + 3] = this.stringRef(ev.room ?? null);
-    refs[s + 4] = this.stringRef(ev.rid ?? null);
+    refs[s] = this.columnRef(0, host);
+    refs[s + 1] = this.columnRef(1, role);
+    refs[s + 2] = this.columnRef(2, ev.kind);
+    refs[s + 3] = this.columnRef(3, ev.room ?? null);
+    refs[s + 4] = this.columnRef(4, ev.rid ?? null);
     this.attrs.addRow(ev.attrs, num[a + 8]!, num[a + 9]!);
     this.n++;
   }
@@ -116,8 +119,23 @@ export class RowBatchBuilder {
     this.n = 0;
     this.strings = [];
     this.stringIds.clear();
+    this.lastValues.fill(undefined);
     this.texts = [];
     return batch;
+  }
+
+  /**
+   * A string column's reference: most rows repeat the one above in host,
+   * role and kind, and a room's lines come in runs, so the column's last
+   * value is tried before the batch's map (a string hashed per row cost more
+   * than the rest of the row).
+   */
+  private columnRef(column: number, value: string | null): number {
+    if (value === this.lastValues[column]) return this.lastRefs[column]!;
+    const ref = this.stringRef(value);
+    this.lastValues[column] = value;
+    this.lastRefs[column] = ref;
+    return ref;
   }
 
   private stringRef(value: string | null): number {

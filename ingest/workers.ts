@@ -30,7 +30,7 @@ type WorkerMessage =
   | { type: "error"; message: string; stack?: string };
 
 function spawn(data: WorkerData): Worker {
-  return new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } });
+  return new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 } });
 }
 
 export interface ScanResults {
