@@ -76,3 +76,12 @@ test("what no sender writes is no tag: decode would fail on int() or the form is
     assert.equal(parseNotif(tag), null, tag);
   }
 });
+
+test("the kv tags read in place (the common form) read as the split would: leading zeros, empty and extra fields", () => {
+  assert.deepEqual(parseNotifTag(`${room}_kv_007_0_05`), { room, tagKind: "kv", chunk: 7, isLast: false, src: 5 });
+  assert.deepEqual(parseNotifTag(`${room}_kv_12_1`), { room, tagKind: "kv", chunk: 12, isLast: true });
+  assert.deepEqual(parseNotifTag(`${room}_kv_1_1_3_part_0_2`), { room, tagKind: "kv_part", chunk: 1, isLast: true, src: 3, part: 0, parts: 2 });
+  for (const tag of [`${room}_kv_1_1_`, `${room}_kv_1_10`, `${room}_kv__1`, `${room}_kv_1_1_3_4`, `${room}_kv_1_1_3x`, `_kv_1_1`, `${room}_kv_1234567890123456_0`]) {
+    assert.equal(parseNotifTag(tag), null, tag);
+  }
+});

@@ -8,7 +8,7 @@
 import type { ParsedEvent } from "../../event.js";
 import { LogKind } from "../../event.js";
 import { execAt, reprString, type MatchResult } from "./match.js";
-import { parseNotifTag, type NotifTag } from "./notifTag.js";
+import { chunkOfTag, parseNotifTag } from "./notifTag.js";
 
 const WITH_NOTIF = " with notif ";
 const SENDING = "sending kvcache to ";
@@ -79,11 +79,14 @@ function notifSent(line: string, at: number, ev: ParsedEvent): MatchResult {
   if (tag === null) return "notif tag";
   ev.kind = LogKind.notifSent;
   ev.role = "prefill";
-  // The chunk goes to its column, the other fields of the tag's form to attrs.
-  const { room, chunk, ...fields }: NotifTag & { chunk?: number } = tag;
-  ev.room = room;
+  ev.room = tag.room;
+  const chunk = chunkOfTag(tag);
   if (chunk !== undefined) ev.chunk = chunk;
-  ev.attrs = { peer: line.substring(peerStart, sep), tag: tagText, ...fields };
+  // The chunk goes to its column, the other fields of the tag's form to attrs, in the tag's order.
+  const attrs: Record<string, unknown> = { peer: line.substring(peerStart, sep), tag: tagText };
+  const fields = tag as unknown as Record<string, unknown>;
+  for (const key in fields) if (key !== "room" && key !== "chunk") attrs[key] = fields[key];
+  ev.attrs = attrs;
   return true;
 }
 
