@@ -37,7 +37,7 @@ export class ChunkReader {
   /**
    * `onRead` sees every raw byte read once, in order (hashing). A part of a
    * file (ingest/segments.ts) is read from byte `start`, a line's start, whose
-   * line is numbered `firstLine`.
+   * line is numbered `firstLine`, up to byte `end` (a line's start; null: the end of the file).
    */
   constructor(
     path: string,
@@ -45,6 +45,7 @@ export class ChunkReader {
     readBytes = READ_BYTES,
     start = 0,
     firstLine = 1,
+    private readonly end: number | null = null,
   ) {
     this.fd = openSync(path, "r");
     this.buf = Buffer.allocUnsafe(readBytes);
@@ -64,7 +65,8 @@ export class ChunkReader {
   /** The next chunk, or null at the end of the file. */
   next(): TextChunk | null {
     while (!this.eof) {
-      const n = readSync(this.fd, this.buf, 0, this.buf.length, this.position);
+      const want = this.end === null ? this.buf.length : Math.min(this.buf.length, this.end - this.position);
+      const n = want > 0 ? readSync(this.fd, this.buf, 0, want, this.position) : 0;
       this.position += n;
       if (n === 0) {
         this.eof = true;

@@ -54,7 +54,7 @@ export function planLoad(sources: readonly LoadSource[], workers: number, opts: 
   const split: SplitSource[] = [];
   let turn = 0;
   for (const source of sources.filter(cut)) {
-    const starts = partStarts(source, opts.partBytes);
+    const starts = lineStartsEvery(source.plainPath, source.bytes, opts.partBytes);
     const stream = workers + split.length;
     starts.forEach((startByte, index) => {
       const endByte = index + 1 < starts.length ? starts[index + 1]! : null;
@@ -78,19 +78,19 @@ export function planLoad(sources: readonly LoadSource[], workers: number, opts: 
 /** Bytes looked at past a cut offset for the next line start. */
 const SEEK_BYTES = 64 * 1024;
 
-/** Where the parts of a source start: 0, then the first line start after each multiple of `partBytes`. */
-function partStarts(source: LoadSource, partBytes: number): number[] {
+/** 0, then the first line start after each multiple of `every` bytes of a file of `bytes` bytes. */
+export function lineStartsEvery(path: string, bytes: number, every: number): number[] {
   const starts = [0];
-  const fd = openSync(source.plainPath, "r");
+  const fd = openSync(path, "r");
   const buf = Buffer.allocUnsafe(SEEK_BYTES);
   try {
-    for (let at = partBytes; at < source.bytes; ) {
+    for (let at = every; at < bytes; ) {
       const n = readSync(fd, buf, 0, SEEK_BYTES, at);
       const nl = buf.subarray(0, n).indexOf(10);
       const start = at + nl + 1;
-      if (nl >= 0 && start < source.bytes) starts.push(start);
+      if (nl >= 0 && start < bytes) starts.push(start);
       // The next cut lies a part further on, and never inside the line just found.
-      at = Math.max(at + partBytes, nl >= 0 ? start : at + n);
+      at = Math.max(at + every, nl >= 0 ? start : at + n);
     }
   } finally {
     closeSync(fd);

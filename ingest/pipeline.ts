@@ -24,7 +24,8 @@ import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./identity.js
 import { assertPathsExist, expandInputs, type InputFile } from "./inputs.js";
 import type { LoadedStats, LoadSource } from "./loadStream.js";
 import { StoredEventsMerger } from "./rebuild.js";
-import type { ScanReport } from "./scan.js";
+import type { ScanReport, ScanRequest } from "./scan.js";
+import { mergeScanParts, scanRequestsOf } from "./scanParts.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "./store/anchors.js";
 import type { UnparsedShape } from "./store/queries.js";
 import { IncidentWriter, type NotIngestedSource } from "./store/writer.js";
@@ -53,6 +54,8 @@ export interface IngestOptions {
   lockTimeoutMs?: number;
   /** Parse workers of the load (default: two for large inputs, else one). */
   loadWorkers?: number;
+  /** Files from this size up are scanned in parts on both scan workers (default ingest/scanParts.ts SCAN_SPLIT_BYTES). */
+  scanSplitBytes?: number;
 }
 
 /** Where an ingest stands: scan and load count bytes. */
@@ -196,7 +199,8 @@ async function scanInputs(
   const sizes = files.map((f) => statSync(f.plainPath).size);
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
-  const requests = files.map((f, file) => ({
+  const workers = Math.min(2, availableParallelism());
+  const wholeRequests: ScanRequest[] = files.map((f, file) => ({
     file,
     plainPath: f.plainPath,
     displayPath: f.displayPath,
@@ -205,10 +209,19 @@ async function scanInputs(
     flagRole: opts.role ?? null,
     tz,
   }));
+  const requests = wholeRequests.flatMap((req, i) => scanRequestsOf(req, sizes[i]!, workers, opts.scanSplitBytes));
   opts.onProgress?.({ phase: "scan", done: 0, total: bytesTotal, lines: 0 });
-  const { reports, anchorStores } = await scanAll(requests, Math.min(2, availableParallelism()), temp, (i) => {
-    bytesDone += sizes[i]!;
+  const scanned = await scanAll(requests, workers, temp, (i) => {
+    const { part, file } = requests[i]!;
+    bytesDone += part === undefined ? sizes[file]! : (part.endByte ?? sizes[file]!) - part.startByte;
     opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });
+  });
+  const { anchorStores } = scanned;
+  const partsOf: (ScanReport | Error)[][] = wholeRequests.map(() => []);
+  scanned.reports.forEach((r, i) => partsOf[requests[i]!.file]!.push(r));
+  const reports = wholeRequests.map((req, i) => {
+    const failed = partsOf[i]!.find((p): p is Error => p instanceof Error);
+    return failed ?? mergeScanParts(req, partsOf[i] as ScanReport[]);
   });
   const candidates: Candidate[] = [];
   const bySha = new Map<string, string>();

@@ -12,8 +12,9 @@ import { detectBinaryFormat, detectFormat, HEAD_BYTES, isLogFormat, looksBinary 
 import { wrapperOfHead } from "./formats/log/head.js";
 import type { WrapperName } from "./formats/wrappers/index.js";
 import { DateSpan } from "./dateSpan.js";
-import { identityFromPath, offsetMinutesForWallClock, type TimeZoneSpec } from "./identity.js";
-import { ChunkReader, forEachLine, type TextChunk } from "./lines.js";
+import { offsetMinutesForWallClock, type TimeZoneSpec } from "./identity.js";
+import { ChunkReader, forEachLine, READ_BYTES, type TextChunk } from "./lines.js";
+import { ContentIdentityReader, resolveIdentity, type ContentIdentity } from "./scanIdentity.js";
 
 export interface ScanRequest {
   /** The file's index in the ingest: its anchors are stored under it. */
@@ -25,6 +26,15 @@ export interface ScanRequest {
   flagHost: string | null;
   flagRole: Role | null;
   tz: TimeZoneSpec;
+  /** A part of a large file (ingest/scanParts.ts); absent: the whole file. */
+  part?: ScanPart;
+}
+
+/** Bytes [startByte, endByte) of a file, both line starts (endByte null: to its end); part 0 also hashes the rest. */
+export interface ScanPart {
+  index: number;
+  startByte: number;
+  endByte: number | null;
 }
 
 export interface ScanReport {
@@ -46,6 +56,8 @@ export interface ScanReport {
   dated: { firstUs: number; lastUs: number } | null;
   /** The file's modification time (µs). */
   mtimeUs: number;
+  /** What the content said of host, role and ranks (host, role and rank above also weigh the path and flags). */
+  content: ContentIdentity;
 }
 
 /** Receives a source's anchors in parts as the scan goes (ingest/store/anchors.ts keeps them). */
@@ -85,48 +97,6 @@ function readHead(path: string): Buffer {
   }
 }
 
-/** Host and role decided so far: content first, then the path, then the flags; the file's rank likewise. */
-class Identity {
-  host: string | null;
-  role: Role | null;
-  private roleFromContent = false;
-  private hostFromContent = false;
-  private readonly pathRank: { dp?: number; tp?: number } | null;
-  /** Ranks the parsed lines named ("dp/tp"). */
-  private readonly ranksSeen = new Set<string>();
-
-  constructor(req: ScanRequest) {
-    const fromPath = identityFromPath(req.identityPath);
-    this.host = fromPath.host ?? req.flagHost;
-    this.role = fromPath.role ?? req.flagRole;
-    this.pathRank = fromPath.tp !== undefined ? { tp: fromPath.tp } : null;
-  }
-
-  /** The path's rank, else the one rank the file's lines name (none when they name several). */
-  get rank(): { dp?: number; tp?: number } | null {
-    if (this.pathRank !== null) return this.pathRank;
-    if (this.ranksSeen.size !== 1) return null;
-    const [dp, tp] = [...this.ranksSeen][0]!.split("/");
-    return { ...(dp !== "" ? { dp: Number(dp) } : {}), tp: Number(tp) };
-  }
-
-  get roleSettled(): boolean {
-    return this.roleFromContent;
-  }
-
-  fromEvent(ev: ParsedEvent): void {
-    if (ev.tp !== undefined) this.ranksSeen.add(`${ev.dp ?? ""}/${ev.tp}`);
-    if (!this.hostFromContent && ev.host !== undefined) {
-      this.host = ev.host;
-      this.hostFromContent = true;
-    }
-    if (!this.roleFromContent && ev.role !== undefined && ev.role !== "unknown") {
-      this.role = ev.role;
-      this.roleFromContent = true;
-    }
-  }
-}
-
 type Rejection = NonNullable<ScanReport["rejection"]>;
 
 /** The format of a file from its first bytes (every text file has one), or why it is not read. */
@@ -140,7 +110,7 @@ function classify(head: Buffer): { format: InputFormat; headText: string } | { r
 }
 
 export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport {
-  const identity = new Identity(req);
+  const identity = new ContentIdentityReader(req);
   const st = statSync(req.plainPath);
   const report: ScanReport = {
     sha256: "",
@@ -156,37 +126,88 @@ export function scanSource(req: ScanRequest, onAnchors: AnchorSink): ScanReport 
     tzOffsetMinutes: 0,
     dated: null,
     mtimeUs: Math.round(st.mtimeMs * 1000),
+    content: { host: null, role: null, ranks: [] },
   };
   const kind = classify(readHead(req.plainPath));
+  const part = "format" in kind && isScannedInParts(kind.format.name) ? req.part : undefined;
+  // A later part of a file read whole (by its part 0) reads nothing.
+  if (req.part !== undefined && req.part.index > 0 && part === undefined) return report;
   if ("rejection" in kind) report.rejection = kind.rejection;
   else if (kind.format.parseBytes !== undefined) scanWhole(req, kind.format, identity, report, onAnchors);
   else {
     if (isLogFormat(kind.format.name)) report.wrapper = wrapperOfHead(kind.headText)?.name ?? null;
-    const hash = createHash("sha256");
-    let bytes = 0;
-    const reader = new ChunkReader(req.plainPath, (chunk) => {
-      hash.update(chunk);
-      bytes += chunk.length;
-    });
-    try {
-      scanContent(reader, kind.format, req, identity, report, onAnchors);
-    } finally {
-      reader.close();
-    }
-    report.bytes = bytes;
-    report.lines = reader.linesRead;
-    report.sha256 = hash.digest("hex");
+    scanText(req, kind.format, part, identity, report, onAnchors);
     report.format = kind.format.name;
   }
-  report.host = identity.host;
-  report.role = identity.role;
-  report.rank = identity.rank;
-  report.domain = identity.host ?? `src:${req.displayPath}`;
+  report.content = identity.result();
+  Object.assign(report, resolveIdentity(req, [report.content]));
+  report.domain = report.host ?? `src:${req.displayPath}`;
   return report;
 }
 
+/** Formats whose scan may be cut at line starts: each line is read on its own (logs' records only matter to the load). */
+export function isScannedInParts(format: FormatName): boolean {
+  return isLogFormat(format) || format === "probe-jsonl";
+}
+
+/** A text source, or part of one: its lines, and the hash of the whole file unless this is a later part. */
+function scanText(req: ScanRequest, format: InputFormat, part: ScanPart | undefined, identity: ContentIdentityReader, report: ScanReport, onAnchors: AnchorSink): void {
+  const hashing = part === undefined || part.index === 0;
+  const hash = createHash("sha256");
+  let bytes = 0;
+  const onRead = hashing
+    ? (chunk: Buffer): void => {
+        hash.update(chunk);
+        bytes += chunk.length;
+      }
+    : undefined;
+  const reader = new ChunkReader(req.plainPath, onRead, READ_BYTES, part?.startByte ?? 0, 1, part?.endByte ?? null);
+  try {
+    const firstWallMs = part !== undefined && part.index > 0 ? fileFirstWallMs(req.plainPath, format) : undefined;
+    scanContent(reader, format, req, identity, report, onAnchors, { fileHead: part === undefined || part.index === 0, firstWallMs });
+  } finally {
+    reader.close();
+  }
+  report.lines = reader.linesRead;
+  if (!hashing) return;
+  if (part?.endByte != null) bytes += hashRange(req.plainPath, part.endByte, hash);
+  report.bytes = bytes;
+  report.sha256 = hash.digest("hex");
+}
+
+/** Feeds the bytes from `start` to the end of the file to `hash`; returns how many. */
+function hashRange(path: string, start: number, hash: ReturnType<typeof createHash>): number {
+  const fd = openSync(path, "r");
+  const buf = Buffer.allocUnsafe(READ_BYTES);
+  let at = start;
+  try {
+    for (let n = readSync(fd, buf, 0, buf.length, at); n > 0; n = readSync(fd, buf, 0, buf.length, at)) {
+      hash.update(buf.subarray(0, n));
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return at - start;
+}
+
+/** The first date of a log's first chunk, which sets its zone's offset (scanContent), for a later part's reading. */
+function fileFirstWallMs(path: string, format: InputFormat): number | undefined {
+  if (!isLogFormat(format.name)) return undefined;
+  const reader = new ChunkReader(path);
+  try {
+    const first = reader.next();
+    if (first === null) return undefined;
+    const dates = new DateSpan();
+    dates.add(first.text);
+    return dates.firstWallMs;
+  } finally {
+    reader.close();
+  }
+}
+
 /** A binary source is read whole: its hash, and the anchors of its events. */
-function scanWhole(req: ScanRequest, format: InputFormat, identity: Identity, report: ScanReport, onAnchors: AnchorSink): void {
+function scanWhole(req: ScanRequest, format: InputFormat, identity: ContentIdentityReader, report: ScanReport, onAnchors: AnchorSink): void {
   const bytes = readFileSync(req.plainPath);
   report.sha256 = createHash("sha256").update(bytes).digest("hex");
   report.bytes = bytes.length;
@@ -196,25 +217,32 @@ function scanWhole(req: ScanRequest, format: InputFormat, identity: Identity, re
   const anchors = new AnchorTable();
   for (const ev of events) {
     identity.fromEvent(ev);
-    anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`, 1);
+    anchors.addEvent(ev, ev.host ?? identity.currentHost ?? `src:${req.displayPath}`, 1);
   }
   if (anchors.size > 0) onAnchors(anchors.drain());
+}
+
+/** Where a reading starts: at the file's head (its first lines say which ranks write it), and the file's first date when not. */
+interface ReadingStart {
+  fileHead: boolean;
+  firstWallMs: number | undefined;
 }
 
 function scanContent(
   reader: ChunkReader,
   format: InputFormat,
   req: ScanRequest,
-  identity: Identity,
+  identity: ContentIdentityReader,
   report: ScanReport,
   onAnchors: AnchorSink,
+  start: ReadingStart,
 ): void {
   const first = reader.next();
   if (!first) return;
   const isLog = isLogFormat(format.name);
   const dates = isLog ? new DateSpan() : null;
   dates?.add(first.text);
-  const wall = dates?.firstWallMs;
+  const wall = start.fileHead ? dates?.firstWallMs : start.firstWallMs;
   report.tzOffsetMinutes = offsetMinutesForWallClock(req.tz, wall ?? Date.now());
   const parser = format.createParser({
     sourcePath: req.displayPath,
@@ -227,7 +255,7 @@ function scanContent(
   const take = (): void => {
     for (const ev of events) {
       identity.fromEvent(ev);
-      anchors.addEvent(ev, ev.host ?? identity.host ?? `src:${req.displayPath}`, stampQuantumUs(format.name, ev.text));
+      anchors.addEvent(ev, ev.host ?? identity.currentHost ?? `src:${req.displayPath}`, stampQuantumUs(format.name, ev.text));
     }
     events.length = 0;
     // Parse issues are reported by the load, which reads every line.
@@ -241,7 +269,7 @@ function scanContent(
       // A parser that throws costs the scan this line only; the load reports it.
     }
   };
-  const selector = lineSelector(format.name, identity);
+  const selector = lineSelector(format.name, identity, start.fileHead);
   for (let chunk: TextChunk | null = first; chunk; chunk = reader.next()) {
     if (chunk !== first) dates?.add(chunk.text);
     selector(chunk, (line, no) => guarded(() => parser.line(line, no, events, issues)));
@@ -263,7 +291,7 @@ function stampQuantumUs(format: FormatName, text: string): number {
 type LineVisitor = (line: string, lineNo: number) => void;
 
 /** Which lines of a chunk the scan parses, by format. */
-function lineSelector(format: FormatName, identity: Identity): (chunk: TextChunk, visit: LineVisitor) => void {
+function lineSelector(format: FormatName, identity: ContentIdentityReader, fileHead: boolean): (chunk: TextChunk, visit: LineVisitor) => void {
   if (format === "flight-recorder") return (chunk, visit) => forEachLine(chunk, visit);
   if (format === "checksum-csv" || format === "checksum-jsonl" || format === "page-dump-jsonl") {
     // No anchors; the header and first record say host and role.
@@ -276,7 +304,7 @@ function lineSelector(format: FormatName, identity: Identity): (chunk: TextChunk
   const stampSecond = isLog ? logSecondDigit : probeSecondDigit;
   let anchorLines = 0;
   return (chunk, visit) => {
-    const headLines = chunk.firstLine === 1 ? (isLog ? HEAD_LINES : format === "probe-jsonl" ? 1 : 0) : 0;
+    const headLines = fileHead && chunk.firstLine === 1 ? (isLog ? HEAD_LINES : format === "probe-jsonl" ? 1 : 0) : 0;
     if (headLines > 0) visitFirstLines(chunk, headLines, visit);
     const needRole = isLog && !identity.roleSettled;
     visitMatching(chunk, [anchorRe, needRole ? LOG_ROLE_LINES : undefined], (line, no) => {
