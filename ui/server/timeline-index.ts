@@ -7,7 +7,7 @@
 
 import type { IncidentDb } from "../../ingest/store/db.js";
 import { timelineRows } from "../../ingest/store/viewQueries.js";
-import type { Lane } from "../wire.js";
+import type { Component, Lane } from "../wire.js";
 import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind } from "./lanes.js";
 import { buildDetails, emptyGaps, type SpanColumns } from "./timeline-details.js";
 
@@ -95,6 +95,10 @@ function scanEvents(db: IncidentDb): ScannedEvents {
   const laneIds = new Map<string, number>();
   const laneParts: Omit<Lane, "id">[] = [];
 
+  const kindComponents: Component[] = [];
+  // Runs of rows share a lane: the previous row's lane is tried before its key is built.
+  let last = { host: null as string | null, role: null as string | null, tp: null as number | null, component: "" as Component | "", lid: -1 };
+
   let i = 0;
   let sorted = true;
   for (const [s, t, host, role, dp, pp, tp, k, state] of rows) {
@@ -103,14 +107,19 @@ function scanEvents(db: IncidentDb): ScannedEvents {
       kid = kindIds.size;
       kindIds.set(k, kid);
       kindTones.push(toneOfKind(k, null));
+      kindComponents.push(componentOfKind(k));
     }
-    const component = componentOfKind(k);
-    const key = laneKey({ host, role, dp, pp, tp, component });
-    let lid = laneIds.get(key);
-    if (lid === undefined) {
-      lid = laneParts.length;
-      laneIds.set(key, lid);
-      laneParts.push({ host, role, dp, pp, tp, component, group: groupLabel(host, role), rank: rankLabel(dp, pp, tp), events: 0 });
+    const component = kindComponents[kid]!;
+    let lid = last.lid;
+    if (lid < 0 || host !== last.host || role !== last.role || tp !== last.tp || component !== last.component) {
+      const key = laneKey({ host, role, dp, pp, tp, component });
+      const known = laneIds.get(key);
+      if (known === undefined) {
+        lid = laneParts.length;
+        laneIds.set(key, lid);
+        laneParts.push({ host, role, dp, pp, tp, component, group: groupLabel(host, role), rank: rankLabel(dp, pp, tp), events: 0 });
+      } else lid = known;
+      last = { host, role, tp, component, lid };
     }
     laneParts[lid]!.events++;
     if (i > 0 && t < rawTs[i - 1]!) sorted = false;
