@@ -33,7 +33,8 @@ const FAILURE_FIELDS = {
   state: "kvpoll?",
   side: derived("side", "the side that logged it: decode for handshake, prefill for bootstrap, else the rank's role"),
   rank: "number?",
-  pp: "number?",
+  /** The line's own `self.pp_rank=…` (the envelope's pp is the prefix's PP tag). */
+  ppRank: attr("number?", "pp"),
   detail: "string?",
   reason: "string?",
   reasonKind: "reasonKind?",

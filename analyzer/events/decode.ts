@@ -133,9 +133,7 @@ type ReadTable = readonly (Read | undefined)[];
  * model's shared code (a rank, a room, a time) reads one shape of object.
  * Its kind's table says how each of its fields is read. The envelope fields
  * nearly every handler reads (time, place, rank) are read once, when the
- * view is pointed at its event; the others when asked for. `pp` is not among
- * them: the failure lines' field of that name (their attribute) takes its
- * getter, as it always has, so a view reads `pp` through its kind's table.
+ * view is pointed at its event; the others when asked for.
  */
 class EventView {
   kind = "";
@@ -170,6 +168,9 @@ class EventView {
   }
   get dp(): number | null {
     return this[STORED].dp;
+  }
+  get pp(): number | null {
+    return this[STORED].pp;
   }
   get text(): string {
     return this[STORED].text;

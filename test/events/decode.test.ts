@@ -161,3 +161,26 @@ test("the catalogue is machine-readable JSON: kinds, fields, types, closed sets 
   assert.equal(catalogue.envelope.seq!.type, "number");
   assert.equal(catalogue.kinds["no.such.kind"], undefined);
 });
+
+test("the envelope's PP is every kind's, and a failure line's own `self.pp_rank=` is its ppRank", () => {
+  const base: StoredEvent = {
+    seq: 9, tsUs: 1_764_421_512_123_000, tsInferred: false, sourceId: 1, line: 12, host: "p0", role: "prefill", dp: null, pp: 1, tp: 3,
+    kind: LogKind.notifSent, room: "8972542885242963296", rid: null, chunk: 0, layer: null, pageLo: null, pageHi: null, state: null,
+    attrs: { peer: "d0-tp3", tag: "8972542885242963296_kv_0_1_11", tagKind: "kv", isLast: true, src: 11 },
+    text: "[2026-11-29 13:05:12.123 PP1 TP3] sending kvcache to d0-tp3 with notif 8972542885242963296_kv_0_1_11",
+  };
+  assert.equal(decodeEvent(base).pp, 1, "a PP-tagged transfer line is PP1's");
+  assert.equal(decodeEvent({ ...base, kind: "kv.post", attrs: null, pp: 0 }).pp, 0);
+  assert.equal(decodeEvent({ ...base, pp: null }).pp, null);
+  const failed = decodeEvent({
+    ...base,
+    kind: LogKind.transferFailed,
+    attrs: { rank: 3, pp: 1, detail: "x" },
+    text: "[2026-11-29 13:05:12.123 PP1 TP3] Prefill transfer failed for request rank=3 req.rid='r' req.bootstrap_room=8972542885242963296 self.pp_rank=1",
+  });
+  assert.equal(failed.kind, LogKind.transferFailed);
+  if (failed.kind !== LogKind.transferFailed) return;
+  assert.equal(failed.pp, 1);
+  assert.equal(failed.ppRank, 1);
+  assert.equal(decodeEvent({ ...base, kind: LogKind.transferFailed, pp: null, attrs: { rank: 3, pp: 0 } }).pp, null, "the envelope's, not the message's");
+});
