@@ -179,3 +179,26 @@ export function forEachLine(chunk: TextChunk, each: (line: string, lineNo: numbe
     start = end + 1;
   }
 }
+
+/** Bytes looked at past a cut offset for the next line start. */
+const SEEK_BYTES = 64 * 1024;
+
+/** 0, then the first line start after each multiple of `every` bytes of a file of `bytes` bytes. */
+export function lineStartsEvery(path: string, bytes: number, every: number): number[] {
+  const starts = [0];
+  const fd = openSync(path, "r");
+  const buf = Buffer.allocUnsafe(SEEK_BYTES);
+  try {
+    for (let at = every; at < bytes; ) {
+      const n = readSync(fd, buf, 0, SEEK_BYTES, at);
+      const nl = buf.subarray(0, n).indexOf(10);
+      const start = at + nl + 1;
+      if (nl >= 0 && start < bytes) starts.push(start);
+      // The next cut lies `every` bytes further on, and never inside the line just found.
+      at = Math.max(at + every, nl >= 0 ? start : at + n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return starts;
+}

@@ -6,8 +6,8 @@
 // PartChain) before they join the global merge, and their statistics are
 // added up into the source's.
 
-import { closeSync, openSync, readSync } from "node:fs";
 import { formatByName } from "./formats/index.js";
+import { lineStartsEvery } from "./lines.js";
 import { timeOriginOf } from "./formats/log/logParser.js";
 import type { TimeTally } from "./formats/format.js";
 import { MAX_KEPT_ERRORS, type LoadedStats, type LoadSource } from "./loadStream.js";
@@ -73,29 +73,6 @@ export function planLoad(sources: readonly LoadSource[], workers: number, opts: 
     shares[lightest]!.push(s);
   }
   return { shares, jobs, split };
-}
-
-/** Bytes looked at past a cut offset for the next line start. */
-const SEEK_BYTES = 64 * 1024;
-
-/** 0, then the first line start after each multiple of `every` bytes of a file of `bytes` bytes. */
-export function lineStartsEvery(path: string, bytes: number, every: number): number[] {
-  const starts = [0];
-  const fd = openSync(path, "r");
-  const buf = Buffer.allocUnsafe(SEEK_BYTES);
-  try {
-    for (let at = every; at < bytes; ) {
-      const n = readSync(fd, buf, 0, SEEK_BYTES, at);
-      const nl = buf.subarray(0, n).indexOf(10);
-      const start = at + nl + 1;
-      if (nl >= 0 && start < bytes) starts.push(start);
-      // The next cut lies a part further on, and never inside the line just found.
-      at = Math.max(at + every, nl >= 0 ? start : at + n);
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return starts;
 }
 
 /** Rows of one cut source, put back in file order: part by part, each part's batches as they come. */

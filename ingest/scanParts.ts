@@ -7,7 +7,7 @@
 // The merged report is what one scan of the whole file gives, except that
 // each part samples its anchor lines afresh (FULL_ANCHOR_LINES in scan.ts).
 
-import { lineStartsEvery } from "./loadPlan.js";
+import { lineStartsEvery } from "./lines.js";
 import type { ScanPart, ScanReport, ScanRequest } from "./scan.js";
 import { resolveIdentity } from "./scanIdentity.js";
 
