@@ -294,3 +294,19 @@ test("a file of only a traceback is one record, dated by the file's anchor", () 
     [LogKind.exception, "bootstrap_thread", 3, us("2026-06-11T14:10:00Z"), true],
   );
 });
+
+test("a traceback below a batch line is a crash of its own; below an error line it is that line's (logger.exception)", () => {
+  const traceback = [
+    "Traceback (most recent call last):",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2100, in run_scheduler_process',
+    "    scheduler.event_loop_overlap_disagg_prefill()",
+    "RuntimeError: NCCL error: unhandled system error",
+  ];
+  const afterBatch = parseLines([`[2026-06-11 14:10:00 TP3] ${BATCH}`, ...traceback], { dating: hints() });
+  assert.deepEqual(afterBatch.events.map((e) => e.kind), [LogKind.decodeBatch, LogKind.exception]);
+  assert.deepEqual([afterBatch.events[1]!.line, afterBatch.events[1]!.attrs?.excType, afterBatch.events[1]!.tsInferred], [2, "RuntimeError", true]);
+  assert.equal(afterBatch.events[0]!.attrs?.excType, undefined);
+  const afterError = parseLines(["[2026-06-11 14:10:00 TP3] Scheduler hit an unexpected state", ...traceback], { dating: hints() });
+  assert.equal(afterError.events.length, 1);
+  assert.equal(afterError.events[0]!.attrs?.excType, "RuntimeError");
+});

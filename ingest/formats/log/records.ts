@@ -17,6 +17,13 @@ import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
 
+/**
+ * Lines SGLang logs with logger.info/debug and no exc_info (the periodic batch
+ * stats, the transfer thread's notifications): a traceback below one is not
+ * its own but a crash printed to stderr after it, a record of its own.
+ */
+const NEVER_WITH_TRACEBACK = new Set<string>([LogKind.prefillBatch, LogKind.decodeBatch, LogKind.notifSent]);
+
 /** A record longer than this is cut: its next line opens an unparsed record (bounded memory). */
 const MAX_RECORD_LINES = 2000;
 
@@ -69,7 +76,7 @@ export class RecordAssembler {
     const c = line.charCodeAt(0);
     if (c === 32 || c === 9) return true;
     const tb = this.tb;
-    if (line.startsWith(TRACEBACK)) return tb !== TracebackState.done;
+    if (line.startsWith(TRACEBACK)) return tb !== TracebackState.done && !NEVER_WITH_TRACEBACK.has(this.current!.kind);
     // After a traceback's frames, its exception line; after that, a chain marker and the chained traceback.
     if (tb === TracebackState.frames || tb === TracebackState.chained) return true;
     if (tb === TracebackState.done && nextTracebackState(tb, line) === TracebackState.chained) return true;
