@@ -37,6 +37,9 @@ export interface EncodedAttrs extends AttrsTables {
 export class AttrsReader {
   private tables: AttrsTables = { shapes: [], strings: [], json: [] };
   private jsonParsed: unknown[] = [];
+  /** Per shape, `{"key":` and then `,"key":` for each key, or null where JSON.stringify would reorder or drop keys. */
+  private shapeKeysJson: (string[] | null | undefined)[] = [];
+  private stringsJson: (string | undefined)[] = [];
   private shapeIds: Float64Array;
   private starts: Uint32Array;
   private tags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
@@ -54,6 +57,8 @@ export class AttrsReader {
   load(tables: AttrsTables, count: number, shapes: PackedColumn, tags: Uint8Array, values: PackedColumn, pageLo: PackedColumn, pageHi: PackedColumn): void {
     this.tables = tables;
     this.jsonParsed = new Array(tables.json.length);
+    this.shapeKeysJson = new Array(tables.shapes.length);
+    this.stringsJson = new Array(tables.strings.length);
     let at = 0;
     for (let i = 0; i < count; i++) {
       this.starts[i] = at;
@@ -79,6 +84,53 @@ export class AttrsReader {
     const start = this.starts[i]!;
     for (let k = 0; k < keys.length; k++) out[keys[k]!] = this.valueAt(start + k, i);
     return out;
+  }
+
+  /**
+   * JSON.stringify(object(i)), written from the value stream without building
+   * the object (SQL's `events.attrs` is this text for every event it scans).
+   */
+  json(i: number): string | null {
+    const shape = this.shapeIds[i]!;
+    if (shape < 0) return null;
+    const keys = this.keysJson(shape);
+    if (keys === null) return JSON.stringify(this.object(i));
+    if (keys.length === 0) return "{}";
+    const start = this.starts[i]!;
+    let out = "";
+    for (let k = 0; k < keys.length; k++) out += keys[k]! + this.valueJson(start + k, i);
+    return out + "}";
+  }
+
+  private keysJson(shape: number): string[] | null {
+    let keys = this.shapeKeysJson[shape];
+    if (keys === undefined) {
+      const list = this.tables.shapes[shape]!;
+      // An object lists integer-like keys first, and `__proto__` sets its prototype: such shapes go through the object.
+      const plain = list.every((k) => k !== "__proto__" && !/^(0|[1-9][0-9]*)$/.test(k));
+      this.shapeKeysJson[shape] = keys = plain ? list.map((k, n) => (n === 0 ? "{" : ",") + JSON.stringify(k) + ":") : null;
+    }
+    return keys;
+  }
+
+  private valueJson(at: number, row: number): string {
+    const v = this.values.at(at);
+    switch (this.tags[at]) {
+      case TAG_NUMBER:
+        return Number.isFinite(v) ? String(v) : "null";
+      case TAG_STRING:
+        return (this.stringsJson[v] ??= JSON.stringify(this.tables.strings[v]));
+      case TAG_TRUE:
+        return "true";
+      case TAG_FALSE:
+        return "false";
+      case TAG_NULL:
+        return "null";
+      case TAG_PAGE_HULL:
+        return `[[${this.pageLo.at(row)},${this.pageHi.at(row)}]]`;
+      default:
+        return this.tables.json[v]!;
+    }
   }
 
   /** `object(i)[key]` without building the object: the one value, or undefined when event i has no such attribute. */

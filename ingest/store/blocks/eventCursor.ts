@@ -119,6 +119,12 @@ export class EventCursor implements StoredEvent {
     return this.attrsObject;
   }
 
+  /** JSON.stringify(attrs), written without building the object when it was not built. */
+  get attrsJson(): string | null {
+    if (this.attrsBuilt) return this.attrsObject === null ? null : JSON.stringify(this.attrsObject);
+    return this.data.attrs.json(this.i);
+  }
+
   /** `attrs?.[key]` without building the object: the model reads a few attributes of many events. */
   attr(key: string): unknown {
     if (this.attrsBuilt) return this.attrsObject?.[key];

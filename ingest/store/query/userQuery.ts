@@ -5,6 +5,7 @@
 
 import { openIncident } from "../db.js";
 import { registerEventsTable } from "../eventsTable.js";
+import { eventsColumnsRead } from "./columnsRead.js";
 
 export interface QueryResult {
   columns: string[];
@@ -21,7 +22,7 @@ export class QueryError extends Error {
 /** Runs one read-only statement; throws QueryError for a statement that would write or that SQLite rejects. */
 export function runUserQuery(path: string, sql: string, maxRows: number): QueryResult {
   const db = openIncident(path, { readonly: true });
-  registerEventsTable(db);
+  registerEventsTable(db, eventsColumnsRead(sql));
   try {
     let stmt;
     try {
