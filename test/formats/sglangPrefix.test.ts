@@ -127,6 +127,10 @@ test("prefix look-alikes are not prefixes", () => {
     "[2026-08-20 10:15:32.04 TP0] two-digit milliseconds",
     "[2026-08-20 10:15:32 TP0]no space after the bracket",
     "[2026-08-20T10:15:32 TP0] ISO separator",
+    // The line above shares their minute: the seconds are still checked.
+    "[2026-08-20 10:15:3x TP0] a letter in the seconds",
+    "[2026-08-20 10:15-32 TP0] a dash before the seconds",
+    "[2026-08-20 10:15 TP0] no seconds",
   ];
   const { events } = parseLines([`[2026-08-20 10:15:32 TP0] ${MSG}`, ...notPrefixes]);
   assert.equal(events.length, 1 + notPrefixes.length, "each look-alike is a record of its own");

@@ -109,9 +109,12 @@ export class PrefixReader {
     }
     if (line.charCodeAt(p) !== OPEN_BRACKET) return PrefixResult.none;
     if (line.charCodeAt(p + 1) === SPACE) return this.readTagsOnly(line, p + 1);
-    if (!this.hasDateShape(line, p + 1)) return PrefixResult.none;
-    const timeOk = this.readMinute(line, p + 1);
+    // Consecutive lines share their minute: its text matched, only the seconds need reading.
+    const sameMinute = this.minuteKey.length > 0 && line.startsWith(this.minuteKey, p + 1) && line.charCodeAt(p + 17) === 58;
+    if (!sameMinute && !this.hasDateShape(line, p + 1)) return PrefixResult.none;
+    const timeOk = sameMinute || this.readMinute(line, p + 1);
     const second = digitsAt(line, p + 18, 2);
+    if (second < 0) return PrefixResult.none;
     let i = p + 20;
     let fractionUs = 0;
     if (line.charCodeAt(i) === DOT) {
@@ -154,7 +157,6 @@ export class PrefixReader {
 
   /** Sets the base of the line's minute (cached: consecutive lines share it). False when the date is impossible. */
   private readMinute(s: string, i: number): boolean {
-    if (this.minuteKey.length > 0 && s.startsWith(this.minuteKey, i)) return true;
     const c = this.civil;
     c.year = digitsAt(s, i, 4);
     c.month = digitsAt(s, i + 5, 2);
