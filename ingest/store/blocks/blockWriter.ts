@@ -9,6 +9,7 @@ import { newAttrsRemap, type AttrsRemap } from "./attrsEncode.js";
 import type { IncidentDb } from "../db.js";
 import { BlockRows, DICT_COLUMNS, encodeBlock, NUMERIC_COLUMNS } from "./blockCodec.js";
 import { BLOCK_EVENTS, KeyDim, rankKey, type BlockTables } from "./blockTables.js";
+import type { Interner } from "./interner.js";
 
 /** NUMERIC_COLUMNS after seq, in the order of a row's numbers (ingest/rows.ts NUMBER_COLUMNS). */
 const ROW_NUMBERS = NUMERIC_COLUMNS.slice(1);
@@ -28,10 +29,18 @@ export class BlockWriter {
   private readonly insertData: Statement;
   private readonly insertKey: Statement;
   private readonly remaps = new WeakMap<RowBatch, BatchRemap>();
+  private lastRemap: BatchRemap | null = null;
+  /** The block's columns by position in a batch row (NUMBER_COLUMNS, then STRING_COLUMNS order), and the dictionaries. */
+  private readonly rowNumbers: Float64Array[];
+  private readonly idColumns: Float64Array[];
+  private readonly dicts: Interner[];
 
   constructor(db: IncidentDb, tables: BlockTables, start: BlockWriterStart) {
     this.nextSeq = start.nextSeq;
     this.nextBlock = start.nextBlock;
+    this.rowNumbers = ROW_NUMBERS.map((c) => this.rows.num[c]);
+    this.idColumns = DICT_COLUMNS.map((c) => this.rows.ids[c]);
+    this.dicts = DICT_COLUMNS.map((c) => this.rows.dicts[c]);
     this.insertBlock = db.prepare(
       `INSERT INTO ${tables.blocks} (block, first_seq, last_seq, count, min_ts_us, max_ts_us, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -51,21 +60,22 @@ export class BlockWriter {
     r.num.seq[at] = this.nextSeq++;
     const num = batch.numbers;
     const a = i * NUMBER_WIDTH;
-    for (let c = 0; c < NUMBER_WIDTH; c++) r.num[ROW_NUMBERS[c]!][at] = num[a + c]!;
+    const numbers = this.rowNumbers;
+    for (let c = 0; c < NUMBER_WIDTH; c++) numbers[c]![at] = num[a + c]!;
     const remap = this.remapOf(batch);
     const refs = batch.stringRefs;
     const s = i * STRING_WIDTH;
+    const idColumns = this.idColumns;
     for (let c = 0; c < STRING_WIDTH; c++) {
       const ref = refs[s + c]!;
-      const column = DICT_COLUMNS[c]!;
       if (ref < 0) {
-        r.ids[column][at] = NaN;
+        idColumns[c]![at] = NaN;
         continue;
       }
       const ids = remap.dict[c]!;
       let id = ids[ref]!;
-      if (id < 0) ids[ref] = id = r.dicts[column].id(batch.strings[ref]!);
-      r.ids[column][at] = id;
+      if (id < 0) ids[ref] = id = this.dicts[c]!.id(batch.strings[ref]!);
+      idColumns[c]![at] = id;
     }
     r.attrs.addBatchRow(at, batch.attrs, i, batch.strings, remap.attrs);
     if (++r.count === BLOCK_EVENTS) this.flush();
@@ -108,22 +118,28 @@ export class BlockWriter {
 
   /** The batch's ids in the block being built: made afresh for each block a batch's rows go to. */
   private remapOf(batch: RowBatch): BatchRemap {
+    // Rows come in runs of one batch: the last one's remap is tried before the map.
+    const last = this.lastRemap;
+    if (last !== null && last.batch === batch && last.block === this.nextBlock) return last;
     let remap = this.remaps.get(batch);
     if (remap === undefined || remap.block !== this.nextBlock) {
       const strings = batch.strings.length;
       remap = {
+        batch,
         block: this.nextBlock,
         dict: DICT_COLUMNS.map(() => new Int32Array(strings).fill(-1)),
         attrs: newAttrsRemap(batch.attrs, strings),
       };
       this.remaps.set(batch, remap);
     }
+    this.lastRemap = remap;
     return remap;
   }
 }
 
 /** A batch's string, shape and nested-value ids turned into the current block's. */
 interface BatchRemap {
+  batch: RowBatch;
   block: number;
   /** Per dictionary column (DICT_COLUMNS order): batch string id → block dictionary id, -1 until seen. */
   dict: Int32Array[];
@@ -136,6 +152,11 @@ function attrsObject(text: string, seq: number): Record<string, unknown> {
   return obj as Record<string, unknown>;
 }
 
+/** Equal numbers, NaN (NULL) equal to NaN. */
+function same(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
 /** The distinct kinds, ranks, sources and rooms of a block's rows. */
 function blockKeys(r: BlockRows): [KeyDim, Iterable<string>][] {
   const ranks = new Set<string>();
@@ -144,12 +165,19 @@ function blockKeys(r: BlockRows): [KeyDim, Iterable<string>][] {
   const { tp, sourceId } = r.num;
   const hosts = r.dicts.host.list;
   const roles = r.dicts.role.list;
+  // Neighbouring rows mostly share their rank and source: a key is made only where one changes.
+  let h = -1;
+  let o = -1;
+  let t = -1;
+  let src = -1;
   for (let i = 0; i < r.count; i++) {
-    const t = tp[i]!;
-    const h = host[i]!;
-    const o = role[i]!;
-    ranks.add(rankKey(h === h ? hosts[h]! : null, o === o ? roles[o]! : null, t === t ? t : null));
-    sources.add(String(sourceId[i]));
+    if (i === 0 || !same(tp[i]!, t) || !same(host[i]!, h) || !same(role[i]!, o)) {
+      t = tp[i]!;
+      h = host[i]!;
+      o = role[i]!;
+      ranks.add(rankKey(h === h ? hosts[h]! : null, o === o ? roles[o]! : null, t === t ? t : null));
+    }
+    if (i === 0 || sourceId[i] !== src) sources.add(String((src = sourceId[i]!)));
   }
   // A dictionary holds exactly the values its block's rows use.
   return [
