@@ -52,8 +52,7 @@ export function transferList(batch: RowBatch): ArrayBuffer[] {
 export class RowBatchBuilder {
   private numbers: Float64Array;
   private stringRefs: Int32Array;
-  private strings: string[] = [];
-  private stringIds = new Map<string, number>();
+  private readonly strings = new BatchStrings();
   /** Per string column, its last value and reference in this batch (undefined: none yet). */
   private readonly lastValues: (string | null | undefined)[] = new Array(STRING_WIDTH).fill(undefined);
   private readonly lastRefs = new Int32Array(STRING_WIDTH);
@@ -64,7 +63,7 @@ export class RowBatchBuilder {
   constructor(readonly capacity: number) {
     this.numbers = new Float64Array(capacity * NUMBER_WIDTH);
     this.stringRefs = new Int32Array(capacity * STRING_WIDTH);
-    this.attrs = new AttrsRowsBuilder(capacity, (v) => this.stringRef(v));
+    this.attrs = new AttrsRowsBuilder(capacity, this.strings);
   }
 
   get length(): number {
@@ -112,13 +111,11 @@ export class RowBatchBuilder {
       length: this.n,
       numbers: this.numbers.slice(0, this.n * NUMBER_WIDTH),
       stringRefs: this.stringRefs.slice(0, this.n * STRING_WIDTH),
-      strings: this.strings,
+      strings: this.strings.take(),
       attrs: this.attrs.take(),
       texts: this.texts,
     };
     this.n = 0;
-    this.strings = [];
-    this.stringIds.clear();
     this.lastValues.fill(undefined);
     this.texts = [];
     return batch;
@@ -139,14 +136,47 @@ export class RowBatchBuilder {
   }
 
   private stringRef(value: string | null): number {
-    if (value === null) return -1;
-    let id = this.stringIds.get(value);
+    return value === null ? -1 : this.strings.ref(value);
+  }
+}
+
+/**
+ * A batch's string table. The store thread turns its ids into block
+ * dictionary ids string by string, so a string may be in it twice: values
+ * that seldom repeat (a notification tag per line) are appended without
+ * being hashed into the map.
+ */
+export class BatchStrings {
+  private list: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  get length(): number {
+    return this.list.length;
+  }
+
+  /** The string's id, the same for every equal string. */
+  ref(value: string): number {
+    let id = this.ids.get(value);
     if (id === undefined) {
-      id = this.strings.length;
-      this.strings.push(value);
-      this.stringIds.set(value, id);
+      id = this.list.length;
+      this.list.push(value);
+      this.ids.set(value, id);
     }
     return id;
+  }
+
+  /** A new id for the string, whether or not it is in the table already. */
+  append(value: string): number {
+    this.list.push(value);
+    return this.list.length - 1;
+  }
+
+  /** The strings so far; the table starts afresh. */
+  take(): string[] {
+    const list = this.list;
+    this.list = [];
+    this.ids.clear();
+    return list;
   }
 }
 

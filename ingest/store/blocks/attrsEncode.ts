@@ -11,7 +11,8 @@ import { TAG_FALSE, TAG_JSON, TAG_NULL, TAG_NUMBER, TAG_PAGE_HULL, TAG_STRING, T
 /** Where an event's attrs are appended: a shape id for its key list, and ids for its strings and nested values. */
 export interface AttrsSink {
   shapeId(keys: string[]): number;
-  stringId(s: string): number;
+  /** `slot`: the key's place in the shape last given to shapeId. */
+  stringId(s: string, slot: number): number;
   jsonId(text: string): number;
   push(tag: number, value: number): void;
 }
@@ -49,16 +50,17 @@ export function appendAttrs(attrs: Record<string, unknown> | null | undefined, p
   if (keys.length === 0) return -1;
   if (keys.some((k) => isDropped(attrs[k]))) keys = keys.filter((k) => !isDropped(attrs[k]));
   const shape = sink.shapeId(keys);
-  for (const key of keys) {
+  for (let slot = 0; slot < keys.length; slot++) {
+    const key = keys[slot]!;
     const v = attrs[key];
     if (typeof v === "number") {
       if (Number.isFinite(v)) sink.push(TAG_NUMBER, v === 0 ? 0 : v);
       else sink.push(TAG_NULL, 0);
-    } else if (typeof v === "string") sink.push(TAG_STRING, sink.stringId(v));
+    } else if (typeof v === "string") sink.push(TAG_STRING, sink.stringId(v, slot));
     else if (v === true) sink.push(TAG_TRUE, 0);
     else if (v === false) sink.push(TAG_FALSE, 0);
     else if (v === null) sink.push(TAG_NULL, 0);
-    else if (typeof v === "bigint") sink.push(TAG_STRING, sink.stringId(v.toString()));
+    else if (typeof v === "bigint") sink.push(TAG_STRING, sink.stringId(v.toString(), slot));
     else if (key === "pages" && isHull(v, pageLo, pageHi)) sink.push(TAG_PAGE_HULL, 0);
     else sink.push(TAG_JSON, sink.jsonId(jsonText(v)));
   }
@@ -137,11 +139,31 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** Builds a batch's AttrsRows, row by row; strings go to the batch's table through `stringId`. */
+/** Where a batch's strings go: `ref` gives equal strings one id, `append` a new id each (rows.ts BatchStrings). */
+export interface BatchStringTable {
+  readonly length: number;
+  ref(s: string): number;
+  append(s: string): number;
+}
+
+/**
+ * A shape's slot whose first SAMPLE_LOOKUPS strings in a batch found fewer
+ * than SAMPLE_REPEATS already in its table holds values that seldom repeat
+ * (a notification tag, an error text): the rest of the batch appends them
+ * unhashed. Hashing a string per row into the batch's map cost more than the
+ * rest of the row's attrs.
+ */
+const SAMPLE_LOOKUPS = 256;
+const SAMPLE_REPEATS = 8;
+
+/** Builds a batch's AttrsRows, row by row; strings go to the batch's table. */
 export class AttrsRowsBuilder implements AttrsSink {
   private shapeList: string[][] = [];
   /** Shape ids by their first key. */
   private shapeIds = new Map<string, number[]>();
+  /** Per shape, per slot: strings looked up and found already in the table, while sampling. */
+  private slotSamples: Int32Array[] = [];
+  private currentShape = -1;
   private readonly stream = new ValueStream(1024);
   private shape: Int32Array;
   private start: Uint32Array;
@@ -149,10 +171,21 @@ export class AttrsRowsBuilder implements AttrsSink {
 
   constructor(
     capacity: number,
-    readonly stringId: (s: string) => number,
+    private readonly strings: BatchStringTable,
   ) {
     this.shape = new Int32Array(capacity);
     this.start = new Uint32Array(capacity);
+  }
+
+  stringId(s: string, slot: number): number {
+    const sample = this.slotSamples[this.currentShape]!;
+    const looked = sample[2 * slot]!;
+    if (looked >= SAMPLE_LOOKUPS) return sample[2 * slot + 1]! < SAMPLE_REPEATS ? this.strings.append(s) : this.strings.ref(s);
+    const size = this.strings.length;
+    const id = this.strings.ref(s);
+    sample[2 * slot] = looked + 1;
+    if (id < size) sample[2 * slot + 1]!++;
+    return id;
   }
 
   addRow(attrs: Record<string, unknown> | undefined, pageLo: number, pageHi: number): void {
@@ -169,11 +202,12 @@ export class AttrsRowsBuilder implements AttrsSink {
     const first = keys[0] ?? "";
     let bucket = this.shapeIds.get(first);
     if (bucket === undefined) this.shapeIds.set(first, (bucket = []));
-    for (const id of bucket) if (sameKeys(this.shapeList[id]!, keys)) return id;
+    for (const id of bucket) if (sameKeys(this.shapeList[id]!, keys)) return (this.currentShape = id);
     const id = this.shapeList.length;
     this.shapeList.push(keys);
+    this.slotSamples.push(new Int32Array(2 * keys.length));
     bucket.push(id);
-    return id;
+    return (this.currentShape = id);
   }
 
   jsonId(text: string): number {
@@ -195,6 +229,7 @@ export class AttrsRowsBuilder implements AttrsSink {
     this.n = 0;
     this.shapeList = [];
     this.shapeIds = new Map();
+    this.slotSamples = [];
     return out;
   }
 }
