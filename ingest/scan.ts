@@ -301,24 +301,31 @@ function lineSelector(format: FormatName, identity: ContentIdentityReader, fileH
   }
   const isLog = isLogFormat(format);
   const anchorRe = isLog ? LOG_ANCHOR_LINES : format === "probe-jsonl" ? PROBE_ANCHOR_LINES : undefined;
-  const stampSecond = isLog ? logSecondDigit : probeSecondDigit;
+  const stampSecond = isLog ? logSecondDigit : (text: string, start: number, end: number) => probeSecondDigit(lineOf(text, start, end));
   let anchorLines = 0;
   return (chunk, visit) => {
     const headLines = fileHead && chunk.firstLine === 1 ? (isLog ? HEAD_LINES : format === "probe-jsonl" ? 1 : 0) : 0;
     if (headLines > 0) visitFirstLines(chunk, headLines, visit);
     const needRole = isLog && !identity.roleSettled;
-    visitMatching(chunk, [anchorRe, needRole ? LOG_ROLE_LINES : undefined], (line, no) => {
+    visitMatching(chunk, [anchorRe, needRole ? LOG_ROLE_LINES : undefined], (text, start, end, no) => {
       if (no <= headLines) return;
-      if (needRole && LOG_ROLE_LINE.test(line)) return visit(line, no);
-      if (++anchorLines > FULL_ANCHOR_LINES && stampSecond(line) !== 48 /* '0' */) return;
-      visit(line, no);
+      const line = needRole ? lineOf(text, start, end) : null;
+      if (line !== null && LOG_ROLE_LINE.test(line)) return visit(line, no);
+      // Most of a prefill log's lines are anchor lines: they are sampled before they are cut out of the chunk.
+      if (++anchorLines > FULL_ANCHOR_LINES && stampSecond(text, start, end) !== 48 /* '0' */) return;
+      visit(line ?? lineOf(text, start, end), no);
     });
   };
 }
 
-/** The last digit of the seconds of a log line's prefix `[YYYY-MM-DD HH:MM:SS` (§1), as a char code. */
-function logSecondDigit(line: string): number {
-  return line.charCodeAt(0) === 91 && line.charCodeAt(17) === 58 ? line.charCodeAt(19) : 48;
+/**
+ * The last digit of the seconds of a log line's prefix `[YYYY-MM-DD HH:MM:SS`
+ * (§1), as a char code; the line is text[start, end) (a '\r' before its end
+ * reads as no digit, as past the end does).
+ */
+function logSecondDigit(text: string, start: number, end: number): number {
+  const at = (i: number): number => (start + i < end ? text.charCodeAt(start + i) : NaN);
+  return at(0) === 91 && at(17) === 58 ? at(19) : 48;
 }
 
 /** The last digit of the whole seconds of a probe record's ts (seconds float or integer ns), as a char code. */
@@ -350,22 +357,33 @@ function stripCr(line: string): string {
   return line.endsWith("\r") ? line.slice(0, -1) : line;
 }
 
+function lineOf(text: string, start: number, end: number): string {
+  return stripCr(text.slice(start, end));
+}
+
+/** A line of a chunk's text, text[start, end) without its '\n'; `lineNo` its number in the file. */
+type LineAtVisitor = (text: string, start: number, end: number, lineNo: number) => void;
+
 /** Visits, in order and once each, the lines where any of the patterns match. */
-function visitMatching(chunk: TextChunk, patterns: (RegExp | undefined)[], visit: LineVisitor): void {
+function visitMatching(chunk: TextChunk, patterns: (RegExp | undefined)[], visit: LineAtVisitor): void {
   const text = chunk.text;
   const starts: number[] = [];
+  let used = 0;
   for (const re of patterns) {
     if (!re) continue;
+    used++;
     re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      starts.push(text.lastIndexOf("\n", m.index - 1) + 1);
-      const end = text.indexOf("\n", m.index);
+    // test() leaves lastIndex at the match's end and makes no match array (the patterns span no '\n').
+    while (re.test(text)) {
+      const matchEnd = re.lastIndex;
+      starts.push(text.lastIndexOf("\n", matchEnd - 1) + 1);
+      const end = text.indexOf("\n", matchEnd);
       if (end < 0) break;
       re.lastIndex = end + 1;
     }
   }
   if (starts.length === 0) return;
-  starts.sort((a, b) => a - b);
+  if (used > 1) starts.sort((a, b) => a - b);
   let lineNo = chunk.firstLine;
   let countedTo = 0;
   let previous = -1;
@@ -378,6 +396,6 @@ function visitMatching(chunk: TextChunk, patterns: (RegExp | undefined)[], visit
     }
     let end = text.indexOf("\n", start);
     if (end < 0) end = text.length;
-    visit(stripCr(text.slice(start, end)), lineNo);
+    visit(text, start, end, lineNo);
   }
 }
