@@ -10,8 +10,9 @@
 // about 1% each of glog lines (NIXL's absl lines) and undated lines (NCCL INFO,
 // Python warnings) among the prefill host's SGLang lines.
 
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { uniformStream } from "../fixtures/generator/prng.js";
 
 export const SKEW_US = 25_000;
@@ -200,4 +201,20 @@ export function generateIncident(dir: string, targetLines: number, realWorld = t
   }
   for (const f of [...all, ...unwritten]) f.close();
   return { dir, lines: total(), bytes: all.reduce((n, f) => n + f.bytes, 0) };
+}
+
+/**
+ * The benchmarks' generated input under bench/out/ (made on first use, then
+ * reused): 18 sources shaped like pod logs, or (`oneFile`) the same lines in
+ * one file, a pod's stdout with every TP rank.
+ */
+export function benchInput(lines: number, realWorld: boolean, oneFile: boolean): string {
+  const name = `incident-${lines}${realWorld ? "-pods" : ""}${oneFile ? "-one-file" : ""}`;
+  const dir = fileURLToPath(new URL(`../../bench/out/${name}`, import.meta.url));
+  if (!existsSync(join(dir, "p0"))) {
+    const t = performance.now();
+    const g = generateIncident(dir, lines, realWorld, oneFile);
+    console.log(`generated ${g.lines.toLocaleString("en-US")} lines, ${(g.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s → ${dir}`);
+  }
+  return dir;
 }

@@ -13,12 +13,11 @@
 // speed is never a test.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ingest } from "../ingest/pipeline.js";
-import { generateIncident } from "./incidentGen.js";
+import { benchInput } from "./incidentGen.js";
 
 const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);
 /** `plain`: SGLang lines only, as the input was before it took real-world shapes (bench/incidentGen.ts). */
@@ -50,24 +49,12 @@ function mainThreadCpuSeconds(): number | undefined {
   }
 }
 
-/** The generated inputs: the 18-source pod-shaped incident, and one 2 M-line file (a pod's stdout with every TP rank). */
-function generatedInput(oneFile: boolean): string {
-  const name = `incident-${LINES}${REAL_WORLD ? "-pods" : ""}${oneFile ? "-one-file" : ""}`;
-  const dir = fileURLToPath(new URL(`../../bench/out/${name}`, import.meta.url));
-  if (!existsSync(join(dir, "p0"))) {
-    const t = performance.now();
-    const g = generateIncident(dir, LINES, REAL_WORLD, oneFile);
-    console.log(`generated ${g.lines.toLocaleString("en-US")} lines, ${(g.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s → ${dir}`);
-  }
-  return dir;
-}
-
 function inputs(): { label: string; dir: string }[] {
   const given = process.argv[2];
   if (given !== undefined) return [{ label: given, dir: given }];
   return [
-    { label: "18 sources, pod-shaped", dir: generatedInput(false) },
-    { label: "one file", dir: generatedInput(true) },
+    { label: "18 sources, pod-shaped", dir: benchInput(LINES, REAL_WORLD, false) },
+    { label: "one file", dir: benchInput(LINES, REAL_WORLD, true) },
   ];
 }
 
@@ -117,10 +104,10 @@ class ThreadCpu {
 }
 
 async function main(): Promise<void> {
-  for (const input of inputs()) await benchInput(input.label, input.dir);
+  for (const input of inputs()) await measureIngest(input.label, input.dir);
 }
 
-async function benchInput(label: string, dir: string): Promise<void> {
+async function measureIngest(label: string, dir: string): Promise<void> {
   const bytes = sizeOf(dir);
   const work = mkdtempSync(join(tmpdir(), "kvrewind-bench-"));
   const threads = new ThreadCpu();

@@ -13,6 +13,7 @@ import { healthyIncidentDb } from "./healthyIncident.js";
 import { openIncident, setMeta, type IncidentDb } from "../ingest/store/db.js";
 import { replayIncident, type ReplaySummary } from "../analyzer/replay/replay.js";
 import { stateAt, timeline } from "../analyzer/replay/timeTravel.js";
+import { liveRoomsFigures } from "./liveRooms.js";
 
 const TARGET = Number(process.env.BENCH_EVENTS ?? 5_000_000);
 const POINTS = 200;
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
   console.log(`event blocks ${(events / 1e6).toFixed(1)} MB with their side tables`);
   console.log(`snapshots ${(snaps / 1e6).toFixed(1)} MB = ${pct(snaps)} of the event blocks (${warm.snapshots.count} snapshots)`);
   db.close();
+  await liveRoomsFigures();
 }
 
 await main();
