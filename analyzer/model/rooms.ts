@@ -42,6 +42,7 @@ export const ASSUMPTIONS: readonly [number, string][] = [
 
 /** The assumptions of a room's bits, in words. */
 export function assumptionsOf(bits: number): string[] {
+  if (bits === 0) return [];
   return ASSUMPTIONS.filter(([bit]) => bits & bit).map(([, text]) => text);
 }
 

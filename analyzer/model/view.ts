@@ -10,31 +10,49 @@ import { dumpedPageViews } from "./pagePath.js";
 import { nullable } from "./slots.js";
 import type { ModelState } from "./state.js";
 
+// One pass over each side's ranks (a wedged incident's view holds tens of thousands of rooms).
 function roomView(s: ModelState, r: RoomRec): RoomView {
-  const senders = [...r.prefill.values()];
-  const receivers = [...r.decode.values()];
-  const first = receivers[0];
   const assumed = assumptionsOf(r.assumed);
   return {
     room: r.room,
     ...(assumed.length > 0 && { assumed }),
-    prefill: {
-      state: r.prefillState() as KVPollValue | null,
-      ranks: senders.map((x) => s.ranks.label(x.rank)),
-      chunksPosted: senders.reduce((m, x) => Math.max(m, x.chunksPosted), 0),
-      chunksDone: senders.reduce((m, x) => Math.max(m, x.chunksDone), 0),
-      queue: senders.find((x) => x.queue !== null)?.queue ?? null,
-      changedAt: senders.length === 0 ? null : Math.max(...senders.map((x) => x.changedSeq)),
-    },
-    decode: {
-      state: r.decodeState() as KVPollValue | null,
-      ranks: receivers.map((x) => s.ranks.label(x.rank)),
-      chunksNotified: receivers.reduce((m, x) => Math.max(m, x.transfer.chunksReceived()), 0),
-      auxReceived: receivers.length > 0 && receivers.every((x) => x.transfer.receivedAux),
-      pages: first === undefined ? [] : toRanges(first.pages),
-      changedAt: receivers.length === 0 ? null : Math.max(...receivers.map((x) => x.changedSeq)),
-    },
+    prefill: prefillView(s, r),
+    decode: decodeView(s, r),
   };
+}
+
+function prefillView(s: ModelState, r: RoomRec): RoomView["prefill"] {
+  const ranks: string[] = [];
+  let chunksPosted = 0;
+  let chunksDone = 0;
+  let queue: number | null = null;
+  let changedAt = -Infinity;
+  for (const x of r.prefill.values()) {
+    ranks.push(s.ranks.label(x.rank));
+    chunksPosted = Math.max(chunksPosted, x.chunksPosted);
+    chunksDone = Math.max(chunksDone, x.chunksDone);
+    if (queue === null) queue = x.queue;
+    changedAt = Math.max(changedAt, x.changedSeq);
+  }
+  const state = r.prefillState() as KVPollValue | null;
+  return { state, ranks, chunksPosted, chunksDone, queue, changedAt: ranks.length === 0 ? null : changedAt };
+}
+
+function decodeView(s: ModelState, r: RoomRec): RoomView["decode"] {
+  const ranks: string[] = [];
+  let chunksNotified = 0;
+  let auxReceived = r.decode.size > 0;
+  let pages: [number, number][] | null = null;
+  let changedAt = -Infinity;
+  for (const x of r.decode.values()) {
+    ranks.push(s.ranks.label(x.rank));
+    chunksNotified = Math.max(chunksNotified, x.transfer.chunksReceived());
+    auxReceived &&= x.transfer.receivedAux;
+    pages ??= toRanges(x.pages);
+    changedAt = Math.max(changedAt, x.changedSeq);
+  }
+  const state = r.decodeState() as KVPollValue | null;
+  return { state, ranks, chunksNotified, auxReceived, pages: pages ?? [], changedAt: ranks.length === 0 ? null : changedAt };
 }
 
 /** The view of each page of extent `x`: they differ only in their number. */
