@@ -92,29 +92,4 @@ export class DecodeReceiver implements PollStatus {
     if (this.metaTsUs === null || this.concluded !== null || this.status !== KVPoll.WaitingForInput) return Infinity;
     return this.metaTsUs + profile.waitingTimeoutS * 1e6;
   }
-
-  encode(): unknown[] {
-    return [
-      this.rank, this.createdSeq, this.status, this.concluded, this.metaTsUs, this.metaSeq, [...this.pages],
-      this.auxIndex, this.transfer.encode(), this.abortNotified ? 1 : 0, this.changedSeq, this.reason, this.freedSeq,
-      [...this.successFrom],
-    ];
-  }
-
-  static decode(a: unknown[]): DecodeReceiver {
-    const r = new DecodeReceiver(a[0] as number, a[1] as number);
-    r.status = a[2] as StoredStatus;
-    r.concluded = a[3] as KVPollValue | null;
-    r.metaTsUs = a[4] as number | null;
-    r.metaSeq = a[5] as number | null;
-    r.pages = [...(a[6] as number[])];
-    r.auxIndex = a[7] as number | null;
-    r.transfer = TransferStatus.decode(a[8] as unknown[]);
-    r.abortNotified = a[9] === 1;
-    r.changedSeq = a[10] as number;
-    r.reason = a[11] as string | null;
-    r.freedSeq = a[12] as number;
-    r.successFrom = [...(a[13] as number[])];
-    return r;
-  }
 }

@@ -4,8 +4,8 @@
 // Concluded rooms retire after a horizon so state (and snapshots) stay small.
 
 import { KVPoll } from "./api.js";
-import { DecodeReceiver } from "./receiver.js";
-import { PrefillSender } from "./sender.js";
+import type { DecodeReceiver } from "./receiver.js";
+import type { PrefillSender } from "./sender.js";
 
 /** Bits of RoomRec.flags: a finding of that kind was already raised for the room. */
 export const FLAG = {
@@ -136,39 +136,5 @@ export class RoomRegistry {
       this.rooms.delete(r.room);
       if (r.rid !== null) this.byRid.delete(r.rid);
     }
-  }
-
-  encode(writeIds: (w: number) => number): unknown[] {
-    return [...this.rooms.values()].map((r) => [
-      r.room, r.createdSeq, r.lastTsUs, r.flags, r.rid, [...r.dstPorts], r.progressSeq,
-      [...r.prefill.values()].map((s) => s.encode()),
-      [...r.decode.values()].map((d) => d.encode()),
-      r.inflight.map(writeIds),
-      r.assumed,
-    ]);
-  }
-
-  static decode(a: unknown[], writeById: (id: number) => number): RoomRegistry {
-    const reg = new RoomRegistry();
-    for (const row of a as unknown[][]) {
-      const r = new RoomRec(row[0] as string, row[1] as number, row[2] as number);
-      r.flags = row[3] as number;
-      r.rid = row[4] as string | null;
-      r.dstPorts = [...(row[5] as number[])];
-      r.progressSeq = row[6] as number;
-      for (const s of row[7] as unknown[][]) {
-        const sender = PrefillSender.decode(s);
-        r.prefill.set(sender.rank, sender);
-      }
-      for (const d of row[8] as unknown[][]) {
-        const recv = DecodeReceiver.decode(d);
-        r.decode.set(recv.rank, recv);
-      }
-      r.inflight = (row[9] as number[]).map(writeById);
-      r.assumed = row[10] as number;
-      reg.rooms.set(r.room, r);
-      if (r.rid !== null) reg.byRid.set(r.rid, r.room);
-    }
-    return reg;
   }
 }

@@ -103,19 +103,4 @@ export class PrefillSender implements PollStatus {
     if (!profile.prefillBootstrapTimeout || this.poll() !== KVPoll.Bootstrapping) return Infinity;
     return this.initTsUs + profile.bootstrapTimeoutS * 1e6;
   }
-
-  encode(): unknown[] {
-    return [
-      this.rank, this.initTsUs, this.initSeq, this.status, this.concluded, this.transferInfos, this.chunksPosted,
-      this.pagesPosted, this.chunksDone, this.lastChunk, this.queue, this.changedSeq, this.reason,
-    ];
-  }
-
-  static decode(a: unknown[]): PrefillSender {
-    const s = new PrefillSender(a[0] as number, a[1] as number, a[2] as number);
-    [, , , s.status, s.concluded, s.transferInfos, s.chunksPosted, s.pagesPosted, s.chunksDone, s.lastChunk, s.queue,
-      s.changedSeq, s.reason] = a as [unknown, unknown, unknown, StoredStatus, KVPollValue | null, number, number, number,
-      number, number | null, number | null, number, string | null];
-    return s;
-  }
 }

@@ -1,5 +1,6 @@
 // Snapshots: the whole model state as plain nested arrays (no field names),
-// rooms in page and write records replaced by indices into one string table.
+// rooms in page and write records replaced by indices into one string table;
+// the rooms themselves as float64 columns (roomSnapshot.ts).
 // Decoding rebuilds every map in its original insertion order, so a restored
 // model continues exactly as the original would have.
 
@@ -8,14 +9,14 @@ import { BootstrapThread } from "./bootstrap.js";
 import { CollectiveTracker } from "./collectives.js";
 import { LayerDoneCounter } from "./hicache.js";
 import { RankRegistry } from "./ranks.js";
-import { RoomRegistry } from "./rooms.js";
+import { decodeRooms, encodeRooms } from "./roomSnapshot.js";
 import { ShadowMemory } from "./shadowMemory.js";
 import { decodePages, encodePages } from "./pagePath.js";
 import { nullable, orNaN } from "./slots.js";
 import { ModelState } from "./state.js";
 
-/** 2: the shadow memory as page extents; 3: the dumped pages (their records, not their bytes). */
-const VERSION = 3;
+/** 2: the shadow memory as page extents; 3: the dumped pages (their records, not their bytes); 4: the rooms as columns (roomSnapshot.ts). */
+const VERSION = 4;
 
 class Strings {
   readonly list: string[] = [];
@@ -116,7 +117,7 @@ export function encodeState(s: ModelState): unknown {
     [s.lastSeq, s.lastTsUs, s.applied, s.nextLoadId, s.nextDeadlineUs === Infinity ? null : s.nextDeadlineUs, s.seen, s.configFlags, s.lastAbortSeq, s.lastAbortRoom],
     [...s.checked],
     s.ranks.encode(),
-    s.rooms.encode((w) => s.shadow.writes.id[w]!),
+    encodeRooms(s.rooms, (w) => s.shadow.writes.id[w]!),
     str.list,
     shadow,
     [...s.threads.values()].map((t) => t.encode()),
@@ -139,7 +140,7 @@ export function decodeState(profile: Profile, snapshot: unknown, pageBytes: Read
   s.ranks = RankRegistry.decode(a[4] as unknown[], s.qualifyHosts);
   const { shadow, writeSlots } = decodeShadow(a[7] as unknown[], a[6] as string[]);
   s.shadow = shadow;
-  s.rooms = RoomRegistry.decode(a[5] as unknown[], (id) => {
+  s.rooms = decodeRooms(a[5] as unknown[], (id) => {
     const w = writeSlots.get(id);
     if (w === undefined) throw new Error(`snapshot: a room refers to write ${id} that the snapshot lacks`);
     return w;

@@ -5,7 +5,9 @@
 // tree is written as flat columns instead — a tag per value; an int32 for
 // integers, lengths and string indexes; a float64 for other numbers (times in
 // µs); the distinct strings — which encode and decode as typed-array passes,
-// then compressed. The columns are reused from one snapshot to the next.
+// then compressed. A Float64Array in the tree (the model's room columns) is
+// written into the float column as it is and read back as a view of it, with
+// no value per number. The columns are reused from one snapshot to the next.
 
 import { Interner } from "../../ingest/store/blocks/interner.js";
 import { compress, decompress } from "../../ingest/store/codec.js";
@@ -21,6 +23,7 @@ const T_MAP = 7;
 const T_OBJECT = 8;
 const T_BIGINT = 9;
 const T_FLOAT = 10;
+const T_FLOAT64_ARRAY = 11;
 
 /** zstd level 1: a snapshot of a large live state is megabytes, and a cold replay writes many. */
 const LEVEL = 1;
@@ -48,13 +51,25 @@ class Columns {
 
   number(v: number): void {
     if ((v | 0) === v && !Object.is(v, -0)) return this.push(T_INT, v);
-    if (this.nf === this.floats.length) {
-      const floats = new Float64Array(this.floats.length * 2);
-      floats.set(this.floats);
-      this.floats = floats;
-    }
+    this.roomForFloats(1);
     this.floats[this.nf++] = v;
     this.push(T_FLOAT, 0);
+  }
+
+  float64Array(a: Float64Array): void {
+    this.roomForFloats(a.length);
+    this.floats.set(a, this.nf);
+    this.nf += a.length;
+    this.push(T_FLOAT64_ARRAY, a.length);
+  }
+
+  private roomForFloats(n: number): void {
+    if (this.nf + n <= this.floats.length) return;
+    let size = this.floats.length * 2;
+    while (size < this.nf + n) size *= 2;
+    const floats = new Float64Array(size);
+    floats.set(this.floats.subarray(0, this.nf));
+    this.floats = floats;
   }
 
   string(s: string): number {
@@ -98,6 +113,7 @@ function write(c: Columns, v: unknown): void {
     }
     return;
   }
+  if (v instanceof Float64Array) return c.float64Array(v);
   if (v instanceof Map) {
     c.push(T_MAP, v.size);
     for (const [k, x] of v) (write(c, k), write(c, x));
@@ -171,6 +187,11 @@ class Reader {
         return undefined;
       case T_BIGINT:
         return BigInt(this.strings[v]!);
+      case T_FLOAT64_ARRAY: {
+        const a = this.floats.subarray(this.atFloat, this.atFloat + v);
+        this.atFloat += v;
+        return a;
+      }
       case T_ARRAY: {
         const a = new Array<unknown>(v);
         for (let k = 0; k < v; k++) a[k] = this.value();

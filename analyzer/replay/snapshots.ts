@@ -39,9 +39,10 @@ export function snapshotSpacing(every: number, liveState: number): number {
  * 3: the model snapshot keeps the shadow memory as page extents;
  * 4: late writes stay on free pages, rooms record what the model assumed;
  * 5: the flat byte form of snapshotCodec.ts, zstd, instead of v8 + deflate;
- * 6: the model snapshot keeps the dumped pages' records).
+ * 6: the model snapshot keeps the dumped pages' records;
+ * 7: the model snapshot keeps its rooms as float64 columns).
  */
-const SNAPSHOT_FORMAT = "flat-zstd-6";
+const SNAPSHOT_FORMAT = "flat-zstd-7";
 export const SNAPSHOTS_META = "snapshots";
 
 interface SnapshotsMeta {

@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createModel, defaultProfile, restoreModel, type Violation } from "../../analyzer/model/index.js";
 import { Stream } from "./stream.js";
+import { decodeSnapshot, encodeSnapshot } from "../../analyzer/replay/snapshotCodec.js";
 
 const PROFILE = defaultProfile({ backend: "nixl", version: "0.5.16" });
 const A = "8972542885242963296";
@@ -107,7 +108,7 @@ test("restored from a snapshot taken while part of a run was freed, the model fi
   for (let k = 1; k < s.events.length; k++) {
     const model = createModel(PROFILE);
     const before = s.events.slice(0, k).flatMap((e) => model.apply(e));
-    const restored = restoreModel(PROFILE, JSON.parse(JSON.stringify(model.snapshot())));
+    const restored = restoreModel(PROFILE, decodeSnapshot(encodeSnapshot(model.snapshot())));
     assert.equal(JSON.stringify(restored.view()), JSON.stringify(model.view()), `view restored after event ${k}`);
     const after = s.events.slice(k).flatMap((e) => restored.apply(e));
     assert.deepEqual([...before, ...after], expected, `restored after event ${k}`);

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createModel, defaultProfile, restoreModel, type ReplayModel, type Violation } from "../../analyzer/model/index.js";
 import { Stream } from "./stream.js";
+import { decodeSnapshot, encodeSnapshot } from "../../analyzer/replay/snapshotCodec.js";
 
 const PROFILE = defaultProfile({ backend: "nixl", version: "0.5.16", hicache: true });
 const D = { role: "decode" as const, host: "d0" };
@@ -71,14 +72,16 @@ test("restored from a snapshot at every point, the model continues exactly as th
   const whole = createModel(PROFILE);
   const views = [JSON.stringify(whole.view())];
   const snaps = [JSON.stringify(whole.snapshot())];
+  const stored = [encodeSnapshot(whole.snapshot())];
   const found: Violation[][] = [];
   for (const e of s.events) {
     found.push(whole.apply(e));
     views.push(JSON.stringify(whole.view()));
     snaps.push(JSON.stringify(whole.snapshot()));
+    stored.push(encodeSnapshot(whole.snapshot()));
   }
   for (let k = 0; k < s.events.length; k += 3) {
-    const restored = restoreModel(PROFILE, JSON.parse(snaps[k]!));
+    const restored = restoreModel(PROFILE, decodeSnapshot(stored[k]!));
     for (let i = k; i < s.events.length; i++) {
       assert.deepEqual(restored.apply(s.events[i]!), found[i], `violations of event ${i} after a restore at ${k}`);
       if ((i - k) % 5 === 0) assert.equal(JSON.stringify(restored.view()), views[i + 1], `view after event ${i}, restored at ${k}`);

@@ -1,10 +1,11 @@
-// Snapshots: a model restored from any point (through JSON, as the store keeps
-// it) continues exactly as the original; modelled timeouts; retirement.
+// Snapshots: a model restored from any point (through the byte form the store
+// keeps) continues exactly as the original; modelled timeouts; retirement.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createModel, defaultProfile, restoreModel, type Profile, type ReplayModel, type Violation } from "../../analyzer/model/index.js";
 import { Stream } from "./stream.js";
+import { decodeSnapshot, encodeSnapshot } from "../../analyzer/replay/snapshotCodec.js";
 
 const D = { role: "decode" as const, host: "d0" };
 const P = { role: "prefill" as const, host: "p0" };
@@ -82,7 +83,7 @@ test("the incident yields each expected finding once", () => {
   assert.equal(stall.detail.cause, "transfer-in-flight");
 });
 
-test("restoring from a JSON snapshot at any point continues exactly as the original", () => {
+test("restoring from a stored snapshot at any point continues exactly as the original", () => {
   const s = incident();
   const whole = createModel(PROFILE);
   const all = runFrom(whole, s, 0);
@@ -90,8 +91,7 @@ test("restoring from a JSON snapshot at any point continues exactly as the origi
   for (const k of [1, 7, 23, 40, s.events.length - 3, s.events.length]) {
     const head = createModel(PROFILE);
     const before = s.events.slice(0, k).flatMap((e) => head.apply(e));
-    const json = JSON.stringify(head.snapshot());
-    const restored = restoreModel(PROFILE, JSON.parse(json));
+    const restored = restoreModel(PROFILE, decodeSnapshot(encodeSnapshot(head.snapshot())));
     assert.deepEqual(restored.view(), head.view(), `view at ${k}`);
     const after = runFrom(restored, s, k);
     assert.deepEqual([...before, ...after], all, `violations split at ${k}`);

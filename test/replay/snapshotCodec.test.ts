@@ -1,6 +1,7 @@
 // The snapshot byte form gives back exactly the tree it was given: numbers of
 // every kind (int32 and not, -0, NaN, µs times, 19-digit rooms as strings),
-// strings, nulls, nested arrays, maps and plain objects in their order.
+// strings, nulls, nested arrays, maps and plain objects in their order, and
+// float64 columns (the model's rooms) as they were.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -14,10 +15,14 @@ test("a snapshot tree comes back value for value", () => {
     [[], [[1, [2, [3]]]], new Map<unknown, unknown>([[3, "x"], ["y", [4, null]]])],
     { rank: 7, room: "4239021993866492297", nested: { a: [1, 2] } },
     12345678901234567890n,
+    [new Float64Array([3, 1.25, NaN, -0, 1_755_684_000_123_456]), 0.5, new Float64Array(0), new Float64Array(3000).fill(7)],
   ];
   const back = decodeSnapshot(encodeSnapshot(tree)) as unknown[];
   assert.deepEqual(back, tree);
   assert.ok(Object.is((back[1] as number[])[7], -0), "-0 stays -0");
+  const columns = back[6] as [Float64Array, number, Float64Array, Float64Array];
+  assert.ok(columns[0] instanceof Float64Array && Object.is(columns[0][3], -0), "a column stays a Float64Array, -0 in it too");
+  assert.equal(columns[1], 0.5, "a float after a column is read from its own place");
   assert.deepEqual([...(back[3] as unknown[])[2] as Map<unknown, unknown>].map(([k]) => k), [3, "y"], "map order kept");
 });
 
