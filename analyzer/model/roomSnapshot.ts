@@ -12,7 +12,7 @@ import type { StoredStatus } from "./kvpoll.js";
 import { DecodeReceiver } from "./receiver.js";
 import { RoomRec, RoomRegistry } from "./rooms.js";
 import { PrefillSender } from "./sender.js";
-import { nullable, orNaN } from "./slots.js";
+import { orNaN } from "./slots.js";
 import { TransferStatus } from "./transferStatus.js";
 
 /** createdSeq, lastTsUs, flags, progressSeq, assumed, then the counts of dstPorts, senders, receivers, inflight. */
@@ -53,24 +53,31 @@ class Column {
   }
 }
 
-/**
- * A table laid out by Column.byField, turned back into rows (field f of row i
- * at `a[i * fields + f]`): a row's fields are then read from one place.
- */
+/** A table laid out by Column.byField: field f of row i at `a[f * rows + i]`. */
 class Table {
-  readonly a: Float64Array;
+  readonly rows: number;
   constructor(
-    byField: Float64Array,
-    readonly fields: number,
+    readonly a: Float64Array,
+    fields: number,
   ) {
-    const rows = byField.length / fields;
-    this.a = new Float64Array(byField.length);
-    for (let f = 0; f < fields; f++) for (let i = 0; i < rows; i++) this.a[i * fields + f] = byField[f * rows + i]!;
+    this.rows = a.length / fields;
   }
 
   at(i: number, f: number): number {
-    return this.a[i * this.fields + f]!;
+    return int(this.a[f * this.rows + i]!);
   }
+}
+
+/**
+ * A float64 that holds an integer, as a small integer: stored in a field as
+ * a double, it would make V8 box that field in every sender and receiver.
+ */
+function int(x: number): number {
+  return (x | 0) === x ? x | 0 : x;
+}
+
+function intOrNull(x: number): number | null {
+  return x === x ? int(x) : null;
 }
 
 /** [ids, rids, rooms, lists, senders, receivers, transfers, sender reasons, receiver reasons]. */
@@ -127,24 +134,23 @@ class RoomColumnsReader {
 
   numbers(n: number): number[] {
     const out = new Array<number>(n);
-    for (let k = 0; k < n; k++) out[k] = this.lists[this.list++]!;
+    for (let k = 0; k < n; k++) out[k] = int(this.lists[this.list++]!);
     return out;
   }
 
   nextSender(): PrefillSender {
     const i = this.sender++;
-    const a = this.senders.a;
-    const at = i * SENDER_FIELDS;
-    const s = new PrefillSender(a[at]!, a[at + 1]!, a[at + 2]!);
-    s.status = nullable(a[at + 3]!) as StoredStatus;
-    s.concluded = nullable(a[at + 4]!) as KVPollValue | null;
-    s.transferInfos = a[at + 5]!;
-    s.chunksPosted = a[at + 6]!;
-    s.pagesPosted = a[at + 7]!;
-    s.chunksDone = a[at + 8]!;
-    s.lastChunk = nullable(a[at + 9]!);
-    s.queue = nullable(a[at + 10]!);
-    s.changedSeq = a[at + 11]!;
+    const { a, rows: n } = this.senders;
+    const s = new PrefillSender(int(a[i]!), int(a[n + i]!), int(a[2 * n + i]!));
+    s.status = intOrNull(a[3 * n + i]!) as StoredStatus;
+    s.concluded = intOrNull(a[4 * n + i]!) as KVPollValue | null;
+    s.transferInfos = int(a[5 * n + i]!);
+    s.chunksPosted = int(a[6 * n + i]!);
+    s.pagesPosted = int(a[7 * n + i]!);
+    s.chunksDone = int(a[8 * n + i]!);
+    s.lastChunk = intOrNull(a[9 * n + i]!);
+    s.queue = intOrNull(a[10 * n + i]!);
+    s.changedSeq = int(a[11 * n + i]!);
     if (this.senderReasons[this.senderReason] === i) {
       s.reason = this.senderReasons[this.senderReason + 1] as string;
       this.senderReason += 2;
@@ -154,19 +160,20 @@ class RoomColumnsReader {
 
   nextReceiver(): DecodeReceiver {
     const i = this.receiver++;
-    const a = this.receivers.a;
-    const at = i * RECEIVER_FIELDS;
-    const d = new DecodeReceiver(a[at]!, a[at + 1]!);
-    d.status = nullable(a[at + 2]!) as StoredStatus;
-    d.concluded = nullable(a[at + 3]!) as KVPollValue | null;
-    d.metaTsUs = nullable(a[at + 4]!);
-    d.metaSeq = nullable(a[at + 5]!);
-    d.auxIndex = nullable(a[at + 6]!);
-    d.abortNotified = a[at + 7]! === 1;
-    d.changedSeq = a[at + 8]!;
-    d.freedSeq = a[at + 9]!;
-    d.pages = this.numbers(a[at + 10]!);
-    d.successFrom = this.numbers(a[at + 11]!);
+    const { a, rows: n } = this.receivers;
+    const d = new DecodeReceiver(int(a[i]!), int(a[n + i]!));
+    d.status = intOrNull(a[2 * n + i]!) as StoredStatus;
+    d.concluded = intOrNull(a[3 * n + i]!) as KVPollValue | null;
+    d.metaTsUs = intOrNull(a[4 * n + i]!);
+    d.metaSeq = intOrNull(a[5 * n + i]!);
+    d.auxIndex = intOrNull(a[6 * n + i]!);
+    d.abortNotified = a[7 * n + i]! === 1;
+    d.changedSeq = int(a[8 * n + i]!);
+    d.freedSeq = int(a[9 * n + i]!);
+    const pages = int(a[10 * n + i]!);
+    if (pages > 0) d.pages = this.numbers(pages);
+    const successFrom = int(a[11 * n + i]!);
+    if (successFrom > 0) d.successFrom = this.numbers(successFrom);
     d.transfer = TransferStatus.decode(this.transfers[i]!);
     if (this.receiverReasons[this.receiverReason] === i) {
       d.reason = this.receiverReasons[this.receiverReason + 1] as string;
@@ -189,8 +196,11 @@ export function decodeRooms(a: unknown[], writeById: (id: number) => number): Ro
     r.progressSeq = room.at(i, 3);
     r.assumed = room.at(i, 4);
     r.rid = rids[i]!;
-    r.dstPorts = read.numbers(room.at(i, 5));
-    r.inflight = read.numbers(room.at(i, 8)).map(writeById);
+    // A new room already holds empty lists: most have nothing to fill them with.
+    const ports = room.at(i, 5);
+    if (ports > 0) r.dstPorts = read.numbers(ports);
+    const inflight = room.at(i, 8);
+    if (inflight > 0) r.inflight = read.numbers(inflight).map(writeById);
     for (let k = room.at(i, 6); k > 0; k--) {
       const s = read.nextSender();
       r.prefill.set(s.rank, s);
