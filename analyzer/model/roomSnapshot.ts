@@ -1,11 +1,12 @@
-// The rooms of a model snapshot as columns. A wedged incident holds tens of
+// The rooms of a model snapshot as tables. A wedged incident holds tens of
 // thousands of live rooms with a sender per TP rank — millions of values; as
 // nested arrays, decoding them allocated a tree as large as the model it
 // restored, and garbage collection took most of a time-travel step. Here the
 // numbers of every room, sender and receiver are Float64Array tables (null as
-// NaN) laid out field by field, so that equal neighbours compress, which the
-// snapshot codec stores as raw bytes and gives back without a value per number; strings stay plain arrays, and a reason (rare)
-// is listed by the index of its sender or receiver.
+// NaN), laid out field by field so that equal neighbours compress; the
+// snapshot codec stores them as raw bytes and gives them back without a value
+// per number. Strings stay plain arrays; a reason (rare) is listed by the
+// index of its sender or receiver.
 
 import type { KVPollValue } from "./api.js";
 import type { StoredStatus } from "./kvpoll.js";
