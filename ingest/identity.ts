@@ -24,11 +24,14 @@ export interface PathIdentity {
 }
 
 const PATH_RANK = /(?:^|[^a-z])(?:tp|rank)[-_]?(\d{1,4})(?![\d])/i;
+/** A rank token at the end of a pod-named file (`sglang-prefill-0_tp3`): the rank, not part of the pod's name. */
+const TRAILING_RANK = /[-_.](?:tp|rank)[-_]?\d{1,4}$/i;
 
 /**
  * Host, role and TP rank from the path: `<host>/<role>-<rest>` (d0/decode-tp3.log),
  * a file named for its pod (`sglang-decode-0.log`, as `kubectl logs` output is
- * saved), or a role-named folder up to three levels above the file (kubelet's
+ * saved; `sglang-decode-0_tp3.log` is that pod's rank 3), or a role-named
+ * folder up to three levels above the file (kubelet's
  * `<ns>_<pod>_<uid>/<container>/0.log`, whose pod is the host); empty when the path says none.
  */
 export function identityFromPath(path: string): PathIdentity {
@@ -40,7 +43,10 @@ export function identityFromPath(path: string): PathIdentity {
   const fromFile = FILE_ROLE.exec(file);
   if (fromFile) return { role: fromFile[1]!.toLowerCase() as Role, ...(dir !== undefined ? { host: dir } : {}), ...tp };
   const inFileName = DIR_ROLE.exec(file);
-  if (inFileName) return { host: file.replace(/\.[^.]*$/, ""), role: inFileName[1]!.toLowerCase() as Role, ...tp };
+  if (inFileName) {
+    const host = file.replace(/\.[^.]*$/, "");
+    return { host: host.replace(TRAILING_RANK, "") || host, role: inFileName[1]!.toLowerCase() as Role, ...tp };
+  }
   for (let up = 2; up <= ROLE_DIR_DEPTH && up <= parts.length; up++) {
     const folder = parts[parts.length - up]!;
     const fromDir = DIR_ROLE.exec(folder);

@@ -17,6 +17,10 @@ test("host, role and TP rank from the path: <host>/<role>-..., a role-named host
   assert.deepEqual(identityFromPath("d0/decoder-notes.txt"), {});
   // A file named for its pod (`kubectl logs sglang-decode-0 > sglang-decode-0.log`): the pod is the host; its ordinal no rank.
   assert.deepEqual(identityFromPath("incident/sglang-decode-0.log"), { host: "sglang-decode-0", role: "decode" });
+  // One file per rank of that pod: the rank is the file's, the pod still the host, so its ranks share one clock.
+  assert.deepEqual(identityFromPath("pods/sglang-prefill-0_tp3.log"), { host: "sglang-prefill-0", role: "prefill", tp: 3 });
+  assert.deepEqual(identityFromPath("pods/sglang-prefill-0.rank-1.stderr"), { host: "sglang-prefill-0", role: "prefill", tp: 1 });
+  assert.deepEqual(identityFromPath("pods/node3-decode-tp0.log"), { host: "node3-decode", role: "decode", tp: 0 });
   // kubelet's layout: /var/log/pods/<namespace>_<pod>_<uid>/<container>/0.log.
   assert.deepEqual(identityFromPath("var/log/pods/default_sglang-prefill-1_4f1e0c2a-9b8d-4c7e-a6f5-1d2c3b4a5e6f/sglang/0.log"), {
     host: "sglang-prefill-1",
