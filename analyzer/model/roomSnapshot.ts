@@ -13,7 +13,7 @@ import type { StoredStatus } from "./kvpoll.js";
 import { DecodeReceiver } from "./receiver.js";
 import { RoomRec, RoomRegistry } from "./rooms.js";
 import { PrefillSender } from "./sender.js";
-import { orNaN } from "./slots.js";
+import { grownF64, orNaN } from "./slots.js";
 import { TransferStatus } from "./transferStatus.js";
 
 /** createdSeq, lastTsUs, flags, progressSeq, assumed, then the counts of dstPorts, senders, receivers, inflight. */
@@ -25,15 +25,11 @@ const RECEIVER_FIELDS = 12;
 
 /** A growing column of float64s. */
 class Column {
-  private a = new Float64Array(1024);
+  private a: Float64Array = new Float64Array(1024);
   n = 0;
 
   push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
+    if (this.n === this.a.length) this.a = grownF64(this.a, this.a.length * 2);
     this.a[this.n++] = v;
   }
 
