@@ -14,6 +14,7 @@ import type { PartJob } from "./seamGate.js";
 import { PartRowStream } from "./sourceParts.js";
 import { scanSource, type ScanRequest } from "./scan.js";
 import { ScanAnchors } from "./store/anchors.js";
+import { settleThenExit } from "./workerSettle.js";
 
 export type WorkerData =
   | { mode: "scan"; anchorsPath: string }
@@ -45,10 +46,12 @@ function reportError(e: unknown): void {
 
 if (data.mode === "scan") {
   const anchors = new ScanAnchors(data.anchorsPath);
-  port.on("message", (req: ScanRequest | "close") => {
+  const onRequest = (req: ScanRequest | "close"): void => {
     if (req === "close") {
       anchors.close();
       port.postMessage({ type: "closed" });
+      port.off("message", onRequest);
+      settleThenExit();
       return;
     }
     try {
@@ -57,13 +60,15 @@ if (data.mode === "scan") {
     } catch (e) {
       reportError(e);
     }
-  });
+  };
+  port.on("message", onRequest);
 } else {
   try {
     runLoadWorker(data);
   } catch (e) {
     reportError(e);
   }
+  settleThenExit();
 }
 
 /** One stream a load worker feeds; step() posts its next batch and says whether it was the last. */

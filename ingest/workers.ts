@@ -63,9 +63,11 @@ export async function scanAll(
         reports[i] = answer.type === "scanned" ? answer.report : new Error(answer.type === "error" ? answer.message : `unexpected ${answer.type}`);
         onScanned(i, reports[i]!);
       }
+      // Closed, the worker exits by itself once it has settled (ingest/workerSettle.ts).
       await ask(worker, "close");
-    } finally {
+    } catch (e) {
       await worker.terminate();
+      throw e;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, requests.length)) }, (_, n) => run(n)));

@@ -3,6 +3,7 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import { openIncident } from "../../ingest/store/db.js";
+import { settleThenExit } from "../../ingest/workerSettle.js";
 import { storeTimelineIndex } from "./timeline-store.js";
 
 export interface IndexJob {
@@ -21,3 +22,4 @@ try {
 } catch (err) {
   parentPort!.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) });
 }
+settleThenExit();
