@@ -7,7 +7,15 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
-export const READ_BYTES = 1024 * 1024;
+/**
+ * Bytes read (and lines parsed) at a time. Small on purpose: a chunk's parsed
+ * events live until they are packed into rows, and a 1–3 MB chunk's 10,000–30,000
+ * events outlived the parse workers' young generation, so each was promoted
+ * and collected again in the old one (the ingest benchmark, alternated with
+ * 1 MiB reads and 3 MB parts: 6–10 % less CPU, the 18-source input's peak RSS
+ * 500 → 400 MB).
+ */
+export const READ_BYTES = 256 * 1024;
 const NEWLINE = 10;
 
 export interface TextChunk {

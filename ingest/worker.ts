@@ -8,6 +8,7 @@
 // needs a row of every stream, always gets the one it waits for.
 
 import { parentPort, workerData } from "node:worker_threads";
+import { READ_BYTES } from "./lines.js";
 import { MergedRowStream, type LoadedStats, type LoadSource } from "./loadStream.js";
 import { transferList, type RowBatch } from "./rows.js";
 import type { PartJob } from "./seamGate.js";
@@ -81,7 +82,7 @@ interface Producer {
 function runLoadWorker(d: Extract<WorkerData, { mode: "load" }>): void {
   const control = new Int32Array(d.control);
   const merged = new MergedRowStream(d.share, d.offsets, d.batchRows, d.readBudget);
-  const partReadBytes = Math.max(64 * 1024, Math.floor(d.readBudget / 4));
+  const partReadBytes = Math.min(READ_BYTES, Math.max(64 * 1024, Math.floor(d.readBudget / 4)));
   const streams = [...new Set(d.jobs.map((j) => j.stream))];
   const parts = streams.map((stream) => ({
     stream,
