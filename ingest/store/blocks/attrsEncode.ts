@@ -28,6 +28,11 @@ function isDropped(v: unknown): boolean {
   return v === undefined || typeof v === "function" || typeof v === "symbol";
 }
 
+function hasDropped(attrs: Record<string, unknown>, keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (isDropped(attrs[keys[i]!])) return true;
+  return false;
+}
+
 /** JSON's reading of a nested value; a BigInt a parser left in it is kept as its exact decimal string. */
 function jsonText(v: unknown): string {
   try {
@@ -48,7 +53,7 @@ export function appendAttrs(attrs: Record<string, unknown> | null | undefined, p
   if (attrs === null || attrs === undefined) return -1;
   let keys = Object.keys(attrs);
   if (keys.length === 0) return -1;
-  if (keys.some((k) => isDropped(attrs[k]))) keys = keys.filter((k) => !isDropped(attrs[k]));
+  if (hasDropped(attrs, keys)) keys = keys.filter((k) => !isDropped(attrs[k]));
   const shape = sink.shapeId(keys);
   for (let slot = 0; slot < keys.length; slot++) {
     const key = keys[slot]!;
