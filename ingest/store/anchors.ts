@@ -20,6 +20,19 @@ const SCAN_TABLE = `CREATE TABLE IF NOT EXISTS scan_anchors (
 )`;
 
 const ROWS_PER_INSERT = 128;
+/** Values of a scan_anchors row. */
+const COLUMNS = 7;
+
+/** A row's values, in SCAN_TABLE's column order, at `at` of a statement's parameters. */
+function putRow(params: unknown[], at: number, file: number, a: AnchorAgg): void {
+  params[at] = file;
+  params[at + 1] = a.key;
+  params[at + 2] = a.domain;
+  params[at + 3] = a.rel;
+  params[at + 4] = a.minBefore;
+  params[at + 5] = a.maxBefore;
+  params[at + 6] = a.minAfter;
+}
 
 /** A scan worker's scratch store of anchors: partial aggregates, appended as they come. */
 export class ScanAnchors {
@@ -32,20 +45,27 @@ export class ScanAnchors {
     this.db.pragma("journal_mode = OFF");
     this.db.pragma("synchronous = OFF");
     this.db.exec(SCAN_TABLE);
-    const row = "(?, ?, ?, ?, ?, ?, ?)";
+    const row = `(${Array(COLUMNS).fill("?").join(", ")})`;
     const insert = "INSERT INTO scan_anchors (file, key, domain, rel, min_before, max_before, min_after) VALUES ";
     this.insertMany = this.db.prepare(insert + Array(ROWS_PER_INSERT).fill(row).join(","));
     this.insertOne = this.db.prepare(insert + row);
   }
 
   add(file: number, aggs: readonly AnchorAgg[]): void {
-    const values = (a: AnchorAgg): unknown[] => [file, a.key, a.domain, a.rel, a.minBefore, a.maxBefore, a.minAfter];
+    // One parameter array per statement, refilled: a row array per anchor and their flattening
+    // were a third of the inserts' CPU (~290,000 anchors on the ingest benchmark's 18 sources).
+    const many: unknown[] = new Array(ROWS_PER_INSERT * COLUMNS);
+    const one: unknown[] = new Array(COLUMNS);
     this.db.transaction(() => {
       let i = 0;
       for (; i + ROWS_PER_INSERT <= aggs.length; i += ROWS_PER_INSERT) {
-        this.insertMany.run(aggs.slice(i, i + ROWS_PER_INSERT).flatMap(values));
+        for (let k = 0; k < ROWS_PER_INSERT; k++) putRow(many, k * COLUMNS, file, aggs[i + k]!);
+        this.insertMany.run(many);
       }
-      for (; i < aggs.length; i++) this.insertOne.run(values(aggs[i]!));
+      for (; i < aggs.length; i++) {
+        putRow(one, 0, file, aggs[i]!);
+        this.insertOne.run(one);
+      }
     })();
   }
 
