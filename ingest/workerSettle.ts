@@ -12,7 +12,7 @@
 // longer than a compile takes has none left when its isolate goes.
 
 /** How long a worker stays idle after its last message before it exits. */
-export const WORKER_SETTLE_MS = 300;
+const WORKER_SETTLE_MS = 300;
 
 /**
  * Keeps the worker's event loop alive, idle, for WORKER_SETTLE_MS; when

@@ -8,7 +8,7 @@
 import type { ParsedEvent } from "../../event.js";
 import { LogKind } from "../../event.js";
 import { execAt, reprString, type MatchResult } from "./match.js";
-import { chunkOfTag, parseNotifTag, type NotifTag } from "./notifTag.js";
+import { chunkOfTag, parseNotifTag } from "./notifTag.js";
 
 const WITH_NOTIF = " with notif ";
 const SENDING = "sending kvcache to ";
@@ -82,20 +82,12 @@ function notifSent(line: string, at: number, ev: ParsedEvent): MatchResult {
   ev.room = tag.room;
   const chunk = chunkOfTag(tag);
   if (chunk !== undefined) ev.chunk = chunk;
-  ev.attrs = attrsOfTag(line.substring(peerStart, sep), tagText, tag);
-  return true;
-}
-
-/**
- * The chunk goes to its column, the other fields of the tag's form to attrs, in the tag's order.
- * The form nearly every notification has is written out (a line in ten of a PD log is one).
- */
-function attrsOfTag(peer: string, tagText: string, tag: NotifTag): Record<string, unknown> {
-  if (tag.tagKind === "kv" && tag.src !== undefined) return { peer, tag: tagText, tagKind: "kv", isLast: tag.isLast, src: tag.src };
-  const attrs: Record<string, unknown> = { peer, tag: tagText };
+  // The chunk goes to its column, the other fields of the tag's form to attrs, in the tag's order.
+  const attrs: Record<string, unknown> = { peer: line.substring(peerStart, sep), tag: tagText };
   const fields = tag as unknown as Record<string, unknown>;
   for (const key in fields) if (key !== "room" && key !== "chunk") attrs[key] = fields[key];
-  return attrs;
+  ev.attrs = attrs;
+  return true;
 }
 
 function gotInfo(line: string, at: number, ev: ParsedEvent): MatchResult {
