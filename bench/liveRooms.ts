@@ -3,12 +3,13 @@
 // holds tens of thousands of live rooms with a sender per TP rank — the
 // shape of a wedged cluster, and the worst case for time travel. Prints the
 // latency at random points and where it goes: reading and decoding the
-// nearest snapshot, restoring the model from it, and building the view.
+// nearest snapshot, restoring the model from it, replaying the events after
+// it, building the view, and collecting garbage.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { performance, PerformanceObserver } from "node:perf_hooks";
 import { restoreModel } from "../analyzer/model/index.js";
 import { replayIncident } from "../analyzer/replay/replay.js";
 import { stateAt, timeline } from "../analyzer/replay/timeTravel.js";
@@ -48,25 +49,41 @@ export async function liveRoomsFigures(): Promise<void> {
     const lo = replay.firstSeq!;
     const span = replay.lastSeq! - lo + 1;
     const total: number[] = [];
-    const phase = { decode: 0, restore: 0, view: 0 };
+    // Garbage collections that start inside a stateAt call, timed by the GC observer.
+    const calls: [number, number][] = [];
+    const pauses: [number, number][] = [];
+    const gc = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) pauses.push([e.startTime, e.duration]);
+    });
+    gc.observe({ entryTypes: ["gc"] });
+    const phase = { decode: 0, restore: 0, replay: 0, events: 0, view: 0, rooms: 0 };
     for (let i = 0; i < POINTS; i++) {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       const seq = lo + (seed % span);
       line.position = null;
+      const from = performance.now();
       total.push(ms(() => stateAt(db, { seq })));
+      calls.push([from, performance.now()]);
       const snap = line.snapshots.nearest(seq);
       if (snap === null) continue;
       let state: unknown;
       phase.decode += ms(() => (state = line.snapshots.state(snap)));
       let model: ReturnType<typeof restoreModel> | undefined;
       phase.restore += ms(() => (model = restoreModel(line.choice.profile, state, line.pageBytes)));
-      phase.view += ms(() => model!.view());
+      phase.replay += ms(() => line.reader.forEach(snap + 1, seq, (ev) => (model!.apply(ev), phase.events++)));
+      phase.view += ms(() => (phase.rooms += model!.view().rooms.length));
     }
+    await new Promise((done) => setTimeout(done, 50));
+    gc.disconnect();
+    let gcMs = 0;
+    for (const [start, duration] of pauses) if (calls.some(([a, b]) => start >= a && start < b)) gcMs += duration;
     total.sort((a, b) => a - b);
     const avg = (v: number): string => (v / POINTS).toFixed(0);
     console.log(
       `  ${POINTS} random points, each restored from its snapshot: p50 ${percentile(total, 50).toFixed(0)} ms, p95 ${percentile(total, 95).toFixed(0)} ms (target <= 50 ms);` +
-        ` on average ${avg(phase.decode)} ms reading and decoding the snapshot, ${avg(phase.restore)} ms restoring the model, ${avg(phase.view)} ms the view`,
+        ` on average ${avg(phase.decode)} ms reading and decoding the snapshot, ${avg(phase.restore)} ms restoring the model,` +
+        ` ${avg(phase.replay)} ms replaying the ${avg(phase.events)} events after it, ${avg(phase.view)} ms the view of its ${avg(phase.rooms)} rooms` +
+        `; ${avg(gcMs)} ms of each call collecting garbage`,
     );
     db.close();
   } finally {

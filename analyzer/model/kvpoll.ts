@@ -38,6 +38,11 @@ export function minReduce(polls: ArrayLike<number>): KVPollValue {
   return m as KVPollValue;
 }
 
+/** What poll() reports of a side (§5): the conclude_state cache, else the stored status, else WaitingForInput for a room absent from request_status. */
+export function polledState(concluded: KVPollValue | null, status: StoredStatus): KVPollValue {
+  return concluded ?? status ?? KVPoll.WaitingForInput;
+}
+
 export function isTerminal(s: number): boolean {
   return s === KVPoll.Success || s === KVPoll.Failed;
 }

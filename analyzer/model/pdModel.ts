@@ -197,7 +197,7 @@ export class PdModel implements ReplayModel {
 
   liveState(): number {
     const { rooms, shadow } = this.s;
-    return rooms.rooms.size + shadow.pageCount + shadow.writes.live;
+    return rooms.size + shadow.pageCount + shadow.writes.live;
   }
 
   private housekeeping(nowUs: number): void {

@@ -5,6 +5,7 @@
 
 import { KVPoll } from "./api.js";
 import type { DecodeReceiver } from "./receiver.js";
+import type { StoredRooms } from "./roomSnapshot.js";
 import type { PrefillSender } from "./sender.js";
 
 /** Bits of RoomRec.flags: a finding of that kind was already raised for the room. */
@@ -88,40 +89,43 @@ export class RoomRec {
     for (const d of this.decode.values()) if (d.concluded === KVPoll.Failed) return true;
     return false;
   }
-
-  /** MIN over the side's ranks of what their poll() reports (§8 reduction); null when the side is unknown. */
-  prefillState(): number | null {
-    let m: number | null = null;
-    for (const s of this.prefill.values()) {
-      const p = s.poll();
-      if (m === null || p < m) m = p;
-    }
-    return m;
-  }
-
-  decodeState(): number | null {
-    let m: number | null = null;
-    for (const r of this.decode.values()) {
-      const p = r.concluded ?? r.status ?? KVPoll.WaitingForInput;
-      if (m === null || p < m) m = p;
-    }
-    return m;
-  }
 }
 
+/**
+ * The live rooms in creation order. A registry restored from a snapshot
+ * starts with every room as a row of the snapshot's tables and makes a room
+ * a record only when an event, a due timeout or a snapshot needs it: a wedged
+ * incident's snapshot holds tens of thousands of rooms, and building them all
+ * as objects was most of a time-travel step. A room becomes a record in its
+ * place (Map.set keeps the order), so iteration order is that of the
+ * original registry.
+ */
 export class RoomRegistry {
-  readonly rooms = new Map<string, RoomRec>();
+  private readonly entries = new Map<string, RoomRec | number>();
   readonly byRid = new Map<string, string>();
 
+  constructor(private readonly stored: StoredRooms | null = null) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
   get(room: string, seq: number, tsUs: number): RoomRec {
-    let r = this.rooms.get(room);
-    if (r === undefined) this.rooms.set(room, (r = new RoomRec(room, seq, tsUs)));
+    let r = this.find(room);
+    if (r === undefined) this.entries.set(room, (r = new RoomRec(room, seq, tsUs)));
     r.lastTsUs = tsUs;
     return r;
   }
 
   find(room: string): RoomRec | undefined {
-    return this.rooms.get(room);
+    const e = this.entries.get(room);
+    return typeof e === "number" ? this.materialize(room, e) : e;
+  }
+
+  /** A room as row `row` of the stored tables; only a restore (roomSnapshot.ts decodeRooms) adds rooms this way. */
+  addStored(room: string, row: number, rid: string | null): void {
+    this.entries.set(room, row);
+    if (rid !== null) this.byRid.set(rid, room);
   }
 
   linkRid(rid: string, r: RoomRec): void {
@@ -129,12 +133,55 @@ export class RoomRegistry {
     this.byRid.set(rid, r.room);
   }
 
+  /** Every room as a record, in order (materializes stored rows). */
+  records(): RoomRec[] {
+    const out: RoomRec[] = [];
+    for (const [room, e] of this.entries) out.push(typeof e === "number" ? this.materialize(room, e) : e);
+    return out;
+  }
+
+  /**
+   * Calls `each` in order for every room that is a record and for every stored
+   * room whose earliest deadline is at or before `nowUs` (made a record
+   * first); returns the earliest deadline of the stored rooms left out.
+   */
+  forEachDueBy(nowUs: number, each: (r: RoomRec) => void): number {
+    let next = Infinity;
+    for (const [room, e] of this.entries) {
+      if (typeof e !== "number") each(e);
+      else {
+        const due = this.stored!.deadlineUs(e);
+        if (due <= nowUs) each(this.materialize(room, e));
+        else if (due < next) next = due;
+      }
+    }
+    return next;
+  }
+
+  /** Visits every room in order: a record, or a stored row (read without making it a record). */
+  visit(record: (r: RoomRec) => void, storedRow: (rows: StoredRooms, row: number) => void): void {
+    for (const e of this.entries.values()) {
+      if (typeof e === "number") storedRow(this.stored!, e);
+      else record(e);
+    }
+  }
+
   /** Drops rooms settled and untouched for `horizonUs`, or `lateHorizonUs` for rooms that await late writes. */
   retire(nowUs: number, horizonUs: number, lateHorizonUs: number): void {
-    for (const r of this.rooms.values()) {
-      if (nowUs - r.lastTsUs < (r.awaitsLateWrites() ? lateHorizonUs : horizonUs) || !r.settled()) continue;
-      this.rooms.delete(r.room);
-      if (r.rid !== null) this.byRid.delete(r.rid);
+    for (const [room, e] of this.entries) {
+      if (typeof e === "number") {
+        const t = this.stored!;
+        if (nowUs - t.lastTsUs(e) < (t.awaitsLateWrites(e) ? lateHorizonUs : horizonUs) || !t.settled(e)) continue;
+      } else if (nowUs - e.lastTsUs < (e.awaitsLateWrites() ? lateHorizonUs : horizonUs) || !e.settled()) continue;
+      this.entries.delete(room);
+      const rid = typeof e === "number" ? this.stored!.rid(e) : e.rid;
+      if (rid !== null) this.byRid.delete(rid);
     }
+  }
+
+  private materialize(room: string, row: number): RoomRec {
+    const r = this.stored!.materialize(row);
+    this.entries.set(room, r);
+    return r;
   }
 }

@@ -3,7 +3,7 @@
 // (docs/protocol.md §5.1, §6 "Chunk routing", "Worker loop", §7.2).
 
 import { KVPoll, type Backend, type KVPollValue, type Profile } from "./api.js";
-import { setStatus, type PollStatus, type StoredStatus } from "./kvpoll.js";
+import { polledState, setStatus, type PollStatus, type StoredStatus } from "./kvpoll.js";
 
 /**
  * The transfer queue a room's chunks go to. NIXL before v0.5.17:
@@ -79,7 +79,7 @@ export class PrefillSender implements PollStatus {
 
   /** What the scheduler's poll() reports: the cached terminal state, else the stored one. */
   poll(): KVPollValue {
-    return this.concluded ?? this.status ?? KVPoll.WaitingForInput;
+    return polledState(this.concluded, this.status);
   }
 
   /** A worker picked up a chunk: NIXL stores Transferring, Mooncake never does (§5.1). */

@@ -15,8 +15,12 @@ import { decodePages, encodePages } from "./pagePath.js";
 import { nullable, orNaN } from "./slots.js";
 import { ModelState } from "./state.js";
 
-/** 2: the shadow memory as page extents; 3: the dumped pages (their records, not their bytes); 4: the rooms as columns (roomSnapshot.ts). */
-const VERSION = 4;
+/**
+ * 2: the shadow memory as page extents; 3: the dumped pages (their records,
+ * not their bytes); 4: the rooms as columns (roomSnapshot.ts); 5: each room's
+ * earliest deadline, settledness and late-write wait beside them.
+ */
+const VERSION = 5;
 
 class Strings {
   readonly list: string[] = [];
@@ -117,7 +121,7 @@ export function encodeState(s: ModelState): unknown {
     [s.lastSeq, s.lastTsUs, s.applied, s.nextLoadId, s.nextDeadlineUs === Infinity ? null : s.nextDeadlineUs, s.seen, s.configFlags, s.lastAbortSeq, s.lastAbortRoom],
     [...s.checked],
     s.ranks.encode(),
-    encodeRooms(s.rooms, (w) => s.shadow.writes.id[w]!),
+    encodeRooms(s.rooms, (w) => s.shadow.writes.id[w]!, s.profile),
     str.list,
     shadow,
     [...s.threads.values()].map((t) => t.encode()),

@@ -14,7 +14,7 @@ export function fireTimeouts(s: ModelState, ev: EventPlace): void {
   const decodeVisible = (s.seen & (SEEN.notify | SEEN.decodePoll)) !== 0;
   const prefillVisible = (s.seen & SEEN.bootFrames) !== 0;
   let next = Infinity;
-  for (const r of s.rooms.rooms.values()) {
+  const storedNext = s.rooms.forEachDueBy(now, (r) => {
     for (const d of r.decode.values()) {
       const due = d.waitingDeadlineUs(s.profile);
       if (due === Infinity) continue;
@@ -29,8 +29,8 @@ export function fireTimeouts(s: ModelState, ev: EventPlace): void {
       if (due <= now && prefillVisible && p.poll() === KVPoll.Bootstrapping) prefillTimedOut(s, r, p, ev, "model");
       else if (due < next) next = due;
     }
-  }
-  s.nextDeadlineUs = next;
+  });
+  s.nextDeadlineUs = Math.min(next, storedNext);
 }
 
 /**
@@ -39,7 +39,7 @@ export function fireTimeouts(s: ModelState, ev: EventPlace): void {
  * bootstrap timeout, so nothing else ever reports them (§7.1, §5.1).
  */
 export function stuckOnDeadThreads(s: ModelState, end: EventPlace): void {
-  for (const r of s.rooms.rooms.values()) {
+  for (const r of s.rooms.records()) {
     for (const p of r.prefill.values()) {
       const t = s.threads.get(p.rank);
       if (t === undefined || t.alive || t.diedSeq === null || p.initSeq < t.diedSeq) continue;

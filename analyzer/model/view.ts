@@ -4,55 +4,74 @@
 
 import type { KVPollValue, ModelStateView, PageView, RoomView } from "./api.js";
 import { toRanges } from "./evidence.js";
+import { polledState } from "./kvpoll.js";
+import type { DecodeReceiver } from "./receiver.js";
+import type { SenderFacts, StoredRooms } from "./roomSnapshot.js";
 import { assumptionsOf, type RoomRec } from "./rooms.js";
 import { BUFFERS, poolBuffer, poolRank } from "./shadowMemory.js";
 import { dumpedPageViews } from "./pagePath.js";
 import { nullable } from "./slots.js";
 import type { ModelState } from "./state.js";
 
-// One pass over each side's ranks (a wedged incident's view holds tens of thousands of rooms).
-function roomView(s: ModelState, r: RoomRec): RoomView {
-  const assumed = assumptionsOf(r.assumed);
+// One pass over each side's ranks (a wedged incident's view holds tens of
+// thousands of rooms); a room a restored model has not touched is read from
+// its snapshot's rows, not made a record (rooms.ts RoomRegistry).
+function roomView(s: ModelState, room: string, assumedBits: number, senders: Iterable<SenderFacts>, receivers: Iterable<DecodeReceiver>): RoomView {
+  const assumed = assumptionsOf(assumedBits);
   return {
-    room: r.room,
+    room,
     ...(assumed.length > 0 && { assumed }),
-    prefill: prefillView(s, r),
-    decode: decodeView(s, r),
+    prefill: prefillView(s, senders),
+    decode: decodeView(s, receivers),
   };
 }
 
-function prefillView(s: ModelState, r: RoomRec): RoomView["prefill"] {
+/** The prefill side; its state is the MIN over the ranks of what their poll() reports (§8 reduction), null when none is known. */
+function prefillView(s: ModelState, senders: Iterable<SenderFacts>): RoomView["prefill"] {
   const ranks: string[] = [];
+  let state: KVPollValue | null = null;
   let chunksPosted = 0;
   let chunksDone = 0;
   let queue: number | null = null;
   let changedAt = -Infinity;
-  for (const x of r.prefill.values()) {
+  for (const x of senders) {
     ranks.push(s.ranks.label(x.rank));
+    const polled = x.poll();
+    if (state === null || polled < state) state = polled;
     chunksPosted = Math.max(chunksPosted, x.chunksPosted);
     chunksDone = Math.max(chunksDone, x.chunksDone);
     if (queue === null) queue = x.queue;
     changedAt = Math.max(changedAt, x.changedSeq);
   }
-  const state = r.prefillState() as KVPollValue | null;
   return { state, ranks, chunksPosted, chunksDone, queue, changedAt: ranks.length === 0 ? null : changedAt };
 }
 
-function decodeView(s: ModelState, r: RoomRec): RoomView["decode"] {
+/** The decode side; its state is the MIN over the ranks of their polled state without polling (a view changes nothing). */
+function decodeView(s: ModelState, receivers: Iterable<DecodeReceiver>): RoomView["decode"] {
   const ranks: string[] = [];
+  let state: KVPollValue | null = null;
   let chunksNotified = 0;
-  let auxReceived = r.decode.size > 0;
+  let auxReceived = true;
   let pages: [number, number][] | null = null;
   let changedAt = -Infinity;
-  for (const x of r.decode.values()) {
+  for (const x of receivers) {
     ranks.push(s.ranks.label(x.rank));
+    const polled = polledState(x.concluded, x.status);
+    if (state === null || polled < state) state = polled;
     chunksNotified = Math.max(chunksNotified, x.transfer.chunksReceived());
     auxReceived &&= x.transfer.receivedAux;
     pages ??= toRanges(x.pages);
     changedAt = Math.max(changedAt, x.changedSeq);
   }
-  const state = r.decodeState() as KVPollValue | null;
-  return { state, ranks, chunksNotified, auxReceived, pages: pages ?? [], changedAt: ranks.length === 0 ? null : changedAt };
+  return { state, ranks, chunksNotified, auxReceived: ranks.length > 0 && auxReceived, pages: pages ?? [], changedAt: ranks.length === 0 ? null : changedAt };
+}
+
+function recordView(s: ModelState, r: RoomRec): RoomView {
+  return roomView(s, r.room, r.assumed, r.prefill.values(), r.decode.values());
+}
+
+function storedView(s: ModelState, rows: StoredRooms, row: number): RoomView {
+  return roomView(s, rows.ids[row]!, rows.assumed(row), rows.senderFacts(row), rows.receiversOf(row));
 }
 
 /** The view of each page of extent `x`: they differ only in their number. */
@@ -103,8 +122,13 @@ export function buildView(s: ModelState, filter?: { room?: string }): ModelState
   const rooms: RoomView[] = [];
   if (only !== undefined) {
     const r = s.rooms.find(only);
-    if (r !== undefined) rooms.push(roomView(s, r));
-  } else for (const r of s.rooms.rooms.values()) rooms.push(roomView(s, r));
+    if (r !== undefined) rooms.push(recordView(s, r));
+  } else {
+    s.rooms.visit(
+      (r) => rooms.push(recordView(s, r)),
+      (rows, row) => rooms.push(storedView(s, rows, row)),
+    );
+  }
   const pages: PageView[] = [];
   for (const x of s.shadow.extentsInOrder()) {
     if (only === undefined || extentOfRoom(s, x, only)) pageViews(s, x, pages);

@@ -40,9 +40,10 @@ export function snapshotSpacing(every: number, liveState: number): number {
  * 4: late writes stay on free pages, rooms record what the model assumed;
  * 5: the flat byte form of snapshotCodec.ts, zstd, instead of v8 + deflate;
  * 6: the model snapshot keeps the dumped pages' records;
- * 7: the model snapshot keeps its rooms as float64 columns).
+ * 7: the model snapshot keeps its rooms as float64 columns;
+ * 8: each room's earliest deadline, settledness and late-write wait beside them).
  */
-const SNAPSHOT_FORMAT = "flat-zstd-7";
+const SNAPSHOT_FORMAT = "flat-zstd-8";
 export const SNAPSHOTS_META = "snapshots";
 
 interface SnapshotsMeta {

@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { KVPoll } from "../../analyzer/model/api.js";
+import { defaultProfile } from "../../analyzer/model/index.js";
 import { DecodeReceiver } from "../../analyzer/model/receiver.js";
 import { decodeRooms, encodeRooms } from "../../analyzer/model/roomSnapshot.js";
 import { RoomRegistry } from "../../analyzer/model/rooms.js";
@@ -57,29 +58,82 @@ function registry(): RoomRegistry {
   return reg;
 }
 
+const PROFILE = defaultProfile({ backend: "nixl", version: "0.5.20" });
+
+function roundTrip(reg: RoomRegistry): RoomRegistry {
+  // Write slots 0 and 2 are write ids 100 and 102 in the snapshot.
+  const stored = decodeSnapshot(encodeSnapshot(encodeRooms(reg, (w) => 100 + w, PROFILE))) as unknown[];
+  return decodeRooms(stored, (id) => id - 100);
+}
+
+/** The rooms in order, each as "record" or "row" (not yet a record). */
+function shapes(reg: RoomRegistry): string[] {
+  const out: string[] = [];
+  reg.visit(
+    (r) => out.push(`${r.room} record`),
+    (rows, row) => out.push(`${rows.ids[row]} row`),
+  );
+  return out;
+}
+
 test("every field of a room, its senders and receivers comes back through the stored bytes, in order", () => {
   const reg = registry();
-  // Write slots 0 and 2 are write ids 100 and 102 in the snapshot.
-  const stored = decodeSnapshot(encodeSnapshot(encodeRooms(reg, (w) => 100 + w))) as unknown[];
-  const back = decodeRooms(stored, (id) => id - 100);
-  assert.deepEqual([...back.rooms.keys()], [...reg.rooms.keys()]);
+  const back = roundTrip(reg);
   assert.deepEqual([...back.byRid], [...reg.byRid]);
-  for (const [room, r] of reg.rooms) {
-    const b = back.rooms.get(room)!;
-    assert.deepEqual(b, r, `room ${room}`);
-    assert.deepEqual([...b.prefill.keys()], [...r.prefill.keys()], "senders in their order");
-    assert.deepEqual([...b.decode.keys()], [...r.decode.keys()], "receivers in their order");
+  const [a, b] = [back.records(), reg.records()];
+  assert.deepEqual(a.map((r) => r.room), b.map((r) => r.room));
+  for (let i = 0; i < a.length; i++) {
+    assert.deepEqual(a[i], b[i], `room ${b[i]!.room}`);
+    assert.deepEqual([...a[i]!.prefill.keys()], [...b[i]!.prefill.keys()], "senders in their order");
+    assert.deepEqual([...a[i]!.decode.keys()], [...b[i]!.decode.keys()], "receivers in their order");
   }
-  const sender0 = back.rooms.get("5737280593427923200")!.prefill.get(0)!;
+  const sender0 = back.find("5737280593427923200")!.prefill.get(0)!;
   assert.equal(sender0.reason, "KVTransferError: NIXL_ERR_REMOTE_DISCONNECT");
   assert.equal(sender0.lastChunk, null);
-  assert.equal(back.rooms.get("5737280593427923200")!.prefill.get(3)!.reason, null);
-  assert.equal(back.rooms.get("8788315687592864526")!.decode.get(1)!.status, null);
-  assert.equal(back.rooms.get("8788315687592864526")!.decode.get(1)!.metaTsUs, T0 + 16_700_000);
+  assert.equal(back.find("5737280593427923200")!.prefill.get(3)!.reason, null);
+  assert.equal(back.find("8788315687592864526")!.decode.get(1)!.status, null);
+  assert.equal(back.find("8788315687592864526")!.decode.get(1)!.metaTsUs, T0 + 16_700_000);
+});
+
+test("a restored registry makes a room a record only when it is asked for, in its place", () => {
+  const back = roundTrip(registry());
+  assert.deepEqual(shapes(back), ["5737280593427923200 row", "8788315687592864526 row"]);
+  assert.equal(back.size, 2);
+  back.find("8788315687592864526");
+  assert.deepEqual(shapes(back), ["5737280593427923200 row", "8788315687592864526 record"]);
+  back.get("4000000000000000001", 900, T0);
+  assert.deepEqual(shapes(back), ["5737280593427923200 row", "8788315687592864526 record", "4000000000000000001 record"]);
+  assert.equal(back.records().length, 3);
+  assert.deepEqual(shapes(back), ["5737280593427923200 record", "8788315687592864526 record", "4000000000000000001 record"]);
+});
+
+test("a stored room answers the timeouts and retirement without becoming a record", () => {
+  const reg = new RoomRegistry();
+  const waiting = reg.get("1111111111111111111", 1, T0);
+  const d = new DecodeReceiver(0, 1);
+  d.metadataSent("nixl", [4, 5], T0 + 2_000_000, 2);
+  waiting.decode.set(0, d);
+  const done = reg.get("2222222222222222222", 3, T0);
+  const s = new PrefillSender(0, T0, 3);
+  s.concluded = KVPoll.Success;
+  done.prefill.set(0, s);
+  reg.linkRid("rid-done", done);
+  const back = roundTrip(reg);
+  const due = T0 + 2_000_000 + PROFILE.waitingTimeoutS * 1e6;
+
+  const visited: string[] = [];
+  assert.equal(back.forEachDueBy(due - 1, (r) => visited.push(r.room)), due, "the waiting receiver's deadline, from its row");
+  assert.equal(visited.length, 0);
+  back.retire(T0 + 11_000_000, 10_000_000, 600_000_000);
+  assert.deepEqual(shapes(back), ["1111111111111111111 row"], "the settled room retired from its row, the waiting one kept");
+  assert.equal(back.byRid.size, 0, "with its rid");
+  assert.equal(back.forEachDueBy(due, (r) => visited.push(r.room)), Infinity);
+  assert.deepEqual(visited, ["1111111111111111111"], "a room whose deadline has come is handed over as a record");
+  assert.deepEqual(shapes(back), ["1111111111111111111 record"]);
 });
 
 test("an empty registry is an empty registry", () => {
-  const back = decodeRooms(decodeSnapshot(encodeSnapshot(encodeRooms(new RoomRegistry(), (w) => w))) as unknown[], (id) => id);
-  assert.equal(back.rooms.size, 0);
+  const back = roundTrip(new RoomRegistry());
+  assert.equal(back.size, 0);
   assert.equal(back.byRid.size, 0);
 });
