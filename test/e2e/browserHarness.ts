@@ -67,6 +67,11 @@ interface PageGlobals {
  * the same event, one with `min <= seq < max`. The condition runs in the page
  * as a function: the page's CSP refuses string evaluation.
  */
+/** Waits until the state panel shows the rooms its filter asked for (it is aria-busy while they are on their way). */
+export async function stateSettled(page: Page): Promise<void> {
+  await page.locator(".state-panel:not([aria-busy])").waitFor();
+}
+
 export async function waitForCursor(page: Page, min = 0, max = Number.MAX_SAFE_INTEGER): Promise<number> {
   const handle = await page.waitForFunction(
     ({ min, max }) => {

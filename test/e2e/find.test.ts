@@ -11,7 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FIXTURES, getJson, waitForIncident } from "../ui/serverHarness.js";
-import { openPage, screenshot, serverAndBrowser, timelineSettled, waitForCursor, waitForUrl, withFixtures } from "./browserHarness.js";
+import { openPage, screenshot, serverAndBrowser, stateSettled, timelineSettled, waitForCursor, waitForUrl, withFixtures } from "./browserHarness.js";
 
 const WEDGE = "nixl-abort-wedge";
 const DESYNC = "overlap-desync";
@@ -52,11 +52,13 @@ test("the state panel's rooms filter by text, by the finding, and to those not a
   assert.ok(all.length > 58);
 
   await page.locator(".state-panel input.in-finding").check();
+  await stateSettled(page);
   const groupRooms = await stall.locator(".group-rooms button.room").evaluateAll((els) => els.map((e) => e.getAttribute("data-room")!));
   const inFinding = await roomsShown();
   assert.ok(inFinding.length > 0 && inFinding.every((r) => groupRooms.includes(r)), "only the finding's rooms");
 
   await page.locator(".state-panel input.not-success").check();
+  await stateSettled(page);
   for (const cells of await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("[data-kvpoll]")].map((c) => c.getAttribute("data-kvpoll"))))) {
     assert.ok(cells.some((state) => state !== "Success"), `a side not at Success: ${cells.join("/")}`);
   }
@@ -65,6 +67,7 @@ test("the state panel's rooms filter by text, by the finding, and to those not a
   await page.locator(".state-panel input.in-finding").uncheck();
   const text = notSuccess[0]!.slice(0, 7);
   await page.locator(".state-panel input.room-filter").fill(text);
+  await stateSettled(page);
   const expected = all.filter((r) => r.includes(text));
   assert.ok((await roomsShown()).includes(notSuccess[0]!));
   assert.ok((await roomsShown()).every((r) => expected.includes(r)));
@@ -74,6 +77,7 @@ test("the state panel's rooms filter by text, by the finding, and to those not a
   await page.reload();
   await timelineSettled(page);
   await waitForCursor(page);
+  await stateSettled(page);
   assert.equal(await page.locator(".state-panel input.room-filter").inputValue(), text);
   assert.ok((await roomsShown()).includes(notSuccess[0]!));
   assert.deepEqual(errors, []);

@@ -215,6 +215,36 @@ test("every room's flow answers, whatever its events", async () => {
   }
 });
 
+test("the state's rooms as the panel asks for them: a page not at Success with the focus first, a finding's rooms, the totals", async () => {
+  type Room = { room: string; prefill: { state: number | null }; decode: { state: number | null } };
+  type Totals = { rooms: number; roomsMatched: number; pages: number; pagesMatched: number };
+  type State = { state: { rooms: Room[]; pages: unknown[] }; totals: Totals; changes: Record<string, unknown> };
+  const { findings } = (await api("/findings")) as { findings: (Finding & { body: { rooms?: string[] } })[] };
+  const stall = findings.find((x) => x.rule === "transfer-stall" && x.body.room === "8449771539072680511")!;
+  const seq = Math.max(...stall.placed.map((p) => p.seq));
+  const whole = (await api(`/state?seq=${seq}`)) as State;
+  const notSuccess = whole.state.rooms.filter((r) => r.prefill.state !== 4 || r.decode.state !== 4);
+  assert.ok(notSuccess.length > 3, `${notSuccess.length} rooms not at Success`);
+  assert.deepEqual(whole.totals, { rooms: whole.state.rooms.length, roomsMatched: whole.state.rooms.length, pages: whole.state.pages.length, pagesMatched: whole.state.pages.length });
+
+  const focus = notSuccess.at(-1)!.room;
+  const page = (await api(`/state?seq=${seq}&notSuccess=1&limit=3&focus=${focus}`)) as State;
+  assert.deepEqual(page.state.rooms.map((r) => r.room), [focus, ...notSuccess.slice(0, 2).map((r) => r.room)]);
+  assert.equal(page.totals.rooms, whole.state.rooms.length);
+  assert.equal(page.totals.roomsMatched, notSuccess.length);
+  assert.ok(Object.keys(page.changes).length < Object.keys(whole.changes).length, "provenance of the rooms sent only");
+
+  const stallRooms = new Set(findings.filter((f) => f.rule === "transfer-stall").flatMap((f) => [...(f.body.rooms ?? []), ...(f.body.room ? [f.body.room] : [])]));
+  const inFinding = (await api(`/state?seq=${seq}&finding=${encodeURIComponent(stall.id)}`)) as State;
+  assert.ok(inFinding.state.rooms.some((r) => r.room === stall.body.room), "the finding's own room");
+  assert.ok(inFinding.state.rooms.every((r) => stallRooms.has(r.room)), "only rooms the stall findings name");
+  assert.ok(inFinding.totals.roomsMatched < whole.state.rooms.length);
+
+  const none = await getJson(server, `/api/incidents/${ID}/state?seq=${seq}&finding=no-such-finding`);
+  assert.equal(none.status, 404);
+  assert.match(String(none.body["error"]), /^no finding 'no-such-finding' in incident/);
+});
+
 test("every bad parameter is a 400 with a message, never a stack trace", async () => {
   const cases: [string, RegExp][] = [
     ["/events?from=abc&to=10", /^invalid window: 'from': /],
@@ -226,6 +256,8 @@ test("every bad parameter is a 400 with a message, never a stack trace", async (
     ["/events/-3", /^invalid event: 'seq': /],
     ["/state?seq=1&ts=2", /^invalid state query: value: give exactly one of 'seq' and 'ts'$/],
     ["/state", /^invalid state query: value: give exactly one of 'seq' and 'ts'$/],
+    ["/state?seq=1&limit=0", /^invalid state query: 'limit': /],
+    ["/state?seq=1&focus=12ab", /^invalid state query: 'focus': a room is its decimal number$/],
     ["/step?seq=1&dir=sideways", /^invalid step query: 'dir': /],
     ["/flow?room=12ab", /^invalid flow query: 'room': a room is a decimal integer$/],
   ];

@@ -7,6 +7,14 @@ import { readAnalysisRows } from "../../ingest/store/findingRows.js";
 import type { Finding, PlacedWitness, Suspect } from "../wire.js";
 import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
 import { excerpt, FIELD_EXCERPT } from "./excerpt.js";
+import { groupFindings, roomsOfFinding } from "../view/findingGroups.js";
+
+/** The rooms "in" finding `id` as the page shows them (its group's and its own); null when there is no such finding. */
+export function findingRooms(db: IncidentDb, idx: TimelineIndex, id: string): string[] | null {
+  const { findings, suspects } = readFindings(db, idx);
+  const f = findings.find((x) => x.id === id);
+  return f === undefined ? null : roomsOfFinding(groupFindings(findings, suspects), f);
+}
 
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 

@@ -34,8 +34,24 @@ export const WindowQuery = z
   .strict()
   .refine((q) => q.to > q.from, { message: "'to' must be after 'from'", path: ["to"] });
 
+const ROOM = z.string().regex(/^\d{1,20}$/, "a room is its decimal number");
+
 export const StateQuery = z
-  .object({ seq: SEQ.optional(), ts: TS_US.optional(), room: z.string().regex(/^\d{1,20}$/).optional() })
+  .object({
+    seq: SEQ.optional(),
+    ts: TS_US.optional(),
+    /** The model's view of this room alone. */
+    room: ROOM.optional(),
+    /** Of the rooms (and pages) in the state, at most this many; all by default. */
+    limit: z.coerce.number().int().min(1).max(100_000).optional(),
+    /** Only rooms whose number holds this text. */
+    text: z.string().max(64).optional(),
+    /** Only the rooms of this finding (its group's and its own). */
+    finding: z.string().min(1).max(200).optional(),
+    notSuccess: z.enum(["0", "1"]).optional(),
+    /** This room first, and only its pages. */
+    focus: ROOM.optional(),
+  })
   .strict()
   .refine((q) => (q.seq === undefined) !== (q.ts === undefined), { message: "give exactly one of 'seq' and 'ts'" });
 

@@ -6,6 +6,8 @@ import { Router } from "express";
 import { provenance, seqAt, stateAt } from "../../analyzer/replay/timeTravel.js";
 import { scopeOfEvent, step, type StepScope } from "../../analyzer/replay/navigation.js";
 import { eventRef } from "../../analyzer/replay/eventRefs.js";
+import { selectState } from "../../analyzer/replay/stateSelection.js";
+import { findingRooms } from "./findings.js";
 import { HttpError, parseOr400 } from "./errors.js";
 import { StateQuery, StepQuery } from "./params.js";
 import type { Registry } from "./registry.js";
@@ -13,18 +15,32 @@ import type { Registry } from "./registry.js";
 export function timeTravelRoutes(registry: Registry, readyIncident: (id: unknown) => string): Router {
   const router = Router();
 
-  router.get("/incidents/:id/state", (req, res) => {
+  router.get("/incidents/:id/state", async (req, res) => {
     const id = readyIncident(req.params["id"]);
     const q = parseOr400(StateQuery, req.query, "state query");
     const db = registry.replayDb(id);
     const seq = seqAt(db, q.seq !== undefined ? { seq: q.seq } : { tsUs: q.ts! });
     if (seq === null) throw new HttpError(404, q.seq !== undefined ? `no event at or before seq ${q.seq}` : `no event at or before ${q.ts}`);
-    const view = stateAt(db, { seq }, q.room === undefined ? {} : { room: q.room });
+    const among = q.finding === undefined ? undefined : await roomsOf(id, q.finding);
+    const whole = stateAt(db, { seq }, q.room === undefined ? {} : { room: q.room });
+    const { view, totals } = selectState(whole, {
+      ...(q.text && { text: q.text }),
+      ...(among && { among }),
+      notSuccess: q.notSuccess === "1",
+      ...(q.focus && { focus: q.focus }),
+      ...(q.limit && { limit: q.limit }),
+    });
     const at = eventRef(db, seq)!;
     const changes: Record<number, { source: string; line: number; kind: string }> = {};
     for (const [s, ref] of provenance(db, view)) changes[s] = { source: ref.source, line: ref.line, kind: ref.kind };
-    res.json({ atSeq: seq, tsUs: at.tsUs, kind: at.kind, state: view, changes });
+    res.json({ atSeq: seq, tsUs: at.tsUs, kind: at.kind, state: view, totals, changes });
   });
+
+  async function roomsOf(id: string, finding: string): Promise<Set<string>> {
+    const rooms = findingRooms(registry.db(id), await registry.timeline(id), finding);
+    if (rooms === null) throw new HttpError(404, `no finding '${finding}' in incident '${id}'`);
+    return new Set(rooms);
+  }
 
   router.get("/incidents/:id/step", (req, res) => {
     const id = readyIncident(req.params["id"]);

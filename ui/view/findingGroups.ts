@@ -88,3 +88,8 @@ export function groupFindings(findings: readonly Finding[], suspects: readonly S
 export function groupOf(grouped: GroupedFindings, id: string): FindingGroup | undefined {
   return [...grouped.violated, ...grouped.other].find((g) => g.members.some((m) => m.id === id));
 }
+
+/** The rooms "in this finding": its group's and its own. */
+export function roomsOfFinding(grouped: GroupedFindings, f: Finding): string[] {
+  return [...new Set([...(groupOf(grouped, f.id)?.rooms ?? []), ...(f.body.room ? [f.body.room] : [])])];
+}

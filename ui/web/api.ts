@@ -13,6 +13,7 @@ import type {
   RoomFlow,
   SearchAnswer,
   StateAnswer,
+  StateRequest,
   StepAnswer,
   TextSlice,
   WindowColumns,
@@ -75,8 +76,19 @@ export const api = {
   hypotheses: (id: string) => getJson<HypothesisLedger>(`${inc(id)}/hypotheses`),
   check: (id: string, hypothesis: string) => getJson<HypothesisCheck>(`${inc(id)}/check`, { h: hypothesis }),
   flow: (id: string, room: string) => getJson<RoomFlow>(`${inc(id)}/flow`, { room }),
-  stateAtSeq: (id: string, seq: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { seq }, signal),
-  stateAtTime: (id: string, ts: number, signal?: AbortSignal) => getJson<StateAnswer>(`${inc(id)}/state`, { ts: Math.floor(ts) }, signal),
+  state: (id: string, at: { seq: number } | { ts: number }, sel: StateRequest, signal?: AbortSignal) =>
+    getJson<StateAnswer>(
+      `${inc(id)}/state`,
+      {
+        ...("seq" in at ? { seq: at.seq } : { ts: Math.floor(at.ts) }),
+        limit: sel.limit,
+        text: sel.text || undefined,
+        finding: sel.finding,
+        notSuccess: sel.notSuccess ? 1 : undefined,
+        focus: sel.focus,
+      },
+      signal,
+    ),
   page: (id: string, q: { seq: number; page: number; room: string | null; layer: number | null }) =>
     getJson<PageAnswer>(`${inc(id)}/pages`, { seq: q.seq, page: q.page, room: q.room ?? undefined, layer: q.layer ?? undefined }),
   step: (id: string, seq: number, dir: "next" | "prev", by: "any" | "room" | "rank" | "page") =>

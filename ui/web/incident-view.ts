@@ -2,7 +2,7 @@
 // findings, the selected event and the state at the cursor, kept in step
 // with each other and with the URL.
 
-import { groupFindings, groupOf, type GroupedFindings } from "../view/findingGroups.js";
+import { groupFindings, roomsOfFinding, type GroupedFindings } from "../view/findingGroups.js";
 import { windowAround } from "../view/window.js";
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
@@ -17,9 +17,9 @@ import { Palette } from "./marks.js";
 import { Omnibox } from "./omnibox.js";
 import { Overview } from "./overview.js";
 import { SourcesPanel } from "./sources-panel.js";
-import { StatePanel } from "./state-panel.js";
+import { StatePanel, STATE_ROWS } from "./state-panel.js";
 import { Timeline } from "./timeline.js";
-import type { EventAnswer, Finding, FindingsAnswer, IncidentRecord, LanesAnswer, OverviewAnswer, PlacedViolation, PlacedWitness, RoomFlow, StateAnswer } from "./types.js";
+import type { EventAnswer, Finding, FindingsAnswer, IncidentRecord, LanesAnswer, OverviewAnswer, PlacedViolation, PlacedWitness, RoomFlow, StateRequest } from "./types.js";
 import { writeUrl, type StepScope, type ViewState } from "./url.js";
 
 const OVERVIEW_BUCKETS = 1200;
@@ -50,6 +50,7 @@ class IncidentView {
   private flow: RoomFlow | null = null;
   private stateRequest: AbortController | null = null;
   private urlTimer: number | undefined;
+  private stateTimer: number | undefined;
 
   constructor(
     root: HTMLElement,
@@ -108,6 +109,7 @@ class IncidentView {
         onFilter: (f) => {
           Object.assign(this.view, { roomText: f.text, inFinding: f.inFinding, notSuccess: f.notSuccess });
           this.saveUrlSoon();
+          this.reloadStateSoon();
         },
       },
       view.by,
@@ -256,8 +258,7 @@ class IncidentView {
     }
     this.view.finding = fid;
     this.findingsPanel.select(fid);
-    const group = groupOf(this.grouped, fid);
-    this.statePanel.setFindingRooms([...new Set([...(group?.rooms ?? []), ...(f.body.room ? [f.body.room] : [])])]);
+    this.statePanel.setFindingRooms(roomsOfFinding(this.grouped, f));
     this.timeline.reveal([...new Set(f.placed.map((w) => w.lane))]);
     this.timeline.setWitness(f.placed, fid);
     if (zoom && f.placed.length) {
@@ -365,22 +366,45 @@ class IncidentView {
   }
 
   private async cursorAt(seq: number): Promise<void> {
-    await this.loadState((signal) => api.stateAtSeq(this.id, seq, signal), false);
+    await this.loadState({ seq }, false);
   }
 
   private async cursorAtTime(ts: number): Promise<void> {
-    await this.loadState((signal) => api.stateAtTime(this.id, ts, signal), true);
+    await this.loadState({ ts }, true);
   }
 
-  private async loadState(fetchState: (signal: AbortSignal) => Promise<StateAnswer>, selectIt: boolean): Promise<void> {
+  /** The state panel's filter changed: the server selects the rooms, so ask again (once typing pauses). */
+  private reloadStateSoon(): void {
+    window.clearTimeout(this.stateTimer);
+    this.stateTimer = window.setTimeout(() => {
+      if (this.view.cursor !== undefined) void this.loadState({ seq: this.view.cursor }, false);
+      else this.statePanel.busy(false);
+    }, 150);
+  }
+
+  /** The rooms and pages of the state the panel shows: its filter, the selected event's room first, a page of each. */
+  private stateRequestFor(focus: string | null): StateRequest {
+    const f = this.statePanel.filter;
+    return {
+      limit: STATE_ROWS,
+      text: f.text,
+      notSuccess: f.notSuccess,
+      ...(f.inFinding && this.view.finding !== undefined && { finding: this.view.finding }),
+      ...(focus !== null && { focus }),
+    };
+  }
+
+  private async loadState(at: { seq: number } | { ts: number }, selectIt: boolean): Promise<void> {
     this.stateRequest?.abort();
     const request = new AbortController();
     this.stateRequest = request;
+    this.statePanel.busy(true);
     try {
-      const answer = await fetchState(request.signal);
+      const focus = this.selected?.event.room ?? null;
+      const answer = await api.state(this.id, at, this.stateRequestFor(focus), request.signal);
       this.view.cursor = answer.atSeq;
       this.timeline.setCursor(answer.tsUs);
-      this.statePanel.show(answer, this.selected?.event.room ?? null);
+      this.statePanel.show(answer, focus);
       this.saveUrlSoon();
       if (selectIt) await this.select(answer.atSeq, false);
     } catch (err) {

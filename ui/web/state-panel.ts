@@ -4,8 +4,9 @@
 // the pages dumped so far with the page kernels' verdicts (each opens its
 // bytes in the page panel).
 // The rooms can be filtered (a text, the rooms of the selected finding, the
-// rooms not at Success); the collectives come in rank order with the ranks
-// that parted ways marked.
+// rooms not at Success): the server selects them and sends a page of rooms
+// and pages with the totals (a wedged incident holds tens of thousands); the
+// collectives come in rank order with the ranks that parted ways marked.
 
 import { divergence, sortCollectives } from "../view/collectives.js";
 import { h, clear } from "./dom.js";
@@ -33,8 +34,8 @@ type Room = ModelStateView["rooms"][number];
 type DumpedPage = ModelStateView["dumpedPages"][number];
 type Inferred = NonNullable<Room["inferred"]>;
 
-const MAX_ROWS = 200;
-const SUCCESS = 4;
+/** Rows a table of the panel shows; the server sends as many rooms and pages. */
+export const STATE_ROWS = 200;
 
 export class StatePanel {
   readonly element: HTMLElement;
@@ -45,8 +46,6 @@ export class StatePanel {
   private readonly inFinding: HTMLInputElement;
   private readonly notSuccess: HTMLInputElement;
   private changes: StateAnswer["changes"] = {};
-  private last: { answer: StateAnswer; focusRoom: string | null } | null = null;
-  private findingRooms: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly cb: StatePanelCallbacks,
@@ -91,37 +90,39 @@ export class StatePanel {
     return { text: this.search.value.trim(), inFinding: this.inFinding.checked, notSuccess: this.notSuccess.checked };
   }
 
-  /** The rooms of the selected finding (its group's rooms and its witnesses'), or none. */
+  /** The rooms of the selected finding (its group's rooms and its own), or none: whether "rooms in this finding" can be asked for. */
   setFindingRooms(rooms: readonly string[]): void {
-    this.findingRooms = new Set(rooms);
     this.inFinding.disabled = rooms.length === 0;
-    this.redraw();
+    if (this.inFinding.checked) this.filterChanged();
   }
 
   private filterChanged(): void {
+    this.busy(true);
     this.cb.onFilter(this.filter);
-    this.redraw();
   }
 
-  private redraw(): void {
-    if (this.last) this.show(this.last.answer, this.last.focusRoom);
+  /** aria-busy while the rooms the filter asks for are on their way (tests and screen readers wait on it). */
+  busy(on: boolean): void {
+    if (on) this.element.setAttribute("aria-busy", "true");
+    else this.element.removeAttribute("aria-busy");
   }
 
   showError(message: string): void {
+    this.busy(false);
     clear(this.body);
     this.body.append(h("p", { class: "error" }, message));
   }
 
   show(answer: StateAnswer, focusRoom: string | null): void {
-    this.last = { answer, focusRoom };
+    this.busy(false);
     this.element.dataset["seq"] = String(answer.atSeq);
     this.changes = answer.changes;
     this.where.textContent = `after seq ${answer.atSeq} (${answer.kind}) · ${formatUtc(answer.tsUs)}`;
     clear(this.body);
     const s = answer.state;
     this.body.append(
-      this.roomsTable(s, focusRoom),
-      this.pagesTable(s, focusRoom),
+      this.roomsTable(s, answer.totals, focusRoom),
+      this.pagesTable(s, answer.totals, focusRoom),
       this.dumpedPagesTable(s, focusRoom),
       this.collectivesTable(s),
       section(
@@ -177,18 +178,8 @@ export class StatePanel {
     return h("button", { class: "cause", "data-seq": seq, title: ref ? `${ref.kind} · ${ref.source}:${ref.line}` : `seq ${seq}`, onclick: () => this.cb.onGoTo(seq) }, label ?? `@${seq}`);
   }
 
-  private roomsShown(s: ModelStateView): Room[] {
-    const f = this.filter;
-    return (s.rooms as Room[]).filter(
-      (r) =>
-        (!f.text || r.room.includes(f.text)) &&
-        (!f.inFinding || this.findingRooms.has(r.room)) &&
-        (!f.notSuccess || r.prefill.state !== SUCCESS || r.decode.state !== SUCCESS),
-    );
-  }
-
-  private roomsTable(s: ModelStateView, focusRoom: string | null): HTMLElement {
-    const rooms = this.roomsShown(s).sort((a, b) => Number(b.room === focusRoom) - Number(a.room === focusRoom));
+  private roomsTable(s: ModelStateView, totals: StateAnswer["totals"], focusRoom: string | null): HTMLElement {
+    const rooms = s.rooms;
     const rows = rooms.map((r) => [
       this.roomCell(r),
       this.cause(r.prefill.changedAt, poll(r.prefill.state)),
@@ -199,21 +190,23 @@ export class StatePanel {
       r.decode.pages.map(([lo, hi]) => `[${lo},${hi})`).join(" "),
       r.prefill.queue === null ? "" : String(r.prefill.queue),
     ]);
-    const title = rooms.length === s.rooms.length ? "Rooms" : `Rooms (${rooms.length} of ${s.rooms.length} shown)`;
-    const el = section(title, rooms.length, table(["room", "prefill", "decode", "done/posted", "notified", "aux", "decode pages", "queue"], rows, (i) => (rooms[i]!.room === focusRoom ? "focus" : "")));
+    const title = totals.roomsMatched === totals.rooms ? "Rooms" : `Rooms (${totals.roomsMatched} of ${totals.rooms} shown)`;
+    const head = ["room", "prefill", "decode", "done/posted", "notified", "aux", "decode pages", "queue"];
+    const el = section(title, totals.roomsMatched, table(head, rows, (i) => (rooms[i]!.room === focusRoom ? "focus" : ""), totals.roomsMatched));
     el.classList.add("rooms");
     return el;
   }
 
-  private pagesTable(s: ModelStateView, focusRoom: string | null): HTMLElement {
-    const pages = focusRoom ? s.pages.filter((p) => p.ownerRoom === focusRoom || p.lastWriter?.room === focusRoom) : s.pages;
+  /** The pages the server sent: the focus room's (owned or last written), else the first of all. */
+  private pagesTable(s: ModelStateView, totals: StateAnswer["totals"], focusRoom: string | null): HTMLElement {
+    const pages = s.pages;
     const rows = pages.map((p) => [
       `${p.rank} ${p.buffer}${p.layer >= 0 ? ` L${p.layer}` : ""} p${p.page}`,
       p.ownerRoom ?? "free",
       p.lastWriter ? this.cause(p.lastWriter.seq, `${p.lastWriter.room}${p.lastWriter.chunk !== null ? ` c${p.lastWriter.chunk}` : ""}`) : "—",
       this.cause(p.changedAt, h("span", { class: p.landed ? "landed" : "inflight" }, p.landed ? "landed" : "in flight")),
     ]);
-    return section(focusRoom ? `Pages of room ${focusRoom}` : "Pages", pages.length, table(["page", "owner", "last writer", ""], rows));
+    return section(focusRoom ? `Pages of room ${focusRoom}` : "Pages", totals.pagesMatched, table(["page", "owner", "last writer", ""], rows, undefined, totals.pagesMatched));
   }
 
   /** The pages dumped up to the cursor with the kernels' verdicts; each opens its bytes in the page panel. */
@@ -263,9 +256,10 @@ export class StatePanel {
 
 type Cell = string | Node;
 
-function table(head: string[], rows: Cell[][], rowClass?: (i: number) => string): HTMLElement {
+/** A table of the first STATE_ROWS rows; `total`: how many there are, when the server sent only the first. */
+function table(head: string[], rows: Cell[][], rowClass?: (i: number) => string, total = rows.length): HTMLElement {
   if (!rows.length) return h("p", { class: "empty" }, "none");
-  const shown = rows.slice(0, MAX_ROWS);
+  const shown = rows.slice(0, STATE_ROWS);
   return h(
     "div",
     { class: "table-wrap" },
@@ -275,7 +269,7 @@ function table(head: string[], rows: Cell[][], rowClass?: (i: number) => string)
       h("thead", {}, h("tr", {}, ...head.map((c) => h("th", {}, c)))),
       h("tbody", {}, ...shown.map((r, i) => h("tr", { class: rowClass?.(i) ?? "" }, ...r.map((c) => h("td", {}, c))))),
     ),
-    rows.length > MAX_ROWS ? h("p", { class: "more" }, `… ${rows.length - MAX_ROWS} more`) : null,
+    total > shown.length ? h("p", { class: "more" }, `… ${total - shown.length} more`) : null,
   );
 }
 

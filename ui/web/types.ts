@@ -8,6 +8,7 @@ import type { PageView } from "../../analyzer/pages/pageView.js";
 import type { Component, Finding, Lane, Suspect } from "../wire.js";
 import type { HypothesisVerdict as HypothesisVerdictView } from "../../analyzer/hypotheses/verdict.js";
 import type { PlacedViolation } from "../server/routes-hypotheses.js";
+import type { SelectionTotals } from "../../analyzer/replay/stateSelection.js";
 
 export type { ModelStateView, StoredEvent };
 
@@ -81,11 +82,24 @@ export interface RoomFlow {
   truncated: boolean;
 }
 
+/** Which rooms and pages of the state to send (ui/server/params.ts StateQuery). */
+export interface StateRequest {
+  limit: number;
+  text: string;
+  /** Only the rooms of this finding. */
+  finding?: string;
+  notSuccess: boolean;
+  /** This room first, and only its pages. */
+  focus?: string;
+}
+
 export interface StateAnswer {
   atSeq: number;
   tsUs: number;
   kind: string;
   state: ModelStateView;
+  /** Rooms and pages in the state, and those that pass the request's selection (the state lists the first `limit`). */
+  totals: SelectionTotals;
   /** The event behind each `changedAt` / last-writer seq in the state. */
   changes: Record<string, { source: string; line: number; kind: string }>;
 }
