@@ -30,6 +30,7 @@ const SENDER_FIELDS = 12;
 /** rank, createdSeq, status, concluded, metaTsUs, metaSeq, auxIndex, abortNotified, changedSeq, freedSeq, then the counts of pages and successFrom. */
 const RECEIVER_FIELDS = 12;
 
+const S = { rank: 0, initTsUs: 1, initSeq: 2, status: 3, concluded: 4, transferInfos: 5, chunksPosted: 6, pagesPosted: 7, chunksDone: 8, lastChunk: 9, queue: 10, changedSeq: 11 } as const;
 const R = { createdSeq: 0, lastTsUs: 1, flags: 2, progressSeq: 3, assumed: 4, ports: 5, senders: 6, receivers: 7, inflight: 8, deadline: 9, settled: 10, awaitsLate: 11 } as const;
 
 /** A growing column of float64s. */
@@ -178,13 +179,13 @@ class StoredSenders implements SenderFacts, Iterable<SenderFacts>, Iterator<Send
     const t = this.t;
     this.step.done = i >= this.end;
     if (i < this.end) {
-      this.rank = t.at(i, 0);
-      this.status = t.orNull(i, 3) as StoredStatus;
-      this.concluded = t.orNull(i, 4) as KVPollValue | null;
-      this.chunksPosted = t.at(i, 6);
-      this.chunksDone = t.at(i, 8);
-      this.queue = t.orNull(i, 10);
-      this.changedSeq = t.at(i, 11);
+      this.rank = t.at(i, S.rank);
+      this.status = t.orNull(i, S.status) as StoredStatus;
+      this.concluded = t.orNull(i, S.concluded) as KVPollValue | null;
+      this.chunksPosted = t.at(i, S.chunksPosted);
+      this.chunksDone = t.at(i, S.chunksDone);
+      this.queue = t.orNull(i, S.queue);
+      this.changedSeq = t.at(i, S.changedSeq);
     }
     return this.step;
   }
@@ -325,16 +326,16 @@ export class StoredRooms {
 
   private sender(i: number): PrefillSender {
     const t = this.senders;
-    const s = new PrefillSender(t.at(i, 0), t.at(i, 1), t.at(i, 2));
-    s.status = t.orNull(i, 3) as StoredStatus;
-    s.concluded = t.orNull(i, 4) as KVPollValue | null;
-    s.transferInfos = t.at(i, 5);
-    s.chunksPosted = t.at(i, 6);
-    s.pagesPosted = t.at(i, 7);
-    s.chunksDone = t.at(i, 8);
-    s.lastChunk = t.orNull(i, 9);
-    s.queue = t.orNull(i, 10);
-    s.changedSeq = t.at(i, 11);
+    const s = new PrefillSender(t.at(i, S.rank), t.at(i, S.initTsUs), t.at(i, S.initSeq));
+    s.status = t.orNull(i, S.status) as StoredStatus;
+    s.concluded = t.orNull(i, S.concluded) as KVPollValue | null;
+    s.transferInfos = t.at(i, S.transferInfos);
+    s.chunksPosted = t.at(i, S.chunksPosted);
+    s.pagesPosted = t.at(i, S.pagesPosted);
+    s.chunksDone = t.at(i, S.chunksDone);
+    s.lastChunk = t.orNull(i, S.lastChunk);
+    s.queue = t.orNull(i, S.queue);
+    s.changedSeq = t.at(i, S.changedSeq);
     s.reason = this.senderReasons.get(i) ?? null;
     return s;
   }
