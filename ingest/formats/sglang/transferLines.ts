@@ -8,10 +8,12 @@
 import type { ParsedEvent } from "../../event.js";
 import { LogKind } from "../../event.js";
 import { execAt, reprString, type MatchResult } from "./match.js";
+import { readBootstrapped, readGotInfo, readKvNotifSent } from "./hotTransferLines.js";
 import { chunkOfTag, parseNotifTag } from "./notifTag.js";
 
 const WITH_NOTIF = " with notif ";
 const SENDING = "sending kvcache to ";
+const GOT_INFO_HEAD = "got info ";
 
 const GOT_INFO = /got info room=(\d+) agent_name=(?:'([^']*)'|"([^"]*)") required_dst_info_num=(\d+)/ys;
 const BOOTSTRAPPED = /room=(\d+) is bootstrapped/ys;
@@ -44,7 +46,7 @@ export function parseTransferLine(line: string, at: number, ev: ParsedEvent): Ma
     case 115 /* s */:
       return line.startsWith(SENDING, at) ? notifSent(line, at, ev) : false;
     case 103 /* g */:
-      return line.startsWith("got info ", at) ? gotInfo(line, at, ev) : false;
+      return line.startsWith(GOT_INFO_HEAD, at) ? gotInfo(line, at, ev) : false;
     case 114 /* r */:
       return line.startsWith("room=", at) ? bootstrapped(line, at, ev) : false;
     case 82 /* R */:
@@ -74,6 +76,7 @@ function notifSent(line: string, at: number, ev: ParsedEvent): MatchResult {
   const sep = line.lastIndexOf(WITH_NOTIF);
   const peerStart = at + SENDING.length;
   if (sep <= peerStart) return "sending kvcache line";
+  if (readKvNotifSent(line, peerStart, sep, sep + WITH_NOTIF.length, ev)) return true;
   const tagText = line.substring(sep + WITH_NOTIF.length);
   const tag = parseNotifTag(tagText);
   if (tag === null) return "notif tag";
@@ -91,6 +94,7 @@ function notifSent(line: string, at: number, ev: ParsedEvent): MatchResult {
 }
 
 function gotInfo(line: string, at: number, ev: ParsedEvent): MatchResult {
+  if (readGotInfo(line, at + GOT_INFO_HEAD.length, ev)) return true;
   const m = execAt(GOT_INFO, line, at);
   if (!m) return "got info line";
   ev.kind = LogKind.gotInfo;
@@ -101,6 +105,7 @@ function gotInfo(line: string, at: number, ev: ParsedEvent): MatchResult {
 }
 
 function bootstrapped(line: string, at: number, ev: ParsedEvent): MatchResult {
+  if (readBootstrapped(line, at, ev)) return true;
   const m = execAt(BOOTSTRAPPED, line, at);
   if (!m) return false;
   ev.kind = LogKind.bootstrapped;
