@@ -41,9 +41,10 @@ export function snapshotSpacing(every: number, liveState: number): number {
  * 5: the flat byte form of snapshotCodec.ts, zstd, instead of v8 + deflate;
  * 6: the model snapshot keeps the dumped pages' records;
  * 7: the model snapshot keeps its rooms as float64 columns;
- * 8: each room's earliest deadline, settledness and late-write wait beside them).
+ * 8: each room's earliest deadline, settledness and late-write wait beside them;
+ * 9: the float column as differences from the value before).
  */
-const SNAPSHOT_FORMAT = "flat-zstd-8";
+const SNAPSHOT_FORMAT = "flat-zstd-9";
 export const SNAPSHOTS_META = "snapshots";
 
 interface SnapshotsMeta {
