@@ -9,14 +9,18 @@
 // BENCH_INPUT=plain: SGLang lines only), and one file of the same lines
 // (every TP rank of a prefill pod), which the load cuts into parts for both
 // workers. When lnav is installed it times lnav indexing the same files in
-// the same run and prints the ratio. The figures are printed, not checked:
+// the same run and prints the ratio. Last it prints the incident file's size
+// against the logs' after the ingest and after the first replay, which
+// stores the model's snapshots in it. The figures are printed, not checked:
 // speed is never a test.
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ingest } from "../ingest/pipeline.js";
+import { openIncident } from "../ingest/store/db.js";
+import { replayIncident } from "../analyzer/replay/replay.js";
 import { benchInput } from "./incidentGen.js";
 
 const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);
@@ -103,13 +107,46 @@ class ThreadCpu {
   }
 }
 
-async function main(): Promise<void> {
-  for (const input of inputs()) await measureIngest(input.label, input.dir);
+/** The incident file against the logs (target ≤ 30 %): after the ingest, and with the snapshots the first replay stores. */
+function incidentFileFigures(path: string, logBytes: number): void {
+  const share = (b: number): string => `${(b / 1e6).toFixed(1)} MB = ${((100 * b) / logBytes).toFixed(1)} % of the logs`;
+  console.log(`incident file after the ingest: ${share(statSync(path).size)} (target ≤ 30 %)`);
+  const db = openIncident(path);
+  const t = performance.now();
+  try {
+    const { snapshots } = replayIncident(db);
+    const seconds = (performance.now() - t) / 1000;
+    console.log(`first replay ${seconds.toFixed(1)} s, ${snapshots.count} snapshots of ${(snapshots.bytes / 1e6).toFixed(1)} MB stored`);
+  } finally {
+    db.close();
+  }
+  console.log(`incident file after the first replay: ${share(statSync(path).size)}`);
 }
 
-async function measureIngest(label: string, dir: string): Promise<void> {
-  const bytes = sizeOf(dir);
+/** An ingest measured, its incident kept for the file figures. */
+interface Ingested {
+  label: string;
+  db: string;
+  logBytes: number;
+}
+
+async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "kvrewind-bench-"));
+  try {
+    const done: Ingested[] = [];
+    for (const [i, input] of inputs().entries()) done.push(await measureIngest(input.label, input.dir, join(work, `incident-${i}.db`)));
+    // After every ingest: a replay's heap would stay in this process and count in the next ingest's peak RSS.
+    for (const d of done) {
+      console.log(`\n== ${d.label}: the incident file`);
+      incidentFileFigures(d.db, d.logBytes);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function measureIngest(label: string, dir: string, db: string): Promise<Ingested> {
+  const bytes = sizeOf(dir);
   const threads = new ThreadCpu();
   threads.sample();
   const threadsBefore = new Map(threads.seconds);
@@ -130,7 +167,7 @@ async function measureIngest(label: string, dir: string): Promise<void> {
   const main0 = mainThreadCpuSeconds();
   try {
     const summary = await ingest({
-      db: join(work, "incident.db"),
+      db,
       paths: [dir],
       ...(LOAD_WORKERS !== undefined ? { loadWorkers: LOAD_WORKERS } : {}),
       onProgress: (p) => {
@@ -159,16 +196,16 @@ async function measureIngest(label: string, dir: string): Promise<void> {
     console.log(`CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s all threads; main (store) thread ${mainCpu?.toFixed(1) ?? "?"} s`);
     if (mainCpu) console.log(`${Math.round(lines / mainCpu).toLocaleString("en-US")} lines per CPU-second of the store thread (the bound when both cores are free)`);
     console.log(`busy threads (CPU): ${threads.busy(threadsBefore).join(", ")}`);
-    const lnav = lnavSeconds(filesOf(dir), work);
+    const lnav = lnavSeconds(filesOf(dir), mkdtempSync(join(dirname(db), "lnav-home-")));
     if (lnav === null) console.log("lnav: not installed (or it failed); no comparison");
     else {
       console.log(`lnav -n -c ';SELECT count(*) FROM all_logs' on the same files: ${lnav.toFixed(2)} s; kvrewind ingest / lnav = ${(seconds / lnav).toFixed(2)}×`);
     }
     console.log(`machine load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${availableParallelism()} cores`);
     console.log(`clock offsets (us): ${JSON.stringify(summary.clockOffsetsUs)}`);
+    return { label, db, logBytes: bytes };
   } finally {
     clearInterval(sampler);
-    rmSync(work, { recursive: true, force: true });
   }
 }
 
