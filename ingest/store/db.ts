@@ -13,17 +13,22 @@ export interface OpenOptions {
 
 export function openIncident(path: string, opts: OpenOptions = {}): IncidentDb {
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
-  db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
-  if (!opts.readonly) {
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
-    migrate(db);
-  } else {
-    const version = schemaVersion(db);
-    if (version !== SCHEMA_VERSION) {
-      db.close();
-      throw new Error(`${path}: schema version ${version}, this kvrewind reads ${SCHEMA_VERSION}; open it once read-write to migrate`);
+  try {
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
+    if (!opts.readonly) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      migrate(db);
+    } else {
+      const version = schemaVersion(db);
+      if (version !== SCHEMA_VERSION) {
+        throw new Error(`${path}: schema version ${version}, this kvrewind reads ${SCHEMA_VERSION}; open it once read-write to migrate`);
+      }
     }
+  } catch (e) {
+    // A connection that could not be set up (busy, an old schema) is not left open.
+    db.close();
+    throw e;
   }
   return db;
 }

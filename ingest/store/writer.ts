@@ -114,11 +114,15 @@ export class IncidentWriter implements RowSink {
 
   /** Opens (creating and migrating) an incident for writing; waits up to lockTimeoutMs for another writer. */
   static open(path: string, lockTimeoutMs: number): IncidentWriter {
-    try {
-      return new IncidentWriter(openIncident(path, { busyTimeoutMs: lockTimeoutMs }), path);
-    } catch (e) {
-      throw busyError(e, path, lockTimeoutMs) ?? e;
-    }
+    return whileBusy(path, lockTimeoutMs, (remainingMs) => {
+      const db = openIncident(path, { busyTimeoutMs: remainingMs });
+      try {
+        return new IncidentWriter(db, path);
+      } catch (e) {
+        db.close();
+        throw e;
+      }
+    });
   }
 
   /** Leaves WAL for the load when no other connection holds the file; false when it stays in WAL. */
@@ -144,11 +148,10 @@ export class IncidentWriter implements RowSink {
       this.db.prepare(`ATTACH DATABASE ? AS ${name}`).run(path);
       this.attached.push(name);
     }
-    try {
+    whileBusy(this.path, lockTimeoutMs, (remainingMs) => {
+      this.db.pragma(`busy_timeout = ${remainingMs}`);
       this.db.exec("BEGIN EXCLUSIVE");
-    } catch (e) {
-      throw busyError(e, this.path, lockTimeoutMs) ?? e;
-    }
+    });
     return [...this.attached];
   }
 
@@ -365,10 +368,36 @@ export class IncidentWriter implements RowSink {
   }
 }
 
-function busyError(e: unknown, path: string, waitedMs: number): DatabaseBusyError | undefined {
+function isBusy(e: unknown): boolean {
   const code = (e as { code?: string }).code;
-  if (code !== "SQLITE_BUSY" && code !== "SQLITE_LOCKED") return undefined;
-  return new DatabaseBusyError(
-    `${path}: another process is writing this incident (waited ${Math.round(waitedMs / 1000)} s); try again when it has finished`,
-  );
+  return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+/** Pause between tries when SQLite answers busy without waiting. */
+const BUSY_RETRY_MS = 50;
+
+/**
+ * Runs `attempt` (given the milliseconds left) until it stops failing busy,
+ * for `timeoutMs` in all. SQLite waits in its busy handler for most locks,
+ * but answers busy at once in some states (a deadlock it avoids, another
+ * connection changing the file's journal mode — the writer leaves WAL for a
+ * load): an ingest started beside two others failed that way in CI, seconds
+ * into its ten minutes.
+ */
+function whileBusy<T>(path: string, timeoutMs: number, attempt: (remainingMs: number) => T): T {
+  const start = Date.now();
+  for (;;) {
+    try {
+      return attempt(Math.max(0, timeoutMs - (Date.now() - start)));
+    } catch (e) {
+      const waitedMs = Date.now() - start;
+      if (!isBusy(e)) throw e;
+      if (waitedMs >= timeoutMs) {
+        throw new DatabaseBusyError(
+          `${path}: another process is writing this incident (waited ${Math.round(waitedMs / 1000)} s); try again when it has finished`,
+        );
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(BUSY_RETRY_MS, timeoutMs - waitedMs));
+    }
+  }
 }
