@@ -11,6 +11,8 @@
 // and every other numeral through Number(), which rounds a JSON numeral as
 // JSON.parse does. test/formats/flatJson.test.ts holds the two side by side.
 
+import { digitsEnd } from "./numerals.js";
+
 /** A flat record read from `text`, or undefined when it needs the general reader. */
 export function readFlatJsonObject(text: string): Record<string, unknown> | undefined {
   const r = new FlatReader(text);
@@ -162,7 +164,7 @@ class FlatReader {
       const sign = s.charCodeAt(j);
       if (sign === 43 || sign === 45) j++;
       const expStart = j;
-      j = skipDigits(s, j);
+      j = digitsEnd(s, j);
       exponentRun = j - expStart;
       if (exponentRun === 0) return NOT_FLAT;
       integer = false;
@@ -184,12 +186,6 @@ class FlatReader {
     let c = s.charCodeAt(this.i);
     while (c === 32 || c === 9 || c === 10 || c === 13) c = s.charCodeAt(++this.i);
   }
-}
-
-function skipDigits(s: string, j: number): number {
-  let c = s.charCodeAt(j);
-  while (c >= 48 && c <= 57) c = s.charCodeAt(++j);
-  return j;
 }
 
 /** quoteLossyNumbers' rule for a candidate numeral: 17+ digits, or 16+ in an integer. */

@@ -143,3 +143,10 @@ export function intFromValue(v: unknown): number | undefined {
   }
   return undefined;
 }
+
+/** The end of the run of decimal digits in `s` at `i` (`i` itself when there is none). */
+export function digitsEnd(s: string, i: number): number {
+  let c = s.charCodeAt(i);
+  while (c >= 48 && c <= 57) c = s.charCodeAt(++i);
+  return i;
+}

@@ -12,6 +12,7 @@
 
 import type { ParsedEvent } from "../../event.js";
 import { LogKind } from "../../event.js";
+import { digitsEnd } from "../numerals.js";
 
 const UNDERSCORE = 95;
 const KV_FIELD = "_kv_";
@@ -20,16 +21,6 @@ const DST_INFO_NUM = " required_dst_info_num=";
 const IS_BOOTSTRAPPED = " is bootstrapped";
 /** notifTag.ts reads a numeric field of at most this many digits. */
 const MAX_FIELD_DIGITS = 15;
-
-/** The end of the run of decimal digits at `i` (i itself when there is none). */
-function digitsEnd(s: string, i: number): number {
-  while (i < s.length) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) break;
-    i++;
-  }
-  return i;
-}
 
 /** The digits s[from, to) as a number (callers bound them to MAX_FIELD_DIGITS: exact). */
 function digitsValue(s: string, from: number, to: number): number {
