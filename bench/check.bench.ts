@@ -11,8 +11,8 @@ import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { parseHypothesis } from "../analyzer/hypotheses/parser.js";
 import { checkHypotheses } from "../analyzer/hypotheses/run.js";
-import { openIncident } from "../ingest/store/db.js";
-import { eventCount } from "../ingest/store/queries.js";
+import { openIncident } from "../store/db.js";
+import { eventCount } from "../store/queries.js";
 import { benchOutDir, healthyIncidentDb } from "./healthyIncident.js";
 
 const TARGET = Number(process.env.BENCH_EVENTS ?? 6_000_000);

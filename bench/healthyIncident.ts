@@ -11,8 +11,8 @@ import { performance } from "node:perf_hooks";
 import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js";
 import { incident } from "../fixtures/generator/scenarios/incidents.js";
 import { ingest } from "../ingest/pipeline.js";
-import { openIncident } from "../ingest/store/db.js";
-import { eventCount } from "../ingest/store/queries.js";
+import { openIncident } from "../store/db.js";
+import { eventCount } from "../store/queries.js";
 
 /** The fixture generator's large mode writes ~229 lines per session (fixtures/README.md), nearly all one event each. */
 const LINES_PER_SESSION = 229;

@@ -19,7 +19,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ingest } from "../ingest/pipeline.js";
-import { openIncident } from "../ingest/store/db.js";
+import { openIncident } from "../store/db.js";
 import { replayIncident } from "../analyzer/replay/replay.js";
 import { benchInput } from "./incidentGen.js";
 

@@ -14,7 +14,7 @@ import { restoreModel } from "../analyzer/model/index.js";
 import { replayIncident } from "../analyzer/replay/replay.js";
 import { stateAt, timeline } from "../analyzer/replay/timeTravel.js";
 import { ingest } from "../ingest/pipeline.js";
-import { openIncident } from "../ingest/store/db.js";
+import { openIncident } from "../store/db.js";
 import { benchInput } from "./incidentGen.js";
 
 const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);

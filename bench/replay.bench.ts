@@ -10,7 +10,7 @@
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { healthyIncidentDb } from "./healthyIncident.js";
-import { openIncident, setMeta, type IncidentDb } from "../ingest/store/db.js";
+import { openIncident, setMeta, type IncidentDb } from "../store/db.js";
 import { replayIncident, type ReplaySummary } from "../analyzer/replay/replay.js";
 import { stateAt, timeline } from "../analyzer/replay/timeTravel.js";
 import { liveRoomsFigures } from "./liveRooms.js";

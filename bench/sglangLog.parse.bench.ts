@@ -3,7 +3,7 @@
 // bootstrap lines, failures with reasons, access lines, tracebacks, noise.
 // Prints a figure; it is not a pass/fail test.
 
-import type { ParsedEvent, ParseIssue } from "../ingest/event.js";
+import type { ParsedEvent, ParseIssue } from "../domain/event.js";
 import { sglangLog } from "../ingest/formats/sglangLog.js";
 
 const LINES = Number(process.env.BENCH_LINES ?? 400_000);

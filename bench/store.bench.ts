@@ -13,9 +13,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { EVENT_COLUMNS } from "../ingest/rows.js";
-import type { StoredEvent } from "../ingest/store/queries.js";
-import { IncidentWriter } from "../ingest/store/writer.js";
+import { EVENT_COLUMNS } from "../store/rows.js";
+import type { StoredEvent } from "../store/queries.js";
+import { IncidentWriter } from "../store/writer.js";
 import { compareCodecs } from "./storeCodecs.js";
 import { queryFigures } from "./storeQueries.js";
 import { synthesize } from "./syntheticIncident.js";

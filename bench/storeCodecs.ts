@@ -6,7 +6,7 @@
 import Database from "better-sqlite3";
 import { brotliCompressSync, brotliDecompressSync, constants, deflateSync, inflateSync } from "node:zlib";
 import { compress as zstd, decompress as unzstd } from "zstd-napi";
-import { decompress } from "../ingest/store/codec.js";
+import { decompress } from "../store/codec.js";
 
 interface Codec {
   name: string;

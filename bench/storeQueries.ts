@@ -10,10 +10,10 @@
 
 import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { collectEvents, scanEvents, type EventFilter } from "../ingest/store/blocks/scan.js";
-import { eventBlocks, KeyDim } from "../ingest/store/blocks/eventBlocks.js";
-import { openIncident, type IncidentDb } from "../ingest/store/db.js";
-import { eventBySeq, eventsInWindow, eventsOfRoom, listIngestedSources } from "../ingest/store/queries.js";
+import { collectEvents, scanEvents, type EventFilter } from "../store/blocks/scan.js";
+import { eventBlocks, KeyDim } from "../store/blocks/eventBlocks.js";
+import { openIncident, type IncidentDb } from "../store/db.js";
+import { eventBySeq, eventsInWindow, eventsOfRoom, listIngestedSources } from "../store/queries.js";
 import { healthyIncidentDb } from "./healthyIncident.js";
 
 const TARGET = Number(process.env.BENCH_QUERY_EVENTS ?? 6_000_000);

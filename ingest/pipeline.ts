@@ -1,15 +1,15 @@
 // `ingest`: the files a user names → one ordered history in an incident
 // database. The stages:
-//   1. inputs   directories walked, gzip/tar unpacked (ingest/inputs.ts);
+//   1. inputs   directories walked, gzip/tar unpacked (ingest/inputs/inputs.ts);
 //   2. scan     per source, on worker threads: content hash, format, host and
-//               role, clock anchors (ingest/scan.ts);
+//               role, clock anchors (ingest/scan/scan.ts);
 //   3. store    under the incident's write lock: sources already present
 //               (same sha256) are skipped, clock offsets estimated from every
-//               source's anchors (ingest/clock.ts), then the load workers
+//               source's anchors (ingest/scan/clock.ts), then the load workers
 //               parse and merge shares of the new sources, and this thread
 //               merges their streams into the global order as it inserts the
-//               rows (ingest/loadStream.ts, ingest/streamMerge.ts,
-//               ingest/store/writer.ts), which writes them as compressed
+//               rows (ingest/load/loadStream.ts, ingest/load/streamMerge.ts,
+//               store/writer.ts), which writes them as compressed
 //               column blocks (ingest/store/blocks/).
 // The store stage is one transaction: killed at any point, it leaves the
 // incident as it was.
@@ -17,25 +17,26 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { alignClocks } from "./clock.js";
-import type { ParseIssue, Role } from "./event.js";
+import { alignClocks } from "./scan/clock.js";
+import type { ParseIssue } from "../domain/event.js";
+import type { Role } from "../domain/vocabulary.js";
 import type { FormatName } from "./formats/format.js";
-import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./identity.js";
-import { assertPathsExist, expandInputs, type InputFile } from "./inputs.js";
-import type { LoadedStats, LoadSource } from "./loadStream.js";
-import { StoredEventsMerger } from "./rebuild.js";
-import type { ScanReport, ScanRequest } from "./scan.js";
-import { mergeScanParts, scanRequestsOf } from "./scanParts.js";
-import { anchorBounds, anchorDomains, mergeScanAnchors } from "./store/anchors.js";
-import type { UnparsedShape } from "./store/queries.js";
-import { IncidentWriter, type NotIngestedSource } from "./store/writer.js";
-import { runLoad, scanAll } from "./workers.js";
+import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./inputs/pathIdentity.js";
+import { assertPathsExist, expandInputs, type InputFile } from "./inputs/inputs.js";
+import type { LoadedStats, LoadSource } from "./load/loadStream.js";
+import { StoredEventsMerger } from "./load/rebuild.js";
+import type { ScanReport, ScanRequest } from "./scan/scan.js";
+import { mergeScanParts, scanRequestsOf } from "./scan/scanParts.js";
+import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.js";
+import type { UnparsedShape } from "../store/queries.js";
+import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
+import { runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";
-import { datingHints, type TimeSpan } from "./timeHints.js";
+import { datingHints, type TimeSpan } from "./scan/timeHints.js";
 import { isLogFormat } from "./formats/index.js";
 import type { DatingHints } from "./formats/log/dating.js";
-import { assertSameIncident } from "./sameIncident.js";
-import { pageByteFiles, pageBytesFormat, planPageDumps, storePageDumps, type PageBytesFormat, type PageByteSource, type PageDumpIndex } from "./pageDumps.js";
+import { assertSameIncident } from "./load/sameIncident.js";
+import { pageByteFiles, pageBytesFormat, planPageDumps, storePageDumps, type PageBytesFormat, type PageByteSource, type PageDumpIndex } from "./inputs/pageDumps.js";
 
 export interface IngestOptions {
   /** The incident database (created when missing). */
@@ -54,7 +55,7 @@ export interface IngestOptions {
   lockTimeoutMs?: number;
   /** Parse workers of the load (default: two for large inputs, else one). */
   loadWorkers?: number;
-  /** Files from this size up are scanned in parts on both scan workers (default ingest/scanParts.ts SCAN_SPLIT_BYTES). */
+  /** Files from this size up are scanned in parts on both scan workers (default ingest/scan/scanParts.ts SCAN_SPLIT_BYTES). */
   scanSplitBytes?: number;
 }
 

@@ -3,7 +3,7 @@
 // thousand lines of one kind a parser does not know show as one shape with a
 // count and an example, and a user can see at once what kvrewind missed.
 
-import type { UnparsedShape } from "./store/queries.js";
+import type { UnparsedShape } from "../store/queries.js";
 
 /** Distinct shapes tracked per source; later new shapes are counted as one "other" bucket. */
 const MAX_SHAPES = 1000;
@@ -69,7 +69,7 @@ export class UnparsedShapes {
   }
 
   /**
-   * Adds the shapes of the next part of the same file (ingest/sourceParts.ts),
+   * Adds the shapes of the next part of the same file (ingest/load/sourceParts.ts),
    * in the order that part first saw them: the counts of one reading of the
    * whole file, but for a part that alone saw more than MAX_SHAPES shapes.
    */

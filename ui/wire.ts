@@ -4,6 +4,7 @@
 // Types only: nothing here runs. Findings and suspects are the analyzer's
 // contract types, not a copy of them.
 
+import type { Component } from "../domain/vocabulary.js";
 import type { Finding as ContractFinding, Suspect as ContractSuspect, WitnessLine } from "../analyzer/rules/finding.js";
 
 /**
@@ -58,7 +59,6 @@ export interface BucketColumns {
 export type WindowColumns = EventColumns | BucketColumns;
 
 /** The timeline's component lanes, in the order the page stacks them within a rank. */
-export type Component = "scheduler" | "transfer" | "bootstrap" | "hicache" | "kernels" | "collectives" | "checksums" | "logs";
 
 /** One timeline lane: a host / role / rank / component. */
 export interface Lane {

@@ -10,12 +10,12 @@
 // handled, as with the cursor itself; over a plain stored event, any time.
 // The model decodes into one reused view (EventDecoder).
 
-import type { StoredEvent } from "../../ingest/event.js";
-import { LogKind } from "../../ingest/event.js";
-import { kvPollFromName } from "../model/kvpoll.js";
-import { isKnownKind, KINDS, type FieldSpec, type KnownKind } from "./catalogue.js";
-import type { DomainEvent, EventOf } from "./domainEvent.js";
-import { readBoolean, readEnum, readKvPoll, readNumber, readRanges, readRecord, readString, type FieldType } from "./fields.js";
+import type { StoredEvent } from "../../domain/event.js";
+import { LogKind } from "../../domain/kinds.js";
+import { kvPollFromName } from "../../domain/vocabulary.js";
+import { isKnownKind, KINDS, type FieldSpec, type KnownKind } from "../../domain/kinds.js";
+import type { DomainEvent, EventOf } from "../../domain/domainEvent.js";
+import { readBoolean, readEnum, readKvPoll, readNumber, readRanges, readRecord, readString, type FieldType } from "../../domain/fields.js";
 
 /** A stored event that can read one attribute without building its `attrs` (the replay's cursor). */
 interface AttrLookup {
@@ -42,7 +42,7 @@ const COERCE: Record<FieldType, (v: unknown) => unknown> = {
   reasonKind: (v) => readEnum("reasonKind", v),
 };
 
-/** Fields kept in their own stored columns (ingest/event.ts ParsedEvent). */
+/** Fields kept in their own stored columns (domain/event.ts ParsedEvent). */
 const COLUMN_READS: Record<string, Read> = {
   room: (ev) => ev.room ?? undefined,
   rid: (ev) => ev.rid ?? undefined,

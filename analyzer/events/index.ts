@@ -3,13 +3,13 @@
 // of kinds → fields → types that tools (the hypothesis language) check
 // patterns against: an unknown kind or field there is an error.
 
-import { describeField, KINDS, type CatalogueDescription, type FieldDescription, type FieldSpec } from "./catalogue.js";
-import { ENVELOPE_FIELDS } from "./domainEvent.js";
+import { describeField, KINDS, type CatalogueDescription, type FieldDescription, type FieldSpec } from "../../domain/kinds.js";
+import { ENVELOPE_FIELDS } from "../../domain/domainEvent.js";
 
 export { decodeEvent, decodeAs } from "./decode.js";
-export { isKnownKind, KINDS, type KnownKind, type CatalogueDescription, type FieldDescription } from "./catalogue.js";
-export type { DomainEvent, DomainKind, Envelope, EventOf, KnownEvent, OtherEvent } from "./domainEvent.js";
-export type { PageRanges } from "./fields.js";
+export { isKnownKind, KINDS, type KnownKind, type CatalogueDescription, type FieldDescription } from "../../domain/kinds.js";
+export type { DomainEvent, DomainKind, Envelope, EventOf, KnownEvent, OtherEvent } from "../../domain/domainEvent.js";
+export type { PageRanges } from "../../domain/fields.js";
 
 /** Fields of the `other` member: what the store holds of an event of a kind no catalogue entry names. */
 const OTHER_FIELDS: Record<string, FieldSpec> = {

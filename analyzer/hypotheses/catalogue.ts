@@ -1,10 +1,10 @@
 // What a pattern may name: the kinds of the typed event union and their
-// fields (analyzer/events/catalogue.ts, one catalogue for the decoder and the
+// fields (domain/kinds.ts, one catalogue for the decoder and the
 // language), seen through the language's types, plus the envelope fields
 // every event has. A kind or field absent here is an error at its position
 // (docs/hypotheses.md "Fields").
 
-import { describeField, isKnownKind as isCatalogued, KINDS } from "../events/catalogue.js";
+import { describeField, isKnownKind as isCatalogued, KINDS } from "../../domain/kinds.js";
 
 /** How the language compares a field: JSON-valued fields (records, raw lists) can only be tested for presence. */
 export type FieldType = "string" | "number" | "boolean" | "room" | "pages" | "json";

@@ -5,9 +5,9 @@
 // and not (or less) in A, happened in both, or did not happen in B at all.
 
 import { z } from "zod";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import type { CauseId } from "../rules/finding.js";
-import { VERDICTS } from "../rules/finding.js";
+import type { IncidentDb } from "../../store/db.js";
+import type { CauseId } from "../../domain/vocabulary.js";
+import { VERDICTS } from "../../domain/vocabulary.js";
 import { libraryHypothesis } from "./library.js";
 import { checkHypotheses } from "./run.js";
 import type { HypothesisVerdict } from "./verdict.js";

@@ -2,12 +2,12 @@
 // in seq order for all of them together, then each tally turned into a
 // verdict with its witness lines (file:line:text of both events). The pass
 // reads only the store's blocks that hold a kind the hypotheses name
-// (ingest/store/blocks/scan.ts) and decodes only those events.
+// (store/blocks/scan.ts) and decodes only those events.
 
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { eventBySeq, kindsPresent } from "../../ingest/store/queries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { eventBySeq, kindsPresent } from "../../store/queries.js";
 import { decodeEvent } from "../events/index.js";
-import { scanEvents } from "../../ingest/store/blocks/scan.js";
+import { scanEvents } from "../../store/blocks/scan.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 import type { Hypothesis, Property } from "./ast.js";
 import { Checker, type CheckTally } from "./checker.js";

@@ -5,7 +5,8 @@
 // otherwise, naming what was absent.
 
 import { z } from "zod";
-import { VERDICTS, witnessLineSchema } from "../rules/finding.js";
+import { witnessLineSchema } from "../rules/finding.js";
+import { VERDICTS } from "../../domain/vocabulary.js";
 
 const witnessSchema = witnessLineSchema.extend({ rank: z.string(), ts: z.string() });
 

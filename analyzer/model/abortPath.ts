@@ -3,12 +3,13 @@
 // timeout) and what it does per backend/version, thread death
 // (docs/protocol.md §3.2–§3.4, §7.1–§7.2, §8 "Abort", §9).
 
-import { KVPoll, type EventPlace } from "./api.js";
+import { type EventPlace } from "./api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { frameFromName, type BootstrapThread } from "./bootstrap.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { RoomRec } from "./rooms.js";
 import { SEEN, type ModelState } from "./state.js";
-import type { EventOf } from "../events/domainEvent.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 
 const GUARD_FAILURE = /Foreign traffic|NixlMsgGuard|First message should be/;
 

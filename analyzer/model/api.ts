@@ -2,23 +2,12 @@
 // reports back, and the state view that `replay --at` and the UI show.
 // Everything here is plain data; the model itself does no I/O.
 
-import type { StoredEvent } from "../../ingest/event.js";
-import type { Envelope } from "../events/domainEvent.js";
+import type { Backend, IndexKDtype, KVPollValue } from "../../domain/vocabulary.js";
+import type { StoredEvent } from "../../domain/event.js";
+import type { Envelope } from "../../domain/domainEvent.js";
 import type { ModelDumpedPage } from "./pagePath.js";
 import type { PageKernels } from "./pageKernels.js";
 
-/** KVPoll (docs/protocol.md §5): a plain class of ints, not an Enum. */
-export const KVPoll = {
-  Failed: 0,
-  Bootstrapping: 1,
-  WaitingForInput: 2,
-  Transferring: 3,
-  Success: 4,
-} as const;
-export type KVPollValue = (typeof KVPoll)[keyof typeof KVPoll];
-
-export type Backend = "nixl" | "mooncake";
-export type IndexKDtype = "fp8" | "bf16";
 
 /** How the prefill bootstrap thread answers an ABORT frame (§7.1, §7.2). */
 export type AbortHandling = "fatal-assert" | "failed-no-ack" | "failed-ack";

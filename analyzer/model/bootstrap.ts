@@ -2,7 +2,8 @@
 // and what ABORT does per backend and version
 // (docs/protocol.md §7.1, §7.2; docs/hicache-indexk.md §4 #30352).
 
-import type { AbortHandling, Backend } from "./api.js";
+import type { AbortHandling } from "./api.js";
+import type { Backend } from "../../domain/vocabulary.js";
 
 /** A frame's first part, as the thread dispatches on it. */
 export type BootFrame = "register" | "meta" | "ABORT" | "WATERMARK" | "STAGING_RSP" | "foreign";

@@ -3,14 +3,14 @@
 // logits address, and one item_len for prefill and decode rows of different
 // size (§2.4). Each is raised once per incident.
 
-import type { IndexKDtype } from "./api.js";
+import type { IndexKDtype } from "../../domain/vocabulary.js";
 import { rowBytes, INDEX_K_PAGE_TOKENS } from "./indexK.js";
 import { settingsFromConfig } from "./profile.js";
 import { PREFILL, DECODE } from "./ranks.js";
 import { checkPoolSizing, DEFAULT_LOGIT_ROWS, logitsAddressCheck } from "./sizing.js";
 import { SEEN, type ModelState } from "./state.js";
 import type { EventPlace } from "./api.js";
-import type { EventOf } from "../events/domainEvent.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 
 const BYTES = 1;
 const STRIDE = 2;

@@ -3,7 +3,7 @@
 // instead). Handlers walk ranges with index loops: `for (const [lo, hi] of
 // ranges)` allocated iterator results on every event.
 
-import type { PageRanges } from "../events/fields.js";
+import type { PageRanges } from "../../domain/fields.js";
 
 export type { PageRanges };
 

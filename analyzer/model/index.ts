@@ -18,7 +18,7 @@ export {
   drainsBeforeTimeoutFor,
   type ProfileSettings,
 } from "./profile.js";
-export { updateStatus, updateStatusBase, updateStatusNixl, minReduce, isTerminal, kvPollFromName, KVPOLL_NAMES } from "./kvpoll.js";
+export { updateStatus, updateStatusBase, updateStatusNixl, minReduce, isTerminal } from "./kvpoll.js";
 export { parseNotif, formatNotif, type Notif, type NotifKind } from "./notif.js";
 export { TransferStatus } from "./transferStatus.js";
 export { routeQueue, ChunkCounter, PrefillSender, type ChunkSend } from "./sender.js";

@@ -2,7 +2,7 @@
 // the store kernel's addressing, the gather kernels through a page table
 // (docs/hicache-indexk.md §2.1, §2.2).
 
-import type { IndexKDtype } from "./api.js";
+import type { IndexKDtype } from "../../domain/vocabulary.js";
 import { pageChecksum, type ChecksumAlgo } from "./checksum.js";
 
 export const INDEX_HEAD_DIM = 128;

@@ -1,7 +1,7 @@
 // KVPoll status updates, the MIN reduction across ranks and conclude_state
 // caching (docs/protocol.md §5, §8 "Reduction").
 
-import { KVPoll, type Backend, type KVPollValue } from "./api.js";
+import { KVPoll, type Backend, type KVPollValue } from "../../domain/vocabulary.js";
 
 /** `null` is a room absent from `request_status` (never seen, or cleared). */
 export type StoredStatus = KVPollValue | null;
@@ -70,11 +70,3 @@ export function setStatus(side: PollStatus, backend: Backend, next: KVPollValue,
   return true;
 }
 
-export const KVPOLL_NAMES = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"] as const;
-
-/** "WaitingForInput" or "KVPoll.WaitingForInput" → 2; anything else → null. */
-export function kvPollFromName(name: string): KVPollValue | null {
-  const bare = name.startsWith("KVPoll.") ? name.slice(7) : name;
-  const i = (KVPOLL_NAMES as readonly string[]).indexOf(bare);
-  return i < 0 ? null : (i as KVPollValue);
-}

@@ -11,7 +11,7 @@ import { BUFFERS, bufferId } from "./shadowMemory.js";
 import { checkRead, type ReadIssue } from "./shadowReads.js";
 import { SEEN, type ModelState } from "./state.js";
 import type { EventPlace } from "./api.js";
-import type { EventOf } from "../events/domainEvent.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 
 function sideOf(ev: EventPlace, fallback: number): number {
   return ev.role === "prefill" ? PREFILL : ev.role === "decode" ? DECODE : fallback;

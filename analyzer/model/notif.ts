@@ -1,9 +1,9 @@
 // NIXL notification tags as the model reads them (docs/protocol.md §6
 // "Notification tags"). The tag is parsed by the one parser, where the
-// format lives (ingest/formats/sglang/notifTag.ts); this file only says which
+// format lives (domain/notifTag.ts); this file only says which
 // of its fields the model's TransferStatus uses.
 
-import { parseNotifTag, type NotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import { parseNotifTag, type NotifTag } from "../../domain/notifTag.js";
 
 export type NotifKind = "kv" | "stg" | "state" | "aux" | "aux_nokv";
 

@@ -3,7 +3,7 @@
 // record's fields and the bytes go through the page kernels (pageKernels.ts),
 // whose verdicts are part of the state at every point of the replay.
 
-import { PAGE_DUMP_KIND } from "../../ingest/formats/pageDump/record.js";
+import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
 import type { DumpedPageView, ModelEvent } from "./api.js";
 import { decodeAs } from "../events/decode.js";
 import { isChecksumAlgo } from "./checksum.js";
@@ -18,7 +18,7 @@ export interface ModelDumpedPage extends DumpedPageInput {
   rank: string;
 }
 
-/** The key of a page's bytes in the store (ingest/store/pages.ts): the index record's source and line. */
+/** The key of a page's bytes in the store (store/pages.ts): the index record's source and line. */
 export const pageBytesKey = (sourceId: number, line: number): string => `${sourceId}:${line}`;
 
 /** The record's page, or undefined when the record lacks what the kernels need (its ingest reported why). */

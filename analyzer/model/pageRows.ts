@@ -3,7 +3,7 @@
 // addressing, storeAddress), its values decoded (fp8 with its row's scale,
 // bf16 as bf16), and how two pages differ row by row. Pure.
 
-import type { IndexKDtype } from "./api.js";
+import type { IndexKDtype } from "../../domain/vocabulary.js";
 import { bf16Decode } from "./bf16.js";
 import { fp8Decode } from "./fp8.js";
 import { INDEX_HEAD_DIM, INDEX_K_PAGE_TOKENS, pageBytes, storeAddress } from "./indexK.js";

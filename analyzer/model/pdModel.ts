@@ -4,10 +4,10 @@
 // lookup on the kind, nothing allocated for kinds the model ignores.
 
 import type { CheckCoverage, ModelEvent, ModelStateView, Profile, ReplayModel, Violation } from "./api.js";
-import { LogKind } from "../../ingest/event.js";
-import type { KnownKind } from "../events/catalogue.js";
+import { LogKind } from "../../domain/kinds.js";
+import type { KnownKind } from "../../domain/kinds.js";
 import { EventDecoder } from "../events/decode.js";
-import type { DomainEvent, EventOf } from "../events/domainEvent.js";
+import type { DomainEvent, EventOf } from "../../domain/domainEvent.js";
 import {
   onAbortAckSent,
   onAbortReceived,

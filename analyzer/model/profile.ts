@@ -2,7 +2,8 @@
 // version per the version history in the reference, with explicit settings
 // (from a `config` record or a --profile flag) winning over what is derived.
 
-import type { AbortHandling, Backend, IndexKDtype, Profile } from "./api.js";
+import type { AbortHandling, Profile } from "./api.js";
+import type { Backend, IndexKDtype } from "../../domain/vocabulary.js";
 
 /** A version as [major, minor, patch]; "v0.5.3rc2" reads as [0, 5, 3]. */
 export type Version = readonly [number, number, number];

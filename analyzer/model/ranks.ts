@@ -2,7 +2,7 @@
 // by number, and the labels findings print ("decode/tp3", or "d0/decode/tp3"
 // when hosts are qualified).
 
-import type { Role } from "../../ingest/event.js";
+import type { Role } from "../../domain/vocabulary.js";
 
 export const ROLE_NAMES: readonly Role[] = ["prefill", "decode", "router", "unknown"];
 const ROLE_INDEX: Record<string, number> = { prefill: 0, decode: 1, router: 2, unknown: 3 };

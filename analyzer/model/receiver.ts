@@ -2,7 +2,8 @@
 // at init, the waiting timeout from send_metadata's init_time, abort() and the
 // metadata gate (docs/protocol.md §5.2, §8).
 
-import { KVPoll, type Backend, type KVPollValue, type Profile } from "./api.js";
+import { type Profile } from "./api.js";
+import { KVPoll, type Backend, type KVPollValue } from "../../domain/vocabulary.js";
 import { setStatus, type PollStatus, type StoredStatus } from "./kvpoll.js";
 import { decodeSendsAbortFor } from "./profile.js";
 import { TransferStatus } from "./transferStatus.js";

@@ -10,7 +10,8 @@
 // these tables until an event touches them (rooms.ts RoomRegistry), so each
 // room also keeps what retirement and the timeouts ask of it.
 
-import type { KVPollValue, Profile } from "./api.js";
+import type { Profile } from "./api.js";
+import type { KVPollValue } from "../../domain/vocabulary.js";
 import { polledState, type StoredStatus } from "./kvpoll.js";
 import { DecodeReceiver } from "./receiver.js";
 import { RoomRec, RoomRegistry } from "./rooms.js";

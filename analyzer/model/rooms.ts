@@ -3,7 +3,7 @@
 // writes still in flight, and which once-per-room findings were raised.
 // Concluded rooms retire after a horizon so state (and snapshots) stay small.
 
-import { KVPoll } from "./api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import type { DecodeReceiver } from "./receiver.js";
 import type { StoredRooms } from "./roomSnapshot.js";
 import type { PrefillSender } from "./sender.js";

@@ -6,7 +6,7 @@ import type { Divergence } from "./collectives.js";
 import { ROLE_NAMES } from "./ranks.js";
 import type { ModelState } from "./state.js";
 import type { EventPlace } from "./api.js";
-import type { EventOf } from "../events/domainEvent.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 
 function rank(s: ModelState, ev: EventPlace): number {
   return s.rankOf(ev, s.ranks.roleIndex(ev.role));

@@ -2,7 +2,8 @@
 // is_last, and the request_status transitions per backend
 // (docs/protocol.md §5.1, §6 "Chunk routing", "Worker loop", §7.2).
 
-import { KVPoll, type Backend, type KVPollValue, type Profile } from "./api.js";
+import { type Profile } from "./api.js";
+import { KVPoll, type Backend, type KVPollValue } from "../../domain/vocabulary.js";
 import { polledState, setStatus, type PollStatus, type StoredStatus } from "./kvpoll.js";
 
 /**

@@ -3,7 +3,7 @@
 // indexer-logits address (DESIGN.md seed 7), and `_send_kvcache_generic`
 // addressing with one item_len (§2.4).
 
-import type { IndexKDtype } from "./api.js";
+import type { IndexKDtype } from "../../domain/vocabulary.js";
 import { INDEX_K_PAGE_TOKENS, pageBytes, rowBytes } from "./indexK.js";
 
 export interface SizingInput {

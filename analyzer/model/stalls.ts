@@ -2,7 +2,8 @@
 // bootstrap timeout, and the cause the model assigns a room that never
 // completed (docs/protocol.md §3.4–§3.5, §5.1–§5.2, §7.1).
 
-import { KVPoll, type EventPlace } from "./api.js";
+import { type EventPlace } from "./api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { deliverAbortFromDecode } from "./abortPath.js";
 import { drainsBeforeTimeoutFor } from "./profile.js";
 import { DECODE, PREFILL } from "./ranks.js";
@@ -10,8 +11,8 @@ import type { DecodeReceiver } from "./receiver.js";
 import { FLAG, type RoomRec } from "./rooms.js";
 import type { PrefillSender } from "./sender.js";
 import type { ModelState } from "./state.js";
-import { LogKind } from "../../ingest/event.js";
-import type { EventOf } from "../events/domainEvent.js";
+import { LogKind } from "../../domain/kinds.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 
 /**
  * The PD failure lines (§3.4, reasons §3.5), as analyzer/events decodes them:

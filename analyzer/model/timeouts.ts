@@ -5,7 +5,8 @@
 // that side (notifications/polls on decode, bootstrap frames on prefill):
 // without that evidence a room that merely looks silent is not a stall.
 
-import { KVPoll, type EventPlace } from "./api.js";
+import { type EventPlace } from "./api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { SEEN, type ModelState } from "./state.js";
 import { decodeTimedOut, prefillStuck, prefillTimedOut } from "./stalls.js";
 

@@ -2,7 +2,7 @@
 // completions, decode notifications and polls, metadata readiness
 // (docs/protocol.md §3.4, §5, §6, §8–§9).
 
-import { KVPoll } from "./api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { countPages, expandPages, NO_RANGES } from "./evidence.js";
 import { DECODE, PREFILL } from "./ranks.js";
 import type { DecodeReceiver } from "./receiver.js";
@@ -12,7 +12,7 @@ import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
 import { parseNotif } from "./notif.js";
 import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
-import type { EventOf } from "../events/domainEvent.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 
 /** `kv.meta`: decode's init + send_metadata for a room: WaitingForInput, init_time, its pages. */
 export function onKvMeta(s: ModelState, ev: EventOf<"kv.meta">): void {

@@ -2,7 +2,8 @@
 // on each side, pages with owners and landed status, transfer queues,
 // bootstrap threads, HiCache slots and collective positions per rank.
 
-import type { KVPollValue, ModelStateView, PageView, RoomView } from "./api.js";
+import type { ModelStateView, PageView, RoomView } from "./api.js";
+import type { KVPollValue } from "../../domain/vocabulary.js";
 import { toRanges } from "./evidence.js";
 import { polledState } from "./kvpoll.js";
 import type { DecodeReceiver } from "./receiver.js";

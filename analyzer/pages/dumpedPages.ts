@@ -1,5 +1,5 @@
 // The incident's dumped pages: each `page.dump` record (formats/pageDump) with
-// the bytes the store kept for it (ingest/store/pages.ts, by the record's
+// the bytes the store kept for it (store/pages.ts, by the record's
 // source and line), as the replay's page kernels left them (the model ran
 // them on every record in seq order: analyzer/model/pageKernels.ts), each
 // unequal pair diagnosed once per analysis (./pairs.ts) and shared by the
@@ -7,9 +7,9 @@
 // rule run on its own, the page panel) the same kernels run here on the
 // stored pages in seq order.
 
-import { PAGE_DUMP_KIND } from "../../ingest/formats/pageDump/record.js";
-import { allPages } from "../../ingest/store/pages.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
+import { allPages } from "../../store/pages.js";
+import type { StoredEvent } from "../../store/queries.js";
 import { PageKernels } from "../model/pageKernels.js";
 import { dumpedPageOf, pageBytesKey, type ModelDumpedPage } from "../model/pagePath.js";
 import type { Evidence } from "../rules/evidence.js";

@@ -4,8 +4,8 @@
 
 import type { ModelStateView } from "../model/api.js";
 import { ROOM_RETIRE_US } from "../model/index.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { incidentSpan, roomFirstRecord, roomLastRecord } from "../../ingest/store/ruleQueries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { incidentSpan, roomFirstRecord, roomLastRecord } from "../../store/ruleQueries.js";
 import { eventRef } from "./eventRefs.js";
 import type { At } from "./timeTravel.js";
 

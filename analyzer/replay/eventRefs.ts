@@ -1,9 +1,9 @@
 // An event as a reader cites it: its seq, the file and line it came from and
 // the raw text there. Everything the replay reports points at events this way.
 
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { eventTexts } from "../../ingest/store/eventText.js";
-import { eventPlaces, type EventPlace } from "../../ingest/store/replayQueries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { eventTexts } from "../../store/eventText.js";
+import { eventPlaces, type EventPlace } from "../../store/replayQueries.js";
 
 export interface EventRef {
   seq: number;

@@ -3,9 +3,9 @@
 // range or the clock offsets, so re-ingesting invalidates what was derived.
 
 import { createHash } from "node:crypto";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { getMeta } from "../../ingest/store/db.js";
-import { eventsIdentity } from "../../ingest/store/replayQueries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { getMeta } from "../../store/db.js";
+import { eventsIdentity } from "../../store/replayQueries.js";
 
 export function eventsFingerprint(db: IncidentDb): string {
   const { sources, range } = eventsIdentity(db);

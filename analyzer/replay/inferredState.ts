@@ -8,13 +8,14 @@
 // `#transfer-req` / `#inflight-req` / `#bootstrap-req` says how many rooms sat
 // in that queue when it was written (§2.1, §2.2).
 
-import { KVPoll, type Inferred, type KVPollValue, type ModelStateView, type RoomView } from "../model/api.js";
-import { kvPollFromName } from "../model/kvpoll.js";
+import { type Inferred, type ModelStateView, type RoomView } from "../model/api.js";
+import { KVPoll, type KVPollValue } from "../../domain/vocabulary.js";
+import { kvPollFromName } from "../../domain/vocabulary.js";
 import { rankLabel } from "../model/ranks.js";
 import type { ModelOptions } from "../model/index.js";
-import { LogKind } from "../../ingest/event.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { gaugeLines, recordStamps, type RecordStamp } from "../../ingest/store/ruleQueries.js";
+import { LogKind } from "../../domain/kinds.js";
+import type { IncidentDb } from "../../store/db.js";
+import { gaugeLines, recordStamps, type RecordStamp } from "../../store/ruleQueries.js";
 
 /** A room in a state from `since` until the line that says so. */
 export interface InferredSpan {

@@ -5,16 +5,16 @@
 // profile's CHANGES (model/profile.ts); those marked [inference] are derived
 // from PR dates, not stated release contents.
 
-import type { Backend } from "../model/api.js";
+import type { Backend } from "../../domain/vocabulary.js";
 import { CHANGES, maxVersionWithout, minVersionWith, SGLANG_RELEASES } from "../model/profile.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { getMetaJson, setMeta } from "../../ingest/store/db.js";
-import { LogKind } from "../../ingest/event.js";
-import { parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
-import { eventTexts } from "../../ingest/store/eventText.js";
+import type { IncidentDb } from "../../store/db.js";
+import { getMetaJson, setMeta } from "../../store/db.js";
+import { LogKind } from "../../domain/kinds.js";
+import { parseNotifTag } from "../../domain/notifTag.js";
+import { eventTexts } from "../../store/eventText.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
-import { firstRecordPerSource, firstRecordWithAttr, firstRecordWithAttrText, firstSeqOfKinds } from "../../ingest/store/replayQueries.js";
+import { firstRecordPerSource, firstRecordWithAttr, firstRecordWithAttrText, firstSeqOfKinds } from "../../store/replayQueries.js";
 
 /** The parallelism a server's `server_args=ServerArgs(…)` start-up line states. */
 export interface Parallelism {

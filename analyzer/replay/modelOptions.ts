@@ -2,8 +2,8 @@
 // the profile.
 
 import type { ModelOptions } from "../model/index.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { hostsPerRole } from "../../ingest/store/replayQueries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { hostsPerRole } from "../../store/replayQueries.js";
 
 /**
  * Rank labels name the host ("d0/decode/tp3") only when a role runs on more

@@ -3,10 +3,10 @@
 // only the blocks they occur in (the blocks' side tables); pages test each
 // event's range in seq order from the start point.
 
-import type { EventCursor } from "../../ingest/store/blocks/eventCursor.js";
-import type { EventFilter } from "../../ingest/store/blocks/scan.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { eventScope, stepFrom } from "../../ingest/store/replayQueries.js";
+import type { EventCursor } from "../../store/blocks/eventCursor.js";
+import type { EventFilter } from "../../store/blocks/scan.js";
+import type { IncidentDb } from "../../store/db.js";
+import { eventScope, stepFrom } from "../../store/replayQueries.js";
 import { eventRef, type EventRef } from "./eventRefs.js";
 
 export type StepScope =

@@ -6,11 +6,11 @@
 // before the read.
 
 import { rankLabel } from "../model/index.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { eventBySeq } from "../../ingest/store/queries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { eventBySeq } from "../../store/queries.js";
 import { eventRef, type EventRef } from "./eventRefs.js";
 import { timeline, viewAt } from "./timeTravel.js";
-import { landingBetween, lastSeqAtOrBefore } from "../../ingest/store/replayQueries.js";
+import { landingBetween, lastSeqAtOrBefore } from "../../store/replayQueries.js";
 
 export interface PageLastWrite {
   rank: string;

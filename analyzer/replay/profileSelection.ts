@@ -3,11 +3,12 @@
 // log evidence (logSigns.ts), else the model's version-derived rule or the
 // SGLang default, and the choice names the events it rests on.
 
-import type { Backend, Profile } from "../model/api.js";
+import type { Profile } from "../model/api.js";
+import type { Backend } from "../../domain/vocabulary.js";
 import { defaultProfile, firstRelease, latestRelease, SGLANG_RELEASES, settingsFromConfig } from "../model/profile.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { LogKind } from "../../ingest/event.js";
-import { configRecords } from "../../ingest/store/replayQueries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { LogKind } from "../../domain/kinds.js";
+import { configRecords } from "../../store/replayQueries.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { findSigns, type Sign } from "./logSigns.js";
 import { flagKey, parseProfileFlag } from "./profileFlag.js";

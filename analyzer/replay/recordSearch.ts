@@ -1,14 +1,14 @@
 // The first SGLang log record that holds a set of substrings, searched in the
-// stored event texts (ingest/store/eventText.ts) rather than event by event:
+// stored event texts (store/eventText.ts) rather than event by event:
 // each source's text blocks are scanned in line order for the first record
 // holding every substring of a set, and the blocks of each source then turn
 // the (source, line) found into seqs. A source's records keep their line
 // order in the global order, so its first match by line is its first by seq.
 
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { textBlocks } from "../../ingest/store/eventText.js";
-import { sglangLogSources } from "../../ingest/store/replayQueries.js";
-import { firstSeqOfLines } from "../../ingest/store/viewQueries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { textBlocks } from "../../store/eventText.js";
+import { sglangLogSources } from "../../store/replayQueries.js";
+import { firstSeqOfLines } from "../../store/viewQueries.js";
 
 export interface RecordMatch {
   seq: number;

@@ -8,11 +8,11 @@
 import type { CheckCoverage, ModelEvent, Violation } from "../model/api.js";
 import type { PageKernels } from "../model/pageKernels.js";
 import { pageBytesKey, type ModelDumpedPage } from "../model/pagePath.js";
-import { PAGE_DUMP_KIND } from "../../ingest/formats/pageDump/record.js";
-import { allPages } from "../../ingest/store/pages.js";
+import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
+import { allPages } from "../../store/pages.js";
 import { createModel } from "../model/index.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { EventReader } from "../../ingest/store/blocks/eventCursor.js";
+import type { IncidentDb } from "../../store/db.js";
+import { EventReader } from "../../store/blocks/eventCursor.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";

@@ -14,8 +14,8 @@
 // to a sixth of what the values' own bytes did (the ingest benchmark's
 // one-file incident: 36.5 -> 15.8 MB of snapshots).
 
-import { Interner } from "../../ingest/store/blocks/interner.js";
-import { compress, decompress } from "../../ingest/store/codec.js";
+import { Interner } from "../../store/blocks/interner.js";
+import { compress, decompress } from "../../store/codec.js";
 
 const T_INT = 0;
 const T_STRING = 1;

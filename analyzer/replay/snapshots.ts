@@ -6,9 +6,9 @@
 // different --profile makes the next replay rebuild them.
 
 import type { Profile } from "../model/api.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { getMetaJson } from "../../ingest/store/db.js";
-import { replaceSnapshots, snapshotSeqs, snapshotState } from "../../ingest/store/snapshotStore.js";
+import type { IncidentDb } from "../../store/db.js";
+import { getMetaJson } from "../../store/db.js";
+import { replaceSnapshots, snapshotSeqs, snapshotState } from "../../store/snapshotStore.js";
 import { decodeSnapshot, encodeSnapshot } from "./snapshotCodec.js";
 
 /**

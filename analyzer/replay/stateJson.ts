@@ -2,7 +2,8 @@
 // UI server): KVPoll states by name, every `changedAt` seq paired with the
 // event (file, line, text) that made the change. Rooms stay decimal strings.
 
-import { KVPoll, type KVPollValue, type ModelStateView } from "../model/api.js";
+import { type ModelStateView } from "../model/api.js";
+import { KVPoll, type KVPollValue } from "../../domain/vocabulary.js";
 import type { EventRef } from "./eventRefs.js";
 
 export type KVPollName = keyof typeof KVPoll;

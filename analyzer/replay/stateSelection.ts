@@ -4,7 +4,8 @@
 // hundred, and sending (and resolving the provenance of) all of them cost it
 // most of a second per cursor move and 8 MB of JSON.
 
-import { KVPoll, type ModelStateView, type PageView, type RoomView } from "../model/api.js";
+import { type ModelStateView, type PageView, type RoomView } from "../model/api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 
 export interface StateSelection {
   /** Rooms whose number holds this text. */

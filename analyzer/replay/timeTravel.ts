@@ -6,10 +6,10 @@
 
 import type { ModelStateView, ReplayModel } from "../model/api.js";
 import { createModel, restoreModel, type ModelOptions } from "../model/index.js";
-import { getMeta, type IncidentDb } from "../../ingest/store/db.js";
-import { EventReader } from "../../ingest/store/blocks/eventCursor.js";
-import { eventTime } from "../../ingest/store/ruleQueries.js";
-import { lastSeqAtOrBefore, lastSeqAtOrBeforeTime } from "../../ingest/store/replayQueries.js";
+import { getMeta, type IncidentDb } from "../../store/db.js";
+import { EventReader } from "../../store/blocks/eventCursor.js";
+import { eventTime } from "../../store/ruleQueries.js";
+import { lastSeqAtOrBefore, lastSeqAtOrBeforeTime } from "../../store/replayQueries.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { inferenceOf, withInferred, type Inference } from "./inferredState.js";
 import { eventsFingerprint } from "./fingerprint.js";

@@ -7,10 +7,10 @@
 // microseconds from the incident's first event (the absolute start is in
 // `otherData`). Written as a stream: the incident is never held in memory.
 
-import { timeBounds } from "../../ingest/store/analysisQueries.js";
-import { violatedFindingMarks } from "../../ingest/store/findingRows.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
+import { timeBounds } from "../../store/analysisQueries.js";
+import { violatedFindingMarks } from "../../store/findingRows.js";
+import type { IncidentDb } from "../../store/db.js";
+import { iterateEvents, type StoredEvent } from "../../store/queries.js";
 import { parseNotif } from "../model/notif.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 

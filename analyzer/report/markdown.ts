@@ -3,10 +3,11 @@
 // suspects with their evidence and the experiment that would refute them,
 // the findings with their proofs, and what the evidence covered.
 
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { eventBySeq } from "../../ingest/store/queries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { eventBySeq } from "../../store/queries.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
-import { RULE_IDS, type AnalysisReport, type Finding } from "../rules/finding.js";
+import { type AnalysisReport, type Finding } from "../rules/finding.js";
+import { RULE_IDS } from "../../domain/vocabulary.js";
 import { FULL_PER_RULE } from "./text.js";
 
 export interface TimelineEntry {

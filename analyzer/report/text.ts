@@ -1,7 +1,8 @@
 // The terminal report: suspects first, then violated findings grouped by rule
 // with their witness lines, then what each rule could and could not check.
 
-import { RULE_IDS, type AnalysisReport, type Finding } from "../rules/finding.js";
+import { type AnalysisReport, type Finding } from "../rules/finding.js";
+import { RULE_IDS } from "../../domain/vocabulary.js";
 
 /** Findings of one rule shown in full; the rest get one line each. */
 export const FULL_PER_RULE = 5;

@@ -9,8 +9,8 @@
 //            them says how ("torn at row 37", analyzer/pages/diagnosis.ts);
 //   undetermined — prefill's dump of that position is missing.
 
-import { ChecksumKind } from "../../ingest/event.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import { ChecksumKind } from "../../domain/kinds.js";
+import type { StoredEvent } from "../../store/queries.js";
 import { decodeAs } from "../events/decode.js";
 import type { Evidence } from "./evidence.js";
 import { mergeByMechanism } from "./grouping.js";

@@ -7,10 +7,10 @@
 // taken as expected, and each culprit's own scheduler branch (`sched.iter`,
 // e.g. `on_idle`, §3.5) says where it went instead.
 
-import { rankActiveAfter } from "../../ingest/store/analysisQueries.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import { rankActiveAfter } from "../../store/analysisQueries.js";
+import type { StoredEvent } from "../../store/queries.js";
 import { decodeAs } from "../events/decode.js";
-import type { EventOf } from "../events/domainEvent.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 import { seconds, type Evidence } from "./evidence.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 

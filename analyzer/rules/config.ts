@@ -2,8 +2,8 @@
 // records, DESIGN.md "Probe JSONL record"), per role. Later records override
 // earlier ones key by key; a key stated by only one role applies to both.
 
-import type { Role } from "../../ingest/event.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { Role } from "../../domain/vocabulary.js";
+import type { StoredEvent } from "../../store/queries.js";
 
 export type ConfigValue = string | number | boolean;
 

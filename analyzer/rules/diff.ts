@@ -10,15 +10,16 @@
 
 import { z } from "zod";
 import { causeHypotheses, causeHypothesisSchema, hypothesisEffect, sideText, type CauseHypothesis } from "../hypotheses/causes.js";
-import { eventRoles } from "../../ingest/store/analysisQueries.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { iterateEvents, type StoredEvent } from "../../ingest/store/queries.js";
+import { eventRoles } from "../../store/analysisQueries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { iterateEvents, type StoredEvent } from "../../store/queries.js";
 import type { ConfigValue } from "./config.js";
 import { decodeAs } from "../events/decode.js";
 import { Evidence, isoTime } from "./evidence.js";
 import { rowBytes } from "../model/indexK.js";
 import { nixlPrefillDiesOnAbort } from "../model/profile.js";
-import { CAUSE_IDS, type AnalysisReport, type CauseId } from "./finding.js";
+import { type AnalysisReport } from "./finding.js";
+import { CAUSE_IDS, type CauseId } from "../../domain/vocabulary.js";
 import { analyzeIncident } from "./index.js";
 import type { AbEvidence } from "./suspects.js";
 import { timeoutEvents } from "./roomTimeouts.js";

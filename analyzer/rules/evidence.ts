@@ -2,10 +2,10 @@
 // ask for the event kinds they need (indexed reads, no full scans) and turn
 // the events they keep into witness lines with their provenance.
 
-import { eventRanks, roomCountOfRole, timeBounds } from "../../ingest/store/analysisQueries.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { getMetaJson } from "../../ingest/store/db.js";
-import { eventBySeq, eventCount, eventsOfKind, listIngestedSources, listSources, type SourceRow, type StoredEvent } from "../../ingest/store/queries.js";
+import { eventRanks, roomCountOfRole, timeBounds } from "../../store/analysisQueries.js";
+import type { IncidentDb } from "../../store/db.js";
+import { getMetaJson } from "../../store/db.js";
+import { eventBySeq, eventCount, eventsOfKind, listIngestedSources, listSources, type SourceRow, type StoredEvent } from "../../store/queries.js";
 import type { WitnessLine } from "./finding.js";
 import { rankLabel } from "../model/ranks.js";
 import { modelOptions } from "../replay/modelOptions.js";

@@ -6,14 +6,14 @@
 // fetch failures, node failures, and the PD failure lines whose reason is a
 // transport one (docs/protocol.md §3.1–§3.5). The parser's
 // `attrs.failureClass` names the class and `attrs.fatal` a process death
-// (ingest/event.ts); two records also say the process died on their own:
+// (domain/event.ts); two records also say the process died on their own:
 // SGLang's `Scheduler hit an exception:` (run_scheduler_process then sends
 // SIGQUIT to its parent, which kills the server: sglang
 // python/sglang/srt/managers/scheduler.py), and C++ `terminate called after
 // throwing` (std::terminate aborts the process).
 
-import { LogKind } from "../../ingest/event.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import { LogKind } from "../../domain/kinds.js";
+import type { StoredEvent } from "../../store/queries.js";
 import { attrString, type Evidence } from "./evidence.js";
 
 export type FailureFamily = "process" | "transport";

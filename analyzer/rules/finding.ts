@@ -4,55 +4,8 @@
 // strings, times ISO-8601 UTC.
 
 import { z } from "zod";
+import { CAUSE_IDS, RULE_IDS, SEVERITIES, VERDICTS } from "../../domain/vocabulary.js";
 
-export const RULE_IDS = [
-  "read-before-landed-write",
-  "hicache-ungated-read",
-  "unhandled-abort",
-  "collective-divergence",
-  "transfer-stall",
-  "stale-slot-reuse",
-  "checksum-mismatch",
-  "page-bytes",
-  "incomplete-completion",
-  "pool-sizing-mismatch",
-  "address-overflow",
-  "metadata-collision",
-  "process-failure",
-  "transport-failure",
-  "evidence-gap",
-] as const;
-export type RuleId = (typeof RULE_IDS)[number];
-
-export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export const VERDICTS = ["violated", "consistent", "undetermined"] as const;
-export type Verdict = (typeof VERDICTS)[number];
-
-export const CAUSE_IDS = [
-  "overlap-collective-desync",
-  "unhandled-abort",
-  "hicache-indexk-race",
-  "stale-slot-reuse",
-  "pool-sizing-fp8-hardcoded",
-  "transfer-saturation",
-  "indexer-address-overflow",
-  "item-len-mismatch",
-  "uncounted-state-transfer",
-  "process-crash",
-  "transport-failure",
-] as const;
-export type CauseId = (typeof CAUSE_IDS)[number];
-
-/** Lower is more severe; `atOrAbove(s, floor)` compares by this order. */
-export function severityRank(s: Severity): number {
-  return SEVERITIES.indexOf(s);
-}
-
-export function atOrAbove(s: Severity, floor: Severity): boolean {
-  return severityRank(s) <= severityRank(floor);
-}
 
 const roomString = z.string().regex(/^\d+$/, "a room is a decimal string");
 

@@ -7,10 +7,11 @@
 // the records alone (metadata that asked for no state, so is_done() never
 // waited for it: DESIGN.md incident 7).
 
-import { LogKind } from "../../ingest/event.js";
-import { notifiesAfterSuccess } from "../../ingest/store/analysisQueries.js";
-import { eventsOfRoom, type StoredEvent } from "../../ingest/store/queries.js";
-import { KVPoll, type Violation } from "../model/api.js";
+import { LogKind } from "../../domain/kinds.js";
+import { notifiesAfterSuccess } from "../../store/analysisQueries.js";
+import { eventsOfRoom, type StoredEvent } from "../../store/queries.js";
+import { type Violation } from "../model/api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { decodeAs } from "../events/decode.js";
 import { seconds, type Evidence } from "./evidence.js";
 import { at, modelRule } from "./modelRule.js";

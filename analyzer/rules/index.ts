@@ -3,27 +3,19 @@
 // `suspects`, and meta `analysis` for the incident and coverage headers).
 
 import { basename } from "node:path";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { readAnalysisRows, writeAnalysisRows } from "../../ingest/store/findingRows.js";
+import type { IncidentDb } from "../../store/db.js";
+import { readAnalysisRows, writeAnalysisRows } from "../../store/findingRows.js";
 import { addressOverflow } from "./addressOverflow.js";
 import { checksumMismatch } from "./checksumMismatch.js";
 import { pageBytes } from "./pageBytes.js";
 import { collectiveDivergence } from "./collectiveDivergence.js";
-import { eventHosts } from "../../ingest/store/ruleQueries.js";
+import { eventHosts } from "../../store/ruleQueries.js";
 import { assumedSettings, discipline, type AssumedSetting, type DisciplinedResult } from "./discipline.js";
 import { Evidence, isoTime } from "./evidence.js";
 import { evidenceGap } from "./evidenceGap.js";
 import { findGaps } from "./gaps/index.js";
-import {
-  analysisReportSchema,
-  RULE_IDS,
-  severityRank,
-  type AnalysisReport,
-  type Coverage,
-  type CoverageGap,
-  type Finding,
-  type Incident,
-} from "./finding.js";
+import { analysisReportSchema, type AnalysisReport, type Coverage, type CoverageGap, type Finding, type Incident } from "./finding.js";
+import { RULE_IDS, severityRank } from "../../domain/vocabulary.js";
 import { hicacheUngatedRead } from "./hicacheUngatedRead.js";
 import { incompleteCompletion } from "./incompleteCompletion.js";
 import { metadataCollision } from "./metadataCollision.js";

@@ -4,9 +4,9 @@
 // received metadata from bootstrap_room={act}. Metadata buffer index: {idx}.`
 // (docs/protocol.md §3.4).
 
-import { LogKind } from "../../ingest/event.js";
-import { lastRoomSeqOfRole } from "../../ingest/store/analysisQueries.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import { LogKind } from "../../domain/kinds.js";
+import { lastRoomSeqOfRole } from "../../store/analysisQueries.js";
+import type { StoredEvent } from "../../store/queries.js";
 import { decodeAs } from "../events/decode.js";
 import type { Evidence } from "./evidence.js";
 import type { Violation } from "../model/api.js";

@@ -5,13 +5,13 @@
 // that reproduces them exactly, or none. Requantization of bf16 to fp8 is
 // precision, not corruption, and is reported as such.
 
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { StoredEvent } from "../../store/queries.js";
 import type { Mechanism } from "../pages/diagnosis.js";
 import { incidentPages } from "../pages/dumpedPages.js";
 import { pairExcerpt } from "../pages/excerpt.js";
 import type { PagePair } from "../pages/pairs.js";
 import type { Evidence } from "./evidence.js";
-import type { Severity } from "./finding.js";
+import type { Severity } from "../../domain/vocabulary.js";
 import { mergeByMechanism } from "./grouping.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 

@@ -4,11 +4,11 @@
 // one out, with the model's cause for the rooms when a replay ran (analyzer/model stall causes:
 // transfer-in-flight, prefill-not-bootstrapped, bootstrap-thread-dead, ...).
 
-import { LogKind } from "../../ingest/event.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
-import { roomFirstRecord } from "../../ingest/store/ruleQueries.js";
+import { LogKind } from "../../domain/kinds.js";
+import type { StoredEvent } from "../../store/queries.js";
+import { roomFirstRecord } from "../../store/ruleQueries.js";
 import { decodeAs } from "../events/decode.js";
-import { KVPoll } from "../model/api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { violationsOf, type ReplayEvidence } from "./replayEvidence.js";
 import type { DraftFinding } from "./rule.js";

@@ -3,10 +3,10 @@
 // that finds nothing still answers: consistent (with how much it checked) or
 // undetermined (naming the missing evidence).
 
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import type { StoredEvent } from "../../store/queries.js";
 import type { Profile } from "../model/api.js";
 import type { Evidence } from "./evidence.js";
-import type { RuleId, Severity, Verdict } from "./finding.js";
+import type { RuleId, Severity, Verdict } from "../../domain/vocabulary.js";
 import type { Gap } from "./gaps/index.js";
 import type { ReplayEvidence } from "./replayEvidence.js";
 

@@ -7,7 +7,8 @@
 // frozen queue only says that something wedged.
 
 import type { RunConfig } from "./config.js";
-import type { CauseId, Suspect } from "./finding.js";
+import type { Suspect } from "./finding.js";
+import type { CauseId } from "../../domain/vocabulary.js";
 import type { DraftFinding } from "./rule.js";
 
 export interface NumberedFinding {

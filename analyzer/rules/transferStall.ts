@@ -7,9 +7,9 @@
 // - Rooms past a timeout: `timed out after {s}s in KVPoll.{state}` (§3.5) or a
 //   probe `kv.timeout`.
 
-import { LogKind } from "../../ingest/event.js";
-import { lastSeqAt } from "../../ingest/store/analysisQueries.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
+import { LogKind } from "../../domain/kinds.js";
+import { lastSeqAt } from "../../store/analysisQueries.js";
+import type { StoredEvent } from "../../store/queries.js";
 import { batchGauge, decodeAs } from "../events/decode.js";
 import { isoTime, seconds, type Evidence } from "./evidence.js";
 import { coverageOf } from "./replayEvidence.js";

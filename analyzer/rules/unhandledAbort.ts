@@ -5,9 +5,9 @@
 // time out in WaitingForInput on decode (docs/protocol.md §7.1,
 // UNVERIFIED at runtime there; Mooncake handles ABORT, §7.2).
 
-import { LogKind } from "../../ingest/event.js";
-import type { StoredEvent } from "../../ingest/store/queries.js";
-import { roomFirstRecord } from "../../ingest/store/ruleQueries.js";
+import { LogKind } from "../../domain/kinds.js";
+import type { StoredEvent } from "../../store/queries.js";
+import { roomFirstRecord } from "../../store/ruleQueries.js";
 import { decodeAs } from "../events/decode.js";
 import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { abortHandlingFor } from "../model/profile.js";

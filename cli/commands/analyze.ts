@@ -17,11 +17,12 @@ import type { HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
 import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { renderText } from "../../analyzer/report/text.js";
 import { abEvidenceOf, diffIncidents } from "../../analyzer/rules/diff.js";
-import { atOrAbove, SEVERITIES, type AnalysisReport, type Severity } from "../../analyzer/rules/finding.js";
+import { type AnalysisReport } from "../../analyzer/rules/finding.js";
+import { atOrAbove, SEVERITIES, type Severity } from "../../domain/vocabulary.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
-import { ROLES, type Role } from "../../ingest/event.js";
+import { ROLES, type Role } from "../../domain/vocabulary.js";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
+import type { IncidentDb } from "../../store/db.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
 
 interface AnalyzeArgs {

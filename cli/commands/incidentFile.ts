@@ -2,7 +2,7 @@
 // names the file when it is missing or is not an incident database.
 
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 

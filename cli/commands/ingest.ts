@@ -11,7 +11,7 @@
 import cliProgress from "cli-progress";
 import type { Argv, CommandModule } from "yargs";
 import { z } from "zod";
-import { ROLES } from "../../ingest/event.js";
+import { ROLES } from "../../domain/vocabulary.js";
 import { ingest, type IngestProgress, type IngestSummary, type SourceSummary } from "../../ingest/pipeline.js";
 
 const IngestArgs = z.object({

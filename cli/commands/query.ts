@@ -4,9 +4,9 @@
 // or --csv, stopped after --timeout-ms (docs/store.md "Queries").
 
 import type { Argv, CommandModule } from "yargs";
-import { openIncidentForReading } from "../../ingest/store/db.js";
-import { formatCsv, formatJson, formatTable } from "../../ingest/store/query/queryFormat.js";
-import { queryWithLimit } from "../../ingest/store/query/queryWithLimit.js";
+import { openIncidentForReading } from "../../store/db.js";
+import { formatCsv, formatJson, formatTable } from "../../store/query/queryFormat.js";
+import { queryWithLimit } from "../../store/query/queryWithLimit.js";
 import { isSqliteFile } from "./incidentFile.js";
 
 interface QueryArgs {

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import type { CommandModule } from "yargs";
 import { z } from "zod";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
 import { eventRef } from "../../analyzer/replay/eventRefs.js";
 import { atNotes, unknownRoom } from "../../analyzer/replay/atNotes.js";
 import { replayIncident, type ReplaySummary } from "../../analyzer/replay/replay.js";

@@ -10,7 +10,8 @@
 // the dumping side's own pool and `pos` the page's position in the room's
 // sequence, so the two sides of a room compare by (room, buffer, layer, pos).
 
-import { ChecksumKind, type ParsedEvent, type ParseIssue } from "../event.js";
+import { type ParsedEvent, type ParseIssue } from "../../domain/event.js";
+import { ChecksumKind } from "../../domain/kinds.js";
 import type { InputFormat, LineParser } from "./format.js";
 import { epochUsFromValue, intFromValue, roomFromValue } from "./numerals.js";
 import { applyIdentity, firstJsonObjects, isBlank, jsonLinesParser } from "./records.js";

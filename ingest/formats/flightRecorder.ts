@@ -20,7 +20,7 @@
 // (a few thousand entries), not a stream.
 
 import { Parser as PickleParser } from "pickleparser";
-import type { ParsedEvent, ParseIssue } from "../event.js";
+import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { InputFormat, LineParser, ParseContext } from "./format.js";
 import { intFromValue, parseJsonExact, usFromNs } from "./numerals.js";
 import { isPlainObject } from "./records.js";

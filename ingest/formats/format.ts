@@ -2,7 +2,8 @@
 // content, then turn its lines into canonical events one line at a time, so a
 // file of any size streams through in constant memory.
 
-import type { ParsedEvent, ParseIssue, Role } from "../event.js";
+import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
+import type { Role } from "../../domain/vocabulary.js";
 import type { DatingHints, DatingTally } from "./log/dating.js";
 import type { WrapperName } from "./wrappers/index.js";
 

@@ -10,7 +10,7 @@
 // `state`); every other field is kept in attrs. A line that is not a JSON
 // object or lacks ts/ev is a ParseIssue with its line number.
 
-import type { ParsedEvent, ParseIssue } from "../event.js";
+import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { InputFormat, LineParser } from "./format.js";
 import { epochUsFromValue, intFromValue, roomFromValue } from "./numerals.js";
 import { applyIdentity, firstJsonObjects, jsonLinesParser, pageHull, stateFromValue } from "./records.js";

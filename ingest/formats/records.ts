@@ -1,7 +1,8 @@
 // Helpers shared by the record-per-line formats (probe JSONL, checksum dumps):
 // identity fields, page ranges, KVPoll states, detection of JSON heads.
 
-import { ROLES, type ParsedEvent, type ParseIssue, type Role } from "../event.js";
+import { type ParsedEvent, type ParseIssue } from "../../domain/event.js";
+import { ROLES, type Role } from "../../domain/vocabulary.js";
 import type { LineParser } from "./format.js";
 import { readFlatJsonObject } from "./flatJson.js";
 import { intFromValue, parseJsonExact } from "./numerals.js";

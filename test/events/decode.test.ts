@@ -6,11 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeEvent, kindCatalogue, KINDS, type DomainEvent } from "../../analyzer/events/index.js";
-import { ChecksumKind, LogKind, type StoredEvent } from "../../ingest/event.js";
-import { PAGE_DUMP_KIND } from "../../ingest/formats/pageDump/record.js";
+import { type StoredEvent } from "../../domain/event.js";
+import { ChecksumKind, LogKind } from "../../domain/kinds.js";
+import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident } from "../../ingest/store/db.js";
-import { iterateEvents } from "../../ingest/store/queries.js";
+import { openIncident } from "../../store/db.js";
+import { iterateEvents } from "../../store/queries.js";
 import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "../formats/conformance/engines.js";
 import { P, ROOM } from "../formats/conformance/row.js";
 import { SGLANG_PD_ROWS } from "../formats/conformance/sglangPd.js";

@@ -8,8 +8,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import type { ParsedEvent } from "../../ingest/event.js";
-import { LogKind } from "../../ingest/event.js";
+import type { ParsedEvent } from "../../domain/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import { parseEngineMessage } from "../../ingest/formats/messages/engineMessage.js";
 import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "./conformance/engines.js";
 import type { ConformanceRow, Expected } from "./conformance/row.js";

@@ -8,10 +8,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { ParsedEvent } from "../../ingest/event.js";
-import { LogKind } from "../../ingest/event.js";
+import type { ParsedEvent } from "../../domain/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import { readBootstrapped, readGotInfo, readKvNotifSent } from "../../ingest/formats/sglang/hotTransferLines.js";
-import { parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import { parseNotifTag } from "../../domain/notifTag.js";
 import { PrefixReader, PrefixResult } from "../../ingest/formats/sglang/prefix.js";
 import { parseOne } from "./sglangHarness.js";
 

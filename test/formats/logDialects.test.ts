@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LogKind } from "../../ingest/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import type { DatingHints } from "../../ingest/formats/log/dating.js";
 import { detectFormat } from "../../ingest/formats/index.js";
 import { parseLines, us } from "./sglangHarness.js";

@@ -1,4 +1,4 @@
-// The one NIXL notification tag parser (ingest/formats/sglang/notifTag.ts)
+// The one NIXL notification tag parser (domain/notifTag.ts)
 // over the tags SGLang's senders build, written as the sender code writes
 // them (python/sglang/srt/disaggregation/nixl/conn.py; docs/protocol.md §6
 // cites the copies read), and what decode's reader
@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chunkOfTag, parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import { chunkOfTag, parseNotifTag } from "../../domain/notifTag.js";
 import { parseNotif } from "../../analyzer/model/notif.js";
 
 /** A 19-digit bootstrap room (rooms are random 63-bit integers). */

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LogKind } from "../../ingest/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import { parseOne, us } from "./sglangHarness.js";
 
 test("v0.5.18 PD prefill batch line: every field, numbers as numbers, graph as boolean", () => {

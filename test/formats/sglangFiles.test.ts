@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { LogKind } from "../../ingest/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import { sglangLog } from "../../ingest/formats/sglangLog.js";
 import { parseText, us } from "./sglangHarness.js";
 

@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { ParsedEvent } from "../../ingest/event.js";
+import type { ParsedEvent } from "../../domain/event.js";
 import type { WrapperName } from "../../ingest/formats/wrappers/index.js";
 import { parseLines } from "./sglangHarness.js";
 import { uniformStream } from "../../fixtures/generator/prng.js";

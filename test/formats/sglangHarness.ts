@@ -1,7 +1,8 @@
 // Feeds log text through the sglangLog parser the way the pipeline does: one
 // line at a time (line endings stripped, 1-based numbers), then end().
 
-import type { ParsedEvent, ParseIssue, Role } from "../../ingest/event.js";
+import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
+import type { Role } from "../../domain/vocabulary.js";
 import type { DatingHints } from "../../ingest/formats/log/dating.js";
 import { sglangLog } from "../../ingest/formats/sglangLog.js";
 import type { WrapperName } from "../../ingest/formats/wrappers/index.js";

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LogKind } from "../../ingest/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import { parseLines, parseOne, us } from "./sglangHarness.js";
 
 const MSG = "Decode batch, #running-req: 64, #token: 181234, token usage: 0.43, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0";

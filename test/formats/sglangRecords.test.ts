@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LogKind } from "../../ingest/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import { parseLines, parseText, us } from "./sglangHarness.js";
 
 const ROOM = "8972542885242963296";

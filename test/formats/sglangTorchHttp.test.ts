@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LogKind } from "../../ingest/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import { parseLines, us } from "./sglangHarness.js";
 
 const BATCH = "Decode batch, #running-req: 58, #token: 90211, token usage: 0.21, cuda graph: True, gen throughput (token/s): 0.00, #queue-req: 0";

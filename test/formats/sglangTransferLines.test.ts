@@ -3,8 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LogKind } from "../../ingest/event.js";
-import { parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import { LogKind } from "../../domain/kinds.js";
+import { parseNotifTag } from "../../domain/notifTag.js";
 import { parseLines, parseOne } from "./sglangHarness.js";
 
 const ROOM = "8972542885242963296";

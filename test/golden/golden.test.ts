@@ -11,9 +11,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Expected, type ExpectedT } from "../../fixtures/generator/expected.js";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
 import { diffIncidents } from "../../analyzer/rules/diff.js";
-import { analysisReportSchema, severityRank, type AnalysisReport, type Finding } from "../../analyzer/rules/finding.js";
+import { analysisReportSchema, type AnalysisReport, type Finding } from "../../analyzer/rules/finding.js";
+import { severityRank } from "../../domain/vocabulary.js";
 import { analyzeIncident } from "../../analyzer/rules/index.js";
 import { scratchDir } from "../scratchDir.js";
 

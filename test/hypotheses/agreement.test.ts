@@ -14,9 +14,9 @@ import { fileURLToPath } from "node:url";
 import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { loadLibrary } from "../../analyzer/hypotheses/library.js";
 import { analyzeIncident } from "../../analyzer/rules/index.js";
-import type { RuleId } from "../../analyzer/rules/finding.js";
+import type { RuleId } from "../../domain/vocabulary.js";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident } from "../../ingest/store/db.js";
+import { openIncident } from "../../store/db.js";
 import { BUNDLE_NAMES, bundle, cleanUp } from "../rules/handBundles.js";
 import { scratchDir } from "../scratchDir.js";
 

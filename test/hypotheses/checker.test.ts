@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Checker } from "../../analyzer/hypotheses/checker.js";
 import type { CheckedEvent } from "../../analyzer/hypotheses/fields.js";
 import { decodeEvent } from "../../analyzer/events/index.js";
-import type { StoredEvent } from "../../ingest/event.js";
+import type { StoredEvent } from "../../domain/event.js";
 import { parseHypothesis } from "../../analyzer/hypotheses/parser.js";
 
 const ROOM = "8972542885242963296";

@@ -9,7 +9,7 @@ import { libraryHypothesis } from "../../analyzer/hypotheses/library.js";
 import type { HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
 import type { Hypothesis } from "../../analyzer/hypotheses/ast.js";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident } from "../../ingest/store/db.js";
+import { openIncident } from "../../store/db.js";
 import { scratchDir } from "../scratchDir.js";
 
 /** The epoch second the records count from: 2026-06-11T14:00:00Z. */

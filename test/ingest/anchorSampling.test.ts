@@ -1,6 +1,6 @@
 // The scan parses a source's first 200 lines whole, then its first 5,000
 // anchor lines, and past them only those stamped in a second ending in 0
-// (ingest/scan.ts HEAD_LINES, FULL_ANCHOR_LINES): a hand-written prefill log
+// (ingest/scan/scan.ts HEAD_LINES, FULL_ANCHOR_LINES): a hand-written prefill log
 // of 14,000 notification lines (two read chunks, CRLF line ends on some)
 // gives anchors for exactly the rooms the rule keeps.
 
@@ -8,8 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseTimeZone } from "../../ingest/identity.js";
-import { scanSource } from "../../ingest/scan.js";
+import { parseTimeZone } from "../../ingest/inputs/pathIdentity.js";
+import { scanSource } from "../../ingest/scan/scan.js";
 import { scratchDir } from "../scratchDir.js";
 
 const LINES = 14_000;

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as tar from "tar-stream";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
-import { iterateEvents, listSources } from "../../ingest/store/queries.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
+import { iterateEvents, listSources } from "../../store/queries.js";
 import { scratchDir } from "../scratchDir.js";
 
 export function tempDir(prefix: string): string {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { InputFormat } from "../../ingest/formats/format.js";
-import type { ParsedEvent, ParseIssue } from "../../ingest/event.js";
+import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import { checksumCsv, checksumJsonl, splitCsvLine } from "../../ingest/formats/checksumDump.js";
 import { detectFormat } from "../../ingest/formats/index.js";
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { alignClocks, anchorsOf, AnchorTable } from "../../ingest/clock.js";
-import type { ParsedEvent } from "../../ingest/event.js";
+import { alignClocks, anchorsOf, AnchorTable } from "../../ingest/scan/clock.js";
+import type { ParsedEvent } from "../../domain/event.js";
 
 function ev(kind: string, fields: Partial<ParsedEvent> = {}): ParsedEvent {
   return { tsUs: 0, line: 1, kind, text: "", ...fields };

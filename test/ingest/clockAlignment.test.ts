@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ingest } from "../../ingest/pipeline.js";
-import { getMetaJson } from "../../ingest/store/db.js";
+import { getMetaJson } from "../../store/db.js";
 import { eventRows, ROOMS, skewedBundle, T0, tempDir, withDb } from "./bundle.js";
 
 test("a multi-host bundle with a known skew: the offset is recovered and the order is causal", async () => {

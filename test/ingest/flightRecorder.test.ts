@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ParsedEvent, ParseIssue } from "../../ingest/event.js";
+import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import { flightRecorder, flightRecorderPickle, isFlightRecorderPickle, rankFromDumpPath } from "../../ingest/formats/flightRecorder.js";
 import { detectBinaryFormat, detectFormat } from "../../ingest/formats/index.js";
 import { ingest } from "../../ingest/pipeline.js";

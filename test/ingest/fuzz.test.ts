@@ -6,7 +6,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { ParsedEvent, ParseIssue } from "../../ingest/event.js";
+import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { InputFormat } from "../../ingest/formats/format.js";
 import { checksumCsv, checksumJsonl } from "../../ingest/formats/checksumDump.js";
 import { flightRecorder } from "../../ingest/formats/flightRecorder.js";

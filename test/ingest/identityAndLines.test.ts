@@ -2,8 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { identityFromPath, InputError, offsetMinutesForWallClock, parseTimeZone } from "../../ingest/identity.js";
-import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../../ingest/lines.js";
+import { identityFromPath, InputError, offsetMinutesForWallClock, parseTimeZone } from "../../ingest/inputs/pathIdentity.js";
+import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../../ingest/inputs/lines.js";
 import { scratchDir } from "../scratchDir.js";
 
 test("host, role and TP rank from the path: <host>/<role>-..., a role-named host directory, tpN / rank_N", () => {

@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { detectFormat } from "../../ingest/formats/index.js";
 import { ingest } from "../../ingest/pipeline.js";
-import { allPages } from "../../ingest/store/pages.js";
-import { eventsOfKind, listSources } from "../../ingest/store/queries.js";
+import { allPages } from "../../store/pages.js";
+import { eventsOfKind, listSources } from "../../store/queries.js";
 import { tarOf, tempDir, withDb, writeTree } from "./bundle.js";
 
 const BUNDLE = fileURLToPath(new URL("../../../test/bundles/page-dumps/", import.meta.url));

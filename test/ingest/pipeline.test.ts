@@ -4,7 +4,7 @@ import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
-import { clockOffsets, eventsInWindow, eventsOfRank, eventsOfRoom, listIngestedSources, listSources } from "../../ingest/store/queries.js";
+import { clockOffsets, eventsInWindow, eventsOfRank, eventsOfRoom, listIngestedSources, listSources } from "../../store/queries.js";
 import { eventRows, FR_DUMP, logStamp, probeTs, T0, tempDir, withDb, writeTree } from "./bundle.js";
 
 const ROOM = "8972542885242963296";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { ParsedEvent, ParseIssue } from "../../ingest/event.js";
+import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import { probeJsonl } from "../../ingest/formats/probeJsonl.js";
 import { detectFormat } from "../../ingest/formats/index.js";
 

@@ -10,10 +10,10 @@ import assert from "node:assert/strict";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LogKind } from "../../ingest/event.js";
+import { LogKind } from "../../domain/kinds.js";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
-import { eventTexts } from "../../ingest/store/eventText.js";
-import { listSources } from "../../ingest/store/queries.js";
+import { eventTexts } from "../../store/eventText.js";
+import { listSources } from "../../store/queries.js";
 import { eventRows, tempDir, withDb } from "./bundle.js";
 
 const K8S = fileURLToPath(new URL("../../../test/bundles/k8s-mooncake-pod-logs/", import.meta.url));

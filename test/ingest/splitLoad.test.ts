@@ -1,5 +1,5 @@
-// A file cut into parts parsed on two load workers (ingest/loadPlan.ts,
-// ingest/sourceParts.ts) gives the events one worker reading it whole gives:
+// A file cut into parts parsed on two load workers (ingest/load/loadPlan.ts,
+// ingest/load/sourceParts.ts) gives the events one worker reading it whole gives:
 // the same rows in the same order (time, line, host, rank, kind, room, attrs,
 // inferred marks), the same texts and the same per-source statistics. Real
 // files of the test bundles and format fixtures are cut at every line (parts
@@ -12,16 +12,16 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseTimeZone } from "../../ingest/identity.js";
-import { planLoad, type SplitOptions } from "../../ingest/loadPlan.js";
-import type { LoadedStats, LoadSource } from "../../ingest/loadStream.js";
-import { NUMBER_WIDTH, STRING_WIDTH, type RowBatch } from "../../ingest/rows.js";
-import { TAG_JSON, TAG_STRING } from "../../ingest/store/blocks/attrsCodec.js";
-import { scanSource } from "../../ingest/scan.js";
-import { decompress } from "../../ingest/store/codec.js";
-import type { TextBlock } from "../../ingest/store/eventText.js";
-import { datingHints } from "../../ingest/timeHints.js";
-import { runLoad } from "../../ingest/workers.js";
+import { parseTimeZone } from "../../ingest/inputs/pathIdentity.js";
+import { planLoad, type SplitOptions } from "../../ingest/load/loadPlan.js";
+import type { LoadedStats, LoadSource } from "../../ingest/load/loadStream.js";
+import { NUMBER_WIDTH, STRING_WIDTH, type RowBatch } from "../../store/rows.js";
+import { TAG_JSON, TAG_STRING } from "../../store/blocks/attrsCodec.js";
+import { scanSource } from "../../ingest/scan/scan.js";
+import { decompress } from "../../store/codec.js";
+import type { TextBlock } from "../../store/eventText.js";
+import { datingHints } from "../../ingest/scan/timeHints.js";
+import { runLoad } from "../../ingest/load/workers.js";
 import { scratchDir } from "../scratchDir.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

@@ -1,4 +1,4 @@
-// A large file scanned in parts on both scan workers (ingest/scanParts.ts)
+// A large file scanned in parts on both scan workers (ingest/scan/scanParts.ts)
 // reports what one scan of the whole file reports: hash, bytes, lines,
 // format, wrapper, host, role, rank, zone, dates — and its clock anchors,
 // folded as the store folds them (min/max per key and domain). Real files of
@@ -13,11 +13,11 @@ import assert from "node:assert/strict";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AnchorAgg } from "../../ingest/clock.js";
-import { parseTimeZone } from "../../ingest/identity.js";
+import type { AnchorAgg } from "../../domain/clockAnchors.js";
+import { parseTimeZone } from "../../ingest/inputs/pathIdentity.js";
 import { ingest } from "../../ingest/pipeline.js";
-import { scanSource, type ScanReport, type ScanRequest } from "../../ingest/scan.js";
-import { mergeScanParts, scanRequestsOf } from "../../ingest/scanParts.js";
+import { scanSource, type ScanReport, type ScanRequest } from "../../ingest/scan/scan.js";
+import { mergeScanParts, scanRequestsOf } from "../../ingest/scan/scanParts.js";
 import { eventRows, tempDir, withDb } from "./bundle.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

@@ -1,5 +1,5 @@
 // An ingest's worker threads end by themselves once their work is done
-// (ingest/workerSettle.ts): none is terminated by the main thread, and each
+// (ingest/load/workerSettle.ts): none is terminated by the main thread, and each
 // exits with code 0. Terminating a worker that has just run hot code can
 // abort the whole process on Node 20 (a concurrent compile job meets its
 // unregistered isolate), which happened once in CI.

@@ -3,7 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BootstrapThread, KVPoll, createModel, defaultProfile, type ReplayModel, type Violation } from "../../analyzer/model/index.js";
+import { BootstrapThread, createModel, defaultProfile, type ReplayModel, type Violation } from "../../analyzer/model/index.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { Stream, T0_US } from "./stream.js";
 
 const A = "8972542885242963296";

@@ -4,22 +4,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  ChunkCounter,
-  DecodeReceiver,
-  KVPoll,
-  TransferStatus,
-  defaultProfile,
-  formatNotif,
-  metadataGate,
-  minReduce,
-  parseNotif,
-  PrefillSender,
-  profileFor,
-  routeQueue,
-  updateStatus,
-  updateStatusBase,
-} from "../../analyzer/model/index.js";
+import { ChunkCounter, DecodeReceiver, TransferStatus, defaultProfile, formatNotif, metadataGate, minReduce, parseNotif, PrefillSender, profileFor, routeQueue, updateStatus, updateStatusBase } from "../../analyzer/model/index.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 
 const ROOM = "8972542885242963297";
 

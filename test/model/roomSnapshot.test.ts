@@ -5,7 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { KVPoll } from "../../analyzer/model/api.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { defaultProfile } from "../../analyzer/model/index.js";
 import { DecodeReceiver } from "../../analyzer/model/receiver.js";
 import { decodeRooms, encodeRooms } from "../../analyzer/model/roomSnapshot.js";

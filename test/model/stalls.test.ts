@@ -3,7 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { KVPoll, createModel, defaultProfile } from "../../analyzer/model/index.js";
+import { createModel, defaultProfile } from "../../analyzer/model/index.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { Stream } from "./stream.js";
 
 const ROOM = "5830149913321";

@@ -2,8 +2,8 @@
 // store hands them out: probe records keep their `ev` name as the kind and
 // their fields in attrs; log lines carry their text. Test support, not a test.
 
-import type { StoredEvent } from "../../ingest/store/queries.js";
-import type { Role } from "../../ingest/event.js";
+import type { StoredEvent } from "../../store/queries.js";
+import type { Role } from "../../domain/vocabulary.js";
 
 export interface EventFields {
   role?: Role;

@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
-import { iterateEvents, listSources } from "../../ingest/store/queries.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
+import { iterateEvents, listSources } from "../../store/queries.js";
 import { scratchDir } from "../scratchDir.js";
 
 /** From dist/test/replay/ back to the sources' inputs. */

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { findSigns, type Sign } from "../../analyzer/replay/logSigns.js";
 import { eventRef } from "../../analyzer/replay/eventRefs.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
+import type { IncidentDb } from "../../store/db.js";
 import { at, ingestCase } from "./incidents.js";
 
 function cited(db: IncidentDb, signs: Sign[]): string[] {

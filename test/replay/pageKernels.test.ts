@@ -21,8 +21,8 @@ import { fp8Encode } from "../../analyzer/model/fp8.js";
 import { bf16Encode } from "../../analyzer/model/bf16.js";
 import { IndexKPool } from "../../analyzer/model/indexK.js";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
-import { eventsOfKind, iterateEvents } from "../../ingest/store/queries.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
+import { eventsOfKind, iterateEvents } from "../../store/queries.js";
 import { scratchDir } from "../scratchDir.js";
 
 const BUNDLE = fileURLToPath(new URL("../../../test/bundles/page-dumps/", import.meta.url));

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { replayIncident } from "../../analyzer/replay/replay.js";
 import { stateAt } from "../../analyzer/replay/timeTravel.js";
 import { lastWriteBefore } from "../../analyzer/replay/pageHistory.js";
-import { KVPoll } from "../../analyzer/model/index.js";
+import { KVPoll } from "../../domain/vocabulary.js";
 import { at, ingestCase, seqOf } from "./incidents.js";
 
 const R = "8972542885242963296";

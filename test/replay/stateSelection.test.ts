@@ -4,7 +4,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createModel, defaultProfile, KVPoll, type KVPollValue, type ModelStateView, type PageView, type RoomView } from "../../analyzer/model/index.js";
+import { createModel, defaultProfile, type ModelStateView, type PageView, type RoomView } from "../../analyzer/model/index.js";
+import { KVPoll, type KVPollValue } from "../../domain/vocabulary.js";
 import { selectState } from "../../analyzer/replay/stateSelection.js";
 
 function room(id: string, prefill: KVPollValue | null, decode: KVPollValue | null): RoomView {

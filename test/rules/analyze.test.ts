@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { renderMarkdown, buildTimeline } from "../../analyzer/report/markdown.js";
 import { renderText } from "../../analyzer/report/text.js";
-import { analysisReportSchema, RULE_IDS } from "../../analyzer/rules/finding.js";
+import { analysisReportSchema } from "../../analyzer/rules/finding.js";
+import { RULE_IDS } from "../../domain/vocabulary.js";
 import { analyze, loadAnalysis, storeAnalysis } from "../../analyzer/rules/index.js";
 import { ABORTED, healthyRun, wedgedByAbort } from "./scenarios.js";
 

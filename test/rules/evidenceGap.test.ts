@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { Evidence } from "../../analyzer/rules/evidence.js";
 import { evidenceGap } from "../../analyzer/rules/evidenceGap.js";
 import type { CoverageGap } from "../../analyzer/rules/finding.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
+import type { IncidentDb } from "../../store/db.js";
 import { buildIncident } from "./incidentBuilder.js";
 import { decodeBatch, decodeTimeout, lines, prefillBatch } from "./logLines.js";
 import { probe } from "./probeLines.js";

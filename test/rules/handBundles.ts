@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
 import { analyzeIncident } from "../../analyzer/rules/index.js";
 import type { AnalysisReport, Finding } from "../../analyzer/rules/finding.js";
 import { scratchDir } from "../scratchDir.js";

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident, type IncidentDb } from "../../ingest/store/db.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
 import { scratchDir } from "../scratchDir.js";
 
 export interface SourceFile {

@@ -1,6 +1,6 @@
 // Small incidents in real log formats shared by the rule, analyze and CLI tests.
 
-import type { IncidentDb } from "../../ingest/store/db.js";
+import type { IncidentDb } from "../../store/db.js";
 import { buildIncident, type SourceFile } from "./incidentBuilder.js";
 import { checksum, probe, type ChecksumLine, type Rank } from "./probeLines.js";
 import { abortSent, decodeBatch, decodeTimeout, gotInfo, lines, prefillBatch, prefix, sentMetadata } from "./logLines.js";

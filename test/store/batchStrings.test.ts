@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident } from "../../ingest/store/db.js";
-import { iterateEvents } from "../../ingest/store/queries.js";
-import { BatchStrings } from "../../ingest/rows.js";
-import { AttrsRowsBuilder } from "../../ingest/store/blocks/attrsEncode.js";
+import { openIncident } from "../../store/db.js";
+import { iterateEvents } from "../../store/queries.js";
+import { BatchStrings } from "../../store/rows.js";
+import { AttrsRowsBuilder } from "../../store/blocks/attrsEncode.js";
 import { scratchDir } from "../scratchDir.js";
 
 const LINES = 3000;

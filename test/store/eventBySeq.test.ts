@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
-import { eventBlocks } from "../../ingest/store/blocks/eventBlocks.js";
-import { openIncident } from "../../ingest/store/db.js";
-import { eventBySeq, iterateEvents } from "../../ingest/store/queries.js";
+import { eventBlocks } from "../../store/blocks/eventBlocks.js";
+import { openIncident } from "../../store/db.js";
+import { eventBySeq, iterateEvents } from "../../store/queries.js";
 import { scratchDir } from "../scratchDir.js";
 
 const HEALTHY = fileURLToPath(new URL("../../../fixtures/incidents/healthy", import.meta.url));

@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openIncident } from "../../ingest/store/db.js";
-import { readAnalysisRows, violatedFindingMarks, writeAnalysisRows, type FindingRow } from "../../ingest/store/findingRows.js";
+import { openIncident } from "../../store/db.js";
+import { readAnalysisRows, violatedFindingMarks, writeAnalysisRows, type FindingRow } from "../../store/findingRows.js";
 import { scratchDir } from "../scratchDir.js";
 
 const ROOM = "8972542885242963296";

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openIncident } from "../../ingest/store/db.js";
-import { countsByKind, eventsOfRoom, kindsPresent, listIngestedSources } from "../../ingest/store/queries.js";
+import { openIncident } from "../../store/db.js";
+import { countsByKind, eventsOfRoom, kindsPresent, listIngestedSources } from "../../store/queries.js";
 import { scratchDir } from "../scratchDir.js";
 import { FIXTURES, fixtureTarGz, getJson, startTestServer, uploadFiles, waitForIncident, type TestServer } from "../ui/serverHarness.js";
 

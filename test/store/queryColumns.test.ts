@@ -12,11 +12,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident } from "../../ingest/store/db.js";
-import { EventReader } from "../../ingest/store/blocks/eventCursor.js";
-import { EVENTS_TABLE_COLUMNS, registerEventsTable } from "../../ingest/store/eventsTable.js";
-import { eventsColumnsRead } from "../../ingest/store/query/columnsRead.js";
-import { runUserQuery } from "../../ingest/store/query/userQuery.js";
+import { openIncident } from "../../store/db.js";
+import { EventReader } from "../../store/blocks/eventCursor.js";
+import { EVENTS_TABLE_COLUMNS, registerEventsTable } from "../../store/eventsTable.js";
+import { eventsColumnsRead } from "../../store/query/columnsRead.js";
+import { runUserQuery } from "../../store/query/userQuery.js";
 import { scratchDir } from "../scratchDir.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

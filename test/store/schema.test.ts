@@ -2,11 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { openIncident, getMeta, schemaVersion } from "../../ingest/store/db.js";
-import { eventTexts, TextBlockBuilder, TextBlockWriter } from "../../ingest/store/eventText.js";
-import { registerEventsTable } from "../../ingest/store/eventsTable.js";
-import { eventsOfRoom, iterateEvents } from "../../ingest/store/queries.js";
-import { MIGRATIONS, SCHEMA_VERSION } from "../../ingest/store/schema.js";
+import { openIncident, getMeta, schemaVersion } from "../../store/db.js";
+import { eventTexts, TextBlockBuilder, TextBlockWriter } from "../../store/eventText.js";
+import { registerEventsTable } from "../../store/eventsTable.js";
+import { eventsOfRoom, iterateEvents } from "../../store/queries.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../store/schema.js";
 import { scratchDir } from "../scratchDir.js";
 
 test("a new incident database is migrated to the current schema and reopens read-only", () => {

@@ -7,8 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { openIncident } from "../../ingest/store/db.js";
-import { DatabaseBusyError, IncidentWriter } from "../../ingest/store/writer.js";
+import { openIncident } from "../../store/db.js";
+import { DatabaseBusyError, IncidentWriter } from "../../store/writer.js";
 import { scratchDir } from "../scratchDir.js";
 
 const HOLDER = `

@@ -1,9 +1,9 @@
 // Which lane each event kind lands in, written by hand from DESIGN.md's probe
-// table and the log kinds of ingest/event.ts, and how loud it is drawn.
+// table and the log kinds of domain/event.ts, and how loud it is drawn.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LogKind, ChecksumKind } from "../../ingest/event.js";
+import { LogKind, ChecksumKind } from "../../domain/kinds.js";
 import { componentOfKind, rankLabel, toneOfKind } from "../../ui/server/lanes.js";
 
 const EXPECTED: Record<string, string> = {
@@ -30,7 +30,7 @@ const EXPECTED: Record<string, string> = {
   "coll.enter": "collectives",
   "coll.exit": "collectives",
   config: "logs",
-  // log lines (ingest/event.ts LogKind)
+  // log lines (domain/event.ts LogKind)
   [LogKind.prefillBatch]: "scheduler",
   [LogKind.decodeBatch]: "scheduler",
   [LogKind.handshakeFailed]: "bootstrap",

@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { openIncident, schemaVersion } from "../../ingest/store/db.js";
-import { eventTexts } from "../../ingest/store/eventText.js";
-import { registerEventsTable } from "../../ingest/store/eventsTable.js";
-import { MIGRATIONS, SCHEMA_VERSION } from "../../ingest/store/schema.js";
+import { openIncident, schemaVersion } from "../../store/db.js";
+import { eventTexts } from "../../store/eventText.js";
+import { registerEventsTable } from "../../store/eventsTable.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../store/schema.js";
 import { fixtureTarGz, getJson, startTestServer, uploadFiles, waitForIncident } from "./serverHarness.js";
 
 const ID = "pool-sizing";

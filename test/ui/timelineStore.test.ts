@@ -1,5 +1,5 @@
 // The timeline index lives in the incident file (ui/server/timeline-store.ts
-// over ingest/store/timelineColumns.ts): built once, read back as built, gone
+// over store/timelineColumns.ts): built once, read back as built, gone
 // stale when the events change; a schema-7 incident (before the table) is
 // migrated on first open, and the server leaves no cache file beside it.
 
@@ -9,8 +9,8 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { ingest } from "../../ingest/pipeline.js";
-import { openIncident, schemaVersion } from "../../ingest/store/db.js";
-import { SCHEMA_VERSION } from "../../ingest/store/schema.js";
+import { openIncident, schemaVersion } from "../../store/db.js";
+import { SCHEMA_VERSION } from "../../store/schema.js";
 import { buildTimelineIndex } from "../../ui/server/timeline-index.js";
 import { storedTimelineIndex, storeTimelineIndex } from "../../ui/server/timeline-store.js";
 import { scratchDir } from "../scratchDir.js";

@@ -7,7 +7,7 @@ import { divergence, sortCollectives, type CollectiveRow } from "../../ui/view/c
 import { groupFindings, titleShape } from "../../ui/view/findingGroups.js";
 import { TimeMap } from "../../ui/view/timemap.js";
 import { fitWindow } from "../../ui/view/window.js";
-import type { RuleId } from "../../analyzer/rules/finding.js";
+import type { RuleId } from "../../domain/vocabulary.js";
 import type { Finding, Suspect } from "../../ui/wire.js";
 
 test("folding: a 100 s gap shown as 2 s, times on either side keep their distances", () => {

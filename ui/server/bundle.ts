@@ -1,6 +1,6 @@
 // Placing an uploaded bundle in the incident's input folder: each form file
 // under its own relative name, each archive (tar, .tgz, .zip — told by
-// content, ingest/archive.ts) unpacked in its place, and an archive found
+// content, ingest/inputs/archive.ts) unpacked in its place, and an archive found
 // inside an archive unpacked once more into a folder named after it (one
 // level deep, as `kvrewind ingest` does). Every name must be a plain relative
 // path: absolute paths, `..` segments, links and devices are refused before
@@ -11,8 +11,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
-import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, type ArchiveKind } from "../../ingest/archive.js";
-import { MAX_ARCHIVE_NESTING } from "../../ingest/inputs.js";
+import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, type ArchiveKind } from "../../ingest/inputs/archive.js";
+import { MAX_ARCHIVE_NESTING } from "../../ingest/inputs/inputs.js";
 import { HttpError, formatBytes } from "./errors.js";
 import { safeRelativePath, type UploadLimits } from "./upload.js";
 

@@ -2,8 +2,8 @@
 // (DESIGN.md "Findings — the JSON contract") plus, per witness event, where it
 // sits on the timeline, so a flag can be drawn and clicked without a lookup.
 
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { readAnalysisRows } from "../../ingest/store/findingRows.js";
+import type { IncidentDb } from "../../store/db.js";
+import { readAnalysisRows } from "../../store/findingRows.js";
 import type { Finding, PlacedWitness, Suspect } from "../wire.js";
 import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
 import { excerpt, FIELD_EXCERPT } from "./excerpt.js";

@@ -4,11 +4,11 @@
 // Each arrow joins an event to the first later event that can be its effect;
 // the pairs follow the protocol of docs/protocol.md §5-§7.
 
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { eventsOfRoom, type StoredEvent } from "../../ingest/store/queries.js";
-import { eventsFollowing } from "../../ingest/store/viewQueries.js";
-import { LogKind } from "../../ingest/event.js";
-import { chunkOfTag, parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
+import type { IncidentDb } from "../../store/db.js";
+import { eventsOfRoom, type StoredEvent } from "../../store/queries.js";
+import { eventsFollowing } from "../../store/viewQueries.js";
+import { LogKind } from "../../domain/kinds.js";
+import { chunkOfTag, parseNotifTag } from "../../domain/notifTag.js";
 import { decodeAs } from "../../analyzer/events/index.js";
 
 export type FlowStep = "post" | "notify" | "poll" | "read" | "abort" | "abort-frame" | "bootstrap";

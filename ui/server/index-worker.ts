@@ -2,8 +2,8 @@
 // stores it in the incident file, off the server's main thread.
 
 import { parentPort, workerData } from "node:worker_threads";
-import { openIncident } from "../../ingest/store/db.js";
-import { settleThenExit } from "../../ingest/workerSettle.js";
+import { openIncident } from "../../store/db.js";
+import { settleThenExit } from "../../ingest/load/workerSettle.js";
 import { storeTimelineIndex } from "./timeline-store.js";
 
 export interface IndexJob {

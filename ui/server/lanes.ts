@@ -1,9 +1,10 @@
 // Timeline lanes: one per host / role / rank / component. The component is
 // derived from the event kind, so a new kind lands in a sensible lane without
 // a table edit: probe kinds are `<area>.<what>` (DESIGN.md "Probe JSONL
-// record"), log kinds follow LogKind in ingest/event.ts.
+// record"), log kinds follow LogKind in domain/event.ts.
 
-import type { Component, Lane } from "../wire.js";
+import type { Lane } from "../wire.js";
+import type { Component } from "../../domain/vocabulary.js";
 
 export const COMPONENTS: readonly Component[] = ["scheduler", "transfer", "bootstrap", "hicache", "kernels", "collectives", "checksums", "logs"];
 

@@ -6,8 +6,8 @@
 
 import { basename } from "node:path";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
-import { InputError } from "../../ingest/identity.js";
-import { openIncident } from "../../ingest/store/db.js";
+import { InputError } from "../../ingest/inputs/pathIdentity.js";
+import { openIncident } from "../../store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
 import { storeTimelineIndex } from "./timeline-store.js";
 

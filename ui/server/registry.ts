@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
-import { openIncident, openIncidentForReading, type IncidentDb } from "../../ingest/store/db.js";
+import { openIncident, openIncidentForReading, type IncidentDb } from "../../store/db.js";
 import type { TimelineIndex } from "./timeline-index.js";
 import { storedTimelineIndex } from "./timeline-store.js";
 import type { IndexJob } from "./index-worker.js";

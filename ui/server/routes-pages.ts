@@ -5,7 +5,7 @@
 
 import { Router } from "express";
 import { z } from "zod";
-import type { IncidentDb } from "../../ingest/store/db.js";
+import type { IncidentDb } from "../../store/db.js";
 import { pageViewAt } from "../../analyzer/pages/pageView.js";
 import { Evidence } from "../../analyzer/rules/evidence.js";
 import { HttpError, parseOr400 } from "./errors.js";

@@ -4,9 +4,9 @@
 // client; it runs on its own read-only connection in a child process.
 
 import { Router } from "express";
-import { formatJson } from "../../ingest/store/query/queryFormat.js";
-import { queryWithLimit } from "../../ingest/store/query/queryWithLimit.js";
-import { QueryError } from "../../ingest/store/query/userQuery.js";
+import { formatJson } from "../../store/query/queryFormat.js";
+import { queryWithLimit } from "../../store/query/queryWithLimit.js";
+import { QueryError } from "../../store/query/userQuery.js";
 import { HttpError, parseOr400 } from "./errors.js";
 import { SqlQuery } from "./params.js";
 import type { Registry } from "./registry.js";

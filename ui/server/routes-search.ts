@@ -3,7 +3,7 @@
 // kinds are matched by the page itself, which has them all.
 
 import { Router } from "express";
-import { ridsContaining, roomsWithPrefix, sourceName, textContaining } from "../../ingest/store/viewQueries.js";
+import { ridsContaining, roomsWithPrefix, sourceName, textContaining } from "../../store/viewQueries.js";
 import { parseOr400 } from "./errors.js";
 import { SearchQuery } from "./params.js";
 import type { Registry } from "./registry.js";

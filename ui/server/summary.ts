@@ -1,9 +1,9 @@
 // The line an incident gets in the incident list, computed once when its
 // analysis finishes and kept in incident.json.
 
-import { openIncident } from "../../ingest/store/db.js";
-import { eventCount, listSources } from "../../ingest/store/queries.js";
-import { summaryFigures } from "../../ingest/store/viewQueries.js";
+import { openIncident } from "../../store/db.js";
+import { eventCount, listSources } from "../../store/queries.js";
+import { summaryFigures } from "../../store/viewQueries.js";
 import { rankLabel } from "../../analyzer/replay/eventRefs.js";
 import type { IncidentSummary } from "./registry.js";
 

@@ -11,9 +11,9 @@
 //             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
 //             kv.timeout's after_s): the state the line implies held that long.
 
-import { chunkOfTag, parseNotifTag } from "../../ingest/formats/sglang/notifTag.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { detailRows } from "../../ingest/store/viewQueries.js";
+import { chunkOfTag, parseNotifTag } from "../../domain/notifTag.js";
+import type { IncidentDb } from "../../store/db.js";
+import { detailRows } from "../../store/viewQueries.js";
 
 export const SPAN_TRANSFER = 0;
 export const SPAN_ROOM = 1;

@@ -5,9 +5,10 @@
 // imply and the empty stretches of time; everything else is fetched per event.
 // It is kept in the incident file (timeline-store.ts).
 
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { timelineRows } from "../../ingest/store/viewQueries.js";
-import type { Component, Lane } from "../wire.js";
+import type { IncidentDb } from "../../store/db.js";
+import { timelineRows } from "../../store/viewQueries.js";
+import type { Lane } from "../wire.js";
+import type { Component } from "../../domain/vocabulary.js";
 import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind } from "./lanes.js";
 import { buildDetails, emptyGaps, type SpanColumns } from "./timeline-details.js";
 

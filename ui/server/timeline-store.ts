@@ -1,11 +1,11 @@
 // The timeline index kept in the incident file, through the store's timeline
-// columns (ingest/store/timelineColumns.ts): built once from the events, after
+// columns (store/timelineColumns.ts): built once from the events, after
 // the analysis of an upload or on an incident's first open, then read back
 // without a scan of the events.
 
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
-import type { IncidentDb } from "../../ingest/store/db.js";
-import { readTimelineColumns, writeTimelineColumns } from "../../ingest/store/timelineColumns.js";
+import type { IncidentDb } from "../../store/db.js";
+import { readTimelineColumns, writeTimelineColumns } from "../../store/timelineColumns.js";
 import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */

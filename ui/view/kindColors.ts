@@ -4,7 +4,7 @@
 // a shade picked from the kind's name for the rest. Failures and warnings
 // are drawn in red and orange whatever their kind (the event's tone).
 
-import type { Component } from "../wire.js";
+import type { Component } from "../../domain/vocabulary.js";
 
 export const ERROR_COLOR = "#ff5a6e";
 export const WARN_COLOR = "#f0a04b";

@@ -2,10 +2,12 @@
 // (ui/server is their source of truth). Events and model states are the
 // store's and the model's own types.
 
-import type { StoredEvent } from "../../ingest/event.js";
+import type { StoredEvent } from "../../domain/event.js";
 import type { ModelStateView } from "../../analyzer/model/api.js";
 import type { PageView } from "../../analyzer/pages/pageView.js";
-import type { Component, Finding, Lane, Suspect } from "../wire.js";
+import type { Finding, Lane, Suspect } from "../wire.js";
+import type { Component } from "../../domain/vocabulary.js";
+export type { Component };
 import type { HypothesisVerdict as HypothesisVerdictView } from "../../analyzer/hypotheses/verdict.js";
 import type { PlacedViolation } from "../server/routes-hypotheses.js";
 import type { SelectionTotals } from "../../analyzer/replay/stateSelection.js";
@@ -51,7 +53,7 @@ export interface LanesAnswer {
   events: number;
 }
 
-export type { BucketColumns, Component, EventColumns, Finding, Lane, OverviewAnswer, PlacedWitness, SpanWire, Suspect, WindowColumns } from "../wire.js";
+export type { BucketColumns, EventColumns, Finding, Lane, OverviewAnswer, PlacedWitness, SpanWire, Suspect, WindowColumns } from "../wire.js";
 
 export interface SearchAnswer {
   rooms: { room: string; firstSeq: number; events: number }[];

@@ -1,8 +1,8 @@
 // Cross-host order: host clocks that no causal pair links or bounds tightly
-// enough (meta `clock_offsets`, `clock_alignment`, ingest/clock.ts), and
+// enough (meta `clock_offsets`, `clock_alignment`, ingest/scan/clock.ts), and
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
-import { transferNotifies, transferPosts } from "../../../ingest/store/ruleQueries.js";
+import { transferNotifies, transferPosts } from "../../../store/ruleQueries.js";
 import { parseNotif } from "../../model/notif.js";
 import { seconds, type Evidence } from "../evidence.js";
 import { CROSS_HOST_RULES, type Gap } from "./gap.js";

@@ -3,8 +3,9 @@
 // which rules it blinds (DESIGN.md "Findings": a missing role, missing ranks,
 // skipped sources and silent stretches are evidence gaps).
 
-import type { StoredEvent } from "../../../ingest/store/queries.js";
-import type { CoverageGap, RuleId, Severity } from "../finding.js";
+import type { StoredEvent } from "../../../store/queries.js";
+import type { CoverageGap } from "../finding.js";
+import type { RuleId, Severity } from "../../../domain/vocabulary.js";
 
 export interface Gap {
   gap: CoverageGap;

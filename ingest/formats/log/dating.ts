@@ -10,11 +10,11 @@
 // it nearest the record dated before it (the file's own), else the year hint
 // the ingest gives (the same host's other files, the file's mtime).
 
-import type { ParsedEvent } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
 
-/** What the ingest knows about a file's times before its lines are read (ingest/scan.ts). */
+/** What the ingest knows about a file's times before its lines are read (ingest/scan/scan.ts). */
 export interface DatingHints {
   /** False when no line of the file carries a date: every undated record takes the anchor at once. */
   hasDatedLines: boolean;

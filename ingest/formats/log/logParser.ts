@@ -14,8 +14,8 @@
 // Events keep the raw line; a record in a per-rank file inherits the file's
 // rank when its line names none.
 
-import type { ParsedEvent, ParseIssue } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import type { LineParser, ParseContext, TimeTally } from "../format.js";
 import { parseHttpAccess } from "../sglang/httpAccess.js";
 import type { MatchResult } from "../sglang/match.js";

@@ -3,7 +3,7 @@
 // transfer engines' templates (Mooncake, NIXL, UCX); lines of other loggers
 // (ISO-dated, Python logging, plain) may carry either and take both.
 
-import type { ParsedEvent } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
 import { parseEngineMessage } from "../messages/engineMessage.js";
 import { dispatchSglangMessage } from "../sglang/dispatch.js";
 import type { MatchResult } from "../sglang/match.js";

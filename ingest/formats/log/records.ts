@@ -9,8 +9,8 @@
 // the dater (./dating.ts) when the next one opens. Lines are read as their
 // inner text (a container wrapper stripped); the record's text keeps them raw.
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { dumpSummary, isBacktraceLine, isDumpLine } from "./crash.js";
 import type { RecordDater } from "./dating.js";

@@ -3,8 +3,8 @@
 // failure classed. C++ lines name no room and no side: the room stays unset
 // and the role is the file's (docs/log-templates.md "C++ transfer engines").
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { classifyFailure } from "./failureClass.js";
 
 export type Engine = "mooncake" | "nixl" | "ucx";

@@ -5,7 +5,7 @@
 // `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and where it
 // starts. Each engine's module rejects on the message's first character.
 
-import type { ParsedEvent } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
 import { parseMooncakeMessage } from "./mooncake.js";
 import { parseNixlMessage } from "./nixl.js";

@@ -4,7 +4,7 @@
 // appends `: {strerror(errno)} [{errno}]`. Versions are release tags; where a
 // stream changed, both forms are read.
 
-import type { ParsedEvent } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
 import { execAt, type MatchResult } from "../sglang/match.js";
 import { engineError, engineTimeout } from "./engineEvent.js";
 

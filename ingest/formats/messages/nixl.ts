@@ -4,7 +4,7 @@
 // since 0.6.0 (src/utils/common/operators.h); the agent's per-call messages
 // below are 0.6.0+ (earlier agents returned the status without a log line).
 
-import type { ParsedEvent } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
 import { execAt, type MatchResult } from "../sglang/match.js";
 import { engineError } from "./engineEvent.js";
 

@@ -7,7 +7,7 @@
 // plain text (its time is then inferred from its neighbours). A message with
 // `\n` is printed one line per part; only its first line is read here.
 
-import type { ParsedEvent } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
 import { execAt, type MatchResult } from "../sglang/match.js";
 import { engineError } from "./engineEvent.js";
 

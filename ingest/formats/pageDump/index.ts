@@ -1,13 +1,14 @@
 // The page-dump input format: a JSONL index of dumped index-K (or KV) pages
 // (./record.ts), each record one `page.dump` event; the raw bytes it points
 // to are read after the load by ./bytes.ts and kept in the incident's pages
-// table (ingest/store/pages.ts), linked to the record's source and line.
+// table (store/pages.ts), linked to the record's source and line.
 
-import type { ParsedEvent, ParseIssue } from "../../event.js";
+import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import type { InputFormat, LineParser } from "../format.js";
 import { epochUsFromValue, roomFromValue } from "../numerals.js";
 import { applyIdentity, firstJsonObjects, jsonLinesParser } from "../records.js";
-import { PAGE_DUMP_KIND, pageDumpAttrs, pageDumpRecordSchema } from "./record.js";
+import { pageDumpAttrs, pageDumpRecordSchema } from "./record.js";
+import { PAGE_DUMP_KIND } from "../../../domain/kinds.js";
 
 const IDENTITY_FIELDS = new Set(["ts", "host", "role", "dp", "pp", "tp", "room"]);
 
@@ -48,7 +49,7 @@ export const pageDumpJsonl: InputFormat = {
   createParser(): LineParser {
     return jsonLinesParser(pageRecordToEvent);
   },
-  // One record a line: a large index may be cut at any line (ingest/loadPlan.ts).
+  // One record a line: a large index may be cut at any line (ingest/load/loadPlan.ts).
   isSeam: () => true,
 };
 

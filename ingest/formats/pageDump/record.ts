@@ -14,9 +14,8 @@
 // `.safetensors` file.
 
 import { z } from "zod";
-import type { IndexKDtype } from "../../../analyzer/model/api.js";
+import type { IndexKDtype } from "../../../domain/vocabulary.js";
 
-export const PAGE_DUMP_KIND = "page.dump";
 
 export const PAGE_SIDES = ["prefill_store", "decode_recv", "decode_read"] as const;
 export type PageSide = (typeof PAGE_SIDES)[number];

@@ -6,8 +6,8 @@
 // Field order and names vary by version, so fields are kept by their logged
 // names: numbers as numbers, `True`/`False` as booleans, `F2%` as the number.
 
-import type { Role } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { Role } from "../../../domain/vocabulary.js";
+import { LogKind } from "../../../domain/kinds.js";
 
 export interface BatchLine {
   kind: string;

@@ -4,8 +4,8 @@
 // is dead, the server's own error. Paths are python/sglang/srt/disaggregation/;
 // `common/conn.py` since the NIXL/Mooncake common base, `nixl/conn.py` before.
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { execAt, type MatchResult } from "./match.js";
 

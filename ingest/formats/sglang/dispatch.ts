@@ -2,7 +2,7 @@
 // after a line's prefix, cheapest first: every module rejects on the
 // message's first character before any template regex runs.
 
-import type { ParsedEvent } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
 import { parseBatchLine } from "./batchLine.js";
 import { parseBootstrapLine } from "./bootstrapLines.js";
 import { parseHicacheLine } from "./hicacheLines.js";

@@ -1,8 +1,8 @@
 // HiCache lines (docs/log-templates.md "SGLang: HiCache"): a storage prefetch
 // given up before it could help the request. Both are debug level.
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { execAt, type MatchResult } from "./match.js";
 
 // Storage hits below prefetch_threshold, or no host memory for them: logged from

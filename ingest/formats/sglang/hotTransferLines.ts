@@ -10,8 +10,8 @@
 // general reading then decides: the templates stay defined once there, and
 // a test holds the two readings to the same events.
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { digitsEnd } from "../numerals.js";
 
 const UNDERSCORE = 95;

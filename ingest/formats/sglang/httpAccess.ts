@@ -6,8 +6,8 @@
 // codes without one). With colours on, uvicorn wraps parts in ANSI escapes.
 // An unknown client prints as the empty string.
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { execAt, type MatchResult } from "./match.js";
 
 const ACCESS = /(INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE): +(?:(\S+) )?- "(\S+) (.*) HTTP\/([0-9.]+)" (\d{3})(?: (.*))?$/ys;

@@ -4,8 +4,9 @@
 // metadata collisions, peer loss, per-room timeouts, aborts by queue.
 // `{x=}` f-strings print rids as Python reprs (`req.rid='…'`) and rooms bare.
 
-import type { ParsedEvent, Role } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import type { Role } from "../../../domain/vocabulary.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { classifyFailure, type FailureClass } from "../messages/failureClass.js";
 import { decodeFailureReason, type ReasonKind } from "./failureReason.js";
 import { execAt, reprString, type MatchResult } from "./match.js";

@@ -1,8 +1,8 @@
 // Scheduler process lines (docs/log-templates.md "SGLang: scheduler"): the
 // scheduler's last words, its watchdog, and admission refusals for capacity.
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { execAt, type MatchResult } from "./match.js";
 
 // managers/scheduler.py run_scheduler_process: `logger.error(f"Scheduler hit an exception: {traceback}")`,

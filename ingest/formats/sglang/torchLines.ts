@@ -11,8 +11,8 @@
 // `Timed out waiting {ms}ms for recv|send operation to complete`, read from an
 // exception's message instead.
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 
 /** The month/day/time a torch log line carries (no year: the caller supplies one). */
 export interface TorchStamp {

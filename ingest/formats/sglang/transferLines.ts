@@ -5,11 +5,11 @@
 // transfers. Most are debug level, so a run shows them only with
 // --log-level debug.
 
-import type { ParsedEvent } from "../../event.js";
-import { LogKind } from "../../event.js";
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { execAt, reprString, type MatchResult } from "./match.js";
 import { readBootstrapped, readGotInfo, readKvNotifSent } from "./hotTransferLines.js";
-import { chunkOfTag, parseNotifTag } from "./notifTag.js";
+import { chunkOfTag, parseNotifTag } from "../../../domain/notifTag.js";
 
 const WITH_NOTIF = " with notif ";
 const SENDING = "sending kvcache to ";

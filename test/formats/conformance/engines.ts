@@ -1,7 +1,7 @@
 // C++ transfer-engine messages: Mooncake (glog), NIXL (absl), UCX's own
 // logger. Each row keeps the whole line; `message` is what follows the prefix.
 
-import { LogKind } from "../../../ingest/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import type { ConformanceRow, Origin } from "./row.js";
 
 const MC = "kvcache-ai/Mooncake mooncake-transfer-engine/src/transport/rdma_transport/";

@@ -1,7 +1,7 @@
 // SGLang scheduler-side PD lines: request failures, corruption, peer loss,
 // per-room timeouts, aborts, the warning_once hints.
 
-import { LogKind } from "../../../ingest/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { P, PMS, RID, RID2, ROOM, ROOM2, type ConformanceRow } from "./row.js";
 
 const SG = "sgl-project/sglang python/sglang/srt/";

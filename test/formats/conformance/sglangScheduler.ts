@@ -1,6 +1,6 @@
 // SGLang bootstrap-server, scheduler, HiCache, batch and access lines.
 
-import { LogKind } from "../../../ingest/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { P, PMS, RID, type ConformanceRow } from "./row.js";
 
 const SG = "sgl-project/sglang python/sglang/srt/";

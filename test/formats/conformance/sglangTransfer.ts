@@ -1,7 +1,7 @@
 // SGLang connector lines: NIXL / Mooncake bootstrap threads, notifications,
 // aborts and acks, transport errors, the Mooncake engine wrapper.
 
-import { LogKind } from "../../../ingest/event.js";
+import { LogKind } from "../../../domain/kinds.js";
 import { P, PMS, ROOM, type ConformanceRow } from "./row.js";
 
 const SG = "sgl-project/sglang python/sglang/srt/";

@@ -1,0 +1,407 @@
+// Every event kind the ingest produces and the typed fields of each: the one
+// place that says what a stored event means (the log parsers' LogKind names
+// in domain/event.ts, the probe `ev` names of DESIGN.md "Probe JSONL record",
+// checksum dumps, Flight Recorder collectives, config). decode.ts reads a
+// stored event through this table; kindCatalogue() hands it to tools that
+// check patterns against it.
+//
+// A field is written "type" or "type?" (optional: absent when the record did
+// not carry it, or carried something that is not of that type). A field is
+// read from the stored column of the same name when there is one (room, rid,
+// chunk, layer, state, pages), else from the attribute of the same name;
+// `attr` names the attribute(s) otherwise, the first present winning, and
+// `derived` marks a field decode.ts computes from the others.
+
+import { ENUMS, type EnumName, type FieldType } from "./fields.js";
+
+/**
+ * Event kinds. Probe records keep their `ev` name unchanged (DESIGN.md
+ * "Probe JSONL record"); the names below are what the log parsers emit.
+ */
+export const LogKind = {
+  prefillBatch: "batch.prefill",
+  decodeBatch: "batch.decode",
+  handshakeFailed: "pd.handshake_failed",
+  transferFailed: "pd.transfer_failed",
+  bootstrapFailed: "pd.bootstrap_failed",
+  timeoutWarning: "pd.timeout_warning",
+  contextCorruption: "pd.context_corruption",
+  metadataNotReady: "pd.metadata_not_ready",
+  nodeFailure: "pd.node_failure",
+  notifSent: "xfer.notif_sent",
+  skipChunk: "xfer.skip_chunk",
+  auxReceived: "xfer.aux_received",
+  gotInfo: "boot.got_info",
+  bootstrapped: "boot.bootstrapped",
+  registerKvArgs: "boot.register",
+  metadataSent: "boot.metadata_sent",
+  abortReceived: "abort.received",
+  abortSent: "abort.sent",
+  abortAckSent: "abort.ack_sent",
+  abortAckReceived: "abort.ack_received",
+  abortRequest: "abort.request",
+  deferredRelease: "abort.deferred_release",
+  transportError: "xfer.error",
+  /** A transfer engine gave up on a batch or a transfer (Mooncake `Failed to complete transfers after N seconds`). */
+  transferTimeout: "xfer.timeout",
+  /** Decode could not reach the prefill bootstrap server (`Could not fetch prefill parallel info …`). */
+  bootstrapFetchFailed: "boot.fetch_failed",
+  /** The bootstrap HTTP server reported an error (bad registration, unknown engine rank, …). */
+  bootstrapServerError: "boot.server_error",
+  /** A prefill rank could not register with the bootstrap server (`Prefill register attempt {i}/{n} failed: …`). */
+  bootstrapRegisterFailed: "boot.register_failed",
+  /** Decode's heartbeat to a prefill bootstrap server failed once (`Attempting to reconnect to {addr}...`). */
+  heartbeatFailed: "boot.heartbeat_failed",
+  /** One room gave up waiting for its KV (NIXL receiver `Request {room} waiting_timeout`); the room is Failed. */
+  roomTimeout: "pd.room_timeout",
+  /** A request refused at admission for capacity (`Request {rid} exceeds the maximum number of tokens: {n} > {cap}`). */
+  capacityRejected: "req.rejected",
+  /** HiCache dropped a storage prefetch (`Revoking prefetch for request {rid} due to …`). */
+  prefetchRevoked: "hicache.prefetch_revoked",
+  /** A Python exception record: a traceback, a thread death, `Scheduler hit an exception`. */
+  exception: "log.exception",
+  /** The process died: `Fatal Python error` / faulthandler dumps, C++ `terminate called …`, torch `frame #N` backtraces. */
+  crash: "proc.crash",
+  watchdog: "coll.watchdog",
+  /** An NCCL WARN/ERROR line (NCCL_DEBUG): NCCL's own report of a failed call, a lost peer, a transport error. */
+  ncclWarning: "nccl.warn",
+  /** SGLang's scheduler watchdog: a forward pass took longer than `watchdog_timeout`. */
+  schedulerWatchdog: "sched.watchdog",
+  httpAccess: "http.access",
+  config: "config",
+  unparsed: "log.unparsed",
+} as const;
+
+export const ChecksumKind = "checksum";
+
+export const PAGE_DUMP_KIND = "page.dump";
+
+type Typed = FieldType | `${FieldType}?`;
+export type FieldSpec = Typed | { readonly type: Typed; readonly attr: readonly string[] } | { readonly type: Typed; readonly derived: string };
+export interface KindSpec {
+  readonly doc: string;
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+}
+
+const attr = <T extends Typed>(type: T, ...keys: string[]) => ({ type, attr: keys }) as const;
+const derived = <T extends Typed>(type: T, doc: string) => ({ type, derived: doc }) as const;
+
+/** Fields of the three PD failure lines, `{Side} {what} failed for request …` (docs/protocol.md §3.4, reasons §3.5). */
+const FAILURE_FIELDS = {
+  room: "room?",
+  rid: "string?",
+  state: "kvpoll?",
+  side: derived("side", "the side that logged it: decode for handshake, prefill for bootstrap, else the rank's role"),
+  rank: "number?",
+  /** The line's own `self.pp_rank=…` (the envelope's pp is the prefix's PP tag). */
+  ppRank: attr("number?", "pp"),
+  detail: "string?",
+  reason: "string?",
+  reasonKind: "reasonKind?",
+  errorRoom: "room?",
+  timedOut: derived("boolean", "the reason is a PD timeout: `timed out after {s}s in KVPoll.{state}`"),
+  timeoutState: "string?",
+  timeoutPoll: derived("kvpoll?", "the KVPoll state the timeout fired in (docs/protocol.md §5.2)"),
+  timeoutS: "number?",
+  abortBy: "string?",
+  bootstrapAddr: "string?",
+  peer: "string?",
+  failureClass: "string?",
+} as const;
+
+const REQUEST = { room: "room?", rid: "string?" } as const;
+const COLLECTIVE = {
+  group: "string?",
+  op: "string?",
+  collSeq: attr("number?", "seq"),
+  site: "string?",
+  digest: "string?",
+  fr_state: "string?",
+  fr_version: "string?",
+  pg_desc: "string?",
+  record_id: "number?",
+  started_us: "number?",
+  timed_out: "boolean?",
+  timeout_ms: "number?",
+} as const;
+const BATCH = { gauges: derived("record", "every `name: value` field of the batch line (`#running-req`, `token usage`, …)") } as const;
+const EXCEPTION = { excType: "string?", excMessage: "string?", failureClass: "string?", fatal: "boolean?" } as const;
+const ABORT_NOTICE = { room: "room?", to: "string?", failed: "boolean?", drained: "boolean?", error: "string?" } as const;
+
+/** The catalogue: kind → what it is → its fields. */
+export const KINDS = {
+  "req.arrive": { doc: "a request arrived (probe)", fields: REQUEST },
+  "req.finish": { doc: "a request finished (probe)", fields: REQUEST },
+  "req.abort": { doc: "a request was aborted (probe)", fields: { ...REQUEST, reason: "string?" } },
+  "kv.alloc": { doc: "decode gave pages to a room (probe)", fields: { room: "room?", pages: "pages?", buffer: "string?" } },
+  "kv.free": { doc: "decode took pages from a room (probe)", fields: { room: "room?", pages: "pages?", buffer: "string?" } },
+  "kv.meta": {
+    doc: "decode sent a room's metadata to prefill (probe)",
+    fields: {
+      room: "room?",
+      pages: "pages?",
+      dst: "string?",
+      dst_port: "number?",
+      aux_index: "number?",
+      required_prefill_response_num: "number?",
+      expects_state: "boolean?",
+      item_len: "number?",
+      decode_prefix_len: "number?",
+      state_pages: "json?",
+    },
+  },
+  "kv.post": {
+    doc: "prefill posted an RDMA write for a chunk (probe)",
+    fields: { room: "room?", chunk: "number?", last: "boolean?", pages: "pages?", dst_pages: "pages?", bytes: "number?", queue: "number?", buffer: "string?", dst: "string?", item_len: "number?" },
+  },
+  "kv.done": { doc: "the transfer handle of a chunk reported done (probe)", fields: { room: "room?", chunk: "number?", last: "boolean?" } },
+  "kv.notify": {
+    doc: "decode received a notification (probe)",
+    fields: { room: "room?", tag: "string?", status: "number?", prefill_rank: "number?", src: "number?", isLast: "boolean?" },
+  },
+  "kv.poll": { doc: "a poll result (probe)", fields: { room: "room?", state: "kvpoll?", local: "number?", reduced: "number?" } },
+  "kv.timeout": {
+    doc: "a bootstrap or waiting timeout fired (probe)",
+    fields: { room: "room?", state: "kvpoll?", stateName: attr("string?", "state"), after_s: "number?" },
+  },
+  "boot.msg": {
+    doc: "the prefill bootstrap thread took a frame (probe)",
+    fields: { room: "room?", frame: attr("string?", "kind"), src: "string?", requiredDstInfoNum: attr("number?", "required_dst_info_num", "requiredDstInfoNum") },
+  },
+  "boot.exit": { doc: "the prefill bootstrap thread ended (probe)", fields: { room: "room?", error: "string?" } },
+  "hicache.load": {
+    doc: "a HiCache host→device load started (probe)",
+    fields: { room: "room?", slot: "number?", layers: attr("number?", "layers", "num_layers"), pages: "pages?" },
+  },
+  "hicache.layer": { doc: "a layer of a HiCache load completed (probe)", fields: { slot: "number?", layer: "number?" } },
+  "hicache.wait": { doc: "a reader waited on a HiCache layer (probe)", fields: { slot: "number?", layer: "number?", accessor: "string?" } },
+  "kernel.store": { doc: "a kernel wrote pages (probe)", fields: { room: "room?", buffer: "string?", layer: "number?", pages: "pages?", locs: "json?" } },
+  "kernel.read": {
+    doc: "a kernel read pages (probe)",
+    fields: { room: "room?", buffer: "string?", layer: "number?", pages: "pages?", consumer: "number?", accessor: "string?", path: "string?" },
+  },
+  "sched.iter": { doc: "a scheduler iteration (probe)", fields: { iter: "number?", branch: "string?" } },
+  "coll.enter": { doc: "a rank entered a collective (probe, Flight Recorder)", fields: COLLECTIVE },
+  "coll.exit": { doc: "a rank left a collective (probe, Flight Recorder)", fields: COLLECTIVE },
+  [LogKind.config]: {
+    doc: "the run's settings as a rank states them (probe `config`, `NIXL KVManager initialized`)",
+    fields: {
+      settings: derived("record", "every setting the record carries"),
+      backend: "string?",
+      version: "string?",
+      nixlBackend: "string?",
+      model: "string?",
+      index_k_dtype: "string?",
+      page_size: "number?",
+      kv_page_size: "number?",
+      hicache: "boolean?",
+      overlap: "boolean?",
+      index_k_bytes_per_token: "number?",
+      host_index_k_page_stride: "number?",
+      transfer_queues: "number?",
+      bootstrap_timeout_s: "number?",
+      waiting_timeout_s: "number?",
+      max_context: "number?",
+      num_layers: "number?",
+      max_total_tokens: "number?",
+      indexer_logit_rows: "number?",
+    },
+  },
+  [ChecksumKind]: {
+    doc: "a page checksum from a dump (DESIGN.md \"Inputs\" 3)",
+    fields: {
+      room: "room?",
+      side: "string?",
+      buffer: "string?",
+      layer: "number?",
+      page: derived("number?", "the page in the dumping side's pool"),
+      pos: "number?",
+      algo: "string?",
+      hash: "string?",
+    },
+  },
+  [PAGE_DUMP_KIND]: {
+    doc: "a dumped page's index record (docs/evidence.md §4a); its bytes are in the incident's pages table",
+    fields: {
+      room: "room?",
+      side: "string?",
+      buffer: "string?",
+      layer: "number?",
+      pages: "pages?",
+      pos: "number?",
+      dtype: "string?",
+      layout: "string?",
+      file: "string?",
+      offset: "number?",
+      length: "number?",
+      tensor: "string?",
+      algo: "string?",
+      checksum: "string?",
+    },
+  },
+  [LogKind.prefillBatch]: { doc: "a prefill batch line (`Prefill batch. #new-seq: …`)", fields: BATCH },
+  [LogKind.decodeBatch]: { doc: "a decode batch line (`Decode batch. #running-req: …`)", fields: BATCH },
+  [LogKind.handshakeFailed]: { doc: "`Decode handshake failed for request …`", fields: FAILURE_FIELDS },
+  [LogKind.transferFailed]: { doc: "`{Decode|Prefill} transfer failed for request …`", fields: FAILURE_FIELDS },
+  [LogKind.bootstrapFailed]: { doc: "`Prefill bootstrap failed for request …`", fields: FAILURE_FIELDS },
+  [LogKind.timeoutWarning]: { doc: "the warning_once hint that some requests timed out", fields: { phase: "string?", timeoutState: "string?" } },
+  [LogKind.contextCorruption]: {
+    doc: "`Context corruption detected`: a room received another room's metadata",
+    fields: { room: "room?", rid: "string?", actualRoom: "room?", metadataBufferIndex: attr("number?", "metadataBufferIndex", "metadata_buffer_index") },
+  },
+  [LogKind.metadataNotReady]: {
+    doc: "`Metadata unexpectedly not ready after readiness gate`",
+    fields: { room: "room?", rid: "string?", metadataBufferIndex: attr("number?", "metadataBufferIndex", "metadata_buffer_index") },
+  },
+  [LogKind.nodeFailure]: {
+    doc: "decode lost its prefill peer (`Lost connection with prefill instance`, `Let room … be failed`)",
+    fields: { room: "room?", state: "kvpoll?", bootstrapAddr: "string?", affected: "number?", cause: "string?", failureClass: "string?" },
+  },
+  [LogKind.notifSent]: {
+    doc: "`sending kvcache to {peer} with notif {tag}` (tag decoded per docs/protocol.md §6)",
+    fields: {
+      room: "room?",
+      chunk: "number?",
+      peer: "string?",
+      tag: attr("string?", "tag", "notif"),
+      tagKind: "string?",
+      isLast: "boolean?",
+      src: "number?",
+      part: "number?",
+      parts: "number?",
+      chunkIdx: "number?",
+      pageStart: "number?",
+      numPages: "number?",
+      agentName: "string?",
+      component: "number?",
+      expectedChunks: "number?",
+    },
+  },
+  [LogKind.skipChunk]: { doc: "`Skipping chunk for room …`", fields: { room: "room?", state: "kvpoll?", because: "string?" } },
+  [LogKind.auxReceived]: { doc: "`Received AUX_DATA for bootstrap_room …`", fields: { room: "room?", length: "number?" } },
+  [LogKind.gotInfo]: {
+    doc: "`got info room=… agent_name=… required_dst_info_num=…`",
+    fields: { room: "room?", agentName: "string?", requiredDstInfoNum: attr("number?", "required_dst_info_num", "requiredDstInfoNum") },
+  },
+  [LogKind.bootstrapped]: { doc: "`room=… is bootstrapped`", fields: { room: "room?", state: "kvpoll?" } },
+  [LogKind.registerKvArgs]: { doc: "`Register KVArgs from … successfully`", fields: { peer: "string?" } },
+  [LogKind.metadataSent]: { doc: "`Sending to prefill server with bootstrap room …`", fields: { room: "room?", isDummy: "boolean?" } },
+  [LogKind.abortReceived]: { doc: "prefill received an abort notification", fields: { room: "room?", state: "kvpoll?", outcome: "string?", error: "string?" } },
+  [LogKind.abortSent]: { doc: "decode sent (or failed to send) an abort notification", fields: ABORT_NOTICE },
+  [LogKind.abortAckSent]: { doc: "prefill sent (or failed to send) ABORT_ACK", fields: ABORT_NOTICE },
+  [LogKind.abortAckReceived]: { doc: "decode received ABORT_ACK", fields: { room: "room?" } },
+  [LogKind.abortRequest]: { doc: "`Abort {queue} request. req.rid=…`", fields: { rid: "string?", queue: "string?" } },
+  [LogKind.deferredRelease]: {
+    doc: "decode's deferred KV release timed out or failed (docs/protocol.md §7.4)",
+    fields: { room: "room?", outcome: "string?", timeoutS: "number?", failureClass: "string?" },
+  },
+  [LogKind.transportError]: {
+    doc: "a transport error (NIXL, Mooncake session/engine, UCX, AUX mismatch, worker)",
+    fields: {
+      room: "room?",
+      state: "kvpoll?",
+      errorKind: "string?",
+      error: "string?",
+      engine: "string?",
+      session: "string?",
+      peer: "string?",
+      peerAddr: "string?",
+      buffer: "string?",
+      bytes: "number?",
+      destAddr: "string?",
+      sourceAddr: "string?",
+      localNic: "string?",
+      opcode: "string?",
+      retryCnt: "number?",
+      failureClass: "string?",
+    },
+  },
+  [LogKind.transferTimeout]: {
+    doc: "a transfer engine gave up on a batch or a transfer",
+    fields: { engine: "string?", scope: "string?", batchId: "string?", timeoutS: "number?", failureClass: "string?" },
+  },
+  [LogKind.bootstrapFetchFailed]: {
+    doc: "decode could not reach the prefill bootstrap server",
+    fields: { what: "string?", bootstrapAddr: "string?", engineRank: "number?", status: "number?", error: "string?", failureClass: "string?" },
+  },
+  [LogKind.bootstrapServerError]: { doc: "the bootstrap HTTP server reported an error", fields: { error: "string?", failureClass: "string?" } },
+  [LogKind.bootstrapRegisterFailed]: {
+    doc: "a prefill rank could not register with the bootstrap server",
+    fields: { what: "string?", attempt: "number?", attempts: "number?", status: "number?", body: "string?", error: "string?", final: "boolean?", failureClass: "string?" },
+  },
+  [LogKind.heartbeatFailed]: { doc: "decode's heartbeat to a prefill bootstrap server failed once", fields: { bootstrapAddr: "string?" } },
+  [LogKind.roomTimeout]: {
+    doc: "`Request {room} waiting_timeout` (NIXL receiver): the room is Failed",
+    fields: { room: "room?", state: "kvpoll?", timeoutState: "string?", failureClass: "string?" },
+  },
+  [LogKind.capacityRejected]: { doc: "a request refused at admission for capacity", fields: { rid: "string?", reason: "string?", tokens: "number?", capacity: "number?" } },
+  [LogKind.prefetchRevoked]: { doc: "HiCache dropped a storage prefetch", fields: { rid: "string?", reason: "string?", hits: "number?" } },
+  [LogKind.exception]: { doc: "a Python exception record", fields: { thread: "string?", threadName: "string?", error: "string?", ...EXCEPTION } },
+  [LogKind.crash]: { doc: "the process died", fields: { signal: "string?", what: "string?", frame: "string?", threads: "number?", ...EXCEPTION } },
+  [LogKind.watchdog]: {
+    doc: "a collective watchdog (NCCL, gloo) reported a timeout or failure",
+    fields: {
+      backend: "string?",
+      report: "string?",
+      op: "string?",
+      timeoutMs: "number?",
+      elapsedMs: "number?",
+      rank: "number?",
+      globalRank: "number?",
+      collSeq: attr("number?", "seq"),
+      numelIn: "number?",
+      numelOut: "number?",
+      pgDesc: "string?",
+      pgId: "string?",
+      pgUid: "string?",
+      lastCompleted: "number?",
+      lastEnqueued: "number?",
+    },
+  },
+  [LogKind.ncclWarning]: { doc: "an NCCL WARN/ERROR line", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
+  [LogKind.schedulerWatchdog]: {
+    doc: "a forward pass took longer than `watchdog_timeout`",
+    fields: { component: "string?", timeoutS: "number?", soft: "boolean?", fatal: "boolean?", failureClass: "string?" },
+  },
+  [LogKind.httpAccess]: {
+    doc: "a uvicorn access line",
+    fields: { client: "string?", method: "string?", path: "string?", httpVersion: "string?", status: "number?", reason: "string?", level: "string?" },
+  },
+  [LogKind.unparsed]: { doc: "a line no parser understood", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
+} as const satisfies Record<string, KindSpec>;
+
+export type KnownKind = keyof typeof KINDS;
+
+export function isKnownKind(kind: string): kind is KnownKind {
+  return Object.prototype.hasOwnProperty.call(KINDS, kind);
+}
+
+/** One field as tools see it: its type, whether it may be absent, and its words when the type is a closed set. */
+export interface FieldDescription {
+  type: FieldType;
+  optional: boolean;
+  values?: readonly string[];
+  /** The attribute(s) it is read from when not its own name. */
+  from?: readonly string[];
+  /** How it is computed, when it is. */
+  derived?: string;
+}
+
+export interface CatalogueDescription {
+  /** Fields every kind has (domain/domainEvent.ts Envelope). */
+  envelope: Record<string, FieldDescription>;
+  kinds: Record<string, { doc: string; fields: Record<string, FieldDescription> }>;
+}
+
+export function describeField(spec: FieldSpec): FieldDescription {
+  const typed = typeof spec === "string" ? spec : spec.type;
+  const optional = typed.endsWith("?");
+  const type = (optional ? typed.slice(0, -1) : typed) as FieldType;
+  const out: FieldDescription = { type, optional };
+  if (type in ENUMS) out.values = ENUMS[type as EnumName];
+  if (typeof spec !== "string") {
+    if ("attr" in spec) out.from = spec.attr;
+    else out.derived = spec.derived;
+  }
+  return out;
+}

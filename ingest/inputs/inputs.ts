@@ -1,0 +1,131 @@
+// From the paths a user names to plain files the scan and load can read:
+// directories are walked recursively (in name order), and gzip, tar and zip
+// content — told by its magic bytes, not its name (ingest/inputs/archive.ts) — is
+// unpacked into a private temporary directory (so that every source can
+// later be read in step with the others, which an archive stream does not
+// allow). An archive inside an archive is unpacked too, into a folder named
+// after it (`p0.tar.gz` → `p0/`, where host and role are read from); one more
+// level down is not (a bundle is not a tree of archives).
+
+import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
+import { basename, join, posix } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, sniffFile, type ArchiveKind } from "./archive.js";
+import { InputError } from "./pathIdentity.js";
+
+export interface InputFile {
+  /** As shown and stored in sources.path: the path given, a file under a directory, or `archive:entry`. */
+  displayPath: string;
+  /** A plain file with the content (the original, or an unpacked copy). */
+  plainPath: string;
+  /** The path host and role are read from: the display path, or an archive entry's own name. */
+  identityPath: string;
+  /** Named by the user (not found in a directory or an archive). */
+  named: boolean;
+}
+
+export interface RejectedInput {
+  displayPath: string;
+  reason: string;
+}
+
+export interface ExpandedInputs {
+  files: InputFile[];
+  rejected: RejectedInput[];
+}
+
+export function assertPathsExist(paths: readonly string[]): void {
+  for (const p of paths) {
+    if (!existsSync(p)) throw new InputError(`${p}: no such file or directory`);
+  }
+}
+
+/** How many archives an archive may sit inside and still be unpacked. */
+export const MAX_ARCHIVE_NESTING = 1;
+
+export class InputExpander {
+  private counter = 0;
+  readonly files: InputFile[] = [];
+  readonly rejected: RejectedInput[] = [];
+
+  constructor(private readonly tempDir: string) {}
+
+  async add(path: string, named = true): Promise<void> {
+    const st = statSync(path);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(path).sort()) await this.add(join(path, name), false);
+    } else if (st.isFile()) {
+      await this.addFile(path, path, path, named, 0);
+    } else {
+      this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
+    }
+  }
+
+  private tempPath(name: string): string {
+    return join(this.tempDir, `${++this.counter}-${basename(name).replace(/[^\w.-]/g, "_").slice(-80)}`);
+  }
+
+  /** `depth`: how many archives the file was found in. */
+  private async addFile(file: string, displayPath: string, identityPath: string, named: boolean, depth: number): Promise<void> {
+    const container = sniffFile(file);
+    if (container === "plain") {
+      this.files.push({ displayPath, plainPath: file, identityPath, named });
+      return;
+    }
+    const archive = archiveKindOf(file);
+    if (archive) await this.addArchive(file, archive, displayPath, identityPath, depth);
+    else await this.addGzip(file, displayPath, identityPath, named, depth);
+  }
+
+  /** A gzipped file that is not a tar (a rotated `*.log.gz`): its content, unpacked. */
+  private async addGzip(file: string, displayPath: string, identityPath: string, named: boolean, depth: number): Promise<void> {
+    const out = this.tempPath(displayPath.replace(/\.t?gz$/i, ""));
+    try {
+      await pipeline(createReadStream(file), createGunzip(), createWriteStream(out));
+      const { mtime } = statSync(file);
+      utimesSync(out, mtime, mtime);
+    } catch (e) {
+      rmSync(out, { force: true });
+      this.rejected.push({ displayPath, reason: `truncated or corrupt gzip (${(e as Error).message}); not ingested` });
+      return;
+    }
+    await this.addFile(out, displayPath, identityPath.replace(/\.gz$/i, ""), named, depth);
+  }
+
+  private async addArchive(file: string, kind: ArchiveKind, archivePath: string, identityPath: string, depth: number): Promise<void> {
+    if (depth > MAX_ARCHIVE_NESTING) {
+      this.rejected.push({ displayPath: archivePath, reason: `an archive inside ${depth} archives: not unpacked (archives nested ${MAX_ARCHIVE_NESTING} deep are)` });
+      return;
+    }
+    // Entries of a nested archive live in a folder named after it, beside it.
+    const base = depth === 0 ? "" : posix.join(posix.dirname(identityPath.replace(/\\/g, "/")), archiveStem(posix.basename(identityPath)));
+    const unpacked: { out: string; name: string }[] = [];
+    let current: string | undefined;
+    try {
+      for await (const entry of readArchive(file, kind)) {
+        if (entry.type !== "file") continue;
+        const name = entryPath(entry.name);
+        const out = this.tempPath(name);
+        current = name;
+        await pipeline(entry.content, createWriteStream(out));
+        keepEntryTime(out, entry);
+        current = undefined;
+        unpacked.push({ out, name });
+      }
+    } catch (e) {
+      const where = current !== undefined ? `its entry ${current} was cut and is not ingested` : "the entries before the damage were read";
+      this.rejected.push({ displayPath: archivePath, reason: `truncated or corrupt ${kind} (${(e as Error).message}); ${where}` });
+    }
+    for (const { out, name } of unpacked) {
+      await this.addFile(out, `${archivePath}:${name}`, base ? posix.join(base, name) : name, false, depth + 1);
+    }
+  }
+}
+
+export async function expandInputs(paths: readonly string[], tempDir: string): Promise<ExpandedInputs> {
+  assertPathsExist(paths);
+  const expander = new InputExpander(tempDir);
+  for (const p of paths) await expander.add(p);
+  return { files: expander.files, rejected: expander.rejected };
+}

@@ -1,0 +1,153 @@
+// How a load is dealt between its parse workers (ingest/load/workers.ts). Whole
+// sources are dealt into shares of about equal bytes, each merged on its
+// worker. A source too large for that to balance is cut into parts
+// (ingest/load/sourceParts.ts) dealt to the workers in turn, so both cores parse
+// one file side by side; its parts' rows are put back in file order here (a
+// PartChain) before they join the global merge, and their statistics are
+// added up into the source's.
+
+import { formatByName } from "../formats/index.js";
+import { lineStartsEvery } from "../inputs/lines.js";
+import { timeOriginOf } from "../formats/log/logParser.js";
+import type { TimeTally } from "../formats/format.js";
+import { MAX_KEPT_ERRORS, type LoadedStats, type LoadSource } from "./loadStream.js";
+import type { RowBatch } from "../../store/rows.js";
+import type { PartJob, PartResult } from "./seamGate.js";
+import { UnparsedShapes } from "../unparsedShapes.js";
+
+export interface SplitOptions {
+  /** A source is cut into parts from this size, when it is also more than half a worker's fair share. */
+  splitBytes: number;
+  /** Bytes per part. */
+  partBytes: number;
+}
+
+/**
+ * Parts of 8 MB: a worker's lookahead (PART_IN_FLIGHT batches) holds a few
+ * of them, so the two workers stay busy while the merge takes the parts in order.
+ */
+export const DEFAULT_SPLIT: SplitOptions = { splitBytes: 16 * 1024 * 1024, partBytes: 8 * 1024 * 1024 };
+
+export interface SplitSource {
+  source: LoadSource;
+  /** Its merge stream (after the workers' share streams). */
+  stream: number;
+  parts: number;
+  /** Int32Array[parts]: lines of each part, -1 until counted. */
+  counts: SharedArrayBuffer;
+}
+
+export interface LoadPlan {
+  /** Whole sources, per worker. */
+  shares: LoadSource[][];
+  /** Parts, per worker, in file order per source. */
+  jobs: PartJob[][];
+  split: SplitSource[];
+}
+
+export function planLoad(sources: readonly LoadSource[], workers: number, opts: SplitOptions): LoadPlan {
+  const total = sources.reduce((n, s) => n + s.bytes, 0);
+  const cut = (s: LoadSource): boolean =>
+    workers > 1 && s.bytes >= opts.splitBytes && s.bytes * 2 * workers > total && formatByName(s.format).isSeam !== undefined;
+  const load = new Array<number>(workers).fill(0);
+  const jobs: PartJob[][] = Array.from({ length: workers }, () => []);
+  const split: SplitSource[] = [];
+  let turn = 0;
+  for (const source of sources.filter(cut)) {
+    const starts = lineStartsEvery(source.plainPath, source.bytes, opts.partBytes);
+    const stream = workers + split.length;
+    starts.forEach((startByte, index) => {
+      const endByte = index + 1 < starts.length ? starts[index + 1]! : null;
+      const w = turn++ % workers;
+      load[w]! += (endByte ?? source.bytes) - startByte;
+      jobs[w]!.push({ stream, source, index, startByte, endByte });
+    });
+    const counts = new SharedArrayBuffer(4 * starts.length);
+    new Int32Array(counts).fill(-1);
+    split.push({ source, stream, parts: starts.length, counts });
+  }
+  const shares: LoadSource[][] = Array.from({ length: workers }, () => []);
+  for (const s of sources.filter((x) => !cut(x)).sort((a, b) => b.bytes - a.bytes)) {
+    const lightest = load.indexOf(Math.min(...load));
+    load[lightest]! += s.bytes;
+    shares[lightest]!.push(s);
+  }
+  return { shares, jobs, split };
+}
+
+/** Rows of one cut source, put back in file order: part by part, each part's batches as they come. */
+export class PartChain {
+  private current = 0;
+  private readonly waiting = new Map<number, { worker: number; batch: RowBatch }[]>();
+  private readonly results: PartResult[] = [];
+  /** The worker of each batch handed on and not yet consumed, oldest first. */
+  readonly handedOn: number[] = [];
+
+  constructor(
+    readonly split: SplitSource,
+    private readonly handOn: (batch: RowBatch) => void,
+    private readonly ended: () => void,
+  ) {}
+
+  rows(worker: number, part: number, batch: RowBatch): void {
+    if (part === this.current) this.pass(worker, batch);
+    else {
+      const list = this.waiting.get(part) ?? [];
+      list.push({ worker, batch });
+      this.waiting.set(part, list);
+    }
+  }
+
+  partDone(result: PartResult): void {
+    this.results[result.index] = result;
+    while (this.results[this.current] !== undefined) {
+      this.current++;
+      if (this.current === this.split.parts) return this.ended();
+      for (const w of this.waiting.get(this.current) ?? []) this.pass(w.worker, w.batch);
+      this.waiting.delete(this.current);
+    }
+  }
+
+  stats(): LoadedStats {
+    return combineParts(this.split.source, this.results);
+  }
+
+  private pass(worker: number, batch: RowBatch): void {
+    this.handedOn.push(worker);
+    this.handOn(batch);
+  }
+}
+
+/** A cut source's statistics from its parts', as one reading of the whole file gives them. */
+export function combineParts(source: LoadSource, parts: readonly PartResult[]): LoadedStats {
+  const shapes = new UnparsedShapes();
+  const tallies: TimeTally[] = [];
+  const ranks = new Set<string>();
+  const total: LoadedStats = { ...parts[0]!.stats, lines: 0, events: 0, unparsed: 0, inferred: 0, errors: [], errorCount: 0, firstTsUs: null, lastTsUs: null };
+  let badLines = 0;
+  let firstBad = 0;
+  for (const { stats, shapes: partShapes, tally, badUtf8 } of parts) {
+    total.lines += stats.lines;
+    total.events += stats.events;
+    total.unparsed += stats.unparsed;
+    total.inferred += stats.inferred;
+    total.errorCount += stats.errorCount;
+    for (const e of stats.errors) if (total.errors.length < MAX_KEPT_ERRORS) total.errors.push(e);
+    if (stats.firstTsUs !== null && (total.firstTsUs === null || stats.firstTsUs < total.firstTsUs)) total.firstTsUs = stats.firstTsUs;
+    if (stats.lastTsUs !== null && (total.lastTsUs === null || stats.lastTsUs > total.lastTsUs)) total.lastTsUs = stats.lastTsUs;
+    for (const r of stats.ranks) ranks.add(r);
+    shapes.addPart(partShapes);
+    if (tally !== null) tallies.push(tally);
+    if (badUtf8.lines > 0 && badLines === 0) firstBad = badUtf8.first;
+    badLines += badUtf8.lines;
+  }
+  if (badLines > 0) {
+    total.errorCount++;
+    total.errors.push({ line: firstBad, message: `invalid UTF-8 on ${badLines} line(s), read as U+FFFD (first at line ${firstBad})` });
+  }
+  total.errors.sort((a, b) => a.line - b.line);
+  total.ranks = [...ranks].sort();
+  total.unparsedShapes = shapes.top();
+  total.timeOrigin = tallies.length > 0 ? timeOriginOf(tallies, source.dating ?? undefined) : null;
+  return total;
+}

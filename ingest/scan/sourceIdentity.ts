@@ -1,0 +1,78 @@
+// Who wrote a source, as its scan decides it: what the content says first
+// (the first host and role its events name, the ranks they name), then the
+// path (ingest/inputs/pathIdentity.ts), then the --host/--role flags. A file scanned in
+// parts (ingest/scan/scanParts.ts) has one content reading per part; read in file
+// order they decide what one reading of the whole file would.
+
+import type { ParsedEvent } from "../../domain/event.js";
+import type { Role } from "../../domain/vocabulary.js";
+import { identityFromPath } from "../inputs/pathIdentity.js";
+
+/** What a scan read of a source's identity from its content alone. */
+export interface ContentIdentity {
+  host: string | null;
+  role: Role | null;
+  /** Ranks the events named, as "dp/tp" (dp empty when absent). */
+  ranks: string[];
+}
+
+/** Where the content does not say: the path, then the flags. */
+export interface IdentityFallback {
+  identityPath: string;
+  flagHost: string | null;
+  flagRole: Role | null;
+}
+
+export interface SourceIdentity {
+  host: string | null;
+  role: Role | null;
+  /** The rank of the file's records that name none: from its path, else the one rank its lines name. */
+  rank: { dp?: number; tp?: number } | null;
+}
+
+/** Reads the content identity from a source's events as the scan parses them. */
+export class ContentIdentityReader {
+  private host: string | null = null;
+  private role: Role | null = null;
+  private readonly ranks = new Set<string>();
+  private readonly fallbackHost: string | null;
+
+  constructor(fallback: IdentityFallback) {
+    this.fallbackHost = identityFromPath(fallback.identityPath).host ?? fallback.flagHost;
+  }
+
+  /** The host decided so far: the content's, else the path's or flag's. */
+  get currentHost(): string | null {
+    return this.host ?? this.fallbackHost;
+  }
+
+  get roleSettled(): boolean {
+    return this.role !== null;
+  }
+
+  fromEvent(ev: ParsedEvent): void {
+    if (ev.tp !== undefined) this.ranks.add(`${ev.dp ?? ""}/${ev.tp}`);
+    if (this.host === null && ev.host !== undefined) this.host = ev.host;
+    if (this.role === null && ev.role !== undefined && ev.role !== "unknown") this.role = ev.role;
+  }
+
+  result(): ContentIdentity {
+    return { host: this.host, role: this.role, ranks: [...this.ranks] };
+  }
+}
+
+/** A source's identity from the content readings of its parts, in file order. */
+export function resolveIdentity(fallback: IdentityFallback, contents: readonly ContentIdentity[]): SourceIdentity {
+  const fromPath = identityFromPath(fallback.identityPath);
+  const host = contents.find((c) => c.host !== null)?.host ?? fromPath.host ?? fallback.flagHost;
+  const role = contents.find((c) => c.role !== null)?.role ?? fromPath.role ?? fallback.flagRole;
+  return { host, role, rank: fromPath.tp !== undefined ? { tp: fromPath.tp } : singleRank(contents) };
+}
+
+/** The one rank the lines name; none when they name several or none. */
+function singleRank(contents: readonly ContentIdentity[]): { dp?: number; tp?: number } | null {
+  const ranks = new Set(contents.flatMap((c) => c.ranks));
+  if (ranks.size !== 1) return null;
+  const [dp, tp] = [...ranks][0]!.split("/");
+  return { ...(dp !== "" ? { dp: Number(dp) } : {}), tp: Number(tp) };
+}
