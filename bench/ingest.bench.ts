@@ -1,6 +1,6 @@
 // `npm run bench:ingest [-- <incident dir>]`: ingests an incident of at least
-// 2 million lines through the real pipeline (scan, parse workers, writer,
-// index build) into a fresh indexed store, and prints lines/s, MB/s, the
+// 2 million lines through the real pipeline (scan, parse workers, store
+// thread) into a fresh incident file, and prints lines/s, MB/s, the
 // peak RSS of the process and the CPU seconds of its busy threads (parse
 // workers, store thread) (BENCH_LOAD_WORKERS=1 forces one parse worker).
 // Without a directory it does so for two generated inputs (bench/
@@ -24,7 +24,7 @@ import { replayIncident } from "../analyzer/replay/replay.js";
 import { benchInput } from "./incidentGen.js";
 
 const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);
-/** `plain`: SGLang lines only, as the input was before it took real-world shapes (bench/incidentGen.ts). */
+/** `plain`: SGLang lines only, without the wrappers and other dialects of real pod logs (bench/incidentGen.ts). */
 const REAL_WORLD = process.env.BENCH_INPUT !== "plain";
 /** Parse workers of the load; unset, the pipeline decides (two for an input this size). */
 const LOAD_WORKERS = process.env.BENCH_LOAD_WORKERS === undefined ? undefined : Number(process.env.BENCH_LOAD_WORKERS);

@@ -1,10 +1,11 @@
 // Replay benchmark: builds an incident of at least BENCH_EVENTS (default 5 M)
 // events (the fixture generator's large mode, healthy scenario, then the real
 // ingest), then prints
-//   - full-replay throughput: cold (column cache and snapshots built) and warm
-//     (both reused), in events/s;
+//   - full-replay throughput straight from the event blocks: cold (snapshots
+//     built) and warm (snapshots reused), in events/s, wall and CPU;
 //   - stateAt latency p50/p95 at 200 random points;
-//   - snapshot (and column cache) storage as % of the events' size.
+//   - snapshot storage as % of the event blocks' size;
+//   - stateAt on the ingest benchmark's one-file input (liveRooms.ts).
 // Figures, not pass/fail. BENCH_DIR keeps the built incident between runs.
 
 import { cpus, loadavg } from "node:os";

@@ -10,7 +10,7 @@
 //               merges their streams into the global order as it inserts the
 //               rows (ingest/load/loadStream.ts, ingest/load/streamMerge.ts,
 //               store/writer.ts), which writes them as compressed
-//               column blocks (ingest/store/blocks/).
+//               column blocks (store/blocks/).
 // The store stage is one transaction: killed at any point, it leaves the
 // incident as it was.
 

@@ -53,7 +53,7 @@ export class ScanAnchors {
 
   add(file: number, aggs: readonly AnchorAgg[]): void {
     // One parameter array per statement, refilled: a row array per anchor and their flattening
-    // were a third of the inserts' CPU (~290,000 anchors on the ingest benchmark's 18 sources).
+    // would be a large share of the inserts' CPU on a log with hundreds of thousands of anchors.
     const many: unknown[] = new Array(ROWS_PER_INSERT * COLUMNS);
     const one: unknown[] = new Array(COLUMNS);
     this.db.transaction(() => {

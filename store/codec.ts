@@ -1,8 +1,7 @@
 // The one byte codec of the store: event blocks and text slices are
-// compressed with Zstandard (zstd-napi). Chosen by measurement:
-// bench/storeCodecs.ts compares it with zlib's deflate and brotli on the
-// event blocks and log text (zstd -3 as small as deflate -6, compressing
-// 10-20x faster); an earlier prototype on this data found lz4's files larger.
+// compressed with Zstandard (zstd-napi), which on the event blocks and log
+// text compresses as small as deflate at its default level, many times
+// faster (bench/storeCodecs.ts compares them; figures in bench/RESULTS.md).
 
 import { compress as zstdCompress, decompress as zstdDecompress } from "zstd-napi";
 import zstdBinding from "zstd-napi/binding.js";
@@ -21,8 +20,8 @@ export function decompress(data: Uint8Array): Uint8Array {
 /**
  * Decompresses one buffer after another into a buffer of its own, grown as
  * needed: each result is valid until the next call. A replay decompresses
- * every event block (~220 KB each); a fresh buffer per block cost a quarter
- * of the decompression time and left the garbage collector that much external
+ * every event block (~220 KB each); a fresh buffer per block costs
+ * decompression time and leaves the garbage collector that much external
  * memory.
  */
 export class ReusedDecompression {

@@ -1,9 +1,9 @@
 // The raw text of events (the log line, or every line of a multi-line record
 // such as a traceback), kept out of the events rows: per source, the texts
 // of consecutive events in blocks of the `event_text` table, found by
-// (source_id, line). A row without its text is a third of the size, which
-// is what makes loading and indexing the events fast; the text is read only
-// where a line is shown (evidence, the UI), a block at a time.
+// (source_id, line). Kept apart from the event blocks, so that reading
+// events never decompresses text; the text is read only where a line is
+// shown (evidence, the UI), a block at a time.
 //
 // A text belongs to a (source, line): the one record that starts on that
 // line. Events that share a line (a Flight Recorder entry gives an enter and

@@ -1,6 +1,6 @@
 // `events` as SQL sees it: a virtual table over the blocks (better-sqlite3
-// `db.table`), one row per event with the columns of the old events table
-// (rooms as their exact decimal strings, attrs as JSON text), for users' own
+// `db.table`), one row per event with the columns users' SQL names (rooms
+// as their exact decimal strings, attrs as JSON text), for users' own
 // queries (`kvrewind query`, query/userQuery.ts); the store's own reads go
 // to the blocks directly.
 //

@@ -107,7 +107,7 @@ export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
   ALTER TABLE sources ADD COLUMN time_origin TEXT;
   UPDATE sources SET error_count = json_array_length(errors);
   `,
-  // The events leave their table for column blocks (ingest/store/blocks/).
+  // The events leave their table for column blocks (store/blocks/).
   moveEventsIntoBlocks,
   PAGES_TABLE,
   // A file of page bytes (ingest/inputs/pageDumps.ts) is a source too: pages counts what was read from it.

@@ -294,7 +294,7 @@ export class IncidentWriter implements RowSink {
   }
 
   /**
-   * Moves the stored events aside so that the events table can be rebuilt in
+   * Moves the stored events aside so that the event blocks can be rebuilt in
    * the new global order (new sources interleave with the old in time, and the
    * clock offsets may change). Their seqs change, so the analysis of the
    * incident (findings, suspects, snapshots) is dropped with them.

@@ -1,7 +1,7 @@
 // The rooms of a model snapshot as tables. A wedged incident holds tens of
 // thousands of live rooms with a sender per TP rank — millions of values; as
-// nested arrays, decoding them allocated a tree as large as the model it
-// restored, and garbage collection took most of a time-travel step. Here the
+// nested arrays, decoding them would allocate a tree as large as the model it
+// restores, and garbage collection would take most of a time-travel step. Here the
 // numbers of every room, sender and receiver are Float64Array tables (null as
 // NaN), laid out field by field so that equal neighbours compress; the
 // snapshot codec stores them as raw bytes and gives them back without a value

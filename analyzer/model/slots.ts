@@ -1,8 +1,8 @@
 // Storage for the shadow memory's many short-lived records (page extents, writes,
 // write targets): each kind is a table of typed-array columns indexed by a
 // small integer slot, and freed slots are reused. A replay creates and drops
-// millions of these records; as objects they were most of the garbage the
-// collector had to copy, as slots they cost nothing to drop.
+// millions of these records; as objects they would be most of the garbage
+// the collector has to copy, as slots they cost nothing to drop.
 
 /** Hands out table slots, reusing freed ones first. */
 export class SlotAllocator {

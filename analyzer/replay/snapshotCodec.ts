@@ -1,8 +1,8 @@
 // The byte form of a model snapshot. A snapshot (analyzer/model/snapshot.ts)
 // is a tree of plain arrays of numbers and strings; an incident wedged with
-// 25,000 live rooms holds about 1.5 M values in it. v8's structured clone
-// spent ~100 ns per value each way (and most of a cold replay's time), so the
-// tree is written as flat columns instead — a tag per value; an int32 for
+// tens of thousands of live rooms holds millions of values in it, and v8's
+// structured clone, value by value, would take most of a cold replay's time;
+// so the tree is written as flat columns instead — a tag per value; an int32 for
 // integers, lengths and string indexes; a float64 for other numbers (times in
 // µs); the distinct strings — which encode and decode as typed-array passes,
 // then compressed. A Float64Array in the tree (the model's room columns) is
@@ -10,9 +10,8 @@
 // no value per number. The columns are reused from one snapshot to the next.
 // The float column is stored as the difference of each value from the one
 // before it (floatDeltas): the room columns hold seqs and times that climb
-// room by room and repeat across a room's ranks: their differences compress
-// to a sixth of what the values' own bytes did (the ingest benchmark's
-// one-file incident: 36.5 -> 15.8 MB of snapshots).
+// room by room and repeat across a room's ranks, so their differences are
+// small repeated numbers that compress far better than the values' own bytes.
 
 import { Interner } from "../../store/blocks/interner.js";
 import { compress, decompress } from "../../store/codec.js";

@@ -13,18 +13,18 @@ import { decodeSnapshot, encodeSnapshot } from "./snapshotCodec.js";
 
 /**
  * Events between snapshots: a stateAt replays at most this many events after
- * restoring one (a few ms at replay speed). Snapshots of PD incidents measured
- * 30–100 kB deflated, which keeps them at a few % of the events' size.
+ * restoring one (a few ms at replay speed), and a snapshot this many events
+ * apart stays small beside the events it covers.
  */
 export const SNAPSHOT_EVERY = 4_096;
 
 /**
  * Events per unit of live state between snapshots. A snapshot's size grows
- * with the model's live state (15–50 B deflated per room, tracked page or
- * write in flight, measured); spacing snapshots at least this many events per
- * unit keeps their storage at most ~25 B per event when the state is large
- * (thousands of rooms stuck in a wedge), where a fixed spacing stored six
- * times the events' size. A state of a few thousand keeps SNAPSHOT_EVERY.
+ * with the model's live state (rooms, tracked pages, writes in flight), so
+ * when the state is large (thousands of rooms stuck in a wedge) a fixed
+ * spacing would store more snapshot than events; spacing snapshots at least
+ * this many events per unit bounds their storage per event. A state of a few
+ * thousand keeps SNAPSHOT_EVERY.
  */
 const EVENTS_PER_LIVE_UNIT = 2;
 
@@ -34,15 +34,9 @@ export function snapshotSpacing(every: number, liveState: number): number {
 }
 
 /**
- * Bump when the encoding below changes, or when replays read events
- * differently (2: all-NULL column-cache columns now read as null, not 0;
- * 3: the model snapshot keeps the shadow memory as page extents;
- * 4: late writes stay on free pages, rooms record what the model assumed;
- * 5: the flat byte form of snapshotCodec.ts, zstd, instead of v8 + deflate;
- * 6: the model snapshot keeps the dumped pages' records;
- * 7: the model snapshot keeps its rooms as float64 columns;
- * 8: each room's earliest deadline, settledness and late-write wait beside them;
- * 9: the float column as differences from the value before).
+ * Bump when the encoding below or the model's snapshot changes, or when
+ * replays read events differently: stored snapshots of another format are
+ * not read, and the next replay rebuilds them.
  */
 const SNAPSHOT_FORMAT = "flat-zstd-9";
 export const SNAPSHOTS_META = "snapshots";

@@ -1,8 +1,8 @@
 // The part of a state view a reader looks at: the rooms that pass a filter,
 // the focus room first, and at most a page of rooms and pages. A wedged
 // incident's state holds tens of thousands of rooms; the UI shows a couple of
-// hundred, and sending (and resolving the provenance of) all of them cost it
-// most of a second per cursor move and 8 MB of JSON.
+// hundred, and sending (and resolving the provenance of) all of them would
+// cost the server most of a second and megabytes of JSON per cursor move.
 
 import { type ModelStateView, type PageView, type RoomView } from "../model/api.js";
 import { KVPoll } from "../../domain/vocabulary.js";

@@ -67,7 +67,7 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
   },
 };
 
-/** A progress bar per phase: MB, MB/s and lines/s while reading, indexes while indexing. */
+/** A progress bar per phase (scan, load): MB and MB/s, and lines/s while loading. */
 class ProgressView {
   private readonly bar = new cliProgress.SingleBar(
     {

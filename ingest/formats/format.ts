@@ -41,7 +41,7 @@ export interface ParseContext {
   /** Logs: times for records that carry none (./log/dating.ts). */
   dating?: DatingHints;
   /**
-   * Logs, a part of a file read on its own (ingest/segments.ts): the minutes
+   * Logs, a part of a file read on its own (ingest/load/sourceParts.ts): the minutes
    * the file's own first wrapped prefix line decided to add to its prefix
    * times (./log/logParser.ts zoneFix).
    */
@@ -75,7 +75,7 @@ export interface InputFormat {
   /** A binary format: true when a file's first bytes are it (tried before binary content is refused). */
   detectBytes?(head: Buffer): boolean;
   /**
-   * A format whose files may be cut into parts parsed on their own (ingest/segments.ts):
+   * A format whose files may be cut into parts parsed on their own (ingest/load/sourceParts.ts):
    * true when a parser started fresh at `line` (after `previous`, both without
    * their line ending) reads it and every line below it exactly as a parser
    * that read the whole file above it would.

@@ -9,11 +9,9 @@ import { isUtf8 } from "node:buffer";
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /**
  * Bytes read (and lines parsed) at a time. Small on purpose: a chunk's parsed
- * events live until they are packed into rows, and a 1–3 MB chunk's 10,000–30,000
- * events outlived the parse workers' young generation, so each was promoted
- * and collected again in the old one (the ingest benchmark, alternated with
- * 1 MiB reads and 3 MB parts: 6–10 % less CPU, the 18-source input's peak RSS
- * 500 → 400 MB).
+ * events live until they are packed into rows, and the events of a chunk of a
+ * few MB outlive the parse workers' young generation, so each would be
+ * promoted and collected again in the old one (bench/RESULTS.md, bench:ingest).
  */
 export const READ_BYTES = 256 * 1024;
 const NEWLINE = 10;
@@ -44,7 +42,7 @@ export class ChunkReader {
 
   /**
    * `onRead` sees every raw byte read once, in order (hashing). A part of a
-   * file (ingest/segments.ts) is read from byte `start`, a line's start, whose
+   * file (ingest/load/sourceParts.ts, ingest/scan/scanParts.ts) is read from byte `start`, a line's start, whose
    * line is numbered `firstLine`, up to byte `end` (a line's start; null: the end of the file).
    */
   constructor(

@@ -1,6 +1,6 @@
 // Adding sources to an incident that already has events: the stored events
 // are re-timed with the new clock offsets and merged, source by source, with
-// the new rows into a rebuilt events table, so that `seq` stays the one
+// the new rows into rebuilt event blocks, so that `seq` stays the one
 // global order. New rows arrive in order from the load workers; before each,
 // every stored row that comes earlier is written out.
 

@@ -1,6 +1,5 @@
 // `attrs` in an event block. Parsing an event's attrs JSON when the model
-// reads it costs about a microsecond, as much as the model's own work on the
-// event, and nearly every probe record's attrs differ (pages, tags, rooms). So
+// reads it costs as much as the model's own work on the event, and nearly every probe record's attrs differ (pages, tags, rooms). So
 // the store parses them once, at ingest, and keeps per block:
 //   - shapes: the distinct ordered key lists, and each event's shape;
 //   - a value stream: for every key of every event in order, a tag and a number

@@ -181,9 +181,9 @@ export class Registry {
   }
 
   /**
-   * The connection time travel runs on. The replay reuses the snapshots and
-   * column cache the analysis stored only on a writable connection (on a
-   * read-only one it replays the whole incident into memory first), so this
+   * The connection time travel runs on. The replay reuses the snapshots the
+   * analysis stored only on a writable connection (on a read-only one it
+   * replays the whole incident into memory first), so this
    * one is read-write; it is handed only to the replay's functions, never to
    * anything that takes SQL or paths from a request.
    */

@@ -1,6 +1,6 @@
 // GET /api/incidents/:id/query?sql=…: the `kvrewind query` of the server — one
 // read-only statement over the incident's events and tables, with a time and
-// a row limit (ingest/store/query/). The only route that takes SQL from the
+// a row limit (store/query/). The only route that takes SQL from the
 // client; it runs on its own read-only connection in a child process.
 
 import { Router } from "express";

@@ -90,7 +90,7 @@ export class RecordDater {
     return datingOrigin(this.tally(), this.hints);
   }
 
-  /** What this dater inferred, to be added up with the other parts of a file read in parts (ingest/segments.ts). */
+  /** What this dater inferred, to be added up with the other parts of a file read in parts (ingest/load/sourceParts.ts). */
   tally(): DatingTally {
     return { undated: this.undatedCount, yearFromHint: this.yearFromHint, anyDated: this.lastDatedUs >= 0 };
   }

@@ -332,7 +332,7 @@ export function timeOriginOf(tallies: readonly TimeTally[], hints: DatingHints |
 }
 
 /**
- * Where a log may be cut into parts parsed on their own (ingest/segments.ts):
+ * Where a log may be cut into parts parsed on their own (ingest/load/sourceParts.ts):
  * a line with SGLang's timed prefix, after a line that is complete in its
  * wrapper. Such a line opens a record whatever came before it (read()), so no
  * record spans the cut and no partial wrapped line is open; and it is dated,

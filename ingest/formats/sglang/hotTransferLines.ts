@@ -3,7 +3,7 @@
 //   sending kvcache to {peer} with notif {room}_kv_{chunk}_{is_last}_{src}
 //   got info room={room} agent_name='{name}' required_dst_info_num={n}
 //   room={room} is bootstrapped
-// (69, 14 and 13 % of the ingest benchmark's 2 M lines). Each reader fills
+// (nearly all of the lines of such a log). Each reader fills
 // the event the template's general reading in transferLines.ts and
 // notifTag.ts fills, without a regex match, a tag object or a copy of its
 // fields, and returns false on anything but the common shape, which the
