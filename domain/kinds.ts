@@ -13,6 +13,7 @@
 // `derived` marks a field decode.ts computes from the others.
 
 import { ENUMS, type EnumName, type FieldType } from "./fields.js";
+import type { Component } from "./vocabulary.js";
 
 /**
  * Event kinds. Probe records keep their `ev` name unchanged (DESIGN.md
@@ -78,8 +79,16 @@ export const PAGE_DUMP_KIND = "page.dump";
 
 type Typed = FieldType | `${FieldType}?`;
 export type FieldSpec = Typed | { readonly type: Typed; readonly attr: readonly string[] } | { readonly type: Typed; readonly derived: string };
+/** How loud a kind is on the timeline: 0 routine, 1 worth a look (aborts, timeouts), 2 a failure. */
+export type Tone = 0 | 1 | 2;
+
 export interface KindSpec {
   readonly doc: string;
+  /** The timeline lane component its events are drawn in. */
+  readonly lane: Component;
+  readonly tone: Tone;
+  /** A fixed shade for kinds every incident has; others take a shade of their lane's colour family. */
+  readonly colour?: string;
   readonly fields: Readonly<Record<string, FieldSpec>>;
 }
 
@@ -130,12 +139,12 @@ const ABORT_NOTICE = { room: "room?", to: "string?", failed: "boolean?", drained
 
 /** The catalogue: kind → what it is → its fields. */
 export const KINDS = {
-  "req.arrive": { doc: "a request arrived (probe)", fields: REQUEST },
-  "req.finish": { doc: "a request finished (probe)", fields: REQUEST },
-  "req.abort": { doc: "a request was aborted (probe)", fields: { ...REQUEST, reason: "string?" } },
-  "kv.alloc": { doc: "decode gave pages to a room (probe)", fields: { room: "room?", pages: "pages?", buffer: "string?" } },
-  "kv.free": { doc: "decode took pages from a room (probe)", fields: { room: "room?", pages: "pages?", buffer: "string?" } },
-  "kv.meta": {
+  "req.arrive": { lane: "scheduler", tone: 0, colour: "#a9c4f5", doc: "a request arrived (probe)", fields: REQUEST },
+  "req.finish": { lane: "scheduler", tone: 0, colour: "#7fa6e6", doc: "a request finished (probe)", fields: REQUEST },
+  "req.abort": { lane: "scheduler", tone: 1, doc: "a request was aborted (probe)", fields: { ...REQUEST, reason: "string?" } },
+  "kv.alloc": { lane: "transfer", tone: 0, colour: "#a5d8a0", doc: "decode gave pages to a room (probe)", fields: { room: "room?", pages: "pages?", buffer: "string?" } },
+  "kv.free": { lane: "transfer", tone: 0, colour: "#72b86e", doc: "decode took pages from a room (probe)", fields: { room: "room?", pages: "pages?", buffer: "string?" } },
+  "kv.meta": { lane: "transfer", tone: 0, colour: "#62b8a8",
     doc: "decode sent a room's metadata to prefill (probe)",
     fields: {
       room: "room?",
@@ -150,40 +159,40 @@ export const KINDS = {
       state_pages: "json?",
     },
   },
-  "kv.post": {
+  "kv.post": { lane: "transfer", tone: 0, colour: "#4fc9a4",
     doc: "prefill posted an RDMA write for a chunk (probe)",
     fields: { room: "room?", chunk: "number?", last: "boolean?", pages: "pages?", dst_pages: "pages?", bytes: "number?", queue: "number?", buffer: "string?", dst: "string?", item_len: "number?" },
   },
-  "kv.done": { doc: "the transfer handle of a chunk reported done (probe)", fields: { room: "room?", chunk: "number?", last: "boolean?" } },
-  "kv.notify": {
+  "kv.done": { lane: "transfer", tone: 0, colour: "#2bb3a0", doc: "the transfer handle of a chunk reported done (probe)", fields: { room: "room?", chunk: "number?", last: "boolean?" } },
+  "kv.notify": { lane: "transfer", tone: 0, colour: "#8de3c4",
     doc: "decode received a notification (probe)",
     fields: { room: "room?", tag: "string?", status: "number?", prefill_rank: "number?", src: "number?", isLast: "boolean?" },
   },
-  "kv.poll": { doc: "a poll result (probe)", fields: { room: "room?", state: "kvpoll?", local: "number?", reduced: "number?" } },
-  "kv.timeout": {
+  "kv.poll": { lane: "transfer", tone: 0, colour: "#35a587", doc: "a poll result (probe)", fields: { room: "room?", state: "kvpoll?", local: "number?", reduced: "number?" } },
+  "kv.timeout": { lane: "transfer", tone: 1,
     doc: "a bootstrap or waiting timeout fired (probe)",
     fields: { room: "room?", state: "kvpoll?", stateName: attr("string?", "state"), after_s: "number?" },
   },
-  "boot.msg": {
+  "boot.msg": { lane: "bootstrap", tone: 0, colour: "#b48ef0",
     doc: "the prefill bootstrap thread took a frame (probe)",
     fields: { room: "room?", frame: attr("string?", "kind"), src: "string?", requiredDstInfoNum: attr("number?", "required_dst_info_num", "requiredDstInfoNum") },
   },
-  "boot.exit": { doc: "the prefill bootstrap thread ended (probe)", fields: { room: "room?", error: "string?" } },
-  "hicache.load": {
+  "boot.exit": { lane: "bootstrap", tone: 2, doc: "the prefill bootstrap thread ended (probe)", fields: { room: "room?", error: "string?" } },
+  "hicache.load": { lane: "hicache", tone: 0, colour: "#3cb6d8",
     doc: "a HiCache host→device load started (probe)",
     fields: { room: "room?", slot: "number?", layers: attr("number?", "layers", "num_layers"), pages: "pages?" },
   },
-  "hicache.layer": { doc: "a layer of a HiCache load completed (probe)", fields: { slot: "number?", layer: "number?" } },
-  "hicache.wait": { doc: "a reader waited on a HiCache layer (probe)", fields: { slot: "number?", layer: "number?", accessor: "string?" } },
-  "kernel.store": { doc: "a kernel wrote pages (probe)", fields: { room: "room?", buffer: "string?", layer: "number?", pages: "pages?", locs: "json?" } },
-  "kernel.read": {
+  "hicache.layer": { lane: "hicache", tone: 0, colour: "#7fd3ea", doc: "a layer of a HiCache load completed (probe)", fields: { slot: "number?", layer: "number?" } },
+  "hicache.wait": { lane: "hicache", tone: 0, colour: "#2a93b5", doc: "a reader waited on a HiCache layer (probe)", fields: { slot: "number?", layer: "number?", accessor: "string?" } },
+  "kernel.store": { lane: "kernels", tone: 0, colour: "#93c56a", doc: "a kernel wrote pages (probe)", fields: { room: "room?", buffer: "string?", layer: "number?", pages: "pages?", locs: "json?" } },
+  "kernel.read": { lane: "kernels", tone: 0, colour: "#c0df8e",
     doc: "a kernel read pages (probe)",
     fields: { room: "room?", buffer: "string?", layer: "number?", pages: "pages?", consumer: "number?", accessor: "string?", path: "string?" },
   },
-  "sched.iter": { doc: "a scheduler iteration (probe)", fields: { iter: "number?", branch: "string?" } },
-  "coll.enter": { doc: "a rank entered a collective (probe, Flight Recorder)", fields: COLLECTIVE },
-  "coll.exit": { doc: "a rank left a collective (probe, Flight Recorder)", fields: COLLECTIVE },
-  [LogKind.config]: {
+  "sched.iter": { lane: "scheduler", tone: 0, colour: "#4f7fd9", doc: "a scheduler iteration (probe)", fields: { iter: "number?", branch: "string?" } },
+  "coll.enter": { lane: "collectives", tone: 0, colour: "#e0bd5e", doc: "a rank entered a collective (probe, Flight Recorder)", fields: COLLECTIVE },
+  "coll.exit": { lane: "collectives", tone: 0, colour: "#b89a48", doc: "a rank left a collective (probe, Flight Recorder)", fields: COLLECTIVE },
+  [LogKind.config]: { lane: "logs", tone: 0, colour: "#a0a8c4",
     doc: "the run's settings as a rank states them (probe `config`, `NIXL KVManager initialized`)",
     fields: {
       settings: derived("record", "every setting the record carries"),
@@ -207,7 +216,7 @@ export const KINDS = {
       indexer_logit_rows: "number?",
     },
   },
-  [ChecksumKind]: {
+  [ChecksumKind]: { lane: "checksums", tone: 0, colour: "#9aa6c8",
     doc: "a page checksum from a dump (DESIGN.md \"Inputs\" 3)",
     fields: {
       room: "room?",
@@ -220,7 +229,7 @@ export const KINDS = {
       hash: "string?",
     },
   },
-  [PAGE_DUMP_KIND]: {
+  [PAGE_DUMP_KIND]: { lane: "logs", tone: 0,
     doc: "a dumped page's index record (docs/evidence.md §4a); its bytes are in the incident's pages table",
     fields: {
       room: "room?",
@@ -239,25 +248,25 @@ export const KINDS = {
       checksum: "string?",
     },
   },
-  [LogKind.prefillBatch]: { doc: "a prefill batch line (`Prefill batch. #new-seq: …`)", fields: BATCH },
-  [LogKind.decodeBatch]: { doc: "a decode batch line (`Decode batch. #running-req: …`)", fields: BATCH },
-  [LogKind.handshakeFailed]: { doc: "`Decode handshake failed for request …`", fields: FAILURE_FIELDS },
-  [LogKind.transferFailed]: { doc: "`{Decode|Prefill} transfer failed for request …`", fields: FAILURE_FIELDS },
-  [LogKind.bootstrapFailed]: { doc: "`Prefill bootstrap failed for request …`", fields: FAILURE_FIELDS },
-  [LogKind.timeoutWarning]: { doc: "the warning_once hint that some requests timed out", fields: { phase: "string?", timeoutState: "string?" } },
-  [LogKind.contextCorruption]: {
+  [LogKind.prefillBatch]: { lane: "scheduler", tone: 0, colour: "#6f9cf0", doc: "a prefill batch line (`Prefill batch. #new-seq: …`)", fields: BATCH },
+  [LogKind.decodeBatch]: { lane: "scheduler", tone: 0, colour: "#9bb8ff", doc: "a decode batch line (`Decode batch. #running-req: …`)", fields: BATCH },
+  [LogKind.handshakeFailed]: { lane: "bootstrap", tone: 2, doc: "`Decode handshake failed for request …`", fields: FAILURE_FIELDS },
+  [LogKind.transferFailed]: { lane: "transfer", tone: 2, doc: "`{Decode|Prefill} transfer failed for request …`", fields: FAILURE_FIELDS },
+  [LogKind.bootstrapFailed]: { lane: "bootstrap", tone: 2, doc: "`Prefill bootstrap failed for request …`", fields: FAILURE_FIELDS },
+  [LogKind.timeoutWarning]: { lane: "transfer", tone: 1, doc: "the warning_once hint that some requests timed out", fields: { phase: "string?", timeoutState: "string?" } },
+  [LogKind.contextCorruption]: { lane: "transfer", tone: 2,
     doc: "`Context corruption detected`: a room received another room's metadata",
     fields: { room: "room?", rid: "string?", actualRoom: "room?", metadataBufferIndex: attr("number?", "metadataBufferIndex", "metadata_buffer_index") },
   },
-  [LogKind.metadataNotReady]: {
+  [LogKind.metadataNotReady]: { lane: "transfer", tone: 0,
     doc: "`Metadata unexpectedly not ready after readiness gate`",
     fields: { room: "room?", rid: "string?", metadataBufferIndex: attr("number?", "metadataBufferIndex", "metadata_buffer_index") },
   },
-  [LogKind.nodeFailure]: {
+  [LogKind.nodeFailure]: { lane: "bootstrap", tone: 2,
     doc: "decode lost its prefill peer (`Lost connection with prefill instance`, `Let room … be failed`)",
     fields: { room: "room?", state: "kvpoll?", bootstrapAddr: "string?", affected: "number?", cause: "string?", failureClass: "string?" },
   },
-  [LogKind.notifSent]: {
+  [LogKind.notifSent]: { lane: "transfer", tone: 0, colour: "#5fd0b8",
     doc: "`sending kvcache to {peer} with notif {tag}` (tag decoded per docs/protocol.md §6)",
     fields: {
       room: "room?",
@@ -277,25 +286,25 @@ export const KINDS = {
       expectedChunks: "number?",
     },
   },
-  [LogKind.skipChunk]: { doc: "`Skipping chunk for room …`", fields: { room: "room?", state: "kvpoll?", because: "string?" } },
-  [LogKind.auxReceived]: { doc: "`Received AUX_DATA for bootstrap_room …`", fields: { room: "room?", length: "number?" } },
-  [LogKind.gotInfo]: {
+  [LogKind.skipChunk]: { lane: "transfer", tone: 0, doc: "`Skipping chunk for room …`", fields: { room: "room?", state: "kvpoll?", because: "string?" } },
+  [LogKind.auxReceived]: { lane: "transfer", tone: 0, colour: "#9ee8d8", doc: "`Received AUX_DATA for bootstrap_room …`", fields: { room: "room?", length: "number?" } },
+  [LogKind.gotInfo]: { lane: "bootstrap", tone: 0, colour: "#cfb1ff",
     doc: "`got info room=… agent_name=… required_dst_info_num=…`",
     fields: { room: "room?", agentName: "string?", requiredDstInfoNum: attr("number?", "required_dst_info_num", "requiredDstInfoNum") },
   },
-  [LogKind.bootstrapped]: { doc: "`room=… is bootstrapped`", fields: { room: "room?", state: "kvpoll?" } },
-  [LogKind.registerKvArgs]: { doc: "`Register KVArgs from … successfully`", fields: { peer: "string?" } },
-  [LogKind.metadataSent]: { doc: "`Sending to prefill server with bootstrap room …`", fields: { room: "room?", isDummy: "boolean?" } },
-  [LogKind.abortReceived]: { doc: "prefill received an abort notification", fields: { room: "room?", state: "kvpoll?", outcome: "string?", error: "string?" } },
-  [LogKind.abortSent]: { doc: "decode sent (or failed to send) an abort notification", fields: ABORT_NOTICE },
-  [LogKind.abortAckSent]: { doc: "prefill sent (or failed to send) ABORT_ACK", fields: ABORT_NOTICE },
-  [LogKind.abortAckReceived]: { doc: "decode received ABORT_ACK", fields: { room: "room?" } },
-  [LogKind.abortRequest]: { doc: "`Abort {queue} request. req.rid=…`", fields: { rid: "string?", queue: "string?" } },
-  [LogKind.deferredRelease]: {
+  [LogKind.bootstrapped]: { lane: "bootstrap", tone: 0, colour: "#9e78e0", doc: "`room=… is bootstrapped`", fields: { room: "room?", state: "kvpoll?" } },
+  [LogKind.registerKvArgs]: { lane: "bootstrap", tone: 0, colour: "#d9c2ff", doc: "`Register KVArgs from … successfully`", fields: { peer: "string?" } },
+  [LogKind.metadataSent]: { lane: "bootstrap", tone: 0, colour: "#a98ae8", doc: "`Sending to prefill server with bootstrap room …`", fields: { room: "room?", isDummy: "boolean?" } },
+  [LogKind.abortReceived]: { lane: "bootstrap", tone: 1, doc: "prefill received an abort notification", fields: { room: "room?", state: "kvpoll?", outcome: "string?", error: "string?" } },
+  [LogKind.abortSent]: { lane: "bootstrap", tone: 1, doc: "decode sent (or failed to send) an abort notification", fields: ABORT_NOTICE },
+  [LogKind.abortAckSent]: { lane: "bootstrap", tone: 1, doc: "prefill sent (or failed to send) ABORT_ACK", fields: ABORT_NOTICE },
+  [LogKind.abortAckReceived]: { lane: "bootstrap", tone: 1, doc: "decode received ABORT_ACK", fields: { room: "room?" } },
+  [LogKind.abortRequest]: { lane: "scheduler", tone: 1, doc: "`Abort {queue} request. req.rid=…`", fields: { rid: "string?", queue: "string?" } },
+  [LogKind.deferredRelease]: { lane: "bootstrap", tone: 1,
     doc: "decode's deferred KV release timed out or failed (docs/protocol.md §7.4)",
     fields: { room: "room?", outcome: "string?", timeoutS: "number?", failureClass: "string?" },
   },
-  [LogKind.transportError]: {
+  [LogKind.transportError]: { lane: "transfer", tone: 2,
     doc: "a transport error (NIXL, Mooncake session/engine, UCX, AUX mismatch, worker)",
     fields: {
       room: "room?",
@@ -316,29 +325,29 @@ export const KINDS = {
       failureClass: "string?",
     },
   },
-  [LogKind.transferTimeout]: {
+  [LogKind.transferTimeout]: { lane: "transfer", tone: 1,
     doc: "a transfer engine gave up on a batch or a transfer",
     fields: { engine: "string?", scope: "string?", batchId: "string?", timeoutS: "number?", failureClass: "string?" },
   },
-  [LogKind.bootstrapFetchFailed]: {
+  [LogKind.bootstrapFetchFailed]: { lane: "bootstrap", tone: 2,
     doc: "decode could not reach the prefill bootstrap server",
     fields: { what: "string?", bootstrapAddr: "string?", engineRank: "number?", status: "number?", error: "string?", failureClass: "string?" },
   },
-  [LogKind.bootstrapServerError]: { doc: "the bootstrap HTTP server reported an error", fields: { error: "string?", failureClass: "string?" } },
-  [LogKind.bootstrapRegisterFailed]: {
+  [LogKind.bootstrapServerError]: { lane: "bootstrap", tone: 2, doc: "the bootstrap HTTP server reported an error", fields: { error: "string?", failureClass: "string?" } },
+  [LogKind.bootstrapRegisterFailed]: { lane: "bootstrap", tone: 2,
     doc: "a prefill rank could not register with the bootstrap server",
     fields: { what: "string?", attempt: "number?", attempts: "number?", status: "number?", body: "string?", error: "string?", final: "boolean?", failureClass: "string?" },
   },
-  [LogKind.heartbeatFailed]: { doc: "decode's heartbeat to a prefill bootstrap server failed once", fields: { bootstrapAddr: "string?" } },
-  [LogKind.roomTimeout]: {
+  [LogKind.heartbeatFailed]: { lane: "bootstrap", tone: 2, doc: "decode's heartbeat to a prefill bootstrap server failed once", fields: { bootstrapAddr: "string?" } },
+  [LogKind.roomTimeout]: { lane: "transfer", tone: 1,
     doc: "`Request {room} waiting_timeout` (NIXL receiver): the room is Failed",
     fields: { room: "room?", state: "kvpoll?", timeoutState: "string?", failureClass: "string?" },
   },
-  [LogKind.capacityRejected]: { doc: "a request refused at admission for capacity", fields: { rid: "string?", reason: "string?", tokens: "number?", capacity: "number?" } },
-  [LogKind.prefetchRevoked]: { doc: "HiCache dropped a storage prefetch", fields: { rid: "string?", reason: "string?", hits: "number?" } },
-  [LogKind.exception]: { doc: "a Python exception record", fields: { thread: "string?", threadName: "string?", error: "string?", ...EXCEPTION } },
-  [LogKind.crash]: { doc: "the process died", fields: { signal: "string?", what: "string?", frame: "string?", threads: "number?", ...EXCEPTION } },
-  [LogKind.watchdog]: {
+  [LogKind.capacityRejected]: { lane: "scheduler", tone: 0, doc: "a request refused at admission for capacity", fields: { rid: "string?", reason: "string?", tokens: "number?", capacity: "number?" } },
+  [LogKind.prefetchRevoked]: { lane: "hicache", tone: 0, doc: "HiCache dropped a storage prefetch", fields: { rid: "string?", reason: "string?", hits: "number?" } },
+  [LogKind.exception]: { lane: "logs", tone: 2, doc: "a Python exception record", fields: { thread: "string?", threadName: "string?", error: "string?", ...EXCEPTION } },
+  [LogKind.crash]: { lane: "logs", tone: 2, doc: "the process died", fields: { signal: "string?", what: "string?", frame: "string?", threads: "number?", ...EXCEPTION } },
+  [LogKind.watchdog]: { lane: "collectives", tone: 2,
     doc: "a collective watchdog (NCCL, gloo) reported a timeout or failure",
     fields: {
       backend: "string?",
@@ -358,22 +367,64 @@ export const KINDS = {
       lastEnqueued: "number?",
     },
   },
-  [LogKind.ncclWarning]: { doc: "an NCCL WARN/ERROR line", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
-  [LogKind.schedulerWatchdog]: {
+  [LogKind.ncclWarning]: { lane: "collectives", tone: 0, doc: "an NCCL WARN/ERROR line", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
+  [LogKind.schedulerWatchdog]: { lane: "scheduler", tone: 2,
     doc: "a forward pass took longer than `watchdog_timeout`",
     fields: { component: "string?", timeoutS: "number?", soft: "boolean?", fatal: "boolean?", failureClass: "string?" },
   },
-  [LogKind.httpAccess]: {
+  [LogKind.httpAccess]: { lane: "scheduler", tone: 0, colour: "#7d8fb8",
     doc: "a uvicorn access line",
     fields: { client: "string?", method: "string?", path: "string?", httpVersion: "string?", status: "number?", reason: "string?", level: "string?" },
   },
-  [LogKind.unparsed]: { doc: "a line no parser understood", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
+  [LogKind.unparsed]: { lane: "logs", tone: 0, colour: "#767f9c", doc: "a line no parser understood", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
 } as const satisfies Record<string, KindSpec>;
 
 export type KnownKind = keyof typeof KINDS;
 
 export function isKnownKind(kind: string): kind is KnownKind {
   return Object.prototype.hasOwnProperty.call(KINDS, kind);
+}
+
+/**
+ * The lane of a kind this table does not know: probe records may carry any
+ * `ev` (DESIGN.md "Probe JSONL record": unknown kinds are kept), named
+ * `<area>.<what>`, so the area picks the lane.
+ */
+const AREA_LANE: Readonly<Record<string, Component>> = {
+  req: "scheduler",
+  sched: "scheduler",
+  batch: "scheduler",
+  http: "scheduler",
+  pd: "scheduler",
+  kv: "transfer",
+  xfer: "transfer",
+  boot: "bootstrap",
+  abort: "bootstrap",
+  hicache: "hicache",
+  kernel: "kernels",
+  coll: "collectives",
+  nccl: "collectives",
+  checksum: "checksums",
+  log: "logs",
+};
+
+export function laneOfKind(kind: string): Component {
+  if (isKnownKind(kind)) return KINDS[kind].lane;
+  const dot = kind.indexOf(".");
+  return AREA_LANE[dot < 0 ? kind : kind.slice(0, dot)] ?? "logs";
+}
+
+/** A kind's tone, or a Failed KVPoll state's (a failure whatever the kind). An unknown kind is as loud as its name says. */
+export function toneOfKind(kind: string, state: number | null): Tone {
+  if (state === 0) return 2;
+  if (isKnownKind(kind)) return KINDS[kind].tone;
+  if (/(fail|error|exception|corruption|watchdog|crash)/.test(kind)) return 2;
+  if (/(abort|timeout|mismatch|retract)/.test(kind)) return 1;
+  return 0;
+}
+
+export function fixedColourOfKind(kind: string): string | undefined {
+  return isKnownKind(kind) ? (KINDS[kind] as KindSpec).colour : undefined;
 }
 
 /** One field as tools see it: its type, whether it may be absent, and its words when the type is a closed set. */

@@ -4,6 +4,7 @@
 // others add their rooms, ranks, a few representative witness lines and the
 // count.
 
+import { severityRank } from "../../domain/vocabulary.js";
 import { uniqueEvents } from "./evidence.js";
 import type { DraftFinding } from "./rule.js";
 
@@ -23,7 +24,7 @@ function merged(g: DraftFinding[], title: (lead: DraftFinding, rooms: number) =>
   const lead = g[0]!;
   const rest = g.slice(1);
   const rooms = [...new Set(g.flatMap((f) => f.rooms ?? (f.room !== undefined ? [f.room] : [])))];
-  const severity = g.reduce((s, f) => (rankOf(f.severity) < rankOf(s) ? f.severity : s), lead.severity);
+  const severity = g.reduce((s, f) => (severityRank(f.severity) < severityRank(s) ? f.severity : s), lead.severity);
   return {
     ...lead,
     severity,
@@ -38,7 +39,3 @@ function merged(g: DraftFinding[], title: (lead: DraftFinding, rooms: number) =>
   };
 }
 
-const ORDER = ["critical", "high", "medium", "low", "info"];
-function rankOf(s: DraftFinding["severity"]): number {
-  return ORDER.indexOf(s);
-}

@@ -4,7 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LogKind, ChecksumKind } from "../../domain/kinds.js";
-import { componentOfKind, rankLabel, toneOfKind } from "../../ui/server/lanes.js";
+import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
+import { rankLabel } from "../../ui/server/lanes.js";
 
 const EXPECTED: Record<string, string> = {
   // probe records (DESIGN.md "Probe JSONL record")
@@ -73,9 +74,9 @@ const EXPECTED: Record<string, string> = {
 };
 
 test("every kind of the shared contract lands in the component lane it belongs to", () => {
-  for (const [kind, component] of Object.entries(EXPECTED)) assert.equal(componentOfKind(kind), component, kind);
+  for (const [kind, component] of Object.entries(EXPECTED)) assert.equal(laneOfKind(kind), component, kind);
   for (const kind of Object.values(LogKind)) assert.ok(kind in EXPECTED, `${kind} has an expectation`);
-  assert.equal(componentOfKind("someone.new"), "logs", "an unknown kind still gets a lane");
+  assert.equal(laneOfKind("someone.new"), "logs", "an unknown kind still gets a lane");
 });
 
 test("failures are drawn loud, aborts and timeouts as warnings, the rest quietly", () => {

@@ -1,61 +1,8 @@
-// Timeline lanes: one per host / role / rank / component. The component is
-// derived from the event kind, so a new kind lands in a sensible lane without
-// a table edit: probe kinds are `<area>.<what>` (DESIGN.md "Probe JSONL
-// record"), log kinds follow LogKind in domain/event.ts.
+// Timeline lanes: one per host / role / rank / component; a kind's component
+// is its `lane` in the kinds table (domain/kinds.ts laneOfKind).
 
+import { COMPONENTS } from "../../domain/vocabulary.js";
 import type { Lane } from "../wire.js";
-import type { Component } from "../../domain/vocabulary.js";
-
-export const COMPONENTS: readonly Component[] = ["scheduler", "transfer", "bootstrap", "hicache", "kernels", "collectives", "checksums", "logs"];
-
-/** Exact kinds whose prefix alone would put them in the wrong lane. */
-const KIND_COMPONENT: Record<string, Component> = {
-  "pd.bootstrap_failed": "bootstrap",
-  "pd.handshake_failed": "bootstrap",
-  "pd.node_failure": "bootstrap",
-  "pd.transfer_failed": "transfer",
-  "pd.timeout_warning": "transfer",
-  "pd.room_timeout": "transfer",
-  "pd.metadata_not_ready": "transfer",
-  "pd.context_corruption": "transfer",
-  "coll.watchdog": "collectives",
-  "abort.request": "scheduler",
-  checksum: "checksums",
-  config: "logs",
-};
-
-const PREFIX_COMPONENT: Record<string, Component> = {
-  nccl: "collectives",
-  batch: "scheduler",
-  sched: "scheduler",
-  req: "scheduler",
-  http: "scheduler",
-  pd: "scheduler",
-  kv: "transfer",
-  xfer: "transfer",
-  boot: "bootstrap",
-  abort: "bootstrap",
-  hicache: "hicache",
-  kernel: "kernels",
-  coll: "collectives",
-  checksum: "checksums",
-  log: "logs",
-};
-
-export function componentOfKind(kind: string): Component {
-  const exact = KIND_COMPONENT[kind];
-  if (exact) return exact;
-  const dot = kind.indexOf(".");
-  return PREFIX_COMPONENT[dot < 0 ? kind : kind.slice(0, dot)] ?? "logs";
-}
-
-/** How loud a kind is on the timeline: 0 routine, 1 worth a look, 2 a failure. */
-export function toneOfKind(kind: string, state: number | null): 0 | 1 | 2 {
-  if (state === 0) return 2; // KVPoll.Failed
-  if (kind === "boot.exit" || /(fail|error|exception|corruption|watchdog|crash)/.test(kind)) return 2;
-  if (/(abort|timeout|mismatch|retract)/.test(kind)) return 1;
-  return 0;
-}
 
 export type LaneKeyParts = Pick<Lane, "host" | "role" | "dp" | "pp" | "tp" | "component">;
 

@@ -10,7 +10,7 @@ import { HttpError, parseOr400 } from "./errors.js";
 import { FlowQuery, IncidentParams, OverviewQuery, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
 import { boundedAttrs, excerpt, MAX_SLICE, TEXT_EXCERPT } from "./excerpt.js";
 import { positionOfSeq } from "./timeline-index.js";
-import { componentOfKind, toneOfKind } from "./lanes.js";
+import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
 import { overview, queryWindow } from "./window-query.js";
 import { roomFlow } from "./flows.js";
 import { readFindings } from "./findings.js";
@@ -64,7 +64,7 @@ export function incidentRoutes(registry: Registry): Router {
     res.json({
       lanes: idx.lanes,
       kinds: idx.kinds,
-      kindComponents: idx.kinds.map(componentOfKind),
+      kindComponents: idx.kinds.map((k) => laneOfKind(k)),
       kindTones: idx.kinds.map((k) => toneOfKind(k, null)),
       kindCounts: countKinds(idx),
       labels: idx.labels,

@@ -9,7 +9,8 @@ import type { IncidentDb } from "../../store/db.js";
 import { timelineRows } from "../../store/viewQueries.js";
 import type { Lane } from "../wire.js";
 import type { Component } from "../../domain/vocabulary.js";
-import { componentOfKind, groupLabel, laneKey, rankLabel, sortLanes, toneOfKind } from "./lanes.js";
+import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
+import { groupLabel, laneKey, rankLabel, sortLanes } from "./lanes.js";
 import { buildDetails, emptyGaps, type SpanColumns } from "./timeline-details.js";
 
 /** posOfSeq's value for a seq with no event. */
@@ -108,7 +109,7 @@ function scanEvents(db: IncidentDb): ScannedEvents {
       kid = kindIds.size;
       kindIds.set(k, kid);
       kindTones.push(toneOfKind(k, null));
-      kindComponents.push(componentOfKind(k));
+      kindComponents.push(laneOfKind(k));
     }
     const component = kindComponents[kid]!;
     let lid = last.lid;

@@ -6,9 +6,8 @@
 // "Room N timed out …" findings are one entry of 58 rooms. Violated entries
 // come in severity order; every other verdict goes to a section of its own.
 
+import { SEVERITIES } from "../../domain/vocabulary.js";
 import type { Finding, Suspect } from "../wire.js";
-
-export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
 
 export interface FindingGroup {
   /** The finding that stands for the group: its first member (by id), whose witnesses the timeline shows. */
