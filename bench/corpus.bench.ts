@@ -1,0 +1,188 @@
+// Real-log corpus benchmark: how kvrewind does on log excerpts users pasted
+// into public GitHub issues (test/corpus/, its README says how they were
+// collected). For each excerpt it runs the built CLI as a user would —
+// `kvrewind analyze <file> --json --db <fresh temp dir>/incident.db` — then
+// lists the incident's events with `kvrewind query`, and prints per half of
+// the corpus (manifest `half`, a rule on the id alone):
+//
+//   - failure excerpts flagged: a finding with verdict `violated` and
+//     severity medium or above, over the failure excerpts;
+//   - healthy excerpts flagged: the same (a violated finding above `low`),
+//     over the healthy excerpts — false positives;
+//   - error-level lines unread: lines that look error-level (ERROR_LEVEL
+//     below) and ended in a `log.unparsed` record, over all error-level lines;
+//   - all lines unread: lines that ended in a `log.unparsed` record, over all
+//     lines.
+//
+// A line "ended in a log.unparsed record" when the record it belongs to is a
+// log.unparsed event: a record runs from its event's line to the line before
+// the next event's (the reader folds continuation lines — indented, blank,
+// traceback, dump — into the record above). Lines before the first event, and
+// every line of an excerpt the CLI refused (exit 2), count as unread too.
+//
+// Only the working half is listed excerpt by excerpt (its missed failures
+// with their class, its flagged healthy excerpts); the held-back half prints
+// totals only, so that nobody tunes templates to it.
+
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { atOrAbove, type Severity } from "../analyzer/rules/finding.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CORPUS = join(ROOT, "test", "corpus");
+const CLI = join(ROOT, "dist", "cli", "main.js");
+
+interface Entry {
+  id: string;
+  source: string;
+  url?: string;
+  title: string;
+  failure: boolean;
+  class: string;
+  half: "working" | "held-back";
+}
+
+interface Finding {
+  rule: string;
+  verdict: string;
+  severity: Severity;
+}
+
+/**
+ * What counts as an error-level line, whatever wraps it (a `service-1  | `
+ * prefix, a `> ` quote, a CRI timestamp): a glog/torch E or F prefix
+ * (`E0612 14:05:26.17…`, `[E321 02:07:08…`, `E20260530 21:16:47…`), an
+ * ERROR/CRITICAL/FATAL level word, a Python traceback head, a `…Error:` /
+ * `…Error(` / `…Exception:` name or the word `Exception`, `Fatal Python
+ * error`, `Segmentation fault`, `terminate called`, `Assertion … failed`,
+ * `timed out`.
+ */
+const ERROR_LEVEL = new RegExp(
+  [
+    String.raw`\b[EF]\d{4}(?:\d{4})? \d{2}:\d{2}:\d{2}`,
+    String.raw`\b(?:ERROR|CRITICAL|FATAL)\b`,
+    String.raw`Traceback \(most recent call last\)`,
+    String.raw`\w(?:Error|Exception)[:(]`,
+    String.raw`\bException\b`,
+    String.raw`Fatal Python error`,
+    String.raw`Segmentation fault`,
+    String.raw`terminate called`,
+    String.raw`\bAssertion\b.*\bfailed\b`,
+    String.raw`timed out`,
+  ].join("|"),
+);
+
+interface Outcome {
+  flagged: boolean;
+  violated: string[];
+  lines: number;
+  unread: number;
+  errorLines: number;
+  errorUnread: number;
+  refused: string | null;
+}
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Splits a file into its lines as the reader numbers them (1-based; a final newline ends the last line). */
+function linesOf(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+function analyzeExcerpt(entry: Entry): Outcome {
+  const file = join(CORPUS, "excerpts", `${entry.id}.log`);
+  const lines = linesOf(readFileSync(file, "utf8"));
+  const errorAt = lines.map((l) => ERROR_LEVEL.test(l));
+  const errorLines = errorAt.filter(Boolean).length;
+  const dir = mkdtempSync(join(tmpdir(), "kvrewind-corpus-"));
+  try {
+    const db = join(dir, "incident.db");
+    const a = run(["analyze", file, "--json", "--db", db]);
+    if (a.status !== 0 && a.status !== 1) {
+      const why = (a.stderr.trim().split("\n").pop() ?? "").slice(0, 160) || `exit ${a.status}`;
+      return { flagged: false, violated: [], lines: lines.length, unread: lines.length, errorLines, errorUnread: errorLines, refused: why };
+    }
+    const report = JSON.parse(a.stdout) as { findings: Finding[] };
+    const violated = report.findings.filter((f) => f.verdict === "violated" && atOrAbove(f.severity, "medium"));
+    const q = run(["query", db, "SELECT source_id, line, kind FROM events WHERE line IS NOT NULL ORDER BY source_id, line, seq", "--json", "--max-rows", "1000000"]);
+    if (q.status !== 0) throw new Error(`${entry.id}: query failed: ${q.stderr.trim()}`);
+    const rows = (JSON.parse(q.stdout) as { rows: [number, number, string][] }).rows;
+    // The record a line belongs to: the last event at or above it. An excerpt is one source.
+    const kindAt = new Map<number, string[]>();
+    for (const [, line, kind] of rows) {
+      const ks = kindAt.get(Number(line));
+      if (ks) ks.push(kind);
+      else kindAt.set(Number(line), [kind]);
+    }
+    let unread = 0;
+    let errorUnread = 0;
+    let current: string[] | null = null;
+    for (let i = 0; i < lines.length; i++) {
+      current = kindAt.get(i + 1) ?? current;
+      // A line is read when its record holds any event other than log.unparsed.
+      const isUnread = current === null || current.every((k) => k === "log.unparsed");
+      if (isUnread) {
+        unread++;
+        if (errorAt[i]) errorUnread++;
+      }
+    }
+    return { flagged: violated.length > 0, violated: violated.map((f) => `${f.rule}/${f.severity}`), lines: lines.length, unread, errorLines, errorUnread, refused: null };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function pct(n: number, d: number): string {
+  return d === 0 ? "n/a" : `${((100 * n) / d).toFixed(1)}%`;
+}
+
+function main(): void {
+  const manifest = JSON.parse(readFileSync(join(CORPUS, "manifest.json"), "utf8")) as Entry[];
+  const results = new Map<string, Outcome>();
+  const t0 = Date.now();
+  for (const entry of manifest) results.set(entry.id, analyzeExcerpt(entry));
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+
+  console.log(`kvrewind on the real-log corpus: ${manifest.length} excerpts, ${seconds} s`);
+  for (const half of ["working", "held-back"] as const) {
+    const entries = manifest.filter((e) => e.half === half);
+    const failures = entries.filter((e) => e.failure);
+    const healthy = entries.filter((e) => !e.failure);
+    const of = (e: Entry): Outcome => results.get(e.id)!;
+    const sum = (es: Entry[], f: (o: Outcome) => number): number => es.reduce((n, e) => n + f(of(e)), 0);
+    const caught = failures.filter((e) => of(e).flagged).length;
+    const falsePos = healthy.filter((e) => of(e).flagged).length;
+    const errLines = sum(entries, (o) => o.errorLines);
+    const errUnread = sum(entries, (o) => o.errorUnread);
+    const allLines = sum(entries, (o) => o.lines);
+    const allUnread = sum(entries, (o) => o.unread);
+    const refused = entries.filter((e) => of(e).refused !== null).length;
+    console.log(`\n${half} half: ${entries.length} excerpts (${failures.length} failure, ${healthy.length} healthy)`);
+    console.log(`  failure excerpts flagged (violated, >= medium): ${caught}/${failures.length} (${pct(caught, failures.length)})`);
+    console.log(`  healthy excerpts flagged (violated, above low): ${falsePos}/${healthy.length} (${pct(falsePos, healthy.length)})`);
+    console.log(`  error-level lines unread (log.unparsed): ${errUnread}/${errLines} (${pct(errUnread, errLines)})`);
+    console.log(`  all lines unread (log.unparsed): ${allUnread}/${allLines} (${pct(allUnread, allLines)})`);
+    console.log(`  excerpts the CLI refused (exit 2, counted unflagged and unread): ${refused}`);
+    if (half !== "working") continue;
+    const missed = failures.filter((e) => !of(e).flagged);
+    console.log(`  working-half failures not flagged (${missed.length}):`);
+    for (const e of missed) {
+      const o = of(e);
+      const note = o.refused !== null ? `  [refused: ${o.refused}]` : `  [${o.errorUnread}/${o.errorLines} error-level lines unread]`;
+      console.log(`    ${e.id}: ${e.class}${note}`);
+    }
+    const fp = healthy.filter((e) => of(e).flagged);
+    console.log(`  working-half healthy excerpts flagged (${fp.length}):`);
+    for (const e of fp) console.log(`    ${e.id}: ${of(e).violated.join(", ")}`);
+  }
+}
+
+main();
