@@ -29,7 +29,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { atOrAbove, type Severity } from "../analyzer/rules/finding.js";
+import { atOrAbove, type Severity } from "../domain/vocabulary.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPUS = join(ROOT, "test", "corpus");

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The `kvrewind` command: parses arguments (yargs) and hands each command to
-// the module that does the work. Exit codes: 0 clean, 1 findings at or above
-// --fail-on, 2 usage or input error (DESIGN.md "Findings").
+// the module that does the work. Exit codes: cli/exitCodes.ts.
 
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
+import { EXIT_CODES_HELP, ExitCode } from "./exitCodes.js";
 import { analyzeCommand } from "./commands/analyze.js";
 import { checkCommand } from "./commands/check.js";
 import { demoCommand } from "./commands/demo.js";
@@ -36,8 +36,9 @@ export async function main(argv: string[]): Promise<void> {
     .strict()
     .fail((msg, err) => {
       process.stderr.write(`kvrewind: ${err ? err.message : msg}\n`);
-      process.exit(2);
+      process.exit(ExitCode.usage);
     })
+    .epilogue(EXIT_CODES_HELP)
     .help()
     .parseAsync();
 }

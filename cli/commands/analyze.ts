@@ -2,8 +2,7 @@
 // and suspects in the incident, print the report (text, --json or --markdown;
 // each carries the hypotheses tested, docs/hypotheses.md "The ledger").
 // Paths that are not one incident database are ingested first, into --db or a
-// temporary database removed afterwards. Exit 1 when a violated finding is at
-// or above --fail-on.
+// temporary database removed afterwards. Exit codes: cli/exitCodes.ts.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +22,8 @@ import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
 import { ROLES, type Role } from "../../domain/vocabulary.js";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import type { IncidentDb } from "../../store/db.js";
+import { listSources } from "../../store/queries.js";
+import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
 
 interface AnalyzeArgs {
@@ -53,7 +54,8 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
       .option("host", { type: "string", describe: "when analyzing paths: host of sources whose content and path do not name one" })
       .option("role", { choices: ROLES, describe: "when analyzing paths: role of sources whose content and path do not say" })
       .option("tz", { type: "string", describe: "when analyzing paths: zone the logs were written in (default UTC)" })
-      .conflicts("json", "markdown") as unknown as Argv<AnalyzeArgs>,
+      .conflicts("json", "markdown")
+      .epilogue(EXIT_CODES_HELP) as unknown as Argv<AnalyzeArgs>,
   handler: async (argv) => {
     const progress = !argv.json && !argv.markdown && process.stderr.isTTY ? showProgress : undefined;
     const single = argv.inputs.length === 1 && isSqliteFile(argv.inputs[0]!);
@@ -70,7 +72,9 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
         // The ledger: every library hypothesis checked against the incident, ruled-out ones included, in each form.
         const ledger = checkHypotheses(db, loadLibrary()).verdicts;
         process.stdout.write(argv.json ? renderJson(report, ledger) : argv.markdown ? postMortem(db, report, ledger) : `${renderText(report)}\n${renderLedgerText(ledger)}`);
-        process.exitCode = failing(report, argv.failOn) ? 1 : 0;
+        const unread = unreadInputs(listSources(db));
+        reportUnread(unread);
+        process.exitCode = verdictExitCode(failing(report, argv.failOn), unread);
       } finally {
         db.close();
       }
@@ -107,7 +111,7 @@ export function bundleName(inputs: string[]): string {
   return inputs.length > 1 && parents.size === 1 ? basename([...parents][0]!) : inputs.map((p) => basename(p)).join(" ");
 }
 
-/** Ingests the named paths; inputs the pipeline refuses are reported on stderr, and none ingested is an error. */
+/** Ingests the named paths; skipped inputs are named on stderr (refused ones after the analysis, as not read), and none ingested is an error. */
 export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined): Promise<string> {
   const summary = await ingest({
     db,
@@ -118,7 +122,7 @@ export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: type
     ...(progress && { onProgress: (p: IngestProgress) => progress(`ingest ${p.phase}`, p.done, p.total) }),
   });
   if (progress) process.stderr.write("\r\x1b[K");
-  for (const s of summary.sources.filter((x) => x.status === "refused" || x.status === "skipped")) process.stderr.write(`kvrewind: ${s.status} ${s.path}: ${s.reason}\n`);
+  for (const s of summary.sources.filter((x) => x.status === "skipped")) process.stderr.write(`kvrewind: skipped ${s.path}: ${s.reason}\n`);
   if (summary.eventsTotal === 0) throw new Error(`${argv.inputs.join(", ")}: no events could be read`);
   return db;
 }

@@ -2,8 +2,8 @@
 // a user's ordering property checked against an incident (docs/hypotheses.md).
 // Two incident databases are an A/B: instances and violation rate in each.
 // `--list` prints the named hypotheses of docs/hypotheses/. Exit 1 when a
-// hypothesis is violated (in an A/B: in either incident), 2 on a usage or
-// input error (as `analyze`: 1 when what was checked found a violation).
+// hypothesis is violated (in an A/B: in either incident), 3 when none is but
+// an input was not read, 2 on a usage or input error (cli/exitCodes.ts).
 
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +16,8 @@ import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { hypothesisVerdictSchema, type HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
 import { bundleName, ingestInputs } from "./analyze.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
+import { listSources } from "../../store/queries.js";
+import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 
 interface CheckArgs {
   inputs?: string[];
@@ -41,15 +43,17 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
       .option("markdown", { type: "boolean", describe: "print the verdicts in Markdown" })
       .option("db", { type: "string", describe: "when checking paths: ingest them into this database and keep it" })
       .option("tz", { type: "string", describe: "when checking paths: zone the logs were written in (default UTC)" })
-      .conflicts("json", "markdown") as unknown as Argv<CheckArgs>,
+      .conflicts("json", "markdown")
+      .epilogue(EXIT_CODES_HELP) as unknown as Argv<CheckArgs>,
   handler: async (argv) => {
     if (argv.list) return void process.stdout.write(listText());
     const { hypotheses, inputs } = chosen(argv);
     if (inputs.length === 0) throw new Error("name an incident database or the logs to check");
     if (inputs.length === 2 && inputs.every(isSqliteFile)) return abCheck(argv, inputs as [string, string], hypotheses);
-    const verdicts = await withIncident(argv, inputs, (path) => checkFile(path, hypotheses));
+    const { verdicts, unread } = await withIncident(argv, inputs, (path) => checkFile(path, hypotheses));
     process.stdout.write(argv.json ? `${JSON.stringify({ incident: incidentName(inputs), hypotheses: verdicts.map((v) => hypothesisVerdictSchema.parse(v)) }, null, 2)}\n` : argv.markdown ? renderVerdictsMarkdown(verdicts, "## Hypotheses checked") : renderVerdictsText(verdicts));
-    process.exitCode = verdicts.some((v) => v.verdict === "violated") ? 1 : 0;
+    reportUnread(unread);
+    process.exitCode = verdictExitCode(verdicts.some((v) => v.verdict === "violated"), unread);
   },
 };
 
@@ -72,10 +76,16 @@ function chosen(argv: CheckArgs): { hypotheses: Hypothesis[]; inputs: string[] }
   return { hypotheses, inputs };
 }
 
-function checkFile(path: string, hypotheses: Hypothesis[]): HypothesisVerdict[] {
+interface Checked {
+  verdicts: HypothesisVerdict[];
+  /** Inputs of the incident that could not be looked at (cli/exitCodes.ts). */
+  unread: string[];
+}
+
+function checkFile(path: string, hypotheses: Hypothesis[]): Checked {
   const db = openIncidentFile(path, { readonly: true });
   try {
-    return checkHypotheses(db, hypotheses).verdicts;
+    return { verdicts: checkHypotheses(db, hypotheses).verdicts, unread: unreadInputs(listSources(db)) };
   } finally {
     db.close();
   }
@@ -98,10 +108,13 @@ function incidentName(inputs: string[]): string {
 }
 
 function abCheck(argv: CheckArgs, paths: [string, string], hypotheses: Hypothesis[]): void {
-  const [a, b] = paths.map((p) => checkFile(p, hypotheses)) as [HypothesisVerdict[], HypothesisVerdict[]];
+  const [checkedA, checkedB] = paths.map((p) => checkFile(p, hypotheses)) as [Checked, Checked];
+  const [a, b] = [checkedA.verdicts, checkedB.verdicts];
   const rows: AbRow[] = hypotheses.map((h, i) => ({ hypothesis: h.name ?? a[i]!.property, a: a[i]!, b: b[i]! }));
   const names = paths.map((p) => basename(p)) as [string, string];
   if (argv.json) process.stdout.write(`${JSON.stringify({ a: names[0], b: names[1], hypotheses: rows }, null, 2)}\n`);
   else process.stdout.write(argv.markdown ? renderAbMarkdown(names, rows) : renderAbText(names, rows));
-  process.exitCode = rows.some((r) => r.a.verdict === "violated" || r.b.verdict === "violated") ? 1 : 0;
+  const unread = [...checkedA.unread, ...checkedB.unread];
+  reportUnread(unread);
+  process.exitCode = verdictExitCode(rows.some((r) => r.a.verdict === "violated" || r.b.verdict === "violated"), unread);
 }

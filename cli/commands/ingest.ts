@@ -1,18 +1,21 @@
-// `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--append] [--json]`
+// `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--append] [--json] [--verbose]`
 // Files, directories, .gz and .tar.gz bundles → one ordered incident database.
 // Progress (bytes and lines per second) on stderr when it is a terminal; quiet
-// when piped or with --json. The summary lists per source what was not
-// understood (the unparsed lines by message shape) and the times it had to
-// infer. Exit 0 when every input was ingested, already present or skipped
-// (empty), 2 for a usage error, a missing path, nothing readable, a refused
-// input (the others are ingested all the same), or sources that look like
-// another incident (another --tz, a distant time span) without --append.
+// when piped or with --json. The summary fits a screen: totals, what was not
+// understood, refused and skipped inputs (cli/commands/ingestSummary.ts);
+// --verbose lists every source. Exit 0 when every input was ingested, already present or skipped
+// (empty); 3 when an input was refused or has lines that could not be read
+// (the others are ingested all the same); 2 for a usage error, a missing
+// path, nothing readable, or sources that look like another incident
+// (another --tz, a distant time span) without --append (cli/exitCodes.ts).
 
 import cliProgress from "cli-progress";
 import type { Argv, CommandModule } from "yargs";
 import { z } from "zod";
 import { ROLES } from "../../domain/vocabulary.js";
-import { ingest, type IngestProgress, type IngestSummary, type SourceSummary } from "../../ingest/pipeline.js";
+import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
+import { ingest, type IngestProgress, type IngestSummary } from "../../ingest/pipeline.js";
+import { renderSummary } from "./ingestSummary.js";
 
 const IngestArgs = z.object({
   paths: z.array(z.string().min(1)).min(1, "name at least one file or directory"),
@@ -22,6 +25,7 @@ const IngestArgs = z.object({
   tz: z.string().min(1).optional(),
   append: z.boolean().default(false),
   json: z.boolean().default(false),
+  verbose: z.boolean().default(false),
 });
 type IngestArgs = z.infer<typeof IngestArgs>;
 
@@ -40,7 +44,9 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
         default: false,
         describe: "the sources belong to the incident already in the database, even read in another zone or far from its time span",
       })
-      .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" }) as unknown as Argv<IngestArgs>,
+      .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
+      .option("verbose", { type: "boolean", default: false, describe: "list every input in the summary, with its unparsed shapes and errors" })
+      .epilogue(EXIT_CODES_HELP) as unknown as Argv<IngestArgs>,
   handler: async (argv) => {
     const parsed = IngestArgs.safeParse(argv);
     if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join("; "));
@@ -60,10 +66,11 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
     } finally {
       progress?.stop();
     }
-    process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary));
-    const refused = summary.sources.filter((s) => s.status === "refused");
-    for (const s of refused) process.stderr.write(`kvrewind: ${s.path}: ${s.reason}\n`);
-    process.exitCode = refused.length > 0 ? 2 : 0;
+    process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary, args.verbose));
+    // An ingest judges nothing: it is clean, or could not look at everything (cli/exitCodes.ts).
+    const unread = unreadInputs(summary.sources);
+    reportUnread(unread);
+    process.exitCode = verdictExitCode(false, unread);
   },
 };
 
@@ -102,38 +109,4 @@ class ProgressView {
   stop(): void {
     if (this.phase !== undefined) this.bar.stop();
   }
-}
-
-/** Unparsed shapes shown per source; --json has them all (ingest/unparsedShapes.ts keeps the top 20). */
-const SHOWN_SHAPES = 5;
-
-function sourceLine(s: SourceSummary): string {
-  if (s.status !== "ingested") return `${s.status.padEnd(9)} ${s.path}: ${s.reason}`;
-  const who = [s.host && `host ${s.host}`, s.role && `role ${s.role}`, s.ranks.length > 0 && `ranks ${s.ranks.join(",")}`].filter(Boolean).join("  ");
-  const span = s.first && s.last ? `  ${s.first} .. ${s.last}` : "";
-  const format = s.wrapper !== null ? `${s.format} in ${s.wrapper}` : s.format;
-  const inferred = s.inferred > 0 ? `  inferred times ${s.inferred}` : "";
-  const lines = [
-    `ingested  ${s.path}  ${format}  ${who}  lines ${s.lines}  events ${s.events}  unparsed ${s.unparsed}${inferred}  errors ${s.errorCount}${span}`,
-  ];
-  for (const e of s.errors.slice(0, 5)) lines.push(`            line ${e.line}: ${e.message}`);
-  if (s.errorCount > 5) lines.push(`            ... ${s.errorCount - 5} more`);
-  if (s.timeOrigin !== null) lines.push(`            times: ${s.timeOrigin}`);
-  const shapes = s.unparsedShapes.slice(0, SHOWN_SHAPES);
-  if (shapes.length > 0) lines.push("            not understood (count, shape, first line):");
-  for (const u of shapes) lines.push(`            ${String(u.count).padStart(7)}  ${u.shape}${u.line > 0 ? `  (line ${u.line})` : ""}`);
-  const rest = s.unparsedShapes.slice(SHOWN_SHAPES).reduce((n, u) => n + u.count, 0);
-  if (rest > 0) lines.push(`            ${String(rest).padStart(7)}  lines of other shapes (--json lists them)`);
-  return lines.join("\n");
-}
-
-export function renderSummary(summary: IngestSummary): string {
-  const offsets = Object.entries(summary.clockOffsetsUs)
-    .map(([host, us]) => `${host} ${us >= 0 ? "+" : ""}${us} us`)
-    .join(", ");
-  return [
-    ...summary.sources.map(sourceLine),
-    `${summary.db}: ${summary.eventsTotal} events (${summary.eventsAdded} added)${offsets ? `; clock offsets: ${offsets}` : ""}`,
-    "",
-  ].join("\n");
 }

@@ -19,7 +19,10 @@ function citedPaths(text: string): string[] {
 }
 
 test("every repository path a source or document cites exists", () => {
-  const tracked = execFileSync("git", ["ls-files", "*.ts", "*.md"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+  // This folder's tests plant made-up paths to prove their checks fail.
+  const tracked = execFileSync("git", ["ls-files", "*.ts", "*.md"], { cwd: ROOT, encoding: "utf8" })
+    .split("\n")
+    .filter((f) => f !== "" && !f.startsWith("test/architecture/"));
   const missing: string[] = [];
   for (const file of tracked) {
     if (!existsSync(join(ROOT, file))) continue;

@@ -73,7 +73,7 @@ test("usage and input errors exit 2 with a message naming the problem", () => {
   assert.match(tz.stderr, /--tz Mars\/Olympus/);
 });
 
-test("a refused file is named and exits 2; the other files are ingested", () => {
+test("a refused file is named and exits 3 (could not look); the other files are ingested, and analyze of the same folder agrees", () => {
   const dir = tempDir("cli-refused");
   const bundle = writeTree(join(dir, "b"), {
     "d0/decode-tp0.log": `${logStamp(T0)} DP0 TP0] Sending to prefill server with bootstrap room 42 is_dummy=False\n`,
@@ -81,10 +81,50 @@ test("a refused file is named and exits 2; the other files are ingested", () => 
   });
   const db = join(dir, "i.db");
   const r = run(["ingest", bundle, "--db", db]);
-  assert.equal(r.status, 2);
-  assert.match(r.stderr, /core\.dump: binary content/);
-  assert.match(r.stdout, /ingested {2}.*decode-tp0\.log/);
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /not read: .*core\.dump: refused \(binary content/);
+  assert.match(r.stdout, /ingested 1 of 2 inputs/);
   assert.equal(withDb(db, (h) => eventRows(h).length), 1);
+  const analyzed = run(["analyze", bundle, "--json"]);
+  assert.equal(analyzed.status, 3, "no finding at or above high, but an input was refused: not clean");
+  assert.match(analyzed.stderr, /not read: .*core\.dump: refused/);
+  assert.equal(run(["analyze", db, "--json"]).status, 3, "the stored incident remembers the refused input");
+  const whole = writeTree(join(dir, "whole"), { "d0/decode-tp0.log": `${logStamp(T0)} DP0 TP0] Sending to prefill server with bootstrap room 42 is_dummy=False\n` });
+  assert.equal(run(["ingest", whole, "--db", join(dir, "whole.db")]).status, 0);
+  assert.equal(run(["analyze", whole, "--json"]).status, 0);
+});
+
+test("the default summary fits a screen: totals, the most frequent unparsed shapes across files, what was refused; --verbose lists each input", () => {
+  const dir = tempDir("cli-summary");
+  const files: Record<string, string | Buffer> = { "d0/core.dump": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x00]) };
+  for (let tp = 0; tp < 8; tp++) {
+    files[`d0/decode-tp${tp}.log`] = [
+      `${logStamp(T0)} DP0 TP${tp}] Sending to prefill server with bootstrap room 4${tp} is_dummy=False`,
+      `${logStamp(T0 + 1000)} DP0 TP${tp}] Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=${40 + tp}.5 GB`,
+      `${logStamp(T0 + 2000)} DP0 TP${tp}] Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=${50 + tp}.5 GB`,
+      "",
+    ].join("\n");
+  }
+  const bundle = writeTree(join(dir, "b"), files);
+  const r = run(["ingest", bundle, "--db", join(dir, "i.db")]);
+  assert.equal(r.status, 3);
+  const out = r.stdout.trimEnd().split("\n");
+  assert.ok(out.length <= 12, `one screen, not a block per file:\n${r.stdout}`);
+  assert.match(out[0]!, /i\.db: ingested 8 of 9 inputs \(1 host, 8 ranks; 24 lines\); 24 events \(24 added\)/);
+  assert.match(r.stdout, /not understood: 16 lines \(66\.7 % of lines\) in 8 files/);
+  assert.match(r.stdout, /\n +16 {2}Load weight end\. .* \(.*decode-tp0\.log:2\)/, "one shape, counted across the eight files");
+  assert.match(r.stdout, /refused 1 input:\n {2}.*core\.dump: binary content/);
+  assert.doesNotMatch(r.stdout, /^ingested {2}/m);
+  const verbose = run(["ingest", bundle, "--db", join(dir, "v.db"), "--verbose"]);
+  assert.equal(verbose.stdout.match(/^ingested {2}.*decode-tp\d\.log/gm)?.length, 8);
+});
+
+test("--help of every command states the exit-code contract", () => {
+  for (const command of [[], ["ingest"], ["analyze"], ["check"]]) {
+    const help = run([...command, "--help"]);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Exit codes \(every command\):[\s\S]*3 {2}nothing at or above --fail-on, but some input was refused/, command.join(" "));
+  }
 });
 
 test("kill -9 in the middle of an ingest: the database opens, the earlier source is intact, the partial one absent", async () => {
