@@ -58,7 +58,8 @@ export function renderMarkdown(report: AnalysisReport, timeline: TimelineEntry[]
   out.push("## Summary", "");
   out.push(summary(report), "");
   out.push(`- Window: ${incident.start ?? "?"} → ${incident.end ?? "?"}`);
-  out.push(`- Evidence: ${coverage.sources} sources, ${coverage.events} events, ${coverage.ranks.length} ranks on ${incident.hosts.length} host(s)`);
+  const hosts = incident.hosts.length === 0 ? "no named host" : incident.hosts.length === 1 ? "1 host" : `${incident.hosts.length} hosts`;
+  out.push(`- Evidence: ${coverage.sources} sources, ${coverage.events} events, ${coverage.ranks.length} ranks on ${hosts}`);
   const settings = Object.entries(incident.config).map(([k, v]) => `\`${k}=${String(v)}\``);
   if (settings.length) out.push(`- Settings: ${settings.join(", ")}`);
   const assumed = (incident.assumed ?? []).map((a) => `\`${a.setting}=${String(a.value)}\``);

@@ -281,6 +281,7 @@ function causeEffect(cause: CauseId, settings: IncidentDiff["settings"], ra: Rec
   const relevant = settings.filter((s) => s.key in sens && sens[s.key]!(s.a, s.b) !== undefined);
   const pct = (r: Rate): string => `${(r.rate * 100).toFixed(1)}%`;
   const metricText = `${metric} ${pct(ra[metric])} → ${pct(rb[metric])}`;
+  if (Object.keys(sens).length === 0) return { cause, effect: "neutral", reason: `depends on no setting a run states; ${metricText}` };
   if (relevant.length === 0) {
     return changed && settings.length > 0
       ? { cause, effect: "refutes", reason: `${metricText} changed, but none of the settings it depends on (${Object.keys(sens).join(", ")}) differ` }

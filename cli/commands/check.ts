@@ -68,9 +68,13 @@ function chosen(argv: CheckArgs): { hypotheses: Hypothesis[]; inputs: string[] }
   const hypotheses = [...(argv.hypothesis ?? []).map(loadHypothesisFile), ...(argv.expr ?? []).map(parseExpression)];
   const inputs: string[] = [];
   for (const p of argv.inputs ?? []) {
-    const named = existsSync(p) ? undefined : libraryHypothesis(p);
-    if (named) hypotheses.push(named);
-    else inputs.push(p);
+    if (existsSync(p)) {
+      inputs.push(p);
+      continue;
+    }
+    const named = libraryHypothesis(p);
+    if (!named) throw new Error(`${p}: no such file, and no library hypothesis of that name (\`kvrewind check --list\` names them)`);
+    hypotheses.push(named);
   }
   if (hypotheses.length === 0) throw new Error("give a hypothesis: --hypothesis FILE, --expr '...', or a NAME from `kvrewind check --list`");
   return { hypotheses, inputs };

@@ -103,12 +103,15 @@ test("analyze --json and the text report carry the same ledger: a hypotheses sec
   assert.deepEqual(counted, (["violated", "consistent", "undetermined"] as const).map((v) => out.hypotheses.filter((h) => h.verdict === v).length));
 });
 
-test("errors: a mistyped kind at its position, no hypothesis, no input: exit 2", () => {
+test("errors: a mistyped kind at its position, no hypothesis, no input, a name that is neither a file nor a hypothesis: exit 2", () => {
   const typo = kvrewind("check", "fixtures/incidents/healthy", "--expr", "every kernel.red has kv.notify before same room");
   assert.equal(typo.status, 2);
   assert.equal(typo.stderr, "kvrewind: expr:1:7: unknown kind 'kernel.red' (did you mean kernel.read?)\n");
   assert.equal(kvrewind("check", "fixtures/incidents/healthy").status, 2);
   assert.equal(kvrewind("check", "read-after-last-notify").status, 2);
+  const unknown = kvrewind("check", "fixtures/incidents/healthy", "read-after-last-notfy");
+  assert.equal(unknown.status, 2);
+  assert.equal(unknown.stderr, "kvrewind: read-after-last-notfy: no such file, and no library hypothesis of that name (`kvrewind check --list` names them)\n");
 });
 
 test("--list names every library hypothesis with its statement", () => {
