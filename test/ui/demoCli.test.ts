@@ -13,6 +13,7 @@ import { FIXTURES } from "./serverHarness.js";
 import { scratchDir } from "../scratchDir.js";
 
 const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 async function startDemo(dataDir: string, cwd?: string) {
   const child = spawn(process.execPath, [CLI, "demo", "--port", "0", "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"], cwd });
@@ -68,5 +69,46 @@ test("demo with a relative data directory (what npm start does) builds its incid
     assert.ok(statSync(join(cwd, "data", "incidents", finished.id, "incident.db")).isFile());
   } finally {
     await demo.stop();
+  }
+});
+
+/** Polls until the server at `url` stops answering (true) or 10 s pass (false). */
+async function stopsAnswering(url: string): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    const answers = await fetch(new URL("api/incidents", url)).then(
+      () => true,
+      () => false,
+    );
+    if (!answers) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+test("stopping `npm start`'s demo through npm stops its server too (no child left serving)", async () => {
+  const dataDir = join(scratchDir("kvrewind-demo-npm-"), "data");
+  // Its own process group, so that whatever it leaves behind is cleaned up after the verdict.
+  const npm = spawn("npm", ["run", "--silent", "demo", "--", "--port", "0", "--data-dir", dataDir], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    npm.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /kvrewind demo at (http:\/\/\S+)\n/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    npm.once("exit", (code) => reject(new Error(`npm run demo exited with ${code}`)));
+  });
+  const exited = new Promise<void>((resolve) => npm.once("exit", () => resolve()));
+  try {
+    assert.equal((await fetch(new URL("api/incidents", url))).status, 200);
+    npm.kill("SIGTERM");
+    await exited;
+    assert.ok(await stopsAnswering(url), "the demo server still answers after npm was stopped");
+  } finally {
+    try {
+      process.kill(-npm.pid!, "SIGKILL");
+    } catch {
+      // The group is gone: nothing was left behind.
+    }
   }
 });
