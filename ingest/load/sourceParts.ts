@@ -66,7 +66,7 @@ export class PartRowStream implements RowStream {
     const texts = stream.lastTexts();
     if (texts) rows.addTexts([texts]);
     const done = { index, ...stream.finishPart() };
-    this.bytesDone += stream.bytesRead;
+    this.bytesDone += this.ownBytes(this.jobs[this.job]!, stream.bytesRead);
     this.linesDone += done.stats.lines;
     this.current = null;
     this.job++;
@@ -74,7 +74,13 @@ export class PartRowStream implements RowStream {
   }
 
   progress(): LoadProgress {
-    return { bytes: this.bytesDone + (this.current?.bytesRead ?? 0), lines: this.linesDone };
+    const current = this.current === null ? 0 : this.ownBytes(this.jobs[this.job]!, this.current.bytesRead);
+    return { bytes: this.bytesDone + current, lines: this.linesDone };
+  }
+
+  /** A part reads on past its end to the next part's seam; progress counts only its own bytes, so the parts add up to the file. */
+  private ownBytes(job: PartJob, bytesRead: number): number {
+    return Math.min(bytesRead, (job.endByte ?? job.source.bytes) - job.startByte);
   }
 
   private open(): SourceStream {
