@@ -2,7 +2,8 @@
 // 2 million lines through the real pipeline (scan, parse workers, store
 // thread) into a fresh incident file, and prints lines/s, MB/s, the
 // peak RSS of the process and the CPU seconds of its busy threads (parse
-// workers, store thread) (BENCH_LOAD_WORKERS=1 forces one parse worker).
+// workers, store thread) (BENCH_LOAD_WORKERS=1 forces one parse worker;
+// BENCH_SPLIT=off reads no file in parts).
 // Without a directory it does so for two generated inputs (bench/
 // incidentGen.ts, under bench/out/, reused on later runs): 18 sources shaped
 // like pod logs (CRI-wrapped, glog and undated lines among SGLang's;
@@ -18,6 +19,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { DEFAULT_SPLIT } from "../ingest/load/loadPlan.js";
 import { ingest } from "../ingest/pipeline.js";
 import { openIncident } from "../store/db.js";
 import { replayIncident } from "../analyzer/replay/replay.js";
@@ -28,6 +30,8 @@ const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);
 const REAL_WORLD = process.env.BENCH_INPUT !== "plain";
 /** Parse workers of the load; unset, the pipeline decides (two for an input this size). */
 const LOAD_WORKERS = process.env.BENCH_LOAD_WORKERS === undefined ? undefined : Number(process.env.BENCH_LOAD_WORKERS);
+/** `BENCH_SPLIT=off`: no file is scanned or parsed in parts, to weigh what the cutting gains against one worker per file. */
+const NO_SPLIT = process.env.BENCH_SPLIT === "off" ? { scanSplitBytes: Infinity, loadSplit: { splitBytes: Infinity, partBytes: DEFAULT_SPLIT.partBytes } } : {};
 
 function sizeOf(dir: string): number {
   let n = 0;
@@ -170,6 +174,7 @@ async function measureIngest(label: string, dir: string, db: string): Promise<In
       db,
       paths: [dir],
       ...(LOAD_WORKERS !== undefined ? { loadWorkers: LOAD_WORKERS } : {}),
+      ...NO_SPLIT,
       onProgress: (p) => {
         sample();
         if (p.phase !== phase) {

@@ -30,6 +30,7 @@ import { mergeScanParts, scanRequestsOf } from "./scan/scanParts.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.js";
 import type { UnparsedShape } from "../store/queries.js";
 import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
+import type { SplitOptions } from "./load/loadPlan.js";
 import { runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";
 import { datingHints, type TimeSpan } from "./scan/timeHints.js";
@@ -57,6 +58,8 @@ export interface IngestOptions {
   loadWorkers?: number;
   /** Files from this size up are scanned in parts on both scan workers (default ingest/scan/scanParts.ts SCAN_SPLIT_BYTES). */
   scanSplitBytes?: number;
+  /** From what size a file is parsed in parts on both load workers, and the parts' size (default ingest/load/loadPlan.ts DEFAULT_SPLIT). */
+  loadSplit?: SplitOptions;
 }
 
 /** Where an ingest stands: scan and load count bytes. */
@@ -334,6 +337,7 @@ async function store(
     const stats = await runLoad(loadSources, alignment.offsetsUs, merger ?? writer, (progress) =>
       opts.onProgress?.({ phase: "load", done: progress.bytes, total: bytesTotal, lines: progress.lines }),
       opts.loadWorkers,
+      opts.loadSplit,
     );
     if (merger) {
       merger.finish();
