@@ -97,3 +97,23 @@ test("collectives that agree on op but not on payload: collective-divergence can
   assert.match(rule.title, /, but a hypothesis of the same check is violated$/);
   assert.ok(rule.missing!.some((m) => /^hypothesis collectives-agree, the same check in the hypothesis language, is violated 1 of 2 time\(s\), first at p0\/probe-tp[01]\.jsonl:3/.test(m)), rule.missing!.join(" | "));
 });
+
+test("a room the model times out with no record saying so is a transfer-stall finding, not a consistent rule", async () => {
+  const config = (rank: Rank) => probe(0, rank, "config", { backend: "mooncake", version: "0.5.15", index_k_dtype: "bf16", waiting_timeout_s: 60 });
+  const DONE = "5830149913321000003";
+  const decode = lines(
+    config(D0),
+    probe(1, D0, "kv.meta", { pages: [[8, 12]], dst: "p0/tp0" }, ROOM),
+    probe(2, D0, "kv.meta", { pages: [[16, 20]], dst: "p0/tp0" }, DONE),
+    probe(3, D0, "kv.notify", { status: 4 }, DONE),
+    probe(90, D0, "sched.iter", { iter: 9, branch: "run_batch" }),
+  );
+  const prefill = lines(config(P0), probe(1.5, P0, "kv.post", { chunk: 0, last: true, pages: [[8, 12]], queue: 0 }, ROOM));
+  const a = analyzeIncident(await buildIncident([{ path: "d0/probe-tp0.jsonl", text: decode }, { path: "p0/probe-tp0.jsonl", text: prefill }]));
+  assert.equal(verdictOf(a, "transfer-stall"), "violated");
+  const stall = a.findings.find((f) => f.rule === "transfer-stall" && f.room === ROOM)!;
+  assert.equal(stall.title, `Room ${ROOM} timed out in KVPoll.WaitingForInput after 60 s on 1 rank(s)`);
+  assert.deepEqual(stall.ranks, ["decode/tp0"]);
+  assert.match(stall.explanation, new RegExp(`but replayed, the model finds that room ${ROOM} timed out in WaitingForInput on decode/tp0 \\(prefill-not-bootstrapped\\) \\(decided at d0/probe-tp0\\.jsonl:5; no record states it\\)\\.$`));
+  assert.ok(stall.witness.some((w) => w.source === "d0/probe-tp0.jsonl" && w.line === 2), "the room's metadata, sent and never answered");
+});
