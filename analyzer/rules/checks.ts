@@ -44,6 +44,8 @@ export const HYPOTHESIS_CHECKS: Readonly<Record<string, HypothesisCheck>> = {
   "hicache-gated-index-k-read": { rule: "hicache-ungated-read" },
   "indexer-address-fits-int32": { rule: "address-overflow" },
   "bootstrap-thread-lives": { rule: "unhandled-abort" },
+  "page-not-reused-in-flight": { rule: "stale-slot-reuse" },
+  "read-after-last-notify": { rule: "incomplete-completion" },
   // An agreement compares what the ranks entered: a rank that never entered the collective is no disagreement.
   "collectives-agree": { rule: "collective-divergence", part: (f) => f.facts?.opMismatch === true },
   "bootstrap-survives-abort": { rule: "unhandled-abort", part: (f) => f.facts?.abortSeen === true },
@@ -56,6 +58,15 @@ export const HYPOTHESIS_CHECKS: Readonly<Record<string, HypothesisCheck>> = {
     part: (f) => factList(f, "recordKinds").includes("log.exception") && factList(f, "threads").includes("scheduler"),
   },
 };
+
+/**
+ * Rules the library states only in part: each of their hypotheses is one of
+ * the things the rule checks, and the rule also sees what the language cannot
+ * state (frozen queue gauges, probe timeouts, transfer-engine lines). Every
+ * other rule with hypotheses here is stated whole by them together: violated
+ * exactly where one of them is.
+ */
+export const RULES_STATED_IN_PART: ReadonlySet<RuleId> = new Set(["transfer-stall", "transport-failure", "process-failure"]);
 
 /** The rule's findings that decide the hypothesis's part of its check. */
 export function findingsOfCheck<F extends { draft: DraftFinding }>(check: HypothesisCheck, findings: readonly F[]): F[] {
