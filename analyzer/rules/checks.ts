@@ -38,13 +38,17 @@ export interface HypothesisCheck {
 
 const factList = (f: DraftFinding, key: string): unknown[] => (Array.isArray(f.facts?.[key]) ? (f.facts[key] as unknown[]) : []);
 
-/** Library hypotheses that restate a rule's check, by name. */
+/**
+ * Library hypotheses that restate a rule's check, by name. A cause's
+ * mechanism hypothesis is not one unless listed here: page-not-reused-in-flight
+ * is violated by any write after a free, stale-slot-reuse only when another
+ * room was given those pages and read them.
+ */
 export const HYPOTHESIS_CHECKS: Readonly<Record<string, HypothesisCheck>> = {
   "checksums-agree": { rule: "checksum-mismatch" },
   "hicache-gated-index-k-read": { rule: "hicache-ungated-read" },
   "indexer-address-fits-int32": { rule: "address-overflow" },
   "bootstrap-thread-lives": { rule: "unhandled-abort" },
-  "page-not-reused-in-flight": { rule: "stale-slot-reuse" },
   "read-after-last-notify": { rule: "incomplete-completion" },
   // An agreement compares what the ranks entered: a rank that never entered the collective is no disagreement.
   "collectives-agree": { rule: "collective-divergence", part: (f) => f.facts?.opMismatch === true },

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { loadLibrary } from "../../analyzer/hypotheses/library.js";
-import { HYPOTHESIS_CHECKS, RULES_STATED_IN_PART } from "../../analyzer/rules/checks.js";
+import { CAUSE_CHECKS, HYPOTHESIS_CHECKS, RULES_STATED_IN_PART } from "../../analyzer/rules/checks.js";
 import { analyzeIncident } from "../../analyzer/rules/index.js";
 import type { RuleId } from "../../domain/vocabulary.js";
 import { ingest } from "../../ingest/pipeline.js";
@@ -23,10 +23,18 @@ import { scratchDir } from "../scratchDir.js";
 
 after(cleanUp);
 
-/** The library hypotheses that state each rule, from the one table (analyzer/rules/checks.ts). */
+/**
+ * The library hypotheses of each rule, from the one table (analyzer/rules/checks.ts): those that restate
+ * its check and, for a rule stated whole, the mechanism hypotheses of the causes it decides (on the
+ * fixtures and bundles their violations coincide with the rule's).
+ */
 function hypothesesByRule(inPart: boolean): Partial<Record<RuleId, string[]>> {
   const out: Partial<Record<RuleId, string[]>> = {};
-  for (const [name, { rule }] of Object.entries(HYPOTHESIS_CHECKS)) if (RULES_STATED_IN_PART.has(rule) === inPart) (out[rule] ??= []).push(name);
+  const add = (rule: RuleId, name: string) => {
+    if (RULES_STATED_IN_PART.has(rule) === inPart && !(out[rule] ??= []).includes(name)) out[rule]!.push(name);
+  };
+  for (const [name, { rule }] of Object.entries(HYPOTHESIS_CHECKS)) add(rule, name);
+  if (!inPart) for (const { rule, mechanism } of Object.values(CAUSE_CHECKS)) if (mechanism) add(rule, mechanism);
   return out;
 }
 
