@@ -8,21 +8,10 @@ import { z } from "zod";
 import type { IncidentDb } from "../../store/db.js";
 import type { CauseId } from "../../domain/vocabulary.js";
 import { VERDICTS } from "../../domain/vocabulary.js";
+import { CAUSE_CHECKS } from "../rules/checks.js";
 import { libraryHypothesis } from "./library.js";
 import { checkHypotheses } from "./run.js";
 import type { HypothesisVerdict } from "./verdict.js";
-
-/** Each cause and the library hypothesis whose violation is its mechanism happening. */
-export const CAUSE_HYPOTHESES: Partial<Record<CauseId, string>> = {
-  "hicache-indexk-race": "hicache-gated-index-k-read",
-  "stale-slot-reuse": "page-not-reused-in-flight",
-  "pool-sizing-fp8-hardcoded": "pool-sized-for-dtype",
-  "overlap-collective-desync": "same-branch-before-collective",
-  "unhandled-abort": "bootstrap-thread-lives",
-  "indexer-address-overflow": "indexer-address-fits-int32",
-  "item-len-mismatch": "index-k-dtype-agrees",
-  "uncounted-state-transfer": "read-after-last-notify",
-};
 
 const sideSchema = z.object({ verdict: z.enum(VERDICTS), violated: z.number().int().nonnegative(), checked: z.number().int().nonnegative(), rate: z.number().nullable() });
 export const causeHypothesisSchema = z.object({ name: z.string(), a: sideSchema, b: sideSchema });
@@ -31,7 +20,7 @@ type Side = z.infer<typeof sideSchema>;
 
 /** The causes' hypotheses checked on both incidents, one pass over each. */
 export function causeHypotheses(a: IncidentDb, b: IncidentDb): Map<CauseId, CauseHypothesis> {
-  const causes = Object.entries(CAUSE_HYPOTHESES) as [CauseId, string][];
+  const causes = (Object.entries(CAUSE_CHECKS) as [CauseId, (typeof CAUSE_CHECKS)[CauseId]][]).flatMap(([cause, c]) => (c.mechanism ? [[cause, c.mechanism] as const] : []));
   const hypotheses = causes.map(([, name]) => libraryHypothesis(name)!);
   const [va, vb] = [a, b].map((db) => checkHypotheses(db, hypotheses).verdicts);
   return new Map(causes.map(([cause, name], i) => [cause, { name, a: side(va![i]!), b: side(vb![i]!) }]));

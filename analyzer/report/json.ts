@@ -3,14 +3,10 @@
 // Beside the rules' report it carries the ledger (docs/hypotheses.md "The
 // ledger"): every library hypothesis's verdict on the incident.
 
-import { z } from "zod";
-import { hypothesisVerdictSchema, type HypothesisVerdict } from "../hypotheses/verdict.js";
-import { analysisReportSchema, type AnalysisReport } from "../rules/finding.js";
-
-/** What `analyze --json` prints: the findings contract and the hypotheses tested. */
-export const analyzeOutputSchema = analysisReportSchema.extend({ hypotheses: z.array(hypothesisVerdictSchema) });
-export type AnalyzeOutput = z.infer<typeof analyzeOutputSchema>;
+import type { HypothesisVerdict } from "../hypotheses/verdict.js";
+import { analysisSchema } from "../rules/analysis.js";
+import type { AnalysisReport } from "../rules/finding.js";
 
 export function renderJson(report: AnalysisReport, hypotheses: readonly HypothesisVerdict[]): string {
-  return JSON.stringify(analyzeOutputSchema.parse({ ...report, hypotheses }), null, 2) + "\n";
+  return JSON.stringify(analysisSchema.parse({ ...report, hypotheses }), null, 2) + "\n";
 }

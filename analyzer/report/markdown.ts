@@ -99,7 +99,8 @@ export function renderMarkdown(report: AnalysisReport, timeline: TimelineEntry[]
   out.push("");
   if (coverage.gaps.length) {
     out.push("Gaps in the evidence:", "");
-    for (const g of coverage.gaps) out.push(`- ${g.kind}: ${g.detail}${g.blinds?.length ? ` (blinds ${g.blinds.map((b) => `\`${b}\``).join(", ")})` : ""}`);
+    const rules = (verb: string, ids: readonly string[] | undefined) => (ids?.length ? ` (${verb} ${ids.map((b) => `\`${b}\``).join(", ")})` : "");
+    for (const g of coverage.gaps) out.push(`- ${g.kind}: ${g.detail}${rules("blinds", g.blinds)}${rules("weakens", g.weakens)}`);
     out.push("");
   }
   return out.join("\n");

@@ -45,7 +45,7 @@ export function renderText(report: AnalysisReport): string {
     out.push("");
     out.push("EVIDENCE GAPS");
     for (const g of coverage.gaps) {
-      const blinds = g.blinds?.length ? ` [blinds ${g.blinds.join(", ")}]` : g.explainedBy ? " [explained]" : "";
+      const blinds = g.blinds?.length ? ` [blinds ${g.blinds.join(", ")}]` : g.weakens?.length ? ` [weakens ${g.weakens.join(", ")}]` : g.explainedBy ? " [explained]" : "";
       out.push(...wrap(`${g.kind}: ${g.detail}${blinds}`, "  "));
     }
   }

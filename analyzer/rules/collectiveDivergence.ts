@@ -208,6 +208,6 @@ function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string
       `but ${d.culprits.map(describe).join("; ")}.${hangText}${missingText} Culprit rank(s): ${d.culprits.map((c) => c.rank).join(", ")}.`,
     falsify: "Rerun the same abort burst with --disable-overlap-schedule (event_loop_normal_disagg_*); if the divergence is the overlap loop's, every rank takes the same branch.",
     checked: matched,
-    facts: { group: g.name, seq, culprits: d.culprits.map((c) => c.rank), onIdle, hang: d.hang, missingRanks: unrecorded },
+    facts: { group: g.name, seq, culprits: d.culprits.map((c) => c.rank), onIdle, hang: d.hang, missingRanks: unrecorded, opMismatch: d.culprits.some((c) => c.entered !== undefined) },
   };
 }

@@ -4,8 +4,10 @@
 // - a rule that examined nothing is never `consistent`: it is undetermined,
 //   naming what it would have needed;
 // - a `consistent` of a rule that a gap blinds (a PD side with no source, TP
-//   ranks missing against the stated size, an input skipped at ingest) is
-//   undetermined, naming the gap;
+//   ranks missing against the stated size, an input skipped at ingest: the
+//   gap's own `blinds`, gaps/gap.ts) is undetermined, naming the gap;
+// - so is a `consistent` beside a violated library hypothesis that restates
+//   the rule's check (ledger.ts): one check, one decision;
 // - `violated` never rests on 0 checked: each violated instance was examined;
 // - every verdict lists the settings it rests on that the incident does not
 //   state (defaults, and rules derived from a defaulted backend or version).
@@ -13,7 +15,7 @@
 import type { Profile } from "../model/api.js";
 import { flagKey } from "../replay/profileFlag.js";
 import type { AnalysisReport } from "./finding.js";
-import { BLINDING_KINDS, type Gap } from "./gaps/gap.js";
+import type { Gap } from "./gaps/gap.js";
 import type { ReplayEvidence } from "./replayEvidence.js";
 import type { DraftFinding, Rule, RuleResult } from "./rule.js";
 
@@ -42,10 +44,11 @@ export function assumedSettings(replay: ReplayEvidence | undefined): AssumedSett
   return out;
 }
 
-export function discipline(rule: Rule, result: RuleResult, gaps: readonly Gap[], assumed: readonly AssumedSetting[]): DisciplinedResult {
+/** `contradicted`: why a consistent verdict of this rule cannot stand, besides gaps (ledger.ts contradictions). */
+export function discipline(rule: Rule, result: RuleResult, gaps: readonly Gap[], assumed: readonly AssumedSetting[], contradicted: readonly string[] = []): DisciplinedResult {
   const fields = new Set((rule.restsOn ?? []).map((f) => flagKey(f)));
   const rests = assumed.filter((a) => fields.has(a.setting)).map((a) => `${a.setting}=${String(a.value)} (${a.origin}: ${a.why})`);
-  const blinding = gaps.filter((g) => BLINDING_KINDS.has(g.gap.kind) && (g.gap.blinds ?? []).includes(rule.id));
+  const blinding = gaps.filter((g) => (g.gap.blinds ?? []).includes(rule.id)).map((g) => g.gap.detail);
   // evidence-gap reports what is absent: its detail names the sources and lines, and it cites a line where one exists.
   const findings = result.findings.map((f) => withAssumptions(rule.id === "evidence-gap" ? f : witnessed(f), rests));
   const violatedInstances = findings.filter((f) => f.verdict === "violated").reduce((n, f) => n + (f.count ?? 1), 0);
@@ -56,8 +59,8 @@ export function discipline(rule: Rule, result: RuleResult, gaps: readonly Gap[],
     findings: findings.map((f) => {
       if (f.verdict !== "consistent") return f;
       const none = checked === 0 || (f.checked ?? checked) === 0;
-      if (!none && blinding.length === 0) return f;
-      return weakened(rule, f, none, blinding);
+      if (!none && blinding.length === 0 && contradicted.length === 0) return f;
+      return weakened(rule, f, none, blinding, contradicted);
     }),
   };
 }
@@ -80,22 +83,24 @@ function witnessed(f: DraftFinding): DraftFinding {
   };
 }
 
-/** A consistent verdict the evidence cannot carry: nothing was examined, or a gap hides what the rule needs. */
-function weakened(rule: Rule, f: DraftFinding, nothingChecked: boolean, gaps: readonly Gap[]): DraftFinding {
+/** A consistent verdict the evidence cannot carry: nothing was examined, or a gap hides what the rule needs, or another judge of the check saw a violation. */
+function weakened(rule: Rule, f: DraftFinding, nothingChecked: boolean, gaps: readonly string[], contradicted: readonly string[]): DraftFinding {
+  const reasons = [...gaps, ...contradicted];
   const why = [
     ...(nothingChecked ? ["the rule examined no instance of what it checks, so the incident neither shows nor rules out a violation"] : []),
-    ...gaps.map((g) => g.gap.detail),
+    ...reasons,
   ];
+  const but = gaps.length ? "the evidence has gaps that hide what it checks" : "a hypothesis of the same check is violated";
   return {
     ...f,
     verdict: "undetermined",
-    title: nothingChecked ? `${rule.id}: nothing to check` : `${f.title}, but the evidence has gaps that hide what it checks`,
+    title: nothingChecked ? `${rule.id}: nothing to check` : `${f.title}, but ${but}`,
     explanation: `${f.explanation} The verdict cannot stand as consistent: ${why.join("; ")}.`,
     ...(nothingChecked && { checked: 0 }),
     missing: [
       ...(f.missing ?? []),
       ...(nothingChecked ? [`evidence of what the rule checks: ${rule.needs.join("; ")}`] : []),
-      ...gaps.map((g) => g.gap.detail),
+      ...reasons,
     ],
   };
 }

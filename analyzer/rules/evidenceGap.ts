@@ -2,7 +2,8 @@
 // stronger than its evidence (DESIGN.md "Findings": a missing role, missing
 // ranks against the stated parallelism, skipped sources and silent stretches
 // are evidence gaps). The gaps are found before the rules run (gaps/); this
-// rule reports them, one finding per kind, each naming the rules it blinds.
+// rule reports them, one finding per kind, each naming the rules it blinds
+// (undetermined for want of what is missing) and those it only weakens.
 
 import type { CoverageGap } from "./finding.js";
 import { consistent, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
@@ -20,6 +21,7 @@ export const evidenceGap: Rule = {
     for (const g of gaps) byKind.set(g.gap.kind, [...(byKind.get(g.gap.kind) ?? []), g]);
     const findings: DraftFinding[] = [...byKind].map(([kind, list]) => {
       const blinds = [...new Set(list.flatMap((g) => g.gap.blinds ?? []))];
+      const weakens = [...new Set(list.flatMap((g) => g.gap.weakens ?? []))].filter((r) => !blinds.includes(r));
       return {
         rule: "evidence-gap",
         severity: list.some((g) => g.severity === "medium") ? "medium" : "low",
@@ -30,7 +32,8 @@ export const evidenceGap: Rule = {
         witness: list.flatMap((g) => g.witness).slice(0, 12),
         explanation:
           `Let the incident hold every rank's complete, ordered record. Then ${EXPECT[kind]}, but ${list.map((g) => g.gap.detail).join("; ")}.` +
-          (blinds.length ? ` This blinds ${blinds.join(", ")}: their verdicts cannot rest on what is missing.` : ""),
+          (blinds.length ? ` This blinds ${blinds.join(", ")}: their verdicts cannot rest on what is missing.` : "") +
+          (weakens.length ? ` This weakens ${weakens.join(", ")}: their verdicts stand on the records as they are, which this leaves incomplete or loosely ordered.` : ""),
         falsify: "Collect the missing logs (all ranks, whole time range, probe records) and analyze again.",
         checked,
         count: list.length,

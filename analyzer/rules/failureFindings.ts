@@ -95,7 +95,12 @@ export function groupFinding(rule: DraftFinding["rule"], g: FailureGroup, text: 
     explanation: text.explanation,
     falsify: text.falsify,
     count: g.rooms.length > 1 ? g.rooms.length : g.records.length,
-    facts: { family: g.family, cls: g.cls, fatal: g.fatal, ranks: g.ranks, firstUs: first.ev.tsUs, records: g.records.length, ...text.facts },
+    facts: {
+      family: g.family, cls: g.cls, fatal: g.fatal, ranks: g.ranks, firstUs: first.ev.tsUs, records: g.records.length,
+      recordKinds: [...new Set(g.records.map((r) => r.ev.kind))],
+      threads: [...new Set(g.records.flatMap((r) => (typeof r.ev.attrs?.thread === "string" ? [r.ev.attrs.thread] : [])))],
+      ...text.facts,
+    },
   };
 }
 

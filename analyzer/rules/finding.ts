@@ -72,8 +72,10 @@ export type GapKind = (typeof GAP_KINDS)[number];
 export const coverageGapSchema = z.object({
   kind: z.enum(GAP_KINDS),
   detail: z.string(),
-  /** The rules whose verdicts this gap weakens: what they would need lies in it. */
+  /** Exactly the rules this gap makes `undetermined`: it removed every record of a kind they need. */
   blinds: z.array(z.enum(RULE_IDS)).optional(),
+  /** Rules whose verdicts stand on evidence this gap leaves incomplete or unordered; they keep their verdicts. */
+  weakens: z.array(z.enum(RULE_IDS)).optional(),
   /** For a silence: the failure that explains it (a crash of that rank or its server). */
   explainedBy: z.string().optional(),
   source: z.string().optional(),

@@ -3,6 +3,7 @@
 // `suspects`, and meta `analysis` for the incident and coverage headers).
 
 import { basename } from "node:path";
+import type { z } from "zod";
 import type { IncidentDb } from "../../store/db.js";
 import { readAnalysisRows, writeAnalysisRows } from "../../store/findingRows.js";
 import { addressOverflow } from "./addressOverflow.js";
@@ -13,10 +14,14 @@ import { eventHosts } from "../../store/ruleQueries.js";
 import { assumedSettings, discipline, type AssumedSetting, type DisciplinedResult } from "./discipline.js";
 import { Evidence, isoTime } from "./evidence.js";
 import { evidenceGap } from "./evidenceGap.js";
+import { contradictions, readDecisions } from "./ledger.js";
 import { findGaps } from "./gaps/index.js";
-import { analysisReportSchema, type AnalysisReport, type Coverage, type CoverageGap, type Finding, type Incident } from "./finding.js";
+import { type Coverage, type CoverageGap, type Finding, type Incident } from "./finding.js";
 import { RULE_IDS, severityRank } from "../../domain/vocabulary.js";
 import { hicacheUngatedRead } from "./hicacheUngatedRead.js";
+import { loadLibrary } from "../hypotheses/library.js";
+import { checkHypotheses } from "../hypotheses/run.js";
+import { analysisSchema, type Analysis } from "./analysis.js";
 import { incompleteCompletion } from "./incompleteCompletion.js";
 import { metadataCollision } from "./metadataCollision.js";
 import { poolSizingMismatch } from "./poolSizingMismatch.js";
@@ -66,21 +71,39 @@ export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
 }
 
 /** Replays the incident against the reference model, then runs every rule on the replay and the store. */
-export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): AnalysisReport {
-  const { profileFlag, onProgress, ...rest } = opts;
-  const summary = replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
-  return analyze(db, { ...rest, replay: replayEvidenceOf(summary) });
+export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): Analysis {
+  return judgeIncident(db, opts).analysis;
 }
 
-/** Runs every rule, numbers the findings and ranks the suspects. Reads only. */
-export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): AnalysisReport {
+/** `analyzeIncident` with the findings as the rules drafted them. */
+export function judgeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): Judged {
+  const { profileFlag, onProgress, ...rest } = opts;
+  const summary = replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
+  return judge(db, { ...rest, replay: replayEvidenceOf(summary) });
+}
+
+/** Runs every rule, numbers the findings, ranks the suspects and checks the library hypotheses. Reads only. */
+export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): Analysis {
+  return judge(db, opts).analysis;
+}
+
+/** The analysis with the findings as the rules drafted them (their facts say which part of a check each is: checks.ts). */
+export interface Judged {
+  analysis: Analysis;
+  findings: NumberedFinding[];
+}
+
+/** Every rule under the verdict discipline, the suspects ranked on their decisions, the ledger reading them. */
+export function judge(db: IncidentDb, opts: AnalyzeOptions = {}): Judged {
   const evidence = new Evidence(db);
   const gaps = findGaps(evidence);
   const assumed = assumedSettings(opts.replay);
+  // The hypotheses first: a rule's consistent does not stand beside a violated hypothesis of its check (ledger.ts).
+  const ledger = checkHypotheses(db, loadLibrary()).verdicts;
   const perRule: Coverage["rules"] = [];
   const drafts: DraftFinding[] = [];
   for (const rule of RULES) {
-    const result = discipline(rule, rule.run({ evidence, gaps, ...(opts.replay && { replay: opts.replay }) }), gaps, assumed);
+    const result = discipline(rule, rule.run({ evidence, gaps, ...(opts.replay && { replay: opts.replay }) }), gaps, assumed, contradictions(ledger, rule.id));
     drafts.push(...result.findings);
     perRule.push({
       rule: rule.id,
@@ -91,19 +114,24 @@ export function analyze(db: IncidentDb, opts: AnalyzeOptions = {}): AnalysisRepo
     });
   }
   const numbered = numberFindings(drafts);
-  const suspects = rankSuspects(numbered, { config: evidence.config(), released: earlyReleases(evidence), ...(opts.ab && { ab: opts.ab }) });
+  const suspects = rankSuspects(numbered, { config: evidence.config(), released: earlyReleases(evidence), rules: perRule, ...(opts.ab && { ab: opts.ab }) });
   return {
-    incident: incidentOf(evidence, opts, assumed),
-    coverage: coverageOf(evidence, drafts, perRule),
-    findings: numbered.map((f) => toFinding(evidence, f)),
-    suspects,
+    analysis: {
+      incident: incidentOf(evidence, opts, assumed),
+      coverage: coverageOf(evidence, drafts, perRule),
+      findings: numbered.map((f) => toFinding(evidence, f)),
+      suspects,
+      hypotheses: readDecisions(ledger, numbered, evidence),
+    },
+    findings: numbered,
   };
 }
 
 /** One rule over an incident with the verdict discipline applied: what `analyze` reports for it. */
 export function runRule(rule: Rule, evidence: Evidence, replay?: ReplayEvidence): DisciplinedResult {
   const gaps = findGaps(evidence);
-  return discipline(rule, rule.run({ evidence, gaps, ...(replay && { replay }) }), gaps, assumedSettings(replay));
+  const ledger = checkHypotheses(evidence.db, loadLibrary()).verdicts;
+  return discipline(rule, rule.run({ evidence, gaps, ...(replay && { replay }) }), gaps, assumedSettings(replay), contradictions(ledger, rule.id));
 }
 
 /** Violated first, most severe first, then in rule order and time. */
@@ -167,10 +195,10 @@ function coverageOf(evidence: Evidence, drafts: DraftFinding[], perRule: Coverag
   };
 }
 
-/** Replaces the incident's stored findings and suspects with this analysis. */
-export function storeAnalysis(db: IncidentDb, report: AnalysisReport): void {
+/** Replaces the incident's stored findings, suspects and hypotheses' verdicts with this analysis. */
+export function storeAnalysis(db: IncidentDb, report: Analysis): void {
   writeAnalysisRows(db, {
-    header: { incident: report.incident, coverage: report.coverage },
+    header: { incident: report.incident, coverage: report.coverage, hypotheses: report.hypotheses },
     findings: report.findings.map((f) => ({
       id: f.id,
       rule: f.rule,
@@ -187,10 +215,13 @@ export function storeAnalysis(db: IncidentDb, report: AnalysisReport): void {
   });
 }
 
+/** An analysis as stored: one stored before the hypotheses' verdicts were kept with it has none. */
+const storedAnalysisSchema = analysisSchema.partial({ hypotheses: true });
+
 /** The analysis stored by the last `storeAnalysis`, or undefined when none ran; checked against the JSON contract. */
-export function loadAnalysis(db: IncidentDb): AnalysisReport | undefined {
+export function loadAnalysis(db: IncidentDb): z.infer<typeof storedAnalysisSchema> | undefined {
   const rows = readAnalysisRows(db);
   if (rows === undefined) return undefined;
-  const header = rows.header as Pick<AnalysisReport, "incident" | "coverage">;
-  return analysisReportSchema.parse({ ...header, findings: rows.findings.map((f) => f.body), suspects: rows.suspects.map((s) => s.body) });
+  const header = rows.header as Pick<Analysis, "incident" | "coverage" | "hypotheses">;
+  return storedAnalysisSchema.parse({ ...header, findings: rows.findings.map((f) => f.body), suspects: rows.suspects.map((s) => s.body) });
 }

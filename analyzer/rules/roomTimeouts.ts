@@ -1,8 +1,12 @@
-// Rooms past a PD timeout: `timed out after {s}s in KVPoll.{state}` failure
-// lines (docs/protocol.md §3.5) and probe `kv.timeout` records,
-// one finding per state and cause naming every room and every rank that timed
-// one out, with the model's cause for the rooms when a replay ran (analyzer/model stall causes:
-// transfer-in-flight, prefill-not-bootstrapped, bootstrap-thread-dead, ...).
+// Rooms past a PD timeout, one finding per state and cause naming every room
+// and every rank that timed one out. When a replay ran, the model decides
+// which rooms stalled and why (model/stalls.ts: transfer-in-flight,
+// prefill-not-bootstrapped, bootstrap-thread-dead, ...), whether a
+// `timed out after {s}s in KVPoll.{state}` line (docs/protocol.md §3.5) or a
+// probe `kv.timeout` says so or the model's own deadline or a dead bootstrap
+// thread does; those records are the findings' witnesses. Records the model
+// could not place (no room, a state it does not time) and incidents without a
+// replay are read here.
 
 import { LogKind } from "../../domain/kinds.js";
 import type { StoredEvent } from "../../store/queries.js";
@@ -10,6 +14,7 @@ import { roomFirstRecord } from "../../store/ruleQueries.js";
 import { decodeAs } from "../events/decode.js";
 import { KVPoll } from "../../domain/vocabulary.js";
 import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
+import type { Violation } from "../model/api.js";
 import { violationsOf, type ReplayEvidence } from "./replayEvidence.js";
 import type { DraftFinding } from "./rule.js";
 
@@ -18,6 +23,8 @@ export interface TimeoutRecord {
   room: string | undefined;
   state: string;
   afterS: number | undefined;
+  /** For a stall no record states (its deadline passed, or the room can never bootstrap): the model's statement, rank and witness. */
+  modelled?: { message: string; rank: string | undefined; witness: StoredEvent[] };
 }
 
 const FAILURE_KINDS = [LogKind.transferFailed, LogKind.handshakeFailed, LogKind.bootstrapFailed];
@@ -64,6 +71,14 @@ function pollName(state: number | null): string {
   return name ?? "unknown";
 }
 
+/** A stall the model decided that no record states: at its deadline, or on a dead bootstrap thread at the end. */
+function modelledTimeout(evidence: Evidence, v: Violation, ev: StoredEvent, replay: ReplayEvidence): TimeoutRecord {
+  const decode = v.detail.side === "decode";
+  const afterS = decode ? replay.profile.waitingTimeoutS : v.detail.cause === "bootstrap-thread-dead" && v.detail.bootstrapTimeoutS === undefined ? undefined : replay.profile.bootstrapTimeoutS;
+  const witness = v.witness.flatMap((seq) => (seq >= 0 ? evidence.event(seq) ?? [] : []));
+  return { ev, room: v.room, state: decode ? "WaitingForInput" : "Bootstrapping", afterS, modelled: { message: v.message, rank: v.rank, witness } };
+}
+
 /** The model's cause for each stalled room. */
 function stallCauses(replay: ReplayEvidence | undefined): Map<string, string> {
   const out = new Map<string, string>();
@@ -85,6 +100,11 @@ export function roomTimeoutFindings(evidence: Evidence, records: TimeoutRecord[]
     perRoom.set(key, [...(perRoom.get(key) ?? []), t]);
   }
   const causeOf = stallCauses(replay);
+  for (const v of violationsOf(replay, "transfer-stall")) {
+    if (v.room === undefined || perRoom.has(v.room)) continue;
+    const ev = evidence.event(v.seq);
+    if (ev) perRoom.set(v.room, [modelledTimeout(evidence, v, ev, replay!)]);
+  }
   const groups = new Map<string, TimeoutRecord[][]>();
   for (const room of perRoom.values()) {
     const first = room[0]!;
@@ -100,7 +120,7 @@ function groupFinding(evidence: Evidence, rooms: TimeoutRecord[][], roomCount: n
   const room = first.room;
   const start = room ? roomStart(evidence, room, first.ev.seq) : undefined;
   const all = rooms.flat();
-  const ranks = [...new Set(all.map((t) => evidence.rank(t.ev)))].sort();
+  const ranks = [...new Set(all.map((t) => t.modelled?.rank ?? evidence.rank(t.ev)))].sort();
   const cause = room ? causeOf.get(room) : undefined;
   const roomIds = rooms.flatMap((r) => (r[0]!.room ? [r[0]!.room] : []));
   const others = rooms.slice(1);
@@ -118,12 +138,14 @@ function groupFinding(evidence: Evidence, rooms: TimeoutRecord[][], roomCount: n
     ...(roomIds.length > 1 && { rooms: roomIds }),
     ranks,
     tsUs: first.ev.tsUs,
-    witness: uniqueEvents([...(start ? [start] : []), first.ev, ...others.slice(0, 3).map((r) => r[0]!.ev)]),
+    witness: uniqueEvents([...(start ? [start] : []), ...(first.modelled?.witness ?? [first.ev]), ...others.slice(0, 3).map((r) => r[0]!.ev)]),
     explanation:
       `Let room ${room ?? "?"} ${start ? `enter the PD path at ${evidence.where(start)}` : "enter the PD transfer path"}. ` +
       `Then it must reach Success or Failed before the ${first.afterS ?? "configured"} s limit of KVPoll.${first.state} (docs/protocol.md §5.2, §10), ` +
-      `but it timed out there (${evidence.where(first.ev)}${ranks.length > 1 ? `; ${ranks.length} rank(s) logged the group's timeouts` : ""})` +
-      `${cause ? `; replayed, the model finds the cause: ${cause}` : ""}.${span}`,
+      (first.modelled
+        ? `but replayed, the model finds that ${first.modelled.message} (decided at ${evidence.where(first.ev)}; no record states it)`
+        : `but it timed out there (${evidence.where(first.ev)}${ranks.length > 1 ? `; ${ranks.length} rank(s) logged the group's timeouts` : ""})`) +
+      `${cause && !first.modelled ? `; replayed, the model finds the cause: ${cause}` : ""}.${span}`,
     falsify: FALSIFY,
     checked: all.length,
     count: Math.max(1, roomIds.length),

@@ -4,10 +4,13 @@
 // cause (a setting that rules it out, an A/B comparison that refutes it)
 // scales the result down. The weights encode how directly a finding proves
 // the cause: a violated model check or a stale checksum is near-proof, a
-// frozen queue only says that something wedged.
+// frozen queue only says that something wedged. A cause is ranked only while
+// its own rule (checks.ts) is not `consistent`; one whose rule is
+// undetermined says so (DESIGN.md "A report agrees with itself").
 
+import { CAUSE_CHECKS } from "./checks.js";
 import type { RunConfig } from "./config.js";
-import type { Suspect } from "./finding.js";
+import type { Coverage, Suspect } from "./finding.js";
 import type { CauseId } from "../../domain/vocabulary.js";
 import type { DraftFinding } from "./rule.js";
 
@@ -66,6 +69,8 @@ export interface SuspectContext {
   config: RunConfig;
   /** Rooms aborted or timed out: each is a release of decode pages before the transfer is known to be done. */
   released: { rooms: Set<string>; count: number };
+  /** Each rule's verdict over the incident: a cause is not ranked against its own rule's `consistent`. */
+  rules: Coverage["rules"];
   ab?: AbEvidence;
 }
 
@@ -91,22 +96,37 @@ export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectC
     if (ab?.refutes.includes(cause)) c.against.push({ factor: 0.3, note: `A/B: ${ab.note}` });
     const support = 1 - c.for.reduce((p, i) => p * (1 - i.weight), 1);
     const confidence = round2(c.against.reduce((p, a) => p * a.factor, support));
-    return { cause, confidence, c };
+    return { cause, confidence, c, check: ownCheck(cause, ctx.rules) };
   });
   return scored
-    .filter((s) => s.confidence >= MIN_CONFIDENCE)
+    .filter((s) => s.confidence >= MIN_CONFIDENCE && s.check.verdict !== "consistent")
     .sort((a, b) => b.confidence - a.confidence)
     .map((s, i) => ({
       rank: i + 1,
       cause: s.cause,
       confidence: s.confidence,
       findings: [...new Set(s.c.for.flatMap((x) => x.findings))],
-      summary: [...s.c.for.map((x) => x.note), ...s.c.against.map((a) => `against: ${a.note}`)].join("; "),
+      summary: [...s.c.for.map((x) => x.note), ...s.c.against.map((a) => `against: ${a.note}`), ...undeterminedNote(s.check)].join("; "),
       falsify: FALSIFY[s.cause],
     }));
 }
 
 type Of = (rule: DraftFinding["rule"]) => NumberedFinding[];
+
+type RuleCoverage = Coverage["rules"][number];
+
+/** The verdict of the rule whose check is the cause's mechanism. */
+function ownCheck(cause: CauseId, rules: Coverage["rules"]): RuleCoverage {
+  const rule = CAUSE_CHECKS[cause].rule;
+  return rules.find((r) => r.rule === rule) ?? { rule, verdict: "undetermined", checked: 0, missing: [] };
+}
+
+/** Why a cause is ranked although its own rule could not decide. */
+function undeterminedNote(check: RuleCoverage): string[] {
+  if (check.verdict !== "undetermined") return [];
+  const missing = check.missing.length ? ` (missing: ${check.missing.join("; ")})` : "";
+  return [`${check.rule}, the cause's own check, is undetermined${missing}: the cause rests on these findings alone`];
+}
 
 function ids(fs: NumberedFinding[]): string[] {
   return fs.map((f) => f.id);

@@ -10,10 +10,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { buildTimeline, renderMarkdown } from "../../analyzer/report/markdown.js";
 import { renderJson } from "../../analyzer/report/json.js";
-import { loadLibrary } from "../../analyzer/hypotheses/library.js";
 import { renderLedgerText, renderVerdictsMarkdown } from "../../analyzer/hypotheses/report.js";
 import type { HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
-import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { renderText } from "../../analyzer/report/text.js";
 import { abEvidenceOf, diffIncidents } from "../../analyzer/rules/diff.js";
 import { type AnalysisReport } from "../../analyzer/rules/finding.js";
@@ -66,11 +64,11 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
       const db = openForAnalysis(path);
       try {
         const ab = argv.baseline ? baselineEvidence(argv.baseline, db, name) : undefined;
-        const report = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }), ...(progress && { onProgress: progress }) });
+        const analysis = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }), ...(progress && { onProgress: progress }) });
         if (progress) process.stderr.write("\r\x1b[K");
-        if (!db.readonly) storeAnalysis(db, report);
+        if (!db.readonly) storeAnalysis(db, analysis);
         // The ledger: every library hypothesis checked against the incident, ruled-out ones included, in each form.
-        const ledger = checkHypotheses(db, loadLibrary()).verdicts;
+        const { hypotheses: ledger, ...report } = analysis;
         process.stdout.write(argv.json ? renderJson(report, ledger) : argv.markdown ? postMortem(db, report, ledger) : `${renderText(report)}\n${renderLedgerText(ledger)}`);
         const unread = unreadInputs(listSources(db));
         reportUnread(unread);

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { loadLibrary } from "../../analyzer/hypotheses/library.js";
+import { CAUSE_CHECKS, HYPOTHESIS_CHECKS, RULES_STATED_IN_PART } from "../../analyzer/rules/checks.js";
 import { analyzeIncident } from "../../analyzer/rules/index.js";
 import type { RuleId } from "../../domain/vocabulary.js";
 import { ingest } from "../../ingest/pipeline.js";
@@ -22,17 +23,23 @@ import { scratchDir } from "../scratchDir.js";
 
 after(cleanUp);
 
-/** Each rule the language expresses, and the library hypotheses that state it. */
-const RULE_HYPOTHESES: Partial<Record<RuleId, string[]>> = {
-  "hicache-ungated-read": ["hicache-gated-index-k-read"],
-  "collective-divergence": ["collectives-agree"],
-  "checksum-mismatch": ["checksums-agree"],
-  "stale-slot-reuse": ["page-not-reused-in-flight"],
-  "incomplete-completion": ["read-after-last-notify"],
-  "pool-sizing-mismatch": ["pool-sized-for-dtype", "index-k-dtype-agrees"],
-  "address-overflow": ["indexer-address-fits-int32"],
-  "unhandled-abort": ["bootstrap-survives-abort", "bootstrap-thread-lives"],
-};
+/**
+ * The library hypotheses of each rule, from the one table (analyzer/rules/checks.ts): those that restate
+ * its check and, for a rule stated whole, the mechanism hypotheses of the causes it decides (on the
+ * fixtures and bundles their violations coincide with the rule's).
+ */
+function hypothesesByRule(inPart: boolean): Partial<Record<RuleId, string[]>> {
+  const out: Partial<Record<RuleId, string[]>> = {};
+  const add = (rule: RuleId, name: string) => {
+    if (RULES_STATED_IN_PART.has(rule) === inPart && !(out[rule] ??= []).includes(name)) out[rule]!.push(name);
+  };
+  for (const [name, { rule }] of Object.entries(HYPOTHESIS_CHECKS)) add(rule, name);
+  if (!inPart) for (const { rule, mechanism } of Object.values(CAUSE_CHECKS)) if (mechanism) add(rule, mechanism);
+  return out;
+}
+
+/** Each rule the language expresses whole, and the library hypotheses that state it. */
+const RULE_HYPOTHESES = hypothesesByRule(false);
 
 /**
  * Rules the language states only in part (docs/hypotheses.md "The library"):
@@ -40,11 +47,7 @@ const RULE_HYPOTHESES: Partial<Record<RuleId, string[]>> = {
  * violated the rule must be; the rule may be violated by what the language
  * cannot state (frozen queue gauges, probe timeouts, transfer-engine lines).
  */
-const RULE_PARTS: Partial<Record<RuleId, string[]>> = {
-  "transfer-stall": ["transfers-do-not-time-out"],
-  "transport-failure": ["transfers-not-failed-by-transport"],
-  "process-failure": ["scheduler-raises-no-exception"],
-};
+const RULE_PARTS = hypothesesByRule(true);
 
 const INCIDENTS = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
 const library = loadLibrary();

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { hypothesisVerdictSchema } from "../../analyzer/hypotheses/verdict.js";
 import { loadLibrary } from "../../analyzer/hypotheses/library.js";
-import { analyzeOutputSchema } from "../../analyzer/report/json.js";
+import { analysisSchema } from "../../analyzer/rules/analysis.js";
 import { scratchDir } from "../scratchDir.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -82,7 +82,7 @@ test("analyze --json and the text report carry the same ledger: a hypotheses sec
   const db = join(dir, "bf16-ledger-json.db");
   assert.equal(kvrewind("ingest", "fixtures/incidents/ab-bf16", "--db", db).status, 0);
   const json = kvrewind("analyze", db, "--json");
-  const out = analyzeOutputSchema.parse(JSON.parse(json.stdout));
+  const out = analysisSchema.parse(JSON.parse(json.stdout));
   assert.deepEqual(out.hypotheses.map((v) => v.name).sort(), loadLibrary().map((h) => h.name).sort());
   const reuse = out.hypotheses.find((v) => v.name === "page-not-reused-in-flight")!;
   assert.deepEqual([reuse.verdict, reuse.checked, reuse.violated], ["violated", 104, 9]);

@@ -45,7 +45,8 @@ test("a stats rank whose batch lines stop while its DP sibling's go on, and a pr
   assert.match(silent[0]!.detail, /for the last 893\.0 s of the incident|for the last 893 s of the incident/);
   assert.equal(silent[1]!.from, "2026-08-20T10:04:55.000Z");
   assert.equal(silent[1]!.to, "2026-08-20T10:10:00.000Z");
-  assert.ok(silent.every((g) => g.explainedBy === undefined && (g.blinds ?? []).includes("transfer-stall")), "nothing explains them; they blind the decode rules");
+  // A silence leaves the records incomplete, not absent: the decode rules keep their verdicts on what was logged.
+  assert.ok(silent.every((g) => g.explainedBy === undefined && g.blinds === undefined && (g.weakens ?? []).includes("transfer-stall")), "nothing explains them; they weaken the decode rules");
   const cutSource = gaps.filter((g) => g.kind === "truncated-source");
   assert.deepEqual(cutSource.map((g) => g.source), ["d0/probe-tp4.jsonl"]);
   assert.match(cutSource[0]!.detail, /ends mid-record: its last line \(2\) could not be read/);

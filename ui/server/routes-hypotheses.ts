@@ -1,5 +1,6 @@
 // Hypotheses over one ready incident (docs/hypotheses.md): the library with
-// each named hypothesis's verdict (the ledger, computed once per incident),
+// each named hypothesis's verdict (the ledger stored with the analysis, else
+// computed once per incident),
 // and a check of one hypothesis — a library name or a property written in
 // the page's box — with its witnesses placed on the timeline.
 
@@ -8,6 +9,7 @@ import { z } from "zod";
 import type { Hypothesis } from "../../analyzer/hypotheses/ast.js";
 import { libraryHypothesis, loadLibrary, parseExpression } from "../../analyzer/hypotheses/library.js";
 import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
+import { loadAnalysis } from "../../analyzer/rules/index.js";
 import type { HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
 import { HttpError, parseOr400 } from "./errors.js";
 import type { Registry } from "./registry.js";
@@ -32,7 +34,8 @@ export function hypothesisRoutes(registry: Registry, readyIncident: (id: unknown
     const library = loadLibrary();
     let ledger = ledgers.get(id);
     if (!ledger) {
-      ledger = checkHypotheses(registry.db(id), library).verdicts;
+      // The ledger stored with the incident's analysis reads the findings' decisions for the checks they share (analyzer/rules/ledger.ts).
+      ledger = loadAnalysis(registry.db(id))?.hypotheses ?? checkHypotheses(registry.db(id), library).verdicts;
       ledgers.set(id, ledger);
     }
     res.json({ library: library.map((h) => ({ name: h.name, statement: h.statement ?? "" })), ledger });

@@ -39,7 +39,7 @@ export function clockOffsets(evidence: Evidence): Gap[] {
       .filter((p) => p.lo !== null && p.hi !== null && p.hi - p.lo > CLOCK_WIDTH_WARN_US)
       .map((p) => `hosts ${p.a} and ${p.b} agree only within ${seconds(p.hi! - p.lo!)}`),
   ];
-  return details.map((detail) => ({ severity: "low" as const, witness: [], gap: { kind: "clock-offset" as const, blinds: CROSS_HOST_RULES, detail } }));
+  return details.map((detail) => ({ severity: "low" as const, witness: [], gap: { kind: "clock-offset" as const, weakens: CROSS_HOST_RULES, detail } }));
 }
 
 /**
@@ -68,7 +68,7 @@ export function causalInversions(evidence: Evidence): Gap[] {
     witness: [post, notify],
     gap: {
       kind: "causal-inversion",
-      blinds: CROSS_HOST_RULES,
+      weakens: CROSS_HOST_RULES,
       detail: `${inverted.length} kv.notify record(s) precede their kv.post after alignment (first: ${evidence.where(notify)} before ${evidence.where(post)}, ${seconds(post.tsUs - notify.tsUs)} apart); cross-host order there is not trustworthy`,
     },
   }];

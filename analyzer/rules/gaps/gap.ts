@@ -1,7 +1,12 @@
 // An evidence gap as the rules see it: the coverage entry of the JSON
 // contract, the lines that show it, how much it weakens the analysis, and
 // which rules it blinds (DESIGN.md "Findings": a missing role, missing ranks,
-// skipped sources and silent stretches are evidence gaps).
+// skipped sources and silent stretches are evidence gaps). Each gap decides
+// once what it does to a rule: a gap that removes every record of a kind
+// (a PD side, a rank, a source) `blinds` the rules that need it, which the
+// verdict discipline then makes undetermined; one that leaves the records
+// incomplete or unordered (unreadable lines, a silence, loose clocks)
+// `weakens` them, and they keep their verdicts.
 
 import type { StoredEvent } from "../../../store/queries.js";
 import type { CoverageGap } from "../finding.js";
@@ -12,9 +17,6 @@ export interface Gap {
   witness: StoredEvent[];
   severity: Severity;
 }
-
-/** Gaps that remove every record a rule of theirs needs: a `consistent` of a rule they blind becomes `undetermined`. */
-export const BLINDING_KINDS: ReadonlySet<CoverageGap["kind"]> = new Set(["missing-role", "missing-ranks", "skipped-source"]);
 
 /** What each side's records feed: the rules a side's absence leaves without their evidence. */
 export const RULES_OF_ROLE: Record<"prefill" | "decode", RuleId[]> = {

@@ -1,6 +1,6 @@
 // Every evidence gap of an incident, found once before the rules run: the
 // evidence-gap rule reports them, and the verdict discipline (discipline.ts)
-// weakens the verdicts of the rules they blind.
+// makes the rules they blind undetermined.
 
 import type { Evidence } from "../evidence.js";
 import { causalInversions, clockOffsets } from "./clock.js";

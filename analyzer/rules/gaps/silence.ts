@@ -58,7 +58,8 @@ export function silentStretches(evidence: Evidence): Gap[] {
         ranks: [rank],
         from: isoTime(s.beforeUs),
         to: isoTime(s.afterUs),
-        blinds: death ? [] : rulesOfSource(source.role),
+        // What the rank did in its silence is unknown (a hang, a lost segment): the rules its records feed keep their verdicts on what was logged.
+        ...(death ? { blinds: [] } : { weakens: rulesOfSource(source.role) }),
         ...(death && { explainedBy: `${death.rank} ${death.fatal ? "crashed" : "failed"}: ${death.summary} (${evidence.where(death.ev)})` }),
         detail: `${source.path} writes no periodic record ${span} while ${others} were written elsewhere${why}`,
       },

@@ -25,7 +25,7 @@ export function parseErrors(evidence: Evidence): Gap[] {
     gap: {
       kind: "parse-errors" as const,
       source: s.path,
-      blinds: rulesOfSource(s.role),
+      weakens: rulesOfSource(s.role),
       detail: `${s.path} has ${s.errorCount} line(s) that could not be read (first: line ${s.errors[0]?.line ?? "?"}: ${s.errors[0]?.message ?? "?"})`,
     },
   }));
@@ -39,7 +39,7 @@ export function truncatedSources(evidence: Evidence): Gap[] {
     return [{
       severity: "low" as const,
       witness: [],
-      gap: { kind: "truncated-source" as const, source: s.path, blinds: rulesOfSource(s.role), detail: `${s.path} ends mid-record: its last line (${s.lines}) could not be read (${last.message})` },
+      gap: { kind: "truncated-source" as const, source: s.path, weakens: rulesOfSource(s.role), detail: `${s.path} ends mid-record: its last line (${s.lines}) could not be read (${last.message})` },
     }];
   });
 }

@@ -1,0 +1,51 @@
+// The ledger beside the report (docs/hypotheses.md "The ledger"): each
+// library hypothesis's own verdict (hypotheses/run.ts), joined to the rule
+// whose check it restates (checks.ts HYPOTHESIS_CHECKS), so that one check
+// has one decision (DESIGN.md "A report agrees with itself"):
+// - a rule's `consistent` does not stand beside a violated hypothesis of its
+//   check: the hypothesis saw what the rule's evidence did not show
+//   (`contradictions`, read by the verdict discipline);
+// - a hypothesis is not ruled out beside a violated finding of its check: it
+//   reads the finding's decision and cites its lines (`readDecisions`).
+
+import type { HypothesisVerdict, HypothesisWitness } from "../hypotheses/verdict.js";
+import { SHOWN_WITNESSES } from "../hypotheses/run.js";
+import type { RuleId } from "../../domain/vocabulary.js";
+import { findingsOfCheck, HYPOTHESIS_CHECKS } from "./checks.js";
+import { isoTime, type Evidence } from "./evidence.js";
+import type { NumberedFinding } from "./suspects.js";
+
+/** Why a `consistent` of this rule cannot stand: each violated hypothesis that restates its check. */
+export function contradictions(ledger: readonly HypothesisVerdict[], rule: RuleId): string[] {
+  return ledger.flatMap((h) => {
+    if (h.verdict !== "violated" || h.name === undefined || HYPOTHESIS_CHECKS[h.name]?.rule !== rule) return [];
+    const first = h.witnesses[0]?.subject;
+    const at = first ? `, first at ${first.source}:${first.line}` : "";
+    return [`hypothesis ${h.name}, the same check in the hypothesis language, is violated ${h.violated} of ${h.checked} time(s)${at}: the rule's evidence does not show what it saw`];
+  });
+}
+
+/** The ledger with each hypothesis that a violated finding of its check contradicts reading that finding's decision. */
+export function readDecisions(ledger: readonly HypothesisVerdict[], findings: readonly NumberedFinding[], evidence: Evidence): HypothesisVerdict[] {
+  return ledger.map((h) => {
+    const check = h.name === undefined ? undefined : HYPOTHESIS_CHECKS[h.name];
+    if (!check || h.verdict !== "consistent") return h;
+    const violated = findingsOfCheck(check, findings).filter((f) => f.draft.verdict === "violated");
+    if (violated.length === 0) return h;
+    const named = violated.map((f) => `${f.id} (${f.draft.title})`).join("; ");
+    return {
+      ...h,
+      verdict: "violated",
+      witnesses: violated.flatMap((f) => findingWitness(evidence, f)).slice(0, SHOWN_WITNESSES),
+      explanation:
+        `${h.explanation} But the rule ${check.rule} decides this check and finds it violated: ${named}. ` +
+        `Those findings rest on records this pattern does not match, so the hypothesis is not ruled out.`,
+    };
+  });
+}
+
+/** A finding's witness lines as the hypothesis's witnesses. */
+function findingWitness(evidence: Evidence, f: NumberedFinding): HypothesisWitness[] {
+  const why = `finding ${f.id} of ${f.draft.rule}: ${f.draft.title}`;
+  return f.draft.witness.map((ev) => ({ clause: 0, why, subject: { ...evidence.witness(ev), rank: evidence.rank(ev), ts: isoTime(ev.tsUs) } }));
+}
