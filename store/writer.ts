@@ -112,7 +112,7 @@ export class IncidentWriter implements RowSink {
     this.texts = new TextBlockWriter(db);
   }
 
-  /** Opens (creating and migrating) an incident for writing; waits up to lockTimeoutMs for another writer. */
+  /** Opens (creating when new) an incident for writing; waits up to lockTimeoutMs for another writer. */
   static open(path: string, lockTimeoutMs: number): IncidentWriter {
     return whileBusy(path, lockTimeoutMs, (remainingMs) => {
       const db = openIncident(path, { busyTimeoutMs: remainingMs });

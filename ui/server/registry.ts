@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
-import { openIncident, openIncidentForReading, type IncidentDb } from "../../store/db.js";
+import { fileSchemaVersion, openIncident, type IncidentDb } from "../../store/db.js";
+import { SCHEMA_VERSION } from "../../store/schema.js";
 import type { TimelineIndex } from "./timeline-index.js";
 import { storedTimelineIndex } from "./timeline-store.js";
 import type { IndexJob } from "./index-worker.js";
@@ -168,6 +169,27 @@ export class Registry {
     return next;
   }
 
+  /**
+   * True when the incident's database was written under another schema: it
+   * is not migrated (store/schema.ts) but rebuilt from the input folder the
+   * incident keeps (rebuildFromInputs).
+   */
+  needsRebuild(id: string): boolean {
+    const found = fileSchemaVersion(this.dbPathOf(id));
+    return found !== undefined && found !== SCHEMA_VERSION;
+  }
+
+  /**
+   * Removes the incident's database, so that the next job ingests its input
+   * folder into a new one; with it the timeline index servers before the
+   * timeline moved into the incident file kept beside it.
+   */
+  discardDatabase(id: string): void {
+    this.close(id);
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${this.dbPathOf(id)}${suffix}`, { force: true });
+    rmSync(join(this.dirOf(id), "timeline.idx"), { force: true });
+  }
+
   /** Removes an incident's folder entirely (an upload that never completed). */
   remove(id: string): void {
     this.close(id);
@@ -213,8 +235,6 @@ export class Registry {
   }
 
   private async loadIndex(id: string): Promise<TimelineIndex> {
-    // Servers before the timeline moved into the incident file cached it beside the database.
-    rmSync(join(this.dirOf(id), "timeline.idx"), { force: true });
     const stored = storedTimelineIndex(this.db(id));
     if (stored) return stored;
     const job: IndexJob = { dbPath: this.dbPathOf(id) };
@@ -233,7 +253,7 @@ export class Registry {
     if (this.closed) throw new Error("the server is shutting down");
     let o = this.opened.get(id);
     if (!o) {
-      o = { db: openIncidentForReading(this.dbPathOf(id)) };
+      o = { db: openIncident(this.dbPathOf(id), { readonly: true }) };
       this.opened.set(id, o);
     }
     return o;
