@@ -1,10 +1,10 @@
-// The web UI's timeline columns, kept in the incident file (issue 12: the
-// UI's windows come from what the store holds, not from a private index
-// beside it). The store keeps them as named, zstd-compressed column blobs and
+// The web UI's timeline columns, kept in the incident file by the derive step
+// after ingest (the UI's windows come from what the store holds, not from a
+// private index beside it). The store keeps them as named, zstd-compressed column blobs and
 // one JSON header; what they mean is the UI server's (ui/server/timeline-index.ts).
 // They belong to the events of one fingerprint (analyzer/replay/fingerprint.ts):
-// after an ingest changes the events, the reader finds none until they are
-// built again.
+// after an ingest changes the events, the reader finds none until the derive
+// step builds them again.
 
 import { compress, decompress } from "./codec.js";
 import type { IncidentDb } from "./db.js";
@@ -46,12 +46,18 @@ export function writeTimelineColumns(db: IncidentDb, fingerprint: string, header
   return bytes;
 }
 
-/** The stored timeline when it was built from the events of `fingerprint`, else undefined. */
-export function readTimelineColumns(db: IncidentDb, fingerprint: string): TimelineColumns | undefined {
+/** The stored timeline's header when it was built from the events of `fingerprint`, else undefined; reads no column. */
+export function readTimelineHeader(db: IncidentDb, fingerprint: string): unknown {
   const head = db.prepare("SELECT data FROM timeline_columns WHERE name = ?").get(HEADER) as { data: Buffer } | undefined;
   if (!head) return undefined;
   const stored = JSON.parse(Buffer.from(decompress(head.data)).toString("utf8")) as { fingerprint: string; header: unknown };
-  if (stored.fingerprint !== fingerprint) return undefined;
+  return stored.fingerprint === fingerprint ? stored.header : undefined;
+}
+
+/** The stored timeline when it was built from the events of `fingerprint`, else undefined. */
+export function readTimelineColumns(db: IncidentDb, fingerprint: string): TimelineColumns | undefined {
+  const header = readTimelineHeader(db, fingerprint);
+  if (header === undefined) return undefined;
   const rows = db.prepare("SELECT name, data FROM timeline_columns WHERE name <> ?").all(HEADER) as { name: string; data: Buffer }[];
   const columns = new Map<string, ArrayBuffer>();
   for (const row of rows) {
@@ -61,5 +67,5 @@ export function readTimelineColumns(db: IncidentDb, fingerprint: string): Timeli
     own.set(bytes);
     columns.set(row.name, own.buffer);
   }
-  return { header: stored.header, columns };
+  return { header, columns };
 }

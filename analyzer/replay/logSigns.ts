@@ -8,11 +8,9 @@
 import type { Backend } from "../../domain/vocabulary.js";
 import { CHANGES, maxVersionWithout, minVersionWith, SGLANG_RELEASES } from "../model/profile.js";
 import type { IncidentDb } from "../../store/db.js";
-import { getMetaJson, setMeta } from "../../store/db.js";
 import { LogKind } from "../../domain/kinds.js";
 import { parseNotifTag } from "../../domain/notifTag.js";
 import { eventTexts } from "../../store/eventText.js";
-import { eventsFingerprint } from "./fingerprint.js";
 import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
 import { firstRecordPerSource, firstRecordWithAttr, firstRecordWithAttrText, firstSeqOfKinds } from "../../store/replayQueries.js";
 
@@ -102,29 +100,28 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
 const NOTIF_NEEDLES = [" with notif "];
 
 /**
- * Bump when the signs below change: cached findings of an older list are then
- * looked for again. A change to the profile's releases or CHANGES moves the
- * bounds, so the cache is keyed by those too.
+ * Bump when the signs below change: signs stored by the derive step from an
+ * older list are then looked for again (derivedSigns.ts). A change to the
+ * profile's releases or CHANGES moves the bounds, so what is stored is keyed
+ * by those too.
  */
 const SIGNS_VERSION = 3;
-const META_KEY = "profile_signs";
+
+/** What the stored signs were found under: this list and the profile's releases and CHANGES. */
+export function signsKey(): string {
+  return JSON.stringify([SIGNS_VERSION, SGLANG_RELEASES, CHANGES]);
+}
 
 /**
  * Every sign the incident shows, at most one per kind of sign (the first in
- * seq order). Finding them scans the log records' text, so the result is kept
- * in meta for the current events' fingerprint.
+ * seq order). Finding them scans the log records' text, so the derive step
+ * after ingest finds them once and stores them (derivedSigns.ts).
  */
 export function findSigns(db: IncidentDb): Sign[] {
-  const fingerprint = eventsFingerprint(db);
-  const versions = JSON.stringify([SGLANG_RELEASES, CHANGES]);
-  const cached = getMetaJson<{ version: number; versions?: string; fingerprint: string; signs: Sign[] }>(db, META_KEY);
-  if (cached && cached.version === SIGNS_VERSION && cached.versions === versions && cached.fingerprint === fingerprint) return cached.signs;
   const list = textSignList();
   const records = firstRecordsWith(db, [...list.map((s) => s.needles), NOTIF_NEEDLES]);
   const notifLine = records.pop();
-  const signs = [...textSigns(list, records), ...batchLineSigns(db), ...notifTagSigns(db, notifLine), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
-  if (!db.readonly) setMeta(db, META_KEY, JSON.stringify({ version: SIGNS_VERSION, versions, fingerprint, signs }));
-  return signs;
+  return [...textSigns(list, records), ...batchLineSigns(db), ...notifTagSigns(db, notifLine), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
 }
 
 /** Per text sign, the first record holding all its needles (`records`, in `list` order). */

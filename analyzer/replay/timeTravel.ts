@@ -55,7 +55,7 @@ export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
     return known;
   }
   const choice = selectProfile(db, profileFlag);
-  const snapshots = (db.readonly ? null : SnapshotSet.find(db, fingerprint, choice.profile)) ?? runModel(db, choice).snapshots;
+  const snapshots = SnapshotSet.find(db, fingerprint, choice.profile) ?? runModel(db, choice).snapshots;
   const made: Timeline = {
     fingerprint,
     profileFlag,

@@ -23,7 +23,7 @@ import { poolSizingMismatch } from "./poolSizingMismatch.js";
 import { processFailure } from "./processFailure.js";
 import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
 import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
-import { replayIncident } from "../replay/replay.js";
+import { replayIncident, type ReplaySummary } from "../replay/replay.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { staleSlotReuse } from "./staleSlotReuse.js";
@@ -63,12 +63,14 @@ export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
   profileFlag?: string;
   /** The replay's progress now and then: events done of the total. */
   onProgress?: (phase: string, done: number, total: number) => void;
+  /** A full replay just run under the profile the evidence chooses (the derive step's); used when there is no profileFlag. */
+  replayed?: ReplaySummary;
 }
 
 /** Replays the incident against the reference model, then runs every rule on the replay and the store. */
 export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): AnalysisReport {
-  const { profileFlag, onProgress, ...rest } = opts;
-  const summary = replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
+  const { profileFlag, onProgress, replayed, ...rest } = opts;
+  const summary = (!profileFlag && replayed) || replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
   return analyze(db, { ...rest, replay: replayEvidenceOf(summary) });
 }
 

@@ -1,5 +1,6 @@
 // `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--append] [--json]`
-// Files, directories, .gz and .tar.gz bundles → one ordered incident database.
+// Files, directories, .gz and .tar.gz bundles → one ordered incident database,
+// then the derive step (ui/server/derive.ts) so that readers only read.
 // Progress (bytes and lines per second) on stderr when it is a terminal; quiet
 // when piped or with --json. The summary lists per source what was not
 // understood (the unparsed lines by message shape) and the times it had to
@@ -13,6 +14,7 @@ import type { Argv, CommandModule } from "yargs";
 import { z } from "zod";
 import { ROLES } from "../../domain/vocabulary.js";
 import { ingest, type IngestProgress, type IngestSummary, type SourceSummary } from "../../ingest/pipeline.js";
+import { deriveFile, showProgress } from "./analyze.js";
 
 const IngestArgs = z.object({
   paths: z.array(z.string().min(1)).min(1, "name at least one file or directory"),
@@ -60,6 +62,7 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
     } finally {
       progress?.stop();
     }
+    if (summary.eventsTotal > 0) deriveFile(args.db, progress && showProgress);
     process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary));
     const refused = summary.sources.filter((s) => s.status === "refused");
     for (const s of refused) process.stderr.write(`kvrewind: ${s.path}: ${s.reason}\n`);

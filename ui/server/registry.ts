@@ -9,15 +9,11 @@
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { fileSchemaVersion, openIncident, type IncidentDb } from "../../store/db.js";
 import { SCHEMA_VERSION } from "../../store/schema.js";
-import type { TimelineIndex } from "./timeline-index.js";
+import { buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
 import { storedTimelineIndex } from "./timeline-store.js";
-import type { IndexJob } from "./index-worker.js";
-
-const INDEX_WORKER_URL = new URL("./index-worker.js", import.meta.url);
 
 export const IncidentStatus = z.enum(["receiving", "queued", "ingesting", "analyzing", "ready", "failed"]);
 export type IncidentStatus = z.infer<typeof IncidentStatus>;
@@ -57,8 +53,6 @@ export const INCIDENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 interface Opened {
   db: IncidentDb;
-  /** Read-write, for the replay's own caches only (see replayDb). */
-  replayDb?: IncidentDb;
   index?: Promise<TimelineIndex>;
 }
 
@@ -197,34 +191,24 @@ export class Registry {
     rmSync(this.dirOf(id), { recursive: true, force: true });
   }
 
-  /** The read-only connection the API reads through; only for a ready incident. */
+  /** The read-only connection the API and time travel read through; only for a ready incident. */
   db(id: string): IncidentDb {
     return this.openedOf(id).db;
   }
 
   /**
-   * The connection time travel runs on. The replay reuses the snapshots the
-   * analysis stored only on a writable connection (on a read-only one it
-   * replays the whole incident into memory first), so this
-   * one is read-write; it is handed only to the replay's functions, never to
-   * anything that takes SQL or paths from a request.
-   */
-  replayDb(id: string): IncidentDb {
-    const o = this.openedOf(id);
-    o.replayDb ??= openIncident(this.dbPathOf(id));
-    return o.replayDb;
-  }
-
-  /**
-   * The incident's timeline index: read from the incident file when it holds
-   * one for its current events, else built there once in a worker thread.
+   * The incident's timeline index: read from the incident file, where the
+   * derive step stored it for the current events; built in memory, and not
+   * stored, when the file holds none for them.
    */
   timeline(id: string): Promise<TimelineIndex> {
     const o = this.openedOf(id);
-    o.index ??= this.loadIndex(id).catch((err: unknown) => {
-      delete o.index;
-      throw err;
-    });
+    o.index ??= Promise.resolve()
+      .then(() => storedTimelineIndex(o.db) ?? buildTimelineIndex(o.db))
+      .catch((err: unknown) => {
+        delete o.index;
+        throw err;
+      });
     return o.index;
   }
 
@@ -232,21 +216,6 @@ export class Registry {
   closeAll(): void {
     this.closed = true;
     for (const id of [...this.opened.keys()]) this.close(id);
-  }
-
-  private async loadIndex(id: string): Promise<TimelineIndex> {
-    const stored = storedTimelineIndex(this.db(id));
-    if (stored) return stored;
-    const job: IndexJob = { dbPath: this.dbPathOf(id) };
-    await new Promise<void>((resolve, reject) => {
-      const worker = new Worker(INDEX_WORKER_URL, { workerData: job });
-      worker.once("message", (m: { ok: boolean; message?: string }) => (m.ok ? resolve() : reject(new Error(m.message))));
-      worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`the index worker stopped (exit code ${code})`)));
-    });
-    const built = storedTimelineIndex(this.db(id));
-    if (!built) throw new Error(`the timeline index of '${id}' could not be read back from the incident`);
-    return built;
   }
 
   private openedOf(id: string): Opened {
@@ -263,7 +232,6 @@ export class Registry {
     const o = this.opened.get(id);
     if (!o) return;
     o.db.close();
-    o.replayDb?.close();
     this.opened.delete(id);
   }
 
