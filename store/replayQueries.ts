@@ -146,13 +146,16 @@ export function firstRecordPerSource(db: IncidentDb, kind: string): { seq: numbe
   return [...first.values()].sort((a, b) => a.seq - b.seq);
 }
 
-/** The first record of `kind` whose string attribute `key` contains `needle`: its seq and that attribute. */
-export function firstRecordWithAttrText(db: IncidentDb, kind: string, key: string, needle: string): { seq: number; text: string } | undefined {
-  let out: { seq: number; text: string } | undefined;
+/** The first event of `kind` (whose attribute `key` is one of `values`, when given), with its attributes. */
+export function firstRecordOf(
+  db: IncidentDb,
+  kind: string,
+  where?: { key: string; values: readonly unknown[] },
+): { seq: number; attrs: Record<string, unknown> | null } | undefined {
+  let out: { seq: number; attrs: Record<string, unknown> | null } | undefined;
   scanEvents(db, { kinds: [kind] }, (ev) => {
-    const v = ev.attr(key);
-    if (typeof v !== "string" || !v.includes(needle)) return true;
-    out = { seq: ev.seq, text: v };
+    if (where && !where.values.includes(ev.attr(where.key))) return true;
+    out = { seq: ev.seq, attrs: ev.attrs };
     return false;
   });
   return out;

@@ -130,27 +130,24 @@ export interface TransferStamp {
   room: string;
   chunk: number | null;
   tp: number | null;
-  /** kv.notify only: the notification tag. */
-  tag: string | null;
 }
 
 /** Every kv.post with a room, in seq order. */
 export function transferPosts(db: IncidentDb): TransferStamp[] {
-  return transferStamps(db, "kv.post", false);
+  return transferStamps(db, "kv.post");
 }
 
 /** Every kv.notify with a room, in seq order. */
 export function transferNotifies(db: IncidentDb): TransferStamp[] {
-  return transferStamps(db, "kv.notify", true);
+  return transferStamps(db, "kv.notify");
 }
 
-function transferStamps(db: IncidentDb, kind: string, withTag: boolean): TransferStamp[] {
+function transferStamps(db: IncidentDb, kind: string): TransferStamp[] {
   const out: TransferStamp[] = [];
   scanEvents(db, { kinds: [kind] }, (ev) => {
     const room = ev.room;
     if (room === null) return;
-    const tag = withTag ? ev.attr("tag") : undefined;
-    out.push({ seq: ev.seq, tsUs: ev.tsUs, room, chunk: ev.chunk, tp: ev.tp, tag: tag === undefined || tag === null ? null : String(tag) });
+    out.push({ seq: ev.seq, tsUs: ev.tsUs, room, chunk: ev.chunk, tp: ev.tp });
   });
   return out;
 }

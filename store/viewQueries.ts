@@ -37,26 +37,21 @@ function* timelineRowsOf(db: IncidentDb): Generator<TimelineRow> {
 }
 
 /** What the timeline draws names and spans from, for the events of some kinds only. */
-export type DetailRow = [seq: number, kind: string, room: string | null, chunk: number | null, state: number | null, attrs: string | null];
+export type DetailRow = [seq: number, kind: string, room: string | null, chunk: number | null, state: number | null, attrs: Record<string, unknown> | null];
 
-/** seq, kind, room, chunk, state and attrs (as JSON text) of the events of `kinds`, in seq order. */
-export function detailRows(db: IncidentDb, kinds: readonly string[]): Iterable<DetailRow> {
+/**
+ * seq, kind, room, chunk and state of the events of `kinds`, in seq order,
+ * with their attrs (a fresh object per event) for the kinds of `withAttrs`
+ * only, else null.
+ */
+export function detailRows(db: IncidentDb, kinds: readonly string[], withAttrs: ReadonlySet<string>): Iterable<DetailRow> {
   const rows: DetailRow[] = [];
   if (kinds.length === 0) return rows;
   scanEvents(db, { kinds }, (ev) => {
-    const attrs = ev.attrs;
-    rows.push([ev.seq, ev.kind, ev.room, ev.chunk, ev.state, attrs === null ? null : JSON.stringify(attrs)]);
+    const kind = ev.kind;
+    rows.push([ev.seq, kind, ev.room, ev.chunk, ev.state, withAttrs.has(kind) ? ev.attrs : null]);
   });
   return rows;
-}
-
-/** A suspect as stored: its body still as JSON text. */
-export interface StoredSuspectRow {
-  rank: number;
-  cause: string;
-  confidence: number;
-  /** The whole suspect as JSON. */
-  body: string;
 }
 
 /** The path and format of a source, by id. */
@@ -70,7 +65,8 @@ export interface SummaryFigures {
   firstTsUs: number | null;
   lastTsUs: number | null;
   violatedBySeverity: Record<string, number>;
-  topSuspect: StoredSuspectRow | undefined;
+  /** The first-ranked suspect: its cause, confidence and one-line summary. */
+  topSuspect: { cause: string; confidence: number; summary: string } | undefined;
 }
 
 export function summaryFigures(db: IncidentDb): SummaryFigures {
@@ -89,7 +85,8 @@ export function summaryFigures(db: IncidentDb): SummaryFigures {
   const violatedBySeverity: Record<string, number> = {};
   const bySeverity = db.prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE verdict = 'violated' GROUP BY severity").all() as { severity: string; n: number }[];
   for (const row of bySeverity) violatedBySeverity[row.severity] = row.n;
-  const topSuspect = db.prepare("SELECT rank, cause, confidence, body FROM suspects ORDER BY rank LIMIT 1").get() as StoredSuspectRow | undefined;
+  const top = db.prepare("SELECT cause, confidence, body FROM suspects ORDER BY rank LIMIT 1").get() as { cause: string; confidence: number; body: string } | undefined;
+  const topSuspect = top && { cause: top.cause, confidence: top.confidence, summary: String((JSON.parse(top.body) as { summary?: unknown }).summary ?? "") };
   return { ranks: [...ranks.values()], firstTsUs: span.first, lastTsUs: span.last, violatedBySeverity, topSuspect };
 }
 
