@@ -12,7 +12,7 @@ import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js"
 import { incident } from "../fixtures/generator/scenarios/incidents.js";
 import { ingest } from "../ingest/pipeline.js";
 import { IncidentSchemaError, openIncident } from "../store/db.js";
-import { eventCount } from "../store/queries.js";
+import { eventCount } from "../store/read/incident.js";
 
 /** The fixture generator's large mode writes ~229 lines per session (fixtures/README.md), nearly all one event each. */
 const LINES_PER_SESSION = 229;

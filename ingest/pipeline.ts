@@ -28,7 +28,7 @@ import { StoredEventsMerger } from "./load/rebuild.js";
 import type { ScanReport, ScanRequest } from "./scan/scan.js";
 import { mergeScanParts, scanRequestsOf } from "./scan/scanParts.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.js";
-import type { UnparsedShape } from "../store/queries.js";
+import type { UnparsedShape } from "../store/read/sources.js";
 import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
 import { runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";

@@ -7,7 +7,7 @@
 import { EVENT_TEXT_TABLE } from "./eventText.js";
 import { createBlockTables, LIVE_TABLES } from "./blocks/blockTables.js";
 import { PAGES_TABLE } from "./pages.js";
-import { TIMELINE_TABLE } from "./timelineColumns.js";
+import { TIMELINE_TABLE } from "./writeDerived.js";
 
 export const SCHEMA_VERSION = 9;
 

@@ -18,7 +18,7 @@ import { createBlockTables, dropBlockTables, KeyDim, LIVE_TABLES, renameBlockTab
 import { EventBlocks } from "./blocks/eventBlocks.js";
 import { scanEvents } from "./blocks/scan.js";
 import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
-import type { UnparsedShape } from "./queries.js";
+import type { UnparsedShape } from "./read/sources.js";
 import { TextBlockWriter, type TextBlock } from "./eventText.js";
 
 export class DatabaseBusyError extends Error {

@@ -11,7 +11,8 @@ import type { IncidentDb } from "../../store/db.js";
 import { LogKind } from "../../domain/kinds.js";
 import { eventTexts } from "../../store/eventText.js";
 import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
-import { firstRecordOf, firstRecordPerSource, firstRecordWithAttr, firstSeqOfKinds } from "../../store/replayQueries.js";
+import { firstRecordOf, firstRecordPerSource, firstRecordWithAttr } from "../../store/read/records.js";
+import { firstSeqOfKinds } from "../../store/read/seqs.js";
 
 /** The parallelism a server's `server_args=ServerArgs(…)` start-up line states. */
 export interface Parallelism {

@@ -8,7 +8,7 @@ import type { Backend } from "../../domain/vocabulary.js";
 import { defaultProfile, firstRelease, latestRelease, SGLANG_RELEASES, settingsFromConfig } from "../model/profile.js";
 import type { IncidentDb } from "../../store/db.js";
 import { LogKind } from "../../domain/kinds.js";
-import { configRecords } from "../../store/replayQueries.js";
+import { configRecords } from "../../store/read/records.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import type { Sign } from "./logSigns.js";
 import { profileSigns } from "./derivedSigns.js";

@@ -9,7 +9,8 @@
 import type { Profile } from "../model/api.js";
 import type { IncidentDb } from "../../store/db.js";
 import { getMetaJson } from "../../store/db.js";
-import { replaceSnapshots, snapshotSeqs, snapshotState } from "../../store/snapshotStore.js";
+import { snapshotSeqs, snapshotState } from "../../store/read/derived.js";
+import { replaceSnapshots } from "../../store/writeDerived.js";
 import { decodeSnapshot, encodeSnapshot } from "./snapshotCodec.js";
 
 /**

@@ -7,10 +7,10 @@
 // microseconds from the incident's first event (the absolute start is in
 // `otherData`). Written as a stream: the incident is never held in memory.
 
-import { timeBounds } from "../../store/analysisQueries.js";
-import { violatedFindingMarks } from "../../store/findingRows.js";
+import { timeBounds } from "../../store/read/seqs.js";
+import { violatedFindingMarks } from "../../store/read/analysis.js";
 import type { IncidentDb } from "../../store/db.js";
-import { iterateEvents, type StoredEvent } from "../../store/queries.js";
+import { iterateEvents, type StoredEvent } from "../../store/read/events.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 
 type TraceEvent = Record<string, unknown>;

@@ -4,12 +4,13 @@
 
 import { basename } from "node:path";
 import type { IncidentDb } from "../../store/db.js";
-import { readAnalysisRows, writeAnalysisRows } from "../../store/findingRows.js";
+import { readAnalysisRows } from "../../store/read/analysis.js";
+import { writeAnalysisRows } from "../../store/writeAnalysis.js";
 import { addressOverflow } from "./addressOverflow.js";
 import { checksumMismatch } from "./checksumMismatch.js";
 import { pageBytes } from "./pageBytes.js";
 import { collectiveDivergence } from "./collectiveDivergence.js";
-import { eventHosts } from "../../store/ruleQueries.js";
+import { eventHosts } from "../../store/read/ranks.js";
 import { assumedSettings, discipline, type AssumedSetting, type DisciplinedResult } from "./discipline.js";
 import { Evidence, isoTime } from "./evidence.js";
 import { evidenceGap } from "./evidenceGap.js";

@@ -8,7 +8,7 @@
 // sizing checks decide; this rule states them with the records that show the
 // sizes: config records, the host pool's start-up line, the transfers' item_len.
 
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import type { Violation } from "../model/api.js";
 import { profileSigns } from "../replay/derivedSigns.js";
 import { decodeAs } from "../events/decode.js";

@@ -18,7 +18,7 @@ import { Admit, SeamGate, type PartResult, type SourcePart } from "./seamGate.js
 import { keyBefore, MergeHeap } from "./merge.js";
 import { rankName, RowBatchBuilder, type RowBatch } from "../../store/rows.js";
 import { TextBlockBuilder } from "../../store/eventText.js";
-import type { UnparsedShape } from "../../store/queries.js";
+import type { UnparsedShape } from "../../store/read/sources.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
 
 export interface LoadSource {

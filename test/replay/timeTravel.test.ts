@@ -14,7 +14,7 @@ import { provenance, stateAt, timeline } from "../../analyzer/replay/timeTravel.
 import { scopeOfEvent, step } from "../../analyzer/replay/navigation.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
-import { eventBySeq, iterateEvents } from "../../store/queries.js";
+import { eventBySeq, iterateEvents } from "../../store/read/events.js";
 import { writeBusyIncident } from "./generated.js";
 import { at, ingestCase, seqOf } from "./incidents.js";
 import { scratchDir } from "../scratchDir.js";

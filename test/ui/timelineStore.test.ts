@@ -1,5 +1,5 @@
 // The timeline index lives in the incident file (ui/server/timeline-store.ts
-// over store/timelineColumns.ts): built once, read back as built, gone
+// over store/read/derived.ts): built once, read back as built, gone
 // stale when the events change; the server leaves no cache file beside it.
 
 import { test } from "node:test";

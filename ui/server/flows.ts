@@ -5,8 +5,8 @@
 // the pairs follow the protocol of docs/protocol.md §5-§7.
 
 import type { IncidentDb } from "../../store/db.js";
-import { eventsOfRoom, type StoredEvent } from "../../store/queries.js";
-import { eventsFollowing } from "../../store/viewQueries.js";
+import { eventsOfRoom, type StoredEvent } from "../../store/read/events.js";
+import { eventsFollowing } from "../../store/read/events.js";
 import { LogKind } from "../../domain/kinds.js";
 import { decodeAs } from "../../analyzer/events/index.js";
 

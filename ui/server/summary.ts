@@ -2,8 +2,9 @@
 // analysis finishes and kept in incident.json.
 
 import { openIncident } from "../../store/db.js";
-import { eventCount, listSources } from "../../store/queries.js";
-import { summaryFigures } from "../../store/viewQueries.js";
+import { eventCount } from "../../store/read/incident.js";
+import { listSources } from "../../store/read/sources.js";
+import { summaryFigures } from "../../store/read/incident.js";
 import { rankLabel } from "../../analyzer/replay/eventRefs.js";
 import type { IncidentSummary } from "./registry.js";
 

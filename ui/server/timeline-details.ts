@@ -12,7 +12,7 @@
 //             kv.timeout's after_s): the state the line implies held that long.
 
 import type { IncidentDb } from "../../store/db.js";
-import { detailRows } from "../../store/viewQueries.js";
+import { detailRows } from "../../store/read/records.js";
 
 export const SPAN_TRANSFER = 0;
 export const SPAN_ROOM = 1;

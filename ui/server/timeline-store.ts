@@ -1,11 +1,12 @@
 // The timeline index kept in the incident file, through the store's timeline
-// columns (store/timelineColumns.ts): built once from the events by the
+// columns (store/read/derived.ts, store/writeDerived.ts): built once from the events by the
 // derive step after ingest (derive.ts), then read back without a scan of the
 // events.
 
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { IncidentDb } from "../../store/db.js";
-import { readTimelineColumns, readTimelineHeader, writeTimelineColumns } from "../../store/timelineColumns.js";
+import { readTimelineColumns, readTimelineHeader } from "../../store/read/derived.js";
+import { writeTimelineColumns } from "../../store/writeDerived.js";
 import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */

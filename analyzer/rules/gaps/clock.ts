@@ -2,7 +2,7 @@
 // enough (meta `clock_offsets`, `clock_alignment`, ingest/scan/clock.ts), and
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
-import { transferNotifies, transferPosts } from "../../../store/ruleQueries.js";
+import { transferNotifies, transferPosts } from "../../../store/read/records.js";
 import { seconds, type Evidence } from "../evidence.js";
 import { CROSS_HOST_RULES, type Gap } from "./gap.js";
 

@@ -3,7 +3,7 @@
 // which rules it blinds (DESIGN.md "Findings": a missing role, missing ranks,
 // skipped sources and silent stretches are evidence gaps).
 
-import type { StoredEvent } from "../../../store/queries.js";
+import type { StoredEvent } from "../../../store/read/events.js";
 import type { CoverageGap } from "../finding.js";
 import type { RuleId, Severity } from "../../../domain/vocabulary.js";
 
