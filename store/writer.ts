@@ -18,7 +18,7 @@ import { createBlockTables, dropBlockTables, KeyDim, LIVE_TABLES, renameBlockTab
 import { EventBlocks } from "./blocks/eventBlocks.js";
 import { scanEvents } from "./blocks/scan.js";
 import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
-import type { UnparsedShape } from "./read/sources.js";
+import type { SourceStats } from "./read/sources.js";
 import { TextBlockWriter, type TextBlock } from "./eventText.js";
 
 export class DatabaseBusyError extends Error {
@@ -57,21 +57,6 @@ export interface NotIngestedSource {
   lines: number;
   status: "skipped" | "refused";
   reason: string;
-}
-
-export interface SourceTotals {
-  lines: number;
-  events: number;
-  unparsed: number;
-  inferred: number;
-  /** A sample of the errors; errorCount counts them all. */
-  errors: { line: number; message: string }[];
-  errorCount: number;
-  unparsedShapes: UnparsedShape[];
-  timeOrigin: string | null;
-  firstTsUs: number | null;
-  lastTsUs: number | null;
-  ranks: string[];
 }
 
 /** The settings an incident's logs were read with (meta `ingest_settings`). */
@@ -252,7 +237,7 @@ export class IncidentWriter implements RowSink {
     return true;
   }
 
-  completeSource(id: number, t: SourceTotals): void {
+  completeSource(id: number, t: SourceStats): void {
     this.db
       .prepare(
         "UPDATE sources SET lines = ?, events = ?, unparsed = ?, inferred = ?, errors = ?, error_count = ?, unparsed_shapes = ?, " +

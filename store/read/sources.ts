@@ -4,6 +4,7 @@
 
 import { scanEvents } from "../blocks/scan.js";
 import type { IncidentDb } from "../db.js";
+import type { ParseIssue } from "../../domain/event.js";
 
 /** What became of an input: ingested, or recorded with the reason it was not. */
 export type SourceStatus = "complete" | "skipped" | "refused";
@@ -17,7 +18,34 @@ export interface UnparsedShape {
   example: string;
 }
 
-export interface SourceRow {
+/**
+ * A source's statistics: one shape wherever they are, as a load worker
+ * counts them (ingest/load/loadStream.ts LoadedStats), as the writer stores
+ * them (writer.ts completeSource), as the readers return them (SourceRow) and
+ * as the ingest summary prints them (ingest/pipeline.ts SourceSummary, its
+ * times as ISO text).
+ */
+export interface SourceStats {
+  lines: number;
+  events: number;
+  unparsed: number;
+  /** Events whose time was interpolated or anchored (no time of their own). */
+  inferred: number;
+  /** The most frequent shapes among the unparsed lines, with a count and an example each. */
+  unparsedShapes: UnparsedShape[];
+  /** Where the times of undated lines and the year of glog lines came from, when it mattered. */
+  timeOrigin: string | null;
+  /** A sample of the parse errors with their line numbers; errorCount counts every one. */
+  errors: ParseIssue[];
+  errorCount: number;
+  /** First and last event time (aligned), µs. */
+  firstTsUs: number | null;
+  lastTsUs: number | null;
+  ranks: string[];
+}
+
+/** A row of `sources`: the input, what became of it, and its statistics. */
+export interface SourceRow extends SourceStats {
   id: number;
   path: string;
   format: string;
@@ -25,24 +53,10 @@ export interface SourceRow {
   wrapper: string | null;
   host: string | null;
   role: string | null;
-  ranks: string[];
   sha256: string;
   bytes: number;
-  lines: number;
-  events: number;
   /** Pages read from a file of page bytes (a page dump's .bin, .npy or .safetensors); 0 for other sources. */
   pages: number;
-  unparsed: number;
-  /** Events whose time was interpolated or anchored (no time of their own). */
-  inferred: number;
-  /** A sample of the parse errors; errorCount counts every one. */
-  errors: { line: number; message: string }[];
-  errorCount: number;
-  unparsedShapes: UnparsedShape[];
-  /** Where the times of undated lines and the year of glog lines came from, when it mattered. */
-  timeOrigin: string | null;
-  firstTsUs: number | null;
-  lastTsUs: number | null;
   status: SourceStatus;
   /** Why a source was skipped or refused. */
   reason: string | null;

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ingestProgress } from "../../ui/server/pipeline.js";
-import type { IncidentRecord } from "../../ui/server/registry.js";
+import type { IncidentRecord } from "../../ui/server/incidentRecord.js";
 import { fixtureTarGz, startTestServer, uploadFiles, waitForIncident } from "./serverHarness.js";
 
 test("each ingest step maps into its own part of one scale", () => {

@@ -6,7 +6,7 @@ import { eventCount } from "../../store/read/incident.js";
 import { listSources } from "../../store/read/sources.js";
 import { summaryFigures } from "../../store/read/incident.js";
 import { rankLabel } from "../../analyzer/replay/eventRefs.js";
-import type { IncidentSummary } from "./registry.js";
+import type { IncidentSummary } from "./incidentRecord.js";
 
 export function summarize(dbPath: string): IncidentSummary {
   const db = openIncident(dbPath, { readonly: true });
