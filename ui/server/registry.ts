@@ -132,7 +132,7 @@ export class Registry {
   /**
    * True when the incident's database was written under another schema: it
    * is not migrated (store/schema.ts) but rebuilt from the input folder the
-   * incident keeps (rebuildFromInputs).
+   * incident keeps (server.ts discards it and queues the incident's job).
    */
   needsRebuild(id: string): boolean {
     const found = fileSchemaVersion(this.dbPathOf(id));
