@@ -8,7 +8,7 @@ import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { healthyIncidentDb } from "./healthyIncident.js";
 import { openIncident } from "../store/db.js";
-import { eventCount } from "../store/queries.js";
+import { eventCount } from "../store/read/incident.js";
 import { replayIncident } from "../analyzer/replay/replay.js";
 import { analyze, storeAnalysis } from "../analyzer/rules/index.js";
 import { replayEvidenceOf } from "../analyzer/rules/replayEvidence.js";

@@ -12,7 +12,7 @@ import { performance } from "node:perf_hooks";
 import { parseHypothesis } from "../analyzer/hypotheses/parser.js";
 import { checkHypotheses } from "../analyzer/hypotheses/run.js";
 import { openIncident } from "../store/db.js";
-import { eventCount } from "../store/queries.js";
+import { eventCount } from "../store/read/incident.js";
 import { benchOutDir, healthyIncidentDb } from "./healthyIncident.js";
 
 const TARGET = Number(process.env.BENCH_EVENTS ?? 6_000_000);

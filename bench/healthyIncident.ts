@@ -11,8 +11,8 @@ import { performance } from "node:perf_hooks";
 import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js";
 import { incident } from "../fixtures/generator/scenarios/incidents.js";
 import { ingest } from "../ingest/pipeline.js";
-import { openIncident } from "../store/db.js";
-import { eventCount } from "../store/queries.js";
+import { IncidentSchemaError, openIncident } from "../store/db.js";
+import { eventCount } from "../store/read/incident.js";
 
 /** The fixture generator's large mode writes ~229 lines per session (fixtures/README.md), nearly all one event each. */
 const LINES_PER_SESSION = 229;
@@ -33,16 +33,13 @@ export async function healthyIncidentDb(target: number, label: string, cacheDir?
   mkdirSync(dir, { recursive: true });
   const db = join(dir, "incident.db");
   if (existsSync(db)) {
-    // Read-write: a kept incident written by an earlier schema is migrated here, not refused.
-    const d = openIncident(db);
-    const n = eventCount(d);
-    d.close();
+    const n = keptEvents(db);
     if (n >= target) {
       console.log(`reusing ${db} (${n} events)`);
       return db;
     }
-    // Too small for this benchmark (another one's, smaller): built afresh, not ingested into.
-    console.log(`${db} holds ${n} events, fewer than ${target}: building a new one`);
+    // Too small for this benchmark (another one's, smaller) or of another schema: built afresh, not ingested into.
+    console.log(`${db} ${n < 0 ? "is of another schema" : `holds ${n} events, fewer than ${target}`}: building a new one`);
     for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
   }
   let t = performance.now();
@@ -57,4 +54,19 @@ export async function healthyIncidentDb(target: number, label: string, cacheDir?
   if (summary.eventsTotal < target) console.log(`(fewer events than the ${target} asked for)`);
   if (process.env.BENCH_DIR === undefined && cacheDir !== undefined) rmSync(inputs, { recursive: true, force: true });
   return db;
+}
+
+/** The events a kept incident holds; -1 when it was written under another schema. */
+function keptEvents(path: string): number {
+  try {
+    const d = openIncident(path, { readonly: true });
+    try {
+      return eventCount(d);
+    } finally {
+      d.close();
+    }
+  } catch (e) {
+    if (e instanceof IncidentSchemaError) return -1;
+    throw e;
+  }
 }

@@ -37,7 +37,7 @@ export async function liveRoomsFigures(): Promise<void> {
     const path = join(dir, "incident.db");
     await ingest({ db: path, paths: [input] });
     const db = openIncident(path);
-    const replay = replayIncident(db);
+    const replay = replayIncident(db, { storeSnapshots: true });
     const line = timeline(db);
     const last = line.snapshots.nearest(replay.lastSeq!);
     const liveRooms = last === null ? 0 : restoreModel(line.choice.profile, line.snapshots.state(last), line.pageBytes).view().rooms.length;

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { EVENT_COLUMNS } from "../store/rows.js";
-import type { StoredEvent } from "../store/queries.js";
+import type { StoredEvent } from "../store/read/events.js";
 import { IncidentWriter } from "../store/writer.js";
 import { compareCodecs } from "./storeCodecs.js";
 import { queryFigures } from "./storeQueries.js";

@@ -13,7 +13,8 @@ import { performance } from "node:perf_hooks";
 import { collectEvents, scanEvents, type EventFilter } from "../store/blocks/scan.js";
 import { eventBlocks, KeyDim } from "../store/blocks/eventBlocks.js";
 import { openIncident, type IncidentDb } from "../store/db.js";
-import { eventBySeq, eventsInWindow, eventsOfRoom, listIngestedSources } from "../store/queries.js";
+import { eventBySeq, eventsInWindow, eventsOfRoom } from "../store/read/events.js";
+import { listIngestedSources } from "../store/read/sources.js";
 import { healthyIncidentDb } from "./healthyIncident.js";
 
 const TARGET = Number(process.env.BENCH_QUERY_EVENTS ?? 6_000_000);

@@ -3,7 +3,7 @@
 // scheduler iterations, collectives and index-K reads, HiCache loads, and the
 // log lines the model skips. Healthy: the model should find nothing in it.
 
-import type { StoredEvent } from "../store/queries.js";
+import type { StoredEvent } from "../store/read/events.js";
 
 export const RANKS = 8;
 const LIVE_ROOMS = 64;

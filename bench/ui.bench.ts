@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { generateBundle, scaledScenario } from "../fixtures/generator/bundle.js";
 import { incident } from "../fixtures/generator/scenarios/incidents.js";
 import { openIncident } from "../store/db.js";
-import { timelineRows } from "../store/viewQueries.js";
+import { timelineRows } from "../store/read/records.js";
 import { startServer, type RunningServer } from "../ui/server/server.js";
 import { storedTimelineIndex, storeTimelineIndex } from "../ui/server/timeline-store.js";
 import { overview, queryWindow } from "../ui/server/window-query.js";

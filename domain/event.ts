@@ -54,7 +54,7 @@ export interface ParsedEvent {
 /**
  * An event as the store gives it back: its place in the global order (`seq`,
  * the aligned `tsUs`), its source line, every column with null for absent,
- * and its raw text (store/queries.ts reads it).
+ * and its raw text (store/read/events.ts reads it).
  */
 export interface StoredEvent {
   seq: number;

@@ -137,6 +137,27 @@ const BATCH = { gauges: derived("record", "every `name: value` field of the batc
 const EXCEPTION = { excType: "string?", excMessage: "string?", failureClass: "string?", fatal: "boolean?" } as const;
 const ABORT_NOTICE = { room: "room?", to: "string?", failed: "boolean?", drained: "boolean?", error: "string?" } as const;
 
+/**
+ * A notification tag's fields as the ingest decodes them (domain/notifTag.ts
+ * NotifTag; ingest/formats/notifFields.ts): room and chunk in their columns,
+ * the rest in attrs. Which fields a tag has depends on `tagKind`.
+ */
+const NOTIF_TAG_FIELDS = {
+  room: "room?",
+  chunk: "number?",
+  tagKind: "string?",
+  isLast: "boolean?",
+  src: "number?",
+  part: "number?",
+  parts: "number?",
+  chunkIdx: "number?",
+  pageStart: "number?",
+  numPages: "number?",
+  agentName: "string?",
+  component: "number?",
+  expectedChunks: "number?",
+} as const;
+
 /** The catalogue: kind → what it is → its fields. */
 export const KINDS = {
   "req.arrive": { lane: "scheduler", tone: 0, colour: "#a9c4f5", doc: "a request arrived (probe)", fields: REQUEST },
@@ -165,8 +186,8 @@ export const KINDS = {
   },
   "kv.done": { lane: "transfer", tone: 0, colour: "#2bb3a0", doc: "the transfer handle of a chunk reported done (probe)", fields: { room: "room?", chunk: "number?", last: "boolean?" } },
   "kv.notify": { lane: "transfer", tone: 0, colour: "#8de3c4",
-    doc: "decode received a notification (probe)",
-    fields: { room: "room?", tag: "string?", status: "number?", prefill_rank: "number?", src: "number?", isLast: "boolean?" },
+    doc: "decode received a notification (probe): a NIXL tag, decoded per docs/protocol.md §6, or a Mooncake status",
+    fields: { tag: "string?", status: "number?", prefill_rank: "number?", ...NOTIF_TAG_FIELDS },
   },
   "kv.poll": { lane: "transfer", tone: 0, colour: "#35a587", doc: "a poll result (probe)", fields: { room: "room?", state: "kvpoll?", local: "number?", reduced: "number?" } },
   "kv.timeout": { lane: "transfer", tone: 1,
@@ -268,23 +289,7 @@ export const KINDS = {
   },
   [LogKind.notifSent]: { lane: "transfer", tone: 0, colour: "#5fd0b8",
     doc: "`sending kvcache to {peer} with notif {tag}` (tag decoded per docs/protocol.md §6)",
-    fields: {
-      room: "room?",
-      chunk: "number?",
-      peer: "string?",
-      tag: attr("string?", "tag", "notif"),
-      tagKind: "string?",
-      isLast: "boolean?",
-      src: "number?",
-      part: "number?",
-      parts: "number?",
-      chunkIdx: "number?",
-      pageStart: "number?",
-      numPages: "number?",
-      agentName: "string?",
-      component: "number?",
-      expectedChunks: "number?",
-    },
+    fields: { peer: "string?", tag: attr("string?", "tag", "notif"), ...NOTIF_TAG_FIELDS },
   },
   [LogKind.skipChunk]: { lane: "transfer", tone: 0, doc: "`Skipping chunk for room …`", fields: { room: "room?", state: "kvpoll?", because: "string?" } },
   [LogKind.auxReceived]: { lane: "transfer", tone: 0, colour: "#9ee8d8", doc: "`Received AUX_DATA for bootstrap_room …`", fields: { room: "room?", length: "number?" } },

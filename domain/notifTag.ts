@@ -42,11 +42,6 @@ export type NotifTag =
   /** `expectedChunks`: KV chunks expected earlier from `src`. */
   | { room: string; tagKind: "aux_nokv"; src: number; expectedChunks?: number };
 
-/** The KV chunk a tag covers, for the forms that carry one. */
-export function chunkOfTag(tag: NotifTag): number | undefined {
-  return "chunk" in tag ? tag.chunk : undefined;
-}
-
 /** The tag decoded, or null when it is none of the §6 forms. */
 export function parseNotifTag(tag: string): NotifTag | null {
   const f = FIELDS.split(tag);

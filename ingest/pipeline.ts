@@ -28,7 +28,7 @@ import { StoredEventsMerger } from "./load/rebuild.js";
 import type { ScanReport, ScanRequest } from "./scan/scan.js";
 import { mergeScanParts, scanRequestsOf } from "./scan/scanParts.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.js";
-import type { UnparsedShape } from "../store/queries.js";
+import type { SourceStats } from "../store/read/sources.js";
 import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
 import { runLoad, scanAll } from "./load/workers.js";
@@ -73,7 +73,8 @@ export interface IngestProgress {
 
 export type SourceStatus = "ingested" | "duplicate" | "skipped" | "refused";
 
-export interface SourceSummary {
+/** An input as the ingest reports it: what became of it and its statistics (store/read/sources.ts SourceStats), its times as text. */
+export interface SourceSummary extends Omit<SourceStats, "firstTsUs" | "lastTsUs"> {
   path: string;
   status: SourceStatus;
   /** Why a source was not ingested. */
@@ -83,21 +84,8 @@ export interface SourceSummary {
   wrapper: string | null;
   host: string | null;
   role: Role | null;
-  ranks: string[];
-  lines: number;
-  events: number;
   /** Pages read from a file of page bytes; 0 for other sources. */
   pages: number;
-  unparsed: number;
-  /** Events whose time was interpolated or anchored (no time of their own). */
-  inferred: number;
-  /** The most frequent shapes among the unparsed lines, with a count and an example each. */
-  unparsedShapes: UnparsedShape[];
-  /** Where the times of undated lines (or the year of glog lines) came from, when it mattered. */
-  timeOrigin: string | null;
-  /** Parse errors with their line numbers (a sample; errorCount counts all). */
-  errors: ParseIssue[];
-  errorCount: number;
   /** First and last event time (aligned), ISO 8601 UTC with microseconds. */
   first: string | null;
   last: string | null;
@@ -433,19 +421,7 @@ function withErrors(s: LoadedStats, more: readonly ParseIssue[] | undefined): Lo
 }
 
 function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): void {
-  writer.completeSource(s.sourceId, {
-    lines: s.lines,
-    events: s.events,
-    unparsed: s.unparsed,
-    inferred: s.inferred,
-    errors: s.errors,
-    errorCount: s.errorCount,
-    unparsedShapes: s.unparsedShapes,
-    timeOrigin: s.timeOrigin,
-    firstTsUs: s.firstTsUs,
-    lastTsUs: s.lastTsUs,
-    ranks: s.ranks,
-  });
+  writer.completeSource(s.sourceId, s);
   Object.assign(c.summary, {
     ranks: s.ranks,
     lines: s.lines,

@@ -3,7 +3,7 @@
 // thousand lines of one kind a parser does not know show as one shape with a
 // count and an example, and a user can see at once what kvrewind missed.
 
-import type { UnparsedShape } from "../store/queries.js";
+import type { UnparsedShape } from "../store/read/sources.js";
 
 /** Distinct shapes tracked per source; later new shapes are counted as one "other" bucket. */
 const MAX_SHAPES = 1000;

@@ -1,7 +1,10 @@
-// Opening an incident database: WAL, forward migrations, the meta table.
+// Opening an incident database: WAL, the current schema for a new file, the
+// meta table. A file of another schema is refused, never changed
+// (store/schema.ts): readers open read-only, and only the ingest, the derive
+// step and the analysis write.
 
 import Database from "better-sqlite3";
-import { MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
+import { CURRENT_SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
 export type IncidentDb = Database.Database;
 
@@ -11,22 +14,42 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
+/** A file this kvrewind does not read: another schema, or not an incident at all. Nothing in it was changed. */
+export class IncidentSchemaError extends Error {
+  constructor(
+    readonly path: string,
+    readonly found: number | null,
+  ) {
+    super(schemaMessage(path, found));
+    this.name = "IncidentSchemaError";
+  }
+}
+
+function schemaMessage(path: string, found: number | null): string {
+  if (found === null) return `${path}: not a kvrewind incident file (a SQLite file without kvrewind's tables); it was left as it was`;
+  const by = found > SCHEMA_VERSION ? "a newer kvrewind" : "an older kvrewind";
+  return (
+    `${path}: written by ${by} (incident schema ${found}; this kvrewind reads schema ${SCHEMA_VERSION}). ` +
+    "Incident files are not migrated before 1.0, and this one was left as it was. " +
+    "Rebuild it by ingesting the original logs again: kvrewind ingest <logs...> --db <new file>"
+  );
+}
+
 export function openIncident(path: string, opts: OpenOptions = {}): IncidentDb {
-  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  const readonly = opts.readonly ?? false;
+  const db = new Database(path, { readonly, fileMustExist: readonly });
   try {
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
-    if (!opts.readonly) {
+    if (readonly) requireCurrentSchema(db, path);
+    else {
+      // Checked before the journal mode is set: a refused file is not touched.
+      requireCurrentSchema(db, path, { allowEmpty: true });
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
-      migrate(db);
-    } else {
-      const version = schemaVersion(db);
-      if (version !== SCHEMA_VERSION) {
-        throw new Error(`${path}: schema version ${version}, this kvrewind reads ${SCHEMA_VERSION}; open it once read-write to migrate`);
-      }
+      createSchemaIfEmpty(db, path);
     }
   } catch (e) {
-    // A connection that could not be set up (busy, an old schema) is not left open.
+    // A connection that could not be set up (busy, another schema) is not left open.
     db.close();
     throw e;
   }
@@ -34,45 +57,47 @@ export function openIncident(path: string, opts: OpenOptions = {}): IncidentDb {
 }
 
 /**
- * A read-only connection to a database an older kvrewind may have written:
- * such a database is migrated first, once, on a read-write connection.
+ * The schema a file was written under: its `meta.schema_version`; 0 for a
+ * file with no table at all (a new incident); null for a SQLite file of
+ * something else.
  */
-export function openIncidentForReading(path: string): IncidentDb {
-  const probe = new Database(path, { readonly: true, fileMustExist: true });
-  const version = schemaVersion(probe);
-  probe.close();
-  if (version < SCHEMA_VERSION) openIncident(path).close();
-  return openIncident(path, { readonly: true });
-}
-
-export function schemaVersion(db: IncidentDb): number {
-  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
-  if (!hasMeta) return 0;
+export function schemaVersion(db: IncidentDb): number | null {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  if (tables.length === 0) return 0;
+  if (!tables.includes("meta")) return null;
   const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-  return row ? Number(row.value) : 0;
+  return row && /^\d+$/.test(row.value) ? Number(row.value) : null;
 }
 
-function migrate(db: IncidentDb): void {
-  if (schemaVersion(db) === SCHEMA_VERSION) return;
-  // Each step re-reads the version under the write lock: two processes opening a
-  // new incident at once must not both run the same migration.
-  for (;;) {
-    const done = db
-      .transaction(() => {
-        const from = schemaVersion(db);
-        if (from > SCHEMA_VERSION) {
-          throw new Error(`database schema version ${from} is newer than this kvrewind (${SCHEMA_VERSION})`);
-        }
-        if (from === SCHEMA_VERSION) return true;
-        const step = MIGRATIONS[from]!;
-        if (typeof step === "string") db.exec(step);
-        else step(db);
-        setMeta(db, "schema_version", String(from + 1));
-        return false;
-      })
-      .immediate();
-    if (done) return;
+/** The schema of the file at `path` (schemaVersion), read without changing it; undefined when there is no such file. */
+export function fileSchemaVersion(path: string): number | null | undefined {
+  let db: IncidentDb;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+  } catch {
+    return undefined;
   }
+  try {
+    return schemaVersion(db);
+  } finally {
+    db.close();
+  }
+}
+
+function requireCurrentSchema(db: IncidentDb, path: string, opts: { allowEmpty?: boolean } = {}): void {
+  const found = schemaVersion(db);
+  if (found === SCHEMA_VERSION || (found === 0 && opts.allowEmpty)) return;
+  throw new IncidentSchemaError(path, found === 0 ? null : found);
+}
+
+/** A new file gets the current schema; the check runs again under the write lock, for two processes creating one incident at once. */
+function createSchemaIfEmpty(db: IncidentDb, path: string): void {
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    if (schemaVersion(db) !== 0) return requireCurrentSchema(db, path);
+    db.exec(CURRENT_SCHEMA);
+    setMeta(db, "schema_version", String(SCHEMA_VERSION));
+  }).immediate();
 }
 
 export function getMeta(db: IncidentDb, key: string): string | undefined {

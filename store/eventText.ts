@@ -17,8 +17,8 @@ import type { IncidentDb } from "./db.js";
 
 export const EVENT_TEXT_TABLE = `
   -- lines: uint32 LE line of each text; ends: uint32 LE end offset of each
-  -- text in the decompressed text (UTF-8, back to back; text is compressed
-  -- since schema 5). first/last_line bound the lines.
+  -- text in the decompressed text (UTF-8, back to back; text is compressed).
+  -- first/last_line bound the lines.
   CREATE TABLE event_text (
     id          INTEGER PRIMARY KEY,
     source_id   INTEGER NOT NULL,
@@ -235,23 +235,5 @@ export function* textBlocks(db: IncidentDb, sourceId?: number): Generator<TextSl
   for (const id of ids) {
     const b = read.get(id) as TextSlice;
     yield { ...b, text: decompressedText(b.text) };
-  }
-}
-
-/** A zstd frame's first bytes; plain UTF-8 text never starts so (0xB5 cannot follow an ASCII byte). */
-const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
-
-/**
- * Compresses the text of every block still stored plain (the schema 4 → 5
- * migration; blocks the 2 → 3 migration just wrote are compressed already).
- */
-export function compressStoredTexts(db: IncidentDb): void {
-  const ids = db.prepare("SELECT id FROM event_text").pluck().all() as number[];
-  const read = db.prepare("SELECT text FROM event_text WHERE id = ?").pluck();
-  const write = db.prepare("UPDATE event_text SET text = ? WHERE id = ?");
-  for (const id of ids) {
-    const text = read.get(id) as Buffer;
-    if (text.subarray(0, 4).equals(ZSTD_MAGIC)) continue;
-    write.run(compress(text), id);
   }
 }

@@ -1,53 +1,56 @@
 // The incident database: one SQLite file per incident (DESIGN.md "Canonical
-// store"). Migrations only move forward; `meta.schema_version` says where a
-// file stands.
+// store"). Before 1.0 there is one current schema: a file written under
+// another is not migrated but refused (store/db.ts), and rebuilt from its
+// original logs. Bump SCHEMA_VERSION whenever the tables or the meaning of
+// what they hold change.
 
-import type { IncidentDb } from "./db.js";
 import { EVENT_TEXT_TABLE } from "./eventText.js";
-import { moveEventsIntoBlocks } from "./blocks/blockMigration.js";
-import { moveTextOutOfEvents } from "./textMigration.js";
+import { createBlockTables, LIVE_TABLES } from "./blocks/blockTables.js";
 import { PAGES_TABLE } from "./pages.js";
-import { TIMELINE_TABLE } from "./timelineColumns.js";
+import { TIMELINE_TABLE } from "./writeDerived.js";
 
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
-/** Each entry upgrades a database from version `index` to `index + 1`: SQL, or a step that needs code. */
-export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
-  `
+const CORE_TABLES = `
   CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
   );
 
-  -- One row per input file. status: 'ingesting' until the last event of the
-  -- file is written, then 'complete'. An ingest is one transaction, so a
-  -- crash rolls the whole ingest back; readers still list only 'complete'.
+  -- Every input of an ingest has a row. status: 'ingesting' until the last
+  -- event of the file is written, then 'complete'; or 'skipped' / 'refused'
+  -- with the reason. An ingest is one transaction, so a crash rolls the whole
+  -- ingest back; readers list only 'complete'. error_count is exact, errors
+  -- keeps a sample (JSON array of {line, message}); unparsed_shapes is a JSON
+  -- array of {shape, count, line, example} for the lines kept as log.unparsed;
+  -- time_origin says where the times of undated lines (and the year of glog
+  -- lines) came from; pages counts what was read from a file of page bytes.
   CREATE TABLE sources (
-    id            INTEGER PRIMARY KEY,
-    path          TEXT NOT NULL,
-    format        TEXT NOT NULL,
-    host          TEXT,
-    role          TEXT,
-    ranks         TEXT NOT NULL DEFAULT '[]',   -- JSON array like ["decode/tp3"]
-    sha256        TEXT NOT NULL,
-    bytes         INTEGER NOT NULL,
-    lines         INTEGER NOT NULL DEFAULT 0,
-    events        INTEGER NOT NULL DEFAULT 0,
-    unparsed      INTEGER NOT NULL DEFAULT 0,
-    errors        TEXT NOT NULL DEFAULT '[]',   -- JSON array of {line, message}
-    first_ts_us   INTEGER,
-    last_ts_us    INTEGER,
-    status        TEXT NOT NULL DEFAULT 'ingesting',
-    ingested_at   TEXT NOT NULL
+    id              INTEGER PRIMARY KEY,
+    path            TEXT NOT NULL,
+    format          TEXT NOT NULL,
+    host            TEXT,
+    role            TEXT,
+    ranks           TEXT NOT NULL DEFAULT '[]',   -- JSON array like ["decode/tp3"]
+    sha256          TEXT NOT NULL,
+    bytes           INTEGER NOT NULL,
+    lines           INTEGER NOT NULL DEFAULT 0,
+    events          INTEGER NOT NULL DEFAULT 0,
+    unparsed        INTEGER NOT NULL DEFAULT 0,
+    errors          TEXT NOT NULL DEFAULT '[]',
+    first_ts_us     INTEGER,
+    last_ts_us      INTEGER,
+    status          TEXT NOT NULL DEFAULT 'ingesting',
+    ingested_at     TEXT NOT NULL,
+    reason          TEXT,
+    wrapper         TEXT,
+    error_count     INTEGER NOT NULL DEFAULT 0,
+    unparsed_shapes TEXT NOT NULL DEFAULT '[]',
+    inferred        INTEGER NOT NULL DEFAULT 0,
+    time_origin     TEXT,
+    pages           INTEGER NOT NULL DEFAULT 0
   );
   CREATE UNIQUE INDEX sources_sha256 ON sources(sha256) WHERE status = 'complete';
-
-  CREATE TABLE events (
-    seq INTEGER PRIMARY KEY, ts_us INTEGER NOT NULL, source_id INTEGER NOT NULL, line INTEGER NOT NULL,
-    host TEXT, role TEXT, dp INTEGER, pp INTEGER, tp INTEGER, kind TEXT NOT NULL, room TEXT, rid TEXT,
-    chunk INTEGER, layer INTEGER, page_lo INTEGER, page_hi INTEGER, state INTEGER, attrs TEXT,
-    text TEXT NOT NULL
-  );
 
   CREATE TABLE findings (
     id           TEXT PRIMARY KEY,
@@ -74,8 +77,7 @@ export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
     seq    INTEGER PRIMARY KEY,
     state  BLOB NOT NULL
   );
-  `,
-  `
+
   -- Causal anchors for clock alignment (ingest/scan/clock.ts), aggregated per key
   -- and clock domain, kept so that a later ingest into the same incident
   -- re-estimates the offsets from all its sources.
@@ -88,30 +90,7 @@ export const MIGRATIONS: readonly (string | ((db: IncidentDb) => void))[] = [
     min_after   INTEGER,
     PRIMARY KEY (key, domain)
   ) WITHOUT ROWID;
-  `,
-  (db) => {
-    db.exec(EVENT_TEXT_TABLE);
-    moveTextOutOfEvents(db);
-  },
-  `
-  ALTER TABLE events ADD COLUMN ts_inferred INTEGER;
-  -- Every input of an ingest has a row: status 'complete' (ingested), 'skipped' or 'refused' (with
-  -- reason). error_count is exact; errors keeps a sample. unparsed_shapes: JSON array of
-  -- {shape, count, line, example} for the lines kept as log.unparsed. time_origin says where the
-  -- times of undated lines (and the year of glog lines) came from.
-  ALTER TABLE sources ADD COLUMN reason TEXT;
-  ALTER TABLE sources ADD COLUMN wrapper TEXT;
-  ALTER TABLE sources ADD COLUMN error_count INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE sources ADD COLUMN unparsed_shapes TEXT NOT NULL DEFAULT '[]';
-  ALTER TABLE sources ADD COLUMN inferred INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE sources ADD COLUMN time_origin TEXT;
-  UPDATE sources SET error_count = json_array_length(errors);
-  `,
-  // The events leave their table for column blocks (store/blocks/).
-  moveEventsIntoBlocks,
-  PAGES_TABLE,
-  // A file of page bytes (ingest/inputs/pageDumps.ts) is a source too: pages counts what was read from it.
-  "ALTER TABLE sources ADD COLUMN pages INTEGER NOT NULL DEFAULT 0;",
-  // The web UI's timeline, built once into the incident (ui/server/timeline-store.ts).
-  TIMELINE_TABLE,
-];
+`;
+
+/** The whole current schema, as one script for an empty file. */
+export const CURRENT_SCHEMA = [CORE_TABLES, EVENT_TEXT_TABLE, createBlockTables(LIVE_TABLES), PAGES_TABLE, TIMELINE_TABLE].join("\n");

@@ -18,7 +18,7 @@ import { createBlockTables, dropBlockTables, KeyDim, LIVE_TABLES, renameBlockTab
 import { EventBlocks } from "./blocks/eventBlocks.js";
 import { scanEvents } from "./blocks/scan.js";
 import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
-import type { UnparsedShape } from "./queries.js";
+import type { SourceStats } from "./read/sources.js";
 import { TextBlockWriter, type TextBlock } from "./eventText.js";
 
 export class DatabaseBusyError extends Error {
@@ -59,21 +59,6 @@ export interface NotIngestedSource {
   reason: string;
 }
 
-export interface SourceTotals {
-  lines: number;
-  events: number;
-  unparsed: number;
-  inferred: number;
-  /** A sample of the errors; errorCount counts them all. */
-  errors: { line: number; message: string }[];
-  errorCount: number;
-  unparsedShapes: UnparsedShape[];
-  timeOrigin: string | null;
-  firstTsUs: number | null;
-  lastTsUs: number | null;
-  ranks: string[];
-}
-
 /** The settings an incident's logs were read with (meta `ingest_settings`). */
 export interface IngestSettings {
   /** The --tz given, as written ("UTC" when none). */
@@ -112,7 +97,7 @@ export class IncidentWriter implements RowSink {
     this.texts = new TextBlockWriter(db);
   }
 
-  /** Opens (creating and migrating) an incident for writing; waits up to lockTimeoutMs for another writer. */
+  /** Opens (creating when new) an incident for writing; waits up to lockTimeoutMs for another writer. */
   static open(path: string, lockTimeoutMs: number): IncidentWriter {
     return whileBusy(path, lockTimeoutMs, (remainingMs) => {
       const db = openIncident(path, { busyTimeoutMs: remainingMs });
@@ -252,7 +237,7 @@ export class IncidentWriter implements RowSink {
     return true;
   }
 
-  completeSource(id: number, t: SourceTotals): void {
+  completeSource(id: number, t: SourceStats): void {
     this.db
       .prepare(
         "UPDATE sources SET lines = ?, events = ?, unparsed = ?, inferred = ?, errors = ?, error_count = ?, unparsed_shapes = ?, " +

@@ -5,7 +5,8 @@
 // (store/blocks/scan.ts) and decodes only those events.
 
 import type { IncidentDb } from "../../store/db.js";
-import { eventBySeq, kindsPresent } from "../../store/queries.js";
+import { eventBySeq } from "../../store/read/events.js";
+import { kindsPresent } from "../../store/read/incident.js";
 import { decodeEvent } from "../events/index.js";
 import { scanEvents } from "../../store/blocks/scan.js";
 import { Evidence, isoTime } from "../rules/evidence.js";

@@ -19,7 +19,7 @@ export {
   type ProfileSettings,
 } from "./profile.js";
 export { updateStatus, updateStatusBase, updateStatusNixl, minReduce, isTerminal } from "./kvpoll.js";
-export { parseNotif, formatNotif, type Notif, type NotifKind } from "./notif.js";
+export { notifOf, formatNotif, type Notif, type NotifFields, type NotifKind } from "./notif.js";
 export { TransferStatus } from "./transferStatus.js";
 export { routeQueue, ChunkCounter, PrefillSender, type ChunkSend } from "./sender.js";
 export { DecodeReceiver, metadataGate } from "./receiver.js";

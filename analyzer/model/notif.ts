@@ -1,9 +1,7 @@
 // NIXL notification tags as the model reads them (docs/protocol.md §6
-// "Notification tags"). The tag is parsed by the one parser, where the
-// format lives (domain/notifTag.ts); this file only says which
-// of its fields the model's TransferStatus uses.
-
-import { parseNotifTag, type NotifTag } from "../../domain/notifTag.js";
+// "Notification tags"). The ingest decodes each tag into fields where the
+// format lives (domain/notifTag.ts, ingest/formats/notifFields.ts); this file
+// only says which of those fields the model's TransferStatus uses.
 
 export type NotifKind = "kv" | "stg" | "state" | "aux" | "aux_nokv";
 
@@ -20,36 +18,45 @@ export interface Notif {
   parts: number | null;
 }
 
+/** A decoded tag's fields, as an event carries them (domain/notifTag.ts NotifTag, which has this shape too). */
+export interface NotifFields {
+  room?: string;
+  /** domain/notifTag.ts NotifTagKind. */
+  tagKind?: string;
+  chunk?: number;
+  isLast?: boolean;
+  src?: number;
+  part?: number;
+  parts?: number;
+  expectedChunks?: number;
+}
+
 /**
- * The model's reading of a parsed tag: a kv part counts as kv, a staged tag
+ * The model's reading of a decoded tag: a kv part counts as kv, a staged tag
  * as stg, aux without KV carries its expected chunk count as `chunk`. The
- * kv+state tag of prepped transfers (version unknown, §6) is not modelled.
+ * kv+state tag of prepped transfers (version unknown, §6) is not modelled;
+ * null for it and for an event with no tag.
  */
-export function notifOf(tag: NotifTag | null): Notif | null {
-  if (tag === null) return null;
+export function notifOf(tag: NotifFields): Notif | null {
+  const room = tag.room;
+  if (room === undefined) return null;
   // Every result has all seven fields, written out: one object shape, built without a spread (800,000 of them on a large incident).
-  const { room } = tag;
   switch (tag.tagKind) {
     case "kv":
-      return { room, kind: "kv", chunk: tag.chunk, isLast: tag.isLast, src: tag.src ?? 0, part: null, parts: null };
+      return { room, kind: "kv", chunk: tag.chunk ?? null, isLast: tag.isLast ?? false, src: tag.src ?? 0, part: null, parts: null };
     case "kv_part":
-      return { room, kind: "kv", chunk: tag.chunk, isLast: tag.isLast, src: tag.src, part: tag.part, parts: tag.parts };
+      return { room, kind: "kv", chunk: tag.chunk ?? null, isLast: tag.isLast ?? false, src: tag.src ?? 0, part: tag.part ?? null, parts: tag.parts ?? null };
     case "staged":
-      return { room, kind: "stg", chunk: tag.chunk, isLast: tag.isLast, src: tag.src, part: null, parts: null };
+      return { room, kind: "stg", chunk: tag.chunk ?? null, isLast: tag.isLast ?? false, src: tag.src ?? 0, part: null, parts: null };
     case "state":
-      return { room, kind: "state", chunk: null, isLast: true, src: tag.src, part: null, parts: null };
+      return { room, kind: "state", chunk: null, isLast: true, src: tag.src ?? 0, part: null, parts: null };
     case "aux":
       return { room, kind: "aux", chunk: null, isLast: true, src: 0, part: null, parts: null };
     case "aux_nokv":
-      return { room, kind: "aux_nokv", chunk: tag.expectedChunks ?? null, isLast: true, src: tag.src, part: null, parts: null };
-    case "kv_state":
+      return { room, kind: "aux_nokv", chunk: tag.expectedChunks ?? null, isLast: true, src: tag.src ?? 0, part: null, parts: null };
+    default:
       return null;
   }
-}
-
-/** A notif payload as the model reads it; null for anything that is not one of the tag shapes of §6. */
-export function parseNotif(tag: string): Notif | null {
-  return notifOf(parseNotifTag(tag));
 }
 
 /** The payload the sender attaches for each kind (current v0.5.18 shapes). */

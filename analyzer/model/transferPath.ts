@@ -10,7 +10,7 @@ import { ASSUMED, FLAG, type RoomRec } from "./rooms.js";
 import { routeQueue } from "./sender.js";
 import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
-import { parseNotif } from "./notif.js";
+import { notifOf } from "./notif.js";
 import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
 import type { EventOf } from "../../domain/domainEvent.js";
 
@@ -177,8 +177,8 @@ export function onKvDone(s: ModelState, ev: EventOf<"kv.done">): void {
  */
 export function onKvNotify(s: ModelState, ev: EventOf<"kv.notify">): void {
   s.seen |= SEEN.notify;
-  const n = ev.tag === undefined ? null : parseNotif(ev.tag);
-  const room = n?.room ?? ev.room;
+  const n = notifOf(ev);
+  const room = ev.room;
   if (room === undefined) return;
   const rank = s.rankOf(ev, DECODE);
   const r = s.room(room, ev);
@@ -258,8 +258,8 @@ export function onKvTimeout(s: ModelState, ev: EventOf<"kv.timeout">): void {
  * {room}_kv_{chunk}_{is_last}_{src}`: a chunk posted (no page evidence).
  */
 export function onNotifSent(s: ModelState, ev: EventOf<"xfer.notif_sent">): void {
-  const n = ev.tag === undefined ? null : parseNotif(ev.tag);
-  const room = n?.room ?? ev.room;
+  const n = notifOf(ev);
+  const room = ev.room;
   if (room === undefined) return;
   if (n !== null && n.kind !== "kv" && n.kind !== "stg") return;
   const rank = s.rankOf(ev, PREFILL);

@@ -9,7 +9,7 @@
 
 import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
 import { allPages } from "../../store/pages.js";
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import { PageKernels } from "../model/pageKernels.js";
 import { dumpedPageOf, pageBytesKey, type ModelDumpedPage } from "../model/pagePath.js";
 import type { Evidence } from "../rules/evidence.js";

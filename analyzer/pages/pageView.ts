@@ -3,7 +3,7 @@
 // (fp8 × its row's scale, bf16 as bf16), the prefill page of the same (room,
 // buffer, layer, pos) beside it, which rows differ, and the diagnosis.
 
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import { INDEX_HEAD_DIM, storeAddress } from "../model/indexK.js";
 import type { Evidence } from "../rules/evidence.js";
 import { incidentPages } from "./dumpedPages.js";

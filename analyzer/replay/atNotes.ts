@@ -5,7 +5,7 @@
 import type { ModelStateView } from "../model/api.js";
 import { ROOM_RETIRE_US } from "../model/index.js";
 import type { IncidentDb } from "../../store/db.js";
-import { incidentSpan, roomFirstRecord, roomLastRecord } from "../../store/ruleQueries.js";
+import { incidentSpan, roomFirstRecord, roomLastRecord } from "../../store/read/seqs.js";
 import { eventRef } from "./eventRefs.js";
 import type { At } from "./timeTravel.js";
 

@@ -3,7 +3,7 @@
 
 import type { IncidentDb } from "../../store/db.js";
 import { eventTexts } from "../../store/eventText.js";
-import { eventPlaces, type EventPlace } from "../../store/replayQueries.js";
+import { eventPlaces, type EventPlace } from "../../store/read/seqs.js";
 
 export interface EventRef {
   seq: number;

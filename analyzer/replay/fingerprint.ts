@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { IncidentDb } from "../../store/db.js";
 import { getMeta } from "../../store/db.js";
-import { eventsIdentity } from "../../store/replayQueries.js";
+import { eventsIdentity } from "../../store/read/incident.js";
 
 export function eventsFingerprint(db: IncidentDb): string {
   const { sources, range } = eventsIdentity(db);

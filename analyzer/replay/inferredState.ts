@@ -15,7 +15,7 @@ import { rankLabel } from "../model/ranks.js";
 import type { ModelOptions } from "../model/index.js";
 import { LogKind } from "../../domain/kinds.js";
 import type { IncidentDb } from "../../store/db.js";
-import { gaugeLines, recordStamps, type RecordStamp } from "../../store/ruleQueries.js";
+import { gaugeLines, recordStamps, type RecordStamp } from "../../store/read/records.js";
 
 /** A room in a state from `since` until the line that says so. */
 export interface InferredSpan {

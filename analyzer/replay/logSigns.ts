@@ -8,13 +8,11 @@
 import type { Backend } from "../../domain/vocabulary.js";
 import { CHANGES, maxVersionWithout, minVersionWith, SGLANG_RELEASES } from "../model/profile.js";
 import type { IncidentDb } from "../../store/db.js";
-import { getMetaJson, setMeta } from "../../store/db.js";
 import { LogKind } from "../../domain/kinds.js";
-import { parseNotifTag } from "../../domain/notifTag.js";
 import { eventTexts } from "../../store/eventText.js";
-import { eventsFingerprint } from "./fingerprint.js";
 import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
-import { firstRecordPerSource, firstRecordWithAttr, firstRecordWithAttrText, firstSeqOfKinds } from "../../store/replayQueries.js";
+import { firstRecordOf, firstRecordPerSource, firstRecordWithAttr } from "../../store/read/records.js";
+import { firstSeqOfKinds } from "../../store/read/seqs.js";
 
 /** The parallelism a server's `server_args=ServerArgs(…)` start-up line states. */
 export interface Parallelism {
@@ -98,33 +96,28 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
   ];
 }
 
-/** The kv notification tag as a NIXL debug line prints it (pd §3.2). */
-const NOTIF_NEEDLES = [" with notif "];
-
 /**
- * Bump when the signs below change: cached findings of an older list are then
- * looked for again. A change to the profile's releases or CHANGES moves the
- * bounds, so the cache is keyed by those too.
+ * Bump when the signs below change: signs stored by the derive step from an
+ * older list are then looked for again (derivedSigns.ts). A change to the
+ * profile's releases or CHANGES moves the bounds, so what is stored is keyed
+ * by those too.
  */
 const SIGNS_VERSION = 3;
-const META_KEY = "profile_signs";
+
+/** What the stored signs were found under: this list and the profile's releases and CHANGES. */
+export function signsKey(): string {
+  return JSON.stringify([SIGNS_VERSION, SGLANG_RELEASES, CHANGES]);
+}
 
 /**
  * Every sign the incident shows, at most one per kind of sign (the first in
- * seq order). Finding them scans the log records' text, so the result is kept
- * in meta for the current events' fingerprint.
+ * seq order). Finding them scans the log records' text, so the derive step
+ * after ingest finds them once and stores them (derivedSigns.ts).
  */
 export function findSigns(db: IncidentDb): Sign[] {
-  const fingerprint = eventsFingerprint(db);
-  const versions = JSON.stringify([SGLANG_RELEASES, CHANGES]);
-  const cached = getMetaJson<{ version: number; versions?: string; fingerprint: string; signs: Sign[] }>(db, META_KEY);
-  if (cached && cached.version === SIGNS_VERSION && cached.versions === versions && cached.fingerprint === fingerprint) return cached.signs;
   const list = textSignList();
-  const records = firstRecordsWith(db, [...list.map((s) => s.needles), NOTIF_NEEDLES]);
-  const notifLine = records.pop();
-  const signs = [...textSigns(list, records), ...batchLineSigns(db), ...notifTagSigns(db, notifLine), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
-  if (!db.readonly) setMeta(db, META_KEY, JSON.stringify({ version: SIGNS_VERSION, versions, fingerprint, signs }));
-  return signs;
+  const records = firstRecordsWith(db, list.map((s) => s.needles));
+  return [...textSigns(list, records), ...batchLineSigns(db), ...notifTagSigns(db), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
 }
 
 /** Per text sign, the first record holding all its needles (`records`, in `list` order). */
@@ -219,20 +212,23 @@ function batchLineSigns(db: IncidentDb): Sign[] {
  * The NIXL kv notification tag `{room}_kv_{chunk}_{is_last}` gained a fifth
  * field with #15027 (2025-12-13) (pd §6). [inference] That PR predates #23967
  * (2026-05-07, first in v0.5.12), so a four-field tag means v0.5.11 or older,
- * and it postdates v0.5.3.
+ * and it postdates v0.5.3. Read from the tag's fields the ingest decoded: the
+ * first `sending kvcache … with notif` line, when its tag is a kv tag, and
+ * the first probe notification of a kv tag.
  */
-function notifTagSigns(db: IncidentDb, fromLog: RecordMatch | undefined): Sign[] {
-  const fromProbe = firstRecordWithAttrText(db, "kv.notify", "tag", "_kv_");
+function notifTagSigns(db: IncidentDb): Sign[] {
+  const fromLog = firstRecordOf(db, LogKind.notifSent);
+  const fromProbe = firstRecordOf(db, "kv.notify", { key: "tagKind", values: KV_TAG_KINDS });
   const out: Sign[] = [];
   for (const found of [fromLog, fromProbe]) {
-    const token = found?.text ? /\d+_kv_\S+/.exec(found.text)?.[0] : undefined;
-    const tag = token === undefined ? null : parseNotifTag(token);
-    if (!found || !tag || (tag.tagKind !== "kv" && tag.tagKind !== "kv_part")) continue;
-    if (tag.src === undefined) out.push({ seq: found.seq, versionMax: maxVersionWithout("notifTagSourceField"), why: "four-field kv notification tag, before #15027 (docs/protocol.md §6) [inference]" });
+    if (!found || !KV_TAG_KINDS.includes(found.attrs?.["tagKind"])) continue;
+    if (found.attrs?.["src"] === undefined) out.push({ seq: found.seq, versionMax: maxVersionWithout("notifTagSourceField"), why: "four-field kv notification tag, before #15027 (docs/protocol.md §6) [inference]" });
     else out.push({ seq: found.seq, versionMin: minVersionWith("notifTagSourceField"), why: "kv notification tag with a source field, #15027 (docs/protocol.md §6) [inference]" });
   }
   return out;
 }
+
+const KV_TAG_KINDS: readonly unknown[] = ["kv", "kv_part"];
 
 /** Probe records of HiCache loads exist only when HiCache runs. */
 function probeSigns(db: IncidentDb): Sign[] {

@@ -3,7 +3,7 @@
 
 import type { ModelOptions } from "../model/index.js";
 import type { IncidentDb } from "../../store/db.js";
-import { hostsPerRole } from "../../store/replayQueries.js";
+import { hostsPerRole } from "../../store/read/ranks.js";
 
 /**
  * Rank labels name the host ("d0/decode/tp3") only when a role runs on more

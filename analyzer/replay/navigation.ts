@@ -6,7 +6,7 @@
 import type { EventCursor } from "../../store/blocks/eventCursor.js";
 import type { EventFilter } from "../../store/blocks/scan.js";
 import type { IncidentDb } from "../../store/db.js";
-import { eventScope, stepFrom } from "../../store/replayQueries.js";
+import { eventScope, stepFrom } from "../../store/read/seqs.js";
 import { eventRef, type EventRef } from "./eventRefs.js";
 
 export type StepScope =

@@ -7,10 +7,10 @@
 
 import { rankLabel } from "../model/index.js";
 import type { IncidentDb } from "../../store/db.js";
-import { eventBySeq } from "../../store/queries.js";
+import { eventBySeq } from "../../store/read/events.js";
 import { eventRef, type EventRef } from "./eventRefs.js";
 import { timeline, viewAt } from "./timeTravel.js";
-import { landingBetween, lastSeqAtOrBefore } from "../../store/replayQueries.js";
+import { landingBetween, lastSeqAtOrBefore } from "../../store/read/seqs.js";
 
 export interface PageLastWrite {
   rank: string;

@@ -8,9 +8,10 @@ import type { Backend } from "../../domain/vocabulary.js";
 import { defaultProfile, firstRelease, latestRelease, SGLANG_RELEASES, settingsFromConfig } from "../model/profile.js";
 import type { IncidentDb } from "../../store/db.js";
 import { LogKind } from "../../domain/kinds.js";
-import { configRecords } from "../../store/replayQueries.js";
+import { configRecords } from "../../store/read/records.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
-import { findSigns, type Sign } from "./logSigns.js";
+import type { Sign } from "./logSigns.js";
+import { profileSigns } from "./derivedSigns.js";
 import { flagKey, parseProfileFlag } from "./profileFlag.js";
 
 export type ProfileOrigin = "flag" | "config" | "log" | "derived" | "default";
@@ -51,7 +52,7 @@ export function selectProfile(db: IncidentDb, flag?: string): ProfileChoice {
     stated.set(field, { value, origin: "flag", why: `--profile ${flagKey(field)}`, seqs: [] });
   }
   applyConfig(db, stated, conflicts);
-  applySigns(findSigns(db), stated, conflicts);
+  applySigns(profileSigns(db), stated, conflicts);
 
   const backend = (stated.get("backend")?.value as Backend | undefined) ?? "mooncake";
   const version = (stated.get("version")?.value as string | undefined) ?? latestRelease();

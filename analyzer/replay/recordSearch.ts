@@ -7,8 +7,8 @@
 
 import type { IncidentDb } from "../../store/db.js";
 import { textBlocks } from "../../store/eventText.js";
-import { sglangLogSources } from "../../store/replayQueries.js";
-import { firstSeqOfLines } from "../../store/viewQueries.js";
+import { sglangLogSources } from "../../store/read/sources.js";
+import { firstSeqOfLines } from "../../store/read/seqs.js";
 
 export interface RecordMatch {
   seq: number;

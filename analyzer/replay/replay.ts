@@ -26,6 +26,8 @@ export interface ReplayOptions {
   choice?: ProfileChoice;
   /** Events between snapshots when they are (re)built; SNAPSHOT_EVERY by default. */
   snapshotEvery?: number;
+  /** Store the snapshots taken (the derive step only); by default they stay in memory. */
+  storeSnapshots?: boolean;
   /** Called now and then with the events done so far and the total. */
   onProgress?: (phase: "replay", done: number, total: number) => void;
 }
@@ -84,16 +86,16 @@ export interface ModelRun {
 
 /**
  * Every event through a fresh model. Snapshots are taken on the way unless a
- * valid set is stored already; they are stored, or kept in memory when the
- * database is read-only.
+ * valid set is stored already; they are kept in memory, or stored with
+ * `storeSnapshots`.
  */
 export function runModel(
   db: IncidentDb,
   choice: ProfileChoice,
-  opts: Pick<ReplayOptions, "onProgress" | "snapshotEvery"> = {},
+  opts: Pick<ReplayOptions, "onProgress" | "snapshotEvery" | "storeSnapshots"> = {},
 ): ModelRun {
   const fingerprint = eventsFingerprint(db);
-  const existing = db.readonly ? null : SnapshotSet.find(db, fingerprint, choice.profile);
+  const existing = SnapshotSet.find(db, fingerprint, choice.profile);
   const every = opts.snapshotEvery ?? SNAPSHOT_EVERY;
   const writer = existing ? null : SnapshotSet.writer(db, fingerprint, choice.profile, every);
   const model = createModel(choice.profile, modelOptions(db));
@@ -124,7 +126,7 @@ export function runModel(
   const lastSeq = done > 0 ? reader.cursor.seq : null;
   const lastTsUs = done > 0 ? reader.cursor.tsUs : 0;
   for (const v of model.finish(lastTsUs)) violations.push(v);
-  const snapshots = writer ? writer.finish() : existing!;
+  const snapshots = writer ? writer.finish(opts.storeSnapshots === true) : existing!;
   return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots, pages: model.pageKernels() };
 }
 

@@ -2,13 +2,15 @@
 // live state), so that the state at any event is the nearest snapshot plus a
 // short forward replay. A snapshot is the model's own
 // `snapshot()` value in the flat byte form of snapshotCodec.ts. A set of snapshots is valid for one
-// events fingerprint and one profile; meta records both, so a re-ingest or a
-// different --profile makes the next replay rebuild them.
+// events fingerprint and one profile; meta records both. The derive step after
+// ingest stores the set of the profile the evidence chooses; a replay under
+// another profile, or of events changed since, keeps its own in memory.
 
 import type { Profile } from "../model/api.js";
 import type { IncidentDb } from "../../store/db.js";
 import { getMetaJson } from "../../store/db.js";
-import { replaceSnapshots, snapshotSeqs, snapshotState } from "../../store/snapshotStore.js";
+import { snapshotSeqs, snapshotState } from "../../store/read/derived.js";
+import { replaceSnapshots } from "../../store/writeDerived.js";
 import { decodeSnapshot, encodeSnapshot } from "./snapshotCodec.js";
 
 /**
@@ -56,7 +58,7 @@ export interface SnapshotInfo {
   bytes: number;
   /** False when this replay had to (re)build them. */
   reused: boolean;
-  /** False for a read-only database: the snapshots live in memory only. */
+  /** False when they live in memory only (every replay but the derive step's). */
   stored: boolean;
 }
 
@@ -66,7 +68,7 @@ export function profileKey(profile: Profile): string {
   return JSON.stringify(sorted);
 }
 
-/** The snapshots of one (fingerprint, profile): in the store, or in memory for a read-only database. */
+/** The snapshots of one (fingerprint, profile): in the store, or in memory. */
 export class SnapshotSet {
   private readonly seqs: number[];
 
@@ -107,7 +109,7 @@ export class SnapshotSet {
     return decodeSnapshot(blob);
   }
 
-  /** Collects snapshots during a replay and then stores them (or keeps them, for a read-only database). */
+  /** Collects snapshots during a replay, then stores them or keeps them in memory. */
   static writer(db: IncidentDb, fingerprint: string, profile: Profile, every: number): SnapshotWriter {
     return new SnapshotWriter(db, fingerprint, profile, every);
   }
@@ -135,11 +137,11 @@ export class SnapshotWriter {
     this.bytes += blob.byteLength;
   }
 
-  /** Replaces the stored snapshots with these (in memory only when the database is read-only). */
-  finish(): SnapshotSet {
+  /** With `store`, replaces the stored snapshots with these (the derive step); else keeps them in memory. */
+  finish(store: boolean): SnapshotSet {
     const seqs = [...this.blobs.keys()];
-    const info = { every: this.every, count: seqs.length, bytes: this.bytes, reused: false, stored: !this.db.readonly };
-    if (this.db.readonly) return SnapshotSet.made(this.db, this.blobs, seqs, info);
+    const info = { every: this.every, count: seqs.length, bytes: this.bytes, reused: false, stored: store };
+    if (!store) return SnapshotSet.made(this.db, this.blobs, seqs, info);
     const meta: SnapshotsMeta = {
       fingerprint: this.fingerprint,
       profile: profileKey(this.profile),

@@ -8,8 +8,8 @@ import type { ModelStateView, ReplayModel } from "../model/api.js";
 import { createModel, restoreModel, type ModelOptions } from "../model/index.js";
 import { getMeta, type IncidentDb } from "../../store/db.js";
 import { EventReader } from "../../store/blocks/eventCursor.js";
-import { eventTime } from "../../store/ruleQueries.js";
-import { lastSeqAtOrBefore, lastSeqAtOrBeforeTime } from "../../store/replayQueries.js";
+import { eventTime } from "../../store/read/seqs.js";
+import { lastSeqAtOrBefore, lastSeqAtOrBeforeTime } from "../../store/read/seqs.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { inferenceOf, withInferred, type Inference } from "./inferredState.js";
 import { eventsFingerprint } from "./fingerprint.js";
@@ -55,7 +55,7 @@ export function timeline(db: IncidentDb, profileFlag?: string): Timeline {
     return known;
   }
   const choice = selectProfile(db, profileFlag);
-  const snapshots = (db.readonly ? null : SnapshotSet.find(db, fingerprint, choice.profile)) ?? runModel(db, choice).snapshots;
+  const snapshots = SnapshotSet.find(db, fingerprint, choice.profile) ?? runModel(db, choice).snapshots;
   const made: Timeline = {
     fingerprint,
     profileFlag,

@@ -7,11 +7,10 @@
 // microseconds from the incident's first event (the absolute start is in
 // `otherData`). Written as a stream: the incident is never held in memory.
 
-import { timeBounds } from "../../store/analysisQueries.js";
-import { violatedFindingMarks } from "../../store/findingRows.js";
+import { timeBounds } from "../../store/read/seqs.js";
+import { violatedFindingMarks } from "../../store/read/analysis.js";
 import type { IncidentDb } from "../../store/db.js";
-import { iterateEvents, type StoredEvent } from "../../store/queries.js";
-import { parseNotif } from "../model/notif.js";
+import { iterateEvents, type StoredEvent } from "../../store/read/events.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 
 type TraceEvent = Record<string, unknown>;
@@ -49,7 +48,7 @@ export function exportChromeTrace(db: IncidentDb, write: (chunk: string) => void
     }
     if (ev.kind === "kv.post" && ev.room !== null) posts.set(`${ev.room}|${ev.chunk}`, { ev, pid, tid });
     if (ev.kind === "kv.notify" && ev.room !== null) {
-      const post = posts.get(`${ev.room}|${notifiedChunk(ev)}`);
+      const post = posts.get(`${ev.room}|${ev.chunk}`);
       if (post) {
         flowId++;
         emit({ name: "kv.post → kv.notify", cat: "flow", ph: "s", id: flowId, ts: post.ev.tsUs - t0, pid: post.pid, tid: post.tid });
@@ -97,12 +96,6 @@ class Lanes {
   }
 }
 
-/** The chunk a notification covers: its own column, else the chunk id in its NIXL tag (§6). */
-function notifiedChunk(ev: StoredEvent): number | null {
-  if (ev.chunk !== null) return ev.chunk;
-  const tag = ev.attrs?.tag;
-  return typeof tag === "string" ? (parseNotif(tag)?.chunk ?? null) : null;
-}
 
 function spanKey(ev: StoredEvent): string | undefined {
   const rank = `${ev.host}|${ev.role}|${ev.tp}`;

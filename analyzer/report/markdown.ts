@@ -4,7 +4,7 @@
 // the findings with their proofs, and what the evidence covered.
 
 import type { IncidentDb } from "../../store/db.js";
-import { eventBySeq } from "../../store/queries.js";
+import { eventBySeq } from "../../store/read/events.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 import { type AnalysisReport, type Finding } from "../rules/finding.js";
 import { RULE_IDS } from "../../domain/vocabulary.js";

@@ -10,7 +10,7 @@
 //   undetermined — prefill's dump of that position is missing.
 
 import { ChecksumKind } from "../../domain/kinds.js";
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import { decodeAs } from "../events/decode.js";
 import type { Evidence } from "./evidence.js";
 import { mergeByMechanism } from "./grouping.js";

@@ -7,8 +7,8 @@
 // taken as expected, and each culprit's own scheduler branch (`sched.iter`,
 // e.g. `on_idle`, §3.5) says where it went instead.
 
-import { rankActiveAfter } from "../../store/analysisQueries.js";
-import type { StoredEvent } from "../../store/queries.js";
+import { rankActiveAfter } from "../../store/read/ranks.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import { decodeAs } from "../events/decode.js";
 import type { EventOf } from "../../domain/domainEvent.js";
 import { seconds, type Evidence } from "./evidence.js";

@@ -3,7 +3,7 @@
 // earlier ones key by key; a key stated by only one role applies to both.
 
 import type { Role } from "../../domain/vocabulary.js";
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 
 export type ConfigValue = string | number | boolean;
 

@@ -10,9 +10,9 @@
 
 import { z } from "zod";
 import { causeHypotheses, causeHypothesisSchema, hypothesisEffect, sideText, type CauseHypothesis } from "../hypotheses/causes.js";
-import { eventRoles } from "../../store/analysisQueries.js";
+import { eventRoles } from "../../store/read/ranks.js";
 import type { IncidentDb } from "../../store/db.js";
-import { iterateEvents, type StoredEvent } from "../../store/queries.js";
+import { iterateEvents, type StoredEvent } from "../../store/read/events.js";
 import type { ConfigValue } from "./config.js";
 import { decodeAs } from "../events/decode.js";
 import { Evidence, isoTime } from "./evidence.js";

@@ -2,10 +2,13 @@
 // ask for the event kinds they need (indexed reads, no full scans) and turn
 // the events they keep into witness lines with their provenance.
 
-import { eventRanks, roomCountOfRole, timeBounds } from "../../store/analysisQueries.js";
+import { eventRanks, roomCountOfRole } from "../../store/read/ranks.js";
+import { timeBounds } from "../../store/read/seqs.js";
 import type { IncidentDb } from "../../store/db.js";
 import { getMetaJson } from "../../store/db.js";
-import { eventBySeq, eventCount, eventsOfKind, listIngestedSources, listSources, type SourceRow, type StoredEvent } from "../../store/queries.js";
+import { eventBySeq, eventsOfKind, type StoredEvent } from "../../store/read/events.js";
+import { eventCount } from "../../store/read/incident.js";
+import { listIngestedSources, listSources, type SourceRow } from "../../store/read/sources.js";
 import type { WitnessLine } from "./finding.js";
 import { rankLabel } from "../model/ranks.js";
 import { modelOptions } from "../replay/modelOptions.js";

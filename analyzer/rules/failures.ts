@@ -13,7 +13,7 @@
 // throwing` (std::terminate aborts the process).
 
 import { LogKind } from "../../domain/kinds.js";
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import { attrString, type Evidence } from "./evidence.js";
 
 export type FailureFamily = "process" | "transport";

@@ -3,7 +3,7 @@
 // layer (sglang #22811: the ragged accessors lacked `wait_until`;
 // docs/hicache-indexk.md §1.2–§1.4).
 
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import type { Violation } from "../model/api.js";
 import { decodeAs } from "../events/decode.js";
 import type { Evidence } from "./evidence.js";

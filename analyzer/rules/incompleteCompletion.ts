@@ -8,8 +8,8 @@
 // waited for it: DESIGN.md incident 7).
 
 import { LogKind } from "../../domain/kinds.js";
-import { notifiesAfterSuccess } from "../../store/analysisQueries.js";
-import { eventsOfRoom, type StoredEvent } from "../../store/queries.js";
+import { notifiesAfterSuccess } from "../../store/read/records.js";
+import { eventsOfRoom, type StoredEvent } from "../../store/read/events.js";
 import { type Violation } from "../model/api.js";
 import { KVPoll } from "../../domain/vocabulary.js";
 import { decodeAs } from "../events/decode.js";

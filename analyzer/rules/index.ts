@@ -5,12 +5,13 @@
 import { basename } from "node:path";
 import type { z } from "zod";
 import type { IncidentDb } from "../../store/db.js";
-import { readAnalysisRows, writeAnalysisRows } from "../../store/findingRows.js";
+import { readAnalysisRows } from "../../store/read/analysis.js";
+import { writeAnalysisRows } from "../../store/writeAnalysis.js";
 import { addressOverflow } from "./addressOverflow.js";
 import { checksumMismatch } from "./checksumMismatch.js";
 import { pageBytes } from "./pageBytes.js";
 import { collectiveDivergence } from "./collectiveDivergence.js";
-import { eventHosts } from "../../store/ruleQueries.js";
+import { eventHosts } from "../../store/read/ranks.js";
 import { assumedSettings, discipline, type AssumedSetting, type DisciplinedResult } from "./discipline.js";
 import { Evidence, isoTime } from "./evidence.js";
 import { evidenceGap } from "./evidenceGap.js";
@@ -28,7 +29,7 @@ import { poolSizingMismatch } from "./poolSizingMismatch.js";
 import { processFailure } from "./processFailure.js";
 import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
 import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
-import { replayIncident } from "../replay/replay.js";
+import { replayIncident, type ReplaySummary } from "../replay/replay.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { staleSlotReuse } from "./staleSlotReuse.js";
@@ -68,6 +69,8 @@ export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
   profileFlag?: string;
   /** The replay's progress now and then: events done of the total. */
   onProgress?: (phase: string, done: number, total: number) => void;
+  /** A full replay just run under the profile the evidence chooses (the derive step's); used when there is no profileFlag. */
+  replayed?: ReplaySummary;
 }
 
 /** Replays the incident against the reference model, then runs every rule on the replay and the store. */
@@ -77,8 +80,8 @@ export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {
 
 /** `analyzeIncident` with the findings as the rules drafted them. */
 export function judgeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): Judged {
-  const { profileFlag, onProgress, ...rest } = opts;
-  const summary = replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
+  const { profileFlag, onProgress, replayed, ...rest } = opts;
+  const summary = (!profileFlag && replayed) || replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
   return judge(db, { ...rest, replay: replayEvidenceOf(summary) });
 }
 

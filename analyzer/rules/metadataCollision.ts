@@ -5,8 +5,8 @@
 // (docs/protocol.md §3.4).
 
 import { LogKind } from "../../domain/kinds.js";
-import { lastRoomSeqOfRole } from "../../store/analysisQueries.js";
-import type { StoredEvent } from "../../store/queries.js";
+import { lastRoomSeqOfRole } from "../../store/read/seqs.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import { decodeAs } from "../events/decode.js";
 import type { Evidence } from "./evidence.js";
 import type { Violation } from "../model/api.js";

@@ -5,7 +5,7 @@
 // other rooms add theirs, every rank any of them names is listed; the
 // coverage says how much was checked; without a replay the rule is undetermined.
 
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import type { CheckId, Profile, Violation } from "../model/api.js";
 import { uniqueEvents, type Evidence } from "./evidence.js";
 import type { RuleId, Severity } from "../../domain/vocabulary.js";

@@ -5,7 +5,7 @@
 // that reproduces them exactly, or none. Requantization of bf16 to fp8 is
 // precision, not corruption, and is reported as such.
 
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import type { Mechanism } from "../pages/diagnosis.js";
 import { incidentPages } from "../pages/dumpedPages.js";
 import { pairExcerpt } from "../pages/excerpt.js";

@@ -8,9 +8,9 @@
 // sizing checks decide; this rule states them with the records that show the
 // sizes: config records, the host pool's start-up line, the transfers' item_len.
 
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import type { Violation } from "../model/api.js";
-import { findSigns } from "../replay/logSigns.js";
+import { profileSigns } from "../replay/derivedSigns.js";
 import { decodeAs } from "../events/decode.js";
 import type { Evidence } from "./evidence.js";
 import { at, detailOf, modelRule } from "./modelRule.js";
@@ -46,7 +46,7 @@ function support(v: Violation, evidence: Evidence): StoredEvent[] {
     case "bytes-per-token":
       return configWith("index_k_bytes_per_token", v.detail.configured);
     case "host-page-stride": {
-      const lines = findSigns(evidence.db).filter((s) => s.hostIndexKPageStride === v.detail.configured).flatMap((s) => evidence.event(s.seq) ?? []);
+      const lines = profileSigns(evidence.db).filter((s) => s.hostIndexKPageStride === v.detail.configured).flatMap((s) => evidence.event(s.seq) ?? []);
       return [...configWith("host_index_k_page_stride", v.detail.configured), ...lines];
     }
     default: {

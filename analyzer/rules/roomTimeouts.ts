@@ -9,8 +9,8 @@
 // replay are read here.
 
 import { LogKind } from "../../domain/kinds.js";
-import type { StoredEvent } from "../../store/queries.js";
-import { roomFirstRecord } from "../../store/ruleQueries.js";
+import type { StoredEvent } from "../../store/read/events.js";
+import { roomFirstRecord } from "../../store/read/seqs.js";
 import { decodeAs } from "../events/decode.js";
 import { KVPoll } from "../../domain/vocabulary.js";
 import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";

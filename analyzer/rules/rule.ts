@@ -3,7 +3,7 @@
 // that finds nothing still answers: consistent (with how much it checked) or
 // undetermined (naming the missing evidence).
 
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import type { Profile } from "../model/api.js";
 import type { Evidence } from "./evidence.js";
 import type { RuleId, Severity, Verdict } from "../../domain/vocabulary.js";

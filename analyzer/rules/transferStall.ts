@@ -8,8 +8,8 @@
 //   probe `kv.timeout`.
 
 import { LogKind } from "../../domain/kinds.js";
-import { lastSeqAt } from "../../store/analysisQueries.js";
-import type { StoredEvent } from "../../store/queries.js";
+import { lastSeqAt } from "../../store/read/seqs.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import { batchGauge, decodeAs } from "../events/decode.js";
 import { isoTime, seconds, type Evidence } from "./evidence.js";
 import { coverageOf } from "./replayEvidence.js";

@@ -6,8 +6,8 @@
 // UNVERIFIED at runtime there; Mooncake handles ABORT, §7.2).
 
 import { LogKind } from "../../domain/kinds.js";
-import type { StoredEvent } from "../../store/queries.js";
-import { roomFirstRecord } from "../../store/ruleQueries.js";
+import type { StoredEvent } from "../../store/read/events.js";
+import { roomFirstRecord } from "../../store/read/seqs.js";
 import { decodeAs } from "../events/decode.js";
 import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { abortHandlingFor } from "../model/profile.js";

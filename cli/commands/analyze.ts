@@ -1,7 +1,8 @@
 // `kvrewind analyze <incident.db | paths...>`: run the rules, store findings
 // and suspects in the incident, print the report (text, --json or --markdown;
 // each carries the hypotheses tested, docs/hypotheses.md "The ledger").
-// Paths that are not one incident database are ingested first, into --db or a
+// Paths that are not one incident database are ingested (and derived, the
+// derive step's replay then serving the analysis) first, into --db or a
 // temporary database removed afterwards. Exit codes: cli/exitCodes.ts.
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,8 +20,10 @@ import { atOrAbove, SEVERITIES, type Severity } from "../../domain/vocabulary.js
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
 import { ROLES, type Role } from "../../domain/vocabulary.js";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
-import type { IncidentDb } from "../../store/db.js";
-import { listSources } from "../../store/queries.js";
+import { openIncident, type IncidentDb } from "../../store/db.js";
+import type { ReplaySummary } from "../../analyzer/replay/replay.js";
+import { deriveIncident } from "../../ui/server/derive.js";
+import { listSources } from "../../store/read/sources.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
 
@@ -59,12 +62,19 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     const single = argv.inputs.length === 1 && isSqliteFile(argv.inputs[0]!);
     const temp = single || argv.db ? undefined : mkdtempSync(join(tmpdir(), "kvrewind-analyze-"));
     try {
-      const path = single ? argv.inputs[0]! : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress);
+      const ingested = single ? undefined : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress);
+      const path = ingested?.path ?? argv.inputs[0]!;
       const name = single ? basename(path) : bundleName(argv.inputs);
       const db = openForAnalysis(path);
       try {
         const ab = argv.baseline ? baselineEvidence(argv.baseline, db, name) : undefined;
-        const analysis = analyzeIncident(db, { name, ...(ab && { ab }), ...(argv.profile && { profileFlag: argv.profile }), ...(progress && { onProgress: progress }) });
+        const analysis = analyzeIncident(db, {
+          name,
+          ...(ab && { ab }),
+          ...(argv.profile && { profileFlag: argv.profile }),
+          ...(progress && { onProgress: progress }),
+          ...(ingested?.replayed && { replayed: ingested.replayed }),
+        });
         if (progress) process.stderr.write("\r\x1b[K");
         if (!db.readonly) storeAnalysis(db, analysis);
         // The ledger: every library hypothesis checked against the incident, ruled-out ones included, in each form.
@@ -109,8 +119,13 @@ export function bundleName(inputs: string[]): string {
   return inputs.length > 1 && parents.size === 1 ? basename([...parents][0]!) : inputs.map((p) => basename(p)).join(" ");
 }
 
-/** Ingests the named paths; skipped inputs are named on stderr (refused ones after the analysis, as not read), and none ingested is an error. */
-export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined): Promise<string> {
+/**
+ * Ingests the named paths, then runs the derive step; skipped inputs are named
+ * on stderr (refused ones after the analysis, as not read), and none ingested
+ * is an error. Returns the derive step's replay (none when everything derived
+ * was current already).
+ */
+export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined): Promise<{ path: string; replayed: ReplaySummary | undefined }> {
   const summary = await ingest({
     db,
     paths: argv.inputs,
@@ -122,7 +137,18 @@ export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: type
   if (progress) process.stderr.write("\r\x1b[K");
   for (const s of summary.sources.filter((x) => x.status === "skipped")) process.stderr.write(`kvrewind: skipped ${s.path}: ${s.reason}\n`);
   if (summary.eventsTotal === 0) throw new Error(`${argv.inputs.join(", ")}: no events could be read`);
-  return db;
+  return { path: db, replayed: deriveFile(db, progress) };
+}
+
+/** The derive step on the incident at `path` (ui/server/derive.ts). */
+export function deriveFile(path: string, progress: typeof showProgress | undefined): ReplaySummary | undefined {
+  const db = openIncident(path);
+  try {
+    return deriveIncident(db, { ...(progress && { onProgress: (phase: string, done: number, total: number) => progress(`derive ${phase}`, done, total) }) });
+  } finally {
+    if (progress) process.stderr.write("\r\x1b[K");
+    db.close();
+  }
 }
 
 function baselineEvidence(path: string, db: ReturnType<typeof openIncidentFile>, name: string) {

@@ -16,7 +16,7 @@ import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { hypothesisVerdictSchema, type HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
 import { bundleName, ingestInputs } from "./analyze.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
-import { listSources } from "../../store/queries.js";
+import { listSources } from "../../store/read/sources.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 
 interface CheckArgs {

@@ -2,7 +2,7 @@
 // names the file when it is missing or is not an incident database.
 
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { openIncident, type IncidentDb } from "../../store/db.js";
+import { IncidentSchemaError, openIncident, type IncidentDb } from "../../store/db.js";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 
@@ -27,6 +27,7 @@ export function openIncidentFile(path: string, opts: { readonly: boolean }): Inc
   try {
     return openIncident(path, { readonly: opts.readonly });
   } catch (err) {
+    if (err instanceof IncidentSchemaError) throw err;
     throw new Error(`${path}: ${(err as Error).message}`);
   }
 }

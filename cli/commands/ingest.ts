@@ -1,5 +1,6 @@
 // `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--append] [--json] [--verbose]`
-// Files, directories, .gz and .tar.gz bundles → one ordered incident database.
+// Files, directories, .gz and .tar.gz bundles → one ordered incident database,
+// then the derive step (ui/server/derive.ts) so that readers only read.
 // Progress (bytes and lines per second) on stderr when it is a terminal; quiet
 // when piped or with --json. The summary fits a screen: totals, what was not
 // understood, refused and skipped inputs (cli/commands/ingestSummary.ts);
@@ -16,6 +17,7 @@ import { ROLES } from "../../domain/vocabulary.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 import { ingest, type IngestProgress, type IngestSummary } from "../../ingest/pipeline.js";
 import { renderSummary } from "./ingestSummary.js";
+import { deriveFile, showProgress } from "./analyze.js";
 
 const IngestArgs = z.object({
   paths: z.array(z.string().min(1)).min(1, "name at least one file or directory"),
@@ -66,6 +68,7 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
     } finally {
       progress?.stop();
     }
+    if (summary.eventsTotal > 0) deriveFile(args.db, progress && showProgress);
     process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary, args.verbose));
     // An ingest judges nothing: it is clean, or could not look at everything (cli/exitCodes.ts).
     const unread = unreadInputs(summary.sources);

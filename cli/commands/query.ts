@@ -4,10 +4,9 @@
 // or --csv, stopped after --timeout-ms (docs/store.md "Queries").
 
 import type { Argv, CommandModule } from "yargs";
-import { openIncidentForReading } from "../../store/db.js";
 import { formatCsv, formatJson, formatTable } from "../../store/query/queryFormat.js";
 import { queryWithLimit } from "../../store/query/queryWithLimit.js";
-import { isSqliteFile } from "./incidentFile.js";
+import { openIncidentFile } from "./incidentFile.js";
 
 interface QueryArgs {
   db: string;
@@ -31,9 +30,8 @@ export const queryCommand: CommandModule<object, QueryArgs> = {
       .option("max-rows", { type: "number", default: 10_000, describe: "print at most this many rows" })
       .conflicts("json", "csv") as unknown as Argv<QueryArgs>,
   handler: async (argv) => {
-    if (!isSqliteFile(argv.db)) throw new Error(`${argv.db}: not an incident database (expected a SQLite file made by \`kvrewind ingest\`)`);
-    // An incident an older kvrewind wrote is migrated once, before the read-only query.
-    openIncidentForReading(argv.db).close();
+    // Refuses a file that is not an incident of the current schema before the user's SQL sees it.
+    openIncidentFile(argv.db, { readonly: true }).close();
     const result = await queryWithLimit(argv.db, argv.sql, { timeoutMs: argv.timeoutMs, maxRows: argv.maxRows });
     process.stdout.write(argv.json ? formatJson(result) : argv.csv ? formatCsv(result) : formatTable(result));
   },

@@ -48,14 +48,10 @@ const Args = z.object({
 });
 type Args = z.infer<typeof Args>;
 
+/** Read-only: what the derive step stored is read, anything missing is computed in memory. */
 function open(path: string): IncidentDb {
   if (!existsSync(path)) throw new Error(`${path}: no such incident database`);
-  try {
-    return openIncident(path);
-  } catch {
-    // A database we may not write still replays; its caches then live in memory.
-    return openIncident(path, { readonly: true });
-  }
+  return openIncident(path, { readonly: true });
 }
 
 function progress(enabled: boolean): ((phase: string, done: number, total: number) => void) | undefined {

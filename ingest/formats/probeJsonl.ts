@@ -7,10 +7,13 @@
 // The event kind is `ev` unchanged, known or not. Fields with a column of
 // their own go there (`pages` as its hull, the full list in attrs when it
 // has several ranges; `kv.poll` reduced/local and a KVPoll `state` as
-// `state`); every other field is kept in attrs. A line that is not a JSON
+// `state`); every other field is kept in attrs. A `kv.notify` record's `tag`
+// is decoded into fields (notifFields.ts). A line that is not a JSON
 // object or lacks ts/ev is a ParseIssue with its line number.
 
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
+import { parseNotifTag } from "../../domain/notifTag.js";
+import { putNotifTag } from "./notifFields.js";
 import type { InputFormat, LineParser } from "./format.js";
 import { epochUsFromValue, intFromValue, roomFromValue } from "./numerals.js";
 import { applyIdentity, firstJsonObjects, jsonLinesParser, pageHull, stateFromValue } from "./records.js";
@@ -54,6 +57,10 @@ export function probeRecordToEvent(
   if (state !== undefined) {
     ev.state = state;
     if (typeof rec.state === "number") delete attrs.state;
+  }
+  if (ev.kind === "kv.notify" && typeof rec.tag === "string") {
+    const tag = parseNotifTag(rec.tag);
+    if (tag !== null) putNotifTag(ev, tag, attrs);
   }
   for (const _ in attrs) {
     ev.attrs = attrs;

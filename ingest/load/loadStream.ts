@@ -18,7 +18,7 @@ import { Admit, SeamGate, type PartResult, type SourcePart } from "./seamGate.js
 import { keyBefore, MergeHeap } from "./merge.js";
 import { rankName, RowBatchBuilder, type RowBatch } from "../../store/rows.js";
 import { TextBlockBuilder } from "../../store/eventText.js";
-import type { UnparsedShape } from "../../store/queries.js";
+import type { SourceStats } from "../../store/read/sources.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
 
 export interface LoadSource {
@@ -40,22 +40,9 @@ export interface LoadSource {
   bytes: number;
 }
 
-export interface LoadedStats {
+/** What a load worker counted of one source (or part of one): the store's statistics of it (store/read/sources.ts). */
+export interface LoadedStats extends SourceStats {
   sourceId: number;
-  lines: number;
-  events: number;
-  unparsed: number;
-  /** Events whose time was interpolated or anchored. */
-  inferred: number;
-  unparsedShapes: UnparsedShape[];
-  /** Where undated lines took their times from (the parser says), when any did. */
-  timeOrigin: string | null;
-  /** The first MAX_KEPT_ERRORS issues; errorCount counts them all. */
-  errors: ParseIssue[];
-  errorCount: number;
-  firstTsUs: number | null;
-  lastTsUs: number | null;
-  ranks: string[];
 }
 
 export interface LoadProgress {

@@ -6,7 +6,7 @@
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { InputFormat, ParseContext, TimeTally } from "../formats/format.js";
 import type { LoadedStats, LoadSource } from "./loadStream.js";
-import type { UnparsedShape } from "../../store/queries.js";
+import type { UnparsedShape } from "../../store/read/sources.js";
 
 /** One part of a file, as a load worker reads it. */
 export interface SourcePart {

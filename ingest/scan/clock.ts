@@ -44,13 +44,6 @@ function roomAnchor(prefix: string, room: string | undefined, side: "before" | "
   return room === undefined ? undefined : { key: prefix + room, rel: "earliest", side };
 }
 
-/** The room of a notif tag: its digits before the first "_" (§6). */
-function tagRoom(tag: unknown): string | undefined {
-  if (typeof tag !== "string") return undefined;
-  const m = /^(\d+)_/.exec(tag);
-  return m ? m[1] : undefined;
-}
-
 function collAnchor(ev: ParsedEvent): Anchor | undefined {
   const group = ev.attrs?.group;
   const seq = ev.attrs?.seq;
@@ -69,10 +62,10 @@ export function anchorsOf(ev: ParsedEvent): Anchor[] {
       return both.filter((a): a is Anchor => a !== undefined);
     }
     case LogKind.notifSent:
-      one = roomAnchor("x:", room ?? tagRoom(ev.attrs?.tag), "before");
+      one = roomAnchor("x:", room, "before");
       break;
     case "kv.notify":
-      one = roomAnchor("x:", room ?? tagRoom(ev.attrs?.tag), "after");
+      one = roomAnchor("x:", room, "after");
       break;
     case "kv.meta":
     case LogKind.metadataSent:

@@ -114,7 +114,7 @@ const readers = new WeakMap<IncidentDb, CachedBlocks>();
 /**
  * The live blocks of a connection. Re-read when another connection has
  * committed since (PRAGMA data_version); a connection that writes events
- * itself (ingest, migration) reads through its own EventBlocks instead.
+ * itself (the ingest) reads through its own EventBlocks instead.
  */
 export function eventBlocks(db: IncidentDb): EventBlocks {
   const version = db.pragma("data_version", { simple: true }) as number;

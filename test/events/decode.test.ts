@@ -11,7 +11,7 @@ import { ChecksumKind, LogKind } from "../../domain/kinds.js";
 import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../store/db.js";
-import { iterateEvents } from "../../store/queries.js";
+import { iterateEvents } from "../../store/read/events.js";
 import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "../formats/conformance/engines.js";
 import { P, ROOM } from "../formats/conformance/row.js";
 import { SGLANG_PD_ROWS } from "../formats/conformance/sglangPd.js";

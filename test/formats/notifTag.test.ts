@@ -3,13 +3,16 @@
 // them (python/sglang/srt/disaggregation/nixl/conn.py; docs/protocol.md §6
 // cites the copies read), and what decode's reader
 // (`msg.decode("ascii").split("_", 8)`) takes from each: room, chunk, is_last,
-// source rank, and the form's own fields. The model reads the same parse
-// (analyzer/model/notif.ts notifOf).
+// source rank, and the form's own fields. The model reads the fields the
+// ingest decodes with it (analyzer/model/notif.ts notifOf).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chunkOfTag, parseNotifTag } from "../../domain/notifTag.js";
-import { parseNotif } from "../../analyzer/model/notif.js";
+import { parseNotifTag } from "../../domain/notifTag.js";
+import { notifOf } from "../../analyzer/model/notif.js";
+
+/** The model's reading of a tag, as it reads the fields the ingest decoded. */
+const parseNotif = (tag: string) => notifOf(parseNotifTag(tag) ?? {});
 
 /** A 19-digit bootstrap room (rooms are random 63-bit integers). */
 const room = "8972542885242963297";
@@ -45,7 +48,7 @@ test("staged: nine fields, the agent name (components[8]) keeps its underscores 
   assert.deepEqual(parsed, {
     room, tagKind: "staged", chunk: 2, isLast: true, src: 4, chunkIdx: 8, pageStart: 1024, numPages: 64, agentName: "agent_with_underscores",
   });
-  assert.equal(parsed && chunkOfTag(parsed), 2);
+  assert.equal(parsed && "chunk" in parsed ? parsed.chunk : undefined, 2);
   assert.equal(parseNotif(tag)?.kind, "stg");
 });
 
@@ -57,7 +60,7 @@ test("state: `f\"{req.room}_state_{self.kv_args.engine_rank}\"`, with maybe_send
   assert.deepEqual(parseNotifTag(`${room}_state_${engineRank}`), { room, tagKind: "state", src: engineRank });
   assert.deepEqual(parseNotifTag(`${room}_state_${engineRank}_0`), { room, tagKind: "state", src: engineRank, component: 0 });
   assert.equal(parseNotif(`${room}_state_${engineRank}_0`)?.src, engineRank);
-  assert.equal(chunkOfTag(parseNotifTag(`${room}_state_${engineRank}`)!), undefined);
+  assert.equal("chunk" in parseNotifTag(`${room}_state_${engineRank}`)!, false);
 });
 
 test("aux without KV: `f\"{req.room}_aux_nokv_{rank}\"` (#19746) and `…_aux_nokv_{transfer_source_rank}_{kv_chunk.chunk_id}` (#32837)", () => {

@@ -6,7 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as tar from "tar-stream";
 import { openIncident, type IncidentDb } from "../../store/db.js";
-import { iterateEvents, listSources } from "../../store/queries.js";
+import { iterateEvents } from "../../store/read/events.js";
+import { listSources } from "../../store/read/sources.js";
 import { scratchDir } from "../scratchDir.js";
 
 export function tempDir(prefix: string): string {

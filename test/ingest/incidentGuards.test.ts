@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
-import { listSources } from "../../store/queries.js";
+import { listSources } from "../../store/read/sources.js";
 import { tempDir, withDb, writeTree } from "./bundle.js";
 
 const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));

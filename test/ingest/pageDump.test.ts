@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import { detectFormat } from "../../ingest/formats/index.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { allPages } from "../../store/pages.js";
-import { eventsOfKind, listSources } from "../../store/queries.js";
+import { eventsOfKind } from "../../store/read/events.js";
+import { listSources } from "../../store/read/sources.js";
 import { tarOf, tempDir, withDb, writeTree } from "./bundle.js";
 
 const BUNDLE = fileURLToPath(new URL("../../../test/bundles/page-dumps/", import.meta.url));

@@ -4,7 +4,9 @@ import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
-import { clockOffsets, eventsInWindow, eventsOfRank, eventsOfRoom, listIngestedSources, listSources } from "../../store/queries.js";
+import { eventsInWindow, eventsOfRank, eventsOfRoom } from "../../store/read/events.js";
+import { clockOffsets } from "../../store/read/incident.js";
+import { listIngestedSources, listSources } from "../../store/read/sources.js";
 import { eventRows, FR_DUMP, logStamp, probeTs, T0, tempDir, withDb, writeTree } from "./bundle.js";
 
 const ROOM = "8972542885242963296";

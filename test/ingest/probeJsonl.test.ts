@@ -44,8 +44,26 @@ test("a 19-digit room and an integer-nanosecond ts are read without rounding", (
   ]);
   assert.equal(events[0]!.room, "8972542885242963296");
   assert.equal(events[0]!.tsUs, 1764421512123456);
-  // The tag is a string: its digits are not touched.
-  assert.deepEqual(events[0]!.attrs, { tag: "8972542885242963296_kv_2_1_0" });
+  // The tag stays as written, its digits untouched; its fields are decoded beside it (docs/protocol.md §6:
+  // {room}_kv_{chunk}_{is_last}_{src}): chunk 2 to its column, the last chunk, from source rank 0.
+  assert.deepEqual(events[0]!.attrs, { tag: "8972542885242963296_kv_2_1_0", tagKind: "kv", isLast: true, src: 0 });
+  assert.equal(events[0]!.chunk, 2);
+});
+
+test("a kv.notify tag is decoded once, when the record is read: its room and chunk win over the record's, which are kept", () => {
+  const { events } = parse([
+    '{"ts": 1764421512.5, "host": "d0", "role": "decode", "tp": 1, "ev": "kv.notify", "room": 5830149913321, "tag": "5830149913321_state_3_0"}',
+    '{"ts": 1764421512.6, "host": "d0", "role": "decode", "tp": 1, "ev": "kv.notify", "room": 5830149913321, "chunk": 4, "tag": "5830149913399_kv_1_0_3_part_0_2"}',
+    '{"ts": 1764421512.7, "host": "d0", "role": "decode", "tp": 1, "ev": "kv.notify", "room": 5830149913321, "src": 2, "status": 4}',
+    '{"ts": 1764421512.8, "host": "d0", "role": "decode", "tp": 1, "ev": "kv.notify", "room": 5830149913321, "tag": "5830149913321_kv_x_1"}',
+  ]);
+  assert.deepEqual([events[0]!.room, events[0]!.chunk, events[0]!.attrs], ["5830149913321", undefined, { tag: "5830149913321_state_3_0", tagKind: "state", src: 3, component: 0 }]);
+  assert.deepEqual(
+    [events[1]!.room, events[1]!.chunk, events[1]!.attrs],
+    ["5830149913399", 1, { tag: "5830149913399_kv_1_0_3_part_0_2", room: "5830149913321", chunk: 4, tagKind: "kv_part", isLast: false, src: 3, part: 0, parts: 2 }],
+  );
+  assert.deepEqual(events[2]!.attrs, { src: 2, status: 4 }, "a Mooncake status carries no tag");
+  assert.deepEqual([events[3]!.room, events[3]!.attrs], ["5830149913321", { tag: "5830149913321_kv_x_1" }], "a tag of none of the §6 forms is kept as written");
 });
 
 test("seconds with more digits than a double holds are truncated to the microsecond, not rounded", () => {

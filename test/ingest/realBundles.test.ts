@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { LogKind } from "../../domain/kinds.js";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
 import { eventTexts } from "../../store/eventText.js";
-import { listSources } from "../../store/queries.js";
+import { listSources } from "../../store/read/sources.js";
 import { eventRows, tempDir, withDb } from "./bundle.js";
 
 const K8S = fileURLToPath(new URL("../../../test/bundles/k8s-mooncake-pod-logs/", import.meta.url));

@@ -4,8 +4,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ChunkCounter, DecodeReceiver, TransferStatus, defaultProfile, formatNotif, metadataGate, minReduce, parseNotif, PrefillSender, profileFor, routeQueue, updateStatus, updateStatusBase } from "../../analyzer/model/index.js";
+import { ChunkCounter, DecodeReceiver, TransferStatus, defaultProfile, formatNotif, metadataGate, minReduce, notifOf, PrefillSender, profileFor, routeQueue, updateStatus, updateStatusBase } from "../../analyzer/model/index.js";
 import { KVPoll } from "../../domain/vocabulary.js";
+import { parseNotifTag } from "../../domain/notifTag.js";
+
+/** The model's reading of a tag, as it reads the fields the ingest decoded. */
+const parseNotif = (tag: string) => notifOf(parseNotifTag(tag) ?? {});
 
 const ROOM = "8972542885242963297";
 

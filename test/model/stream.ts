@@ -2,7 +2,7 @@
 // store hands them out: probe records keep their `ev` name as the kind and
 // their fields in attrs; log lines carry their text. Test support, not a test.
 
-import type { StoredEvent } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/read/events.js";
 import type { Role } from "../../domain/vocabulary.js";
 
 export interface EventFields {

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
-import { iterateEvents, listSources } from "../../store/queries.js";
+import { iterateEvents } from "../../store/read/events.js";
+import { listSources } from "../../store/read/sources.js";
 import { scratchDir } from "../scratchDir.js";
 
 /** From dist/test/replay/ back to the sources' inputs. */

@@ -22,7 +22,7 @@ import { bf16Encode } from "../../analyzer/model/bf16.js";
 import { IndexKPool } from "../../analyzer/model/indexK.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
-import { eventsOfKind, iterateEvents } from "../../store/queries.js";
+import { eventsOfKind, iterateEvents } from "../../store/read/events.js";
 import { scratchDir } from "../scratchDir.js";
 
 const BUNDLE = fileURLToPath(new URL("../../../test/bundles/page-dumps/", import.meta.url));

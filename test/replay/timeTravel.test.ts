@@ -14,7 +14,7 @@ import { provenance, stateAt, timeline } from "../../analyzer/replay/timeTravel.
 import { scopeOfEvent, step } from "../../analyzer/replay/navigation.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
-import { eventBySeq, iterateEvents } from "../../store/queries.js";
+import { eventBySeq, iterateEvents } from "../../store/read/events.js";
 import { writeBusyIncident } from "./generated.js";
 import { at, ingestCase, seqOf } from "./incidents.js";
 import { scratchDir } from "../scratchDir.js";
@@ -40,7 +40,7 @@ function viewByFullReplay(db: IncidentDb, seq: number): ModelStateView {
 
 test("stateAt through the nearest snapshot equals a full replay from the start, at random points", async () => {
   const { db } = await busyIncident(60);
-  const run = replayIncident(db, { snapshotEvery: 97 });
+  const run = replayIncident(db, { snapshotEvery: 97, storeSnapshots: true });
   // Snapshots at least 97 events apart, and at least twice the live state the snapshot holds.
   const snaps = db.prepare("SELECT seq, state FROM snapshots ORDER BY seq").all() as { seq: number; state: Buffer }[];
   assert.equal(run.snapshots.count, snaps.length);
@@ -64,18 +64,21 @@ test("stateAt through the nearest snapshot equals a full replay from the start, 
   for (const seq of points) {
     assert.deepEqual(stateAt(db, { seq }), viewByFullReplay(db, seq), `seq ${seq}`);
   }
-  // A replay under another profile replaces the stored snapshots; the default timeline must notice.
-  replayIncident(db, { profileFlag: "version=0.5.14", snapshotEvery: 50 });
+  // Snapshots stored under another profile replace these; the default timeline must notice.
+  replayIncident(db, { profileFlag: "version=0.5.14", snapshotEvery: 50, storeSnapshots: true });
   for (const seq of points.slice(0, 8)) {
     assert.deepEqual(stateAt(db, { seq }), viewByFullReplay(db, seq), `seq ${seq} after the snapshots were replaced`);
   }
   db.close();
 });
 
-test("a replay is deterministic, reads what the store's queries read, reuses its snapshots and drops them after a re-ingest", async () => {
+test("a replay is deterministic, reads what the store's queries read, reuses stored snapshots and drops them after a re-ingest", async () => {
   const { db, path, dir } = await busyIncident(30);
-  const first = replayIncident(db);
-  assert.equal(first.snapshots.reused, false);
+  const unstored = replayIncident(db);
+  assert.deepEqual([unstored.snapshots.reused, unstored.snapshots.stored], [false, false], "a replay keeps its snapshots in memory");
+  assert.equal(db.prepare("SELECT COUNT(*) FROM snapshots").pluck().get(), 0);
+  const first = replayIncident(db, { storeSnapshots: true });
+  assert.deepEqual([first.snapshots.reused, first.snapshots.stored], [false, true], "the derive step's replay stores them");
   const second = replayIncident(db);
   assert.equal(second.snapshots.reused, true);
   const strip = (r: typeof first) => ({ violations: r.violations, coverage: r.coverage, choice: r.choice, events: r.events });
@@ -98,7 +101,7 @@ test("a replay is deterministic, reads what the store's queries read, reuses its
     "[2026-08-20 10:15:09.000 TP0] Decode batch, #running-req: 3, #token: 9120, token usage: 0.02, pre-allocated usage: 0.00, #prealloc-req: 0, #transfer-req: 1, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 310.20, #queue-req: 0\n",
   );
   await ingest({ db: path, paths: [later] });
-  const db2 = openIncident(path);
+  const db2 = openIncident(path, { readonly: true });
   const third = replayIncident(db2);
   assert.equal(third.snapshots.reused, false, "new events: the snapshots are rebuilt");
   assert.equal(third.events, first.events + 1);

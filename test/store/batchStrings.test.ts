@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../store/db.js";
-import { iterateEvents } from "../../store/queries.js";
+import { iterateEvents } from "../../store/read/events.js";
 import { BatchStrings } from "../../store/rows.js";
 import { AttrsRowsBuilder } from "../../store/blocks/attrsEncode.js";
 import { scratchDir } from "../scratchDir.js";

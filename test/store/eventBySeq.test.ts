@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
 import { eventBlocks } from "../../store/blocks/eventBlocks.js";
 import { openIncident } from "../../store/db.js";
-import { eventBySeq, iterateEvents } from "../../store/queries.js";
+import { eventBySeq, iterateEvents } from "../../store/read/events.js";
 import { scratchDir } from "../scratchDir.js";
 
 const HEALTHY = fileURLToPath(new URL("../../../fixtures/incidents/healthy", import.meta.url));

@@ -5,7 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openIncident } from "../../store/db.js";
-import { readAnalysisRows, violatedFindingMarks, writeAnalysisRows, type FindingRow } from "../../store/findingRows.js";
+import { readAnalysisRows, violatedFindingMarks, type FindingRow } from "../../store/read/analysis.js";
+import { writeAnalysisRows } from "../../store/writeAnalysis.js";
 import { scratchDir } from "../scratchDir.js";
 
 const ROOM = "8972542885242963296";

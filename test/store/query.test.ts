@@ -10,7 +10,9 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openIncident } from "../../store/db.js";
-import { countsByKind, eventsOfRoom, kindsPresent, listIngestedSources } from "../../store/queries.js";
+import { eventsOfRoom } from "../../store/read/events.js";
+import { countsByKind, kindsPresent } from "../../store/read/incident.js";
+import { listIngestedSources } from "../../store/read/sources.js";
 import { scratchDir } from "../scratchDir.js";
 import { FIXTURES, fixtureTarGz, getJson, startTestServer, uploadFiles, waitForIncident, type TestServer } from "../ui/serverHarness.js";
 

@@ -3,7 +3,7 @@
 // sits on the timeline, so a flag can be drawn and clicked without a lookup.
 
 import type { IncidentDb } from "../../store/db.js";
-import { readAnalysisRows } from "../../store/findingRows.js";
+import { readAnalysisRows } from "../../store/read/analysis.js";
 import type { Finding, PlacedWitness, Suspect } from "../wire.js";
 import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
 import { excerpt, FIELD_EXCERPT } from "./excerpt.js";

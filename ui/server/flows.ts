@@ -5,10 +5,9 @@
 // the pairs follow the protocol of docs/protocol.md §5-§7.
 
 import type { IncidentDb } from "../../store/db.js";
-import { eventsOfRoom, type StoredEvent } from "../../store/queries.js";
-import { eventsFollowing } from "../../store/viewQueries.js";
+import { eventsOfRoom, type StoredEvent } from "../../store/read/events.js";
+import { eventsFollowing } from "../../store/read/events.js";
 import { LogKind } from "../../domain/kinds.js";
-import { chunkOfTag, parseNotifTag } from "../../domain/notifTag.js";
 import { decodeAs } from "../../analyzer/events/index.js";
 
 export type FlowStep = "post" | "notify" | "poll" | "read" | "abort" | "abort-frame" | "bootstrap";
@@ -58,13 +57,6 @@ function stepOf(ev: StoredEvent): FlowStep | null {
   }
 }
 
-/** The chunk id an event names: its column, or the `{room}_kv_{chunk}_...` notification tag (§6). */
-function chunkOf(ev: StoredEvent): number | null {
-  if (ev.chunk !== null) return ev.chunk;
-  const tag = decodeAs(ev, "kv.notify", LogKind.notifSent)?.tag;
-  const parsed = tag === undefined ? null : parseNotifTag(tag);
-  return (parsed && chunkOfTag(parsed)) ?? null;
-}
 
 const sameRank = (a: StoredEvent, b: StoredEvent) => a.host === b.host && a.role === b.role && a.dp === b.dp && a.pp === b.pp && a.tp === b.tp;
 
@@ -95,8 +87,8 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
 
   for (const { ev, step } of steps) {
     if (step === "post") {
-      const chunk = chunkOf(ev);
-      link(ev, firstAfter(ev, (s) => s.step === "notify" && (chunk === null || chunkOf(s.ev) === chunk)), `chunk ${chunk ?? "?"}`);
+      const chunk = ev.chunk;
+      link(ev, firstAfter(ev, (s) => s.step === "notify" && (chunk === null || s.ev.chunk === chunk)), `chunk ${chunk ?? "?"}`);
     } else if (step === "notify") {
       link(ev, firstAfter(ev, (s) => s.step === "poll" && sameRank(s.ev, ev)), "polled");
     } else if (step === "poll" && ev.state === 4 && ev.role === "decode") {

@@ -1,5 +1,7 @@
 // What happens to an uploaded incident in the background: ingest every file
-// of its input folder, then analyze (replay + rules) and store the findings.
+// of its input folder, derive what readers read (derive.ts: signs, snapshots,
+// the timeline), then analyze (the derive step's replay + rules) and store
+// the findings.
 // Runs in a child process (pipeline-main.ts) whose working directory is the
 // input folder, so sources are named by their path inside the upload
 // ("p0/prefill-tp0.log"), which is also where host and role are read from.
@@ -9,7 +11,7 @@ import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { InputError } from "../../ingest/inputs/pathIdentity.js";
 import { openIncident } from "../../store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
-import { storeTimelineIndex } from "./timeline-store.js";
+import { deriveIncident } from "./derive.js";
 
 export interface PipelineInput {
   /** Absolute path of the incident database. */
@@ -24,7 +26,7 @@ export interface PipelineInput {
  * both count bytes), so the figure only grows.
  */
 export interface JobProgress {
-  phase: "ingest" | "analyze" | "index";
+  phase: "ingest" | "analyze";
   step: string;
   /** 0..100, or null where the step has no measure. */
   percent: number | null;
@@ -61,13 +63,12 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   if (summary.eventsTotal === 0) {
     throw new Error(`no events could be read from the upload${warnings.length ? ` (${warnings.join("; ")})` : ""}`);
   }
-  report({ type: "progress", progress: { phase: "analyze", step: "replaying and checking", percent: null } });
+  report({ type: "progress", progress: { phase: "analyze", step: "replaying and indexing the timeline", percent: null } });
   const db = openIncident(input.dbPath);
   try {
-    storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath) }));
-    // The timeline index too, into the incident file, so that a ready incident opens at once.
-    report({ type: "progress", progress: { phase: "index", step: "indexing the timeline", percent: null } });
-    storeTimelineIndex(db);
+    const replayed = deriveIncident(db);
+    report({ type: "progress", progress: { phase: "analyze", step: "checking", percent: null } });
+    storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath), ...(replayed && { replayed }) }));
   } finally {
     db.close();
   }

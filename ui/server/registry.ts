@@ -9,55 +9,16 @@
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Worker } from "node:worker_threads";
-import { z } from "zod";
-import { openIncident, openIncidentForReading, type IncidentDb } from "../../store/db.js";
-import type { TimelineIndex } from "./timeline-index.js";
+import { fileSchemaVersion, openIncident, type IncidentDb } from "../../store/db.js";
+import { SCHEMA_VERSION } from "../../store/schema.js";
+import { buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
+import { IncidentRecord } from "./incidentRecord.js";
 import { storedTimelineIndex } from "./timeline-store.js";
-import type { IndexJob } from "./index-worker.js";
-
-const INDEX_WORKER_URL = new URL("./index-worker.js", import.meta.url);
-
-export const IncidentStatus = z.enum(["receiving", "queued", "ingesting", "analyzing", "ready", "failed"]);
-export type IncidentStatus = z.infer<typeof IncidentStatus>;
-
-export const IncidentSummary = z.object({
-  events: z.number(),
-  sources: z.number(),
-  ranks: z.array(z.string()),
-  firstTsUs: z.number().nullable(),
-  lastTsUs: z.number().nullable(),
-  findings: z.record(z.string(), z.number()),
-  topSuspect: z.object({ cause: z.string(), confidence: z.number(), summary: z.string() }).nullable(),
-});
-export type IncidentSummary = z.infer<typeof IncidentSummary>;
-
-export const IncidentRecord = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.string(),
-  status: IncidentStatus,
-  error: z.string().optional(),
-  /** Where a running job stands (pipeline.ts JobProgress). */
-  progress: z.object({ phase: z.string(), step: z.string(), percent: z.number().nullable() }).optional().catch(undefined),
-  inputBytes: z.number(),
-  inputFiles: z.number(),
-  /** A fingerprint of the inputs an incident was built from (the demo skips rebuilding an unchanged one). */
-  inputKey: z.string().optional(),
-  summary: IncidentSummary.optional(),
-  /** What the upload and the ingest could not take as given: renamed duplicates, inputs not ingested, each with the reason. */
-  warnings: z.array(z.string()).optional(),
-  /** The upload's own part of `warnings`, kept for a re-analysis. */
-  uploadWarnings: z.array(z.string()).optional(),
-});
-export type IncidentRecord = z.infer<typeof IncidentRecord>;
 
 export const INCIDENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 interface Opened {
   db: IncidentDb;
-  /** Read-write, for the replay's own caches only (see replayDb). */
-  replayDb?: IncidentDb;
   index?: Promise<TimelineIndex>;
 }
 
@@ -168,6 +129,27 @@ export class Registry {
     return next;
   }
 
+  /**
+   * True when the incident's database was written under another schema: it
+   * is not migrated (store/schema.ts) but rebuilt from the input folder the
+   * incident keeps (server.ts discards it and queues the incident's job).
+   */
+  needsRebuild(id: string): boolean {
+    const found = fileSchemaVersion(this.dbPathOf(id));
+    return found !== undefined && found !== SCHEMA_VERSION;
+  }
+
+  /**
+   * Removes the incident's database, so that the next job ingests its input
+   * folder into a new one; with it the timeline index servers before the
+   * timeline moved into the incident file kept beside it.
+   */
+  discardDatabase(id: string): void {
+    this.close(id);
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${this.dbPathOf(id)}${suffix}`, { force: true });
+    rmSync(join(this.dirOf(id), "timeline.idx"), { force: true });
+  }
+
   /** Removes an incident's folder entirely (an upload that never completed). */
   remove(id: string): void {
     this.close(id);
@@ -175,34 +157,24 @@ export class Registry {
     rmSync(this.dirOf(id), { recursive: true, force: true });
   }
 
-  /** The read-only connection the API reads through; only for a ready incident. */
+  /** The read-only connection the API and time travel read through; only for a ready incident. */
   db(id: string): IncidentDb {
     return this.openedOf(id).db;
   }
 
   /**
-   * The connection time travel runs on. The replay reuses the snapshots the
-   * analysis stored only on a writable connection (on a read-only one it
-   * replays the whole incident into memory first), so this
-   * one is read-write; it is handed only to the replay's functions, never to
-   * anything that takes SQL or paths from a request.
-   */
-  replayDb(id: string): IncidentDb {
-    const o = this.openedOf(id);
-    o.replayDb ??= openIncident(this.dbPathOf(id));
-    return o.replayDb;
-  }
-
-  /**
-   * The incident's timeline index: read from the incident file when it holds
-   * one for its current events, else built there once in a worker thread.
+   * The incident's timeline index: read from the incident file, where the
+   * derive step stored it for the current events; built in memory, and not
+   * stored, when the file holds none for them.
    */
   timeline(id: string): Promise<TimelineIndex> {
     const o = this.openedOf(id);
-    o.index ??= this.loadIndex(id).catch((err: unknown) => {
-      delete o.index;
-      throw err;
-    });
+    o.index ??= Promise.resolve()
+      .then(() => storedTimelineIndex(o.db) ?? buildTimelineIndex(o.db))
+      .catch((err: unknown) => {
+        delete o.index;
+        throw err;
+      });
     return o.index;
   }
 
@@ -212,28 +184,11 @@ export class Registry {
     for (const id of [...this.opened.keys()]) this.close(id);
   }
 
-  private async loadIndex(id: string): Promise<TimelineIndex> {
-    // Servers before the timeline moved into the incident file cached it beside the database.
-    rmSync(join(this.dirOf(id), "timeline.idx"), { force: true });
-    const stored = storedTimelineIndex(this.db(id));
-    if (stored) return stored;
-    const job: IndexJob = { dbPath: this.dbPathOf(id) };
-    await new Promise<void>((resolve, reject) => {
-      const worker = new Worker(INDEX_WORKER_URL, { workerData: job });
-      worker.once("message", (m: { ok: boolean; message?: string }) => (m.ok ? resolve() : reject(new Error(m.message))));
-      worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`the index worker stopped (exit code ${code})`)));
-    });
-    const built = storedTimelineIndex(this.db(id));
-    if (!built) throw new Error(`the timeline index of '${id}' could not be read back from the incident`);
-    return built;
-  }
-
   private openedOf(id: string): Opened {
     if (this.closed) throw new Error("the server is shutting down");
     let o = this.opened.get(id);
     if (!o) {
-      o = { db: openIncidentForReading(this.dbPathOf(id)) };
+      o = { db: openIncident(this.dbPathOf(id), { readonly: true }) };
       this.opened.set(id, o);
     }
     return o;
@@ -243,7 +198,6 @@ export class Registry {
     const o = this.opened.get(id);
     if (!o) return;
     o.db.close();
-    o.replayDb?.close();
     this.opened.delete(id);
   }
 

@@ -4,8 +4,9 @@
 // takes SQL, read-only and time-limited.
 
 import { Router, type Request } from "express";
-import { eventBySeq, listSources } from "../../store/queries.js";
-import { sourceName } from "../../store/viewQueries.js";
+import { eventBySeq } from "../../store/read/events.js";
+import { listSources } from "../../store/read/sources.js";
+import { sourceName } from "../../store/read/sources.js";
 import { HttpError, parseOr400 } from "./errors.js";
 import { FlowQuery, IncidentParams, OverviewQuery, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
 import { boundedAttrs, excerpt, MAX_SLICE, TEXT_EXCERPT } from "./excerpt.js";

@@ -3,7 +3,8 @@
 // kinds are matched by the page itself, which has them all.
 
 import { Router } from "express";
-import { ridsContaining, roomsWithPrefix, sourceName, textContaining } from "../../store/viewQueries.js";
+import { ridsContaining, roomsWithPrefix, textContaining } from "../../store/read/search.js";
+import { sourceName } from "../../store/read/sources.js";
 import { parseOr400 } from "./errors.js";
 import { SearchQuery } from "./params.js";
 import type { Registry } from "./registry.js";

@@ -18,7 +18,7 @@ export function timeTravelRoutes(registry: Registry, readyIncident: (id: unknown
   router.get("/incidents/:id/state", async (req, res) => {
     const id = readyIncident(req.params["id"]);
     const q = parseOr400(StateQuery, req.query, "state query");
-    const db = registry.replayDb(id);
+    const db = registry.db(id);
     const seq = seqAt(db, q.seq !== undefined ? { seq: q.seq } : { tsUs: q.ts! });
     if (seq === null) throw new HttpError(404, q.seq !== undefined ? `no event at or before seq ${q.seq}` : `no event at or before ${q.ts}`);
     const among = q.finding === undefined ? undefined : await roomsOf(id, q.finding);
@@ -45,7 +45,7 @@ export function timeTravelRoutes(registry: Registry, readyIncident: (id: unknown
   router.get("/incidents/:id/step", (req, res) => {
     const id = readyIncident(req.params["id"]);
     const q = parseOr400(StepQuery, req.query, "step query");
-    const db = registry.replayDb(id);
+    const db = registry.db(id);
     const by: StepScope["by"] = q.by === "any" ? "event" : q.by;
     if (!eventRef(db, q.seq)) throw new HttpError(404, `no event ${q.seq} in incident '${id}'`);
     const scope = scopeOfEvent(db, q.seq, by);

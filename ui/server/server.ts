@@ -39,10 +39,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const registry = new Registry(opts.dataDir);
   const jobs = new JobQueue(registry, log);
   // Work that a previous server left unfinished is picked up again: ingest is
-  // idempotent, so a half-ingested incident simply continues.
+  // idempotent, so a half-ingested incident simply continues. An incident
+  // file of another schema is rebuilt from the incident's own input folder.
   for (const record of registry.list()) {
     if (record.status === "receiving") registry.remove(record.id);
-    else if (record.status !== "ready" && record.status !== "failed") jobs.enqueue(record.id);
+    else if (record.status === "failed") continue;
+    else if (registry.needsRebuild(record.id)) {
+      log(`incident ${record.id}: its database was written under another schema; rebuilding it from its input files`);
+      registry.discardDatabase(record.id);
+      jobs.enqueue(record.id);
+    } else if (record.status !== "ready") jobs.enqueue(record.id);
   }
   warmIndexes(registry, log);
   const limits = { ...DEFAULT_UPLOAD_LIMITS, ...opts.limits };

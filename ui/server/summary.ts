@@ -2,10 +2,11 @@
 // analysis finishes and kept in incident.json.
 
 import { openIncident } from "../../store/db.js";
-import { eventCount, listSources } from "../../store/queries.js";
-import { summaryFigures } from "../../store/viewQueries.js";
+import { eventCount } from "../../store/read/incident.js";
+import { listSources } from "../../store/read/sources.js";
+import { summaryFigures } from "../../store/read/incident.js";
 import { rankLabel } from "../../analyzer/replay/eventRefs.js";
-import type { IncidentSummary } from "./registry.js";
+import type { IncidentSummary } from "./incidentRecord.js";
 
 export function summarize(dbPath: string): IncidentSummary {
   const db = openIncident(dbPath, { readonly: true });
@@ -13,7 +14,6 @@ export function summarize(dbPath: string): IncidentSummary {
     const figures = summaryFigures(db);
     // Ranks as the replay names them ("p0/prefill/tp3"): a log and a probe of one rank count once.
     const ranks = figures.ranks.map((r) => rankLabel(r.host, r.role, r.tp)!).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-    const top = figures.topSuspect;
     return {
       events: eventCount(db),
       sources: listSources(db).length,
@@ -21,9 +21,7 @@ export function summarize(dbPath: string): IncidentSummary {
       firstTsUs: figures.firstTsUs,
       lastTsUs: figures.lastTsUs,
       findings: figures.violatedBySeverity,
-      topSuspect: top
-        ? { cause: top.cause, confidence: top.confidence, summary: String((JSON.parse(top.body) as { summary?: unknown }).summary ?? "") }
-        : null,
+      topSuspect: figures.topSuspect ?? null,
     };
   } finally {
     db.close();

@@ -11,9 +11,8 @@
 //             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
 //             kv.timeout's after_s): the state the line implies held that long.
 
-import { chunkOfTag, parseNotifTag } from "../../domain/notifTag.js";
 import type { IncidentDb } from "../../store/db.js";
-import { detailRows } from "../../store/viewQueries.js";
+import { detailRows } from "../../store/read/records.js";
 
 export const SPAN_TRANSFER = 0;
 export const SPAN_ROOM = 1;
@@ -57,8 +56,8 @@ const DETAIL_KINDS = [
   "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash",
 ] as const;
 
-/** Kinds whose name comes from their attributes. */
-const NEEDS_ATTRS = new Set(["sched.iter", "coll.enter", "coll.exit", "boot.msg", "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash", "kv.notify"]);
+/** Kinds whose name or span comes from their attributes. */
+const NEEDS_ATTRS: ReadonlySet<string> = new Set(["sched.iter", "coll.enter", "coll.exit", "boot.msg", "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash"]);
 
 const str = (v: unknown) => (typeof v === "string" && v.length > 0 && v.length <= 40 ? v : undefined);
 
@@ -132,13 +131,9 @@ export function buildDetails(db: IncidentDb, at: Placement): TimelineDetails {
   const posts = new Map<string, { seq: number; pos: number; chunk: number; room: string }>();
   const allocs = new Map<string, { seq: number; pos: number; room: string }>();
   // In seq order: the pairing below needs each start before its end.
-  for (const [seq, kind, room, chunkCol, state, attrsText] of detailRows(db, DETAIL_KINDS)) {
+  for (const [seq, kind, room, chunk, state, attrs] of detailRows(db, DETAIL_KINDS, NEEDS_ATTRS)) {
     const pos = at.posOf(seq);
     if (pos === undefined) continue;
-    const wanted = NEEDS_ATTRS.has(kind) && !(kind === "kv.notify" && chunkCol !== null);
-    const attrs = attrsText !== null && wanted ? (JSON.parse(attrsText) as Record<string, unknown>) : null;
-    const tag = kind === "kv.notify" && chunkCol === null && typeof attrs?.["tag"] === "string" ? parseNotifTag(attrs["tag"] as string) : null;
-    const chunk = chunkCol ?? (tag && chunkOfTag(tag)) ?? null;
     labelOf[pos] = table.id(labelFor(kind, chunk, state, attrs));
     const ts = at.ts[pos]!;
     const lane = at.lane[pos]!;

@@ -6,7 +6,7 @@
 // It is kept in the incident file (timeline-store.ts).
 
 import type { IncidentDb } from "../../store/db.js";
-import { timelineRows } from "../../store/viewQueries.js";
+import { timelineRows } from "../../store/read/records.js";
 import type { Lane } from "../wire.js";
 import type { Component } from "../../domain/vocabulary.js";
 import { laneOfKind, toneOfKind } from "../../domain/kinds.js";

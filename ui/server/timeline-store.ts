@@ -1,11 +1,12 @@
 // The timeline index kept in the incident file, through the store's timeline
-// columns (store/timelineColumns.ts): built once from the events, after
-// the analysis of an upload or on an incident's first open, then read back
-// without a scan of the events.
+// columns (store/read/derived.ts, store/writeDerived.ts): built once from the events by the
+// derive step after ingest (derive.ts), then read back without a scan of the
+// events.
 
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import type { IncidentDb } from "../../store/db.js";
-import { readTimelineColumns, writeTimelineColumns } from "../../store/timelineColumns.js";
+import { readTimelineColumns, readTimelineHeader } from "../../store/read/derived.js";
+import { writeTimelineColumns } from "../../store/writeDerived.js";
 import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */
@@ -42,6 +43,11 @@ const COLUMNS: Record<string, [ColumnType, (idx: TimelineIndex) => Column]> = {
   "span.label": [Uint16Array, (i) => i.spans.label],
   "span.room": [Uint32Array, (i) => i.spans.room],
 };
+
+/** True when the incident holds an index of this layout for its current events. */
+export function timelineIsCurrent(db: IncidentDb): boolean {
+  return (readTimelineHeader(db, eventsFingerprint(db)) as Header | undefined)?.layout === LAYOUT;
+}
 
 /** Builds the index from the events and stores it in the incident (a read-write connection); returns it and the bytes stored. */
 export function storeTimelineIndex(db: IncidentDb): { index: TimelineIndex; bytes: number } {

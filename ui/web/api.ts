@@ -18,7 +18,7 @@ import type {
   TextSlice,
   WindowColumns,
 } from "./types.js";
-import type { SourceRow } from "../../store/queries.js";
+import type { SourceRow } from "../../store/read/sources.js";
 
 export class ApiError extends Error {
   constructor(

@@ -4,7 +4,7 @@
 // frequent shapes among the lines kvrewind did not understand, so that a user
 // sees at once what was missed. Folded until opened; read when first opened.
 
-import type { SourceRow } from "../../store/queries.js";
+import type { SourceRow } from "../../store/read/sources.js";
 import { h, clear } from "./dom.js";
 import { formatCount } from "./format.js";
 

@@ -14,30 +14,7 @@ import type { SelectionTotals } from "../../analyzer/replay/stateSelection.js";
 
 export type { ModelStateView, StoredEvent };
 
-export type IncidentStatus = "receiving" | "queued" | "ingesting" | "analyzing" | "ready" | "failed";
-
-export interface IncidentRecord {
-  id: string;
-  name: string;
-  createdAt: string;
-  status: IncidentStatus;
-  error?: string;
-  /** `percent` grows over the whole ingest; null where a step has no measure. */
-  progress?: { phase: string; step: string; percent: number | null };
-  inputBytes: number;
-  inputFiles: number;
-  /** Inputs that were not ingested, with the reason. */
-  warnings?: string[];
-  summary?: {
-    events: number;
-    sources: number;
-    ranks: string[];
-    firstTsUs: number | null;
-    lastTsUs: number | null;
-    findings: Record<string, number>;
-    topSuspect: { cause: string; confidence: number; summary: string } | null;
-  };
-}
+export type { IncidentRecord, IncidentStatus } from "../server/incidentRecord.js";
 
 export interface LanesAnswer {
   lanes: Lane[];

@@ -2,8 +2,7 @@
 // enough (meta `clock_offsets`, `clock_alignment`, ingest/scan/clock.ts), and
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
-import { transferNotifies, transferPosts } from "../../../store/ruleQueries.js";
-import { parseNotif } from "../../model/notif.js";
+import { transferNotifies, transferPosts } from "../../../store/read/records.js";
 import { seconds, type Evidence } from "../evidence.js";
 import { CROSS_HOST_RULES, type Gap } from "./gap.js";
 
@@ -44,8 +43,8 @@ export function clockOffsets(evidence: Evidence): Gap[] {
 
 /**
  * A kv.post more than CAUSAL_SLACK_US after its kv.notify on the aligned
- * clocks. Pairs are matched by room, chunk (the column, else the NIXL tag's
- * chunk) and TP rank: with equal TP, prefill tp r writes to decode tp r (§5.2 rank mapping).
+ * clocks. Pairs are matched by room, chunk (a NIXL tag's chunk is in the
+ * column, decoded at ingest) and TP rank: with equal TP, prefill tp r writes to decode tp r (§5.2 rank mapping).
  */
 export function causalInversions(evidence: Evidence): Gap[] {
   const posts = new Map<string, { seq: number; tsUs: number }>();
@@ -56,8 +55,7 @@ export function causalInversions(evidence: Evidence): Gap[] {
   if (posts.size === 0) return [];
   const inverted: { post: number; notify: number }[] = [];
   for (const n of transferNotifies(evidence.db)) {
-    const chunk = n.chunk ?? (n.tag ? parseNotif(n.tag)?.chunk ?? null : null);
-    const post = posts.get(`${n.room}|${chunk}|${n.tp}`);
+    const post = posts.get(`${n.room}|${n.chunk}|${n.tp}`);
     if (post && post.tsUs - n.tsUs > CAUSAL_SLACK_US) inverted.push({ post: post.seq, notify: n.seq });
   }
   if (inverted.length === 0) return [];

@@ -8,7 +8,7 @@
 // incomplete or unordered (unreadable lines, a silence, loose clocks)
 // `weakens` them, and they keep their verdicts.
 
-import type { StoredEvent } from "../../../store/queries.js";
+import type { StoredEvent } from "../../../store/read/events.js";
 import type { CoverageGap } from "../finding.js";
 import type { RuleId, Severity } from "../../../domain/vocabulary.js";
 

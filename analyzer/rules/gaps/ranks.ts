@@ -4,7 +4,8 @@
 // line SGLang logs at start-up), not only against the highest rank seen.
 
 import type { Evidence } from "../evidence.js";
-import { findSigns, type Parallelism } from "../../replay/logSigns.js";
+import type { Parallelism } from "../../replay/logSigns.js";
+import { profileSigns } from "../../replay/derivedSigns.js";
 import { RULES_OF_ROLE, rulesOfRanks, type Gap } from "./gap.js";
 
 const SIDES = ["prefill", "decode"] as const;
@@ -20,7 +21,7 @@ export function missingRoles(evidence: Evidence): Gap[] {
   const missing = have === "prefill" ? "decode" : "prefill";
   const n = evidence.sources().filter((s) => s.role === have).length;
   // The present side's own statement that it runs disaggregated (server_args names its mode).
-  const stated = findSigns(evidence.db).find((s) => s.parallelism?.role === have);
+  const stated = profileSigns(evidence.db).find((s) => s.parallelism?.role === have);
   const witness = stated ? evidence.event(stated.seq) : undefined;
   return [{
     severity: "medium",
@@ -44,7 +45,7 @@ interface StatedSize {
 
 function statedSizes(evidence: Evidence): Map<string, StatedSize> {
   const out = new Map<string, StatedSize>();
-  for (const p of findSigns(evidence.db).flatMap((s) => (s.parallelism ? [{ ...s.parallelism, seq: s.seq }] : [])) as (Parallelism & { seq: number })[]) {
+  for (const p of profileSigns(evidence.db).flatMap((s) => (s.parallelism ? [{ ...s.parallelism, seq: s.seq }] : [])) as (Parallelism & { seq: number })[]) {
     const ev = evidence.event(p.seq);
     if (p.tpSize !== undefined) out.set(p.role, { tp: p.tpSize, ...(p.dpSize !== undefined && { dp: p.dpSize }), where: `server_args at ${ev ? evidence.where(ev) : `seq ${p.seq}`}`, seq: p.seq });
   }

@@ -5,7 +5,9 @@
 // scheduler's crash makes SGLang kill the whole server: failures.ts), at the
 // start of the silence explains it.
 
-import { sourcePauses, lastRecordPerSource, recordsBetweenElsewhere } from "../../../store/ruleQueries.js";
+import { recordsBetweenElsewhere } from "../../../store/read/ranks.js";
+import { lastRecordPerSource } from "../../../store/read/seqs.js";
+import { sourcePauses } from "../../../store/read/sources.js";
 import { isoTime, seconds, type Evidence } from "../evidence.js";
 import { deathsByRank, type FailureRecord } from "../failures.js";
 import { rulesOfSource, type Gap } from "./gap.js";

@@ -9,7 +9,8 @@ import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { execAt, reprString, type MatchResult } from "./match.js";
 import { readBootstrapped, readGotInfo, readKvNotifSent } from "./hotTransferLines.js";
-import { chunkOfTag, parseNotifTag } from "../../../domain/notifTag.js";
+import { parseNotifTag } from "../../../domain/notifTag.js";
+import { putNotifTag } from "../notifFields.js";
 
 const WITH_NOTIF = " with notif ";
 const SENDING = "sending kvcache to ";
@@ -82,13 +83,8 @@ function notifSent(line: string, at: number, ev: ParsedEvent): MatchResult {
   if (tag === null) return "notif tag";
   ev.kind = LogKind.notifSent;
   ev.role = "prefill";
-  ev.room = tag.room;
-  const chunk = chunkOfTag(tag);
-  if (chunk !== undefined) ev.chunk = chunk;
-  // The chunk goes to its column, the other fields of the tag's form to attrs, in the tag's order.
   const attrs: Record<string, unknown> = { peer: line.substring(peerStart, sep), tag: tagText };
-  const fields = tag as unknown as Record<string, unknown>;
-  for (const key in fields) if (key !== "room" && key !== "chunk") attrs[key] = fields[key];
+  putNotifTag(ev, tag, attrs);
   ev.attrs = attrs;
   return true;
 }

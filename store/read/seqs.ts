@@ -1,14 +1,36 @@
-// Typed reads the replay and time travel make (analyzer/replay): the last
-// event at or before a point, stepping within a scope, an event's scope, the
-// places of witness events, config records, the first records that date a
-// run, the hosts of each role, and what identifies the current events. All
-// read the blocks (blocks/scan.ts) or their side tables.
+// Where events are: seqs and times, not events. The last event at or before a
+// seq or a time, a step within a scope, an event's scope and place, the first
+// and last record of a room, a source or the incident, the landing of a
+// write. Each reads the blocks' side tables or only the blocks that can hold
+// the answer (blocks/scan.ts).
 
-import type { IncidentDb } from "./db.js";
-import { KeyDim } from "./blocks/blockTables.js";
-import type { EventCursor } from "./blocks/eventCursor.js";
-import { eventBlocks } from "./blocks/eventBlocks.js";
-import { scanEvents, type EventFilter } from "./blocks/scan.js";
+import { eventBlocks } from "../blocks/eventBlocks.js";
+import { EventCursor } from "../blocks/eventCursor.js";
+import { type EventFilter, scanEvents } from "../blocks/scan.js";
+import type { IncidentDb } from "../db.js";
+
+/** "source:line" → the first seq of the records on those lines (the blocks of each source, read until all are found). */
+export function firstSeqOfLines(db: IncidentDb, at: { sourceId: number; line: number }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const bySource = new Map<number, Set<number>>();
+  for (const a of at) {
+    let lines = bySource.get(a.sourceId);
+    if (!lines) bySource.set(a.sourceId, (lines = new Set()));
+    lines.add(a.line);
+  }
+  for (const [sourceId, lines] of bySource) {
+    let left = lines.size;
+    scanEvents(db, { sourceId }, (ev) => {
+      const key = `${sourceId}:${ev.line}`;
+      if (lines.has(ev.line) && !out.has(key)) {
+        out.set(key, ev.seq);
+        left--;
+      }
+      return left > 0;
+    });
+  }
+  return out;
+}
 
 /** The latest seq at or before `seq`, null before the first event. */
 export function lastSeqAtOrBefore(db: IncidentDb, seq: number): number | null {
@@ -116,48 +138,6 @@ export function eventPlaces(db: IncidentDb, seqs: Iterable<number>): Map<number,
   return out;
 }
 
-/** Every `config` record with attrs, in seq order. */
-export function configRecords(db: IncidentDb, kind: string): { seq: number; attrs: Record<string, unknown> }[] {
-  const out: { seq: number; attrs: Record<string, unknown> }[] = [];
-  scanEvents(db, { kinds: [kind] }, (ev) => {
-    const attrs = ev.attrs;
-    if (attrs !== null) out.push({ seq: ev.seq, attrs: structuredClone(attrs) });
-  });
-  return out;
-}
-
-/** The first record of `kind` (in seq order) whose attrs hold `key`, with its place. */
-export function firstRecordWithAttr(db: IncidentDb, kind: string, key: string): { seq: number; sourceId: number; line: number } | undefined {
-  let out: { seq: number; sourceId: number; line: number } | undefined;
-  scanEvents(db, { kinds: [kind] }, (ev) => {
-    if (ev.attr(key) === undefined) return true;
-    out = { seq: ev.seq, sourceId: ev.sourceId, line: ev.line };
-    return false;
-  });
-  return out;
-}
-
-/** Per source, its first record of `kind`, in seq order. */
-export function firstRecordPerSource(db: IncidentDb, kind: string): { seq: number; sourceId: number; line: number }[] {
-  const first = new Map<number, { seq: number; sourceId: number; line: number }>();
-  scanEvents(db, { kinds: [kind] }, (ev) => {
-    if (!first.has(ev.sourceId)) first.set(ev.sourceId, { seq: ev.seq, sourceId: ev.sourceId, line: ev.line });
-  });
-  return [...first.values()].sort((a, b) => a.seq - b.seq);
-}
-
-/** The first record of `kind` whose string attribute `key` contains `needle`: its seq and that attribute. */
-export function firstRecordWithAttrText(db: IncidentDb, kind: string, key: string, needle: string): { seq: number; text: string } | undefined {
-  let out: { seq: number; text: string } | undefined;
-  scanEvents(db, { kinds: [kind] }, (ev) => {
-    const v = ev.attr(key);
-    if (typeof v !== "string" || !v.includes(needle)) return true;
-    out = { seq: ev.seq, text: v };
-    return false;
-  });
-  return out;
-}
-
 /** The first seq of an event of any of `kinds`, null when there is none. */
 export function firstSeqOfKinds(db: IncidentDb, kinds: readonly string[]): number | null {
   let found: number | null = null;
@@ -176,29 +156,74 @@ export function landingBetween(db: IncidentDb, room: string, chunk: number | nul
   return found;
 }
 
-/** How many hosts each role runs on (events that name both), from the blocks' rank keys. */
-export function hostsPerRole(db: IncidentDb): Map<string, number> {
-  const pairs = new Set<string>();
-  for (const key of eventBlocks(db).keysWithPrefix(KeyDim.rank, "", Number.MAX_SAFE_INTEGER)) {
-    const [host, role] = key.split("\u0001");
-    if (host && host !== "\u0000" && role && role !== "\u0000") pairs.add(`${host}\u0001${role}`);
-  }
-  const out = new Map<string, number>();
-  for (const p of pairs) {
-    const role = p.split("\u0001")[1]!;
-    out.set(role, (out.get(role) ?? 0) + 1);
-  }
-  return out;
+/** Per source, its last record of `kinds`, by source id. */
+export function lastRecordPerSource(db: IncidentDb, kinds: readonly string[]): { sourceId: number; seq: number; tsUs: number }[] {
+  const last = new Map<number, { sourceId: number; seq: number; tsUs: number }>();
+  scanEvents(db, { kinds }, (ev) => {
+    last.set(ev.sourceId, { sourceId: ev.sourceId, seq: ev.seq, tsUs: ev.tsUs });
+  });
+  return [...last.values()].sort((a, b) => a.sourceId - b.sourceId);
 }
 
-/** What identifies the current events: the ingested sources (id, sha256, events) and the seq range. */
-export function eventsIdentity(db: IncidentDb): { sources: unknown[]; range: [number | null, number | null] } {
-  const sources = db.prepare("SELECT id, sha256, events FROM sources WHERE status = 'complete' ORDER BY id").raw().all();
+/** The first record of a room (its seq and time), or undefined when no event names it. */
+export function roomFirstRecord(db: IncidentDb, room: string): { seq: number; tsUs: number } | undefined {
+  return firstOf(db, room, false);
+}
+
+/** The last record of a room, or undefined when no event names it. */
+export function roomLastRecord(db: IncidentDb, room: string): { seq: number; tsUs: number } | undefined {
+  return firstOf(db, room, true);
+}
+
+function firstOf(db: IncidentDb, room: string, reverse: boolean): { seq: number; tsUs: number } | undefined {
+  let found: { seq: number; tsUs: number } | undefined;
+  scanEvents(db, { room }, (ev) => ((found = { seq: ev.seq, tsUs: ev.tsUs }), false), { reverse });
+  return found;
+}
+
+/** The first and last event of the incident (seq and time), undefined when it has none. */
+export function incidentSpan(db: IncidentDb): { firstSeq: number; firstUs: number; lastSeq: number; lastUs: number } | undefined {
   const list = eventBlocks(db).list;
-  return { sources, range: list.length === 0 ? [null, null] : [list[0]!.firstSeq, list[list.length - 1]!.lastSeq] };
+  if (list.length === 0) return undefined;
+  const first = eventTimeIn(db, list[0]!.firstSeq)!;
+  const lastSeq = list[list.length - 1]!.lastSeq;
+  return { firstSeq: list[0]!.firstSeq, firstUs: first, lastSeq, lastUs: eventTimeIn(db, lastSeq)! };
 }
 
-/** The ingested SGLang log sources, by id. */
-export function sglangLogSources(db: IncidentDb): number[] {
-  return db.prepare("SELECT id FROM sources WHERE status = 'complete' AND format = 'sglang-log' ORDER BY id").pluck().all() as number[];
+/** The time of the event `seq`, undefined when there is none. */
+export function eventTime(db: IncidentDb, seq: number): number | undefined {
+  return eventTimeIn(db, seq);
+}
+
+function eventTimeIn(db: IncidentDb, seq: number): number | undefined {
+  let ts: number | undefined;
+  scanEvents(db, { fromSeq: seq, toSeq: seq }, (ev) => ((ts = ev.tsUs), false));
+  return ts;
+}
+
+/** The first and last time anything was logged (MIN/MAX of the aligned times); nulls when there are no events. */
+export function timeBounds(db: IncidentDb): { firstUs: number | null; lastUs: number | null } {
+  const list = eventBlocks(db).list;
+  if (list.length === 0) return { firstUs: null, lastUs: null };
+  let firstUs = Infinity;
+  let lastUs = -Infinity;
+  for (const b of list) {
+    if (b.minTsUs < firstUs) firstUs = b.minTsUs;
+    if (b.maxTsUs > lastUs) lastUs = b.maxTsUs;
+  }
+  return { firstUs, lastUs };
+}
+
+/** The last event (highest seq) logged at exactly `tsUs`, undefined when none was. */
+export function lastSeqAt(db: IncidentDb, tsUs: number): number | undefined {
+  let found: number | undefined;
+  scanEvents(db, { fromUs: tsUs, toUs: tsUs + 1 }, (ev) => ((found = ev.seq), false), { reverse: true });
+  return found;
+}
+
+/** The seq of the last event of `room` on `role` before `beforeSeq`. */
+export function lastRoomSeqOfRole(db: IncidentDb, room: string, role: string, beforeSeq: number): number | undefined {
+  let found: number | undefined;
+  scanEvents(db, { room, toSeq: beforeSeq - 1 }, (ev) => (ev.role === role ? ((found = ev.seq), false) : true), { reverse: true });
+  return found;
 }

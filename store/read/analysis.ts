@@ -1,13 +1,13 @@
 // The findings and suspects of an incident's last analysis (DESIGN.md
-// "Canonical store": tables findings, suspects, meta 'analysis'): written in
-// one transaction that replaces the previous analysis, read back as rows whose
-// shape zod checks at this boundary. The bodies are the JSON contract the
-// analyzer validates (analyzer/rules/finding.ts); the store keeps them whole.
+// "Canonical store": tables findings, suspects, meta 'analysis'), read back
+// as rows whose shape zod checks at this boundary (store/writeAnalysis.ts
+// writes them). The bodies are the JSON contract the analyzer validates
+// (analyzer/rules/finding.ts); the store keeps them whole.
 
 import { z } from "zod";
-import { getMetaJson, setMeta, type IncidentDb } from "./db.js";
+import { getMetaJson, type IncidentDb } from "../db.js";
 
-const ANALYSIS_META = "analysis";
+export const ANALYSIS_META = "analysis";
 
 export const findingRowSchema = z.object({
   id: z.string(),
@@ -38,25 +38,6 @@ export interface AnalysisRows {
   header: unknown;
   findings: FindingRow[];
   suspects: SuspectRow[];
-}
-
-/** Replaces the incident's stored findings, suspects and analysis header. */
-export function writeAnalysisRows(db: IncidentDb, rows: AnalysisRows): void {
-  const findings = z.array(findingRowSchema).parse(rows.findings);
-  const suspects = z.array(suspectRowSchema).parse(rows.suspects);
-  const insertFinding = db.prepare(
-    "INSERT INTO findings (id, rule, severity, verdict, title, room, ranks, ts_us, witness, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const insertSuspect = db.prepare("INSERT INTO suspects (rank, cause, confidence, body) VALUES (?, ?, ?, ?)");
-  db.transaction(() => {
-    db.prepare("DELETE FROM findings").run();
-    db.prepare("DELETE FROM suspects").run();
-    for (const f of findings) {
-      insertFinding.run(f.id, f.rule, f.severity, f.verdict, f.title, f.room, JSON.stringify(f.ranks), f.tsUs, JSON.stringify(f.witnessSeqs), JSON.stringify(f.body));
-    }
-    for (const s of suspects) insertSuspect.run(s.rank, s.cause, s.confidence, JSON.stringify(s.body));
-    setMeta(db, ANALYSIS_META, JSON.stringify(rows.header));
-  })();
 }
 
 const storedFindingSchema = z.object({

@@ -1,0 +1,69 @@
+// Figures of the whole incident: its event count, the events per kind, the
+// kinds present, what identifies its current events, the clock offsets, and
+// the summary the incident list shows.
+
+import { KeyDim, rankKey } from "../blocks/blockTables.js";
+import { eventBlocks } from "../blocks/eventBlocks.js";
+import { scanEvents } from "../blocks/scan.js";
+import { getMetaJson, type IncidentDb } from "../db.js";
+
+/** Microseconds added to each host's raw times at ingest (ingest/scan/clock.ts); empty before any ingest. */
+export function clockOffsets(db: IncidentDb): Record<string, number> {
+  return getMetaJson<Record<string, number>>(db, "clock_offsets") ?? {};
+}
+
+export function countsByKind(db: IncidentDb): { kind: string; count: number }[] {
+  const counts = new Map<string, number>();
+  scanEvents(db, {}, (ev) => {
+    const k = ev.kind;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  });
+  return [...counts].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count);
+}
+
+/** The kinds the incident holds, from the blocks' side table (no block is read). */
+export function kindsPresent(db: IncidentDb): Set<string> {
+  return new Set(eventBlocks(db).keysOf(KeyDim.kind));
+}
+
+export function eventCount(db: IncidentDb): number {
+  return eventBlocks(db).events;
+}
+
+/** What the incident list shows of an incident: its ranks, time span, violated findings per severity, top suspect. */
+export interface SummaryFigures {
+  ranks: { host: string | null; role: string | null; tp: number }[];
+  firstTsUs: number | null;
+  lastTsUs: number | null;
+  violatedBySeverity: Record<string, number>;
+  /** The first-ranked suspect: its cause, confidence and one-line summary. */
+  topSuspect: { cause: string; confidence: number; summary: string } | undefined;
+}
+
+export function summaryFigures(db: IncidentDb): SummaryFigures {
+  const ranks = new Map<string, SummaryFigures["ranks"][number]>();
+  scanEvents(db, {}, (ev) => {
+    const tp = ev.tp;
+    if (tp === null) return;
+    const key = rankKey(ev.host, ev.role, tp);
+    if (!ranks.has(key)) ranks.set(key, { host: ev.host, role: ev.role, tp });
+  });
+  const list = eventBlocks(db).list;
+  const span = {
+    first: list.length === 0 ? null : Math.min(...list.map((b) => b.minTsUs)),
+    last: list.length === 0 ? null : Math.max(...list.map((b) => b.maxTsUs)),
+  };
+  const violatedBySeverity: Record<string, number> = {};
+  const bySeverity = db.prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE verdict = 'violated' GROUP BY severity").all() as { severity: string; n: number }[];
+  for (const row of bySeverity) violatedBySeverity[row.severity] = row.n;
+  const top = db.prepare("SELECT cause, confidence, body FROM suspects ORDER BY rank LIMIT 1").get() as { cause: string; confidence: number; body: string } | undefined;
+  const topSuspect = top && { cause: top.cause, confidence: top.confidence, summary: String((JSON.parse(top.body) as { summary?: unknown }).summary ?? "") };
+  return { ranks: [...ranks.values()], firstTsUs: span.first, lastTsUs: span.last, violatedBySeverity, topSuspect };
+}
+
+/** What identifies the current events: the ingested sources (id, sha256, events) and the seq range. */
+export function eventsIdentity(db: IncidentDb): { sources: unknown[]; range: [number | null, number | null] } {
+  const sources = db.prepare("SELECT id, sha256, events FROM sources WHERE status = 'complete' ORDER BY id").raw().all();
+  const list = eventBlocks(db).list;
+  return { sources, range: list.length === 0 ? [null, null] : [list[0]!.firstSeq, list[list.length - 1]!.lastSeq] };
+}

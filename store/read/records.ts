@@ -1,0 +1,197 @@
+// A few fields of many records of some kinds, without their text: the
+// timeline's columns and detail rows, config records, batch-line gauges,
+// transfer posts and notifications, the first record of a kind that dates a
+// run, the notifications after a Success poll. Each reads only the blocks its
+// kinds occur in (blocks/scan.ts).
+
+import { eventBlocks } from "../blocks/eventBlocks.js";
+import { scanEvents } from "../blocks/scan.js";
+import type { IncidentDb } from "../db.js";
+
+/** The columns the timeline index keeps of every event, as read raw (arrays are cheaper than objects). */
+export type TimelineRow = [
+  seq: number, tsUs: number, host: string | null, role: string | null, dp: number | null, pp: number | null, tp: number | null,
+  kind: string, state: number | null,
+];
+
+/** Every event's timeline columns, in seq order, decoded a block at a time. */
+export function timelineRows(db: IncidentDb): { count: number; maxSeq: number; rows: Iterable<TimelineRow> } {
+  const blocks = eventBlocks(db);
+  const list = blocks.list;
+  const maxSeq = list.length === 0 ? 0 : list[list.length - 1]!.lastSeq;
+  return { count: blocks.events, maxSeq, rows: timelineRowsOf(db) };
+}
+
+function* timelineRowsOf(db: IncidentDb): Generator<TimelineRow> {
+  const blocks = eventBlocks(db);
+  for (let i = 0; i < blocks.list.length; i++) {
+    const rows: TimelineRow[] = [];
+    const b = blocks.list[i]!;
+    scanEvents(db, { fromSeq: b.firstSeq, toSeq: b.lastSeq }, (ev) => {
+      rows.push([ev.seq, ev.tsUs, ev.host, ev.role, ev.dp, ev.pp, ev.tp, ev.kind, ev.state]);
+    });
+    yield* rows;
+  }
+}
+
+/** What the timeline draws names and spans from, for the events of some kinds only. */
+export type DetailRow = [seq: number, kind: string, room: string | null, chunk: number | null, state: number | null, attrs: Record<string, unknown> | null];
+
+/**
+ * seq, kind, room, chunk and state of the events of `kinds`, in seq order,
+ * with their attrs (a fresh object per event) for the kinds of `withAttrs`
+ * only, else null.
+ */
+export function detailRows(db: IncidentDb, kinds: readonly string[], withAttrs: ReadonlySet<string>): Iterable<DetailRow> {
+  const rows: DetailRow[] = [];
+  if (kinds.length === 0) return rows;
+  scanEvents(db, { kinds }, (ev) => {
+    const kind = ev.kind;
+    rows.push([ev.seq, kind, ev.room, ev.chunk, ev.state, withAttrs.has(kind) ? ev.attrs : null]);
+  });
+  return rows;
+}
+
+/** Every `config` record with attrs, in seq order. */
+export function configRecords(db: IncidentDb, kind: string): { seq: number; attrs: Record<string, unknown> }[] {
+  const out: { seq: number; attrs: Record<string, unknown> }[] = [];
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    const attrs = ev.attrs;
+    if (attrs !== null) out.push({ seq: ev.seq, attrs: structuredClone(attrs) });
+  });
+  return out;
+}
+
+/** The first record of `kind` (in seq order) whose attrs hold `key`, with its place. */
+export function firstRecordWithAttr(db: IncidentDb, kind: string, key: string): { seq: number; sourceId: number; line: number } | undefined {
+  let out: { seq: number; sourceId: number; line: number } | undefined;
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    if (ev.attr(key) === undefined) return true;
+    out = { seq: ev.seq, sourceId: ev.sourceId, line: ev.line };
+    return false;
+  });
+  return out;
+}
+
+/** Per source, its first record of `kind`, in seq order. */
+export function firstRecordPerSource(db: IncidentDb, kind: string): { seq: number; sourceId: number; line: number }[] {
+  const first = new Map<number, { seq: number; sourceId: number; line: number }>();
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    if (!first.has(ev.sourceId)) first.set(ev.sourceId, { seq: ev.seq, sourceId: ev.sourceId, line: ev.line });
+  });
+  return [...first.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** The first event of `kind` (whose attribute `key` is one of `values`, when given), with its attributes. */
+export function firstRecordOf(
+  db: IncidentDb,
+  kind: string,
+  where?: { key: string; values: readonly unknown[] },
+): { seq: number; attrs: Record<string, unknown> | null } | undefined {
+  let out: { seq: number; attrs: Record<string, unknown> | null } | undefined;
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    if (where && !where.values.includes(ev.attr(where.key))) return true;
+    out = { seq: ev.seq, attrs: ev.attrs };
+    return false;
+  });
+  return out;
+}
+
+/** A batch line's queue gauges: its place and the numeric values of `fields`. */
+export interface GaugeLine {
+  seq: number;
+  tsUs: number;
+  host: string | null;
+  role: string | null;
+  pp: number | null;
+  tp: number | null;
+  values: (number | null)[];
+}
+
+/** Every record of `kind`, with the values of `fields` (attribute names like "#transfer-req"), in seq order. */
+export function gaugeLines(db: IncidentDb, kind: string, fields: readonly string[]): GaugeLine[] {
+  const out: GaugeLine[] = [];
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    out.push({ seq: ev.seq, tsUs: ev.tsUs, host: ev.host, role: ev.role, pp: ev.pp, tp: ev.tp, values: fields.map((f) => gaugeValue(ev.attr(f))) });
+  });
+  return out;
+}
+
+/** A gauge as a number: booleans count as 1 and 0 (as SQLite's json_extract gave them), anything else is no value. */
+function gaugeValue(v: unknown): number | null {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return null;
+}
+
+/** A transfer record's place: room, chunk and TP rank (kv.post / kv.notify probe records). */
+export interface TransferStamp {
+  seq: number;
+  tsUs: number;
+  room: string;
+  chunk: number | null;
+  tp: number | null;
+}
+
+/** Every kv.post with a room, in seq order. */
+export function transferPosts(db: IncidentDb): TransferStamp[] {
+  return transferStamps(db, "kv.post");
+}
+
+/** Every kv.notify with a room, in seq order. */
+export function transferNotifies(db: IncidentDb): TransferStamp[] {
+  return transferStamps(db, "kv.notify");
+}
+
+function transferStamps(db: IncidentDb, kind: string): TransferStamp[] {
+  const out: TransferStamp[] = [];
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    const room = ev.room;
+    if (room === null) return;
+    out.push({ seq: ev.seq, tsUs: ev.tsUs, room, chunk: ev.chunk, tp: ev.tp });
+  });
+  return out;
+}
+
+/** A record's place and attributes without its text: what reading many records of a kind needs. */
+export interface RecordStamp {
+  seq: number;
+  tsUs: number;
+  host: string | null;
+  role: string | null;
+  pp: number | null;
+  tp: number | null;
+  room: string | null;
+  state: number | null;
+  attrs: Record<string, unknown> | null;
+}
+
+/** Every record of the kinds, in seq order, without texts (the blocks the kinds occur in). */
+export function recordStamps(db: IncidentDb, kinds: readonly string[]): RecordStamp[] {
+  const out: RecordStamp[] = [];
+  scanEvents(db, { kinds }, (ev) => {
+    out.push({ seq: ev.seq, tsUs: ev.tsUs, host: ev.host, role: ev.role, pp: ev.pp, tp: ev.tp, room: ev.room, state: ev.state, attrs: ev.attrs });
+  });
+  return out;
+}
+
+/**
+ * Per (room, decode host, tp): its first decode `kv.poll` in `successState`,
+ * and the first `kv.notify` of that room and rank after it, when there is one;
+ * by the poll's seq. One pass over the blocks that hold polls or notifies.
+ */
+export function notifiesAfterSuccess(db: IncidentDb, successState: number): { doneSeq: number; lateSeq: number }[] {
+  const done = new Map<string, { doneSeq: number; lateSeq: number | null }>();
+  scanEvents(db, { kinds: ["kv.poll", "kv.notify"] }, (ev) => {
+    const room = ev.room;
+    if (room === null) return;
+    const key = `${room}\u0001${ev.host ?? "\u0000"}\u0001${ev.tp ?? "\u0000"}`;
+    const seen = done.get(key);
+    if (ev.kind === "kv.poll") {
+      if (!seen && ev.role === "decode" && ev.state === successState) done.set(key, { doneSeq: ev.seq, lateSeq: null });
+    } else if (seen && seen.lateSeq === null) seen.lateSeq = ev.seq;
+  });
+  return [...done.values()]
+    .filter((d): d is { doneSeq: number; lateSeq: number } => d.lateSeq !== null)
+    .sort((a, b) => a.doneSeq - b.doneSeq);
+}

@@ -1,0 +1,119 @@
+// The incident's sources (table `sources`): every input with its statistics
+// and status, a source's name, the SGLang log sources, and where a source's
+// periodic records pause.
+
+import { scanEvents } from "../blocks/scan.js";
+import type { IncidentDb } from "../db.js";
+import type { ParseIssue } from "../../domain/event.js";
+
+/** What became of an input: ingested, or recorded with the reason it was not. */
+export type SourceStatus = "complete" | "skipped" | "refused";
+
+/** A message shape among a source's unparsed lines (numbers and ids masked), with one example. */
+export interface UnparsedShape {
+  shape: string;
+  count: number;
+  /** The line of the first example. */
+  line: number;
+  example: string;
+}
+
+/**
+ * A source's statistics: one shape wherever they are, as a load worker
+ * counts them (ingest/load/loadStream.ts LoadedStats), as the writer stores
+ * them (writer.ts completeSource), as the readers return them (SourceRow) and
+ * as the ingest summary prints them (ingest/pipeline.ts SourceSummary, its
+ * times as ISO text).
+ */
+export interface SourceStats {
+  lines: number;
+  events: number;
+  unparsed: number;
+  /** Events whose time was interpolated or anchored (no time of their own). */
+  inferred: number;
+  /** The most frequent shapes among the unparsed lines, with a count and an example each. */
+  unparsedShapes: UnparsedShape[];
+  /** Where the times of undated lines and the year of glog lines came from, when it mattered. */
+  timeOrigin: string | null;
+  /** A sample of the parse errors with their line numbers; errorCount counts every one. */
+  errors: ParseIssue[];
+  errorCount: number;
+  /** First and last event time (aligned), µs. */
+  firstTsUs: number | null;
+  lastTsUs: number | null;
+  ranks: string[];
+}
+
+/** A row of `sources`: the input, what became of it, and its statistics. */
+export interface SourceRow extends SourceStats {
+  id: number;
+  path: string;
+  format: string;
+  /** The container wrapper stripped from each line: none, cri, docker-json, kubectl, journald. */
+  wrapper: string | null;
+  host: string | null;
+  role: string | null;
+  sha256: string;
+  bytes: number;
+  /** Pages read from a file of page bytes (a page dump's .bin, .npy or .safetensors); 0 for other sources. */
+  pages: number;
+  status: SourceStatus;
+  /** Why a source was skipped or refused. */
+  reason: string | null;
+}
+
+type RawSourceRow = Omit<SourceRow, "ranks" | "errors" | "unparsedShapes"> & { ranks: string; errors: string; unparsedShapes: string };
+
+const SOURCE_COLUMNS =
+  "id, path, format, wrapper, host, role, ranks, sha256, bytes, lines, events, pages, unparsed, inferred, errors, " +
+  "error_count AS errorCount, unparsed_shapes AS unparsedShapes, time_origin AS timeOrigin, " +
+  "first_ts_us AS firstTsUs, last_ts_us AS lastTsUs, status, reason";
+
+/** Every input of the incident, ingested or not (an ingest still running is not listed), in ingest order. */
+export function listSources(db: IncidentDb): SourceRow[] {
+  const rows = db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE status != 'ingesting' ORDER BY id`).all() as RawSourceRow[];
+  return rows.map((r) => ({
+    ...r,
+    ranks: JSON.parse(r.ranks) as string[],
+    errors: JSON.parse(r.errors) as SourceRow["errors"],
+    unparsedShapes: JSON.parse(r.unparsedShapes) as UnparsedShape[],
+  }));
+}
+
+/** The sources whose events are in the incident. */
+export function listIngestedSources(db: IncidentDb): SourceRow[] {
+  return listSources(db).filter((s) => s.status === "complete");
+}
+
+/** The path and format of a source, by id. */
+export function sourceName(db: IncidentDb, sourceId: number): { path: string; format: string } | undefined {
+  return db.prepare("SELECT path, format FROM sources WHERE id = ?").get(sourceId) as { path: string; format: string } | undefined;
+}
+
+/** The ingested SGLang log sources, by id. */
+export function sglangLogSources(db: IncidentDb): number[] {
+  return db.prepare("SELECT id FROM sources WHERE status = 'complete' AND format = 'sglang-log' ORDER BY id").pluck().all() as number[];
+}
+
+/** Two consecutive records of the kinds in one source, at least `minGapUs` apart. */
+export interface SourcePause {
+  sourceId: number;
+  beforeSeq: number;
+  beforeUs: number;
+  afterSeq: number;
+  afterUs: number;
+}
+
+/** Per source, every pause of at least `minGapUs` between consecutive records of `kinds`. */
+export function sourcePauses(db: IncidentDb, kinds: readonly string[], minGapUs: number): SourcePause[] {
+  const last = new Map<number, { seq: number; tsUs: number }>();
+  const out: SourcePause[] = [];
+  scanEvents(db, { kinds }, (ev) => {
+    const sourceId = ev.sourceId;
+    const before = last.get(sourceId);
+    const tsUs = ev.tsUs;
+    if (before && tsUs - before.tsUs >= minGapUs) out.push({ sourceId, beforeSeq: before.seq, beforeUs: before.tsUs, afterSeq: ev.seq, afterUs: tsUs });
+    last.set(sourceId, { seq: ev.seq, tsUs });
+  });
+  return out.sort((a, b) => a.sourceId - b.sourceId || a.afterSeq - b.afterSeq);
+}

@@ -1,0 +1,40 @@
+// The derive step: run once after every ingest, by whatever ingested (the
+// `ingest` and `analyze` commands, the upload pipeline), it computes from the
+// stored events what every reader would otherwise compute again, and stores
+// it in the incident: the version signs (analyzer/replay/derivedSigns.ts),
+// the model snapshots for time travel under the profile the evidence chooses
+// (analyzer/replay/snapshots.ts), and the web UI's timeline columns
+// (timeline-store.ts). Readers then open the file read-only and only read;
+// one whose derived data is missing or stale computes it in memory. It sits
+// here, above the analyzer, because the timeline columns are the UI's.
+
+import type { IncidentDb } from "../../store/db.js";
+import { storedSignsCurrent, storeProfileSigns } from "../../analyzer/replay/derivedSigns.js";
+import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
+import { selectProfile } from "../../analyzer/replay/profileSelection.js";
+import { replayIncident, type ReplaySummary } from "../../analyzer/replay/replay.js";
+import { SnapshotSet } from "../../analyzer/replay/snapshots.js";
+import { storeTimelineIndex, timelineIsCurrent } from "./timeline-store.js";
+
+export interface DeriveOptions {
+  /** The replay's progress now and then: events done of the total. */
+  onProgress?: (phase: "replay", done: number, total: number) => void;
+}
+
+/**
+ * Derives and stores what readers read, on a read-write connection. Returns
+ * the replay it ran (under the profile the evidence chooses), which an
+ * analysis under that profile takes as its own instead of replaying again;
+ * undefined when everything stored was current (an ingest that added nothing).
+ */
+export function deriveIncident(db: IncidentDb, opts: DeriveOptions = {}): ReplaySummary | undefined {
+  if (derivedAlready(db)) return undefined;
+  storeProfileSigns(db);
+  const summary = replayIncident(db, { storeSnapshots: true, ...(opts.onProgress && { onProgress: opts.onProgress }) });
+  storeTimelineIndex(db);
+  return summary;
+}
+
+function derivedAlready(db: IncidentDb): boolean {
+  return storedSignsCurrent(db) && timelineIsCurrent(db) && SnapshotSet.find(db, eventsFingerprint(db), selectProfile(db).profile) !== null;
+}
