@@ -30,3 +30,18 @@ export function templatesOf(dialect: Dialect): LogTemplate[] {
 
 /** SGLang's message templates, tried on the message after a line's prefix. */
 export const SGLANG_TEMPLATES = new TemplateMatcher(templatesOf("sglang"));
+
+function unique(words: readonly string[]): string[] {
+  return [...new Set(words)];
+}
+
+/** Substrings of the log lines that carry clock anchors (ingest/scan/clock.ts): the scan parses the lines holding one. */
+export const ANCHOR_NEEDLES: readonly string[] = unique(TEMPLATES.flatMap((t) => (t.scan?.anchor !== undefined ? [t.scan.anchor] : [])));
+
+/** The opening words of the templates that say a log's role: the scan parses the lines holding one until the role is settled. */
+export const ROLE_WORDS: readonly string[] = unique(
+  TEMPLATES.filter((t) => t.scan?.role === true).map((t) => {
+    if (typeof t.head !== "string") throw new Error(`template ${t.id}: a role hint needs a literal head`);
+    return t.head;
+  }),
+);
