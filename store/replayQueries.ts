@@ -158,6 +158,18 @@ export function firstRecordWithAttrText(db: IncidentDb, kind: string, key: strin
   return out;
 }
 
+/** The first seq of an event of any of `kinds` in an SGLang log source for which `test` holds, null when there is none. */
+export function firstLogEventWhere(db: IncidentDb, kinds: readonly string[], test: (ev: EventCursor) => boolean): number | null {
+  const logSources = new Set(sglangLogSources(db));
+  let found: number | null = null;
+  scanEvents(db, { kinds }, (ev) => {
+    if (!logSources.has(ev.sourceId) || !test(ev)) return true;
+    found = ev.seq;
+    return false;
+  });
+  return found;
+}
+
 /** The first seq of an event of any of `kinds`, null when there is none. */
 export function firstSeqOfKinds(db: IncidentDb, kinds: readonly string[]): number | null {
   let found: number | null = null;
