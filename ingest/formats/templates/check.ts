@@ -5,6 +5,7 @@
 // (a function head names its first characters, a pattern is sticky).
 
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
+import { positional } from "./match.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
 
 export interface TemplateProblem {
@@ -65,8 +66,23 @@ function sampleProblem(t: LogTemplate, dialect: Dialect, sample: string, all: re
     const how = got === null ? "nothing of the pattern matched" : `matched as far as /${got.pattern}/ (it took ${JSON.stringify(got.matched)})`;
     return `pattern does not match sample ${JSON.stringify(sample)}: ${how}`;
   }
+  const twin = positionalProblem(t, sample, at);
+  if (twin !== null) return twin;
   const others = claimants(all, sample, at).filter((o) => o !== t);
   return others.length > 0 ? `sample is also claimed by ${others.map((o) => o.id).join(", ")}: ${sample}` : null;
+}
+
+/** The matcher runs the pattern without its capture names (./match.ts): it must take the same captures. */
+function positionalProblem(t: LogTemplate, sample: string, at: number): string | null {
+  const { re, index } = positional(t.pattern, t.id);
+  t.pattern.lastIndex = at;
+  re.lastIndex = at;
+  const named = t.pattern.exec(sample);
+  const plain = re.exec(sample);
+  for (const [name, i] of index) {
+    if (named?.groups?.[name] !== plain?.[i]) return `capture ${name} differs without its name: ${sample}`;
+  }
+  return null;
 }
 
 /** Every problem of the table; empty when it holds. */
