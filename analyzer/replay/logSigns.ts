@@ -1,17 +1,23 @@
 // What default SGLang logs (and probe records) reveal about the run's profile
 // when no `config` record says it: backend-only lines, version-specific line
-// formats, event-loop names in tracebacks, HiCache start-up lines. Each sign
+// formats, event-loop names in tracebacks, HiCache start-up lines. A line the
+// parser read into an event shows its log template's declared signs
+// (domain/templateSigns.ts, from the template table), found by the event's
+// kind and attrs; text no template reads (start-up settings, traceback
+// frames, failure reasons) is searched for in the stored records. Each sign
 // cites the reference section it relies on. Version bounds come from the
 // profile's CHANGES (model/profile.ts); those marked [inference] are derived
 // from PR dates, not stated release contents.
 
 import type { Backend } from "../../domain/vocabulary.js";
-import { CHANGES, maxVersionWithout, minVersionWith, SGLANG_RELEASES } from "../model/profile.js";
+import { CHANGES, maxVersionWithout, minVersionWith, SGLANG_RELEASES, type ChangeId } from "../model/profile.js";
 import type { IncidentDb } from "../../store/db.js";
 import { LogKind } from "../../domain/kinds.js";
+import { TEMPLATE_SIGNS, type DeclaredSign, type SignEvent } from "../../domain/templateSigns.js";
+import type { EventCursor } from "../../store/blocks/eventCursor.js";
 import { eventTexts } from "../../store/eventText.js";
 import { firstRecordsWith, type RecordMatch } from "./recordSearch.js";
-import { firstRecordOf, firstRecordPerSource, firstRecordWithAttr } from "../../store/read/records.js";
+import { firstLogEventWhere, firstRecordOf, firstRecordPerSource, firstRecordWithAttr } from "../../store/read/records.js";
 import { firstSeqOfKinds } from "../../store/read/seqs.js";
 
 /** The parallelism a server's `server_args=ServerArgs(…)` start-up line states. */
@@ -39,8 +45,9 @@ export interface Sign {
 type Implication = Omit<Sign, "seq">;
 
 /**
- * Substrings that, all present in one log record, imply something (pd =
- * docs/protocol.md). Built per call, so the bounds follow the profile's CHANGES.
+ * Substrings no log template reads that, all present in one log record, imply
+ * something (pd = docs/protocol.md). Built per call, so the bounds follow the
+ * profile's CHANGES.
  */
 function textSignList(): { needles: string[]; implies: Implication }[] {
   return [
@@ -48,9 +55,6 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
     // python/sglang/srt/entrypoints/engine.py _launch_subprocesses), one line per server.
     { needles: ["server_args=ServerArgs(", "disaggregation_mode='prefill'"], implies: { why: "the prefill server_args start-up line" } },
     { needles: ["server_args=ServerArgs(", "disaggregation_mode='decode'"], implies: { why: "the decode server_args start-up line" } },
-    { needles: ["NIXL KVManager initialized with backend:"], implies: { backend: "nixl", why: "NIXL KVManager start-up line (docs/protocol.md §3.2)" } },
-    { needles: ["sending kvcache to ", " with notif "], implies: { backend: "nixl", why: "NIXL `sending kvcache … with notif` line (docs/protocol.md §3.2)" } },
-    { needles: ["NIXL transport error for room"], implies: { backend: "nixl", why: "NIXL transport error line (docs/protocol.md §3.2)" } },
     { needles: ["NIXL transfer encountered ERR"], implies: { backend: "nixl", why: "NIXL transfer ERR (docs/protocol.md §3.2)" } },
     { needles: ["NixlMsgGuard"], implies: { backend: "nixl", why: "the NIXL bootstrap GUARD in a traceback (docs/protocol.md §7.1)" } },
     {
@@ -61,31 +65,8 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
       needles: ["Aborted by decode-side abort notification."],
       implies: { backend: "nixl", versionMin: minVersionWith("nixlAbortHandler"), why: "NIXL prefill abort reason, from the ABORT handler of #30352 (docs/protocol.md §3.5, §7.1)" },
     },
-    { needles: ["Skipping chunk for room"], implies: { backend: "mooncake", why: "Mooncake transfer_worker skip line (docs/protocol.md §3.3)" } },
-    { needles: ["Session ", " failed."], implies: { backend: "mooncake", why: "Mooncake `Session … failed.` line (docs/protocol.md §3.3)" } },
-    { needles: ["AUX_DATA"], implies: { backend: "mooncake", why: "Mooncake AUX_DATA line (docs/protocol.md §3.3)" } },
     { needles: ["Transfer thread failed because of"], implies: { backend: "mooncake", why: "Mooncake transfer thread crash (docs/protocol.md §3.3)" } },
     { needles: ["remote mooncake session"], implies: { backend: "mooncake", why: "Mooncake failure reason (docs/protocol.md §3.5)" } },
-    {
-      needles: ["Sent ABORT_ACK for room"],
-      implies: { backend: "mooncake", versionMin: minVersionWith("decodeSendsAbort"), why: "Mooncake prefill ABORT_ACK, from #27372 (docs/protocol.md §3.3, §7.2)" },
-    },
-    {
-      needles: ["Received ABORT_ACK for room"],
-      implies: { backend: "mooncake", versionMin: minVersionWith("decodeSendsAbort"), why: "Mooncake decode got ABORT_ACK, from #27372 (docs/protocol.md §3.3, §7.2)" },
-    },
-    {
-      needles: ["Sent abort notification for room"],
-      implies: { versionMin: minVersionWith("decodeSendsAbort"), why: "decode sends ABORT to prefill from #27372 (docs/protocol.md §3.1, §7.1)" },
-    },
-    {
-      needles: ["Received abort notification for room"],
-      implies: {
-        versionMin: minVersionWith("decodeSendsAbort"),
-        versionMinIf: { backend: "nixl", version: minVersionWith("nixlAbortHandler") },
-        why: "prefill handled an ABORT frame: #27372 (v0.5.13), on NIXL only with the handler of #30352 (v0.5.16) (docs/protocol.md §3.2, §7.1)",
-      },
-    },
     { needles: ["event_loop_overlap_disagg_"], implies: { overlap: true, why: "an overlap-schedule event loop in a traceback (docs/hicache-indexk.md §3.3)" } },
     { needles: ["event_loop_normal_disagg_"], implies: { overlap: false, why: "a normal (non-overlap) event loop in a traceback (docs/hicache-indexk.md §3.2)" } },
     { needles: ["host memory for hierarchical KV cache"], implies: { hicache: true, why: "HiCache host pool start-up line (docs/hicache-indexk.md §1.1)" } },
@@ -102,7 +83,7 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
  * profile's releases or CHANGES moves the bounds, so what is stored is keyed
  * by those too.
  */
-const SIGNS_VERSION = 3;
+const SIGNS_VERSION = 4;
 
 /** What the stored signs were found under: this list and the profile's releases and CHANGES. */
 export function signsKey(): string {
@@ -117,7 +98,7 @@ export function signsKey(): string {
 export function findSigns(db: IncidentDb): Sign[] {
   const list = textSignList();
   const records = firstRecordsWith(db, list.map((s) => s.needles));
-  return [...textSigns(list, records), ...batchLineSigns(db), ...notifTagSigns(db), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
+  return [...textSigns(list, records), ...templateSigns(db), ...batchLineSigns(db), ...notifTagSigns(db), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
 }
 
 /** Per text sign, the first record holding all its needles (`records`, in `list` order). */
@@ -135,6 +116,35 @@ function textSigns(list: ReturnType<typeof textSignList>, records: (RecordMatch 
     out.push(sign);
   });
   return out;
+}
+
+/** Per sign the log templates declare, the first event of a template that declares it. */
+function templateSigns(db: IncidentDb): Sign[] {
+  const out: Sign[] = [];
+  for (const declared of TEMPLATE_SIGNS) {
+    const kinds = [...new Set(declared.events.map((e) => e.kind))];
+    const seq = firstLogEventWhere(db, kinds, (ev) => declared.events.some((e) => isEventOf(e, ev)));
+    if (seq !== null) out.push({ seq, ...implicationOf(declared) });
+  }
+  return out;
+}
+
+/** Whether a stored event is one a template makes: its kind, its constant attrs, and the attrs it always captures. */
+function isEventOf(e: SignEvent, ev: EventCursor): boolean {
+  if (ev.kind !== e.kind) return false;
+  for (const key in e.attrs) if (ev.attr(key) !== e.attrs[key]) return false;
+  return e.has.every((key) => ev.attr(key) !== undefined);
+}
+
+/** The bounds a declared sign implies under the profile's current CHANGES; the why last, as the text signs write it. */
+function implicationOf(d: DeclaredSign): Implication {
+  return {
+    ...(d.backend !== undefined && { backend: d.backend }),
+    ...(d.since !== undefined && { versionMin: minVersionWith(d.since as ChangeId) }),
+    ...(d.until !== undefined && { versionMax: maxVersionWithout(d.until as ChangeId) }),
+    ...(d.sinceIf !== undefined && { versionMinIf: { backend: d.sinceIf.backend, version: minVersionWith(d.sinceIf.change as ChangeId) } }),
+    why: d.why,
+  };
 }
 
 /** What a server_args line states: its parallelism and its transfer backend. */

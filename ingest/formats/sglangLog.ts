@@ -6,7 +6,7 @@
 // wrapper or bare. Its lines are read by the shared log parser
 // (./log/logParser.ts), which also takes the other dialects such files hold
 // (tracebacks, faulthandler dumps, glog/absl, NCCL, print output) line by
-// line; SGLang's own messages go through ./sglang/dispatch.ts.
+// line; SGLang's own messages go through the template table (./templates/).
 
 import type { InputFormat } from "./format.js";
 import { headLines } from "./log/head.js";

@@ -12,6 +12,7 @@ import { type AnchorAgg } from "../../domain/clockAnchors.js";
 import type { FormatName, InputFormat } from "../formats/format.js";
 import { detectBinaryFormat, detectFormat, HEAD_BYTES, isLogFormat, looksBinary } from "../formats/index.js";
 import { wrapperOfHead } from "../formats/log/head.js";
+import { ANCHOR_NEEDLES, ROLE_WORDS } from "../formats/templates/index.js";
 import type { WrapperName } from "../formats/wrappers/index.js";
 import { DateSpan } from "./dateSpan.js";
 import { offsetMinutesForWallClock, type TimeZoneSpec } from "../inputs/pathIdentity.js";
@@ -70,15 +71,21 @@ const ANCHOR_FLUSH_KEYS = 20_000;
 
 /**
  * Lines worth parsing in the scan, per format: those that can be a clock
- * anchor (ingest/scan/clock.ts) and, for logs, those that say the role.
+ * anchor (ingest/scan/clock.ts) and, for logs, those that say the role; the
+ * log templates name both (ingest/formats/templates/).
  */
-const LOG_ANCHOR_LINES = /with notif |Sending to prefill server|got info room=|abort notification for room|ABORT_ACK for room/g;
+const LOG_ANCHOR_LINES = new RegExp(alternation(ANCHOR_NEEDLES), "g");
 const PROBE_ANCHOR_LINES = /"(?:kv\.post|kv\.notify|kv\.meta|boot\.msg|coll\.enter|coll\.exit)"/g;
 /** Lines of a log's head parsed whole in the scan: they say which ranks write the file. */
 const HEAD_LINES = 200;
-const LOG_ROLE_WORDS = "Prefill batch|Decode batch|Decode transfer failed|Prefill transfer failed|Decode handshake failed|Prefill bootstrap failed";
+const LOG_ROLE_WORDS = alternation(ROLE_WORDS);
 const LOG_ROLE_LINES = new RegExp(LOG_ROLE_WORDS, "g");
 const LOG_ROLE_LINE = new RegExp(LOG_ROLE_WORDS);
+
+/** A regex source matching any of `words` literally. */
+function alternation(words: readonly string[]): string {
+  return words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+}
 
 /**
  * Anchor lines parsed in full per source before sampling starts. Past them,

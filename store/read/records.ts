@@ -6,7 +6,9 @@
 
 import { eventBlocks } from "../blocks/eventBlocks.js";
 import { scanEvents } from "../blocks/scan.js";
+import type { EventCursor } from "../blocks/eventCursor.js";
 import type { IncidentDb } from "../db.js";
+import { sglangLogSources } from "./sources.js";
 
 /** The columns the timeline index keeps of every event, as read raw (arrays are cheaper than objects). */
 export type TimelineRow = [
@@ -194,4 +196,16 @@ export function notifiesAfterSuccess(db: IncidentDb, successState: number): { do
   return [...done.values()]
     .filter((d): d is { doneSeq: number; lateSeq: number } => d.lateSeq !== null)
     .sort((a, b) => a.doneSeq - b.doneSeq);
+}
+
+/** The first seq of an event of any of `kinds` in an SGLang log source for which `test` holds, null when there is none. */
+export function firstLogEventWhere(db: IncidentDb, kinds: readonly string[], test: (ev: EventCursor) => boolean): number | null {
+  const logSources = new Set(sglangLogSources(db));
+  let found: number | null = null;
+  scanEvents(db, { kinds }, (ev) => {
+    if (!logSources.has(ev.sourceId) || !test(ev)) return true;
+    found = ev.seq;
+    return false;
+  });
+  return found;
 }

@@ -1,9 +1,10 @@
-// The conformance table (docs/log-templates.md): one realistic line per
-// template SGLang, Mooncake, NIXL and UCX print, the source it was read from,
-// and the fields kvrewind must make of it. SGLang rows go through the real
-// sglang-log parser; C++ rows through parseEngineMessage at the offset where
-// their message starts in the whole line, and whole, through the same log
-// parser as a line of a rank's file.
+// The conformance table (docs/log-templates.md): the fields kvrewind must make
+// of real lines of every template SGLang, Mooncake, NIXL and UCX print. SGLang
+// rows name a template of the table and one of its sample lines (the table
+// says where it was read), and go through the real sglang-log parser; every
+// SGLang template has a row. C++ rows carry their line and source, and go
+// through parseEngineMessage at the offset where their message starts in the
+// whole line, and whole, through the same log parser as a line of a rank's file.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,14 +13,15 @@ import type { ParsedEvent } from "../../domain/event.js";
 import { LogKind } from "../../domain/kinds.js";
 import { parseEngineMessage } from "../../ingest/formats/messages/engineMessage.js";
 import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "./conformance/engines.js";
-import type { ConformanceRow, Expected } from "./conformance/row.js";
+import { sglangRowLine, type ConformanceRow, type Expected, type SglangConformanceRow } from "./conformance/row.js";
+import { TEMPLATES } from "../../ingest/formats/templates/index.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "./conformance/sglangScheduler.js";
 import { SGLANG_TRANSFER_ROWS } from "./conformance/sglangTransfer.js";
 import { parseLines } from "./sglangHarness.js";
 
-const SGLANG_ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
-const ENGINE_ROWS = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
+const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
+const ENGINE_ROWS: ConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
 const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS];
 
 // From dist/test/formats/ back to the catalogue in the sources.
@@ -43,18 +45,25 @@ test("every row uses 19-digit rooms and 32-hex rids", () => {
   for (const row of ALL_ROWS) {
     if (row.expect.room !== undefined) assert.match(row.expect.room, /^\d{19}$/, row.template);
     if (row.expect.rid !== undefined) assert.match(row.expect.rid, /^[0-9a-f]{32}$/, row.template);
-    assert.ok(row.source.length > 0, `${row.template}: source`);
   }
+  for (const row of ENGINE_ROWS) assert.ok(row.source.length > 0, `${row.template}: source`);
 });
 
-test("template names are unique, so a row names one entry of the catalogue", () => {
-  const names = ALL_ROWS.map((r) => r.template);
+test("C++ template names are unique, so a row names one entry of the catalogue", () => {
+  const names = ENGINE_ROWS.map((r) => r.template);
   assert.deepEqual(names.filter((n, i) => names.indexOf(n) !== i), []);
 });
 
+test("every SGLang template has a row, and a row names a sample of its template once", () => {
+  assert.deepEqual(TEMPLATES.filter((t) => !SGLANG_ROWS.some((r) => r.template === t.id)).map((t) => t.id), []);
+  const keys = SGLANG_ROWS.map((r) => `${r.template}#${r.sample ?? 0}`);
+  assert.deepEqual(keys.filter((k, i) => keys.indexOf(k) !== i), []);
+  for (const row of SGLANG_ROWS) assert.ok(sglangRowLine(row).length > 0);
+});
+
 for (const row of SGLANG_ROWS) {
-  test(`SGLang: ${row.template}`, () => {
-    const { events, issues } = parseLines([row.line, ...(row.more ?? [])]);
+  test(`SGLang: ${row.template} #${row.sample ?? 0}`, () => {
+    const { events, issues } = parseLines([sglangRowLine(row), ...(row.more ?? [])]);
     assert.deepEqual(issues, [], row.template);
     assert.equal(events.length, 1, `${row.template}: one event`);
     check(events[0], row.expect, row.template);
@@ -90,9 +99,9 @@ for (const row of ENGINE_ROWS) {
   });
 }
 
-test("every row's template is in docs/log-templates.md", () => {
+test("every C++ row's template is in docs/log-templates.md", () => {
   const doc = readFileSync(CATALOGUE, "utf8");
-  const missing = ALL_ROWS.filter((r: ConformanceRow) => !doc.includes(`\`${r.template}\``)).map((r) => r.template);
+  const missing = ENGINE_ROWS.filter((r) => !doc.includes(`\`${r.template}\``)).map((r) => r.template);
   assert.deepEqual(missing, []);
 });
 

@@ -48,15 +48,23 @@ export function crashHeadOf(line: string): CrashHead | null {
     }
     case 42 /* * */: {
       const absl = ABSL_SIGNAL.exec(line);
-      if (absl) return { what: absl[1]!, signal: absl[1]!, tsUs: Number(absl[2]) * 1_000_000 };
+      if (absl) return withTime({ what: absl[1]!, signal: absl[1]! }, absl[2]!);
       const glog = GLOG_ABORTED.exec(line);
-      return glog ? { what: "Aborted", tsUs: Number(glog[1]) * 1_000_000 } : null;
+      return glog ? withTime({ what: "Aborted" }, glog[1]!) : null;
     }
     default: {
       const m = SHELL_DEATH.exec(line);
       return m ? withSignal(m[1]!) : null;
     }
   }
+}
+
+/** Unix seconds have ten digits until 2286; more is a mangled line, whose record is then timed by its neighbours. */
+const MAX_UNIX_DIGITS = 10;
+
+function withTime(head: CrashHead, unixSeconds: string): CrashHead {
+  if (unixSeconds.length <= MAX_UNIX_DIGITS) head.tsUs = Number(unixSeconds) * 1_000_000;
+  return head;
 }
 
 function withSignal(what: string): CrashHead {

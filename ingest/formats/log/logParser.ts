@@ -17,7 +17,7 @@
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import type { LineParser, ParseContext, TimeTally } from "../format.js";
-import { parseHttpAccess } from "../sglang/httpAccess.js";
+import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { looksLikeTorchLine, readTorchLine } from "../sglang/torchLines.js";
@@ -206,7 +206,7 @@ export class LogParser implements LineParser {
     if (c0 < 65 || c0 > 90 || s.indexOf(":") < 0) return false;
     if (s.indexOf(' - "') > 0) {
       const ev = this.newEvent(l);
-      if (parseHttpAccess(s, 0, ev) === true) return this.openTimed(ev, l, -1), true;
+      if (parseHttpAccess(s, 0, ev)) return this.openTimed(ev, l, -1), true;
     }
     const py = readPythonLoggingHead(s);
     if (py === null) return false;

@@ -5,15 +5,17 @@
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import { parseEngineMessage } from "../messages/engineMessage.js";
-import { dispatchSglangMessage } from "../sglang/dispatch.js";
 import type { MatchResult } from "../sglang/match.js";
 import { parseWatchdog } from "../sglang/torchLines.js";
+import { SGLANG_TEMPLATES } from "../templates/index.js";
 
 export type MessageMatcher = (line: string, at: number, ev: ParsedEvent) => MatchResult;
 
 const torchWatchdog: MessageMatcher = (line, at, ev) => parseWatchdog(line, at, ev);
 
-export const SGLANG_MESSAGES: readonly MessageMatcher[] = [dispatchSglangMessage];
+const sglangTemplates: MessageMatcher = (line, at, ev) => SGLANG_TEMPLATES.match(line, at, ev);
+
+export const SGLANG_MESSAGES: readonly MessageMatcher[] = [sglangTemplates];
 export const ENGINE_MESSAGES: readonly MessageMatcher[] = [torchWatchdog, parseEngineMessage];
 export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES];
 

@@ -1,7 +1,11 @@
-// One row of the conformance table: a realistic line built from a log call
-// read in the real source (docs/log-templates.md), where it was read, and the
-// fields kvrewind must make of it. Expectations are written by hand from the
-// source's format string and the catalogue, never copied from the parser.
+// One row of the conformance table: the fields kvrewind must make of a real
+// line of a log call read in the real source. SGLang rows name a template of
+// the table (ingest/formats/templates/) and one of its sample lines, which
+// say where the call was read; C++ rows carry their line and source here.
+// Expectations are written by hand from the source's format string and the
+// catalogue, never copied from the parser.
+
+import { TEMPLATES } from "../../../ingest/formats/templates/index.js";
 
 export type Origin = "sglang" | "mooncake" | "nixl" | "ucx";
 
@@ -17,6 +21,16 @@ export interface Expected {
   chunk?: number;
   /** Each key must be present with this value; keys not listed are not checked. */
   attrs?: Record<string, unknown>;
+}
+
+export interface SglangConformanceRow {
+  /** The template's id in the table. */
+  template: string;
+  /** Which of the template's sample lines (its index; the first when absent). */
+  sample?: number;
+  /** Unprefixed lines that continue the record (a traceback). */
+  more?: string[];
+  expect: Expected;
 }
 
 export interface ConformanceRow {
@@ -43,3 +57,10 @@ export const RID2 = "63b1b22dad53465b92560ebdda56d075";
 /** The SGLang prefix in its two forms: seconds with DP/TP tags, and SGLANG_LOG_MS=1. */
 export const P = "[2026-06-11 14:03:07 DP0 TP3]";
 export const PMS = "[2026-06-11 14:03:07.554 TP3]";
+
+/** The sample line an SGLang row names. */
+export function sglangRowLine(row: SglangConformanceRow): string {
+  const line = TEMPLATES.find((t) => t.id === row.template)?.samples[row.sample ?? 0];
+  if (line === undefined) throw new Error(`${row.template}: no such template or sample ${row.sample ?? 0}`);
+  return line;
+}

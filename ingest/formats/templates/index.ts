@@ -1,0 +1,47 @@
+// The template table: every log template kvrewind reads, one file per source
+// component, registered here in the order they are tried (a component is one
+// line below; a template is one row of its file). The log parser, the scan's
+// anchor and role lines, the profile's version signs, the conformance tests
+// and docs/log-templates.md all read these rows.
+
+import { TemplateMatcher } from "./match.js";
+import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
+import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
+import { SGLANG_MOONCAKE } from "./sglangMooncake.js";
+import { SGLANG_NIXL } from "./sglangNixl.js";
+import { SGLANG_SCHEDULER } from "./sglangScheduler.js";
+import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
+import { UVICORN } from "./uvicorn.js";
+
+export const COMPONENTS: readonly TemplateComponent[] = [
+  SGLANG_SCHEDULER,
+  SGLANG_DISAGGREGATION,
+  SGLANG_NIXL,
+  SGLANG_MOONCAKE,
+  SGLANG_COMMON_CONN,
+  UVICORN,
+];
+
+export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);
+
+export function templatesOf(dialect: Dialect): LogTemplate[] {
+  return COMPONENTS.filter((c) => c.dialect === dialect).flatMap((c) => c.templates);
+}
+
+/** SGLang's message templates, tried on the message after a line's prefix. */
+export const SGLANG_TEMPLATES = new TemplateMatcher(templatesOf("sglang"));
+
+function unique(words: readonly string[]): string[] {
+  return [...new Set(words)];
+}
+
+/** Substrings of the log lines that carry clock anchors (ingest/scan/clock.ts): the scan parses the lines holding one. */
+export const ANCHOR_NEEDLES: readonly string[] = unique(TEMPLATES.flatMap((t) => (t.scan?.anchor !== undefined ? [t.scan.anchor] : [])));
+
+/** The opening words of the templates that say a log's role: the scan parses the lines holding one until the role is settled. */
+export const ROLE_WORDS: readonly string[] = unique(
+  TEMPLATES.filter((t) => t.scan?.role === true).map((t) => {
+    if (typeof t.head !== "string") throw new Error(`template ${t.id}: a role hint needs a literal head`);
+    return t.head;
+  }),
+);

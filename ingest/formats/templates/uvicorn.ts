@@ -1,0 +1,85 @@
+// uvicorn's access line under SGLang's log format (docs/protocol.md §1):
+//   [%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s
+// `levelprefix` is the level name and a colon padded to 9 columns
+// (`INFO:    `), `request_line` is `METHOD path HTTP/version`, and
+// `status_code` is the code and its reason phrase (`200 OK`; just `599 ` for
+// codes without one). With colours on, uvicorn wraps parts in ANSI escapes,
+// removed before matching. An unknown client prints as the empty string.
+
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
+import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+
+const ACCESS = /(?<level>INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE): +(?:(?<client>\S+) )?- "(?<method>\S+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>\d{3})(?: (?<reason>.*))?$/ys;
+// uvicorn's colour escapes (use_colors).
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** A level name (INFO, WARNING, ERROR, DEBUG, CRITICAL, TRACE) opening a line that holds ` - "`. */
+function accessHead(line: string, at: number): boolean {
+  const c = line.charCodeAt(at);
+  return (c === 73 || c === 87 || c === 69 || c === 68 || c === 67 || c === 84) && line.indexOf(' - "', at) >= 0;
+}
+
+/** The access line at `at` into `ev`; false when the message is none. */
+export function parseHttpAccess(line: string, at: number, ev: ParsedEvent): boolean {
+  if (!accessHead(line, at)) return false;
+  return readAccess(line, at, ev);
+}
+
+function readAccess(line: string, at: number, ev: ParsedEvent): boolean {
+  let text = line;
+  let from = at;
+  if (line.indexOf("\x1b", at) >= 0) {
+    text = line.substring(at).replace(ANSI, "");
+    from = 0;
+  }
+  ACCESS.lastIndex = from;
+  const m = ACCESS.exec(text);
+  if (m === null) return false;
+  const g = m.groups!;
+  ev.kind = LogKind.httpAccess;
+  const attrs: Record<string, unknown> = {
+    level: g.level,
+    client: g.client ?? "",
+    method: g.method,
+    path: g.path,
+    httpVersion: g.httpVersion,
+    status: Number(g.status),
+  };
+  if (g.reason !== undefined && g.reason.length > 0) attrs.reason = g.reason;
+  ev.attrs = attrs;
+  return true;
+}
+
+const templates: LogTemplate[] = [
+  {
+    id: "uvicorn.access",
+    level: "info",
+    format: '[%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s',
+    source: "uvicorn's access logger under SGLang's log format (docs/protocol.md §1)",
+    checked: "✔ (users' logs)",
+    head: accessHead,
+    firstChars: "IWEDCT",
+    pattern: ACCESS,
+    kind: LogKind.httpAccess,
+    attrs: {
+      level: cap("level"),
+      client: cap("client"),
+      method: cap("method"),
+      path: cap("path"),
+      httpVersion: cap("httpVersion"),
+      status: cap("status", "number"),
+      reason: cap("reason"),
+    },
+    read: readAccess,
+    samples: ['[2026-04-06 12:49:33] INFO:     192.168.0.45:57586 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error'],
+  },
+];
+
+export const UVICORN: TemplateComponent = {
+  name: "uvicorn",
+  dialect: "sglang",
+  title: "uvicorn",
+  intro: "The HTTP server's access lines, under SGLang's prefix or on their own.",
+  templates,
+};
