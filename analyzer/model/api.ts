@@ -172,6 +172,13 @@ export interface ModelStateView {
   bootstrapThreads: { rank: string; alive: boolean; changedAt: number | null; error?: string }[];
   hicacheSlots: { rank: string; slot: number; layersDone: number; layers: number; consumer: boolean; changedAt: number }[];
   collectives: { rank: string; group: string; seq: number; op: string; site: string; inside: boolean; changedAt: number }[];
+  /**
+   * The model's decision on each group that split so far (collectives.ts):
+   * `where` (host and role) and `name` make `group`; `ranks` the majority,
+   * in `op` #`seq`; `culprits` every rank of the minority. Ranks yet to enter
+   * the seq are named only when the records end (the replay's finish).
+   */
+  collectiveDivergences: { group: string; where: string; name: string; seq: number; kind: string; op: string; ranks: string[]; culprits: string[]; changedAt: number }[];
 }
 
 /** What the replay drives. One instance per replay; `snapshot` and `restoreModel` make time travel cheap. */

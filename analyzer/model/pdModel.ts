@@ -166,7 +166,7 @@ export class PdModel implements ReplayModel {
     fireTimeouts(s, end);
     stuckOnDeadThreads(s, end);
     reportPendingDeaths(s);
-    for (const d of s.collectives.hangs(lastTsUs, COLLECTIVE_HANG_US)) reportDivergence(s, end, d);
+    for (const d of s.collectives.finalDecisions((r) => s.ranks.label(r), lastTsUs, COLLECTIVE_HANG_US)) reportDivergence(s, end, d);
     if (!(s.seen & SEEN.config)) checkProfileAtEnd(s, end);
     return s.out;
   }

@@ -3,7 +3,6 @@
 // (group, seq) (docs/hicache-indexk.md §3, §5.2).
 
 import type { Divergence } from "./collectives.js";
-import { ROLE_NAMES } from "./ranks.js";
 import type { ModelState } from "./state.js";
 import type { EventPlace } from "./api.js";
 import type { EventOf } from "../../domain/domainEvent.js";
@@ -12,17 +11,35 @@ function rank(s: ModelState, ev: EventPlace): number {
   return s.rankOf(ev, s.ranks.roleIndex(ev.role));
 }
 
-/** role index → group name → "role:group" (cached: the hot path builds no strings). */
-const GROUP_KEYS: Map<string, string>[] = ROLE_NAMES.map(() => new Map());
+/** A rank's process group for one collective group: the rank's label less its tp, and the group's name. */
+interface GroupPlace {
+  key: string;
+  where: string;
+  name: string;
+}
 
-/** Groups are per role: prefill's and decode's TP groups are different process groups under one name. */
-function groupKey(s: ModelState, ev: EventOf<"coll.enter" | "coll.exit">): string {
-  const role = s.ranks.roleIndex(ev.role);
-  const group = ev.group ?? "?";
-  const cache = GROUP_KEYS[role]!;
-  let key = cache.get(group);
-  if (key === undefined) cache.set(group, (key = `${ROLE_NAMES[role]}:${group}`));
-  return key;
+/** rank id → group name → its place (cached: the hot path builds no strings). */
+const PLACES = new WeakMap<ModelState, Map<number, Map<string, GroupPlace>>>();
+
+/**
+ * Groups are per host, role and pipeline stage: two prefill instances on two
+ * hosts, or prefill's and decode's TP groups, are different process groups
+ * under one name ("p0/prefill:tp_cpu"; "prefill:tp_cpu" when each role runs
+ * on one host and labels leave hosts out).
+ */
+function placeOf(s: ModelState, rankId: number, ev: EventOf<"coll.enter" | "coll.exit">): GroupPlace {
+  let perRank = PLACES.get(s);
+  if (perRank === undefined) PLACES.set(s, (perRank = new Map()));
+  let byName = perRank.get(rankId);
+  if (byName === undefined) perRank.set(rankId, (byName = new Map()));
+  const name = ev.group ?? "?";
+  let place = byName.get(name);
+  if (place === undefined) {
+    const label = s.ranks.label(rankId);
+    const where = label.slice(0, label.lastIndexOf("/tp"));
+    byName.set(name, (place = { key: `${where}:${name}`, where, name }));
+  }
+  return place;
 }
 
 export function onSchedIter(s: ModelState, ev: EventOf<"sched.iter">): void {
@@ -31,9 +48,13 @@ export function onSchedIter(s: ModelState, ev: EventOf<"sched.iter">): void {
 
 export function onCollEnter(s: ModelState, ev: EventOf<"coll.enter">): void {
   s.count("collective-divergence");
-  const d = s.collectives.enter(
-    rank(s, ev),
-    groupKey(s, ev),
+  const r = rank(s, ev);
+  const g = placeOf(s, r, ev);
+  s.collectives.enter(
+    r,
+    g.key,
+    g.where,
+    g.name,
     ev.collSeq ?? null,
     ev.op ?? "?",
     ev.site ?? "",
@@ -41,11 +62,12 @@ export function onCollEnter(s: ModelState, ev: EventOf<"coll.enter">): void {
     ev.seq,
     ev.tsUs,
   );
-  if (d !== null) reportDivergence(s, ev, d);
 }
 
 export function onCollExit(s: ModelState, ev: EventOf<"coll.exit">): void {
-  s.collectives.exit(rank(s, ev), groupKey(s, ev), ev.seq);
+  const r = rank(s, ev);
+  const g = placeOf(s, r, ev);
+  s.collectives.exit(r, g.key, g.where, g.name, ev.seq);
 }
 
 export function reportDivergence(s: ModelState, ev: EventPlace, d: Divergence): void {
@@ -63,7 +85,7 @@ export function reportDivergence(s: ModelState, ev: EventPlace, d: Divergence): 
     ev,
     d.witness,
     `group ${d.group}: ${what}`,
-    { group: d.group, collectiveSeq: d.seq, kind: d.kind, op: d.op, otherOp: d.otherOp, site: d.site, inside, culprits, culpritBranches: d.culpritBranches },
+    { group: d.group, where: d.where, name: d.name, collectiveSeq: d.seq, kind: d.kind, op: d.op, otherOp: d.otherOp, site: d.site, inside, culprits, culpritBranches: d.culpritBranches, hang: d.hang },
     null,
     d.culprits[0],
   );

@@ -130,6 +130,7 @@ export function buildView(s: ModelState, filter?: { room?: string }): ModelState
       (rows, row) => rooms.push(storedView(s, rows, row)),
     );
   }
+  const label = (r: number) => s.ranks.label(r);
   const pages: PageView[] = [];
   for (const x of s.shadow.extentsInOrder()) {
     if (only === undefined || extentOfRoom(s, x, only)) pageViews(s, x, pages);
@@ -154,5 +155,8 @@ export function buildView(s: ModelState, filter?: { room?: string }): ModelState
     collectives: [...s.collectives.groups.values()].flatMap((g) =>
       [...g.members.values()].map((m) => ({ rank: s.ranks.label(m.rank), group: g.key, seq: m.lastSeq, op: m.op, site: m.site, inside: m.inside, changedAt: m.changedSeq })),
     ),
+    collectiveDivergences: s.collectives.splits(label, false).map((d) => ({
+      group: d.group, where: d.where, name: d.name, seq: d.seq, kind: d.kind, op: d.op, ranks: d.ranks.map(label), culprits: d.culprits.map(label), changedAt: d.changedSeq,
+    })),
   };
 }

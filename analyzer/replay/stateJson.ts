@@ -47,6 +47,7 @@ export function stateJson(view: ModelStateView, refs: ReadonlyMap<number, EventR
     bootstrapThreads: view.bootstrapThreads.map((b) => ({ ...b, changedAt: cite(b.changedAt, refs) })),
     hicacheSlots: view.hicacheSlots.map((h) => ({ ...h, changedAt: cite(h.changedAt, refs) })),
     collectives: view.collectives.map((c) => ({ ...c, changedAt: cite(c.changedAt, refs) })),
+    collectiveDivergences: view.collectiveDivergences.map((d) => ({ ...d, changedAt: cite(d.changedAt, refs) })),
     dumpedPages: view.dumpedPages.map((d) => ({
       ...d,
       record: cite(d.seq, refs),

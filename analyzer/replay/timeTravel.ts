@@ -128,6 +128,7 @@ export function provenance(db: IncidentDb, view: ModelStateView): Map<number, Ev
   for (const b of view.bootstrapThreads) if (b.changedAt !== null) seqs.push(b.changedAt);
   for (const h of view.hicacheSlots) seqs.push(h.changedAt);
   for (const c of view.collectives) seqs.push(c.changedAt);
+  for (const d of view.collectiveDivergences) seqs.push(d.changedAt);
   for (const d of view.dumpedPages) seqs.push(d.seq, ...(d.pair ? [d.pair.prefillSeq] : []));
   return eventRefs(db, seqs.filter((s) => s >= 0));
 }

@@ -1,17 +1,19 @@
 // collective-divergence: ranks of one process group disagree on their n-th
-// collective. Matching follows PyTorch's Flight Recorder (docs/hicache-indexk.md
-// §5.2): entries are paired across the group's ranks by (group, sequence
-// number) after dropping the prefix some ranks' records no longer hold; the
-// first sequence number where a rank is absent or entered a different op is
-// the divergence. Unlike FR's "first rank is right", the majority behaviour is
-// taken as expected, and each culprit's own scheduler branch (`sched.iter`,
-// e.g. `on_idle`, §3.5) says where it went instead.
+// collective. The model decides (analyzer/model/collectives.ts): entries are
+// paired across the group's ranks by (group, sequence number) as PyTorch's
+// Flight Recorder does (docs/hicache-indexk.md §5.2); unlike FR's "first rank
+// is right", the majority behaviour is taken as expected and every rank of
+// the minority is a culprit. The groups are per host, role and stage. This
+// rule explains each decision from the records: the majority's entry, each
+// culprit's own scheduler branch (`sched.iter`, e.g. `on_idle`, §3.5) and
+// the op it entered instead, and counts the collectives matched before it.
 
-import { rankActiveAfter } from "../../store/read/ranks.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { decodeAs } from "../events/decode.js";
 import type { EventOf } from "../../domain/domainEvent.js";
 import { seconds, type Evidence } from "./evidence.js";
+import type { Violation } from "../model/api.js";
+import { violationsOf } from "./replayEvidence.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 interface Entry {
@@ -33,27 +35,37 @@ interface Divergence {
   expected: { op: string; site: string; ranks: string[]; sample: StoredEvent };
   culprits: { rank: string; entered?: StoredEvent; branch?: StoredEvent }[];
   hang: boolean;
+  /** The model's kind: another op, the same op with another payload digest, or ranks that never entered. */
+  kind: string;
 }
 
 export const collectiveDivergence: Rule = {
   id: "collective-divergence",
   needs: ["probe coll.enter / coll.exit records (group, op, seq, site) of every rank", "probe sched.iter records (branch) to say where a culprit went"],
-  run({ evidence }): RuleResult {
+  run({ evidence, replay }): RuleResult {
     const enters = evidence.of("coll.enter");
     if (enters.length === 0) {
       return undetermined("collective-divergence", "No collective records: rank divergence cannot be checked",
         ["probe coll.enter/coll.exit records or a Flight Recorder dump"],
         "Default SGLang logs do not show collectives; without per-rank collective records no sequence can be matched across ranks (docs/hicache-indexk.md §5.3).");
     }
+    if (!replay) {
+      return undetermined("collective-divergence", "No replay: collective divergence cannot be decided",
+        ["a replay of the reference model over the collective records"],
+        "The reference model decides which ranks of a group diverged (analyzer/model/collectives.ts); it did not run.");
+    }
     const groups = buildGroups(evidence, enters, evidence.of("coll.exit"));
+    const decisions = new Map(violationsOf(replay, "collective-divergence").map((v) => [v.detail.group as string, v]));
     const unrecorded = ranksWithoutRecords(evidence, groups);
     const endUs = evidence.endUs();
     const findings: DraftFinding[] = [];
     let matched = 0;
     for (const g of groups) {
-      const r = matchGroup(evidence, g, endUs);
-      matched += r.matched;
-      if (r.divergence) findings.push(divergenceFinding(evidence, r.divergence, unrecorded.get(g.role) ?? [], endUs, r.matched));
+      const decision = decisions.get(g.key);
+      const d = decision && explainDecision(evidence, g, decision);
+      const m = matchedBefore(g, d?.seq);
+      matched += m;
+      if (d) findings.push(divergenceFinding(evidence, d, unrecorded.get(g.role) ?? [], endUs, m));
     }
     if (findings.length > 0) return { checked: matched, findings };
     const missing = [...unrecorded].flatMap(([, ranks]) => ranks);
@@ -123,48 +135,43 @@ function ranksWithoutRecords(evidence: Evidence, groups: Group[]): Map<string, s
   return out;
 }
 
-function matchGroup(evidence: Evidence, g: Group, endUs: number): { matched: number; divergence?: Divergence } {
+/**
+ * Collectives every rank of the group entered alike, from the largest first
+ * seq any rank still holds (FR's align_trace_from_beginning) up to the first
+ * seq not so entered or the divergence.
+ */
+function matchedBefore(g: Group, divergentSeq: number | undefined): number {
   const ranks = [...g.ranks.keys()].sort();
-  // FR's align_trace_from_beginning: start at the largest first seq any rank still holds.
   const start = Math.max(...ranks.map((r) => Math.min(...g.ranks.get(r)!.keys())));
-  const allSeqs = [...new Set(ranks.flatMap((r) => [...g.ranks.get(r)!.keys()]))].filter((s) => s >= start).sort((a, b) => a - b);
+  const allSeqs = [...new Set(ranks.flatMap((r) => [...g.ranks.get(r)!.keys()]))].filter((s) => s >= start && (divergentSeq === undefined || s < divergentSeq)).sort((a, b) => a - b);
   let matched = 0;
   for (const seq of allSeqs) {
-    const entered = ranks.filter((r) => g.ranks.get(r)!.has(seq));
-    const absent = ranks.filter((r) => !g.ranks.get(r)!.has(seq));
-    const byOp = new Map<string, string[]>();
-    for (const r of entered) {
-      const ev = g.ranks.get(r)!.get(seq)!.enter;
-      const op = `${collective(ev).op ?? "?"}@${collective(ev).site ?? "?"}`;
-      byOp.set(op, [...(byOp.get(op) ?? []), r]);
-    }
-    const [expectedOp, expectedRanks] = [...byOp].sort((a, b) => b[1].length - a[1].length || a[1][0]!.localeCompare(b[1][0]!))[0]!;
-    const sample = g.ranks.get(expectedRanks[0]!)!.get(seq)!.enter;
-    const exited = entered.some((r) => g.ranks.get(r)!.get(seq)!.exit);
-    const enteredAtUs = Math.min(...entered.map((r) => g.ranks.get(r)!.get(seq)!.enter.tsUs));
-    const hang = !exited && endUs - enteredAtUs > 0;
-    const movedOn = absent.filter((r) => laterActivity(evidence, g, r, enteredAtUs));
-    const odd = entered.filter((r) => !expectedRanks.includes(r));
-    if (odd.length === 0 && absent.length === 0) {
-      matched++;
-      continue;
-    }
-    if (odd.length === 0 && movedOn.length === 0 && !hang) break; // records end at different points: nothing more to pair
-    const culprits = [...odd, ...absent].sort().map((rank) => ({
-      rank,
-      ...(g.ranks.get(rank)!.get(seq) && { entered: g.ranks.get(rank)!.get(seq)!.enter }),
-      ...branchOf(evidence, g, rank, seq),
-    }));
-    const [op, site] = expectedOp.split("@") as [string, string];
-    return { matched, divergence: { group: g, seq, expected: { op, site, ranks: expectedRanks, sample }, culprits, hang } };
+    const entries = ranks.map((r) => g.ranks.get(r)!.get(seq)?.enter);
+    if (entries.some((e) => e === undefined)) break;
+    if (new Set(entries.map((e) => `${collective(e!).op ?? "?"}@${collective(e!).site ?? "?"}`)).size > 1) break;
+    matched++;
   }
-  return { matched };
+  return matched;
 }
 
-/** Whether a rank did anything after its peers entered a collective it never entered. */
-function laterActivity(evidence: Evidence, g: Group, rank: string, afterUs: number): boolean {
-  const last = [...g.ranks.get(rank)!.values()].at(-1)!.enter;
-  return rankActiveAfter(evidence.db, last, ["sched.iter", "coll.enter"], last.seq, afterUs);
+/** The model's decision on a group, with the records that show it: the majority's first entry, each culprit's entry and branch. */
+function explainDecision(evidence: Evidence, g: Group, v: Violation): Divergence | undefined {
+  const seq = v.detail.collectiveSeq as number;
+  const inside = v.detail.inside as string[];
+  const sample = inside.map((r) => g.ranks.get(r)?.get(seq)?.enter).find((e) => e !== undefined);
+  if (sample === undefined) return undefined;
+  const culprits = (v.detail.culprits as string[]).map((rank) => {
+    const entered = g.ranks.get(rank)?.get(seq)?.enter;
+    return { rank, ...(entered && { entered }), ...(g.ranks.has(rank) ? branchOf(evidence, g, rank, seq) : {}) };
+  });
+  return {
+    group: g,
+    seq,
+    expected: { op: collective(sample).op ?? "?", site: collective(sample).site ?? "?", ranks: inside, sample },
+    culprits,
+    hang: v.detail.hang === true,
+    kind: v.detail.kind as string,
+  };
 }
 
 /** The scheduler branch a culprit took in the iteration where it diverged. */
@@ -182,9 +189,11 @@ function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string
   const { group: g, seq, expected } = d;
   const describe = (c: Divergence["culprits"][number]): string => {
     const branch = c.branch ? `took ${iterationBranch(c.branch) ?? "?"} (${evidence.where(c.branch)})` : "";
-    const entered = c.entered
-      ? `entered ${collective(c.entered).op ?? "?"} at ${collective(c.entered).site ?? "?"} instead (${evidence.where(c.entered)})`
-      : "never entered it";
+    const entered = !c.entered
+      ? "never entered it"
+      : d.kind === "digest-mismatch"
+        ? `entered it with payload digest ${collective(c.entered).digest ?? "?"} instead of ${collective(expected.sample).digest ?? "?"} (${evidence.where(c.entered)})`
+        : `entered ${collective(c.entered).op ?? "?"} at ${collective(c.entered).site ?? "?"} instead (${evidence.where(c.entered)})`;
     return `${c.rank} ${[branch, entered].filter(Boolean).join(" and ")}`;
   };
   const onIdle = d.culprits.filter((c) => c.branch && iterationBranch(c.branch) === "on_idle").map((c) => c.rank);
@@ -198,7 +207,7 @@ function divergenceFinding(evidence: Evidence, d: Divergence, unrecorded: string
     rule: "collective-divergence",
     severity: d.hang ? "critical" : "high",
     verdict: "violated",
-    title: `Group ${g.name} (${g.role}) diverges at collective #${seq}: ${d.culprits.map((c) => c.rank).join(", ")} ${onIdle.length ? "went to on_idle instead of" : "did not enter"} ${expected.op}${d.hang ? "; deadlocked" : ""}`,
+    title: `Group ${g.name} (${g.role}) diverges at collective #${seq}: ${d.culprits.map((c) => c.rank).join(", ")} ${d.kind === "digest-mismatch" ? "entered it with another payload than" : onIdle.length ? "went to on_idle instead of" : "did not enter"} ${expected.op}${d.hang ? "; deadlocked" : ""}`,
     ranks: [...expected.ranks, ...d.culprits.map((c) => c.rank)].sort(),
     tsUs: expected.sample.tsUs,
     witness,

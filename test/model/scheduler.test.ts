@@ -51,7 +51,7 @@ test("overlap desync: three ranks wait in collective #1 that the fourth, branchi
   );
 });
 
-test("ranks that agree and exit make no finding; an op mismatch at the same seq is flagged at once", () => {
+test("ranks that agree and exit make no finding; an op mismatch at the same seq is decided once every rank has entered it or the records end", () => {
   const healthy = createModel(defaultProfile({ backend: "nixl", version: "0.5.16" }));
   const h = new Stream();
   for (let seq = 0; seq < 3; seq++) for (let tp = 0; tp < 4; tp++) collective(h, tp, seq, "all_reduce", 1 + seq, true);
@@ -61,14 +61,18 @@ test("ranks that agree and exit make no finding; an op mismatch at the same seq 
   const model = createModel(defaultProfile({ backend: "nixl", version: "0.5.16" }));
   const s = new Stream();
   for (let tp = 0; tp < 4; tp++) collective(s, tp, 0, "broadcast", 1, true);
-  collective(s, 0, 1, "all_reduce", 2, false);
-  const first = s.events.at(-1)!;
+  // tp1 enters the broadcast first; the three others enter the all_reduce: the minority, not the first, is the culprit.
   collective(s, 1, 1, "broadcast", 2, false);
-  const other = s.events.at(-1)!;
-  const found = run(model, s);
-  assert.deepEqual(found.map((v) => [v.check, v.detail.kind, v.witness, v.rank]), [["collective-divergence", "op-mismatch", [first.seq, other.seq], "decode/tp1"]]);
+  const odd = s.events.at(-1)!;
+  const entries = [0, 2, 3].map((tp) => {
+    collective(s, tp, 1, "all_reduce", 2, false);
+    return s.events.at(-1)!;
+  });
+  assert.deepEqual(run(model, s), [], "the minority is known only once all have entered");
+  assert.deepEqual(model.view().collectiveDivergences.map((d) => [d.group, d.seq, d.op, d.ranks, d.culprits]), [[`decode:${GROUP}`, 1, "all_reduce", ["decode/tp0", "decode/tp2", "decode/tp3"], ["decode/tp1"]]]);
+  const found = model.finish(s.events.at(-1)!.tsUs);
+  assert.deepEqual(found.map((v) => [v.check, v.detail.kind, v.witness, v.rank, v.detail.hang]), [["collective-divergence", "op-mismatch", [entries[0]!.seq, odd.seq], "decode/tp1", true]]);
 });
-
 test("pool sizing and the logits address from config records, raised once however many ranks state them", () => {
   const model = createModel(defaultProfile({ backend: "nixl", version: "0.5.14" }));
   const s = new Stream();

@@ -3,6 +3,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { collectiveDivergence } from "../../analyzer/rules/collectiveDivergence.js";
 import { Evidence } from "../../analyzer/rules/evidence.js";
+import { replayEvidenceOf } from "../../analyzer/rules/replayEvidence.js";
+import { replayIncident } from "../../analyzer/replay/replay.js";
+import type { IncidentDb } from "../../store/db.js";
 import { buildIncident, type SourceFile } from "./incidentBuilder.js";
 import { decodeBatch, lines, prefillBatch } from "./logLines.js";
 import { probe, type Rank } from "./probeLines.js";
@@ -43,11 +46,14 @@ function desync(tps = [0, 1, 2, 3]): SourceFile[] {
   });
 }
 
+/** The rule on the incident and the model's replay of it, as analyze runs it. */
+const judged = (db: IncidentDb) => runRule(collectiveDivergence, new Evidence(db), replayEvidenceOf(replayIncident(db)));
+
 const decodeLog: SourceFile = { path: "d0/decode-tp0.log", text: lines(decodeBatch(60, 58), decodeBatch(120, 58), decodeBatch(180, 58)) };
 
 test("a rank that took on_idle and entered another op at the same seq is the culprit of a deadlock", async () => {
   const db = await buildIncident([...desync(), decodeLog]);
-  const { findings, checked } = runRule(collectiveDivergence, new Evidence(db));
+  const { findings, checked } = judged(db);
   assert.equal(findings.length, 1);
   const [f] = findings;
   assert.equal(f!.verdict, "violated");
@@ -74,7 +80,7 @@ test("ranks whose ring holds fewer old entries are aligned from the latest first
     return { path: `p0/probe-tp${tp}.jsonl`, text: lines(iterations.flatMap((i) => matchedIteration(tp, 10 + i, 100 + i * 2, 500 + i))) };
   });
   // Both PD sides present: with decode absent the verdict could not be consistent (a gap blinds it).
-  const r = runRule(collectiveDivergence, new Evidence(await buildIncident([...files, decodeLog])));
+  const r = judged(await buildIncident([...files, decodeLog]));
   assert.deepEqual(r.findings.map((f) => f.verdict), ["consistent"]);
   assert.equal(r.checked, 4);
 });
@@ -84,16 +90,16 @@ test("records that simply end at different points are not a divergence", async (
     const iterations = tp === 3 ? [0, 1] : [0, 1, 2];
     return { path: `p0/probe-tp${tp}.jsonl`, text: lines(iterations.flatMap((i) => matchedIteration(tp, 10 + i, 100 + i * 2, 500 + i))) };
   });
-  const r = runRule(collectiveDivergence, new Evidence(await buildIncident([...files, decodeLog])));
+  const r = judged(await buildIncident([...files, decodeLog]));
   assert.deepEqual(r.findings.map((f) => f.verdict), ["consistent"]);
 });
 
 test("a rank with logs but no collective records is named; without any records the rule is undetermined", async () => {
   const tp3log: SourceFile = { path: "p0/prefill-tp3.log", text: lines(prefillBatch(5, 1, 3)) };
-  const partial = runRule(collectiveDivergence, new Evidence(await buildIncident([...desync([0, 1, 2]), tp3log])));
+  const partial = judged(await buildIncident([...desync([0, 1, 2]), tp3log]));
   assert.equal(partial.findings[0]!.verdict, "violated");
   assert.match(partial.findings[0]!.explanation, /Records of prefill\/tp3 are missing/);
-  const none = runRule(collectiveDivergence, new Evidence(await buildIncident([decodeLog])));
+  const none = judged(await buildIncident([decodeLog]));
   assert.equal(none.findings[0]!.verdict, "undetermined");
   assert.deepEqual(none.findings[0]!.missing, ["probe coll.enter/coll.exit records or a Flight Recorder dump"]);
 });

@@ -92,10 +92,11 @@ test("collectives that agree on op but not on payload: collective-divergence can
     { path: "d0/probe-tp0.jsonl", text: lines(probe(1.5, D0, "req.arrive", { rid: "r-1" }, ROOM)) },
   ]));
   assert.equal(hypothesis(a, "collectives-agree").verdict, "violated");
+  // The rule reads the model's decision, which compares digests as the hypothesis does: both say violated.
   const rule = a.findings.find((f) => f.rule === "collective-divergence")!;
-  assert.equal(rule.verdict, "undetermined");
-  assert.match(rule.title, /, but a hypothesis of the same check is violated$/);
-  assert.ok(rule.missing!.some((m) => /^hypothesis collectives-agree, the same check in the hypothesis language, is violated 1 of 2 time\(s\), first at p0\/probe-tp[01]\.jsonl:3/.test(m)), rule.missing!.join(" | "));
+  assert.equal(rule.verdict, "violated");
+  assert.match(rule.title, /^Group tp \(prefill\) diverges at collective #2: prefill\/tp1 entered it with another payload than all_reduce$/);
+  assert.match(rule.explanation, /prefill\/tp1 entered it with payload digest cc33 instead of bb22/);
 });
 
 test("a room the model times out with no record saying so is a transfer-stall finding, not a consistent rule", async () => {

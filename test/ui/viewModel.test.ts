@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { divergence, sortCollectives, type CollectiveRow } from "../../ui/view/collectives.js";
+import { culpritMark, divergenceNote, sortCollectives, type CollectiveRow } from "../../ui/view/collectives.js";
 import { groupFindings, titleShape } from "../../ui/view/findingGroups.js";
 import { TimeMap } from "../../ui/view/timemap.js";
 import { fitWindow } from "../../ui/view/window.js";
@@ -80,18 +80,21 @@ test("a finding the analyzer grouped keeps its rooms and count", () => {
   assert.deepEqual([g!.count, g!.rooms], [58, ["8449771539072680511", "3799591362462907685"]]);
 });
 
-const coll = (rank: string, seq: number, op: string): CollectiveRow => ({ rank, group: "tp_cpu", seq, op, site: "", inside: true, changedAt: 1 });
+const coll = (rank: string, seq: number, op: string): CollectiveRow => ({ rank, group: "p0/prefill:tp_cpu", seq, op, site: "", inside: true });
 
-test("collectives: rank order, and the ranks that part ways at the same seq (overlap desync)", () => {
+test("collectives: rank order, and the model's culprits marked at the seq where their group split (overlap desync)", () => {
   // DESIGN.md seed case 1: six ranks in all_reduce, TP3 and TP6 in the on_idle broadcast, one seq.
   const rows = [7, 3, 10, 0, 1, 2, 4, 5, 6].map((tp) => coll(`p0/prefill/tp${tp}`, 69683, tp === 3 || tp === 6 ? "broadcast" : "all_reduce"));
   assert.deepEqual(sortCollectives(rows).map((r) => r.rank.slice(11)), ["tp0", "tp1", "tp2", "tp3", "tp4", "tp5", "tp6", "tp7", "tp10"]);
-  assert.deepEqual(divergence(rows), [
-    { where: "p0/prefill", group: "tp_cpu", majority: { seq: 69683, op: "all_reduce" }, divergent: ["p0/prefill/tp3", "p0/prefill/tp6"], firstDivergentSeq: 69683 },
-  ]);
-  assert.deepEqual(divergence([coll("d0/decode/tp0", 41, "all_reduce"), coll("d0/decode/tp1", 42, "all_reduce"), coll("d0/decode/tp2", 42, "all_reduce")])[0]!.firstDivergentSeq, 41);
-  assert.deepEqual(divergence([coll("d0/decode/tp0", 42, "all_reduce"), coll("d0/decode/tp1", 42, "all_reduce")]), [], "in step");
-  assert.deepEqual(divergence([coll("d0/decode/tp0", 42, "all_reduce"), coll("p0/prefill/tp0", 9, "all_reduce")]), [], "two hosts are two groups");
+  const split = {
+    group: "p0/prefill:tp_cpu", where: "p0/prefill", name: "tp_cpu", seq: 69683, op: "all_reduce",
+    ranks: ["p0/prefill/tp0", "p0/prefill/tp1", "p0/prefill/tp10", "p0/prefill/tp2", "p0/prefill/tp4", "p0/prefill/tp5", "p0/prefill/tp7"],
+    culprits: ["p0/prefill/tp6", "p0/prefill/tp3"],
+  };
+  assert.deepEqual(sortCollectives(rows).map((r) => culpritMark(r, [split]).culprit), [false, false, false, true, false, false, true, false, false]);
+  assert.equal(divergenceNote(split), "p0/prefill tp_cpu: 2 ranks part ways at seq 69683 (p0/prefill/tp3, p0/prefill/tp6); the others are in all_reduce #69683");
+  assert.deepEqual(culpritMark(coll("p0/prefill/tp3", 69690, "broadcast"), [split]), { culprit: true, atSplit: false }, "a culprit that moved on is marked, its seq is not the split's");
+  assert.deepEqual(culpritMark({ ...coll("p0/prefill/tp3", 69683, "broadcast"), group: "p1/prefill:tp_cpu" }, [split]), { culprit: false, atSplit: false }, "another host's group is another group");
 });
 
 test("a window wider than the incident is the incident; one that sticks out moves in", () => {

@@ -8,7 +8,7 @@
 // and pages with the totals (a wedged incident holds tens of thousands); the
 // collectives come in rank order with the ranks that parted ways marked.
 
-import { divergence, sortCollectives } from "../view/collectives.js";
+import { culpritMark, divergenceNote, sortCollectives } from "../view/collectives.js";
 import { h, clear } from "./dom.js";
 import { formatUtc, kvPollName } from "./format.js";
 import type { ModelStateView, StateAnswer } from "./types.js";
@@ -225,29 +225,24 @@ export class StatePanel {
     return el;
   }
 
-  /** Collectives in rank order; ranks that parted ways from their group are marked, with the first seq where they did. */
+  /** Collectives in rank order; the model's culprits of each split group are marked, with the seq where it split. */
   private collectivesTable(s: ModelStateView): HTMLElement {
     const rows = sortCollectives(s.collectives);
-    const diverged = divergence(rows);
-    const divergent = new Set(diverged.flatMap((d) => d.divergent));
-    const firstSeq = new Map(diverged.map((d) => [`${d.where}\u0000${d.group}`, d.firstDivergentSeq]));
-    const groupOf = (rank: string, group: string) => `${rank.includes("/") ? rank.slice(0, rank.lastIndexOf("/")) : rank}\u0000${group}`;
+    const marks = rows.map((c) => culpritMark(c, s.collectiveDivergences));
     const body = table(
       ["rank", "group", "op", "seq", "site", "", "changed"],
-      rows.map((c) => [
+      rows.map((c, i) => [
         c.rank,
         c.group,
         c.op,
-        divergent.has(c.rank) && firstSeq.get(groupOf(c.rank, c.group)) === c.seq ? h("span", { class: "first-divergent", title: "the first seq where the group's ranks part ways" }, String(c.seq)) : String(c.seq),
+        marks[i]!.atSplit ? h("span", { class: "first-divergent", title: "the seq where the group's ranks part ways" }, String(c.seq)) : String(c.seq),
         c.site,
         c.inside ? "inside" : "",
         this.cause(c.changedAt),
       ]),
-      (i) => (divergent.has(rows[i]!.rank) ? "divergent" : ""),
+      (i) => (marks[i]!.culprit ? "divergent" : ""),
     );
-    const notes = diverged.map((d) =>
-      h("p", { class: "divergence" }, `${d.where} ${d.group}: ${d.divergent.length} rank${d.divergent.length > 1 ? "s" : ""} part ways at seq ${d.firstDivergentSeq} (${d.divergent.join(", ")}); the others are in ${d.majority.op} #${d.majority.seq}`),
-    );
+    const notes = s.collectiveDivergences.map((d) => h("p", { class: "divergence" }, divergenceNote(d)));
     const el = section("Collectives", rows.length, h("div", {}, ...notes, body));
     el.classList.add("collectives");
     return el;
