@@ -19,10 +19,11 @@ function citedPaths(text: string): string[] {
 }
 
 test("every repository path a source or document cites exists", () => {
-  // This folder's tests plant made-up paths to prove their checks fail.
+  // This folder's tests plant made-up paths to prove their checks fail; the
+  // benchmark notebook's entries name the files as they were at their commit.
   const tracked = execFileSync("git", ["ls-files", "*.ts", "*.md"], { cwd: ROOT, encoding: "utf8" })
     .split("\n")
-    .filter((f) => f !== "" && !f.startsWith("test/architecture/"));
+    .filter((f) => f !== "" && !f.startsWith("test/architecture/") && f !== "bench/RESULTS.md");
   const missing: string[] = [];
   for (const file of tracked) {
     if (!existsSync(join(ROOT, file))) continue;
