@@ -1,9 +1,14 @@
 // Builds the plain StoredEvent rows the model takes, in seq order, the way the
 // store hands them out: probe records keep their `ev` name as the kind and
-// their fields in attrs; log lines carry their text. Test support, not a test.
+// their fields in attrs, a notification's tag decoded into its fields as the
+// probe reader decodes it (ingest/formats/notifFields.ts); log lines carry
+// their text. Test support, not a test.
 
 import type { StoredEvent } from "../../store/read/events.js";
 import type { Role } from "../../domain/vocabulary.js";
+import type { ParsedEvent } from "../../domain/event.js";
+import { parseNotifTag } from "../../domain/notifTag.js";
+import { putNotifTag } from "../../ingest/formats/notifFields.js";
 
 export interface EventFields {
   role?: Role;
@@ -35,6 +40,7 @@ export class Stream {
     if (pages !== undefined) attrs.pages = pages;
     const lo = pages === undefined || pages.length === 0 ? null : Math.min(...pages.map((p) => p[0]));
     const hi = pages === undefined || pages.length === 0 ? null : Math.max(...pages.map((p) => p[1]));
+    const decoded = kind === "kv.notify" ? notifTagOf(f, attrs) : {};
     const ev: StoredEvent = {
       seq,
       tsInferred: false,
@@ -47,9 +53,9 @@ export class Stream {
       pp: f.pp ?? null,
       tp: f.tp ?? null,
       kind,
-      room: f.room ?? null,
+      room: decoded.room ?? f.room ?? null,
       rid: f.rid ?? null,
-      chunk: f.chunk ?? null,
+      chunk: decoded.chunk ?? f.chunk ?? null,
       layer: f.layer ?? null,
       pageLo: lo,
       pageHi: hi,
@@ -60,4 +66,13 @@ export class Stream {
     this.events.push(ev);
     return ev;
   }
+}
+
+/** A probe notification's tag decoded as the ingest does: room and chunk for the columns, the other fields put into `attrs`. */
+function notifTagOf(f: EventFields, attrs: Record<string, unknown>): { room?: string; chunk?: number } {
+  const tag = typeof attrs.tag === "string" ? parseNotifTag(attrs.tag) : null;
+  if (tag === null) return {};
+  const ev = { room: f.room, chunk: f.chunk } as ParsedEvent;
+  putNotifTag(ev, tag, attrs);
+  return { ...(ev.room !== undefined && { room: ev.room }), ...(ev.chunk !== undefined && { chunk: ev.chunk }) };
 }
