@@ -28,14 +28,33 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
       exportChromeTrace(db, (chunk) => {
         buffered += chunk;
         if (buffered.length >= 1 << 16) {
-          writeSync(fd, buffered);
+          writeAllSync(fd, buffered);
           buffered = "";
         }
       });
-      writeSync(fd, buffered);
+      writeAllSync(fd, buffered);
     } finally {
       if (fd !== 1) closeSync(fd);
       db.close();
     }
   },
 };
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes all of `text` to `fd`. Node makes a piped stdout non-blocking, so a
+ * write to a full pipe (a reader slower than the export) answers EAGAIN or
+ * takes part of the bytes: wait a moment and write the rest.
+ */
+function writeAllSync(fd: number, text: string): void {
+  let bytes = Buffer.from(text, "utf8");
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+      Atomics.wait(pause, 0, 0, 2);
+    }
+  }
+}
