@@ -9,7 +9,6 @@ import { decodeEvent, kindCatalogue, KINDS, type DomainEvent } from "../../analy
 import { type StoredEvent } from "../../domain/event.js";
 import { ChecksumKind, LogKind } from "../../domain/kinds.js";
 import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
-import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../store/db.js";
 import { iterateEvents } from "../../store/queries.js";
 import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "../formats/conformance/engines.js";
@@ -18,7 +17,7 @@ import { SGLANG_PD_ROWS } from "../formats/conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "../formats/conformance/sglangScheduler.js";
 import { SGLANG_TRANSFER_ROWS } from "../formats/conformance/sglangTransfer.js";
 import { buildIncident } from "../rules/incidentBuilder.js";
-import { scratchDir } from "../scratchDir.js";
+import { sharedIncident } from "../sharedIncident.js";
 
 const ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
 /** docs/log-templates.md "Deferred KV release" (docs/protocol.md §7.4): no conformance row carries it. */
@@ -33,9 +32,7 @@ async function storedEvents(): Promise<StoredEvent[]> {
   const events = [...iterateEvents(rows)];
   rows.close();
   for (const fixture of FIXTURES) {
-    const path = `${scratchDir("kvrewind-events-")}/incident.db`;
-    await ingest({ db: path, paths: [REPO + fixture] });
-    const db = openIncident(path);
+    const db = openIncident((await sharedIncident({ paths: [REPO + fixture] })).path, { readonly: true });
     events.push(...iterateEvents(db));
     db.close();
   }
