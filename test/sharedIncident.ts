@@ -21,7 +21,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AnalysisReport } from "../analyzer/rules/finding.js";
@@ -57,27 +57,34 @@ export interface SharedIncident {
   report: AnalysisReport;
 }
 
-const made = new Map<string, Promise<SharedIncident>>();
+const made = new Map<string, Promise<string>>();
 /** One build at a time per process: each takes both cores. */
 let building: Promise<unknown> = Promise.resolve();
 
-/** The incident of `inputs`, ingested and analyzed once for every test process of the run. */
-export function sharedIncident(inputs: IncidentInputs): Promise<SharedIncident> {
+/** The folder of `inputs`' incident, ingested (and analyzed when asked) once for every test process of the run. */
+function sharedFolder(inputs: IncidentInputs, analyze: boolean): Promise<string> {
   const cwd = inputs.cwd ?? REPO_ROOT;
   const name = inputs.name ?? basename(resolve(cwd, inputs.paths[0] ?? "."));
-  const args = JSON.stringify({ cwd, paths: inputs.paths, name });
-  let incident = made.get(args);
-  if (!incident) {
+  const args = JSON.stringify({ cwd, paths: inputs.paths, name, analyze });
+  let folder = made.get(args);
+  if (!folder) {
     const dir = join(buildFolder(), hash(JSON.stringify({ args, files: inputFiles(cwd, inputs.paths) })));
-    const ready = building.then(() => ensureBuilt(dir, (into) => buildApart({ dir: into, cwd, paths: [...inputs.paths], name })));
-    building = ready.catch(() => undefined);
-    incident = ready.then(() => ({
-      path: join(dir, ANALYZED_DB),
-      report: JSON.parse(readFileSync(join(dir, REPORT), "utf8")) as AnalysisReport,
-    }));
-    made.set(args, incident);
+    folder = building.then(() => ensureBuilt(dir, (into) => buildApart({ dir: into, cwd, paths: [...inputs.paths], name, analyze }))).then(() => dir);
+    building = folder.catch(() => undefined);
+    made.set(args, folder);
   }
-  return incident;
+  return folder;
+}
+
+/** The incident of `inputs`, ingested and analyzed once for every test process of the run: open it read-only. */
+export async function sharedIncident(inputs: IncidentInputs): Promise<SharedIncident> {
+  const dir = await sharedFolder(inputs, true);
+  return { path: join(dir, ANALYZED_DB), report: JSON.parse(readFileSync(join(dir, REPORT), "utf8")) as AnalysisReport };
+}
+
+/** The incident of `inputs` as the ingest left it (no replay yet, so no snapshots), made once for every test process of the run: open it read-only. */
+export async function ingestedIncident(inputs: IncidentInputs): Promise<string> {
+  return join(await sharedFolder(inputs, false), INGESTED_DB);
 }
 
 /** A fixture incident (fixtures/incidents/<name>) as the golden and agreement tests ingest it: from its folder, every entry but expected.json. */
@@ -89,16 +96,17 @@ export function fixtureInputs(name: string): IncidentInputs {
 /** A private copy of the shared incident, analyzed, in a scratch directory, for a test that writes to it. */
 export async function incidentCopy(inputs: IncidentInputs): Promise<SharedIncident> {
   const shared = await sharedIncident(inputs);
-  const path = join(scratchDir("kvrewind-copy-"), "incident.db");
-  copyFileSync(shared.path, path);
-  return { path, report: shared.report };
+  return { path: copyToScratch(shared.path), report: shared.report };
 }
 
-/** A private copy of the incident as the ingest left it (no replay yet, so no snapshots), for a test that writes to it. */
+/** A private copy of the incident as the ingest left it, for a test that writes to it. */
 export async function ingestedCopy(inputs: IncidentInputs): Promise<string> {
-  const shared = await sharedIncident(inputs);
+  return copyToScratch(await ingestedIncident(inputs));
+}
+
+function copyToScratch(db: string): string {
   const path = join(scratchDir("kvrewind-copy-"), "incident.db");
-  copyFileSync(join(dirname(shared.path), INGESTED_DB), path);
+  copyFileSync(db, path);
   return path;
 }
 
@@ -124,13 +132,13 @@ async function ensureBuilt(dir: string, make: (into: string) => Promise<void>): 
         const into = `${dir}.building-${process.pid}`;
         rmSync(into, { recursive: true, force: true });
         mkdirSync(into, { recursive: true });
-        await make(into);
         try {
+          await make(into);
           renameSync(into, dir);
         } catch (err) {
-          // Only when a process that was taken for dead finished the same folder first.
-          if (!existsSync(dir)) throw err;
           rmSync(into, { recursive: true, force: true });
+          // A rename fails when a process taken for dead finished the same folder first: that one is complete.
+          if (!existsSync(dir)) throw err;
         }
         return;
       } finally {

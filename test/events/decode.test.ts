@@ -17,7 +17,7 @@ import { SGLANG_PD_ROWS } from "../formats/conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "../formats/conformance/sglangScheduler.js";
 import { SGLANG_TRANSFER_ROWS } from "../formats/conformance/sglangTransfer.js";
 import { buildIncident } from "../rules/incidentBuilder.js";
-import { sharedIncident } from "../sharedIncident.js";
+import { ingestedIncident } from "../sharedIncident.js";
 
 const ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
 /** docs/log-templates.md "Deferred KV release" (docs/protocol.md §7.4): no conformance row carries it. */
@@ -32,7 +32,7 @@ async function storedEvents(): Promise<StoredEvent[]> {
   const events = [...iterateEvents(rows)];
   rows.close();
   for (const fixture of FIXTURES) {
-    const db = openIncident((await sharedIncident({ paths: [REPO + fixture] })).path, { readonly: true });
+    const db = openIncident(await ingestedIncident({ paths: [REPO + fixture] }), { readonly: true });
     events.push(...iterateEvents(db));
     db.close();
   }

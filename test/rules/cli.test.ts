@@ -8,7 +8,7 @@ import { analysisReportSchema } from "../../analyzer/rules/finding.js";
 import { incidentDiffSchema } from "../../analyzer/rules/diff.js";
 import { abRun, healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
 import { scratchDir } from "../scratchDir.js";
-import { incidentCopy } from "../sharedIncident.js";
+import { ingestedCopy } from "../sharedIncident.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
@@ -100,7 +100,7 @@ test("export --format chrome-json writes a trace with named lanes, slices and qu
 test("a witness whose line has no time of its own says so, in the text report and in the JSON", async () => {
   const bundle = fileURLToPath(new URL("../../../test/bundles/k8s-mooncake-pod-logs/", import.meta.url));
   // The bundle as `analyze <bundle>` ingests it (test/sharedIncident.ts); ingesting a folder first is the test above.
-  const { path } = await incidentCopy({ paths: [bundle] });
+  const path = await ingestedCopy({ paths: [bundle] });
   const json = kvrewind("analyze", path, "--json");
   const report = analysisReportSchema.parse(JSON.parse(json.stdout));
   const witnesses = report.findings.flatMap((f) => f.witness);

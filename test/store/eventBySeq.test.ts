@@ -9,12 +9,12 @@ import { fileURLToPath } from "node:url";
 import { eventBlocks } from "../../store/blocks/eventBlocks.js";
 import { openIncident } from "../../store/db.js";
 import { eventBySeq, iterateEvents } from "../../store/queries.js";
-import { sharedIncident } from "../sharedIncident.js";
+import { ingestedIncident } from "../sharedIncident.js";
 
 const HEALTHY = fileURLToPath(new URL("../../../fixtures/incidents/healthy", import.meta.url));
 
 test("a seq on a fresh connection reads the same event as the block list path and a walk", async () => {
-  const { path } = await sharedIncident({ paths: [HEALTHY] });
+  const path = await ingestedIncident({ paths: [HEALTHY] });
   const walk = openIncident(path, { readonly: true });
   const all = [...iterateEvents(walk)];
   const blocks = eventBlocks(walk).list;

@@ -16,7 +16,7 @@ import { EventReader } from "../../store/blocks/eventCursor.js";
 import { EVENTS_TABLE_COLUMNS, registerEventsTable } from "../../store/eventsTable.js";
 import { eventsColumnsRead } from "../../store/query/columnsRead.js";
 import { runUserQuery } from "../../store/query/userQuery.js";
-import { sharedIncident } from "../sharedIncident.js";
+import { ingestedIncident } from "../sharedIncident.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const INPUTS = ["fixtures/incidents/hicache-indexk-race", "fixtures/incidents/checksum-evidence", "fixtures/incidents/nixl-abort-wedge", "test/bundles/k8s-mooncake-pod-logs"];
@@ -24,7 +24,7 @@ const INPUTS = ["fixtures/incidents/hicache-indexk-race", "fixtures/incidents/ch
 const dbs: string[] = [];
 
 before(async () => {
-  for (const input of INPUTS) dbs.push((await sharedIncident({ paths: [join(ROOT, input)] })).path);
+  for (const input of INPUTS) dbs.push(await ingestedIncident({ paths: [join(ROOT, input)] }));
 });
 
 test("a statement reads the columns it names, in any case or quoting; literals and comments name none", () => {
