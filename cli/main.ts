@@ -6,32 +6,34 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import type { CommandModule } from "yargs";
 import { EXIT_CODES_HELP, ExitCode } from "./exitCodes.js";
-import { analyzeCommand } from "./commands/analyze.js";
-import { checkCommand } from "./commands/check.js";
-import { demoCommand } from "./commands/demo.js";
-import { diffCommand } from "./commands/diff.js";
-import { exportCommand } from "./commands/export.js";
-import { ingestCommand } from "./commands/ingest.js";
-import { queryCommand } from "./commands/query.js";
-import { replayCommand } from "./commands/replay.js";
-import { serveCommand } from "./commands/serve.js";
 
-const commands: CommandModule[] = [
-  ingestCommand as CommandModule,
-  analyzeCommand as CommandModule,
-  replayCommand as CommandModule,
-  diffCommand as CommandModule,
-  checkCommand as CommandModule,
-  exportCommand as CommandModule,
-  queryCommand as CommandModule,
-  serveCommand,
-  demoCommand,
-];
+/**
+ * Each command's module, imported only when that command is the one asked
+ * for: a command's start-up loads the code it runs, not every command's
+ * (the server's, the analyzer's). The general help, a missing or an unknown
+ * command load them all, in this order.
+ */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  ingest: async () => (await import("./commands/ingest.js")).ingestCommand as CommandModule,
+  analyze: async () => (await import("./commands/analyze.js")).analyzeCommand as CommandModule,
+  replay: async () => (await import("./commands/replay.js")).replayCommand as CommandModule,
+  diff: async () => (await import("./commands/diff.js")).diffCommand as CommandModule,
+  check: async () => (await import("./commands/check.js")).checkCommand as CommandModule,
+  export: async () => (await import("./commands/export.js")).exportCommand as CommandModule,
+  query: async () => (await import("./commands/query.js")).queryCommand as CommandModule,
+  serve: async () => (await import("./commands/serve.js")).serveCommand,
+  demo: async () => (await import("./commands/demo.js")).demoCommand,
+};
+
+async function commandsFor(argv: string[]): Promise<CommandModule[]> {
+  const asked = Object.hasOwn(COMMANDS, argv[0] ?? "") ? COMMANDS[argv[0]!] : undefined;
+  return asked ? [await asked()] : Promise.all(Object.values(COMMANDS).map((load) => load()));
+}
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)
     .scriptName("kvrewind")
-    .command(commands)
+    .command(await commandsFor(argv))
     .demandCommand(1, "name a command; see --help")
     .strict()
     .fail((msg, err) => {

@@ -9,7 +9,6 @@ import { decodeEvent, kindCatalogue, KINDS, type DomainEvent } from "../../analy
 import { type StoredEvent } from "../../domain/event.js";
 import { ChecksumKind, LogKind } from "../../domain/kinds.js";
 import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
-import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../store/db.js";
 import { iterateEvents } from "../../store/read/events.js";
 import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "../formats/conformance/engines.js";
@@ -19,7 +18,7 @@ import { SGLANG_PD_ROWS } from "../formats/conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "../formats/conformance/sglangScheduler.js";
 import { SGLANG_TRANSFER_ROWS } from "../formats/conformance/sglangTransfer.js";
 import { buildIncident } from "../rules/incidentBuilder.js";
-import { scratchDir } from "../scratchDir.js";
+import { ingestedIncident } from "../sharedIncident.js";
 
 const SGLANG_ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
 const ENGINE_ROWS = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
@@ -38,9 +37,7 @@ async function storedEvents(): Promise<StoredEvent[]> {
   const events = [...iterateEvents(rows)];
   rows.close();
   for (const fixture of FIXTURES) {
-    const path = `${scratchDir("kvrewind-events-")}/incident.db`;
-    await ingest({ db: path, paths: [REPO + fixture] });
-    const db = openIncident(path);
+    const db = openIncident(await ingestedIncident({ paths: [REPO + fixture] }), { readonly: true });
     events.push(...iterateEvents(db));
     db.close();
   }

@@ -1,8 +1,9 @@
 // Golden tests: every fixture bundle with a hand-written expected.json is
-// ingested and analyzed, and the analysis must reach the bundle's conclusion
-// (fixtures/README.md "expected.json"): the top suspect, each finding that
-// must fire (rule, room, ranks, witness text), the rules that must not fire,
-// the severity cap of the healthy run, and the A/B pair's diff.
+// ingested and analyzed (once per test run, test/sharedIncident.ts), and the
+// analysis must reach the bundle's conclusion (fixtures/README.md
+// "expected.json"): the top suspect, each finding that must fire (rule, room,
+// ranks, witness text), the rules that must not fire, the severity cap of the
+// healthy run, and the A/B pair's diff.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,13 +11,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Expected, type ExpectedT } from "../../fixtures/generator/expected.js";
-import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import { diffIncidents } from "../../analyzer/rules/diff.js";
 import { analysisReportSchema, type AnalysisReport, type Finding } from "../../analyzer/rules/finding.js";
 import { severityRank } from "../../domain/vocabulary.js";
-import { analyzeIncident } from "../../analyzer/rules/index.js";
-import { scratchDir } from "../scratchDir.js";
+import { fixtureInputs, sharedIncident } from "../sharedIncident.js";
 
 const INCIDENTS = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
 const bundles = readdirSync(INCIDENTS).filter((name) => readdirSync(join(INCIDENTS, name)).includes("expected.json")).sort();
@@ -32,24 +31,11 @@ interface Analyzed {
 
 const analyzed = new Map<string, Analyzed>();
 
-async function ingestBundle(name: string): Promise<IncidentDb> {
-  const dir = join(INCIDENTS, name);
-  const db = join(scratchDir(`kvrewind-golden-${name}-`), "incident.db");
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    await ingest({ db, paths: readdirSync(dir).filter((f) => f !== "expected.json") });
-  } finally {
-    process.chdir(cwd);
-  }
-  return openIncident(db);
-}
-
 before(async () => {
   for (const name of bundles) {
     const expected = expectations.get(name)!;
-    const db = await ingestBundle(name);
-    analyzed.set(name, { db, report: analyzeIncident(db, { name }), expected });
+    const { path, report } = await sharedIncident(fixtureInputs(name));
+    analyzed.set(name, { db: openIncident(path, { readonly: true }), report, expected });
   }
 });
 

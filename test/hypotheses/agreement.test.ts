@@ -6,7 +6,7 @@
 // the reverse of a violation.) A rule the language states only in part is
 // violated wherever that part is.
 
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -14,14 +14,11 @@ import { fileURLToPath } from "node:url";
 import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
 import { loadLibrary } from "../../analyzer/hypotheses/library.js";
 import { CAUSE_CHECKS, HYPOTHESIS_CHECKS, RULES_STATED_IN_PART } from "../../analyzer/rules/checks.js";
-import { analyzeIncident } from "../../analyzer/rules/index.js";
+import type { AnalysisReport } from "../../analyzer/rules/finding.js";
 import type { RuleId } from "../../domain/vocabulary.js";
-import { ingest } from "../../ingest/pipeline.js";
-import { openIncident } from "../../store/db.js";
-import { BUNDLE_NAMES, bundle, cleanUp } from "../rules/handBundles.js";
-import { scratchDir } from "../scratchDir.js";
-
-after(cleanUp);
+import { openIncident, type IncidentDb } from "../../store/db.js";
+import { BUNDLE_NAMES, bundleInputs } from "../rules/handBundles.js";
+import { fixtureInputs, sharedIncident, type IncidentInputs } from "../sharedIncident.js";
 
 /**
  * The library hypotheses of each rule, from the one table (analyzer/rules/checks.ts): those that restate
@@ -52,24 +49,16 @@ const RULE_PARTS = hypothesesByRule(true);
 const INCIDENTS = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
 const library = loadLibrary();
 
-async function fixture(name: string) {
-  const db = join(scratchDir(`kvrewind-agree-${name}-`), "incident.db");
-  const dir = join(INCIDENTS, name);
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    await ingest({ db, paths: readdirSync(dir).filter((f) => f !== "expected.json") });
-  } finally {
-    process.chdir(cwd);
-  }
-  return openIncident(db, { readonly: true });
+/** The shared incident (test/sharedIncident.ts), read-only, and its analysis. */
+async function analyzed(inputs: IncidentInputs): Promise<{ db: IncidentDb; report: AnalysisReport }> {
+  const { path, report } = await sharedIncident(inputs);
+  return { db: openIncident(path, { readonly: true }), report };
 }
 
 /** The partial statements seen violated somewhere: the implication above is tested only where one is. */
 const partsViolated = new Set<string>();
 
-function disagreements(name: string, db: Parameters<typeof checkHypotheses>[0]): string[] {
-  const report = analyzeIncident(db, { name });
+function disagreements(name: string, db: IncidentDb, report: AnalysisReport): string[] {
   const verdicts = new Map(checkHypotheses(db, library).verdicts.map((v) => [v.name!, v]));
   const out: string[] = [];
   for (const [rule, names] of Object.entries(RULE_HYPOTHESES)) {
@@ -99,9 +88,9 @@ test("on every fixture incident, each rule and its hypotheses agree on whether i
   const names = readdirSync(INCIDENTS).filter((n) => readdirSync(join(INCIDENTS, n)).includes("expected.json"));
   assert.ok(names.length >= 10);
   for (const name of names) {
-    const db = await fixture(name);
+    const { db, report } = await analyzed(fixtureInputs(name));
     try {
-      found.push(...disagreements(name, db));
+      found.push(...disagreements(name, db, report));
     } finally {
       db.close();
     }
@@ -111,7 +100,14 @@ test("on every fixture incident, each rule and its hypotheses agree on whether i
 
 test("on every hand-written bundle, each rule and its hypotheses agree on whether it is violated", async () => {
   const found: string[] = [];
-  for (const name of BUNDLE_NAMES) found.push(...disagreements(name, (await bundle(name)).db));
+  for (const name of BUNDLE_NAMES) {
+    const { db, report } = await analyzed(bundleInputs(name));
+    try {
+      found.push(...disagreements(name, db, report));
+    } finally {
+      db.close();
+    }
+  }
   assert.deepEqual(found, []);
 });
 

@@ -28,6 +28,18 @@ function lineOf(path: string, line: number): string {
 }
 
 const dir = scratchDir("kvrewind-check-cli-");
+const ingested = new Map<string, string>();
+
+/** `kvrewind ingest fixtures/incidents/<name>` into <dir>/<name>.db, once per file: the tests below read it (`analyze` adds its findings). */
+function ingestedFixture(name: "ab-fp8" | "ab-bf16"): string {
+  let db = ingested.get(name);
+  if (db === undefined) {
+    db = join(dir, `${name}.db`);
+    assert.equal(kvrewind("ingest", `fixtures/incidents/${name}`, "--db", db).status, 0);
+    ingested.set(name, db);
+  }
+  return db;
+}
 
 test("a user's sentence in a file, checked against an incident's logs: violated, with the lines that prove it", () => {
   const file = join(dir, "reads-after-notify.hyp");
@@ -46,8 +58,7 @@ test("a user's sentence in a file, checked against an incident's logs: violated,
 });
 
 test("--json follows the verdict schema; --markdown is a table; a consistent check exits 0", () => {
-  const db = join(dir, "fp8.db");
-  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-fp8", "--db", db).status, 0);
+  const db = ingestedFixture("ab-fp8");
   const r = kvrewind("check", db, "page-not-reused-in-flight", "--json");
   assert.equal(r.status, 0, r.stderr);
   const out = z.object({ incident: z.string(), hypotheses: z.array(hypothesisVerdictSchema) }).parse(JSON.parse(r.stdout));
@@ -62,8 +73,7 @@ test("--json follows the verdict schema; --markdown is a table; a consistent che
 });
 
 test("the post-mortem ends with the hypotheses tested: confirmed, ruled out, and untested with what was missing", () => {
-  const db = join(dir, "bf16-ledger.db");
-  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-bf16", "--db", db).status, 0);
+  const db = ingestedFixture("ab-bf16");
   const md = kvrewind("analyze", db, "--markdown").stdout;
   const ledger = md.slice(md.indexOf("\n## Hypotheses tested\n"));
   assert.ok(ledger.length > 1, "a ledger section");
@@ -79,8 +89,7 @@ test("the post-mortem ends with the hypotheses tested: confirmed, ruled out, and
 });
 
 test("analyze --json and the text report carry the same ledger: a hypotheses section beside the findings", () => {
-  const db = join(dir, "bf16-ledger-json.db");
-  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-bf16", "--db", db).status, 0);
+  const db = ingestedFixture("ab-bf16");
   const json = kvrewind("analyze", db, "--json");
   const out = analysisSchema.parse(JSON.parse(json.stdout));
   assert.deepEqual(out.hypotheses.map((v) => v.name).sort(), loadLibrary().map((h) => h.name).sort());
@@ -121,10 +130,8 @@ test("--list names every library hypothesis with its statement", () => {
 });
 
 test("A/B on the fp8/bf16 pair: stale writes after a free only with bf16, as rates of their instances; exit 1 when either side is violated; `diff` weighs the causes by them", () => {
-  const fp8 = join(dir, "ab-fp8.db");
-  const bf16 = join(dir, "ab-bf16.db");
-  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-fp8", "--db", fp8).status, 0);
-  assert.equal(kvrewind("ingest", "fixtures/incidents/ab-bf16", "--db", bf16).status, 0);
+  const fp8 = ingestedFixture("ab-fp8");
+  const bf16 = ingestedFixture("ab-bf16");
   const r = kvrewind("check", fp8, bf16, "--hypothesis", "docs/hypotheses/page-not-reused-in-flight.hyp", "--hypothesis", "docs/hypotheses/checksums-agree.hyp", "--json");
   assert.equal(r.status, 1, r.stderr);
   const ab = JSON.parse(r.stdout) as { a: string; b: string; hypotheses: { hypothesis: string; a: z.infer<typeof hypothesisVerdictSchema>; b: z.infer<typeof hypothesisVerdictSchema> }[] };

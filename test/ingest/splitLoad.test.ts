@@ -3,9 +3,9 @@
 // the same rows in the same order (time, line, host, rank, kind, room, attrs,
 // inferred marks), the same texts and the same per-source statistics. Real
 // files of the test bundles and format fixtures are cut at every line (parts
-// of a few bytes), and at coarser steps, so that cuts land inside
-// tracebacks, crash dumps, CRI partial lines, runs of undated lines and
-// glog stamps that take their year from the lines above.
+// of a few bytes, up to three files to a load), and at coarser steps, so
+// that cuts land inside tracebacks, crash dumps, CRI partial lines, runs of
+// undated lines and glog stamps that take their year from the lines above.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -121,13 +121,33 @@ const LOG_FILES = [
   ...filesUnder(join(ROOT, "test/formats/fixtures")),
 ];
 
+/**
+ * Sources in loads of up to three, each more than a quarter of its load's bytes, so that
+ * planLoad cuts every one of them. A load's cost is its workers' start-up, not its cuts: three
+ * files in a load cost about what one does.
+ */
+function loadsCuttingEach(sources: LoadSource[]): LoadSource[][] {
+  const bySize = [...sources].sort((a, b) => b.bytes - a.bytes);
+  const loads: LoadSource[][] = [];
+  while (bySize.length > 0) {
+    const load = [bySize.shift()!];
+    const bytes = (): number => load.reduce((n, s) => n + s.bytes, 0);
+    while (load.length < 3 && bySize.length > 0 && bySize[0]!.bytes * 3 > bytes()) load.push(bySize.shift()!);
+    loads.push(load.map((s, i) => ({ ...s, sourceId: i + 1 })));
+  }
+  return loads;
+}
+
 test("every bundle and fixture file cut at every line (and coarser) loads as it loads whole", async () => {
-  for (const path of LOG_FILES) {
-    const sources = loadSources([path]);
-    const s = sources[0];
-    // Files of a line or two have nothing to cut; JSON dumps and checksum tables are read whole.
-    if (s === undefined || s.bytes < 1024 || s.format.startsWith("flight-recorder") || s.format.startsWith("checksum")) continue;
-    await assertSplitLikeWhole(sources, [1]);
+  // Each file is scanned and dated on its own, as if it were read alone; files are then loaded in
+  // threes (their rows merged), every one of them cut at every line.
+  const sources = LOG_FILES.flatMap((path) => loadSources([path]));
+  // Files of a line or two have nothing to cut; JSON dumps and checksum tables are read whole.
+  const cuttable = sources.filter((s) => !(s.bytes < 1024 || s.format.startsWith("flight-recorder") || s.format.startsWith("checksum")));
+  for (const load of loadsCuttingEach(cuttable)) {
+    const plan = planLoad(load, 2, { splitBytes: 0, partBytes: 1 });
+    assert.deepEqual(plan.split.map((s) => s.source.displayPath).sort(), load.map((s) => s.displayPath).sort(), "every file of the load is cut");
+    await assertSplitLikeWhole(load, [1]);
   }
 });
 

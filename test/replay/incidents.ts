@@ -1,15 +1,14 @@
 // Test support: the hand-written incidents under test/replay/inputs/, ingested
-// by the real pipeline into a fresh incident database, and a way to name an
-// event by the file and line it came from (seqs depend on the merge; files and
-// lines are what the expectations were written against).
+// by the real pipeline once per test run, each caller given its own copy of
+// the fresh incident database, and a way to name an event by the file and line
+// it came from (seqs depend on the merge; files and lines are what the
+// expectations were written against).
 
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import { iterateEvents } from "../../store/read/events.js";
 import { listSources } from "../../store/read/sources.js";
-import { scratchDir } from "../scratchDir.js";
+import { ingestedCopy } from "../sharedIncident.js";
 
 /** From dist/test/replay/ back to the sources' inputs. */
 const INPUTS = new URL("../../../test/replay/inputs/", import.meta.url);
@@ -18,9 +17,9 @@ export function inputDir(name: string): string {
   return fileURLToPath(new URL(`${name}/`, INPUTS));
 }
 
+/** The case as the ingest left it (ingested once per test run, test/sharedIncident.ts), in a database of the caller's own. */
 export async function ingestCase(name: string): Promise<{ db: IncidentDb; path: string }> {
-  const path = join(scratchDir("kvrewind-replay-"), "incident.db");
-  await ingest({ db: path, paths: [inputDir(name)] });
+  const path = await ingestedCopy({ paths: [inputDir(name)] });
   return { db: openIncident(path), path };
 }
 

@@ -8,6 +8,7 @@ import { analysisReportSchema } from "../../analyzer/rules/finding.js";
 import { incidentDiffSchema } from "../../analyzer/rules/diff.js";
 import { abRun, healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
 import { scratchDir } from "../scratchDir.js";
+import { ingestedCopy } from "../sharedIncident.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
@@ -96,15 +97,17 @@ test("export --format chrome-json writes a trace with named lanes, slices and qu
   assert.ok(slices.every((e) => typeof e.ts === "number" && (e.ts as number) >= 0));
 });
 
-test("a witness whose line has no time of its own says so, in the text report and in the JSON", () => {
+test("a witness whose line has no time of its own says so, in the text report and in the JSON", async () => {
   const bundle = fileURLToPath(new URL("../../../test/bundles/k8s-mooncake-pod-logs/", import.meta.url));
-  const json = kvrewind("analyze", bundle, "--json");
+  // The bundle as `analyze <bundle>` ingests it (test/sharedIncident.ts); ingesting a folder first is the test above.
+  const path = await ingestedCopy({ paths: [bundle] });
+  const json = kvrewind("analyze", path, "--json");
   const report = analysisReportSchema.parse(JSON.parse(json.stdout));
   const witnesses = report.findings.flatMap((f) => f.witness);
   // The traceback-only capture of prefill TP1: its one record's time is inferred from its host's other files.
   const death = witnesses.find((w) => w.source.endsWith("sglang-prefill-0/previous-tp1.log"));
   assert.equal(death?.tsInferred, true);
   assert.ok(witnesses.filter((w) => w.source.endsWith(".log") && !w.source.endsWith("previous-tp1.log")).every((w) => w.tsInferred === undefined));
-  const text = kvrewind("analyze", bundle);
+  const text = kvrewind("analyze", path);
   assert.match(text.stdout, /previous-tp1\.log:1 #\d+ \(time inferred\)  Exception in thread Thread-3 \(bootstrap_thread\):/);
 });

@@ -1,16 +1,14 @@
 // The hand-written bundles of test/bundles/ (README there), ingested by the
-// real pipeline into temporary databases and analyzed once per test run;
+// real pipeline and analyzed once per test run (test/sharedIncident.ts);
 // facts a test needs (rooms, rids) are read from the bundle's own files.
 
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
-import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
-import { analyzeIncident } from "../../analyzer/rules/index.js";
 import type { AnalysisReport, Finding } from "../../analyzer/rules/finding.js";
-import { scratchDir } from "../scratchDir.js";
+import { incidentCopy, type IncidentInputs } from "../sharedIncident.js";
 
 export const BUNDLES = fileURLToPath(new URL("../../../test/bundles/", import.meta.url));
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
@@ -24,38 +22,35 @@ export interface Analyzed {
 }
 
 const analyzed = new Map<string, Analyzed>();
-const roots: string[] = [];
 
 function filesOf(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
-/** The bundle ingested and analyzed (once per run). */
+/** The bundle as the tests ingest it: from its folder, every file by its path in the bundle. */
+export function bundleInputs(name: string): IncidentInputs {
+  const dir = join(BUNDLES, name);
+  return { cwd: dir, paths: filesOf(dir).map((f) => relative(dir, f)), name };
+}
+
+/**
+ * The bundle ingested and analyzed (once per test run, test/sharedIncident.ts),
+ * in a database of this process's own: tests replay it, store snapshots and
+ * analyses in it.
+ */
 export async function bundle(name: string): Promise<Analyzed> {
   const known = analyzed.get(name);
   if (known) return known;
-  const dir = join(BUNDLES, name);
-  const root = scratchDir(`kvrewind-bundle-${name}-`);
-  roots.push(root);
-  const path = join(root, "incident.db");
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    await ingest({ db: path, paths: filesOf(dir).map((f) => relative(dir, f)) });
-  } finally {
-    process.chdir(cwd);
-  }
-  const db = openIncident(path);
-  const made = { db, path, report: analyzeIncident(db, { name }) };
+  const { path, report } = await incidentCopy(bundleInputs(name));
+  const made = { db: openIncident(path), path, report };
   analyzed.set(name, made);
   return made;
 }
 
-/** Closes the databases and removes the temporary directories. */
+/** Closes the databases (their directories go when the process exits). */
 export function cleanUp(): void {
   for (const a of analyzed.values()) a.db.close();
   analyzed.clear();
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 }
 
 /** A file of a bundle, as text. */

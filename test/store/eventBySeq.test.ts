@@ -5,19 +5,16 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ingest } from "../../ingest/pipeline.js";
 import { eventBlocks } from "../../store/blocks/eventBlocks.js";
 import { openIncident } from "../../store/db.js";
 import { eventBySeq, iterateEvents } from "../../store/read/events.js";
-import { scratchDir } from "../scratchDir.js";
+import { ingestedIncident } from "../sharedIncident.js";
 
 const HEALTHY = fileURLToPath(new URL("../../../fixtures/incidents/healthy", import.meta.url));
 
 test("a seq on a fresh connection reads the same event as the block list path and a walk", async () => {
-  const path = join(scratchDir("kvrewind-seq-"), "incident.db");
-  await ingest({ db: path, paths: [HEALTHY] });
+  const path = await ingestedIncident({ paths: [HEALTHY] });
   const walk = openIncident(path, { readonly: true });
   const all = [...iterateEvents(walk)];
   const blocks = eventBlocks(walk).list;

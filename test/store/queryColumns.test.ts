@@ -11,13 +11,12 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../store/db.js";
 import { EventReader } from "../../store/blocks/eventCursor.js";
 import { EVENTS_TABLE_COLUMNS, registerEventsTable } from "../../store/eventsTable.js";
 import { eventsColumnsRead } from "../../store/query/columnsRead.js";
 import { runUserQuery } from "../../store/query/userQuery.js";
-import { scratchDir } from "../scratchDir.js";
+import { ingestedIncident } from "../sharedIncident.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const INPUTS = ["fixtures/incidents/hicache-indexk-race", "fixtures/incidents/checksum-evidence", "fixtures/incidents/nixl-abort-wedge", "test/bundles/k8s-mooncake-pod-logs"];
@@ -25,12 +24,7 @@ const INPUTS = ["fixtures/incidents/hicache-indexk-race", "fixtures/incidents/ch
 const dbs: string[] = [];
 
 before(async () => {
-  const dir = scratchDir("kvrewind-query-columns-");
-  for (const [i, input] of INPUTS.entries()) {
-    const db = join(dir, `${i}.db`);
-    await ingest({ db, paths: [join(ROOT, input)] });
-    dbs.push(db);
-  }
+  for (const input of INPUTS) dbs.push(await ingestedIncident({ paths: [join(ROOT, input)] }));
 });
 
 test("a statement reads the columns it names, in any case or quoting; literals and comments name none", () => {
