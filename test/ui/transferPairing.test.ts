@@ -3,6 +3,7 @@
 // timeline's transfer span follow it. A room whose decode side spans two TP
 // ranks: prefill tp1 writes chunk 0 to decode tp1 alone (§5.2 rank mapping),
 // so decode tp0's notification of chunk 0, logged first, is not its landing.
+// The clock check's causal pairs follow the same rule.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +12,8 @@ import { roomFlow } from "../../ui/server/flows.js";
 import { buildTimelineIndex } from "../../ui/server/timeline-index.js";
 import { SPAN_TRANSFER } from "../../ui/server/timeline-details.js";
 import { eventsOfRoom } from "../../store/read/events.js";
+import { Evidence } from "../../analyzer/rules/evidence.js";
+import { causalInversions } from "../../analyzer/rules/gaps/clock.js";
 import { buildIncident } from "../rules/incidentBuilder.js";
 import { probe, type Rank } from "../rules/probeLines.js";
 
@@ -57,5 +60,22 @@ test("the post's arrow and transfer span end at the notification of the decode r
   assert.deepEqual(fromPostTp1.map((i) => spans.seq[i]), [notifyTp1]);
   assert.equal(spans.end[fromPostTp1[0]!], index.ts[index.posOfSeq[notifyTp1]!]);
   assert.equal(spans.open[fromPostTp1[0]!], 0);
+  db.close();
+});
+
+test("the clock check pairs a notification with the post the model would land by it, even when it comes first", async () => {
+  // Prefill TP 2, decode TP 1 (one host, so no clock is moved): prefill tp1
+  // writes to decode tp0, the room's only decode rank (§5.2), and decode
+  // tp0's notification of chunk 0 is stamped 1 s before that post.
+  const decode: Rank = { host: "n0", role: "decode", tp: 0 };
+  const prefill: Rank = { host: "n0", role: "prefill", tp: 1 };
+  const db = await buildIncident([
+    { path: "n0/probe-decode-tp0.jsonl", text: [probe(1.0, decode, "kv.meta", { pages: [[0, 4]], dst: "n0/tp1", item_len: 8448 }, ROOM), probe(1.2, decode, "kv.notify", { tag: `${ROOM}_kv_0_1_1` }, ROOM)].join("\n") + "\n" },
+    { path: "n0/probe-prefill-tp1.jsonl", text: probe(2.2, prefill, "kv.post", { chunk: 0, last: true, buffer: "kv", pages: [[0, 4]], dst_pages: [[0, 4]], dst: "n0/tp0", queue: 0 }, ROOM) + "\n" },
+  ]);
+  const events = eventsOfRoom(db, ROOM);
+  const [inversion] = causalInversions(new Evidence(db));
+  assert.equal(inversion?.gap.kind, "causal-inversion");
+  assert.deepEqual(inversion.witness.map((w) => w.seq), [events.find((e) => e.kind === "kv.post")!.seq, events.find((e) => e.kind === "kv.notify")!.seq]);
   db.close();
 });
