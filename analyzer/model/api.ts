@@ -7,6 +7,7 @@ import type { StoredEvent } from "../../domain/event.js";
 import type { Envelope } from "../../domain/domainEvent.js";
 import type { ModelDumpedPage } from "./pagePath.js";
 import type { PageKernels } from "./pageKernels.js";
+import type { TransferLanding } from "./transferPairing.js";
 
 
 /** How the prefill bootstrap thread answers an ABORT frame (§7.1, §7.2). */
@@ -195,6 +196,8 @@ export interface ReplayModel {
   pageKernels(): PageKernels<ModelDumpedPage>;
   /** Called once after the last event: timeouts and stalls that only the end reveals. */
   finish(lastTsUs: number): Violation[];
+  /** Every post landed since the model was created (not since a snapshot it was restored from), with what landed it. */
+  landings(): TransferLanding[];
   coverage(): CheckCoverage[];
   view(filter?: { room?: string }): ModelStateView;
   /** JSON-serialisable state; restoreModel(profile, snapshot) continues exactly where this left off. */

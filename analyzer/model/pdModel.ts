@@ -44,6 +44,7 @@ import {
 import { buildView } from "./view.js";
 import { onPageDump, type ModelDumpedPage } from "./pagePath.js";
 import type { PageKernels } from "./pageKernels.js";
+import type { TransferLanding } from "./transferPairing.js";
 
 /** One handler per kind the model reads, typed by that kind's decoded event. */
 type Handlers = { [K in KnownKind]?: (s: ModelState, ev: EventOf<K>) => void };
@@ -181,6 +182,10 @@ export class PdModel implements ReplayModel {
       }
       return c;
     });
+  }
+
+  landings(): TransferLanding[] {
+    return this.s.landings.list();
   }
 
   pageKernels(): PageKernels<ModelDumpedPage> {

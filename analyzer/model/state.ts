@@ -14,6 +14,7 @@ import { PageKernels } from "./pageKernels.js";
 import type { ModelDumpedPage } from "./pagePath.js";
 import { PrefillSender } from "./sender.js";
 import { ShadowMemory } from "./shadowMemory.js";
+import { LandingLog } from "./transferPairing.js";
 
 export const CHECKS: readonly CheckId[] = [
   "read-before-landed-write",
@@ -83,6 +84,8 @@ export class ModelState {
   /** Config-level findings already raised (bits: 1 bytes/token, 2 host stride, 4 item_len, 8 overflow). */
   configFlags = 0;
   out: Violation[] = NONE;
+  /** Every post the run landed and what landed it: an output of the run, not part of a snapshot (a restored model starts it empty). */
+  readonly landings = new LandingLog();
 
   constructor(
     readonly profile: Profile,

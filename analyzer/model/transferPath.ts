@@ -11,6 +11,7 @@ import { routeQueue } from "./sender.js";
 import { BUF_INDEX_K, BUF_KV } from "./shadowMemory.js";
 import { SEEN, type ModelState } from "./state.js";
 import { notifOf } from "./notif.js";
+import { postTargets, sameChunk, type LandedBy } from "./transferPairing.js";
 import { decodeTimedOut, prefillTimedOut } from "./stalls.js";
 import type { EventOf } from "../../domain/domainEvent.js";
 
@@ -54,12 +55,6 @@ function checkAuxIndex(s: ModelState, ev: EventOf<"kv.meta">, r: RoomRec, d: Dec
   );
 }
 
-/** Whether the room has a decode rank with this tp (then a prefill rank of that tp sends to it alone). */
-function hasDecodeTp(s: ModelState, r: RoomRec, tp: number): boolean {
-  for (const d of r.decode.keys()) if (s.ranks.ranks[d]!.tp === tp) return true;
-  return false;
-}
-
 /**
  * `kv.post`: a transfer worker posted a chunk (§6 worker loop). The chunk's
  * decode pages are `attrs.dst_pages` when the probe gives them, else the
@@ -87,10 +82,7 @@ export function onKvPost(s: ModelState, ev: EventOf<"kv.post">): void {
   r.progressSeq = ev.seq;
   if (queue !== null) s.queueDelta(rank, queue, 1, ev.seq);
   const dst = ev.dst_pages ?? NO_RANGES;
-  const tp = s.ranks.ranks[rank]!.tp;
-  const peersOnly = hasDecodeTp(s, r, tp);
-  for (const d of r.decode.values()) {
-    if (peersOnly && s.ranks.ranks[d.rank]!.tp !== tp) continue;
+  for (const d of postTargets(s.ranks.ranks[rank]!.tp, r.decode.values(), (d) => s.ranks.ranks[d.rank]!.tp)) {
     if (d.freedSeq >= 0) r.assumed |= ASSUMED.postAfterFree;
     if (dst.length > 0) {
       if (countPages(dst) > 0) r.inflight.push(s.shadow.postRanges(r.room, chunk, rank, d.rank, BUF_KV, dst, ev.seq, queue, d.freedSeq));
@@ -110,8 +102,12 @@ const BOTH = [BUF_KV, BUF_INDEX_K];
 /** Matches any value of a landWrites filter field. */
 const ANY = -2;
 
-/** Lands the room's in-flight writes that match (poster, target, buffer, chunk); ANY matches everything. Returns how many landed. */
-function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, target: number, buf: number, chunk: number | null): number {
+/**
+ * Lands the room's in-flight writes that match (poster, target, buffer,
+ * chunk); ANY matches everything. Each landing is logged with its post and
+ * `by`, the kind of event that landed it. Returns how many landed.
+ */
+function landWrites(s: ModelState, r: RoomRec, seq: number, by: LandedBy, poster: number, target: number, buf: number, chunk: number | null): number {
   const W = s.shadow.writes;
   const chunkCode = chunk === null ? NaN : chunk;
   let landed = 0;
@@ -123,6 +119,7 @@ function landWrites(s: ModelState, r: RoomRec, seq: number, poster: number, targ
       (buf === ANY || W.buf[w] === buf) &&
       (chunk === ANY || sameChunk(W.chunk[w]!, chunkCode))
     ) {
+      s.landings.add(W.postSeq[w]!, seq, by);
       s.shadow.land(w, seq);
       removeAt(r.inflight, i);
       landed++;
@@ -152,11 +149,6 @@ function removeAt(list: number[], i: number): void {
   list.pop();
 }
 
-/** Chunk columns hold NaN for a null chunk: null matches null. */
-function sameChunk(a: number, b: number): boolean {
-  return a === b || (a !== a && b !== b);
-}
-
 /** `kv.done`: the chunk's transfer handles are DONE: its data has landed; the last chunk concludes Success. */
 export function onKvDone(s: ModelState, ev: EventOf<"kv.done">): void {
   if (ev.room === undefined) return;
@@ -167,7 +159,7 @@ export function onKvDone(s: ModelState, ev: EventOf<"kv.done">): void {
   sender.chunkDone(s.profile.backend, chunk, ev.seq);
   r.progressSeq = ev.seq;
   if (sender.queue !== null) s.queueDelta(rank, sender.queue, -1, ev.seq);
-  landWrites(s, r, ev.seq, rank, ANY, ANY, chunk);
+  landWrites(s, r, ev.seq, "done", rank, ANY, ANY, chunk);
 }
 
 /**
@@ -187,8 +179,8 @@ export function onKvNotify(s: ModelState, ev: EventOf<"kv.notify">): void {
   if (n !== null) {
     d.transfer.apply(n);
     if (n.kind === "kv" || n.kind === "stg") {
-      if (landWrites(s, r, ev.seq, ANY, rank, BUF_KV, n.chunk) === 0 && n.isLast) landedWithoutPost(s, r, d, KV_ONLY, ev.seq);
-    } else if (n.kind === "state" && landWrites(s, r, ev.seq, ANY, rank, BUF_INDEX_K, ANY) === 0) landedWithoutPost(s, r, d, INDEX_K_ONLY, ev.seq);
+      if (landWrites(s, r, ev.seq, "notify", ANY, rank, BUF_KV, n.chunk) === 0 && n.isLast) landedWithoutPost(s, r, d, KV_ONLY, ev.seq);
+    } else if (n.kind === "state" && landWrites(s, r, ev.seq, "notify", ANY, rank, BUF_INDEX_K, ANY) === 0) landedWithoutPost(s, r, d, INDEX_K_ONLY, ev.seq);
     d.poll(s.profile.backend, ev.seq);
     return;
   }
@@ -197,7 +189,7 @@ export function onKvNotify(s: ModelState, ev: EventOf<"kv.notify">): void {
   else if (status === KVPoll.Success) {
     const from = ev.prefill_rank ?? 0;
     if (!d.successFrom.includes(from)) d.successFrom.push(from);
-    if (landWrites(s, r, ev.seq, ANY, rank, ANY, ANY) === 0) landedWithoutPost(s, r, d, BOTH, ev.seq);
+    if (landWrites(s, r, ev.seq, "notify", ANY, rank, ANY, ANY) === 0) landedWithoutPost(s, r, d, BOTH, ev.seq);
     if (d.successFrom.length >= d.transfer.requiredResponses) d.set(s.profile.backend, KVPoll.Success, ev.seq);
   }
 }

@@ -18,6 +18,7 @@ import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
 import { SNAPSHOT_EVERY, snapshotSpacing, SnapshotSet, type SnapshotInfo } from "./snapshots.js";
+import type { TransferLanding } from "../model/transferPairing.js";
 
 export interface ReplayOptions {
   /** A --profile flag (profileFlag.ts); ignored when `choice` is given. */
@@ -46,6 +47,8 @@ export interface ReplaySummary {
   snapshots: SnapshotInfo;
   /** Every dumped page through the kernels, in seq order (analyzer/model/pageKernels.ts). */
   pages: PageKernels<ModelDumpedPage>;
+  /** Every post the model landed, with the event that landed it, in landing order. */
+  landings: TransferLanding[];
   timing: {
     /** The replay proper, straight from the event blocks, snapshots included. */
     replayMs: number;
@@ -69,6 +72,7 @@ export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): Replay
     coverage: run.coverage,
     snapshots: run.snapshots.info,
     pages: run.pages,
+    landings: run.landings,
     timing: { replayMs, eventsPerSecond: replayMs > 0 ? (run.events / replayMs) * 1000 : 0 },
   };
 }
@@ -76,6 +80,7 @@ export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): Replay
 export interface ModelRun {
   /** The page kernels after the last event: every dumped page's verdict and pair. */
   pages: PageKernels<ModelDumpedPage>;
+  landings: TransferLanding[];
   events: number;
   firstSeq: number | null;
   lastSeq: number | null;
@@ -127,7 +132,7 @@ export function runModel(
   const lastTsUs = done > 0 ? reader.cursor.tsUs : 0;
   for (const v of model.finish(lastTsUs)) violations.push(v);
   const snapshots = writer ? writer.finish(opts.storeSnapshots === true) : existing!;
-  return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots, pages: model.pageKernels() };
+  return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots, pages: model.pageKernels(), landings: model.landings() };
 }
 
 /** The bytes of every dumped page the store holds, by the index record that names them (pagePath.ts pageBytesKey). */

@@ -1,7 +1,7 @@
 // A room's flow in a healthy NIXL run (the `healthy` fixture bundle, probe on
 // tp0 of every host): the prefill post of a chunk, the decode notification
-// that names that chunk (`{room}_kv_{chunk}_{is_last}_{src}`, protocol ref §6),
-// the decode poll that saw it, and, after a Success poll, the read. And in a
+// that names that chunk (`{room}_kv_{chunk}_{is_last}_{src}`, protocol ref §6)
+// on the decode rank the post wrote to, the decode poll that saw it, and, after a Success poll, the read. And in a
 // Mooncake run with aborts (`stale-slot-reuse`): decode's ABORT reaches the
 // prefill rank of the same TP, which marks the room Failed and answers
 // ABORT_ACK (§7.2), for every room, none of them an error.
@@ -52,7 +52,10 @@ test("post -> notify -> poll -> read for the first room d0 tp0 reads", async () 
     assert.equal(post.host?.startsWith("p"), true, "posted on prefill");
     assert.notEqual(post.chunk, null);
     assert.equal(notify.host, "d0");
-    assert.match(String(notify.attrs!["tag"]), new RegExp(`^${room}_kv_${post.chunk}_`));
+    assert.equal(notify.tp, post.tp, "on the decode rank of the post's TP (§5.2 rank mapping)");
+    // The chunk's own notification, or for the last chunk, whose post also writes the
+    // room's state (index-K) pages, the state notification that lands those (§6 step 3).
+    assert.match(String(notify.attrs!["tag"]), new RegExp(`^${room}_(kv_${post.chunk}_|state_)`));
   }
   const polled = chain["kv.notify->kv.poll"] ?? [];
   assert.ok(polled.length > 0, "a notification is seen by a poll");

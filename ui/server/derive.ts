@@ -4,8 +4,9 @@
 // it in the incident: the version signs (analyzer/replay/derivedSigns.ts),
 // the model snapshots for time travel under the profile the evidence chooses
 // (analyzer/replay/snapshots.ts), and the web UI's timeline columns
-// (timeline-store.ts). Readers then open the file read-only and only read;
-// one whose derived data is missing or stale computes it in memory. It sits
+// (timeline-store.ts), which carry the model's landings (post → the notify or
+// done that landed it) for the views that draw transfers. Readers then open
+// the file read-only and only read; one whose derived data is missing or stale computes it in memory. It sits
 // here, above the analyzer, because the timeline columns are the UI's.
 
 import type { IncidentDb } from "../../store/db.js";
@@ -31,7 +32,7 @@ export function deriveIncident(db: IncidentDb, opts: DeriveOptions = {}): Replay
   if (derivedAlready(db)) return undefined;
   storeProfileSigns(db);
   const summary = replayIncident(db, { storeSnapshots: true, ...(opts.onProgress && { onProgress: opts.onProgress }) });
-  storeTimelineIndex(db);
+  storeTimelineIndex(db, summary.landings);
   return summary;
 }
 

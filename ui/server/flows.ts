@@ -1,14 +1,17 @@
 // The causal chain of one room, as arrows between its events:
 //   post -> notify -> poll -> read   (a chunk's RDMA write reaching a reader)
 //   abort -> ABORT frame -> bootstrap thread   (how a decode abort lands on prefill)
-// Each arrow joins an event to the first later event that can be its effect;
-// the pairs follow the protocol of docs/protocol.md §5-§7.
+// A post's arrow goes to the notify the reference model landed it by
+// (analyzer/model/transferPairing.ts: the decode rank it wrote to, §5.2, and
+// the chunk, §6); each other arrow joins an event to the first later event
+// that can be its effect; the pairs follow docs/protocol.md §5-§7.
 
 import type { IncidentDb } from "../../store/db.js";
 import { eventsOfRoom, type StoredEvent } from "../../store/read/events.js";
 import { eventsFollowing } from "../../store/read/events.js";
 import { LogKind } from "../../domain/kinds.js";
 import { decodeAs } from "../../analyzer/events/index.js";
+import type { LandingColumns } from "./timeline-index.js";
 
 export type FlowStep = "post" | "notify" | "poll" | "read" | "abort" | "abort-frame" | "bootstrap";
 
@@ -66,7 +69,21 @@ interface FlowNode {
   kind: string;
 }
 
-export function roomFlow(db: IncidentDb, room: string): RoomFlow {
+/** The notifies that landed each post, by the post's seq, as the model paired them. */
+function notifyLandings(landed: LandingColumns): Map<number, number[]> {
+  const by = new Map<number, number[]>();
+  for (let i = 0; i < landed.post.length; i++) {
+    if (landed.byDone[i]) continue;
+    const post = landed.post[i]!;
+    const list = by.get(post);
+    if (list === undefined) by.set(post, [landed.landing[i]!]);
+    else if (!list.includes(landed.landing[i]!)) list.push(landed.landing[i]!);
+  }
+  return by;
+}
+
+/** The room's chain; a post's arrows go to the notifies the reference model landed its writes by (`landed`, the timeline index's). */
+export function roomFlow(db: IncidentDb, room: string, landed: LandingColumns): RoomFlow {
   const all = eventsOfRoom(db, room);
   const truncated = all.length > MAX_ROOM_EVENTS;
   const steps = all
@@ -76,6 +93,9 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
   const events: RoomFlow["events"] = steps.map(({ ev, step }) => ({ seq: ev.seq, tsUs: ev.tsUs, kind: ev.kind, step }));
 
   const edges: FlowEdge[] = [];
+  const notifyBySeq = new Map(steps.filter((s) => s.step === "notify").map((s) => [s.ev.seq, s.ev]));
+  const landedBy = notifyLandings(landed);
+  const notifiesLanding = (post: number) => (landedBy.get(post) ?? []).flatMap((seq) => notifyBySeq.get(seq) ?? []);
   const firstAfter = (from: StoredEvent, pick: (s: { ev: StoredEvent; step: FlowStep }) => boolean) =>
     steps.find((s) => s.ev.seq > from.seq && pick(s))?.ev;
   const link = (from: StoredEvent, to: FlowNode | undefined, label: string) => {
@@ -87,8 +107,7 @@ export function roomFlow(db: IncidentDb, room: string): RoomFlow {
 
   for (const { ev, step } of steps) {
     if (step === "post") {
-      const chunk = ev.chunk;
-      link(ev, firstAfter(ev, (s) => s.step === "notify" && (chunk === null || s.ev.chunk === chunk)), `chunk ${chunk ?? "?"}`);
+      for (const notify of notifiesLanding(ev.seq)) link(ev, notify, `chunk ${ev.chunk ?? "?"}`);
     } else if (step === "notify") {
       link(ev, firstAfter(ev, (s) => s.step === "poll" && sameRank(s.ev, ev)), "polled");
     } else if (step === "poll" && ev.state === 4 && ev.role === "decode") {

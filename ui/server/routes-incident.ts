@@ -134,7 +134,7 @@ export function incidentRoutes(registry: Registry): Router {
     const id = readyIncident(req);
     const { room } = parseOr400(FlowQuery, req.query, "flow query");
     const idx = await registry.timeline(id);
-    const flow = roomFlow(registry.db(id), room);
+    const flow = roomFlow(registry.db(id), room, idx.landings);
     const laneOf = (seq: number) => {
       const pos = positionOfSeq(idx, seq);
       return pos === undefined ? null : idx.lane[pos]!;

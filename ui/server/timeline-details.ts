@@ -3,9 +3,10 @@
 // branch a scheduler iteration took, the collective op, the frame a bootstrap
 // thread took, the chunk a post carried), and spans where the events imply a
 // duration:
-//   transfer  a chunk's RDMA write, from its post (kv.post) to its landing on
-//             decode (the kv.notify naming that chunk, protocol ref §6) or,
-//             failing that, the sender's kv.done; never landed: open to the end;
+//   transfer  a chunk's RDMA write, from its post (kv.post) to the event the
+//             reference model landed it by (the decode kv.notify naming that
+//             chunk on the rank it wrote to, or the sender's kv.done;
+//             analyzer/model/transferPairing.ts); never landed: open to the end;
 //   room      a decode room's pages, from kv.alloc to kv.free;
 //   wait      a timeout's wait, back from its line by the time it names
 //             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
@@ -13,6 +14,7 @@
 
 import type { IncidentDb } from "../../store/db.js";
 import { detailRows } from "../../store/read/records.js";
+import type { LandingColumns } from "./timeline-index.js";
 
 export const SPAN_TRANSFER = 0;
 export const SPAN_ROOM = 1;
@@ -124,11 +126,19 @@ interface Span {
   room: string | null;
 }
 
-export function buildDetails(db: IncidentDb, at: Placement): TimelineDetails {
+/** The first landing of each post, by the post's seq (landings come in seq order). */
+function firstLandings(landed: LandingColumns): Map<number, number> {
+  const first = new Map<number, number>();
+  for (let i = 0; i < landed.post.length; i++) if (!first.has(landed.post[i]!)) first.set(landed.post[i]!, landed.landing[i]!);
+  return first;
+}
+
+export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColumns): TimelineDetails {
   const labelOf = new Uint16Array(at.ts.length);
   const table = new LabelTable();
   const spans: Span[] = [];
-  const posts = new Map<string, { seq: number; pos: number; chunk: number; room: string }>();
+  const landingOf = firstLandings(landed);
+  const posts: { seq: number; pos: number; chunk: number; room: string }[] = [];
   const allocs = new Map<string, { seq: number; pos: number; room: string }>();
   // In seq order: the pairing below needs each start before its end.
   for (const [seq, kind, room, chunk, state, attrs] of detailRows(db, DETAIL_KINDS, NEEDS_ATTRS)) {
@@ -137,13 +147,12 @@ export function buildDetails(db: IncidentDb, at: Placement): TimelineDetails {
     labelOf[pos] = table.id(labelFor(kind, chunk, state, attrs));
     const ts = at.ts[pos]!;
     const lane = at.lane[pos]!;
-    if (kind === "kv.post" && room !== null && chunk !== null) posts.set(`${room}:${chunk}`, { seq, pos, chunk, room });
-    else if ((kind === "kv.notify" || kind === "kv.done") && room !== null && chunk !== null) {
-      const post = posts.get(`${room}:${chunk}`);
-      if (post && at.ts[post.pos]! <= ts) {
-        posts.delete(`${room}:${chunk}`);
-        spans.push({ start: at.ts[post.pos]!, end: ts, lane: at.lane[post.pos]!, type: SPAN_TRANSFER, open: false, seq, label: table.id(`c${chunk} in flight`), room });
-      }
+    if (kind === "kv.post" && room !== null && chunk !== null) {
+      const landing = landingOf.get(seq);
+      const landingPos = landing === undefined ? undefined : at.posOf(landing);
+      // A landing logged earlier than its post on another host's clock is drawn with no length.
+      if (landingPos !== undefined) spans.push({ start: ts, end: Math.max(ts, at.ts[landingPos]!), lane, type: SPAN_TRANSFER, open: false, seq: landing!, label: table.id(`c${chunk} in flight`), room });
+      else posts.push({ seq, pos, chunk, room });
     } else if (kind === "kv.alloc" && room !== null) allocs.set(`${room}:${lane}`, { seq, pos, room });
     else if (kind === "kv.free" && room !== null) {
       const alloc = allocs.get(`${room}:${lane}`);
@@ -158,7 +167,7 @@ export function buildDetails(db: IncidentDb, at: Placement): TimelineDetails {
       spans.push({ start: ts - wait.seconds * 1e6, end: ts, lane, type: SPAN_WAIT, open: false, seq, label: table.id(label), room });
     }
   }
-  for (const post of posts.values()) {
+  for (const post of posts) {
     const label = table.id(`c${post.chunk} never landed`);
     spans.push({ start: at.ts[post.pos]!, end: at.lastTsUs, lane: at.lane[post.pos]!, type: SPAN_TRANSFER, open: true, seq: post.seq, label, room: post.room });
   }

@@ -12,6 +12,8 @@ import type { Component } from "../../domain/vocabulary.js";
 import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
 import { groupLabel, laneKey, rankLabel, sortLanes } from "./lanes.js";
 import { buildDetails, emptyGaps, type SpanColumns } from "./timeline-details.js";
+import { replayIncident } from "../../analyzer/replay/replay.js";
+import type { TransferLanding } from "../../analyzer/model/transferPairing.js";
 
 /** posOfSeq's value for a seq with no event. */
 export const ABSENT = 0xffffffff;
@@ -29,6 +31,8 @@ export interface TimelineIndex {
   label: Uint16Array;
   labels: string[];
   spans: SpanColumns;
+  /** The model's landings (analyzer/model/transferPairing.ts): post seq, the seq that landed it, 1 where a kv.done did. */
+  landings: LandingColumns;
   /** The rooms spans belong to (SpanColumns.room); [0] is none. */
   spanRooms: string[];
   /** Longest spans first cut: spans at most this long are found by start alone (window queries). */
@@ -58,8 +62,25 @@ interface ScannedEvents {
   posOfSeq: Uint32Array;
 }
 
-export function buildTimelineIndex(db: IncidentDb): TimelineIndex {
+/** The model's landings as columns, in landing order. */
+export interface LandingColumns {
+  post: Uint32Array;
+  landing: Uint32Array;
+  byDone: Uint8Array;
+}
+
+export function landingColumns(landings: readonly TransferLanding[]): LandingColumns {
+  return {
+    post: Uint32Array.from(landings, (l) => l.post),
+    landing: Uint32Array.from(landings, (l) => l.landing),
+    byDone: Uint8Array.from(landings, (l) => (l.by === "done" ? 1 : 0)),
+  };
+}
+
+/** Builds the index from the events and the model's landings (a replay of the events when none are given). */
+export function buildTimelineIndex(db: IncidentDb, landings: readonly TransferLanding[] = replayIncident(db).landings): TimelineIndex {
   const ev = scanEvents(db);
+  const landed = landingColumns(landings);
   const n = ev.ts.length;
   const firstTsUs = n ? ev.ts[0]! : null;
   const lastTsUs = n ? ev.ts[n - 1]! : null;
@@ -68,13 +89,14 @@ export function buildTimelineIndex(db: IncidentDb): TimelineIndex {
     ts: ev.ts,
     lane: ev.lane,
     lastTsUs: lastTsUs ?? 0,
-  });
+  }, landed);
   const spanUs = n ? lastTsUs! - firstTsUs! : 0;
   return {
     ...ev,
     label: details.labelOf,
     labels: details.labels,
     spans: details.spans,
+    landings: landed,
     spanRooms: details.rooms,
     shortSpanUs: Math.max(1e6, spanUs / 100),
     gaps: emptyGaps(ev.ts, Math.max(GAP_MIN_US, spanUs * GAP_MIN_SHARE), GAP_MAX),

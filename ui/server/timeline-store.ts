@@ -4,13 +4,14 @@
 // events.
 
 import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
+import type { TransferLanding } from "../../analyzer/model/transferPairing.js";
 import type { IncidentDb } from "../../store/db.js";
 import { readTimelineColumns, readTimelineHeader } from "../../store/read/derived.js";
 import { writeTimelineColumns } from "../../store/writeDerived.js";
 import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */
-const LAYOUT = 1;
+const LAYOUT = 2;
 
 interface Header {
   layout: typeof LAYOUT;
@@ -42,6 +43,9 @@ const COLUMNS: Record<string, [ColumnType, (idx: TimelineIndex) => Column]> = {
   "span.seq": [Uint32Array, (i) => i.spans.seq],
   "span.label": [Uint16Array, (i) => i.spans.label],
   "span.room": [Uint32Array, (i) => i.spans.room],
+  "landing.post": [Uint32Array, (i) => i.landings.post],
+  "landing.seq": [Uint32Array, (i) => i.landings.landing],
+  "landing.done": [Uint8Array, (i) => i.landings.byDone],
 };
 
 /** True when the incident holds an index of this layout for its current events. */
@@ -49,9 +53,13 @@ export function timelineIsCurrent(db: IncidentDb): boolean {
   return (readTimelineHeader(db, eventsFingerprint(db)) as Header | undefined)?.layout === LAYOUT;
 }
 
-/** Builds the index from the events and stores it in the incident (a read-write connection); returns it and the bytes stored. */
-export function storeTimelineIndex(db: IncidentDb): { index: TimelineIndex; bytes: number } {
-  const index = buildTimelineIndex(db);
+/**
+ * Builds the index from the events and the model's landings (a replay of
+ * the events when none are given), and stores it in the incident (a
+ * read-write connection); returns it and the bytes stored.
+ */
+export function storeTimelineIndex(db: IncidentDb, landings?: readonly TransferLanding[]): { index: TimelineIndex; bytes: number } {
+  const index = buildTimelineIndex(db, landings);
   const header: Header = {
     layout: LAYOUT,
     lanes: index.lanes,
@@ -104,6 +112,7 @@ export function storedTimelineIndex(db: IncidentDb): TimelineIndex | undefined {
       label: col("span.label"),
       room: col("span.room"),
     },
+    landings: { post: col("landing.post"), landing: col("landing.seq"), byDone: col("landing.done") },
     posOfSeq,
     firstTsUs: n ? ts[0]! : null,
     lastTsUs: n ? ts[n - 1]! : null,

@@ -2,6 +2,7 @@
 // enough (meta `clock_offsets`, `clock_alignment`, ingest/scan/clock.ts), and
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
+import { landingKey, postTargets } from "../../model/transferPairing.js";
 import { transferNotifies, transferPosts } from "../../../store/read/records.js";
 import { seconds, type Evidence } from "../evidence.js";
 import { CROSS_HOST_RULES, type Gap } from "./gap.js";
@@ -43,19 +44,29 @@ export function clockOffsets(evidence: Evidence): Gap[] {
 
 /**
  * A kv.post more than CAUSAL_SLACK_US after its kv.notify on the aligned
- * clocks. Pairs are matched by room, chunk (a NIXL tag's chunk is in the
- * column, decoded at ingest) and TP rank: with equal TP, prefill tp r writes to decode tp r (§5.2 rank mapping).
+ * clocks. A notify is paired with the first post the reference model would
+ * land by it (analyzer/model/transferPairing.ts): same room, a post whose
+ * target TP (postTargets, over the TPs the room's notifies name) is the
+ * notify's, same chunk (a NIXL tag's chunk is in the column, decoded at
+ * ingest), or any chunk for a notify that names none. Unlike the model, the
+ * pairing holds when the notify comes first: that inversion is what this finds.
  */
 export function causalInversions(evidence: Evidence): Gap[] {
+  const notifies = transferNotifies(evidence.db);
+  const decodeTps = new Map<string, Set<number | null>>();
+  for (const n of notifies) (decodeTps.get(n.room) ?? decodeTps.set(n.room, new Set()).get(n.room)!).add(n.tp);
   const posts = new Map<string, { seq: number; tsUs: number }>();
+  const keep = (key: string, p: { seq: number; tsUs: number }) => posts.has(key) || posts.set(key, p);
   for (const p of transferPosts(evidence.db)) {
-    const key = `${p.room}|${p.chunk}|${p.tp}`;
-    if (!posts.has(key)) posts.set(key, p);
+    for (const tp of postTargets(p.tp, decodeTps.get(p.room) ?? [], (t) => t)) {
+      if (p.chunk !== null) keep(landingKey(p.room, tp, p.chunk), p);
+      keep(landingKey(p.room, tp, null), p);
+    }
   }
   if (posts.size === 0) return [];
   const inverted: { post: number; notify: number }[] = [];
-  for (const n of transferNotifies(evidence.db)) {
-    const post = posts.get(`${n.room}|${n.chunk}|${n.tp}`);
+  for (const n of notifies) {
+    const post = posts.get(landingKey(n.room, n.tp, n.chunk));
     if (post && post.tsUs - n.tsUs > CAUSAL_SLACK_US) inverted.push({ post: post.seq, notify: n.seq });
   }
   if (inverted.length === 0) return [];
