@@ -5,12 +5,15 @@
 // and docs/log-templates.md all read these rows.
 
 import { TemplateMatcher } from "./match.js";
+import { MOONCAKE_TRANSFER_ENGINE } from "./mooncakeTransferEngine.js";
+import { NIXL_AGENT } from "./nixlAgent.js";
 import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
 import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
 import { SGLANG_MOONCAKE } from "./sglangMooncake.js";
 import { SGLANG_NIXL } from "./sglangNixl.js";
 import { SGLANG_SCHEDULER } from "./sglangScheduler.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
+import { UCX } from "./ucx.js";
 import { UVICORN } from "./uvicorn.js";
 
 export const COMPONENTS: readonly TemplateComponent[] = [
@@ -20,6 +23,9 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_MOONCAKE,
   SGLANG_COMMON_CONN,
   UVICORN,
+  MOONCAKE_TRANSFER_ENGINE,
+  NIXL_AGENT,
+  UCX,
 ];
 
 export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);
