@@ -1,6 +1,7 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
-// template table (ingest/formats/templates/: mooncakeTransferEngine, nixlAgent,
-// ucx; docs/log-templates.md "C++ transfer engines"). The caller has stripped
+// template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
+// mooncakeStore and mooncakeIntegration, nixlAgent, ucx; docs/log-templates.md
+// "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
 // where it starts. Each engine's templates are tried in turn, and an engine
@@ -9,11 +10,14 @@
 import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
 import { TemplateMatcher } from "../templates/match.js";
+import { MOONCAKE_INTEGRATION } from "../templates/mooncakeIntegration.js";
+import { MOONCAKE_STORE } from "../templates/mooncakeStore.js";
 import { MOONCAKE_TRANSFER_ENGINE } from "../templates/mooncakeTransferEngine.js";
 import { NIXL_AGENT } from "../templates/nixlAgent.js";
 import { UCX, ucxPrefixEnd } from "../templates/ucx.js";
 
-const MOONCAKE_TEMPLATES = new TemplateMatcher(MOONCAKE_TRANSFER_ENGINE.templates);
+/** Mooncake's components' templates, one matcher: their opening words do not overlap. */
+const MOONCAKE_TEMPLATES = new TemplateMatcher([...MOONCAKE_TRANSFER_ENGINE.templates, ...MOONCAKE_STORE.templates, ...MOONCAKE_INTEGRATION.templates]);
 const NIXL_TEMPLATES = new TemplateMatcher(NIXL_AGENT.templates);
 const UCX_TEMPLATES = new TemplateMatcher(UCX.templates);
 

@@ -5,6 +5,8 @@
 // and docs/log-templates.md all read these rows.
 
 import { TemplateMatcher } from "./match.js";
+import { MOONCAKE_INTEGRATION } from "./mooncakeIntegration.js";
+import { MOONCAKE_STORE } from "./mooncakeStore.js";
 import { MOONCAKE_TRANSFER_ENGINE } from "./mooncakeTransferEngine.js";
 import { NIXL_AGENT } from "./nixlAgent.js";
 import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
@@ -24,6 +26,8 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_COMMON_CONN,
   UVICORN,
   MOONCAKE_TRANSFER_ENGINE,
+  MOONCAKE_STORE,
+  MOONCAKE_INTEGRATION,
   NIXL_AGENT,
   UCX,
 ];

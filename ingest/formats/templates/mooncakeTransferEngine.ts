@@ -1,36 +1,19 @@
-// Mooncake's transfer engine and store (kvcache-ai/Mooncake), glog
+// Mooncake's transfer engine (kvcache-ai/Mooncake mooncake-transfer-engine/), glog
 // `LOG(...) << …` streams: the format is what follows the
 // `E0611 14:03:07.554102 88213 worker_pool.cpp:654] ` prefix. `PLOG` appends
 // `: {strerror(errno)} [{errno}]`. Where a stream changed, both forms are read.
 // Samples without a real log line behind them are written from the stream as
 // the source prints it, under the same prefix.
 
-import { LogKind } from "../../../domain/kinds.js";
 import type { ParsedEvent } from "../../../domain/event.js";
 import { engineErrorClass } from "./engineFailure.js";
+import { error, errorRow, glog, PEER_NIC, timeout, timeoutRow } from "./mooncakeRows.js";
 import { cap, type Groups, type LogTemplate, type TemplateComponent } from "./template.js";
 
 const RDMA = "mooncake-transfer-engine/src/transport/rdma_transport/";
-const PY = "mooncake-integration/transfer_engine/transfer_engine_py.cpp";
-const PEER_NIC = "10.99.91.49:15295@mlx5_1";
 const SLICE =
   "Worker: Process failed for slice (opcode: 1, source_addr: 0x7f2a40000000, length: 65536, dest_addr: 0x7f1c80010000, local_nic: mlx5_0, " +
   `peer_nic: ${PEER_NIC}, dest_rkey: 2097152, retry_cnt: 0`;
-
-function glog(file: string, message: string, level = "E"): string {
-  return `${level}0611 14:03:07.554102 88213 ${file}] ${message}`;
-}
-
-const error = (errorKind: string, error: unknown = cap("error")) => ({ engine: "mooncake", errorKind, error });
-const timeout = (scope: string) => ({ engine: "mooncake", scope });
-
-function errorRow(t: Omit<LogTemplate, "kind" | "refine" | "checked"> & { refine?: LogTemplate["refine"] }): LogTemplate {
-  return { checked: "✔", kind: LogKind.transportError, refine: engineErrorClass, ...t };
-}
-
-function timeoutRow(t: Omit<LogTemplate, "kind" | "checked">): LogTemplate {
-  return { checked: "✔", kind: LogKind.transferTimeout, ...t, attrs: { ...t.attrs, failureClass: "timeout" } };
-}
 
 /** `endpoint=EndPoint: local {nic}, peer {peer_nic}`: the peer, when the endpoint names one. */
 function activeHandshakePeer(ev: ParsedEvent, g: Groups): void {
@@ -160,41 +143,6 @@ const templates: LogTemplate[] = [
     truncated: "Mooncake ibv_post_send line",
     samples: [glog("rdma_endpoint.cpp:990", "Failed to ibv_post_send: Cannot allocate memory [12]"), glog("rdma_endpoint.cpp:992", "Failed to ibv_post_send: Cannot allocate memory")],
   }),
-  timeoutRow({
-    id: "mooncakeTransferEngine.store_batch_timeout_s",
-    level: "ERROR",
-    format:
-      "Failed to complete transfers after 60 seconds (client.cpp, v0.3.0–v0.3.2) / `… after {timeout_seconds} seconds` (transfer_task.cpp, v0.3.3) / `… seconds for batch {batch_id_}` (v0.3.4–v0.3.10)",
-    source: "mooncake-store/src/client.cpp; mooncake-store/src/transfer_task.cpp TransferEngineOperationState::wait_for_completion",
-    head: "Failed to complete transfers after ",
-    pattern: /Failed to complete transfers after (?<timeout>\d+) seconds(?: for batch (?<batchId>\S+))?/ys,
-    attrs: { ...timeout("store_batch"), timeoutS: cap("timeout", "number"), batchId: cap("batchId") },
-    truncated: "Mooncake store transfer timeout line",
-    samples: [glog("client.cpp:430", "Failed to complete transfers after 60 seconds"), glog("transfer_task.cpp:305", "Failed to complete transfers after 60 seconds for batch 94582317056")],
-  }),
-  timeoutRow({
-    id: "mooncakeTransferEngine.store_batch_timeout_ms",
-    level: "ERROR",
-    format: "Failed to complete transfers after {timeout_milliseconds} milliseconds for batch {batch_id_}",
-    source: "mooncake-store/src/transfer_task.cpp TransferEngineOperationState::wait_for_completion",
-    versions: "v0.3.11+",
-    head: "Failed to complete transfers after ",
-    pattern: /Failed to complete transfers after (?<timeout>\d+) milliseconds(?: for batch (?<batchId>\S+))?/ys,
-    attrs: { ...timeout("store_batch"), timeoutMs: cap("timeout", "number"), batchId: cap("batchId") },
-    truncated: "Mooncake store transfer timeout line",
-    samples: [glog("transfer_task.cpp:891", "Failed to complete transfers after 30000 milliseconds for batch 94582317056")],
-  }),
-  errorRow({
-    id: "mooncakeTransferEngine.store_batch_status",
-    level: "ERROR",
-    format: "Failed to get transfer status for batch {batch_id_} task {i} with error {s.message()}",
-    source: "mooncake-store/src/transfer_task.cpp TransferEngineOperationState::check_task_status",
-    head: "Failed to get transfer status for batch ",
-    pattern: /Failed to get transfer status for batch (?<batchId>\S+) task (?<task>\d+) with error (?<error>.*)$/ys,
-    attrs: { ...error("store_batch_status"), batchId: cap("batchId"), task: cap("task", "number") },
-    truncated: "Mooncake store transfer status line",
-    samples: [glog("transfer_task.cpp:759", "Failed to get transfer status for batch 94582317056 task 3 with error batch not found")],
-  }),
   errorRow({
     id: "mooncakeTransferEngine.handshake_rejected",
     level: "ERROR",
@@ -226,86 +174,6 @@ const templates: LogTemplate[] = [
     attrs: error("rdma_handshake"),
     samples: [glog("rdma_endpoint.cpp:1149", "[Handshake] Failed to modify QP to INIT, check local context port num: Invalid argument")],
   }),
-  timeoutRow({
-    id: "mooncakeTransferEngine.cuda_batch_timeout",
-    level: "ERROR",
-    format: "[Mooncake Cuda] Transfer timeout | BatchID: {batch_id}",
-    source: `${PY} transfer_on_cuda_callback`,
-    versions: "v0.3.9+",
-    head: "[Mooncake Cuda] ",
-    pattern: /\[Mooncake Cuda\] Transfer timeout \| BatchID: (?<batchId>\S+)/ys,
-    attrs: { ...timeout("cuda_batch"), batchId: cap("batchId") },
-    truncated: "Mooncake CUDA batch line",
-    samples: [glog("transfer_engine_py.cpp:916", "[Mooncake Cuda] Transfer timeout | BatchID: 94582317056")],
-  }),
-  errorRow({
-    id: "mooncakeTransferEngine.cuda_batch_failed",
-    level: "ERROR",
-    format: "[Mooncake Cuda] Transfer failed | BatchID: {batch_id} | Bytes: {total_bytes}",
-    source: `${PY} transfer_on_cuda_callback`,
-    versions: "v0.3.9+",
-    head: "[Mooncake Cuda] ",
-    pattern: /\[Mooncake Cuda\] Transfer failed \| BatchID: (?<batchId>\S+) \| Bytes: (?<bytes>\d+)/ys,
-    attrs: { ...error("cuda_batch", "transfer failed"), batchId: cap("batchId"), bytes: cap("bytes", "number") },
-    truncated: "Mooncake CUDA batch line",
-    samples: [glog("transfer_engine_py.cpp:912", "[Mooncake Cuda] Transfer failed | BatchID: 94582317056 | Bytes: 4194304")],
-  }),
-  errorRow({
-    id: "mooncakeTransferEngine.cuda_batch_submit",
-    level: "ERROR",
-    format: "[Mooncake Cuda] Submit failed: {status.ToString()} | BatchID: {id}",
-    source: `${PY} transfer_on_cuda_callback`,
-    versions: "v0.3.9+",
-    head: "[Mooncake Cuda] ",
-    pattern: /\[Mooncake Cuda\] Submit failed: (?<error>.*) \| BatchID: (?<batchId>\S+)$/ys,
-    attrs: { ...error("cuda_batch_submit"), batchId: cap("batchId") },
-    truncated: "Mooncake CUDA batch line",
-    samples: [glog("transfer_engine_py.cpp:894", "[Mooncake Cuda] Submit failed: InvalidArgument: invalid segment handle | BatchID: 94582317056")],
-  }),
-  errorRow({
-    id: "mooncakeTransferEngine.cuda_batch_status",
-    level: "ERROR",
-    format: "[Mooncake Cuda] Failed to get status for BatchID: {id}",
-    source: `${PY} transfer_on_cuda_callback`,
-    versions: "v0.3.9+",
-    head: "[Mooncake Cuda] ",
-    pattern: /\[Mooncake Cuda\] Failed to get status for BatchID: (?<batchId>\S+)/ys,
-    attrs: { ...error("cuda_batch_status", "failed to get status"), batchId: cap("batchId") },
-    truncated: "Mooncake CUDA batch line",
-    samples: [glog("transfer_engine_py.cpp:905", "[Mooncake Cuda] Failed to get status for BatchID: 94582317056")],
-  }),
-  timeoutRow({
-    id: "mooncakeTransferEngine.sync_batch_timeout",
-    level: "INFO",
-    format: "Sync batch data transfer timeout after {ns}ns",
-    source: `${PY} TransferEnginePy::batchTransferSync / getBatchTransferStatus`,
-    versions: "v0.3.4+",
-    head: "Sync batch data transfer timeout after ",
-    pattern: /Sync batch data transfer timeout after (?<elapsedNs>\d+)ns/ys,
-    attrs: { ...timeout("sync_batch"), elapsedNs: cap("elapsedNs", "number") },
-    truncated: "Mooncake sync transfer timeout line",
-    samples: [glog("transfer_engine_py.cpp:634", "Sync batch data transfer timeout after 30001234567ns", "I")],
-  }),
-  timeoutRow({
-    id: "mooncakeTransferEngine.sync_transfer_timeout",
-    level: "INFO",
-    format:
-      "Sync data transfer timeout (the engine's TIMEOUT status), or the wall-clock limit: `Sync data transfer timeout, local buffer {ptr} remote buffer {ptr} length {n}` (≤ v0.3.3), `Sync data transfer timeout after {ns}ns, local buffer {ptr} remote buffer {ptr} length {n}` (v0.3.4+) — the call SGLang's `transfer_sync_write` makes",
-    source: `${PY} TransferEnginePy::transferSync`,
-    head: "Sync data transfer timeout",
-    pattern: /Sync data transfer timeout(?: after (?<elapsedNs>\d+)ns)?(?:, local buffer (?<localBuffer>\S+) remote buffer (?<remoteBuffer>\S+) length (?<bytes>\d+))?$/ys,
-    attrs: {
-      ...timeout("sync_transfer"),
-      elapsedNs: cap("elapsedNs", "number"),
-      localBuffer: cap("localBuffer"),
-      remoteBuffer: cap("remoteBuffer"),
-      bytes: cap("bytes", "number"),
-    },
-    truncated: "Mooncake sync transfer timeout line",
-    samples: [
-      glog("transfer_engine_py.cpp:533", "Sync data transfer timeout after 30000456789ns, local buffer 0x7f2a40000000 remote buffer 0x7f1c80010000 length 65536", "I"),
-    ],
-  }),
   errorRow({
     id: "mooncakeTransferEngine.handshake_connect",
     level: "ERROR (PLOG)",
@@ -330,18 +198,6 @@ const templates: LogTemplate[] = [
         "SocketHandShakePlugin: failed to get IP address of peer server prefill-0:15295, check DNS and /etc/hosts, or use IPv4 address instead: Name or service not known",
       ),
     ],
-  }),
-  errorRow({
-    id: "mooncakeTransferEngine.segment_down",
-    level: "WARNING",
-    format: "submitTransfer failed with target {target_hostname}, CheckSegmentStatus not ok, ready to closeSegment (the peer's segment is gone)",
-    source: `${PY} TransferEnginePy::transferSync / batchTransferSync`,
-    versions: "v0.3.8+",
-    head: "submitTransfer failed with target ",
-    pattern: /submitTransfer failed with target (?<peer>\S+), CheckSegmentStatus not ok, ready to closeSegment/ys,
-    attrs: { ...error("segment_down", "CheckSegmentStatus not ok"), peer: cap("peer") },
-    truncated: "Mooncake segment status line",
-    samples: [glog("transfer_engine_py.cpp:503", "submitTransfer failed with target 10.99.91.49:15295, CheckSegmentStatus not ok, ready to closeSegment", "W")],
   }),
   errorRow({
     id: "mooncakeTransferEngine.tcp_connect",
@@ -403,8 +259,8 @@ const templates: LogTemplate[] = [
 export const MOONCAKE_TRANSFER_ENGINE: TemplateComponent = {
   name: "mooncakeTransferEngine",
   dialect: "engine",
-  title: "Mooncake",
+  title: "Mooncake transfer engine",
   intro:
-    "`kvcache-ai/Mooncake`, glog. Event: `xfer.error` (`engine: mooncake`, `errorKind`, `error`, the fields named, `failureClass`) or `xfer.timeout` (`scope`, `failureClass: timeout`). Paths are from the repository root; `{x}` is a value the stream prints.",
+    "`kvcache-ai/Mooncake` `mooncake-transfer-engine/`, glog. Event: `xfer.error` (`engine: mooncake`, `errorKind`, `error`, the fields named, `failureClass`) or `xfer.timeout` (`scope`, `failureClass: timeout`). Paths are from the repository root; `{x}` is a value the stream prints.",
   templates,
 };

@@ -1,4 +1,4 @@
-// C++ transfer-engine messages: Mooncake (glog), NIXL (absl), UCX's own
+// C++ transfer-engine messages: Mooncake's transfer engine, store and Python binding (glog), NIXL (absl), UCX's own
 // logger. Each row names a template of the table and one of its sample
 // lines (the table says where the stream was read); the expectations are
 // written by hand from the stream's format.
@@ -45,21 +45,21 @@ export const MOONCAKE_ROWS: EngineConformanceRow[] = [
     template: "mooncakeTransferEngine.handshake_step",
     expect: { kind: error, attrs: { errorKind: "rdma_handshake", error: "Failed to modify QP to INIT, check local context port num: Invalid argument" } },
   },
-  { template: "mooncakeTransferEngine.store_batch_timeout_s", expect: { kind: timeout, attrs: { scope: "store_batch", timeoutS: 60 } } },
+  { template: "mooncakeStore.store_batch_timeout_s", expect: { kind: timeout, attrs: { scope: "store_batch", timeoutS: 60 } } },
   {
-    template: "mooncakeTransferEngine.store_batch_timeout_s",
+    template: "mooncakeStore.store_batch_timeout_s",
     sample: 1,
     expect: { kind: timeout, attrs: { engine: "mooncake", scope: "store_batch", timeoutS: 60, batchId: BATCH, failureClass: "timeout" } },
   },
-  { template: "mooncakeTransferEngine.store_batch_timeout_ms", expect: { kind: timeout, attrs: { scope: "store_batch", timeoutMs: 30000, batchId: BATCH } } },
-  { template: "mooncakeTransferEngine.store_batch_status", expect: { kind: error, attrs: { errorKind: "store_batch_status", batchId: BATCH, task: 3, error: "batch not found" } } },
-  { template: "mooncakeTransferEngine.sync_batch_timeout", expect: { kind: timeout, attrs: { scope: "sync_batch", elapsedNs: 30001234567 } } },
-  { template: "mooncakeTransferEngine.sync_transfer_timeout", expect: { kind: timeout, attrs: { scope: "sync_transfer", elapsedNs: 30000456789, bytes: 65536 } } },
-  { template: "mooncakeTransferEngine.cuda_batch_timeout", expect: { kind: timeout, attrs: { scope: "cuda_batch", batchId: BATCH, failureClass: "timeout" } } },
-  { template: "mooncakeTransferEngine.cuda_batch_failed", expect: { kind: error, attrs: { errorKind: "cuda_batch", batchId: BATCH, bytes: 4194304 } } },
-  { template: "mooncakeTransferEngine.cuda_batch_submit", expect: { kind: error, attrs: { errorKind: "cuda_batch_submit", error: "InvalidArgument: invalid segment handle", batchId: BATCH } } },
-  { template: "mooncakeTransferEngine.cuda_batch_status", expect: { kind: error, attrs: { errorKind: "cuda_batch_status", batchId: BATCH } } },
-  { template: "mooncakeTransferEngine.segment_down", expect: { kind: error, attrs: { errorKind: "segment_down", peer: "10.99.91.49:15295" } } },
+  { template: "mooncakeStore.store_batch_timeout_ms", expect: { kind: timeout, attrs: { scope: "store_batch", timeoutMs: 30000, batchId: BATCH } } },
+  { template: "mooncakeStore.store_batch_status", expect: { kind: error, attrs: { errorKind: "store_batch_status", batchId: BATCH, task: 3, error: "batch not found" } } },
+  { template: "mooncakeIntegration.sync_batch_timeout", expect: { kind: timeout, attrs: { scope: "sync_batch", elapsedNs: 30001234567 } } },
+  { template: "mooncakeIntegration.sync_transfer_timeout", expect: { kind: timeout, attrs: { scope: "sync_transfer", elapsedNs: 30000456789, bytes: 65536 } } },
+  { template: "mooncakeIntegration.cuda_batch_timeout", expect: { kind: timeout, attrs: { scope: "cuda_batch", batchId: BATCH, failureClass: "timeout" } } },
+  { template: "mooncakeIntegration.cuda_batch_failed", expect: { kind: error, attrs: { errorKind: "cuda_batch", batchId: BATCH, bytes: 4194304 } } },
+  { template: "mooncakeIntegration.cuda_batch_submit", expect: { kind: error, attrs: { errorKind: "cuda_batch_submit", error: "InvalidArgument: invalid segment handle", batchId: BATCH } } },
+  { template: "mooncakeIntegration.cuda_batch_status", expect: { kind: error, attrs: { errorKind: "cuda_batch_status", batchId: BATCH } } },
+  { template: "mooncakeIntegration.segment_down", expect: { kind: error, attrs: { errorKind: "segment_down", peer: "10.99.91.49:15295" } } },
   { template: "mooncakeTransferEngine.tcp_connect", expect: { kind: error, attrs: { errorKind: "tcp_connect", peer: "10.99.91.49:16708", error: "connect: Cannot assign requested address" } } },
   {
     template: "mooncakeTransferEngine.tcp_transfer",
