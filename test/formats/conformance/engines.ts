@@ -1,5 +1,5 @@
-// C++ transfer-engine messages: Mooncake's transfer engine, store and Python binding (glog), NIXL (absl), UCX's own
-// logger. Each row names a template of the table and one of its sample
+// C++ messages: Mooncake's transfer engine, store and Python binding (glog), NIXL (absl), UCX's own
+// logger, torch c10d's watchdog (c10 / glog). Each row names a template of the table and one of its sample
 // lines (the table says where the stream was read); the expectations are
 // written by hand from the stream's format.
 
@@ -104,4 +104,27 @@ export const UCX_ROWS: EngineConformanceRow[] = [
   { template: "ucx.verbs_completion", expect: { kind: error, attrs: { errorKind: "ucx_completion", direction: "send", localNic: "rdmap97s0", error: "Work Request Flushed Error", vendorErr: "0x1" } } },
   { template: "ucx.rc_verbs_completion", expect: { kind: error, attrs: { errorKind: "ucx_completion", error: "transport retry counter exceeded", qpn: "0x1a2b" } } },
   { template: "ucx.ep_unhandled", expect: { kind: error, attrs: { errorKind: "ucx_unhandled", error: "Endpoint timeout", lane: "rc_mlx5/mlx5_0:1" } } },
+];
+
+export const TORCH_ROWS: EngineConformanceRow[] = [
+  {
+    template: "torchC10d.watchdog_timeout",
+    expect: {
+      kind: LogKind.watchdog,
+      attrs: { backend: "nccl", report: "timeout", rank: 2, seq: 48213, op: "ALLREDUCE", numelIn: 14680064, numelOut: 14680064, timeoutMs: 600000, elapsedMs: 600074 },
+    },
+  },
+  { template: "torchC10d.watchdog_timeout", sample: 1, expect: { kind: LogKind.watchdog, attrs: { backend: "nccl", report: "timeout", rank: 1, op: "ALLREDUCE", timeoutMs: 1800000, elapsedMs: 1802212 } } },
+  {
+    template: "torchC10d.failure_detected",
+    expect: {
+      kind: LogKind.watchdog,
+      attrs: { backend: "nccl", report: "failure_detected", rank: 2, seq: 48213, lastEnqueued: 48213, lastCompleted: 48212, pgId: "0", pgUid: "0", pgDesc: "default_pg" },
+    },
+  },
+  {
+    template: "torchC10d.failure_detected",
+    sample: 1,
+    expect: { kind: LogKind.watchdog, attrs: { backend: "nccl", report: "failure_detected", rank: 0, seq: 1580, lastEnqueued: 1582, lastCompleted: 1579, pgName: "1" } },
+  },
 ];
