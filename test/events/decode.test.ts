@@ -11,8 +11,7 @@ import { ChecksumKind, LogKind } from "../../domain/kinds.js";
 import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
 import { openIncident } from "../../store/db.js";
 import { iterateEvents } from "../../store/read/events.js";
-import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "../formats/conformance/engines.js";
-import { ROOM, sglangRowLine } from "../formats/conformance/row.js";
+import { ROOM, rowLine } from "../formats/conformance/row.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
 import { SGLANG_PD_ROWS } from "../formats/conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "../formats/conformance/sglangScheduler.js";
@@ -21,17 +20,15 @@ import { buildIncident } from "../rules/incidentBuilder.js";
 import { ingestedIncident } from "../sharedIncident.js";
 
 const SGLANG_ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
-const ENGINE_ROWS = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
 const FIXTURES = ["fixtures/incidents/stale-slot-reuse", "test/bundles/abort-attribution", "fixtures/incidents/hicache-indexk-race", "fixtures/incidents/overlap-desync", "test/bundles/k8s-mooncake-pod-logs", "test/bundles/nccl-watchdog", "test/bundles/page-dumps"];
 // From dist/test/events/ back to the repository.
 const REPO = new URL("../../../", import.meta.url).pathname;
 
 async function storedEvents(): Promise<StoredEvent[]> {
-  // Every sample of the template table, the tracebacks of the rows that continue one, and the C++ rows.
+  // Every sample of the template table (C++ engines included) and the tracebacks of the rows that continue one.
   const lines = [
     ...TEMPLATES.flatMap((t) => t.samples),
-    ...SGLANG_ROWS.flatMap((r) => (r.more !== undefined ? [sglangRowLine(r), ...r.more] : [])),
-    ...ENGINE_ROWS.flatMap((r) => [r.line, ...(r.more ?? [])]),
+    ...SGLANG_ROWS.flatMap((r) => (r.more !== undefined ? [rowLine(r), ...r.more] : [])),
   ];
   const rows = await buildIncident([{ path: "d0/decode-tp3.log", text: lines.join("\n") + "\n" }]);
   const events = [...iterateEvents(rows)];

@@ -13,7 +13,7 @@ import type { WrapperName } from "../../ingest/formats/wrappers/index.js";
 import { parseLines } from "./sglangHarness.js";
 import { uniformStream } from "../../fixtures/generator/prng.js";
 import { MOONCAKE_ROWS, NIXL_ROWS, UCX_ROWS } from "./conformance/engines.js";
-import { sglangRowLine } from "./conformance/row.js";
+import { rowLine } from "./conformance/row.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "./conformance/sglangScheduler.js";
 import { SGLANG_TRANSFER_ROWS } from "./conformance/sglangTransfer.js";
@@ -68,8 +68,8 @@ const REAL_LINES = [
   "> [2026-08-20 10:20:01 TP3] room=8972542885242963296 is bootstrapped",
   "```",
   "Loading safetensors checkpoint shards:  41% Completed | 67/163 [00:31<00:44,  2.16it/s]",
-  ...[...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS].map(sglangRowLine),
-  ...[...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS].map((row) => row.line),
+  ...[...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS].map(rowLine),
+  ...[...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS].map(rowLine),
 ];
 
 /** A line as each container runtime wraps it (ingest/formats/wrappers). */

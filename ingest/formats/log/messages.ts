@@ -6,12 +6,11 @@
 import type { ParsedEvent } from "../../../domain/event.js";
 import { parseEngineMessage } from "../messages/engineMessage.js";
 import type { MatchResult } from "../sglang/match.js";
-import { parseWatchdog } from "../sglang/torchLines.js";
-import { SGLANG_TEMPLATES } from "../templates/index.js";
+import { SGLANG_TEMPLATES, TORCH_TEMPLATES } from "../templates/index.js";
 
 export type MessageMatcher = (line: string, at: number, ev: ParsedEvent) => MatchResult;
 
-const torchWatchdog: MessageMatcher = (line, at, ev) => parseWatchdog(line, at, ev);
+const torchWatchdog: MessageMatcher = (line, at, ev) => TORCH_TEMPLATES.match(line, at, ev);
 
 const sglangTemplates: MessageMatcher = (line, at, ev) => SGLANG_TEMPLATES.match(line, at, ev);
 

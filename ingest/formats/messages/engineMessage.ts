@@ -1,15 +1,25 @@
-// The C++ transfer-engine messages kvrewind understands (docs/log-templates.md
-// "C++ transfer engines"): Mooncake's transfer engine and store, NIXL's agent
-// and UCX backend, UCX itself. The caller has stripped the line's prefix (glog
-// / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `, or UCX's
-// `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and where it
-// starts. Each engine's module rejects on the message's first character.
+// The C++ transfer-engine messages kvrewind understands, read from the
+// template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
+// mooncakeStore and mooncakeIntegration, nixlAgent, ucx; docs/log-templates.md
+// "C++ transfer engines"). The caller has stripped
+// the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
+// or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
+// where it starts. Each engine's templates are tried in turn, and an engine
+// whose opening words matched a cut-short line ends the search.
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
-import { parseMooncakeMessage } from "./mooncake.js";
-import { parseNixlMessage } from "./nixl.js";
-import { parseUcxMessage } from "./ucx.js";
+import { TemplateMatcher } from "../templates/match.js";
+import { MOONCAKE_INTEGRATION } from "../templates/mooncakeIntegration.js";
+import { MOONCAKE_STORE } from "../templates/mooncakeStore.js";
+import { MOONCAKE_TRANSFER_ENGINE } from "../templates/mooncakeTransferEngine.js";
+import { NIXL_AGENT } from "../templates/nixlAgent.js";
+import { UCX, ucxPrefixEnd } from "../templates/ucx.js";
+
+/** Mooncake's components' templates, one matcher: their opening words do not overlap. */
+const MOONCAKE_TEMPLATES = new TemplateMatcher([...MOONCAKE_TRANSFER_ENGINE.templates, ...MOONCAKE_STORE.templates, ...MOONCAKE_INTEGRATION.templates]);
+const NIXL_TEMPLATES = new TemplateMatcher(NIXL_AGENT.templates);
+const UCX_TEMPLATES = new TemplateMatcher(UCX.templates);
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -17,9 +27,17 @@ import { parseUcxMessage } from "./ucx.js";
  * words matched while the rest did not (kept as unparsed, reported).
  */
 export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): MatchResult {
-  const mooncake = parseMooncakeMessage(msg, at, ev);
+  const mooncake = MOONCAKE_TEMPLATES.match(msg, at, ev);
   if (mooncake !== false) return mooncake;
-  const nixl = parseNixlMessage(msg, at, ev);
+  const nixl = NIXL_TEMPLATES.match(msg, at, ev);
   if (nixl !== false) return nixl;
   return parseUcxMessage(msg, at, ev);
+}
+
+/** UCX's templates, on the message with or without UCX's place, component and level in front. */
+function parseUcxMessage(msg: string, at: number, ev: ParsedEvent): MatchResult {
+  const r = UCX_TEMPLATES.match(msg, at, ev);
+  if (r !== false) return r;
+  const next = ucxPrefixEnd(msg, at);
+  return next > at ? parseUcxMessage(msg, next, ev) : false;
 }

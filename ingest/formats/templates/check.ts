@@ -5,8 +5,10 @@
 // (a function head names its first characters, a pattern is sticky).
 
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
+import { readTorchLine } from "../sglang/torchLines.js";
 import { positional } from "./match.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
+import { ucxMessageStart } from "./ucx.js";
 
 export interface TemplateProblem {
   id: string;
@@ -20,7 +22,8 @@ export function messageStart(dialect: Dialect, line: string): number {
     const found = prefix.read(line);
     return found === PrefixResult.ok || found === PrefixResult.tagsOnly ? prefix.msgStart : -1;
   }
-  throw new Error(`no sample reader for dialect ${dialect}`);
+  // glog / absl lines (Mooncake, NIXL); UCX's own lines have no dialect prefix, only UCX's.
+  return readTorchLine(line)?.msgStart ?? ucxMessageStart(line);
 }
 
 function headMatches(t: LogTemplate, line: string, at: number): boolean {

@@ -5,12 +5,18 @@
 // and docs/log-templates.md all read these rows.
 
 import { TemplateMatcher } from "./match.js";
+import { MOONCAKE_INTEGRATION } from "./mooncakeIntegration.js";
+import { MOONCAKE_STORE } from "./mooncakeStore.js";
+import { MOONCAKE_TRANSFER_ENGINE } from "./mooncakeTransferEngine.js";
+import { NIXL_AGENT } from "./nixlAgent.js";
 import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
 import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
 import { SGLANG_MOONCAKE } from "./sglangMooncake.js";
 import { SGLANG_NIXL } from "./sglangNixl.js";
 import { SGLANG_SCHEDULER } from "./sglangScheduler.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
+import { TORCH_C10D } from "./torchC10d.js";
+import { UCX } from "./ucx.js";
 import { UVICORN } from "./uvicorn.js";
 
 export const COMPONENTS: readonly TemplateComponent[] = [
@@ -20,6 +26,12 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_MOONCAKE,
   SGLANG_COMMON_CONN,
   UVICORN,
+  MOONCAKE_TRANSFER_ENGINE,
+  MOONCAKE_STORE,
+  MOONCAKE_INTEGRATION,
+  NIXL_AGENT,
+  UCX,
+  TORCH_C10D,
 ];
 
 export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);
@@ -30,6 +42,9 @@ export function templatesOf(dialect: Dialect): LogTemplate[] {
 
 /** SGLang's message templates, tried on the message after a line's prefix. */
 export const SGLANG_TEMPLATES = new TemplateMatcher(templatesOf("sglang"));
+
+/** torch c10d's watchdog templates, tried on glog/absl/c10 messages before the transfer engines' (ingest/formats/log/messages.ts). */
+export const TORCH_TEMPLATES = new TemplateMatcher(TORCH_C10D.templates);
 
 function unique(words: readonly string[]): string[] {
   return [...new Set(words)];

@@ -1,13 +1,11 @@
 // One row of the conformance table: the fields kvrewind must make of a real
-// line of a log call read in the real source. SGLang rows name a template of
+// line of a log call read in the real source. Each row names a template of
 // the table (ingest/formats/templates/) and one of its sample lines, which
-// say where the call was read; C++ rows carry their line and source here.
+// say where the call was read.
 // Expectations are written by hand from the source's format string and the
 // catalogue, never copied from the parser.
 
 import { TEMPLATES } from "../../../ingest/formats/templates/index.js";
-
-export type Origin = "sglang" | "mooncake" | "nixl" | "ucx";
 
 export interface Expected {
   kind: string;
@@ -33,20 +31,8 @@ export interface SglangConformanceRow {
   expect: Expected;
 }
 
-export interface ConformanceRow {
-  /** The template's name as docs/log-templates.md lists it. */
-  template: string;
-  origin: Origin;
-  /** Where the format string was read: repository, path, function, version. */
-  source: string;
-  /** The whole line as a log file holds it, the prefix of its era included. */
-  line: string;
-  /** Unprefixed lines that continue the record (a traceback). */
-  more?: string[];
-  /** C++ rows: the message after the line's glog / absl / UCX prefix (the line ends with it). */
-  message?: string;
-  expect: Expected;
-}
+/** A C++ row: a template of an engine component (mooncakeTransferEngine, nixlAgent, ucx) and one of its samples. */
+export type EngineConformanceRow = SglangConformanceRow;
 
 /** 19-digit bootstrap rooms and 32-hex rids, as SGLang prints them. */
 export const ROOM = "6555093254675405189";
@@ -58,8 +44,8 @@ export const RID2 = "63b1b22dad53465b92560ebdda56d075";
 export const P = "[2026-06-11 14:03:07 DP0 TP3]";
 export const PMS = "[2026-06-11 14:03:07.554 TP3]";
 
-/** The sample line an SGLang row names. */
-export function sglangRowLine(row: SglangConformanceRow): string {
+/** The sample line a row names. */
+export function rowLine(row: SglangConformanceRow): string {
   const line = TEMPLATES.find((t) => t.id === row.template)?.samples[row.sample ?? 0];
   if (line === undefined) throw new Error(`${row.template}: no such template or sample ${row.sample ?? 0}`);
   return line;
