@@ -23,10 +23,13 @@ export interface SplitOptions {
 }
 
 /**
+ * A file is cut from 128 MiB: below about that size, on two cores, reading it
+ * whole on one worker is as fast and costs less CPU and memory than the parts'
+ * second worker and their merge (bench:ingest BENCH_SPLIT=off, bench/RESULTS.md).
  * Parts of 8 MB: a worker's lookahead (PART_IN_FLIGHT batches) holds a few
  * of them, so the two workers stay busy while the merge takes the parts in order.
  */
-export const DEFAULT_SPLIT: SplitOptions = { splitBytes: 16 * 1024 * 1024, partBytes: 8 * 1024 * 1024 };
+export const DEFAULT_SPLIT: SplitOptions = { splitBytes: 128 * 1024 * 1024, partBytes: 8 * 1024 * 1024 };
 
 export interface SplitSource {
   source: LoadSource;

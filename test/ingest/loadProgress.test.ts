@@ -1,13 +1,13 @@
 // The load's progress counts each byte of the input once: a file large
-// enough to be cut into parts (ingest/load/loadPlan.ts DEFAULT_SPLIT) reads
-// each part on past its end to the next part's seam, and the progress bar
-// must still end at the file's size, never past it.
+// enough to be cut into parts (ingest/load/loadPlan.ts; here the cut is made
+// small through the pipeline's loadSplit) reads each part on past its end to
+// the next part's seam, and the progress bar must still end at the file's
+// size, never past it.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_SPLIT } from "../../ingest/load/loadPlan.js";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { logStamp, T0, tempDir } from "./bundle.js";
 
@@ -28,10 +28,11 @@ function decodeLog(path: string, bytes: number): void {
 test("the load's progress ends at the input's size when a large file is parsed in parts", async () => {
   const dir = tempDir("load-progress");
   const log = join(dir, "decode-tp0.log");
-  decodeLog(log, DEFAULT_SPLIT.splitBytes + DEFAULT_SPLIT.partBytes);
+  const split = { splitBytes: 2 << 20, partBytes: 1 << 20 };
+  decodeLog(log, 3 * split.splitBytes);
   const size = statSync(log).size;
   const load: IngestProgress[] = [];
-  await ingest({ db: join(dir, "i.db"), paths: [log], role: "decode", onProgress: (p) => p.phase === "load" && load.push(p) });
+  await ingest({ db: join(dir, "i.db"), paths: [log], role: "decode", loadWorkers: 2, loadSplit: split, onProgress: (p) => p.phase === "load" && load.push(p) });
   assert.ok(load.length > 0);
   assert.equal(load[0]!.total, size);
   const overshoot = load.filter((p) => p.done > p.total);
