@@ -25,9 +25,11 @@ export class DatabaseBusyError extends Error {
   readonly exitCode = 2;
 }
 
+/** An input as the writer records it; its statistics follow once it is loaded (store/read/sources.ts SourceRow). */
 export interface NewSource {
   path: string;
   format: string;
+  /** The container wrapper stripped from each line: none, cri, docker-json, kubectl, journald. */
   wrapper: string | null;
   host: string | null;
   role: string | null;

@@ -4,6 +4,7 @@
 
 import { scanEvents } from "../blocks/scan.js";
 import type { IncidentDb } from "../db.js";
+import type { NewSource } from "../writer.js";
 import type { ParseIssue } from "../../domain/event.js";
 
 /** What became of an input: ingested, or recorded with the reason it was not. */
@@ -45,16 +46,8 @@ export interface SourceStats {
 }
 
 /** A row of `sources`: the input, what became of it, and its statistics. */
-export interface SourceRow extends SourceStats {
+export interface SourceRow extends SourceStats, NewSource {
   id: number;
-  path: string;
-  format: string;
-  /** The container wrapper stripped from each line: none, cri, docker-json, kubectl, journald. */
-  wrapper: string | null;
-  host: string | null;
-  role: string | null;
-  sha256: string;
-  bytes: number;
   /** Pages read from a file of page bytes (a page dump's .bin, .npy or .safetensors); 0 for other sources. */
   pages: number;
   status: SourceStatus;
