@@ -40,18 +40,8 @@ export interface AnalysisRows {
   suspects: SuspectRow[];
 }
 
-const storedFindingSchema = z.object({
-  id: z.string(),
-  rule: z.string(),
-  severity: z.string(),
-  verdict: z.string(),
-  title: z.string(),
-  room: z.string().nullable(),
-  ranks: z.string(),
-  tsUs: z.number().int().nullable(),
-  witness: z.string(),
-  body: z.string(),
-});
+/** A findings row as SQLite holds it: the lists and the body as JSON text. */
+const storedFindingSchema = findingRowSchema.omit({ witnessSeqs: true }).extend({ ranks: z.string(), witness: z.string(), body: z.string() });
 
 const storedSuspectSchema = z.object({ rank: z.number().int(), cause: z.string(), confidence: z.number(), body: z.string() });
 
