@@ -99,14 +99,18 @@ export function firstRecordOf(
   return out;
 }
 
-/** A batch line's queue gauges: its place and the numeric values of `fields`. */
-export interface GaugeLine {
+/** Where and when a record happened: its seq, time and rank. */
+export interface RecordPlace {
   seq: number;
   tsUs: number;
   host: string | null;
   role: string | null;
   pp: number | null;
   tp: number | null;
+}
+
+/** A batch line's queue gauges: its place and the numeric values of `fields`. */
+export interface GaugeLine extends RecordPlace {
   values: (number | null)[];
 }
 
@@ -156,13 +160,7 @@ function transferStamps(db: IncidentDb, kind: string): TransferStamp[] {
 }
 
 /** A record's place and attributes without its text: what reading many records of a kind needs. */
-export interface RecordStamp {
-  seq: number;
-  tsUs: number;
-  host: string | null;
-  role: string | null;
-  pp: number | null;
-  tp: number | null;
+export interface RecordStamp extends RecordPlace {
   room: string | null;
   state: number | null;
   attrs: Record<string, unknown> | null;
