@@ -78,6 +78,7 @@ const WRAP: Record<WrapperName, (line: string, i: number) => string> = {
   "docker-json": (line, i) => JSON.stringify({ log: i % 7 === 3 ? line : `${line}\n`, stream: "stderr", time: "2026-08-20T10:20:01.554102345Z" }),
   kubectl: (line) => `2026-08-20T10:20:01.554102345Z ${line}`,
   journald: (line) => `2026-08-20T10:20:01+0000 gpu-node-3 python3[48211]: ${line}`,
+  compose: (line, i) => `sglang-${i % 2}  | ${line}`,
 };
 
 const NASTY = "[]_ :=.,'\"()0123456789\r\t\u0000\u001b\ufffd\ud800é中-%#";

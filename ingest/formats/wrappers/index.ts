@@ -1,20 +1,21 @@
 // Container wrappers (DESIGN.md "Inputs"): the envelope a runtime puts around
 // every line a process wrote — Kubernetes CRI, Docker's json-file, `kubectl
-// logs --timestamps`, journald's short-iso. A wrapper is decided once per file
+// logs --timestamps`, journald's short-iso, `docker compose logs`. A wrapper is decided once per file
 // (from its head) and stripped from each line before the line's own dialect
 // is read; its time is used when the inner line has none, and the raw line is
 // what the event keeps.
 
+import { compose } from "./compose.js";
 import { cri } from "./cri.js";
 import { dockerJson } from "./dockerJson.js";
 import { journald } from "./journald.js";
 import { kubectl } from "./kubectl.js";
 
-export type WrapperName = "cri" | "docker-json" | "kubectl" | "journald";
+export type WrapperName = "cri" | "docker-json" | "kubectl" | "journald" | "compose";
 
 /** What unwrapping one line gives. */
 export type Unwrapped =
-  /** The inner line, the wrapper's time (µs, UTC) and, for journald, the host it names. */
+  /** The inner line, the wrapper's time (µs, UTC; -1 when it states none) and, for journald and compose, the host it names. */
   | { kind: "line"; inner: string; tsUs: number; host?: string }
   /** A partial line (CRI `P`, docker without a final newline): its rest comes on the next lines. */
   | { kind: "partial" }
@@ -35,7 +36,7 @@ export interface Wrapper {
 }
 
 /** Most specific first: kubectl's `<time> <line>` also matches every CRI line. */
-export const WRAPPERS: readonly Wrapper[] = [cri, dockerJson, journald, kubectl];
+export const WRAPPERS: readonly Wrapper[] = [cri, dockerJson, journald, kubectl, compose];
 
 /** Lines of the head looked at, and the share of them that must be in a wrapper's shape. */
 const DETECT_LINES = 50;
