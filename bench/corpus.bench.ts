@@ -11,8 +11,10 @@
 //     over the healthy excerpts — false positives;
 //   - error-level lines unread: lines that look error-level (ERROR_LEVEL
 //     below) and ended in a `log.unparsed` record, over all error-level lines;
-//   - all lines unread: lines that ended in a `log.unparsed` record, over all
-//     lines.
+//   - all lines unread: lines that ended in a `log.unparsed` record (no
+//     dialect, no level, no template), over all lines;
+//   - lines no template interpreted: the same with `log.message` records too
+//     (their time, rank and level were read, their words were not).
 //
 // A line "ended in a log.unparsed record" when the record it belongs to is a
 // log.unparsed event: a record runs from its event's line to the line before
@@ -80,6 +82,10 @@ interface Outcome {
   violated: string[];
   lines: number;
   unread: number;
+  /** Lines whose record no template interpreted: log.unparsed or log.message (dialect read, message not). */
+  uninterpreted: number;
+  /** The unread lines themselves (printed for the working half only, with CORPUS_UNREAD=1). */
+  unreadText: string[];
   errorLines: number;
   errorUnread: number;
   refused: string | null;
@@ -108,7 +114,7 @@ function analyzeExcerpt(entry: Entry): Outcome {
     const a = run(["analyze", file, "--json", "--db", db]);
     if (a.status !== 0 && a.status !== 1) {
       const why = (a.stderr.trim().split("\n").pop() ?? "").slice(0, 160) || `exit ${a.status}`;
-      return { flagged: false, violated: [], lines: lines.length, unread: lines.length, errorLines, errorUnread: errorLines, refused: why };
+      return { flagged: false, violated: [], lines: lines.length, unread: lines.length, uninterpreted: lines.length, unreadText: lines, errorLines, errorUnread: errorLines, refused: why };
     }
     const report = JSON.parse(a.stdout) as { findings: Finding[] };
     const violated = report.findings.filter((f) => f.verdict === "violated" && atOrAbove(f.severity, "medium"));
@@ -123,18 +129,22 @@ function analyzeExcerpt(entry: Entry): Outcome {
       else kindAt.set(Number(line), [kind]);
     }
     let unread = 0;
+    let uninterpreted = 0;
+    const unreadText: string[] = [];
     let errorUnread = 0;
     let current: string[] | null = null;
     for (let i = 0; i < lines.length; i++) {
       current = kindAt.get(i + 1) ?? current;
       // A line is read when its record holds any event other than log.unparsed.
       const isUnread = current === null || current.every((k) => k === "log.unparsed");
+      if (current === null || current.every((k) => k === "log.unparsed" || k === "log.message")) uninterpreted++;
       if (isUnread) {
         unread++;
+        unreadText.push(lines[i]!);
         if (errorAt[i]) errorUnread++;
       }
     }
-    return { flagged: violated.length > 0, violated: violated.map((f) => `${f.rule}/${f.severity}`), lines: lines.length, unread, errorLines, errorUnread, refused: null };
+    return { flagged: violated.length > 0, violated: violated.map((f) => `${f.rule}/${f.severity}`), lines: lines.length, unread, uninterpreted, unreadText, errorLines, errorUnread, refused: null };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -145,7 +155,9 @@ function pct(n: number, d: number): string {
 }
 
 function main(): void {
-  const manifest = JSON.parse(readFileSync(join(CORPUS, "manifest.json"), "utf8")) as Entry[];
+  // CORPUS_HALF=working runs the working half alone (to tune on); the held-back half is never listed line by line.
+  const only = process.env.CORPUS_HALF;
+  const manifest = (JSON.parse(readFileSync(join(CORPUS, "manifest.json"), "utf8")) as Entry[]).filter((e) => only === undefined || e.half === only);
   const results = new Map<string, Outcome>();
   const t0 = Date.now();
   for (const entry of manifest) results.set(entry.id, analyzeExcerpt(entry));
@@ -154,6 +166,7 @@ function main(): void {
   console.log(`kvrewind on the real-log corpus: ${manifest.length} excerpts, ${seconds} s`);
   for (const half of ["working", "held-back"] as const) {
     const entries = manifest.filter((e) => e.half === half);
+    if (entries.length === 0) continue;
     const failures = entries.filter((e) => e.failure);
     const healthy = entries.filter((e) => !e.failure);
     const of = (e: Entry): Outcome => results.get(e.id)!;
@@ -170,6 +183,8 @@ function main(): void {
     console.log(`  healthy excerpts flagged (violated, above low): ${falsePos}/${healthy.length} (${pct(falsePos, healthy.length)})`);
     console.log(`  error-level lines unread (log.unparsed): ${errUnread}/${errLines} (${pct(errUnread, errLines)})`);
     console.log(`  all lines unread (log.unparsed): ${allUnread}/${allLines} (${pct(allUnread, allLines)})`);
+    const allUninterpreted = sum(entries, (o) => o.uninterpreted);
+    console.log(`  lines no template interpreted (log.unparsed or log.message): ${allUninterpreted}/${allLines} (${pct(allUninterpreted, allLines)})`);
     console.log(`  excerpts the CLI refused (exit 2, counted unflagged and unread): ${refused}`);
     if (half !== "working") continue;
     const missed = failures.filter((e) => !of(e).flagged);
@@ -178,6 +193,12 @@ function main(): void {
       const o = of(e);
       const note = o.refused !== null ? `  [refused: ${o.refused}]` : `  [${o.errorUnread}/${o.errorLines} error-level lines unread]`;
       console.log(`    ${e.id}: ${e.class}${note}`);
+    }
+    if (process.env.CORPUS_UNREAD === "1") {
+      for (const e of entries.filter((x) => of(x).unreadText.length > 0)) {
+        console.log(`  unread in ${e.id}:`);
+        for (const line of of(e).unreadText) console.log(`    | ${line.slice(0, 160)}`);
+      }
     }
     const fp = healthy.filter((e) => of(e).flagged);
     console.log(`  working-half healthy excerpts flagged (${fp.length}):`);

@@ -70,6 +70,15 @@ export const LogKind = {
   schedulerWatchdog: "sched.watchdog",
   httpAccess: "http.access",
   config: "config",
+  /**
+   * An error-level line no template reads: its dialect said ERROR / FATAL /
+   * `E…` / `F…`, or its words are an exception's, a crash's or a failed
+   * assertion's (ingest/formats/log/unread.ts). A failure record all the same.
+   */
+  error: "log.error",
+  /** A line whose dialect (time, rank, level) was read and whose message no template reads. */
+  message: "log.message",
+  /** A line in no dialect the reader knows, whose message no template reads. */
   unparsed: "log.unparsed",
 } as const;
 
@@ -350,7 +359,7 @@ export const KINDS = {
   },
   [LogKind.capacityRejected]: { lane: "scheduler", tone: 0, doc: "a request refused at admission for capacity", fields: { rid: "string?", reason: "string?", tokens: "number?", capacity: "number?" } },
   [LogKind.prefetchRevoked]: { lane: "hicache", tone: 0, doc: "HiCache dropped a storage prefetch", fields: { rid: "string?", reason: "string?", hits: "number?" } },
-  [LogKind.exception]: { lane: "logs", tone: 2, doc: "a Python exception record", fields: { thread: "string?", threadName: "string?", error: "string?", ...EXCEPTION } },
+  [LogKind.exception]: { lane: "logs", tone: 2, doc: "a Python exception record", fields: { thread: "string?", threadName: "string?", error: "string?", what: "string?", reasonKind: "string?", level: "string?", source: "string?", ...EXCEPTION } },
   [LogKind.crash]: { lane: "logs", tone: 2, doc: "the process died", fields: { signal: "string?", what: "string?", frame: "string?", threads: "number?", ...EXCEPTION } },
   [LogKind.watchdog]: { lane: "collectives", tone: 2,
     doc: "a collective watchdog (NCCL, gloo) reported a timeout or failure",
@@ -375,13 +384,18 @@ export const KINDS = {
   [LogKind.ncclWarning]: { lane: "collectives", tone: 0, doc: "an NCCL WARN/ERROR line", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
   [LogKind.schedulerWatchdog]: { lane: "scheduler", tone: 2,
     doc: "a forward pass took longer than `watchdog_timeout`",
-    fields: { component: "string?", timeoutS: "number?", soft: "boolean?", fatal: "boolean?", failureClass: "string?" },
+    fields: { component: "string?", timeoutS: "number?", soft: "boolean?", fatal: "boolean?", failureClass: "string?", report: "string?" },
   },
   [LogKind.httpAccess]: { lane: "scheduler", tone: 0, colour: "#7d8fb8",
     doc: "a uvicorn access line",
     fields: { client: "string?", method: "string?", path: "string?", httpVersion: "string?", status: "number?", reason: "string?", level: "string?" },
   },
-  [LogKind.unparsed]: { lane: "logs", tone: 0, colour: "#767f9c", doc: "a line no parser understood", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
+  [LogKind.error]: { lane: "logs", tone: 2,
+    doc: "an error-level line no template reads",
+    fields: { level: "string?", component: "string?", source: "string?", ...EXCEPTION },
+  },
+  [LogKind.message]: { lane: "logs", tone: 0, colour: "#8a93ad", doc: "a line in a known dialect whose message no template reads", fields: { level: "string?", component: "string?", source: "string?" } },
+  [LogKind.unparsed]: { lane: "logs", tone: 0, colour: "#767f9c", doc: "a line in no known dialect that no template reads", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
 } as const satisfies Record<string, KindSpec>;
 
 export type KnownKind = keyof typeof KINDS;

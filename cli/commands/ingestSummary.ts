@@ -75,7 +75,7 @@ function notUnderstood(sources: readonly SourceSummary[]): string[] {
   const shapes = topShapes(read);
   const rest = shapes.slice(SHOWN_SHAPES).reduce((n, u) => n + u.count, 0);
   return [
-    `not understood: ${plural(unparsed, "line")}${share} in ${plural(files, "file")}, kept as log.unparsed; the most frequent shapes:`,
+    `not understood: ${plural(unparsed, "line")}${share} in ${plural(files, "file")}, kept as log.message (time, rank and level read) or log.unparsed; the most frequent shapes:`,
     ...shapes.slice(0, SHOWN_SHAPES).map((u) => `  ${count(u.count).padStart(9)}  ${u.shape}  (${u.where})`),
     ...(rest > 0 ? [`  ${count(rest).padStart(9)}  lines of other shapes (--verbose or --json)`] : []),
   ];

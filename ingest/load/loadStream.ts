@@ -159,7 +159,8 @@ export class SourceStream {
     if (text) rows.addTexts([text]);
     const s = this.stats;
     s.events++;
-    if (ev.kind === LogKind.unparsed) {
+    // The summary's "not interpreted" lines: no template read them, whether or not their dialect was read.
+    if (ev.kind === LogKind.unparsed || ev.kind === LogKind.message) {
       s.unparsed++;
       this.shapes.add(ev.text, ev.line, ev.unparsedMessage);
     }

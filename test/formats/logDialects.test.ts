@@ -156,7 +156,7 @@ test("NCCL lines: no time of their own (placed between their dated neighbours), 
     events.map((e) => [e.kind, e.tsUs, e.tsInferred === true]),
     [
       [LogKind.decodeBatch, us("2026-06-11T14:03:00Z"), false],
-      [LogKind.unparsed, us("2026-06-11T14:03:01Z"), true],
+      [LogKind.message, us("2026-06-11T14:03:01Z"), true],
       [LogKind.ncclWarning, us("2026-06-11T14:03:02Z"), true],
       [LogKind.decodeBatch, us("2026-06-11T14:03:03Z"), false],
     ],
@@ -174,7 +174,7 @@ test("Python logging defaults and ISO-dated lines of other loggers are records o
   assert.deepEqual(
     events.map((e) => [e.kind, e.tsUs, e.tsInferred === true]),
     [
-      [LogKind.unparsed, us("2026-06-11T14:03:05.12Z"), true],
+      [LogKind.message, us("2026-06-11T14:03:05.12Z"), true],
       [LogKind.transferFailed, us("2026-06-11T14:03:05.12Z"), false],
       [LogKind.decodeBatch, us("2026-06-11T14:03:06.5Z"), false],
     ],

@@ -140,8 +140,8 @@ test("a field without `key: value` shape is kept in attrs.extra, not dropped", (
 });
 
 test("lines that only start like a batch line are not batch lines", () => {
-  assert.equal(parseOne("[2026-08-20 10:15:32 TP0] Prefill batches are slow").kind, LogKind.unparsed);
-  assert.equal(parseOne("[2026-08-20 10:15:32 TP0] Decode batch size 64 reached").kind, LogKind.unparsed);
+  assert.equal(parseOne("[2026-08-20 10:15:32 TP0] Prefill batches are slow").kind, LogKind.message);
+  assert.equal(parseOne("[2026-08-20 10:15:32 TP0] Decode batch size 64 reached").kind, LogKind.message);
 });
 
 test("numbers read in place equal JavaScript's own reading of the same digits", () => {

@@ -32,7 +32,7 @@ test("prefill tp3: the bootstrap thread dies on an ABORT frame and the bootstrap
       [7, LogKind.prefillBatch],
       [8, LogKind.notifSent],
       [9, LogKind.notifSent],
-      [10, LogKind.unparsed], // "Received multipart ..." is not catalogued as an event
+      [10, LogKind.message], // "Received multipart ..." is not catalogued as an event
       [11, LogKind.exception],
       [21, LogKind.prefillBatch],
       [22, LogKind.prefillBatch],

@@ -127,10 +127,10 @@ test("a rid whose repr uses double quotes", () => {
   assert.equal(ev.rid, `it's-${RID}`);
 });
 
-test("a truncated failure line is kept as unparsed and reported", () => {
+test("a truncated failure line is kept uninterpreted and reported", () => {
   const { events, issues } = parseLines([`${TS} Decode transfer failed for request rank=3 decode_req.req.rid='${RID}' decode_req.req.bootstr`]);
   assert.equal(events.length, 1);
-  assert.equal(events[0].kind, LogKind.unparsed);
+  assert.equal(events[0].kind, LogKind.message);
   assert.equal(events[0].room, undefined);
   assert.equal(issues.length, 1);
   assert.equal(issues[0].line, 1);
@@ -205,11 +205,11 @@ test("abort_request by queue, on both sides", () => {
   }
 });
 
-test("`Abort` and `Prefill` openings of other messages stay unparsed without an issue", () => {
+test("`Abort` and `Prefill` openings of other messages stay uninterpreted without an issue", () => {
   const { events, issues } = parseLines([`${TS} Abort all requests on shutdown`, `${TS} Prefill server is not ready yet`]);
   assert.deepEqual(
     events.map((e) => e.kind),
-    [LogKind.unparsed, LogKind.unparsed],
+    [LogKind.message, LogKind.message],
   );
   assert.deepEqual(issues, []);
 });

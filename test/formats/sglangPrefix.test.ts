@@ -65,7 +65,7 @@ test("rank tags are read in every historical order and any subset", () => {
 
 test("a line without tags (tokenizer, detokenizer) has no ranks", () => {
   const ev = parseOne("[2026-08-20 10:15:32] Receive: obj=GenerateReqInput(rid='9f2c4c0e1b2a4f7d8e6a')");
-  assert.equal(ev.kind, LogKind.unparsed);
+  assert.equal(ev.kind, LogKind.message);
   assert.equal(ev.tp, undefined);
   assert.equal(ev.dp, undefined);
   assert.equal(ev.tsUs, us("2026-08-20T10:15:32Z"));
@@ -142,6 +142,6 @@ test("a stray carriage return at the end of a line (CRLF file) changes nothing",
   const crlf = parseOne(`[2026-08-20 10:15:32.047 DP0 TP3] ${MSG}\r`);
   assert.deepEqual(crlf, lf);
   const bare = parseOne("[2026-08-20 10:15:32]\r");
-  assert.equal(bare.kind, LogKind.unparsed);
+  assert.equal(bare.kind, LogKind.message);
   assert.equal(bare.tsUs, us("2026-08-20T10:15:32Z"));
 });

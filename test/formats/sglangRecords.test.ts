@@ -199,7 +199,7 @@ test("multi-line messages without a traceback join their record unchanged", () =
   const lines = ["[2026-08-20 10:00:00] server_args=ServerArgs(", "  model_path='deepseek-ai/DeepSeek-V3.2',", "  tp_size=8)"];
   const { events } = parseLines(lines);
   assert.equal(events.length, 1);
-  assert.equal(events[0].kind, LogKind.unparsed);
+  assert.equal(events[0].kind, LogKind.message);
   assert.equal(events[0].text, lines.join("\n"));
   assert.equal(events[0].attrs, undefined);
 });

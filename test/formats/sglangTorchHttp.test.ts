@@ -126,9 +126,11 @@ test("a watchdog line before any SGLang line is dated once a year is known", () 
   assert.equal(events[1].tsUs, us("2026-08-20T10:20:00.100Z"));
 });
 
-test("other torch C++ lines are their own unparsed records", () => {
+test("other torch C++ lines are their own records, read but not interpreted", () => {
   const ev = afterBatch("[rank3]:[W820 10:30:01.000000000 ProcessGroupNCCL.cpp:1496] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.");
-  assert.equal(ev.kind, LogKind.unparsed);
+  assert.equal(ev.kind, LogKind.message);
+  assert.equal(ev.attrs?.level, "warning");
+  assert.equal(ev.attrs?.source, "ProcessGroupNCCL.cpp:1496");
   assert.equal(ev.attrs?.globalRank, 3);
   assert.equal(ev.tsUs, us("2026-08-20T10:30:01Z"));
 });
@@ -155,13 +157,13 @@ test("uvicorn access lines", () => {
   }
 });
 
-test("uvicorn's other lines are unparsed", () => {
+test("uvicorn's other lines are read but not interpreted", () => {
   const { events } = parseLines([
     "[2026-08-20 10:00:10] INFO:     Started server process [48211]",
     "[2026-08-20 10:00:10] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)",
   ]);
   assert.deepEqual(
     events.map((e) => e.kind),
-    [LogKind.unparsed, LogKind.unparsed],
+    [LogKind.message, LogKind.message],
   );
 });

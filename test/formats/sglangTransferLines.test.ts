@@ -71,9 +71,9 @@ test("`sending kvcache to … with notif …` carries the decoded tag", () => {
   assert.equal(aux.attrs?.expectedChunks, 2);
 });
 
-test("a sending line with an unknown tag is unparsed and reported", () => {
+test("a sending line with an unknown tag is uninterpreted and reported", () => {
   const { events, issues } = parseLines([`${TS} sending kvcache to peer-1 with notif ${ROOM}_meta_0`]);
-  assert.equal(events[0].kind, LogKind.unparsed);
+  assert.equal(events[0].kind, LogKind.message);
   assert.equal(issues.length, 1);
   assert.match(issues[0].message, /notif tag/);
 });

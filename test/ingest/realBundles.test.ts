@@ -61,12 +61,12 @@ test("a Kubernetes bundle: every file ingested, each in its wrapper and dialects
     assert.deepEqual(
       pod.map((r) => [r.kind, r.tp]),
       [
-        [LogKind.unparsed, null], // the FutureWarning and its indented line
-        [LogKind.unparsed, null], // the transfer engine's start-up glog line
-        [LogKind.unparsed, 0],
-        [LogKind.unparsed, 1],
-        [LogKind.unparsed, null], // NCCL INFO
-        [LogKind.unparsed, null],
+        [LogKind.unparsed, null], // the FutureWarning and its indented line: no dialect
+        [LogKind.message, null], // the transfer engine's start-up glog line: level and place read
+        [LogKind.message, 0],
+        [LogKind.message, 1],
+        [LogKind.message, null], // NCCL INFO
+        [LogKind.message, null],
         [LogKind.prefillBatch, 0],
         [LogKind.prefillBatch, 1],
         [LogKind.transferTimeout, null], // Mooncake: `Failed to complete transfers after 60 seconds for batch …`
@@ -94,6 +94,11 @@ test("a Kubernetes bundle: every file ingested, each in its wrapper and dialects
     [["Pasted from the on-call channel:", 1, 1]],
   );
   const router = source(s, "sglang-router.log");
-  assert.equal(router.unparsedShapes[0]!.count + (router.unparsedShapes[1]?.count ?? 0) + (router.unparsedShapes[2]?.count ?? 0), 3);
+  // The router's two INFO lines are read but not interpreted; its ERROR line is a failure record.
+  assert.equal(router.unparsedShapes.reduce((n, u) => n + u.count, 0), 2);
+  withDb(db, (h) => {
+    const routerRows = eventRows(h).filter((r) => r.source.endsWith("sglang-router.log"));
+    assert.deepEqual(routerRows.map((r) => r.kind), [LogKind.message, LogKind.message, LogKind.error]);
+  });
   assert.equal(router.first, "2026-06-11T14:02:05.000000Z");
 });

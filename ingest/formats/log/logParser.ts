@@ -20,15 +20,16 @@ import type { LineParser, ParseContext, TimeTally } from "../format.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
-import { looksLikeTorchLine, readTorchLine } from "../sglang/torchLines.js";
+import { looksLikeTorchLine, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readIsoHead, readNcclHead, readPythonLoggingHead, readUcxHead } from "./otherDialects.js";
+import { readIsoHead, readNcclHead, readProcessTags, readPythonLoggingHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { TRACEBACK, threadDeathOf } from "./traceback.js";
+import { levelOfWord, type RecordHead } from "./unread.js";
 
 /** A line as the dialect readers see it: its inner text, its raw text, and the wrapper's time (-1: none). */
 interface Line {
@@ -37,9 +38,15 @@ interface Line {
   no: number;
   wrapperUs: number;
   wrapperHost: string | undefined;
+  /** The multi-process server's tag before the text (`(VllmWorker rank=0 pid=4893) `), stripped from `inner`. */
+  process?: ProcessTag;
 }
 
 const US_PER_MINUTE = 60_000_000;
+/** A line with no other prefix that opens with a level word: `ERROR: …`, `[WARNING] …`, `FATAL …`. */
+const BARE_LEVEL = /^\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?[:\s]/;
+/** UCX's level after its component word: `UCX  ERROR …`. */
+const UCX_LEVEL = /^UCX\s+([A-Z]+)/;
 /** Characters of an unparsed message kept for its shape. */
 const MAX_MESSAGE_CHARS = 400;
 const QUARTER_HOUR_MIN = 15;
@@ -76,7 +83,12 @@ export class LogParser implements LineParser {
     this.issues = issues;
     const text = stripCr(raw);
     if (this.unwrapper === null) return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
-    const u = this.unwrapper.unwrap(text);
+    let u = this.unwrapper.unwrap(text);
+    // A pasted first line may carry a backtick or quote mark before the wrapper's stamp.
+    if (u.kind === "foreign" && mayBePasted(text)) {
+      const cleaned = this.unwrapper.unwrap(cleanPasted(text).trimStart());
+      if (cleaned.kind === "line") u = cleaned;
+    }
     if (u.kind === "partial") {
       if (this.partialRaw.length === 0) this.partialLine = lineNo;
       this.partialRaw.push(text);
@@ -121,6 +133,13 @@ export class LogParser implements LineParser {
   }
 
   private read(l: Line): void {
+    if (l.inner.charCodeAt(0) === 40 /* ( */) {
+      const tag = readProcessTags(l.inner);
+      if (tag !== null) {
+        l.process = tag;
+        l.inner = l.inner.substring(tag.end);
+      }
+    }
     const s = l.inner;
     const c0 = s.charCodeAt(0);
     if (c0 === 91 /* [ */ || c0 === 40 /* ( */) {
@@ -150,28 +169,41 @@ export class LogParser implements LineParser {
     }
     this.messages(SGLANG_MESSAGES, l, p.msgStart, ev);
     if (p.tagAttrs !== null) ev.attrs = ev.attrs === undefined ? p.tagAttrs : Object.assign(ev.attrs, p.tagAttrs);
-    if (!timed) return this.openTimed(ev, l, -1);
+    const how: RecordHead = { dialect: "sglang", msgStart: p.msgStart };
+    if (!timed) return this.openTimed(ev, l, -1, how);
     ev.tsUs = p.tsUs + this.zoneFix(p.tsUs, l.wrapperUs);
-    this.records.open(ev, RecordTime.own, null, l.inner);
+    this.records.open(ev, RecordTime.own, null, l.inner, how);
   }
 
   /** torch c10 / glog / absl: `[rank3]:[E820 10:30:02.408 …] …`, `E0611 14:03:07.554102 88213 file.cc:305] …`. */
   private torchLine(l: Line): boolean {
     const torch = readTorchLine(l.inner);
     if (torch === null) return false;
+    const how: RecordHead = { dialect: "glog", level: levelOfWord(torch.level), msgStart: torch.msgStart, source: torch.source };
+    if (this.relogged(l, how)) return true;
     const ev = this.newEvent(l);
     this.messages(ENGINE_MESSAGES, l, torch.msgStart, ev);
     if (torch.globalRank !== undefined) (ev.attrs ??= {}).globalRank = torch.globalRank;
     const stamp = torch.stamp;
-    if (stamp === undefined) return this.openTimed(ev, l, -1), true;
+    if (stamp === undefined) return this.openTimed(ev, l, -1, how), true;
+    this.openStamped(ev, l, stamp, how);
+    return true;
+  }
+
+  /** Opens a record whose line states a time without a year: the wrapper's time gives the year, else the dater does. */
+  private openStamped(ev: ParsedEvent, l: Line, stamp: TorchStamp, how: RecordHead): void {
     const fromWrapper = l.wrapperUs >= 0 ? nearestYear(stamp, l.wrapperUs, this.ctx.tzOffsetMinutes) : null;
     if (fromWrapper !== null) {
       ev.tsUs = fromWrapper;
-      this.records.open(ev, RecordTime.own, null, l.inner);
+      this.records.open(ev, RecordTime.own, null, l.inner, how);
     } else {
-      this.records.open(ev, RecordTime.stamp, stamp, l.inner);
+      this.records.open(ev, RecordTime.stamp, stamp, l.inner, how);
     }
-    return true;
+  }
+
+  /** A line that re-logs the next line of the open record's traceback under the same prefix: folded into it. */
+  private relogged(l: Line, how: RecordHead): boolean {
+    return this.records.appendRelogged(how.dialect!, l.inner.substring(how.msgStart), l.raw);
   }
 
   /** Lines of other loggers that say so at their start: ISO-dated, NCCL, Python logging, uvicorn. */
@@ -182,15 +214,28 @@ export class LogParser implements LineParser {
       const ev = this.newEvent(l);
       this.messages(ENGINE_MESSAGES, l, ucx.msgStart, ev);
       ev.tsUs = ucx.tsUs;
-      this.records.open(ev, RecordTime.own, null, s);
+      this.records.open(ev, RecordTime.own, null, s, { dialect: "ucx", level: levelOfWord(UCX_LEVEL.exec(s.substring(ucx.msgStart))?.[1]), msgStart: ucx.msgStart });
       return true;
     }
     const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
     if (iso !== null) {
+      const how: RecordHead = { dialect: "iso", level: levelOfWord(iso.level), msgStart: iso.msgStart, source: iso.target };
+      if (this.relogged(l, how)) return true;
       const ev = this.newEvent(l);
       this.messages(ANY_MESSAGES, l, iso.msgStart, ev);
       ev.tsUs = iso.tsUs;
-      this.records.open(ev, RecordTime.own, null, s);
+      this.records.open(ev, RecordTime.own, null, s, how);
+      return true;
+    }
+    const c1 = s.charCodeAt(1);
+    // The second letter of DEBUG, INFO, WARNING, ERROR, CRITICAL.
+    const vllm = c1 === 69 || c1 === 78 || c1 === 65 || c1 === 82 ? readVllmHead(s) : null;
+    if (vllm !== null) {
+      const how: RecordHead = { dialect: "vllm", level: levelOfWord(vllm.level), msgStart: vllm.msgStart, source: vllm.source };
+      if (this.relogged(l, how)) return true;
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, vllm.msgStart, ev);
+      this.openStamped(ev, l, vllm, how);
       return true;
     }
     const nccl = readNcclHead(s);
@@ -199,7 +244,7 @@ export class LogParser implements LineParser {
       this.messages(ENGINE_MESSAGES, l, nccl.msgStart, ev);
       if (ev.kind === LogKind.unparsed && nccl.level !== "INFO" && nccl.level !== "TRACE") ev.kind = LogKind.ncclWarning;
       ev.attrs = { ...ev.attrs, ncclLevel: nccl.level, ncclHost: nccl.ncclHost, cudaDev: nccl.cudaDev };
-      this.openTimed(ev, l, -1);
+      this.openTimed(ev, l, -1, { dialect: "nccl", level: levelOfWord(nccl.level), msgStart: nccl.msgStart });
       return true;
     }
     const c0 = s.charCodeAt(0);
@@ -210,9 +255,11 @@ export class LogParser implements LineParser {
     }
     const py = readPythonLoggingHead(s);
     if (py === null) return false;
+    const how: RecordHead = { dialect: "python", level: levelOfWord(py.level), msgStart: py.msgStart, source: py.logger || undefined };
+    if (this.relogged(l, how)) return true;
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, py.msgStart, ev);
-    this.openTimed(ev, l, -1);
+    this.openTimed(ev, l, -1, how);
     return true;
   }
 
@@ -252,14 +299,15 @@ export class LogParser implements LineParser {
   private plain(l: Line): void {
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, 0, ev);
-    this.openTimed(ev, l, -1);
+    const level = BARE_LEVEL.exec(l.inner);
+    this.openTimed(ev, l, -1, level !== null ? { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 } : undefined);
   }
 
   /** Opens a record timed by `ownUs` (a time the line itself states), else the wrapper's time, else none. */
-  private openTimed(ev: ParsedEvent, l: Line, ownUs: number): void {
+  private openTimed(ev: ParsedEvent, l: Line, ownUs: number, how?: RecordHead): void {
     const us = ownUs >= 0 ? ownUs : l.wrapperUs;
     if (us >= 0) ev.tsUs = us;
-    this.records.open(ev, us >= 0 ? RecordTime.own : RecordTime.none, null, l.inner);
+    this.records.open(ev, us >= 0 ? RecordTime.own : RecordTime.none, null, l.inner, how);
   }
 
   private messages(matchers: readonly MessageMatcher[], l: Line, at: number, ev: ParsedEvent): void {
@@ -269,14 +317,14 @@ export class LogParser implements LineParser {
       matched = matchMessage(matchers, l.inner.trimEnd(), at, ev);
     }
     if (typeof matched === "string") {
-      this.issues.push({ line: l.no, message: `looks like a ${matched} but does not match its template; kept as unparsed` });
+      this.issues.push({ line: l.no, message: `looks like a ${matched} but does not match its template; its message is kept uninterpreted` });
     }
     if (ev.kind === LogKind.unparsed) ev.unparsedMessage = l.inner.substring(at, at + MAX_MESSAGE_CHARS);
   }
 
   private newEvent(l: Line): ParsedEvent {
     const rank = this.ctx.rank;
-    return {
+    const ev: ParsedEvent = {
       tsUs: 0,
       line: l.no,
       kind: LogKind.unparsed,
@@ -292,6 +340,12 @@ export class LogParser implements LineParser {
       attrs: undefined,
       text: l.raw,
     };
+    const tag = l.process;
+    if (tag !== undefined) {
+      if (tag.tp !== undefined) ev.tp = tag.tp;
+      if (tag.dp !== undefined) ev.dp = tag.dp;
+    }
+    return ev;
   }
 
   /**

@@ -13,26 +13,38 @@ export interface IsoHead {
   tsUs: number;
   msgStart: number;
   level?: string;
+  /** A Rust tracing target (`sglang_router_rs::routers::http::pd_router`). */
+  target?: string;
 }
 
 const ISO_TIME = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(?: ?(Z|[+-]\d\d:?\d\d))?(?=[\s|\]]|$)/;
-// What follows the time before the message: ` - name - LEVEL - `, ` | LEVEL | where - `, ` LEVEL name: `, `] `.
-const AFTER_TIME = /^\]?\s*(?:(?:-\s+)?(?:[\w.\-[\]]+\s+-\s+)?\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE)\]?\s*(?:\|\s*[\w.:<>-]+\s*)?(?:[-|:]\s+)?)?/;
+// What follows the time before the message: ` - name - LEVEL - `, ` | LEVEL | where - `, ` LEVEL name: `,
+// `] name LEVEL: ` (LMCache), ` LEVEL crate::module: ` (Rust tracing: the target, then one space), `] `.
+const AFTER_TIME =
+  /^\]?\s*(?:(?:-\s+)?(?:[\w.\-[\]]+\s+-\s+|[A-Za-z][\w.]*\s+(?=(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE):))?\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE)\]?\s*(?:(?<target>[A-Za-z_]\w*(?:::\w+)+): |(?:\|\s*[\w.:<>-]+\s*)?(?:[-|:]\s+)?))?/;
 
-/** A line that opens with an ISO-8601 date and time; local times are read in `tzOffsetMinutes`. */
+/**
+ * A line that opens with an ISO-8601 date and time, bare or in brackets
+ * (`[2026-08-29 12:27:22,190] LMCache ERROR: …`); local times are read in
+ * `tzOffsetMinutes`.
+ */
 export function readIsoHead(line: string, tzOffsetMinutes: number): IsoHead | null {
-  const c0 = line.charCodeAt(0);
-  if (c0 < 48 || c0 > 57 || line.charCodeAt(4) !== 45) return null;
-  const m = ISO_TIME.exec(line);
+  const bracket = line.charCodeAt(0) === 91 /* [ */ ? 1 : 0;
+  const c0 = line.charCodeAt(bracket);
+  if (c0 < 48 || c0 > 57 || line.charCodeAt(bracket + 4) !== 45) return null;
+  const m = ISO_TIME.exec(bracket === 1 ? line.substring(1) : line);
   if (!m) return null;
   const civil = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
   if (!isValidCivil(civil)) return null;
   const fractionUs = m[7] === undefined ? 0 : Number(m[7].padEnd(6, "0").substring(0, 6));
   const zone = m[8];
   const offset = zone === undefined ? tzOffsetMinutes : zone === "Z" ? 0 : zoneMinutes(zone);
-  const rest = AFTER_TIME.exec(line.substring(m[0].length, m[0].length + 200));
-  const head: IsoHead = { tsUs: civilToUs(civil, fractionUs, offset), msgStart: m[0].length + (rest ? rest[0].length : 0) };
+  const timeEnd = bracket + m[0].length;
+  if (bracket === 1 && line.charCodeAt(timeEnd) !== 93 /* ] */) return null;
+  const rest = AFTER_TIME.exec(line.substring(timeEnd, timeEnd + 200));
+  const head: IsoHead = { tsUs: civilToUs(civil, fractionUs, offset), msgStart: timeEnd + (rest ? rest[0].length : 0) };
   if (rest?.[1] !== undefined) head.level = rest[1];
+  if (rest?.groups?.target !== undefined) head.target = rest.groups.target;
   return head;
 }
 
@@ -88,4 +100,68 @@ const PY_LOGGING = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.]*):/;
 export function readPythonLoggingHead(line: string): PythonLoggingHead | null {
   const m = PY_LOGGING.exec(line);
   return m ? { level: m[1]!, logger: m[2]!, msgStart: m[0].length } : null;
+}
+
+export interface VllmHead {
+  level: string;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  fractionUs: number;
+  /** `multiproc_executor.py:487`. */
+  source: string;
+  msgStart: number;
+}
+
+// vLLM's logger (vllm/logger.py _FORMAT `%(levelname)s %(asctime)s [%(fileinfo)s:%(lineno)d] %(message)s`,
+// datefmt `%m-%d %H:%M:%S`); before the brackets, `%(filename)s:%(lineno)d] `. Older SGLang printed the same.
+const VLLM = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))? (?:\[([\w./-]+:\d+)\]|([\w./-]+:\d+)\]) /;
+
+/** `ERROR 10-23 10:41:13 [multiproc_executor.py:487] …`, `INFO 02-09 14:03:07 file.py:112] …`: a time without a year. */
+export function readVllmHead(line: string): VllmHead | null {
+  const m = VLLM.exec(line);
+  if (!m) return null;
+  return {
+    level: m[1]!,
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: Number(m[4]),
+    minute: Number(m[5]),
+    second: Number(m[6]),
+    fractionUs: m[7] === undefined ? 0 : Number(m[7].padEnd(6, "0")),
+    source: (m[8] ?? m[9])!,
+    msgStart: m[0].length,
+  };
+}
+
+export interface ProcessTag {
+  /** What the tags say of the process: its name, and a rank where one is named. */
+  name: string;
+  tp?: number;
+  dp?: number;
+  /** Where the line's own text starts, after every tag. */
+  end: number;
+}
+
+// `(VllmWorker rank=0 pid=4893) `, `(Worker pid=782969) (Worker_DP0_TP1_EP1 pid=782969) `, `(APIServer pid=782545) `,
+// Ray's `(RayWorkerWrapper pid=123, ip=10.0.0.1) `: the process a multi-process server's output came from.
+const PROCESS_TAG = /^\(([A-Za-z_][\w-]*)(?: rank=(\d+)| TP(\d+))? pid=\d+(?:, ip=[\d.]+)?\) /;
+
+/** The process tags before a line's text, innermost last; null when the line has none. */
+export function readProcessTags(line: string): ProcessTag | null {
+  let at = 0;
+  let tag: ProcessTag | null = null;
+  for (;;) {
+    const m = PROCESS_TAG.exec(at === 0 ? line : line.substring(at));
+    if (!m) return tag;
+    const name = m[1]!;
+    at += m[0].length;
+    tag = { name, end: at };
+    const tp = m[2] ?? m[3] ?? /_TP(\d+)(?:_|$)/.exec(name)?.[1];
+    const dp = /_DP(\d+)(?:_|$)/.exec(name)?.[1];
+    if (tp !== undefined) tag.tp = Number(tp);
+    if (dp !== undefined) tag.dp = Number(dp);
+  }
 }

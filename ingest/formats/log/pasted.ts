@@ -7,6 +7,8 @@ const SPACE = 32;
 const TAB = 9;
 const GT = 62;
 const BACKTICK = 96;
+const QUOTE = 34;
+const ISO_DATE = /^\d{4}-\d\d-\d\d[T ]\d\d:/;
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB;
@@ -20,7 +22,7 @@ function isBlank(c: number): boolean {
 export function mayBePasted(line: string): boolean {
   if (line.length === 0) return false;
   const first = line.charCodeAt(0);
-  return first === GT || first === BACKTICK || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first);
+  return first === GT || first === BACKTICK || first === QUOTE || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first);
 }
 
 /**
@@ -39,16 +41,19 @@ export function cleanPasted(line: string): string {
   while (indent < end && isBlank(s.charCodeAt(indent))) indent++;
   let start = indent;
   while (start < end && s.charCodeAt(start) === BACKTICK) start++;
+  // A quote mark the paste left before the first line's prefix (`"I1120 11:09:23.594488 …`).
+  if (s.charCodeAt(start) === QUOTE && opensWithPrefix(s.substring(start + 1, start + 20))) start++;
   const rest = s.substring(start, end);
   if (indent > 0 && opensWithPrefix(rest)) return rest;
   return s.substring(0, indent) + rest;
 }
 
-/** `[` + a digit (SGLang's date) or `[rank`, or a glog level letter and four digits. */
+/** `[` + a digit (SGLang's date) or `[rank`, an ISO date, or a glog level letter and four digits. */
 function opensWithPrefix(s: string): boolean {
   const c0 = s.charCodeAt(0);
   const c1 = s.charCodeAt(1);
   if (c0 === 91 /* [ */) return (c1 >= 48 && c1 <= 57) || s.startsWith("[rank");
+  if (ISO_DATE.test(s)) return true;
   const level = c0 === 73 || c0 === 87 || c0 === 69 || c0 === 70; // I W E F
   return level && c1 >= 48 && c1 <= 57 && s.charCodeAt(5) === SPACE;
 }

@@ -16,6 +16,7 @@ import { dumpSummary, isBacktraceLine, isDumpLine } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
+import { settleUnread, type RecordHead } from "./unread.js";
 
 /**
  * Lines SGLang logs with logger.info/debug and no exc_info (the periodic batch
@@ -42,18 +43,23 @@ export class RecordAssembler {
   private moreRaw: string[] | null = null;
   private tb: TracebackState = TracebackState.none;
   private dump = false;
+  /** A watchdog's debug-info block: every line up to a blank one is its. */
+  private block = false;
+  private how: RecordHead = NO_DIALECT;
 
   constructor(private readonly dater: RecordDater) {}
 
-  /** Closes the open record and opens `ev`, whose first line reads `inner` (ev.text holds it raw). */
-  open(ev: ParsedEvent, time: RecordTime, stamp: TorchStamp | null, inner: string): void {
+  /** Closes the open record and opens `ev`, whose first line reads `inner` (ev.text holds it raw), its prefix read as `how`. */
+  open(ev: ParsedEvent, time: RecordTime, stamp: TorchStamp | null, inner: string, how: RecordHead = NO_DIALECT): void {
     this.close();
     this.current = ev;
+    this.how = how;
     this.time = time;
     this.stamp = stamp;
     this.head = inner;
     this.tb = inner.endsWith(TRACEBACK) ? TracebackState.frames : TracebackState.none;
     this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
+    this.block = ev.kind === LogKind.schedulerWatchdog && ev.attrs?.report === "debug-info";
   }
 
   /** Adds a line that opens nothing to the open record; false when it must be a record of its own. */
@@ -66,13 +72,36 @@ export class RecordAssembler {
     return true;
   }
 
+  /**
+   * Adds a line whose prefix repeats the open record's dialect and whose
+   * message continues the record's traceback (vLLM and dynamo re-log each
+   * traceback line under their own prefix): false when it opens a record.
+   */
+  appendRelogged(dialect: string, message: string, raw: string): boolean {
+    if (this.current === null || this.how.dialect !== dialect || this.more.length >= MAX_RECORD_LINES) return false;
+    const indented = message.length > 0 && (message.charCodeAt(0) === 32 || message.charCodeAt(0) === 9);
+    const inTraceback = this.tb === TracebackState.frames || this.tb === TracebackState.chained;
+    const opens = message.startsWith(TRACEBACK) && this.tb !== TracebackState.done;
+    if (!indented && !inTraceback && !opens) return false;
+    if (!indented && inTraceback && message.length === 0) return false;
+    this.tb = nextTracebackState(this.tb, message);
+    if (this.moreRaw === null) this.moreRaw = this.more.slice();
+    this.more.push(message);
+    this.moreRaw.push(raw);
+    return true;
+  }
+
   /** End of input: the open record goes to the dater. */
   finish(): void {
     this.close();
   }
 
   private continues(line: string): boolean {
-    if (line.length === 0) return true;
+    if (line.length === 0) {
+      this.block = false;
+      return true;
+    }
+    if (this.block) return true;
     const c = line.charCodeAt(0);
     if (c === 32 || c === 9) return true;
     const tb = this.tb;
@@ -90,15 +119,18 @@ export class RecordAssembler {
     if (this.more.length > 0) {
       ev.text += "\n" + (this.moreRaw ?? this.more).join("\n");
       attachContinuation(ev, this.head, this.more);
-      this.more = [];
-      this.moreRaw = null;
     }
+    settleUnread(ev, this.head, this.more, this.how);
+    this.more = [];
+    this.moreRaw = null;
     this.current = null;
     if (this.time === RecordTime.own) this.dater.dated(ev);
     else if (this.time === RecordTime.stamp) this.dater.stamped(ev, this.stamp!);
     else this.dater.undated(ev);
   }
 }
+
+const NO_DIALECT: RecordHead = { dialect: null, msgStart: 0 };
 
 /** What the continuation lines of a record say: the exception a traceback ends with, a thread dump's summary. */
 function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void {

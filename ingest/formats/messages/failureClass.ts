@@ -31,7 +31,8 @@ const RULES: readonly Rule[] = [
   {
     cls: "cuda-error",
     type: /AcceleratorError$|CudaError$|CUDAError$/,
-    text: /CUDA error|CUDA driver error|cudaError|CUBLAS_STATUS_|CUDNN_STATUS_|cuDNN error|illegal memory access|device-side assert|unspecified launch failure|\bXid\b/,
+    // A kernel's own assert() prints `file.cu:1478: kernel: block: [..], thread: [..] Assertion `…` failed.` (the device-side assert).
+    text: /CUDA error|CUDA driver error|cudaError|CUBLAS_STATUS_|CUDNN_STATUS_|cuDNN error|illegal memory access|device-side assert|unspecified launch failure|\bXid\b|\.cuh?:\d+: .*\bAssertion\b/,
   },
   { cls: "segfault", text: /Segmentation fault|SIGSEGV|\bBus error\b|SIGBUS/ },
   // c10::DistBackendError / torch.distributed.DistBackendError wrap NCCL failures;

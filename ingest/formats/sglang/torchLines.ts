@@ -22,10 +22,12 @@ export interface TorchLine {
   level: string;
   stamp?: TorchStamp;
   msgStart: number;
+  /** The `file.cpp:123` the line was logged from. */
+  source: string;
 }
 
-const BRACKETED = /^(?:\[rank(\d+)\]:)?\[([IWEF])(?:(\d{3,4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}))? ?(?:\d+ )?[\w.]+:\d+\] /;
-const GLOG = /^([IWEF])(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ [\w.]+:\d+\] /;
+const BRACKETED = /^(?:\[rank(\d+)\]:)?\[([IWEF])(?:(\d{3,4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}))? ?(?:\d+ )?([\w.]+:\d+)\] /;
+const GLOG = /^([IWEF])(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ([\w.]+:\d+)\] /;
 
 const GLOO_TIMEOUT = /Timed out waiting (\d+)ms for (recv|send) operation to complete/;
 
@@ -44,14 +46,14 @@ export function looksLikeTorchLine(line: string): boolean {
 export function readTorchLine(line: string): TorchLine | null {
   const m = BRACKETED.exec(line);
   if (m) {
-    const out: TorchLine = { level: m[2], msgStart: m[0].length };
+    const out: TorchLine = { level: m[2], msgStart: m[0].length, source: m[8] };
     if (m[1] !== undefined) out.globalRank = Number(m[1]);
     if (m[3] !== undefined) out.stamp = stamp(m[3], m[4], m[5], m[6], m[7]);
     return out;
   }
   const g = GLOG.exec(line);
   if (!g) return null;
-  return { level: g[1], msgStart: g[0].length, stamp: stamp(g[2], g[3], g[4], g[5], g[6]) };
+  return { level: g[1], msgStart: g[0].length, stamp: stamp(g[2], g[3], g[4], g[5], g[6]), source: g[7] };
 }
 
 /** The gloo form, read from an exception message: `{timeoutMs, op}` or null. */

@@ -108,6 +108,8 @@ const templates: LogTemplate[] = [
 export const MOONCAKE_INTEGRATION: TemplateComponent = {
   name: "mooncakeIntegration",
   dialect: "engine",
+  sourceFiles: /^(?:store_py|transfer_engine_py)\.cpp$/,
+  engine: "mooncake",
   title: "Mooncake Python binding",
   intro:
     "`kvcache-ai/Mooncake` `mooncake-integration/`, glog. Event: `xfer.error` (`engine: mooncake`, `errorKind`, `error`, the fields named, `failureClass`) or `xfer.timeout` (`scope`, `failureClass: timeout`).",

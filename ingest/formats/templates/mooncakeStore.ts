@@ -45,6 +45,8 @@ const templates: LogTemplate[] = [
 export const MOONCAKE_STORE: TemplateComponent = {
   name: "mooncakeStore",
   dialect: "engine",
+  sourceFiles: /^(?:client|client_service|real_client|master_client|pybind_client|transfer_task|allocator|client_buffer\w*)\.cpp$/,
+  engine: "mooncake",
   title: "Mooncake store",
   intro:
     "`kvcache-ai/Mooncake` `mooncake-store/`, glog. Mooncake store logs nothing else that names a PD transfer; `mooncake-store/src/transfer_task.cpp` is where the store's batch waits time out. Event: `xfer.timeout` (`engine: mooncake`, `scope`, `failureClass: timeout`) or `xfer.error` (`errorKind`, `error`, the fields named, `failureClass`).",

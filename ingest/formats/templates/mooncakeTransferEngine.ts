@@ -259,6 +259,8 @@ const templates: LogTemplate[] = [
 export const MOONCAKE_TRANSFER_ENGINE: TemplateComponent = {
   name: "mooncakeTransferEngine",
   dialect: "engine",
+  sourceFiles: /^(?:\w+_transport|\w+_context|\w+_endpoint|transfer_engine(?:_impl|_c)?|transfer_metadata\w*|worker_pool|topology|slice_dispatcher|\w+_transfer_executor)\.cpp$/,
+  engine: "mooncake",
   title: "Mooncake transfer engine",
   intro:
     "`kvcache-ai/Mooncake` `mooncake-transfer-engine/`, glog. Event: `xfer.error` (`engine: mooncake`, `errorKind`, `error`, the fields named, `failureClass`) or `xfer.timeout` (`scope`, `failureClass: timeout`). Paths are from the repository root; `{x}` is a value the stream prints.",

@@ -193,6 +193,8 @@ const templates: LogTemplate[] = [
 export const NIXL_AGENT: TemplateComponent = {
   name: "nixlAgent",
   dialect: "engine",
+  sourceFiles: /^(?:nixl\w*|\w+_backend|\w+_utils)\.cpp$/,
+  engine: "nixl",
   title: "NIXL",
   intro:
     "`ai-dynamo/nixl`, absl. Event: `xfer.error` (`engine: nixl`, `errorKind`, `error`, the fields named, `failureClass`). `UCS_ERR_NOT_CONNECTED`, `UCS_ERR_CONNECTION_RESET`, `UCS_ERR_ENDPOINT_TIMEOUT` and (UCX ≥ 1.21) `UCS_ERR_CANCELED` map to `NIXL_ERR_REMOTE_DISCONNECT` (`ucx_enums.cpp`); that is the status SGLang prints in `NIXL transport error for room …`.",

@@ -30,13 +30,23 @@ function readBatch(kind: string): (line: string, at: number, ev: ParsedEvent) =>
 }
 
 const WATCHDOG_NAME_END = / watchdog timeout \(/y;
+const DEBUG_INFO_END = / debug info:$/y;
 
 /** A capitalised word straight before ` watchdog timeout (`; read only that far, so other lines cost a few characters. */
 function namedWatchdogHead(line: string, at: number): boolean {
-  let end = at + 1;
-  while (end < line.length && end - at < 40 && isLetter(line.charCodeAt(end))) end++;
-  WATCHDOG_NAME_END.lastIndex = end;
-  return WATCHDOG_NAME_END.test(line);
+  return afterName(line, at, WATCHDOG_NAME_END);
+}
+
+/** A capitalised word straight before ` debug info:` ending the line. */
+function debugInfoHead(line: string, at: number): boolean {
+  return afterName(line, at, DEBUG_INFO_END);
+}
+
+function afterName(line: string, at: number, end: RegExp): boolean {
+  let i = at + 1;
+  while (i < line.length && i - at < 40 && isLetter(line.charCodeAt(i))) i++;
+  end.lastIndex = i;
+  return end.test(line);
 }
 
 function isLetter(c: number): boolean {
@@ -143,6 +153,21 @@ const templates: LogTemplate[] = [
       "[2026-06-11 14:03:07 DP0 TP3] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)",
       "[2026-06-11 14:03:07] TokenizerManager watchdog timeout (self.watchdog_timeout=600.0, self.soft=True)",
     ],
+  },
+  {
+    id: "sglangScheduler.watchdog_debug_info",
+    level: "error",
+    format:
+      "{self.debug_name} debug info:\\n{info_msg} — the process's state when its watchdog fired, before `… watchdog timeout (…)`; for the scheduler `{scheduler.cur_batch.batch_size()=}`, `{scheduler.cur_batch.reqs=}` and one line per pool, up to a blank line",
+    source: "utils/watchdog.py ProcessWatchdog._watchdog_once; managers/scheduler_components/invariant_checker.py create_scheduler_watchdog dump_info",
+    checked: "✔",
+    head: debugInfoHead,
+    firstChars: "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    pattern: /(?<component>[A-Za-z]+) debug info:$/ys,
+    kind: LogKind.schedulerWatchdog,
+    attrs: { component: cap("component"), report: "debug-info", failureClass: "timeout" },
+    truncated: "watchdog debug info line",
+    samples: ["[2026-01-29 13:12:36 PP1 TP0] Scheduler debug info:", "[2026-08-04 11:58:42 TP1] Scheduler debug info:"],
   },
   {
     id: "sglangScheduler.prefetch_revoked_hits",

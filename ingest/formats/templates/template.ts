@@ -113,4 +113,13 @@ export interface TemplateComponent {
   readonly title: string;
   readonly intro: string;
   readonly templates: readonly LogTemplate[];
+  /**
+   * The C++ source files whose glog place (`client.cpp:380]`) names this
+   * component, read in its repository: an error-level line from one of them
+   * that no template reads is still this component's failure
+   * (ingest/formats/log/unread.ts).
+   */
+  readonly sourceFiles?: RegExp;
+  /** The transfer engine the component is part of: its untemplated error lines are that engine's `xfer.error`s. */
+  readonly engine?: "mooncake" | "nixl" | "ucx";
 }

@@ -102,6 +102,8 @@ const templates: LogTemplate[] = [
 export const UCX: TemplateComponent = {
   name: "ucx",
   dialect: "engine",
+  sourceFiles: /^(?:ib_\w+|rc_\w+|ud_\w+|dc_\w+|uct_\w+|ucp_\w+|tcp_\w+|cuda_\w+)\.c$/,
+  engine: "ucx",
   title: "UCX",
   intro:
     "`openucx/ucx`. These are printed by UCX itself (NIXL's UCX backend and UCX-based NCCL plugins); whether they reach the log depends on `UCX_LOG_LEVEL` and on the endpoint's error-handling mode. Event: `xfer.error` (`engine: ucx`, `errorKind`, `error`, the fields named, `failureClass`).",

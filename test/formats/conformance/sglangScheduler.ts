@@ -101,6 +101,16 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     expect: { kind: LogKind.schedulerWatchdog, attrs: { component: "Scheduler", timeoutS: 300, soft: false, fatal: true } },
   },
   {
+    template: "sglangScheduler.watchdog_debug_info",
+    more: ["scheduler.cur_batch.batch_size()=1", "self.max_total_num_tokens=1180096, available_size=1180032, evictable_size=0, protected_size=0"],
+    expect: { kind: LogKind.schedulerWatchdog, pp: 1, tp: 0, attrs: { component: "Scheduler", report: "debug-info", failureClass: "timeout" } },
+  },
+  {
+    template: "sglangScheduler.watchdog_debug_info",
+    sample: 1,
+    expect: { kind: LogKind.schedulerWatchdog, tp: 1, attrs: { component: "Scheduler", report: "debug-info" } },
+  },
+  {
     template: "sglangScheduler.watchdog_named",
     sample: 1,
     expect: { kind: LogKind.schedulerWatchdog, attrs: { component: "TokenizerManager", timeoutS: 600, soft: true } },

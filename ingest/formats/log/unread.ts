@@ -1,0 +1,166 @@
+// What a record that no template read still says (issue "Every failure in an
+// operator's logs becomes a finding"): its severity and, when it reports a
+// failure, its class. A record is settled when it closes (./records.ts):
+//   - a Python traceback whose header or exception line was cut, or whose
+//     lines were re-logged one by one under another logger's prefix, is still
+//     an exception (`log.exception`, its type unknown when the line is gone);
+//   - a line its dialect calls error or fatal (glog/absl `E`/`F`, Python
+//     logging's ERROR/CRITICAL, vLLM's `ERROR 10-23 …`, Rust tracing, NCCL
+//     WARN, UCX ERROR), or whose words are an exception's, a crash's, a failed
+//     assertion's or a timeout's, is a failure record (`log.error`) that
+//     process-failure or transport-failure judges;
+//   - any other line whose dialect was read is `log.message` (time, rank and
+//     level known, the message not interpreted); a line in no known dialect
+//     stays `log.unparsed`.
+
+import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../domain/kinds.js";
+import { classifyFailure } from "../messages/failureClass.js";
+import { decodeFailureReason } from "../sglang/failureReason.js";
+import { engineErrorClass } from "../templates/engineFailure.js";
+import { COMPONENTS } from "../templates/index.js";
+import type { TemplateComponent } from "../templates/template.js";
+
+/** A line's severity, in the words of the dialects (normalised). */
+export type LineLevel = "debug" | "info" | "warning" | "error" | "fatal";
+
+const LEVEL_WORDS: Readonly<Record<string, LineLevel>> = {
+  TRACE: "debug", DEBUG: "debug", D: "debug",
+  INFO: "info", NOTICE: "info", I: "info",
+  WARN: "warning", WARNING: "warning", W: "warning",
+  ERROR: "error", ERR: "error", E: "error", ABORT: "error",
+  CRITICAL: "fatal", FATAL: "fatal", F: "fatal", PANIC: "fatal",
+};
+
+/** The level a dialect's word or glog letter names, case-insensitively; undefined for any other word. */
+export function levelOfWord(word: string | undefined): LineLevel | undefined {
+  return word === undefined ? undefined : LEVEL_WORDS[word.toUpperCase()];
+}
+
+/** How the record's first line was read: which dialect, the level it stated, where its message starts. */
+export interface RecordHead {
+  /** The dialect that read the prefix (`sglang`, `glog`, `iso`, `vllm`, …); null when none did. */
+  dialect: string | null;
+  level?: LineLevel;
+  /** Offset of the message in the first line's inner text. */
+  msgStart: number;
+  /** The place the prefix names: a glog `file.cc:123`, a Python logger, a Rust target. */
+  source?: string;
+}
+
+const TRACEBACK = "Traceback (most recent call last):";
+/** A Python frame line of a traceback, its indentation possibly stripped by a paste. */
+const FRAME = /^\s*File "[^"]+", line \d+(?:,| in)/;
+/** `ValueError: …`, `zmq.error.ZMQError: …`, `KVTransferError(bootstrap_room=…): …`, `torch.OutOfMemoryError: …`. */
+const EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure))(\([^)]*\))?(?::\s*(.*))?$/s;
+/** `Scheduler hit an exception: …`, `Exception in ControllerSingle:`, `TpModelWorkerClient hit an exception`. */
+const EXCEPTION_WORDS = /\bhit an exception\b|^Exception in [\w .-]+:/;
+/** A faulthandler thread dump whose `Fatal Python error` header is missing or garbled. */
+const THREAD_DUMP = /\b(?:Current thread|Thread) 0x[0-9a-f]{8,}\b|\(most recent call first\):/;
+/** Words that report a failure whatever the line's level: a crash, a failed assertion, a timeout, an error verdict at the message's start. */
+const FAILURE_WORDS =
+  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\btimed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b/;
+
+const SOURCE_FILES = COMPONENTS.filter((c) => c.sourceFiles !== undefined);
+
+/** The component whose C++ sources a glog place names (`client.cpp:380` → Mooncake store), else undefined. */
+export function componentOfSource(source: string | undefined): TemplateComponent | undefined {
+  if (source === undefined) return undefined;
+  const file = source.replace(/:\d+$/, "");
+  return SOURCE_FILES.find((c) => c.sourceFiles!.test(file));
+}
+
+/** Settles a closed record that no template read (see the file's head). */
+export function settleUnread(ev: ParsedEvent, head: string, more: readonly string[], how: RecordHead): void {
+  // A traceback ./traceback.ts ended with its exception line keeps the level and place of the line that logged it.
+  if (ev.kind === LogKind.exception && how.dialect !== null) withHead(ev, how);
+  if (ev.kind !== LogKind.unparsed) return;
+  const message = head.substring(how.msgStart).trim();
+  if (isTraceback(message, more)) return asException(ev, message, more, how);
+  const exception = EXCEPTION_LINE.exec(message);
+  if (exception !== null && how.level !== "debug" && how.level !== "info") return asExceptionLine(ev, exception, how);
+  const failing =
+    how.level === "error" || how.level === "fatal" || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
+  if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") return asError(ev, message, more, how);
+  if (how.dialect !== null) asMessage(ev, how);
+}
+
+function isTraceback(message: string, more: readonly string[]): boolean {
+  if (message.endsWith(TRACEBACK) || FRAME.test(message)) return true;
+  return more.some((l) => l.startsWith(TRACEBACK) || FRAME.test(l));
+}
+
+/** A traceback that ./traceback.ts could not end with its exception line: the line was cut, or the header was. */
+function asException(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead): void {
+  ev.kind = LogKind.exception;
+  const attrs = withHead(ev, how);
+  const last = [...more].reverse().find((l) => l.trim().length > 0 && !FRAME.test(l) && !/^\s/.test(l));
+  const line = last !== undefined ? EXCEPTION_LINE.exec(last.trim()) : null;
+  if (line !== null) {
+    attrs.excType = line[1];
+    if (line[3] !== undefined) attrs.excMessage = line[3];
+  } else {
+    attrs.what = message.endsWith(TRACEBACK) || more.some((l) => l.startsWith(TRACEBACK)) ? "a Python traceback whose exception line is not in the log" : "Python traceback frames whose header and exception line are not in the log";
+  }
+  attrs.failureClass ??= classifyFailure(line?.[1], line?.[3] ?? message);
+  delete ev.unparsedMessage;
+}
+
+/** A bare exception line (`ValueError: port_base … is not available`): the exception, its traceback not in the log. */
+function asExceptionLine(ev: ParsedEvent, line: RegExpExecArray, how: RecordHead): void {
+  const [, excType, args, excMessage] = line;
+  ev.kind = LogKind.exception;
+  const attrs = withHead(ev, how);
+  attrs.excType = excType;
+  if (excMessage !== undefined) attrs.excMessage = excMessage;
+  attrs.failureClass = classifyFailure(excType, excMessage ?? "");
+  if (/(?:^|\.)KVTransferError$/.test(excType!)) {
+    // str(KVTransferError) is `KVTransferError(bootstrap_room={room}): {reason}` (docs/log-templates.md "Failure reasons").
+    const reason = decodeFailureReason(`KVTransferError${args ?? ""}: ${excMessage ?? ""}`);
+    attrs.reasonKind = reason.reasonKind;
+    if (reason.errorRoom !== undefined) ev.room = reason.errorRoom;
+  }
+  delete ev.unparsedMessage;
+}
+
+function asError(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead): void {
+  const engine = componentOfSource(how.source)?.engine;
+  if (engine !== undefined) return asEngineError(ev, message, how, engine);
+  ev.kind = LogKind.error;
+  const attrs = withHead(ev, how);
+  attrs.failureClass = FAILURE_WORDS.test(message) || !isDump(message, more) ? classifyFailure(undefined, message) : "thread-dump";
+  if (how.level === "fatal" && how.dialect === "glog") attrs.fatal = true;
+  delete ev.unparsedMessage;
+}
+
+/** An error line of a transfer engine's own sources that no row of its table reads: that engine's transport error all the same. */
+function asEngineError(ev: ParsedEvent, message: string, how: RecordHead, engine: string): void {
+  ev.kind = LogKind.transportError;
+  const attrs = withHead(ev, how);
+  attrs.engine = engine;
+  attrs.errorKind = "unrecognised";
+  attrs.error = message;
+  engineErrorClass(ev);
+  if (how.level === "fatal") attrs.fatal = true;
+  delete ev.unparsedMessage;
+}
+
+function isDump(message: string, more: readonly string[]): boolean {
+  return THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
+}
+
+function asMessage(ev: ParsedEvent, how: RecordHead): void {
+  ev.kind = LogKind.message;
+  // A line whose prefix names no level or place keeps no attrs (most SGLang lines).
+  if (how.level !== undefined || how.source !== undefined || ev.attrs !== undefined) withHead(ev, how);
+}
+
+/** The record's attrs with its level, source and component added. */
+function withHead(ev: ParsedEvent, how: RecordHead): Record<string, unknown> {
+  const attrs = (ev.attrs ??= {});
+  if (how.level !== undefined) attrs.level = how.level;
+  if (how.source !== undefined) attrs.source = how.source;
+  const component = componentOfSource(how.source);
+  if (component !== undefined) attrs.component = component.name;
+  return attrs;
+}

@@ -1,0 +1,161 @@
+// Lines no template reads still land with a severity, and a failure among
+// them is a failure record (ingest/formats/log/unread.ts). The lines are as
+// users pasted them into public issue threads (the working half of
+// test/corpus; the held-back half is never used to write tests or templates),
+// shortened where the point does not need the whole paste; a few lines that
+// the pastes cut (an exception line, the line after a traceback) are written
+// by hand in the same shape.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LogKind } from "../../domain/kinds.js";
+import { parseLines, parseOne } from "./sglangHarness.js";
+
+test("a glog error line from Mooncake's sources that no row reads is that engine's transport error", () => {
+  const ev = parseOne("E0905 14:46:37.882738 15817 master_client.cpp:297] Failed to end put operation: invalid rpc arg");
+  assert.equal(ev.kind, LogKind.transportError);
+  assert.equal(ev.attrs?.engine, "mooncake");
+  assert.equal(ev.attrs?.component, "mooncakeStore");
+  assert.equal(ev.attrs?.error, "Failed to end put operation: invalid rpc arg");
+  assert.equal(ev.attrs?.failureClass, "transport");
+  assert.equal(ev.attrs?.level, "error");
+});
+
+test("a glog info line is read (level and place) but not interpreted", () => {
+  const ev = parseOne("I0616 07:25:02.235610 40412 allocator.cpp:109] initializing_simple_allocator size=1073741824");
+  assert.equal(ev.kind, LogKind.message);
+  assert.equal(ev.attrs?.level, "info");
+  assert.equal(ev.attrs?.source, "allocator.cpp:109");
+});
+
+test("vLLM re-logs a traceback line by line under its prefix: one exception record, with the worker's rank", () => {
+  const prefix = "(VllmWorker rank=0 pid=4893) ERROR 10-23 10:41:13 [multiproc_executor.py:487]";
+  const { events } = parseLines([
+    `${prefix} WorkerProc failed to start.`,
+    `${prefix} Traceback (most recent call last):`,
+    `${prefix}   File "/deepseek/zyq/codes/LMCache/lmcache/integration/vllm/lmcache_connector_v1.py", line 34, in __init__`,
+    `${prefix}     self._lmcache_engine = LMCacheConnectorV1Impl(vllm_config, role, self)`,
+    `${prefix}                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^`,
+    `${prefix} RuntimeError: Failed to initialize the LMCache engine`,
+    "(VllmWorker rank=0 pid=4893) INFO 10-23 10:41:14 [multiproc_executor.py:520] Worker exiting",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [7, LogKind.message]]);
+  const exc = events[0]!;
+  assert.equal(exc.tp, 0);
+  assert.equal(exc.attrs?.excType, "RuntimeError");
+  assert.equal(exc.attrs?.excMessage, "Failed to initialize the LMCache engine");
+  assert.equal(exc.attrs?.level, "error");
+  assert.equal(exc.text.split("\n").length, 6, "the record keeps every raw line");
+});
+
+test("dynamo re-logs a traceback at DEBUG, indented by the paste: frames without header or exception line are still an exception", () => {
+  const p = "    2025-06-06T19:02:34.252Z DEBUG dynamo_run::subprocess:";
+  const { events } = parseLines([
+    `${p}     raise e`,
+    `${p}   File "/opt/dynamo/venv/lib/python3.12/site-packages/vllm/engine/multiprocessing/engine.py", line 586, in run_mp_engine`,
+    `${p}     engine = MQLLMEngine.from_vllm_config(`,
+    `${p}              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^`,
+  ]);
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.kind, LogKind.exception);
+  assert.equal(events[0]!.attrs?.source, "dynamo_run::subprocess");
+  assert.equal(events[0]!.attrs?.excType, undefined);
+  assert.match(String(events[0]!.attrs?.what), /header and exception line are not in the log/);
+});
+
+test("a bare exception line is an exception; str(KVTransferError) gives its room and reason", () => {
+  const port = parseOne("ValueError: port_base at 11434 is not available in 30 seconds. port_base is used by a process already.");
+  assert.equal(port.kind, LogKind.exception);
+  assert.equal(port.attrs?.excType, "ValueError");
+  const kv = parseOne("KVTransferError(bootstrap_room=6677116944225248479): Could not fetch prefill parallel info from bootstrap_addr: sglang-prefill-svc:30000");
+  assert.equal(kv.kind, LogKind.exception);
+  assert.equal(kv.room, "6677116944225248479");
+  assert.equal(kv.attrs?.reasonKind, "bootstrap");
+});
+
+test("an exception header whose traceback the paste cut is still an exception", () => {
+  const { events } = parseLines([
+    "Exception in ControllerSingle:",
+    "Traceback (most recent call last):",
+    '  File "/opt/tiger/sglang_src/python/sglang/srt/managers/controller_single.py", line 166, in start_controller_process',
+    "    controller.loop_for_forward()",
+  ]);
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.kind, LogKind.exception);
+  assert.match(String(events[0]!.attrs?.what), /exception line is not in the log/);
+});
+
+test("LMCache's bracketed ISO prefix: the level is read, an ERROR line is a failure", () => {
+  const { events } = parseLines([
+    "[2026-08-29 12:45:30,871] LMCache INFO: AffinityThreadPool: affinity_key=1855983328443029146 assigned to worker slot 0 of 1 (thread affinity-pool-0-0); 1 distinct key(s) now bound (affinity_pool.py:108:lmcache.v1.multiprocess.affinity_pool)",
+    "[2026-08-29 12:45:30,873] LMCache ERROR: Error in blocking handler (mq.py:579:lmcache.v1.multiprocess.mq)",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [[LogKind.message, "info"], [LogKind.error, "error"]]);
+  assert.equal(events[1]!.tsUs, Date.UTC(2026, 7, 29, 12, 45, 30, 873) * 1000);
+});
+
+test("a Rust tracing ERROR line of the router is a failure record naming its target", () => {
+  const ev = parseOne(
+    "2025-08-31 07:32:08 ERROR sglang_router_rs::routers::http::pd_router: src/routers/http/pd_router.rs:1319: Stream error from decode server http://10.3.238.50:30000: error decoding response body",
+  );
+  assert.equal(ev.kind, LogKind.error);
+  assert.equal(ev.attrs?.source, "sglang_router_rs::routers::http::pd_router");
+});
+
+test("a CUDA kernel's failed assert() is a CUDA error", () => {
+  const ev = parseOne(
+    "/root/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1478: indexSelectSmallIndex: block: [16,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+  );
+  assert.equal(ev.kind, LogKind.error);
+  assert.equal(ev.attrs?.failureClass, "cuda-error");
+});
+
+test("the watchdog's debug info is one record up to the blank line after it", () => {
+  const { events } = parseLines([
+    "[2026-01-29 13:12:36 PP1 TP0] Scheduler debug info:",
+    "scheduler.cur_batch.batch_size()=1",
+    "scheduler.cur_batch.reqs=[Req(rid=628ffa3360394d7681fd7d803ac86954, input_ids=[671, 6102, 4593, 294, 8760, 344], output_ids=[])]",
+    "self.max_total_num_tokens=1180096, available_size=1180032, evictable_size=0, protected_size=0",
+    "",
+    "[2026-01-29 13:12:36 PP2 TP0] Scheduler debug info:",
+    "scheduler.cur_batch.batch_size()=1",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind, e.pp]), [[1, LogKind.schedulerWatchdog, 1], [6, LogKind.schedulerWatchdog, 2]]);
+  assert.equal(events[0]!.attrs?.report, "debug-info");
+  assert.equal(events[0]!.text.split("\n").length, 5);
+});
+
+test("a faulthandler dump whose header is lost in interleaved output is still a failure", () => {
+  const ev = parseLines([
+    "1016\"\"  File Thread 0x, line   File",
+    " in /usr/lib/python3.10/threading.pyThread 0x_bootstrap_inner\"00007e9dd3fff640 in \"00007f8437fff640/usr/lib/python3.10/threading.py973\"",
+    ", line /usr/lib/python3.10/threading.py  File  (most recent call first):",
+  ]).events;
+  assert.ok(ev.some((e) => e.kind === LogKind.error && e.attrs?.failureClass === "thread-dump"));
+});
+
+test("an SGLang line no template reads is a message; a line in no dialect stays unparsed", () => {
+  const { events } = parseLines(["[2025-06-16 07:25:02 DP5 TP5] Connect to Mooncake store successfully.", "Loading safetensors checkpoint shards: 100% Completed | 163/163"]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.message, LogKind.unparsed]);
+});
+
+test("docker compose: the service's prefix is stripped and names the host; a second service is another host", () => {
+  const { events } = parseLines(
+    [
+      "sglang-1  | [2025-11-01 16:50:36 TP0] sglang is using nccl==2.27.3",
+      "sglang-1  | [2025-11-01 16:50:36 TP1] Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices.",
+      "router-1  | 2025-11-01 16:50:37 ERROR sglang_router_rs::routers::http::pd_router: src/routers/http/pd_router.rs:1319: Stream error from decode server",
+    ],
+    { wrapper: "compose" },
+  );
+  assert.deepEqual(
+    events.map((e) => [e.host, e.kind, e.tp]),
+    [["sglang-1", LogKind.message, 0], ["sglang-1", LogKind.message, 1], ["router-1", LogKind.error, undefined]],
+  );
+});
+
+test("a quote mark the paste left before the first line's prefix is debris", () => {
+  const ev = parseOne('"I1120 11:09:23.594488 203018 pybind_client.cpp:218] Mounting segment: 13421772800 bytes, 13421772800 of 13421772800  ');
+  assert.equal(ev.kind, LogKind.message);
+  assert.equal(ev.attrs?.source, "pybind_client.cpp:218");
+});
