@@ -83,7 +83,7 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
  * profile's releases or CHANGES moves the bounds, so what is stored is keyed
  * by those too.
  */
-const SIGNS_VERSION = 4;
+const SIGNS_VERSION = 5;
 
 /** What the stored signs were found under: this list and the profile's releases and CHANGES. */
 export function signsKey(): string {
@@ -147,22 +147,46 @@ function implicationOf(d: DeclaredSign): Implication {
   };
 }
 
-/** What a server_args line states: its parallelism and its transfer backend. */
+/**
+ * What a server_args line states: its parallelism, its transfer backend, and
+ * the settings the model depends on — the overlap schedule
+ * (`disable_overlap_schedule`) and HiCache (`enable_hierarchical_cache`),
+ * fields of sglang python/sglang/srt/server_args.py ServerArgs. The why names
+ * each setting as the line states it.
+ */
 function serverArgsSign(text: string, role: Parallelism["role"]): Partial<Sign> {
   const int = (key: string): number | undefined => {
     const m = new RegExp(`[(, ]${key}=(\\d+)[,)]`).exec(text);
     return m ? Number(m[1]) : undefined;
+  };
+  const flag = (key: string): boolean | undefined => {
+    const m = new RegExp(`[(, ]${key}=(True|False)[,)]`).exec(text);
+    return m ? m[1] === "True" : undefined;
   };
   const parallelism: Parallelism = { role };
   const tp = int("tp_size");
   const dp = int("dp_size");
   if (tp !== undefined) parallelism.tpSize = tp;
   if (dp !== undefined) parallelism.dpSize = dp;
+  const out: Partial<Sign> = { parallelism };
+  const stated: string[] = [];
   const backend = /disaggregation_transfer_backend='(nixl|mooncake)'/.exec(text)?.[1] as Backend | undefined;
-  return {
-    parallelism,
-    ...(backend && { backend, why: `the ${role} server_args line states disaggregation_transfer_backend='${backend}'` }),
-  };
+  if (backend !== undefined) {
+    out.backend = backend;
+    stated.push(`disaggregation_transfer_backend='${backend}'`);
+  }
+  const noOverlap = flag("disable_overlap_schedule");
+  if (noOverlap !== undefined) {
+    out.overlap = !noOverlap;
+    stated.push(`disable_overlap_schedule=${noOverlap ? "True" : "False"}`);
+  }
+  const hicache = flag("enable_hierarchical_cache");
+  if (hicache !== undefined) {
+    out.hicache = hicache;
+    stated.push(`enable_hierarchical_cache=${hicache ? "True" : "False"}`);
+  }
+  if (stated.length > 0) out.why = `the ${role} server_args line states ${stated.join(", ")}`;
+  return out;
 }
 
 /** The prefix-less message of a log record (pd §1: `[date time TAGS] message`). */

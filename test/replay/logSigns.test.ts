@@ -8,6 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { findSigns, type Sign } from "../../analyzer/replay/logSigns.js";
+import { selectProfile } from "../../analyzer/replay/profileSelection.js";
 import { eventRef } from "../../analyzer/replay/eventRefs.js";
 import type { IncidentDb } from "../../store/db.js";
 import { at, ingestCase } from "./incidents.js";
@@ -40,5 +41,23 @@ test("an NSA HiCache start-up line gives HiCache on and the host index-K page st
     'prefill-0/prefill-tp0.log:2 {"hicache":true,"hostIndexKPageStride":8448}',
     'prefill-0/prefill-tp0.log:3 {"backend":"nixl"}',
   ]);
+  db.close();
+});
+
+test("a server_args start-up line states the backend, the overlap schedule and HiCache; the profile cites it instead of a default", async () => {
+  const { db } = await ingestCase("server-args-logs");
+  const serverArgs = findSigns(db).find((s) => s.parallelism !== undefined)!;
+  assert.deepEqual(
+    { backend: serverArgs.backend, overlap: serverArgs.overlap, hicache: serverArgs.hicache, parallelism: serverArgs.parallelism },
+    { backend: "mooncake", overlap: false, hicache: true, parallelism: { role: "decode", tpSize: 8, dpSize: 1 } },
+  );
+  const { reasons } = selectProfile(db);
+  for (const field of ["backend", "overlap", "hicache"] as const) {
+    const r = reasons.find((x) => x.field === field)!;
+    assert.equal(r.origin, "log", field);
+    assert.match(r.why, /decode server_args line states .*disable_overlap_schedule=True, enable_hierarchical_cache=True/, field);
+    assert.equal(r.evidence.length, 1, field);
+  }
+  assert.equal(reasons.find((x) => x.field === "overlap")!.value, false);
   db.close();
 });
