@@ -34,9 +34,15 @@ export interface FailureRecord {
 
 /** Threads whose death another rule explains: the NIXL bootstrap thread (unhandled-abort, pd §7.1). */
 const OWN_RULE_THREADS = /bootstrap_thread/;
-/** Reasons of PD failure lines that are transport failures (pd §3.5); timeouts and aborts are transfer-stall's. */
+/** Reasons of PD failure lines that are transport failures (pd §3.5). */
 const TRANSPORT_REASONS = new Set(["peer_loss", "bootstrap", "mooncake_transfer", "nixl_error"]);
-const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog];
+/**
+ * Every other PD failure line is judged here too, as the transfer's failure
+ * (a failure propagated from another rank, an abort, a reason no table
+ * knows), except a timeout: transfer-stall judges those (roomTimeouts.ts).
+ */
+const STALL_REASONS = new Set(["timeout"]);
+const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog, LogKind.error];
 const TRANSPORT_KINDS = [
   LogKind.transportError, LogKind.transferTimeout, LogKind.bootstrapFetchFailed, LogKind.bootstrapServerError, LogKind.bootstrapRegisterFailed, LogKind.nodeFailure,
   LogKind.transferFailed, LogKind.bootstrapFailed, LogKind.handshakeFailed,
@@ -63,9 +69,14 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
   if (ev.kind === LogKind.exception && thread !== undefined && OWN_RULE_THREADS.test(thread)) return undefined;
   const reasonKind = attrString(ev, "reasonKind");
   const isFailureLine = ev.kind === LogKind.transferFailed || ev.kind === LogKind.bootstrapFailed || ev.kind === LogKind.handshakeFailed;
-  if (isFailureLine && !TRANSPORT_REASONS.has(reasonKind ?? "")) return undefined;
+  if (isFailureLine && STALL_REASONS.has(reasonKind ?? "")) return undefined;
   const parsedClass = attrString(ev, "failureClass");
-  const family: FailureFamily = TRANSPORT_KINDS.includes(ev.kind as (typeof TRANSPORT_KINDS)[number]) || TRANSPORT_CLASSES.has(parsedClass ?? "") || /transfer_worker/.test(thread ?? "") ? "transport" : "process";
+  const transport =
+    TRANSPORT_KINDS.includes(ev.kind as (typeof TRANSPORT_KINDS)[number]) ||
+    TRANSPORT_CLASSES.has(parsedClass ?? "") ||
+    TRANSPORT_REASONS.has(reasonKind ?? "") ||
+    /transfer_worker/.test(thread ?? "");
+  const family: FailureFamily = transport ? "transport" : "process";
   const cls = parsedClass ?? classOfKind(ev, reasonKind);
   const summary = summaryOf(ev, thread, reasonKind);
   return {
@@ -117,7 +128,10 @@ const REASON_CLASS: Record<string, string> = { peer_loss: "node-failure", bootst
 function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: string | undefined): string {
   const excType = attrString(ev, "excType");
   const excMessage = attrString(ev, "excMessage");
-  if (excType) return `${excType}${excMessage ? `: ${firstLine(excMessage)}` : ""}${thread ? ` (${thread === "scheduler" ? "scheduler" : `thread ${thread}`})` : ""}`;
+  const where = thread ? ` (${thread === "scheduler" ? "scheduler" : `thread ${thread}`})` : "";
+  if (excType) return `${excType}${excMessage ? `: ${firstLine(excMessage)}` : ""}${where}`;
+  const what = attrString(ev, "what");
+  if (ev.kind === LogKind.exception && what !== undefined) return `${what}${where}`;
   if (ev.kind === LogKind.watchdog) {
     const op = attrString(ev, "op");
     const ms = attrString(ev, "timeoutMs");

@@ -264,7 +264,7 @@ function processCrash(of: Of): CauseCase {
 /** The transfer path itself failed: engine errors and timeouts, node failures, rooms failed for transport reasons. */
 function transportCase(of: Of): CauseCase {
   const c: CauseCase = { for: [], against: [] };
-  const failures = of("transport-failure");
+  const failures = transportFailures(of);
   const engine = failures.filter((f) => f.draft.facts?.engineLevel === true);
   if (failures.length) c.for.push({ weight: 0.6, findings: ids(failures), note: `the transfer path failed (${failures.map((f) => f.draft.title).join("; ")})` });
   if (engine.length) c.for.push({ weight: 0.2, findings: ids(engine), note: "the transfer engine itself reported the errors" });
@@ -287,8 +287,13 @@ function saturation(of: Of, config: RunConfig): CauseCase {
   if (of("unhandled-abort").length) c.against.push({ factor: 0.3, note: "a dead bootstrap thread explains the timeouts" });
   if (of("collective-divergence").some((f) => f.draft.facts?.hang === true)) c.against.push({ factor: 0.3, note: "a collective deadlock explains the stall" });
   if (of("process-failure").some((f) => f.draft.facts?.fatal === true)) c.against.push({ factor: 0.3, note: "a crashed process explains the timeouts" });
-  else if (of("transport-failure").length) c.against.push({ factor: 0.5, note: "failed transfers explain the timeouts" });
+  else if (transportFailures(of).length) c.against.push({ factor: 0.5, note: "failed transfers explain the timeouts" });
   return c;
+}
+
+/** Transport failures other than transfers an abort stopped (a client's or the other side's, not the transport's doing). */
+function transportFailures(of: Of): NumberedFinding[] {
+  return of("transport-failure").filter((f) => f.draft.facts?.aborted !== true);
 }
 
 /** The model's per-room stall causes behind a timeout finding. */

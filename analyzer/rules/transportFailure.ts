@@ -43,8 +43,11 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
   const cause = crash
     ? ` A process died first: ${crash.rank} at ${isoTime(crash.ev.tsUs)} (${evidence.where(crash.ev)}: ${crash.summary}); the transport failure follows from that crash.`
     : "";
+  // Transfers failed by an abort (`Aborted by AbortReq.`, `… by decode-side abort notification.`) were
+  // stopped by a client or by the other side, not by the transport: recorded, low, never a suspect of their own.
+  const aborted = g.records.every((r) => r.ev.attrs?.reasonKind === "abort");
   return groupFinding("transport-failure", g, {
-    severity: g.fatal ? "critical" : "high",
+    severity: g.fatal ? "critical" : aborted ? "low" : "high",
     title: `Transport failure on ${ranksText(g.ranks)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
     explanation:
       `Let the transfer engine carry each room's KV cache between prefill and decode. Then a transfer must complete or be retried within its timeout, ` +
@@ -52,6 +55,6 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
     falsify: crash
       ? "Keep the crashed process alive (fix its own failure first) and rerun: if the crash caused these, the transport errors disappear with it."
       : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",
-    facts: { afterCrash: crash?.rank ?? null, engineLevel: g.records.some((r) => r.ev.kind.startsWith("xfer.")) },
+    facts: { afterCrash: crash?.rank ?? null, engineLevel: g.records.some((r) => r.ev.kind.startsWith("xfer.")), aborted },
   }, crash ? [crash.ev] : []);
 }
