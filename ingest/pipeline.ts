@@ -16,12 +16,13 @@
 
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { alignClocks } from "./scan/clock.js";
 import type { ParseIssue } from "../domain/event.js";
 import type { Role } from "../domain/vocabulary.js";
 import type { FormatName } from "./formats/format.js";
-import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./inputs/pathIdentity.js";
+import { InputError, parseTimeZone, UTC, type PathIdentity, type PathReading, type TimeZoneSpec } from "./inputs/pathIdentity.js";
+import { readBundlePaths, shareFolderIdentity } from "./inputs/machines.js";
 import { assertPathsExist, expandInputs, type InputFile } from "./inputs/inputs.js";
 import type { LoadedStats, LoadSource } from "./load/loadStream.js";
 import { StoredEventsMerger } from "./load/rebuild.js";
@@ -139,6 +140,8 @@ interface Candidate {
   summary: SourceSummary;
   /** The clock domain the scan gave the source's anchors, when the source took a host only later. */
   scannedDomain?: string;
+  /** What its path says, read with the rest of its bundle. */
+  reading: PathReading;
 }
 
 export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
@@ -192,11 +195,13 @@ async function scanInputs(
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
   const workers = Math.min(2, availableParallelism());
+  const readings = readBundlePaths(files);
   const wholeRequests: ScanRequest[] = files.map((f, file) => ({
     file,
     plainPath: f.plainPath,
     displayPath: f.displayPath,
     identityPath: f.identityPath,
+    pathIdentity: identityOf(readings[file]!),
     flagHost: opts.host ?? null,
     flagRole: opts.role ?? null,
     tz,
@@ -243,36 +248,35 @@ async function scanInputs(
       return;
     }
     bySha.set(report.sha256, file.displayPath);
-    candidates.push({ index: i, file, report, summary });
+    candidates.push({ index: i, file, report, summary, reading: readings[i]! });
   });
-  hostsFromSiblings(candidates);
+  shareFolders(candidates);
   return { candidates, anchorStores };
 }
 
 /**
- * A file that names no host (a Flight Recorder dump, a bare stderr capture)
- * takes the host of the files beside it when their folder is named for that
- * host: `p0/nccl_trace_rank_0` is p0's when `p0/prefill-tp0.log` is. Its
- * events then share that host's clock domain.
+ * The files of one machine's folder share what their content says of it
+ * (ingest/inputs/machines.ts): a Flight Recorder dump takes the role of the
+ * log beside it, a log the host its folder's probe records name. A source
+ * that takes a host only now moves its scanned anchors to that host's clock domain.
  */
-function hostsFromSiblings(candidates: readonly Candidate[]): void {
-  const folder = (c: Candidate) => dirname(c.file.displayPath);
-  const hostsIn = new Map<string, Set<string>>();
-  for (const c of candidates) {
-    if (c.report.host === null || basename(folder(c)) !== c.report.host) continue;
-    const set = hostsIn.get(folder(c)) ?? new Set<string>();
-    set.add(c.report.host);
-    hostsIn.set(folder(c), set);
-  }
-  for (const c of candidates) {
-    const hosts = hostsIn.get(folder(c));
-    if (c.report.host !== null || hosts === undefined || hosts.size !== 1) continue;
-    const [host] = hosts;
+function shareFolders(candidates: readonly Candidate[]): void {
+  const changes = shareFolderIdentity(
+    candidates.map((c) => ({ bundle: c.file.bundle, reading: c.reading, contentHost: c.report.content.host, host: c.report.host, role: c.report.role })),
+  );
+  for (const [i, change] of changes) {
+    const c = candidates[i]!;
+    if (change.role !== undefined) c.report.role = c.summary.role = change.role;
+    if (change.host === undefined) continue;
     c.scannedDomain = c.report.domain;
-    c.report.host = host!;
-    c.report.domain = host!;
-    c.summary.host = host!;
+    c.report.host = c.summary.host = change.host;
+    c.report.domain = change.host;
   }
+}
+
+/** A path reading as the scan takes it: host, role and rank only. */
+function identityOf(r: PathReading): PathIdentity {
+  return { ...(r.host !== undefined && { host: r.host }), ...(r.role !== undefined && { role: r.role }), ...(r.tp !== undefined && { tp: r.tp }) };
 }
 
 /** Why an ingest found nothing to read: every input was empty, binary or unreadable. */

@@ -74,8 +74,8 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
   // The path says nothing; the first record says p0/prefill (each record keeps its own host).
   assert.deepEqual([dump.format, dump.host, dump.role, dump.events, dump.ranks], ["checksum-csv", "p0", "prefill", 2, ["decode/tp3", "prefill/tp0"]]);
   const fr = byPath(s, "p0/nccl_trace_rank_0.json");
-  // Neither content nor path names its host: the --host flag does.
-  assert.deepEqual([fr.format, fr.host, fr.events, fr.ranks], ["flight-recorder", "p0", 5, ["unknown/tp0"]]);
+  // Its content names neither host nor role: its folder names the machine, and the prefill logs in that folder its role.
+  assert.deepEqual([fr.format, fr.host, fr.events, fr.ranks], ["flight-recorder", "p0", 5, ["prefill/tp0"]]);
   assert.deepEqual([byPath(s, "empty.log").status, byPath(s, "empty.log").reason], ["skipped", "empty file"]);
   assert.equal(byPath(s, "core.bin").status, "refused");
   assert.match(byPath(s, "core.bin").reason!, /binary/);
