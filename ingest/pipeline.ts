@@ -16,13 +16,14 @@
 
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { alignClocks } from "./scan/clock.js";
 import type { ParseIssue } from "../domain/event.js";
 import type { Role } from "../domain/vocabulary.js";
 import type { FormatName } from "./formats/format.js";
 import { InputError, parseTimeZone, UTC, type PathIdentity, type PathReading, type TimeZoneSpec } from "./inputs/pathIdentity.js";
 import { readBundlePaths, shareFolderIdentity } from "./inputs/machines.js";
+import { rotationOf, streamOf } from "./inputs/rotation.js";
 import { assertPathsExist, expandInputs, type InputFile } from "./inputs/inputs.js";
 import type { LoadedStats, LoadSource } from "./load/loadStream.js";
 import { StoredEventsMerger } from "./load/rebuild.js";
@@ -30,7 +31,7 @@ import type { ScanReport, ScanRequest } from "./scan/scan.js";
 import { mergeScanParts, scanRequestsOf } from "./scan/scanParts.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.js";
 import type { SourceStats } from "../store/read/sources.js";
-import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
+import { IncidentWriter, sourceKey, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
 import { runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";
@@ -195,7 +196,7 @@ async function scanInputs(
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
   const workers = Math.min(2, availableParallelism());
-  const readings = readBundlePaths(files);
+  const readings = readBundlePaths(files.map((f) => ({ identityPath: f.identityPath, bundle: bundleOf(f) })));
   const wholeRequests: ScanRequest[] = files.map((f, file) => ({
     file,
     plainPath: f.plainPath,
@@ -221,7 +222,7 @@ async function scanInputs(
     return failed ?? mergeScanParts(req, partsOf[i] as ScanReport[]);
   });
   const candidates: Candidate[] = [];
-  const bySha = new Map<string, string>();
+  const seen = new Set<string>();
   files.forEach((file, i) => {
     const report = reports[i]!;
     if (report instanceof Error) {
@@ -242,16 +243,17 @@ async function scanInputs(
       rejected.push({ ...summary, status: report.rejection.kind === "binary" ? "refused" : "skipped", reason: report.rejection.reason });
       return;
     }
-    const twin = bySha.get(report.sha256);
-    if (twin !== undefined) {
-      rejected.push({ ...summary, status: "duplicate", reason: `same content as ${twin}` });
+    // The same path named twice is one source; the same bytes under another path (identical per-rank files) are evidence of their own.
+    const key = sourceKey(file.displayPath, report.sha256);
+    if (seen.has(key)) {
+      rejected.push({ ...summary, status: "duplicate", reason: "the same file, named twice" });
       return;
     }
-    bySha.set(report.sha256, file.displayPath);
+    seen.add(key);
     candidates.push({ index: i, file, report, summary, reading: readings[i]! });
   });
   shareFolders(candidates);
-  return { candidates, anchorStores };
+  return { candidates: inStreamOrder(candidates), anchorStores };
 }
 
 /**
@@ -262,7 +264,7 @@ async function scanInputs(
  */
 function shareFolders(candidates: readonly Candidate[]): void {
   const changes = shareFolderIdentity(
-    candidates.map((c) => ({ bundle: c.file.bundle, reading: c.reading, contentHost: c.report.content.host, host: c.report.host, role: c.report.role })),
+    candidates.map((c) => ({ bundle: bundleOf(c.file), reading: c.reading, contentHost: c.report.content.host, host: c.report.host, role: c.report.role })),
   );
   for (const [i, change] of changes) {
     const c = candidates[i]!;
@@ -272,6 +274,22 @@ function shareFolders(candidates: readonly Candidate[]): void {
     c.report.host = c.summary.host = change.host;
     c.report.domain = change.host;
   }
+}
+
+/** The sources with the parts of each rotated stream together, oldest first (`x.log.2.gz`, `x.log.1`, `x.log`), where its first part stood. */
+function inStreamOrder(candidates: readonly Candidate[]): Candidate[] {
+  const streams = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const key = streamOf(c.file.displayPath);
+    (streams.get(key) ?? streams.set(key, []).get(key)!).push(c);
+  }
+  const age = (c: Candidate) => rotationOf(basename(c.file.identityPath)).order;
+  return [...streams.values()].flatMap((parts) => parts.sort((a, b) => age(a) - age(b)));
+}
+
+/** Which bundle a file's folders belong to: files named one by one are read as given, their folders shared. */
+function bundleOf(f: InputFile): number {
+  return f.named ? -1 : f.bundle;
 }
 
 /** A path reading as the scan takes it: host, role and rank only. */
@@ -298,10 +316,11 @@ async function store(
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {
     const scanSchemas = writer.begin(lockTimeoutMs, anchorStores);
-    const known = writer.knownSha256();
-    const fresh = candidates.filter((c) => !known.has(c.report.sha256));
+    const known = writer.knownSources();
+    const isKnown = (c: Candidate) => known.has(sourceKey(c.file.displayPath, c.report.sha256));
+    const fresh = candidates.filter((c) => !isKnown(c));
     for (const c of candidates) {
-      if (known.has(c.report.sha256)) Object.assign(c.summary, { status: "duplicate", reason: "already in this incident (same sha256)" });
+      if (isKnown(c)) Object.assign(c.summary, { status: "duplicate", reason: "already in this incident (same path, same sha256)" });
     }
     let recorded = 0;
     for (const s of notIngested) if (s.status !== "ingested" && writer.recordNotIngested(notIngestedRow(s))) recorded++;
@@ -394,7 +413,8 @@ function spanOf(sources: readonly Candidate[]): TimeSpan | null {
 
 function toLoadSource(c: Candidate, writer: IncidentWriter, dating: DatingHints, tzGiven: boolean): LoadSource {
   const r = c.report;
-  const source = { path: c.file.displayPath, format: r.format!, wrapper: r.wrapper, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes };
+  const stream = streamOf(c.file.displayPath);
+  const source = { path: c.file.displayPath, format: r.format!, wrapper: r.wrapper, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes, stream };
   return {
     sourceId: writer.addSource(source),
     plainPath: c.file.plainPath,
