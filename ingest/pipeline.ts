@@ -339,7 +339,12 @@ async function store(
     const renames = Object.fromEntries(fresh.flatMap((c) => (c.scannedDomain !== undefined ? [[c.scannedDomain, c.report.domain]] : [])));
     mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index), renames);
     const stored = writer.storedSources();
-    const domains = [...stored.map((s) => s.host ?? `src:${s.path}`), ...fresh.map((c) => c.report.domain), ...anchorDomains(writer.db)];
+    // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align.
+    const domains = [
+      ...stored.filter((s) => s.timed).map((s) => s.host ?? `src:${s.path}`),
+      ...fresh.filter((c) => !isLogFormat(c.report.format!) || c.report.dated !== null).map((c) => c.report.domain),
+      ...anchorDomains(writer.db),
+    ];
     const alignment = alignClocks(domains, anchorBounds(writer.db));
 
     const loadSources = fresh.map((c, i) => toLoadSource(c, writer, hints[i]!, opts.tz !== undefined));

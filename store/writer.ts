@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import type { ClockAlignment } from "../domain/clockAnchors.js";
 import type { RowBatch } from "./rows.js";
-import type { RowSink } from "./rows.js";
+import { TS_INFERRED, TS_TIMELESS, type RowSink } from "./rows.js";
 import { BlockWriter } from "./blocks/blockWriter.js";
 import { createBlockTables, dropBlockTables, KeyDim, LIVE_TABLES, renameBlockTables, SET_ASIDE_TABLES } from "./blocks/blockTables.js";
 import { EventBlocks } from "./blocks/eventBlocks.js";
@@ -78,6 +78,8 @@ export interface StoredSourceRef {
   id: number;
   path: string;
   host: string | null;
+  /** Some event of the source has a time (a file of timeless records has none). */
+  timed: boolean;
 }
 
 const TOOL_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -179,7 +181,8 @@ export class IncidentWriter implements RowSink {
   }
 
   storedSources(): StoredSourceRef[] {
-    return this.db.prepare("SELECT id, path, host FROM sources WHERE status = 'complete' ORDER BY id").all() as StoredSourceRef[];
+    const rows = this.db.prepare("SELECT id, path, host, first_ts_us IS NOT NULL AS timed FROM sources WHERE status = 'complete' ORDER BY id").all() as (Omit<StoredSourceRef, "timed"> & { timed: number })[];
+    return rows.map((r) => ({ ...r, timed: r.timed === 1 }));
   }
 
   /** Events in the incident (seqs are dense from 1), those of this ingest included. */
@@ -317,7 +320,7 @@ export class IncidentWriter implements RowSink {
         { sourceId, fromSeq: b.firstSeq, toSeq: b.lastSeq },
         (ev) => {
           page.push([
-            ev.tsUs, ev.sourceId, ev.line, ev.dp, ev.pp, ev.tp, ev.chunk, ev.layer, ev.pageLo, ev.pageHi, ev.state, ev.tsInferred ? 1 : null,
+            ev.tsUs, ev.sourceId, ev.line, ev.dp, ev.pp, ev.tp, ev.chunk, ev.layer, ev.pageLo, ev.pageHi, ev.state, ev.timeless ? TS_TIMELESS : ev.tsInferred ? TS_INFERRED : null,
             ev.host, ev.role, ev.kind, ev.room, ev.rid, ev.attrs,
           ]);
         },

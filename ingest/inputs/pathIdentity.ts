@@ -23,7 +23,7 @@ const DOCKER_CONTAINER_DIR = /^[0-9a-f]{64}$/;
 /** How far up from the file a folder may name the role or be the machine (kubelet: <pod folder>/<container>/0.log). */
 const FOLDER_DEPTH = 3;
 /** Folders that hold logs without naming a machine: the bundle's own layout, a rank's folder. */
-const NOT_A_MACHINE = /^(?:logs?|var|tmp|pods|containers|output|outputs|data|dumps?|traces?|artifacts?|stdout|stderr|(?:tp|rank)[-_]?\d{1,4})$/i;
+const NOT_A_MACHINE = /^(?:logs?|var|tmp|pods|containers|output|outputs|data|dumps?|traces?|artifacts?|stdout|stderr|downloads|desktop|home|(?:tp|rank)[-_]?\d{1,4})$/i;
 
 export interface PathIdentity {
   host?: string;

@@ -55,7 +55,7 @@ export function silentStretches(evidence: Evidence): Gap[] {
     const span = after
       ? `for ${seconds(s.afterUs - s.beforeUs)} (${evidence.where(before)} to ${evidence.where(after)})`
       : `after ${evidence.where(before)}, for the last ${seconds(s.afterUs - s.beforeUs)} of the incident`;
-    const why = death ? `; ${death.rank} ${death.fatal ? "died" : "failed"} at ${isoTime(death.ev.tsUs)} (${evidence.where(death.ev)}: ${death.summary}), which explains it` : "";
+    const why = death ? `; ${death.rank} ${death.fatal ? "died" : "failed"} at ${death.ev.timeless ? "an unknown time" : isoTime(death.ev.tsUs)} (${evidence.where(death.ev)}: ${death.summary}), which explains it` : "";
     out.push({
       severity: "low",
       witness: [before, ...(after ? [after] : []), ...(death ? [death.ev] : [])],
