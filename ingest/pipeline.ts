@@ -16,14 +16,14 @@
 
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { alignClocks } from "./scan/clock.js";
 import type { ParseIssue } from "../domain/event.js";
 import type { Role } from "../domain/vocabulary.js";
 import type { FormatName } from "./formats/format.js";
-import { InputError, parseTimeZone, UTC, type PathIdentity, type PathReading, type TimeZoneSpec } from "./inputs/pathIdentity.js";
-import { readBundlePaths, shareFolderIdentity } from "./inputs/machines.js";
-import { rotationOf, streamOf } from "./inputs/rotation.js";
+import { InputError, parseTimeZone, UTC, type PathReading, type TimeZoneSpec } from "./inputs/pathIdentity.js";
+import { identityOf, readBundlePaths, shareFolderIdentity } from "./inputs/machines.js";
+import { inStreamOrder, streamOf } from "./inputs/rotation.js";
 import { assertPathsExist, expandInputs, type InputFile } from "./inputs/inputs.js";
 import type { LoadedStats, LoadSource } from "./load/loadStream.js";
 import { StoredEventsMerger } from "./load/rebuild.js";
@@ -253,7 +253,7 @@ async function scanInputs(
     candidates.push({ index: i, file, report, summary, reading: readings[i]! });
   });
   shareFolders(candidates);
-  return { candidates: inStreamOrder(candidates), anchorStores };
+  return { candidates: inStreamOrder(candidates, (c) => c.file.displayPath), anchorStores };
 }
 
 /**
@@ -276,25 +276,9 @@ function shareFolders(candidates: readonly Candidate[]): void {
   }
 }
 
-/** The sources with the parts of each rotated stream together, oldest first (`x.log.2.gz`, `x.log.1`, `x.log`), where its first part stood. */
-function inStreamOrder(candidates: readonly Candidate[]): Candidate[] {
-  const streams = new Map<string, Candidate[]>();
-  for (const c of candidates) {
-    const key = streamOf(c.file.displayPath);
-    (streams.get(key) ?? streams.set(key, []).get(key)!).push(c);
-  }
-  const age = (c: Candidate) => rotationOf(basename(c.file.identityPath)).order;
-  return [...streams.values()].flatMap((parts) => parts.sort((a, b) => age(a) - age(b)));
-}
-
 /** Which bundle a file's folders belong to: files named one by one are read as given, their folders shared. */
 function bundleOf(f: InputFile): number {
   return f.named ? -1 : f.bundle;
-}
-
-/** A path reading as the scan takes it: host, role and rank only. */
-function identityOf(r: PathReading): PathIdentity {
-  return { ...(r.host !== undefined && { host: r.host }), ...(r.role !== undefined && { role: r.role }), ...(r.tp !== undefined && { tp: r.tp }) };
 }
 
 /** Why an ingest found nothing to read: every input was empty, binary or unreadable. */

@@ -69,3 +69,8 @@ export function shareFolderIdentity(members: readonly FolderMember[]): Map<numbe
   }
   return changes;
 }
+
+/** A path reading as the scan takes it: host, role and rank only. */
+export function identityOf(r: PathReading): PathIdentity {
+  return { ...(r.host !== undefined && { host: r.host }), ...(r.role !== undefined && { role: r.role }), ...(r.tp !== undefined && { tp: r.tp }) };
+}

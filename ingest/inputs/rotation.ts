@@ -41,3 +41,17 @@ export function streamOf(path: string): string {
   const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"), path.lastIndexOf(":"));
   return path.slice(0, slash + 1).replace(/\\/g, "/") + rotationOf(path.slice(slash + 1)).live;
 }
+
+/** Items with the parts of each rotated stream together, oldest first (`x.log.2.gz`, `x.log.1`, `x.log`), where its first part stood. */
+export function inStreamOrder<T>(items: readonly T[], pathOf: (item: T) => string): T[] {
+  const streams = new Map<string, T[]>();
+  for (const item of items) {
+    const key = streamOf(pathOf(item));
+    (streams.get(key) ?? streams.set(key, []).get(key)!).push(item);
+  }
+  const age = (item: T) => {
+    const path = pathOf(item);
+    return rotationOf(path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"), path.lastIndexOf(":")) + 1)).order;
+  };
+  return [...streams.values()].flatMap((parts) => parts.sort((a, b) => age(a) - age(b)));
+}
