@@ -14,6 +14,8 @@ export interface Envelope {
   readonly tsUs: number;
   /** The record has no time of its own: `tsUs` was interpolated or anchored. */
   readonly tsInferred: boolean;
+  /** Its time is unknown: `tsUs` is its place in the order only (domain/event.ts). */
+  readonly timeless?: boolean;
   readonly sourceId: number;
   /** 1-based line of the record's first line in its source. */
   readonly line: number;

@@ -22,6 +22,12 @@ export interface ParsedEvent {
    * file, or taken from the file's anchor (DESIGN.md "Inputs").
    */
   tsInferred?: boolean;
+  /**
+   * No time of its own and no dated neighbour (a file with no dated line):
+   * its time is unknown, and `tsUs` only places it in the order (before its
+   * host's dated records), never a time to show or compare (DESIGN.md "Who and when").
+   */
+  timeless?: boolean;
   /** 1-based line number of the record's first line in its source file. */
   line: number;
   kind: string;
@@ -61,6 +67,8 @@ export interface StoredEvent {
   tsUs: number;
   /** The time was interpolated or anchored, not read from the record (ParsedEvent.tsInferred). */
   tsInferred: boolean;
+  /** Its time is unknown: `tsUs` is its place in the order only (ParsedEvent.timeless). Absent: the event has a time. */
+  timeless?: boolean;
   sourceId: number;
   line: number;
   host: string | null;

@@ -16,12 +16,14 @@
 
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { alignClocks } from "./scan/clock.js";
 import type { ParseIssue } from "../domain/event.js";
 import type { Role } from "../domain/vocabulary.js";
 import type { FormatName } from "./formats/format.js";
-import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./inputs/pathIdentity.js";
+import { InputError, parseTimeZone, UTC, type PathReading, type TimeZoneSpec } from "./inputs/pathIdentity.js";
+import { identityOf, readBundlePaths, shareFolderIdentity } from "./inputs/machines.js";
+import { inStreamOrder, streamOf } from "./inputs/rotation.js";
 import { assertPathsExist, expandInputs, type InputFile } from "./inputs/inputs.js";
 import type { LoadedStats, LoadSource } from "./load/loadStream.js";
 import { StoredEventsMerger } from "./load/rebuild.js";
@@ -29,7 +31,7 @@ import type { ScanReport, ScanRequest } from "./scan/scan.js";
 import { mergeScanParts, scanRequestsOf } from "./scan/scanParts.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.js";
 import type { SourceStats } from "../store/read/sources.js";
-import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
+import { IncidentWriter, sourceKey, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
 import { runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";
@@ -139,6 +141,8 @@ interface Candidate {
   summary: SourceSummary;
   /** The clock domain the scan gave the source's anchors, when the source took a host only later. */
   scannedDomain?: string;
+  /** What its path says, read with the rest of its bundle. */
+  reading: PathReading;
 }
 
 export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
@@ -192,11 +196,13 @@ async function scanInputs(
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
   const workers = Math.min(2, availableParallelism());
+  const readings = readBundlePaths(files.map((f) => ({ identityPath: f.identityPath, bundle: bundleOf(f) })));
   const wholeRequests: ScanRequest[] = files.map((f, file) => ({
     file,
     plainPath: f.plainPath,
     displayPath: f.displayPath,
     identityPath: f.identityPath,
+    pathIdentity: identityOf(readings[file]!),
     flagHost: opts.host ?? null,
     flagRole: opts.role ?? null,
     tz,
@@ -216,7 +222,7 @@ async function scanInputs(
     return failed ?? mergeScanParts(req, partsOf[i] as ScanReport[]);
   });
   const candidates: Candidate[] = [];
-  const bySha = new Map<string, string>();
+  const seen = new Set<string>();
   files.forEach((file, i) => {
     const report = reports[i]!;
     if (report instanceof Error) {
@@ -237,42 +243,42 @@ async function scanInputs(
       rejected.push({ ...summary, status: report.rejection.kind === "binary" ? "refused" : "skipped", reason: report.rejection.reason });
       return;
     }
-    const twin = bySha.get(report.sha256);
-    if (twin !== undefined) {
-      rejected.push({ ...summary, status: "duplicate", reason: `same content as ${twin}` });
+    // The same path named twice is one source; the same bytes under another path (identical per-rank files) are evidence of their own.
+    const key = sourceKey(file.displayPath, report.sha256);
+    if (seen.has(key)) {
+      rejected.push({ ...summary, status: "duplicate", reason: "the same file, named twice" });
       return;
     }
-    bySha.set(report.sha256, file.displayPath);
-    candidates.push({ index: i, file, report, summary });
+    seen.add(key);
+    candidates.push({ index: i, file, report, summary, reading: readings[i]! });
   });
-  hostsFromSiblings(candidates);
-  return { candidates, anchorStores };
+  shareFolders(candidates);
+  return { candidates: inStreamOrder(candidates, (c) => c.file.displayPath), anchorStores };
 }
 
 /**
- * A file that names no host (a Flight Recorder dump, a bare stderr capture)
- * takes the host of the files beside it when their folder is named for that
- * host: `p0/nccl_trace_rank_0` is p0's when `p0/prefill-tp0.log` is. Its
- * events then share that host's clock domain.
+ * The files of one machine's folder share what their content says of it
+ * (ingest/inputs/machines.ts): a Flight Recorder dump takes the role of the
+ * log beside it, a log the host its folder's probe records name. A source
+ * that takes a host only now moves its scanned anchors to that host's clock domain.
  */
-function hostsFromSiblings(candidates: readonly Candidate[]): void {
-  const folder = (c: Candidate) => dirname(c.file.displayPath);
-  const hostsIn = new Map<string, Set<string>>();
-  for (const c of candidates) {
-    if (c.report.host === null || basename(folder(c)) !== c.report.host) continue;
-    const set = hostsIn.get(folder(c)) ?? new Set<string>();
-    set.add(c.report.host);
-    hostsIn.set(folder(c), set);
-  }
-  for (const c of candidates) {
-    const hosts = hostsIn.get(folder(c));
-    if (c.report.host !== null || hosts === undefined || hosts.size !== 1) continue;
-    const [host] = hosts;
+function shareFolders(candidates: readonly Candidate[]): void {
+  const changes = shareFolderIdentity(
+    candidates.map((c) => ({ bundle: bundleOf(c.file), reading: c.reading, contentHost: c.report.content.host, host: c.report.host, role: c.report.role })),
+  );
+  for (const [i, change] of changes) {
+    const c = candidates[i]!;
+    if (change.role !== undefined) c.report.role = c.summary.role = change.role;
+    if (change.host === undefined) continue;
     c.scannedDomain = c.report.domain;
-    c.report.host = host!;
-    c.report.domain = host!;
-    c.summary.host = host!;
+    c.report.host = c.summary.host = change.host;
+    c.report.domain = change.host;
   }
+}
+
+/** Which bundle a file's folders belong to: files named one by one are read as given, their folders shared. */
+function bundleOf(f: InputFile): number {
+  return f.named ? -1 : f.bundle;
 }
 
 /** Why an ingest found nothing to read: every input was empty, binary or unreadable. */
@@ -294,10 +300,11 @@ async function store(
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {
     const scanSchemas = writer.begin(lockTimeoutMs, anchorStores);
-    const known = writer.knownSha256();
-    const fresh = candidates.filter((c) => !known.has(c.report.sha256));
+    const known = writer.knownSources();
+    const isKnown = (c: Candidate) => known.has(sourceKey(c.file.displayPath, c.report.sha256));
+    const fresh = candidates.filter((c) => !isKnown(c));
     for (const c of candidates) {
-      if (known.has(c.report.sha256)) Object.assign(c.summary, { status: "duplicate", reason: "already in this incident (same sha256)" });
+      if (isKnown(c)) Object.assign(c.summary, { status: "duplicate", reason: "already in this incident (same path, same sha256)" });
     }
     let recorded = 0;
     for (const s of notIngested) if (s.status !== "ingested" && writer.recordNotIngested(notIngestedRow(s))) recorded++;
@@ -316,7 +323,12 @@ async function store(
     const renames = Object.fromEntries(fresh.flatMap((c) => (c.scannedDomain !== undefined ? [[c.scannedDomain, c.report.domain]] : [])));
     mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index), renames);
     const stored = writer.storedSources();
-    const domains = [...stored.map((s) => s.host ?? `src:${s.path}`), ...fresh.map((c) => c.report.domain), ...anchorDomains(writer.db)];
+    // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align.
+    const domains = [
+      ...stored.filter((s) => s.timed).map((s) => s.host ?? `src:${s.path}`),
+      ...fresh.filter((c) => !isLogFormat(c.report.format!) || c.report.dated !== null).map((c) => c.report.domain),
+      ...anchorDomains(writer.db),
+    ];
     const alignment = alignClocks(domains, anchorBounds(writer.db));
 
     const loadSources = fresh.map((c, i) => toLoadSource(c, writer, hints[i]!, opts.tz !== undefined));
@@ -390,7 +402,8 @@ function spanOf(sources: readonly Candidate[]): TimeSpan | null {
 
 function toLoadSource(c: Candidate, writer: IncidentWriter, dating: DatingHints, tzGiven: boolean): LoadSource {
   const r = c.report;
-  const source = { path: c.file.displayPath, format: r.format!, wrapper: r.wrapper, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes };
+  const stream = streamOf(c.file.displayPath);
+  const source = { path: c.file.displayPath, format: r.format!, wrapper: r.wrapper, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes, stream };
   return {
     sourceId: writer.addSource(source),
     plainPath: c.file.plainPath,

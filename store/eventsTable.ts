@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import type { IncidentDb } from "./db.js";
 import { EventReader, type EventCursor } from "./blocks/eventCursor.js";
 import { eventBlocks } from "./blocks/eventBlocks.js";
+import { TS_INFERRED, TS_TIMELESS } from "./rows.js";
 
 export const EVENTS_TABLE_COLUMNS = [
   "seq", "ts_us", "ts_inferred", "source_id", "line", "host", "role", "dp", "pp", "tp", "kind", "room", "rid",
@@ -25,7 +26,7 @@ export type EventsColumn = (typeof EVENTS_TABLE_COLUMNS)[number];
 const COLUMN_VALUE: Record<EventsColumn, (ev: EventCursor) => unknown> = {
   seq: (ev) => ev.seq,
   ts_us: (ev) => ev.tsUs,
-  ts_inferred: (ev) => (ev.tsInferred ? 1 : null),
+  ts_inferred: (ev) => (ev.timeless ? TS_TIMELESS : ev.tsInferred ? TS_INFERRED : null),
   source_id: (ev) => ev.sourceId,
   line: (ev) => ev.line,
   host: (ev) => ev.host,

@@ -12,6 +12,10 @@ import { AttrsRowsBuilder, type AttrsRows } from "./blocks/attrsEncode.js";
 import type { TextBlock } from "./eventText.js";
 
 /** Numeric columns of a row; NaN stands for NULL. */
+/** The ts_inferred column: the time was inferred from the record's neighbours; the record is timeless (domain/event.ts). */
+export const TS_INFERRED = 1;
+export const TS_TIMELESS = 2;
+
 export const NUMBER_COLUMNS = ["ts_us", "source_id", "line", "dp", "pp", "tp", "chunk", "layer", "page_lo", "page_hi", "state", "ts_inferred"] as const;
 /** Text columns of a row, held as indexes into the batch's `strings` (-1 = NULL). */
 export const STRING_COLUMNS = ["host", "role", "kind", "room", "rid"] as const;
@@ -89,7 +93,7 @@ export class RowBatchBuilder {
     num[a + 8] = ev.pageLo ?? NaN;
     num[a + 9] = ev.pageHi ?? NaN;
     num[a + 10] = ev.state ?? NaN;
-    num[a + 11] = ev.tsInferred === true ? 1 : NaN;
+    num[a + 11] = ev.timeless === true ? TS_TIMELESS : ev.tsInferred === true ? TS_INFERRED : NaN;
     const s = this.n * STRING_WIDTH;
     const refs = this.stringRefs;
     refs[s] = this.columnRef(0, host);

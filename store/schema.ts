@@ -9,7 +9,7 @@ import { createBlockTables, LIVE_TABLES } from "./blocks/blockTables.js";
 import { PAGES_TABLE } from "./pages.js";
 import { TIMELINE_TABLE } from "./writeDerived.js";
 
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 const CORE_TABLES = `
   CREATE TABLE meta (
@@ -25,6 +25,10 @@ const CORE_TABLES = `
   -- array of {shape, count, line, example} for the lines kept as log.unparsed;
   -- time_origin says where the times of undated lines (and the year of glog
   -- lines) came from; pages counts what was read from a file of page bytes.
+  -- stream is the live file a rotated part was cut from (its own path for a
+  -- file that is no rotated part): the parts of one stream are one writer's
+  -- record. The same content again under the same path is the same source;
+  -- under another path (identical per-rank files) it is a source of its own.
   CREATE TABLE sources (
     id              INTEGER PRIMARY KEY,
     path            TEXT NOT NULL,
@@ -48,9 +52,10 @@ const CORE_TABLES = `
     unparsed_shapes TEXT NOT NULL DEFAULT '[]',
     inferred        INTEGER NOT NULL DEFAULT 0,
     time_origin     TEXT,
-    pages           INTEGER NOT NULL DEFAULT 0
+    pages           INTEGER NOT NULL DEFAULT 0,
+    stream          TEXT NOT NULL
   );
-  CREATE UNIQUE INDEX sources_sha256 ON sources(sha256) WHERE status = 'complete';
+  CREATE UNIQUE INDEX sources_path_sha256 ON sources(path, sha256) WHERE status = 'complete';
 
   CREATE TABLE findings (
     id           TEXT PRIMARY KEY,

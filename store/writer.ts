@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import type { ClockAlignment } from "../domain/clockAnchors.js";
 import type { RowBatch } from "./rows.js";
-import type { RowSink } from "./rows.js";
+import { TS_INFERRED, TS_TIMELESS, type RowSink } from "./rows.js";
 import { BlockWriter } from "./blocks/blockWriter.js";
 import { createBlockTables, dropBlockTables, KeyDim, LIVE_TABLES, renameBlockTables, SET_ASIDE_TABLES } from "./blocks/blockTables.js";
 import { EventBlocks } from "./blocks/eventBlocks.js";
@@ -35,6 +35,13 @@ export interface NewSource {
   role: string | null;
   sha256: string;
   bytes: number;
+  /** The live file a rotated part was cut from (ingest/inputs/rotation.ts); absent: the source's own path. */
+  stream?: string;
+}
+
+/** What makes a source the same as one already ingested: the same content under the same path. */
+export function sourceKey(path: string, sha256: string): string {
+  return `${path}\u0000${sha256}`;
 }
 
 /** A file of page bytes read through a page-dump index: a complete source of pages, not of events. */
@@ -71,6 +78,8 @@ export interface StoredSourceRef {
   id: number;
   path: string;
   host: string | null;
+  /** Some event of the source has a time (a file of timeless records has none). */
+  timed: boolean;
 }
 
 const TOOL_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -165,13 +174,15 @@ export class IncidentWriter implements RowSink {
     this.db.close();
   }
 
-  knownSha256(): Set<string> {
-    const rows = this.db.prepare("SELECT sha256 FROM sources WHERE status = 'complete'").pluck().all() as string[];
-    return new Set(rows);
+  /** The (path, sha256) of every complete source, as `sourceKey` makes them. */
+  knownSources(): Set<string> {
+    const rows = this.db.prepare("SELECT path, sha256 FROM sources WHERE status = 'complete'").all() as { path: string; sha256: string }[];
+    return new Set(rows.map((r) => sourceKey(r.path, r.sha256)));
   }
 
   storedSources(): StoredSourceRef[] {
-    return this.db.prepare("SELECT id, path, host FROM sources WHERE status = 'complete' ORDER BY id").all() as StoredSourceRef[];
+    const rows = this.db.prepare("SELECT id, path, host, first_ts_us IS NOT NULL AS timed FROM sources WHERE status = 'complete' ORDER BY id").all() as (Omit<StoredSourceRef, "timed"> & { timed: number })[];
+    return rows.map((r) => ({ ...r, timed: r.timed === 1 }));
   }
 
   /** Events in the incident (seqs are dense from 1), those of this ingest included. */
@@ -201,25 +212,23 @@ export class IncidentWriter implements RowSink {
   addSource(s: NewSource): number {
     const info = this.db
       .prepare(
-        "INSERT INTO sources (path, format, wrapper, host, role, sha256, bytes, status, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'ingesting', ?)",
+        "INSERT INTO sources (path, format, wrapper, host, role, sha256, bytes, stream, status, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'ingesting', ?)",
       )
-      .run(s.path, s.format, s.wrapper, s.host, s.role, s.sha256, s.bytes, new Date().toISOString());
+      .run(s.path, s.format, s.wrapper, s.host, s.role, s.sha256, s.bytes, s.stream ?? s.path, new Date().toISOString());
     return Number(info.lastInsertRowid);
   }
 
   /**
-   * Records a file of page bytes. A file whose content the incident already
-   * holds as a complete source (the same bytes under another name) is
-   * recorded as skipped, naming that source: its pages were read all the same.
+   * Records a file of page bytes, unless the incident already holds the
+   * same content under the same path (a repeated ingest is a no-op); the
+   * same bytes under another path are another rank's dump, a source of their own.
    */
   addPageByteSource(s: PageByteSourceRow): void {
-    const twin = this.db.prepare("SELECT path FROM sources WHERE sha256 = ? AND status = 'complete'").pluck().get(s.sha256) as string | undefined;
-    if (twin === s.path) return;
-    const status = twin === undefined ? "complete" : "skipped";
-    const reason = twin === undefined ? s.reason : `${s.reason}; same content as ${twin}`;
+    const known = this.db.prepare("SELECT 1 FROM sources WHERE path = ? AND sha256 = ? AND status = 'complete'").get(s.path, s.sha256);
+    if (known !== undefined) return;
     this.db
-      .prepare("INSERT INTO sources (path, format, host, sha256, bytes, pages, status, reason, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(s.path, s.format, s.host, s.sha256, s.bytes, s.pages, status, reason, new Date().toISOString());
+      .prepare("INSERT INTO sources (path, format, host, sha256, bytes, pages, stream, status, reason, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'complete', ?, ?)")
+      .run(s.path, s.format, s.host, s.sha256, s.bytes, s.pages, s.path, s.reason, new Date().toISOString());
   }
 
   /**
@@ -233,9 +242,9 @@ export class IncidentWriter implements RowSink {
     if (known !== undefined) return false;
     this.db
       .prepare(
-        "INSERT INTO sources (path, format, host, role, sha256, bytes, lines, status, reason, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO sources (path, format, host, role, sha256, bytes, lines, stream, status, reason, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(s.path, s.format ?? "none", s.host, s.role, sha, s.bytes, s.lines, s.status, s.reason, new Date().toISOString());
+      .run(s.path, s.format ?? "none", s.host, s.role, sha, s.bytes, s.lines, s.path, s.status, s.reason, new Date().toISOString());
     return true;
   }
 
@@ -311,7 +320,7 @@ export class IncidentWriter implements RowSink {
         { sourceId, fromSeq: b.firstSeq, toSeq: b.lastSeq },
         (ev) => {
           page.push([
-            ev.tsUs, ev.sourceId, ev.line, ev.dp, ev.pp, ev.tp, ev.chunk, ev.layer, ev.pageLo, ev.pageHi, ev.state, ev.tsInferred ? 1 : null,
+            ev.tsUs, ev.sourceId, ev.line, ev.dp, ev.pp, ev.tp, ev.chunk, ev.layer, ev.pageLo, ev.pageHi, ev.state, ev.timeless ? TS_TIMELESS : ev.tsInferred ? TS_INFERRED : null,
             ev.host, ev.role, ev.kind, ev.room, ev.rid, ev.attrs,
           ]);
         },

@@ -160,6 +160,9 @@ class EventView {
   get tsInferred(): boolean {
     return this[STORED].tsInferred;
   }
+  get timeless(): boolean {
+    return this[STORED].timeless === true;
+  }
   get sourceId(): number {
     return this[STORED].sourceId;
   }

@@ -45,7 +45,7 @@ export function buildTimeline(db: IncidentDb, report: AnalysisReport): TimelineE
   return [...bySeq.keys()].sort((a, b) => a - b).flatMap((seq) => {
     const ev = eventBySeq(db, seq);
     if (!ev) return [];
-    return [{ seq, ts: `${isoTime(ev.tsUs)}${ev.tsInferred ? " (inferred)" : ""}`, rank: evidence.rank(ev), where: evidence.where(ev), text: ev.text.split("\n")[0]!, findings: bySeq.get(seq)! }];
+    return [{ seq, ts: ev.timeless ? "time unknown" : `${isoTime(ev.tsUs)}${ev.tsInferred ? " (inferred)" : ""}`, rank: evidence.rank(ev), where: evidence.where(ev), text: ev.text.split("\n")[0]!, findings: bySeq.get(seq)! }];
   });
 }
 

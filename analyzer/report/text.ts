@@ -61,7 +61,7 @@ function findingLines(f: Finding): string[] {
   for (const a of f.assumptions ?? []) lines.push(...wrap(`assumes: ${a}`, "       "));
   for (const w of f.witness) {
     const [first, ...rest] = w.text.split("\n");
-    lines.push(`       > ${w.source}:${w.line} #${w.seq}${w.tsInferred ? " (time inferred)" : ""}  ${first}`);
+    lines.push(`       > ${w.source}:${w.line} #${w.seq}${w.timeless ? " (time unknown)" : w.tsInferred ? " (time inferred)" : ""}  ${first}`);
     for (const r of rest) lines.push(`       >   ${r}`);
   }
   if (f.falsify) lines.push(...wrap(`falsify: ${f.falsify}`, "       "));

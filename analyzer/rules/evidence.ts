@@ -87,6 +87,7 @@ export class Evidence {
   witness(ev: StoredEvent): WitnessLine {
     const line: WitnessLine = { seq: ev.seq, source: this.source(ev.sourceId)?.path ?? `source#${ev.sourceId}`, line: ev.line, text: ev.text };
     if (ev.tsInferred) line.tsInferred = true;
+    if (ev.timeless) line.timeless = true;
     return line;
   }
 

@@ -113,7 +113,7 @@ export function ranksText(ranks: string[]): string {
 export function occurrence(evidence: Evidence, g: FailureGroup): string {
   const first = g.records[0]!;
   // A record with no time of its own (a dump, a traceback) carries one interpolated from its neighbours.
-  const when = `${first.ev.tsInferred ? "about " : ""}${isoTime(first.ev.tsUs)}`;
+  const when = first.ev.timeless ? "an unknown time (no line of its file is dated)" : `${first.ev.tsInferred ? "about " : ""}${isoTime(first.ev.tsUs)}`;
   const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${g.ranks.length} ranks` : ""}` : "";
   return `${first.rank} logged \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
 }

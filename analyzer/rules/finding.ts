@@ -16,6 +16,8 @@ export const witnessLineSchema = z.object({
   text: z.string(),
   /** The line carries no time of its own: its place in time was interpolated (ingest's ts_inferred). */
   tsInferred: z.literal(true).optional(),
+  /** The line's time is unknown (a file with no dated line): its place among the others is no time. */
+  timeless: z.literal(true).optional(),
 });
 export type WitnessLine = z.infer<typeof witnessLineSchema>;
 

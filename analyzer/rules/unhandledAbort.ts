@@ -118,7 +118,8 @@ function abortsBehind(ctx: RuleContext, deaths: Deaths, aborts: StoredEvent[]): 
       out.set(rank, typeof v?.detail.abortSeq === "number" ? evidence.event(v.detail.abortSeq) : undefined);
       continue;
     }
-    const before = aborts.filter((a) => a.seq < ev.seq || a.tsUs <= ev.tsUs + (ev.tsInferred ? STAMP_SLACK_US : 0));
+    // A death of unknown time (a file with no dated line) may follow any ABORT.
+    const before = ev.timeless ? aborts : aborts.filter((a) => a.seq < ev.seq || a.tsUs <= ev.tsUs + (ev.tsInferred ? STAMP_SLACK_US : 0));
     const tp = rank.slice(rank.lastIndexOf("/tp"));
     const taken = before.find((a) => a.kind === "boot.msg" && evidence.rank(a) === rank);
     const sent = before.find((a) => a.kind !== "boot.msg" && evidence.rank(a).endsWith(tp));
@@ -151,14 +152,14 @@ function deathFinding(evidence: Evidence, deaths: Deaths, behind: Map<string, St
     ...(abort?.room && { room: abort.room }),
     ...(abortRooms.length > 1 && { rooms: abortRooms }),
     ranks,
-    tsUs: first.tsUs,
+    ...(!first.timeless && { tsUs: first.tsUs }),
     witness: uniqueEvents([...witness, ...deaths.perRank.slice(1, 4).flatMap((d) => behind.get(d.rank) ?? [])]),
     explanation:
       `Let the prefill bootstrap thread on ${deaths.perRank[0]!.rank} take frames from decode; ${cause}. ` +
       `Then the thread must handle the frame and keep taking metadata (docs/protocol.md §7.1), ` +
       `but it ended at ${evidence.where(first)}${guard ? ` failing the GUARD assertion (\`First message should be …\`, ${evidence.where(proof)})` : ""}${profileNote}.${others}${perRank} ` +
       (stalled.length > 0
-        ? `From ${isoTime(first.tsUs)} on no new room can bootstrap there: ${stalled.length} room(s) that started later timed out, the first at ${evidence.where(stalled[0]!.ev)}.`
+        ? `From ${first.timeless ? "its death (its time unknown: no line of its file is dated)" : isoTime(first.tsUs)} on no new room can bootstrap there: ${stalled.length} room(s) that started later timed out, the first at ${evidence.where(stalled[0]!.ev)}.`
         : "No room that started after it is recorded as timing out."),
     falsify: "Repeat the mass abort on NIXL prefill ≥ v0.5.16 (ABORT handled, #30352) or on Mooncake; the bootstrap thread must survive and new rooms must bootstrap.",
     checked: ranks.length,

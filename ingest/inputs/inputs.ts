@@ -6,9 +6,13 @@
 // allow). An archive inside an archive is unpacked too, into a folder named
 // after it (`p0.tar.gz` → `p0/`, where host and role are read from); one more
 // level down is not (a bundle is not a tree of archives).
+// Host and role are read from a file's path inside the bundle it came from
+// (ingest/inputs/machines.ts): a named folder holding only files is a
+// machine's folder and keeps its name; one holding folders is the bundle's
+// top and does not (nor does the one folder an archive wraps its bundle in).
 
 import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
-import { basename, join, posix } from "node:path";
+import { basename, join, posix, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, sniffFile, type ArchiveKind } from "./archive.js";
@@ -19,10 +23,12 @@ export interface InputFile {
   displayPath: string;
   /** A plain file with the content (the original, or an unpacked copy). */
   plainPath: string;
-  /** The path host and role are read from: the display path, or an archive entry's own name. */
+  /** The path host and role are read from: the path inside its bundle, or an archive entry's own name. */
   identityPath: string;
   /** Named by the user (not found in a directory or an archive). */
   named: boolean;
+  /** Which of the paths the user named the file came from. */
+  bundle: number;
 }
 
 export interface RejectedInput {
@@ -51,14 +57,26 @@ export class InputExpander {
 
   constructor(private readonly tempDir: string) {}
 
-  async add(path: string, named = true): Promise<void> {
+  private bundles = 0;
+
+  /** A path the user named. */
+  async add(path: string): Promise<void> {
+    const bundle = this.bundles++;
     const st = statSync(path);
-    if (st.isDirectory()) {
-      for (const name of readdirSync(path).sort()) await this.add(join(path, name), false);
-    } else if (st.isFile()) {
-      await this.addFile(path, path, path, named, 0);
-    } else {
-      this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
+    if (st.isDirectory()) await this.walk(path, holdsFolders(path) ? "" : basename(resolve(path)), bundle);
+    else if (st.isFile()) await this.addFile(path, path, path, true, 0, bundle);
+    else this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
+  }
+
+  /** A folder of a named one, its files read as at `rel` inside the bundle. */
+  private async walk(dir: string, rel: string, bundle: number): Promise<void> {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const inBundle = rel === "" ? name : posix.join(rel, name);
+      const st = statSync(path);
+      if (st.isDirectory()) await this.walk(path, inBundle, bundle);
+      else if (st.isFile()) await this.addFile(path, path, inBundle, false, 0, bundle);
+      else this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
     }
   }
 
@@ -67,19 +85,19 @@ export class InputExpander {
   }
 
   /** `depth`: how many archives the file was found in. */
-  private async addFile(file: string, displayPath: string, identityPath: string, named: boolean, depth: number): Promise<void> {
+  private async addFile(file: string, displayPath: string, identityPath: string, named: boolean, depth: number, bundle: number): Promise<void> {
     const container = sniffFile(file);
     if (container === "plain") {
-      this.files.push({ displayPath, plainPath: file, identityPath, named });
+      this.files.push({ displayPath, plainPath: file, identityPath, named, bundle });
       return;
     }
     const archive = archiveKindOf(file);
-    if (archive) await this.addArchive(file, archive, displayPath, identityPath, depth);
-    else await this.addGzip(file, displayPath, identityPath, named, depth);
+    if (archive) await this.addArchive(file, archive, displayPath, identityPath, depth, bundle);
+    else await this.addGzip(file, displayPath, identityPath, named, depth, bundle);
   }
 
   /** A gzipped file that is not a tar (a rotated `*.log.gz`): its content, unpacked. */
-  private async addGzip(file: string, displayPath: string, identityPath: string, named: boolean, depth: number): Promise<void> {
+  private async addGzip(file: string, displayPath: string, identityPath: string, named: boolean, depth: number, bundle: number): Promise<void> {
     const out = this.tempPath(displayPath.replace(/\.t?gz$/i, ""));
     try {
       await pipeline(createReadStream(file), createGunzip(), createWriteStream(out));
@@ -90,10 +108,10 @@ export class InputExpander {
       this.rejected.push({ displayPath, reason: `truncated or corrupt gzip (${(e as Error).message}); not ingested` });
       return;
     }
-    await this.addFile(out, displayPath, identityPath.replace(/\.gz$/i, ""), named, depth);
+    await this.addFile(out, displayPath, identityPath.replace(/\.gz$/i, ""), named, depth, bundle);
   }
 
-  private async addArchive(file: string, kind: ArchiveKind, archivePath: string, identityPath: string, depth: number): Promise<void> {
+  private async addArchive(file: string, kind: ArchiveKind, archivePath: string, identityPath: string, depth: number, bundle: number): Promise<void> {
     if (depth > MAX_ARCHIVE_NESTING) {
       this.rejected.push({ displayPath: archivePath, reason: `an archive inside ${depth} archives: not unpacked (archives nested ${MAX_ARCHIVE_NESTING} deep are)` });
       return;
@@ -117,10 +135,31 @@ export class InputExpander {
       const where = current !== undefined ? `its entry ${current} was cut and is not ingested` : "the entries before the damage were read";
       this.rejected.push({ displayPath: archivePath, reason: `truncated or corrupt ${kind} (${(e as Error).message}); ${where}` });
     }
-    for (const { out, name } of unpacked) {
-      await this.addFile(out, `${archivePath}:${name}`, base ? posix.join(base, name) : name, false, depth + 1);
+    const inBundle = depth === 0 ? bundlePaths(unpacked.map((u) => u.name), archiveStem(posix.basename(identityPath.replace(/\\/g, "/")))) : undefined;
+    for (const [i, { out, name }] of unpacked.entries()) {
+      await this.addFile(out, `${archivePath}:${name}`, inBundle?.[i] ?? (base ? posix.join(base, name) : name), false, depth + 1, bundle);
     }
   }
+}
+
+/** True when a folder holds a folder: the top of a bundle, not one machine's files. */
+function holdsFolders(dir: string): boolean {
+  return readdirSync(dir, { withFileTypes: true }).some((e) => e.isDirectory());
+}
+
+/**
+ * An archive's entries as paths inside the bundle: entries all at its top
+ * are one machine's, read as in a folder named after the archive
+ * (`node-a.tar.gz` → `node-a/`); one folder wrapping a bundle of folders
+ * (`tar czf incident.tgz incident/`) is dropped; other layouts stay as written.
+ */
+function bundlePaths(names: readonly string[], stem: string): string[] {
+  if (names.length === 0) return [];
+  if (names.every((n) => !n.includes("/"))) return names.map((n) => posix.join(stem, n));
+  const top = names[0]!.split("/")[0]!;
+  const wrapped = names.every((n) => n.startsWith(`${top}/`));
+  if (wrapped && names.some((n) => n.split("/").length > 2)) return names.map((n) => n.slice(top.length + 1));
+  return [...names];
 }
 
 export async function expandInputs(paths: readonly string[], tempDir: string): Promise<ExpandedInputs> {

@@ -1,8 +1,13 @@
-// Who wrote a source, when the content does not say: host and role from its
-// path (`<host>/<role>-...`, e.g. `d0/decode-tp3.log`, or `decode-0/tp3.log`),
-// and the zone its log timestamps were written in (--tz).
+// Who wrote a source, when the content does not say: host, role and rank
+// from its path, and the zone its log timestamps were written in (--tz).
+// A machine's folder is its host (`node-a/sglang-decode.log`, `d0/decode-tp3.log`,
+// kubelet's `<ns>_<pod>_<uid>/` folder); a file name gives a role and a rank
+// (DESIGN.md "Who and when"), and names a host only where no folder does
+// (a pod's log saved at a bundle's top, `sglang-decode-0.log`). Which folders
+// are machines is decided over a whole bundle (ingest/inputs/machines.ts).
 
 import { ROLES, type Role } from "../../domain/vocabulary.js";
+import { rotationOf } from "./rotation.js";
 
 export class InputError extends Error {
   readonly exitCode = 2;
@@ -13,8 +18,12 @@ const FILE_ROLE = new RegExp(`^(${ROLE_WORDS})(?![a-z])`, "i");
 const DIR_ROLE = new RegExp(`(?:^|[^a-z])(${ROLE_WORDS})(?![a-z])`, "i");
 /** kubelet's pod log folder, `<namespace>_<pod>_<pod uid>` (/var/log/pods/...): the pod is the host. */
 const K8S_POD_DIR = /^[a-z0-9-]+_([a-z0-9][a-z0-9.-]*)_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** How far up from the file a folder may name the role (kubelet: <pod folder>/<container>/0.log). */
-const ROLE_DIR_DEPTH = 3;
+/** Docker's json-file folder, `containers/<64 hex id>/`: the container, by the short id `docker ps` shows. */
+const DOCKER_CONTAINER_DIR = /^[0-9a-f]{64}$/;
+/** How far up from the file a folder may name the role or be the machine (kubelet: <pod folder>/<container>/0.log). */
+const FOLDER_DEPTH = 3;
+/** Folders that hold logs without naming a machine: the bundle's own layout, a rank's folder. */
+const NOT_A_MACHINE = /^(?:logs?|var|tmp|pods|containers|output|outputs|data|dumps?|traces?|artifacts?|stdout|stderr|downloads|desktop|home|(?:tp|rank)[-_]?\d{1,4})$/i;
 
 export interface PathIdentity {
   host?: string;
@@ -23,36 +32,69 @@ export interface PathIdentity {
   tp?: number;
 }
 
+/** What a path says, with where its host came from, for the bundle's reading (ingest/inputs/machines.ts). */
+export interface PathReading extends PathIdentity {
+  /** The folder that names the host (the path up to and with it), when a folder does. */
+  folder?: string;
+  /** The host the file's own name gives (`sglang-decode-0.log`: the pod), when it names a role. */
+  fileHost?: string;
+}
+
 const PATH_RANK = /(?:^|[^a-z])(?:tp|rank)[-_]?(\d{1,4})(?![\d])/i;
 /** A rank token at the end of a pod-named file (`sglang-prefill-0_tp3`): the rank, not part of the pod's name. */
 const TRAILING_RANK = /[-_.](?:tp|rank)[-_]?\d{1,4}$/i;
 
-/**
- * Host, role and TP rank from the path: `<host>/<role>-<rest>` (d0/decode-tp3.log),
- * a file named for its pod (`sglang-decode-0.log`, as `kubectl logs` output is
- * saved; `sglang-decode-0_tp3.log` is that pod's rank 3), or a role-named
- * folder up to three levels above the file (kubelet's
- * `<ns>_<pod>_<uid>/<container>/0.log`, whose pod is the host); empty when the path says none.
- */
+/** Host, role and TP rank from one path alone (no sibling seen): its machine folder's host, else its name's. */
 export function identityFromPath(path: string): PathIdentity {
+  const { folder: _folder, fileHost: _fileHost, ...identity } = readPath(path);
+  return identity;
+}
+
+/**
+ * What a path says: the TP rank (file name, else its folder), the role (the
+ * file name, else a folder up to three levels above it), the machine folder
+ * (kubelet's pod folder, a docker container's, else the nearest folder that
+ * is no layout or rank folder) and the host the file name gives (a
+ * role-named stem without its rank token: `sglang-prefill-0_tp3.log` is
+ * pod sglang-prefill-0's). A rotated part reads as its live file.
+ */
+export function readPath(path: string): PathReading {
   const parts = path.split(/[\\/]+/).filter((p) => p !== "" && p !== "." && p !== "..");
-  const file = parts[parts.length - 1] ?? "";
+  const file = rotationOf(parts[parts.length - 1] ?? "").live;
   const dir = parts.length >= 2 ? parts[parts.length - 2] : undefined;
   const rank = PATH_RANK.exec(file) ?? (dir !== undefined ? PATH_RANK.exec(dir) : null);
-  const tp = rank ? { tp: Number(rank[1]) } : {};
-  const fromFile = FILE_ROLE.exec(file);
-  if (fromFile) return { role: fromFile[1]!.toLowerCase() as Role, ...(dir !== undefined ? { host: dir } : {}), ...tp };
-  const inFileName = DIR_ROLE.exec(file);
-  if (inFileName) {
-    const host = file.replace(/\.[^.]*$/, "");
-    return { host: host.replace(TRAILING_RANK, "") || host, role: inFileName[1]!.toLowerCase() as Role, ...tp };
+  const out: PathReading = rank ? { tp: Number(rank[1]) } : {};
+  const role = FILE_ROLE.exec(file) ?? DIR_ROLE.exec(file);
+  if (role) {
+    out.role = role[1]!.toLowerCase() as Role;
+    const stem = file.replace(/\.[^.]*$/, "");
+    out.fileHost = stem.replace(TRAILING_RANK, "") || stem;
   }
-  for (let up = 2; up <= ROLE_DIR_DEPTH && up <= parts.length; up++) {
+  for (let up = 2; up <= FOLDER_DEPTH && up <= parts.length; up++) {
     const folder = parts[parts.length - up]!;
-    const fromDir = DIR_ROLE.exec(folder);
-    if (fromDir) return { host: K8S_POD_DIR.exec(folder)?.[1] ?? folder, role: fromDir[1]!.toLowerCase() as Role, ...tp };
+    const fromDir = out.role === undefined ? DIR_ROLE.exec(folder) : null;
+    if (fromDir) out.role = fromDir[1]!.toLowerCase() as Role;
   }
-  return tp;
+  const machine = machineFolder(parts);
+  if (machine) Object.assign(out, machine);
+  const host = out.host ?? out.fileHost;
+  return host !== undefined ? { ...out, host } : out;
+}
+
+/** The folder that is the file's machine, and the host it names. */
+function machineFolder(parts: readonly string[]): { host: string; folder: string } | undefined {
+  const at = (up: number) => ({ folder: parts.slice(0, parts.length - up + 1).join("/"), name: parts[parts.length - up]! });
+  for (let up = 2; up <= FOLDER_DEPTH && up <= parts.length; up++) {
+    const { folder, name } = at(up);
+    const pod = K8S_POD_DIR.exec(name);
+    if (pod) return { host: pod[1]!, folder };
+  }
+  for (let up = 2; up <= FOLDER_DEPTH && up <= parts.length; up++) {
+    const { folder, name } = at(up);
+    if (DOCKER_CONTAINER_DIR.test(name)) return { host: name.slice(0, 12), folder };
+    if (!NOT_A_MACHINE.test(name)) return { host: name, folder };
+  }
+  return undefined;
 }
 
 export function parseRole(value: string): Role {

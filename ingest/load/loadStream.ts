@@ -165,8 +165,11 @@ export class SourceStream {
       this.shapes.add(ev.text, ev.line, ev.unparsedMessage);
     }
     if (ev.tsInferred === true) s.inferred++;
-    if (s.firstTsUs === null || this.tsUs < s.firstTsUs) s.firstTsUs = this.tsUs;
-    if (s.lastTsUs === null || this.tsUs > s.lastTsUs) s.lastTsUs = this.tsUs;
+    // A timeless record's place in the order is no time of the source's.
+    if (ev.timeless !== true) {
+      if (s.firstTsUs === null || this.tsUs < s.firstTsUs) s.firstTsUs = this.tsUs;
+      if (s.lastTsUs === null || this.tsUs > s.lastTsUs) s.lastTsUs = this.tsUs;
+    }
     const r = this.lastRank;
     if (!r || r.role !== role || r.dp !== ev.dp || r.pp !== ev.pp || r.tp !== ev.tp) {
       this.lastRank = { role, dp: ev.dp, pp: ev.pp, tp: ev.tp };

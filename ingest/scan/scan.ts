@@ -15,7 +15,7 @@ import { wrapperOfHead } from "../formats/log/head.js";
 import { ANCHOR_NEEDLES, ROLE_WORDS } from "../formats/templates/index.js";
 import type { WrapperName } from "../formats/wrappers/index.js";
 import { DateSpan } from "./dateSpan.js";
-import { offsetMinutesForWallClock, type TimeZoneSpec } from "../inputs/pathIdentity.js";
+import { offsetMinutesForWallClock, type PathIdentity, type TimeZoneSpec } from "../inputs/pathIdentity.js";
 import { ChunkReader, forEachLine, READ_BYTES, type TextChunk } from "../inputs/lines.js";
 import { ContentIdentityReader, resolveIdentity, type ContentIdentity } from "./sourceIdentity.js";
 
@@ -26,6 +26,8 @@ export interface ScanRequest {
   displayPath: string;
   /** The path host/role are read from (an archive entry's own name). */
   identityPath: string;
+  /** What the path says as read with the rest of its bundle (ingest/inputs/machines.ts). */
+  pathIdentity?: PathIdentity;
   flagHost: string | null;
   flagRole: Role | null;
   tz: TimeZoneSpec;

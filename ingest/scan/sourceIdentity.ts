@@ -6,7 +6,7 @@
 
 import type { ParsedEvent } from "../../domain/event.js";
 import type { Role } from "../../domain/vocabulary.js";
-import { identityFromPath } from "../inputs/pathIdentity.js";
+import { identityFromPath, type PathIdentity } from "../inputs/pathIdentity.js";
 
 /** What a scan read of a source's identity from its content alone. */
 export interface ContentIdentity {
@@ -19,6 +19,8 @@ export interface ContentIdentity {
 /** Where the content does not say: the path, then the flags. */
 export interface IdentityFallback {
   identityPath: string;
+  /** What the path says as read with the rest of its bundle (ingest/inputs/machines.ts); absent: the identity path alone. */
+  pathIdentity?: PathIdentity;
   flagHost: string | null;
   flagRole: Role | null;
 }
@@ -38,7 +40,7 @@ export class ContentIdentityReader {
   private readonly fallbackHost: string | null;
 
   constructor(fallback: IdentityFallback) {
-    this.fallbackHost = identityFromPath(fallback.identityPath).host ?? fallback.flagHost;
+    this.fallbackHost = pathIdentityOf(fallback).host ?? fallback.flagHost;
   }
 
   /** The host decided so far: the content's, else the path's or flag's. */
@@ -63,10 +65,14 @@ export class ContentIdentityReader {
 
 /** A source's identity from the content readings of its parts, in file order. */
 export function resolveIdentity(fallback: IdentityFallback, contents: readonly ContentIdentity[]): SourceIdentity {
-  const fromPath = identityFromPath(fallback.identityPath);
+  const fromPath = pathIdentityOf(fallback);
   const host = contents.find((c) => c.host !== null)?.host ?? fromPath.host ?? fallback.flagHost;
   const role = contents.find((c) => c.role !== null)?.role ?? fromPath.role ?? fallback.flagRole;
   return { host, role, rank: fromPath.tp !== undefined ? { tp: fromPath.tp } : singleRank(contents) };
+}
+
+function pathIdentityOf(fallback: IdentityFallback): PathIdentity {
+  return fallback.pathIdentity ?? identityFromPath(fallback.identityPath);
 }
 
 /** The one rank the lines name; none when they name several or none. */

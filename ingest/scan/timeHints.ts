@@ -3,6 +3,8 @@
 // (DESIGN.md "Inputs": undated lines keep their place). In order of trust:
 // the file's own dated lines, the same host's other files, the incident's
 // other files, the file's modification time — and each choice says which.
+// A file with no dated line gives its records no time (they are timeless):
+// only their place in the order.
 
 import type { DatingHints } from "../formats/log/dating.js";
 import { isoFromUs } from "../timeFormat.js";
@@ -18,9 +20,6 @@ export interface TimeSpan {
   firstUs: number;
   lastUs: number;
 }
-
-/** An mtime this far outside the incident's dated span is not taken as the time of its undated lines. */
-const MTIME_SLACK_US = 3_600_000_000;
 
 function widen(span: TimeSpan | null, s: TimeSpan | null): TimeSpan | null {
   if (s === null) return span;
@@ -52,13 +51,15 @@ function hintsFor(s: DatedSource, host: TimeSpan | null, all: TimeSpan | null): 
   return { hasDatedLines: s.dated !== null, ...anchorFor(s, host, all, mtime), ...year };
 }
 
-/** The time of undated records in a file with no dated line. */
+/**
+ * Where a file's undated records stand: after its own first dated line's
+ * time; in a file with no dated line, where its timeless records are placed
+ * in the order (they have no time): before the same host's dated records,
+ * else before the incident's, so that a death is never drawn after what it caused.
+ */
 function anchorFor(s: DatedSource, host: TimeSpan | null, all: TimeSpan | null, mtime: string): { anchorUs: number; anchorOrigin: string } {
   if (s.dated !== null) return { anchorUs: s.dated.firstUs, anchorOrigin: "the file's first dated line" };
-  if (all !== null && s.mtimeUs >= all.firstUs - MTIME_SLACK_US && s.mtimeUs <= all.lastUs + MTIME_SLACK_US) {
-    return { anchorUs: s.mtimeUs, anchorOrigin: mtime };
-  }
-  if (host !== null) return { anchorUs: host.lastUs, anchorOrigin: `the time of host ${s.host}'s last dated line (${isoFromUs(host.lastUs)})` };
-  if (all !== null) return { anchorUs: all.lastUs, anchorOrigin: `the time of the incident's last dated line (${isoFromUs(all.lastUs)})` };
-  return { anchorUs: s.mtimeUs, anchorOrigin: `${mtime}; no file of the incident has a dated line` };
+  if (host !== null) return { anchorUs: host.firstUs, anchorOrigin: `before host ${s.host}'s first dated line (${isoFromUs(host.firstUs)})` };
+  if (all !== null) return { anchorUs: all.firstUs, anchorOrigin: `before the incident's first dated line (${isoFromUs(all.firstUs)})` };
+  return { anchorUs: s.mtimeUs, anchorOrigin: `at ${mtime}; no file of the incident has a dated line` };
 }

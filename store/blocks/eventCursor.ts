@@ -14,6 +14,7 @@ import { eventTexts, type EventTexts } from "../eventText.js";
 import { DecodedBlock } from "./blockCodec.js";
 import { eventBlocks, type EventBlocks } from "./eventBlocks.js";
 import type { PackedColumn } from "./packedColumn.js";
+import { TS_INFERRED, TS_TIMELESS } from "../rows.js";
 
 export class EventCursor implements StoredEvent {
   private i = 0;
@@ -50,7 +51,7 @@ export class EventCursor implements StoredEvent {
   /** The current event as a plain object (a copy the caller may keep). */
   toStoredEvent(): StoredEvent {
     return {
-      seq: this.seq, tsUs: this.tsUs, tsInferred: this.tsInferred, sourceId: this.sourceId, line: this.line, host: this.host,
+      seq: this.seq, tsUs: this.tsUs, tsInferred: this.tsInferred, ...(this.timeless && { timeless: true as const }), sourceId: this.sourceId, line: this.line, host: this.host,
       role: this.role, dp: this.dp, pp: this.pp, tp: this.tp, kind: this.kind, room: this.room, rid: this.rid, chunk: this.chunk,
       layer: this.layer, pageLo: this.pageLo, pageHi: this.pageHi, state: this.state, attrs: this.attrs, text: this.text,
     };
@@ -62,9 +63,13 @@ export class EventCursor implements StoredEvent {
   get tsUs(): number {
     return this.n.tsUs.at(this.i);
   }
-  /** The record has no time of its own (its time was interpolated at ingest). */
+  /** The record has no time of its own (its time was interpolated at ingest, or it is timeless). */
   get tsInferred(): boolean {
-    return this.n.tsInferred.at(this.i) === 1;
+    return this.n.tsInferred.at(this.i) >= TS_INFERRED;
+  }
+  /** Its time is unknown: tsUs is its place in the order only (domain/event.ts). */
+  get timeless(): boolean {
+    return this.n.tsInferred.at(this.i) === TS_TIMELESS;
   }
   get sourceId(): number {
     return this.n.sourceId.at(this.i);

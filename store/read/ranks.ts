@@ -7,6 +7,7 @@ import { KeyDim } from "../blocks/blockTables.js";
 import { eventBlocks } from "../blocks/eventBlocks.js";
 import { scanEvents } from "../blocks/scan.js";
 import type { IncidentDb } from "../db.js";
+import { streamsById } from "./sources.js";
 
 /** How many hosts each role runs on (events that name both), from the blocks' rank keys. */
 export function hostsPerRole(db: IncidentDb): Map<string, number> {
@@ -23,11 +24,12 @@ export function hostsPerRole(db: IncidentDb): Map<string, number> {
   return out;
 }
 
-/** Records of `kinds` strictly between two times, in sources other than `exceptSourceId`. */
-export function recordsBetweenElsewhere(db: IncidentDb, kinds: readonly string[], fromUs: number, toUs: number, exceptSourceId: number): number {
+/** Records of `kinds` strictly between two times, in sources of streams other than `exceptStream`. */
+export function recordsBetweenElsewhere(db: IncidentDb, kinds: readonly string[], fromUs: number, toUs: number, exceptStream: string): number {
+  const streams = streamsById(db);
   let n = 0;
   scanEvents(db, { kinds, fromUs: Math.floor(fromUs) + 1, toUs }, (ev) => {
-    if (ev.sourceId !== exceptSourceId) n++;
+    if (streams.get(ev.sourceId) !== exceptStream) n++;
   });
   return n;
 }

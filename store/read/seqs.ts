@@ -8,6 +8,7 @@ import { eventBlocks } from "../blocks/eventBlocks.js";
 import { EventCursor } from "../blocks/eventCursor.js";
 import { type EventFilter, scanEvents } from "../blocks/scan.js";
 import type { IncidentDb } from "../db.js";
+import { streamsById } from "./sources.js";
 
 /** "source:line" → the first seq of the records on those lines (the blocks of each source, read until all are found). */
 export function firstSeqOfLines(db: IncidentDb, at: { sourceId: number; line: number }[]): Map<string, number> {
@@ -156,11 +157,13 @@ export function landingBetween(db: IncidentDb, room: string, chunk: number | nul
   return found;
 }
 
-/** Per source, its last record of `kinds`, by source id. */
-export function lastRecordPerSource(db: IncidentDb, kinds: readonly string[]): { sourceId: number; seq: number; tsUs: number }[] {
-  const last = new Map<number, { sourceId: number; seq: number; tsUs: number }>();
+/** Per stream (a rotated log's parts are one), its last record of `kinds`, with the source that holds it. */
+export function lastRecordPerStream(db: IncidentDb, kinds: readonly string[]): { stream: string; sourceId: number; seq: number; tsUs: number }[] {
+  const streams = streamsById(db);
+  const last = new Map<string, { stream: string; sourceId: number; seq: number; tsUs: number }>();
   scanEvents(db, { kinds }, (ev) => {
-    last.set(ev.sourceId, { sourceId: ev.sourceId, seq: ev.seq, tsUs: ev.tsUs });
+    const stream = streams.get(ev.sourceId) ?? String(ev.sourceId);
+    last.set(stream, { stream, sourceId: ev.sourceId, seq: ev.seq, tsUs: ev.tsUs });
   });
   return [...last.values()].sort((a, b) => a.sourceId - b.sourceId);
 }

@@ -53,6 +53,8 @@ export interface SourceRow extends SourceStats, NewSource {
   status: SourceStatus;
   /** Why a source was skipped or refused. */
   reason: string | null;
+  /** The live file a rotated part was cut from, else the source's own path: one stream is one writer's record. */
+  stream: string;
 }
 
 type RawSourceRow = Omit<SourceRow, "ranks" | "errors" | "unparsedShapes"> & { ranks: string; errors: string; unparsedShapes: string };
@@ -60,7 +62,7 @@ type RawSourceRow = Omit<SourceRow, "ranks" | "errors" | "unparsedShapes"> & { r
 const SOURCE_COLUMNS =
   "id, path, format, wrapper, host, role, ranks, sha256, bytes, lines, events, pages, unparsed, inferred, errors, " +
   "error_count AS errorCount, unparsed_shapes AS unparsedShapes, time_origin AS timeOrigin, " +
-  "first_ts_us AS firstTsUs, last_ts_us AS lastTsUs, status, reason";
+  "first_ts_us AS firstTsUs, last_ts_us AS lastTsUs, status, reason, stream";
 
 /** Every input of the incident, ingested or not (an ingest still running is not listed), in ingest order. */
 export function listSources(db: IncidentDb): SourceRow[] {
@@ -88,8 +90,16 @@ export function sglangLogSources(db: IncidentDb): number[] {
   return db.prepare("SELECT id FROM sources WHERE status = 'complete' AND format = 'sglang-log' ORDER BY id").pluck().all() as number[];
 }
 
-/** Two consecutive records of the kinds in one source, at least `minGapUs` apart. */
+/** The stream of each source, by id: the parts of a rotated log share one (schema.ts). */
+export function streamsById(db: IncidentDb): Map<number, string> {
+  const rows = db.prepare("SELECT id, stream FROM sources").all() as { id: number; stream: string }[];
+  return new Map(rows.map((r) => [r.id, r.stream]));
+}
+
+/** Two consecutive records of the kinds in one stream, at least `minGapUs` apart (each in its own part of a rotated stream). */
 export interface SourcePause {
+  stream: string;
+  /** The source of the record before the pause. */
   sourceId: number;
   beforeSeq: number;
   beforeUs: number;
@@ -97,16 +107,18 @@ export interface SourcePause {
   afterUs: number;
 }
 
-/** Per source, every pause of at least `minGapUs` between consecutive records of `kinds`. */
+/** Per stream, every pause of at least `minGapUs` between consecutive records of `kinds`, the gaps between a rotated stream's files included. */
 export function sourcePauses(db: IncidentDb, kinds: readonly string[], minGapUs: number): SourcePause[] {
-  const last = new Map<number, { seq: number; tsUs: number }>();
+  const streams = streamsById(db);
+  const last = new Map<string, { sourceId: number; seq: number; tsUs: number }>();
   const out: SourcePause[] = [];
   scanEvents(db, { kinds }, (ev) => {
     const sourceId = ev.sourceId;
-    const before = last.get(sourceId);
+    const stream = streams.get(sourceId) ?? String(sourceId);
+    const before = last.get(stream);
     const tsUs = ev.tsUs;
-    if (before && tsUs - before.tsUs >= minGapUs) out.push({ sourceId, beforeSeq: before.seq, beforeUs: before.tsUs, afterSeq: ev.seq, afterUs: tsUs });
-    last.set(sourceId, { seq: ev.seq, tsUs });
+    if (before && tsUs - before.tsUs >= minGapUs) out.push({ stream, sourceId: before.sourceId, beforeSeq: before.seq, beforeUs: before.tsUs, afterSeq: ev.seq, afterUs: tsUs });
+    last.set(stream, { sourceId, seq: ev.seq, tsUs });
   });
   return out.sort((a, b) => a.sourceId - b.sourceId || a.afterSeq - b.afterSeq);
 }

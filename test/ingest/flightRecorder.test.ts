@@ -130,7 +130,7 @@ test("a damaged pickle is one issue that says how to get the JSON form", () => {
   assert.match(issues[0]!.message, /could not be read .*_dump_nccl_trace_json/);
 });
 
-test("in an ingest, dumps take the host of the logs beside them and share that host's clock", async () => {
+test("in an ingest, dumps take the host and role of the logs beside them and share that host's clock", async () => {
   const dir = tempDir("fr-host");
   const stamp = "[2026-06-11 14:03:07 DP0 TP1]";
   writeTree(dir, {
@@ -143,8 +143,8 @@ test("in an ingest, dumps take the host of the logs beside them and share that h
   assert.deepEqual(
     ["nccl_trace_rank_1", "nccl_trace_rank_0.json"].map((n) => [byName(n).status, byName(n).format, byName(n).host, byName(n).ranks]),
     [
-      ["ingested", "flight-recorder-pickle", "p0", ["unknown/tp1"]],
-      ["ingested", "flight-recorder", "p0", ["unknown/tp0"]],
+      ["ingested", "flight-recorder-pickle", "p0", ["prefill/tp1"]],
+      ["ingested", "flight-recorder", "p0", ["prefill/tp0"]],
     ],
   );
   assert.deepEqual(Object.keys(summary.clockOffsetsUs), ["p0"], "one clock domain: the host's");

@@ -3,29 +3,56 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { identityFromPath, InputError, offsetMinutesForWallClock, parseTimeZone } from "../../ingest/inputs/pathIdentity.js";
+import { readBundlePaths } from "../../ingest/inputs/machines.js";
+import { rotationOf, streamOf } from "../../ingest/inputs/rotation.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../../ingest/inputs/lines.js";
 import { scratchDir } from "../scratchDir.js";
 
-test("host, role and TP rank from the path: <host>/<role>-..., a role-named host directory, tpN / rank_N", () => {
+test("host, role and TP rank from the path: a machine's folder is its host, a file name gives a role and a rank", () => {
   assert.deepEqual(identityFromPath("bundle/d0/decode-tp3.log"), { host: "d0", role: "decode", tp: 3 });
   assert.deepEqual(identityFromPath("p0/prefill_tp0.log"), { host: "p0", role: "prefill", tp: 0 });
   assert.deepEqual(identityFromPath("incident/decode-0/tp3.log"), { host: "decode-0", role: "decode", tp: 3 });
-  assert.deepEqual(identityFromPath("decode-tp3.log"), { role: "decode", tp: 3 });
   assert.deepEqual(identityFromPath("prefill-node/rank_5.stderr"), { host: "prefill-node", role: "prefill", tp: 5 });
   assert.deepEqual(identityFromPath("pods/tp-2/stderr.log"), { tp: 2 });
   assert.deepEqual(identityFromPath("logs/server.log"), {});
-  assert.deepEqual(identityFromPath("d0/decoder-notes.txt"), {});
-  // A file named for its pod (`kubectl logs sglang-decode-0 > sglang-decode-0.log`): the pod is the host; its ordinal no rank.
-  assert.deepEqual(identityFromPath("incident/sglang-decode-0.log"), { host: "sglang-decode-0", role: "decode" });
-  // One file per rank of that pod: the rank is the file's, the pod still the host, so its ranks share one clock.
+  // A note in a machine's folder is that machine's.
+  assert.deepEqual(identityFromPath("d0/decoder-notes.txt"), { host: "d0" });
+  // `sglang-decode.log` names the role; the folder names the machine, so two decode nodes stay two hosts.
+  assert.deepEqual(identityFromPath("node-a/sglang-decode.log"), { host: "node-a", role: "decode" });
+  assert.deepEqual(identityFromPath("node-b/logs/sglang-decode.log"), { host: "node-b", role: "decode" });
+  // No folder: the file's name is all there is (`docker logs sglang-decode-0 > sglang-decode-0.log`); its ordinal is no rank.
+  assert.deepEqual(identityFromPath("sglang-decode-0.log"), { host: "sglang-decode-0", role: "decode" });
+  assert.deepEqual(identityFromPath("decode-tp3.log"), { host: "decode", role: "decode", tp: 3 });
+  // One file per rank of a pod in a layout folder: the rank is the file's, the pod still the host, so its ranks share one clock.
   assert.deepEqual(identityFromPath("pods/sglang-prefill-0_tp3.log"), { host: "sglang-prefill-0", role: "prefill", tp: 3 });
   assert.deepEqual(identityFromPath("pods/sglang-prefill-0.rank-1.stderr"), { host: "sglang-prefill-0", role: "prefill", tp: 1 });
-  assert.deepEqual(identityFromPath("pods/node3-decode-tp0.log"), { host: "node3-decode", role: "decode", tp: 0 });
   // kubelet's layout: /var/log/pods/<namespace>_<pod>_<uid>/<container>/0.log.
   assert.deepEqual(identityFromPath("var/log/pods/default_sglang-prefill-1_4f1e0c2a-9b8d-4c7e-a6f5-1d2c3b4a5e6f/sglang/0.log"), {
     host: "sglang-prefill-1",
     role: "prefill",
   });
+  // Docker's json-file folder: the container by its short id.
+  const id = "3f2a9c1b7d4e" + "0".repeat(52);
+  assert.deepEqual(identityFromPath(`containers/${id}/${id}-json.log`), { host: "3f2a9c1b7d4e" });
+  // A rotated part reads as its live file.
+  assert.deepEqual(identityFromPath("d1/decode-tp2.log.3"), { host: "d1", role: "decode", tp: 2 });
+});
+
+test("a folder of pods' logs saved under their names is no machine; a machine's folder is", () => {
+  const read = (paths: string[]) => readBundlePaths(paths.map((identityPath) => ({ identityPath, bundle: 0 }))).map((r) => r.host);
+  assert.deepEqual(read(["incident/sglang-decode-0.log", "incident/sglang-prefill-0.log"]), ["sglang-decode-0", "sglang-prefill-0"]);
+  assert.deepEqual(read(["node-a/sglang-decode.log", "node-a/sglang-prefill.log", "node-b/sglang-decode.log"]), ["node-a", "node-a", "node-b"]);
+});
+
+test("rotated parts: the live file they were cut from, oldest first", () => {
+  const parts = ["decode.log", "decode.log.1", "decode.log.2.gz", "x.1.log", "x.log-20261204", "x.log-20261203", "0.log.20261204-140000", "server.log.2026-12-04_14-00-00"];
+  assert.deepEqual(parts.map((p) => rotationOf(p).live), ["decode.log", "decode.log", "decode.log", "x.log", "x.log", "x.log", "0.log", "server.log"]);
+  const order = (names: string[]) => [...names].sort((a, b) => rotationOf(a).order - rotationOf(b).order);
+  assert.deepEqual(order(["decode.log", "decode.log.1", "decode.log.2.gz"]), ["decode.log.2.gz", "decode.log.1", "decode.log"]);
+  assert.deepEqual(order(["x.log", "x.log-20261204", "x.log-20261203"]), ["x.log-20261203", "x.log-20261204", "x.log"]);
+  // Not rotations: a rank's file, kubelet's restart count, a Flight Recorder dump.
+  assert.deepEqual(["tp3.log", "1.log", "nccl_trace_rank_1.json", "decode-tp3.log"].map((p) => rotationOf(p).live), ["tp3.log", "1.log", "nccl_trace_rank_1.json", "decode-tp3.log"]);
+  assert.equal(streamOf("bundle.tgz:d0/decode.log.2.gz"), "bundle.tgz:d0/decode.log");
 });
 
 test("--tz: offsets and IANA zones, with daylight saving taken at the log's own date", () => {

@@ -74,8 +74,8 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
   // The path says nothing; the first record says p0/prefill (each record keeps its own host).
   assert.deepEqual([dump.format, dump.host, dump.role, dump.events, dump.ranks], ["checksum-csv", "p0", "prefill", 2, ["decode/tp3", "prefill/tp0"]]);
   const fr = byPath(s, "p0/nccl_trace_rank_0.json");
-  // Neither content nor path names its host: the --host flag does.
-  assert.deepEqual([fr.format, fr.host, fr.events, fr.ranks], ["flight-recorder", "p0", 5, ["unknown/tp0"]]);
+  // Its content names neither host nor role: its folder names the machine, and the prefill logs in that folder its role.
+  assert.deepEqual([fr.format, fr.host, fr.events, fr.ranks], ["flight-recorder", "p0", 5, ["prefill/tp0"]]);
   assert.deepEqual([byPath(s, "empty.log").status, byPath(s, "empty.log").reason], ["skipped", "empty file"]);
   assert.equal(byPath(s, "core.bin").status, "refused");
   assert.match(byPath(s, "core.bin").reason!, /binary/);
@@ -83,8 +83,9 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
   const notes = byPath(s, "notes.txt");
   assert.deepEqual([notes.status, notes.format, notes.lines, notes.events, notes.unparsed, notes.inferred], ["ingested", "text", 1, 1, 1, 1]);
   assert.deepEqual(notes.unparsedShapes.map((u) => [u.shape, u.count, u.line]), [["restarted the decode pods at #:#, see ticket", 1, 1]]);
-  // No date in it, and its mtime (now) is far from the incident: it takes the time of its host's last dated line.
-  assert.match(notes.timeOrigin!, /took the time of host p0's last dated line/);
+  // No date in it: its line is timeless, placed in the order before its host's dated lines (the --host flag names p0).
+  assert.match(notes.timeOrigin!, /timeless \(time unknown\), placed in the order before host p0's first dated line/);
+  assert.equal(notes.first, null);
   assert.equal(prefill.first, "2026-08-20T10:15:32.100000Z");
   assert.equal(prefill.last, "2026-08-20T10:15:32.900000Z");
   assert.equal(summary.eventsAdded, 17);
@@ -153,15 +154,15 @@ test("a directory of mixed real-format inputs: every source summarised, identiti
   withDb(db, (h) => assert.equal(listSources(h).length, 8));
 });
 
-test("a text file named on its own is ingested as text, its lines timed by its modification time", async () => {
+test("a text file named on its own is ingested as text, its lines timeless: its modification time is no time of theirs", async () => {
   const dir = tempDir("named");
   const notes = writeTree(dir, { "notes.txt": "restarted the decode pods at 10:20\n" });
   const mtime = new Date("2026-08-20T10:25:00Z");
   utimesSync(join(notes, "notes.txt"), mtime, mtime);
   const summary = await ingest({ db: join(dir, "i.db"), paths: [join(notes, "notes.txt")] });
   const [s] = summary.sources;
-  assert.deepEqual([s!.status, s!.format, s!.events, s!.unparsed, s!.first], ["ingested", "text", 1, 1, "2026-08-20T10:25:00.000000Z"]);
-  assert.match(s!.timeOrigin!, /modification time .*no file of the incident has a dated line/);
+  assert.deepEqual([s!.status, s!.format, s!.events, s!.unparsed, s!.first], ["ingested", "text", 1, 1, null]);
+  assert.match(s!.timeOrigin!, /timeless .*no file of the incident has a dated line/);
 });
 
 test("adding sources later gives the same history as ingesting them together", async () => {

@@ -77,10 +77,11 @@ test("a Kubernetes bundle: every file ingested, each in its wrapper and dialects
     );
   });
 
-  // A traceback-only capture is one record, of the rank its name gives, at the host's last dated time.
+  // A traceback-only capture is one record, of the rank its name gives, with no time: `kubectl logs --previous` dates nothing,
+  // so it is timeless, placed before its host's dated lines (the previous container ran before this one), not at their end.
   const previous = source(s, "sglang-prefill-0/previous-tp1.log");
-  assert.deepEqual([previous.events, previous.ranks, previous.inferred], [1, ["prefill/tp1"], 1]);
-  assert.match(previous.timeOrigin!, /host sglang-prefill-0's last dated line/);
+  assert.deepEqual([previous.events, previous.ranks, previous.inferred, previous.first], [1, ["prefill/tp1"], 1, null]);
+  assert.match(previous.timeOrigin!, /timeless \(time unknown\), placed in the order before host sglang-prefill-0's first dated line/);
   // glog lines carry no year: the file's own header ("Log file created at: 2026/06/11 …") gives it;
   // the header's lines have no time of their own and take the first glog line's.
   const te = source(s, "sglang-prefill-0/transfer_engine.INFO");

@@ -36,7 +36,7 @@ export class EventPanel {
     const rank = [ev.dp !== null ? `DP${ev.dp}` : "", ev.pp !== null ? `PP${ev.pp}` : "", ev.tp !== null ? `TP${ev.tp}` : ""].filter(Boolean).join(" ");
     const fields: [string, string | null][] = [
       ["seq", String(ev.seq)],
-      ["time", `${formatUtc(ev.tsUs)} UTC${ev.tsInferred ? " (inferred: the line has no time of its own)" : ""}`],
+      ["time", ev.timeless ? "unknown: no line of its file is dated" : `${formatUtc(ev.tsUs)} UTC${ev.tsInferred ? " (inferred: the line has no time of its own)" : ""}`],
       ["kind", ev.kind],
       ["host / role", `${ev.host ?? "?"} / ${ev.role ?? "?"}`],
       ["rank", rank || null],

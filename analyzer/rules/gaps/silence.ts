@@ -1,12 +1,13 @@
 // Silent stretches: a source whose periodic records (batch lines, probe
 // scheduler iterations) pause for a while, or stop before the incident ends,
-// while other sources keep writing theirs: a lost segment, a rotated file, or
-// a rank that stopped. A fatal failure of that rank, or of its server (one
+// while other sources keep writing theirs: a lost segment or a rank that
+// stopped. A rotated log's parts are one stream (sources.stream): a part that
+// ends where the next one takes over has not stopped. A fatal failure of that rank, or of its server (one
 // scheduler's crash makes SGLang kill the whole server: failures.ts), at the
 // start of the silence explains it.
 
 import { recordsBetweenElsewhere } from "../../../store/read/ranks.js";
-import { lastRecordPerSource } from "../../../store/read/seqs.js";
+import { lastRecordPerStream } from "../../../store/read/seqs.js";
 import { sourcePauses } from "../../../store/read/sources.js";
 import { isoTime, seconds, type Evidence } from "../evidence.js";
 import { deathsByRank, type FailureRecord } from "../failures.js";
@@ -22,6 +23,7 @@ const GAP_OTHER_EVENTS = 5;
 const EXPLAIN_SLACK_US = 30_000_000;
 
 interface Silence {
+  stream: string;
   sourceId: number;
   beforeSeq: number;
   beforeUs: number;
@@ -33,37 +35,40 @@ interface Silence {
 export function silentStretches(evidence: Evidence): Gap[] {
   const endUs = evidence.endUs();
   const silences: Silence[] = sourcePauses(evidence.db, PERIODIC_KINDS, GAP_MIN_US).map((p) => ({ ...p }));
-  for (const last of lastRecordPerSource(evidence.db, PERIODIC_KINDS)) {
-    if (endUs - last.tsUs >= GAP_MIN_US) silences.push({ sourceId: last.sourceId, beforeSeq: last.seq, beforeUs: last.tsUs, afterSeq: null, afterUs: endUs });
+  for (const last of lastRecordPerStream(evidence.db, PERIODIC_KINDS)) {
+    if (endUs - last.tsUs >= GAP_MIN_US) silences.push({ stream: last.stream, sourceId: last.sourceId, beforeSeq: last.seq, beforeUs: last.tsUs, afterSeq: null, afterUs: endUs });
   }
   const deaths = deathsByRank(evidence);
+  const parts = new Map<string, number>();
+  for (const src of evidence.sources()) parts.set(src.stream, (parts.get(src.stream) ?? 0) + 1);
   const out: Gap[] = [];
   for (const s of silences.sort((a, b) => a.beforeSeq - b.beforeSeq)) {
     const source = evidence.source(s.sourceId);
     if (!source) continue;
-    const others = recordsBetweenElsewhere(evidence.db, PERIODIC_KINDS, s.beforeUs, s.afterUs, s.sourceId);
+    const others = recordsBetweenElsewhere(evidence.db, PERIODIC_KINDS, s.beforeUs, s.afterUs, s.stream);
     if (others < GAP_OTHER_EVENTS) continue;
     const before = evidence.event(s.beforeSeq)!;
     const after = s.afterSeq === null ? undefined : evidence.event(s.afterSeq);
     const rank = evidence.rank(before);
+    const name = (parts.get(s.stream) ?? 0) > 1 ? `${s.stream} (rotated, ${parts.get(s.stream)} files)` : source.path;
     const death = explainingDeath(deaths, rank, s);
     const span = after
       ? `for ${seconds(s.afterUs - s.beforeUs)} (${evidence.where(before)} to ${evidence.where(after)})`
       : `after ${evidence.where(before)}, for the last ${seconds(s.afterUs - s.beforeUs)} of the incident`;
-    const why = death ? `; ${death.rank} ${death.fatal ? "died" : "failed"} at ${isoTime(death.ev.tsUs)} (${evidence.where(death.ev)}: ${death.summary}), which explains it` : "";
+    const why = death ? `; ${death.rank} ${death.fatal ? "died" : "failed"} at ${death.ev.timeless ? "an unknown time" : isoTime(death.ev.tsUs)} (${evidence.where(death.ev)}: ${death.summary}), which explains it` : "";
     out.push({
       severity: "low",
       witness: [before, ...(after ? [after] : []), ...(death ? [death.ev] : [])],
       gap: {
         kind: "time-gap",
-        source: source.path,
+        source: name,
         ranks: [rank],
         from: isoTime(s.beforeUs),
         to: isoTime(s.afterUs),
         // What the rank did in its silence is unknown (a hang, a lost segment): the rules its records feed keep their verdicts on what was logged.
         ...(death ? { blinds: [] } : { weakens: rulesOfSource(source.role) }),
         ...(death && { explainedBy: `${death.rank} ${death.fatal ? "crashed" : "failed"}: ${death.summary} (${evidence.where(death.ev)})` }),
-        detail: `${source.path} writes no periodic record ${span} while ${others} were written elsewhere${why}`,
+        detail: `${name} writes no periodic record ${span} while ${others} were written elsewhere${why}`,
       },
     });
   }

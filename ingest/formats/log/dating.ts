@@ -3,9 +3,11 @@
 // (a traceback with no prefixed line above it, an NCCL or `print` line, a
 // faulthandler dump) waits for the next dated record and takes a time
 // interpolated between its dated neighbours in the file; before the first
-// dated record it takes the first one's time, after the last the last one's,
-// and in a file with no dated line at all the file's anchor. It is marked
-// `tsInferred` either way: never an error, never dropped.
+// dated record it takes the first one's time, after the last the last one's.
+// It is marked `tsInferred` either way: never an error, never dropped. In a
+// file with no dated line at all a record has no neighbour to take a time
+// from: it is timeless (DESIGN.md "Who and when"), placed in the order at the
+// file's anchor (before its host's dated records) and never shown as timed.
 // A glog/c10 stamp has a time of day but no year: it takes the year that puts
 // it nearest the record dated before it (the file's own), else the year hint
 // the ingest gives (the same host's other files, the file's mtime).
@@ -18,7 +20,7 @@ import type { TorchStamp } from "../sglang/torchLines.js";
 export interface DatingHints {
   /** False when no line of the file carries a date: every undated record takes the anchor at once. */
   hasDatedLines: boolean;
-  /** The time of undated records when the file gives none, and what it is. */
+  /** Where the timeless records of a file with no dated line stand in the order, and what that place is. */
   anchorUs: number;
   anchorOrigin: string;
   /** A year for stamps that carry none, near this instant, and where it came from. */
@@ -69,6 +71,7 @@ export class RecordDater {
     ev.tsInferred = true;
     this.undatedCount++;
     if (this.hints !== undefined && !this.hints.hasDatedLines) {
+      ev.timeless = true;
       ev.tsUs = this.hints.anchorUs;
       return this.out(ev);
     }
@@ -142,7 +145,9 @@ export function datingOrigin(t: DatingTally, hints: DatingHints | undefined): st
     parts.push(
       t.anyDated
         ? `${t.undated} record(s) without a time took times between their dated neighbours in the file`
-        : `${t.undated} record(s) without a time took ${hints?.anchorOrigin ?? "no anchor (none was given)"}`,
+        : hints !== undefined && !hints.hasDatedLines
+          ? `${t.undated} record(s) in a file with no dated line are timeless (time unknown), placed in the order ${hints.anchorOrigin}`
+          : `${t.undated} record(s) without a time took ${hints?.anchorOrigin ?? "no anchor (none was given)"}`,
     );
   }
   if (t.yearFromHint > 0) parts.push(`${t.yearFromHint} glog/c10 stamp(s) before any dated line took the year of ${hints?.yearOrigin}`);

@@ -94,6 +94,10 @@ export class LogParser implements LineParser {
       this.partialRaw.push(text);
       return;
     }
+    if (u.kind === "own") {
+      this.flushPartial();
+      return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+    }
     if (u.kind === "foreign") {
       // A partial line the runtime never finished is a line of its own, before this one.
       this.flushPartial();

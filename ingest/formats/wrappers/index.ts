@@ -20,7 +20,9 @@ export type Unwrapped =
   /** A partial line (CRI `P`, docker without a final newline): its rest comes on the next lines. */
   | { kind: "partial" }
   /** The line is not in the wrapper's shape (a broken JSON line, a line written around the runtime). */
-  | { kind: "foreign"; why: string };
+  | { kind: "foreign"; why: string }
+  /** A line the tool that saved the log wrote of its own (journalctl's `-- Journal begins at … --`): kept as it stands, no error. */
+  | { kind: "own" };
 
 export interface LineUnwrapper {
   unwrap(line: string): Unwrapped;

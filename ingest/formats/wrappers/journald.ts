@@ -1,13 +1,19 @@
 // journald's `journalctl -o short-iso` (and short-iso-precise) lines:
 //   2026-06-11T14:03:07+0000 <host> <identifier>[<pid>]: <message>
 // The host it names stands in for a host the path does not give.
+// journalctl also writes lines of its own, between `-- ` and ` --`: the
+// journal's span (`-- Journal begins at …, ends at …. --`, before systemd 246
+// `-- Logs begin at …, end at …. --`), `-- No entries --`, and the boot
+// separators (`-- Boot <id> --`, `-- Reboot --`).
 
 import { readRfc3339 } from "./rfc3339.js";
 import type { Unwrapped, Wrapper } from "./index.js";
 
 const REST = /^ (\S+) ([^\s:[]+)(?:\[\d+\])?: /;
+const OWN_LINE = /^-- (?:Journal begins at .*|Logs begin at .*|No entries|Boot [0-9a-f]{32}|Reboot) --$/;
 
 function unwrap(line: string): Unwrapped {
+  if (OWN_LINE.test(line)) return { kind: "own" };
   const t = readRfc3339(line, 0);
   const m = t === null ? null : REST.exec(line.substring(t.end, t.end + 256));
   if (t === null || m === null) return { kind: "foreign", why: "not a journald short-iso line (<time> <host> <unit>[<pid>]: <message>)" };
@@ -16,6 +22,6 @@ function unwrap(line: string): Unwrapped {
 
 export const journald: Wrapper = {
   name: "journald",
-  matches: (line) => unwrap(line).kind === "line",
+  matches: (line) => unwrap(line).kind !== "foreign",
   create: () => ({ unwrap, end: () => null }),
 };

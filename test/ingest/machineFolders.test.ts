@@ -1,0 +1,95 @@
+// Whose a file is, read through the real ingest from bundles in the layouts
+// operators collect: one folder per machine with the same file names in
+// each, a node's logs beside its probe records, files saved at a bundle's top.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
+import { listIngestedSources } from "../../store/read/sources.js";
+import { eventRows, tempDir, withDb, writeTree } from "./bundle.js";
+
+const ROOM = "8972542885242963296";
+
+function decodeLog(clock: string, transferReq: number): string {
+  return [
+    `[2026-06-11 ${clock}:00 DP0 TP0] Decode batch, #running-req: 44, #token: 303600, token usage: 0.63, pre-allocated usage: 0.02, #prealloc-req: 0, #transfer-req: ${transferReq}, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 2125.20, #queue-req: 0`,
+    `[2026-06-11 ${clock}:10 DP0 TP0] Decode batch, #running-req: 44, #token: 303600, token usage: 0.63, pre-allocated usage: 0.02, #prealloc-req: 0, #transfer-req: ${transferReq}, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 2125.20, #queue-req: 0`,
+    "",
+  ].join("\n");
+}
+
+function byPath(sources: readonly SourceSummary[], suffix: string): SourceSummary {
+  const s = sources.find((x) => x.path.endsWith(suffix));
+  assert.ok(s, `no source ${suffix} among ${sources.map((x) => x.path).join(", ")}`);
+  return s;
+}
+
+test("two decode machines, each in a folder named for it, with identically named files: two hosts, two clocks", async () => {
+  const dir = tempDir("two-nodes");
+  writeTree(join(dir, "incident"), {
+    "node-a/sglang-decode.log": decodeLog("14:05", 58),
+    "node-b/sglang-decode.log": decodeLog("14:05", 12),
+  });
+  const db = join(dir, "i.db");
+  const summary = await ingest({ db, paths: [join(dir, "incident")] });
+  assert.deepEqual(
+    ["node-a/sglang-decode.log", "node-b/sglang-decode.log"].map((p) => [byPath(summary.sources, p).host, byPath(summary.sources, p).role]),
+    [["node-a", "decode"], ["node-b", "decode"]],
+  );
+  assert.deepEqual(Object.keys(summary.clockOffsetsUs).sort(), ["node-a", "node-b"]);
+  withDb(db, (h) => {
+    const frozen = eventRows(h).filter((r) => r.text.includes("#transfer-req: 58"));
+    assert.deepEqual([...new Set(frozen.map((r) => r.host))], ["node-a"], "node-b's queue is its own");
+  });
+});
+
+test("a node's folder with its logs, probe records and Flight Recorder dump: one host, the one its probe records name", async () => {
+  const dir = tempDir("node-folder");
+  const probe = [
+    `{"ts": 1781186587.100000, "host": "sglang-prefill-0", "role": "prefill", "tp": 0, "ev": "kv.post", "room": ${ROOM}, "chunk": 0, "last": true, "pages": [[1024, 1088]]}`,
+    `{"ts": 1781186587.104000, "host": "sglang-prefill-0", "role": "prefill", "tp": 0, "ev": "kv.done", "room": ${ROOM}, "chunk": 0}`,
+    "",
+  ].join("\n");
+  const frDump = JSON.stringify({
+    version: "2.4",
+    pg_config: { "0": { name: "0", desc: "default_pg", ranks: "[0, 1]" } },
+    entries: [
+      {
+        record_id: 0, pg_id: 0, process_group: ["0", "default_pg"], collective_seq_id: 9141, p2p_seq_id: 0, op_id: 9141,
+        profiling_name: "nccl:all_reduce", time_created_ns: 1781186587100000000, time_discovered_started_ns: 1781186587100100000,
+        time_discovered_completed_ns: 1781186587100300000, duration_ms: 0.2, state: "completed", retired: true, timeout_ms: 600000,
+        input_sizes: [[4096]], input_dtypes: ["BFloat16"], output_sizes: [[4096]], output_dtypes: ["BFloat16"], is_p2p: false,
+        frames: [{ name: "all_reduce", filename: "sglang/srt/distributed/parallel_state.py", line: 512 }],
+      },
+    ],
+  });
+  writeTree(join(dir, "bundle"), {
+    "prefill-node-3/sglang-prefill.log": `[2026-06-11 14:03:07 DP0 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.04, #running-req: 1, #queue-req: 0\n`,
+    "prefill-node-3/probe-tp0.jsonl": probe,
+    "prefill-node-3/nccl_trace_rank_0.json": frDump,
+    "decode-node-1/sglang-decode.log": decodeLog("14:03", 1),
+  });
+  const db = join(dir, "i.db");
+  const summary = await ingest({ db, paths: [join(dir, "bundle")] });
+  const shape = (p: string) => [byPath(summary.sources, p).format, byPath(summary.sources, p).host, byPath(summary.sources, p).ranks];
+  assert.deepEqual(shape("prefill-node-3/sglang-prefill.log"), ["sglang-log", "sglang-prefill-0", ["prefill/dp0/tp0"]]);
+  assert.deepEqual(shape("prefill-node-3/probe-tp0.jsonl"), ["probe-jsonl", "sglang-prefill-0", ["prefill/tp0"]]);
+  assert.deepEqual(shape("prefill-node-3/nccl_trace_rank_0.json"), ["flight-recorder", "sglang-prefill-0", ["prefill/tp0"]]);
+  assert.deepEqual(Object.keys(summary.clockOffsetsUs).sort(), ["decode-node-1", "sglang-prefill-0"], "one clock per machine");
+  withDb(db, (h) => assert.deepEqual([...new Set(listIngestedSources(h).map((s) => s.host))].sort(), ["decode-node-1", "sglang-prefill-0"]));
+});
+
+test("logs saved at a bundle's top under their pods' names, and docker logs with no host: each file names its host", async () => {
+  const dir = tempDir("top-files");
+  writeTree(join(dir, "bundle"), {
+    "sglang-decode-0.log": decodeLog("14:05", 3),
+    "sglang-decode-1.log": decodeLog("14:05", 4),
+    "p0/prefill-tp0.log": `[2026-06-11 14:05:07 DP0 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.04, #running-req: 1, #queue-req: 0\n`,
+  });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "bundle")] });
+  assert.deepEqual(
+    ["sglang-decode-0.log", "sglang-decode-1.log", "p0/prefill-tp0.log"].map((p) => byPath(summary.sources, p).host),
+    ["sglang-decode-0", "sglang-decode-1", "p0"],
+  );
+});
