@@ -31,63 +31,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { atOrAbove, type Severity } from "../domain/vocabulary.js";
+import { ERROR_LEVEL, excerptOutcome, linesOf, type CorpusEntry as Entry, type ExcerptOutcome, type FindingVerdict } from "./corpusOutcome.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPUS = join(ROOT, "test", "corpus");
 const CLI = join(ROOT, "dist", "cli", "main.js");
 
-interface Entry {
-  id: string;
-  source: string;
-  url?: string;
-  title: string;
-  failure: boolean;
-  class: string;
-  half: "working" | "held-back";
-}
-
-interface Finding {
-  rule: string;
-  verdict: string;
-  severity: Severity;
-}
-
-/**
- * What counts as an error-level line, whatever wraps it (a `service-1  | `
- * prefix, a `> ` quote, a CRI timestamp): a glog/torch E or F prefix
- * (`E0612 14:05:26.17…`, `[E321 02:07:08…`, `E20260530 21:16:47…`), an
- * ERROR/CRITICAL/FATAL level word, a Python traceback head, a `…Error:` /
- * `…Error(` / `…Exception:` name or the word `Exception`, `Fatal Python
- * error`, `Segmentation fault`, `terminate called`, `Assertion … failed`,
- * `timed out`.
- */
-const ERROR_LEVEL = new RegExp(
-  [
-    String.raw`\b[EF]\d{4}(?:\d{4})? \d{2}:\d{2}:\d{2}`,
-    String.raw`\b(?:ERROR|CRITICAL|FATAL)\b`,
-    String.raw`Traceback \(most recent call last\)`,
-    String.raw`\w(?:Error|Exception)[:(]`,
-    String.raw`\bException\b`,
-    String.raw`Fatal Python error`,
-    String.raw`Segmentation fault`,
-    String.raw`terminate called`,
-    String.raw`\bAssertion\b.*\bfailed\b`,
-    String.raw`timed out`,
-  ].join("|"),
-);
-
-interface Outcome {
-  flagged: boolean;
-  violated: string[];
-  lines: number;
-  unread: number;
-  /** Lines whose record no template interpreted: log.unparsed or log.message (dialect read, message not). */
-  uninterpreted: number;
-  /** The unread lines themselves (printed for the working half only, with CORPUS_UNREAD=1). */
-  unreadText: string[];
-  errorLines: number;
-  errorUnread: number;
+interface Outcome extends ExcerptOutcome {
   refused: string | null;
 }
 
@@ -96,55 +46,23 @@ function run(args: string[]): { status: number | null; stdout: string; stderr: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Splits a file into its lines as the reader numbers them (1-based; a final newline ends the last line). */
-function linesOf(text: string): string[] {
-  const lines = text.split(/\r?\n/);
-  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
-
 function analyzeExcerpt(entry: Entry): Outcome {
   const file = join(CORPUS, "excerpts", `${entry.id}.log`);
   const lines = linesOf(readFileSync(file, "utf8"));
-  const errorAt = lines.map((l) => ERROR_LEVEL.test(l));
-  const errorLines = errorAt.filter(Boolean).length;
   const dir = mkdtempSync(join(tmpdir(), "kvrewind-corpus-"));
   try {
     const db = join(dir, "incident.db");
     const a = run(["analyze", file, "--json", "--db", db]);
     if (a.status !== 0 && a.status !== 1) {
       const why = (a.stderr.trim().split("\n").pop() ?? "").slice(0, 160) || `exit ${a.status}`;
+      const errorLines = lines.filter((l) => ERROR_LEVEL.test(l)).length;
       return { flagged: false, violated: [], lines: lines.length, unread: lines.length, uninterpreted: lines.length, unreadText: lines, errorLines, errorUnread: errorLines, refused: why };
     }
-    const report = JSON.parse(a.stdout) as { findings: Finding[] };
-    const violated = report.findings.filter((f) => f.verdict === "violated" && atOrAbove(f.severity, "medium"));
-    const q = run(["query", db, "SELECT source_id, line, kind FROM events WHERE line IS NOT NULL ORDER BY source_id, line, seq", "--json", "--max-rows", "1000000"]);
+    const report = JSON.parse(a.stdout) as { findings: FindingVerdict[] };
+    const q = run(["query", db, "SELECT line, kind FROM events WHERE line IS NOT NULL ORDER BY line, seq", "--json", "--max-rows", "1000000"]);
     if (q.status !== 0) throw new Error(`${entry.id}: query failed: ${q.stderr.trim()}`);
-    const rows = (JSON.parse(q.stdout) as { rows: [number, number, string][] }).rows;
-    // The record a line belongs to: the last event at or above it. An excerpt is one source.
-    const kindAt = new Map<number, string[]>();
-    for (const [, line, kind] of rows) {
-      const ks = kindAt.get(Number(line));
-      if (ks) ks.push(kind);
-      else kindAt.set(Number(line), [kind]);
-    }
-    let unread = 0;
-    let uninterpreted = 0;
-    const unreadText: string[] = [];
-    let errorUnread = 0;
-    let current: string[] | null = null;
-    for (let i = 0; i < lines.length; i++) {
-      current = kindAt.get(i + 1) ?? current;
-      // A line is read when its record holds any event other than log.unparsed.
-      const isUnread = current === null || current.every((k) => k === "log.unparsed");
-      if (current === null || current.every((k) => k === "log.unparsed" || k === "log.message")) uninterpreted++;
-      if (isUnread) {
-        unread++;
-        unreadText.push(lines[i]!);
-        if (errorAt[i]) errorUnread++;
-      }
-    }
-    return { flagged: violated.length > 0, violated: violated.map((f) => `${f.rule}/${f.severity}`), lines: lines.length, unread, uninterpreted, unreadText, errorLines, errorUnread, refused: null };
+    const rows = (JSON.parse(q.stdout) as { rows: [number, string][] }).rows.map(([line, kind]) => [Number(line), kind] as const);
+    return { ...excerptOutcome(lines, report.findings, rows), refused: null };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -69,6 +69,8 @@ const EXPECTED: Record<string, string> = {
   [LogKind.watchdog]: "collectives",
   [LogKind.ncclWarning]: "collectives",
   [LogKind.httpAccess]: "scheduler",
+  [LogKind.error]: "logs",
+  [LogKind.message]: "logs",
   [LogKind.unparsed]: "logs",
   [ChecksumKind]: "checksums",
 };
@@ -90,6 +92,8 @@ test("failures are drawn loud, aborts and timeouts as warnings, the rest quietly
   assert.equal(toneOfKind("coll.exit", null), 0, "leaving a collective is routine");
   assert.equal(toneOfKind(LogKind.abortSent, null), 1);
   assert.equal(toneOfKind("kv.timeout", null), 1);
+  assert.equal(toneOfKind(LogKind.error, null), 2, "an error-level line no template reads");
+  assert.equal(toneOfKind(LogKind.message, null), 0);
   assert.equal(toneOfKind(LogKind.unparsed, null), 0);
 });
 
