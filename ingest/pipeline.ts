@@ -150,7 +150,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   const temp = mkdtempSync(join(tmpdir(), "kvrewind-ingest-"));
   try {
     const inputs = await expandInputs(opts.paths, temp);
-    const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, "refused", r.reason));
+    const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, r.status ?? "refused", r.reason));
     const scanned = await scanInputs(inputs.files, opts, tz, temp, summaries);
     const { dumps, pageFiles } = pageDumpsOf(scanned.candidates, inputs.files, summaries);
     const candidates = scanned.candidates.filter((c) => !pageFiles.has(c.file.displayPath));
