@@ -31,7 +31,7 @@ import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.
 import type { SourceStats } from "../store/read/sources.js";
 import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
-import { runLoad, scanAll } from "./load/workers.js";
+import { ONE_WORKER_BYTES, runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";
 import { datingHints, type TimeSpan } from "./scan/timeHints.js";
 import { isLogFormat } from "./formats/index.js";
@@ -191,7 +191,7 @@ async function scanInputs(
   const sizes = files.map((f) => statSync(f.plainPath).size);
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
-  const workers = Math.min(2, availableParallelism());
+  const parallel = Math.min(2, availableParallelism());
   const wholeRequests: ScanRequest[] = files.map((f, file) => ({
     file,
     plainPath: f.plainPath,
@@ -201,9 +201,9 @@ async function scanInputs(
     flagRole: opts.role ?? null,
     tz,
   }));
-  const requests = wholeRequests.flatMap((req, i) => scanRequestsOf(req, sizes[i]!, workers, opts.scanSplitBytes));
+  const requests = wholeRequests.flatMap((req, i) => scanRequestsOf(req, sizes[i]!, parallel, opts.scanSplitBytes));
   opts.onProgress?.({ phase: "scan", done: 0, total: bytesTotal, lines: 0 });
-  const scanned = await scanAll(requests, workers, temp, (i) => {
+  const scanned = await scanAll(requests, bytesTotal < ONE_WORKER_BYTES ? 1 : parallel, temp, (i) => {
     const { part, file } = requests[i]!;
     bytesDone += part === undefined ? sizes[file]! : (part.endByte ?? sizes[file]!) - part.startByte;
     opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });
