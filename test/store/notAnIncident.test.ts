@@ -15,10 +15,10 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { startServer } from "../../ui/server/server.js";
 import { scratchDir } from "../scratchDir.js";
-import { ingestedCopy } from "../sharedIncident.js";
+import { bundleInputs } from "../rules/handBundles.js";
+import { incidentCopy } from "../sharedIncident.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
-const BUNDLE = fileURLToPath(new URL("../../../test/bundles/healthy-no-probe/", import.meta.url));
 const HYPOTHESIS = "bootstrap-survives-abort";
 const NOT_AN_INCIDENT = "not a kvrewind incident file (a SQLite file without kvrewind's tables); it was left as it was";
 
@@ -65,8 +65,8 @@ test("every command given a SQLite file that is not an incident refuses it with 
   const foreign = "recipes.db";
   foreignDatabase(join(dir, foreign));
   writeFileSync(join(dir, "decode-tp0.log"), "[2026-06-20 14:00:00 DP0 TP0] Decode batch, #running-req: 1, #token: 100, token usage: 0.01, #queue-req: 0\n");
-  // A real incident beside it, for the commands that take two (its copy may be written to).
-  const incident = await ingestedCopy({ paths: [BUNDLE] });
+  // A real incident beside it, for the commands that take two: a copy of the one the hand-bundle tests build (it may be written to).
+  const { path: incident } = await incidentCopy(bundleInputs("healthy-no-probe"));
   const before = fingerprint(join(dir, foreign));
 
   const asIncident = [
