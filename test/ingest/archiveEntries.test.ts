@@ -130,7 +130,7 @@ test("a zip with a ../ entry, a symbolic link and an entry it cannot decompress 
     { name: "d0/decode-tp0.log", content: decodeLog(3, 0) },
     { name: "../evil.log", content: EVIL },
     { name: `${root}/escaped.log`, content: EVIL },
-    { name: "p0/link-tp1.log", content: "../../../etc/passwd", symlink: true },
+    { name: "p0/link-tp1.log", content: "../../../outside/secret.log", symlink: true },
     { name: "p0/prefill-tp2.log", content: prefillLog(4, 2), method: 93 },
     { name: "d1/decode-tp1.log", content: decodeLog(5, 1) },
     { name: "p1/prefill-tp0.log", content: prefillLog(2, 0) },
@@ -156,7 +156,7 @@ test("a .tar.gz with ../, absolute, symbolic-link and hard-link entries among go
     { name: "../evil.log", content: EVIL },
     { name: "d0/../../../evil-too.log", content: EVIL },
     { name: `${root}/escaped.log`, content: EVIL },
-    { name: "p0/prefill-tp3.log", type: "symlink", linkname: "../../../../etc/shadow" },
+    { name: "p0/prefill-tp3.log", type: "symlink", linkname: "../../../../outside/secret.log" },
     { name: "p0/prefill-tp4.log", type: "link", linkname: "d0/decode-tp0.log" },
     { name: "p0/fifo", type: "fifo" },
     { name: "./p0/prefill-tp1.log", content: prefillLog(6, 1) },
@@ -169,7 +169,7 @@ test("a .tar.gz with ../, absolute, symbolic-link and hard-link entries among go
     ["d0/decode-tp0.log", "ingested", 3],
     ["p0/fifo", "refused", "a fifo, not a regular file: not read"],
     ["p0/prefill-tp1.log", "ingested", 6],
-    ["p0/prefill-tp3.log", "refused", "a symbolic link to ../../../../etc/shadow: links are not followed, only regular files are read"],
+    ["p0/prefill-tp3.log", "refused", "a symbolic link to ../../../../outside/secret.log: links are not followed, only regular files are read"],
     ["p0/prefill-tp4.log", "refused", "a hard link to d0/decode-tp0.log: links are not followed, only regular files are read"],
   ]);
   assert.equal(eventsTotal, 9);
