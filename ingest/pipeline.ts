@@ -33,7 +33,7 @@ import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.
 import type { SourceStats } from "../store/read/sources.js";
 import { IncidentWriter, sourceKey, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
-import { runLoad, scanAll } from "./load/workers.js";
+import { ONE_WORKER_BYTES, runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";
 import { datingHints, type TimeSpan } from "./scan/timeHints.js";
 import { isLogFormat } from "./formats/index.js";
@@ -154,7 +154,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   const temp = mkdtempSync(join(tmpdir(), "kvrewind-ingest-"));
   try {
     const inputs = await expandInputs(opts.paths, temp);
-    const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, "refused", r.reason));
+    const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, r.status ?? "refused", r.reason));
     const scanned = await scanInputs(inputs.files, opts, tz, temp, summaries);
     const { dumps, pageFiles } = pageDumpsOf(scanned.candidates, inputs.files, summaries);
     const candidates = scanned.candidates.filter((c) => !pageFiles.has(c.file.displayPath));
@@ -195,7 +195,7 @@ async function scanInputs(
   const sizes = files.map((f) => statSync(f.plainPath).size);
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
-  const workers = Math.min(2, availableParallelism());
+  const parallel = Math.min(2, availableParallelism());
   const readings = readBundlePaths(files.map((f) => ({ identityPath: f.identityPath, bundle: bundleOf(f) })));
   const wholeRequests: ScanRequest[] = files.map((f, file) => ({
     file,
@@ -207,9 +207,9 @@ async function scanInputs(
     flagRole: opts.role ?? null,
     tz,
   }));
-  const requests = wholeRequests.flatMap((req, i) => scanRequestsOf(req, sizes[i]!, workers, opts.scanSplitBytes));
+  const requests = wholeRequests.flatMap((req, i) => scanRequestsOf(req, sizes[i]!, parallel, opts.scanSplitBytes));
   opts.onProgress?.({ phase: "scan", done: 0, total: bytesTotal, lines: 0 });
-  const scanned = await scanAll(requests, workers, temp, (i) => {
+  const scanned = await scanAll(requests, bytesTotal < ONE_WORKER_BYTES ? 1 : parallel, temp, (i) => {
     const { part, file } = requests[i]!;
     bytesDone += part === undefined ? sizes[file]! : (part.endByte ?? sizes[file]!) - part.startByte;
     opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });

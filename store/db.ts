@@ -37,6 +37,11 @@ function schemaMessage(path: string, found: number | null): string {
 
 export function openIncident(path: string, opts: OpenOptions = {}): IncidentDb {
   const readonly = opts.readonly ?? false;
+  // A file that is there is judged through a read-only connection first: one that is refused is never opened for writing.
+  if (!readonly) {
+    const found = fileSchemaVersion(path);
+    if (found !== undefined && found !== 0 && found !== SCHEMA_VERSION) throw new IncidentSchemaError(path, found);
+  }
   const db = new Database(path, { readonly, fileMustExist: readonly });
   try {
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
@@ -69,7 +74,11 @@ export function schemaVersion(db: IncidentDb): number | null {
   return row && /^\d+$/.test(row.value) ? Number(row.value) : null;
 }
 
-/** The schema of the file at `path` (schemaVersion), read without changing it; undefined when there is no such file. */
+/**
+ * The schema of the file at `path` (schemaVersion), read without changing
+ * it; undefined when there is no such file or it cannot be read as SQLite
+ * (whoever opens it next reports why).
+ */
 export function fileSchemaVersion(path: string): number | null | undefined {
   let db: IncidentDb;
   try {
@@ -79,6 +88,8 @@ export function fileSchemaVersion(path: string): number | null | undefined {
   }
   try {
     return schemaVersion(db);
+  } catch {
+    return undefined;
   } finally {
     db.close();
   }

@@ -3,9 +3,12 @@
 // .tgz), and zip (a local file header `PK\x03\x04`, or the end record of an
 // empty one). Entries are read one at a time as streams; names come back as
 // they are written in the archive, and `entryPath` makes them plain relative
-// paths (`./p0/x.log`, as `tar -C dir .` writes, is `p0/x.log`).
+// paths (`./p0/x.log`, as `tar -C dir .` writes, is `p0/x.log`). An entry that
+// is unsafe (`refusedEntry`) or unreadable is the caller's to name and skip:
+// the entries after it are still read, except where the damage is in the
+// archive's own stream (a cut tar), which has no next entry to find.
 
-import { closeSync, openSync, readSync, createReadStream, utimesSync } from "node:fs";
+import { closeSync, openSync, readSync, createReadStream, statSync, utimesSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { constants as zlibConstants, createGunzip, gunzipSync } from "node:zlib";
@@ -39,19 +42,41 @@ export function sniffFile(path: string): Container {
   return sniffHead(readHead(path, HEAD_BYTES));
 }
 
+const GZIP_HEAD_BYTES = 64 * 1024;
+const TAR_BLOCK = 512;
+
+/**
+ * An empty tar is nothing but its end marker, two or more blocks of zeros;
+ * named as a tar, such content is that rather than a binary file. (Unnamed,
+ * zeros are as likely a log that a crash left zero-filled.)
+ */
+function isEmptyTar(content: Buffer, name: string): boolean {
+  return namedAsTar(name) && content.length >= 2 * TAR_BLOCK && content.length % TAR_BLOCK === 0 && content.every((b) => b === 0);
+}
+
+function namedAsTar(name: string): boolean {
+  return /\.(tar|tar\.gz|tgz)$/i.test(name);
+}
+
 /** The archive a file is, a gzipped tar included; null for anything else (a plain file, a gzipped log). */
 export function archiveKindOf(path: string): ArchiveKind | null {
   const kind = sniffFile(path);
   if (kind === "tar" || kind === "zip") return kind;
-  if (kind !== "gzip") return null;
+  if (kind === "plain") {
+    if (!namedAsTar(path)) return null;
+    const size = statSync(path).size;
+    return size <= GZIP_HEAD_BYTES && isEmptyTar(readHead(path, size), path) ? "tar" : null;
+  }
   let inner: Buffer;
+  const head = readHead(path, GZIP_HEAD_BYTES);
   try {
     // The head of a longer stream: flush what it holds instead of asking for the end.
-    inner = gunzipSync(readHead(path, 64 * 1024), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    inner = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
   } catch {
     return null;
   }
-  return sniffHead(inner) === "tar" ? "tgz" : null;
+  if (sniffHead(inner) === "tar") return "tgz";
+  return head.length < GZIP_HEAD_BYTES && isEmptyTar(inner, path) ? "tgz" : null;
 }
 
 /** An archive's name without its archive extension: the folder its entries are unpacked into. */
@@ -75,10 +100,49 @@ export interface ArchiveEntry {
   name: string;
   /** "file" for regular files; "directory"; else what the entry is (symlink, link, character-device, …). */
   type: string;
-  /** The content; read it (or leave it) before asking for the next entry. */
+  /** Where a link entry points, as the archive writes it. */
+  linkTarget?: string;
+  /**
+   * The content; read it (or leave it) before asking for the next entry. An
+   * entry that cannot be read (an unsupported compression, a bad size)
+   * throws here; a zip's next entry can still be asked for after that.
+   */
   content: AsyncIterable<Buffer>;
   /** When the entry's file was last written, as the archive records it (undated lines are timed by it). */
   mtime?: Date;
+}
+
+/**
+ * Why a name may not be written under an extraction folder: it is absolute,
+ * climbs out with `..`, or holds a NUL or control character; undefined for a
+ * plain relative name.
+ */
+export function unsafeEntryName(name: string): string | undefined {
+  if (name.includes("\0")) return "contains a NUL byte";
+  const unified = name.replace(/\\/g, "/");
+  if (unified.startsWith("/") || /^[a-zA-Z]:/.test(unified)) return "absolute path";
+  const segments = unified.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.includes("..")) return "'..' in the path";
+  if (segments.some((s) => /[\u0000-\u001f]/.test(s))) return "a control character in the name";
+  return undefined;
+}
+
+/**
+ * Why an entry is not unpacked: an unsafe name, or anything but a regular
+ * file (a link is never followed: it could point outside the bundle).
+ * Undefined for a regular file with a safe name, and for a directory, which
+ * holds nothing to read.
+ */
+export function refusedEntry(entry: ArchiveEntry): string | undefined {
+  if (entry.type === "directory") return undefined;
+  const unsafe = unsafeEntryName(entry.name);
+  if (unsafe !== undefined) return `unsafe entry name (${unsafe}): not unpacked`;
+  if (entry.type === "symlink" || entry.type === "link") {
+    const kind = entry.type === "symlink" ? "a symbolic link" : "a hard link";
+    return `${kind}${entry.linkTarget ? ` to ${entry.linkTarget}` : ""}: links are not followed, only regular files are read`;
+  }
+  if (entry.type !== "file") return `a ${entry.type}, not a regular file: not read`;
+  return undefined;
 }
 
 /** The entries of an archive in order. A damaged archive throws where the damage is read. */
@@ -95,8 +159,8 @@ async function* tarEntries(path: string, gzipped: boolean): AsyncGenerator<Archi
   try {
     for await (const entry of extract) {
       const type = entry.header.type === "contiguous-file" ? "file" : (entry.header.type ?? "file");
-      const mtime = entry.header.mtime;
-      yield { name: entry.header.name, type, content: entry as AsyncIterable<Buffer>, ...(mtime !== undefined ? { mtime } : {}) };
+      const { mtime, linkname } = entry.header;
+      yield { name: entry.header.name, type, content: entry as AsyncIterable<Buffer>, ...(mtime !== undefined && { mtime }), ...(linkname && { linkTarget: linkname }) };
       entry.resume();
     }
     await feeding;
@@ -110,8 +174,9 @@ const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
 async function* zipEntries(path: string): AsyncGenerator<ArchiveEntry> {
+  // Names are decoded here rather than by yauzl, which stops the whole archive at the first absolute or `..` name.
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
+    yauzl.open(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
   );
   try {
     for (;;) {
@@ -123,22 +188,24 @@ async function* zipEntries(path: string): AsyncGenerator<ArchiveEntry> {
         zip.readEntry();
       });
       if (!entry) return;
+      const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
       const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
-      if (entry.fileName.endsWith("/")) {
-        yield { name: entry.fileName, type: "directory", content: emptyStream() };
-        continue;
-      }
-      if (mode === S_IFLNK) {
-        yield { name: entry.fileName, type: "symlink", content: emptyStream() };
-        continue;
-      }
-      const content = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))));
-      yield { name: entry.fileName, type: "file", content, mtime: entry.getLastModDate() };
-      content.resume();
-      await new Promise<void>((resolve, reject) => (content.readableEnded ? resolve() : content.once("end", resolve).once("error", reject)));
+      if (name.endsWith("/")) yield { name, type: "directory", content: emptyStream() };
+      else if (mode === S_IFLNK) yield { name, type: "symlink", content: emptyStream() };
+      else yield { name, type: "file", content: zipContent(zip, entry), mtime: entry.getLastModDate() };
     }
   } finally {
     zip.close();
+  }
+}
+
+/** An entry's bytes, opened only when read: an entry left unread (refused) is never decompressed. */
+async function* zipContent(zip: yauzl.ZipFile, entry: yauzl.Entry): AsyncGenerator<Buffer> {
+  const stream = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))));
+  try {
+    for await (const chunk of stream) yield chunk as Buffer;
+  } finally {
+    stream.destroy();
   }
 }
 

@@ -5,7 +5,9 @@
 // later be read in step with the others, which an archive stream does not
 // allow). An archive inside an archive is unpacked too, into a folder named
 // after it (`p0.tar.gz` → `p0/`, where host and role are read from); one more
-// level down is not (a bundle is not a tree of archives).
+// level down is not (a bundle is not a tree of archives). An entry that is
+// unsafe (an absolute or `..` name, a link, a device) or cannot be read is
+// refused by its name, and the entries after it are still read.
 // Host and role are read from a file's path inside the bundle it came from
 // (ingest/inputs/machines.ts): a named folder holding only files is a
 // machine's folder and keeps its name; one holding folders is the bundle's
@@ -15,7 +17,7 @@ import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync, s
 import { basename, join, posix, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, sniffFile, type ArchiveKind } from "./archive.js";
+import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, refusedEntry, sniffFile, type ArchiveKind } from "./archive.js";
 import { InputError } from "./pathIdentity.js";
 
 export interface InputFile {
@@ -34,6 +36,8 @@ export interface InputFile {
 export interface RejectedInput {
   displayPath: string;
   reason: string;
+  /** "refused" (the default): something was there and was not read; "skipped": there was nothing to read. */
+  status?: "refused" | "skipped";
 }
 
 export interface ExpandedInputs {
@@ -86,14 +90,10 @@ export class InputExpander {
 
   /** `depth`: how many archives the file was found in. */
   private async addFile(file: string, displayPath: string, identityPath: string, named: boolean, depth: number, bundle: number): Promise<void> {
-    const container = sniffFile(file);
-    if (container === "plain") {
-      this.files.push({ displayPath, plainPath: file, identityPath, named, bundle });
-      return;
-    }
     const archive = archiveKindOf(file);
     if (archive) await this.addArchive(file, archive, displayPath, identityPath, depth, bundle);
-    else await this.addGzip(file, displayPath, identityPath, named, depth, bundle);
+    else if (sniffFile(file) === "gzip") await this.addGzip(file, displayPath, identityPath, named, depth, bundle);
+    else this.files.push({ displayPath, plainPath: file, identityPath, named, bundle });
   }
 
   /** A gzipped file that is not a tar (a rotated `*.log.gz`): its content, unpacked. */
@@ -119,20 +119,40 @@ export class InputExpander {
     // Entries of a nested archive live in a folder named after it, beside it.
     const base = depth === 0 ? "" : posix.join(posix.dirname(identityPath.replace(/\\/g, "/")), archiveStem(posix.basename(identityPath)));
     const unpacked: { out: string; name: string }[] = [];
-    let current: string | undefined;
+    let entries = 0;
+    // An entry whose content failed: its own refusal if the archive reads on, part of the archive's if the archive broke there.
+    let failed: { name: string; message: string } | undefined;
+    const refuseFailed = () => {
+      if (failed) this.rejected.push({ displayPath: `${archivePath}:${failed.name}`, reason: `could not be read (${failed.message}); not ingested` });
+      failed = undefined;
+    };
     try {
       for await (const entry of readArchive(file, kind)) {
-        if (entry.type !== "file") continue;
+        refuseFailed();
+        if (entry.type === "directory") continue;
+        entries++;
         const name = entryPath(entry.name);
+        const refusal = refusedEntry(entry);
+        if (refusal !== undefined) {
+          this.rejected.push({ displayPath: `${archivePath}:${name}`, reason: refusal });
+          continue;
+        }
+        // The temporary name is the entry's last segment, made safe: nothing is written outside the temporary folder.
         const out = this.tempPath(name);
-        current = name;
-        await pipeline(entry.content, createWriteStream(out));
+        try {
+          await pipeline(entry.content, createWriteStream(out));
+        } catch (e) {
+          rmSync(out, { force: true });
+          failed = { name, message: (e as Error).message };
+          continue;
+        }
         keepEntryTime(out, entry);
-        current = undefined;
         unpacked.push({ out, name });
       }
+      refuseFailed();
+      if (entries === 0) this.rejected.push({ displayPath: archivePath, status: "skipped", reason: `an empty ${kind} archive: no files in it` });
     } catch (e) {
-      const where = current !== undefined ? `its entry ${current} was cut and is not ingested` : "the entries before the damage were read";
+      const where = failed !== undefined ? `its entry ${failed.name} was cut and is not ingested` : "the entries before the damage were read";
       this.rejected.push({ displayPath: archivePath, reason: `truncated or corrupt ${kind} (${(e as Error).message}); ${where}` });
     }
     const inBundle = depth === 0 ? bundlePaths(unpacked.map((u) => u.name), archiveStem(posix.basename(identityPath.replace(/\\/g, "/")))) : undefined;

@@ -96,8 +96,8 @@ function ask(worker: Worker, req: ScanRequest | "close"): Promise<WorkerMessage>
   });
 }
 
-/** Below this many bytes of new sources one load worker does it all (a worker costs tens of ms to start). */
-const ONE_WORKER_BYTES = 16 * 1024 * 1024;
+/** Below this many bytes of new sources one scan worker and one load worker do it all (a worker costs a few hundred ms of CPU to start). */
+export const ONE_WORKER_BYTES = 16 * 1024 * 1024;
 /**
  * Batches of a cut source's parts a worker may have posted and not yet seen
  * written: enough to parse a few parts ahead while the merge takes the parts

@@ -7,7 +7,7 @@
 //   <data-dir>/incidents/<id>/incident.db
 //   <data-dir>/incidents/<id>/input/...
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileSchemaVersion, openIncident, type IncidentDb } from "../../store/db.js";
 import { SCHEMA_VERSION } from "../../store/schema.js";
@@ -30,6 +30,9 @@ export class Registry {
   readonly dataDir: string;
 
   constructor(dataDir: string) {
+    if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+      throw new Error(`${dataDir}: not a directory; the data directory is a folder where the server keeps its incidents (an incident file is read with \`kvrewind analyze\` or \`query\`)`);
+    }
     // Absolute, because background jobs run with their incident's input folder as working directory.
     this.dataDir = resolve(dataDir);
     mkdirSync(this.incidentsDir, { recursive: true });
@@ -130,13 +133,17 @@ export class Registry {
   }
 
   /**
-   * True when the incident's database was written under another schema: it
-   * is not migrated (store/schema.ts) but rebuilt from the input folder the
-   * incident keeps (server.ts discards it and queues the incident's job).
+   * What the incident's database is: "current"; "older" or "newer" when
+   * kvrewind wrote it under another schema, which is not migrated
+   * (store/schema.ts) but rebuilt from the input folder the incident keeps
+   * (server.ts discards it and queues the incident's job); "foreign" for a
+   * SQLite file that is not a kvrewind incident, which is never discarded or
+   * changed. An incident with no database yet is "current": its job makes it.
    */
-  needsRebuild(id: string): boolean {
+  databaseState(id: string): "current" | "other-schema" | "foreign" {
     const found = fileSchemaVersion(this.dbPathOf(id));
-    return found !== undefined && found !== SCHEMA_VERSION;
+    if (found === null) return "foreign";
+    return found === undefined || found === SCHEMA_VERSION ? "current" : "other-schema";
   }
 
   /**

@@ -4,6 +4,7 @@
 import type { AddressInfo } from "node:net";
 import { networkInterfaces } from "node:os";
 import type { Server } from "node:http";
+import { IncidentSchemaError } from "../../store/db.js";
 import { accessPolicy, type AccessPolicy } from "./access.js";
 import { createApp } from "./app.js";
 import { JobQueue } from "./jobs.js";
@@ -40,15 +41,24 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const jobs = new JobQueue(registry, log);
   // Work that a previous server left unfinished is picked up again: ingest is
   // idempotent, so a half-ingested incident simply continues. An incident
-  // file of another schema is rebuilt from the incident's own input folder.
+  // file of another schema is rebuilt from the incident's own input folder;
+  // a SQLite file that is not an incident is left as it is, and the incident
+  // failed with the reason.
   for (const record of registry.list()) {
     if (record.status === "receiving") registry.remove(record.id);
     else if (record.status === "failed") continue;
-    else if (registry.needsRebuild(record.id)) {
-      log(`incident ${record.id}: its database was written under another schema; rebuilding it from its input files`);
-      registry.discardDatabase(record.id);
-      jobs.enqueue(record.id);
-    } else if (record.status !== "ready") jobs.enqueue(record.id);
+    else {
+      const state = registry.databaseState(record.id);
+      if (state === "foreign") {
+        // The record's error reaches the page: it names the file, not where the server keeps it.
+        log(`incident ${record.id}: ${new IncidentSchemaError(registry.dbPathOf(record.id), null).message}`);
+        registry.update(record.id, { status: "failed", error: new IncidentSchemaError("incident.db", null).message });
+      } else if (state === "other-schema") {
+        log(`incident ${record.id}: its database was written under another schema; rebuilding it from its input files`);
+        registry.discardDatabase(record.id);
+        jobs.enqueue(record.id);
+      } else if (record.status !== "ready") jobs.enqueue(record.id);
+    }
   }
   warmIndexes(registry, log);
   const limits = { ...DEFAULT_UPLOAD_LIMITS, ...opts.limits };

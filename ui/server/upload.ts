@@ -6,6 +6,7 @@
 import { mkdirSync } from "node:fs";
 import type { Request, Response } from "express";
 import multer from "multer";
+import { entryPath, unsafeEntryName } from "../../ingest/inputs/archive.js";
 import { HttpError, formatBytes } from "./errors.js";
 
 export interface UploadLimits {
@@ -30,14 +31,11 @@ export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
 export function safeRelativePath(name: string, what: string): string {
   const refuse = (why: string) => new HttpError(400, `${what} '${name}' refused: ${why}`);
   if (name.length === 0 || name.length > 1024) throw refuse("empty or too long");
-  if (name.includes("\0")) throw refuse("contains a NUL byte");
-  const unified = name.replace(/\\/g, "/");
-  if (unified.startsWith("/") || /^[a-zA-Z]:/.test(unified)) throw refuse("absolute path");
-  const segments = unified.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.includes("..")) throw refuse("'..' in the path");
-  if (segments.length === 0) throw refuse("no file name");
-  if (segments.some((s) => /[\u0000-\u001f]/.test(s))) throw refuse("a control character in the name");
-  return segments.join("/");
+  const unsafe = unsafeEntryName(name);
+  if (unsafe !== undefined) throw refuse(unsafe);
+  const path = entryPath(name);
+  if (path === "") throw refuse("no file name");
+  return path;
 }
 
 export function checkContentLength(req: Request, limits: UploadLimits): void {
