@@ -384,7 +384,7 @@ export const KINDS = {
   [LogKind.ncclWarning]: { lane: "collectives", tone: 0, doc: "an NCCL WARN/ERROR line", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
   [LogKind.schedulerWatchdog]: { lane: "scheduler", tone: 2,
     doc: "a forward pass took longer than `watchdog_timeout`",
-    fields: { component: "string?", timeoutS: "number?", soft: "boolean?", fatal: "boolean?", failureClass: "string?", report: "string?" },
+    fields: { component: "string?", timeoutS: "number?", soft: "boolean?", fatal: "boolean?", failureClass: "string?", report: "string?", pid: "number?", error: "string?", thread: "string?", stuckIn: "string?" },
   },
   [LogKind.httpAccess]: { lane: "scheduler", tone: 0, colour: "#7d8fb8",
     doc: "a uvicorn access line",

@@ -142,6 +142,8 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   if (reasonKind) return firstLine(attrString(ev, "reason") ?? reasonKind);
   const engine = attrString(ev, "engine");
   if (engine && (ev.kind === LogKind.transportError || ev.kind === LogKind.transferTimeout)) return engineSummary(ev, engine);
+  const stuckIn = ev.kind === LogKind.schedulerWatchdog ? attrString(ev, "stuckIn") : undefined;
+  if (stuckIn !== undefined) return `the watchdog's py-spy dump: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}`;
   const frame = ev.kind === LogKind.crash ? attrString(ev, "frame") : undefined;
   return `${firstLine(message(ev.text))}${frame ? ` in ${frame}` : ""}`;
 }

@@ -159,3 +159,22 @@ test("a quote mark the paste left before the first line's prefix is debris", () 
   assert.equal(ev.kind, LogKind.message);
   assert.equal(ev.attrs?.source, "pybind_client.cpp:218");
 });
+
+test("the watchdog's py-spy dump is one record up to the next log line, naming where the main thread was", () => {
+  const { events } = parseLines([
+    "[2026-07-07 07:20:50] Pyspy dump for PID 163685 (py-spy dump --native --pid 163685):",
+    "Process 163685: sglang::scheduler_TP0",
+    "Python v3.11.14 (/usr/local/python3.11.14/bin/python3.11)",
+    "",
+    'Thread 163685 (idle): "MainThread"',
+    "    recv_multipart (zmq/sugar/socket.py:799)",
+    "    recv_requests (sglang/srt/managers/scheduler.py:1021)",
+    "",
+    'Thread 163702 (idle): "Thread-2 (_watchdog_thread)"',
+    "    _watchdog_once (sglang/srt/utils/watchdog.py:125)",
+    "[2026-07-07 07:20:51] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=True)",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind, e.attrs?.report]), [[1, LogKind.schedulerWatchdog, "pyspy-dump"], [11, LogKind.schedulerWatchdog, undefined]]);
+  assert.equal(events[0]!.attrs?.stuckIn, "recv_multipart (zmq/sugar/socket.py:799)");
+  assert.equal(events[0]!.text.split("\n").length, 10);
+});

@@ -109,3 +109,20 @@ export function dumpSummary(lines: readonly string[]): { threads: number; frame?
   }
   return frame !== undefined ? { threads, frame } : { threads };
 }
+
+const PYSPY_THREAD = /^Thread (?:0x)?[0-9a-fA-F]+ \((active|idle)[^)]*\): "([^"]*)"/;
+
+/**
+ * From py-spy's dump (`Thread 163685 (idle): "MainThread"` then its frames,
+ * innermost first, indented): the main thread's state and innermost frame —
+ * where the scheduler was stuck when its watchdog fired.
+ */
+export function pyspyMainThread(lines: readonly string[]): { thread?: string; stuckIn?: string } {
+  for (let i = 0; i < lines.length; i++) {
+    const m = PYSPY_THREAD.exec(lines[i]!);
+    if (m === null || m[2] !== "MainThread") continue;
+    const frame = lines[i + 1]?.trim();
+    return frame ? { thread: `MainThread (${m[1]})`, stuckIn: frame } : { thread: `MainThread (${m[1]})` };
+  }
+  return {};
+}

@@ -12,7 +12,7 @@
 import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
-import { dumpSummary, isBacktraceLine, isDumpLine } from "./crash.js";
+import { dumpSummary, isBacktraceLine, isDumpLine, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
@@ -43,8 +43,11 @@ export class RecordAssembler {
   private moreRaw: string[] | null = null;
   private tb: TracebackState = TracebackState.none;
   private dump = false;
-  /** A watchdog's debug-info block: every line up to a blank one is its. */
-  private block = false;
+  /**
+   * A watchdog's dump: its debug-info block runs to a blank line; py-spy's
+   * dump, which holds blank lines, runs to the next line with a prefix.
+   */
+  private block: "blank" | "prefix" | null = null;
   private how: RecordHead = NO_DIALECT;
 
   constructor(private readonly dater: RecordDater) {}
@@ -59,7 +62,8 @@ export class RecordAssembler {
     this.head = inner;
     this.tb = inner.endsWith(TRACEBACK) ? TracebackState.frames : TracebackState.none;
     this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
-    this.block = ev.kind === LogKind.schedulerWatchdog && ev.attrs?.report === "debug-info";
+    const report = ev.kind === LogKind.schedulerWatchdog ? ev.attrs?.report : undefined;
+    this.block = report === "debug-info" ? "blank" : report === "pyspy-dump" ? "prefix" : null;
   }
 
   /** Adds a line that opens nothing to the open record; false when it must be a record of its own. */
@@ -98,10 +102,10 @@ export class RecordAssembler {
 
   private continues(line: string): boolean {
     if (line.length === 0) {
-      this.block = false;
+      if (this.block === "blank") this.block = null;
       return true;
     }
-    if (this.block) return true;
+    if (this.block !== null) return true;
     const c = line.charCodeAt(0);
     if (c === 32 || c === 9) return true;
     const tb = this.tb;
@@ -136,6 +140,10 @@ const NO_DIALECT: RecordHead = { dialect: null, msgStart: 0 };
 function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void {
   if (ev.kind === LogKind.crash && head.startsWith("Fatal Python error")) {
     Object.assign((ev.attrs ??= {}), dumpSummary(more));
+    return;
+  }
+  if (ev.kind === LogKind.schedulerWatchdog && ev.attrs?.report === "pyspy-dump") {
+    Object.assign(ev.attrs, pyspyMainThread(more));
     return;
   }
   const exc = exceptionOf(head, more);

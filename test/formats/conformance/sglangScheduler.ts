@@ -111,6 +111,20 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     expect: { kind: LogKind.schedulerWatchdog, tp: 1, attrs: { component: "Scheduler", report: "debug-info" } },
   },
   {
+    template: "sglangScheduler.pyspy_dump",
+    more: ["Process 163685: sglang::scheduler_TP0", "Python v3.11.14 (/usr/local/python3.11.14/bin/python3.11)", "", 'Thread 163685 (idle): "MainThread"', "    read (libc.so.6)", "    eventfd_read (libc.so.6)"],
+    expect: { kind: LogKind.schedulerWatchdog, attrs: { report: "pyspy-dump", pid: 163685, thread: "MainThread (idle)", stuckIn: "read (libc.so.6)" } },
+  },
+  {
+    template: "sglangScheduler.pyspy_dump",
+    sample: 1,
+    expect: { kind: LogKind.schedulerWatchdog, attrs: { report: "pyspy-dump", pid: 969538 } },
+  },
+  {
+    template: "sglangScheduler.pyspy_failed",
+    expect: { kind: LogKind.schedulerWatchdog, dp: 4, tp: 4, attrs: { report: "pyspy-failed", pid: 113688, error: "/bin/bash: line 1: py-spy: command not found" } },
+  },
+  {
     template: "sglangScheduler.watchdog_named",
     sample: 1,
     expect: { kind: LogKind.schedulerWatchdog, attrs: { component: "TokenizerManager", timeoutS: 600, soft: true } },
