@@ -8,6 +8,7 @@
 // UCX's `[sec.usec] [host:pid:tid] file:line UCX LEVEL …` carries its own unix time.
 
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
+import type { TorchStamp } from "../sglang/torchLines.js";
 
 export interface IsoHead {
   tsUs: number;
@@ -102,14 +103,9 @@ export function readPythonLoggingHead(line: string): PythonLoggingHead | null {
   return m ? { level: m[1]!, logger: m[2]!, msgStart: m[0].length } : null;
 }
 
-export interface VllmHead {
+/** A vLLM line's level, its time without a year (as torch's lines print it), its place and where its message starts. */
+export interface VllmHead extends TorchStamp {
   level: string;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  fractionUs: number;
   /** `multiproc_executor.py:487`. */
   source: string;
   msgStart: number;
