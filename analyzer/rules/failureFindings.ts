@@ -105,8 +105,10 @@ export function groupFinding(rule: DraftFinding["rule"], g: FailureGroup, text: 
 }
 
 /** "prefill/tp1" or "3 ranks (prefill/tp0, prefill/tp1, prefill/tp2)". */
-export function ranksText(ranks: string[]): string {
-  return ranks.length === 1 ? ranks[0]! : `${ranks.length} ranks (${[...ranks].sort().join(", ")})`;
+/** The ranks in words; `start` when they open a sentence (a rank label keeps its case). */
+export function ranksText(ranks: string[], start = false): string {
+  if (ranks.length === 1) return ranks[0] === "unknown" ? `${start ? "A" : "a"} process of unknown role` : ranks[0]!;
+  return `${ranks.length} ranks (${[...ranks].sort().join(", ")})`;
 }
 
 /** Where and when the group starts, and how many more records it has. */

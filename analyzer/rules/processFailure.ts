@@ -51,7 +51,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
   const others = otherMessages(g);
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
-    title: `${ranksText(g.ranks)} ${died}: ${g.summaries[0]}`,
+    title: `${ranksText(g.ranks, true)} ${died}: ${g.summaries[0]}`,
     explanation:
       `Let ${ranksText(g.ranks)} run the server's scheduler and its threads. Then they must keep serving, ` +
       `but ${occurrence(evidence, g)}${g.fatal ? "; the process died there" : ""}.${others}${silenceText}`,
