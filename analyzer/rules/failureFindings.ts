@@ -90,7 +90,8 @@ export function groupFinding(rule: DraftFinding["rule"], g: FailureGroup, text: 
     ...(g.rooms[0] !== undefined && { room: g.rooms[0] }),
     ...(g.rooms.length > 1 && { rooms: g.rooms }),
     ranks: [...g.ranks].sort(),
-    tsUs: first.ev.tsUs,
+    // A record of a file with no dated line has no time to state (its tsUs only orders it).
+    ...(first.ev.timeless !== true && { tsUs: first.ev.tsUs }),
     witness: uniqueEvents([...perRank, ...perMessage, ...extraWitness]),
     explanation: text.explanation,
     falsify: text.falsify,

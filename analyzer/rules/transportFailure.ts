@@ -31,7 +31,8 @@ export const transportFailure: Rule = {
       return consistent("transport-failure", `No transport failure in ${logs} server log(s)`,
         `${logs} server log(s) hold no transport error, transfer-engine timeout, node failure, bootstrap fetch failure or PD failure line with a transport reason.`, logs);
     }
-    const crashes = all.filter((f) => f.family === "process" && f.fatal);
+    // A crash whose time is unknown cannot be said to come first.
+    const crashes = all.filter((f) => f.family === "process" && f.fatal && f.ev.timeless !== true);
     return { checked: logs, findings: groupFailures(records).map((g) => failureFinding(evidence, g, crashes)) };
   },
 };
