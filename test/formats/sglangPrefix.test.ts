@@ -145,3 +145,9 @@ test("a stray carriage return at the end of a line (CRLF file) changes nothing",
   assert.equal(bare.kind, LogKind.message);
   assert.equal(bare.tsUs, us("2026-08-20T10:15:32Z"));
 });
+
+test("a time a user replaced by a placeholder word: the tags are read, the time is not", () => {
+  const { events } = parseLines(["[timestamp DP3 TP3] Scheduler is ready", "[... TP0] Load weight end.", "[2026-08-20T10:15:32 TP0] a mangled date is still no prefix"]);
+  assert.deepEqual(events.map((e) => [e.kind, e.dp, e.tp]), [[LogKind.message, 3, 3], [LogKind.message, undefined, 0], [LogKind.unparsed, undefined, undefined]]);
+  assert.equal(events[0]!.tsInferred, true);
+});

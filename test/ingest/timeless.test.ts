@@ -139,3 +139,34 @@ test("a journald export with journalctl's header: the header lines are kept, not
     handle.close();
   }
 });
+
+test("an excerpt whose times a user replaced by a placeholder: the ranks are read, the time is unknown, the failures are judged", async () => {
+  const dir = tempDir("placeholder");
+  const room = ROOMS[0]!;
+  const root = writeTree(join(dir, "bundle"), {
+    "paste.log": [
+      `[timestamp DP3 TP3] Decode transfer failed for request rank=3 decode_req.req.rid='9f2c4c0e' decode_req.req.bootstrap_room=${room} with exception KVTransferError(bootstrap_room=${room}): Failed due to an unknown reason from another rank`,
+      "[timestamp DP3 TP3] Scheduler hit an exception: Traceback (most recent call last):",
+      '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2297, in run_scheduler_process',
+      "RuntimeError: NCCL communicator was aborted on rank 3.",
+      "",
+    ].join("\n"),
+  });
+  const db = join(dir, "i.db");
+  await ingest({ db, paths: [root] });
+  const report = withDb(db, (h) => {
+    const events = [...iterateEvents(h)];
+    assert.deepEqual(events.map((e) => [e.kind, e.dp, e.tp, e.room, e.timeless === true]), [
+      ["pd.transfer_failed", 3, 3, room, true],
+      ["log.exception", 3, 3, null, true],
+    ]);
+    return analyzeIncident(h, { name: "placeholder" });
+  });
+  const transport = report.findings.find((f) => f.rule === "transport-failure" && f.verdict === "violated")!;
+  assert.equal(transport.room, room);
+  assert.equal(transport.ts, undefined, "no time is stated for a record whose time is unknown");
+  const death = report.findings.find((f) => f.rule === "process-failure" && f.verdict === "violated")!;
+  assert.equal(death.severity, "critical");
+  assert.equal(death.ranks.length, 1);
+  assert.match(death.ranks[0]!, /tp3$/, "the rank the placeholder prefix names");
+});

@@ -21,6 +21,7 @@ const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const SPACE = 32;
 const DOT = 46;
+const ELLIPSIS = 0x2026;
 const DIGIT_0 = 48;
 const UPPER_A = 65;
 const UPPER_Z = 90;
@@ -111,7 +112,7 @@ export class PrefixReader {
     if (line.charCodeAt(p + 1) === SPACE) return this.readTagsOnly(line, p + 1);
     // Consecutive lines share their minute: its text matched, only the seconds need reading.
     const sameMinute = this.minuteKey.length > 0 && line.startsWith(this.minuteKey, p + 1) && line.charCodeAt(p + 17) === 58;
-    if (!sameMinute && !this.hasDateShape(line, p + 1)) return PrefixResult.none;
+    if (!sameMinute && !this.hasDateShape(line, p + 1)) return this.readPlaceholder(line, p + 1);
     const timeOk = sameMinute || this.readMinute(line, p + 1);
     const second = digitsAt(line, p + 18, 2);
     if (second < 0) return PrefixResult.none;
@@ -129,6 +130,18 @@ export class PrefixReader {
     this.tsUs = this.minuteBaseUs + second * 1_000_000 + fractionUs;
     this.msgStart = i;
     return PrefixResult.ok;
+  }
+
+  /**
+   * A prefix whose time a user replaced by a word when pasting (`[timestamp
+   * DP3 TP3]`, `[... TP0]`): its rank tags are read, its time is unknown.
+   * Only letters or dots stand in for the time, so a mangled date is still
+   * no prefix.
+   */
+  private readPlaceholder(line: string, at: number): PrefixResult {
+    let i = at;
+    for (let c = line.charCodeAt(i); isLetter(c) || c === DOT || c === ELLIPSIS; c = line.charCodeAt(++i));
+    return i > at && line.charCodeAt(i) === SPACE ? this.readTagsOnly(line, i) : PrefixResult.none;
   }
 
   private readTagsOnly(line: string, at: number): PrefixResult {
@@ -212,4 +225,8 @@ export class PrefixReader {
     if (this.tagAttrs === null) this.tagAttrs = {};
     this.tagAttrs[name] = value;
   }
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
