@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LogKind } from "../../domain/kinds.js";
+import { BOOTSTRAP_DEATH } from "../ingest/bundle.js";
 import { parseLines, parseText, us } from "./sglangHarness.js";
 
 const ROOM = "8972542885242963296";
@@ -22,19 +23,6 @@ const WORKER_ERROR = [
   `RuntimeError: NIXL transfer encountered ERR room=${ROOM}`,
 ];
 
-// §7.1: v0.5.13–v0.5.15 NIXL prefill's bootstrap thread dies on a decode ABORT frame.
-const BOOTSTRAP_DEATH = [
-  "Exception in thread Thread-3 (bootstrap_thread):",
-  "Traceback (most recent call last):",
-  '  File "/usr/lib/python3.12/threading.py", line 1075, in _bootstrap_inner',
-  "    self.run()",
-  '  File "/usr/lib/python3.12/threading.py", line 1012, in run',
-  "    self._target(*self._args, **self._kwargs)",
-  '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/nixl/conn.py", line 1243, in bootstrap_thread',
-  "    assert (",
-  "           ^",
-  "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
-];
 
 test("a traceback after a logger.exception line belongs to that line's event", () => {
   const { events, issues } = parseLines([...WORKER_ERROR, `[2026-08-20 10:20:06 DP0 TP3] ${BATCH}`]);

@@ -14,24 +14,12 @@ import { gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import yazl from "yazl";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
-import { logStamp, T0, tempDir } from "./bundle.js";
+import { bootstrappedPrefillLog, decodeBatchLog, tempDir } from "./bundle.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
-function decodeLog(lines: number, tp: number): string {
-  return Array.from(
-    { length: lines },
-    (_, i) =>
-      `${logStamp(T0 + i * 1000)} DP0 TP${tp}] Decode batch, #running-req: ${i}, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0\n`,
-  ).join("");
-}
-
-function prefillLog(lines: number, tp: number): string {
-  return Array.from({ length: lines }, (_, i) => `${logStamp(T0 + i * 1000 + 500)} TP${tp}] room=${8972542885242963296n + BigInt(i)} is bootstrapped\n`).join("");
-}
-
 /** What an evil entry would hold: lines of their own, so that a count shows whether any of them landed. */
-const EVIL = prefillLog(7, 7);
+const EVIL = bootstrappedPrefillLog(7, 7);
 
 interface ZipEntrySpec {
   name: string;
@@ -127,13 +115,13 @@ function outcomes(archivePath: string, sources: SourceSummary[]): [string, strin
 test("a zip with a ../ entry, a symbolic link and an entry it cannot decompress among good logs: every good entry lands, each bad one is named", async () => {
   const root = tempDir("zip-unsafe");
   const { sources, path, eventsTotal } = await ingestArchive(root, "bundle.zip", await zipOf([
-    { name: "d0/decode-tp0.log", content: decodeLog(3, 0) },
+    { name: "d0/decode-tp0.log", content: decodeBatchLog(3, 0) },
     { name: "../evil.log", content: EVIL },
     { name: `${root}/escaped.log`, content: EVIL },
     { name: "p0/link-tp1.log", content: "../../../outside/secret.log", symlink: true },
-    { name: "p0/prefill-tp2.log", content: prefillLog(4, 2), method: 93 },
-    { name: "d1/decode-tp1.log", content: decodeLog(5, 1) },
-    { name: "p1/prefill-tp0.log", content: prefillLog(2, 0) },
+    { name: "p0/prefill-tp2.log", content: bootstrappedPrefillLog(4, 2), method: 93 },
+    { name: "d1/decode-tp1.log", content: decodeBatchLog(5, 1) },
+    { name: "p1/prefill-tp0.log", content: bootstrappedPrefillLog(2, 0) },
   ]));
   assert.deepEqual(outcomes(path, sources), [
     ["../evil.log", "refused", "unsafe entry name ('..' in the path): not unpacked"],
@@ -152,14 +140,14 @@ test("a zip with a ../ entry, a symbolic link and an entry it cannot decompress 
 test("a .tar.gz with ../, absolute, symbolic-link and hard-link entries among good logs: every good entry lands, each bad one is named", async () => {
   const root = tempDir("tgz-unsafe");
   const tarball = await tarOf([
-    { name: "./d0/decode-tp0.log", content: decodeLog(3, 0) },
+    { name: "./d0/decode-tp0.log", content: decodeBatchLog(3, 0) },
     { name: "../evil.log", content: EVIL },
     { name: "d0/../../../evil-too.log", content: EVIL },
     { name: `${root}/escaped.log`, content: EVIL },
     { name: "p0/prefill-tp3.log", type: "symlink", linkname: "../../../../outside/secret.log" },
     { name: "p0/prefill-tp4.log", type: "link", linkname: "d0/decode-tp0.log" },
     { name: "p0/fifo", type: "fifo" },
-    { name: "./p0/prefill-tp1.log", content: prefillLog(6, 1) },
+    { name: "./p0/prefill-tp1.log", content: bootstrappedPrefillLog(6, 1) },
   ]);
   const { sources, path, eventsTotal } = await ingestArchive(root, "bundle.tar.gz", gzipSync(tarball));
   assert.deepEqual(outcomes(path, sources), [
@@ -179,7 +167,7 @@ test("a .tar.gz with ../, absolute, symbolic-link and hard-link entries among go
 
 test("the ingest command names the refused entry and exits 3: the incident is not a clean read", async () => {
   const root = tempDir("cli-unsafe");
-  writeFileSync(join(root, "bundle.tar"), await tarOf([{ name: "../evil.log", content: EVIL }, { name: "d0/decode-tp1.log", content: decodeLog(4, 1) }]));
+  writeFileSync(join(root, "bundle.tar"), await tarOf([{ name: "../evil.log", content: EVIL }, { name: "d0/decode-tp1.log", content: decodeBatchLog(4, 1) }]));
   const run = spawnSync(process.execPath, [MAIN, "ingest", "bundle.tar", "--db", "i.db"], { cwd: root, encoding: "utf8" });
   assert.equal(run.status, 3, run.stderr);
   assert.match(run.stdout, /^i\.db: ingested 1 of 2 inputs \(1 host, 1 rank; 4 lines\); 4 events \(4 added\)$/m);
@@ -200,7 +188,7 @@ test("an empty .tar.gz, .tar and .zip are each reported as an empty archive, not
   const parts: Buffer[] = [];
   for await (const c of zip.outputStream as AsyncIterable<Buffer>) parts.push(c);
   writeFileSync(join(root, "none.zip"), Buffer.concat(parts));
-  writeFileSync(join(root, "d0-decode-tp0.log"), decodeLog(2, 0));
+  writeFileSync(join(root, "d0-decode-tp0.log"), decodeBatchLog(2, 0));
   const summary = await ingest({ db: join(root, "i.db"), paths: ["folder.tar.gz", "none.tar.gz", "none.tar", "none.zip", "d0-decode-tp0.log"].map((f) => join(root, f)) });
   assert.deepEqual(outcomes(root, summary.sources), [
     ["d0-decode-tp0.log", "ingested", 2],

@@ -177,3 +177,35 @@ export const FR_DUMP = `{
   ]
 }
 `;
+
+/**
+ * The traceback of NIXL prefill's bootstrap thread dying on a decode ABORT
+ * frame (docs/protocol.md §7.1, v0.5.13–v0.5.15), as Python's thread
+ * excepthook prints it: one line a string.
+ */
+export const BOOTSTRAP_DEATH: readonly string[] = [
+  "Exception in thread Thread-3 (bootstrap_thread):",
+  "Traceback (most recent call last):",
+  '  File "/usr/lib/python3.12/threading.py", line 1075, in _bootstrap_inner',
+  "    self.run()",
+  '  File "/usr/lib/python3.12/threading.py", line 1012, in run',
+  "    self._target(*self._args, **self._kwargs)",
+  '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/nixl/conn.py", line 1243, in bootstrap_thread',
+  "    assert (",
+  "           ^",
+  "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
+];
+
+/** `lines` decode batch lines of rank `tp`, one a second from T0 (§2.2). */
+export function decodeBatchLog(lines: number, tp: number): string {
+  return Array.from(
+    { length: lines },
+    (_, i) =>
+      `${logStamp(T0 + i * 1000)} DP0 TP${tp}] Decode batch, #running-req: ${i}, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0\n`,
+  ).join("");
+}
+
+/** `lines` prefill bootstrap lines of rank `tp`, one room a second from T0 + 0.5 s (§3.1). */
+export function bootstrappedPrefillLog(lines: number, tp: number): string {
+  return Array.from({ length: lines }, (_, i) => `${logStamp(T0 + i * 1000 + 500)} TP${tp}] room=${8972542885242963296n + BigInt(i)} is bootstrapped\n`).join("");
+}

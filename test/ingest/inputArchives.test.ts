@@ -11,19 +11,7 @@ import { join } from "node:path";
 import * as tar from "tar-stream";
 import yazl from "yazl";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
-import { logStamp, T0, tempDir, writeTree } from "./bundle.js";
-
-function decodeLog(lines: number, tp: number): string {
-  return Array.from(
-    { length: lines },
-    (_, i) =>
-      `${logStamp(T0 + i * 1000)} DP0 TP${tp}] Decode batch, #running-req: ${i}, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0\n`,
-  ).join("");
-}
-
-function prefillLog(lines: number, tp: number): string {
-  return Array.from({ length: lines }, (_, i) => `${logStamp(T0 + i * 1000 + 500)} TP${tp}] room=${8972542885242963296n + BigInt(i)} is bootstrapped\n`).join("");
-}
+import { bootstrappedPrefillLog, decodeBatchLog, T0, tempDir, writeTree } from "./bundle.js";
 
 async function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {
   const pack = tar.pack();
@@ -52,7 +40,7 @@ const ingested = (dir: string, sources: SourceSummary[]) =>
 
 test("a .tgz made with `tar -C dir .`: entries under ./ are read with their folders", async () => {
   const dir = tempDir("dot-tar");
-  writeTree(join(dir, "bundle"), { "d0/decode-tp0.log": decodeLog(3, 0), "p0/prefill-tp1.log": prefillLog(2, 1) });
+  writeTree(join(dir, "bundle"), { "d0/decode-tp0.log": decodeBatchLog(3, 0), "p0/prefill-tp1.log": bootstrappedPrefillLog(2, 1) });
   execFileSync("tar", ["-czf", join(dir, "bundle.tgz"), "-C", join(dir, "bundle"), "."]);
   assert.match(execFileSync("tar", ["-tzf", join(dir, "bundle.tgz")], { encoding: "utf8" }), /^\.\/d0\/decode-tp0\.log$/m, "GNU tar roots the entries at ./");
   const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "bundle.tgz")] });
@@ -64,7 +52,7 @@ test("a .tgz made with `tar -C dir .`: entries under ./ are read with their fold
 
 test("a .zip bundle is read like a tar", async () => {
   const dir = tempDir("zip");
-  writeFileSync(join(dir, "bundle.zip"), await zipOf({ "incident/d1/decode-tp2.log": decodeLog(4, 2), "incident/p1/prefill-tp0.log": prefillLog(1, 0) }));
+  writeFileSync(join(dir, "bundle.zip"), await zipOf({ "incident/d1/decode-tp2.log": decodeBatchLog(4, 2), "incident/p1/prefill-tp0.log": bootstrappedPrefillLog(1, 0) }));
   const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "bundle.zip")] });
   assert.deepEqual(ingested(dir, summary.sources), [
     ["bundle.zip:incident/d1/decode-tp2.log", "d1", "decode", 4],
@@ -75,9 +63,9 @@ test("a .zip bundle is read like a tar", async () => {
 test("archives inside an archive are unpacked into folders named after them; one level deeper is refused, named", async () => {
   const dir = tempDir("nested");
   // Per-host archives with flat entries: the host is only in the archive's name.
-  const p0 = await tarOf({ "prefill-tp0.log": prefillLog(2, 0) });
-  const d0 = await zipOf({ "decode-tp0.log": decodeLog(3, 0) });
-  const deeper = await tarOf({ "inner.tar": await tarOf({ "decode-tp5.log": decodeLog(1, 5) }) });
+  const p0 = await tarOf({ "prefill-tp0.log": bootstrappedPrefillLog(2, 0) });
+  const d0 = await zipOf({ "decode-tp0.log": decodeBatchLog(3, 0) });
+  const deeper = await tarOf({ "inner.tar": await tarOf({ "decode-tp5.log": decodeBatchLog(1, 5) }) });
   writeFileSync(join(dir, "bundle.tar"), await tarOf({ "hosts/p0.tar": p0, "hosts/d0.zip": d0, "too-deep.tar": deeper }));
   const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "bundle.tar")] });
   assert.deepEqual(ingested(dir, summary.sources), [
@@ -101,7 +89,7 @@ test("an archive's file with no dated line: its records are timeless, not timed 
     "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
   ].join("\n");
   const pack = tar.pack();
-  pack.entry({ name: "./d0/decode-tp0.log", mtime: new Date(T0 / 1000 + 200_000) }, decodeLog(3, 0));
+  pack.entry({ name: "./d0/decode-tp0.log", mtime: new Date(T0 / 1000 + 200_000) }, decodeBatchLog(3, 0));
   pack.entry({ name: "./p0/prefill-tp3.stderr", mtime: crashed }, `${traceback}\n`);
   pack.finalize();
   const parts: Buffer[] = [];

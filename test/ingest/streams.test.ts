@@ -10,7 +10,7 @@ import { analyzeIncident } from "../../analyzer/rules/index.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../store/db.js";
 import { listIngestedSources } from "../../store/read/sources.js";
-import { eventRows, tempDir, withDb, writeTree } from "./bundle.js";
+import { BOOTSTRAP_DEATH, eventRows, tempDir, withDb, writeTree } from "./bundle.js";
 
 /** Decode batch lines every 10 s from `from` to `to` (HH:MM:SS, inclusive), as SGLang 0.5 writes them. */
 function decodeBatches(from: string, to: string, tp: number): string[] {
@@ -31,7 +31,7 @@ function prefillBatches(from: string, to: string, tp: number): string[] {
   );
 }
 
-const text = (lines: string[]) => `${lines.join("\n")}\n`;
+const text = (lines: readonly string[]) => `${lines.join("\n")}\n`;
 
 test("a rotated decode log with a gap between its files is one stream: no part 'stopped writing', one rank", async () => {
   const dir = tempDir("rotated");
@@ -89,18 +89,6 @@ test("a rotated stream that does go quiet while the others write: one pause of t
   }
 });
 
-const BOOTSTRAP_DEATH = [
-  "Exception in thread Thread-3 (bootstrap_thread):",
-  "Traceback (most recent call last):",
-  '  File "/usr/lib/python3.12/threading.py", line 1075, in _bootstrap_inner',
-  "    self.run()",
-  '  File "/usr/lib/python3.12/threading.py", line 1012, in run',
-  "    self._target(*self._args, **self._kwargs)",
-  '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/nixl/conn.py", line 1243, in bootstrap_thread',
-  "    assert (",
-  "           ^",
-  "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
-];
 
 test("eight per-rank files with identical lines are eight sources: every rank's thread death is kept", async () => {
   const dir = tempDir("identical-ranks");

@@ -11,23 +11,11 @@ import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../store/db.js";
 import { iterateEvents } from "../../store/read/events.js";
 import { listIngestedSources } from "../../store/read/sources.js";
-import { tempDir, withDb, writeTree } from "./bundle.js";
+import { BOOTSTRAP_DEATH, tempDir, withDb, writeTree } from "./bundle.js";
 
 const ROOMS = ["8972542885242963296", "5830149913321004417", "1234567890123456789"];
 
-const BOOTSTRAP_DEATH = [
-  "Exception in thread Thread-3 (bootstrap_thread):",
-  "Traceback (most recent call last):",
-  '  File "/usr/lib/python3.12/threading.py", line 1075, in _bootstrap_inner',
-  "    self.run()",
-  '  File "/usr/lib/python3.12/threading.py", line 1012, in run',
-  "    self._target(*self._args, **self._kwargs)",
-  '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/nixl/conn.py", line 1243, in bootstrap_thread',
-  "    assert (",
-  "           ^",
-  "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
-  "",
-].join("\n");
+const DEATH_TEXT = [...BOOTSTRAP_DEATH, ""].join("\n");
 
 function prefillLog(): string {
   return [
@@ -55,7 +43,7 @@ test("a file with no dated line: its records are timeless, before the timeouts t
   const root = writeTree(join(dir, "bundle"), {
     "p0/prefill-tp1.log": prefillLog(),
     // The rank's stderr, captured apart: the thread's death with no time of its own.
-    "p0/rank_1.stderr": BOOTSTRAP_DEATH,
+    "p0/rank_1.stderr": DEATH_TEXT,
     "d0/decode-tp1.log": decodeLog(),
   });
   // Written when the pod was torn down, long after: no time of the death.
