@@ -207,7 +207,7 @@ export class LogParser implements LineParser {
 
   /** A line that re-logs the next line of the open record's traceback under the same prefix: folded into it. */
   private relogged(l: Line, how: RecordHead): boolean {
-    return this.records.appendRelogged(how.dialect!, l.inner.substring(how.msgStart), l.raw);
+    return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.raw);
   }
 
   /** Lines of other loggers that say so at their start: ISO-dated, NCCL, Python logging, uvicorn. */

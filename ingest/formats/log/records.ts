@@ -81,19 +81,22 @@ export class RecordAssembler {
    * message continues the record's traceback (vLLM and dynamo re-log each
    * traceback line under their own prefix): false when it opens a record.
    */
-  appendRelogged(dialect: string, message: string, raw: string): boolean {
+  appendRelogged(dialect: string, inner: string, msgStart: number, raw: string): boolean {
     if (this.current === null || this.how.dialect !== dialect || this.more.length >= MAX_RECORD_LINES) return false;
-    const indented = message.length > 0 && (message.charCodeAt(0) === 32 || message.charCodeAt(0) === 9);
+    const c = inner.charCodeAt(msgStart);
+    const indented = c === 32 || c === 9;
     const inTraceback = this.tb === TracebackState.frames || this.tb === TracebackState.chained;
-    const opens = message.startsWith(TRACEBACK) && this.tb !== TracebackState.done;
-    if (!indented && !inTraceback && !opens) return false;
-    if (!indented && inTraceback && message.length === 0) return false;
+    // Most lines of a dialect continue nothing: decided on the first character, before any copy.
+    if (!indented && !inTraceback && !(this.tb !== TracebackState.done && inner.startsWith(TRACEBACK, msgStart))) return false;
+    if (!indented && inTraceback && msgStart >= inner.length) return false;
+    const message = inner.substring(msgStart);
     this.tb = nextTracebackState(this.tb, message);
     if (this.moreRaw === null) this.moreRaw = this.more.slice();
     this.more.push(message);
     this.moreRaw.push(raw);
     return true;
   }
+
 
   /** End of input: the open record goes to the dater. */
   finish(): void {
