@@ -392,7 +392,7 @@ export const KINDS = {
   },
   [LogKind.error]: { lane: "logs", tone: 2,
     doc: "an error-level line no template reads",
-    fields: { level: "string?", component: "string?", source: "string?", ...EXCEPTION },
+    fields: { level: "string?", component: "string?", source: "string?", error: "string?", ...EXCEPTION },
   },
   [LogKind.message]: { lane: "logs", tone: 0, colour: "#8a93ad", doc: "a line in a known dialect whose message no template reads", fields: { level: "string?", component: "string?", source: "string?" } },
   [LogKind.unparsed]: { lane: "logs", tone: 0, colour: "#767f9c", doc: "a line in no known dialect that no template reads", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },

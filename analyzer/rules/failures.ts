@@ -142,6 +142,7 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   if (reasonKind) return firstLine(attrString(ev, "reason") ?? reasonKind);
   const engine = attrString(ev, "engine");
   if (engine && (ev.kind === LogKind.transportError || ev.kind === LogKind.transferTimeout)) return engineSummary(ev, engine);
+  if (ev.kind === LogKind.error) return firstLine(attrString(ev, "error") ?? message(ev.text));
   const stuckIn = ev.kind === LogKind.schedulerWatchdog ? attrString(ev, "stuckIn") : undefined;
   if (stuckIn !== undefined) return `the watchdog's py-spy dump: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}`;
   const frame = ev.kind === LogKind.crash ? attrString(ev, "frame") : undefined;

@@ -128,6 +128,8 @@ function asError(ev: ParsedEvent, message: string, more: readonly string[], how:
   if (engine !== undefined) return asEngineError(ev, message, how, engine);
   ev.kind = LogKind.error;
   const attrs = withHead(ev, how);
+  // The message without its wrapper and prefix: what a finding quotes.
+  attrs.error = message;
   attrs.failureClass = FAILURE_WORDS.test(message) || !isDump(message, more) ? classifyFailure(undefined, message) : "thread-dump";
   if (how.level === "fatal" && how.dialect === "glog") attrs.fatal = true;
   delete ev.unparsedMessage;
