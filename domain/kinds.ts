@@ -82,6 +82,14 @@ export const LogKind = {
   unparsed: "log.unparsed",
 } as const;
 
+/** The operator's telemetry (DESIGN.md "Inputs" 5): Prometheus samples, trace spans, crash dumps. */
+export const TelemetryKind = {
+  metricSample: "metric.sample",
+  span: "trace.span",
+  crashDump: "crash.dump",
+  crashRequest: "crash.request",
+} as const;
+
 export const ChecksumKind = "checksum";
 
 export const PAGE_DUMP_KIND = "page.dump";
@@ -396,6 +404,50 @@ export const KINDS = {
   },
   [LogKind.message]: { lane: "logs", tone: 0, colour: "#8a93ad", doc: "a line in a known dialect whose message no template reads", fields: { level: "string?", component: "string?", source: "string?" } },
   [LogKind.unparsed]: { lane: "logs", tone: 0, colour: "#767f9c", doc: "a line in no known dialect that no template reads", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
+  // The operator's telemetry (DESIGN.md "Inputs" 5; docs/telemetry.md).
+  [TelemetryKind.metricSample]: { lane: "metrics", tone: 0, colour: "#c792ea",
+    doc: "one sample of a Prometheus series (a saved scrape, an HTTP API export, a live pull, SGLang's metrics file)",
+    fields: {
+      metric: "string",
+      value: "number",
+      /** The series' own labels, `__name__` left out (model_name, engine_type, tp_rank, stage, reason, …). */
+      labels: "record?",
+      /** `gauge`, `counter`, `histogram`, `summary` or `untyped`, as the exposition's `# TYPE` said, else from the name. */
+      metricType: "string?",
+      /** The series as PromQL prints it, `name{label="v",…}`: one track per series. */
+      series: "string?",
+      model: "string?",
+      engine: "string?",
+    },
+  },
+  [TelemetryKind.span]: { lane: "traces", tone: 0, colour: "#f78c6c",
+    doc: "an OpenTelemetry span of SGLang's request tracing (OTLP/JSON, Jaeger JSON); `tsUs` is its start",
+    fields: {
+      room: "room?",
+      rid: "string?",
+      /** The span's name: `Bootstrap Room 0x…`, `Decode Req …`, a thread span, or a stage (`decode_waiting`). */
+      name: "string",
+      /** SGLang's stage name (python/sglang/srt/tracing/trace_metric_wrapper.py RequestStage) when the span is a stage slice. */
+      stage: "string?",
+      traceId: "string?",
+      spanId: "string?",
+      parentSpanId: "string?",
+      endUs: "number?",
+      durationUs: "number?",
+      thread: "string?",
+      /** The span's attributes as the exporter wrote them. */
+      spanAttrs: "record?",
+      statusCode: "string?",
+    },
+  },
+  [TelemetryKind.crashDump]: { lane: "scheduler", tone: 2,
+    doc: "an SGLang crash dump (`--crash-dump-folder`, crash_dump_<time>.pkl): the process died with these requests in memory",
+    fields: { dumpedAtUs: "number?", requests: "number?", unfinished: "number?", launchCommand: "string?", serverArgs: "record?" },
+  },
+  [TelemetryKind.crashRequest]: { lane: "scheduler", tone: 1,
+    doc: "a request an SGLang crash dump held: `finished: false` is in flight at the crash",
+    fields: { room: "room?", rid: "string?", finished: "boolean?", createdUs: "number?", finishedUs: "number?", promptTokens: "number?", outputTokens: "number?", finishReason: "string?" },
+  },
 } as const satisfies Record<string, KindSpec>;
 
 export type KnownKind = keyof typeof KINDS;

@@ -29,7 +29,7 @@ export function kvPollFromName(name: string): KVPollValue | null {
 }
 
 /** The timeline component a kind is drawn in (domain/kinds.ts gives each kind one). */
-export const COMPONENTS = ["scheduler", "transfer", "bootstrap", "hicache", "kernels", "collectives", "checksums", "logs"] as const;
+export const COMPONENTS = ["scheduler", "transfer", "bootstrap", "hicache", "kernels", "collectives", "checksums", "metrics", "traces", "logs"] as const;
 export type Component = (typeof COMPONENTS)[number];
 
 export const RULE_IDS = [

@@ -19,6 +19,8 @@ export const COMPONENT_COLORS: Record<Component, string> = {
   kernels: "#93c56a",
   collectives: "#d7b55e",
   checksums: "#9aa6c8",
+  metrics: "#c792ea",
+  traces: "#f78c6c",
   logs: "#8a93b0",
 };
 
