@@ -421,7 +421,7 @@ export const KINDS = {
     },
   },
   [TelemetryKind.span]: { lane: "traces", tone: 0, colour: "#f78c6c",
-    doc: "an OpenTelemetry span of SGLang's request tracing (OTLP/JSON, Jaeger JSON); `tsUs` is its start",
+    doc: "an OpenTelemetry span of SGLang's request tracing (OTLP/JSON, Jaeger JSON), placed at its end: an exporter writes a span when it ends, and what its end says (a stage done) holds from then",
     fields: {
       room: "room?",
       rid: "string?",
@@ -432,7 +432,8 @@ export const KINDS = {
       traceId: "string?",
       spanId: "string?",
       parentSpanId: "string?",
-      endUs: "number?",
+      /** When the span began; the event's own time is its end. */
+      startUs: "number?",
       durationUs: "number?",
       thread: "string?",
       /** The span's attributes as the exporter wrote them. */

@@ -37,7 +37,7 @@ export function groupFailures(records: FailureRecord[]): FailureGroup[] {
     if (!g) groups.set(key, (g = { family: r.family, cls: r.cls, records: [], ranks: [], rooms: [], fatal: false, summaries: [] }));
     g.records.push(r);
     if (!g.ranks.includes(r.rank)) g.ranks.push(r.rank);
-    if (r.ev.room && !g.rooms.includes(r.ev.room)) g.rooms.push(r.ev.room);
+    for (const room of [...(r.ev.room ? [r.ev.room] : []), ...(r.rooms ?? [])]) if (!g.rooms.includes(room)) g.rooms.push(room);
     if (!g.summaries.some((m) => template(m) === template(r.summary))) g.summaries.push(r.summary);
     g.fatal ||= r.fatal;
   }

@@ -15,6 +15,7 @@
 import { LogKind } from "../../domain/kinds.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { attrString, type Evidence } from "./evidence.js";
+import { telemetryFailureRecords } from "./telemetryFailures.js";
 
 export type FailureFamily = "process" | "transport";
 
@@ -30,6 +31,10 @@ export interface FailureRecord {
   signature: string;
   /** One line for titles: the exception, the watchdog, the engine message. */
   summary: string;
+  /** Rooms the failure took down beyond the record's own (a crash dump's unfinished requests). */
+  rooms?: string[];
+  /** The transfer was stopped by an abort, not failed by the transport (low, never a suspect). */
+  aborted?: boolean;
 }
 
 /** Threads whose death another rule explains: the NIXL bootstrap thread (unhandled-abort, pd §7.1). */
@@ -60,6 +65,8 @@ export function failureRecords(evidence: Evidence): FailureRecord[] {
     const r = toRecord(evidence, ev);
     if (r) out.push(r);
   }
+  out.push(...telemetryFailureRecords(evidence));
+  out.sort((a, b) => a.ev.seq - b.ev.seq);
   cache.set(evidence, out);
   return out;
 }
@@ -83,6 +90,7 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
     ev,
     family,
     cls,
+    ...(reasonKind === "abort" && { aborted: true }),
     fatal: isFatal(ev, thread),
     rank: evidence.rank(ev),
     signature: `${family}|${cls}|${ev.kind}|${template(summary)}`,
@@ -178,12 +186,12 @@ function firstLine(s: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-/** Structured inputs (and page bytes, page-bytes-*): everything else is a server's log (SGLang lines, stderr, `text`), where failures are printed. */
-const RECORD_FORMATS = new Set(["probe-jsonl", "checksum-jsonl", "checksum-csv", "page-dump-jsonl", "flight-recorder"]);
+/** The formats of a server's log (SGLang lines, a C++ engine's log, stderr as text), where failures are printed; every other input is a record file. */
+const LOG_FORMATS = new Set(["sglang-log", "glog", "text"]);
 
 /** How many server logs the incident holds: what the failure rules read. */
 export function serverLogCount(evidence: Evidence): number {
-  return evidence.sources().filter((s) => !RECORD_FORMATS.has(s.format) && !s.format.startsWith("page-bytes-")).length;
+  return evidence.sources().filter((s) => LOG_FORMATS.has(s.format)).length;
 }
 
 /** The first fatal process failure of each rank, by rank. */

@@ -6,15 +6,20 @@
 //   with a non-zero queue followed by silence while the incident goes on.
 // - Rooms past a timeout: `timed out after {s}s in KVPoll.{state}` (§3.5) or a
 //   probe `kv.timeout`.
+// - The operator's telemetry (telemetryWedge.ts): Prometheus queue series
+//   frozen above zero while work arrived, rooms whose traces stopped.
 
 import { LogKind } from "../../domain/kinds.js";
 import { lastSeqAt } from "../../store/read/seqs.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { batchGauge, decodeAs } from "../events/decode.js";
-import { isoTime, seconds, type Evidence } from "./evidence.js";
+import { isoTime, seconds, uniqueEvents, type Evidence } from "./evidence.js";
 import { coverageOf } from "./replayEvidence.js";
 import { roomTimeoutFindings, timeoutEvents } from "./roomTimeouts.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
+import { describeFrozen, describeStopped, isEmpty, telemetryStartUs, telemetryWedge, telemetryWitness, type TelemetryWedge } from "./telemetryWedge.js";
+import { seriesOf } from "../telemetry/series.js";
+import { tracedRooms } from "../telemetry/spans.js";
 
 /** A gauge unchanged for at least this long (and this many lines) is frozen. */
 const FREEZE_MIN_US = 60_000_000;
@@ -48,26 +53,34 @@ export interface Plateau {
 
 export const transferStall: Rule = {
   id: "transfer-stall",
-  needs: ["decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (docs/protocol.md §3.5) or probe kv.timeout"],
+  needs: [
+    "decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (docs/protocol.md §3.5) or probe kv.timeout",
+    "SGLang's PD queue series (Prometheus) or its request traces (OpenTelemetry)",
+  ],
   run({ evidence, replay }): RuleResult {
     const batchLines = GAUGES.flatMap((g) => evidence.of(g.kind).filter((e) => gauge(e, g.field) !== undefined));
     const timeouts = timeoutEvents(evidence);
     const modelRooms = coverageOf(replay, "transfer-stall")?.checked ?? 0;
-    if (batchLines.length === 0 && timeouts.length === 0 && modelRooms === 0) {
-      return undetermined("transfer-stall", "No queue gauges or timeouts: transfer progress cannot be judged",
-        ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout", "per-room transfer records for the model (kv.meta)"],
-        "The incident has no PD batch line carrying a queue gauge, no timeout record and no per-room transfer record, so stalls cannot be seen.");
+    const queueSamples = seriesOf(evidence, "transfer-queue").reduce((n, s) => n + s.samples.length, 0);
+    const traced = tracedRooms(evidence).length;
+    if (batchLines.length === 0 && timeouts.length === 0 && modelRooms === 0 && queueSamples === 0 && traced === 0) {
+      return undetermined("transfer-stall", "No queue gauges, timeouts or traces: transfer progress cannot be judged",
+        ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout", "per-room transfer records for the model (kv.meta)", "SGLang's PD queue series or request traces"],
+        "The incident has no PD batch line carrying a queue gauge, no timeout record, no per-room transfer record, no PD queue series and no traced room, so stalls cannot be seen.");
     }
     const endUs = evidence.endUs();
     const plateaus = findPlateaus(evidence, endUs);
+    const telemetry = telemetryWedge(evidence);
     const findings: DraftFinding[] = [];
-    if (plateaus.length > 0) findings.push(wedgeFinding(evidence, plateaus, endUs));
+    if (plateaus.length > 0 || !isEmpty(telemetry)) findings.push(wedgeFinding(evidence, plateaus, telemetry, endUs));
     findings.push(...roomTimeoutFindings(evidence, timeouts, replay));
-    const checked = batchLines.length + timeouts.length + modelRooms;
+    const checked = batchLines.length + timeouts.length + modelRooms + queueSamples + traced;
     if (findings.length > 0) return { checked, findings };
     return consistent("transfer-stall", "Transfer queues kept moving; no room timed out",
       `Checked ${batchLines.length} batch line(s) with queue gauges: no queue of ${LARGE_QUEUE} or more held its level for ${seconds(FREEZE_MIN_US)}; ` +
-        `no timeout record${modelRooms ? `; the model followed ${modelRooms} room(s) through the transfer without a stall` : ""}.`, checked);
+        `no timeout record${modelRooms ? `; the model followed ${modelRooms} room(s) through the transfer without a stall` : ""}` +
+        `${queueSamples ? `; ${queueSamples} PD queue sample(s): no queue held a level above zero while work arrived` : ""}` +
+        `${traced ? `; ${traced} traced room(s): none stopped short of its finish` : ""}.`, checked);
   },
 };
 
@@ -133,30 +146,53 @@ function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omi
   return best;
 }
 
-function wedgeFinding(evidence: Evidence, plateaus: Plateau[], endUs: number): DraftFinding {
-  const began = plateaus[0]!;
-  const lastEvent = evidence.event(lastSeqAt(evidence.db, endUs)!)!;
+function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: TelemetryWedge, endUs: number): DraftFinding {
+  const startUs = Math.min(plateaus[0]?.first.tsUs ?? Infinity, telemetryStartUs(telemetry) ?? Infinity);
   const witness: StoredEvent[] = [];
   for (const p of plateaus) witness.push(p.first, ...(p.last.seq !== p.first.seq ? [p.last] : []));
-  if (plateaus.some((p) => p.silent)) witness.push(lastEvent);
+  const lastSeq = plateaus.some((p) => p.silent) ? lastSeqAt(evidence.db, endUs) : undefined;
+  const lastEvent = lastSeq === undefined ? undefined : evidence.event(lastSeq);
+  if (lastEvent) witness.push(lastEvent);
+  witness.push(...telemetryWitness(telemetry));
   const describe = (p: Plateau): string =>
     p.silent
-      ? `${p.rank}'s last batch line ${p.lines > 1 ? `(and the ${p.lines - 1} before it) ` : ""}reports ${p.field}: ${p.value} (${evidence.where(p.last)}), then no batch line for ${seconds(endUs - p.last.tsUs)} while the incident goes on to ${evidence.where(lastEvent)}`
+      ? `${p.rank}'s last batch line ${p.lines > 1 ? `(and the ${p.lines - 1} before it) ` : ""}reports ${p.field}: ${p.value} (${evidence.where(p.last)}), then no batch line for ${seconds(endUs - p.last.tsUs)} while the incident goes on to ${lastEvent ? evidence.where(lastEvent) : isoTime(endUs)}`
       : `${p.rank} reports ${p.field}: ${p.value} on ${p.lines} consecutive batch lines over ${seconds(p.last.tsUs - p.first.tsUs)} (${evidence.where(p.first)} to ${evidence.where(p.last)})`;
+  const shows = [
+    ...plateaus.map(describe),
+    ...telemetry.frozen.map((f) => describeFrozen(evidence, f)),
+    ...(telemetry.stopped.length ? [describeStopped(evidence, telemetry.stopped)] : []),
+  ];
+  const heads = [
+    ...plateaus.map((p) => `${p.field} frozen at ${p.value} on ${p.rank}`),
+    ...telemetry.frozen.map((f) => `${f.series.spec.label} frozen at ${f.value} on ${f.series.rank}`),
+    ...(telemetry.stopped.length ? [`${telemetry.stopped.length} room(s) whose traces stop`] : []),
+  ];
+  const stuckRooms = telemetry.stopped.map((r) => r.room);
+  const sources = [plateaus.length ? "batch lines" : "", telemetry.frozen.length ? "queue series" : "", stuckRooms.length ? "traces" : ""].filter(Boolean);
   return {
     rule: "transfer-stall",
     severity: "high",
     verdict: "violated",
-    title: `Transfer path wedged from ${isoTime(began.first.tsUs)}: ${plateaus.map((p) => `${p.field} frozen at ${p.value} on ${p.rank}`).join(", ")}`,
-    ranks: [...new Set(plateaus.map((p) => p.rank))],
-    tsUs: began.first.tsUs,
-    witness,
+    title: `Transfer path wedged from ${isoTime(startUs)}: ${heads.join(", ")}`,
+    ranks: [...new Set([...plateaus.map((p) => p.rank), ...telemetry.frozen.map((f) => f.series.rank)])],
+    tsUs: startUs,
+    witness: uniqueEvents(witness),
+    ...(stuckRooms.length ? { room: stuckRooms[0], rooms: stuckRooms, count: stuckRooms.length } : {}),
     explanation:
-      `Let the queue gauges be read from the batch lines (docs/protocol.md §2.1, §2.2). Then a working transfer path changes or drains them within seconds, ` +
-      `but ${plateaus.map(describe).join("; and ")}. The wedge began at ${isoTime(began.first.tsUs)} at the latest (${evidence.where(began.first)}).`,
+      `Let the PD queues be read from the ${sources.join(", the ")} (docs/protocol.md §2.1, §2.2; docs/telemetry.md). Then a working transfer path drains them within seconds and every room's stages run to its finish, ` +
+      `but ${shows.join("; and ")}. The wedge began at ${isoTime(startUs)} at the latest.`,
     falsify: FALSIFY,
-    checked: plateaus.reduce((n, p) => n + p.lines, 0),
-    facts: { wedgeStartUs: began.first.tsUs, plateaus: plateaus.map((p) => ({ rank: p.rank, field: p.field, value: p.value, silent: p.silent })) },
+    checked: plateaus.reduce((n, p) => n + p.lines, 0) + telemetry.frozen.reduce((n, f) => n + f.samples, 0) + stuckRooms.length,
+    facts: {
+      wedgeStartUs: startUs,
+      plateaus: [
+        ...plateaus.map((p) => ({ rank: p.rank, field: p.field, value: p.value, silent: p.silent })),
+        ...telemetry.frozen.map((f) => ({ rank: f.series.rank, field: f.series.metric, value: f.value, silent: false })),
+      ],
+      stuckRooms,
+      seenIn: sources,
+    },
   };
 }
 

@@ -46,7 +46,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
     : "";
   // Transfers failed by an abort (`Aborted by AbortReq.`, `… by decode-side abort notification.`) were
   // stopped by a client or by the other side, not by the transport: recorded, low, never a suspect of their own.
-  const aborted = g.records.every((r) => r.ev.attrs?.reasonKind === "abort");
+  const aborted = g.records.every((r) => r.aborted === true);
   return groupFinding("transport-failure", g, {
     severity: g.fatal ? "critical" : aborted ? "low" : "high",
     title: `Transport failure on ${ranksText(g.ranks)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,

@@ -1,0 +1,168 @@
+// Prometheus series as the checks read them: the `metric.sample` events of
+// one series in time order, with what SGLang's series means (domain/telemetry.ts),
+// and the three shapes a wedge leaves in them — a queue frozen above zero
+// while work arrives, a failure counter that rises, a progress counter that
+// stops while the server still answers.
+
+import { TelemetryKind } from "../../domain/kinds.js";
+import { seriesSpec, type SeriesMeaning, type SeriesSpec } from "../../domain/telemetry.js";
+import type { StoredEvent } from "../../store/read/events.js";
+import { decodeAs } from "../events/decode.js";
+import type { Evidence } from "../rules/evidence.js";
+
+export interface Sample {
+  ev: StoredEvent;
+  value: number;
+}
+
+export interface Series {
+  /** `name{labels}` as PromQL prints it. */
+  key: string;
+  metric: string;
+  spec: SeriesSpec;
+  /** The engine it belongs to: its host and role (an engine's ranks share its queues' meaning). */
+  engine: string;
+  rank: string;
+  /** Dated samples in time order (a scrape without times says nothing about change). */
+  samples: Sample[];
+}
+
+const cache = new WeakMap<Evidence, Series[]>();
+
+/** Every SGLang series a check reads, with at least one dated sample. */
+export function sglangSeries(evidence: Evidence): Series[] {
+  let out = cache.get(evidence);
+  if (out) return out;
+  const byKey = new Map<string, Series>();
+  for (const ev of evidence.of(TelemetryKind.metricSample)) {
+    if (ev.timeless) continue;
+    const sample = decodeAs(ev, TelemetryKind.metricSample);
+    if (sample === undefined || !Number.isFinite(sample.value)) continue;
+    const spec = seriesSpec(sample.metric);
+    if (spec === undefined) continue;
+    const key = `${ev.host ?? ""}|${sample.series ?? `${sample.metric}${JSON.stringify(sample.labels ?? {})}`}`;
+    let s = byKey.get(key);
+    if (!s) {
+      s = { key: sample.series ?? sample.metric, metric: sample.metric, spec, engine: `${ev.host ?? ""}/${ev.role ?? "unknown"}`, rank: evidence.rank(ev), samples: [] };
+      byKey.set(key, s);
+    }
+    s.samples.push({ ev, value: sample.value });
+  }
+  out = [...byKey.values()];
+  for (const s of out) s.samples.sort((a, b) => a.ev.tsUs - b.ev.tsUs || a.ev.seq - b.ev.seq);
+  cache.set(evidence, out);
+  return out;
+}
+
+export function seriesOf(evidence: Evidence, meaning: SeriesMeaning): Series[] {
+  return sglangSeries(evidence).filter((s) => s.spec.meaning === meaning);
+}
+
+/** A queue gauge that held one value above zero while work kept arriving at its engine. */
+export interface FrozenQueue {
+  series: Series;
+  value: number;
+  first: Sample;
+  last: Sample;
+  samples: number;
+  /** The arrival series that rose meanwhile, from its reading at the freeze's start to its highest. */
+  arrivals: { series: Series; from: Sample; to: Sample };
+}
+
+/** A freeze shorter than this, or seen on fewer samples, is a busy queue's pause. */
+export const FREEZE_MIN_US = 120_000_000;
+const FREEZE_MIN_SAMPLES = 4;
+
+export function frozenQueues(evidence: Evidence): FrozenQueue[] {
+  const arrivals = seriesOf(evidence, "arrivals");
+  const out: FrozenQueue[] = [];
+  for (const queue of seriesOf(evidence, "transfer-queue")) {
+    for (const run of equalRuns(queue.samples)) {
+      if (run.value <= 0 || run.last.ev.tsUs - run.first.ev.tsUs < FREEZE_MIN_US || run.count < FREEZE_MIN_SAMPLES) continue;
+      const rose = arrivals.filter((a) => a.engine === queue.engine).map((a) => riseWithin(a, run.first.ev.tsUs, run.last.ev.tsUs)).find((r) => r !== undefined);
+      if (rose) out.push({ series: queue, value: run.value, first: run.first, last: run.last, samples: run.count, arrivals: rose });
+    }
+  }
+  return out.sort((a, b) => a.first.ev.tsUs - b.first.ev.tsUs);
+}
+
+interface Run {
+  value: number;
+  first: Sample;
+  last: Sample;
+  count: number;
+}
+
+/** Maximal runs of one value, in time order. */
+function equalRuns(samples: readonly Sample[]): Run[] {
+  const runs: Run[] = [];
+  for (const s of samples) {
+    const run = runs.at(-1);
+    if (run && run.value === s.value) {
+      run.last = s;
+      run.count++;
+    } else runs.push({ value: s.value, first: s, last: s, count: 1 });
+  }
+  return runs;
+}
+
+/** The series' rise between two times: its last reading at or before `fromUs` to its highest by `toUs`. */
+function riseWithin(series: Series, fromUs: number, toUs: number): FrozenQueue["arrivals"] | undefined {
+  let from: Sample | undefined;
+  let to: Sample | undefined;
+  for (const s of series.samples) {
+    if (s.ev.tsUs <= fromUs) from = s;
+    else if (s.ev.tsUs <= toUs && from && s.value > (to ?? from).value) to = s;
+  }
+  return from && to ? { series, from, to } : undefined;
+}
+
+/** A counter's rises within the incident: where it first rose, where it last did, and by how much in all. */
+export interface CounterRise {
+  series: Series;
+  /** The reading before the first rise, and the first reading above it. */
+  before: Sample;
+  first: Sample;
+  last: Sample;
+  increase: number;
+}
+
+export function counterRises(evidence: Evidence, meaning: SeriesMeaning): CounterRise[] {
+  const out: CounterRise[] = [];
+  for (const series of seriesOf(evidence, meaning)) {
+    let rise: CounterRise | undefined;
+    for (let i = 1; i < series.samples.length; i++) {
+      const prev = series.samples[i - 1]!;
+      const cur = series.samples[i]!;
+      // A counter that went down was reset (a restart): its new value is what it counted since.
+      const gained = cur.value >= prev.value ? cur.value - prev.value : cur.value;
+      if (gained <= 0) continue;
+      if (!rise) rise = { series, before: prev, first: cur, last: cur, increase: 0 };
+      rise.last = cur;
+      rise.increase += gained;
+    }
+    if (rise) out.push(rise);
+  }
+  return out.sort((a, b) => a.first.ev.tsUs - b.first.ev.tsUs);
+}
+
+/** A progress counter that stopped rising while its endpoint kept being scraped: the scheduler hung, the server answered. */
+export interface StoppedCounter {
+  series: Series;
+  /** The last reading that rose, and the last reading of the series (the same value, later). */
+  lastRise: Sample;
+  last: Sample;
+  flatSamples: number;
+}
+
+export function stoppedCounters(evidence: Evidence): StoppedCounter[] {
+  const out: StoppedCounter[] = [];
+  for (const series of seriesOf(evidence, "scheduler-progress")) {
+    const runs = equalRuns(series.samples);
+    const tail = runs.at(-1);
+    if (runs.length < 2 || !tail) continue;
+    if (tail.last.ev.tsUs - tail.first.ev.tsUs < FREEZE_MIN_US || tail.count < FREEZE_MIN_SAMPLES) continue;
+    out.push({ series, lastRise: tail.first, last: tail.last, flatSamples: tail.count });
+  }
+  return out;
+}
