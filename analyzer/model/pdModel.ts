@@ -4,7 +4,8 @@
 // lookup on the kind, nothing allocated for kinds the model ignores.
 
 import type { CheckCoverage, ModelEvent, ModelStateView, Profile, ReplayModel, Violation } from "./api.js";
-import { LogKind } from "../../domain/kinds.js";
+import { LogKind, TelemetryKind } from "../../domain/kinds.js";
+import { onTraceSpan } from "./tracePath.js";
 import type { KnownKind } from "../../domain/kinds.js";
 import { EventDecoder } from "../events/decode.js";
 import type { DomainEvent, EventOf } from "../../domain/domainEvent.js";
@@ -88,6 +89,7 @@ const HANDLED: Handlers = {
   [LogKind.abortRequest]: onRequestAbort,
   [LogKind.transportError]: onTransferError,
   [LogKind.exception]: onLogException,
+  [TelemetryKind.span]: onTraceSpan,
 };
 
 /** The same table for the hot path: a handler is called with its event decoded (EventDecoder) as its own kind. */
