@@ -27,6 +27,8 @@ export interface SeriesSpec {
   role?: Role;
   /** In words, for findings: "decode transfer queue". */
   label: string;
+  /** The batch line's field that prints the same number (docs/protocol.md §2.1, §2.2): both are read from one stats call. */
+  batchField?: string;
 }
 
 /**
@@ -38,8 +40,8 @@ export interface SeriesSpec {
  * behind.
  */
 export const SGLANG_SERIES: readonly SeriesSpec[] = [
-  { names: ["sglang:num_decode_transfer_queue_reqs"], meaning: "transfer-queue", role: "decode", label: "decode transfer queue" },
-  { names: ["sglang:num_prefill_inflight_queue_reqs"], meaning: "transfer-queue", role: "prefill", label: "prefill inflight queue" },
+  { names: ["sglang:num_decode_transfer_queue_reqs"], meaning: "transfer-queue", role: "decode", label: "decode transfer queue", batchField: "#transfer-req" },
+  { names: ["sglang:num_prefill_inflight_queue_reqs"], meaning: "transfer-queue", role: "prefill", label: "prefill inflight queue", batchField: "#inflight-req" },
   { names: ["sglang:num_decode_prealloc_queue_reqs"], meaning: "arrivals", role: "decode", label: "decode prealloc queue" },
   { names: ["sglang:num_prefill_bootstrap_queue_reqs", "sglang:num_prefill_prealloc_queue_reqs"], meaning: "arrivals", role: "prefill", label: "prefill bootstrap queue" },
   { names: ["sglang:num_queue_reqs"], meaning: "arrivals", label: "waiting queue" },

@@ -7,6 +7,7 @@ import type { StoredEvent } from "../../store/read/events.js";
 import { frozenQueues, type FrozenQueue } from "../telemetry/series.js";
 import { stoppedRooms, type StoppedRoom } from "../telemetry/spans.js";
 import { isoTime, seconds, type Evidence } from "./evidence.js";
+import { GAUGES, gauge } from "./queueGauges.js";
 
 /** A room whose trace shows no progress for this long before the incident ends has stopped (not merely not yet done). */
 export const TRACE_QUIET_US = 120_000_000;
@@ -16,10 +17,26 @@ const ROOMS_NAMED = 3;
 export interface TelemetryWedge {
   frozen: FrozenQueue[];
   stopped: StoppedRoom[];
+  /** Per frozen series (same index), the batch lines of its engine that printed the same value during the freeze. */
+  lines: StoredEvent[][];
 }
 
 export function telemetryWedge(evidence: Evidence): TelemetryWedge {
-  return { frozen: frozenQueues(evidence), stopped: stoppedRooms(evidence, TRACE_QUIET_US) };
+  const frozen = frozenQueues(evidence);
+  return { frozen, stopped: stoppedRooms(evidence, TRACE_QUIET_US), lines: frozen.map((f) => sameValueLines(evidence, f)) };
+}
+
+/**
+ * A batch line prints the queue the series exports, from the same stats call
+ * (domain/telemetry.ts batchField): lines of the series' engine that print
+ * the frozen value inside the freeze are the same wedge seen in the logs.
+ */
+function sameValueLines(evidence: Evidence, f: FrozenQueue): StoredEvent[] {
+  const g = GAUGES.find((x) => x.field === f.series.spec.batchField);
+  if (!g) return [];
+  const [fromUs, toUs] = [f.first.ev.tsUs, f.last.ev.tsUs];
+  const host = f.first.ev.host;
+  return evidence.of(g.kind).filter((e) => e.tsUs >= fromUs && e.tsUs <= toUs && (host === null || e.host === null || e.host === host) && gauge(e, g.field) === f.value);
 }
 
 export function isEmpty(w: TelemetryWedge): boolean {
@@ -34,16 +51,23 @@ export function telemetryStartUs(w: TelemetryWedge): number | undefined {
 
 export function telemetryWitness(w: TelemetryWedge): StoredEvent[] {
   return [
-    ...w.frozen.flatMap((f) => [f.first.ev, f.last.ev, f.arrivals.to.ev]),
+    ...w.frozen.flatMap((f, i) => [f.first.ev, f.last.ev, f.arrivals.to.ev, ...firstAndLast(w.lines[i] ?? [])]),
     ...w.stopped.slice(0, ROOMS_NAMED).map((r) => r.lastProgress.ev),
   ];
 }
 
-export function describeFrozen(evidence: Evidence, f: FrozenQueue): string {
+function firstAndLast(evs: readonly StoredEvent[]): StoredEvent[] {
+  return evs.length > 1 ? [evs[0]!, evs.at(-1)!] : [...evs];
+}
+
+export function describeFrozen(evidence: Evidence, f: FrozenQueue, lines: readonly StoredEvent[]): string {
   const a = f.arrivals;
+  const logged = lines.length
+    ? `; its batch lines print ${f.series.spec.batchField}: ${f.value} ${lines.length} time(s) meanwhile (${evidence.where(lines[0]!)}${lines.length > 1 ? ` to ${evidence.where(lines.at(-1)!)}` : ""})`
+    : "";
   return (
     `${f.series.rank}'s ${f.series.spec.label} (${f.series.metric}) held ${f.value} on ${f.samples} samples over ${seconds(f.last.ev.tsUs - f.first.ev.tsUs)} ` +
-    `(${evidence.where(f.first.ev)} to ${evidence.where(f.last.ev)}) while its ${a.series.spec.label} (${a.series.metric}) rose from ${a.from.value} to ${a.to.value} (${evidence.where(a.to.ev)})`
+    `(${evidence.where(f.first.ev)} to ${evidence.where(f.last.ev)}) while its ${a.series.spec.label} (${a.series.metric}) rose from ${a.from.value} to ${a.to.value} (${evidence.where(a.to.ev)})${logged}`
   );
 }
 

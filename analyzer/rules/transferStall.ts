@@ -9,10 +9,9 @@
 // - The operator's telemetry (telemetryWedge.ts): Prometheus queue series
 //   frozen above zero while work arrived, rooms whose traces stopped.
 
-import { LogKind } from "../../domain/kinds.js";
 import { lastSeqAt } from "../../store/read/seqs.js";
 import type { StoredEvent } from "../../store/read/events.js";
-import { batchGauge, decodeAs } from "../events/decode.js";
+import { GAUGES, gauge } from "./queueGauges.js";
 import { isoTime, seconds, uniqueEvents, type Evidence } from "./evidence.js";
 import { coverageOf } from "./replayEvidence.js";
 import { roomTimeoutFindings, timeoutEvents } from "./roomTimeouts.js";
@@ -26,11 +25,6 @@ const FREEZE_MIN_US = 60_000_000;
 const FREEZE_MIN_LINES = 3;
 /** Queues of fewer rooms are not judged frozen (see findPlateaus). */
 const LARGE_QUEUE = 10;
-
-const GAUGES: readonly { kind: string; field: string; queue: string }[] = [
-  { kind: LogKind.decodeBatch, field: "#transfer-req", queue: "decode transfer queue" },
-  { kind: LogKind.prefillBatch, field: "#inflight-req", queue: "prefill inflight queue" },
-];
 
 const FALSIFY =
   "Replay the same arrival and abort pattern with the transfer path instrumented (probe kv.post/kv.done); a live path drains the queue within the waiting timeout.";
@@ -89,11 +83,6 @@ export const transferStall: Rule = {
  * holds its level for FREEZE_MIN_US. Small queues are left out: under a
  * steady trickle one room in flight at every batch line is normal.
  */
-/** A batch line's gauge, decoded. */
-function gauge(ev: StoredEvent, field: string): number | undefined {
-  const line = decodeAs(ev, LogKind.prefillBatch, LogKind.decodeBatch);
-  return line === undefined ? undefined : batchGauge(line, field);
-}
 
 export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
   const out: Plateau[] = [];
@@ -160,7 +149,7 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: Teleme
       : `${p.rank} reports ${p.field}: ${p.value} on ${p.lines} consecutive batch lines over ${seconds(p.last.tsUs - p.first.tsUs)} (${evidence.where(p.first)} to ${evidence.where(p.last)})`;
   const shows = [
     ...plateaus.map(describe),
-    ...telemetry.frozen.map((f) => describeFrozen(evidence, f)),
+    ...telemetry.frozen.map((f, i) => describeFrozen(evidence, f, telemetry.lines[i] ?? [])),
     ...(telemetry.stopped.length ? [describeStopped(evidence, telemetry.stopped)] : []),
   ];
   const heads = [
@@ -169,7 +158,7 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: Teleme
     ...(telemetry.stopped.length ? [`${telemetry.stopped.length} room(s) whose traces stop`] : []),
   ];
   const stuckRooms = telemetry.stopped.map((r) => r.room);
-  const sources = [plateaus.length ? "batch lines" : "", telemetry.frozen.length ? "queue series" : "", stuckRooms.length ? "traces" : ""].filter(Boolean);
+  const sources = [plateaus.length || telemetry.lines.some((l) => l.length) ? "batch lines" : "", telemetry.frozen.length ? "queue series" : "", stuckRooms.length ? "traces" : ""].filter(Boolean);
   return {
     rule: "transfer-stall",
     severity: "high",
