@@ -14,6 +14,8 @@ import { abortHandlingFor } from "../model/profile.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
 import { violationsOf } from "./replayEvidence.js";
 import { timeoutEvents } from "./roomTimeouts.js";
+import { stoppedRooms } from "../telemetry/spans.js";
+import { TRACE_QUIET_US } from "./telemetryWedge.js";
 
 const GUARD_ASSERT = /First message should be/;
 /** How far after a traceback's inherited time its thread may really have died. */
@@ -159,8 +161,8 @@ function deathFinding(evidence: Evidence, deaths: Deaths, behind: Map<string, St
       `Then the thread must handle the frame and keep taking metadata (docs/protocol.md §7.1), ` +
       `but it ended at ${evidence.where(first)}${guard ? ` failing the GUARD assertion (\`First message should be …\`, ${evidence.where(proof)})` : ""}${profileNote}.${others}${perRank} ` +
       (stalled.length > 0
-        ? `From ${first.timeless ? "its death (its time unknown: no line of its file is dated)" : isoTime(first.tsUs)} on no new room can bootstrap there: ${stalled.length} room(s) that started later timed out, the first at ${evidence.where(stalled[0]!.ev)}.`
-        : "No room that started after it is recorded as timing out."),
+        ? `From ${first.timeless ? "its death (its time unknown: no line of its file is dated)" : isoTime(first.tsUs)} on no new room can bootstrap there: ${stalled.length} room(s) that started later timed out or stopped short of their finish, the first at ${evidence.where(stalled[0]!.ev)}.`
+        : "No room that started after it is recorded as timing out or stopping short of its finish."),
     falsify: "Repeat the mass abort on NIXL prefill ≥ v0.5.16 (ABORT handled, #30352) or on Mooncake; the bootstrap thread must survive and new rooms must bootstrap.",
     checked: ranks.length,
     count: ranks.length,
@@ -168,11 +170,15 @@ function deathFinding(evidence: Evidence, deaths: Deaths, behind: Map<string, St
   };
 }
 
-/** Rooms whose first record follows the death and that later timed out, once each. */
+/** Rooms whose first record follows the death and that later timed out, or whose trace stopped, once each. */
 function stalledAfter(evidence: Evidence, death: StoredEvent): { room: string; ev: StoredEvent }[] {
   const out = new Map<string, StoredEvent>();
-  for (const t of timeoutEvents(evidence)) {
-    if (t.room === undefined || t.ev.seq < death.seq || out.has(t.room)) continue;
+  const waited = [
+    ...timeoutEvents(evidence).flatMap((t) => (t.room === undefined ? [] : [{ room: t.room, ev: t.ev }])),
+    ...stoppedRooms(evidence, TRACE_QUIET_US).map((r) => ({ room: r.room, ev: r.lastProgress.ev })),
+  ];
+  for (const t of waited) {
+    if (t.ev.seq < death.seq || out.has(t.room)) continue;
     if ((roomFirstRecord(evidence.db, t.room)?.seq ?? -1) > death.seq) out.set(t.room, t.ev);
   }
   return [...out].map(([room, ev]) => ({ room, ev }));
