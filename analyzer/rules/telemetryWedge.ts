@@ -29,14 +29,21 @@ export function telemetryWedge(evidence: Evidence): TelemetryWedge {
 /**
  * A batch line prints the queue the series exports, from the same stats call
  * (domain/telemetry.ts batchField): lines of the series' engine that print
- * the frozen value inside the freeze are the same wedge seen in the logs.
+ * the frozen value inside the freeze are the same wedge seen in the logs. A
+ * series names its host as Prometheus scraped it (the `instance` address),
+ * which a log folder rarely shares: when no log is of that host, the lines of
+ * the same role are the engine's.
  */
 function sameValueLines(evidence: Evidence, f: FrozenQueue): StoredEvent[] {
   const g = GAUGES.find((x) => x.field === f.series.spec.batchField);
   if (!g) return [];
   const [fromUs, toUs] = [f.first.ev.tsUs, f.last.ev.tsUs];
-  const host = f.first.ev.host;
-  return evidence.of(g.kind).filter((e) => e.tsUs >= fromUs && e.tsUs <= toUs && (host === null || e.host === null || e.host === host) && gauge(e, g.field) === f.value);
+  const { host, role } = f.first.ev;
+  const all = evidence.of(g.kind);
+  const hostLogs = all.some((e) => e.host === host);
+  return all.filter((e) =>
+    e.tsUs >= fromUs && e.tsUs <= toUs && gauge(e, g.field) === f.value &&
+    (hostLogs ? e.host === host : role === null || e.role === null || e.role === role));
 }
 
 export function isEmpty(w: TelemetryWedge): boolean {
