@@ -42,6 +42,9 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     "page-dumps": 1,
     // Alone, a decode log at info level with #transfer-req: 3 on two lines and /health green: nothing in it shows the wedge.
     "wedge-logs": 0,
+    // A write into pages decode gave to another room, read by it (critical); its control, overwritten in time, times out only (medium).
+    "late-write-meta-pages": 1,
+    "late-write-overwritten": 0,
   };
   for (const name of BUNDLE_NAMES) assert.ok(name in exits, `${name}: say whether CI should be red for it`);
   for (const [name, exit] of Object.entries(exits)) {
@@ -199,6 +202,30 @@ test("stale reuse with no bootstrap record of the old room: found by its outcome
   assert.equal(violated(report, "read-before-landed-write").length, 0, "nothing was in flight at the read");
   assert.ok(violated(report, "checksum-mismatch").some((m) => m.room === newRoom && /stale/.test(m.title)));
   assert.equal(report.suspects[0]?.cause, "stale-slot-reuse");
+});
+
+test("a late write whose post names no decode pages lands where the room's kv.meta put it: both rooms, the free, the post and the read named", async () => {
+  const { report } = await bundle("late-write-meta-pages");
+  const [oldRoom, newRoom] = ["8985063174142371181", "8903166252872187431"];
+  const [f] = violated(report, "stale-slot-reuse");
+  assert.ok(f, "stale-slot-reuse must fire without dst_pages");
+  assert.equal(f.room, newRoom);
+  assert.match(f.title, new RegExp(`^Room ${newRoom} read kv page 40 holding room ${oldRoom}'s data \\(written after its free\\)`));
+  assert.match(f.explanation, new RegExp(`the writer is room ${oldRoom}, the reader room ${newRoom}`));
+  const cites = (path: string, line: number) => f.witness.some((w) => w.source.endsWith(path) && w.line === line);
+  assert.ok(cites("d0/probe-tp0.jsonl", 5), "the old room's kv.free");
+  assert.ok(cites("p0/probe-tp0.jsonl", 6), "the old room's late kv.post (no dst_pages)");
+  assert.ok(cites("d0/probe-tp0.jsonl", 10), "the new room's kernel.read");
+  // The model and the checksums agree: the page read holds the old room's bytes.
+  assert.ok(violated(report, "checksum-mismatch").some((m) => m.room === newRoom && /stale/.test(m.title)));
+  assert.equal(report.suspects[0]?.cause, "stale-slot-reuse");
+});
+
+test("control: the old room's late write lands before the new room's own write, which overwrites it: no stale read", async () => {
+  const { report } = await bundle("late-write-overwritten");
+  assert.equal(coverage(report, "stale-slot-reuse").verdict, "consistent");
+  assert.equal(coverage(report, "checksum-mismatch").verdict, "consistent");
+  assert.ok(!report.suspects.some((s) => s.cause === "stale-slot-reuse"));
 });
 
 test("healthy run with no probe records: clean, and every probe-based rule undetermined", async () => {
