@@ -218,7 +218,7 @@ export const KINDS = {
   "boot.exit": { lane: "bootstrap", tone: 2, doc: "the prefill bootstrap thread ended (probe)", fields: { room: "room?", error: "string?" } },
   "hicache.load": { lane: "hicache", tone: 0, colour: "#3cb6d8",
     doc: "a HiCache host→device load started (probe)",
-    fields: { room: "room?", slot: "number?", layers: attr("number?", "layers", "num_layers"), pages: "pages?" },
+    fields: { room: "room?", slot: "number?", layers: attr("number?", "layers", "num_layers"), firstLayer: attr("number?", "first_layer"), pages: "pages?" },
   },
   "hicache.layer": { lane: "hicache", tone: 0, colour: "#7fd3ea", doc: "a layer of a HiCache load completed (probe)", fields: { slot: "number?", layer: "number?" } },
   "hicache.wait": { lane: "hicache", tone: 0, colour: "#2a93b5", doc: "a reader waited on a HiCache layer (probe)", fields: { slot: "number?", layer: "number?", accessor: "string?" } },

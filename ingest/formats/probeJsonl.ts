@@ -9,12 +9,14 @@
 // has several ranges; `kv.poll` reduced/local and a KVPoll `state` as
 // `state`); every other field is kept in attrs. A `kv.notify` record's `tag`
 // is decoded into fields (notifFields.ts). A line that is not a JSON
-// object or lacks ts/ev is a ParseIssue with its line number.
+// object or lacks ts/ev is a ParseIssue with its line number; a field of the
+// wrong shape for its `ev` (probe/schema.ts) is left out and reported with it.
 
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import { parseNotifTag } from "../../domain/notifTag.js";
 import { putNotifTag } from "./notifFields.js";
 import type { InputFormat, LineParser } from "./format.js";
+import { fieldProblems, layerRange } from "./probe/schema.js";
 import { epochUsFromValue, intFromValue, roomFromValue } from "./numerals.js";
 import { applyIdentity, firstJsonObjects, jsonLinesParser, pageHull, stateFromValue } from "./records.js";
 
@@ -22,17 +24,19 @@ import { applyIdentity, firstJsonObjects, jsonLinesParser, pageHull, stateFromVa
 const COLUMN_FIELDS = new Set(["ts", "ev", "host", "role", "dp", "pp", "tp", "room", "rid", "chunk", "layer", "pages"]);
 
 export function probeRecordToEvent(
-  rec: Record<string, unknown>,
+  record: Record<string, unknown>,
   text: string,
   lineNo: number,
   issues: ParseIssue[],
 ): ParsedEvent | undefined {
+  let rec = record;
   if (rec.ts === undefined) return issue(issues, lineNo, "probe record lacks ts");
   if (typeof rec.ev !== "string" || rec.ev === "") return issue(issues, lineNo, "probe record lacks ev");
   const tsUs = epochUsFromValue(rec.ts);
   if (tsUs === undefined) return issue(issues, lineNo, `probe record ts ${JSON.stringify(rec.ts)} is not a time`);
 
-  const ev: ParsedEvent = { tsUs, line: lineNo, kind: rec.ev, text };
+  rec = withoutBadFields(rec, lineNo, issues);
+  const ev: ParsedEvent = { tsUs, line: lineNo, kind: rec.ev as string, text };
   const attrs: Record<string, unknown> = {};
   applyIdentity(ev, rec, attrs);
   const room = roomFromValue(rec.room);
@@ -53,6 +57,11 @@ export function probeRecordToEvent(
   for (const key of Object.keys(rec)) {
     if (!COLUMN_FIELDS.has(key)) attrs[key] = rec[key];
   }
+  const range = ev.kind === "hicache.load" ? layerRange(rec.layers) : undefined;
+  if (range) {
+    attrs.layers = range.end;
+    attrs.first_layer = range.first;
+  }
   const state = pollState(rec);
   if (state !== undefined) {
     ev.state = state;
@@ -67,6 +76,18 @@ export function probeRecordToEvent(
     break;
   }
   return ev;
+}
+
+/** The record without the fields that break its `ev`'s schema (probe/schema.ts), each reported with the line. */
+function withoutBadFields(rec: Record<string, unknown>, lineNo: number, issues: ParseIssue[]): Record<string, unknown> {
+  const problems = fieldProblems(rec.ev as string, rec);
+  if (problems.length === 0) return rec;
+  const kept = { ...rec };
+  for (const p of problems) {
+    issues.push({ line: lineNo, message: `probe ${String(rec.ev)} field ${p.field} ${JSON.stringify(rec[p.field])}: ${p.message}; left out (docs/evidence.md §3)` });
+    delete kept[p.field];
+  }
+  return kept;
 }
 
 /** kv.poll carries `local` and `reduced`; the reduced value is what the scheduler acts on (§8). */
