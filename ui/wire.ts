@@ -8,9 +8,8 @@ import type { Component } from "../domain/vocabulary.js";
 import type { Finding as ContractFinding, Suspect as ContractSuspect, WitnessLine } from "../analyzer/rules/finding.js";
 
 /**
- * Spans the events of a window imply (ui/server/timeline-details.ts): type 0
- * a chunk's transfer, 1 a room's pages held, 2 a timeout's wait. `open`: not
- * ended within the incident.
+ * Spans the events of a window imply (ui/server/timeline-details.ts), typed
+ * by ui/view/spanTypes.ts. `open`: not ended within the incident.
  */
 export interface SpanWire {
   start: number[];
@@ -74,6 +73,33 @@ export interface Lane {
   /** "DP0 TP3" or "-" — the rank within the group. */
   rank: string;
   events: number;
+}
+
+/** A counter track: one Prometheus series of one lane (ui/server/counter-tracks.ts). */
+export interface CounterTrack {
+  lane: number;
+  /** `name{label="v",…}`, the track's label. */
+  series: string;
+  metric: string;
+  /** A counter: its rate per second is drawn, not its value. */
+  rate: boolean;
+}
+
+/** One track's points in a window: time, drawn value (a gauge's value or a counter's rate) and the sample's event. */
+export interface CounterPoints {
+  /** Index into LanesAnswer.counterTracks. */
+  track: number;
+  ts: number[];
+  value: number[];
+  seq: number[];
+}
+
+/** GET /incidents/:id/counters: each track with points in [fromUs, toUs), at most two a pixel column. */
+export interface CountersAnswer {
+  fromUs: number;
+  toUs: number;
+  px: number;
+  tracks: CounterPoints[];
 }
 
 /** The whole incident at a glance: event density per lane group, and the stretches with no event at all. */

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { replayIncident } from "../../analyzer/replay/replay.js";
 import { roomFlow } from "../../ui/server/flows.js";
 import { buildTimelineIndex } from "../../ui/server/timeline-index.js";
-import { SPAN_TRANSFER } from "../../ui/server/timeline-details.js";
+import { SpanTypes } from "../../ui/view/spanTypes.js";
 import { eventsOfRoom } from "../../store/read/events.js";
 import { Evidence } from "../../analyzer/rules/evidence.js";
 import { causalInversions } from "../../analyzer/rules/gaps/clock.js";
@@ -55,7 +55,7 @@ test("the post's arrow and transfer span end at the notification of the decode r
   assert.deepEqual(flow.edges.filter((e) => e.from === postTp1).map((e) => e.to), [notifyTp1]);
 
   const { spans } = index;
-  const transfers = Array.from(spans.type.keys()).filter((i) => spans.type[i] === SPAN_TRANSFER);
+  const transfers = Array.from(spans.type.keys()).filter((i) => spans.type[i] === SpanTypes.transfer);
   const fromPostTp1 = transfers.filter((i) => spans.start[i] === index.ts[index.posOfSeq[postTp1]!]);
   assert.deepEqual(fromPostTp1.map((i) => spans.seq[i]), [notifyTp1]);
   assert.equal(spans.end[fromPostTp1[0]!], index.ts[index.posOfSeq[notifyTp1]!]);

@@ -34,6 +34,18 @@ export const WindowQuery = z
   .strict()
   .refine((q) => q.to > q.from, { message: "'to' must be after 'from'", path: ["to"] });
 
+export const CounterQuery = z
+  .object({
+    from: TS_US,
+    to: TS_US,
+    /** Pixel columns the window is drawn across: at most two points each per track. */
+    px: z.coerce.number().int().min(1).max(8000),
+    /** Only the tracks of these lanes (comma-separated ids); all by default. */
+    lanes: IdList.optional(),
+  })
+  .strict()
+  .refine((q) => q.to > q.from, { message: "'to' must be after 'from'", path: ["to"] });
+
 const ROOM = z.string().regex(/^\d{1,20}$/, "a room is its decimal number");
 
 export const StateQuery = z

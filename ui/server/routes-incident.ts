@@ -8,11 +8,12 @@ import { eventBySeq } from "../../store/read/events.js";
 import { listSources } from "../../store/read/sources.js";
 import { sourceName } from "../../store/read/sources.js";
 import { HttpError, parseOr400 } from "./errors.js";
-import { FlowQuery, IncidentParams, OverviewQuery, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
+import { CounterQuery, FlowQuery, IncidentParams, OverviewQuery, SeqParams, TextSliceQuery, WindowQuery } from "./params.js";
 import { boundedAttrs, excerpt, MAX_SLICE, TEXT_EXCERPT } from "./excerpt.js";
 import { positionOfSeq } from "./timeline-index.js";
 import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
 import { overview, queryWindow } from "./window-query.js";
+import { queryCounters } from "./counter-tracks.js";
 import { roomFlow } from "./flows.js";
 import { readFindings } from "./findings.js";
 import type { Registry } from "./registry.js";
@@ -26,6 +27,13 @@ function countKinds(idx: { kinds: string[]; kind: Uint16Array }): number[] {
   const counts = new Array<number>(idx.kinds.length).fill(0);
   for (let i = 0; i < idx.kind.length; i++) counts[idx.kind[i]!]!++;
   return counts;
+}
+
+/** The types of the spans an event defines (ui/view/spanTypes.ts), each once. */
+function spanTypesOf(spans: { seq: Uint32Array; type: Uint8Array }, seq: number): number[] {
+  const types = new Set<number>();
+  for (let i = 0; i < spans.seq.length; i++) if (spans.seq[i] === seq) types.add(spans.type[i]!);
+  return [...types].sort((a, b) => a - b);
 }
 
 /** The incident a path names; 404 when unknown, 409 while it is not ready. */
@@ -69,6 +77,7 @@ export function incidentRoutes(registry: Registry): Router {
       kindTones: idx.kinds.map((k) => toneOfKind(k, null)),
       kindCounts: countKinds(idx),
       labels: idx.labels,
+      counterTracks: idx.counters.tracks.map(({ lane, series, metric, rate }) => ({ lane, series, metric, rate })),
       firstTsUs: idx.firstTsUs,
       lastTsUs: idx.lastTsUs,
       events: idx.ts.length,
@@ -88,6 +97,12 @@ export function incidentRoutes(registry: Registry): Router {
         ...(q.hideSpans && { hideSpans: q.hideSpans }),
       }),
     );
+  });
+
+  router.get("/incidents/:id/counters", async (req, res) => {
+    const id = readyIncident(req);
+    const q = parseOr400(CounterQuery, req.query, "counter window");
+    res.json(queryCounters((await registry.timeline(id)).counters, { fromUs: q.from, toUs: q.to, px: q.px, ...(q.lanes && { lanes: q.lanes }) }));
   });
 
   router.get("/incidents/:id/overview", async (req, res) => {
@@ -112,6 +127,7 @@ export function incidentRoutes(registry: Registry): Router {
       attrsCut: cut,
       source: source ?? null,
       lane: pos === undefined ? null : idx.lane[pos],
+      spanTypes: spanTypesOf(idx.spans, seq),
     });
   });
 

@@ -10,24 +10,24 @@
 //   room      a decode room's pages, from kv.alloc to kv.free;
 //   wait      a timeout's wait, back from its line by the time it names
 //             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
-//             kv.timeout's after_s): the state the line implies held that long.
+//             kv.timeout's after_s): the state the line implies held that long;
+//   stage     a trace span, start to end (stage-slices.ts).
 
 import type { IncidentDb } from "../../store/db.js";
 import { detailRows } from "../../store/read/records.js";
 import type { LandingColumns } from "./timeline-index.js";
-
-export const SPAN_TRANSFER = 0;
-export const SPAN_ROOM = 1;
-export const SPAN_WAIT = 2;
+import { SpanTypes } from "../view/spanTypes.js";
+import { stageSlices } from "./stage-slices.js";
 
 /** Spans sorted by start; `open` spans did not end within the incident (their end is its last event). */
 export interface SpanColumns {
   start: Float64Array;
   end: Float64Array;
   lane: Uint16Array;
+  /** ui/view/spanTypes.ts */
   type: Uint8Array;
   open: Uint8Array;
-  /** The event that defines the span: the landing, the free, the timeout (the start when it is open). */
+  /** The event that defines the span: the landing, the free, the timeout, the trace span (the start when it is open). */
   seq: Uint32Array;
   label: Uint16Array;
   /** Index into `rooms` of the room the span belongs to; 0 for none. */
@@ -151,30 +151,31 @@ export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColum
       const landing = landingOf.get(seq);
       const landingPos = landing === undefined ? undefined : at.posOf(landing);
       // A landing logged earlier than its post on another host's clock is drawn with no length.
-      if (landingPos !== undefined) spans.push({ start: ts, end: Math.max(ts, at.ts[landingPos]!), lane, type: SPAN_TRANSFER, open: false, seq: landing!, label: table.id(`c${chunk} in flight`), room });
+      if (landingPos !== undefined) spans.push({ start: ts, end: Math.max(ts, at.ts[landingPos]!), lane, type: SpanTypes.transfer, open: false, seq: landing!, label: table.id(`c${chunk} in flight`), room });
       else posts.push({ seq, pos, chunk, room });
     } else if (kind === "kv.alloc" && room !== null) allocs.set(`${room}:${lane}`, { seq, pos, room });
     else if (kind === "kv.free" && room !== null) {
       const alloc = allocs.get(`${room}:${lane}`);
       if (alloc) {
         allocs.delete(`${room}:${lane}`);
-        spans.push({ start: at.ts[alloc.pos]!, end: ts, lane, type: SPAN_ROOM, open: false, seq, label: table.id("pages held"), room });
+        spans.push({ start: at.ts[alloc.pos]!, end: ts, lane, type: SpanTypes.room, open: false, seq, label: table.id("pages held"), room });
       }
     }
     const wait = waitOf(attrs, state);
     if (wait) {
       const label = `waited ${wait.seconds}s${wait.in ? ` in ${wait.in}` : ""}`;
-      spans.push({ start: ts - wait.seconds * 1e6, end: ts, lane, type: SPAN_WAIT, open: false, seq, label: table.id(label), room });
+      spans.push({ start: ts - wait.seconds * 1e6, end: ts, lane, type: SpanTypes.wait, open: false, seq, label: table.id(label), room });
     }
   }
   for (const post of posts) {
     const label = table.id(`c${post.chunk} never landed`);
-    spans.push({ start: at.ts[post.pos]!, end: at.lastTsUs, lane: at.lane[post.pos]!, type: SPAN_TRANSFER, open: true, seq: post.seq, label, room: post.room });
+    spans.push({ start: at.ts[post.pos]!, end: at.lastTsUs, lane: at.lane[post.pos]!, type: SpanTypes.transfer, open: true, seq: post.seq, label, room: post.room });
   }
   for (const alloc of allocs.values()) {
     const label = table.id("pages never freed");
-    spans.push({ start: at.ts[alloc.pos]!, end: at.lastTsUs, lane: at.lane[alloc.pos]!, type: SPAN_ROOM, open: true, seq: alloc.seq, label, room: alloc.room });
+    spans.push({ start: at.ts[alloc.pos]!, end: at.lastTsUs, lane: at.lane[alloc.pos]!, type: SpanTypes.room, open: true, seq: alloc.seq, label, room: alloc.room });
   }
+  for (const slice of stageSlices(db, at)) spans.push({ ...slice, open: false, label: table.id(slice.label) });
   spans.sort((a, b) => a.start - b.start || a.end - b.end);
   const rooms = [""];
   const roomIds = new Map<string, number>();

@@ -12,6 +12,7 @@ import type { Component } from "../../domain/vocabulary.js";
 import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
 import { groupLabel, laneKey, rankLabel, sortLanes } from "./lanes.js";
 import { buildDetails, emptyGaps, type SpanColumns } from "./timeline-details.js";
+import { buildCounterTracks, type CounterColumns } from "./counter-tracks.js";
 import { replayIncident } from "../../analyzer/replay/replay.js";
 import type { TransferLanding } from "../../analyzer/model/transferPairing.js";
 
@@ -31,6 +32,8 @@ export interface TimelineIndex {
   label: Uint16Array;
   labels: string[];
   spans: SpanColumns;
+  /** The Prometheus samples as one track per series and lane. */
+  counters: CounterColumns;
   /** The model's landings (analyzer/model/transferPairing.ts): post seq, the seq that landed it, 1 where a kv.done did. */
   landings: LandingColumns;
   /** The rooms spans belong to (SpanColumns.room); [0] is none. */
@@ -84,18 +87,20 @@ export function buildTimelineIndex(db: IncidentDb, landings: readonly TransferLa
   const n = ev.ts.length;
   const firstTsUs = n ? ev.ts[0]! : null;
   const lastTsUs = n ? ev.ts[n - 1]! : null;
-  const details = buildDetails(db, {
-    posOf: (s) => (s < ev.posOfSeq.length && ev.posOfSeq[s] !== ABSENT ? ev.posOfSeq[s] : undefined),
+  const placement = {
+    posOf: (s: number) => (s < ev.posOfSeq.length && ev.posOfSeq[s] !== ABSENT ? ev.posOfSeq[s] : undefined),
     ts: ev.ts,
     lane: ev.lane,
     lastTsUs: lastTsUs ?? 0,
-  }, landed);
+  };
+  const details = buildDetails(db, placement, landed);
   const spanUs = n ? lastTsUs! - firstTsUs! : 0;
   return {
     ...ev,
     label: details.labelOf,
     labels: details.labels,
     spans: details.spans,
+    counters: buildCounterTracks(db, placement),
     landings: landed,
     spanRooms: details.rooms,
     shortSpanUs: Math.max(1e6, spanUs / 100),
@@ -196,16 +201,4 @@ function scanEvents(db: IncidentDb): ScannedEvents {
 export function positionOfSeq(idx: TimelineIndex, seq: number): number | undefined {
   const p = seq >= 0 && seq < idx.posOfSeq.length ? idx.posOfSeq[seq]! : ABSENT;
   return p === ABSENT ? undefined : p;
-}
-
-/** First position whose value is >= v. */
-export function lowerBound(sorted: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -11,7 +11,7 @@ import { writeTimelineColumns } from "../../store/writeDerived.js";
 import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */
-const LAYOUT = 2;
+const LAYOUT = 3;
 
 interface Header {
   layout: typeof LAYOUT;
@@ -19,6 +19,7 @@ interface Header {
   kinds: string[];
   labels: string[];
   spanRooms: string[];
+  counterTracks: TimelineIndex["counters"]["tracks"];
   gaps: [number, number][];
   shortSpanUs: number;
   maxSeq: number;
@@ -43,6 +44,9 @@ const COLUMNS: Record<string, [ColumnType, (idx: TimelineIndex) => Column]> = {
   "span.seq": [Uint32Array, (i) => i.spans.seq],
   "span.label": [Uint16Array, (i) => i.spans.label],
   "span.room": [Uint32Array, (i) => i.spans.room],
+  "counter.ts": [Float64Array, (i) => i.counters.ts],
+  "counter.value": [Float64Array, (i) => i.counters.value],
+  "counter.seq": [Uint32Array, (i) => i.counters.seq],
   "landing.post": [Uint32Array, (i) => i.landings.post],
   "landing.seq": [Uint32Array, (i) => i.landings.landing],
   "landing.done": [Uint8Array, (i) => i.landings.byDone],
@@ -66,6 +70,7 @@ export function storeTimelineIndex(db: IncidentDb, landings?: readonly TransferL
     kinds: index.kinds,
     labels: index.labels,
     spanRooms: index.spanRooms,
+    counterTracks: index.counters.tracks,
     gaps: index.gaps,
     shortSpanUs: index.shortSpanUs,
     maxSeq: index.posOfSeq.length - 1,
@@ -112,6 +117,7 @@ export function storedTimelineIndex(db: IncidentDb): TimelineIndex | undefined {
       label: col("span.label"),
       room: col("span.room"),
     },
+    counters: { tracks: header.counterTracks, ts: col("counter.ts"), value: col("counter.value"), seq: col("counter.seq") },
     landings: { post: col("landing.post"), landing: col("landing.seq"), byDone: col("landing.done") },
     posOfSeq,
     firstTsUs: n ? ts[0]! : null,

@@ -4,7 +4,8 @@
 // overview strip.
 
 import type { BucketColumns, OverviewAnswer, SpanWire, WindowColumns } from "../wire.js";
-import { lowerBound, type TimelineIndex } from "./timeline-index.js";
+import type { TimelineIndex } from "./timeline-index.js";
+import { lowerBound } from "./sorted.js";
 
 export interface WindowWish {
   fromUs: number;

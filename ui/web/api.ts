@@ -2,6 +2,7 @@
 // a stack trace), so the page can show them as they are.
 
 import type {
+  CountersAnswer,
   EventAnswer,
   FindingsAnswer,
   HypothesisCheck,
@@ -68,6 +69,8 @@ export const api = {
       },
       signal,
     ),
+  counters: (id: string, w: { from: number; to: number; px: number; lanes: number[] }, signal?: AbortSignal) =>
+    getJson<CountersAnswer>(`${inc(id)}/counters`, { from: Math.floor(w.from), to: Math.ceil(w.to), px: w.px, lanes: w.lanes.join(",") }, signal),
   overview: (id: string, buckets: number) => getJson<OverviewAnswer>(`${inc(id)}/overview`, { buckets }),
   search: (id: string, q: string, text: boolean, signal?: AbortSignal) => getJson<SearchAnswer>(`${inc(id)}/search`, { q, text: text ? 1 : undefined }, signal),
   event: (id: string, seq: number) => getJson<EventAnswer>(`${inc(id)}/events/${seq}`),

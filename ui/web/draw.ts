@@ -1,13 +1,15 @@
 // One frame of the timeline on canvas: row backgrounds, folded gaps, spans,
 // event marks or density buckets, names beside marks where there is room
 // (Perfetto-style), the witness band and highlights, the selected room's flow
-// arrows, the selection and the time cursor. Plain rectangles, text and
+// arrows, the counter tracks (counter-tracks.ts), the selection and the time cursor. Plain rectangles, text and
 // paths; nothing here allocates per event.
 
 import type { TimeMap } from "../view/timemap.js";
+import { SPAN_TYPES } from "../view/spanTypes.js";
 import type { Marks, Palette } from "./marks.js";
 import type { Row, RowIndex } from "./rows.js";
-import type { PlacedWitness, RoomFlow } from "./types.js";
+import type { CounterPoints, CounterTrack, PlacedWitness, RoomFlow } from "./types.js";
+import { drawCounterTracks } from "./counter-tracks.js";
 
 export interface Frame {
   width: number;
@@ -26,6 +28,8 @@ export interface Frame {
   selected: { tsUs: number; lane: number } | null;
   flow: RoomFlow | null;
   cursorTsUs: number | null;
+  counterPoints: Map<number, CounterPoints>;
+  counterTracks: CounterTrack[];
 }
 
 export const COLORS = {
@@ -43,9 +47,6 @@ export const COLORS = {
   cursor: "#ffc857",
 };
 
-/** Span bar colours by type (transfer, room pages, wait). */
-export const SPAN_COLORS = ["rgba(79, 201, 164, 0.75)", "rgba(135, 160, 210, 0.55)", "rgba(240, 160, 75, 0.8)"];
-export const SPAN_NAMES = ["transfer in flight", "room holds pages", "waiting (until a timeout)"];
 const SPAN_BAR = 4;
 const LABEL_FONT = "9.5px ui-monospace, SFMono-Regular, Menlo, monospace";
 
@@ -60,7 +61,8 @@ function textWidth(ctx: CanvasRenderingContext2D, s: string): number {
   return w;
 }
 
-export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): void {
+/** Draws a frame; returns how many counter tracks had a line drawn. */
+export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): number {
   ctx.fillStyle = COLORS.background;
   ctx.fillRect(0, 0, f.width, f.height);
   const first = firstVisibleRow(f.rows, f.scrollTop);
@@ -87,6 +89,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): void {
     drawMarks(ctx, f);
     if (f.labels && f.marks.data.mode === "events") drawLabels(ctx, f, first, written);
   }
+  const tracks = drawCounterTracks(ctx, f, f.counterPoints, f.counterTracks);
   if (f.flow) drawFlow(ctx, f);
   if (f.witness.length) drawWitness(ctx, f);
   if (f.selected) {
@@ -106,6 +109,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): void {
     ctx.lineTo(x, f.height);
     ctx.stroke();
   }
+  return tracks;
 }
 
 /** x of a real time. */
@@ -224,8 +228,10 @@ function drawSpans(ctx: CanvasRenderingContext2D, f: Frame, written: Map<number,
     const x1 = Math.min(f.width + 2, (s.d1[i]! - f.d0) * f.scale);
     if (x1 < 0 || x0 > f.width) continue;
     const barY = y + row.h - SPAN_BAR - 1;
-    ctx.fillStyle = SPAN_COLORS[s.type[i]!] ?? SPAN_COLORS[0]!;
-    if (s.open[i]) for (let x = x0; x < x1; x += 8) ctx.fillRect(x, barY, Math.min(5, x1 - x), SPAN_BAR);
+    const type = SPAN_TYPES[s.type[i]!] ?? SPAN_TYPES[0]!;
+    ctx.fillStyle = type.colour;
+    if (type.outlined) drawOutlined(ctx, x0, barY, Math.max(2, x1 - x0));
+    else if (s.open[i]) for (let x = x0; x < x1; x += 8) ctx.fillRect(x, barY, Math.min(5, x1 - x), SPAN_BAR);
     else ctx.fillRect(x0, barY, Math.max(1, x1 - x0), SPAN_BAR);
     const text = s.text[i]!;
     if (!f.labels || !text || row.h < 13) continue;
@@ -238,6 +244,15 @@ function drawSpans(ctx: CanvasRenderingContext2D, f: Frame, written: Map<number,
     if (taken) taken.push([at - 4, at + w + 4]);
     else written.set(s.row[i]!, [[at - 4, at + w + 4]]);
   }
+}
+
+/** A span that should have ended and did not: its outline over a sparse hatch, so it reads apart from filled bars. */
+function drawOutlined(ctx: CanvasRenderingContext2D, x: number, y: number, w: number): void {
+  ctx.fillRect(x, y - 1, w, 1);
+  ctx.fillRect(x, y + SPAN_BAR, w, 1);
+  ctx.fillRect(x, y - 1, 1, SPAN_BAR + 2);
+  ctx.fillRect(x + w - 1, y - 1, 1, SPAN_BAR + 2);
+  for (let hx = x + 3; hx < x + w - 1; hx += 4) ctx.fillRect(hx, y + 1, 1, SPAN_BAR - 2);
 }
 
 function drawWitnessBand(ctx: CanvasRenderingContext2D, f: Frame): void {

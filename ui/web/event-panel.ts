@@ -1,9 +1,11 @@
 // The selected event: its fields, where it came from, its raw log line (as
-// text), and links to the previous/next event of the same room, rank and page.
+// text), what span it defines (an orphaned stage slice says why it is one),
+// and links to the previous/next event of the same room, rank and page.
 
 import { append, h, clear } from "./dom.js";
 import { formatUtc, kvPollName } from "./format.js";
 import { formatCount } from "./format.js";
+import { SPAN_TYPES } from "../view/spanTypes.js";
 import type { EventAnswer, TextSlice } from "./types.js";
 import type { StepScope } from "./url.js";
 
@@ -46,6 +48,7 @@ export class EventPanel {
       ["layer", ev.layer === null ? null : String(ev.layer)],
       ["pages", ev.pageLo === null ? null : `[${ev.pageLo}, ${ev.pageHi})`],
       ["KVPoll", ev.state === null ? null : `${ev.state} ${kvPollName(ev.state)}`],
+      ["span", answer.spanTypes.map((t) => SPAN_TYPES[t]?.name ?? "?").join(", ") || null],
       ["source", answer.source ? `${answer.source.path}:${ev.line} (${answer.source.format})` : `line ${ev.line}`],
     ];
     const nav = (label: string, by: StepScope, enabled: boolean) =>
@@ -58,6 +61,7 @@ export class EventPanel {
       );
     const cut = Object.entries(answer.attrsCut ?? {});
     const attrs = ev.attrs && Object.keys(ev.attrs).length ? h("pre", { class: "attrs" }, JSON.stringify(ev.attrs, null, 1)) : null;
+    const notes = answer.spanTypes.flatMap((t) => SPAN_TYPES[t]?.note ?? []).map((note) => h("p", { class: "span-note" }, note));
     const attrsNote = cut.length ? h("p", { class: "cut-note" }, `Cut: ${cut.map(([k, n]) => `${k} (${formatCount(n)} more characters)`).join(", ")}`) : null;
     append(this.element, [
       h(
@@ -72,6 +76,7 @@ export class EventPanel {
         { class: "fields" },
         ...fields.filter(([, v]) => v !== null).map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v))),
       ),
+      ...notes,
       attrs,
       attrsNote,
       h("div", { class: "raw-title" }, "Raw record"),

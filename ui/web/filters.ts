@@ -4,7 +4,7 @@
 // a text matched against host, role and rank).
 
 import { h } from "./dom.js";
-import { SPAN_COLORS, SPAN_NAMES } from "./draw.js";
+import { SPAN_TYPES } from "../view/spanTypes.js";
 import { formatCount } from "./format.js";
 import type { Palette } from "./marks.js";
 import type { Lane, LanesAnswer } from "./types.js";
@@ -77,8 +77,8 @@ export class FilterBar {
         ...kinds.map(({ k, i, n }) =>
           chip(k, this.palette.kindColors[i]!, this.state.hideKinds.includes(k), formatCount(n), () => this.change({ hideKinds: toggled(this.state.hideKinds, k) }), { "data-kind": k }),
         ),
-        ...SPAN_NAMES.map((name, type) =>
-          chip(name, SPAN_COLORS[type]!, this.state.hideSpans.includes(type), null, () => this.change({ hideSpans: toggled(this.state.hideSpans, type) }), { "data-span": String(type) }),
+        ...SPAN_TYPES.map(({ name, colour }, type) =>
+          chip(name, colour, this.state.hideSpans.includes(type), null, () => this.change({ hideSpans: toggled(this.state.hideSpans, type) }), { "data-span": String(type) }),
         ),
       ),
       h(

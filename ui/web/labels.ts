@@ -1,14 +1,24 @@
 // The lane labels beside the canvas: one per row, with its event count. Group
 // and rank rows are buttons that open and close (click, Enter or Space), so
 // every lane can be reached from the keyboard; lane rows are focusable too.
+// A row with counter tracks names each track's series beside its band.
 
 import { COMPONENT_COLORS } from "../view/kindColors.js";
 import { h } from "./dom.js";
 import { formatCount } from "./format.js";
-import type { Row } from "./rows.js";
-import type { Lane } from "./types.js";
+import { TRACK_HEIGHT, type Row } from "./rows.js";
+import type { CounterTrack, Lane } from "./types.js";
 
-export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[], onToggle: (key: string) => void): void {
+/** The series of a row's tracks, each at its band (below the lane's own name in the first). */
+function trackLabels(row: Row, tracks: CounterTrack[]): HTMLElement[] {
+  return row.tracks.map((id, k) => {
+    const t = tracks[id];
+    const name = t ? `${t.series}${t.rate ? " (rate /s)" : ""}` : "?";
+    return h("span", { class: "track-label", "data-track": id, title: name, style: `top:${k * TRACK_HEIGHT + 14}px` }, name);
+  });
+}
+
+export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[], tracks: CounterTrack[], onToggle: (key: string) => void): void {
   const eventsOfRow = (row: Row) => row.lanes.reduce((n, id) => n + (lanes[id]?.events ?? 0), 0);
   container.replaceChildren(
     ...rows.map((row) => {
@@ -17,7 +27,7 @@ export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[],
       const el = h(
         "div",
         {
-          class: `label depth-${row.depth}${row.open ? " open" : ""}`,
+          class: `label depth-${row.depth}${row.open ? " open" : ""}${row.tracks.length ? " with-tracks" : ""}`,
           "data-key": row.key,
           style: `top:${row.y}px;height:${row.h}px`,
           title: `${row.label} — ${count} events`,
@@ -31,6 +41,7 @@ export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[],
           : h("span", { class: "swatch", style: `background:${COMPONENT_COLORS[row.component!]}` }),
         h("span", { class: "name" }, row.label),
         h("span", { class: "count" }, count),
+        ...trackLabels(row, tracks),
       );
       if (expandable) {
         el.addEventListener("click", () => onToggle(row.key));

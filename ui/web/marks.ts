@@ -1,6 +1,7 @@
 // Turning a window answer into draw lists: one list per fill style, so a
 // frame sets each colour once and then draws plain rectangles; the names
-// each row can show, in time order; and the spans, placed on rows. Built when
+// each row can show, in time order; and the spans, placed on rows. A row
+// with counter tracks draws them instead of marks. Built when
 // data arrives, rows open or close, or the time layout changes — never per
 // frame. Times are display times (ui/view/timemap.ts).
 
@@ -108,6 +109,7 @@ export function buildMarks(data: WindowColumns, l: MarkLayout): Marks {
       const style = l.palette.style(l.palette.eventColor(data.kind[i]!, data.tone[i]!));
       const text = l.palette.labelText(data.label[i]!, data.kind[i]!);
       for (const r of l.index.rowsOfLane[data.lane[i]!] ?? []) {
+        if (l.rows[r]!.tracks.length) continue;
         out.row.push(r);
         out.t0.push(t);
         out.t1.push(t);
@@ -142,6 +144,7 @@ function bucketMarks(data: Extract<WindowColumns, { mode: "buckets" }>, l: MarkL
     for (let b = 0; b < B; b++) maxByDepth[row.depth] = Math.max(maxByDepth[row.depth]!, counts[r * B + b]!);
   });
   l.rows.forEach((row, r) => {
+    if (row.tracks.length) return;
     const logMax = Math.log1p(maxByDepth[row.depth]!);
     // Neighbouring buckets of one style are one rectangle.
     let open = -1;

@@ -1,7 +1,8 @@
 // The rows of the timeline: a header row per host/role group, a row per rank
 // inside it, and a row per component lane inside an open rank. A header row
 // shows the sum of the lanes below it, so a closed group still shows where its
-// events are.
+// events are. A lane row with counter tracks is one track band taller per
+// track, and draws the tracks instead of its marks.
 
 import type { Component, Lane } from "./types.js";
 
@@ -13,12 +14,16 @@ export interface Row {
   lanes: number[];
   component: Component | null;
   open: boolean;
+  /** Counter track ids drawn in the row, one band each (LanesAnswer.counterTracks); only on a lane's own row. */
+  tracks: number[];
   /** Top edge and height, in content pixels. */
   y: number;
   h: number;
 }
 
 export const ROW_HEIGHT = [22, 17, 14] as const;
+/** The height of one counter track's band. */
+export const TRACK_HEIGHT = 30;
 
 export const groupKey = (lane: Lane) => `g:${lane.group}`;
 export const rankKey = (lane: Lane) => `r:${lane.group}|${lane.rank}`;
@@ -28,14 +33,17 @@ export function isOpen(key: string, toggled: ReadonlySet<string>): boolean {
   return key.startsWith("g:") !== toggled.has(key);
 }
 
-/** Rows for the lanes that pass `shown` (the lane filters); a group or rank with no lane shown has no row. */
-export function layoutRows(allLanes: Lane[], toggled: ReadonlySet<string>, shown: (lane: Lane) => boolean = () => true): Row[] {
+/**
+ * Rows for the lanes that pass `shown` (the lane filters); a group or rank
+ * with no lane shown has no row. `tracksOfLane`: the counter tracks of each lane.
+ */
+export function layoutRows(allLanes: Lane[], toggled: ReadonlySet<string>, shown: (lane: Lane) => boolean = () => true, tracksOfLane: readonly (readonly number[])[] = []): Row[] {
   const lanes = allLanes.filter(shown);
   const rows: Row[] = [];
   let y = 0;
-  const push = (row: Omit<Row, "y" | "h">) => {
-    const h = ROW_HEIGHT[row.depth];
-    rows.push({ ...row, y, h });
+  const push = (row: Omit<Row, "y" | "h" | "tracks">, tracks: readonly number[] = []) => {
+    const h = Math.max(ROW_HEIGHT[row.depth], tracks.length * TRACK_HEIGHT);
+    rows.push({ ...row, tracks: [...tracks], y, h });
     y += h;
   };
   let i = 0;
@@ -57,7 +65,7 @@ export function layoutRows(allLanes: Lane[], toggled: ReadonlySet<string>, shown
       push({ key: rKey, depth: 1, label: rank, lanes: inRank.map((l) => l.id), component: null, open: rOpen });
       if (!rOpen) continue;
       for (const lane of inRank) {
-        push({ key: `l:${lane.id}`, depth: 2, label: lane.component, lanes: [lane.id], component: lane.component, open: false });
+        push({ key: `l:${lane.id}`, depth: 2, label: lane.component, lanes: [lane.id], component: lane.component, open: false }, tracksOfLane[lane.id]);
       }
     }
   }

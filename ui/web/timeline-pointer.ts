@@ -1,10 +1,12 @@
 // The pointer on the timeline: wheel zoom (d3-zoom) and horizontal wheel
 // pan, dragging the time cursor, the tooltip, and clicks: an event selects
-// it, a span selects the event that defines it, a bucket zooms in on itself.
+// it, a span selects the event that defines it, a counter track's sample
+// selects its event, a bucket zooms in on itself.
 
 import { select } from "d3";
-import { formatCount, formatOffset } from "./format.js";
+import { formatCount, formatOffset, formatUtc } from "./format.js";
 import { hitTest, type Hit } from "./hit.js";
+import { formatValue, hitSample, type SampleHit } from "./counter-tracks.js";
 import type { Timeline } from "./timeline.js";
 
 export class TimelinePointer {
@@ -71,22 +73,27 @@ export class TimelinePointer {
     select(this.t.axisSvg).on("click", (ev: MouseEvent) => this.t.cb.onCursor(this.timeAt(ev.clientX)));
   }
 
-  /** The span, event or bucket under the pointer. */
-  private hit(ev: MouseEvent): Hit | null {
+  /** The span, event, counter sample or bucket under the pointer. */
+  private hit(ev: MouseEvent): Hit | { sample: SampleHit } | null {
     const marks = this.t.marks;
     const box = this.t.canvas.getBoundingClientRect();
     const y = ev.clientY - box.top + this.t.tracks.scrollTop;
     const r = this.t.rows.findIndex((row) => y >= row.y && y < row.y + row.h);
-    if (!marks || r < 0) return null;
+    if (r < 0) return null;
     const row = this.t.rows[r]!;
+    if (row.tracks.length) {
+      const sample = hitSample(row, y - row.y, ev.clientX - box.left, { ...this.t.view, map: this.t.timeMap }, this.t.counterPoints);
+      return sample && { sample };
+    }
+    if (!marks) return null;
     return hitTest(marks, row, r, ev.clientX - box.left, row.y + row.h - y, this.t.view, new Set(this.t.witness.map((w) => w.seq)));
   }
 
   private onClick(ev: MouseEvent): void {
     const hit = this.hit(ev);
     if (!hit) return;
-    if ("seq" in hit) {
-      this.t.cb.onSelect(hit.seq);
+    if ("sample" in hit || "seq" in hit) {
+      this.t.cb.onSelect("sample" in hit ? hit.sample.seq : hit.seq);
       return;
     }
     const [from, to] = this.t.window;
@@ -103,7 +110,9 @@ export class TimelinePointer {
     }
     const lanes = this.t.lanes;
     tip.textContent =
-      "span" in hit
+      "sample" in hit
+        ? sampleText(hit.sample, lanes.counterTracks[hit.sample.track])
+        : "span" in hit
         ? `${hit.text} — click for its line`
         : "count" in hit
           ? `${formatCount(hit.count)} events — click to zoom in`
@@ -112,4 +121,9 @@ export class TimelinePointer {
     const box = this.t.canvas.getBoundingClientRect();
     tip.style.transform = `translate(${Math.min(this.t.width - 260, ev.clientX - box.left + 12)}px, ${ev.clientY - box.top + 14}px)`;
   }
+}
+
+function sampleText(s: SampleHit, track: { series: string; rate: boolean } | undefined): string {
+  const what = track?.rate ? "rate" : "value";
+  return `${track?.series ?? "?"} ${what} ${formatValue(s.value, track?.rate ?? false)} at ${formatUtc(s.tsUs)} UTC — click for its line`;
 }

@@ -15,10 +15,12 @@ import { formatDuration } from "./format.js";
 import { renderLabels } from "./labels.js";
 import { WindowLoader, type WindowFilter } from "./loader.js";
 import { buildMarks, type Marks, type Palette } from "./marks.js";
+import { CounterLoader } from "./counter-loader.js";
+import { pointsByTrack } from "./counter-tracks.js";
 import { indexRows, keysToReveal, layoutRows, type Row, type RowIndex } from "./rows.js";
 import { TimelinePointer } from "./timeline-pointer.js";
 import type { FindingGroup } from "../view/findingGroups.js";
-import type { Lane, LanesAnswer, PlacedWitness, RoomFlow, WindowColumns } from "./types.js";
+import type { CounterPoints, Lane, LanesAnswer, PlacedWitness, RoomFlow, WindowColumns } from "./types.js";
 
 export const LABEL_WIDTH = 190;
 const MIN_WINDOW_US = 10;
@@ -38,6 +40,11 @@ export class Timeline {
   readonly tooltip: HTMLElement;
   readonly axisSvg: SVGSVGElement;
   readonly loader: WindowLoader;
+  private readonly counters: CounterLoader;
+  /** The counter points held, by track id. */
+  counterPoints = new Map<number, CounterPoints>();
+  /** Per lane, its counter track ids. */
+  private readonly tracksOfLane: number[][];
   private readonly ctx: CanvasRenderingContext2D;
   readonly tracks: HTMLElement;
   private readonly content: HTMLElement;
@@ -100,6 +107,16 @@ export class Timeline {
     );
 
     this.loader = new WindowLoader(incident, (data) => this.onData(data), (m) => cb.onError(m));
+    this.tracksOfLane = lanes.lanes.map(() => []);
+    lanes.counterTracks.forEach((t, id) => this.tracksOfLane[t.lane]?.push(id));
+    this.counters = new CounterLoader(
+      incident,
+      (data) => {
+        this.counterPoints = pointsByTrack(data);
+        this.requestFrame();
+      },
+      (m) => cb.onError(m),
+    );
     const pointer = new TimelinePointer(this);
     this.zoom = d3zoom<HTMLCanvasElement, unknown>()
       .filter((ev: Event) => pointer.zoomFilter(ev))
@@ -298,12 +315,13 @@ export class Timeline {
 
   private relayout(): void {
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.["key"];
-    this.rows = layoutRows(this.lanes.lanes, this.toggled, this.shown);
+    this.rows = layoutRows(this.lanes.lanes, this.toggled, this.shown, this.tracksOfLane);
     this.rowIndex = indexRows(this.rows, this.lanes.lanes.length);
     this.content.style.height = `${this.rowIndex.height}px`;
-    renderLabels(this.labelsEl, this.rows, this.lanes.lanes, (key) => this.toggleRow(key));
+    renderLabels(this.labelsEl, this.rows, this.lanes.lanes, this.lanes.counterTracks, (key) => this.toggleRow(key));
     if (focused) this.labelsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
     this.rebuildMarks();
+    this.wantCounters();
   }
 
   private rebuildMarks(): void {
@@ -323,8 +341,17 @@ export class Timeline {
     const [from, to] = this.window;
     const { scale } = this.view;
     this.loader.want({ fromUs: from, toUs: to, usPerPx: 1 / scale, minUs: this.startUs, maxUs: this.endUs });
+    this.wantCounters();
     this.cb.onView(from, to);
     this.requestFrame();
+  }
+
+  /** The counter points of the tracks on the rows now laid out, for the view. */
+  private wantCounters(): void {
+    const [from, to] = this.window;
+    if (!(to > from)) return;
+    const lanes = this.rows.filter((r) => r.tracks.length).map((r) => r.lanes[0]!);
+    this.counters.want({ fromUs: from, toUs: to, usPerPx: 1 / this.view.scale, minUs: this.startUs, maxUs: this.endUs, lanes });
   }
 
   // ---- drawing ----
@@ -341,7 +368,7 @@ export class Timeline {
   private draw(): void {
     const { d0, scale } = this.view;
     const d1 = d0 + this.width / scale;
-    drawFrame(this.ctx, {
+    const tracksDrawn = drawFrame(this.ctx, {
       width: this.width,
       height: this.height,
       scrollTop: this.tracks.scrollTop,
@@ -357,14 +384,17 @@ export class Timeline {
       selected: this.selected,
       flow: this.flow,
       cursorTsUs: this.cursorTsUs,
+      counterPoints: this.counterPoints,
+      counterTracks: this.lanes.counterTracks,
     });
+    this.element.dataset["tracks"] = String(tracksDrawn);
     this.flags.place({ rows: this.rows, index: this.rowIndex, scrollTop: this.tracks.scrollTop, xOf: (t) => (this.map.toD(t) - d0) * scale, width: this.width, height: this.height });
     renderAxis(this.axisSvg, { d0, d1, map: this.map, originUs: this.lanes.firstTsUs ?? 0, width: this.width });
     const [from, to] = this.window;
     this.spanLabel.textContent = `window ${formatDuration(to - from)}`;
     this.element.dataset["from"] = String(Math.floor(from));
     this.element.dataset["to"] = String(Math.ceil(to));
-    this.element.dataset["loading"] = String(!this.loader.settled);
+    this.element.dataset["loading"] = String(!this.loader.settled || !this.counters.settled);
     if (this.loader.current && !this.firstRenderMarked) {
       this.firstRenderMarked = true;
       performance.mark("kvrewind:first-render");

@@ -5,7 +5,7 @@
 import type { StoredEvent } from "../../domain/event.js";
 import type { ModelStateView } from "../../analyzer/model/api.js";
 import type { PageView } from "../../analyzer/pages/pageView.js";
-import type { Finding, Lane, Suspect } from "../wire.js";
+import type { CounterTrack, Finding, Lane, Suspect } from "../wire.js";
 import type { Component } from "../../domain/vocabulary.js";
 export type { Component };
 import type { HypothesisVerdict as HypothesisVerdictView } from "../../analyzer/hypotheses/verdict.js";
@@ -25,12 +25,14 @@ export interface LanesAnswer {
   kindCounts: number[];
   /** Names of events (label ids of the window answers; [0] is none). */
   labels: string[];
+  /** The counter tracks, by track id (CounterPoints.track). */
+  counterTracks: CounterTrack[];
   firstTsUs: number | null;
   lastTsUs: number | null;
   events: number;
 }
 
-export type { BucketColumns, EventColumns, Finding, Lane, OverviewAnswer, PlacedWitness, SpanWire, Suspect, WindowColumns } from "../wire.js";
+export type { BucketColumns, CounterPoints, CountersAnswer, CounterTrack, EventColumns, Finding, Lane, OverviewAnswer, PlacedWitness, SpanWire, Suspect, WindowColumns } from "../wire.js";
 
 export interface SearchAnswer {
   rooms: { room: string; firstSeq: number; events: number }[];
@@ -47,6 +49,8 @@ export interface EventAnswer {
   attrsCut: Record<string, number>;
   source: { path: string; format: string } | null;
   lane: number | null;
+  /** The types of the spans the event defines (ui/view/spanTypes.ts). */
+  spanTypes: number[];
 }
 
 export interface FindingsAnswer {
