@@ -28,15 +28,19 @@ interface ConfigFacts {
   rows?: number;
 }
 
-/** `config`: the run's settings as this rank states them. */
+/**
+ * `config`: the run's settings as this rank states them. A setting the record
+ * leaves out is the profile's, which a start-up line may have stated
+ * (replay/profileSelection.ts): a config record is not the only evidence.
+ */
 export function onConfig(s: ModelState, ev: EventOf<"config">): void {
   s.seen |= SEEN.config;
   const given = settingsFromConfig(ev.settings);
   const facts: ConfigFacts = {
     dtype: given.indexKDtype ?? s.profile.indexKDtype,
     pageTokens: given.indexKPageSize ?? s.profile.indexKPageSize,
-    bytesPerToken: given.indexKBytesPerTokenConfigured,
-    hostStride: given.hostIndexKPageStride,
+    bytesPerToken: given.indexKBytesPerTokenConfigured ?? s.profile.indexKBytesPerTokenConfigured,
+    hostStride: given.hostIndexKPageStride ?? s.profile.hostIndexKPageStride,
     layers: ev.num_layers,
     tokens: ev.max_total_tokens,
     maxContext: given.maxContext,
