@@ -1,6 +1,9 @@
 // The built-in rules written in the language (docs/hypotheses/) give the same
 // answer as the rules on every fixture incident and every hand-written
-// bundle: a rule is violated exactly where one of its hypotheses is. (The
+// bundle: a rule is violated exactly where one of the hypotheses that restate
+// it is, and wherever it is violated, so is the mechanism hypothesis of one of
+// the causes it decides (a mechanism may happen without its fault: a write into
+// freed pages that the new owner's own write overwrites). (The
 // rules also read the run's stated settings: where a rule says consistent
 // because HiCache is stated off, its hypothesis may be undetermined; never
 // the reverse of a violation.) A rule the language states only in part is
@@ -20,23 +23,21 @@ import { openIncident, type IncidentDb } from "../../store/db.js";
 import { BUNDLE_NAMES, bundleInputs } from "../rules/handBundles.js";
 import { fixtureInputs, sharedIncident, type IncidentInputs } from "../sharedIncident.js";
 
-/**
- * The library hypotheses of each rule, from the one table (analyzer/rules/checks.ts): those that restate
- * its check and, for a rule stated whole, the mechanism hypotheses of the causes it decides (on the
- * fixtures and bundles their violations coincide with the rule's).
- */
+/** The library hypotheses that restate each rule's check, from the one table (analyzer/rules/checks.ts). */
 function hypothesesByRule(inPart: boolean): Partial<Record<RuleId, string[]>> {
   const out: Partial<Record<RuleId, string[]>> = {};
-  const add = (rule: RuleId, name: string) => {
-    if (RULES_STATED_IN_PART.has(rule) === inPart && !(out[rule] ??= []).includes(name)) out[rule]!.push(name);
-  };
-  for (const [name, { rule }] of Object.entries(HYPOTHESIS_CHECKS)) add(rule, name);
-  if (!inPart) for (const { rule, mechanism } of Object.values(CAUSE_CHECKS)) if (mechanism) add(rule, mechanism);
+  for (const [name, { rule }] of Object.entries(HYPOTHESIS_CHECKS)) if (RULES_STATED_IN_PART.has(rule) === inPart) (out[rule] ??= []).push(name);
   return out;
 }
 
 /** Each rule the language expresses whole, and the library hypotheses that state it. */
 const RULE_HYPOTHESES = hypothesesByRule(false);
+
+/** The mechanism hypotheses of the causes each rule decides: one of them is violated wherever the rule is. */
+const RULE_MECHANISMS: Partial<Record<RuleId, string[]>> = {};
+for (const { rule, mechanism } of Object.values(CAUSE_CHECKS)) {
+  if (mechanism && !(RULE_MECHANISMS[rule] ??= []).includes(mechanism)) RULE_MECHANISMS[rule]!.push(mechanism);
+}
 
 /**
  * Rules the language states only in part (docs/hypotheses.md "The library"):
@@ -67,6 +68,10 @@ function disagreements(name: string, db: IncidentDb, report: AnalysisReport): st
     const hypViolated = hyps.some((v) => v.verdict === "violated");
     if (ruleViolated !== hypViolated) out.push(`${name}: ${rule} ${ruleViolated ? "violated" : "not violated"}, ${names.map((n, i) => `${n} ${hyps[i]!.verdict}`).join(", ")}`);
   }
+  for (const [rule, names] of Object.entries(RULE_MECHANISMS)) {
+    const ruleViolated = report.coverage.rules.find((r) => r.rule === rule)?.verdict === "violated";
+    if (ruleViolated && !names.some((n) => verdicts.get(n)!.verdict === "violated")) out.push(`${name}: ${rule} violated, none of its mechanisms (${names.join(", ")}) is`);
+  }
   for (const [rule, names] of Object.entries(RULE_PARTS)) {
     const ruleViolated = report.coverage.rules.find((r) => r.rule === rule)?.verdict === "violated";
     for (const n of names) {
@@ -80,7 +85,7 @@ function disagreements(name: string, db: IncidentDb, report: AnalysisReport): st
 
 test("every library hypothesis a rule maps to exists", () => {
   const names = new Set(library.map((h) => h.name));
-  for (const n of [...Object.values(RULE_HYPOTHESES), ...Object.values(RULE_PARTS)].flat()) assert.ok(names.has(n), n);
+  for (const n of [...Object.values(RULE_HYPOTHESES), ...Object.values(RULE_MECHANISMS), ...Object.values(RULE_PARTS)].flat()) assert.ok(names.has(n), n);
 });
 
 test("on every fixture incident, each rule and its hypotheses agree on whether it is violated", async () => {

@@ -69,7 +69,7 @@ test("--json follows the verdict schema; --markdown is a table; a consistent che
   assert.match(md.stdout, /\| holds \(ruled out as a cause\) \| 111 \| 0 \| 0\.0% \|/);
   const none = kvrewind("check", db, "hicache-gated-index-k-read");
   assert.equal(none.status, 0);
-  assert.match(none.stdout, /UNDETERMINED[\s\S]*missing: no kernel\.read where buffer = index_k and side = decode and consumer >= 0/);
+  assert.match(none.stdout, /UNDETERMINED[\s\S]*missing: no kernel\.read where buffer = index_k and consumer >= 0/);
 });
 
 test("the post-mortem ends with the hypotheses tested: confirmed, ruled out, and untested with what was missing", () => {

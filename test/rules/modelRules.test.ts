@@ -127,3 +127,25 @@ test("configuration alone: fp8-sized pool and host stride for a bf16 buffer, int
   assert.ok(overflow!.witness.some((w) => w.text.includes('"max_context":1179648')));
   assert.deepEqual(report.suspects.map((s) => s.cause).slice(0, 1), ["pool-sizing-fp8-hardcoded"]);
 });
+
+test("an index-K read HiCache has not loaded on a prefill rank: the rule and its hypothesis agree (the hypothesis is no narrower than the rule)", async () => {
+  const P1: Rank = { host: "p0", role: "prefill", tp: 1 };
+  const report = analyzeIncident(await buildIncident([
+    {
+      path: "p0/probe-tp1.jsonl",
+      text: lines(
+        config(P1, { version: "0.5.10", hicache: true }),
+        probe(1, P1, "hicache.load", { slot: 0, layers: 3, pages: [[0, 4]] }, NEW),
+        probe(1.1, P1, "hicache.layer", { slot: 0, layer: 0 }),
+        probe(1.15, P1, "hicache.wait", { slot: 0, layer: 0, accessor: "get_kv_buffer" }),
+        probe(1.2, P1, "kernel.read", { buffer: "index_k", layer: 2, pages: [[0, 4]], consumer: 0, path: "ragged" }, NEW),
+        probe(1.3, P1, "hicache.layer", { slot: 0, layer: 1 }),
+        probe(1.4, P1, "hicache.layer", { slot: 0, layer: 2 }),
+      ),
+    },
+  ]));
+  const [f] = violated(report.findings, "hicache-ungated-read");
+  assert.deepEqual(f?.ranks, ["prefill/tp1"]);
+  const hypothesis = report.hypotheses.find((h) => h.name === "hicache-gated-index-k-read");
+  assert.equal(hypothesis?.verdict, "violated");
+});

@@ -85,13 +85,14 @@ for (const dir of INCIDENTS) {
     assert.deepEqual(wrong, []);
   });
 
-  test(`${dir}: no hypothesis ruled out beside a violated finding of its check, none violated where its rule is consistent`, () => {
+  test(`${dir}: no hypothesis ruled out or left undetermined beside a violated finding of its check, none violated where its rule is consistent`, () => {
     const j = judged.get(dir)!;
     const wrong = j.analysis.hypotheses.flatMap((h) => {
       const check = h.name === undefined ? undefined : HYPOTHESIS_CHECKS[h.name];
       if (!check) return [];
       const violated = findingsOfCheck(check, j.findings).filter((f) => f.draft.verdict === "violated");
-      if (h.verdict === "consistent" && violated.length > 0) return [`${h.name} ruled out beside ${violated.map((f) => `${f.id} ${f.draft.title}`).join("; ")}`];
+      // A hypothesis no narrower than its rule: violated wherever its part of the check is (issue: the decode-only HiCache hypothesis).
+      if (h.verdict !== "violated" && violated.length > 0) return [`${h.name} ${h.verdict === "consistent" ? "ruled out" : "undetermined"} beside ${violated.map((f) => `${f.id} ${f.draft.title}`).join("; ")}`];
       if (h.verdict === "violated" && ruleVerdict(j, check.rule) === "consistent") return [`${h.name} violated while ${check.rule} is consistent`];
       return [];
     });
