@@ -7,7 +7,7 @@
 
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { Role } from "../../domain/vocabulary.js";
-import { LogKind } from "../../domain/kinds.js";
+import { LogKind, TelemetryKind } from "../../domain/kinds.js";
 import type { FormatName, InputFormat, LineParser, ParseContext } from "../formats/format.js";
 import { formatByName } from "../formats/index.js";
 import type { DatingHints } from "../formats/log/dating.js";
@@ -160,7 +160,8 @@ export class SourceStream {
     const s = this.stats;
     s.events++;
     // The summary's "not interpreted" lines: no template read them, whether or not their dialect was read.
-    if (ev.kind === LogKind.unparsed || ev.kind === LogKind.message) {
+    // A series SGLang does not write is kept as a sample and counted here, its name as the shape (ingest/formats/metrics/series.ts).
+    if (ev.kind === LogKind.unparsed || ev.kind === LogKind.message || (ev.kind === TelemetryKind.metricSample && ev.unparsedMessage !== undefined)) {
       s.unparsed++;
       this.shapes.add(ev.text, ev.line, ev.unparsedMessage);
     }
