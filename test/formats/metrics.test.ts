@@ -17,6 +17,7 @@ function parse(format: InputFormat, lines: string[], ctx: Partial<ParseContext> 
   const issues: ParseIssue[] = [];
   lines.forEach((l, i) => parser.line(l, i + 1, events, issues));
   parser.end(events, issues);
+  while (parser.drain?.(events, 3)) continue;
   return { events, issues };
 }
 

@@ -21,7 +21,7 @@ import { z } from "zod";
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { isoFromUs } from "../../timeFormat.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
-import { inTimeOrder, makeSeries, parseSampleValue, sampleEvent, typeFromName } from "./series.js";
+import { makeSeries, parseSampleValue, sampleEvent, typeFromName, type Series } from "./series.js";
 
 const MAX_ANSWER_CHARS = 256 * 1024 * 1024;
 
@@ -53,22 +53,99 @@ export function seriesOfAnswer(data: PromSuccess["data"]): SeriesValues[] {
   }
 }
 
-/** The samples of a parsed answer as events, in time order; their lines count from `firstLine`. */
-export function answerEvents(all: readonly SeriesValues[], ctx: ParseContext, issues: ParseIssue[], firstLine = 1): ParsedEvent[] {
-  const events: ParsedEvent[] = [];
-  let line = firstLine;
-  for (const { metric, values } of all) {
-    const { __name__: name = "scalar", ...labels } = metric;
-    const series = makeSeries(name, labels, typeFromName(name), ctx);
-    for (const [seconds, valueText] of values) {
+/**
+ * The samples of a parsed answer as events, in time order, built a batch at
+ * a time as they are taken (a day of 100 series is half a million samples):
+ * a merge of the series, each in time order as Prometheus gives it, ties in
+ * the answer's order. A sample's line is its index in the answer, 1-based.
+ */
+export class AnswerSamples {
+  private readonly series: Series[];
+  private readonly firstLine: number[] = [];
+  private readonly next: number[];
+  private readonly heap: number[] = [];
+  /** The last sample time written as text: the series of an answer share their times, and the merge takes them time by time. */
+  private isoUs = NaN;
+  private iso = "";
+
+  constructor(
+    private readonly all: readonly SeriesValues[],
+    private readonly ctx: ParseContext,
+    private readonly issues: ParseIssue[],
+  ) {
+    let line = 1;
+    this.series = all.map(({ metric, values }) => {
+      this.firstLine.push(line);
+      line += values.length;
+      const { __name__: name = "scalar", ...labels } = metric;
+      return makeSeries(name, labels, typeFromName(name), ctx);
+    });
+    this.next = all.map(() => 0);
+    all.forEach((s, i) => s.values.length > 0 && this.push(i));
+  }
+
+  /** Up to `max` more events into `out`; false once every sample was handed out. */
+  drain(out: ParsedEvent[], max: number): boolean {
+    for (let n = 0; n < max && this.heap.length > 0; n++) {
+      const i = this.pop();
+      const at = this.next[i]!++;
+      const [seconds, valueText] = this.all[i]!.values[at]!;
+      const series = this.series[i]!;
+      const line = this.firstLine[i]! + at;
       const tsUs = Math.round(seconds * 1e6);
       const value = parseSampleValue(valueText);
-      if (value === undefined) issues.push({ line, message: `${ctx.sourcePath}: sample ${line} of ${series.text} has value ${JSON.stringify(valueText)}, not a number` });
-      else events.push(sampleEvent(series, value, tsUs, 0, line, `${series.text} ${valueText} @${isoFromUs(tsUs)}`));
-      line++;
+      if (value === undefined) this.issues.push({ line, message: `${this.ctx.sourcePath}: sample ${line} of ${series.text} has value ${JSON.stringify(valueText)}, not a number` });
+      else out.push(sampleEvent(series, value, tsUs, 0, line, `${series.text} ${valueText} @${this.isoOf(tsUs)}`));
+      if (this.next[i]! < this.all[i]!.values.length) this.push(i);
+    }
+    return this.heap.length > 0;
+  }
+
+  private isoOf(tsUs: number): string {
+    if (tsUs !== this.isoUs) {
+      this.isoUs = tsUs;
+      this.iso = isoFromUs(tsUs);
+    }
+    return this.iso;
+  }
+
+  /** Series i's next sample comes before series j's (time, then the answer's order). */
+  private before(i: number, j: number): boolean {
+    const a = this.all[i]!.values[this.next[i]!]![0];
+    const b = this.all[j]!.values[this.next[j]!]![0];
+    return a !== b ? a < b : i < j;
+  }
+
+  private push(i: number): void {
+    const h = this.heap;
+    let k = h.push(i) - 1;
+    while (k > 0) {
+      const parent = (k - 1) >> 1;
+      if (!this.before(h[k]!, h[parent]!)) break;
+      [h[k], h[parent]] = [h[parent]!, h[k]!];
+      k = parent;
     }
   }
-  return inTimeOrder(events);
+
+  private pop(): number {
+    const h = this.heap;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      for (let k = 0; ; ) {
+        const l = 2 * k + 1;
+        const r = l + 1;
+        let m = k;
+        if (l < h.length && this.before(h[l]!, h[m]!)) m = l;
+        if (r < h.length && this.before(h[r]!, h[m]!)) m = r;
+        if (m === k) break;
+        [h[k], h[m]] = [h[m]!, h[k]!];
+        k = m;
+      }
+    }
+    return top;
+  }
 }
 
 /** Why an answer could not be read, or its series. */
@@ -89,6 +166,7 @@ class AnswerParser implements LineParser {
   private readonly lines: string[] = [];
   private chars = 0;
   private tooLarge = false;
+  private samples: AnswerSamples | undefined;
 
   constructor(private readonly ctx: ParseContext) {}
 
@@ -103,14 +181,19 @@ class AnswerParser implements LineParser {
     this.lines.push(text);
   }
 
-  end(out: ParsedEvent[], issues: ParseIssue[]): void {
+  end(_out: ParsedEvent[], issues: ParseIssue[]): void {
     if (this.tooLarge || this.lines.length === 0) return;
     const read = readAnswer(this.lines.join("\n"));
+    this.lines.length = 0;
     if ("error" in read) {
       issues.push({ line: 1, message: `${this.ctx.sourcePath}: ${read.error}` });
       return;
     }
-    out.push(...answerEvents(read.series, this.ctx, issues));
+    this.samples = new AnswerSamples(read.series, this.ctx, issues);
+  }
+
+  drain(out: ParsedEvent[], max: number): boolean {
+    return this.samples?.drain(out, max) ?? false;
   }
 }
 
