@@ -409,7 +409,10 @@ export const KINDS = {
     doc: "one sample of a Prometheus series (a saved scrape, an HTTP API export, a live pull, SGLang's metrics file)",
     fields: {
       metric: "string",
-      value: "number",
+      /** Absent when the sample is not a finite number (`nonFinite` says which). */
+      value: "number?",
+      /** `NaN`, `+Inf` or `-Inf`: a sample the exposition wrote as no finite number (a stored number is finite). */
+      nonFinite: "string?",
       /** The series' own labels, `__name__` left out (model_name, engine_type, tp_rank, stage, reason, …). */
       labels: "record?",
       /** `gauge`, `counter`, `histogram`, `summary` or `untyped`, as the exposition's `# TYPE` said, else from the name. */

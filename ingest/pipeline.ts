@@ -36,16 +36,24 @@ import type { SplitOptions } from "./load/loadPlan.js";
 import { ONE_WORKER_BYTES, runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";
 import { datingHints, type TimeSpan } from "./scan/timeHints.js";
-import { isLogFormat } from "./formats/index.js";
+import { isLogFormat, takesDatingHints } from "./formats/index.js";
 import type { DatingHints } from "./formats/log/dating.js";
 import { assertSameIncident } from "./load/sameIncident.js";
 import { pageByteFiles, pageBytesFormat, planPageDumps, storePageDumps, type PageBytesFormat, type PageByteSource, type PageDumpIndex } from "./inputs/pageDumps.js";
+
+/** A source that is no file the user named: its content in a file, its path saying where it came from. */
+export interface PulledFile {
+  displayPath: string;
+  plainPath: string;
+}
 
 export interface IngestOptions {
   /** The incident database (created when missing). */
   db: string;
   /** Files, directories, .gz and .tar.gz bundles. */
   paths: readonly string[];
+  /** Sources read from elsewhere into a file (a Prometheus pull, ingest/prometheus/pull.ts), each under its own path. */
+  pulled?: readonly PulledFile[];
   /** Host and role for sources whose content and path do not say. */
   host?: string;
   role?: Role;
@@ -146,7 +154,8 @@ interface Candidate {
 }
 
 export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
-  if (opts.paths.length === 0) throw new InputError("name at least one file or directory to ingest");
+  const pulled = opts.pulled ?? [];
+  if (opts.paths.length === 0 && pulled.length === 0) throw new InputError("name at least one file or directory to ingest");
   assertPathsExist(opts.paths);
   const tz = opts.tz !== undefined ? parseTimeZone(opts.tz) : UTC;
   const dbDir = dirname(opts.db);
@@ -154,6 +163,9 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   const temp = mkdtempSync(join(tmpdir(), "kvrewind-ingest-"));
   try {
     const inputs = await expandInputs(opts.paths, temp);
+    // A pulled source is named by the user, and its path names no machine folder, role or rank.
+    const bundles = opts.paths.length;
+    inputs.files.push(...pulled.map((p, i) => ({ displayPath: p.displayPath, plainPath: p.plainPath, identityPath: "pulled", named: true, bundle: bundles + i })));
     const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, r.status ?? "refused", r.reason));
     const scanned = await scanInputs(inputs.files, opts, tz, temp, summaries);
     const { dumps, pageFiles } = pageDumpsOf(scanned.candidates, inputs.files, summaries);
@@ -413,7 +425,7 @@ function toLoadSource(c: Candidate, writer: IncidentWriter, dating: DatingHints,
     host: r.host,
     role: r.role,
     rank: r.rank,
-    dating: isLogFormat(r.format!) ? dating : null,
+    dating: takesDatingHints(r.format!) ? dating : null,
     tzGiven,
     domain: r.domain,
     tzOffsetMinutes: r.tzOffsetMinutes,

@@ -1,4 +1,5 @@
 // `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--append] [--json] [--verbose]`
+// `kvrewind ingest --prometheus URL --from T --to T [--match SELECTOR]… --db incident.db`
 // Files, directories, .gz and .tar.gz bundles → one ordered incident database,
 // then the derive step (ui/server/derive.ts) so that readers only read.
 // Progress (bytes and lines per second) on stderr when it is a terminal; quiet
@@ -9,34 +10,56 @@
 // (the others are ingested all the same); 2 for a usage error, a missing
 // path, nothing readable, or sources that look like another incident
 // (another --tz, a distant time span) without --append (cli/exitCodes.ts).
+// A Prometheus pull (ingest/prometheus/pull.ts) is done before the database
+// is opened: a Prometheus that is down, refuses or is too slow is exit 2 with
+// nothing written.
 
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { Argv, CommandModule } from "yargs";
 import { z } from "zod";
 import { ROLES } from "../../domain/vocabulary.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
-import { ingest, type IngestProgress, type IngestSummary } from "../../ingest/pipeline.js";
+import { ingest, type IngestProgress, type IngestSummary, type PulledFile } from "../../ingest/pipeline.js";
+import { DEFAULT_DEADLINE_MS, parsePullTime, pullPrometheus } from "../../ingest/prometheus/pull.js";
 import { renderSummary } from "./ingestSummary.js";
 import { deriveFile, showProgress } from "./analyze.js";
 
-const IngestArgs = z.object({
-  paths: z.array(z.string().min(1)).min(1, "name at least one file or directory"),
-  db: z.string().min(1, "--db needs a path"),
-  host: z.string().min(1).optional(),
-  role: z.enum(ROLES).optional(),
-  tz: z.string().min(1).optional(),
-  append: z.boolean().default(false),
-  json: z.boolean().default(false),
-  verbose: z.boolean().default(false),
+const PullTime = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const us = parsePullTime(String(v));
+  if (us === undefined) ctx.addIssue({ code: "custom", message: `${String(v)} is no time: give RFC 3339 with its zone (2026-11-20T03:30:00Z) or unix seconds` });
+  return us ?? 0;
 });
+
+const IngestArgs = z
+  .object({
+    paths: z.array(z.string().min(1)).default([]),
+    db: z.string().min(1, "--db needs a path"),
+    host: z.string().min(1).optional(),
+    role: z.enum(ROLES).optional(),
+    tz: z.string().min(1).optional(),
+    append: z.boolean().default(false),
+    json: z.boolean().default(false),
+    verbose: z.boolean().default(false),
+    prometheus: z.string().min(1).optional(),
+    from: PullTime.optional(),
+    to: PullTime.optional(),
+    match: z.array(z.string().min(1)).default([]),
+    prometheusTimeout: z.number().positive("--prometheus-timeout is a number of seconds above 0").default(DEFAULT_DEADLINE_MS / 1000),
+  })
+  .refine((a) => a.paths.length > 0 || a.prometheus !== undefined, "name at least one file or directory, or --prometheus URL")
+  .refine((a) => a.prometheus === undefined || (a.from !== undefined && a.to !== undefined), "--prometheus needs --from and --to (the incident window)")
+  .refine((a) => a.prometheus !== undefined || (a.from === undefined && a.to === undefined && a.match.length === 0), "--from, --to and --match go with --prometheus URL");
 type IngestArgs = z.infer<typeof IngestArgs>;
 
 export const ingestCommand: CommandModule<object, IngestArgs> = {
-  command: "ingest <paths..>",
-  describe: "Ingest logs, probe records, checksum dumps and Flight Recorder dumps into an incident database",
+  command: "ingest [paths..]",
+  describe: "Ingest logs, probe records, dumps and Prometheus metrics (files or a live pull) into an incident database",
   builder: (y: Argv) =>
     y
-      .positional("paths", { type: "string", array: true, demandOption: true, describe: "files, directories, .gz or .tar.gz bundles" })
+      .positional("paths", { type: "string", array: true, describe: "files, directories, .gz or .tar.gz bundles" })
       .option("db", { type: "string", demandOption: true, describe: "the incident database (created when missing)" })
       .option("host", { type: "string", describe: "host of sources whose content and path do not name one" })
       .option("role", { choices: ROLES, describe: "role of sources whose content and path do not say" })
@@ -46,6 +69,11 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
         default: false,
         describe: "the sources belong to the incident already in the database, even read in another zone or far from its time span",
       })
+      .option("prometheus", { type: "string", describe: "pull the SGLang series of --from..--to from this Prometheus (http://host:9090)" })
+      .option("from", { type: "string", describe: "with --prometheus: the window's start, RFC 3339 (2026-11-20T03:30:00Z) or unix seconds" })
+      .option("to", { type: "string", describe: "with --prometheus: the window's end, RFC 3339 or unix seconds" })
+      .option("match", { type: "string", array: true, describe: 'with --prometheus: a series selector, repeatable (default {__name__=~"sglang:.*"})' })
+      .option("prometheus-timeout", { type: "number", describe: `with --prometheus: seconds the whole pull may take (default ${DEFAULT_DEADLINE_MS / 1000}; each request at most 10)` })
       .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
       .option("verbose", { type: "boolean", default: false, describe: "list every input in the summary, with its unparsed shapes and errors" })
       .epilogue(EXIT_CODES_HELP) as unknown as Argv<IngestArgs>,
@@ -53,12 +81,19 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
     const parsed = IngestArgs.safeParse(argv);
     if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join("; "));
     const args = parsed.data;
+    const pullDir = args.prometheus !== undefined ? mkdtempSync(join(tmpdir(), "kvrewind-pull-")) : undefined;
     const progress = !args.json && process.stderr.isTTY ? new ProgressView() : undefined;
     let summary: IngestSummary;
     try {
+      const pulled: PulledFile[] = [];
+      if (args.prometheus !== undefined) {
+        const pull = { url: args.prometheus, fromUs: args.from!, toUs: args.to!, match: args.match, deadlineMs: args.prometheusTimeout * 1000 };
+        pulled.push(await pullPrometheus(pull, pullDir!));
+      }
       summary = await ingest({
         db: args.db,
         paths: args.paths,
+        pulled,
         ...(args.host !== undefined && { host: args.host }),
         ...(args.role !== undefined && { role: args.role }),
         ...(args.tz !== undefined && { tz: args.tz }),
@@ -67,6 +102,7 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
       });
     } finally {
       progress?.stop();
+      if (pullDir !== undefined) rmSync(pullDir, { recursive: true, force: true });
     }
     if (summary.eventsTotal > 0) deriveFile(args.db, progress && showProgress);
     process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary, args.verbose));

@@ -68,14 +68,15 @@ function totals(summary: IngestSummary): string {
 function notUnderstood(sources: readonly SourceSummary[]): string[] {
   const read = sources.filter((s) => s.status === "ingested");
   const unparsed = read.reduce((n, s) => n + s.unparsed, 0);
-  const lines = read.reduce((n, s) => n + s.lines, 0);
+  // A metrics file holds more samples than lines (an HTTP API answer is one line): its records are its events.
+  const records = read.reduce((n, s) => n + Math.max(s.lines, s.events), 0);
   if (unparsed === 0) return ["every line understood"];
   const files = read.filter((s) => s.unparsed > 0).length;
-  const share = lines > 0 ? ` (${((100 * unparsed) / lines).toFixed(1)} % of lines)` : "";
+  const share = records > 0 ? ` (${((100 * unparsed) / records).toFixed(1)} % of records)` : "";
   const shapes = topShapes(read);
   const rest = shapes.slice(SHOWN_SHAPES).reduce((n, u) => n + u.count, 0);
   return [
-    `not understood: ${plural(unparsed, "line")}${share} in ${plural(files, "file")}, kept as log.message (time, rank and level read) or log.unparsed; the most frequent shapes:`,
+    `not understood: ${plural(unparsed, "line")}${share} in ${plural(files, "file")}, kept as log.message (time, rank and level read), log.unparsed, or metric.sample of a series SGLang does not write; the most frequent shapes:`,
     ...shapes.slice(0, SHOWN_SHAPES).map((u) => `  ${count(u.count).padStart(9)}  ${u.shape}  (${u.where})`),
     ...(rest > 0 ? [`  ${count(rest).padStart(9)}  lines of other shapes (--verbose or --json)`] : []),
   ];

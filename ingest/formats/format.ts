@@ -21,7 +21,10 @@ export type FormatName =
   | "checksum-csv"
   | "page-dump-jsonl"
   | "flight-recorder"
-  | "flight-recorder-pickle";
+  | "flight-recorder-pickle"
+  | "prometheus-text"
+  | "prometheus-api-json"
+  | "sglang-request-metrics";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */
 export interface ParseContext {
@@ -59,6 +62,12 @@ export interface LineParser {
   line(text: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void;
   /** End of input: flush a record still open (a traceback, say). */
   end(out: ParsedEvent[], issues: ParseIssue[]): void;
+  /**
+   * After end(), for a parser that reads its file whole and holds more
+   * events than fit in memory as objects at once (a day of Prometheus
+   * samples): the next events, at most `max`, in order; false once none is left.
+   */
+  drain?(out: ParsedEvent[], max: number): boolean;
   /** After end(): where times the file did not state came from, when any were inferred. */
   timeOrigin?(): string | null;
   /** After end(): the counts behind timeOrigin(). */

@@ -9,9 +9,24 @@ import { pageDumpJsonl } from "./pageDump/index.js";
 import { probeJsonl } from "./probeJsonl.js";
 import { glogLog, textLog } from "./log/logFormats.js";
 import { sglangLog } from "./sglangLog.js";
+import { prometheusText } from "./metrics/exposition.js";
+import { prometheusApiJson } from "./metrics/promApi.js";
+import { sglangRequestMetrics } from "./metrics/requestMetrics.js";
 
 /** Text in no other format is `text`: detection never leaves a text file out. */
-export const FORMATS: readonly InputFormat[] = [flightRecorder, pageDumpJsonl, checksumJsonl, probeJsonl, checksumCsv, sglangLog, glogLog, textLog];
+export const FORMATS: readonly InputFormat[] = [
+  flightRecorder,
+  prometheusApiJson,
+  pageDumpJsonl,
+  checksumJsonl,
+  probeJsonl,
+  sglangRequestMetrics,
+  checksumCsv,
+  prometheusText,
+  sglangLog,
+  glogLog,
+  textLog,
+];
 
 /** Bytes of a file's start that detection looks at. */
 export const HEAD_BYTES = 64 * 1024;
@@ -36,6 +51,14 @@ export function formatByName(name: FormatName): InputFormat {
 /** A NUL byte in the first 8,000 bytes marks a binary file (the heuristic git and grep use). */
 export function looksBinary(head: Buffer): boolean {
   return head.subarray(0, 8000).includes(0);
+}
+
+/**
+ * Formats whose records may carry no time of their own and take the dating
+ * hints' anchor as their place in the order (a scrape saved without timestamps).
+ */
+export function takesDatingHints(name: FormatName): boolean {
+  return isLogFormat(name) || name === "prometheus-text" || name === "sglang-request-metrics";
 }
 
 /** The formats read by the shared log parser (ingest/formats/log/logParser.ts). */

@@ -7,7 +7,7 @@
 
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { Role } from "../../domain/vocabulary.js";
-import { LogKind } from "../../domain/kinds.js";
+import { LogKind, TelemetryKind } from "../../domain/kinds.js";
 import type { FormatName, InputFormat, LineParser, ParseContext } from "../formats/format.js";
 import { formatByName } from "../formats/index.js";
 import type { DatingHints } from "../formats/log/dating.js";
@@ -52,6 +52,9 @@ export interface LoadProgress {
 
 export const MAX_KEPT_ERRORS = 200;
 
+/** Events a draining parser hands out at once: its events are built as the merge takes them, not all at end(). */
+const DRAIN_EVENTS = 4096;
+
 /** The source (or part of a source) a load worker streams: its events in file order. */
 export class SourceStream {
   /** Merge key of the head event (aligned time). */
@@ -66,6 +69,8 @@ export class SourceStream {
   private pending: ParsedEvent[] = [];
   private pos = -1;
   private done = false;
+  /** The parser hands out the events it read at end() a batch at a time (LineParser.drain). */
+  private draining = false;
   private head: ParsedEvent | undefined;
   private readonly sourceOffset: number;
   private readonly stats: LoadedStats;
@@ -134,6 +139,12 @@ export class SourceStream {
   advance(): boolean {
     this.pos++;
     while (this.pos >= this.pending.length) {
+      if (this.draining) {
+        this.pending = [];
+        this.pos = 0;
+        this.drainParser();
+        continue;
+      }
       if (this.done) {
         this.head = undefined;
         return false;
@@ -160,7 +171,8 @@ export class SourceStream {
     const s = this.stats;
     s.events++;
     // The summary's "not interpreted" lines: no template read them, whether or not their dialect was read.
-    if (ev.kind === LogKind.unparsed || ev.kind === LogKind.message) {
+    // A series SGLang does not write is kept as a sample and counted here, its name as the shape (ingest/formats/metrics/series.ts).
+    if (ev.kind === LogKind.unparsed || ev.kind === LogKind.message || (ev.kind === TelemetryKind.metricSample && ev.unparsedMessage !== undefined)) {
       s.unparsed++;
       this.shapes.add(ev.text, ev.line, ev.unparsedMessage);
     }
@@ -211,7 +223,10 @@ export class SourceStream {
   }
 
   private endOfInput(): void {
-    if (this.gate?.cut === undefined) this.endParser();
+    if (this.gate?.cut === undefined) {
+      this.endParser();
+      this.draining = this.parser?.drain !== undefined;
+    }
     this.done = true;
     this.reader.close();
     this.absorbIssues();
@@ -237,6 +252,17 @@ export class SourceStream {
     } catch (e) {
       this.issues.push({ line: this.reader.linesRead, message: `the ${this.src.format} parser failed at the end of the file: ${(e as Error).message}` });
     }
+  }
+
+  /** The next batch of a draining parser's events; a failure there ends the source with an issue. */
+  private drainParser(): void {
+    try {
+      this.draining = this.parser!.drain!(this.pending, DRAIN_EVENTS);
+    } catch (e) {
+      this.draining = false;
+      this.issues.push({ line: this.reader.linesRead, message: `the ${this.src.format} parser failed at the end of the file: ${(e as Error).message}` });
+    }
+    this.absorbIssues();
   }
 
   /** Keeps the first MAX_KEPT_ERRORS issues and counts the rest (memory stays bounded). */

@@ -20,7 +20,7 @@ import { buildIncident } from "../rules/incidentBuilder.js";
 import { ingestedIncident } from "../sharedIncident.js";
 
 const SGLANG_ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
-const FIXTURES = ["fixtures/incidents/stale-slot-reuse", "test/bundles/abort-attribution", "fixtures/incidents/hicache-indexk-race", "fixtures/incidents/overlap-desync", "test/bundles/k8s-mooncake-pod-logs", "test/bundles/nccl-watchdog", "test/bundles/page-dumps"];
+const FIXTURES = ["fixtures/incidents/stale-slot-reuse", "test/bundles/abort-attribution", "fixtures/incidents/hicache-indexk-race", "fixtures/incidents/overlap-desync", "test/bundles/k8s-mooncake-pod-logs", "test/bundles/nccl-watchdog", "test/bundles/page-dumps", "test/bundles/metrics-wedge"];
 // From dist/test/events/ back to the repository.
 const REPO = new URL("../../../", import.meta.url).pathname;
 

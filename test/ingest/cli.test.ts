@@ -111,7 +111,7 @@ test("the default summary fits a screen: totals, the most frequent unparsed shap
   const out = r.stdout.trimEnd().split("\n");
   assert.ok(out.length <= 12, `one screen, not a block per file:\n${r.stdout}`);
   assert.match(out[0]!, /i\.db: ingested 8 of 9 inputs \(1 host, 8 ranks; 24 lines\); 24 events \(24 added\)/);
-  assert.match(r.stdout, /not understood: 16 lines \(66\.7 % of lines\) in 8 files/);
+  assert.match(r.stdout, /not understood: 16 lines \(66\.7 % of records\) in 8 files/);
   assert.match(r.stdout, /\n +16 {2}Load weight end\. .* \(.*decode-tp0\.log:2\)/, "one shape, counted across the eight files");
   assert.match(r.stdout, /refused 1 input:\n {2}.*core\.dump: binary content/);
   assert.doesNotMatch(r.stdout, /^ingested {2}/m);
