@@ -16,8 +16,10 @@ export type SeriesMeaning =
   | "transfer-failures"
   | "bootstrap-failures"
   | "aborts"
-  /** Rises while the scheduler's loop runs: a flat one while the server answers is a hung scheduler. */
-  | "scheduler-progress";
+  /** Rises while the engine runs forward passes (SGLang has no loop counter): flat while requests wait to run, the scheduler hung. */
+  | "scheduler-progress"
+  /** A queue the scheduler itself drains (running, waiting): above zero, there is work it could run. */
+  | "runnable";
 
 export interface SeriesSpec {
   /** Every name the series has had across SGLang versions. */
@@ -27,6 +29,8 @@ export interface SeriesSpec {
   role?: Role;
   /** In words, for findings: "decode transfer queue". */
   label: string;
+  /** Requests in it are the scheduler's to run (not waiting on a transfer). */
+  runnable?: boolean;
   /** The batch line's field that prints the same number (docs/protocol.md §2.1, §2.2): both are read from one stats call. */
   batchField?: string;
 }
@@ -44,11 +48,17 @@ export const SGLANG_SERIES: readonly SeriesSpec[] = [
   { names: ["sglang:num_prefill_inflight_queue_reqs"], meaning: "transfer-queue", role: "prefill", label: "prefill inflight queue", batchField: "#inflight-req" },
   { names: ["sglang:num_decode_prealloc_queue_reqs"], meaning: "arrivals", role: "decode", label: "decode prealloc queue" },
   { names: ["sglang:num_prefill_bootstrap_queue_reqs", "sglang:num_prefill_prealloc_queue_reqs"], meaning: "arrivals", role: "prefill", label: "prefill bootstrap queue" },
-  { names: ["sglang:num_queue_reqs"], meaning: "arrivals", label: "waiting queue" },
+  { names: ["sglang:num_queue_reqs"], meaning: "arrivals", label: "waiting queue", runnable: true },
+  { names: ["sglang:num_running_reqs"], meaning: "runnable", label: "running requests", runnable: true },
   { names: ["sglang:num_requests_total", "sglang:http_requests_total"], meaning: "arrivals", label: "requests" },
   { names: ["sglang:num_transfer_failed_reqs_total"], meaning: "transfer-failures", label: "transfer-failed requests" },
   { names: ["sglang:num_bootstrap_failed_reqs_total"], meaning: "bootstrap-failures", label: "bootstrap-failed requests" },
   { names: ["sglang:num_aborted_requests_total", "sglang:scheduler_aborts_total"], meaning: "aborts", label: "aborted requests" },
+  {
+    names: ["sglang:realtime_tokens_total", "sglang:forward_execution_seconds_total", "sglang:gpu_execution_seconds_total", "sglang:cuda_graph_passes_total"],
+    meaning: "scheduler-progress",
+    label: "forward progress",
+  },
 ];
 
 const BY_NAME = new Map(SGLANG_SERIES.flatMap((s) => s.names.map((n) => [n, s] as const)));

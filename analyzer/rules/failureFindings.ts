@@ -92,7 +92,7 @@ export function groupFinding(rule: DraftFinding["rule"], g: FailureGroup, text: 
     ranks: [...g.ranks].sort(),
     // A record of a file with no dated line has no time to state (its tsUs only orders it).
     ...(first.ev.timeless !== true && { tsUs: first.ev.tsUs }),
-    witness: uniqueEvents([...perRank, ...perMessage, ...extraWitness]),
+    witness: uniqueEvents([...perRank, ...perMessage, ...(first.witness ?? []), ...extraWitness]),
     explanation: text.explanation,
     falsify: text.falsify,
     count: g.rooms.length > 1 ? g.rooms.length : g.records.length,
@@ -118,7 +118,7 @@ export function occurrence(evidence: Evidence, g: FailureGroup): string {
   // A record with no time of its own (a dump, a traceback) carries one interpolated from its neighbours.
   const when = first.ev.timeless ? "an unknown time (no line of its file is dated)" : `${first.ev.tsInferred ? "about " : ""}${isoTime(first.ev.tsUs)}`;
   const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${g.ranks.length} ranks` : ""}` : "";
-  return `${first.rank} logged \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
+  return `${first.rank} ${first.telemetry ? "showed" : "logged"} \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
 }
 
 /** The group's other messages, first seen first, for an explanation. */

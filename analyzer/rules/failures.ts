@@ -35,6 +35,10 @@ export interface FailureRecord {
   rooms?: string[];
   /** The transfer was stopped by an abort, not failed by the transport (low, never a suspect). */
   aborted?: boolean;
+  /** Read from the operator's telemetry (series, dumps), not from a log line. */
+  telemetry?: true;
+  /** Further records that prove it (the samples before and after a counter's rise, the queue that held work). */
+  witness?: StoredEvent[];
 }
 
 /** Threads whose death another rule explains: the NIXL bootstrap thread (unhandled-abort, pd §7.1). */

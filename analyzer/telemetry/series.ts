@@ -37,7 +37,7 @@ export function sglangSeries(evidence: Evidence): Series[] {
   for (const ev of evidence.of(TelemetryKind.metricSample)) {
     if (ev.timeless) continue;
     const sample = decodeAs(ev, TelemetryKind.metricSample);
-    if (sample === undefined || !Number.isFinite(sample.value)) continue;
+    if (sample?.value === undefined || !Number.isFinite(sample.value)) continue;
     const spec = seriesSpec(sample.metric);
     if (spec === undefined) continue;
     const key = `${ev.host ?? ""}|${sample.series ?? `${sample.metric}${JSON.stringify(sample.labels ?? {})}`}`;
@@ -146,23 +146,43 @@ export function counterRises(evidence: Evidence, meaning: SeriesMeaning): Counte
   return out.sort((a, b) => a.first.ev.tsUs - b.first.ev.tsUs);
 }
 
-/** A progress counter that stopped rising while its endpoint kept being scraped: the scheduler hung, the server answered. */
-export interface StoppedCounter {
-  series: Series;
-  /** The last reading that rose, and the last reading of the series (the same value, later). */
+/**
+ * An engine whose forward progress stopped while it had requests to run and
+ * its server kept answering scrapes: a hung scheduler. SGLang exports no loop
+ * counter (docs/telemetry.md): its progress series count forward work
+ * (tokens, forward and GPU seconds), which also stop when the engine is idle
+ * or waits on KV — so a stop counts only while the engine's own running or
+ * waiting queue (not a PD queue) holds requests it could run.
+ */
+export interface StoppedEngine {
+  engine: string;
+  rank: string;
+  /** The last reading of a progress series that rose, and the last reading of the engine's progress series. */
   lastRise: Sample;
   last: Sample;
+  /** A runnable queue's reading above zero after the stop. */
+  waiting: { series: Series; sample: Sample };
   flatSamples: number;
 }
 
-export function stoppedCounters(evidence: Evidence): StoppedCounter[] {
-  const out: StoppedCounter[] = [];
-  for (const series of seriesOf(evidence, "scheduler-progress")) {
-    const runs = equalRuns(series.samples);
-    const tail = runs.at(-1);
-    if (runs.length < 2 || !tail) continue;
-    if (tail.last.ev.tsUs - tail.first.ev.tsUs < FREEZE_MIN_US || tail.count < FREEZE_MIN_SAMPLES) continue;
-    out.push({ series, lastRise: tail.first, last: tail.last, flatSamples: tail.count });
+export function stoppedEngines(evidence: Evidence): StoppedEngine[] {
+  const runnable = sglangSeries(evidence).filter((s) => s.spec.runnable === true);
+  const byEngine = new Map<string, Series[]>();
+  for (const s of seriesOf(evidence, "scheduler-progress")) byEngine.set(s.engine, [...(byEngine.get(s.engine) ?? []), s]);
+  const out: StoppedEngine[] = [];
+  for (const [engine, series] of byEngine) {
+    const rises = series.flatMap((s) => s.samples.filter((x, i) => i > 0 && x.value !== s.samples[i - 1]!.value));
+    if (rises.length === 0) continue;
+    const lastRise = rises.reduce((a, b) => (b.ev.tsUs > a.ev.tsUs ? b : a));
+    const after = series.flatMap((s) => s.samples.filter((x) => x.ev.tsUs > lastRise.ev.tsUs));
+    if (after.length === 0) continue;
+    const last = after.reduce((a, b) => (b.ev.tsUs > a.ev.tsUs ? b : a));
+    const flatSamples = new Set(after.map((x) => x.ev.tsUs)).size;
+    if (last.ev.tsUs - lastRise.ev.tsUs < FREEZE_MIN_US || flatSamples < FREEZE_MIN_SAMPLES) continue;
+    const waiting = runnable
+      .filter((q) => q.engine === engine)
+      .flatMap((q) => q.samples.filter((x) => x.ev.tsUs >= lastRise.ev.tsUs + FREEZE_MIN_US && x.value > 0).map((sample) => ({ series: q, sample })))[0];
+    if (waiting) out.push({ engine, rank: series[0]!.rank, lastRise, last, waiting, flatSamples });
   }
   return out;
 }
