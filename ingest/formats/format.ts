@@ -21,7 +21,10 @@ export type FormatName =
   | "checksum-csv"
   | "page-dump-jsonl"
   | "flight-recorder"
-  | "flight-recorder-pickle";
+  | "flight-recorder-pickle"
+  | "otlp-json"
+  | "jaeger-json"
+  | "sglang-crash-dump";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */
 export interface ParseContext {

@@ -4,14 +4,17 @@
 
 import type { FormatName, InputFormat } from "./format.js";
 import { checksumCsv, checksumJsonl } from "./checksumDump.js";
+import { sglangCrashDump } from "./crashDump.js";
 import { flightRecorder, flightRecorderPickle } from "./flightRecorder.js";
 import { pageDumpJsonl } from "./pageDump/index.js";
 import { probeJsonl } from "./probeJsonl.js";
 import { glogLog, textLog } from "./log/logFormats.js";
 import { sglangLog } from "./sglangLog.js";
+import { jaegerJson } from "./traces/jaegerJson.js";
+import { otlpJson } from "./traces/otlpJson.js";
 
 /** Text in no other format is `text`: detection never leaves a text file out. */
-export const FORMATS: readonly InputFormat[] = [flightRecorder, pageDumpJsonl, checksumJsonl, probeJsonl, checksumCsv, sglangLog, glogLog, textLog];
+export const FORMATS: readonly InputFormat[] = [flightRecorder, otlpJson, jaegerJson, pageDumpJsonl, checksumJsonl, probeJsonl, checksumCsv, sglangLog, glogLog, textLog];
 
 /** Bytes of a file's start that detection looks at. */
 export const HEAD_BYTES = 64 * 1024;
@@ -20,8 +23,8 @@ export function detectFormat(head: string): InputFormat {
   return FORMATS.find((f) => f.detect(head)) ?? textLog;
 }
 
-/** Binary formats, recognised by their first bytes before binary content is refused. */
-export const BINARY_FORMATS: readonly InputFormat[] = [flightRecorderPickle];
+/** Binary formats, recognised by their first bytes before binary content is refused (each pickle by its own keys). */
+export const BINARY_FORMATS: readonly InputFormat[] = [sglangCrashDump, flightRecorderPickle];
 
 export function detectBinaryFormat(head: Buffer): InputFormat | undefined {
   return BINARY_FORMATS.find((f) => f.detectBytes?.(head) === true);
