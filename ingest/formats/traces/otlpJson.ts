@@ -64,12 +64,12 @@ export function anyValue(v: unknown): unknown {
   return null;
 }
 
+/** A KeyValue list the schemas above checked (a kvlistValue's is checked here), as an object. */
 export function attributeMap(list: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!Array.isArray(list)) return out;
   for (const kv of list) {
-    const parsed = keyValue.safeParse(kv);
-    if (parsed.success) out[parsed.data.key] = anyValue(parsed.data.value);
+    if (typeof kv === "object" && kv !== null && typeof (kv as { key?: unknown }).key === "string") out[(kv as { key: string }).key] = anyValue((kv as { value?: unknown }).value);
   }
   return out;
 }

@@ -51,7 +51,8 @@ const MAX_DEPTH = 64;
 type Inherited = Omit<OwnFacts, "stage">;
 
 class SpanTree {
-  private readonly byId = new Map<string, SpanRecord>();
+  /** Trace id → span id → span (no key is built per lookup). */
+  private readonly byId = new Map<string, Map<string, SpanRecord>>();
   private readonly own = new Map<SpanRecord, OwnFacts>();
   private readonly inherited = new Map<SpanRecord, Inherited>();
   /** The rooms each trace's spans name: a slice whose chain names none takes its trace's, when it is one. */
@@ -59,7 +60,8 @@ class SpanTree {
 
   constructor(spans: readonly SpanRecord[]) {
     for (const s of spans) {
-      this.byId.set(`${s.traceId}/${s.spanId}`, s);
+      const trace = this.byId.get(s.traceId) ?? this.byId.set(s.traceId, new Map()).get(s.traceId)!;
+      trace.set(s.spanId, s);
       const facts = ownFacts(s.name, s.attrs);
       this.own.set(s, facts);
       if (facts.room !== undefined) (this.traceRooms.get(s.traceId) ?? this.traceRooms.set(s.traceId, new Set()).get(s.traceId)!).add(facts.room);
@@ -67,7 +69,7 @@ class SpanTree {
   }
 
   private parentOf(s: SpanRecord): SpanRecord | undefined {
-    return s.parentSpanId !== undefined ? this.byId.get(`${s.traceId}/${s.parentSpanId}`) : undefined;
+    return s.parentSpanId !== undefined ? this.byId.get(s.traceId)!.get(s.parentSpanId) : undefined;
   }
 
   /** Own facts first, then the nearest ancestor's; iterative, so a cyclic or deep file cannot overflow the stack. */
