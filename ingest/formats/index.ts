@@ -41,6 +41,15 @@ export function looksBinary(head: Buffer): boolean {
   return head.subarray(0, 8000).includes(0);
 }
 
+/**
+ * Formats whose every event names its own machine (a trace file holds the
+ * spans of every host an exporter saw): the file itself is no machine's
+ * clock, whatever folder it is in.
+ */
+export function namesHostPerEvent(name: string | null): boolean {
+  return name === "otlp-json" || name === "jaeger-json";
+}
+
 /** The formats read by the shared log parser (ingest/formats/log/logParser.ts). */
 export function isLogFormat(name: FormatName): boolean {
   return name === "sglang-log" || name === "glog" || name === "text";

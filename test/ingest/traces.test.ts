@@ -24,12 +24,13 @@ const T38 = 1_795_145_880_000_000;
 const T40 = 1_795_146_000_000_000;
 const MS = 1000;
 
-async function ingested(files: Record<string, string>): Promise<{ spans: StoredEvent[]; sources: ReturnType<typeof listSources> }> {
+async function ingested(files: Record<string, string>): Promise<{ spans: StoredEvent[]; sources: ReturnType<typeof listSources>; clocks: string[] }> {
   const dir = tempDir("traces");
   writeTree(join(dir, "in"), files);
   const db = join(dir, "i.db");
-  await ingest({ db, paths: [join(dir, "in")] });
-  return withDb(db, (h) => ({ spans: [...iterateEvents(h)].filter((e) => e.kind === "trace.span"), sources: listSources(h) }));
+  const summary = await ingest({ db, paths: [join(dir, "in")] });
+  const clocks = Object.keys(summary.clockOffsetsUs);
+  return withDb(db, (h) => ({ spans: [...iterateEvents(h)].filter((e) => e.kind === "trace.span"), sources: listSources(h), clocks }));
 }
 
 function parse(format: typeof otlpJson, text: string): { events: ParsedEvent[]; issues: ParseIssue[] } {
@@ -106,8 +107,10 @@ test("the wedge: the wedged requests' finished slices arrive without parents, wi
 });
 
 test("Jaeger's download of a trace gives the events the collector's file gives for it", async () => {
-  const { spans, sources } = await ingested({ "jaeger/trace-finished.json": JAEGER, "otel/traces.jsonl": OTLP });
+  const { spans, sources, clocks } = await ingested({ "jaeger/trace-finished.json": JAEGER, "otel/traces.jsonl": OTLP });
   assert.deepEqual(sources.map((s) => [s.format, s.errors]), [["jaeger-json", []], ["otlp-json", []]]);
+  // The folders the files are in are no machines' clocks: the spans name their hosts.
+  assert.deepEqual(clocks, []);
   const ofTrace = (format: string) => {
     const id = sources.find((s) => s.format === format)!.id;
     const bySpan = (a: StoredEvent, b: StoredEvent) => String(a.attrs?.spanId).localeCompare(String(b.attrs?.spanId));
