@@ -36,7 +36,7 @@ import type { SplitOptions } from "./load/loadPlan.js";
 import { ONE_WORKER_BYTES, runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "./timeFormat.js";
 import { datingHints, type TimeSpan } from "./scan/timeHints.js";
-import { isLogFormat, takesDatingHints } from "./formats/index.js";
+import { isLogFormat, namesHostPerEvent, takesDatingHints } from "./formats/index.js";
 import type { DatingHints } from "./formats/log/dating.js";
 import { assertSameIncident } from "./load/sameIncident.js";
 import { pageByteFiles, pageBytesFormat, planPageDumps, storePageDumps, type PageBytesFormat, type PageByteSource, type PageDumpIndex } from "./inputs/pageDumps.js";
@@ -335,10 +335,11 @@ async function store(
     const renames = Object.fromEntries(fresh.flatMap((c) => (c.scannedDomain !== undefined ? [[c.scannedDomain, c.report.domain]] : [])));
     mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index), renames);
     const stored = writer.storedSources();
-    // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align.
+    // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align;
+    // nor is a trace file, whose spans each name their host.
     const domains = [
-      ...stored.filter((s) => s.timed).map((s) => s.host ?? `src:${s.path}`),
-      ...fresh.filter((c) => !isLogFormat(c.report.format!) || c.report.dated !== null).map((c) => c.report.domain),
+      ...stored.filter((s) => s.timed && !namesHostPerEvent(s.format)).map((s) => s.host ?? `src:${s.path}`),
+      ...fresh.filter((c) => (!isLogFormat(c.report.format!) || c.report.dated !== null) && !namesHostPerEvent(c.report.format)).map((c) => c.report.domain),
       ...anchorDomains(writer.db),
     ];
     const alignment = alignClocks(domains, anchorBounds(writer.db));

@@ -80,6 +80,7 @@ export interface StoredSourceRef {
   host: string | null;
   /** Some event of the source has a time (a file of timeless records has none). */
   timed: boolean;
+  format: string | null;
 }
 
 const TOOL_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -181,7 +182,7 @@ export class IncidentWriter implements RowSink {
   }
 
   storedSources(): StoredSourceRef[] {
-    const rows = this.db.prepare("SELECT id, path, host, first_ts_us IS NOT NULL AS timed FROM sources WHERE status = 'complete' ORDER BY id").all() as (Omit<StoredSourceRef, "timed"> & { timed: number })[];
+    const rows = this.db.prepare("SELECT id, path, host, format, first_ts_us IS NOT NULL AS timed FROM sources WHERE status = 'complete' ORDER BY id").all() as (Omit<StoredSourceRef, "timed"> & { timed: number })[];
     return rows.map((r) => ({ ...r, timed: r.timed === 1 }));
   }
 

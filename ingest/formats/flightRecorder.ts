@@ -22,7 +22,9 @@
 import { Parser as PickleParser } from "pickleparser";
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { InputFormat, LineParser, ParseContext } from "./format.js";
+import { isCrashDumpPickle } from "./crashDump.js";
 import { intFromValue, parseJsonExact, usFromNs } from "./numerals.js";
+import { startsLikePickle } from "./pickleData.js";
 import { isPlainObject } from "./records.js";
 
 const MAX_DUMP_CHARS = 256 * 1024 * 1024;
@@ -162,9 +164,9 @@ function unpickle(bytes: Buffer): unknown {
   }
 }
 
-/** The pickle PyTorch dumps on a watchdog timeout: PROTO 2..5, then the dump dict. */
+/** The pickle PyTorch dumps on a watchdog timeout: PROTO 2..5, then the dump dict (an SGLang crash dump is another pickle). */
 export function isFlightRecorderPickle(head: Buffer): boolean {
-  if (head.length < 16 || head[0] !== 0x80 || head[1]! < 2 || head[1]! > 5) return false;
+  if (!startsLikePickle(head) || isCrashDumpPickle(head)) return false;
   const text = head.toString("latin1");
   return text.includes("entries") || (text.includes("pg_config") && text.includes("version"));
 }

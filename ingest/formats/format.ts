@@ -24,7 +24,10 @@ export type FormatName =
   | "flight-recorder-pickle"
   | "prometheus-text"
   | "prometheus-api-json"
-  | "sglang-request-metrics";
+  | "sglang-request-metrics"
+  | "otlp-json"
+  | "jaeger-json"
+  | "sglang-crash-dump";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */
 export interface ParseContext {

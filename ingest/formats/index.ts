@@ -4,6 +4,7 @@
 
 import type { FormatName, InputFormat } from "./format.js";
 import { checksumCsv, checksumJsonl } from "./checksumDump.js";
+import { sglangCrashDump } from "./crashDump.js";
 import { flightRecorder, flightRecorderPickle } from "./flightRecorder.js";
 import { pageDumpJsonl } from "./pageDump/index.js";
 import { probeJsonl } from "./probeJsonl.js";
@@ -12,10 +13,14 @@ import { sglangLog } from "./sglangLog.js";
 import { prometheusText } from "./metrics/exposition.js";
 import { prometheusApiJson } from "./metrics/promApi.js";
 import { sglangRequestMetrics } from "./metrics/requestMetrics.js";
+import { jaegerJson } from "./traces/jaegerJson.js";
+import { otlpJson } from "./traces/otlpJson.js";
 
 /** Text in no other format is `text`: detection never leaves a text file out. */
 export const FORMATS: readonly InputFormat[] = [
   flightRecorder,
+  otlpJson,
+  jaegerJson,
   prometheusApiJson,
   pageDumpJsonl,
   checksumJsonl,
@@ -35,8 +40,8 @@ export function detectFormat(head: string): InputFormat {
   return FORMATS.find((f) => f.detect(head)) ?? textLog;
 }
 
-/** Binary formats, recognised by their first bytes before binary content is refused. */
-export const BINARY_FORMATS: readonly InputFormat[] = [flightRecorderPickle];
+/** Binary formats, recognised by their first bytes before binary content is refused (each pickle by its own keys). */
+export const BINARY_FORMATS: readonly InputFormat[] = [sglangCrashDump, flightRecorderPickle];
 
 export function detectBinaryFormat(head: Buffer): InputFormat | undefined {
   return BINARY_FORMATS.find((f) => f.detectBytes?.(head) === true);
@@ -59,6 +64,15 @@ export function looksBinary(head: Buffer): boolean {
  */
 export function takesDatingHints(name: FormatName): boolean {
   return isLogFormat(name) || name === "prometheus-text" || name === "sglang-request-metrics";
+}
+
+/**
+ * Formats whose every event names its own machine (a trace file holds the
+ * spans of every host an exporter saw): the file itself is no machine's
+ * clock, whatever folder it is in.
+ */
+export function namesHostPerEvent(name: string | null): boolean {
+  return name === "otlp-json" || name === "jaeger-json";
 }
 
 /** The formats read by the shared log parser (ingest/formats/log/logParser.ts). */

@@ -9,6 +9,13 @@
  * about 16; seconds with six decimals, 16 digits, come back exactly).
  */
 const LOSSY_CANDIDATE = /[\d.]{16}/;
+/**
+ * A number token stands where a JSON value starts: at the text's start or
+ * after `:`, `[` or `,` (and blanks). A digit run anywhere else is inside a
+ * string (OTLP's nanosecond times, hex ids), so a text whose only long runs
+ * are there needs no scan.
+ */
+const LOSSY_TOKEN = /(?:^|[:[,])\s*-?[\d.]{16}/;
 const LOSSY_CANDIDATES = /[\d.]{16,}/g;
 
 /**
@@ -17,7 +24,7 @@ const LOSSY_CANDIDATES = /[\d.]{16,}/g;
  * SyntaxError like JSON.parse.
  */
 export function parseJsonExact(text: string): unknown {
-  return JSON.parse(LOSSY_CANDIDATE.test(text) ? quoteLossyNumbers(text) : text);
+  return JSON.parse(LOSSY_CANDIDATE.test(text) && LOSSY_TOKEN.test(text) ? quoteLossyNumbers(text) : text);
 }
 
 function isNumberChar(c: number): boolean {

@@ -1,7 +1,7 @@
 // The typed decode layer over real events: every kind of the catalogue is
 // decoded from events the real ingest made of realistic lines (the
 // conformance table's lines, docs/log-templates.md) and of the fixture
-// bundles (probe records, checksum dumps, Flight Recorder dumps).
+// bundles (probe records, checksum dumps, Flight Recorder dumps, trace files, crash dumps).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -20,7 +20,7 @@ import { buildIncident } from "../rules/incidentBuilder.js";
 import { ingestedIncident } from "../sharedIncident.js";
 
 const SGLANG_ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
-const FIXTURES = ["fixtures/incidents/stale-slot-reuse", "test/bundles/abort-attribution", "fixtures/incidents/hicache-indexk-race", "fixtures/incidents/overlap-desync", "test/bundles/k8s-mooncake-pod-logs", "test/bundles/nccl-watchdog", "test/bundles/page-dumps", "test/bundles/metrics-wedge"];
+const FIXTURES = ["fixtures/incidents/stale-slot-reuse", "test/bundles/abort-attribution", "fixtures/incidents/hicache-indexk-race", "fixtures/incidents/overlap-desync", "test/bundles/k8s-mooncake-pod-logs", "test/bundles/nccl-watchdog", "test/bundles/page-dumps", "test/bundles/metrics-wedge", "test/bundles/traces-wedge"];
 // From dist/test/events/ back to the repository.
 const REPO = new URL("../../../", import.meta.url).pathname;
 
