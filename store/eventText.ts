@@ -199,6 +199,27 @@ function textOf(block: StoredBlock, line: number): string | undefined {
   return undefined;
 }
 
+/**
+ * A span's own text. An OTLP/JSON line holds a whole export batch of spans,
+ * and a text belongs to its line (above): a span whose line's text is
+ * another span's is shown as its own OTLP span object, rebuilt from its
+ * fields (ingest/formats/traces/spanTree.ts), with its time as nanoseconds.
+ */
+export function spanOwnText(stored: string, attr: (key: string) => unknown, endUs: number): string {
+  const spanId = attr("spanId");
+  if (typeof spanId !== "string" || stored.includes(`"${spanId}"`)) return stored;
+  const ns = (us: unknown) => (typeof us === "number" ? `${us}000` : undefined);
+  return JSON.stringify({
+    traceId: attr("traceId"),
+    spanId,
+    parentSpanId: attr("parentSpanId"),
+    name: attr("name"),
+    startTimeUnixNano: ns(attr("startUs")),
+    endTimeUnixNano: ns(endUs),
+    attributes: attr("spanAttrs"),
+  });
+}
+
 const readers = new WeakMap<IncidentDb, EventTexts>();
 
 /** The text reader of a connection (one per connection, so its block cache is shared). */

@@ -8,6 +8,7 @@
 // its own rule (checks.ts) is not `consistent`; one whose rule is
 // undetermined says so (DESIGN.md "A report agrees with itself").
 
+import { isoTime } from "./evidence.js";
 import { CAUSE_CHECKS } from "./checks.js";
 import type { RunConfig } from "./config.js";
 import type { Coverage, Suspect } from "./finding.js";
@@ -258,8 +259,17 @@ function processCrash(of: Of): CauseCase {
   if (silenced.length) c.for.push({ weight: 0.1, findings: ids(silenced), note: "the crashed ranks went silent after it" });
   const consequences = of("transport-failure").filter((f) => f.draft.facts?.afterCrash);
   if (c.for.length && consequences.length) c.for.push({ weight: 0.1, findings: ids(consequences), note: "transfers failed after the crash" });
+  // A cause comes before its effect: a death well after the path wedged may be the wedge's end (a forced exit, a restart).
+  const wedgeUs = Math.min(...wedges(of).map((f) => f.draft.facts!.wedgeStartUs as number));
+  const late = deaths.filter((f) => f.draft.tsUs !== undefined && f.draft.tsUs - wedgeUs > WEDGE_LEAD_US);
+  if (deaths.length && late.length === deaths.length) {
+    c.against.push({ factor: 0.15, note: `every death came after the transfer path wedged (from ${isoTime(wedgeUs)}): the wedge came first` });
+  }
   return c;
 }
+
+/** A death more than this after a wedge began did not cause it. */
+const WEDGE_LEAD_US = 60_000_000;
 
 /** The transfer path itself failed: engine errors and timeouts, node failures, rooms failed for transport reasons. */
 function transportCase(of: Of): CauseCase {

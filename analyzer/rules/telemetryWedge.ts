@@ -5,25 +5,25 @@
 
 import type { StoredEvent } from "../../store/read/events.js";
 import { frozenQueues, type FrozenQueue } from "../telemetry/series.js";
-import { stoppedRooms, type StoppedRoom } from "../telemetry/spans.js";
+import { stoppedRequests, type StoppedRequest } from "../telemetry/spans.js";
 import { isoTime, seconds, type Evidence } from "./evidence.js";
 import { GAUGES, gauge } from "./queueGauges.js";
 
 /** A room whose trace shows no progress for this long before the incident ends has stopped (not merely not yet done). */
 export const TRACE_QUIET_US = 120_000_000;
-/** Rooms named one by one in an explanation; the rest are counted. */
+/** Requests named one by one in an explanation; the rest are counted. */
 const ROOMS_NAMED = 3;
 
 export interface TelemetryWedge {
   frozen: FrozenQueue[];
-  stopped: StoppedRoom[];
+  stopped: StoppedRequest[];
   /** Per frozen series (same index), the batch lines of its engine that printed the same value during the freeze. */
   lines: StoredEvent[][];
 }
 
 export function telemetryWedge(evidence: Evidence): TelemetryWedge {
   const frozen = frozenQueues(evidence);
-  return { frozen, stopped: stoppedRooms(evidence, TRACE_QUIET_US), lines: frozen.map((f) => sameValueLines(evidence, f)) };
+  return { frozen, stopped: stoppedRequests(evidence, TRACE_QUIET_US), lines: frozen.map((f) => sameValueLines(evidence, f)) };
 }
 
 /**
@@ -52,14 +52,14 @@ export function isEmpty(w: TelemetryWedge): boolean {
 
 /** When the wedge shows first in the telemetry. */
 export function telemetryStartUs(w: TelemetryWedge): number | undefined {
-  const times = [...w.frozen.map((f) => f.first.ev.tsUs), ...w.stopped.map((r) => r.lastProgress.ev.tsUs)];
+  const times = [...w.frozen.map((f) => f.first.ev.tsUs), ...w.stopped.map((r) => r.lastProgress.tsUs)];
   return times.length ? Math.min(...times) : undefined;
 }
 
 export function telemetryWitness(w: TelemetryWedge): StoredEvent[] {
   return [
     ...w.frozen.flatMap((f, i) => [f.first.ev, f.last.ev, f.arrivals.to.ev, ...firstAndLast(w.lines[i] ?? [])]),
-    ...w.stopped.slice(0, ROOMS_NAMED).map((r) => r.lastProgress.ev),
+    ...w.stopped.slice(0, ROOMS_NAMED).map((r) => r.lastProgress),
   ];
 }
 
@@ -78,11 +78,15 @@ export function describeFrozen(evidence: Evidence, f: FrozenQueue, lines: readon
   );
 }
 
-export function describeStopped(evidence: Evidence, rooms: readonly StoppedRoom[]): string {
-  const named = rooms.slice(0, ROOMS_NAMED).map((r) => {
+export function describeStopped(evidence: Evidence, stopped: readonly StoppedRequest[]): string {
+  const named = stopped.slice(0, ROOMS_NAMED).map((r) => {
     const last = r.lastStages.map((s) => `${s.side} ${s.stage} ended ${isoTime(s.ev.tsUs)}`).join(", ");
-    return `room ${r.room} (${last}; ${evidence.where(r.lastProgress.ev)})`;
+    return `${r.room !== null ? `room ${r.room}` : `trace ${r.traceId}`} (${last}; ${evidence.where(r.lastProgress)})`;
   });
-  const more = rooms.length > ROOMS_NAMED ? ` and ${rooms.length - ROOMS_NAMED} more` : "";
-  return `the traces of ${rooms.length} room(s) stop with no later stage and no finish: ${named.join("; ")}${more}`;
+  const more = stopped.length > ROOMS_NAMED ? ` and ${stopped.length - ROOMS_NAMED} more` : "";
+  const roomless = stopped.filter((r) => r.room === null).length;
+  const why = roomless > 0
+    ? ` (${roomless === stopped.length ? "none" : `${roomless} of them`} name${roomless === 1 ? "s" : ""} a room: SGLang names it only on the spans that end with the request)`
+    : "";
+  return `the traces of ${stopped.length} request(s) stop with no later stage and no finish${why}: ${named.join("; ")}${more}`;
 }

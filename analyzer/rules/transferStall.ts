@@ -18,7 +18,7 @@ import { roomTimeoutFindings, timeoutEvents } from "./roomTimeouts.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 import { describeFrozen, describeStopped, isEmpty, telemetryStartUs, telemetryWedge, telemetryWitness, type TelemetryWedge } from "./telemetryWedge.js";
 import { seriesOf } from "../telemetry/series.js";
-import { tracedRooms } from "../telemetry/spans.js";
+import { tracedRequests } from "../telemetry/spans.js";
 
 /** A gauge unchanged for at least this long (and this many lines) is frozen. */
 const FREEZE_MIN_US = 60_000_000;
@@ -56,7 +56,7 @@ export const transferStall: Rule = {
     const timeouts = timeoutEvents(evidence);
     const modelRooms = coverageOf(replay, "transfer-stall")?.checked ?? 0;
     const queueSamples = seriesOf(evidence, "transfer-queue").reduce((n, s) => n + s.samples.length, 0);
-    const traced = tracedRooms(evidence).length;
+    const traced = tracedRequests(evidence).length;
     if (batchLines.length === 0 && timeouts.length === 0 && modelRooms === 0 && queueSamples === 0 && traced === 0) {
       return undetermined("transfer-stall", "No queue gauges, timeouts or traces: transfer progress cannot be judged",
         ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout", "per-room transfer records for the model (kv.meta)", "SGLang's PD queue series or request traces"],
@@ -74,7 +74,7 @@ export const transferStall: Rule = {
       `Checked ${batchLines.length} batch line(s) with queue gauges: no queue of ${LARGE_QUEUE} or more held its level for ${seconds(FREEZE_MIN_US)}; ` +
         `no timeout record${modelRooms ? `; the model followed ${modelRooms} room(s) through the transfer without a stall` : ""}` +
         `${queueSamples ? `; ${queueSamples} PD queue sample(s): no queue held a level above zero while work arrived` : ""}` +
-        `${traced ? `; ${traced} traced room(s): none stopped short of its finish` : ""}.`, checked);
+        `${traced ? `; ${traced} traced request(s): none stopped short of its finish` : ""}.`, checked);
   },
 };
 
@@ -155,10 +155,10 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: Teleme
   const heads = [
     ...plateaus.map((p) => `${p.field} frozen at ${p.value} on ${p.rank}`),
     ...telemetry.frozen.map((f) => `${f.series.spec.label} frozen at ${f.value} on ${f.series.rank}`),
-    ...(telemetry.stopped.length ? [`${telemetry.stopped.length} room(s) whose traces stop`] : []),
+    ...(telemetry.stopped.length ? [`${telemetry.stopped.length} request trace(s) that stop`] : []),
   ];
-  const stuckRooms = telemetry.stopped.map((r) => r.room);
-  const sources = [plateaus.length || telemetry.lines.some((l) => l.length) ? "batch lines" : "", telemetry.frozen.length ? "queue series" : "", stuckRooms.length ? "traces" : ""].filter(Boolean);
+  const stuckRooms = telemetry.stopped.flatMap((r) => (r.room === null ? [] : [r.room]));
+  const sources = [plateaus.length || telemetry.lines.some((l) => l.length) ? "batch lines" : "", telemetry.frozen.length ? "queue series" : "", telemetry.stopped.length ? "traces" : ""].filter(Boolean);
   return {
     rule: "transfer-stall",
     severity: "high",
@@ -172,7 +172,7 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: Teleme
       `Let the PD queues be read from the ${sources.join(", the ")} (docs/protocol.md §2.1, §2.2; docs/telemetry.md). Then a working transfer path drains them within seconds and every room's stages run to its finish, ` +
       `but ${shows.join("; and ")}. The wedge began at ${isoTime(startUs)} at the latest.`,
     falsify: FALSIFY,
-    checked: plateaus.reduce((n, p) => n + p.lines, 0) + telemetry.frozen.reduce((n, f) => n + f.samples, 0) + stuckRooms.length,
+    checked: plateaus.reduce((n, p) => n + p.lines, 0) + telemetry.frozen.reduce((n, f) => n + f.samples, 0) + telemetry.stopped.length,
     facts: {
       wedgeStartUs: startUs,
       plateaus: [
@@ -180,6 +180,7 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: Teleme
         ...telemetry.frozen.map((f) => ({ rank: f.series.rank, field: f.series.metric, value: f.value, silent: false })),
       ],
       stuckRooms,
+      stoppedTraces: telemetry.stopped.length,
       seenIn: sources,
     },
   };

@@ -14,7 +14,7 @@ import { abortHandlingFor } from "../model/profile.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
 import { violationsOf } from "./replayEvidence.js";
 import { timeoutEvents } from "./roomTimeouts.js";
-import { stoppedRooms } from "../telemetry/spans.js";
+import { stoppedRequests } from "../telemetry/spans.js";
 import { TRACE_QUIET_US } from "./telemetryWedge.js";
 
 const GUARD_ASSERT = /First message should be/;
@@ -175,7 +175,7 @@ function stalledAfter(evidence: Evidence, death: StoredEvent): { room: string; e
   const out = new Map<string, StoredEvent>();
   const waited = [
     ...timeoutEvents(evidence).flatMap((t) => (t.room === undefined ? [] : [{ room: t.room, ev: t.ev }])),
-    ...stoppedRooms(evidence, TRACE_QUIET_US).map((r) => ({ room: r.room, ev: r.lastProgress.ev })),
+    ...stoppedRequests(evidence, TRACE_QUIET_US).flatMap((r) => (r.room === null ? [] : [{ room: r.room, ev: r.lastProgress }])),
   ];
   for (const t of waited) {
     if (t.ev.seq < death.seq || out.has(t.room)) continue;

@@ -16,7 +16,8 @@
 //
 // Events: one `crash.dump` at the dump's time (the unfinished requests'
 // stamp, else the file name's local time), one `crash.request` per request
-// at its creation (request i is "line" i + 1). SGLang's classes come out as
+// at its creation. A pickle has no lines: the dump itself is record 1 and
+// request i (from 1) is record i + 1, so that each has a text of its own. SGLang's classes come out as
 // plain data (./pickleData.ts); a dump of another version keeps its fields as
 // found (the event's text is the request as read); a field this reader
 // cannot find is left out, never guessed.
@@ -144,8 +145,8 @@ function dumpEvents(dump: unknown, ctx: ParseContext, out: ParsedEvent[], issues
     events.push({ tsUs: dumpedAtUs, line: 1, kind: TelemetryKind.crashDump, text, attrs });
   }
   reqs.forEach((req, i) => {
-    const made = requestEvents(req, i + 1, dumpedAtUs);
-    if (made.length === 0) issues.push({ line: i + 1, message: `crash dump request ${i + 1} has no creation time and the dump none either; not placed` });
+    const made = requestEvents(req, i + 2, dumpedAtUs);
+    if (made.length === 0) issues.push({ line: i + 2, message: `crash dump request ${i + 1} has no creation time and the dump none either; not placed` });
     events.push(...made);
   });
   if (role !== undefined) for (const ev of events) ev.role = role;

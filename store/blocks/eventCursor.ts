@@ -10,7 +10,8 @@
 import type { StoredEvent } from "../../domain/event.js";
 import type { Role } from "../../domain/vocabulary.js";
 import type { IncidentDb } from "../db.js";
-import { eventTexts, type EventTexts } from "../eventText.js";
+import { TelemetryKind } from "../../domain/kinds.js";
+import { eventTexts, spanOwnText, type EventTexts } from "../eventText.js";
 import { DecodedBlock } from "./blockCodec.js";
 import { eventBlocks, type EventBlocks } from "./eventBlocks.js";
 import type { PackedColumn } from "./packedColumn.js";
@@ -138,7 +139,8 @@ export class EventCursor implements StoredEvent {
   }
 
   get text(): string {
-    return this.texts.text(this.sourceId, this.line);
+    const stored = this.texts.text(this.sourceId, this.line);
+    return this.kind === TelemetryKind.span ? spanOwnText(stored, (k) => this.attr(k), this.tsUs) : stored;
   }
 }
 

@@ -49,13 +49,18 @@ test("the decode server's dump: the crash, the two recent finished requests and 
   assert.deepEqual(
     events.map((e) => [e.kind, e.tsUs, e.line, e.host, e.role, e.room, e.rid, e.attrs?.finished, e.attrs?.createdUs, e.attrs?.finishedUs, e.attrs?.promptTokens, e.attrs?.outputTokens, e.attrs?.finishReason]),
     [
-      ["crash.request", T38 + 1000, 1, "d0", "decode", "1111111111111111111", "a1f0c2d4e6b8091a2b3c4d5e6f708192", true, T38 + 1000, T38 + 1_530_000, 812, 16, "length"],
-      ["crash.request", T38 + 801_000, 2, "d0", "decode", "2222222222222222222", "b2e1d3c5f7a9102b3c4d5e6f70819203", true, T38 + 801_000, T38 + 2_000_000, 640, 16, "length"],
-      ["crash.request", T40 + 1000, 3, "d0", "decode", "8972542885242963296", "c3f2e4d6a8b0213c4d5e6f7081920314", false, T40 + 1000, undefined, undefined, undefined, undefined],
-      ["crash.request", T40 + 1_001_000, 4, "d0", "decode", "5830149913321000001", "d4a3f5e7b9c1324d5e6f708192031425", false, T40 + 1_001_000, undefined, undefined, undefined, undefined],
-      ["crash.request", T40 + 2_001_000, 5, "d0", "decode", "7000000000000000007", "e5b4a6f8c0d2435e6f70819203142536", false, T40 + 2_001_000, undefined, undefined, undefined, undefined],
+      ["crash.request", T38 + 1000, 2, "d0", "decode", "1111111111111111111", "a1f0c2d4e6b8091a2b3c4d5e6f708192", true, T38 + 1000, T38 + 1_530_000, 812, 16, "length"],
+      ["crash.request", T38 + 801_000, 3, "d0", "decode", "2222222222222222222", "b2e1d3c5f7a9102b3c4d5e6f70819203", true, T38 + 801_000, T38 + 2_000_000, 640, 16, "length"],
+      ["crash.request", T40 + 1000, 4, "d0", "decode", "8972542885242963296", "c3f2e4d6a8b0213c4d5e6f7081920314", false, T40 + 1000, undefined, undefined, undefined, undefined],
+      ["crash.request", T40 + 1_001_000, 5, "d0", "decode", "5830149913321000001", "d4a3f5e7b9c1324d5e6f708192031425", false, T40 + 1_001_000, undefined, undefined, undefined, undefined],
+      ["crash.request", T40 + 2_001_000, 6, "d0", "decode", "7000000000000000007", "e5b4a6f8c0d2435e6f70819203142536", false, T40 + 2_001_000, undefined, undefined, undefined, undefined],
       ["crash.dump", CRASH, 1, "d0", "decode", null, null, undefined, undefined, undefined, undefined, undefined, undefined],
     ],
+  );
+  // The dump and each request are records of their own: each keeps its own text.
+  assert.deepEqual(
+    events.map((e) => JSON.parse(e.text)).map((t) => (Array.isArray(t) ? "request" : Object.keys(t).includes("server_args") ? "dump" : "?")),
+    ["request", "request", "request", "request", "request", "dump"],
   );
   const dump = events.find((e) => e.kind === "crash.dump")!.attrs!;
   assert.deepEqual([dump.dumpedAtUs, dump.requests, dump.unfinished], [CRASH, 5, 3]);
@@ -72,9 +77,9 @@ test("bad input: a dump of another SGLang version keeps its fields as found and 
   assert.deepEqual(issues, []);
   // No unfinished request has a stamp (3-tuples, a 2-tuple): the dump time is the file name's.
   assert.deepEqual(events.map((e) => [e.kind, e.tsUs, e.line, e.room, e.rid, e.role, e.attrs?.finished]), [
-    ["crash.request", T40 + 1000, 1, undefined, undefined, undefined, false],
+    ["crash.request", T40 + 1000, 2, undefined, undefined, undefined, false],
     ["crash.dump", CRASH, 1, undefined, undefined, undefined, undefined],
-    ["crash.request", CRASH, 2, undefined, undefined, undefined, false],
+    ["crash.request", CRASH, 3, undefined, undefined, undefined, false],
   ]);
   const first = JSON.parse(events[0]!.text) as [Record<string, unknown>];
   assert.deepEqual(first[0], {

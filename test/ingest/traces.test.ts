@@ -30,7 +30,18 @@ async function ingested(files: Record<string, string>): Promise<{ spans: StoredE
   const db = join(dir, "i.db");
   const summary = await ingest({ db, paths: [join(dir, "in")] });
   const clocks = Object.keys(summary.clockOffsetsUs);
-  return withDb(db, (h) => ({ spans: [...iterateEvents(h)].filter((e) => e.kind === "trace.span"), sources: listSources(h), clocks }));
+  // Spans are placed at their ends (domain/kinds.ts); these tests read them in start order, as the files hold them.
+  const spans = (h: Parameters<typeof iterateEvents>[0]) => [...iterateEvents(h)].filter((e) => e.kind === "trace.span").sort((a, b) => startOf(a) - startOf(b) || a.seq - b.seq);
+  return withDb(db, (h) => ({ spans: spans(h), sources: listSources(h), clocks }));
+}
+
+/** Parsed spans in the order they began (stable: a file's order among equal starts). */
+function inStartOrder(events: ParsedEvent[]): ParsedEvent[] {
+  return [...events].sort((a, b) => (a.attrs!.startUs as number) - (b.attrs!.startUs as number));
+}
+
+function startOf(e: StoredEvent): number {
+  return e.attrs?.startUs as number;
 }
 
 function parse(format: typeof otlpJson, text: string): { events: ParsedEvent[]; issues: ParseIssue[] } {
@@ -42,7 +53,7 @@ function parse(format: typeof otlpJson, text: string): { events: ParsedEvent[]; 
   return { events, issues };
 }
 
-const row = (e: StoredEvent) => [e.tsUs, e.host, e.role, e.tp, e.room, e.rid, e.attrs?.stage ?? e.attrs?.name, e.attrs?.durationUs, e.line];
+const row = (e: StoredEvent) => [startOf(e), e.host, e.role, e.tp, e.room, e.rid, e.attrs?.stage ?? e.attrs?.name, e.attrs?.durationUs, e.line];
 
 test("detection: the collector's file and Jaeger's download by their keys, not their names", () => {
   assert.equal(detectFormat(OTLP.slice(0, 64 * 1024)).name, "otlp-json");
@@ -82,7 +93,7 @@ test("a finished request: both sides' span trees, each span with its room, rid, 
   assert.equal(ids("decode_waiting").parentSpanId, "4b2e1d3c5f7a9003");
   assert.equal(ids("Decode Scheduler [TP 0] (host:c3d8e1f4 | pid:51877)").spanId, "4b2e1d3c5f7a9003");
   assert.equal(ids("Bootstrap Room 0xf6b75ab2bc471c7").parentSpanId, undefined);
-  assert.equal(ids("decode_forward").endUs, T38 + 1530 * MS);
+  assert.equal(decode.find((e) => e.attrs?.stage === "decode_forward")!.tsUs, T38 + 1530 * MS, "a span sits at its end");
   assert.deepEqual(ids("Decode Scheduler [TP 0] (host:c3d8e1f4 | pid:51877)").spanAttrs, { tp_rank: 0, host_id: "c3d8e1f46a7b4c2d8e9f0a1b2c3d4e5f", pid: 51877, thread_label: "Decode Scheduler" });
   assert.equal(spans.filter((e) => e.room === "2222222222222222222").length, 16);
 });
@@ -93,7 +104,7 @@ test("the wedge: the wedged requests' finished slices arrive without parents, wi
   assert.equal(orphans.length, 18);
   assert.ok(orphans.every((e) => e.room === null && e.rid === null && e.tp === null && e.attrs?.thread === undefined));
   const first = orphans.filter((e) => e.attrs?.traceId === "0000000000000000e7915abf4d2c6105" || e.attrs?.traceId === "0000000000000000f8a26bc05e3d7206");
-  assert.deepEqual(first.map((e) => [e.tsUs - T40, e.attrs?.endUs as number - T40, e.host, e.role, e.attrs?.stage, e.attrs?.parentSpanId, e.line]), [
+  assert.deepEqual(first.map((e) => [startOf(e) - T40, e.tsUs - T40, e.host, e.role, e.attrs?.stage, e.attrs?.parentSpanId, e.line]), [
     [3 * MS, 5 * MS, "p0", "prefill", "prefill_prepare", "7e5b4a6f8c0d2103", 6],
     [4 * MS, 6 * MS, "d0", "decode", "decode_prepare", "8f6c5b7a9d1e3203", 7],
     [5 * MS, 41 * MS, "p0", "prefill", "prefill_bootstrap", "7e5b4a6f8c0d2103", 6],
@@ -118,7 +129,7 @@ test("Jaeger's download of a trace gives the events the collector's file gives f
   };
   const jaeger = ofTrace("jaeger-json");
   const otlp = ofTrace("otlp-json");
-  const facts = (e: StoredEvent) => [e.tsUs, e.host, e.role, e.tp, e.room, e.rid, e.attrs?.name, e.attrs?.stage, e.attrs?.spanId, e.attrs?.parentSpanId, e.attrs?.endUs, e.attrs?.thread];
+  const facts = (e: StoredEvent) => [e.tsUs, e.host, e.role, e.tp, e.room, e.rid, e.attrs?.name, e.attrs?.stage, e.attrs?.spanId, e.attrs?.parentSpanId, e.attrs?.startUs, e.attrs?.thread];
   assert.deepEqual(jaeger.map(facts), otlp.map(facts));
   // Each span's line is where its object opens in the pretty-printed download.
   assert.deepEqual(jaeger.map((e) => e.line), [6, 39, 78, 132, 166, 205, 244, 283]);
@@ -151,12 +162,14 @@ test("the newest revision's tree: `decode Req` is the root and carries bootstrap
       { key: "bootstrap_room", value: { intValue: "5830149913321000001" } },
     ]),
   ]);
-  const { events, issues } = parse(otlpJson, `${newest}\n${oldest}\n`);
+  const { events: parsed, issues } = parse(otlpJson, `${newest}\n${oldest}\n`);
+  const events = inStartOrder(parsed);
   assert.deepEqual(issues, []);
   assert.deepEqual(events.map((e) => [e.host, e.role, e.tp, e.room, e.rid, e.attrs?.stage ?? e.attrs?.name]), [
     ["d0", "decode", undefined, "8972542885242963296", "c3f2e4d6a8b0213c4d5e6f7081920314", "decode Req c3f2e4d6"],
-    ["d0", "decode", 3, "8972542885242963296", "c3f2e4d6a8b0213c4d5e6f7081920314", "Decode Scheduler [TP 3] (host:c3d8e1f4 | pid:51880)"],
+    // The thread span and its first slice start together; the slice ends first.
     ["d0", "decode", 3, "8972542885242963296", "c3f2e4d6a8b0213c4d5e6f7081920314", "decode_prepare"],
+    ["d0", "decode", 3, "8972542885242963296", "c3f2e4d6a8b0213c4d5e6f7081920314", "Decode Scheduler [TP 3] (host:c3d8e1f4 | pid:51880)"],
     ["p0", undefined, undefined, "5830149913321000001", "d4a3f5e7b9c1324d5e6f708192031425", "Req d4a3f5e7"],
   ]);
 });
@@ -167,7 +180,7 @@ test("a slice whose parent is lost still takes its room from another span of its
     span(traceB64, Buffer.from("00000000000000c1", "hex").toString("base64"), "", "Bootstrap Room 0x50e8da74eac5cc41", "1795146001000000000", "1795146009000000000"),
     span(traceB64, Buffer.from("00000000000000c3", "hex").toString("base64"), Buffer.from("00000000000000c2", "hex").toString("base64"), "decode_bootstrap", "1795146001002000000", "1795146001040000000"),
   ]);
-  const { events } = parse(otlpJson, line);
+  const events = inStartOrder(parse(otlpJson, line).events);
   assert.deepEqual(events.map((e) => [e.room, e.attrs?.traceId, e.attrs?.spanId, e.attrs?.parentSpanId]), [
     ["5830149913321000001", "00000000000000001234abcd5678ef90", "00000000000000c1", undefined],
     ["5830149913321000001", "00000000000000001234abcd5678ef90", "00000000000000c3", "00000000000000c2"],

@@ -105,7 +105,7 @@ class SpanTree {
   }
 }
 
-/** The spans' events, in start order. */
+/** The spans' events, in end order. */
 export function spanEvents(spans: readonly SpanRecord[], out: ParsedEvent[]): void {
   const tree = new SpanTree(spans);
   const events = spans.map((s): ParsedEvent => {
@@ -115,14 +115,13 @@ export function spanEvents(spans: readonly SpanRecord[], out: ParsedEvent[]): vo
     const attrs: Record<string, unknown> = { name: s.name, traceId: s.traceId, spanId: s.spanId };
     if (stage !== undefined) attrs.stage = stage;
     if (s.parentSpanId !== undefined) attrs.parentSpanId = s.parentSpanId;
-    if (s.endUs !== undefined) {
-      attrs.endUs = s.endUs;
-      attrs.durationUs = s.endUs - s.startUs;
-    }
+    attrs.startUs = s.startUs;
+    if (s.endUs !== undefined) attrs.durationUs = s.endUs - s.startUs;
     if (facts.thread !== undefined) attrs.thread = facts.thread.name;
     if (Object.keys(s.attrs).length > 0) attrs.spanAttrs = s.attrs;
     if (s.statusCode !== undefined) attrs.statusCode = s.statusCode;
-    const ev: ParsedEvent = { tsUs: s.startUs, line: s.line, kind: TelemetryKind.span, text: s.text, attrs };
+    // An exporter writes a span when it ends, and what it says (a stage done) holds from then: the event sits at its end.
+    const ev: ParsedEvent = { tsUs: s.endUs ?? s.startUs, line: s.line, kind: TelemetryKind.span, text: s.text, attrs };
     if (s.host !== undefined) ev.host = s.host;
     // A slice's own side (prefill_*, decode_*) was applied over its ancestors' (resolve).
     if (facts.role !== undefined) ev.role = facts.role;
