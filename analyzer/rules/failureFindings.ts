@@ -49,7 +49,8 @@ function chained(groups: FailureGroup[]): FailureGroup[] {
   const out: FailureGroup[] = [];
   for (const g of groups.sort((a, b) => a.records[0]!.ev.seq - b.records[0]!.ev.seq)) {
     const start = g.records[0]!.ev.tsUs;
-    const cause = out.find((h) => h.family === g.family && shareRank(h.ranks, g.ranks) && start - h.records.at(-1)!.ev.tsUs <= CHAIN_WINDOW_US && start >= h.records[0]!.ev.tsUs);
+    // Transfers an abort stopped are not folded into failures of the transport, nor these into them: their weight differs.
+    const cause = out.find((h) => h.family === g.family && shareRank(h.ranks, g.ranks) && start - h.records.at(-1)!.ev.tsUs <= CHAIN_WINDOW_US && start >= h.records[0]!.ev.tsUs && allAborted(h) === allAborted(g));
     if (!cause) {
       out.push(g);
       continue;
@@ -62,6 +63,10 @@ function chained(groups: FailureGroup[]): FailureGroup[] {
     cause.fatal ||= g.fatal;
   }
   return out;
+}
+
+function allAborted(g: FailureGroup): boolean {
+  return g.records.every((r) => r.aborted === true);
 }
 
 function shareRank(a: string[], b: string[]): boolean {

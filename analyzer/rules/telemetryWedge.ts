@@ -7,6 +7,8 @@ import type { StoredEvent } from "../../store/read/events.js";
 import { frozenQueues, type FrozenQueue } from "../telemetry/series.js";
 import { stoppedRequests, type StoppedRequest } from "../telemetry/spans.js";
 import { isoTime, seconds, type Evidence } from "./evidence.js";
+import { TelemetryKind } from "../../domain/kinds.js";
+import { decodeAs } from "../events/decode.js";
 import { GAUGES, gauge } from "./queueGauges.js";
 
 /** A room whose trace shows no progress for this long before the incident ends has stopped (not merely not yet done). */
@@ -19,11 +21,27 @@ export interface TelemetryWedge {
   stopped: StoppedRequest[];
   /** Per frozen series (same index), the batch lines of its engine that printed the same value during the freeze. */
   lines: StoredEvent[][];
+  /** Requests a crash dump held unfinished: rooms that never finished, named where the traces cannot name them. */
+  unfinished: StoredEvent[];
 }
 
 export function telemetryWedge(evidence: Evidence): TelemetryWedge {
   const frozen = frozenQueues(evidence);
-  return { frozen, stopped: stoppedRequests(evidence, TRACE_QUIET_US), lines: frozen.map((f) => sameValueLines(evidence, f)) };
+  return { frozen, stopped: stoppedRequests(evidence, TRACE_QUIET_US), lines: frozen.map((f) => sameValueLines(evidence, f)), unfinished: unfinishedRequests(evidence) };
+}
+
+function unfinishedRequests(evidence: Evidence): StoredEvent[] {
+  return evidence.of(TelemetryKind.crashRequest).filter((ev) => {
+    const req = decodeAs(ev, TelemetryKind.crashRequest);
+    return req?.finished === false && req.room !== undefined;
+  });
+}
+
+/** What the crash dumps add to a wedge: the rooms they held unfinished. */
+export function describeUnfinished(evidence: Evidence, unfinished: readonly StoredEvent[]): string {
+  const rooms = unfinished.map((e) => e.room!);
+  const named = rooms.slice(0, ROOMS_NAMED).join(", ") + (rooms.length > ROOMS_NAMED ? ` and ${rooms.length - ROOMS_NAMED} more` : "");
+  return `a crash dump holds ${rooms.length} request(s) that never finished, rooms ${named} (${evidence.where(unfinished[0]!)})`;
 }
 
 /**
@@ -60,6 +78,7 @@ export function telemetryWitness(w: TelemetryWedge): StoredEvent[] {
   return [
     ...w.frozen.flatMap((f, i) => [f.first.ev, f.last.ev, f.arrivals.to.ev, ...firstAndLast(w.lines[i] ?? [])]),
     ...w.stopped.slice(0, ROOMS_NAMED).map((r) => r.lastProgress),
+    ...w.unfinished.slice(0, ROOMS_NAMED),
   ];
 }
 

@@ -16,7 +16,7 @@ import { isoTime, seconds, uniqueEvents, type Evidence } from "./evidence.js";
 import { coverageOf } from "./replayEvidence.js";
 import { roomTimeoutFindings, timeoutEvents } from "./roomTimeouts.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
-import { describeFrozen, describeStopped, isEmpty, telemetryStartUs, telemetryWedge, telemetryWitness, type TelemetryWedge } from "./telemetryWedge.js";
+import { describeFrozen, describeStopped, describeUnfinished, isEmpty, telemetryStartUs, telemetryWedge, telemetryWitness, type TelemetryWedge } from "./telemetryWedge.js";
 import { seriesOf } from "../telemetry/series.js";
 import { tracedRequests } from "../telemetry/spans.js";
 
@@ -151,13 +151,14 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: Teleme
     ...plateaus.map(describe),
     ...telemetry.frozen.map((f, i) => describeFrozen(evidence, f, telemetry.lines[i] ?? [])),
     ...(telemetry.stopped.length ? [describeStopped(evidence, telemetry.stopped)] : []),
+    ...(telemetry.unfinished.length ? [describeUnfinished(evidence, telemetry.unfinished)] : []),
   ];
   const heads = [
     ...plateaus.map((p) => `${p.field} frozen at ${p.value} on ${p.rank}`),
     ...telemetry.frozen.map((f) => `${f.series.spec.label} frozen at ${f.value} on ${f.series.rank}`),
     ...(telemetry.stopped.length ? [`${telemetry.stopped.length} request trace(s) that stop`] : []),
   ];
-  const stuckRooms = telemetry.stopped.flatMap((r) => (r.room === null ? [] : [r.room]));
+  const stuckRooms = [...new Set([...telemetry.stopped.flatMap((r) => (r.room === null ? [] : [r.room])), ...telemetry.unfinished.map((e) => e.room!)])];
   const sources = [plateaus.length || telemetry.lines.some((l) => l.length) ? "batch lines" : "", telemetry.frozen.length ? "queue series" : "", telemetry.stopped.length ? "traces" : ""].filter(Boolean);
   return {
     rule: "transfer-stall",
@@ -169,7 +170,7 @@ function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: Teleme
     witness: uniqueEvents(witness),
     ...(stuckRooms.length ? { room: stuckRooms[0], rooms: stuckRooms, count: stuckRooms.length } : {}),
     explanation:
-      `Let the PD queues be read from the ${sources.join(", the ")} (docs/protocol.md §2.1, §2.2; docs/telemetry.md). Then a working transfer path drains them within seconds and every room's stages run to its finish, ` +
+      `Let the PD path's progress be read from the ${sources.join(", the ")} (docs/protocol.md §2.1, §2.2; docs/telemetry.md). Then a working transfer path drains them within seconds and every room's stages run to its finish, ` +
       `but ${shows.join("; and ")}. The wedge began at ${isoTime(startUs)} at the latest.`,
     falsify: FALSIFY,
     checked: plateaus.reduce((n, p) => n + p.lines, 0) + telemetry.frozen.reduce((n, f) => n + f.samples, 0) + telemetry.stopped.length,

@@ -42,6 +42,9 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     "page-dumps": 1,
     // Alone, a decode log at info level with #transfer-req: 3 on two lines and /health green: nothing in it shows the wedge.
     "wedge-logs": 0,
+    // Telemetry alone: frozen PD queue series; traces that stop and a crash dump holding the wedged rooms.
+    "metrics-wedge": 1,
+    "traces-wedge": 1,
     // A write into pages decode gave to another room, read by it (critical); its control, overwritten in time, times out only (medium).
     "late-write-meta-pages": 1,
     "late-write-overwritten": 0,
