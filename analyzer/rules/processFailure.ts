@@ -6,7 +6,7 @@
 // otherwise; a plain traceback outside the scheduler and threads is medium.
 // A crash also explains the silence of its rank that follows (gaps/silence.ts).
 
-import { type Evidence } from "./evidence.js";
+import { attrNumber, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount } from "./failures.js";
 import { groupFailures, groupFinding, occurrence, otherMessages, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
 import type { Gap } from "./gaps/index.js";
@@ -56,6 +56,20 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
       `Let ${ranksText(g.ranks)} run the server's scheduler and its threads. Then they must keep serving, ` +
       `but ${occurrence(evidence, g)}${g.fatal ? "; the process died there" : ""}.${others}${silenceText}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
-    facts: { silencesExplained: silences.length },
+    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g) },
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
+}
+
+/**
+ * When the failure began, as its records state it: a watchdog reports a
+ * wait that started its timeout earlier (an NCCL collective that ran for
+ * 600 s began 600 s before the line); other records began where they stand.
+ */
+function onsetOf(g: FailureGroup): number {
+  return Math.min(
+    ...g.records.map((r) => {
+      const ms = attrNumber(r.ev, "timeoutMs") ?? (attrNumber(r.ev, "timeoutS") ?? 0) * 1000;
+      return r.ev.tsUs - ms * 1000;
+    }),
+  );
 }

@@ -259,9 +259,11 @@ function processCrash(of: Of): CauseCase {
   if (silenced.length) c.for.push({ weight: 0.1, findings: ids(silenced), note: "the crashed ranks went silent after it" });
   const consequences = of("transport-failure").filter((f) => f.draft.facts?.afterCrash);
   if (c.for.length && consequences.length) c.for.push({ weight: 0.1, findings: ids(consequences), note: "transfers failed after the crash" });
-  // A cause comes before its effect: a death well after the path wedged may be the wedge's end (a forced exit, a restart).
+  // A cause comes before its effect: a death that began well after the path wedged (a crash dump at a forced
+  // exit, a restart) is its end, not its cause; a watchdog's death began when its timeout did.
   const wedgeUs = Math.min(...wedges(of).map((f) => f.draft.facts!.wedgeStartUs as number));
-  const late = deaths.filter((f) => f.draft.tsUs !== undefined && f.draft.tsUs - wedgeUs > WEDGE_LEAD_US);
+  const onset = (f: NumberedFinding): number | undefined => (f.draft.facts?.onsetUs as number | undefined) ?? f.draft.tsUs;
+  const late = deaths.filter((f) => onset(f) !== undefined && onset(f)! - wedgeUs > WEDGE_LEAD_US);
   if (deaths.length && late.length === deaths.length) {
     c.against.push({ factor: 0.15, note: `every death came after the transfer path wedged (from ${isoTime(wedgeUs)}): the wedge came first` });
   }

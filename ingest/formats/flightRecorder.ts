@@ -25,9 +25,8 @@ import type { InputFormat, LineParser, ParseContext } from "./format.js";
 import { isCrashDumpPickle } from "./crashDump.js";
 import { intFromValue, parseJsonExact, usFromNs } from "./numerals.js";
 import { startsLikePickle } from "./pickleData.js";
-import { isPlainObject } from "./records.js";
+import { isPlainObject, MAX_DOCUMENT_CHARS, wholeDocumentParser } from "./records.js";
 
-const MAX_DUMP_CHARS = 256 * 1024 * 1024;
 
 /** The rank in a dump's file name: its last run of digits (fr_trace: `<prefix><rank>`). */
 export function rankFromDumpPath(path: string): number | undefined {
@@ -178,24 +177,7 @@ export const flightRecorder: InputFormat = {
     return t.startsWith("{") && /"entries"\s*:/.test(t) && /"(pg_config|profiling_name|collective_seq_id)"\s*:/.test(t);
   },
   createParser(ctx): LineParser {
-    const lines: string[] = [];
-    let chars = 0;
-    let tooLarge = false;
-    return {
-      line(text, lineNo, _out, issues) {
-        if (tooLarge) return;
-        chars += text.length + 1;
-        if (chars > MAX_DUMP_CHARS) {
-          tooLarge = true;
-          issues.push({ line: lineNo, message: "Flight Recorder dump larger than 256 MiB; not read" });
-          return;
-        }
-        lines.push(text);
-      },
-      end(out, issues) {
-        if (!tooLarge && lines.length > 0) parseJsonDump(lines.join("\n"), ctx, out, issues);
-      },
-    };
+    return wholeDocumentParser("Flight Recorder dump", (doc, out, issues) => parseJsonDump(doc, ctx, out, issues));
   },
 };
 
@@ -208,7 +190,7 @@ export const flightRecorderPickle: InputFormat = {
     throw new Error("a Flight Recorder pickle is read whole (parseBytes), not by lines");
   },
   parseBytes(bytes, ctx, out, issues) {
-    if (bytes.length > MAX_DUMP_CHARS) {
+    if (bytes.length > MAX_DOCUMENT_CHARS) {
       issues.push({ line: 1, message: "Flight Recorder dump larger than 256 MiB; not read" });
       return;
     }

@@ -15,7 +15,7 @@ const LOSSY_CANDIDATE = /[\d.]{16}/;
  * string (OTLP's nanosecond times, hex ids), so a text whose only long runs
  * are there needs no scan.
  */
-const LOSSY_TOKEN = /(?:^|[:[,])\s*-?[\d.]{16}/;
+const LOSSY_TOKEN = /(?:^|[:[,])\s*-?[\d.eE+-]{16}/;
 const LOSSY_CANDIDATES = /[\d.]{16,}/g;
 
 /**

@@ -110,3 +110,32 @@ export function jsonLinesParser(toEvent: RecordToEvent): LineParser {
     end() {},
   };
 }
+
+/** A whole-document format (one JSON dump, not a record a line) is read at its end, up to this size. */
+export const MAX_DOCUMENT_CHARS = 256 * 1024 * 1024;
+
+/**
+ * A parser that gathers a file's lines and hands the whole document to
+ * `read` at its end; past MAX_DOCUMENT_CHARS it reads nothing and says so
+ * once, naming `what` the file is.
+ */
+export function wholeDocumentParser(what: string, read: (doc: string, out: ParsedEvent[], issues: ParseIssue[]) => void): LineParser {
+  const lines: string[] = [];
+  let chars = 0;
+  let tooLarge = false;
+  return {
+    line(text, lineNo, _out, issues) {
+      if (tooLarge) return;
+      chars += text.length + 1;
+      if (chars > MAX_DOCUMENT_CHARS) {
+        tooLarge = true;
+        issues.push({ line: lineNo, message: `${what} larger than 256 MiB; not read` });
+        return;
+      }
+      lines.push(text);
+    },
+    end(out, issues) {
+      if (!tooLarge && lines.length > 0) read(lines.join("\n"), out, issues);
+    },
+  };
+}

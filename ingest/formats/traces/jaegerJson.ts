@@ -23,11 +23,10 @@ import { z } from "zod";
 import type { ParseIssue } from "../../../domain/event.js";
 import type { InputFormat, LineParser } from "../format.js";
 import { intFromValue, parseJsonExact } from "../numerals.js";
-import { isPlainObject } from "../records.js";
+import { isPlainObject, wholeDocumentParser } from "../records.js";
 import { statusName } from "./otlpJson.js";
 import { hexId, spanEvents, type SpanRecord } from "./spanTree.js";
 
-const MAX_DOC_CHARS = 256 * 1024 * 1024;
 
 const tag = z.looseObject({ key: z.string(), value: z.unknown().optional() });
 const spanSchema = z.looseObject({
@@ -137,26 +136,10 @@ export const jaegerJson: InputFormat = {
     return trace || envelope;
   },
   createParser(): LineParser {
-    const lines: string[] = [];
-    let chars = 0;
-    let tooLarge = false;
-    return {
-      line(text, lineNo, _out, issues) {
-        if (tooLarge) return;
-        chars += text.length + 1;
-        if (chars > MAX_DOC_CHARS) {
-          tooLarge = true;
-          issues.push({ line: lineNo, message: "Jaeger JSON download larger than 256 MiB; not read" });
-          return;
-        }
-        lines.push(text);
-      },
-      end(out, issues) {
-        if (tooLarge || lines.length === 0) return;
-        const spans: SpanRecord[] = [];
-        parseDocument(lines.join("\n"), spans, issues);
-        spanEvents(spans, out);
-      },
-    };
+    return wholeDocumentParser("Jaeger JSON download", (doc, out, issues) => {
+      const spans: SpanRecord[] = [];
+      parseDocument(doc, spans, issues);
+      spanEvents(spans, out);
+    });
   },
 };

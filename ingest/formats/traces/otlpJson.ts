@@ -1,6 +1,6 @@
 // OTLP/JSON trace files as the OpenTelemetry Collector's file exporter writes
-// them: one ExportTraceServiceRequest a line (opentelemetry-proto
-// docs/specification.md "JSON Protobuf Encoding"; collector/trace/v1):
+// them: one ExportTraceServiceRequest a line (opentelemetry-proto's
+// specification, "JSON Protobuf Encoding"; collector/trace/v1):
 //
 //   {"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"sglang"}}, …]},
 //     "scopeSpans":[{"scope":{"name":"sglang server"},"spans":[
