@@ -413,14 +413,14 @@ export const KINDS = {
       value: "number?",
       /** `NaN`, `+Inf` or `-Inf`: a sample the exposition wrote as no finite number (a stored number is finite). */
       nonFinite: "string?",
-      /** The series' own labels, `__name__` left out (model_name, engine_type, tp_rank, stage, reason, …). */
-      labels: "record?",
+      /** The series' own labels, `__name__` left out (model_name, engine_type, tp_rank, stage, reason, …), read from `series`. */
+      labels: derived("record", "the labels of `series` (domain/telemetry.ts seriesLabels)"),
       /** `gauge`, `counter`, `histogram`, `summary` or `untyped`, as the exposition's `# TYPE` said, else from the name. */
       metricType: "string?",
       /** The series as PromQL prints it, `name{label="v",…}`: one track per series. */
-      series: "string?",
-      model: "string?",
-      engine: "string?",
+      series: "string",
+      model: derived("string?", "the series' model_name label"),
+      engine: derived("string?", "the series' engine_type label"),
     },
   },
   [TelemetryKind.span]: { lane: "traces", tone: 0, colour: "#f78c6c",

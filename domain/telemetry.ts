@@ -91,3 +91,19 @@ export const SGLANG_STAGES: Readonly<Record<string, StageSpec>> = {
   fake_output: { side: "decode", finishes: true },
   quick_finish: { side: "decode", finishes: true },
 };
+
+/**
+ * The labels of a series as PromQL prints it, `name{l="v",…}` (the values
+ * escaped as the exposition format escapes them: backslash, double quote,
+ * newline): a sample stores its series once as this text, and its labels are
+ * read back from it.
+ */
+export function seriesLabels(series: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const open = series.indexOf("{");
+  if (open < 0) return out;
+  const re = /([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+  re.lastIndex = open + 1;
+  for (let m = re.exec(series); m; m = re.exec(series)) out[m[1]!] = m[2]!.replace(/\\(.)/g, (_all, c: string) => (c === "n" ? "\n" : c));
+  return out;
+}

@@ -34,7 +34,7 @@ import type { SourceStats } from "../store/read/sources.js";
 import { IncidentWriter, sourceKey, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
 import { ONE_WORKER_BYTES, runLoad, scanAll } from "./load/workers.js";
-import { isoFromUs } from "./timeFormat.js";
+import { isoFromUs } from "../domain/timeFormat.js";
 import { datingHints, type TimeSpan } from "./scan/timeHints.js";
 import { isLogFormat, namesHostPerEvent, takesDatingHints } from "./formats/index.js";
 import type { DatingHints } from "./formats/log/dating.js";

@@ -12,6 +12,7 @@
 // block is compressed (codec.ts) where the block is built, in the parse
 // worker; lines and ends stay plain for the binary search.
 
+import { isoFromUs } from "../domain/timeFormat.js";
 import { compress, decompress } from "./codec.js";
 import type { IncidentDb } from "./db.js";
 
@@ -218,6 +219,17 @@ export function spanOwnText(stored: string, attr: (key: string) => unknown, endU
     endTimeUnixNano: ns(endUs),
     attributes: attr("spanAttrs"),
   });
+}
+
+/**
+ * A Prometheus sample's text where its source stored none (an HTTP API
+ * answer is one line of JSON: ingest/formats/metrics/promApi.ts): its series,
+ * value and time, as a scrape would print it.
+ */
+export function sampleOwnText(stored: string, attr: (key: string) => unknown, tsUs: number): string {
+  if (stored !== "") return stored;
+  const value = attr("value") ?? attr("nonFinite");
+  return `${String(attr("series"))} ${String(value)} @${isoFromUs(tsUs)}`;
 }
 
 const readers = new WeakMap<IncidentDb, EventTexts>();

@@ -11,7 +11,8 @@
 // The model decodes into one reused view (EventDecoder).
 
 import type { StoredEvent } from "../../domain/event.js";
-import { LogKind } from "../../domain/kinds.js";
+import { LogKind, TelemetryKind } from "../../domain/kinds.js";
+import { seriesLabels } from "../../domain/telemetry.js";
 import { kvPollFromName } from "../../domain/vocabulary.js";
 import { isKnownKind, KINDS, type FieldSpec, type KnownKind } from "../../domain/kinds.js";
 import type { DomainEvent, EventOf } from "../../domain/domainEvent.js";
@@ -111,6 +112,9 @@ const FAILURE_DERIVED: Record<string, Read> = {
 
 const allAttrs: Read = (ev) => ev.attrs ?? {};
 
+/** A sample's labels, read back from its series text (domain/telemetry.ts seriesLabels). */
+const sampleLabels = (ev: Source): Record<string, string> => seriesLabels(readString(attrOf(ev, "series")) ?? "");
+
 /** Fields decoded from more than one stored value, or from all of them. */
 const DERIVED: Partial<Record<KnownKind, Record<string, Read>>> = {
   [LogKind.handshakeFailed]: FAILURE_DERIVED,
@@ -120,6 +124,7 @@ const DERIVED: Partial<Record<KnownKind, Record<string, Read>>> = {
   [LogKind.decodeBatch]: { gauges: allAttrs },
   [LogKind.config]: { settings: allAttrs },
   checksum: { page: (ev) => readNumber(attrOf(ev, "page")) ?? ev.pageLo ?? undefined },
+  [TelemetryKind.metricSample]: { labels: sampleLabels, model: (ev) => sampleLabels(ev).model_name, engine: (ev) => sampleLabels(ev).engine_type },
 };
 
 const STORED = Symbol("stored");

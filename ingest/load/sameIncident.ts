@@ -5,7 +5,7 @@
 // they belong together.
 
 import { InputError } from "../inputs/pathIdentity.js";
-import { isoFromUs } from "../timeFormat.js";
+import { isoFromUs } from "../../domain/timeFormat.js";
 import type { IngestSettings } from "../../store/writer.js";
 import type { TimeSpan } from "../scan/timeHints.js";
 

@@ -19,7 +19,7 @@ import { z } from "zod";
 import { InputError } from "../inputs/pathIdentity.js";
 import { PromAnswer, seriesOfAnswer, type SeriesValues } from "../formats/metrics/promApi.js";
 import { escapeLabelValue } from "../formats/metrics/series.js";
-import { isoFromUs } from "../timeFormat.js";
+import { isoFromUs } from "../../domain/timeFormat.js";
 
 /** Every series SGLang writes: collector.py names them all `sglang:…`. */
 export const DEFAULT_SELECTOR = '{__name__=~"sglang:.*"}';

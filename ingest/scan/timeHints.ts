@@ -7,7 +7,7 @@
 // only their place in the order.
 
 import type { DatingHints } from "../formats/log/dating.js";
-import { isoFromUs } from "../timeFormat.js";
+import { isoFromUs } from "../../domain/timeFormat.js";
 
 export interface DatedSource {
   host: string | null;

@@ -11,7 +11,7 @@ import type { StoredEvent } from "../../domain/event.js";
 import type { Role } from "../../domain/vocabulary.js";
 import type { IncidentDb } from "../db.js";
 import { TelemetryKind } from "../../domain/kinds.js";
-import { eventTexts, spanOwnText, type EventTexts } from "../eventText.js";
+import { eventTexts, sampleOwnText, spanOwnText, type EventTexts } from "../eventText.js";
 import { DecodedBlock } from "./blockCodec.js";
 import { eventBlocks, type EventBlocks } from "./eventBlocks.js";
 import type { PackedColumn } from "./packedColumn.js";
@@ -140,7 +140,8 @@ export class EventCursor implements StoredEvent {
 
   get text(): string {
     const stored = this.texts.text(this.sourceId, this.line);
-    return this.kind === TelemetryKind.span ? spanOwnText(stored, (k) => this.attr(k), this.tsUs) : stored;
+    if (this.kind === TelemetryKind.span) return spanOwnText(stored, (k) => this.attr(k), this.tsUs);
+    return this.kind === TelemetryKind.metricSample ? sampleOwnText(stored, (k) => this.attr(k), this.tsUs) : stored;
   }
 }
 

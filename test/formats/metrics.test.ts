@@ -1,3 +1,5 @@
+import { seriesLabels } from "../../domain/telemetry.js";
+import { sampleOwnText } from "../../store/eventText.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
@@ -23,6 +25,12 @@ function parse(format: InputFormat, lines: string[], ctx: Partial<ParseContext> 
 
 const MODEL = "deepseek-ai/DeepSeek-V3.2";
 
+
+/** A sample's labels, read back from its series text as the decoder reads them. */
+function labelsOf(e: ParsedEvent): Record<string, string> {
+  return seriesLabels(e.attrs!.series as string);
+}
+
 test("a saved scrape: each sample an event with its series' labels, ranks and role; no timestamp means timeless", () => {
   const lines = [
     "# HELP sglang:num_decode_transfer_queue_reqs The number of requests in the decode transfer queue.",
@@ -47,21 +55,20 @@ test("a saved scrape: each sample an event with its series' labels, ranks and ro
       attrs: {
         metric: "sglang:num_decode_transfer_queue_reqs",
         value: 58,
-        labels: { engine_type: "decode", instance: "10.0.0.12:30001", model_name: MODEL, pp_rank: "0", tp_rank: "3", dp_rank: "1" },
         metricType: "gauge",
         series: `sglang:num_decode_transfer_queue_reqs{engine_type="decode",instance="10.0.0.12:30001",model_name="${MODEL}",pp_rank="0",tp_rank="3",dp_rank="1"}`,
-        model: MODEL,
-        engine: "decode",
       },
     },
   ]);
+  // The labels are read back from the series text, where each sample keeps them once.
+  assert.deepEqual(labelsOf(events[0]!), { engine_type: "decode", instance: "10.0.0.12:30001", model_name: MODEL, pp_rank: "0", tp_rank: "3", dp_rank: "1" });
 });
 
 test("the path's host wins over the instance label; engine_type unified gives no role", () => {
   const { events } = parse(prometheusText, ['sglang:num_running_reqs{engine_type="unified",instance="10.0.0.11:30000",tp_rank="0"} 4'], { host: "p0" });
   assert.equal(events[0]!.host, undefined, "the source's host (p0) stands");
   assert.equal(events[0]!.role, undefined);
-  assert.equal(events[0]!.attrs!.engine, "unified");
+  assert.equal(labelsOf(events[0]!).engine_type, "unified");
 });
 
 test("histogram family types, escaped label values, +Inf and NaN, timestamps in ms and in OpenMetrics seconds", () => {
@@ -78,10 +85,10 @@ test("histogram family types, escaped label values, +Inf and NaN, timestamps in 
   const byLine = new Map(events.map((e) => [e.line, e]));
   assert.equal(byLine.get(2)!.tsUs, 1795145415000000);
   assert.equal(byLine.get(2)!.attrs!.metricType, "histogram");
-  assert.deepEqual(byLine.get(2)!.attrs!.labels, { le: "+Inf", stage: "decode_waiting" });
+  assert.deepEqual(labelsOf(byLine.get(2)!), { le: "+Inf", stage: "decode_waiting" });
   assert.equal(byLine.get(3)!.tsUs, 1795145415500000);
   assert.equal(byLine.get(3)!.attrs!.metricType, "histogram");
-  assert.deepEqual(byLine.get(4)!.attrs!.labels, { note: 'a "quoted" \\ path\nnext' });
+  assert.deepEqual(labelsOf(byLine.get(4)!), { note: 'a "quoted" \\ path\nnext' });
   assert.equal(byLine.get(4)!.attrs!.value, undefined);
   assert.equal(byLine.get(4)!.attrs!.nonFinite, "NaN");
   assert.equal(byLine.get(5)!.attrs!.nonFinite, "+Inf");
@@ -108,7 +115,7 @@ test("a scrape with two model_names keeps both, each sample with its own model; 
     'sglang:num_running_reqs{model_name="Qwen/Qwen3-8B",tp_rank="0"} 2',
     'process_resident_memory_bytes 1.2e+09',
   ]);
-  assert.deepEqual(events.map((e) => [e.attrs!.model, e.attrs!.value]), [["deepseek-ai/DeepSeek-V3.2", 5], ["Qwen/Qwen3-8B", 2], [undefined, 1.2e9]]);
+  assert.deepEqual(events.map((e) => [labelsOf(e).model_name, e.attrs!.value]), [["deepseek-ai/DeepSeek-V3.2", 5], ["Qwen/Qwen3-8B", 2], [undefined, 1.2e9]]);
   assert.deepEqual(events.map((e) => e.unparsedMessage), [undefined, undefined, "a series SGLang does not write: process_resident_memory_bytes"]);
 });
 
@@ -123,7 +130,10 @@ test("HTTP API answers: a matrix (query_range), a vector and a scalar (query); s
     [1, 1795145400000000, 0, "10.0.0.12", "decode", 0],
     [2, 1795145415000000, 3, "10.0.0.12", "decode", 0],
   ]);
-  assert.equal(m.events[1]!.text, 'sglang:num_decode_transfer_queue_reqs{instance="10.0.0.12:30001",engine_type="decode",tp_rank="0"} 3 @2026-11-20T03:30:15.000000Z');
+  // The answer is one line of JSON: the store renders a sample's text from its fields.
+  assert.equal(m.events[1]!.text, "");
+  const shown = sampleOwnText(m.events[1]!.text, (k) => m.events[1]!.attrs![k], m.events[1]!.tsUs);
+  assert.equal(shown, 'sglang:num_decode_transfer_queue_reqs{instance="10.0.0.12:30001",engine_type="decode",tp_rank="0"} 3 @2026-11-20T03:30:15.000000Z');
   const v = parse(prometheusApiJson, ['{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"up","instance":"10.0.0.11:30000"},"value":[1795145400.25,"1"]}]}}']);
   assert.deepEqual(v.events.map((e) => [e.tsUs, e.attrs!.metric, e.attrs!.value, e.unparsedMessage !== undefined]), [[1795145400250000, "up", 1, true]]);
   const s = parse(prometheusApiJson, ['{"status":"success","data":{"resultType":"scalar","result":[1795145400,"42"]}}']);
@@ -148,7 +158,7 @@ test("SGLang's request metrics file: each number of a record a sample at the res
     ["cached_tokens", 0, 1795145880500000, "a1b2"],
     ["e2e_latency", 1.25, 1795145880500000, "a1b2"],
   ]);
-  assert.deepEqual(events[0]!.attrs!.labels, { finish_reason: "stop" });
+  assert.deepEqual(labelsOf(events[0]!), { finish_reason: "stop" });
 });
 
 test("detection by content: a scrape, an API answer, a request metrics file; a log is none of them", () => {

@@ -7,6 +7,7 @@
 // decode's token counter stops at 03:40:00 (40 steps × 500) while the
 // prefill's rises 1,000 a step.
 
+import { seriesLabels } from "../../domain/telemetry.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -54,7 +55,7 @@ test("the decode's transfer queue and the prefill's inflight queue hold 3 from 0
   for (const [series, role] of [[transfer, "decode"], [inflight, "prefill"]] as const) {
     assert.equal(series.length, 241);
     assert.ok(series.every((e) => e.role === role && e.tp === 0 && e.pp === 0 && e.dp === null));
-    assert.ok(series.every((e) => e.attrs!.model === "deepseek-ai/DeepSeek-V3.2" && e.attrs!.engine === role));
+    assert.ok(series.every((e) => seriesLabels(e.attrs!.series as string).model_name === "deepseek-ai/DeepSeek-V3.2" && seriesLabels(e.attrs!.series as string).engine_type === role));
     assert.equal(valueAt(series, "03:37:45"), 2, "the two requests of 03:38 in flight");
     assert.equal(valueAt(series, "03:38:00"), 0);
     assert.equal(valueAt(series, "03:40:00"), 0);
@@ -84,8 +85,8 @@ test("requests keep arriving: the decode prealloc and prefill bootstrap queues g
 
 test("the decode's token counter stops at 03:40:00 while the prefill's keeps rising", async () => {
   const { events } = await ingested;
-  const decode = samples(events, "sglang:realtime_tokens_total", "10.0.0.12", (e) => (e.attrs!.labels as Record<string, string>).mode === "decode");
-  const prefill = samples(events, "sglang:realtime_tokens_total", "10.0.0.11", (e) => (e.attrs!.labels as Record<string, string>).mode === "prefill_compute");
+  const decode = samples(events, "sglang:realtime_tokens_total", "10.0.0.12", (e) => seriesLabels(e.attrs!.series as string).mode === "decode");
+  const prefill = samples(events, "sglang:realtime_tokens_total", "10.0.0.11", (e) => seriesLabels(e.attrs!.series as string).mode === "prefill_compute");
   assert.deepEqual(["03:39:45", "03:40:00", "03:40:15", "04:30:00"].map((t) => valueAt(decode, t)), [19_500, 20_000, 20_000, 20_000]);
   assert.deepEqual(["03:39:45", "03:40:00", "03:40:15", "04:30:00"].map((t) => valueAt(prefill, t)), [39_000, 40_000, 41_000, 240_000]);
 });
@@ -102,6 +103,6 @@ test("the saved prefill scrape: host p0 from its folder, role prefill, every sam
   assert.ok(own.every((e) => e.timeless === true && e.host === "p0" && e.role === "prefill"));
   const inflight = own.find((e) => e.attrs!.metric === "sglang:num_prefill_inflight_queue_reqs")!;
   assert.deepEqual([inflight.attrs!.value, inflight.attrs!.metricType, inflight.line, inflight.tp], [3, "gauge", 6, 0]);
-  const inf = own.find((e) => (e.attrs!.labels as Record<string, string>).le === "+Inf")!;
+  const inf = own.find((e) => seriesLabels(e.attrs!.series as string).le === "+Inf")!;
   assert.deepEqual([inf.attrs!.metric, inf.attrs!.value, inf.attrs!.metricType], ["sglang:per_stage_req_latency_seconds_bucket", 2, "histogram"]);
 });

@@ -19,7 +19,6 @@
 
 import { z } from "zod";
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
-import { isoFromUs } from "../../timeFormat.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { makeSeries, parseSampleValue, sampleEvent, typeFromName, type Series } from "./series.js";
 
@@ -64,9 +63,6 @@ export class AnswerSamples {
   private readonly firstLine: number[] = [];
   private readonly next: number[];
   private readonly heap: number[] = [];
-  /** The last sample time written as text: the series of an answer share their times, and the merge takes them time by time. */
-  private isoUs = NaN;
-  private iso = "";
 
   constructor(
     private readonly all: readonly SeriesValues[],
@@ -94,19 +90,12 @@ export class AnswerSamples {
       const line = this.firstLine[i]! + at;
       const tsUs = Math.round(seconds * 1e6);
       const value = parseSampleValue(valueText);
+      // The answer is one line of JSON: a sample's text is rendered from its fields where it is shown (store/eventText.ts sampleOwnText).
       if (value === undefined) this.issues.push({ line, message: `${this.ctx.sourcePath}: sample ${line} of ${series.text} has value ${JSON.stringify(valueText)}, not a number` });
-      else out.push(sampleEvent(series, value, tsUs, 0, line, `${series.text} ${valueText} @${this.isoOf(tsUs)}`));
+      else out.push(sampleEvent(series, value, tsUs, 0, line, ""));
       if (this.next[i]! < this.all[i]!.values.length) this.push(i);
     }
     return this.heap.length > 0;
-  }
-
-  private isoOf(tsUs: number): string {
-    if (tsUs !== this.isoUs) {
-      this.isoUs = tsUs;
-      this.iso = isoFromUs(tsUs);
-    }
-    return this.iso;
   }
 
   /** Series i's next sample comes before series j's (time, then the answer's order). */

@@ -19,7 +19,7 @@
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { firstJsonObjects, isBlank, isPlainObject, jsonRecord } from "../records.js";
-import { inTimeOrder, sampleEvent, type Series } from "./series.js";
+import { inTimeOrder, sampleEvent, seriesText, type Series } from "./series.js";
 
 /** Keys that are times or identity, not measurements. */
 const NOT_MEASURES = new Set(["dp_rank"]);
@@ -72,7 +72,7 @@ class RequestMetricsParser implements LineParser {
     let s = this.series.get(key);
     if (s === undefined) {
       const labels: Record<string, string> = finish !== undefined ? { finish_reason: finish } : {};
-      s = { metric, labels, text: metric, metricType: "untyped", sglang: true };
+      s = { metric, labels, text: seriesText(metric, labels), metricType: "untyped", sglang: true };
       this.series.set(key, s);
     }
     return s;

@@ -38,8 +38,6 @@ export interface Series {
   dp?: number;
   pp?: number;
   tp?: number;
-  model?: string;
-  engine?: string;
   sglang: boolean;
 }
 
@@ -99,8 +97,6 @@ export function makeSeries(metric: string, labels: Readonly<Record<string, strin
   if (dp !== undefined) s.dp = dp;
   if (pp !== undefined) s.pp = pp;
   if (tp !== undefined) s.tp = tp;
-  if (labels.model_name !== undefined) s.model = labels.model_name;
-  if (labels.engine_type !== undefined) s.engine = labels.engine_type;
   return s;
 }
 
@@ -129,11 +125,10 @@ function nonFiniteText(v: number): string {
  * scrape saved without timestamps); it is timeless and placed at `anchorUs`.
  */
 export function sampleEvent(series: Series, value: number, tsUs: number | undefined, anchorUs: number, line: number, text: string): ParsedEvent {
-  const attrs: Record<string, unknown> = { metric: series.metric, labels: series.labels, metricType: series.metricType, series: series.text };
+  // The labels, model and engine are read back from the series text (domain/telemetry.ts seriesLabels): one copy per sample is enough.
+  const attrs: Record<string, unknown> = { metric: series.metric, metricType: series.metricType, series: series.text };
   if (Number.isFinite(value)) attrs.value = value;
   else attrs.nonFinite = nonFiniteText(value);
-  if (series.model !== undefined) attrs.model = series.model;
-  if (series.engine !== undefined) attrs.engine = series.engine;
   const ev: ParsedEvent = { tsUs: tsUs ?? anchorUs, line, kind: TelemetryKind.metricSample, text, attrs };
   if (tsUs === undefined) {
     ev.tsInferred = true;
