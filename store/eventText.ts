@@ -59,7 +59,8 @@ export class TextBlockBuilder {
 
   /** Adds the text of the record on `line`; returns a closed block when one is full. */
   add(line: number, text: string): TextBlock | undefined {
-    if (line === this.lastLine) return undefined;
+    // No text to keep (a sample whose text is rendered from its fields where it is shown): reading its line gives "".
+    if (text.length === 0 || line === this.lastLine) return undefined;
     if (line < this.lastLine) this.sorted = false;
     this.lastLine = line;
     const room = text.length * 3;
