@@ -79,6 +79,7 @@ export interface GroupText {
   explanation: string;
   falsify: string;
   facts?: Record<string, unknown>;
+  because?: DraftFinding["because"];
 }
 
 /** The finding of one group, its texts given by the rule. */
@@ -100,6 +101,7 @@ export function groupFinding(rule: DraftFinding["rule"], g: FailureGroup, text: 
     witness: uniqueEvents([...perRank, ...perMessage, ...(first.witness ?? []), ...extraWitness]),
     explanation: text.explanation,
     falsify: text.falsify,
+    ...(text.because && { because: text.because }),
     count: g.rooms.length > 1 ? g.rooms.length : g.records.length,
     facts: {
       family: g.family, cls: g.cls, fatal: g.fatal, ranks: g.ranks, firstUs: first.ev.tsUs, records: g.records.length,

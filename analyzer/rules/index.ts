@@ -117,7 +117,13 @@ export function judge(db: IncidentDb, opts: AnalyzeOptions = {}): Judged {
     });
   }
   const numbered = numberFindings(drafts);
-  const suspects = rankSuspects(numbered, { config: evidence.config(), released: earlyReleases(evidence), rules: perRule, ...(opts.ab && { ab: opts.ab }) });
+  const suspects = rankSuspects(numbered, {
+    config: evidence.config(),
+    released: earlyReleases(evidence),
+    rules: perRule,
+    ...(opts.ab && { ab: opts.ab }),
+    ...(opts.replay && { stated: opts.replay.stated }),
+  });
   return {
     analysis: {
       incident: incidentOf(evidence, opts, assumed),

@@ -57,6 +57,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
       `but ${occurrence(evidence, g)}${g.fatal ? "; the process died there" : ""}.${others}${silenceText}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
     facts: { silencesExplained: silences.length, onsetUs: onsetOf(g) },
+    because: silenceCauses(g, silences),
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
 }
 
@@ -72,4 +73,14 @@ function onsetOf(g: FailureGroup): number {
       return r.ev.tsUs - ms * 1000;
     }),
   );
+}
+
+/** The death and the end of each silence it explains (a silence to the incident's end has none to cite). */
+function silenceCauses(g: FailureGroup, silences: readonly Gap[]): NonNullable<DraftFinding["because"]> {
+  const death = g.records.find((r) => r.fatal)?.ev;
+  if (!death) return [];
+  return silences.flatMap((s) => {
+    const end = s.witness[1];
+    return end && end.seq !== death.seq ? [{ cause: death, effect: end }] : [];
+  });
 }

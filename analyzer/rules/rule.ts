@@ -39,7 +39,15 @@ export interface DraftFinding {
   count?: number;
   /** What the verdict rests on that the evidence does not show. */
   assumptions?: string[];
+  /** Each "because" of the explanation: the event named as the cause and the one it explains (DESIGN.md "A report agrees with itself"). */
+  because?: Because[];
   facts?: Record<string, unknown>;
+}
+
+/** A cause precedes its effect in the incident's order, or the explanation says the order is unknown (a timeless record). */
+export interface Because {
+  cause: StoredEvent;
+  effect: StoredEvent;
 }
 
 export interface RuleResult {

@@ -73,6 +73,8 @@ export interface SuspectContext {
   /** Each rule's verdict over the incident: a cause is not ranked against its own rule's `consistent`. */
   rules: Coverage["rules"];
   ab?: AbEvidence;
+  /** Profile settings the incident states (a flag, a config record, a log line); absent: only config records count. */
+  stated?: readonly string[];
 }
 
 export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectContext): Suspect[] {
@@ -108,8 +110,36 @@ export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectC
       confidence: s.confidence,
       findings: [...new Set(s.c.for.flatMap((x) => x.findings))],
       summary: [...s.c.for.map((x) => x.note), ...s.c.against.map((a) => `against: ${a.note}`), ...undeterminedNote(s.check)].join("; "),
-      falsify: FALSIFY[s.cause],
+      falsify: falsifyOf(s.cause, ctx),
     }));
+}
+
+/** Whether the incident states a setting, rather than the analysis assuming its default. */
+function isStated(ctx: SuspectContext, field: "indexKDtype" | "overlap", configKey: string): boolean {
+  return ctx.stated !== undefined ? ctx.stated.includes(field) : ctx.config.byRole(configKey).length > 0;
+}
+
+/**
+ * The experiment that would refute a cause. One that changes a setting the
+ * incident never stated (the index-K dtype, the overlap schedule) could rest
+ * on a guess: it is replaced by the experiment that settles the setting first.
+ */
+function falsifyOf(cause: CauseId, ctx: SuspectContext): string {
+  const dtype = isStated(ctx, "indexKDtype", "index_k_dtype");
+  switch (cause) {
+    case "transfer-saturation":
+      return dtype
+        ? FALSIFY[cause]
+        : "Rerun with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE) at the same concurrency: timeouts must drop. The index-K dtype is assumed (no record states it): read it from the launch command before trying a dtype.";
+    case "hicache-indexk-race":
+      return dtype ? FALSIFY[cause] : "Disable HiCache at the same load: no session may come out corrupted. The index-K dtype is assumed (no record states it): read it from the launch command before comparing dtypes.";
+    case "overlap-collective-desync":
+      return isStated(ctx, "overlap", "overlap")
+        ? FALSIFY[cause]
+        : `The overlap schedule is assumed on (no server_args line or config record states it): read --disable-overlap-schedule from the launch command first. ${FALSIFY[cause]}`;
+    default:
+      return FALSIFY[cause];
+  }
 }
 
 type Of = (rule: DraftFinding["rule"]) => NumberedFinding[];

@@ -57,5 +57,6 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
       ? "Keep the crashed process alive (fix its own failure first) and rerun: if the crash caused these, the transport errors disappear with it."
       : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",
     facts: { afterCrash: crash?.rank ?? null, engineLevel: g.records.some((r) => r.ev.kind.startsWith("xfer.")), aborted },
+    ...(crash && { because: [{ cause: crash.ev, effect: g.records[0]!.ev }] }),
   }, crash ? [crash.ev] : []);
 }

@@ -166,6 +166,7 @@ function deathFinding(evidence: Evidence, deaths: Deaths, behind: Map<string, St
     falsify: "Repeat the mass abort on NIXL prefill ≥ v0.5.16 (ABORT handled, #30352) or on Mooncake; the bootstrap thread must survive and new rooms must bootstrap.",
     checked: ranks.length,
     count: ranks.length,
+    because: [...(abort ? [{ cause: abort, effect: first }] : []), ...(stalled[0] ? [{ cause: first, effect: stalled[0].ev }] : [])],
     facts: { deadRanks: ranks, deathUs: first.tsUs, abortSeen: abort !== undefined, stalledRooms: stalled.map((x) => x.room), handling, abortRoomByRank: Object.fromEntries(deaths.perRank.map((d) => [d.rank, behind.get(d.rank)?.room ?? null])) },
   };
 }

@@ -87,6 +87,14 @@ test("decode-only wedge: the frozen queue and one finding for 58 timeouts; the m
   assert.ok((coverage(report, "unhandled-abort").assumed ?? []).some((a) => a.startsWith("version=")));
 });
 
+test("decode-only wedge: the suspect's experiment changes no setting the incident never stated (its index-K dtype is assumed)", async () => {
+  const { report } = await bundle("decode-only-wedge");
+  const saturation = report.suspects.find((s) => s.cause === "transfer-saturation");
+  assert.ok(saturation, report.suspects.map((s) => s.cause).join(", "));
+  assert.doesNotMatch(saturation.falsify, /fp8/, "no dtype experiment on an assumed dtype");
+  assert.match(saturation.falsify, /index-K dtype is assumed .*read it from the launch command/);
+});
+
 test("decode-only wedge at 14:08: the 58 waiting rooms are shown as inferred from their timeout lines, and the queue gauge", async () => {
   const { db } = await bundle("decode-only-wedge");
   const rooms = timedOutRooms("decode-only-wedge", "d0/decode-tp0.log");

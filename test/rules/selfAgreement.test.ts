@@ -77,6 +77,17 @@ for (const dir of INCIDENTS) {
     assert.deepEqual(wrong, []);
   });
 
+  test(`${dir}: every "because" cites a cause that comes before its effect, or says the order is unknown`, () => {
+    const j = judged.get(dir)!;
+    const wrong = j.findings.flatMap((f) =>
+      (f.draft.because ?? []).flatMap(({ cause, effect }) => {
+        if (cause.timeless || effect.timeless) return /unknown/.test(f.draft.explanation) ? [] : [`${f.id} ${f.draft.title}: a timeless cause or effect, and the explanation does not say the order is unknown`];
+        return cause.seq <= effect.seq ? [] : [`${f.id} ${f.draft.title}: its cause (seq ${cause.seq}, ${cause.kind}) comes after its effect (seq ${effect.seq}, ${effect.kind})`];
+      }),
+    );
+    assert.deepEqual(wrong, []);
+  });
+
   test(`${dir}: no rule consistent that a gap of the same report blinds`, () => {
     const j = judged.get(dir)!;
     const wrong = j.analysis.coverage.gaps.flatMap((g) =>
