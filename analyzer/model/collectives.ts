@@ -155,9 +155,11 @@ export class CollectiveTracker {
    * Each split group's decision so far: the (op, digest) most entrants chose
    * is the expected behaviour (unlike FR's "first rank is right"), every
    * other entrant a culprit. `final`: the records have ended, so members that
-   * never entered the seq are culprits too, and a split nobody left is a hang.
+   * never entered the seq are culprits too, and a split nobody left for
+   * `final.hangUs` before the records end is a hang (a split the records end
+   * right after says nothing of a deadlock).
    */
-  splits(label: LabelOf, final: boolean): Divergence[] {
+  splits(label: LabelOf, final: { lastTsUs: number; hangUs: number } | null): Divergence[] {
     const out: Divergence[] = [];
     for (const g of this.groups.values()) if (g.split !== null) out.push(this.decide(g, g.split, label, final));
     return out;
@@ -171,7 +173,7 @@ export class CollectiveTracker {
    * joining collective".
    */
   finalDecisions(label: LabelOf, lastTsUs: number, hangUs: number): Divergence[] {
-    const out = this.splits(label, true);
+    const out = this.splits(label, { lastTsUs, hangUs });
     for (const g of this.groups.values()) {
       if (g.split !== null) continue;
       const stuck = [...g.members.values()].filter((m) => m.inside && lastTsUs - m.enterTsUs >= hangUs);
@@ -196,7 +198,7 @@ export class CollectiveTracker {
     return out;
   }
 
-  private decide(g: GroupState, split: Split, label: LabelOf, final: boolean): Divergence {
+  private decide(g: GroupState, split: Split, label: LabelOf, final: { lastTsUs: number; hangUs: number } | null): Divergence {
     const order = byLabel(label);
     const entries = [...split.entries].sort((a, b) => order(a.rank, b.rank));
     const tally = new Map<string, SplitEntry[]>();
@@ -225,7 +227,7 @@ export class CollectiveTracker {
     return {
       group: g.key, where: g.where, name: g.name, seq: split.seq, kind: otherOp !== null ? "op-mismatch" : "digest-mismatch",
       ranks: majority.map((e) => e.rank), culprits: culprits.map((c) => c.rank), op: expected.op, otherOp: otherOp ?? (odd[0]?.op ?? null), site: expected.site,
-      witness, culpritBranches: branches, hang: final && !split.exited, changedSeq: split.changedSeq,
+      witness, culpritBranches: branches, hang: final !== null && !split.exited && final.lastTsUs - split.firstTsUs >= final.hangUs, changedSeq: split.changedSeq,
     };
   }
 

@@ -155,7 +155,7 @@ export function buildView(s: ModelState, filter?: { room?: string }): ModelState
     collectives: [...s.collectives.groups.values()].flatMap((g) =>
       [...g.members.values()].map((m) => ({ rank: s.ranks.label(m.rank), group: g.key, seq: m.lastSeq, op: m.op, site: m.site, inside: m.inside, changedAt: m.changedSeq })),
     ),
-    collectiveDivergences: s.collectives.splits(label, false).map((d) => ({
+    collectiveDivergences: s.collectives.splits(label, null).map((d) => ({
       group: d.group, where: d.where, name: d.name, seq: d.seq, kind: d.kind, op: d.op, ranks: d.ranks.map(label), culprits: d.culprits.map(label), changedAt: d.changedSeq,
     })),
   };

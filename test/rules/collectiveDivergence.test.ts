@@ -74,6 +74,18 @@ test("a rank that took on_idle and entered another op at the same seq is the cul
   assert.match(f!.explanation, /No rank left #106/);
 });
 
+test("a divergence the records end right after is no deadlock: nothing says whether a rank would have left", async () => {
+  // The decode log ends at 14.5 s, half a second after the split at 14 s (COLLECTIVE_HANG_US is 10 s).
+  const shortLog: SourceFile = { path: "d0/decode-tp0.log", text: lines(decodeBatch(13, 58), decodeBatch(14.5, 58)) };
+  const { findings } = judged(await buildIncident([...desync(), shortLog]));
+  const [f] = findings;
+  assert.equal(f!.verdict, "violated");
+  assert.equal(f!.facts?.hang, false);
+  assert.equal(f!.severity, "high");
+  assert.doesNotMatch(f!.title, /deadlocked/);
+  assert.doesNotMatch(f!.explanation, /deadlocked/);
+});
+
 test("ranks whose ring holds fewer old entries are aligned from the latest first seq, as Flight Recorder does", async () => {
   const files = [0, 1, 2, 3].map((tp) => {
     const iterations = tp === 3 ? [1, 2] : [0, 1, 2];
