@@ -6,6 +6,10 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ingest } from "../../ingest/pipeline.js";
 import { scratchDir } from "../scratchDir.js";
 import { SpanTypes } from "../../ui/view/spanTypes.js";
 import type { CountersAnswer, CounterTrack, EventColumns, Lane } from "../../ui/wire.js";
@@ -29,12 +33,17 @@ import {
 
 const WEDGE = "telemetry-wedge";
 const LONG = "long-series";
+const BUNDLE = "traces-wedge";
 let server: TestServer;
 
 before(async () => {
   const dataDir = scratchDir("kvrewind-telemetry-");
   serveIncident(dataDir, WEDGE, buildTelemetryWedge);
   serveIncident(dataDir, LONG, buildLongSeries);
+  // The hand-written bundle as a user's ingest stores it (test/bundles/traces-wedge).
+  const ingested = join(scratchDir("kvrewind-telemetry-bundle-"), "incident.db");
+  await ingest({ db: ingested, paths: [fileURLToPath(new URL("../../../test/bundles/traces-wedge", import.meta.url))] });
+  serveIncident(dataDir, BUNDLE, (db) => copyFileSync(ingested, db));
   server = await startTestServer({ dataDir });
 });
 after(() => server?.close());
@@ -155,4 +164,19 @@ test("trace spans are stage slices, request slices, and orphaned stage slices fo
   assert.deepEqual(ev.body["spanTypes"], [SpanTypes.orphanedStage]);
   const finished = await getJson(server, `/api/incidents/${WEDGE}/events/${stages[0]!.seq}`);
   assert.deepEqual(finished.body["spanTypes"], [SpanTypes.stage]);
+});
+
+test("the traces-wedge bundle: the wedged requests' 18 slices are orphaned (no room: their traces never named one), the finished rooms' are not", async () => {
+  const { labels } = await lanesOf(BUNDLE);
+  const from = Date.UTC(2026, 10, 20, 3, 30) * 1000;
+  const res = await getJson(server, `/api/incidents/${BUNDLE}/events?from=${from}&to=${from + 3600e6}`);
+  assert.equal(res.status, 200, res.text);
+  const spans = (res.body as unknown as EventColumns).spans;
+  const of = (type: number) => spans.type.flatMap((t, i) => (t === type ? [{ room: spans.room[i], label: labels[spans.label[i]!] }] : []));
+  const orphaned = of(SpanTypes.orphanedStage);
+  assert.equal(orphaned.length, 18, "per wedged request, four prefill slices and two decode slices");
+  assert.ok(orphaned.every((s) => s.room === null));
+  assert.deepEqual([...new Set(orphaned.map((s) => s.label))].sort(), ["decode_bootstrap", "decode_prepare", "prefill_bootstrap", "prefill_forward", "prefill_prepare", "prefill_waiting"]);
+  const stages = of(SpanTypes.stage);
+  assert.ok(stages.length > 0 && stages.every((s) => s.room === "1111111111111111111" || s.room === "2222222222222222222"), JSON.stringify(stages.slice(0, 3)));
 });
