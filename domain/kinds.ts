@@ -13,6 +13,8 @@
 // `derived` marks a field decode.ts computes from the others.
 
 import { ENUMS, type EnumName, type FieldType } from "./fields.js";
+import { attr, derived, type FieldSpec, type KindSpec, type Tone } from "./kindSpec.js";
+import { TELEMETRY_KINDS } from "./telemetryKinds.js";
 import type { Component } from "./vocabulary.js";
 
 /**
@@ -82,35 +84,13 @@ export const LogKind = {
   unparsed: "log.unparsed",
 } as const;
 
-/** The operator's telemetry (DESIGN.md "Inputs" 5): Prometheus samples, trace spans, crash dumps. */
-export const TelemetryKind = {
-  metricSample: "metric.sample",
-  span: "trace.span",
-  crashDump: "crash.dump",
-  crashRequest: "crash.request",
-} as const;
+export { TelemetryKind } from "./telemetryKinds.js";
 
 export const ChecksumKind = "checksum";
 
 export const PAGE_DUMP_KIND = "page.dump";
 
-type Typed = FieldType | `${FieldType}?`;
-export type FieldSpec = Typed | { readonly type: Typed; readonly attr: readonly string[] } | { readonly type: Typed; readonly derived: string };
-/** How loud a kind is on the timeline: 0 routine, 1 worth a look (aborts, timeouts), 2 a failure. */
-export type Tone = 0 | 1 | 2;
-
-export interface KindSpec {
-  readonly doc: string;
-  /** The timeline lane component its events are drawn in. */
-  readonly lane: Component;
-  readonly tone: Tone;
-  /** A fixed shade for kinds every incident has; others take a shade of their lane's colour family. */
-  readonly colour?: string;
-  readonly fields: Readonly<Record<string, FieldSpec>>;
-}
-
-const attr = <T extends Typed>(type: T, ...keys: string[]) => ({ type, attr: keys }) as const;
-const derived = <T extends Typed>(type: T, doc: string) => ({ type, derived: doc }) as const;
+export type { FieldSpec, KindSpec, Tone } from "./kindSpec.js";
 
 /** Fields of the three PD failure lines, `{Side} {what} failed for request …` (docs/protocol.md §3.4, reasons §3.5). */
 const FAILURE_FIELDS = {
@@ -404,54 +384,7 @@ export const KINDS = {
   },
   [LogKind.message]: { lane: "logs", tone: 0, colour: "#8a93ad", doc: "a line in a known dialect whose message no template reads", fields: { level: "string?", component: "string?", source: "string?" } },
   [LogKind.unparsed]: { lane: "logs", tone: 0, colour: "#767f9c", doc: "a line in no known dialect that no template reads", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
-  // The operator's telemetry (DESIGN.md "Inputs" 5; docs/telemetry.md).
-  [TelemetryKind.metricSample]: { lane: "metrics", tone: 0, colour: "#c792ea",
-    doc: "one sample of a Prometheus series (a saved scrape, an HTTP API export, a live pull, SGLang's metrics file)",
-    fields: {
-      metric: "string",
-      /** Absent when the sample is not a finite number (`nonFinite` says which). */
-      value: "number?",
-      /** `NaN`, `+Inf` or `-Inf`: a sample the exposition wrote as no finite number (a stored number is finite). */
-      nonFinite: "string?",
-      /** The series' own labels, `__name__` left out (model_name, engine_type, tp_rank, stage, reason, …), read from `series`. */
-      labels: derived("record", "the labels of `series` (domain/telemetry.ts seriesLabels)"),
-      /** `gauge`, `counter`, `histogram`, `summary` or `untyped`, as the exposition's `# TYPE` said, else from the name. */
-      metricType: "string?",
-      /** The series as PromQL prints it, `name{label="v",…}`: one track per series. */
-      series: "string",
-      model: derived("string?", "the series' model_name label"),
-      engine: derived("string?", "the series' engine_type label"),
-    },
-  },
-  [TelemetryKind.span]: { lane: "traces", tone: 0, colour: "#f78c6c",
-    doc: "an OpenTelemetry span of SGLang's request tracing (OTLP/JSON, Jaeger JSON), placed at its end: an exporter writes a span when it ends, and what its end says (a stage done) holds from then",
-    fields: {
-      room: "room?",
-      rid: "string?",
-      /** The span's name: `Bootstrap Room 0x…`, `Decode Req …`, a thread span, or a stage (`decode_waiting`). */
-      name: "string",
-      /** SGLang's stage name (python/sglang/srt/tracing/trace_metric_wrapper.py RequestStage) when the span is a stage slice. */
-      stage: "string?",
-      traceId: "string?",
-      spanId: "string?",
-      parentSpanId: "string?",
-      /** When the span began; the event's own time is its end. */
-      startUs: "number?",
-      durationUs: "number?",
-      thread: "string?",
-      /** The span's attributes as the exporter wrote them. */
-      spanAttrs: "record?",
-      statusCode: "string?",
-    },
-  },
-  [TelemetryKind.crashDump]: { lane: "scheduler", tone: 2,
-    doc: "an SGLang crash dump (`--crash-dump-folder`, crash_dump_<time>.pkl): the process died with these requests in memory",
-    fields: { dumpedAtUs: "number?", requests: "number?", unfinished: "number?", launchCommand: "string?", serverArgs: "record?" },
-  },
-  [TelemetryKind.crashRequest]: { lane: "scheduler", tone: 1,
-    doc: "a request an SGLang crash dump held: `finished: false` is in flight at the crash",
-    fields: { room: "room?", rid: "string?", finished: "boolean?", createdUs: "number?", finishedUs: "number?", promptTokens: "number?", outputTokens: "number?", finishReason: "string?" },
-  },
+  ...TELEMETRY_KINDS,
 } as const satisfies Record<string, KindSpec>;
 
 export type KnownKind = keyof typeof KINDS;
