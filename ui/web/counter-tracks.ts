@@ -4,7 +4,7 @@
 // written at the band's right edge; and which sample is under the pointer.
 // One path per track, never a node per sample.
 
-import type { TimeMap } from "../view/timemap.js";
+import type { Frame } from "./draw.js";
 import { TRACK_HEIGHT, type Row } from "./rows.js";
 import type { CounterPoints, CountersAnswer, CounterTrack } from "./types.js";
 
@@ -14,15 +14,8 @@ const SCALE_FONT = "9px ui-monospace, SFMono-Regular, Menlo, monospace";
 const PAD = 4;
 const REACH_PX = 6;
 
-export interface TrackView {
-  width: number;
-  height: number;
-  scrollTop: number;
-  d0: number;
-  scale: number;
-  map: TimeMap;
-  rows: Row[];
-}
+/** What of a frame the tracks are drawn in (draw.ts Frame). */
+export type TrackView = Pick<Frame, "width" | "height" | "scrollTop" | "d0" | "scale" | "map" | "rows">;
 
 /** The points of each track, by track id. */
 export function pointsByTrack(data: CountersAnswer | null): Map<number, CounterPoints> {
