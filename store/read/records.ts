@@ -207,3 +207,19 @@ export function firstLogEventWhere(db: IncidentDb, kinds: readonly string[], tes
   });
   return found;
 }
+
+/** What a counter track needs of a Prometheus sample (domain/telemetryKinds.ts metric.sample). */
+export type SampleRow = [seq: number, value: unknown, metric: unknown, series: unknown, metricType: unknown];
+
+/**
+ * Every metric.sample's value, metric, series and type, in seq order, read
+ * attribute by attribute: no attrs object is built per sample (a day of a
+ * deployment's series is half a million of them).
+ */
+export function sampleRows(db: IncidentDb, kind: string): SampleRow[] {
+  const rows: SampleRow[] = [];
+  scanEvents(db, { kinds: [kind] }, (ev) => {
+    rows.push([ev.seq, ev.attr("value"), ev.attr("metric"), ev.attr("series"), ev.attr("metricType")]);
+  });
+  return rows;
+}

@@ -7,7 +7,7 @@
 // 15 s samples answers in a size bounded by the window's width in pixels.
 
 import type { IncidentDb } from "../../store/db.js";
-import { detailRows } from "../../store/read/records.js";
+import { sampleRows } from "../../store/read/records.js";
 import { TelemetryKind } from "../../domain/kinds.js";
 import type { CounterTrack, CounterPoints, CountersAnswer } from "../wire.js";
 import { lowerBound } from "./sorted.js";
@@ -29,8 +29,6 @@ export interface SamplePlacement {
   lane: Uint16Array;
 }
 
-const KINDS = [TelemetryKind.metricSample];
-const WITH_ATTRS: ReadonlySet<string> = new Set(KINDS);
 const COUNTER_PARTS = /_(bucket|count|sum)$/;
 
 /** Counters, and the bucket, count and sum series of histograms and summaries, rise: their rate is drawn. */
@@ -54,17 +52,15 @@ interface Sample {
 export function buildCounterTracks(db: IncidentDb, at: SamplePlacement): CounterColumns {
   // By lane, then series: no key string is built per sample (a day of samples is half a million).
   const byLane = new Map<number, Map<string, { track: CounterTrack; samples: Sample[] }>>();
-  for (const [seq, , , , , attrs] of detailRows(db, KINDS, WITH_ATTRS)) {
+  for (const [seq, value, metric, seriesText, metricType] of sampleRows(db, TelemetryKind.metricSample)) {
     const pos = at.posOf(seq);
-    const value = attrs?.["value"];
-    const metric = attrs?.["metric"];
     if (pos === undefined || typeof value !== "number" || !Number.isFinite(value) || typeof metric !== "string") continue;
-    const series = typeof attrs!["series"] === "string" ? attrs!["series"] : metric;
+    const series = typeof seriesText === "string" ? seriesText : metric;
     const lane = at.lane[pos]!;
     let ofLane = byLane.get(lane);
     if (!ofLane) byLane.set(lane, (ofLane = new Map()));
     let t = ofLane.get(series);
-    if (!t) ofLane.set(series, (t = { track: { lane, series, metric, rate: isRising(metric, attrs!["metricType"]) }, samples: [] }));
+    if (!t) ofLane.set(series, (t = { track: { lane, series, metric, rate: isRising(metric, metricType) }, samples: [] }));
     t.samples.push({ ts: at.ts[pos]!, seq, value });
   }
   const tracks = [...byLane.values()].flatMap((m) => [...m.values()]).sort((a, b) => a.track.lane - b.track.lane || a.track.series.localeCompare(b.track.series));
