@@ -57,12 +57,19 @@ export function seriesOfAnswer(data: PromSuccess["data"]): SeriesValues[] {
  * a time as they are taken (a day of 100 series is half a million samples):
  * a merge of the series, each in time order as Prometheus gives it, ties in
  * the answer's order. A sample's line is its index in the answer, 1-based.
+ *
+ * The merge takes one time at a time: the least next time over the series,
+ * then every series whose next sample is at that time, in the answer's order.
+ * A `query_range` answer's series share their steps, so a time is found once
+ * for all the series that have a sample then.
  */
 export class AnswerSamples {
   private readonly series: Series[];
   private readonly firstLine: number[] = [];
   private readonly next: number[];
-  private readonly heap: number[] = [];
+  /** The series with a sample at the time being handed out, in the answer's order, and how many were handed out. */
+  private atTime: number[] = [];
+  private taken = 0;
 
   constructor(
     private readonly all: readonly SeriesValues[],
@@ -77,13 +84,13 @@ export class AnswerSamples {
       return makeSeries(name, labels, typeFromName(name), ctx);
     });
     this.next = all.map(() => 0);
-    all.forEach((s, i) => s.values.length > 0 && this.push(i));
   }
 
   /** Up to `max` more events into `out`; false once every sample was handed out. */
   drain(out: ParsedEvent[], max: number): boolean {
-    for (let n = 0; n < max && this.heap.length > 0; n++) {
-      const i = this.pop();
+    for (let n = 0; n < max; n++) {
+      if (this.taken === this.atTime.length && !this.nextTime()) return false;
+      const i = this.atTime[this.taken++]!;
       const at = this.next[i]!++;
       const [seconds, valueText] = this.all[i]!.values[at]!;
       const series = this.series[i]!;
@@ -93,47 +100,25 @@ export class AnswerSamples {
       // The answer is one line of JSON: a sample's text is rendered from its fields where it is shown (store/eventText.ts sampleOwnText).
       if (value === undefined) this.issues.push({ line, message: `${this.ctx.sourcePath}: sample ${line} of ${series.text} has value ${JSON.stringify(valueText)}, not a number` });
       else out.push(sampleEvent(series, value, tsUs, 0, line, ""));
-      if (this.next[i]! < this.all[i]!.values.length) this.push(i);
     }
-    return this.heap.length > 0;
+    return this.taken < this.atTime.length || this.nextTime();
   }
 
-  /** Series i's next sample comes before series j's (time, then the answer's order). */
-  private before(i: number, j: number): boolean {
-    const a = this.all[i]!.values[this.next[i]!]![0];
-    const b = this.all[j]!.values[this.next[j]!]![0];
-    return a !== b ? a < b : i < j;
-  }
-
-  private push(i: number): void {
-    const h = this.heap;
-    let k = h.push(i) - 1;
-    while (k > 0) {
-      const parent = (k - 1) >> 1;
-      if (!this.before(h[k]!, h[parent]!)) break;
-      [h[k], h[parent]] = [h[parent]!, h[k]!];
-      k = parent;
+  /** The series whose next sample is at the least next time; false when none is left. */
+  private nextTime(): boolean {
+    let least = Infinity;
+    for (let i = 0; i < this.all.length; i++) {
+      const values = this.all[i]!.values;
+      if (this.next[i]! < values.length && values[this.next[i]!]![0] < least) least = values[this.next[i]!]![0];
     }
-  }
-
-  private pop(): number {
-    const h = this.heap;
-    const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      for (let k = 0; ; ) {
-        const l = 2 * k + 1;
-        const r = l + 1;
-        let m = k;
-        if (l < h.length && this.before(h[l]!, h[m]!)) m = l;
-        if (r < h.length && this.before(h[r]!, h[m]!)) m = r;
-        if (m === k) break;
-        [h[k], h[m]] = [h[m]!, h[k]!];
-        k = m;
-      }
+    this.atTime = [];
+    this.taken = 0;
+    if (least === Infinity) return false;
+    for (let i = 0; i < this.all.length; i++) {
+      const values = this.all[i]!.values;
+      if (this.next[i]! < values.length && values[this.next[i]!]![0] === least) this.atTime.push(i);
     }
-    return top;
+    return true;
   }
 }
 
