@@ -70,7 +70,7 @@ export interface FrozenQueue {
 }
 
 /** A freeze shorter than this, or seen on fewer samples, is a busy queue's pause. */
-export const FREEZE_MIN_US = 120_000_000;
+const SERIES_FREEZE_MIN_US = 120_000_000;
 const FREEZE_MIN_SAMPLES = 4;
 
 export function frozenQueues(evidence: Evidence): FrozenQueue[] {
@@ -78,7 +78,7 @@ export function frozenQueues(evidence: Evidence): FrozenQueue[] {
   const out: FrozenQueue[] = [];
   for (const queue of seriesOf(evidence, "transfer-queue")) {
     for (const run of equalRuns(queue.samples)) {
-      if (run.value <= 0 || run.last.ev.tsUs - run.first.ev.tsUs < FREEZE_MIN_US || run.count < FREEZE_MIN_SAMPLES) continue;
+      if (run.value <= 0 || run.last.ev.tsUs - run.first.ev.tsUs < SERIES_FREEZE_MIN_US || run.count < FREEZE_MIN_SAMPLES) continue;
       const rose = arrivals.filter((a) => a.engine === queue.engine).map((a) => riseWithin(a, run.first.ev.tsUs, run.last.ev.tsUs)).find((r) => r !== undefined);
       if (rose) out.push({ series: queue, value: run.value, first: run.first, last: run.last, samples: run.count, arrivals: rose });
     }
@@ -178,10 +178,10 @@ export function stoppedEngines(evidence: Evidence): StoppedEngine[] {
     if (after.length === 0) continue;
     const last = after.reduce((a, b) => (b.ev.tsUs > a.ev.tsUs ? b : a));
     const flatSamples = new Set(after.map((x) => x.ev.tsUs)).size;
-    if (last.ev.tsUs - lastRise.ev.tsUs < FREEZE_MIN_US || flatSamples < FREEZE_MIN_SAMPLES) continue;
+    if (last.ev.tsUs - lastRise.ev.tsUs < SERIES_FREEZE_MIN_US || flatSamples < FREEZE_MIN_SAMPLES) continue;
     const waiting = runnable
       .filter((q) => q.engine === engine)
-      .flatMap((q) => q.samples.filter((x) => x.ev.tsUs >= lastRise.ev.tsUs + FREEZE_MIN_US && x.value > 0).map((sample) => ({ series: q, sample })))[0];
+      .flatMap((q) => q.samples.filter((x) => x.ev.tsUs >= lastRise.ev.tsUs + SERIES_FREEZE_MIN_US && x.value > 0).map((sample) => ({ series: q, sample })))[0];
     if (waiting) out.push({ engine, rank: series[0]!.rank, lastRise, last, waiting, flatSamples });
   }
   return out;

@@ -6,32 +6,26 @@
 
 import { api } from "./api.js";
 import type { CountersAnswer } from "./types.js";
+import { paddedRange, ViewLoader, type ViewSpan } from "./view-loader.js";
 
 /** The server's most pixel columns a request (ui/server/params.ts CounterQuery). */
 const MAX_PX = 8000;
 
-export interface CounterWant {
-  fromUs: number;
-  toUs: number;
-  usPerPx: number;
-  minUs: number;
-  maxUs: number;
+export interface CounterWant extends ViewSpan {
   /** Lanes whose tracks are on a row. */
   lanes: number[];
 }
 
-export class CounterLoader {
-  current: CountersAnswer | null = null;
+export class CounterLoader extends ViewLoader<CounterWant, CountersAnswer> {
   private currentLanes = "";
-  private inFlight = false;
-  private latest: CounterWant | null = null;
-  private errorShown = false;
 
   constructor(
-    private readonly incident: string,
+    incident: string,
     private readonly onData: (data: CountersAnswer | null) => void,
-    private readonly onError: (message: string) => void,
-  ) {}
+    onError: (message: string) => void,
+  ) {
+    super(incident, onError);
+  }
 
   get settled(): boolean {
     return !this.inFlight && (this.latest === null || this.satisfies(this.latest));
@@ -50,7 +44,7 @@ export class CounterLoader {
     if (!this.inFlight && !this.satisfies(w)) void this.fetch(w);
   }
 
-  private satisfies(w: CounterWant): boolean {
+  protected satisfies(w: CounterWant): boolean {
     if (w.lanes.length === 0) return this.current === null;
     const d = this.current;
     if (!d || this.currentLanes !== w.lanes.join(",")) return false;
@@ -61,26 +55,15 @@ export class CounterLoader {
     return usPerPx >= w.usPerPx / 2 && usPerPx <= finest * 2;
   }
 
-  private async fetch(w: CounterWant): Promise<void> {
-    this.inFlight = true;
-    const span = w.toUs - w.fromUs;
-    const from = Math.max(w.minUs, w.fromUs - span);
-    const to = Math.max(from + 1, Math.min(w.maxUs + 1, w.toUs + span));
+  protected request(w: CounterWant): Promise<CountersAnswer> {
+    const { from, to } = paddedRange(w);
     const px = Math.max(1, Math.min(MAX_PX, Math.round((to - from) / w.usPerPx)));
-    const lanes = w.lanes.join(",");
-    try {
-      const data = await api.counters(this.incident, { from, to, px, lanes: w.lanes });
-      this.current = data;
-      this.currentLanes = lanes;
-      this.errorShown = false;
-      this.onData(data);
-    } catch (err) {
-      if (!this.errorShown) this.onError((err as Error).message);
-      this.errorShown = true;
-      this.latest = null;
-    } finally {
-      this.inFlight = false;
-    }
-    if (this.latest && !this.satisfies(this.latest)) void this.fetch(this.latest);
+    return api.counters(this.incident, { from, to, px, lanes: w.lanes });
+  }
+
+  protected accept(data: CountersAnswer, w: CounterWant): void {
+    this.current = data;
+    this.currentLanes = w.lanes.join(",");
+    this.onData(data);
   }
 }

@@ -7,41 +7,31 @@
 
 import { api } from "./api.js";
 import type { WindowColumns } from "./types.js";
+import { paddedRange, ViewLoader, type ViewSpan } from "./view-loader.js";
 
 /** Most single events drawn before the server aggregates a window into buckets. */
 export const MAX_EVENTS = 15_000;
 const PX_PER_BUCKET = 2;
 
-export interface Want {
-  /** The visible real time span. */
-  fromUs: number;
-  toUs: number;
-  /** Real microseconds per pixel where time is not folded. */
-  usPerPx: number;
-  /** The incident's whole span: windows are clipped to it. */
-  minUs: number;
-  maxUs: number;
-}
+export type Want = ViewSpan;
 
 export interface WindowFilter {
   hide: number[];
   hideSpans: number[];
 }
 
-export class WindowLoader {
-  current: WindowColumns | null = null;
-  private inFlight = false;
-  private latest: Want | null = null;
-  private errorShown = false;
+export class WindowLoader extends ViewLoader<Want, WindowColumns> {
   private filter: WindowFilter = { hide: [], hideSpans: [] };
   /** Bumped by each filter change: an answer to an older filter is dropped. */
   private generation = 0;
 
   constructor(
-    private readonly incident: string,
+    incident: string,
     private readonly onData: (data: WindowColumns) => void,
-    private readonly onError: (message: string) => void,
-  ) {}
+    onError: (message: string) => void,
+  ) {
+    super(incident, onError);
+  }
 
   /** True when the data held answers the latest view and nothing is being fetched. */
   get settled(): boolean {
@@ -60,7 +50,7 @@ export class WindowLoader {
     if (!this.inFlight && !this.satisfies(w)) void this.fetch(w);
   }
 
-  private satisfies(w: Want): boolean {
+  protected satisfies(w: Want): boolean {
     const d = this.current;
     if (!d) return false;
     const covers = d.fromUs <= Math.max(w.fromUs, w.minUs) && d.toUs >= Math.min(w.toUs, w.maxUs + 1);
@@ -70,27 +60,16 @@ export class WindowLoader {
     return pxPerBucket >= PX_PER_BUCKET / 2 && pxPerBucket <= PX_PER_BUCKET * 2;
   }
 
-  private async fetch(w: Want): Promise<void> {
-    this.inFlight = true;
+  protected async request(w: Want): Promise<WindowColumns | undefined> {
     const generation = this.generation;
-    const span = w.toUs - w.fromUs;
-    const from = Math.max(w.minUs, w.fromUs - span);
-    const to = Math.max(from + 1, Math.min(w.maxUs + 1, w.toUs + span));
+    const { from, to } = paddedRange(w);
     const buckets = Math.max(1, Math.min(8000, Math.round((to - from) / (w.usPerPx * PX_PER_BUCKET))));
-    try {
-      const data = await api.window(this.incident, { from, to, buckets, max: MAX_EVENTS, ...this.filter });
-      if (generation === this.generation) {
-        this.current = data;
-        this.errorShown = false;
-        this.onData(data);
-      }
-    } catch (err) {
-      if (!this.errorShown) this.onError((err as Error).message);
-      this.errorShown = true;
-      this.latest = null;
-    } finally {
-      this.inFlight = false;
-    }
-    if (this.latest && !this.satisfies(this.latest)) void this.fetch(this.latest);
+    const data = await api.window(this.incident, { from, to, buckets, max: MAX_EVENTS, ...this.filter });
+    return generation === this.generation ? data : undefined;
+  }
+
+  protected accept(data: WindowColumns): void {
+    this.current = data;
+    this.onData(data);
   }
 }
