@@ -16,8 +16,6 @@ export interface Sample {
 }
 
 export interface Series {
-  /** `name{labels}` as PromQL prints it. */
-  key: string;
   metric: string;
   spec: SeriesSpec;
   /** The engine it belongs to: its host and role (an engine's ranks share its queues' meaning). */
@@ -40,10 +38,11 @@ export function sglangSeries(evidence: Evidence): Series[] {
     if (sample?.value === undefined || !Number.isFinite(sample.value)) continue;
     const spec = seriesSpec(sample.metric);
     if (spec === undefined) continue;
-    const key = `${ev.host ?? ""}|${sample.series ?? `${sample.metric}${JSON.stringify(sample.labels ?? {})}`}`;
+    // A series is one per host: the same labels scraped from two machines are two series.
+    const key = `${ev.host ?? ""}|${sample.series}`;
     let s = byKey.get(key);
     if (!s) {
-      s = { key: sample.series ?? sample.metric, metric: sample.metric, spec, engine: `${ev.host ?? ""}/${ev.role ?? "unknown"}`, rank: evidence.rank(ev), samples: [] };
+      s = { metric: sample.metric, spec, engine: `${ev.host ?? ""}/${ev.role ?? "unknown"}`, rank: evidence.rank(ev), samples: [] };
       byKey.set(key, s);
     }
     s.samples.push({ ev, value: sample.value });
