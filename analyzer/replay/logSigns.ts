@@ -40,6 +40,8 @@ export interface Sign {
   hicache?: boolean;
   hostIndexKPageStride?: number;
   parallelism?: Parallelism;
+  /** The model keeps an index-K (NSA/DSA sparse attention) cache: an NSA pool line, or a server_args model path of such a model. */
+  indexK?: boolean;
 }
 
 type Implication = Omit<Sign, "seq">;
@@ -74,6 +76,8 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
       needles: ["NSATokenToKVPoolHost initialized with indexer page stride size:"],
       implies: { hicache: true, why: "NSA HiCache host pool start-up line (docs/hicache-indexk.md §1.2)" },
     },
+    // model_runner.py logs the model's class after loading: `Load weight end. type=DeepseekV32ForCausalLM, …`.
+    { needles: ["Load weight end. type="], implies: { why: "the model class of the `Load weight end` start-up line" } },
   ];
 }
 
@@ -83,7 +87,7 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
  * profile's releases or CHANGES moves the bounds, so what is stored is keyed
  * by those too.
  */
-const SIGNS_VERSION = 5;
+const SIGNS_VERSION = 6;
 
 /** What the stored signs were found under: this list and the profile's releases and CHANGES. */
 export function signsKey(): string {
@@ -111,6 +115,12 @@ function textSigns(list: ReturnType<typeof textSignList>, records: (RecordMatch 
     if (s.needles[0]!.startsWith("NSATokenToKVPoolHost")) {
       const m = /indexer page stride size:\s*(\d+)/.exec(record.text);
       if (m) sign.hostIndexKPageStride = Number(m[1]);
+      sign.indexK = true;
+    }
+    if (s.needles[0] === "Load weight end. type=") {
+      const indexK = modelClassIndexK(/Load weight end\. type=(\w+)/.exec(record.text)?.[1]);
+      if (indexK === undefined) return;
+      sign.indexK = indexK;
     }
     if (s.needles[0] === "server_args=ServerArgs(") Object.assign(sign, serverArgsSign(record.text, s.needles[1]!.includes("prefill") ? "prefill" : "decode"));
     out.push(sign);
@@ -170,6 +180,8 @@ function serverArgsSign(text: string, role: Parallelism["role"]): Partial<Sign> 
   if (dp !== undefined) parallelism.dpSize = dp;
   const out: Partial<Sign> = { parallelism };
   const stated: string[] = [];
+  const model = /[(, ]model_path='([^']*)'/.exec(text)?.[1];
+  if (model !== undefined) out.indexK = SPARSE_ATTENTION_MODELS.test(model);
   const backend = /disaggregation_transfer_backend='(nixl|mooncake)'/.exec(text)?.[1] as Backend | undefined;
   if (backend !== undefined) {
     out.backend = backend;
@@ -187,6 +199,25 @@ function serverArgsSign(text: string, role: Parallelism["role"]): Partial<Sign> 
   }
   if (stated.length > 0) out.why = `the ${role} server_args line states ${stated.join(", ")}`;
   return out;
+}
+
+/**
+ * Model names of the architectures SGLang gives an NSA index-K cache
+ * (python/sglang/srt/configs/model_config.py `is_deepseek_nsa`:
+ * DeepseekV32ForCausalLM, GlmMoeDsaForCausalLM, … with `index_topk`; DeepSeek-V4's
+ * indexer keys in mem_cache/hicache_storage.py). A name is weaker evidence than
+ * the architecture [inference]; any other named model is read as having none.
+ */
+const SPARSE_ATTENTION_MODELS = /deepseek-v3\.2|deepseek-v4|glm-5/i;
+
+/**
+ * Whether a loaded model class has index-K: the NSA classes do; the classes
+ * `is_deepseek_nsa` accepts only with `index_topk` in the HF config
+ * (DeepseekV3ForCausalLM, MistralLarge3…, Pixtral…) cannot say; any other class has none.
+ */
+function modelClassIndexK(name: string | undefined): boolean | undefined {
+  if (name === undefined || /^(DeepseekV3ForCausalLM|DeepseekV3ForCausalLMNextN|MistralLarge3ForCausalLM|PixtralForConditionalGeneration)$/.test(name)) return undefined;
+  return /^(DeepseekV32|DeepseekV4|GlmMoeDsa)/.test(name);
 }
 
 /** The prefix-less message of a log record (pd §1: `[date time TAGS] message`). */

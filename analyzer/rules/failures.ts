@@ -161,9 +161,14 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   return `${firstLine(message(ev.text))}${frame ? ` in ${frame}` : ""}`;
 }
 
+/** A transfer engine's name as its project writes it (the templates' `engine` attr). */
+export function engineName(engine: string): string {
+  return ({ mooncake: "Mooncake", nixl: "NIXL", ucx: "UCX" } as Record<string, string>)[engine] ?? engine;
+}
+
 /** A transfer engine's message in words, from the fields its parser read (ingest/formats/messages/). */
 function engineSummary(ev: StoredEvent, engine: string): string {
-  const name = engine.charAt(0).toUpperCase() + engine.slice(1);
+  const name = engineName(engine);
   if (ev.kind === LogKind.transferTimeout) {
     const after = attrString(ev, "timeoutS");
     return `${name} transfers not complete${after ? ` after ${after} s` : ""}`;

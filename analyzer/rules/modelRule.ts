@@ -10,7 +10,7 @@ import type { CheckId, Profile, Violation } from "../model/api.js";
 import { uniqueEvents, type Evidence } from "./evidence.js";
 import type { RuleId, Severity } from "../../domain/vocabulary.js";
 import { coverageOf, violationsOf, type ReplayEvidence } from "./replayEvidence.js";
-import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
+import { consistent, undetermined, type Because, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
 
 export interface ModelRuleSpec {
   id: RuleId & CheckId;
@@ -23,6 +23,8 @@ export interface ModelRuleSpec {
   /** "Let … Then … but …" from the violation and its witness events (in the violation's order). */
   explain(v: Violation, witness: (StoredEvent | undefined)[], evidence: Evidence): string;
   falsify: string;
+  /** Each "because" the explanation states, from the same witness events (DraftFinding.because). */
+  because?(v: Violation, witness: (StoredEvent | undefined)[]): [StoredEvent | undefined, StoredEvent | undefined][];
   facts?(v: Violation): Record<string, unknown>;
   /** Profile settings the model's verdict rests on (Rule.restsOn). */
   restsOn?: (keyof Profile)[];
@@ -149,9 +151,14 @@ function roomFinding(spec: ModelRuleSpec, { first: v, all }: RoomViolations, evi
     witness,
     explanation: spec.explain(v, [...events, ...perHost], evidence),
     falsify: spec.falsify,
+    ...(spec.because && { because: becausePairs(spec.because(v, events)) }),
     ...(assumed(all).length && { assumptions: assumed(all) }),
     facts: { ...v.detail, ...(spec.facts?.(v) ?? {}), violations: all.length },
   };
+}
+
+function becausePairs(pairs: [StoredEvent | undefined, StoredEvent | undefined][]): Because[] {
+  return pairs.flatMap(([cause, effect]) => (cause && effect ? [{ cause, effect }] : []));
 }
 
 /** What the model had to assume to apply the violations' events (model/rooms.ts ASSUMED), once each. */

@@ -79,11 +79,19 @@ function modelledTimeout(evidence: Evidence, v: Violation, ev: StoredEvent, repl
   return { ev, room: v.room, state: decode ? "WaitingForInput" : "Bootstrapping", afterS, modelled: { message: v.message, rank: v.rank, witness } };
 }
 
+/** The model's cause for a stalled room, and the record of it when there is one (the bootstrap thread's death). */
+interface StallCause {
+  cause: string;
+  causeSeq?: number;
+}
+
 /** The model's cause for each stalled room. */
-function stallCauses(replay: ReplayEvidence | undefined): Map<string, string> {
-  const out = new Map<string, string>();
+function stallCauses(replay: ReplayEvidence | undefined): Map<string, StallCause> {
+  const out = new Map<string, StallCause>();
   for (const v of violationsOf(replay, "transfer-stall")) {
-    if (v.room !== undefined && !out.has(v.room)) out.set(v.room, typeof v.detail.cause === "string" ? v.detail.cause : "unknown");
+    if (v.room === undefined || out.has(v.room)) continue;
+    const died = v.detail.threadDiedAt;
+    out.set(v.room, { cause: typeof v.detail.cause === "string" ? v.detail.cause : "unknown", ...(typeof died === "number" && died >= 0 && { causeSeq: died }) });
   }
   return out;
 }
@@ -108,20 +116,22 @@ export function roomTimeoutFindings(evidence: Evidence, records: TimeoutRecord[]
   const groups = new Map<string, TimeoutRecord[][]>();
   for (const room of perRoom.values()) {
     const first = room[0]!;
-    const key = `${first.state}|${(first.room && causeOf.get(first.room)) ?? ""}`;
+    const key = `${first.state}|${(first.room && causeOf.get(first.room)?.cause) ?? ""}`;
     groups.set(key, [...(groups.get(key) ?? []), room]);
   }
   return [...groups.values()].map((g) => groupFinding(evidence, g, perRoom.size, causeOf));
 }
 
-function groupFinding(evidence: Evidence, rooms: TimeoutRecord[][], roomCount: number, causeOf: Map<string, string>): DraftFinding {
+function groupFinding(evidence: Evidence, rooms: TimeoutRecord[][], roomCount: number, causeOf: Map<string, StallCause>): DraftFinding {
   const lead = rooms[0]!;
   const first = lead[0]!;
   const room = first.room;
   const start = room ? roomStart(evidence, room, first.ev.seq) : undefined;
   const all = rooms.flat();
   const ranks = [...new Set(all.map((t) => t.modelled?.rank ?? evidence.rank(t.ev)))].sort();
-  const cause = room ? causeOf.get(room) : undefined;
+  const stall = room ? causeOf.get(room) : undefined;
+  const cause = stall?.cause;
+  const causeEv = stall?.causeSeq !== undefined ? evidence.event(stall.causeSeq) : undefined;
   const roomIds = rooms.flatMap((r) => (r[0]!.room ? [r[0]!.room] : []));
   const others = rooms.slice(1);
   const after = first.afterS ? ` after ${first.afterS} s` : "";
@@ -145,8 +155,9 @@ function groupFinding(evidence: Evidence, rooms: TimeoutRecord[][], roomCount: n
       (first.modelled
         ? `but replayed, the model finds that ${first.modelled.message} (decided at ${evidence.where(first.ev)}; no record states it)`
         : `but it timed out there (${evidence.where(first.ev)}${ranks.length > 1 ? `; ${ranks.length} rank(s) logged the group's timeouts` : ""})`) +
-      `${cause && !first.modelled ? `; replayed, the model finds the cause: ${cause}` : ""}.${span}`,
+      `${cause && !first.modelled ? `; replayed, the model finds the cause: ${cause}${causeEv ? ` (${evidence.where(causeEv)}${causeEv.timeless ? ", a record whose time is unknown" : ""})` : ""}` : ""}.${span}`,
     falsify: FALSIFY,
+    ...(causeEv && !first.modelled && { because: [{ cause: causeEv, effect: first.ev }] }),
     checked: all.length,
     count: Math.max(1, roomIds.length),
     facts: {

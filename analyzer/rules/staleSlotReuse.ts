@@ -33,5 +33,12 @@ export const staleSlotReuse = modelRule({
     `Then no other room may read the page before its own data lands there, ` +
     `but ${(HOW[String(v.detail.mechanism)] ?? HOW["in-flight"]!)(detailOf(v, "previousRoom"), at(evidence, land), at(evidence, alloc))}, ` +
     `and room ${v.room ?? "?"} read it at ${at(evidence, read)}: the writer is room ${detailOf(v, "previousRoom")}, the reader room ${v.room ?? "?"}.`,
+  // The page was freed before it was given out again; the stale data was there before the read:
+  // written by a post still in flight at the read, or landed before it.
+  because: (v, [free, post, alloc, land, read]) => [
+    [free, alloc],
+    ...(v.detail.mechanism === "posted-after-free" ? [[free, post] as [typeof free, typeof post]] : []),
+    [v.detail.mechanism === "in-flight" ? post : land ?? post, read],
+  ],
   falsify: "Rerun at the same load with SGLANG_DISAGGREGATION_DEFERRED_DECODE_KV_RELEASE=1 (decode holds aborted rooms' pages until prefill drains, #35049): the reuse must disappear.",
 });

@@ -75,7 +75,11 @@ export interface SuspectContext {
   ab?: AbEvidence;
   /** Profile settings the incident states (a flag, a config record, a log line); absent: only config records count. */
   stated?: readonly string[];
+  /** Whether the model keeps an index-K cache: shown by a record, absent by a named model without one, or unknown. */
+  indexK?: IndexKEvidence;
 }
+
+export type IndexKEvidence = "shown" | "absent" | "unknown";
 
 export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectContext): Suspect[] {
   const { config, ab } = ctx;
@@ -128,6 +132,8 @@ function falsifyOf(cause: CauseId, ctx: SuspectContext): string {
   const dtype = isStated(ctx, "indexKDtype", "index_k_dtype");
   switch (cause) {
     case "transfer-saturation":
+      // A model without index-K (or not shown to have one) has no index-K dtype to try.
+      if (ctx.indexK !== "shown") return "Rerun with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE) at the same concurrency: timeouts must drop.";
       return dtype
         ? FALSIFY[cause]
         : "Rerun with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE) at the same concurrency: timeouts must drop. The index-K dtype is assumed (no record states it): read it from the launch command before trying a dtype.";
@@ -307,9 +313,12 @@ const WEDGE_LEAD_US = 60_000_000;
 function transportCase(of: Of): CauseCase {
   const c: CauseCase = { for: [], against: [] };
   const failures = transportFailures(of);
-  const engine = failures.filter((f) => f.draft.facts?.engineLevel === true);
+  const engine = failures.filter((f) => Array.isArray(f.draft.facts?.engines) && f.draft.facts.engines.length > 0);
   if (failures.length) c.for.push({ weight: 0.6, findings: ids(failures), note: `the transfer path failed (${failures.map((f) => f.draft.title).join("; ")})` });
-  if (engine.length) c.for.push({ weight: 0.2, findings: ids(engine), note: "the transfer engine itself reported the errors" });
+  if (engine.length) {
+    const names = [...new Set(engine.flatMap((f) => f.draft.facts!.engines as string[]))].join(" and ");
+    c.for.push({ weight: 0.2, findings: ids(engine), note: `the transfer engine's own log (${names}) reported errors` });
+  }
   const afterCrash = failures.filter((f) => f.draft.facts?.afterCrash);
   if (afterCrash.length > 0 && afterCrash.length === failures.length) c.against.push({ factor: 0.3, note: "a process crashed before every transport failure, which explains them" });
   return c;

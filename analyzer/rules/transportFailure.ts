@@ -8,8 +8,8 @@
 // High; critical when a transfer thread died with it. When a process crash
 // came first, the failure is its consequence and the finding says so.
 
-import { isoTime, type Evidence } from "./evidence.js";
-import { failureRecords, serverLogCount, type FailureRecord } from "./failures.js";
+import { attrString, isoTime, type Evidence } from "./evidence.js";
+import { engineName, failureRecords, serverLogCount, type FailureRecord } from "./failures.js";
 import { groupFailures, groupFinding, occurrence, otherMessages, ranksText, type FailureGroup } from "./failureFindings.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -37,6 +37,13 @@ export const transportFailure: Rule = {
   },
 };
 
+function engineNames(g: FailureGroup): string[] {
+  return [...new Set(g.records.flatMap((r) => {
+    const engine = attrString(r.ev, "engine");
+    return engine ? [engineName(engine)] : [];
+  }))];
+}
+
 function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRecord[]): DraftFinding {
   const firstUs = g.records[0]!.ev.tsUs;
   const crash = crashes.find((c) => c.ev.tsUs <= firstUs && firstUs - c.ev.tsUs <= CRASH_LEAD_US);
@@ -56,7 +63,9 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
     falsify: crash
       ? "Keep the crashed process alive (fix its own failure first) and rerun: if the crash caused these, the transport errors disappear with it."
       : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",
-    facts: { afterCrash: crash?.rank ?? null, engineLevel: g.records.some((r) => r.ev.kind.startsWith("xfer.")), aborted },
+    // Only a transfer engine's own lines (Mooncake, NIXL, UCX templates set `engine`) say the engine failed;
+    // SGLang's connector raising about the transfer (a RuntimeError on mismatched TP sizes) does not.
+    facts: { afterCrash: crash?.rank ?? null, engines: engineNames(g), aborted },
     ...(crash && { because: [{ cause: crash.ev, effect: g.records[0]!.ev }] }),
   }, crash ? [crash.ev] : []);
 }

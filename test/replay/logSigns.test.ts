@@ -12,6 +12,11 @@ import { selectProfile } from "../../analyzer/replay/profileSelection.js";
 import { eventRef } from "../../analyzer/replay/eventRefs.js";
 import type { IncidentDb } from "../../store/db.js";
 import { at, ingestCase } from "./incidents.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openIncident } from "../../store/db.js";
+import { ingestedCopy } from "../sharedIncident.js";
+import { scratchDir } from "../scratchDir.js";
 
 function cited(db: IncidentDb, signs: Sign[]): string[] {
   return signs.map((s) => {
@@ -38,7 +43,8 @@ test("an NSA HiCache start-up line gives HiCache on and the host index-K page st
   const { db } = await ingestCase("nsa-hicache-logs");
   assert.deepEqual(cited(db, findSigns(db)).sort(), [
     'prefill-0/prefill-tp0.log:1 {"hicache":true}',
-    'prefill-0/prefill-tp0.log:2 {"hicache":true,"hostIndexKPageStride":8448}',
+    // NSATokenToKVPoolHost exists only for a model with an index-K cache.
+    'prefill-0/prefill-tp0.log:2 {"hicache":true,"hostIndexKPageStride":8448,"indexK":true}',
     'prefill-0/prefill-tp0.log:3 {"backend":"nixl"}',
   ]);
   db.close();
@@ -51,6 +57,7 @@ test("a server_args start-up line states the backend, the overlap schedule and H
     { backend: serverArgs.backend, overlap: serverArgs.overlap, hicache: serverArgs.hicache, parallelism: serverArgs.parallelism },
     { backend: "mooncake", overlap: false, hicache: true, parallelism: { role: "decode", tpSize: 8, dpSize: 1 } },
   );
+  assert.equal(serverArgs.indexK, true, "model_path='deepseek-ai/DeepSeek-V3.2-Exp' is an NSA model");
   const { reasons } = selectProfile(db);
   for (const field of ["backend", "overlap", "hicache"] as const) {
     const r = reasons.find((x) => x.field === field)!;
@@ -60,4 +67,19 @@ test("a server_args start-up line states the backend, the overlap schedule and H
   }
   assert.equal(reasons.find((x) => x.field === "overlap")!.value, false);
   db.close();
+});
+
+test("the loaded model's class says whether it has index-K; a DeepseekV3 class alone cannot say", async () => {
+  const signs = async (lines: string[]): Promise<boolean[]> => {
+    const dir = scratchDir("kvrewind-model-class-");
+    writeFileSync(join(dir, "decode-tp0.log"), lines.join("\n") + "\n");
+    const db = openIncident(await ingestedCopy({ paths: [dir] }));
+    const found = findSigns(db).flatMap((s) => (s.indexK === undefined ? [] : [s.indexK]));
+    db.close();
+    return found;
+  };
+  // SGLang's model_runner.py line, as real deployments print it.
+  assert.deepEqual(await signs(["[2026-06-20 14:01:37 DP0 TP0] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=16.00 GB, mem usage=7.08 GB."]), [false]);
+  assert.deepEqual(await signs(["[2026-06-20 14:01:37 DP0 TP0] Load weight end. type=DeepseekV32ForCausalLM, dtype=torch.bfloat16, avail mem=38.62 GB, mem usage=39.18 GB."]), [true]);
+  assert.deepEqual(await signs(["[2025-08-13 14:34:24 TP0] Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=80.84 GB, mem usage=94.50 GB."]), []);
 });

@@ -64,6 +64,16 @@ test("the incidents: every fixture and every hand-written bundle", () => {
   assert.ok(INCIDENTS.filter((d) => d.startsWith("test/")).length >= 11, INCIDENTS.join(", "));
 });
 
+test("the explanations that name a cause state it as a because: a late write, a dead bootstrap thread, a crash before a failure", () => {
+  // Rules whose violated findings in these incidents say what caused what (process-failure does only beside a rank's silence).
+  const causal = ["stale-slot-reuse", "transfer-stall", "unhandled-abort", "transport-failure"] as const;
+  const stated = new Map<string, number>(causal.map((r) => [r, 0]));
+  for (const j of judged.values()) {
+    for (const f of j.findings) if (stated.has(f.draft.rule) && (f.draft.because ?? []).length > 0) stated.set(f.draft.rule, stated.get(f.draft.rule)! + 1);
+  }
+  assert.deepEqual([...stated].filter(([, n]) => n === 0).map(([r]) => r), [], JSON.stringify(Object.fromEntries(stated)));
+});
+
 for (const dir of INCIDENTS) {
   test(`${dir}: no suspect whose own rule says consistent; one whose rule is not violated says why`, () => {
     const j = judged.get(dir)!;
