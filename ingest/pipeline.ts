@@ -64,8 +64,10 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** How long to wait for another ingest into the same database (default 10 minutes). */
   lockTimeoutMs?: number;
-  /** Parse workers of the load (default: two for large inputs, else one). */
+  /** Parse workers of the load (default: two for large inputs, one for middling ones, none — this thread — for small ones). */
   loadWorkers?: number;
+  /** Scan workers (default: two for large inputs, none — this thread — for small ones). */
+  scanWorkers?: number;
   /** Files from this size up are scanned in parts on both scan workers (default ingest/scan/scanParts.ts SCAN_SPLIT_BYTES). */
   scanSplitBytes?: number;
   /** From what size a file is parsed in parts on both load workers, and the parts' size (default ingest/load/loadPlan.ts DEFAULT_SPLIT). */
@@ -221,7 +223,7 @@ async function scanInputs(
   }));
   const requests = wholeRequests.flatMap((req, i) => scanRequestsOf(req, sizes[i]!, parallel, opts.scanSplitBytes));
   opts.onProgress?.({ phase: "scan", done: 0, total: bytesTotal, lines: 0 });
-  const scanned = await scanAll(requests, bytesTotal < ONE_WORKER_BYTES ? 1 : parallel, temp, (i) => {
+  const scanned = await scanAll(requests, opts.scanWorkers ?? (bytesTotal < ONE_WORKER_BYTES ? 0 : parallel), temp, (i) => {
     const { part, file } = requests[i]!;
     bytesDone += part === undefined ? sizes[file]! : (part.endByte ?? sizes[file]!) - part.startByte;
     opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });

@@ -4,13 +4,14 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { LoadedStats, LoadProgress, LoadSource } from "./loadStream.js";
+import { MergedRowStream, type LoadedStats, type LoadProgress, type LoadSource } from "./loadStream.js";
 import { DEFAULT_SPLIT, PartChain, planLoad, type SplitOptions } from "./loadPlan.js";
 import type { RowBatch } from "../../store/rows.js";
 import type { PartResult } from "./seamGate.js";
 import { StreamMerge } from "./streamMerge.js";
 import { type RowSink } from "../../store/rows.js";
-import type { ScanReport, ScanRequest } from "../scan/scan.js";
+import { scanSource, type ScanReport, type ScanRequest } from "../scan/scan.js";
+import { ScanAnchors } from "../../store/anchors.js";
 import type { WorkerData } from "./worker.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
@@ -41,8 +42,9 @@ export interface ScanResults {
 }
 
 /**
- * Scans every request on up to `parallel` workers; a request that fails yields
- * its Error. Each worker keeps the anchors it finds in a store under `dir`.
+ * Scans every request on up to `parallel` workers (none: on this thread); a
+ * request that fails yields its Error. Each worker keeps the anchors it finds
+ * in a store under `dir`.
  */
 export async function scanAll(
   requests: readonly ScanRequest[],
@@ -50,6 +52,7 @@ export async function scanAll(
   dir: string,
   onScanned: (index: number, report: ScanReport | Error) => void,
 ): Promise<ScanResults> {
+  if (parallel === 0) return scanInThread(requests, join(dir, "anchors-0.db"), onScanned);
   const reports: (ScanReport | Error)[] = new Array(requests.length);
   const anchorStores: string[] = [];
   let next = 0;
@@ -73,6 +76,26 @@ export async function scanAll(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, requests.length)) }, (_, n) => run(n)));
   return { reports, anchorStores: anchorStores.sort() };
+}
+
+/** One scan at a time on this thread: for a small input, starting a worker costs more than the scan. */
+function scanInThread(requests: readonly ScanRequest[], anchorsPath: string, onScanned: (index: number, report: ScanReport | Error) => void): ScanResults {
+  const anchors = new ScanAnchors(anchorsPath);
+  try {
+    const reports = requests.map((req, i) => {
+      let report: ScanReport | Error;
+      try {
+        report = scanSource(req, (aggs) => anchors.add(req.file, aggs));
+      } catch (e) {
+        report = e instanceof Error ? e : new Error(String(e));
+      }
+      onScanned(i, report);
+      return report;
+    });
+    return { reports, anchorStores: [anchorsPath] };
+  } finally {
+    anchors.close();
+  }
 }
 
 /** Sends one request to a scan worker and waits for its answer. */
@@ -99,11 +122,29 @@ function ask(worker: Worker, req: ScanRequest | "close"): Promise<WorkerMessage>
 /** Below this many bytes of new sources one scan worker and one load worker do it all (a worker costs a few hundred ms of CPU to start). */
 export const ONE_WORKER_BYTES = 16 * 1024 * 1024;
 /**
+ * Below this many bytes of new sources the load parses on this thread: the
+ * worker's start-up costs more than what overlapping the parse with the
+ * inserts would save.
+ */
+const IN_THREAD_BYTES = 4 * 1024 * 1024;
+/**
  * Batches of a cut source's parts a worker may have posted and not yet seen
  * written: enough to parse a few parts ahead while the merge takes the parts
  * in order (ingest/load/loadPlan.ts).
  */
 const PART_IN_FLIGHT = 32;
+
+/** The whole load on this thread: the sources merged as one stream straight into the sink. */
+function loadInThread(sources: LoadSource[], offsets: Record<string, number>, sink: RowSink, onProgress: (progress: LoadProgress) => void): LoadedStats[] {
+  const merged = new MergedRowStream(sources, offsets, BATCH_ROWS, LOAD_READ_BUDGET);
+  for (;;) {
+    const { batch, last } = merged.next();
+    sink.addTexts(batch.texts);
+    for (let i = 0; i < batch.length; i++) sink.addRow(batch, i);
+    onProgress(merged.progress());
+    if (last) return merged.stats();
+  }
+}
 
 /**
  * Parses and merges `sources` into the global order on load workers (by
@@ -123,6 +164,7 @@ export function runLoad(
   split: SplitOptions = DEFAULT_SPLIT,
 ): Promise<LoadedStats[]> {
   const bytes = sources.reduce((n, s) => n + s.bytes, 0);
+  if (workerCount === undefined && bytes < IN_THREAD_BYTES) return Promise.resolve(loadInThread(sources, offsets, sink, onProgress));
   const wanted = Math.max(1, workerCount ?? (bytes < ONE_WORKER_BYTES ? 1 : Math.min(2, availableParallelism())));
   let plan = planLoad(sources, wanted, split);
   if (plan.split.length === 0 && sources.length < wanted) plan = planLoad(sources, Math.max(1, sources.length), split);
