@@ -60,7 +60,7 @@ function measureIndex(dbPath: string): IndexCost {
   try {
     let t = performance.now();
     let rows = 0;
-    for (const _row of timelineRows(db).rows) rows++;
+    timelineRows(db).each(() => rows++);
     const scanMs = performance.now() - t;
     t = performance.now();
     const { bytes } = storeTimelineIndex(db);

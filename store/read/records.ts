@@ -10,30 +10,29 @@ import type { EventCursor } from "../blocks/eventCursor.js";
 import type { IncidentDb } from "../db.js";
 import { sglangLogSources } from "./sources.js";
 
-/** The columns the timeline index keeps of every event, as read raw (arrays are cheaper than objects). */
-export type TimelineRow = [
-  seq: number, tsUs: number, host: string | null, role: string | null, dp: number | null, pp: number | null, tp: number | null,
-  kind: string, state: number | null,
-];
+/** The columns the timeline index keeps of every event. */
+export interface TimelineRow {
+  readonly seq: number;
+  readonly tsUs: number;
+  readonly host: string | null;
+  readonly role: string | null;
+  readonly dp: number | null;
+  readonly pp: number | null;
+  readonly tp: number | null;
+  readonly kind: string;
+  readonly state: number | null;
+}
 
-/** Every event's timeline columns, in seq order, decoded a block at a time. */
-export function timelineRows(db: IncidentDb): { count: number; maxSeq: number; rows: Iterable<TimelineRow> } {
+/**
+ * How many events, the greatest seq, and a pass over every event's timeline
+ * columns in seq order: the row handed to `visit` is a cursor, read it there
+ * (no object per event; an incident holds millions).
+ */
+export function timelineRows(db: IncidentDb): { count: number; maxSeq: number; each(visit: (row: TimelineRow) => void): void } {
   const blocks = eventBlocks(db);
   const list = blocks.list;
   const maxSeq = list.length === 0 ? 0 : list[list.length - 1]!.lastSeq;
-  return { count: blocks.events, maxSeq, rows: timelineRowsOf(db) };
-}
-
-function* timelineRowsOf(db: IncidentDb): Generator<TimelineRow> {
-  const blocks = eventBlocks(db);
-  for (let i = 0; i < blocks.list.length; i++) {
-    const rows: TimelineRow[] = [];
-    const b = blocks.list[i]!;
-    scanEvents(db, { fromSeq: b.firstSeq, toSeq: b.lastSeq }, (ev) => {
-      rows.push([ev.seq, ev.tsUs, ev.host, ev.role, ev.dp, ev.pp, ev.tp, ev.kind, ev.state]);
-    });
-    yield* rows;
-  }
+  return { count: blocks.events, maxSeq, each: (visit) => scanEvents(db, {}, (ev) => void visit(ev)) };
 }
 
 /** What the timeline draws names and spans from, for the events of some kinds only. */
@@ -209,17 +208,16 @@ export function firstLogEventWhere(db: IncidentDb, kinds: readonly string[], tes
 }
 
 /** What a counter track needs of a Prometheus sample (domain/telemetryKinds.ts metric.sample). */
-export type SampleRow = [seq: number, value: unknown, metric: unknown, series: unknown, metricType: unknown];
+export interface SampleRow {
+  readonly seq: number;
+  attr(key: "value" | "metric" | "series" | "metricType"): unknown;
+}
 
 /**
- * Every metric.sample's value, metric, series and type, in seq order, read
- * attribute by attribute: no attrs object is built per sample (a day of a
- * deployment's series is half a million of them).
+ * Every sample of `kind` in seq order, its attributes read one by one: no
+ * attrs object is built per sample (a day of a deployment's series is half a
+ * million of them). The row is a cursor: read it in `visit`.
  */
-export function sampleRows(db: IncidentDb, kind: string): SampleRow[] {
-  const rows: SampleRow[] = [];
-  scanEvents(db, { kinds: [kind] }, (ev) => {
-    rows.push([ev.seq, ev.attr("value"), ev.attr("metric"), ev.attr("series"), ev.attr("metricType")]);
-  });
-  return rows;
+export function eachSample(db: IncidentDb, kind: string, visit: (row: SampleRow) => void): void {
+  scanEvents(db, { kinds: [kind] }, (ev) => void visit(ev));
 }

@@ -7,7 +7,7 @@
 // 15 s samples answers in a size bounded by the window's width in pixels.
 
 import type { IncidentDb } from "../../store/db.js";
-import { sampleRows } from "../../store/read/records.js";
+import { eachSample } from "../../store/read/records.js";
 import { TelemetryKind } from "../../domain/kinds.js";
 import type { CounterTrack, CounterPoints, CountersAnswer } from "../wire.js";
 import { lowerBound } from "./sorted.js";
@@ -38,65 +38,102 @@ function isRising(metric: string, metricType: unknown): boolean {
   return metricType !== "gauge" && metric.endsWith("_total");
 }
 
-function inTimeOrder(samples: readonly Sample[]): boolean {
-  for (let i = 1; i < samples.length; i++) if (samples[i]!.ts < samples[i - 1]!.ts) return false;
-  return true;
-}
+/** One track's samples as they are read: columns that grow, not an object per sample. */
+class TrackSamples {
+  ts = new Float64Array(64);
+  seq = new Uint32Array(64);
+  value = new Float64Array(64);
+  length = 0;
 
-interface Sample {
-  ts: number;
-  seq: number;
-  value: number;
+  constructor(readonly track: CounterTrack) {}
+
+  push(ts: number, seq: number, value: number): void {
+    if (this.length === this.ts.length) {
+      const grow = <T extends Float64Array | Uint32Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.ts = grow(this.ts);
+      this.seq = grow(this.seq);
+      this.value = grow(this.value);
+    }
+    this.ts[this.length] = ts;
+    this.seq[this.length] = seq;
+    this.value[this.length] = value;
+    this.length++;
+  }
+
+  /** Sample positions in time order: samples come in seq order, which is time order unless clocks were aligned across hosts. */
+  order(): Uint32Array {
+    const order = new Uint32Array(this.length);
+    let sorted = true;
+    for (let i = 0; i < this.length; i++) {
+      order[i] = i;
+      if (i > 0 && this.ts[i]! < this.ts[i - 1]!) sorted = false;
+    }
+    if (!sorted) order.sort((a, b) => this.ts[a]! - this.ts[b]! || this.seq[a]! - this.seq[b]!);
+    return order;
+  }
 }
 
 export function buildCounterTracks(db: IncidentDb, at: SamplePlacement): CounterColumns {
   // By lane, then series: no key string is built per sample (a day of samples is half a million).
-  const byLane = new Map<number, Map<string, { track: CounterTrack; samples: Sample[] }>>();
-  for (const [seq, value, metric, seriesText, metricType] of sampleRows(db, TelemetryKind.metricSample)) {
+  const byLane = new Map<number, Map<string, TrackSamples>>();
+  let n = 0;
+  eachSample(db, TelemetryKind.metricSample, (row) => {
+    const seq = row.seq;
     const pos = at.posOf(seq);
-    if (pos === undefined || typeof value !== "number" || !Number.isFinite(value) || typeof metric !== "string") continue;
+    const value = row.attr("value");
+    const metric = row.attr("metric");
+    if (pos === undefined || typeof value !== "number" || !Number.isFinite(value) || typeof metric !== "string") return;
+    const seriesText = row.attr("series");
     const series = typeof seriesText === "string" ? seriesText : metric;
     const lane = at.lane[pos]!;
     let ofLane = byLane.get(lane);
     if (!ofLane) byLane.set(lane, (ofLane = new Map()));
     let t = ofLane.get(series);
-    if (!t) ofLane.set(series, (t = { track: { lane, series, metric, rate: isRising(metric, metricType) }, samples: [] }));
-    t.samples.push({ ts: at.ts[pos]!, seq, value });
-  }
+    if (!t) ofLane.set(series, (t = new TrackSamples({ lane, series, metric, rate: isRising(metric, row.attr("metricType")) })));
+    t.push(at.ts[pos]!, seq, value);
+    n++;
+  });
   const tracks = [...byLane.values()].flatMap((m) => [...m.values()]).sort((a, b) => a.track.lane - b.track.lane || a.track.series.localeCompare(b.track.series));
-  const points = tracks.map(({ track, samples }) => {
-    // Samples come in seq order, which is time order unless clocks were aligned across hosts: sort only then.
-    if (!inTimeOrder(samples)) samples.sort((a, b) => a.ts - b.ts || a.seq - b.seq);
-    return track.rate ? rates(samples) : samples;
-  });
-  const n = points.reduce((sum, p) => sum + p.length, 0);
+  // At most n points: a counter's first sample has no rate.
   const out: CounterColumns = { tracks: [], ts: new Float64Array(n), value: new Float64Array(n), seq: new Uint32Array(n) };
-  let at0 = 0;
-  tracks.forEach(({ track }, i) => {
-    const p = points[i]!;
-    out.tracks.push({ ...track, first: at0, count: p.length });
-    for (const s of p) {
-      out.ts[at0] = s.ts;
-      out.value[at0] = s.value;
-      out.seq[at0] = s.seq;
-      at0++;
-    }
-  });
-  return out;
+  let end = 0;
+  for (const t of tracks) {
+    const first = end;
+    end = t.track.rate ? writeRates(t, out, end) : writeValues(t, out, end);
+    out.tracks.push({ ...t.track, first, count: end - first });
+  }
+  return { ...out, ts: out.ts.subarray(0, end), value: out.value.subarray(0, end), seq: out.seq.subarray(0, end) };
+}
+
+function writeValues(t: TrackSamples, out: CounterColumns, at: number): number {
+  for (const i of t.order()) {
+    out.ts[at] = t.ts[i]!;
+    out.value[at] = t.value[i]!;
+    out.seq[at] = t.seq[i]!;
+    at++;
+  }
+  return at;
 }
 
 /** A counter's increase per second between consecutive samples; a drop means it restarted from zero. */
-function rates(samples: readonly Sample[]): Sample[] {
-  const out: Sample[] = [];
-  for (let i = 1; i < samples.length; i++) {
-    const prev = samples[i - 1]!;
-    const s = samples[i]!;
-    const dtS = (s.ts - prev.ts) / 1e6;
+function writeRates(t: TrackSamples, out: CounterColumns, at: number): number {
+  const order = t.order();
+  for (let k = 1; k < order.length; k++) {
+    const prev = order[k - 1]!;
+    const i = order[k]!;
+    const dtS = (t.ts[i]! - t.ts[prev]!) / 1e6;
     if (dtS <= 0) continue;
-    const increase = s.value >= prev.value ? s.value - prev.value : s.value;
-    out.push({ ts: s.ts, seq: s.seq, value: increase / dtS });
+    const increase = t.value[i]! >= t.value[prev]! ? t.value[i]! - t.value[prev]! : t.value[i]!;
+    out.ts[at] = t.ts[i]!;
+    out.value[at] = increase / dtS;
+    out.seq[at] = t.seq[i]!;
+    at++;
   }
-  return out;
+  return at;
 }
 
 export interface CounterWish {

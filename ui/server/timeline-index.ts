@@ -111,7 +111,7 @@ export function buildTimelineIndex(db: IncidentDb, landings: readonly TransferLa
 }
 
 function scanEvents(db: IncidentDb): ScannedEvents {
-  const { count: n, maxSeq, rows } = timelineRows(db);
+  const { count: n, maxSeq, each } = timelineRows(db);
   // Read in table order, then sort by time if seq order is not already time order.
   const rawTs = new Float64Array(n);
   const rawSeq = new Uint32Array(n);
@@ -130,7 +130,7 @@ function scanEvents(db: IncidentDb): ScannedEvents {
 
   let i = 0;
   let sorted = true;
-  for (const [s, t, host, role, dp, pp, tp, k, state] of rows) {
+  each(({ seq: s, tsUs: t, host, role, dp, pp, tp, kind: k, state }) => {
     let kid = kindIds.get(k);
     if (kid === undefined) {
       kid = kindIds.size;
@@ -158,7 +158,7 @@ function scanEvents(db: IncidentDb): ScannedEvents {
     rawKind[i] = kid;
     rawTone[i] = state === 0 ? 2 : kindTones[kid]!;
     i++;
-  }
+  });
 
   // One label per rank: a log line may omit the DP tag that the probe record of the same rank gives.
   const labelOfRank = new Map<string, string>();
