@@ -127,3 +127,14 @@ test("a non-loopback bind gets a token of its own; loopback needs none", () => {
   assert.equal(refusal(ip, { method: "GET", headers: { host: "10.1.2.3:7070", "x-kvrewind-token": ip.token! } }), null);
   assert.equal(refusal(ip, { method: "GET", headers: { host: "127.0.0.1:7070", "x-kvrewind-token": ip.token! } })?.status, 403, "bound to one address, answers on that one");
 });
+
+test("every answer forbids framing and plugins, and sends no type the browser would guess", async () => {
+  for (const path of ["/", "/api/incidents"]) {
+    const r = await send(server, "GET", path, { host: new URL(server.url).host });
+    const csp = String(r.headers["content-security-policy"]);
+    assert.match(csp, /frame-ancestors 'none'/, path);
+    assert.match(csp, /object-src 'none'/, path);
+    assert.match(csp, /script-src 'self'(;|$)/, path);
+    assert.equal(r.headers["x-content-type-options"], "nosniff", path);
+  }
+});

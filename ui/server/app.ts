@@ -30,7 +30,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(accessGuard(deps.access));
   app.use((_req, res, next) => {
     res.set("X-Content-Type-Options", "nosniff");
-    res.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'");
+    // No page may frame this one (clickjacking of the upload and re-analyze buttons), nor post its forms elsewhere.
+    res.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
     next();
   });
 
