@@ -41,7 +41,9 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
       const incidents = await api.incidents();
       clear(list);
       list.append(...incidents.map((i) => incidentRow(i, open, act)));
-      if (!incidents.length) list.append(h("tr", {}, h("td", { colspan: 8, class: "empty" }, "No incidents yet: upload one above.")));
+      if (!incidents.length) {
+        list.append(h("tr", {}, h("td", { colspan: 8, class: "empty" }, "No incidents yet: upload one above, or start `kvrewind demo` (what `npm start` runs) to open the bundled example incidents.")));
+      }
       if (incidents.some((i) => i.status !== "ready" && i.status !== "failed")) timer = window.setTimeout(refresh, POLL_MS);
     } catch (err) {
       status.textContent = `Could not list incidents: ${(err as Error).message}`;
@@ -100,12 +102,24 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
     h(
       "main",
       { class: "incident-list" },
-      h("h1", {}, "Incidents"),
+      h("h1", {}, "kvrewind"),
+      h(
+        "p",
+        { class: "intro" },
+        "Post-incident analysis of prefill/decode-disaggregated LLM serving (SGLang with NIXL or Mooncake): every rank's logs, metrics, traces, " +
+          "crash and Flight Recorder dumps and probe records become one ordered history, replayed against a reference model of the KV-transfer path. " +
+          "Open an incident to see its ranked root-cause suspects, each with the lines that prove it and the experiment that would refute it, on a timeline you can rewind.",
+      ),
       drop,
+      h("h2", {}, "Incidents"),
       h(
         "table",
         { class: "incidents" },
-        h("thead", {}, h("tr", {}, ...["incident", "status", "size", "ranks", "events", "span", "top suspect", ""].map((c) => h("th", {}, c)))),
+        h(
+          "thead",
+          {},
+          h("tr", {}, ...["incident", "status", "size", "ranks", "events", "span", "top suspect"].map((c) => h("th", {}, c)), h("th", {}, h("span", { class: "visually-hidden" }, "actions"))),
+        ),
         list,
       ),
     ),

@@ -6,6 +6,7 @@ import { byId, h } from "./dom.js";
 import { openIncident } from "./incident-view.js";
 import { renderIncidentList } from "./incident-list.js";
 import { readUrl } from "./url.js";
+import { whenReady } from "./incident-wait.js";
 
 const root = byId("app");
 
@@ -13,7 +14,8 @@ function route(): void {
   const view = readUrl();
   if (view.incident) {
     const incident = view.incident;
-    openIncident(root, { ...view, incident }).catch((err: Error) => {
+    const open = (): Promise<void> => openIncident(root, { ...view, incident });
+    whenReady(root, incident, open).catch((err: Error) => {
       root.replaceChildren(h("main", { class: "incident-list" }, h("p", { class: "error" }, `Could not open '${incident}': ${err.message}`), h("a", { href: "./" }, "← incidents")));
     });
   } else {

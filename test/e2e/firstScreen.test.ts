@@ -1,0 +1,39 @@
+// The first screen and an incident opened too early, in Debian's Chromium:
+// the list says what the tool is and how to get the example incidents; a
+// link to an incident still being ingested shows the job's progress and
+// opens the incident once it is ready, instead of failing.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fixtureTarGz, uploadFiles, waitForIncident } from "../ui/serverHarness.js";
+import { openPage, serverAndBrowser, timelineSettled } from "./browserHarness.js";
+
+const env = serverAndBrowser();
+
+test("the first screen says what kvrewind is, and an empty list says how to get the example incidents", async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.locator("table.incidents td.empty").waitFor();
+  assert.equal(await page.locator("main h1").textContent(), "kvrewind");
+  assert.match((await page.locator("main p.intro").textContent())!, /prefill\/decode-disaggregated .*suspects/);
+  assert.match((await page.locator("table.incidents td.empty").textContent())!, /kvrewind demo/);
+  // Every column header has a name, the actions column one a screen reader reads.
+  const headers = await page.locator("table.incidents thead th").allTextContents();
+  assert.deepEqual(headers.filter((t) => t.trim() === ""), []);
+  assert.deepEqual(errors, []);
+});
+
+test("an incident opened while it is still being ingested shows its progress, then opens by itself", async () => {
+  const sent = await uploadFiles(env.server, [{ name: "nixl-abort-wedge.tar.gz", content: await fixtureTarGz("nixl-abort-wedge") }]);
+  assert.equal(sent.status, 202, JSON.stringify(sent.body));
+  const id = (sent.body.incident as { id: string }).id;
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?incident=${encodeURIComponent(id)}`);
+  // The job takes seconds: the first answer finds it queued or ingesting.
+  await page.locator(".incident-wait .wait-status").waitFor();
+  assert.match((await page.locator(".incident-wait .wait-status").textContent())!, /^(Waiting for its turn|Still (receiving|queued|ingesting|analyzing))/);
+  assert.equal(await page.locator("text=Could not open").count(), 0);
+  await waitForIncident(env.server, id);
+  await timelineSettled(page);
+  assert.equal(await page.locator(".incident-wait").count(), 0, "the waiting page gave way to the incident");
+  assert.ok((await page.locator(".suspects li.suspect").count()) > 0);
+  assert.deepEqual(errors, []);
+});
