@@ -33,7 +33,7 @@ import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.
 import type { SourceStats } from "../store/read/sources.js";
 import { IncidentWriter, sourceKey, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
-import { ONE_WORKER_BYTES, runLoad, scanAll } from "./load/workers.js";
+import { IN_THREAD_BYTES, runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "../domain/timeFormat.js";
 import { datingHints, type TimeSpan } from "./scan/timeHints.js";
 import { isLogFormat, namesHostPerEvent, takesDatingHints } from "./formats/index.js";
@@ -64,7 +64,7 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** How long to wait for another ingest into the same database (default 10 minutes). */
   lockTimeoutMs?: number;
-  /** Parse workers of the load (default: two for large inputs, one for middling ones, none — this thread — for small ones). */
+  /** Parse workers of the load (default: two for large inputs, none — this thread — for small ones, ingest/load/workers.ts IN_THREAD_BYTES). */
   loadWorkers?: number;
   /** Scan workers (default: two for large inputs, none — this thread — for small ones). */
   scanWorkers?: number;
@@ -223,7 +223,7 @@ async function scanInputs(
   }));
   const requests = wholeRequests.flatMap((req, i) => scanRequestsOf(req, sizes[i]!, parallel, opts.scanSplitBytes));
   opts.onProgress?.({ phase: "scan", done: 0, total: bytesTotal, lines: 0 });
-  const scanned = await scanAll(requests, opts.scanWorkers ?? (bytesTotal < ONE_WORKER_BYTES ? 0 : parallel), temp, (i) => {
+  const scanned = await scanAll(requests, opts.scanWorkers ?? (bytesTotal < IN_THREAD_BYTES ? 0 : parallel), temp, (i) => {
     const { part, file } = requests[i]!;
     bytesDone += part === undefined ? sizes[file]! : (part.endByte ?? sizes[file]!) - part.startByte;
     opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });

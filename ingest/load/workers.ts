@@ -119,14 +119,13 @@ function ask(worker: Worker, req: ScanRequest | "close"): Promise<WorkerMessage>
   });
 }
 
-/** Below this many bytes of new sources one scan worker and one load worker do it all (a worker costs a few hundred ms of CPU to start). */
-export const ONE_WORKER_BYTES = 16 * 1024 * 1024;
 /**
- * Below this many bytes of new sources the load parses on this thread: the
- * worker's start-up costs more than what overlapping the parse with the
- * inserts would save.
+ * Below this many bytes of new sources the scan and the load run on this
+ * thread: a worker's start-up, its smaller heap and the batches' transfer
+ * cost more than overlapping the parse with the inserts saves (measured in
+ * bench/RESULTS.md); from here up two workers share the work.
  */
-const IN_THREAD_BYTES = 4 * 1024 * 1024;
+export const IN_THREAD_BYTES = 16 * 1024 * 1024;
 /**
  * Batches of a cut source's parts a worker may have posted and not yet seen
  * written: enough to parse a few parts ahead while the merge takes the parts
@@ -165,7 +164,7 @@ export function runLoad(
 ): Promise<LoadedStats[]> {
   const bytes = sources.reduce((n, s) => n + s.bytes, 0);
   if (workerCount === undefined && bytes < IN_THREAD_BYTES) return Promise.resolve(loadInThread(sources, offsets, sink, onProgress));
-  const wanted = Math.max(1, workerCount ?? (bytes < ONE_WORKER_BYTES ? 1 : Math.min(2, availableParallelism())));
+  const wanted = Math.max(1, workerCount ?? Math.min(2, availableParallelism()));
   let plan = planLoad(sources, wanted, split);
   if (plan.split.length === 0 && sources.length < wanted) plan = planLoad(sources, Math.max(1, sources.length), split);
   const workers = plan.shares.length;
