@@ -5,7 +5,7 @@
 import type { IncidentDb } from "../../store/db.js";
 import { readAnalysisRows } from "../../store/read/analysis.js";
 import type { Finding, PlacedWitness, Suspect } from "../wire.js";
-import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
+import { positionOfSeq, type TimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { excerpt, FIELD_EXCERPT } from "./excerpt.js";
 import { groupFindings, roomsOfFinding } from "../view/findingGroups.js";
 

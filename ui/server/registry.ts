@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { join, resolve } from "node:path";
 import { fileSchemaVersion, openIncident, type IncidentDb } from "../../store/db.js";
 import { SCHEMA_VERSION } from "../../store/schema.js";
-import { buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
+import { buildTimelineIndex, type TimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { IncidentRecord } from "./incidentRecord.js";
-import { storedTimelineIndex } from "./timeline-store.js";
+import { storedTimelineIndex } from "../../analyzer/timeline/timelineStore.js";
 
 export const INCIDENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 

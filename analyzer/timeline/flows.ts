@@ -10,8 +10,8 @@ import type { IncidentDb } from "../../store/db.js";
 import { eventsOfRoom, type StoredEvent } from "../../store/read/events.js";
 import { eventsFollowing } from "../../store/read/events.js";
 import { LogKind } from "../../domain/kinds.js";
-import { decodeAs } from "../../analyzer/events/index.js";
-import type { LandingColumns } from "./timeline-index.js";
+import { decodeAs } from "../events/index.js";
+import type { LandingColumns } from "./timelineIndex.js";
 
 export type FlowStep = "post" | "notify" | "poll" | "read" | "abort" | "abort-frame" | "bootstrap";
 

@@ -11,20 +11,20 @@
 //   wait      a timeout's wait, back from its line by the time it names
 //             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
 //             kv.timeout's after_s): the state the line implies held that long;
-//   stage     a trace span, start to end (stage-slices.ts).
+//   stage     a trace span, start to end (stageSlices.ts).
 
 import type { IncidentDb } from "../../store/db.js";
 import { detailRows } from "../../store/read/records.js";
-import type { LandingColumns } from "./timeline-index.js";
-import { SpanTypes } from "../view/spanTypes.js";
-import { stageSlices } from "./stage-slices.js";
+import type { LandingColumns } from "./timelineIndex.js";
+import { SpanTypes } from "./spanTypes.js";
+import { stageSlices } from "./stageSlices.js";
 
 /** Spans sorted by start; `open` spans did not end within the incident (their end is its last event). */
 export interface SpanColumns {
   start: Float64Array;
   end: Float64Array;
   lane: Uint16Array;
-  /** ui/view/spanTypes.ts */
+  /** spanTypes.ts */
   type: Uint8Array;
   open: Uint8Array;
   /** The event that defines the span: the landing, the free, the timeout, the trace span (the start when it is open). */
