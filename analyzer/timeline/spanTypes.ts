@@ -16,6 +16,8 @@ export const SpanTypes = {
   orphanedStage: 4,
   /** A root, request or thread span of a trace. */
   request: 5,
+  /** A rank inside a collective, enter to exit. */
+  collective: 6,
 } as const;
 
 export type SpanTypeName = keyof typeof SpanTypes;

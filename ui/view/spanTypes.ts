@@ -26,6 +26,7 @@ const LOOKS: Record<SpanTypeName, SpanType> = {
     note: "orphaned stage slice: its request never finished: no root span arrived, and its side never reached its last stage",
   },
   request: { name: "trace request", colour: "rgba(250, 210, 150, 0.45)" },
+  collective: { name: "inside a collective", colour: "rgba(224, 189, 94, 0.7)" },
 };
 
 /** The looks of each span type, by its number. */
