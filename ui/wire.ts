@@ -2,10 +2,11 @@
 // them and the page that draws them: window columns, lanes, placed witnesses,
 // findings and suspects.
 // Types only: nothing here runs. Findings and suspects are the analyzer's
-// contract types, lanes and counter tracks the timeline's (analyzer/timeline/),
-// not a copy of them.
+// contract types, lanes, counter tracks and placed events the timeline's
+// (analyzer/timeline/), not a copy of them.
 
 import type { Finding as ContractFinding, Suspect as ContractSuspect, WitnessLine } from "../analyzer/rules/finding.js";
+import type { PlacedEvent } from "../analyzer/timeline/timelineIndex.js";
 
 export type { Lane } from "../analyzer/timeline/lanes.js";
 export type { CounterTrack } from "../analyzer/timeline/counterTracks.js";
@@ -91,11 +92,7 @@ export interface OverviewAnswer {
 }
 
 /** A witness event of a finding, placed on the timeline. */
-export interface PlacedWitness {
-  seq: number;
-  tsUs: number;
-  lane: number;
-}
+export type PlacedWitness = PlacedEvent;
 
 /** A stored finding (DESIGN.md "Findings — the JSON contract") with its witnesses placed on the timeline. */
 export interface Finding {

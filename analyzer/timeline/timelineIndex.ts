@@ -201,3 +201,20 @@ export function positionOfSeq(idx: TimelineIndex, seq: number): number | undefin
   const p = seq >= 0 && seq < idx.posOfSeq.length ? idx.posOfSeq[seq]! : ABSENT;
   return p === ABSENT ? undefined : p;
 }
+
+/** An event placed on the timeline: its time and lane. */
+export interface PlacedEvent {
+  seq: number;
+  tsUs: number;
+  lane: number;
+}
+
+/** The events of `seqs` that the index holds, placed, in the order given. */
+export function placeEvents(idx: TimelineIndex, seqs: readonly number[]): PlacedEvent[] {
+  const placed: PlacedEvent[] = [];
+  for (const seq of seqs) {
+    const pos = positionOfSeq(idx, seq);
+    if (pos !== undefined) placed.push({ seq, tsUs: idx.ts[pos]!, lane: idx.lane[pos]! });
+  }
+  return placed;
+}

@@ -79,6 +79,11 @@ export function storeTimelineIndex(db: IncidentDb, landings?: readonly TransferL
   return { index, bytes: writeTimelineColumns(db, eventsFingerprint(db), header, columns) };
 }
 
+/** The index the incident holds for its current events, or one built in memory (not stored) when it holds none for them. */
+export function timelineIndexOf(db: IncidentDb): TimelineIndex {
+  return storedTimelineIndex(db) ?? buildTimelineIndex(db);
+}
+
 /** The index the incident holds for its current events, or undefined when none was built for them. */
 export function storedTimelineIndex(db: IncidentDb): TimelineIndex | undefined {
   const stored = readTimelineColumns(db, eventsFingerprint(db));
