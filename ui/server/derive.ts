@@ -3,11 +3,11 @@
 // stored events what every reader would otherwise compute again, and stores
 // it in the incident: the version signs (analyzer/replay/derivedSigns.ts),
 // the model snapshots for time travel under the profile the evidence chooses
-// (analyzer/replay/snapshots.ts), and the timeline columns the web UI reads
-// (analyzer/timeline/timelineStore.ts), which carry the model's landings
-// (post → the notify or done that landed it) for the views that draw
-// transfers. Readers then open the file read-only and only read; one whose
-// derived data is missing or stale computes it in memory.
+// (analyzer/replay/snapshots.ts), and the timeline columns the web UI and
+// the trace export read (analyzer/timeline/timelineStore.ts), which carry the
+// model's landings (post → the notify or done that landed it) for the views
+// that draw transfers. Readers then open the file read-only and only read;
+// one whose derived data is missing or stale computes it in memory.
 
 import type { IncidentDb } from "../../store/db.js";
 import { storedSignsCurrent, storeProfileSigns } from "../../analyzer/replay/derivedSigns.js";
