@@ -16,7 +16,7 @@ import { incident } from "../fixtures/generator/scenarios/incidents.js";
 import { openIncident } from "../store/db.js";
 import { timelineRows } from "../store/read/records.js";
 import { startServer, type RunningServer } from "../ui/server/server.js";
-import { storedTimelineIndex, storeTimelineIndex } from "../ui/server/timeline-store.js";
+import { storedTimelineIndex, storeTimelineIndex } from "../analyzer/timeline/timelineStore.js";
 import { overview, queryWindow } from "../ui/server/window-query.js";
 import { measurePage } from "./uiBrowser.js";
 

@@ -7,7 +7,7 @@ import { setMeta, type IncidentDb } from "./db.js";
 import { TIMELINE_HEADER } from "./read/derived.js";
 
 export const TIMELINE_TABLE = `
-  -- The timeline columns of ui/server/timeline-index.ts, replaced as a whole.
+  -- The timeline columns of analyzer/timeline/timelineIndex.ts, replaced as a whole.
   -- The row named '' holds the JSON header, with the events' fingerprint.
   CREATE TABLE timeline_columns (
     name  TEXT PRIMARY KEY,

@@ -2,13 +2,17 @@
 // them and the page that draws them: window columns, lanes, placed witnesses,
 // findings and suspects.
 // Types only: nothing here runs. Findings and suspects are the analyzer's
-// contract types, not a copy of them.
+// contract types, lanes, counter tracks and placed events the timeline's
+// (analyzer/timeline/), not a copy of them.
 
-import type { Component } from "../domain/vocabulary.js";
 import type { Finding as ContractFinding, Suspect as ContractSuspect, WitnessLine } from "../analyzer/rules/finding.js";
+import type { PlacedEvent } from "../analyzer/timeline/timelineIndex.js";
+
+export type { Lane } from "../analyzer/timeline/lanes.js";
+export type { CounterTrack } from "../analyzer/timeline/counterTracks.js";
 
 /**
- * Spans the events of a window imply (ui/server/timeline-details.ts), typed
+ * Spans the events of a window imply (analyzer/timeline/timelineDetails.ts), typed
  * by ui/view/spanTypes.ts. `open`: not ended within the incident.
  */
 export interface SpanWire {
@@ -57,34 +61,6 @@ export interface BucketColumns {
 
 export type WindowColumns = EventColumns | BucketColumns;
 
-/** The timeline's component lanes, in the order the page stacks them within a rank. */
-
-/** One timeline lane: a host / role / rank / component. */
-export interface Lane {
-  id: number;
-  host: string | null;
-  role: string | null;
-  dp: number | null;
-  pp: number | null;
-  tp: number | null;
-  component: Component;
-  /** "p0/prefill" — the collapsible group a lane belongs to. */
-  group: string;
-  /** "DP0 TP3" or "-" — the rank within the group. */
-  rank: string;
-  events: number;
-}
-
-/** A counter track: one Prometheus series of one lane (ui/server/counter-tracks.ts). */
-export interface CounterTrack {
-  lane: number;
-  /** `name{label="v",…}`, the track's label. */
-  series: string;
-  metric: string;
-  /** A counter: its rate per second is drawn, not its value. */
-  rate: boolean;
-}
-
 /** One track's points in a window: time, drawn value (a gauge's value or a counter's rate) and the sample's event. */
 export interface CounterPoints {
   /** Index into LanesAnswer.counterTracks. */
@@ -116,11 +92,7 @@ export interface OverviewAnswer {
 }
 
 /** A witness event of a finding, placed on the timeline. */
-export interface PlacedWitness {
-  seq: number;
-  tsUs: number;
-  lane: number;
-}
+export type PlacedWitness = PlacedEvent;
 
 /** A stored finding (DESIGN.md "Findings — the JSON contract") with its witnesses placed on the timeline. */
 export interface Finding {

@@ -6,7 +6,7 @@
 // exporter writes a span only when it ends. So after a wedge a request's
 // trace holds the stages it got through and nothing after them — and no
 // room: such a trace is known by its trace id. This file is the one judge of
-// which slices are orphaned (ui/server/stage-slices.ts draws its answer).
+// which slices are orphaned (analyzer/timeline/stageSlices.ts draws its answer).
 
 import { TelemetryKind } from "../../domain/kinds.js";
 import { SGLANG_STAGES } from "../../domain/telemetry.js";

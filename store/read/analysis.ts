@@ -67,21 +67,3 @@ export function readAnalysisRows(db: IncidentDb): AnalysisRows | undefined {
     });
   return { header, findings, suspects };
 }
-
-/** A violated finding's mark on a time line: what a trace export shows of it. */
-export interface FindingMark {
-  id: string;
-  rule: string;
-  severity: string;
-  title: string;
-  tsUs: number;
-}
-
-/** Violated findings that carry a time, in the stored order. */
-export function violatedFindingMarks(db: IncidentDb): FindingMark[] {
-  const schema = z.object({ id: z.string(), rule: z.string(), severity: z.string(), title: z.string(), tsUs: z.number().int() });
-  return db
-    .prepare("SELECT id, rule, severity, title, ts_us AS tsUs FROM findings WHERE verdict = 'violated' AND ts_us IS NOT NULL")
-    .all()
-    .map((raw) => schema.parse(raw));
-}

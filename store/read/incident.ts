@@ -1,6 +1,6 @@
 // Figures of the whole incident: its event count, the events per kind, the
-// kinds present, what identifies its current events, the clock offsets, and
-// the summary the incident list shows.
+// kinds and rooms present, what identifies its current events, the clock
+// offsets, and the summary the incident list shows.
 
 import { KeyDim, rankKey } from "../blocks/blockTables.js";
 import { eventBlocks } from "../blocks/eventBlocks.js";
@@ -24,6 +24,11 @@ export function countsByKind(db: IncidentDb): { kind: string; count: number }[] 
 /** The kinds the incident holds, from the blocks' side table (no block is read). */
 export function kindsPresent(db: IncidentDb): Set<string> {
   return new Set(eventBlocks(db).keysOf(KeyDim.kind));
+}
+
+/** The rooms the incident's events name, in string order, from the blocks' side table (no block is read). */
+export function roomsPresent(db: IncidentDb): string[] {
+  return eventBlocks(db).keysOf(KeyDim.room).sort();
 }
 
 export function eventCount(db: IncidentDb): number {

@@ -9,6 +9,7 @@ import { incidentDiffSchema } from "../../analyzer/rules/diff.js";
 import { abRun, healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
 import { scratchDir } from "../scratchDir.js";
 import { ingestedCopy } from "../sharedIncident.js";
+import { checkTrace, eventsOf, trackNames } from "./traceEventFormat.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
@@ -86,15 +87,16 @@ test("export --format chrome-json writes a trace with named lanes, slices and qu
   const path = await dbFile(healthyRun);
   const r = kvrewind("export", path, "--format", "chrome-json");
   assert.equal(r.status, 0, r.stderr);
-  const trace = JSON.parse(r.stdout) as { traceEvents: Record<string, unknown>[]; otherData: { start: string } };
-  const names = trace.traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => (e.args as { name: string }).name).sort();
-  assert.deepEqual(names, ["decode/tp0", "prefill/tp0"]);
-  const slices = trace.traceEvents.filter((e) => e.ph === "X");
-  assert.ok(slices.some((e) => e.name === "boot.got_info" && (e.args as { line: string }).line === "p0/prefill-tp0.log:2"));
-  const counters = trace.traceEvents.filter((e) => e.ph === "C" && e.name === "#transfer-req");
-  assert.deepEqual(counters.map((e) => (e.args as Record<string, number>)["#transfer-req"]), [3, 1, 0, 2, 4, 0, 1]);
-  assert.equal(trace.otherData.start, "2026-08-20T10:00:00.000Z");
-  assert.ok(slices.every((e) => typeof e.ts === "number" && (e.ts as number) >= 0));
+  const trace = checkTrace(JSON.parse(r.stdout));
+  const { process, threadOrder } = trackNames(trace);
+  assert.deepEqual([...process.values()], ["d0/decode", "p0/prefill"]);
+  assert.ok(threadOrder.includes("p0/prefill TP0 bootstrap") && threadOrder.includes("d0/decode TP0 scheduler"), threadOrder.join(", "));
+  const slices = eventsOf(trace, "X");
+  assert.ok(slices.some((e) => e.name === "boot.got_info" && e.args?.["line"] === "p0/prefill-tp0.log:2"));
+  const counters = eventsOf(trace, "C").filter((e) => e.name === "TP0 scheduler #transfer-req");
+  assert.deepEqual(counters.map((e) => e.args["value"]), [3, 1, 0, 2, 4, 0, 1]);
+  assert.equal(trace.otherData?.["start"], "2026-08-20T10:00:00.000Z");
+  assert.ok(slices.every((e) => e.ts >= 0));
 });
 
 test("a witness whose line has no time says so, in the text report and in the JSON", async () => {

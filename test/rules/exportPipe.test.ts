@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scratchDir } from "../scratchDir.js";
+import { checkTrace } from "./traceEventFormat.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 const WEDGE = fileURLToPath(new URL("../../../fixtures/incidents/nixl-abort-wedge/", import.meta.url));
@@ -28,6 +29,6 @@ test("export to a pipe whose reader waits: the whole trace arrives and the comma
   assert.equal(code, 0, stderr);
   const out = Buffer.concat(chunks);
   assert.ok(out.length > 1 << 16, `a trace larger than a pipe's buffer (${out.length} bytes)`);
-  const trace = JSON.parse(out.toString("utf8")) as { traceEvents: unknown[] };
+  const trace = checkTrace(JSON.parse(out.toString("utf8")));
   assert.ok(trace.traceEvents.length > 0);
 });

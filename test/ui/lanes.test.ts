@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LogKind, ChecksumKind } from "../../domain/kinds.js";
 import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
-import { rankLabel } from "../../ui/server/lanes.js";
+import { rankLabel } from "../../analyzer/timeline/lanes.js";
 
 const EXPECTED: Record<string, string> = {
   // probe records (DESIGN.md "Probe JSONL record")

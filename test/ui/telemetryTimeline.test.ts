@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingest } from "../../ingest/pipeline.js";
 import { scratchDir } from "../scratchDir.js";
-import { SpanTypes } from "../../ui/view/spanTypes.js";
+import { SpanTypes } from "../../analyzer/timeline/spanTypes.js";
 import type { CountersAnswer, CounterTrack, EventColumns, Lane } from "../../ui/wire.js";
 import { getJson, startTestServer, type TestServer } from "./serverHarness.js";
 import {

@@ -1,4 +1,4 @@
-// The timeline index lives in the incident file (ui/server/timeline-store.ts
+// The timeline index lives in the incident file (analyzer/timeline/timelineStore.ts
 // over store/read/derived.ts): built once, read back as built, gone
 // stale when the events change; the server leaves no cache file beside it.
 
@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident } from "../../store/db.js";
-import { buildTimelineIndex } from "../../ui/server/timeline-index.js";
-import { storedTimelineIndex, storeTimelineIndex } from "../../ui/server/timeline-store.js";
+import { buildTimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
+import { storedTimelineIndex, storeTimelineIndex } from "../../analyzer/timeline/timelineStore.js";
 import { scratchDir } from "../scratchDir.js";
 import { FIXTURES, fixtureTarGz, getJson, startTestServer, uploadFiles, waitForIncident } from "./serverHarness.js";
 

@@ -8,9 +8,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { replayIncident } from "../../analyzer/replay/replay.js";
-import { roomFlow } from "../../ui/server/flows.js";
-import { buildTimelineIndex } from "../../ui/server/timeline-index.js";
-import { SpanTypes } from "../../ui/view/spanTypes.js";
+import { roomFlow } from "../../analyzer/timeline/flows.js";
+import { buildTimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
+import { SpanTypes } from "../../analyzer/timeline/spanTypes.js";
 import { eventsOfRoom } from "../../store/read/events.js";
 import { Evidence } from "../../analyzer/rules/evidence.js";
 import { causalInversions } from "../../analyzer/rules/gaps/clock.js";

@@ -3,11 +3,11 @@
 // stored events what every reader would otherwise compute again, and stores
 // it in the incident: the version signs (analyzer/replay/derivedSigns.ts),
 // the model snapshots for time travel under the profile the evidence chooses
-// (analyzer/replay/snapshots.ts), and the web UI's timeline columns
-// (timeline-store.ts), which carry the model's landings (post → the notify or
-// done that landed it) for the views that draw transfers. Readers then open
-// the file read-only and only read; one whose derived data is missing or stale computes it in memory. It sits
-// here, above the analyzer, because the timeline columns are the UI's.
+// (analyzer/replay/snapshots.ts), and the timeline columns the web UI and
+// the trace export read (analyzer/timeline/timelineStore.ts), which carry the
+// model's landings (post → the notify or done that landed it) for the views
+// that draw transfers. Readers then open the file read-only and only read;
+// one whose derived data is missing or stale computes it in memory.
 
 import type { IncidentDb } from "../../store/db.js";
 import { storedSignsCurrent, storeProfileSigns } from "../../analyzer/replay/derivedSigns.js";
@@ -15,7 +15,7 @@ import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
 import { selectProfile } from "../../analyzer/replay/profileSelection.js";
 import { replayIncident, type ReplaySummary } from "../../analyzer/replay/replay.js";
 import { SnapshotSet } from "../../analyzer/replay/snapshots.js";
-import { storeTimelineIndex, timelineIsCurrent } from "./timeline-store.js";
+import { storeTimelineIndex, timelineIsCurrent } from "../../analyzer/timeline/timelineStore.js";
 
 export interface DeriveOptions {
   /** The replay's progress now and then: events done of the total. */

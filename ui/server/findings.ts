@@ -4,8 +4,8 @@
 
 import type { IncidentDb } from "../../store/db.js";
 import { readAnalysisRows } from "../../store/read/analysis.js";
-import type { Finding, PlacedWitness, Suspect } from "../wire.js";
-import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
+import type { Finding, Suspect } from "../wire.js";
+import { placeEvents, type TimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { excerpt, FIELD_EXCERPT } from "./excerpt.js";
 import { groupFindings, roomsOfFinding } from "../view/findingGroups.js";
 
@@ -29,7 +29,7 @@ export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: Fi
     title,
     tsUs,
     body: withBoundedWitness(body as Finding["body"]),
-    placed: placeWitness(idx, witnessSeqs),
+    placed: placeEvents(idx, witnessSeqs),
   }));
   findings.sort(
     (a, b) =>
@@ -37,15 +37,6 @@ export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: Fi
   );
   const suspects = stored.suspects.map((s): Suspect => ({ ...s, body: s.body as Suspect["body"] }));
   return { findings, suspects };
-}
-
-function placeWitness(idx: TimelineIndex, seqs: number[]): PlacedWitness[] {
-  const placed: PlacedWitness[] = [];
-  for (const seq of seqs) {
-    const pos = positionOfSeq(idx, seq);
-    if (pos !== undefined) placed.push({ seq, tsUs: idx.ts[pos]!, lane: idx.lane[pos]! });
-  }
-  return placed;
 }
 
 /** Witness lines cut to FIELD_EXCERPT characters, each saying its full length when cut (the event has the rest). */

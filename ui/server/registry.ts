@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { join, resolve } from "node:path";
 import { fileSchemaVersion, openIncident, type IncidentDb } from "../../store/db.js";
 import { SCHEMA_VERSION } from "../../store/schema.js";
-import { buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
+import type { TimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { IncidentRecord } from "./incidentRecord.js";
-import { storedTimelineIndex } from "./timeline-store.js";
+import { timelineIndexOf } from "../../analyzer/timeline/timelineStore.js";
 
 export const INCIDENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -177,7 +177,7 @@ export class Registry {
   timeline(id: string): Promise<TimelineIndex> {
     const o = this.openedOf(id);
     o.index ??= Promise.resolve()
-      .then(() => storedTimelineIndex(o.db) ?? buildTimelineIndex(o.db))
+      .then(() => timelineIndexOf(o.db))
       .catch((err: unknown) => {
         delete o.index;
         throw err;

@@ -13,7 +13,7 @@ import { loadAnalysis } from "../../analyzer/rules/index.js";
 import type { HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
 import { HttpError, parseOr400 } from "./errors.js";
 import type { Registry } from "./registry.js";
-import { positionOfSeq, type TimelineIndex } from "./timeline-index.js";
+import { positionOfSeq, type TimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 
 const CheckQuery = z.object({ h: z.string().trim().min(1).max(2000) });
 

@@ -8,7 +8,7 @@ import { sourceName } from "../../store/read/sources.js";
 import { parseOr400 } from "./errors.js";
 import { SearchQuery } from "./params.js";
 import type { Registry } from "./registry.js";
-import type { TimelineIndex } from "./timeline-index.js";
+import type { TimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 
 const ROOMS = 8;
 const RIDS = 8;

@@ -4,7 +4,7 @@
 // overview strip.
 
 import type { BucketColumns, OverviewAnswer, SpanWire, WindowColumns } from "../wire.js";
-import type { TimelineIndex } from "./timeline-index.js";
+import type { TimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { lowerBound } from "./sorted.js";
 
 export interface WindowWish {

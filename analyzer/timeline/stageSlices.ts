@@ -8,8 +8,8 @@
 import type { IncidentDb } from "../../store/db.js";
 import { detailRows } from "../../store/read/records.js";
 import { TelemetryKind } from "../../domain/kinds.js";
-import { orphanedSlices, type SpanFacts } from "../../analyzer/telemetry/spans.js";
-import { SpanTypes } from "../view/spanTypes.js";
+import { orphanedSlices, type SpanFacts } from "../telemetry/spans.js";
+import { SpanTypes } from "./spanTypes.js";
 
 export interface PlacedSlice {
   start: number;

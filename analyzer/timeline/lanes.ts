@@ -1,8 +1,23 @@
 // Timeline lanes: one per host / role / rank / component; a kind's component
 // is its `lane` in the kinds table (domain/kinds.ts laneOfKind).
 
-import { COMPONENTS } from "../../domain/vocabulary.js";
-import type { Lane } from "../wire.js";
+import { COMPONENTS, type Component } from "../../domain/vocabulary.js";
+
+/** One timeline lane: a host / role / rank / component. */
+export interface Lane {
+  id: number;
+  host: string | null;
+  role: string | null;
+  dp: number | null;
+  pp: number | null;
+  tp: number | null;
+  component: Component;
+  /** "p0/prefill" — the collapsible group a lane belongs to. */
+  group: string;
+  /** "DP0 TP3" or "no rank" — the rank within the group (rankLabel). */
+  rank: string;
+  events: number;
+}
 
 export type LaneKeyParts = Pick<Lane, "host" | "role" | "dp" | "pp" | "tp" | "component">;
 

@@ -3,18 +3,17 @@
 // typed arrays instead of a SQL scan. Only what the timeline draws is kept
 // (time, seq, lane, kind, tone, a short name), with the spans the events
 // imply and the empty stretches of time; everything else is fetched per event.
-// It is kept in the incident file (timeline-store.ts).
+// It is kept in the incident file (timelineStore.ts).
 
 import type { IncidentDb } from "../../store/db.js";
 import { timelineRows } from "../../store/read/records.js";
-import type { Lane } from "../wire.js";
 import type { Component } from "../../domain/vocabulary.js";
 import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
-import { groupLabel, laneKey, rankLabel, sortLanes } from "./lanes.js";
-import { buildDetails, emptyGaps, type SpanColumns } from "./timeline-details.js";
-import { buildCounterTracks, type CounterColumns } from "./counter-tracks.js";
-import { replayIncident } from "../../analyzer/replay/replay.js";
-import type { TransferLanding } from "../../analyzer/model/transferPairing.js";
+import { groupLabel, laneKey, rankLabel, sortLanes, type Lane } from "./lanes.js";
+import { buildDetails, emptyGaps, type SpanColumns } from "./timelineDetails.js";
+import { buildCounterTracks, type CounterColumns } from "./counterTracks.js";
+import { replayIncident } from "../replay/replay.js";
+import type { TransferLanding } from "../model/transferPairing.js";
 
 /** posOfSeq's value for a seq with no event. */
 export const ABSENT = 0xffffffff;
@@ -201,4 +200,21 @@ function scanEvents(db: IncidentDb): ScannedEvents {
 export function positionOfSeq(idx: TimelineIndex, seq: number): number | undefined {
   const p = seq >= 0 && seq < idx.posOfSeq.length ? idx.posOfSeq[seq]! : ABSENT;
   return p === ABSENT ? undefined : p;
+}
+
+/** An event placed on the timeline: its time and lane. */
+export interface PlacedEvent {
+  seq: number;
+  tsUs: number;
+  lane: number;
+}
+
+/** The events of `seqs` that the index holds, placed, in the order given. */
+export function placeEvents(idx: TimelineIndex, seqs: readonly number[]): PlacedEvent[] {
+  const placed: PlacedEvent[] = [];
+  for (const seq of seqs) {
+    const pos = positionOfSeq(idx, seq);
+    if (pos !== undefined) placed.push({ seq, tsUs: idx.ts[pos]!, lane: idx.lane[pos]! });
+  }
+  return placed;
 }

@@ -7,11 +7,11 @@
 // that can be its effect; the pairs follow docs/protocol.md §5-§7.
 
 import type { IncidentDb } from "../../store/db.js";
-import { eventsOfRoom, type StoredEvent } from "../../store/read/events.js";
-import { eventsFollowing } from "../../store/read/events.js";
+import { eventsFollowing, eventsOfRoom, type StoredEvent } from "../../store/read/events.js";
+import { roomsPresent } from "../../store/read/incident.js";
 import { LogKind } from "../../domain/kinds.js";
-import { decodeAs } from "../../analyzer/events/index.js";
-import type { LandingColumns } from "./timeline-index.js";
+import { decodeAs } from "../events/index.js";
+import type { LandingColumns } from "./timelineIndex.js";
 
 export type FlowStep = "post" | "notify" | "poll" | "read" | "abort" | "abort-frame" | "bootstrap";
 
@@ -130,6 +130,11 @@ export function roomFlow(db: IncidentDb, room: string, landed: LandingColumns): 
     }
   }
   return { room, events, edges, truncated };
+}
+
+/** The chain of every room of the incident, room by room in string order. */
+export function* incidentFlows(db: IncidentDb, landed: LandingColumns): Generator<RoomFlow> {
+  for (const room of roomsPresent(db)) yield roomFlow(db, room, landed);
 }
 
 /** A thread is the bootstrap thread when its name says so (`Thread-3 (bootstrap_thread)`, §7.1). */

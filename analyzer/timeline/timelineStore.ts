@@ -1,17 +1,17 @@
 // The timeline index kept in the incident file, through the store's timeline
-// columns (store/read/derived.ts, store/writeDerived.ts): built once from the events by the
-// derive step after ingest (derive.ts), then read back without a scan of the
-// events.
+// columns (store/read/derived.ts, store/writeDerived.ts): built once from the
+// events by the derive step after ingest (ui/server/derive.ts), then read back
+// without a scan of the events.
 
-import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
-import type { TransferLanding } from "../../analyzer/model/transferPairing.js";
+import { eventsFingerprint } from "../replay/fingerprint.js";
+import type { TransferLanding } from "../model/transferPairing.js";
 import type { IncidentDb } from "../../store/db.js";
 import { readTimelineColumns, readTimelineHeader } from "../../store/read/derived.js";
 import { writeTimelineColumns } from "../../store/writeDerived.js";
-import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timeline-index.js";
+import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timelineIndex.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */
-const LAYOUT = 3;
+const LAYOUT = 4;
 
 interface Header {
   layout: typeof LAYOUT;
@@ -77,6 +77,11 @@ export function storeTimelineIndex(db: IncidentDb, landings?: readonly TransferL
   };
   const columns = Object.fromEntries(Object.entries(COLUMNS).map(([name, [, of]]) => [name, of(index)]));
   return { index, bytes: writeTimelineColumns(db, eventsFingerprint(db), header, columns) };
+}
+
+/** The index the incident holds for its current events, or one built in memory (not stored) when it holds none for them. */
+export function timelineIndexOf(db: IncidentDb): TimelineIndex {
+  return storedTimelineIndex(db) ?? buildTimelineIndex(db);
 }
 
 /** The index the incident holds for its current events, or undefined when none was built for them. */

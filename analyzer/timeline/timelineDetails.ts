@@ -8,26 +8,29 @@
 //             chunk on the rank it wrote to, or the sender's kv.done;
 //             analyzer/model/transferPairing.ts); never landed: open to the end;
 //   room      a decode room's pages, from kv.alloc to kv.free;
+//   collective  a rank inside a collective, from coll.enter to the coll.exit
+//             of the same group and sequence number on its lane; never
+//             exited: open to the end;
 //   wait      a timeout's wait, back from its line by the time it names
 //             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
 //             kv.timeout's after_s): the state the line implies held that long;
-//   stage     a trace span, start to end (stage-slices.ts).
+//   stage     a trace span, start to end (stageSlices.ts).
 
 import type { IncidentDb } from "../../store/db.js";
 import { detailRows } from "../../store/read/records.js";
-import type { LandingColumns } from "./timeline-index.js";
-import { SpanTypes } from "../view/spanTypes.js";
-import { stageSlices } from "./stage-slices.js";
+import type { LandingColumns } from "./timelineIndex.js";
+import { SpanTypes } from "./spanTypes.js";
+import { stageSlices } from "./stageSlices.js";
 
 /** Spans sorted by start; `open` spans did not end within the incident (their end is its last event). */
 export interface SpanColumns {
   start: Float64Array;
   end: Float64Array;
   lane: Uint16Array;
-  /** ui/view/spanTypes.ts */
+  /** spanTypes.ts */
   type: Uint8Array;
   open: Uint8Array;
-  /** The event that defines the span: the landing, the free, the timeout, the trace span (the start when it is open). */
+  /** The event that defines the span: the landing, the free, the exit, the timeout, the trace span (the start when it is open). */
   seq: Uint32Array;
   label: Uint16Array;
   /** Index into `rooms` of the room the span belongs to; 0 for none. */
@@ -133,13 +136,38 @@ function firstLandings(landed: LandingColumns): Map<number, number> {
   return first;
 }
 
+/** A start waiting for its end (kv.alloc for its kv.free, coll.enter for its coll.exit), by key. */
+interface Opened {
+  seq: number;
+  pos: number;
+  room: string | null;
+  type: number;
+  /** The span's label when it ends, and when it is still open at the end of the incident. */
+  ended: string;
+  unended: string;
+}
+
+/** The group, op and sequence number of a collective's enter or exit. */
+function collectiveOf(attrs: Record<string, unknown> | null): { key: string; name: string } | undefined {
+  const group = attrs?.["group"];
+  const seq = attrs?.["seq"];
+  if (typeof group !== "string" || typeof seq !== "number") return undefined;
+  return { key: `${group}#${seq}`, name: `${str(attrs?.["op"]) ?? "collective"} #${seq}` };
+}
+
 export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColumns): TimelineDetails {
   const labelOf = new Uint16Array(at.ts.length);
   const table = new LabelTable();
   const spans: Span[] = [];
   const landingOf = firstLandings(landed);
   const posts: { seq: number; pos: number; chunk: number; room: string }[] = [];
-  const allocs = new Map<string, { seq: number; pos: number; room: string }>();
+  const opened = new Map<string, Opened>();
+  const close = (key: string, seq: number, ts: number, lane: number) => {
+    const start = opened.get(key);
+    if (!start) return;
+    opened.delete(key);
+    spans.push({ start: at.ts[start.pos]!, end: ts, lane, type: start.type, open: false, seq, label: table.id(start.ended), room: start.room });
+  };
   // In seq order: the pairing below needs each start before its end.
   for (const [seq, kind, room, chunk, state, attrs] of detailRows(db, DETAIL_KINDS, NEEDS_ATTRS)) {
     const pos = at.posOf(seq);
@@ -153,13 +181,15 @@ export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColum
       // A landing logged earlier than its post on another host's clock is drawn with no length.
       if (landingPos !== undefined) spans.push({ start: ts, end: Math.max(ts, at.ts[landingPos]!), lane, type: SpanTypes.transfer, open: false, seq: landing!, label: table.id(`c${chunk} in flight`), room });
       else posts.push({ seq, pos, chunk, room });
-    } else if (kind === "kv.alloc" && room !== null) allocs.set(`${room}:${lane}`, { seq, pos, room });
-    else if (kind === "kv.free" && room !== null) {
-      const alloc = allocs.get(`${room}:${lane}`);
-      if (alloc) {
-        allocs.delete(`${room}:${lane}`);
-        spans.push({ start: at.ts[alloc.pos]!, end: ts, lane, type: SpanTypes.room, open: false, seq, label: table.id("pages held"), room });
-      }
+    } else if (kind === "kv.alloc" && room !== null) {
+      opened.set(`room ${room}:${lane}`, { seq, pos, room, type: SpanTypes.room, ended: "pages held", unended: "pages never freed" });
+    } else if (kind === "kv.free" && room !== null) close(`room ${room}:${lane}`, seq, ts, lane);
+    else if (kind === "coll.enter") {
+      const coll = collectiveOf(attrs);
+      if (coll) opened.set(`coll ${coll.key}:${lane}`, { seq, pos, room, type: SpanTypes.collective, ended: coll.name, unended: `${coll.name} never exited` });
+    } else if (kind === "coll.exit") {
+      const coll = collectiveOf(attrs);
+      if (coll) close(`coll ${coll.key}:${lane}`, seq, ts, lane);
     }
     const wait = waitOf(attrs, state);
     if (wait) {
@@ -171,9 +201,9 @@ export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColum
     const label = table.id(`c${post.chunk} never landed`);
     spans.push({ start: at.ts[post.pos]!, end: at.lastTsUs, lane: at.lane[post.pos]!, type: SpanTypes.transfer, open: true, seq: post.seq, label, room: post.room });
   }
-  for (const alloc of allocs.values()) {
-    const label = table.id("pages never freed");
-    spans.push({ start: at.ts[alloc.pos]!, end: at.lastTsUs, lane: at.lane[alloc.pos]!, type: SpanTypes.room, open: true, seq: alloc.seq, label, room: alloc.room });
+  for (const start of opened.values()) {
+    const label = table.id(start.unended);
+    spans.push({ start: at.ts[start.pos]!, end: at.lastTsUs, lane: at.lane[start.pos]!, type: start.type, open: true, seq: start.seq, label, room: start.room });
   }
   for (const slice of stageSlices(db, at)) spans.push({ ...slice, open: false, label: table.id(slice.label) });
   spans.sort((a, b) => a.start - b.start || a.end - b.end);
