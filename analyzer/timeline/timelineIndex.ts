@@ -47,22 +47,13 @@ export interface TimelineIndex {
   lastTsUs: number | null;
 }
 
-
 /** An empty stretch worth folding is at least 1 s and 1% of the incident; the 32 longest are kept. */
 const GAP_MIN_US = 1e6;
 const GAP_MIN_SHARE = 0.01;
 const GAP_MAX = 32;
 
-interface ScannedEvents {
-  lanes: Lane[];
-  kinds: string[];
-  ts: Float64Array;
-  seq: Uint32Array;
-  lane: Uint16Array;
-  kind: Uint16Array;
-  tone: Uint8Array;
-  posOfSeq: Uint32Array;
-}
+/** The columns read straight from the events, before spans, labels and counters are built on them. */
+type ScannedEvents = Pick<TimelineIndex, "lanes" | "kinds" | "ts" | "seq" | "lane" | "kind" | "tone" | "posOfSeq">;
 
 /** The model's landings as columns, in landing order. */
 export interface LandingColumns {
