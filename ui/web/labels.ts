@@ -1,6 +1,7 @@
-// The lane labels beside the canvas: one per row, with its event count. Group
-// and rank rows are buttons that open and close (click, Enter or Space), so
-// every lane can be reached from the keyboard; lane rows are focusable too.
+// The lane labels beside the canvas: one per row, with its event count, as
+// the items of a tree. Group and rank rows open and close (click, Enter or
+// Space), so every lane can be reached from the keyboard; lane rows are
+// focusable too.
 // A row with counter tracks names each track's series beside its band.
 
 import { COMPONENT_COLORS } from "../view/kindColors.js";
@@ -32,15 +33,16 @@ export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[],
           style: `top:${row.y}px;height:${row.h}px`,
           title: `${row.label} — ${count} events`,
           tabindex: 0,
-          role: expandable ? "button" : "listitem",
-          "aria-label": `${row.label}, ${count} events${expandable ? (row.open ? ", open" : ", closed") : ""}`,
+          // Groups, ranks and lanes are one tree; a row's name is its visible text (WCAG 2.5.3), open or closed is aria-expanded.
+          role: "treeitem",
+          "aria-level": String(row.depth + 1),
           ...(expandable && { "aria-expanded": String(row.open) }),
         },
         expandable
           ? h("span", { class: "caret", "aria-hidden": "true" }, row.open ? "▾" : "▸")
           : h("span", { class: "swatch", style: `background:${COMPONENT_COLORS[row.component!]}` }),
         h("span", { class: "name" }, row.label),
-        h("span", { class: "count" }, count),
+        h("span", { class: "count" }, h("span", { class: "visually-hidden" }, ", "), count, h("span", { class: "visually-hidden" }, " events")),
         ...trackLabels(row, tracks),
       );
       if (expandable) {

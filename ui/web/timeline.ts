@@ -93,7 +93,7 @@ export class Timeline {
     this.ctx = this.canvas.getContext("2d", { alpha: false })!;
     this.flags = new FlagLayer((id) => cb.onFlag(id));
     this.tooltip = h("div", { class: "tooltip", hidden: true });
-    this.labelsEl = h("div", { class: "labels", role: "list", "aria-label": "lanes" });
+    this.labelsEl = h("div", { class: "labels", role: "tree", "aria-label": "lanes" });
     this.content = h("div", { class: "tracks-content" }, this.labelsEl, h("div", { class: "view" }, this.canvas, this.flags.element, this.tooltip));
     this.tracks = h("div", { class: "tracks" }, this.content);
     this.axisSvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
