@@ -48,3 +48,18 @@ test("an incident's timeline, with a finding selected and the state at its curso
   await stateSettled(page);
   assert.deepEqual(await violations(page), []);
 });
+
+test("on a narrow window every legend chip is on screen, whichever Tab reaches", async () => {
+  const { page } = await openPage(env.browser, `${env.server.url}?incident=${WEDGE}`);
+  await page.setViewportSize({ width: 900, height: 900 });
+  await timelineSettled(page);
+  const chips = page.locator(".legend .chip");
+  assert.ok((await chips.count()) > 5);
+  const width = page.viewportSize()!.width;
+  for (const box of await chips.evaluateAll((els) => els.map((e) => (e as unknown as { getBoundingClientRect(): { left: number; right: number; width: number } }).getBoundingClientRect()))) {
+    assert.ok(box.width > 0 && box.left >= 0 && box.right <= width, `a chip at ${box.left}–${box.right} of ${width} px`);
+  }
+  // The legend's box shows all of its chips: nothing is scrolled away.
+  const clipped = await page.locator(".legend").evaluate((e) => { const el = e as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number }; return el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight; });
+  assert.equal(clipped, false);
+});
