@@ -1,10 +1,12 @@
-// The time axis above the lanes: offsets from the incident's first event,
-// with as many digits as the tick step needs. Where a stretch with no event
-// is folded, the axis says how long it was, and each side keeps its own ticks.
+// The time axis above the lanes: UTC wall-clock time, the reference every
+// finding and line is given in, with as many digits as the tick step needs;
+// each tick's tooltip gives its offset from the incident's first event.
+// Where a stretch with no event is folded, the axis says how long it was,
+// and each side keeps its own ticks.
 
-import { scaleLinear, select } from "d3";
+import { scaleLinear, scaleUtc, select } from "d3";
 import type { TimeMap } from "../view/timemap.js";
-import { formatDuration, formatOffset } from "./format.js";
+import { formatClock, formatDuration, formatOffset } from "./format.js";
 
 export interface AxisView {
   /** The visible display span. */
@@ -19,6 +21,8 @@ interface Tick {
   key: string;
   x: number;
   text: string;
+  /** The tooltip: the offset from the first event, or how long a fold is. */
+  title: string;
   fold: boolean;
 }
 
@@ -40,15 +44,15 @@ export function renderAxis(svg: SVGSVGElement, v: AxisView): void {
   for (const [a, b] of segments) {
     const px = xOfD(b) - xOfD(a);
     if (px < 40) continue;
-    const real = scaleLinear().domain([v.map.toT(a) - v.originUs, v.map.toT(b) - v.originUs]).range([xOfD(a), xOfD(b)]);
-    const values = real.ticks(Math.max(1, Math.floor(px / PX_PER_TICK)));
-    const step = values.length > 1 ? values[1]! - values[0]! : b - a;
-    for (const t of values) ticks.push({ key: `t${t}`, x: real(t), text: formatOffset(t, step), fold: false });
+    const { values, step } = wallClockTicks(v.map.toT(a), v.map.toT(b), Math.max(1, Math.floor(px / PX_PER_TICK)));
+    const x = scaleLinear().domain([v.map.toT(a), v.map.toT(b)]).range([xOfD(a), xOfD(b)]);
+    for (const t of values) ticks.push({ key: `t${t}`, x: x(t), text: formatClock(t, step), title: `${formatOffset(t - v.originUs, step)} from the first event`, fold: false });
   }
   for (const g of folds) {
     const x = (xOfD(g.d0) + xOfD(g.d1)) / 2;
     const w = xOfD(g.d1) - xOfD(g.d0);
-    ticks.push({ key: `g${g.from}`, x, text: w > 44 ? `⋯ ${formatDuration(g.to - g.from)} ⋯` : "⋯", fold: true });
+    const text = `⋯ ${formatDuration(g.to - g.from)} ⋯`;
+    ticks.push({ key: `g${g.from}`, x, text: w > 44 ? text : "⋯", title: `${formatDuration(g.to - g.from)} without an event, folded`, fold: true });
   }
   select(svg)
     .selectAll<SVGGElement, Tick>("g.tick")
@@ -62,5 +66,18 @@ export function renderAxis(svg: SVGSVGElement, v: AxisView): void {
     .attr("class", (t) => (t.fold ? "tick fold" : "tick"))
     .attr("transform", (t) => `translate(${t.x.toFixed(1)}, 0)`)
     .select("text")
-    .text((t) => t.text);
+    // Setting the text replaces the tooltip of the last render too.
+    .text((t) => t.text)
+    .append("title")
+    .text((t) => t.title);
+}
+
+/**
+ * Round wall-clock times in [fromUs, toUs]: whole seconds, minutes and hours
+ * (d3's UTC time ticks) from a millisecond step up, round microseconds below.
+ */
+function wallClockTicks(fromUs: number, toUs: number, count: number): { values: number[]; step: number } {
+  const ms = scaleUtc().domain([new Date(fromUs / 1000), new Date(toUs / 1000)]).ticks(count).map((d) => d.getTime() * 1000);
+  const values = ms.length > 1 && ms[1]! - ms[0]! >= 1000 ? ms : scaleLinear().domain([fromUs, toUs]).ticks(count);
+  return { values, step: values.length > 1 ? values[1]! - values[0]! : toUs - fromUs };
 }

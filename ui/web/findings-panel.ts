@@ -7,7 +7,7 @@
 
 import { compareIds, type FindingGroup, type GroupedFindings } from "../view/findingGroups.js";
 import { h, clear } from "./dom.js";
-import { formatOffset } from "./format.js";
+import { formatClock, formatOffset } from "./format.js";
 import type { Finding, Suspect } from "./types.js";
 
 export interface FindingsPanelCallbacks {
@@ -114,7 +114,9 @@ export class FindingsPanel {
     return h(
       "div",
       { class: "finding-body" },
-      f.tsUs !== null ? h("div", { class: "meta" }, `${f.id} at ${formatOffset(f.tsUs - this.originUs, 1)}`, f.body.room ? ` · room ${f.body.room}` : "") : null,
+      f.tsUs !== null
+        ? h("div", { class: "meta", title: `${formatOffset(f.tsUs - this.originUs, 1)} from the first event` }, `${f.id} at ${formatClock(f.tsUs, 1)} UTC`, f.body.room ? ` · room ${f.body.room}` : "")
+        : null,
       g.rooms.length > 1 ? this.roomsOf(g, f) : null,
       f.body.explanation ? h("p", { class: "explanation" }, f.body.explanation) : null,
       f.body.falsify ? h("p", { class: "falsify" }, h("b", {}, "Falsify: "), f.body.falsify) : null,

@@ -21,6 +21,20 @@ export function formatUtc(tsUs: number): string {
   );
 }
 
+/** Digits after the second that a step of `stepUs` needs. */
+function fractionDigits(stepUs: number): number {
+  return stepUs >= 1e6 ? 0 : stepUs >= 1e5 ? 1 : stepUs >= 1e4 ? 2 : stepUs >= 1e3 ? 3 : 6;
+}
+
+/** "14:05:40.25" UTC wall-clock time of a microsecond, with the precision the step needs. */
+export function formatClock(tsUs: number, stepUs: number): string {
+  const totalS = Math.floor(tsUs / 1e6);
+  const d = new Date(totalS * 1000);
+  const digits = fractionDigits(stepUs);
+  const frac = digits ? `.${String(Math.floor(tsUs - totalS * 1e6)).padStart(6, "0").slice(0, digits)}` : "";
+  return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${frac}`;
+}
+
 /** A signed offset from the incident start, with the precision the step needs. */
 export function formatOffset(us: number, stepUs: number): string {
   const sign = us < 0 ? "−" : "+";
@@ -30,7 +44,7 @@ export function formatOffset(us: number, stepUs: number): string {
   const m = Math.floor((totalS % 3600) / 60);
   const s = totalS % 60;
   const frac = abs - totalS * 1e6;
-  const digits = stepUs >= 1e6 ? 0 : stepUs >= 1e5 ? 1 : stepUs >= 1e4 ? 2 : stepUs >= 1e3 ? 3 : 6;
+  const digits = fractionDigits(stepUs);
   const fracText = digits ? `.${String(Math.floor(frac)).padStart(6, "0").slice(0, digits)}` : "";
   const clock = h ? `${h}:${pad(m)}:${pad(s)}` : m ? `${m}:${pad(s)}` : `${s}`;
   return `${sign}${clock}${fracText}${h || m ? "" : "s"}`;

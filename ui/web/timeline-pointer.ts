@@ -4,7 +4,7 @@
 // selects its event, a bucket zooms in on itself.
 
 import { select } from "d3";
-import { formatCount, formatOffset, formatUtc } from "./format.js";
+import { formatClock, formatCount, formatOffset, formatUtc } from "./format.js";
 import { hitTest, type Hit } from "./hit.js";
 import { formatValue, hitSample, type SampleHit } from "./counter-tracks.js";
 import type { Timeline } from "./timeline.js";
@@ -116,7 +116,7 @@ export class TimelinePointer {
         ? `${hit.text} — click for its line`
         : "count" in hit
           ? `${formatCount(hit.count)} events — click to zoom in`
-          : `${lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${formatOffset(hit.tsUs - (lanes.firstTsUs ?? 0), 1)}`;
+          : `${lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${formatClock(hit.tsUs, 1)} UTC (${formatOffset(hit.tsUs - (lanes.firstTsUs ?? 0), 1)})`;
     tip.hidden = false;
     const box = this.t.canvas.getBoundingClientRect();
     tip.style.transform = `translate(${Math.min(this.t.width - 260, ev.clientX - box.left + 12)}px, ${ev.clientY - box.top + 14}px)`;
