@@ -5,6 +5,7 @@
 // hiding a kind from the legend, the keys (W/A/S/D, ?), Tab reaching lanes and
 // findings, and text contrast (WCAG AA).
 
+import { timelineExtent } from "../../ui/view/extent.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -60,8 +61,8 @@ test("the 58 timed-out rooms are one finding that opens to its rooms; flags and 
 test("brushing the overview sets the timeline's window", async () => {
   const { page, errors } = await open();
   const lanes = (await getJson(env.server, `/api/incidents/${ID}/lanes`)).body as { firstTsUs: number; lastTsUs: number };
-  const pad = Math.max(1000, (lanes.lastTsUs - lanes.firstTsUs) * 0.01);
-  const [start, end] = [lanes.firstTsUs - pad, lanes.lastTsUs + pad];
+  const { gaps } = (await getJson(env.server, `/api/incidents/${ID}/overview?buckets=100`)).body as { gaps: [number, number][] };
+  const [start, end] = timelineExtent(lanes.firstTsUs, lanes.lastTsUs, gaps);
   const plot = (await page.locator(".overview-plot").boundingBox())!;
   const [a, b] = [0.2, 0.45];
   await page.mouse.move(plot.x + a * plot.width, plot.y + plot.height / 2);

@@ -79,7 +79,7 @@ class IncidentView {
         this.saveUrlSoon();
       },
       onError: (m) => this.say(m),
-    });
+    }, overviewData.gaps);
     this.overview = new Overview(overviewData, this.timeline.startUs, this.timeline.endUs, {
       onBrush: (from, to) => this.timeline.setWindow(from, to),
       onFlag: (fid) => void this.flagClicked(fid),

@@ -6,6 +6,7 @@
 
 import { scaleLinear, select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from "d3";
 import { TimeMap } from "../view/timemap.js";
+import { timelineExtent } from "../view/extent.js";
 import { fitWindow } from "../view/window.js";
 import { renderAxis } from "./axis.js";
 import { h } from "./dom.js";
@@ -77,12 +78,11 @@ export class Timeline {
     readonly lanes: LanesAnswer,
     private readonly palette: Palette,
     readonly cb: TimelineCallbacks,
+    /** The empty stretches the timeline can fold. */
+    foldable: readonly (readonly [number, number])[] = [],
   ) {
     const first = lanes.firstTsUs ?? 0;
-    const last = lanes.lastTsUs ?? first;
-    const pad = Math.max(1000, (last - first) * 0.01);
-    this.startUs = first - pad;
-    this.endUs = last + pad;
+    [this.startUs, this.endUs] = timelineExtent(first, lanes.lastTsUs ?? first, foldable);
 
     this.canvas = h("canvas", {
       class: "lanes-canvas",
