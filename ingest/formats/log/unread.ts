@@ -4,6 +4,7 @@
 //   - a Python traceback whose header or exception line was cut, or whose
 //     lines were re-logged one by one under another logger's prefix, is still
 //     an exception (`log.exception`, its type unknown when the line is gone);
+//     so is a torch C++ backtrace whose error line was cut (`frame #3: …`);
 //   - a line its dialect calls error or fatal (glog/absl `E`/`F`, Python
 //     logging's ERROR/CRITICAL, vLLM's `ERROR 10-23 …`, Rust tracing, NCCL
 //     WARN, UCX ERROR), or whose words are an exception's, a crash's, a failed
@@ -61,6 +62,9 @@ const THREAD_DUMP = /\b(?:Current thread|Thread) 0x[0-9a-f]{8,}\b|\(most recent 
 const FAILURE_WORDS =
   /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\btimed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b/;
 
+/** A line of a torch C++ backtrace, which c10::Error appends to its message (torch c10/util/Exception.cpp): `Exception raised from … (most recent call first):`, then `frame #N: …`. */
+const CPP_BACKTRACE = /^(?:frame #\d+: |Exception raised from )/;
+
 const SOURCE_FILES = COMPONENTS.filter((c) => c.sourceFiles !== undefined);
 
 /** The component whose C++ sources a glog place names (`client.cpp:380` → Mooncake store), else undefined. */
@@ -79,6 +83,7 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
   if (isTraceback(message, more)) return asException(ev, message, more, how);
   const exception = EXCEPTION_LINE.exec(message);
   if (exception !== null && how.level !== "debug" && how.level !== "info") return asExceptionLine(ev, exception, how);
+  if (how.dialect === null && CPP_BACKTRACE.test(message)) return asCutBacktrace(ev, message);
   const failing =
     how.level === "error" || how.level === "fatal" || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
   if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") return asError(ev, message, more, how);
@@ -103,6 +108,15 @@ function asException(ev: ParsedEvent, message: string, more: readonly string[], 
     attrs.what = message.endsWith(TRACEBACK) || more.some((l) => l.startsWith(TRACEBACK)) ? "a Python traceback whose exception line is not in the log" : "Python traceback frames whose header and exception line are not in the log";
   }
   attrs.failureClass ??= classifyFailure(line?.[1], line?.[3] ?? message);
+  delete ev.unparsedMessage;
+}
+
+/** C++ backtrace frames whose error line (a c10 `… terminated with exception: …`, a `what():`) is not in the log. */
+function asCutBacktrace(ev: ParsedEvent, message: string): void {
+  ev.kind = LogKind.exception;
+  const attrs = (ev.attrs ??= {});
+  attrs.what = "a C++ backtrace whose error line is not in the log";
+  attrs.failureClass = classifyFailure(undefined, message);
   delete ev.unparsedMessage;
 }
 
