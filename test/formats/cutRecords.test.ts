@@ -1,7 +1,8 @@
-// Records whose first lines a paste or a search window cut
-// (ingest/formats/log/unread.ts, wrappers/journald.ts). The lines are from
-// pastes in public issue threads (the working half of test/corpus; the
-// held-back half is never used to write tests).
+// Records whose first lines a paste or a search window cut, or whose
+// indentation a paste stripped (ingest/formats/log/records.ts, traceback.ts,
+// unread.ts). The lines are from pastes in public issue threads (the working
+// half of test/corpus; the held-back half is never used to write tests); an
+// exception line the paste cut is written by hand in the same shape.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,4 +36,28 @@ test("under kubectl --timestamps, `<time> frame #15: …` lines are that wrapper
   assert.equal(wrapperOfHead(lines.join("\n"))?.name, "kubectl");
   const { events } = parseLines(lines, { wrapper: "kubectl" });
   assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [5, LogKind.crash]]);
+});
+
+const STRIPPED = [
+  "[2025-02-09 21:23:00 TP2] Scheduler hit an exception: Traceback (most recent call last):",
+  'File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1787, in run_scheduler_process',
+  "scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)",
+  'File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 240, in init',
+  "self.tp_worker = TpWorkerClass(",
+  'File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 253, in init_torch_distributed',
+  "initialize_model_parallel(tensor_model_parallel_size=self.tp_size)",
+];
+
+test("a traceback whose indentation the paste stripped: every frame and source line is the scheduler's one record", () => {
+  const { events } = parseLines(STRIPPED);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception]]);
+  assert.equal(events[0]!.text.split("\n").length, STRIPPED.length);
+  assert.equal(events[0]!.attrs?.excType, undefined, "the exception line is not in the paste");
+});
+
+test("a stripped traceback still ends at its exception line; the next line opens a record of its own", () => {
+  const { events } = parseLines([...STRIPPED, "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)", "Killed"]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [9, LogKind.crash]]);
+  assert.equal(events[0]!.attrs?.excType, "RuntimeError");
+  assert.equal(events[0]!.attrs?.failureClass, "nccl");
 });
