@@ -19,7 +19,7 @@ import { LogKind } from "../../../domain/kinds.js";
 import type { LineParser, ParseContext, TimeTally } from "../format.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
-import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
+import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { looksLikeTorchLine, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
@@ -190,6 +190,9 @@ export class LogParser implements LineParser {
     if (torch.globalRank !== undefined) (ev.attrs ??= {}).globalRank = torch.globalRank;
     const stamp = torch.stamp;
     if (stamp === undefined) return this.openTimed(ev, l, -1, how), true;
+    const civil = torch.year !== undefined ? { year: torch.year, ...stamp } : null;
+    // glog prints local time; a line that states its year is dated like an ISO line.
+    if (civil !== null && isValidCivil(civil)) return this.openTimed(ev, l, civilToUs(civil, stamp.fractionUs, this.ctx.tzOffsetMinutes), how), true;
     this.openStamped(ev, l, stamp, how);
     return true;
   }
