@@ -5,9 +5,9 @@
 //      shape stays a line of its own, reported by number;
 //   2. paste debris (`> `, backticks, stray spaces) is cleaned;
 //   3. the dialect is read from the line's start: SGLang's prefix (with a
-//      time, or only rank tags), torch c10 / glog / absl, UCX, an ISO-dated
-//      line of another logger, NCCL, Python's logging default, uvicorn, a crash
-//      or exception opener — or none;
+//      time, or only rank tags), torch c10 / glog / absl, UCX, the kernel's
+//      dmesg, an ISO-dated line of another logger, NCCL, Python's logging
+//      default, uvicorn, a crash or exception opener — or none;
 //   4. the message goes through the templates of its dialect (./messages.ts);
 //   5. the line opens a record or continues the one above (./records.ts), and
 //      records are timed by ./dating.ts (undated ones interpolated, never lost).
@@ -25,7 +25,7 @@ import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readIsoHead, readNcclHead, readProcessTags, readPythonLoggingHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
+import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { TRACEBACK, threadDeathOf } from "./traceback.js";
@@ -222,6 +222,13 @@ export class LogParser implements LineParser {
       this.messages(ENGINE_MESSAGES, l, ucx.msgStart, ev);
       ev.tsUs = ucx.tsUs;
       this.records.open(ev, RecordTime.own, null, s, { dialect: "ucx", level: levelOfWord(UCX_LEVEL.exec(s.substring(ucx.msgStart))?.[1]), msgStart: ucx.msgStart });
+      return true;
+    }
+    const kernel = s.charCodeAt(0) === 91 /* [ */ ? readKernelHead(s, this.ctx.tzOffsetMinutes) : null;
+    if (kernel !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, kernel.msgStart, ev);
+      this.openTimed(ev, l, kernel.tsUs, { dialect: "kernel", msgStart: kernel.msgStart });
       return true;
     }
     const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
