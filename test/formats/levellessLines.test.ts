@@ -1,7 +1,7 @@
 // Lines whose dialect states no level, or states it in a form first seen in
 // users' pastes (ingest/formats/log/otherDialects.ts, unread.ts, logParser.ts):
 // glog with its year, the kernel's log as dmesg prints it, a verdict on a line
-// in no dialect. The lines are from pastes in public issue
+// in no dialect, tqdm progress lines. The lines are from pastes in public issue
 // threads: the working half of test/corpus (the held-back half is never used
 // to write tests), and a kernel log in NVIDIA/NVSentinel#155.
 
@@ -54,4 +54,17 @@ test("a verdict on a line in no dialect is a failure; the same words on an SGLan
     "[2025-11-01 16:50:36 TP1] Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.",
   );
   assert.equal(warning.kind, LogKind.message);
+});
+
+test("tqdm progress lines are read as progress at info, whatever their description", () => {
+  const { events } = parseLines([
+    "Loading safetensors checkpoint shards:   0% Completed | 0/4 [00:00<?, ?it/s]",
+    "Loading safetensors checkpoint shards: 100% Completed | 4/4 [00:03<00:00,  1.04it/s]",
+    "Capturing batches (avail_mem=29.01 GB):  87%|████████▋ | 20/23 [00:07<00:00,  3.19it/s]",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [
+    [LogKind.message, "info"],
+    [LogKind.message, "info"],
+    [LogKind.message, "info"],
+  ]);
 });

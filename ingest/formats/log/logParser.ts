@@ -7,7 +7,7 @@
 //   3. the dialect is read from the line's start: SGLang's prefix (with a
 //      time, or only rank tags), torch c10 / glog / absl, UCX, the kernel's
 //      dmesg, an ISO-dated line of another logger, NCCL, Python's logging
-//      default, uvicorn, a crash or exception opener — or none;
+//      default, uvicorn, a crash or exception opener, a progress bar — or none;
 //   4. the message goes through the templates of its dialect (./messages.ts);
 //   5. the line opens a record or continues the one above (./records.ts), and
 //      records are timed by ./dating.ts (undated ones interpolated, never lost).
@@ -45,6 +45,11 @@ interface Line {
 const US_PER_MINUTE = 60_000_000;
 /** A line with no other prefix that opens with a level word: `ERROR: …`, `[WARNING] …`, `FATAL …`. */
 const BARE_LEVEL = /^\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?[:\s]/;
+/**
+ * A tqdm progress line (`Loading safetensors checkpoint shards:  25% Completed | 1/4 [00:00<00:02,  1.27it/s]`,
+ * `Capturing batches (avail_mem=29.01 GB):  87%|████████▋ | 20/23 [00:07<00:00,  3.19it/s]`): read as progress.
+ */
+const PROGRESS = /^(?:[^|]*?: +)?\d{1,3}%(?: Completed \||\|[^|]*\|) *\d+(?:\.\d+)?[kMG]?\/\d+(?:\.\d+)?[kMG]? \[[\d:]+</;
 /** UCX's level after its component word: `UCX  ERROR …`. */
 const UCX_LEVEL = /^UCX\s+([A-Z]+)/;
 /** Characters of an unparsed message kept for its shape. */
@@ -314,7 +319,8 @@ export class LogParser implements LineParser {
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, 0, ev);
     const level = BARE_LEVEL.exec(l.inner);
-    this.openTimed(ev, l, -1, level !== null ? { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 } : undefined);
+    if (level !== null) return this.openTimed(ev, l, -1, { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 });
+    this.openTimed(ev, l, -1, PROGRESS.test(l.inner) ? { dialect: "progress", level: "info", msgStart: 0 } : undefined);
   }
 
   /** Opens a record timed by `ownUs` (a time the line itself states), else the wrapper's time, else none. */
