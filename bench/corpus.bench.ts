@@ -3,7 +3,8 @@
 // collected). For each excerpt it runs the built CLI as a user would —
 // `kvrewind analyze <file> --json --db <fresh temp dir>/incident.db` — then
 // lists the incident's events with `kvrewind query`, and prints per half of
-// the corpus (manifest `half`, a rule on the id alone):
+// the corpus (manifest `half`, a rule on the id alone), and per batch within
+// each half (manifest `batch`):
 //
 //   - failure excerpts flagged: a finding with verdict `violated` and
 //     severity medium or above, over the failure excerpts;
@@ -82,46 +83,57 @@ function main(): void {
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
 
   console.log(`kvrewind on the real-log corpus: ${manifest.length} excerpts, ${seconds} s`);
+  const of = (e: Entry): Outcome => results.get(e.id)!;
   for (const half of ["working", "held-back"] as const) {
     const entries = manifest.filter((e) => e.half === half);
     if (entries.length === 0) continue;
-    const failures = entries.filter((e) => e.failure);
-    const healthy = entries.filter((e) => !e.failure);
-    const of = (e: Entry): Outcome => results.get(e.id)!;
-    const sum = (es: Entry[], f: (o: Outcome) => number): number => es.reduce((n, e) => n + f(of(e)), 0);
-    const caught = failures.filter((e) => of(e).flagged).length;
-    const falsePos = healthy.filter((e) => of(e).flagged).length;
-    const errLines = sum(entries, (o) => o.errorLines);
-    const errUnread = sum(entries, (o) => o.errorUnread);
-    const allLines = sum(entries, (o) => o.lines);
-    const allUnread = sum(entries, (o) => o.unread);
-    const refused = entries.filter((e) => of(e).refused !== null).length;
-    console.log(`\n${half} half: ${entries.length} excerpts (${failures.length} failure, ${healthy.length} healthy)`);
-    console.log(`  failure excerpts flagged (violated, >= medium): ${caught}/${failures.length} (${pct(caught, failures.length)})`);
-    console.log(`  healthy excerpts flagged (violated, above low): ${falsePos}/${healthy.length} (${pct(falsePos, healthy.length)})`);
-    console.log(`  error-level lines unread (log.unparsed): ${errUnread}/${errLines} (${pct(errUnread, errLines)})`);
-    console.log(`  all lines unread (log.unparsed): ${allUnread}/${allLines} (${pct(allUnread, allLines)})`);
-    const allUninterpreted = sum(entries, (o) => o.uninterpreted);
-    console.log(`  lines no template interpreted (log.unparsed or log.message): ${allUninterpreted}/${allLines} (${pct(allUninterpreted, allLines)})`);
-    console.log(`  excerpts the CLI refused (exit 2, counted unflagged and unread): ${refused}`);
-    if (half !== "working") continue;
-    const missed = failures.filter((e) => !of(e).flagged);
-    console.log(`  working-half failures not flagged (${missed.length}):`);
-    for (const e of missed) {
-      const o = of(e);
-      const note = o.refused !== null ? `  [refused: ${o.refused}]` : `  [${o.errorUnread}/${o.errorLines} error-level lines unread]`;
-      console.log(`    ${e.id}: ${e.class}${note}`);
-    }
-    if (process.env.CORPUS_UNREAD === "1") {
-      for (const e of entries.filter((x) => of(x).unreadText.length > 0)) {
-        console.log(`  unread in ${e.id}:`);
-        for (const line of of(e).unreadText) console.log(`    | ${line.slice(0, 160)}`);
-      }
-    }
-    const fp = healthy.filter((e) => of(e).flagged);
-    console.log(`  working-half healthy excerpts flagged (${fp.length}):`);
-    for (const e of fp) console.log(`    ${e.id}: ${of(e).violated.join(", ")}`);
+    printTotals(`${half} half`, entries, of);
+    // Each batch apart too: batch 2 was added later, and its held-back excerpts are the ones no earlier tuning saw.
+    for (const batch of [1, 2] as const) printTotals(`${half} half, batch ${batch}`, entries.filter((e) => e.batch === batch), of);
+    if (half === "working") listWorking(entries, of);
   }
+}
+
+function printTotals(label: string, entries: Entry[], of: (e: Entry) => Outcome): void {
+  if (entries.length === 0) return;
+  const failures = entries.filter((e) => e.failure);
+  const healthy = entries.filter((e) => !e.failure);
+  const sum = (f: (o: Outcome) => number): number => entries.reduce((n, e) => n + f(of(e)), 0);
+  const caught = failures.filter((e) => of(e).flagged).length;
+  const falsePos = healthy.filter((e) => of(e).flagged).length;
+  const errLines = sum((o) => o.errorLines);
+  const errUnread = sum((o) => o.errorUnread);
+  const allLines = sum((o) => o.lines);
+  const allUnread = sum((o) => o.unread);
+  const allUninterpreted = sum((o) => o.uninterpreted);
+  const refused = entries.filter((e) => of(e).refused !== null).length;
+  console.log(`\n${label}: ${entries.length} excerpts (${failures.length} failure, ${healthy.length} healthy)`);
+  console.log(`  failure excerpts flagged (violated, >= medium): ${caught}/${failures.length} (${pct(caught, failures.length)})`);
+  console.log(`  healthy excerpts flagged (violated, above low): ${falsePos}/${healthy.length} (${pct(falsePos, healthy.length)})`);
+  console.log(`  error-level lines unread (log.unparsed): ${errUnread}/${errLines} (${pct(errUnread, errLines)})`);
+  console.log(`  all lines unread (log.unparsed): ${allUnread}/${allLines} (${pct(allUnread, allLines)})`);
+  console.log(`  lines no template interpreted (log.unparsed or log.message): ${allUninterpreted}/${allLines} (${pct(allUninterpreted, allLines)})`);
+  console.log(`  excerpts the CLI refused (exit 2, counted unflagged and unread): ${refused}`);
+}
+
+/** The working half excerpt by excerpt: missed failures, unread lines (CORPUS_UNREAD=1), flagged healthy excerpts. */
+function listWorking(entries: Entry[], of: (e: Entry) => Outcome): void {
+  const missed = entries.filter((e) => e.failure && !of(e).flagged);
+  console.log(`\n  working-half failures not flagged (${missed.length}):`);
+  for (const e of missed) {
+    const o = of(e);
+    const note = o.refused !== null ? `  [refused: ${o.refused}]` : `  [${o.errorUnread}/${o.errorLines} error-level lines unread]`;
+    console.log(`    ${e.id}: ${e.class}${note}`);
+  }
+  if (process.env.CORPUS_UNREAD === "1") {
+    for (const e of entries.filter((x) => of(x).unreadText.length > 0)) {
+      console.log(`  unread in ${e.id}:`);
+      for (const line of of(e).unreadText) console.log(`    | ${line.slice(0, 160)}`);
+    }
+  }
+  const fp = entries.filter((e) => !e.failure && of(e).flagged);
+  console.log(`  working-half healthy excerpts flagged (${fp.length}):`);
+  for (const e of fp) console.log(`    ${e.id}: ${of(e).violated.join(", ")}`);
 }
 
 main();

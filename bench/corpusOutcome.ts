@@ -23,8 +23,10 @@ export interface CorpusEntry {
   title: string;
   failure: boolean;
   class: string;
-  /** Decided by the id alone: sha256(id)'s first byte < 0x80 → working, else held-back (test/corpus/README.md). */
+  /** Decided by the id alone, by its batch's rule (test/corpus/README.md "The split"). */
   half: "working" | "held-back";
+  /** 1: the first 85 excerpts; 2: the 37 added on 2026-12-05, split by their own rule before any tuning. */
+  batch: 1 | 2;
 }
 
 export interface FindingVerdict {

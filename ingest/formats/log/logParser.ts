@@ -5,9 +5,9 @@
 //      shape stays a line of its own, reported by number;
 //   2. paste debris (`> `, backticks, stray spaces) is cleaned;
 //   3. the dialect is read from the line's start: SGLang's prefix (with a
-//      time, or only rank tags), torch c10 / glog / absl, UCX, an ISO-dated
-//      line of another logger, NCCL, Python's logging default, uvicorn, a crash
-//      or exception opener — or none;
+//      time, or only rank tags), torch c10 / glog / absl, UCX, the kernel's
+//      dmesg, an ISO-dated line of another logger, NCCL, Python's logging
+//      default, uvicorn, a crash or exception opener, a progress bar — or none;
 //   4. the message goes through the templates of its dialect (./messages.ts);
 //   5. the line opens a record or continues the one above (./records.ts), and
 //      records are timed by ./dating.ts (undated ones interpolated, never lost).
@@ -19,13 +19,13 @@ import { LogKind } from "../../../domain/kinds.js";
 import type { LineParser, ParseContext, TimeTally } from "../format.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
-import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
+import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { looksLikeTorchLine, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readIsoHead, readNcclHead, readProcessTags, readPythonLoggingHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
+import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { TRACEBACK, threadDeathOf } from "./traceback.js";
@@ -45,6 +45,11 @@ interface Line {
 const US_PER_MINUTE = 60_000_000;
 /** A line with no other prefix that opens with a level word: `ERROR: …`, `[WARNING] …`, `FATAL …`. */
 const BARE_LEVEL = /^\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?[:\s]/;
+/**
+ * A tqdm progress line (`Loading safetensors checkpoint shards:  25% Completed | 1/4 [00:00<00:02,  1.27it/s]`,
+ * `Capturing batches (avail_mem=29.01 GB):  87%|████████▋ | 20/23 [00:07<00:00,  3.19it/s]`): read as progress.
+ */
+const PROGRESS = /^(?:[^|]*?: +)?\d{1,3}%(?: Completed \||\|[^|]*\|) *\d+(?:\.\d+)?[kMG]?\/\d+(?:\.\d+)?[kMG]? \[[\d:]+</;
 /** UCX's level after its component word: `UCX  ERROR …`. */
 const UCX_LEVEL = /^UCX\s+([A-Z]+)/;
 /** Characters of an unparsed message kept for its shape. */
@@ -190,6 +195,9 @@ export class LogParser implements LineParser {
     if (torch.globalRank !== undefined) (ev.attrs ??= {}).globalRank = torch.globalRank;
     const stamp = torch.stamp;
     if (stamp === undefined) return this.openTimed(ev, l, -1, how), true;
+    const civil = torch.year !== undefined ? { year: torch.year, ...stamp } : null;
+    // glog prints local time; a line that states its year is dated like an ISO line.
+    if (civil !== null && isValidCivil(civil)) return this.openTimed(ev, l, civilToUs(civil, stamp.fractionUs, this.ctx.tzOffsetMinutes), how), true;
     this.openStamped(ev, l, stamp, how);
     return true;
   }
@@ -219,6 +227,13 @@ export class LogParser implements LineParser {
       this.messages(ENGINE_MESSAGES, l, ucx.msgStart, ev);
       ev.tsUs = ucx.tsUs;
       this.records.open(ev, RecordTime.own, null, s, { dialect: "ucx", level: levelOfWord(UCX_LEVEL.exec(s.substring(ucx.msgStart))?.[1]), msgStart: ucx.msgStart });
+      return true;
+    }
+    const kernel = s.charCodeAt(0) === 91 /* [ */ ? readKernelHead(s, this.ctx.tzOffsetMinutes) : null;
+    if (kernel !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, kernel.msgStart, ev);
+      this.openTimed(ev, l, kernel.tsUs, { dialect: "kernel", msgStart: kernel.msgStart });
       return true;
     }
     const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
@@ -304,7 +319,8 @@ export class LogParser implements LineParser {
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, 0, ev);
     const level = BARE_LEVEL.exec(l.inner);
-    this.openTimed(ev, l, -1, level !== null ? { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 } : undefined);
+    if (level !== null) return this.openTimed(ev, l, -1, { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 });
+    this.openTimed(ev, l, -1, PROGRESS.test(l.inner) ? { dialect: "progress", level: "info", msgStart: 0 } : undefined);
   }
 
   /** Opens a record timed by `ownUs` (a time the line itself states), else the wrapper's time, else none. */

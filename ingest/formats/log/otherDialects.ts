@@ -6,6 +6,7 @@
 // torch c10 forms are read by ../sglang/torchLines.ts. Each reader says where
 // the message starts, so the message templates run on the message alone.
 // UCX's `[sec.usec] [host:pid:tid] file:line UCX LEVEL …` carries its own unix time.
+// The kernel's log as `dmesg` prints it (RDMA and GPU driver lines pasted beside a server's).
 
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
@@ -53,6 +54,27 @@ function zoneMinutes(zone: string): number {
   const sign = zone.charCodeAt(0) === 45 ? -1 : 1;
   const digits = zone.substring(1).replace(":", "");
   return sign * (Number(digits.substring(0, 2)) * 60 + Number(digits.substring(2, 4)));
+}
+
+export interface KernelHead {
+  /** The time `dmesg -T` prints; -1 for the seconds since boot `dmesg` prints by default. */
+  tsUs: number;
+  msgStart: number;
+}
+
+// util-linux sys-utils/dmesg.c print_record: `[%5ld.%06ld] ` (seconds since boot), or with -T
+// `[%s] ` holding ctime(3)'s `%a %b %e %H:%M:%S %Y` in local time (`[Wed Jul 29 14:40:27 2026] `).
+const KERNEL =
+  /^\[(?: *\d+\.\d{6}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4}))\] /;
+const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+
+/** A kernel log line as `dmesg` prints it (no level); its ctime is read in `tzOffsetMinutes`. */
+export function readKernelHead(line: string, tzOffsetMinutes: number): KernelHead | null {
+  const m = KERNEL.exec(line);
+  if (!m) return null;
+  if (m[1] === undefined) return { tsUs: -1, msgStart: m[0].length };
+  const civil = { year: +m[6]!, month: MONTHS.indexOf(m[1]) / 3 + 1, day: +m[2]!.trim(), hour: +m[3]!, minute: +m[4]!, second: +m[5]! };
+  return isValidCivil(civil) ? { tsUs: civilToUs(civil, 0, tzOffsetMinutes), msgStart: m[0].length } : null;
 }
 
 export interface NcclHead {

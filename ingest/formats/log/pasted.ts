@@ -48,12 +48,12 @@ export function cleanPasted(line: string): string {
   return s.substring(0, indent) + rest;
 }
 
-/** `[` + a digit (SGLang's date) or `[rank`, an ISO date, or a glog level letter and four digits. */
+/** `[` + a digit (SGLang's date) or `[rank`, an ISO date, or a glog level letter and four (or, with the year, eight) digits. */
 function opensWithPrefix(s: string): boolean {
   const c0 = s.charCodeAt(0);
   const c1 = s.charCodeAt(1);
   if (c0 === 91 /* [ */) return (c1 >= 48 && c1 <= 57) || s.startsWith("[rank");
   if (ISO_DATE.test(s)) return true;
   const level = c0 === 73 || c0 === 87 || c0 === 69 || c0 === 70; // I W E F
-  return level && c1 >= 48 && c1 <= 57 && s.charCodeAt(5) === SPACE;
+  return level && c1 >= 48 && c1 <= 57 && (s.charCodeAt(5) === SPACE || s.charCodeAt(9) === SPACE);
 }

@@ -15,7 +15,7 @@ import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { dumpSummary, isBacktraceLine, isDumpLine, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
-import { exceptionOf, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
+import { exceptionOf, tracebackGoesOn, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
 import { settleUnread, type RecordHead } from "./unread.js";
 
 /**
@@ -85,7 +85,7 @@ export class RecordAssembler {
     if (this.current === null || this.how.dialect !== dialect || this.more.length >= MAX_RECORD_LINES) return false;
     const c = inner.charCodeAt(msgStart);
     const indented = c === 32 || c === 9;
-    const inTraceback = this.tb === TracebackState.frames || this.tb === TracebackState.chained;
+    const inTraceback = tracebackGoesOn(this.tb);
     // Most lines of a dialect continue nothing: decided on the first character, before any copy.
     if (!indented && !inTraceback && !(this.tb !== TracebackState.done && inner.startsWith(TRACEBACK, msgStart))) return false;
     if (!indented && inTraceback && msgStart >= inner.length) return false;
@@ -114,7 +114,7 @@ export class RecordAssembler {
     const tb = this.tb;
     if (line.startsWith(TRACEBACK)) return tb !== TracebackState.done && !NEVER_WITH_TRACEBACK.has(this.current!.kind);
     // After a traceback's frames, its exception line; after that, a chain marker and the chained traceback.
-    if (tb === TracebackState.frames || tb === TracebackState.chained) return true;
+    if (tracebackGoesOn(tb)) return true;
     if (tb === TracebackState.done && nextTracebackState(tb, line) === TracebackState.chained) return true;
     if (this.dump && isDumpLine(line)) return true;
     return isBacktraceLine(line);

@@ -14,21 +14,40 @@ const CHAIN_MARKERS = [
   "The above exception was the direct cause of the following exception:",
 ];
 
-/** Where a record stands in reading a traceback, to tell a chained traceback from a new one. */
+/**
+ * Where a record stands in reading a traceback, to tell a chained traceback
+ * from a new one. `source`: after a frame line whose indentation a paste
+ * stripped, the frame's source line, unindented too.
+ */
 export const TracebackState = {
   none: 0,
   frames: 1,
   done: 2,
   chained: 3,
+  source: 4,
 } as const;
 export type TracebackState = (typeof TracebackState)[keyof typeof TracebackState];
+
+/** A frame line a paste stripped of its indentation: `File "/sgl-workspace/…/scheduler.py", line 1787, in run_scheduler_process`. */
+const BARE_FRAME = /^File "[^"]+", line \d+, in /;
+/** What an exception line opens with: a dotted class name of an exception (`RuntimeError`, `zmq.error.ZMQError`). */
+const EXCEPTION_NAME = /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure)\b/;
 
 /** The state after one more line of a record. */
 export function nextTracebackState(state: TracebackState, line: string): TracebackState {
   if (line.startsWith(TRACEBACK)) return TracebackState.frames;
-  if (state === TracebackState.frames && line.length > 0 && !isIndented(line)) return TracebackState.done;
+  if ((state === TracebackState.frames || state === TracebackState.source) && line.length > 0 && !isIndented(line)) {
+    if (BARE_FRAME.test(line)) return TracebackState.source;
+    // Below a bare frame, its source line; an exception line ends the traceback all the same.
+    return state === TracebackState.source && !EXCEPTION_NAME.test(line) ? TracebackState.frames : TracebackState.done;
+  }
   if (state === TracebackState.done && CHAIN_MARKERS.includes(line)) return TracebackState.chained;
   return state;
+}
+
+/** True while the next line is still the traceback's: its frames, or after a chain marker the chained traceback. */
+export function tracebackGoesOn(state: TracebackState): boolean {
+  return state === TracebackState.frames || state === TracebackState.source || state === TracebackState.chained;
 }
 
 export interface ThreadDeath {
@@ -78,9 +97,11 @@ export function exceptionOf(head: string, lines: readonly string[]): ExceptionIn
     if (!head.endsWith(TRACEBACK)) return null;
     start = 0;
   }
+  let state: TracebackState = TracebackState.frames;
   for (let i = start; i < lines.length; i++) {
     const line = lines[i];
-    if (line.length === 0 || isIndented(line)) continue;
+    state = nextTracebackState(state, line);
+    if (state !== TracebackState.done) continue;
     const m = EXCEPTION_LINE.exec(line);
     if (!m) return null;
     return m[2] !== undefined ? { excType: m[1], excMessage: m[2] } : { excType: m[1] };

@@ -4,11 +4,13 @@
 //   - a Python traceback whose header or exception line was cut, or whose
 //     lines were re-logged one by one under another logger's prefix, is still
 //     an exception (`log.exception`, its type unknown when the line is gone);
+//     so is a torch C++ backtrace whose error line was cut (`frame #3: …`);
 //   - a line its dialect calls error or fatal (glog/absl `E`/`F`, Python
 //     logging's ERROR/CRITICAL, vLLM's `ERROR 10-23 …`, Rust tracing, NCCL
 //     WARN, UCX ERROR), or whose words are an exception's, a crash's, a failed
-//     assertion's or a timeout's, is a failure record (`log.error`) that
-//     process-failure or transport-failure judges;
+//     assertion's or a timeout's, or a line whose dialect states no level and
+//     whose words are a verdict (`ibverbs init qp failed: End of file`), is a
+//     failure record (`log.error`) that process-failure or transport-failure judges;
 //   - any other line whose dialect was read is `log.message` (time, rank and
 //     level known, the message not interpreted); a line in no known dialect
 //     stays `log.unparsed`.
@@ -61,6 +63,18 @@ const THREAD_DUMP = /\b(?:Current thread|Thread) 0x[0-9a-f]{8,}\b|\(most recent 
 const FAILURE_WORDS =
   /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\btimed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b/;
 
+/**
+ * A verdict on the line's subject, `<what> failed: <why>`, `<what> error: <why>`:
+ * a failure on a line whose dialect states no level (a kernel line, a line whose
+ * prefix the paste cut, a bare line). Not on SGLang's own lines: SGLang prints
+ * its warnings under the same level-less prefix as its errors
+ * (`Setup Custom allreduce failed with CUDART error: … To silence this warning`),
+ * and its failures have templates.
+ */
+const FAILURE_VERDICT = /\b(?:failed|[Ee]rror): \S/;
+/** A line of a torch C++ backtrace, which c10::Error appends to its message (torch c10/util/Exception.cpp): `Exception raised from … (most recent call first):`, then `frame #N: …`. */
+const CPP_BACKTRACE = /^(?:frame #\d+: |Exception raised from )/;
+
 const SOURCE_FILES = COMPONENTS.filter((c) => c.sourceFiles !== undefined);
 
 /** The component whose C++ sources a glog place names (`client.cpp:380` → Mooncake store), else undefined. */
@@ -79,8 +93,10 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
   if (isTraceback(message, more)) return asException(ev, message, more, how);
   const exception = EXCEPTION_LINE.exec(message);
   if (exception !== null && how.level !== "debug" && how.level !== "info") return asExceptionLine(ev, exception, how);
+  if (how.dialect === null && CPP_BACKTRACE.test(message)) return asCutBacktrace(ev, message);
+  const verdict = how.level === undefined && how.dialect !== "sglang" && FAILURE_VERDICT.test(message);
   const failing =
-    how.level === "error" || how.level === "fatal" || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
+    how.level === "error" || how.level === "fatal" || verdict || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
   if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") return asError(ev, message, more, how);
   if (how.dialect !== null) asMessage(ev, how);
 }
@@ -103,6 +119,15 @@ function asException(ev: ParsedEvent, message: string, more: readonly string[], 
     attrs.what = message.endsWith(TRACEBACK) || more.some((l) => l.startsWith(TRACEBACK)) ? "a Python traceback whose exception line is not in the log" : "Python traceback frames whose header and exception line are not in the log";
   }
   attrs.failureClass ??= classifyFailure(line?.[1], line?.[3] ?? message);
+  delete ev.unparsedMessage;
+}
+
+/** C++ backtrace frames whose error line (a c10 `… terminated with exception: …`, a `what():`) is not in the log. */
+function asCutBacktrace(ev: ParsedEvent, message: string): void {
+  ev.kind = LogKind.exception;
+  const attrs = (ev.attrs ??= {});
+  attrs.what = "a C++ backtrace whose error line is not in the log";
+  attrs.failureClass = classifyFailure(undefined, message);
   delete ev.unparsedMessage;
 }
 

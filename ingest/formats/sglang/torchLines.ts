@@ -1,6 +1,8 @@
 // PyTorch distributed lines that land in a server's stderr between SGLang's
 // own: c10 / glog lines (`[rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] ...`,
-// older `[E ProcessGroupNCCL.cpp:737] ...`, glog `E0321 02:07:08.408271 1234 file.cpp:607] ...`).
+// older `[E ProcessGroupNCCL.cpp:737] ...`, glog `E0321 02:07:08.408271 1234 file.cpp:607] ...`,
+// and glog with its year, `E20260106 06:43:02.966156  5793 file.cpp:820] ...`: glog prints the year
+// when `log_year_in_prefix` is set, its default since glog 0.6 — google/glog src/logging.cc).
 // The collective watchdog's messages are templates (../templates/torchC10d.ts).
 // Gloo has no watchdog line: a timed-out gloo collective raises
 // `Timed out waiting {ms}ms for recv|send operation to complete`, read from an
@@ -21,13 +23,15 @@ export interface TorchLine {
   globalRank?: number;
   level: string;
   stamp?: TorchStamp;
+  /** The year, when the line prints one (glog's `log_year_in_prefix`). */
+  year?: number;
   msgStart: number;
   /** The `file.cpp:123` the line was logged from. */
   source: string;
 }
 
 const BRACKETED = /^(?:\[rank(\d+)\]:)?\[([IWEF])(?:(\d{3,4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}))? ?(?:\d+ )?([\w.]+:\d+)\] /;
-const GLOG = /^([IWEF])(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ([\w.]+:\d+)\] /;
+const GLOG = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ([\w.]+:\d+)\] /;
 
 const GLOO_TIMEOUT = /Timed out waiting (\d+)ms for (recv|send) operation to complete/;
 
@@ -40,7 +44,7 @@ export function looksLikeTorchLine(line: string): boolean {
     const c2 = line.charCodeAt(2);
     return isLevel(c1) && (c2 === 32 || (c2 >= 48 && c2 <= 57));
   }
-  return isLevel(c0) && line.charCodeAt(5) === 32 && isDigit(line.charCodeAt(1));
+  return isLevel(c0) && isDigit(line.charCodeAt(1)) && (line.charCodeAt(5) === 32 || line.charCodeAt(9) === 32);
 }
 
 export function readTorchLine(line: string): TorchLine | null {
@@ -53,7 +57,9 @@ export function readTorchLine(line: string): TorchLine | null {
   }
   const g = GLOG.exec(line);
   if (!g) return null;
-  return { level: g[1], msgStart: g[0].length, stamp: stamp(g[2], g[3], g[4], g[5], g[6]), source: g[7] };
+  const out: TorchLine = { level: g[1], msgStart: g[0].length, stamp: stamp(g[3], g[4], g[5], g[6], g[7]), source: g[8] };
+  if (g[2] !== undefined) out.year = Number(g[2]);
+  return out;
 }
 
 /** The gloo form, read from an exception message: `{timeoutMs, op}` or null. */

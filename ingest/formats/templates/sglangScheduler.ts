@@ -1,7 +1,8 @@
 // SGLang's scheduler process (python/sglang/srt/managers/, utils/watchdog.py):
 // the periodic batch lines (docs/protocol.md §2), aborts by queue (§3.4), the
-// scheduler's last words and its watchdog; and the HiCache prefetch thread's
-// revokes (docs/hicache-indexk.md).
+// scheduler's last words and its watchdog, the server's parent on a child's
+// SIGQUIT (entrypoints/engine.py); and the HiCache prefetch thread's revokes
+// (docs/hicache-indexk.md).
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import type { Role } from "../../../domain/vocabulary.js";
@@ -121,6 +122,22 @@ const templates: LogTemplate[] = [
     samples: ["[2026-06-11 14:03:07 DP0 TP3] Scheduler hit an exception: Traceback (most recent call last):"],
   },
   {
+    id: "sglangScheduler.parent_sigquit",
+    level: "error",
+    format:
+      "Received sigquit from a child process. It usually means the child failed. (`a child proces.` in older copies) — the server's parent process, on a child's SIGQUIT, before it kills the process tree",
+    source: "entrypoints/engine.py sigquit_handler (launch_phase_sigquit_handler in later copies)",
+    checked: "✔",
+    head: "Received sigquit from a child proces",
+    pattern: /Received sigquit from a child process?\. It usually means the child failed\./ys,
+    kind: LogKind.error,
+    attrs: { error: "Received sigquit from a child process. It usually means the child failed.", failureClass: "other", fatal: true },
+    samples: [
+      "[2025-02-09 21:23:00] Received sigquit from a child proces. It usually means the child failed.",
+      "[2026-07-15 04:07:05] Received sigquit from a child process. It usually means the child failed.",
+    ],
+  },
+  {
     id: "sglangScheduler.watchdog",
     level: "error",
     format: "Watchdog timeout ({self.watchdog_timeout=}) (before it, `{self.cur_batch.batch_size()=}, {self.cur_batch.reqs=}, …` in some copies)",
@@ -231,6 +248,6 @@ export const SGLANG_SCHEDULER: TemplateComponent = {
   dialect: "sglang",
   title: "SGLang: scheduler and HiCache",
   intro:
-    "`python/sglang/srt/managers/` and `utils/watchdog.py`: the periodic batch lines (docs/protocol.md §2), aborts by queue (§3.4), the scheduler's last words and its watchdog; the HiCache prefetch revokes. `Prefetch {rid} completed with {n} tokens` appears in a user's log next to the revoke line; its format string was not located, so it is not matched.",
+    "`python/sglang/srt/managers/` and `utils/watchdog.py`: the periodic batch lines (docs/protocol.md §2), aborts by queue (§3.4), the scheduler's last words and its watchdog, and the server's parent on a child's SIGQUIT (`entrypoints/engine.py`); the HiCache prefetch revokes. `Prefetch {rid} completed with {n} tokens` appears in a user's log next to the revoke line; its format string was not located, so it is not matched.",
   templates,
 };

@@ -9,7 +9,9 @@
 import { readRfc3339 } from "./rfc3339.js";
 import type { Unwrapped, Wrapper } from "./index.js";
 
-const REST = /^ (\S+) ([^\s:[]+)(?:\[\d+\])?: /;
+// The identifier is a program's name (`kernel`, `python3`, `(sd-pam)`): a word, never `#15` (a C++ backtrace's
+// `<time> frame #15: …` under `kubectl logs --timestamps` is no journald line).
+const REST = /^ (\S+) ([\w(][^\s:[]*)(?:\[\d+\])?: /;
 const OWN_LINE = /^-- (?:Journal begins at .*|Logs begin at .*|No entries|Boot [0-9a-f]{32}|Reboot) --$/;
 
 function unwrap(line: string): Unwrapped {

@@ -93,6 +93,10 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     },
   },
   {
+    template: "sglangScheduler.parent_sigquit",
+    expect: { kind: LogKind.error, attrs: { error: "Received sigquit from a child process. It usually means the child failed.", failureClass: "other", fatal: true } },
+  },
+  {
     template: "sglangScheduler.watchdog",
     expect: { kind: LogKind.schedulerWatchdog, dp: 1, tp: 0, attrs: { component: "Scheduler", timeoutS: 300, soft: false, fatal: true, failureClass: "timeout" } },
   },

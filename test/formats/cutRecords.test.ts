@@ -1,0 +1,63 @@
+// Records whose first lines a paste or a search window cut, or whose
+// indentation a paste stripped (ingest/formats/log/records.ts, traceback.ts,
+// unread.ts). The lines are from pastes in public issue threads (the working
+// half of test/corpus; the held-back half is never used to write tests); an
+// exception line the paste cut is written by hand in the same shape.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LogKind } from "../../domain/kinds.js";
+import { wrapperOfHead } from "../../ingest/formats/log/head.js";
+import { parseLines } from "./sglangHarness.js";
+
+const CUT_BACKTRACE = [
+  "frame #3: <unknown function> + 0xdc253 (0x7f882f410253 in /usr/lib/x86_64-linux-gnu/libstdc++.so.6)",
+  "frame #4: <unknown function> + 0x94ac3 (0x7f8831f90ac3 in /usr/lib/x86_64-linux-gnu/libc.so.6)",
+  "frame #5: <unknown function> + 0x126850 (0x7f8832022850 in /usr/lib/x86_64-linux-gnu/libc.so.6)",
+  "",
+  "Fatal Python error: Aborted",
+];
+
+test("C++ backtrace frames whose error line was cut are one exception record, before the crash below them", () => {
+  const { events } = parseLines(CUT_BACKTRACE);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [5, LogKind.crash]]);
+  assert.equal(events[0]!.attrs?.what, "a C++ backtrace whose error line is not in the log");
+  assert.equal(events[0]!.text.split("\n").length, 4, "the frames and the blank line after them");
+});
+
+test("under kubectl --timestamps, `<time> frame #15: …` lines are that wrapper's, not journald's `<time> <host> <unit>: …`", () => {
+  const lines = [
+    "2025-11-10T09:50:25.136395428Z frame #15: sglang::scheduler_TP0() [0x59e4a6]",
+    "2025-11-10T09:50:25.136398071Z frame #16: _PyEval_EvalFrameDefault + 0x5102 (0x54ece2 in sglang::scheduler_TP0)",
+    "2025-11-10T09:50:25.136400622Z frame #17: PyEval_EvalCode + 0x99 (0x620799 in sglang::scheduler_TP0)",
+    "2025-11-10T09:50:25.136402743Z frame #18: sglang::scheduler_TP0() [0x65c44b]",
+    "2025-11-10T09:50:25.136422568Z Fatal Python error: Aborted",
+  ];
+  assert.equal(wrapperOfHead(lines.join("\n"))?.name, "kubectl");
+  const { events } = parseLines(lines, { wrapper: "kubectl" });
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [5, LogKind.crash]]);
+});
+
+const STRIPPED = [
+  "[2025-02-09 21:23:00 TP2] Scheduler hit an exception: Traceback (most recent call last):",
+  'File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1787, in run_scheduler_process',
+  "scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)",
+  'File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 240, in init',
+  "self.tp_worker = TpWorkerClass(",
+  'File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 253, in init_torch_distributed',
+  "initialize_model_parallel(tensor_model_parallel_size=self.tp_size)",
+];
+
+test("a traceback whose indentation the paste stripped: every frame and source line is the scheduler's one record", () => {
+  const { events } = parseLines(STRIPPED);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception]]);
+  assert.equal(events[0]!.text.split("\n").length, STRIPPED.length);
+  assert.equal(events[0]!.attrs?.excType, undefined, "the exception line is not in the paste");
+});
+
+test("a stripped traceback still ends at its exception line; the next line opens a record of its own", () => {
+  const { events } = parseLines([...STRIPPED, "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)", "Killed"]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [9, LogKind.crash]]);
+  assert.equal(events[0]!.attrs?.excType, "RuntimeError");
+  assert.equal(events[0]!.attrs?.failureClass, "nccl");
+});

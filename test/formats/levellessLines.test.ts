@@ -1,0 +1,70 @@
+// Lines whose dialect states no level, or states it in a form first seen in
+// users' pastes (ingest/formats/log/otherDialects.ts, unread.ts, logParser.ts):
+// glog with its year, the kernel's log as dmesg prints it, a verdict on a line
+// in no dialect, tqdm progress lines. The lines are from pastes in public issue
+// threads: the working half of test/corpus (the held-back half is never used
+// to write tests), and a kernel log in NVIDIA/NVSentinel#155.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LogKind } from "../../domain/kinds.js";
+import { parseLines, parseOne, us } from "./sglangHarness.js";
+
+test("glog with its year (`log_year_in_prefix`): dated by the line itself, an error from Mooncake's sources is that engine's", () => {
+  const ev = parseOne("E20260106 06:43:02.966156  5793 ascend_direct_transport.cpp:820] Failed to connect to target: 172.17.0.16:25482, status: 103900");
+  assert.equal(ev.tsUs, us("2026-01-06T06:43:02.966156Z"));
+  assert.equal(ev.tsInferred, undefined);
+  assert.equal(ev.kind, LogKind.transportError);
+  assert.equal(ev.attrs?.engine, "mooncake");
+  assert.equal(ev.attrs?.source, "ascend_direct_transport.cpp:820");
+});
+
+test("dmesg -T: the kernel's line is dated in the reader's zone; a verdict on its subject is a failure", () => {
+  const { events } = parseLines(
+    [
+      "[Wed Jul 29 14:40:27 2026] mlx5_bond_0/1: QP 51291 error: local length error (0x8e 0x0 0x0)",
+      "[Wed Jul 29 14:40:27 2026] mlx5_bond_1/1: QP 114233 error: local length error (0x8e 0x0 0x0)",
+    ],
+    { tzOffsetMinutes: 480 },
+  );
+  assert.deepEqual(events.map((e) => [e.kind, e.tsUs]), [
+    [LogKind.error, us("2026-07-29T06:40:27Z")],
+    [LogKind.error, us("2026-07-29T06:40:27Z")],
+  ]);
+  assert.equal(events[0]!.attrs?.error, "mlx5_bond_0/1: QP 51291 error: local length error (0x8e 0x0 0x0)");
+});
+
+test("dmesg's seconds since boot: a kernel line with no time of ours; its indented lines continue it; no verdict, no failure", () => {
+  const { events } = parseLines([
+    "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0",
+    "               NVRM: (PCI ID: 10de:26b5) installed in this system has",
+    "               NVRM: fallen off the bus and is not responding to commands.",
+    "[ 1843.439662] NVRM: The NVIDIA probe routine failed for 1 device(s).",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind, e.tsInferred]), [
+    [1, LogKind.message, true],
+    [4, LogKind.message, true],
+  ]);
+});
+
+test("a verdict on a line in no dialect is a failure; the same words on an SGLang warning are not", () => {
+  const cut = parseOne("> [224] [coro_connection.hpp:209] ibverbs init qp failed: End of file conn_id  1");
+  assert.equal(cut.kind, LogKind.error);
+  const warning = parseOne(
+    "[2025-11-01 16:50:36 TP1] Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.",
+  );
+  assert.equal(warning.kind, LogKind.message);
+});
+
+test("tqdm progress lines are read as progress at info, whatever their description", () => {
+  const { events } = parseLines([
+    "Loading safetensors checkpoint shards:   0% Completed | 0/4 [00:00<?, ?it/s]",
+    "Loading safetensors checkpoint shards: 100% Completed | 4/4 [00:03<00:00,  1.04it/s]",
+    "Capturing batches (avail_mem=29.01 GB):  87%|████████▋ | 20/23 [00:07<00:00,  3.19it/s]",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [
+    [LogKind.message, "info"],
+    [LogKind.message, "info"],
+    [LogKind.message, "info"],
+  ]);
+});
