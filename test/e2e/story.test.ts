@@ -202,3 +202,15 @@ test("text on the page meets WCAG AA contrast", async () => {
   });
   assert.deepEqual(failures, []);
 });
+
+test("the keyboard alone reaches events: ] with nothing selected places the cursor at the window's start, ] again steps to a later event", async () => {
+  const { page, errors } = await open();
+  await page.locator("canvas.lanes-canvas").focus();
+  await page.keyboard.press("]");
+  const placed = await waitForCursor(page);
+  assert.match((await page.locator(".notice").textContent())!, /Cursor placed at the start of the window/);
+  await page.keyboard.press("]");
+  const next = await waitForCursor(page, placed + 1);
+  assert.ok(next > placed);
+  assert.deepEqual(errors, []);
+});

@@ -421,7 +421,12 @@ class IncidentView {
   private async step(dir: "next" | "prev", by: StepScope): Promise<void> {
     const from = this.view.sel ?? this.view.cursor;
     if (from === undefined) {
-      this.say("Select an event or place the cursor first.");
+      // Nothing to step from yet: the keyboard places the cursor at the edge of the window it steps into.
+      const [start, end] = this.timeline.window;
+      const first = this.lanes.firstTsUs ?? start;
+      const last = this.lanes.lastTsUs ?? end;
+      await this.cursorAtTime(dir === "next" ? Math.max(start, first) : Math.min(end, last));
+      this.say(`Cursor placed at the ${dir === "next" ? "start" : "end"} of the window; [ and ] step from there.`);
       return;
     }
     try {
