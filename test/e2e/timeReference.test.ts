@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { getJson } from "../ui/serverHarness.js";
+import { getJson, uploadFiles, waitForIncident } from "../ui/serverHarness.js";
 import { openPage, serverAndBrowser, timelineSettled, withFixtures } from "./browserHarness.js";
 
 const WEDGE = "nixl-abort-wedge";
@@ -41,4 +41,34 @@ test("a finding's meta line gives its UTC time, the same clock as the axis", asy
   await meta.waitFor();
   assert.match((await meta.textContent())!, new RegExp(`^${id} at ${clock(finding.tsUs!)}\\.\\d{6} UTC`));
   assert.match((await meta.getAttribute("title"))!, /from the first event$/);
+});
+
+/** A prefill log: a batch line every 2 s for a minute, then one line 32 minutes later (a Gloo timeout when the group was torn down). */
+function lateOutlierLog(): string {
+  const lines: string[] = [];
+  for (let s = 0; s < 60; s += 2) {
+    lines.push(`[2026-06-11 14:00:${String(s).padStart(2, "0")} DP0 TP0] Prefill batch, #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.02, #running-req: 1, #queue-req: 0`);
+  }
+  lines.push("[2026-06-11 14:32:00 DP0 TP0] Scheduler hit an exception: RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete");
+  return lines.join("\n") + "\n";
+}
+
+test("Fit on an incident whose events end with one far outlier folds the empty half hour and says so", async () => {
+  const up = await uploadFiles(env.server, [{ name: "late-outlier/p0/prefill-tp0.log", content: lateOutlierLog() }], "?name=late-outlier");
+  assert.equal(up.status, 202, JSON.stringify(up.body));
+  const id = (up.body.incident as { id: string }).id;
+  assert.equal((await waitForIncident(env.server, id))["status"], "ready");
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?incident=${encodeURIComponent(id)}`);
+  await timelineSettled(page);
+  // Opening fits the incident: the 31-minute stretch is folded, not left to squeeze the minute of events.
+  assert.equal(await page.locator(".toggle.folds").getAttribute("aria-pressed"), "true");
+  assert.match((await page.locator(".notice").textContent())!, /^Fit folded 1 stretch without events \(the longest 31\.\d min\); G unfolds them\.$/);
+  assert.equal(await page.locator("svg.axis .tick.fold").count(), 1);
+  // G unfolds it; Fit folds it again.
+  await page.locator("canvas.lanes-canvas").focus();
+  await page.keyboard.press("g");
+  assert.equal(await page.locator(".toggle.folds").getAttribute("aria-pressed"), "false");
+  await page.keyboard.press("f");
+  assert.equal(await page.locator(".toggle.folds").getAttribute("aria-pressed"), "true");
+  assert.deepEqual(errors, []);
 });

@@ -231,7 +231,19 @@ class IncidentView {
     return Math.max(500, ((this.lanes.lastTsUs ?? 0) - (this.lanes.firstTsUs ?? 0)) * 0.005);
   }
 
+  /**
+   * Shows the whole incident. One stretch without events longer than half of
+   * it (a Gloo timeout half an hour after the rest) would leave everything
+   * else in a few pixels: then Fit folds the empty stretches, and says so.
+   */
   private fit(): void {
+    const l = this.lanes;
+    const gaps = this.overviewData.gaps;
+    const longest = gaps.reduce((m, [from, to]) => Math.max(m, to - from), 0);
+    if (!this.view.folds && longest > ((l.lastTsUs ?? 0) - (l.firstTsUs ?? 0)) / 2) {
+      this.setFolds(true);
+      this.say(`Fit folded ${gaps.length} stretch${gaps.length > 1 ? "es" : ""} without events (the longest ${formatDuration(longest)}); G unfolds them.`);
+    }
     this.timeline.setWindow(this.timeline.startUs, this.timeline.endUs);
   }
 
