@@ -37,3 +37,20 @@ test("an incident opened while it is still being ingested shows its progress, th
   assert.ok((await page.locator(".suspects li.suspect").count()) > 0);
   assert.deepEqual(errors, []);
 });
+
+test("after an upload the status line follows it: a name taken already is said, and the ready incident is a link that opens it", async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  const archive = await fixtureTarGz("healthy");
+  const file = { name: "healthy.tar.gz", mimeType: "application/gzip", buffer: archive };
+  await page.setInputFiles("#upload-files", file);
+  await page.locator(".upload-status a", { hasText: "open healthy" }).waitFor();
+  assert.match((await page.locator(".upload-status").textContent())!, /^'healthy' is ready: open healthy\.$/);
+  // The same bundle again: its id differs, and the status says why.
+  await page.setInputFiles("#upload-files", file);
+  await page.locator(".upload-status", { hasText: "exists already" }).waitFor();
+  assert.match((await page.locator(".upload-status").textContent())!, /^Uploaded as 'healthy-2' \('healthy' exists already\)/);
+  await page.locator(".upload-status a", { hasText: "open healthy" }).click();
+  await timelineSettled(page);
+  assert.match(page.url(), /incident=healthy-2/);
+  assert.deepEqual(errors, []);
+});

@@ -192,3 +192,14 @@ test("a message that reaches a client loses the server's paths", () => {
   );
   assert.equal(withoutServerPaths(`${dataDir}/incidents/x/incident.db: schema version 9`, dataDir), "incidents/x/incident.db: schema version 9");
 });
+
+test("an empty .tar.gz is said to be empty, not binary; the incident fails naming it", async () => {
+  const up = await uploadFiles(server, [{ name: "nothing.tar.gz", content: await tarGz([]) }]);
+  assert.equal(up.status, 202, "the archive is read by the ingest, which judges it");
+  const incident = await waitForIncident(server, (up.body["incident"] as { id: string }).id);
+  assert.equal(incident["status"], "failed");
+  const said = `${String(incident["error"])} ${JSON.stringify(incident["warnings"] ?? [])}`;
+  assert.match(said, /nothing\.tar\.gz/);
+  assert.match(said, /empty/);
+  assert.doesNotMatch(said, /binary|NUL/);
+});

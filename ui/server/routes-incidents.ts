@@ -7,7 +7,7 @@ import { checkContentLength, receiveFiles, type UploadLimits } from "./upload.js
 import { placeFiles } from "./bundle.js";
 import { HttpError, parseOr400 } from "./errors.js";
 import { IncidentParams, UploadQuery } from "./params.js";
-import type { Registry } from "./registry.js";
+import { slug, type Registry } from "./registry.js";
 import type { JobQueue } from "./jobs.js";
 
 export function incidentListRoutes(registry: Registry, jobs: JobQueue, limits: UploadLimits): Router {
@@ -29,7 +29,9 @@ export function incidentListRoutes(registry: Registry, jobs: JobQueue, limits: U
       const name = query.name ?? basename(files[0]!.originalname);
       const record = registry.adopt(name, join(staging, "input"), received);
       jobs.enqueue(record.id);
-      res.status(202).json({ incident: registry.get(record.id) });
+      // A name taken already gets a suffixed id: the answer says whose name it shares.
+      const sharesName = record.id !== slug(name) ? { sharesNameWith: slug(name) } : {};
+      res.status(202).json({ incident: registry.get(record.id), ...sharesName });
     } finally {
       rmSync(staging, { recursive: true, force: true });
     }

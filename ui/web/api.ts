@@ -98,12 +98,18 @@ export const api = {
     getJson<StepAnswer>(`${inc(id)}/step`, { seq, dir, by }),
 };
 
+/** What an upload made: the new incident, and the incident whose name it shares when its id had to differ. */
+export interface Uploaded {
+  incident: IncidentRecord;
+  sharesNameWith?: string;
+}
+
 /** Uploads files (or one archive) with progress; resolves with the new incident. */
 export function upload(
   files: { file: File; name: string }[],
   incidentName: string,
   onProgress: (sent: number, total: number) => void,
-): Promise<IncidentRecord> {
+): Promise<Uploaded> {
   const form = new FormData();
   for (const { file, name } of files) form.append("files", file, name);
   return new Promise((resolve, reject) => {
@@ -112,8 +118,8 @@ export function upload(
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total);
     xhr.onload = () => {
-      const body = xhr.response as { incident?: IncidentRecord; error?: string } | null;
-      if (xhr.status === 202 && body?.incident) resolve(body.incident);
+      const body = xhr.response as { incident?: IncidentRecord; sharesNameWith?: string; error?: string } | null;
+      if (xhr.status === 202 && body?.incident) resolve({ incident: body.incident, ...(body.sharesNameWith && { sharesNameWith: body.sharesNameWith }) });
       else reject(new ApiError(xhr.status, body?.error ?? `upload failed (${xhr.status})`));
     };
     xhr.onerror = () => reject(new ApiError(0, "upload failed: the server could not be reached"));

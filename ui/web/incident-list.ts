@@ -35,10 +35,24 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
   );
 
   let timer: number | undefined;
+  /** The incident the last upload made: the status line follows it until it is ready or failed. */
+  let uploaded: string | null = null;
+  const follow = (incidents: IncidentRecord[]) => {
+    const i = incidents.find((x) => x.id === uploaded);
+    if (!i || (i.status !== "ready" && i.status !== "failed")) return;
+    uploaded = null;
+    status.className = `upload-status${i.status === "failed" ? " error" : ""}`;
+    status.replaceChildren(
+      ...(i.status === "ready"
+        ? [`'${i.id}' is ready: `, h("a", { href: `?incident=${encodeURIComponent(i.id)}`, onclick: (ev: Event) => (ev.preventDefault(), open(i.id)) }, `open ${i.name}`), "."]
+        : [`'${i.id}' could not be read: ${i.error ?? "no reason given"}`]),
+    );
+  };
   const refresh = async () => {
     window.clearTimeout(timer);
     try {
       const incidents = await api.incidents();
+      follow(incidents);
       clear(list);
       list.append(...incidents.map((i) => incidentRow(i, open, act)));
       if (!incidents.length) {
@@ -70,11 +84,13 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
     status.className = "upload-status";
     status.textContent = `Uploading ${files.length} file${files.length > 1 ? "s" : ""}…`;
     try {
-      const incident = await upload(files, incidentName(files.map((f) => f.name)), (sent, total) => {
+      const { incident, sharesNameWith } = await upload(files, incidentName(files.map((f) => f.name)), (sent, total) => {
         bar.value = total ? sent / total : 0;
         status.textContent = `Uploading… ${formatBytes(sent)} of ${formatBytes(total)}`;
       });
-      status.textContent = `Uploaded as '${incident.id}': ingesting and analyzing in the background.`;
+      uploaded = incident.id;
+      const renamed = sharesNameWith ? ` ('${sharesNameWith}' exists already)` : "";
+      status.textContent = `Uploaded as '${incident.id}'${renamed}: ingesting and analyzing in the background; it opens from here when ready.`;
     } catch (err) {
       status.className = "upload-status error";
       status.textContent = (err as Error).message;
@@ -140,7 +156,7 @@ function incidentRow(i: IncidentRecord, open: (id: string) => void, act: (what: 
       "td",
       {},
       h("span", { class: `status-badge ${i.status}` }, `${i.status}${progress}`),
-      i.error ? h("div", { class: "error" }, i.error) : null,
+      i.error ? errorText(i.error) : null,
       i.warnings?.length
         ? h(
             "details",
@@ -169,6 +185,16 @@ function incidentRow(i: IncidentRecord, open: (id: string) => void, act: (what: 
     ),
   );
 }
+
+/** A failure's reason: its first line in the row, the rest behind a click (a long one made the row tall). */
+function errorText(error: string): HTMLElement {
+  const [head = "", ...rest] = error.split("\n");
+  if (head.length <= ERROR_HEAD && rest.length === 0) return h("div", { class: "error" }, head);
+  const short = head.length > ERROR_HEAD ? `${head.slice(0, ERROR_HEAD)}…` : head;
+  return h("details", { class: "error" }, h("summary", {}, short), h("pre", {}, error));
+}
+
+const ERROR_HEAD = 160;
 
 /** The uploaded folder's name, or the single file's, as the incident's name. */
 function incidentName(names: string[]): string {
