@@ -14,6 +14,14 @@
 
 import type { Role } from "./vocabulary.js";
 
+/**
+ * How well an event's time is known (the store's ts_inferred column, the
+ * timeline's marks): dated by its own line, inferred from its neighbours'
+ * (its line has no time), or unknown (nothing in its file is dated; its time
+ * is its place in the order only).
+ */
+export const TimeQuality = { known: 0, inferred: 1, unknown: 2 } as const;
+
 export interface ParsedEvent {
   tsUs: number;
   /**

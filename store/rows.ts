@@ -7,14 +7,15 @@
 // rowids. The raw text of the events travels beside them as text blocks
 // (store/eventText.ts).
 
-import type { ParsedEvent } from "../domain/event.js";
+import { TimeQuality, type ParsedEvent } from "../domain/event.js";
 import { AttrsRowsBuilder, type AttrsRows } from "./blocks/attrsEncode.js";
 import type { TextBlock } from "./eventText.js";
 
+/** The ts_inferred column: the time was inferred from the record's neighbours; the record is timeless (domain/event.ts TimeQuality). */
+export const TS_INFERRED = TimeQuality.inferred;
+export const TS_TIMELESS = TimeQuality.unknown;
+
 /** Numeric columns of a row; NaN stands for NULL. */
-/** The ts_inferred column: the time was inferred from the record's neighbours; the record is timeless (domain/event.ts). */
-export const TS_INFERRED = 1;
-export const TS_TIMELESS = 2;
 
 export const NUMBER_COLUMNS = ["ts_us", "source_id", "line", "dp", "pp", "tp", "chunk", "layer", "page_lo", "page_hi", "state", "ts_inferred"] as const;
 /** Text columns of a row, held as indexes into the batch's `strings` (-1 = NULL). */

@@ -39,6 +39,8 @@ export interface EventColumns {
   lane: number[];
   kind: number[];
   tone: number[];
+  /** How well each time is known (domain/event.ts TimeQuality). */
+  time: number[];
   /** 0: the kind's own name; else an index into LanesAnswer.labels. */
   label: number[];
   spans: SpanWire;

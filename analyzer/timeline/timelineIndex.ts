@@ -6,6 +6,7 @@
 // It is kept in the incident file (timelineStore.ts).
 
 import type { IncidentDb } from "../../store/db.js";
+import { TimeQuality } from "../../domain/event.js";
 import { timelineRows } from "../../store/read/records.js";
 import type { Component } from "../../domain/vocabulary.js";
 import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
@@ -27,6 +28,8 @@ export interface TimelineIndex {
   lane: Uint16Array;
   kind: Uint16Array;
   tone: Uint8Array;
+  /** How well each event's time is known (domain/event.ts TimeQuality). */
+  timeQuality: Uint8Array;
   /** Label id of each event (0: its kind's own name), into `labels`. */
   label: Uint16Array;
   labels: string[];
@@ -53,7 +56,7 @@ const GAP_MIN_SHARE = 0.01;
 const GAP_MAX = 32;
 
 /** The columns read straight from the events, before spans, labels and counters are built on them. */
-type ScannedEvents = Pick<TimelineIndex, "lanes" | "kinds" | "ts" | "seq" | "lane" | "kind" | "tone" | "posOfSeq">;
+type ScannedEvents = Pick<TimelineIndex, "lanes" | "kinds" | "ts" | "seq" | "lane" | "kind" | "tone" | "timeQuality" | "posOfSeq">;
 
 /** The model's landings as columns, in landing order. */
 export interface LandingColumns {
@@ -108,6 +111,7 @@ function scanEvents(db: IncidentDb): ScannedEvents {
   const rawLane = new Uint32Array(n);
   const rawKind = new Uint16Array(n);
   const rawTone = new Uint8Array(n);
+  const rawTime = new Uint8Array(n);
 
   const kindIds = new Map<string, number>();
   const kindTones: number[] = [];
@@ -120,7 +124,7 @@ function scanEvents(db: IncidentDb): ScannedEvents {
 
   let i = 0;
   let sorted = true;
-  each(({ seq: s, tsUs: t, host, role, dp, pp, tp, kind: k, state }) => {
+  each(({ seq: s, tsUs: t, host, role, dp, pp, tp, kind: k, state, tsInferred, timeless }) => {
     let kid = kindIds.get(k);
     if (kid === undefined) {
       kid = kindIds.size;
@@ -147,6 +151,7 @@ function scanEvents(db: IncidentDb): ScannedEvents {
     rawLane[i] = lid;
     rawKind[i] = kid;
     rawTone[i] = state === 0 ? 2 : kindTones[kid]!;
+    rawTime[i] = timeless ? TimeQuality.unknown : tsInferred ? TimeQuality.inferred : TimeQuality.known;
     i++;
   });
 
@@ -175,6 +180,7 @@ function scanEvents(db: IncidentDb): ScannedEvents {
   const lane = new Uint16Array(n);
   const kind = new Uint16Array(n);
   const tone = new Uint8Array(n);
+  const timeQuality = new Uint8Array(n);
   const posOfSeq = new Uint32Array(maxSeq + 1).fill(ABSENT);
   for (let j = 0; j < n; j++) {
     const from = order[j]!;
@@ -183,9 +189,10 @@ function scanEvents(db: IncidentDb): ScannedEvents {
     lane[j] = renumber[rawLane[from]!]!;
     kind[j] = rawKind[from]!;
     tone[j] = rawTone[from]!;
+    timeQuality[j] = rawTime[from]!;
     posOfSeq[seq[j]!] = j;
   }
-  return { lanes, kinds: [...kindIds.keys()], ts, seq, lane, kind, tone, posOfSeq };
+  return { lanes, kinds: [...kindIds.keys()], ts, seq, lane, kind, tone, timeQuality, posOfSeq };
 }
 
 export function positionOfSeq(idx: TimelineIndex, seq: number): number | undefined {

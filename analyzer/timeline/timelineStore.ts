@@ -11,7 +11,7 @@ import { writeTimelineColumns } from "../../store/writeDerived.js";
 import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timelineIndex.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */
-const LAYOUT = 4;
+const LAYOUT = 5;
 
 interface Header {
   layout: typeof LAYOUT;
@@ -35,6 +35,7 @@ const COLUMNS: Record<string, [ColumnType, (idx: TimelineIndex) => Column]> = {
   lane: [Uint16Array, (i) => i.lane],
   kind: [Uint16Array, (i) => i.kind],
   tone: [Uint8Array, (i) => i.tone],
+  timeQuality: [Uint8Array, (i) => i.timeQuality],
   label: [Uint16Array, (i) => i.label],
   "span.start": [Float64Array, (i) => i.spans.start],
   "span.end": [Float64Array, (i) => i.spans.end],
@@ -111,6 +112,7 @@ export function storedTimelineIndex(db: IncidentDb): TimelineIndex | undefined {
     lane: col("lane"),
     kind: col("kind"),
     tone: col("tone"),
+    timeQuality: col("timeQuality"),
     label: col("label"),
     spans: {
       start: col("span.start"),

@@ -21,6 +21,10 @@ export interface TimelineRow {
   readonly tp: number | null;
   readonly kind: string;
   readonly state: number | null;
+  /** The record has no time of its own (interpolated at ingest, or timeless). */
+  readonly tsInferred: boolean;
+  /** Nothing in the record's file is dated. */
+  readonly timeless: boolean;
 }
 
 /**

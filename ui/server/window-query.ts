@@ -45,7 +45,7 @@ export function queryWindow(idx: TimelineIndex, w: WindowWish): WindowColumns {
       return out;
     };
     const { fromUs, toUs } = w;
-    return { mode: "events", fromUs, toUs, total, seq: take(idx.seq), ts: take(idx.ts), lane: take(idx.lane), kind: take(idx.kind), tone: take(idx.tone), label: take(idx.label), spans };
+    return { mode: "events", fromUs, toUs, total, seq: take(idx.seq), ts: take(idx.ts), lane: take(idx.lane), kind: take(idx.kind), tone: take(idx.tone), time: take(idx.timeQuality), label: take(idx.label), spans };
   }
   const { buckets } = w;
   const bucketUs = (w.toUs - w.fromUs) / buckets;

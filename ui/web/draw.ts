@@ -153,6 +153,7 @@ function drawMarks(ctx: CanvasRenderingContext2D, f: Frame): void {
     const list = marks.lists[s]!;
     if (list.n === 0) continue;
     ctx.fillStyle = f.palette.styles[s]!;
+    ctx.strokeStyle = f.palette.styles[s]!;
     lastX.fill(-1e9);
     for (let i = 0; i < list.n; i++) {
       const r = list.row[i]!;
@@ -165,7 +166,9 @@ function drawMarks(ctx: CanvasRenderingContext2D, f: Frame): void {
         const px = Math.round(x0);
         if (px === lastX[r]) continue;
         lastX[r] = px;
-        ctx.fillRect(px - 1, y + 2, 3, h - 5);
+        // A time inferred or unknown is an outline: it is not where the record says it happened.
+        if (list.hollow[i]) ctx.strokeRect(px - 1.5, y + 2.5, 3, h - 6);
+        else ctx.fillRect(px - 1, y + 2, 3, h - 5);
       } else {
         const x1 = (list.t1[i]! - f.d0) * f.scale;
         if (x1 < 0 || x0 > f.width) continue;

@@ -6,7 +6,7 @@ import type { Marks } from "./marks.js";
 import type { Row } from "./rows.js";
 
 export type Hit =
-  | { seq: number; tsUs: number; kind: number }
+  | { seq: number; tsUs: number; kind: number; time: number }
   | { bucketTs: number; count: number }
   | { span: number; seq: number; text: string };
 
@@ -49,7 +49,7 @@ export function hitTest(marks: Marks, row: Row, rowIndex: number, px: number, fr
         bestScore = score;
       }
     }
-    return best < 0 ? null : { seq: data.seq[best]!, tsUs: data.ts[best]!, kind: data.kind[best]! };
+    return best < 0 ? null : { seq: data.seq[best]!, tsUs: data.ts[best]!, kind: data.kind[best]!, time: data.time[best]! };
   }
   const ts = v.toT(d);
   const b = Math.floor((ts - data.fromUs) / data.bucketUs);

@@ -6,6 +6,7 @@
 // frame. Times are display times (ui/view/timemap.ts).
 
 import { COMPONENT_COLORS, ERROR_COLOR, kindColor, shortKind, WARN_COLOR } from "../view/kindColors.js";
+import { TimeQuality } from "../../domain/event.js";
 import type { TimeMap } from "../view/timemap.js";
 import type { RowIndex, Row } from "./rows.js";
 import type { Component, LanesAnswer, WindowColumns } from "./types.js";
@@ -61,6 +62,8 @@ export interface StyleList {
   t0: Float64Array;
   t1: Float64Array;
   row: Uint32Array;
+  /** 1 where the event's time is inferred or unknown: drawn as an outline, not a bar. */
+  hollow: Uint8Array;
 }
 
 /** The events a row shows one by one, in time order, with what to call them. */
@@ -98,8 +101,17 @@ export interface MarkLayout {
   map: TimeMap;
 }
 
+/** Every mark as it is built, before the marks are split by style. */
+interface MarkColumns {
+  row: number[];
+  t0: number[];
+  t1: number[];
+  style: number[];
+  hollow: number[];
+}
+
 export function buildMarks(data: WindowColumns, l: MarkLayout): Marks {
-  const out = { row: [] as number[], t0: [] as number[], t1: [] as number[], style: [] as number[] };
+  const out: MarkColumns = { row: [], t0: [], t1: [], style: [], hollow: [] };
   const perRow: { t: number[]; text: string[] }[] = l.rows.map(() => ({ t: [], text: [] }));
   const dts = new Float64Array(data.mode === "events" ? data.seq.length : 0);
   if (data.mode === "events") {
@@ -114,6 +126,7 @@ export function buildMarks(data: WindowColumns, l: MarkLayout): Marks {
         out.t0.push(t);
         out.t1.push(t);
         out.style.push(style);
+        out.hollow.push(data.time[i] === TimeQuality.known ? 0 : 1);
         perRow[r]!.t.push(t);
         perRow[r]!.text.push(text);
       }
@@ -128,7 +141,7 @@ export function buildMarks(data: WindowColumns, l: MarkLayout): Marks {
   };
 }
 
-function bucketMarks(data: Extract<WindowColumns, { mode: "buckets" }>, l: MarkLayout, out: { row: number[]; t0: number[]; t1: number[]; style: number[] }): void {
+function bucketMarks(data: Extract<WindowColumns, { mode: "buckets" }>, l: MarkLayout, out: MarkColumns): void {
   const B = data.buckets;
   const counts = new Uint32Array(l.rows.length * B);
   const tones = new Uint8Array(l.rows.length * B);
@@ -166,19 +179,21 @@ function bucketMarks(data: Extract<WindowColumns, { mode: "buckets" }>, l: MarkL
       out.t0.push(l.map.toD(data.fromUs + b * data.bucketUs));
       out.t1.push(t1);
       out.style.push(style);
+      out.hollow.push(0);
     }
   });
 }
 
-function splitByStyle(out: { row: number[]; t0: number[]; t1: number[]; style: number[] }, styles: number): StyleList[] {
+function splitByStyle(out: MarkColumns, styles: number): StyleList[] {
   const sizes = new Uint32Array(styles);
   for (const s of out.style) sizes[s]!++;
-  const lists: StyleList[] = Array.from(sizes, (size) => ({ n: 0, t0: new Float64Array(size), t1: new Float64Array(size), row: new Uint32Array(size) }));
+  const lists: StyleList[] = Array.from(sizes, (size) => ({ n: 0, t0: new Float64Array(size), t1: new Float64Array(size), row: new Uint32Array(size), hollow: new Uint8Array(size) }));
   for (let i = 0; i < out.style.length; i++) {
     const list = lists[out.style[i]!]!;
     list.t0[list.n] = out.t0[i]!;
     list.t1[list.n] = out.t1[i]!;
     list.row[list.n] = out.row[i]!;
+    list.hollow[list.n] = out.hollow[i]!;
     list.n++;
   }
   return lists;

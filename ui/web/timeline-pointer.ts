@@ -4,6 +4,7 @@
 // selects its event, a bucket zooms in on itself.
 
 import { select } from "d3";
+import { TimeQuality } from "../../domain/event.js";
 import { formatClock, formatCount, formatOffset, formatUtc } from "./format.js";
 import { hitTest, type Hit } from "./hit.js";
 import { formatValue, hitSample, type SampleHit } from "./counter-tracks.js";
@@ -116,7 +117,7 @@ export class TimelinePointer {
         ? `${hit.text} — click for its line`
         : "count" in hit
           ? `${formatCount(hit.count)} events — click to zoom in`
-          : `${lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${formatClock(hit.tsUs, 1)} UTC (${formatOffset(hit.tsUs - (lanes.firstTsUs ?? 0), 1)})`;
+          : `${lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${timeOf(hit, lanes.firstTsUs ?? 0)}`;
     tip.hidden = false;
     const box = this.t.canvas.getBoundingClientRect();
     tip.style.transform = `translate(${Math.min(this.t.width - 260, ev.clientX - box.left + 12)}px, ${ev.clientY - box.top + 14}px)`;
@@ -126,4 +127,11 @@ export class TimelinePointer {
 function sampleText(s: SampleHit, track: { series: string; rate: boolean } | undefined): string {
   const what = track?.rate ? "rate" : "value";
   return `${track?.series ?? "?"} ${what} ${formatValue(s.value, track?.rate ?? false)} at ${formatUtc(s.tsUs)} UTC — click for its line`;
+}
+
+/** A mark's time as the hover gives it; an outlined mark says why its time is not its own. */
+function timeOf(hit: { tsUs: number; time: number }, originUs: number): string {
+  if (hit.time === TimeQuality.unknown) return "time unknown (its file has no dated line; drawn at its place in the order)";
+  const at = `${formatClock(hit.tsUs, 1)} UTC (${formatOffset(hit.tsUs - originUs, 1)})`;
+  return hit.time === TimeQuality.inferred ? `${at}, inferred: its line has no time of its own` : at;
 }
