@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { getJson } from "../ui/serverHarness.js";
-import { openPage, screenshot, serverAndBrowser, timelineSettled, waitForCursor, waitForUrl, withFixtures } from "./browserHarness.js";
+import { openPage, screenshot, serverAndBrowser, stateSettled, timelineSettled, waitForCursor, waitForUrl, withFixtures } from "./browserHarness.js";
 
 const ID = "nixl-abort-wedge";
 const env = serverAndBrowser(withFixtures(ID));
@@ -212,5 +212,35 @@ test("the keyboard alone reaches events: ] with nothing selected places the curs
   await page.keyboard.press("]");
   const next = await waitForCursor(page, placed + 1);
   assert.ok(next > placed);
+  assert.deepEqual(errors, []);
+});
+
+test("the state panel: threads and queues before the rooms, links that say what they are, back to its top on a new cursor, and taller when its bar is dragged", async () => {
+  const { page, errors } = await open();
+  await page.locator(".flag").first().click();
+  await waitForCursor(page);
+  await stateSettled(page);
+  const titles = await page.locator(".state-panel details.state-section > summary").evaluateAll((els) => els.map((e) => (e as unknown as { firstChild: { nodeValue: string } }).firstChild.nodeValue));
+  assert.ok(titles.indexOf("Bootstrap threads") < titles.findIndex((t) => t.startsWith("Rooms")), titles.join(" | "));
+  for (const link of await page.locator(".state-panel button.cause:not(.inferred)").allTextContents()) assert.match(link, /^(seq \d+|[A-Za-z]+)$/);
+
+  const panel = page.locator(".state-panel");
+  await panel.evaluate((e) => ((e as unknown as { scrollTop: number }).scrollTop = 400));
+  await page.locator("canvas.lanes-canvas").focus();
+  await page.keyboard.press("[");
+  await stateSettled(page);
+  assert.equal(await panel.evaluate((e) => (e as unknown as { scrollTop: number }).scrollTop), 0, "a new cursor shows the panel from its top");
+
+  const before = (await page.locator(".bottom").boundingBox())!.height;
+  const bar = (await page.locator(".bottom .splitter").boundingBox())!;
+  await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2 - 150, { steps: 6 });
+  await page.mouse.up();
+  const after = (await page.locator(".bottom").boundingBox())!.height;
+  assert.ok(Math.abs(after - before - 150) <= 2, `${before} → ${after}`);
+  await page.locator(".bottom .splitter").focus();
+  await page.keyboard.press("ArrowDown");
+  assert.ok(Math.abs((await page.locator(".bottom").boundingBox())!.height - (after - 24)) <= 2);
   assert.deepEqual(errors, []);
 });

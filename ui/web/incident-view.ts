@@ -18,6 +18,7 @@ import { Omnibox } from "./omnibox.js";
 import { Overview } from "./overview.js";
 import { SourcesPanel } from "./sources-panel.js";
 import { StatePanel, STATE_ROWS } from "./state-panel.js";
+import { panelSplitter } from "./splitter.js";
 import { Timeline } from "./timeline.js";
 import type { EventAnswer, Finding, FindingsAnswer, IncidentRecord, LanesAnswer, OverviewAnswer, PlacedViolation, PlacedWitness, RoomFlow, StateRequest } from "./types.js";
 import { writeUrl, type StepScope, type ViewState } from "./url.js";
@@ -125,17 +126,17 @@ class IncidentView {
     this.labelsButton = h("button", { class: "toggle labels", "aria-pressed": "true", title: "names beside marks (L)", onclick: () => this.setLabels(!this.view.labels) }, "Names");
     const dialog = keysDialog();
     clear(root);
-    root.append(
-      h(
-        "div",
-        { class: "incident-view" },
-        this.header(incident.name, dialog),
-        h("div", { class: "side" }, this.findingsPanel.element, this.hypothesisBox.element, new SourcesPanel(() => api.sources(this.id), { sources: incident.summary?.sources ?? 0 }).element),
-        h("div", { class: "timeline-area" }, this.overview.element, this.filters.element, this.timeline.element, this.notice),
-        h("div", { class: "bottom" }, this.eventPanel.element, this.pagePanel.element, this.statePanel.element),
-      ),
-      dialog,
+    const bottom = h("div", { class: "bottom" }, this.eventPanel.element, this.pagePanel.element, this.statePanel.element);
+    const page = h(
+      "main",
+      { class: "incident-view" },
+      this.header(incident.name, dialog),
+      h("div", { class: "side" }, this.findingsPanel.element, this.hypothesisBox.element, new SourcesPanel(() => api.sources(this.id), { sources: incident.summary?.sources ?? 0 }).element),
+      h("div", { class: "timeline-area" }, this.overview.element, this.filters.element, this.timeline.element, this.notice),
+      bottom,
     );
+    bottom.prepend(panelSplitter(page, bottom));
+    root.append(page, dialog);
     bindKeys(
       {
         zoom: (f) => this.timeline.zoomBy(f),

@@ -115,16 +115,14 @@ export class StatePanel {
 
   show(answer: StateAnswer, focusRoom: string | null): void {
     this.busy(false);
-    this.element.dataset["seq"] = String(answer.atSeq);
     this.changes = answer.changes;
     this.where.textContent = `after seq ${answer.atSeq} (${answer.kind}) · ${formatUtc(answer.tsUs)}`;
     clear(this.body);
     const s = answer.state;
+    // A new cursor starts at the top: the few threads, queues and collectives that tell the story come
+    // first, the rooms (tens to thousands) after them.
+    if (this.element.dataset["seq"] !== String(answer.atSeq)) this.element.scrollTop = 0;
     this.body.append(
-      this.roomsTable(s, answer.totals, focusRoom),
-      this.pagesTable(s, answer.totals, focusRoom),
-      this.dumpedPagesTable(s, focusRoom),
-      this.collectivesTable(s),
       section(
         "Bootstrap threads",
         s.bootstrapThreads.length,
@@ -143,6 +141,7 @@ export class StatePanel {
           s.queues.map((q) => [q.rank, q.gauge ?? String(q.queue), String(q.depth), q.inferred ? this.inferredMark(q.inferred) : this.cause(q.changedAt)]),
         ),
       ),
+      this.collectivesTable(s),
       section(
         "HiCache slots",
         s.hicacheSlots.length,
@@ -151,7 +150,11 @@ export class StatePanel {
           s.hicacheSlots.map((sl) => [sl.rank, String(sl.slot), progress(sl.layersDone, sl.layers), sl.consumer ? "waiting reader" : "", this.cause(sl.changedAt)]),
         ),
       ),
+      this.roomsTable(s, answer.totals, focusRoom),
+      this.pagesTable(s, answer.totals, focusRoom),
+      this.dumpedPagesTable(s, focusRoom),
     );
+    this.element.dataset["seq"] = String(answer.atSeq);
   }
 
   /** A link to the event that set a piece of state, titled with its file and line. */
@@ -175,7 +178,8 @@ export class StatePanel {
   private cause(seq: number | null, label?: Cell): Cell {
     if (seq === null || seq < 0) return label ?? "";
     const ref = this.changes[String(seq)];
-    return h("button", { class: "cause", "data-seq": seq, title: ref ? `${ref.kind} · ${ref.source}:${ref.line}` : `seq ${seq}`, onclick: () => this.cb.onGoTo(seq) }, label ?? `@${seq}`);
+    const what = `the event that set it: seq ${seq}${ref ? `, ${ref.kind} at ${ref.source}:${ref.line}` : ""}`;
+    return h("button", { class: "cause", "data-seq": seq, title: what, "aria-label": label === undefined ? what : undefined, onclick: () => this.cb.onGoTo(seq) }, label ?? `seq ${seq}`);
   }
 
   private roomsTable(s: ModelStateView, totals: StateAnswer["totals"], focusRoom: string | null): HTMLElement {
