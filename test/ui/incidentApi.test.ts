@@ -172,6 +172,28 @@ test("stepping: next event of the same room and of the same rank", async () => {
   assert.deepEqual(pageless.body, { error: `event ${frame.seq} names no page` });
 });
 
+test("stepping by page with the page named follows that one page, though the events it reaches touch ranges of pages", async () => {
+  // The stale-slot-reuse fixture: decode allocates and frees rooms' pages as ranges, and reuses them.
+  const STALE = "stale-slot-reuse";
+  const up = await uploadFiles(server, [{ name: `${STALE}.tar.gz`, content: await fixtureTarGz(STALE) }]);
+  assert.equal(up.status, 202);
+  assert.equal((await waitForIncident(server, STALE))["status"], "ready");
+  const get = async (path: string): Promise<Record<string, unknown>> => (await getJson(server, `/api/incidents/${STALE}${path}`)).body;
+  const sql = "SELECT seq, page_lo, page_hi FROM events WHERE page_hi - page_lo > 2 ORDER BY seq LIMIT 1";
+  const [start, lo, hi] = ((await get(`/query?sql=${encodeURIComponent(sql)}`)) as { rows: [number, number, number][] }).rows[0]!;
+  const followed = lo + 1;
+  let seq = start;
+  let steps = 0;
+  for (; steps < 6; steps++) {
+    const next = (await get(`/step?seq=${seq}&dir=next&by=page&page=${followed}`)) as { seq: number | null };
+    if (next.seq === null) break;
+    const ev = (await get(`/events/${next.seq}`)) as { event: { pageLo: number; pageHi: number } };
+    assert.ok(ev.event.pageLo <= followed && followed < ev.event.pageHi, `step ${steps + 1}: seq ${next.seq} touches [${ev.event.pageLo}, ${ev.event.pageHi}), not page ${followed} of [${lo}, ${hi})`);
+    seq = next.seq;
+  }
+  assert.ok(steps > 0, "at least one later event touches the page");
+});
+
 test("the flow of a room joins each ABORT frame to the end of the bootstrap thread that took it", async () => {
   const f = await abortFinding();
   const frame = f.body.witness.find((w) => w.source === "p0/probe-tp0.jsonl" && w.text.includes('"kind": "ABORT"'))!;

@@ -72,6 +72,8 @@ export const StepQuery = z
     seq: SEQ,
     dir: z.enum(["next", "prev"]),
     by: z.enum(["any", "room", "rank", "page"]).default("any"),
+    /** With by=page: the one page to follow (of the event's rank, buffer and layer), so that steps stay on it. */
+    page: z.coerce.number().int().nonnegative().optional(),
   })
   .strict();
 

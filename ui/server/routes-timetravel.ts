@@ -48,8 +48,10 @@ export function timeTravelRoutes(registry: Registry, readyIncident: (id: unknown
     const db = registry.db(id);
     const by: StepScope["by"] = q.by === "any" ? "event" : q.by;
     if (!eventRef(db, q.seq)) throw new HttpError(404, `no event ${q.seq} in incident '${id}'`);
-    const scope = scopeOfEvent(db, q.seq, by);
-    if (!scope) throw new HttpError(400, `event ${q.seq} names no ${q.by}`);
+    const named = scopeOfEvent(db, q.seq, by);
+    if (!named) throw new HttpError(400, `event ${q.seq} names no ${q.by}`);
+    // A page's history is one page's: an event touching a range would let the next step drift to its other pages.
+    const scope = named.by === "page" && q.page !== undefined ? { ...named, pageLo: q.page, pageHi: q.page + 1 } : named;
     const next = step(db, q.seq, q.dir, scope);
     res.json({ seq: next?.seq ?? null, tsUs: next?.tsUs ?? null });
   });

@@ -94,8 +94,8 @@ export const api = {
     ),
   page: (id: string, q: { seq: number; page: number; room: string | null; layer: number | null }) =>
     getJson<PageAnswer>(`${inc(id)}/pages`, { seq: q.seq, page: q.page, room: q.room ?? undefined, layer: q.layer ?? undefined }),
-  step: (id: string, seq: number, dir: "next" | "prev", by: "any" | "room" | "rank" | "page") =>
-    getJson<StepAnswer>(`${inc(id)}/step`, { seq, dir, by }),
+  step: (id: string, seq: number, dir: "next" | "prev", by: "any" | "room" | "rank" | "page", page: number | null = null) =>
+    getJson<StepAnswer>(`${inc(id)}/step`, { seq, dir, by, page: page ?? undefined }),
 };
 
 /** What an upload made: the new incident, and the incident whose name it shares when its id had to differ. */

@@ -52,6 +52,8 @@ class IncidentView {
   private stateRequest: AbortController | null = null;
   private urlTimer: number | undefined;
   private stateTimer: number | undefined;
+  /** The page a step by page follows (StepQuery.page), kept while the steps move the selection. */
+  private followedPage: number | null = null;
 
   constructor(
     root: HTMLElement,
@@ -332,6 +334,7 @@ class IncidentView {
     try {
       const answer = await api.event(this.id, seq);
       this.selected = answer;
+      this.followedPage = null;
       this.view.sel = seq;
       this.eventPanel.show(answer);
       void this.showPage(answer.event);
@@ -413,7 +416,8 @@ class IncidentView {
     this.stateRequest = request;
     this.statePanel.busy(true);
     try {
-      const focus = this.selected?.event.room ?? null;
+      // A cursor placed by time selects a new event: the room of the one selected before is no focus for it.
+      const focus = "ts" in at ? null : (this.selected?.event.room ?? null);
       const answer = await api.state(this.id, at, this.stateRequestFor(focus), request.signal);
       this.view.cursor = answer.atSeq;
       this.timeline.setCursor(answer.tsUs);
@@ -443,13 +447,16 @@ class IncidentView {
       return;
     }
     try {
-      const answer = await api.step(this.id, from, dir, by);
+      // Stepping by page follows one page, the first the selected event touches, until another event is selected.
+      const page = by === "page" ? (this.followedPage ?? this.selected?.event.pageLo ?? null) : null;
+      const answer = await api.step(this.id, from, dir, by, page);
       if (answer.seq === null) {
-        this.say(`No ${dir === "next" ? "later" : "earlier"} event${by === "any" ? "" : ` of the same ${by}`}.`);
+        this.say(`No ${dir === "next" ? "later" : "earlier"} event${by === "any" ? "" : ` of the same ${by}${page !== null ? ` ${page}` : ""}`}.`);
         return;
       }
       this.say(null);
       await this.goTo(answer.seq, true);
+      this.followedPage = page;
     } catch (err) {
       this.say((err as Error).message);
     }
