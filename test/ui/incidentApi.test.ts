@@ -192,6 +192,8 @@ test("stepping by page with the page named follows that one page, though the eve
     seq = next.seq;
   }
   assert.ok(steps > 0, "at least one later event touches the page");
+  // The other tests see the server's incidents as they were.
+  assert.equal((await fetch(new URL(`api/incidents/${STALE}`, server.url), { method: "DELETE" })).status, 200);
 });
 
 test("the flow of a room joins each ABORT frame to the end of the bootstrap thread that took it", async () => {
