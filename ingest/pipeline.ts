@@ -31,6 +31,8 @@ import type { ScanReport, ScanRequest } from "./scan/scan.js";
 import { mergeScanParts, scanRequestsOf } from "./scan/scanParts.js";
 import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.js";
 import type { SourceStats } from "../store/read/sources.js";
+import { incidentExtent, type IncidentExtent } from "../store/read/incident.js";
+import { openIncident } from "../store/db.js";
 import { IncidentWriter, sourceKey, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
 import { IN_THREAD_BYTES, runLoad, scanAll } from "./load/workers.js";
@@ -110,8 +112,18 @@ export interface IngestSummary {
   sources: SourceSummary[];
   eventsAdded: number;
   eventsTotal: number;
+  /** What the incident holds after the ingest, earlier ingests included. */
+  incident: IncidentSpan;
   /** Microseconds added to each host's (clock domain's) raw times. */
   clockOffsetsUs: Record<string, number>;
+}
+
+/** The ranks and hosts an incident's events name, and the times its dated records cover (ISO 8601 UTC). */
+export interface IncidentSpan {
+  ranks: IncidentExtent["ranks"];
+  hosts: string[];
+  first: string | null;
+  last: string | null;
 }
 
 const DEFAULT_LOCK_TIMEOUT_MS = 10 * 60 * 1000;
@@ -174,9 +186,21 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const candidates = scanned.candidates.filter((c) => !pageFiles.has(c.file.displayPath));
     if (candidates.length === 0) throw new InputError(nothingReadable(opts.paths, summaries));
     const result = await store(opts, candidates, scanned.anchorStores, summaries, dumps);
-    return { ...result, sources: [...candidates.map((c) => c.summary), ...summaries] };
+    return { ...result, incident: incidentSpan(opts.db), sources: [...candidates.map((c) => c.summary), ...summaries] };
   } finally {
     rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** The incident's extent as the ingest reports it, read on a connection of its own (the writer's has closed). */
+function incidentSpan(path: string): IncidentSpan {
+  const db = openIncident(path, { readonly: true });
+  try {
+    const extent = incidentExtent(db);
+    const iso = (us: number | null): string | null => (us === null ? null : isoFromUs(us));
+    return { ranks: extent.ranks, hosts: extent.hosts, first: iso(extent.firstTsUs), last: iso(extent.lastTsUs) };
+  } finally {
+    db.close();
   }
 }
 
@@ -309,7 +333,7 @@ async function store(
   anchorStores: string[],
   notIngested: readonly SourceSummary[],
   dumps: readonly PageDumpIndex[],
-): Promise<Omit<IngestSummary, "sources">> {
+): Promise<Omit<IngestSummary, "sources" | "incident">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {

@@ -76,7 +76,7 @@ export function propertyProblems(p: Property, at = "property"): string[] {
 }
 
 /** The candidate within edit distance 2 of `word`, if one is. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
+export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = 3;
   for (const c of candidates) {

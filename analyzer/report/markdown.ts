@@ -9,6 +9,7 @@ import { Evidence, isoTime } from "../rules/evidence.js";
 import { type AnalysisReport, type Finding } from "../rules/finding.js";
 import { RULE_IDS } from "../../domain/vocabulary.js";
 import { FULL_PER_RULE } from "./text.js";
+import { hostsPhrase, plural } from "./phrases.js";
 
 export interface TimelineEntry {
   seq: number;
@@ -58,8 +59,7 @@ export function renderMarkdown(report: AnalysisReport, timeline: TimelineEntry[]
   out.push("## Summary", "");
   out.push(summary(report), "");
   out.push(`- Window: ${incident.start ?? "?"} → ${incident.end ?? "?"}`);
-  const hosts = incident.hosts.length === 0 ? "no named host" : incident.hosts.length === 1 ? "1 host" : `${incident.hosts.length} hosts`;
-  out.push(`- Evidence: ${coverage.sources} sources, ${coverage.events} events, ${coverage.ranks.length} ranks on ${hosts}`);
+  out.push(`- Evidence: ${plural(coverage.sources, "source")}, ${plural(coverage.events, "event")}, ${plural(coverage.ranks.length, "rank")}, ${hostsPhrase(incident.hosts)}`);
   const settings = Object.entries(incident.config).map(([k, v]) => `\`${k}=${String(v)}\``);
   if (settings.length) out.push(`- Settings: ${settings.join(", ")}`);
   const assumed = (incident.assumed ?? []).map((a) => `\`${a.setting}=${String(a.value)}\``);

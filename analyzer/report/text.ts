@@ -3,6 +3,7 @@
 
 import { type AnalysisReport, type Finding } from "../rules/finding.js";
 import { RULE_IDS } from "../../domain/vocabulary.js";
+import { hostsPhrase, plural } from "./phrases.js";
 
 /** Findings of one rule shown in full; the rest get one line each. */
 export const FULL_PER_RULE = 5;
@@ -11,7 +12,7 @@ export function renderText(report: AnalysisReport): string {
   const out: string[] = [];
   const { incident, coverage } = report;
   out.push(`kvrewind analysis: ${incident.name}`);
-  out.push(`  ${incident.start ?? "?"} → ${incident.end ?? "?"} · ${coverage.sources} sources · ${coverage.events} events · hosts ${incident.hosts.join(", ") || "?"}`);
+  out.push(`  ${incident.start ?? "?"} → ${incident.end ?? "?"} · ${plural(coverage.sources, "source")} · ${plural(coverage.events, "event")} · ${hostsPhrase(incident.hosts)}`);
   const settings = Object.entries(incident.config).map(([k, v]) => `${k}=${String(v)}`);
   if (settings.length) out.push(`  settings: ${settings.join(" ")}`);
   const assumed = (incident.assumed ?? []).map((a) => `${a.setting}=${String(a.value)}`);

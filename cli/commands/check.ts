@@ -13,6 +13,7 @@ import type { Hypothesis } from "../../analyzer/hypotheses/ast.js";
 import { libraryHypothesis, loadHypothesisFile, loadLibrary, parseExpression } from "../../analyzer/hypotheses/library.js";
 import { renderAbMarkdown, renderAbText, renderVerdictsMarkdown, renderVerdictsText, type AbRow } from "../../analyzer/hypotheses/report.js";
 import { checkHypotheses } from "../../analyzer/hypotheses/run.js";
+import { closest } from "../../analyzer/hypotheses/typing.js";
 import { hypothesisVerdictSchema, type HypothesisVerdict } from "../../analyzer/hypotheses/verdict.js";
 import { bundleName, ingestInputs } from "./analyze.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
@@ -73,11 +74,22 @@ function chosen(argv: CheckArgs): { hypotheses: Hypothesis[]; inputs: string[] }
       continue;
     }
     const named = libraryHypothesis(p);
-    if (!named) throw new Error(`${p}: no such file, and no library hypothesis of that name (\`kvrewind check --list\` names them)`);
+    if (!named) throw new Error(unknownName(p));
     hypotheses.push(named);
   }
   if (hypotheses.length === 0) throw new Error("give a hypothesis: --hypothesis FILE, --expr '...', or a NAME from `kvrewind check --list`");
   return { hypotheses, inputs };
+}
+
+/** Why a positional is neither a file nor a library hypothesis, with the names the library has (the nearest first when it is a typo). */
+function unknownName(name: string): string {
+  const names = loadLibrary().map((h) => h.name!);
+  const near = closest(name, names);
+  return [
+    `${name}: no such file, and no library hypothesis of that name${near ? ` (did you mean ${near}?)` : ""}.`,
+    `The library's hypotheses (\`kvrewind check --list\` states each):`,
+    ...names.map((n) => `  ${n}`),
+  ].join("\n");
 }
 
 interface Checked {

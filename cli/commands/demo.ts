@@ -1,6 +1,7 @@
 // `kvrewind demo` (what `npm start` runs): every fixture bundle under
 // fixtures/incidents/ ingested and analyzed into a data directory, then
-// served. A bundle already built from the same files is kept as it is.
+// served. A bundle already built from the same files is kept as it is. It
+// stops with the process that started it (serve.ts stopWhenAsked).
 
 import { createHash } from "node:crypto";
 import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -9,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { CommandModule } from "yargs";
 import type { Registry } from "../../ui/server/registry.js";
 import { startServer } from "../../ui/server/server.js";
-import { announce, parseArgs, serveOptions, ServeArgs } from "./serve.js";
+import { announce, parseArgs, serveOptions, ServeArgs, stopWhenAsked } from "./serve.js";
 
 /** dist/cli/commands/ → the repository's fixtures. */
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
@@ -23,16 +24,16 @@ export const demoCommand: CommandModule = {
   builder: (y) => serveOptions(y, { default: "data", describe: "where the demo incidents are kept" }),
   handler: async (argv) => {
     const args = parseArgs(ServeArgs, argv);
-    const server = await startServer({ dataDir: args["data-dir"], port: args.port, host: args.host, allowHosts: args["allow-host"] });
+    const starting = startServer({ dataDir: args["data-dir"], port: args.port, host: args.host, allowHosts: args["allow-host"] });
+    // The demo lives as long as what started it (`npm start`), even when that is killed without passing the signal on.
+    stopWhenAsked(starting, true);
+    const server = await starting;
     const queued = importBundles(server.registry, (id) => server.jobs.enqueue(id));
     announce(server, args, "kvrewind demo");
     if (queued.length) {
       process.stderr.write(`building ${queued.length} incident(s) in the background: ${queued.join(", ")}\n`);
       void server.jobs.idle().then(() => process.stderr.write("all demo incidents are built\n"));
     }
-    const stop = () => void server.close().then(() => process.exit(0));
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
   },
 };
 

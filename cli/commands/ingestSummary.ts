@@ -1,17 +1,20 @@
-// What `kvrewind ingest` prints: by default one screen — totals, what was not
+// What `kvrewind ingest` prints: by default one screen — totals (inputs,
+// lines, events, and the incident's ranks, hosts and time span), what was not
 // understood (the most frequent unparsed shapes across every file), what was
 // refused or skipped, the clock offsets; with --verbose, every input as well
 // (DESIGN.md "CLI": default output fits a screen, detail behind --verbose/--json).
 
+import { count, hostsPhrase, plural } from "../../analyzer/report/phrases.js";
 import type { IngestSummary, SourceSummary } from "../../ingest/pipeline.js";
 
 /** Unparsed shapes shown, per source with --verbose and across sources by default; --json has them all. */
 const SHOWN_SHAPES = 5;
-/** Refused or skipped inputs named by default before "… more". */
-const SHOWN_OUTCOMES = 5;
+/** Refused or skipped inputs named by default before "… more" (stderr names every refused one). */
+const SHOWN_OUTCOMES = 10;
+/** Characters of a shape shown by default, so that each takes one line of a terminal; --verbose and --json have them whole. */
+const SHAPE_CHARS = 90;
 
-const count = (n: number): string => n.toLocaleString("en-US");
-const plural = (n: number, one: string, many = `${one}s`): string => `${count(n)} ${n === 1 ? one : many}`;
+const clip = (shape: string): string => (shape.length > SHAPE_CHARS ? `${shape.slice(0, SHAPE_CHARS - 1)}…` : shape);
 
 function sourceLine(s: SourceSummary): string {
   if (s.status !== "ingested") return `${s.status.padEnd(9)} ${s.path}: ${s.reason}`;
@@ -53,16 +56,30 @@ function outcomeLines(label: string, sources: readonly SourceSummary[]): string[
   return [`${label} ${plural(sources.length, "input")}:`, ...shown, ...more];
 }
 
-function totals(summary: IngestSummary): string {
+/** What was read, and what the incident now holds: its events, ranks, hosts and time span. */
+function totals(summary: IngestSummary): string[] {
   const read = summary.sources.filter((s) => s.status === "ingested");
-  const hosts = new Set(read.map((s) => s.host).filter((h): h is string => h !== null));
-  const ranks = new Set(read.flatMap((s) => s.ranks.map((r) => `${s.host ?? "?"}/${s.role ?? "?"}/${r}`)));
   const lines = read.reduce((n, s) => n + s.lines, 0);
-  const who = [hosts.size > 0 ? plural(hosts.size, "host") : "no host named", ranks.size > 0 && plural(ranks.size, "rank")].filter(Boolean).join(", ");
-  return (
-    `${summary.db}: ingested ${count(read.length)} of ${plural(summary.sources.length, "input")} (${who}; ${plural(lines, "line")}); ` +
-    `${plural(summary.eventsTotal, "event")} (${count(summary.eventsAdded)} added)`
-  );
+  const { ranks, hosts, first, last } = summary.incident;
+  return [
+    `${summary.db}: ingested ${count(read.length)} of ${plural(summary.sources.length, "input")} (${plural(lines, "line")}); ` +
+      `${plural(summary.eventsTotal, "event")} (${count(summary.eventsAdded)} added)`,
+    `  ${plural(ranks.length, "rank")}, ${hostsPhrase(hosts)}; ${spanText(first, last)}`,
+  ];
+}
+
+/** "2026-06-23T14:40:31Z → 2026-06-23T14:48:11Z (7 min 40 s)". */
+function spanText(first: string | null, last: string | null): string {
+  if (first === null || last === null) return "no dated record";
+  const short = (iso: string): string => iso.replace(/\.0+Z$/, "Z");
+  return `${short(first)} → ${short(last)} (${durationText((Date.parse(last) - Date.parse(first)) / 1000)})`;
+}
+
+function durationText(seconds: number): string {
+  if (seconds < 60) return `${Number(seconds.toFixed(seconds < 10 ? 3 : 0))} s`;
+  const s = Math.round(seconds);
+  const [h, m] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60)];
+  return h > 0 ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
 }
 
 function notUnderstood(sources: readonly SourceSummary[]): string[] {
@@ -76,8 +93,8 @@ function notUnderstood(sources: readonly SourceSummary[]): string[] {
   const shapes = topShapes(read);
   const rest = shapes.slice(SHOWN_SHAPES).reduce((n, u) => n + u.count, 0);
   return [
-    `not understood: ${plural(unparsed, "line")}${share} in ${plural(files, "file")}, kept as log.message (time, rank and level read), log.unparsed, or metric.sample of a series SGLang does not write; the most frequent shapes:`,
-    ...shapes.slice(0, SHOWN_SHAPES).map((u) => `  ${count(u.count).padStart(9)}  ${u.shape}  (${u.where})`),
+    `not understood: ${plural(unparsed, "line")}${share} in ${plural(files, "file")} (kept as log.message, log.unparsed or metric.sample); the most frequent:`,
+    ...shapes.slice(0, SHOWN_SHAPES).map((u) => `  ${count(u.count).padStart(9)}  ${clip(u.shape)}  (${u.where})`),
     ...(rest > 0 ? [`  ${count(rest).padStart(9)}  lines of other shapes (--verbose or --json)`] : []),
   ];
 }
@@ -95,7 +112,7 @@ export function renderSummary(summary: IngestSummary, verbose: boolean): string 
   const inferred = summary.sources.filter((s) => s.inferred > 0);
   const lines = [
     ...(verbose ? [...summary.sources.map(sourceLine), ""] : []),
-    totals(summary),
+    ...totals(summary),
     ...notUnderstood(summary.sources),
     ...unreadLines(summary.sources),
     ...outcomeLines("refused", summary.sources.filter((s) => s.status === "refused")),

@@ -41,6 +41,30 @@ export function announce(server: RunningServer, args: z.infer<typeof ServeArgs>,
   );
 }
 
+/** How often a demo looks whether the process that started it is still there. */
+const PARENT_CHECK_MS = 250;
+
+/**
+ * Closes the server and exits on SIGINT or SIGTERM (a second one ends the
+ * process at once) and, `withParent`, also when the process that started this
+ * one is gone: npm killed, or stopped without passing the signal on, leaves
+ * no server serving and no background job running.
+ */
+export function stopWhenAsked(server: Promise<RunningServer>, withParent: boolean): void {
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    void server.then((s) => s.close(), () => undefined).finally(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  if (!withParent) return;
+  const parent = process.ppid;
+  // An orphan is adopted by another process (init or a subreaper): its parent id changes.
+  setInterval(() => process.ppid !== parent && stop(), PARENT_CHECK_MS).unref();
+}
+
 /** Command-line options checked by a schema, with the first problem as a one-line error. */
 export function parseArgs<T extends z.ZodType>(schema: T, argv: unknown): z.infer<T> {
   const parsed = schema.safeParse(argv);
@@ -54,10 +78,9 @@ export const serveCommand: CommandModule = {
   builder: (y) => serveOptions(y, { default: "data", describe: "where incidents are kept (created if missing)" }),
   handler: async (argv) => {
     const args = parseArgs(ServeArgs, argv);
-    const server = await startServer({ dataDir: args["data-dir"], port: args.port, host: args.host, allowHosts: args["allow-host"] });
-    announce(server, args, `kvrewind serving ${args["data-dir"]}`);
-    const stop = () => void server.close().then(() => process.exit(0));
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    const starting = startServer({ dataDir: args["data-dir"], port: args.port, host: args.host, allowHosts: args["allow-host"] });
+    // A server outlives the shell that started it (`kvrewind serve &`); it stops when asked.
+    stopWhenAsked(starting, false);
+    announce(await starting, args, `kvrewind serving ${args["data-dir"]}`);
   },
 };

@@ -37,6 +37,7 @@ export interface LoadSource {
   /** Clock domain of events that name no host: the host, or the source itself. */
   domain: string;
   tzOffsetMinutes: number;
+  /** The bytes the scan read and hashed: all the load reads of the file. */
   bytes: number;
 }
 
@@ -97,7 +98,8 @@ export class SourceStream {
     readonly part?: SourcePart,
   ) {
     this.sourceId = src.sourceId;
-    this.reader = new ChunkReader(src.plainPath, undefined, readBytes, part?.startByte ?? 0, part?.firstLine ?? 1);
+    // The bytes the scan read and hashed, no more: a log still being written has grown since, and its progress total is the scan's.
+    this.reader = new ChunkReader(src.plainPath, undefined, readBytes, part?.startByte ?? 0, part?.firstLine ?? 1, src.bytes);
     this.format = formatByName(src.format);
     const ctx = this.parseContext();
     if (part?.zoneFixMinutes !== undefined) ctx.zoneFixMinutes = part.zoneFixMinutes;

@@ -49,7 +49,7 @@ export class PartRowStream implements RowStream {
   ) {
     this.rows = new RowBatchBuilder(batchRows);
     for (const j of jobs) {
-      Atomics.store(counts, j.index, countLinesInRange(j.source.plainPath, j.startByte, j.endByte));
+      Atomics.store(counts, j.index, countLinesInRange(j.source.plainPath, j.startByte, j.endByte ?? j.source.bytes));
       Atomics.notify(counts, j.index);
     }
   }

@@ -1,11 +1,13 @@
 // Figures of the whole incident: its event count, the events per kind, the
 // kinds and rooms present, what identifies its current events, the clock
-// offsets, and the summary the incident list shows.
+// offsets, its extent (ranks, hosts, time span) and the summary the incident
+// list shows.
 
 import { KeyDim, rankKey } from "../blocks/blockTables.js";
 import { eventBlocks } from "../blocks/eventBlocks.js";
 import { scanEvents } from "../blocks/scan.js";
 import { getMetaJson, type IncidentDb } from "../db.js";
+import { eventRanks } from "./ranks.js";
 
 /** Microseconds added to each host's raw times at ingest (ingest/scan/clock.ts); empty before any ingest. */
 export function clockOffsets(db: IncidentDb): Record<string, number> {
@@ -33,6 +35,27 @@ export function roomsPresent(db: IncidentDb): string[] {
 
 export function eventCount(db: IncidentDb): number {
   return eventBlocks(db).events;
+}
+
+/** The ranks and hosts the incident's events name, and the span its sources' dated records cover. */
+export interface IncidentExtent {
+  /** A rank is a (host, role, TP rank): a rank's log and its probe records count once. */
+  ranks: { host: string | null; role: string | null; tp: number }[];
+  hosts: string[];
+  firstTsUs: number | null;
+  lastTsUs: number | null;
+}
+
+/** The incident's extent, from the blocks' side table and the sources table (no block is read). */
+export function incidentExtent(db: IncidentDb): IncidentExtent {
+  const keys = eventRanks(db);
+  const span = db.prepare("SELECT MIN(first_ts_us) AS first, MAX(last_ts_us) AS last FROM sources WHERE status = 'complete'").get() as { first: number | null; last: number | null };
+  return {
+    ranks: keys.flatMap((r) => (r.tp === null ? [] : [{ host: r.host, role: r.role, tp: r.tp }])),
+    hosts: [...new Set(keys.flatMap((r) => (r.host === null ? [] : [r.host])))].sort(),
+    firstTsUs: span.first,
+    lastTsUs: span.last,
+  };
 }
 
 /** What the incident list shows of an incident: its ranks, time span, violated findings per severity, top suspect. */

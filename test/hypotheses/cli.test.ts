@@ -112,15 +112,28 @@ test("analyze --json and the text report carry the same ledger: a hypotheses sec
   assert.deepEqual(counted, (["violated", "consistent", "undetermined"] as const).map((v) => out.hypotheses.filter((h) => h.verdict === v).length));
 });
 
-test("errors: a mistyped kind at its position, no hypothesis, no input, a name that is neither a file nor a hypothesis: exit 2", () => {
+test("errors: a mistyped kind at its position, no hypothesis, no input: exit 2", () => {
   const typo = kvrewind("check", "fixtures/incidents/healthy", "--expr", "every kernel.red has kv.notify before same room");
   assert.equal(typo.status, 2);
   assert.equal(typo.stderr, "kvrewind: expr:1:7: unknown kind 'kernel.red' (did you mean kernel.read?)\n");
   assert.equal(kvrewind("check", "fixtures/incidents/healthy").status, 2);
   assert.equal(kvrewind("check", "read-after-last-notify").status, 2);
-  const unknown = kvrewind("check", "fixtures/incidents/healthy", "read-after-last-notfy");
+});
+
+test("check DB NAME with a name the library does not have: exit 2, the name, the nearest one when it is a typo, and every name there is", () => {
+  const db = ingestedFixture("ab-fp8");
+  const listed = kvrewind("check", "--list").stdout.trimEnd().split("\n").map((l) => l.split(/\s+/)[0]!);
+  assert.ok(listed.length > 1);
+  const unknown = kvrewind("check", db, "no-such-name");
   assert.equal(unknown.status, 2);
-  assert.equal(unknown.stderr, "kvrewind: read-after-last-notfy: no such file, and no library hypothesis of that name (`kvrewind check --list` names them)\n");
+  assert.equal(unknown.stdout, "");
+  const [first, heading, ...names] = unknown.stderr.trimEnd().split("\n");
+  assert.equal(first, "kvrewind: no-such-name: no such file, and no library hypothesis of that name.");
+  assert.match(heading!, /^The library's hypotheses/);
+  assert.deepEqual(names.map((n) => n.trim()), listed);
+  const typo = kvrewind("check", db, "read-after-last-notfy");
+  assert.equal(typo.status, 2);
+  assert.equal(typo.stderr.split("\n")[0], "kvrewind: read-after-last-notfy: no such file, and no library hypothesis of that name (did you mean read-after-last-notify?).");
 });
 
 test("--list names every library hypothesis with its statement", () => {

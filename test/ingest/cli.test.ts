@@ -110,7 +110,8 @@ test("the default summary fits a screen: totals, the most frequent unparsed shap
   assert.equal(r.status, 3);
   const out = r.stdout.trimEnd().split("\n");
   assert.ok(out.length <= 12, `one screen, not a block per file:\n${r.stdout}`);
-  assert.match(out[0]!, /i\.db: ingested 8 of 9 inputs \(1 host, 8 ranks; 24 lines\); 24 events \(24 added\)/);
+  assert.match(out[0]!, /i\.db: ingested 8 of 9 inputs \(24 lines\); 24 events \(24 added\)/);
+  assert.match(out[1]!, /^ {2}8 ranks, 1 host \(d0\); /);
   assert.match(r.stdout, /not understood: 16 lines \(66\.7 % of records\) in 8 files/);
   assert.match(r.stdout, /\n +16 {2}Load weight end\. .* \(.*decode-tp0\.log:2\)/, "one shape, counted across the eight files");
   assert.match(r.stdout, /refused 1 input:\n {2}.*core\.dump: binary content/);

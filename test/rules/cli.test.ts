@@ -8,7 +8,7 @@ import { analysisReportSchema } from "../../analyzer/rules/finding.js";
 import { incidentDiffSchema } from "../../analyzer/rules/diff.js";
 import { abRun, healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
 import { scratchDir } from "../scratchDir.js";
-import { ingestedCopy } from "../sharedIncident.js";
+import { fixtureInputs, ingestedCopy, ingestedIncident } from "../sharedIncident.js";
 import { checkTrace, eventsOf, trackNames } from "./traceEventFormat.js";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
@@ -81,6 +81,20 @@ test("diff --json compares two incidents; analyze --baseline lets the comparison
   const conf = (rep: typeof alone) => rep.suspects.find((s) => s.cause === "stale-slot-reuse")!;
   assert.ok(conf(withBaseline).confidence > conf(alone).confidence, `${conf(withBaseline).confidence} > ${conf(alone).confidence}`);
   assert.match(conf(withBaseline).summary, /A\/B: index_k_dtype fp8 → bf16 raises corrupted-rooms/);
+});
+
+test("diff of the wedged fixture and the healthy one: a cause that depends on no run setting says so, and no list reads empty", async () => {
+  const [wedged, healthy] = await Promise.all([ingestedIncident(fixtureInputs("nixl-abort-wedge")), ingestedIncident(fixtureInputs("healthy"))]);
+  const text = kvrewind("diff", wedged, healthy);
+  assert.equal(text.status, 0, text.stderr);
+  assert.doesNotMatch(text.stdout, /\(\s*\)/, "an empty list in parentheses");
+  const diff = incidentDiffSchema.parse(JSON.parse(kvrewind("diff", wedged, healthy, "--json").stdout));
+  // The run's version differs and the stalls went from all to none, but a process crash depends on no setting a run states.
+  assert.ok(diff.settings.length > 0);
+  const crash = diff.causes.find((c) => c.cause === "process-crash")!;
+  assert.equal(crash.effect, "neutral");
+  assert.match(crash.reason, /^depends on no setting a run states; stalls 100\.0% → 0\.0%/);
+  assert.match(text.stdout, /^ {2}process-crash +neutral +depends on no setting a run states; /m);
 });
 
 test("export --format chrome-json writes a trace with named lanes, slices and queue counters", async () => {

@@ -1,12 +1,13 @@
 // `kvrewind demo` (what `npm start` runs): every fixture bundle becomes an
 // incident of the data directory, built in the background while the server
 // already answers; it stops at once on SIGTERM and resumes the work on the
-// next start.
+// next start; stopped through npm, however npm is stopped, nothing of it
+// stays running.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURES } from "./serverHarness.js";
@@ -72,23 +73,45 @@ test("demo with a relative data directory (what npm start does) builds its incid
   }
 });
 
-/** Polls until the server at `url` stops answering (true) or 10 s pass (false). */
-async function stopsAnswering(url: string): Promise<boolean> {
-  for (let i = 0; i < 50; i++) {
-    const answers = await fetch(new URL("api/incidents", url)).then(
-      () => true,
-      () => false,
-    );
-    if (!answers) return true;
+/** The processes of a process group: npm, the demo it runs, the demo's background job. */
+function groupMembers(pgid: number): string[] {
+  const ps = spawnSync("ps", ["-eo", "pid=,pgid=,args="], { encoding: "utf8" });
+  return ps.stdout.split("\n").filter((l) => l.trim().split(/\s+/)[1] === String(pgid));
+}
+
+/** Polls until `done` holds (true) or 15 s pass (false). */
+async function eventually(done: () => Promise<boolean> | boolean): Promise<boolean> {
+  for (let i = 0; i < 75; i++) {
+    if (await done()) return true;
     await new Promise((r) => setTimeout(r, 200));
   }
   return false;
 }
 
-test("stopping `npm start`'s demo through npm stops its server too (no child left serving)", async () => {
+const answers = (url: string): Promise<boolean> =>
+  fetch(new URL("api/incidents", url)).then(
+    () => true,
+    () => false,
+  );
+
+/** What `npm start` runs once the build is done, read from package.json: the command npm's shell runs. */
+function startCommand(): string {
+  const start = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const [build, demo] = start.split(" && ");
+  assert.equal(build, "npm run build");
+  return demo!;
+}
+
+/**
+ * The demo as `npm start` runs it after its build (npm, its shell running the
+ * start script's command), in a process group of its own; once its first
+ * incident's job runs, npm gets `signal`. Then the port must close and
+ * nothing of the group remain.
+ */
+async function stopThroughNpm(signal: NodeJS.Signals): Promise<void> {
   const dataDir = join(scratchDir("kvrewind-demo-npm-"), "data");
-  // Its own process group, so that whatever it leaves behind is cleaned up after the verdict.
-  const npm = spawn("npm", ["run", "--silent", "demo", "--", "--port", "0", "--data-dir", dataDir], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const command = `${startCommand()} --port 0 --data-dir '${dataDir}'`;
+  const npm = spawn("npm", ["exec", "-c", command], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     npm.stdout.on("data", (chunk: Buffer) => {
@@ -96,14 +119,16 @@ test("stopping `npm start`'s demo through npm stops its server too (no child lef
       const m = /kvrewind demo at (http:\/\/\S+)\n/.exec(out);
       if (m) resolve(m[1]!);
     });
-    npm.once("exit", (code) => reject(new Error(`npm run demo exited with ${code}`)));
+    npm.once("exit", (code) => reject(new Error(`${command} exited with ${code}`)));
   });
   const exited = new Promise<void>((resolve) => npm.once("exit", () => resolve()));
   try {
     assert.equal((await fetch(new URL("api/incidents", url))).status, 200);
-    npm.kill("SIGTERM");
+    assert.ok(await eventually(() => groupMembers(npm.pid!).some((p) => p.includes("pipeline-main"))), "no background job started");
+    npm.kill(signal);
     await exited;
-    assert.ok(await stopsAnswering(url), "the demo server still answers after npm was stopped");
+    assert.ok(await eventually(async () => !(await answers(url))), `the demo server still answers after npm got ${signal}`);
+    assert.ok(await eventually(() => groupMembers(npm.pid!).length === 0), `left running after npm got ${signal}:\n${groupMembers(npm.pid!).join("\n")}`);
   } finally {
     try {
       process.kill(-npm.pid!, "SIGKILL");
@@ -111,4 +136,10 @@ test("stopping `npm start`'s demo through npm stops its server too (no child lef
       // The group is gone: nothing was left behind.
     }
   }
-});
+}
+
+test("stopping `npm start`'s demo with SIGTERM to npm stops its server and its background job", () => stopThroughNpm("SIGTERM"));
+
+test("stopping `npm start`'s demo with SIGINT to npm alone (not its group) stops its server and its background job", () => stopThroughNpm("SIGINT"));
+
+test("npm killed outright, passing no signal on: the demo and its background job stop with it", () => stopThroughNpm("SIGKILL"));

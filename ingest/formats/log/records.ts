@@ -15,7 +15,7 @@ import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { dumpSummary, isBacktraceLine, isDumpLine, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
-import { exceptionOf, tracebackGoesOn, nextTracebackState, TRACEBACK, TracebackState } from "./traceback.js";
+import { exceptionOf, nextTracebackState, opensTraceback, TRACEBACK, tracebackGoesOn, TracebackState } from "./traceback.js";
 import { settleUnread, type RecordHead } from "./unread.js";
 
 /**
@@ -60,7 +60,7 @@ export class RecordAssembler {
     this.time = time;
     this.stamp = stamp;
     this.head = inner;
-    this.tb = inner.endsWith(TRACEBACK) ? TracebackState.frames : TracebackState.none;
+    this.tb = opensTraceback(inner) ? TracebackState.frames : TracebackState.none;
     this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
     const report = ev.kind === LogKind.schedulerWatchdog ? ev.attrs?.report : undefined;
     this.block = report === "debug-info" ? "blank" : report === "pyspy-dump" ? "prefix" : null;

@@ -41,13 +41,18 @@ export function nextTracebackState(state: TracebackState, line: string): Traceba
     // Below a bare frame, its source line; an exception line ends the traceback all the same.
     return state === TracebackState.source && !EXCEPTION_NAME.test(line) ? TracebackState.frames : TracebackState.done;
   }
-  if (state === TracebackState.done && CHAIN_MARKERS.includes(line)) return TracebackState.chained;
+  if (state === TracebackState.done && CHAIN_MARKERS.includes(line.trimEnd())) return TracebackState.chained;
   return state;
 }
 
 /** True while the next line is still the traceback's: its frames, or after a chain marker the chained traceback. */
 export function tracebackGoesOn(state: TracebackState): boolean {
   return state === TracebackState.frames || state === TracebackState.source || state === TracebackState.chained;
+}
+
+/** Whether a record's first line opens a traceback; a paste may end its lines with spaces (Markdown's line break). */
+export function opensTraceback(head: string): boolean {
+  return head.trimEnd().endsWith(TRACEBACK);
 }
 
 export interface ThreadDeath {
@@ -94,7 +99,7 @@ export function exceptionOf(head: string, lines: readonly string[]): ExceptionIn
     }
   }
   if (start < 0) {
-    if (!head.endsWith(TRACEBACK)) return null;
+    if (!opensTraceback(head)) return null;
     start = 0;
   }
   let state: TracebackState = TracebackState.frames;
@@ -102,7 +107,7 @@ export function exceptionOf(head: string, lines: readonly string[]): ExceptionIn
     const line = lines[i];
     state = nextTracebackState(state, line);
     if (state !== TracebackState.done) continue;
-    const m = EXCEPTION_LINE.exec(line);
+    const m = EXCEPTION_LINE.exec(line.trimEnd());
     if (!m) return null;
     return m[2] !== undefined ? { excType: m[1], excMessage: m[2] } : { excType: m[1] };
   }

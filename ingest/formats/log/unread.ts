@@ -51,6 +51,8 @@ export interface RecordHead {
 }
 
 const TRACEBACK = "Traceback (most recent call last):";
+/** What a traceback whose exception line was cut is, where a title would name the exception. */
+const CUT_TRACEBACK = "a Python traceback whose exception line is not in the log";
 /** A Python frame line of a traceback, its indentation possibly stripped by a paste. */
 const FRAME = /^\s*File "[^"]+", line \d+(?:,| in)/;
 /** `ValueError: …`, `zmq.error.ZMQError: …`, `KVTransferError(bootstrap_room=…): …`, `torch.OutOfMemoryError: …`. */
@@ -88,6 +90,10 @@ export function componentOfSource(source: string | undefined): TemplateComponent
 export function settleUnread(ev: ParsedEvent, head: string, more: readonly string[], how: RecordHead): void {
   // A traceback ./traceback.ts ended with its exception line keeps the level and place of the line that logged it.
   if (ev.kind === LogKind.exception && how.dialect !== null) withHead(ev, how);
+  // One it could not end (the record stops inside the frames) says so, rather than being known by its header line.
+  if (ev.kind === LogKind.exception && ev.attrs?.excType === undefined && ev.attrs?.what === undefined && isTraceback(head.trimEnd(), more)) {
+    (ev.attrs ??= {}).what = CUT_TRACEBACK;
+  }
   if (ev.kind !== LogKind.unparsed) return;
   const message = head.substring(how.msgStart).trim();
   if (isTraceback(message, more)) return asException(ev, message, more, how);
@@ -116,7 +122,7 @@ function asException(ev: ParsedEvent, message: string, more: readonly string[], 
     attrs.excType = line[1];
     if (line[3] !== undefined) attrs.excMessage = line[3];
   } else {
-    attrs.what = message.endsWith(TRACEBACK) || more.some((l) => l.startsWith(TRACEBACK)) ? "a Python traceback whose exception line is not in the log" : "Python traceback frames whose header and exception line are not in the log";
+    attrs.what = message.endsWith(TRACEBACK) || more.some((l) => l.startsWith(TRACEBACK)) ? CUT_TRACEBACK : "Python traceback frames whose header and exception line are not in the log";
   }
   attrs.failureClass ??= classifyFailure(line?.[1], line?.[3] ?? message);
   delete ev.unparsedMessage;
