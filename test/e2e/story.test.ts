@@ -244,3 +244,31 @@ test("the state panel: threads and queues before the rooms, links that say what 
   assert.ok(Math.abs((await page.locator(".bottom").boundingBox())!.height - (after - 24)) <= 2);
   assert.deepEqual(errors, []);
 });
+
+test("pinning: P on decode's rank label puts it at the top beside prefill's, named with its group; the URL keeps it; P again unpins", async () => {
+  const { page, errors } = await open();
+  const labels = page.locator(".labels .label");
+  const decodeRank = page.locator('.labels .label.depth-1[data-key^="r:d0/decode|"]').last();
+  const key = (await decodeRank.getAttribute("data-key"))!;
+  await decodeRank.focus();
+  await page.keyboard.press("p");
+  const first = labels.first();
+  assert.equal(await first.getAttribute("data-key"), key);
+  assert.match((await first.getAttribute("class"))!, /\bpinned\b/);
+  assert.match((await first.locator(".name").textContent())!, /^d0\/decode /, "a pinned rank is named with its group");
+  assert.equal(await page.locator(`.labels .label[data-key="${key}"]`).count(), 1, "it left its group");
+  // Another rank, of prefill, pinned with Shift+click, goes below it.
+  const prefillRank = page.locator('.labels .label.depth-1:not(.pinned)[data-key^="r:p0/prefill|"]').first();
+  const prefillKey = (await prefillRank.getAttribute("data-key"))!;
+  await prefillRank.click({ modifiers: ["Shift"] });
+  assert.deepEqual([await labels.nth(0).getAttribute("data-key"), await labels.nth(1).getAttribute("data-key")], [key, prefillKey]);
+  const inUrl = (k: string) => `pin=${new URLSearchParams({ k }).toString().slice(2)}`;
+  await waitForUrl(page, `${inUrl(key)}&${inUrl(prefillKey)}`);
+  await page.reload();
+  await timelineSettled(page);
+  assert.equal(await labels.first().getAttribute("data-key"), key, "reopened from the URL, still pinned");
+  await labels.first().focus();
+  await page.keyboard.press("p");
+  assert.equal(await labels.first().getAttribute("data-key"), prefillKey);
+  assert.deepEqual(errors, []);
+});

@@ -81,6 +81,10 @@ class IncidentView {
         this.view.rows = rows;
         this.saveUrlSoon();
       },
+      onPins: (pins) => {
+        this.view.pins = pins;
+        this.saveUrlSoon();
+      },
       onError: (m) => this.say(m),
     }, overviewData.gaps);
     this.overview = new Overview(overviewData, this.timeline.startUs, this.timeline.endUs, {
@@ -178,6 +182,7 @@ class IncidentView {
     this.setLabels(v.labels);
     if (v.folds) this.setFolds(true);
     this.timeline.setToggled(v.rows);
+    this.timeline.setPinned(v.pins);
     this.timeline.setFindings(this.grouped.violated);
     this.overview.setFindings(this.grouped.violated);
     if (v.finding) this.showFinding(v.finding, v.from === undefined);

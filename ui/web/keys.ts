@@ -24,6 +24,7 @@ const KEYS: [string, string][] = [
   ["G", "fold / unfold stretches with no event"],
   ["L", "show / hide names on marks"],
   ["Tab", "move between lanes, findings and panels; Enter or Space opens a lane group"],
+  ["P  or  Shift+click", "on a rank's label: pin it to the top (again: unpin)"],
   ["Esc", "clear the selected finding, close this list"],
   ["?", "show this list"],
 ];

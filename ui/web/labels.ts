@@ -19,7 +19,13 @@ function trackLabels(row: Row, tracks: CounterTrack[]): HTMLElement[] {
   });
 }
 
-export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[], tracks: CounterTrack[], onToggle: (key: string) => void): void {
+/** What a label does: open or close its row; pin or unpin its rank (P, or Shift+click). */
+export interface LabelActions {
+  toggle(key: string): void;
+  pin(key: string): void;
+}
+
+export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[], tracks: CounterTrack[], act: LabelActions): void {
   const eventsOfRow = (row: Row) => row.lanes.reduce((n, id) => n + (lanes[id]?.events ?? 0), 0);
   container.replaceChildren(
     ...rows.map((row) => {
@@ -28,10 +34,10 @@ export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[],
       const el = h(
         "div",
         {
-          class: `label depth-${row.depth}${row.open ? " open" : ""}${row.tracks.length ? " with-tracks" : ""}`,
+          class: `label depth-${row.depth}${row.open ? " open" : ""}${row.tracks.length ? " with-tracks" : ""}${row.pinned ? " pinned" : ""}`,
           "data-key": row.key,
           style: `top:${row.y}px;height:${row.h}px`,
-          title: `${row.label} — ${count} events`,
+          title: `${row.label} — ${count} events${row.depth === 1 ? (row.pinned ? " (pinned: P or Shift+click unpins)" : " (P or Shift+click pins it to the top)") : ""}`,
           tabindex: 0,
           // Groups, ranks and lanes are one tree; a row's name is its visible text (WCAG 2.5.3), open or closed is aria-expanded.
           role: "treeitem",
@@ -46,11 +52,18 @@ export function renderLabels(container: HTMLElement, rows: Row[], lanes: Lane[],
         ...trackLabels(row, tracks),
       );
       if (expandable) {
-        el.addEventListener("click", () => onToggle(row.key));
+        const pinnable = row.depth === 1;
+        el.addEventListener("click", (ev) => (pinnable && ev.shiftKey ? act.pin(row.key) : act.toggle(row.key)));
         el.addEventListener("keydown", (ev) => {
+          if (pinnable && (ev.key === "p" || ev.key === "P")) {
+            ev.preventDefault();
+            ev.stopPropagation();
+            act.pin(row.key);
+            return;
+          }
           if (ev.key !== "Enter" && ev.key !== " ") return;
           ev.preventDefault();
-          onToggle(row.key);
+          act.toggle(row.key);
         });
       }
       return el;

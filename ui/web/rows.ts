@@ -16,6 +16,8 @@ export interface Row {
   open: boolean;
   /** Counter track ids drawn in the row, one band each (LanesAnswer.counterTracks); only on a lane's own row. */
   tracks: number[];
+  /** A rank row pinned to the top, out of its group (Perfetto's pinned tracks). */
+  pinned?: boolean;
   /** Top edge and height, in content pixels. */
   y: number;
   h: number;
@@ -35,10 +37,19 @@ export function isOpen(key: string, toggled: ReadonlySet<string>): boolean {
 
 /**
  * Rows for the lanes that pass `shown` (the lane filters); a group or rank
- * with no lane shown has no row. `tracksOfLane`: the counter tracks of each lane.
+ * with no lane shown has no row. `tracksOfLane`: the counter tracks of each
+ * lane. The ranks of `pinned` (rank keys, in pin order) come first, each
+ * named with its group, and leave their groups.
  */
-export function layoutRows(allLanes: Lane[], toggled: ReadonlySet<string>, shown: (lane: Lane) => boolean = () => true, tracksOfLane: readonly (readonly number[])[] = []): Row[] {
-  const lanes = allLanes.filter(shown);
+export function layoutRows(
+  allLanes: Lane[],
+  toggled: ReadonlySet<string>,
+  shown: (lane: Lane) => boolean = () => true,
+  tracksOfLane: readonly (readonly number[])[] = [],
+  pinned: readonly string[] = [],
+): Row[] {
+  const pins = new Set(pinned);
+  const lanes = allLanes.filter((l) => shown(l) && !pins.has(rankKey(l)));
   const rows: Row[] = [];
   let y = 0;
   const push = (row: Omit<Row, "y" | "h" | "tracks">, tracks: readonly number[] = []) => {
@@ -46,6 +57,19 @@ export function layoutRows(allLanes: Lane[], toggled: ReadonlySet<string>, shown
     rows.push({ ...row, tracks: [...tracks], y, h });
     y += h;
   };
+  const pushRank = (inRank: Lane[], label: string, pinnedRank: boolean) => {
+    const rKey = rankKey(inRank[0]!);
+    const rOpen = isOpen(rKey, toggled);
+    push({ key: rKey, depth: 1, label, lanes: inRank.map((l) => l.id), component: null, open: rOpen, ...(pinnedRank && { pinned: true }) });
+    if (!rOpen) return;
+    for (const lane of inRank) {
+      push({ key: `l:${lane.id}`, depth: 2, label: lane.component, lanes: [lane.id], component: lane.component, open: false }, tracksOfLane[lane.id]);
+    }
+  };
+  for (const key of pinned) {
+    const inRank = allLanes.filter((l) => shown(l) && rankKey(l) === key);
+    if (inRank.length) pushRank(inRank, `${inRank[0]!.group} ${inRank[0]!.rank}`, true);
+  }
   let i = 0;
   while (i < lanes.length) {
     const group = lanes[i]!.group;
@@ -60,13 +84,7 @@ export function layoutRows(allLanes: Lane[], toggled: ReadonlySet<string>, shown
       const rank = inGroup[j]!.rank;
       const inRank: Lane[] = [];
       while (j < inGroup.length && inGroup[j]!.rank === rank) inRank.push(inGroup[j++]!);
-      const rKey = rankKey(inRank[0]!);
-      const rOpen = isOpen(rKey, toggled);
-      push({ key: rKey, depth: 1, label: rank, lanes: inRank.map((l) => l.id), component: null, open: rOpen });
-      if (!rOpen) continue;
-      for (const lane of inRank) {
-        push({ key: `l:${lane.id}`, depth: 2, label: lane.component, lanes: [lane.id], component: lane.component, open: false }, tracksOfLane[lane.id]);
-      }
+      pushRank(inRank, rank, false);
     }
   }
   return rows;

@@ -32,6 +32,8 @@ export interface TimelineCallbacks {
   onCursor(tsUs: number): void;
   onFlag(findingId: string): void;
   onToggle(toggled: string[]): void;
+  /** The pinned ranks changed (their keys, in pin order). */
+  onPins(pinned: string[]): void;
   onError(message: string): void;
 }
 
@@ -61,6 +63,8 @@ export class Timeline {
   private transform: ZoomTransform = zoomIdentity;
   private map = TimeMap.identity;
   private toggled = new Set<string>();
+  /** Rank keys pinned to the top, in pin order (rows.ts). */
+  private pinned: string[] = [];
   private shown: (lane: Lane) => boolean = () => true;
   rows: Row[] = [];
   rowIndex: RowIndex = { rowsOfLane: [], deepestRowOfLane: new Int32Array(0), height: 0 };
@@ -265,6 +269,18 @@ export class Timeline {
     if (row) this.labelsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(row.key)}"]`)?.focus();
   }
 
+  /** Pins a rank to the top (or unpins it), keeping the label focused. */
+  togglePin(key: string): void {
+    this.pinned = this.pinned.includes(key) ? this.pinned.filter((k) => k !== key) : [...this.pinned, key];
+    this.relayout();
+    this.cb.onPins(this.pinned);
+  }
+
+  setPinned(keys: readonly string[]): void {
+    this.pinned = [...keys];
+    this.relayout();
+  }
+
   toggleRow(key: string): void {
     if (this.toggled.has(key)) this.toggled.delete(key);
     else this.toggled.add(key);
@@ -315,10 +331,10 @@ export class Timeline {
 
   private relayout(): void {
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.["key"];
-    this.rows = layoutRows(this.lanes.lanes, this.toggled, this.shown, this.tracksOfLane);
+    this.rows = layoutRows(this.lanes.lanes, this.toggled, this.shown, this.tracksOfLane, this.pinned);
     this.rowIndex = indexRows(this.rows, this.lanes.lanes.length);
     this.content.style.height = `${this.rowIndex.height}px`;
-    renderLabels(this.labelsEl, this.rows, this.lanes.lanes, this.lanes.counterTracks, (key) => this.toggleRow(key));
+    renderLabels(this.labelsEl, this.rows, this.lanes.lanes, this.lanes.counterTracks, { toggle: (key) => this.toggleRow(key), pin: (key) => this.togglePin(key) });
     if (focused) this.labelsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
     this.rebuildMarks();
     this.wantCounters();

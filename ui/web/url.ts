@@ -16,6 +16,8 @@ export interface ViewState {
   hyp?: string;
   /** Row keys flipped from their default (see rows.ts). */
   rows: string[];
+  /** Rank keys pinned to the top, in pin order (see rows.ts). */
+  pins: string[];
   by: StepScope;
   /** Kind names and span types hidden; roles shown (empty: all); lane text. */
   hideKinds: string[];
@@ -45,6 +47,7 @@ export function readUrl(search = location.search): ViewState {
   const by = q.get("by");
   const state: ViewState = {
     rows: q.getAll("row"),
+    pins: q.getAll("pin"),
     by: by === "room" || by === "rank" || by === "page" ? by : "any",
     hideKinds: list(q.get("hide")),
     hideSpans: list(q.get("nospan")).map(Number).filter((n) => Number.isInteger(n) && n >= 0),
@@ -97,6 +100,7 @@ export function toSearch(state: ViewState): string {
   if (state.inFinding) q.set("inFinding", "1");
   if (state.notSuccess) q.set("notSuccess", "1");
   for (const key of state.rows) q.append("row", key);
+  for (const key of state.pins) q.append("pin", key);
   const s = q.toString();
   return s ? `?${s}` : "";
 }
