@@ -85,8 +85,10 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: Frame): number {
   if (f.marks) {
     // Where names are written, per row, so that no two overlap.
     const written = new Map<number, [number, number][]>();
-    drawSpans(ctx, f, written);
+    drawSpans(ctx, f);
     drawMarks(ctx, f);
+    // Names last, over bars and marks: spans' first (they are fewer and longer), then events'.
+    if (f.labels) drawSpanLabels(ctx, f, written);
     if (f.labels && f.marks.data.mode === "events") drawLabels(ctx, f, first, written);
   }
   const tracks = drawCounterTracks(ctx, f, f.counterPoints, f.counterTracks);
@@ -185,6 +187,8 @@ function drawLabels(ctx: CanvasRenderingContext2D, f: Frame, firstRow: number, w
   ctx.font = LABEL_FONT;
   ctx.fillStyle = COLORS.label;
   ctx.textBaseline = "middle";
+  // A name at the same place as on the row above (a group's row and its rank's) is written once.
+  const lastRowOf = new Map<string, number>();
   for (let r = firstRow; r < f.rows.length; r++) {
     const row = f.rows[r]!;
     const y = row.y - f.scrollTop;
@@ -199,7 +203,12 @@ function drawLabels(ctx: CanvasRenderingContext2D, f: Frame, firstRow: number, w
       const next = i + 1 < t.length ? (t[i + 1]! - f.d0) * f.scale : f.width + 200;
       if (!text[i]) continue;
       const w = textWidth(ctx, text[i]!);
-      if (x + 4 < drawnTo || next - x < w + 9 || overlaps(written.get(r), x + 4, x + 4 + w)) continue;
+      // A name that would run off the canvas's right edge is left out, not cut.
+      if (x + 4 < drawnTo || next - x < w + 9 || x + 4 + w > f.width || overlaps(written.get(r), x + 4, x + 4 + w)) continue;
+      const place = `${text[i]}\u0000${Math.round(x)}`;
+      const above = lastRowOf.get(place);
+      lastRowOf.set(place, r);
+      if (above === r - 1) continue;
       ctx.fillText(text[i]!, x + 4, y + row.h / 2 - 0.5);
       drawnTo = x + 4 + w;
     }
@@ -217,35 +226,67 @@ function lowerBound(a: Float64Array, v: number): number {
   return lo;
 }
 
-/** Spans as bars along the bottom of their row, open ones dashed, each named inside when it fits. */
-function drawSpans(ctx: CanvasRenderingContext2D, f: Frame, written: Map<number, [number, number][]>): void {
+/** A span's place on screen, or null when it is out of view. */
+function spanBox(f: Frame, i: number): { r: number; x0: number; x1: number; barY: number; h: number } | null {
+  const s = f.marks!.spans;
+  const r = s.row[i]!;
+  const row = f.rows[r];
+  if (!row) return null;
+  const y = row.y - f.scrollTop;
+  if (y + row.h < 0 || y > f.height) return null;
+  const x0 = Math.max(-2, (s.d0[i]! - f.d0) * f.scale);
+  const x1 = Math.min(f.width + 2, (s.d1[i]! - f.d0) * f.scale);
+  if (x1 < 0 || x0 > f.width) return null;
+  return { r, x0, x1, barY: y + row.h - SPAN_BAR - 1, h: row.h };
+}
+
+/** Spans as bars along the bottom of their row, open ones dashed. */
+function drawSpans(ctx: CanvasRenderingContext2D, f: Frame): void {
+  const s = f.marks!.spans;
+  for (let i = 0; i < s.n; i++) {
+    const b = spanBox(f, i);
+    if (!b) continue;
+    const type = SPAN_TYPES[s.type[i]!] ?? SPAN_TYPES[0]!;
+    ctx.fillStyle = type.colour;
+    if (type.outlined) drawOutlined(ctx, b.x0, b.barY, Math.max(2, b.x1 - b.x0));
+    else if (s.open[i]) for (let x = b.x0; x < b.x1; x += 8) ctx.fillRect(x, b.barY, Math.min(5, b.x1 - x), SPAN_BAR);
+    else ctx.fillRect(b.x0, b.barY, Math.max(1, b.x1 - b.x0), SPAN_BAR);
+  }
+}
+
+/**
+ * Each span named inside its bar where the name fits within the bar and the
+ * canvas. The same name at the same place as on the row just above (eight
+ * ranks waiting in one collective) is written once, on the first of them.
+ */
+function drawSpanLabels(ctx: CanvasRenderingContext2D, f: Frame, written: Map<number, [number, number][]>): void {
   const s = f.marks!.spans;
   ctx.font = LABEL_FONT;
   ctx.textBaseline = "bottom";
+  ctx.fillStyle = COLORS.label;
+  const names: { text: string; at: number; w: number; r: number; y: number }[] = [];
   for (let i = 0; i < s.n; i++) {
-    const row = f.rows[s.row[i]!];
-    if (!row) continue;
-    const y = row.y - f.scrollTop;
-    if (y + row.h < 0 || y > f.height) continue;
-    const x0 = Math.max(-2, (s.d0[i]! - f.d0) * f.scale);
-    const x1 = Math.min(f.width + 2, (s.d1[i]! - f.d0) * f.scale);
-    if (x1 < 0 || x0 > f.width) continue;
-    const barY = y + row.h - SPAN_BAR - 1;
-    const type = SPAN_TYPES[s.type[i]!] ?? SPAN_TYPES[0]!;
-    ctx.fillStyle = type.colour;
-    if (type.outlined) drawOutlined(ctx, x0, barY, Math.max(2, x1 - x0));
-    else if (s.open[i]) for (let x = x0; x < x1; x += 8) ctx.fillRect(x, barY, Math.min(5, x1 - x), SPAN_BAR);
-    else ctx.fillRect(x0, barY, Math.max(1, x1 - x0), SPAN_BAR);
     const text = s.text[i]!;
-    if (!f.labels || !text || row.h < 13) continue;
+    const b = text ? spanBox(f, i) : null;
+    if (!b || b.h < 13) continue;
     const w = textWidth(ctx, text);
-    const at = Math.max(x0, 0) + 8;
-    const taken = written.get(s.row[i]!);
-    if (x1 - at < w + 3 || overlaps(taken, at - 4, at + w + 4)) continue;
-    ctx.fillStyle = COLORS.label;
-    ctx.fillText(text, at, barY);
-    if (taken) taken.push([at - 4, at + w + 4]);
-    else written.set(s.row[i]!, [[at - 4, at + w + 4]]);
+    const at = Math.max(b.x0, 0) + 8;
+    if (Math.min(b.x1, f.width) - at >= w + 3) names.push({ text, at, w, r: b.r, y: b.barY });
+  }
+  // In row order, so that a repeat is known by the row above it.
+  names.sort((a, b) => a.r - b.r);
+  /** Per name and pixel: the last row it stood on, written or left out as a repeat. */
+  const lastRowOf = new Map<string, number>();
+  for (const n of names) {
+    const taken = written.get(n.r);
+    if (overlaps(taken, n.at - 4, n.at + n.w + 4)) continue;
+    const place = `${n.text}\u0000${Math.round(n.at)}`;
+    const above = lastRowOf.get(place);
+    lastRowOf.set(place, n.r);
+    if (above === n.r - 1) continue;
+    ctx.fillText(n.text, n.at, n.y);
+    if (taken) taken.push([n.at - 4, n.at + n.w + 4]);
+    else written.set(n.r, [[n.at - 4, n.at + n.w + 4]]);
   }
 }
 
