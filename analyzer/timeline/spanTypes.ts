@@ -18,6 +18,8 @@ export const SpanTypes = {
   request: 5,
   /** A rank inside a collective, enter to exit. */
   collective: 6,
+  /** A reader waiting on a HiCache layer, hicache.wait to that layer's hicache.layer. */
+  hicacheWait: 7,
 } as const;
 
 export type SpanTypeName = keyof typeof SpanTypes;

@@ -58,11 +58,13 @@ const KVPOLL = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "S
 
 const DETAIL_KINDS = [
   "sched.iter", "coll.enter", "coll.exit", "boot.msg", "kv.poll", "kv.post", "kv.notify", "kv.done", "kv.alloc", "kv.free",
-  "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash",
+  "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash", "hicache.load", "hicache.wait", "hicache.layer",
 ] as const;
 
 /** Kinds whose name or span comes from their attributes. */
-const NEEDS_ATTRS: ReadonlySet<string> = new Set(["sched.iter", "coll.enter", "coll.exit", "boot.msg", "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash"]);
+const NEEDS_ATTRS: ReadonlySet<string> = new Set([
+  "sched.iter", "coll.enter", "coll.exit", "boot.msg", "kv.timeout", "pd.transfer_failed", "pd.timeout_warning", "xfer.timeout", "log.exception", "proc.crash", "hicache.load", "hicache.wait", "hicache.layer",
+]);
 
 const str = (v: unknown) => (typeof v === "string" && v.length > 0 && v.length <= 40 ? v : undefined);
 
@@ -147,6 +149,13 @@ interface Opened {
   unended: string;
 }
 
+/** The slot and layer a HiCache wait or layer completion names. */
+function hicacheLayerOf(attrs: Record<string, unknown> | null, layer: number | null): { key: string; name: string } | undefined {
+  const slot = attrs?.["slot"];
+  if (layer === null) return undefined;
+  return { key: `${typeof slot === "number" ? slot : "?"}/${layer}`, name: `layer ${layer}${typeof slot === "number" ? ` of slot ${slot}` : ""}` };
+}
+
 /** The group, op and sequence number of a collective's enter or exit. */
 function collectiveOf(attrs: Record<string, unknown> | null): { key: string; name: string } | undefined {
   const group = attrs?.["group"];
@@ -169,7 +178,9 @@ export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColum
     spans.push({ start: at.ts[start.pos]!, end: ts, lane, type: start.type, open: false, seq, label: table.id(start.ended), room: start.room });
   };
   // In seq order: the pairing below needs each start before its end.
-  for (const [seq, kind, room, chunk, state, attrs] of detailRows(db, DETAIL_KINDS, NEEDS_ATTRS)) {
+  /** The HiCache layers loaded since their slot's load began, per lane: a wait on one of them is over at once. */
+  const loaded = new Set<string>();
+  for (const [seq, kind, room, chunk, state, attrs, layerColumn] of detailRows(db, DETAIL_KINDS, NEEDS_ATTRS)) {
     const pos = at.posOf(seq);
     if (pos === undefined) continue;
     labelOf[pos] = table.id(labelFor(kind, chunk, state, attrs));
@@ -190,6 +201,21 @@ export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColum
     } else if (kind === "coll.exit") {
       const coll = collectiveOf(attrs);
       if (coll) close(`coll ${coll.key}:${lane}`, seq, ts, lane);
+    } else if (kind === "hicache.load") {
+      const slot = `${String(attrs?.["slot"] ?? "?")}/`;
+      for (const key of loaded) if (key.startsWith(slot) && key.endsWith(`:${lane}`)) loaded.delete(key);
+    } else if (kind === "hicache.wait") {
+      // A reader waits on a HiCache layer until that layer's load completes (docs/hicache-indexk.md §1.1).
+      const layer = hicacheLayerOf(attrs, layerColumn);
+      if (layer && !loaded.has(`${layer.key}:${lane}`)) {
+        opened.set(`hicache ${layer.key}:${lane}`, { seq, pos, room, type: SpanTypes.hicacheWait, ended: `waiting on ${layer.name}`, unended: `${layer.name} never loaded` });
+      }
+    } else if (kind === "hicache.layer") {
+      const layer = hicacheLayerOf(attrs, layerColumn);
+      if (layer) {
+        loaded.add(`${layer.key}:${lane}`);
+        close(`hicache ${layer.key}:${lane}`, seq, ts, lane);
+      }
     }
     const wait = waitOf(attrs, state);
     if (wait) {

@@ -11,7 +11,7 @@ import { writeTimelineColumns } from "../../store/writeDerived.js";
 import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timelineIndex.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */
-const LAYOUT = 5;
+const LAYOUT = 6;
 
 interface Header {
   layout: typeof LAYOUT;

@@ -40,7 +40,7 @@ export function timelineRows(db: IncidentDb): { count: number; maxSeq: number; e
 }
 
 /** What the timeline draws names and spans from, for the events of some kinds only. */
-export type DetailRow = [seq: number, kind: string, room: string | null, chunk: number | null, state: number | null, attrs: Record<string, unknown> | null];
+export type DetailRow = [seq: number, kind: string, room: string | null, chunk: number | null, state: number | null, attrs: Record<string, unknown> | null, layer: number | null];
 
 /**
  * seq, kind, room, chunk and state of the events of `kinds`, in seq order,
@@ -52,7 +52,7 @@ export function detailRows(db: IncidentDb, kinds: readonly string[], withAttrs: 
   if (kinds.length === 0) return rows;
   scanEvents(db, { kinds }, (ev) => {
     const kind = ev.kind;
-    rows.push([ev.seq, kind, ev.room, ev.chunk, ev.state, withAttrs.has(kind) ? ev.attrs : null]);
+    rows.push([ev.seq, kind, ev.room, ev.chunk, ev.state, withAttrs.has(kind) ? ev.attrs : null, ev.layer]);
   });
   return rows;
 }

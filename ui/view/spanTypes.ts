@@ -27,6 +27,7 @@ const LOOKS: Record<SpanTypeName, SpanType> = {
   },
   request: { name: "trace request", colour: "rgba(250, 210, 150, 0.45)" },
   collective: { name: "inside a collective", colour: "rgba(224, 189, 94, 0.7)" },
+  hicacheWait: { name: "waiting on a HiCache layer", colour: "rgba(60, 182, 216, 0.75)" },
 };
 
 /** The looks of each span type, by its number. */
