@@ -5,7 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fixtureTarGz, uploadFiles, waitForIncident } from "../ui/serverHarness.js";
+import { fixtureTarGz, tarGz, uploadFiles, waitForIncident } from "../ui/serverHarness.js";
 import { openPage, serverAndBrowser, timelineSettled } from "./browserHarness.js";
 
 const env = serverAndBrowser();
@@ -52,5 +52,20 @@ test("after an upload the status line follows it: a name taken already is said, 
   await page.locator(".upload-status a", { hasText: "open healthy" }).click();
   await timelineSettled(page);
   assert.match(page.url(), /incident=healthy-2/);
+  assert.deepEqual(errors, []);
+});
+
+test("a failed upload's row stays one line high, with its reason folded, and offers no Re-analyze", async () => {
+  const up = await uploadFiles(env.server, [{ name: "empty.tar.gz", content: await tarGz([]) }]);
+  const id = (up.body.incident as { id: string }).id;
+  assert.equal((await waitForIncident(env.server, id))["status"], "failed");
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  const row = page.locator(`tr.incident[data-id="${id}"]`);
+  await row.waitFor();
+  assert.equal(await row.locator("button.reanalyze").isDisabled(), true);
+  // As tall as a ready incident's row give or take a line: the reason's first words, the rest behind a click.
+  const ready = page.locator('tr.incident[data-status="ready"]').first();
+  const [failedH, readyH] = [(await row.boundingBox())!.height, (await ready.boundingBox())!.height];
+  assert.ok(failedH <= readyH + 20, `failed row ${failedH} px, a ready one ${readyH} px: ${JSON.stringify(await row.innerText())}`);
   assert.deepEqual(errors, []);
 });

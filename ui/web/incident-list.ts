@@ -180,7 +180,12 @@ function incidentRow(i: IncidentRecord, open: (id: string) => void, act: (what: 
     h(
       "td",
       { class: "actions" },
-      h("button", { class: "reanalyze", disabled: !ready && i.status !== "failed", title: "ingest and analyze again", onclick: () => void act("reanalyze", i) }, "Re-analyze"),
+      // A failed incident's inputs gave nothing to analyze: running it again cannot help, uploading a new bundle can.
+      h(
+        "button",
+        { class: "reanalyze", disabled: !ready, title: i.status === "failed" ? "it failed: delete it and upload the bundle again" : "ingest and analyze again", onclick: () => void act("reanalyze", i) },
+        "Re-analyze",
+      ),
       h("button", { class: "delete", title: "delete the incident and its files", onclick: () => void act("delete", i) }, "Delete"),
     ),
   );
@@ -194,7 +199,7 @@ function errorText(error: string): HTMLElement {
   return h("details", { class: "error" }, h("summary", {}, short), h("pre", {}, error));
 }
 
-const ERROR_HEAD = 160;
+const ERROR_HEAD = 60;
 
 /** The uploaded folder's name, or the single file's, as the incident's name. */
 function incidentName(names: string[]): string {
