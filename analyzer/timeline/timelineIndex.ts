@@ -48,6 +48,12 @@ export interface TimelineIndex {
   posOfSeq: Uint32Array;
   firstTsUs: number | null;
   lastTsUs: number | null;
+  /**
+   * Where the records whose time is unknown are drawn, apart before every
+   * dated one (UNKNOWN_LEAD ahead of the first); null when there are none,
+   * or when nothing is dated (then their order is all there is).
+   */
+  unknownTsUs: number | null;
 }
 
 /** An empty stretch worth folding is at least 1 s and 1% of the incident; the 32 longest are kept. */
@@ -56,7 +62,34 @@ const GAP_MIN_SHARE = 0.01;
 const GAP_MAX = 32;
 
 /** The columns read straight from the events, before spans, labels and counters are built on them. */
-type ScannedEvents = Pick<TimelineIndex, "lanes" | "kinds" | "ts" | "seq" | "lane" | "kind" | "tone" | "timeQuality" | "posOfSeq">;
+type ScannedEvents = Pick<TimelineIndex, "lanes" | "kinds" | "ts" | "seq" | "lane" | "kind" | "tone" | "timeQuality" | "posOfSeq" | "unknownTsUs">;
+
+/** How far before the first dated record the undated ones are drawn: 2 % of the dated span, at least a second. */
+const UNKNOWN_LEAD_SHARE = 0.02;
+const UNKNOWN_LEAD_MIN_US = 1e6;
+
+/**
+ * Moves the records whose time is unknown (TimeQuality.unknown) to one place
+ * before every dated record, so that the timeline draws them apart instead of
+ * at their place in the order (a thread's death from a `--previous` capture
+ * shown minutes late). Returns that place, or null when nothing moved.
+ */
+function setApart(ts: Float64Array, time: Uint8Array): number | null {
+  let first = Infinity;
+  let last = -Infinity;
+  let unknown = 0;
+  for (let i = 0; i < ts.length; i++) {
+    if (time[i] === TimeQuality.unknown) unknown++;
+    else {
+      first = Math.min(first, ts[i]!);
+      last = Math.max(last, ts[i]!);
+    }
+  }
+  if (unknown === 0 || first === Infinity) return null;
+  const at = first - Math.max(UNKNOWN_LEAD_MIN_US, (last - first) * UNKNOWN_LEAD_SHARE);
+  for (let i = 0; i < ts.length; i++) if (time[i] === TimeQuality.unknown) ts[i] = at;
+  return at;
+}
 
 /** The model's landings as columns, in landing order. */
 export interface LandingColumns {
@@ -171,6 +204,8 @@ function scanEvents(db: IncidentDb): ScannedEvents {
     renumber[oldId] = displayId.get(laneKey(p))!;
   });
 
+  const unknownTsUs = setApart(rawTs, rawTime);
+  if (unknownTsUs !== null) sorted = false;
   const order = new Uint32Array(n);
   for (let j = 0; j < n; j++) order[j] = j;
   if (!sorted) order.sort((a, b) => rawTs[a]! - rawTs[b]! || rawSeq[a]! - rawSeq[b]!);
@@ -192,7 +227,7 @@ function scanEvents(db: IncidentDb): ScannedEvents {
     timeQuality[j] = rawTime[from]!;
     posOfSeq[seq[j]!] = j;
   }
-  return { lanes, kinds: [...kindIds.keys()], ts, seq, lane, kind, tone, timeQuality, posOfSeq };
+  return { lanes, kinds: [...kindIds.keys()], ts, seq, lane, kind, tone, timeQuality, posOfSeq, unknownTsUs };
 }
 
 export function positionOfSeq(idx: TimelineIndex, seq: number): number | undefined {

@@ -11,7 +11,7 @@ import { writeTimelineColumns } from "../../store/writeDerived.js";
 import { ABSENT, buildTimelineIndex, type TimelineIndex } from "./timelineIndex.js";
 
 /** Bump when the columns or the header below change: a timeline stored by other code is built again. */
-const LAYOUT = 6;
+const LAYOUT = 7;
 
 interface Header {
   layout: typeof LAYOUT;
@@ -22,6 +22,7 @@ interface Header {
   counterTracks: TimelineIndex["counters"]["tracks"];
   gaps: [number, number][];
   shortSpanUs: number;
+  unknownTsUs: number | null;
   maxSeq: number;
 }
 
@@ -74,6 +75,7 @@ export function storeTimelineIndex(db: IncidentDb, landings?: readonly TransferL
     counterTracks: index.counters.tracks,
     gaps: index.gaps,
     shortSpanUs: index.shortSpanUs,
+    unknownTsUs: index.unknownTsUs,
     maxSeq: index.posOfSeq.length - 1,
   };
   const columns = Object.fromEntries(Object.entries(COLUMNS).map(([name, [, of]]) => [name, of(index)]));
@@ -107,6 +109,7 @@ export function storedTimelineIndex(db: IncidentDb): TimelineIndex | undefined {
     spanRooms: header.spanRooms,
     gaps: header.gaps,
     shortSpanUs: header.shortSpanUs,
+    unknownTsUs: header.unknownTsUs,
     ts,
     seq,
     lane: col("lane"),

@@ -72,3 +72,22 @@ test("Fit on an incident whose events end with one far outlier folds the empty h
   assert.equal(await page.locator(".toggle.folds").getAttribute("aria-pressed"), "true");
   assert.deepEqual(errors, []);
 });
+
+test("records of unknown time are drawn apart, under a 'time unknown' mark on the axis, before the first dated time", async () => {
+  const dated = "[2026-06-11 14:00:01 DP0 TP1] Prefill batch, #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.02, #running-req: 1, #queue-req: 0\n";
+  const undated = "Exception in thread Thread-3 (bootstrap_thread):\nTraceback (most recent call last):\n  File \"/usr/lib/python3.12/threading.py\", line 1075, in _bootstrap_inner\n    self.run()\nAssertionError\n";
+  const up = await uploadFiles(env.server, [
+    { name: "pod/sglang-prefill-0/prefill-tp1.log", content: dated },
+    { name: "pod/sglang-prefill-0/previous-tp1.log", content: undated },
+  ], "?name=undated-capture");
+  const id = (up.body.incident as { id: string }).id;
+  assert.equal((await waitForIncident(env.server, id))["status"], "ready");
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?incident=${encodeURIComponent(id)}`);
+  await timelineSettled(page);
+  const unknown = page.locator("svg.axis g.tick.fold text", { hasText: "time unknown" });
+  assert.equal(await unknown.count(), 1);
+  const ticks = await page.locator("svg.axis g.tick:not(.fold)").evaluateAll((els) => els.map((e) => Number((e as unknown as { getAttribute(n: string): string }).getAttribute("transform").match(/translate\(([\d.-]+)/)![1])));
+  const unknownX = Number((await page.locator("svg.axis g.tick.fold", { has: page.locator("text", { hasText: "time unknown" }) }).getAttribute("transform"))!.match(/translate\(([\d.-]+)/)![1]);
+  assert.ok(ticks.every((x) => x > unknownX), "every clock time stands right of the undated records");
+  assert.deepEqual(errors, []);
+});

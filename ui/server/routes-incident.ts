@@ -80,6 +80,8 @@ export function incidentRoutes(registry: Registry): Router {
       counterTracks: idx.counters.tracks.map(({ lane, series, metric, rate }) => ({ lane, series, metric, rate })),
       firstTsUs: idx.firstTsUs,
       lastTsUs: idx.lastTsUs,
+      unknownTsUs: idx.unknownTsUs,
+      datedFromUs: firstDated(idx),
       events: idx.ts.length,
     });
   });
@@ -159,4 +161,12 @@ export function incidentRoutes(registry: Registry): Router {
   });
 
   return router;
+}
+
+/** The first dated record's time: the records of unknown time come first, all at the index's unknownTsUs. */
+function firstDated(idx: { ts: Float64Array; unknownTsUs: number | null; firstTsUs: number | null }): number | null {
+  if (idx.unknownTsUs === null) return idx.firstTsUs;
+  let i = 0;
+  while (i < idx.ts.length && idx.ts[i] === idx.unknownTsUs) i++;
+  return i < idx.ts.length ? idx.ts[i]! : null;
 }

@@ -15,6 +15,8 @@ export interface AxisView {
   map: TimeMap;
   originUs: number;
   width: number;
+  /** Where records of unknown time are drawn (apart, before the dated ones), or null. */
+  unknownUs: number | null;
 }
 
 interface Tick {
@@ -46,7 +48,15 @@ export function renderAxis(svg: SVGSVGElement, v: AxisView): void {
     if (px < 40) continue;
     const { values, step } = wallClockTicks(v.map.toT(a), v.map.toT(b), Math.max(1, Math.floor(px / PX_PER_TICK)));
     const x = scaleLinear().domain([v.map.toT(a), v.map.toT(b)]).range([xOfD(a), xOfD(b)]);
-    for (const t of values) ticks.push({ key: `t${t}`, x: x(t), text: formatClock(t, step), title: `${formatOffset(t - v.originUs, step)} from the first event`, fold: false });
+    for (const t of values) {
+      // Before the first dated record lies only the place of the undated ones: no clock time there.
+      if (v.unknownUs !== null && t < v.originUs) continue;
+      ticks.push({ key: `t${t}`, x: x(t), text: formatClock(t, step), title: `${formatOffset(t - v.originUs, step)} from the first event`, fold: false });
+    }
+  }
+  if (v.unknownUs !== null) {
+    const d = v.map.toD(v.unknownUs);
+    if (d >= v.d0 && d <= v.d1) ticks.push({ key: "unknown", x: xOfD(d), text: "time unknown", title: "records whose file has no dated line, drawn apart from the dated ones", fold: true });
   }
   for (const g of folds) {
     const x = (xOfD(g.d0) + xOfD(g.d1)) / 2;

@@ -64,7 +64,7 @@ class IncidentView {
     private readonly overviewData: OverviewAnswer,
     private readonly view: ViewState & { incident: string },
   ) {
-    const origin = lanes.firstTsUs ?? 0;
+    const origin = lanes.datedFromUs ?? lanes.firstTsUs ?? 0;
     const palette = new Palette(lanes);
     this.grouped = groupFindings(findings.findings, findings.suspects);
     this.timeline = new Timeline(id, lanes, palette, {
@@ -160,7 +160,7 @@ class IncidentView {
 
   private header(name: string, dialog: HTMLDialogElement): HTMLElement {
     const l = this.lanes;
-    const span = l.firstTsUs !== null && l.lastTsUs !== null ? formatDuration(l.lastTsUs - l.firstTsUs) : "empty";
+    const span = l.datedFromUs !== null && l.lastTsUs !== null ? formatDuration(l.lastTsUs - l.datedFromUs) : "empty";
     return h(
       "header",
       { class: "incident-header" },

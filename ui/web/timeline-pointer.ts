@@ -117,7 +117,7 @@ export class TimelinePointer {
         ? `${hit.text} — click for its line`
         : "count" in hit
           ? `${formatCount(hit.count)} events — click to zoom in`
-          : `${lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${timeOf(hit, lanes.firstTsUs ?? 0)}`;
+          : `${lanes.kinds[hit.kind] ?? "?"} · seq ${hit.seq} · ${timeOf(hit, lanes.datedFromUs ?? lanes.firstTsUs ?? 0)}`;
     tip.hidden = false;
     const box = this.t.canvas.getBoundingClientRect();
     tip.style.transform = `translate(${Math.min(this.t.width - 260, ev.clientX - box.left + 12)}px, ${ev.clientY - box.top + 14}px)`;

@@ -405,7 +405,7 @@ export class Timeline {
     });
     this.element.dataset["tracks"] = String(tracksDrawn);
     this.flags.place({ rows: this.rows, index: this.rowIndex, scrollTop: this.tracks.scrollTop, xOf: (t) => (this.map.toD(t) - d0) * scale, width: this.width, height: this.height });
-    renderAxis(this.axisSvg, { d0, d1, map: this.map, originUs: this.lanes.firstTsUs ?? 0, width: this.width });
+    renderAxis(this.axisSvg, { d0, d1, map: this.map, originUs: this.lanes.datedFromUs ?? this.lanes.firstTsUs ?? 0, width: this.width, unknownUs: this.lanes.unknownTsUs });
     const [from, to] = this.window;
     this.spanLabel.textContent = `window ${formatDuration(to - from)}`;
     this.element.dataset["from"] = String(Math.floor(from));

@@ -29,6 +29,10 @@ export interface LanesAnswer {
   counterTracks: CounterTrack[];
   firstTsUs: number | null;
   lastTsUs: number | null;
+  /** Where records of unknown time are drawn, apart before the dated ones; null when there are none. */
+  unknownTsUs: number | null;
+  /** The first dated record's time: the reference of offsets. */
+  datedFromUs: number | null;
   events: number;
 }
 
