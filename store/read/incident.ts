@@ -3,7 +3,7 @@
 // offsets, its extent (ranks, hosts, time span) and the summary the incident
 // list shows.
 
-import { KeyDim, rankKey } from "../blocks/blockTables.js";
+import { KeyDim } from "../blocks/blockTables.js";
 import { eventBlocks } from "../blocks/eventBlocks.js";
 import { scanEvents } from "../blocks/scan.js";
 import { getMetaJson, type IncidentDb } from "../db.js";
@@ -69,13 +69,8 @@ export interface SummaryFigures {
 }
 
 export function summaryFigures(db: IncidentDb): SummaryFigures {
-  const ranks = new Map<string, SummaryFigures["ranks"][number]>();
-  scanEvents(db, {}, (ev) => {
-    const tp = ev.tp;
-    if (tp === null) return;
-    const key = rankKey(ev.host, ev.role, tp);
-    if (!ranks.has(key)) ranks.set(key, { host: ev.host, role: ev.role, tp });
-  });
+  // The ranks from the blocks' side table, as incidentExtent reads them: no event is decoded.
+  const ranks = incidentExtent(db).ranks;
   const list = eventBlocks(db).list;
   const span = {
     first: list.length === 0 ? null : Math.min(...list.map((b) => b.minTsUs)),
@@ -86,7 +81,7 @@ export function summaryFigures(db: IncidentDb): SummaryFigures {
   for (const row of bySeverity) violatedBySeverity[row.severity] = row.n;
   const top = db.prepare("SELECT cause, confidence, body FROM suspects ORDER BY rank LIMIT 1").get() as { cause: string; confidence: number; body: string } | undefined;
   const topSuspect = top && { cause: top.cause, confidence: top.confidence, summary: String((JSON.parse(top.body) as { summary?: unknown }).summary ?? "") };
-  return { ranks: [...ranks.values()], firstTsUs: span.first, lastTsUs: span.last, violatedBySeverity, topSuspect };
+  return { ranks, firstTsUs: span.first, lastTsUs: span.last, violatedBySeverity, topSuspect };
 }
 
 /** What identifies the current events: the ingested sources (id, sha256, events) and the seq range. */
