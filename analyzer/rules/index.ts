@@ -31,7 +31,7 @@ import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
 import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
 import { replayIncident, type ReplaySummary } from "../replay/replay.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
-import { rankSuspects, type AbEvidence, type IndexKEvidence, type NumberedFinding } from "./suspects.js";
+import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { profileSigns } from "../replay/derivedSigns.js";
 import { staleSlotReuse } from "./staleSlotReuse.js";
 import { earlyReleases } from "./roomTimeouts.js";
@@ -61,17 +61,17 @@ export const RULES: readonly Rule[] = [
 const INDEX_K_FIELDS: readonly string[] = ["indexKDtype", "indexKPageSize", "hostIndexKPageStride", "indexKBytesPerTokenConfigured"];
 
 /**
- * Whether the model keeps an index-K cache: a record that states an index-K
- * setting or touches the index-K buffer shows it; a server_args line naming a
- * model without sparse attention shows there is none; otherwise unknown.
+ * Whether a record shows the model keeps an index-K cache: one that states an
+ * index-K setting or touches the index-K buffer, the NSA host-pool line, the
+ * loaded model class or the server_args model path (replay/logSigns.ts).
  */
-function indexKEvidence(evidence: Evidence, findings: readonly NumberedFinding[], replay: ReplayEvidence | undefined): IndexKEvidence {
-  if (replay?.stated.some((f) => INDEX_K_FIELDS.includes(f))) return "shown";
-  if (Object.keys(evidence.config().flat()).some((k) => k.startsWith("index_k"))) return "shown";
-  if (findings.some((f) => f.draft.facts?.buffer === "index_k")) return "shown";
-  const named = profileSigns(evidence.db).filter((s) => s.indexK !== undefined);
-  if (named.some((s) => s.indexK)) return "shown";
-  return named.length > 0 ? "absent" : "unknown";
+function showsIndexK(evidence: Evidence, findings: readonly NumberedFinding[], replay: ReplayEvidence | undefined): boolean {
+  return (
+    (replay?.stated.some((f) => INDEX_K_FIELDS.includes(f)) ?? false) ||
+    Object.keys(evidence.config().flat()).some((k) => k.startsWith("index_k")) ||
+    findings.some((f) => f.draft.facts?.buffer === "index_k") ||
+    profileSigns(evidence.db).some((s) => s.indexK === true)
+  );
 }
 
 export interface AnalyzeOptions {
@@ -141,7 +141,7 @@ export function judge(db: IncidentDb, opts: AnalyzeOptions = {}): Judged {
     rules: perRule,
     ...(opts.ab && { ab: opts.ab }),
     ...(opts.replay && { stated: opts.replay.stated }),
-    indexK: indexKEvidence(evidence, numbered, opts.replay),
+    indexKShown: showsIndexK(evidence, numbered, opts.replay),
   });
   return {
     analysis: {

@@ -75,11 +75,9 @@ export interface SuspectContext {
   ab?: AbEvidence;
   /** Profile settings the incident states (a flag, a config record, a log line); absent: only config records count. */
   stated?: readonly string[];
-  /** Whether the model keeps an index-K cache: shown by a record, absent by a named model without one, or unknown. */
-  indexK?: IndexKEvidence;
+  /** A record shows the model keeps an index-K cache (an index-K setting or buffer, an NSA model); otherwise no index-K advice. */
+  indexKShown?: boolean;
 }
-
-export type IndexKEvidence = "shown" | "absent" | "unknown";
 
 export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectContext): Suspect[] {
   const { config, ab } = ctx;
@@ -133,7 +131,7 @@ function falsifyOf(cause: CauseId, ctx: SuspectContext): string {
   switch (cause) {
     case "transfer-saturation":
       // A model without index-K (or not shown to have one) has no index-K dtype to try.
-      if (ctx.indexK !== "shown") return "Rerun with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE) at the same concurrency: timeouts must drop.";
+      if (!ctx.indexKShown) return "Rerun with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE) at the same concurrency: timeouts must drop.";
       return dtype
         ? FALSIFY[cause]
         : "Rerun with more transfer queues (SGLANG_DISAGGREGATION_QUEUE_SIZE) at the same concurrency: timeouts must drop. The index-K dtype is assumed (no record states it): read it from the launch command before trying a dtype.";
