@@ -445,7 +445,8 @@ class IncidentView {
     if (from === undefined) {
       // Nothing to step from yet: the keyboard places the cursor at the edge of the window it steps into.
       const [start, end] = this.timeline.window;
-      const first = this.lanes.firstTsUs ?? start;
+      // The first dated record: the undated ones are drawn apart before it, but have no time to place a cursor at.
+      const first = this.lanes.datedFromUs ?? this.lanes.firstTsUs ?? start;
       const last = this.lanes.lastTsUs ?? end;
       await this.cursorAtTime(dir === "next" ? Math.max(start, first) : Math.min(end, last));
       this.say(`Cursor placed at the ${dir === "next" ? "start" : "end"} of the window; [ and ] step from there.`);
