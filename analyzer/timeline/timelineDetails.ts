@@ -14,10 +14,13 @@
 //   wait      a timeout's wait, back from its line by the time it names
 //             (`timed out after 300.0s in KVPoll.WaitingForInput`, a probe
 //             kv.timeout's after_s): the state the line implies held that long;
+//   hicacheWait  a reader waiting on a HiCache layer still loading, from its
+//             hicache.wait to that slot's layer completing on its rank;
 //   stage     a trace span, start to end (stageSlices.ts).
 
 import type { IncidentDb } from "../../store/db.js";
 import { detailRows } from "../../store/read/records.js";
+import { KVPOLL_NAMES } from "../../domain/vocabulary.js";
 import type { LandingColumns } from "./timelineIndex.js";
 import { SpanTypes } from "./spanTypes.js";
 import { stageSlices } from "./stageSlices.js";
@@ -54,7 +57,6 @@ export interface Placement {
   lastTsUs: number;
 }
 
-const KVPOLL = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"];
 
 const DETAIL_KINDS = [
   "sched.iter", "coll.enter", "coll.exit", "boot.msg", "kv.poll", "kv.post", "kv.notify", "kv.done", "kv.alloc", "kv.free",
@@ -78,7 +80,7 @@ function labelFor(kind: string, chunk: number | null, state: number | null, attr
     case "boot.msg":
       return str(attrs?.["kind"]);
     case "kv.poll":
-      return state === null ? undefined : KVPOLL[state];
+      return state === null ? undefined : KVPOLL_NAMES[state];
     case "kv.post":
       return chunk === null ? undefined : `post c${chunk}`;
     case "kv.notify":
@@ -100,7 +102,7 @@ function labelFor(kind: string, chunk: number | null, state: number | null, attr
 function waitOf(attrs: Record<string, unknown> | null, state: number | null): { seconds: number; in: string | undefined } | undefined {
   const s = attrs?.["timeoutS"] ?? attrs?.["after_s"];
   if (typeof s !== "number" || !(s > 0)) return undefined;
-  return { seconds: s, in: str(attrs?.["timeoutState"]) ?? (state !== null ? KVPOLL[state] : undefined) };
+  return { seconds: s, in: str(attrs?.["timeoutState"]) ?? (state !== null ? KVPOLL_NAMES[state] : undefined) };
 }
 
 class LabelTable {

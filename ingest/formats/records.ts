@@ -2,7 +2,7 @@
 // identity fields, page ranges, KVPoll states, detection of JSON heads.
 
 import { type ParsedEvent, type ParseIssue } from "../../domain/event.js";
-import { ROLES, type Role } from "../../domain/vocabulary.js";
+import { KVPOLL_NAMES, ROLES, type Role } from "../../domain/vocabulary.js";
 import type { LineParser } from "./format.js";
 import { readFlatJsonObject } from "./flatJson.js";
 import { intFromValue, parseJsonExact } from "./numerals.js";
@@ -43,12 +43,11 @@ export function pageHull(pages: unknown): { lo: number; hi: number; ranges: numb
 }
 
 /** KVPoll (§5): 0 Failed, 1 Bootstrapping, 2 WaitingForInput, 3 Transferring, 4 Success. */
-const KVPOLL_NAMES = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"];
 
 export function stateFromValue(v: unknown): number | undefined {
   if (typeof v === "number") return Number.isInteger(v) && v >= 0 && v <= 4 ? v : undefined;
   if (typeof v === "string") {
-    const i = KVPOLL_NAMES.indexOf(v.replace(/^KVPoll\./, ""));
+    const i = (KVPOLL_NAMES as readonly string[]).indexOf(v.replace(/^KVPoll\./, ""));
     return i >= 0 ? i : undefined;
   }
   return undefined;

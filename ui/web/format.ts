@@ -1,7 +1,6 @@
 // How times, sizes and KVPoll values read on the page.
 
-/** KVPoll names (docs/protocol.md §5). */
-export const KVPOLL_NAMES = ["Failed", "Bootstrapping", "WaitingForInput", "Transferring", "Success"] as const;
+import { KVPOLL_NAMES } from "../../domain/vocabulary.js";
 
 export function kvPollName(state: number | null | undefined): string {
   if (state === null || state === undefined) return "—";
