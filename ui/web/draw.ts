@@ -180,6 +180,31 @@ function drawMarks(ctx: CanvasRenderingContext2D, f: Frame): void {
   }
 }
 
+/** How close (px) a name must stand to the same name on the row above to be its repeat. */
+const REPEAT_PX = 4;
+
+/**
+ * The names met row by row (rows in ascending order): a name standing within
+ * REPEAT_PX of the same name on the row just above repeats it — a group's row
+ * and its rank's, the eight ranks of one collective — and is written once.
+ */
+class RowRepeats {
+  private readonly byName = new Map<string, { row: number; xs: number[]; above: number[] }>();
+
+  /** Records the name at (row, x), written or not; true when the row above had it there. */
+  seen(name: string, row: number, x: number): boolean {
+    let s = this.byName.get(name);
+    if (!s) this.byName.set(name, (s = { row, xs: [], above: [] }));
+    if (s.row !== row) {
+      s.above = s.row === row - 1 ? s.xs : [];
+      s.row = row;
+      s.xs = [];
+    }
+    s.xs.push(x);
+    return s.above.some((x0) => Math.abs(x0 - x) <= REPEAT_PX);
+  }
+}
+
 /** Names right of marks, where the gap to the next mark in the row leaves room for them. */
 const overlaps = (taken: [number, number][] | undefined, x0: number, x1: number) => taken?.some(([a, b]) => x0 < b && x1 > a) ?? false;
 
@@ -187,8 +212,7 @@ function drawLabels(ctx: CanvasRenderingContext2D, f: Frame, firstRow: number, w
   ctx.font = LABEL_FONT;
   ctx.fillStyle = COLORS.label;
   ctx.textBaseline = "middle";
-  // A name at the same place as on the row above (a group's row and its rank's) is written once.
-  const lastRowOf = new Map<string, number>();
+  const repeats = new RowRepeats();
   for (let r = firstRow; r < f.rows.length; r++) {
     const row = f.rows[r]!;
     const y = row.y - f.scrollTop;
@@ -205,10 +229,7 @@ function drawLabels(ctx: CanvasRenderingContext2D, f: Frame, firstRow: number, w
       const w = textWidth(ctx, text[i]!);
       // A name that would run off the canvas's right edge is left out, not cut.
       if (x + 4 < drawnTo || next - x < w + 9 || x + 4 + w > f.width || overlaps(written.get(r), x + 4, x + 4 + w)) continue;
-      const place = `${text[i]}\u0000${Math.round(x)}`;
-      const above = lastRowOf.get(place);
-      lastRowOf.set(place, r);
-      if (above === r - 1) continue;
+      if (repeats.seen(text[i]!, r, x)) continue;
       ctx.fillText(text[i]!, x + 4, y + row.h / 2 - 0.5);
       drawnTo = x + 4 + w;
     }
@@ -275,15 +296,11 @@ function drawSpanLabels(ctx: CanvasRenderingContext2D, f: Frame, written: Map<nu
   }
   // In row order, so that a repeat is known by the row above it.
   names.sort((a, b) => a.r - b.r);
-  /** Per name and pixel: the last row it stood on, written or left out as a repeat. */
-  const lastRowOf = new Map<string, number>();
+  const repeats = new RowRepeats();
   for (const n of names) {
     const taken = written.get(n.r);
     if (overlaps(taken, n.at - 4, n.at + n.w + 4)) continue;
-    const place = `${n.text}\u0000${Math.round(n.at)}`;
-    const above = lastRowOf.get(place);
-    lastRowOf.set(place, n.r);
-    if (above === n.r - 1) continue;
+    if (repeats.seen(n.text, n.r, n.at)) continue;
     ctx.fillText(n.text, n.at, n.y);
     if (taken) taken.push([n.at - 4, n.at + n.w + 4]);
     else written.set(n.r, [[n.at - 4, n.at + n.w + 4]]);
