@@ -26,6 +26,7 @@ import { deriveIncident } from "../../ui/server/derive.js";
 import { listSources } from "../../store/read/sources.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
+import { clearProgress, showProgress } from "../progress.js";
 
 interface AnalyzeArgs {
   inputs: string[];
@@ -75,7 +76,7 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
           ...(progress && { onProgress: progress }),
           ...(ingested?.replayed && { replayed: ingested.replayed }),
         });
-        if (progress) process.stderr.write("\r\x1b[K");
+        if (progress) clearProgress();
         if (!db.readonly) storeAnalysis(db, analysis);
         // The ledger: every library hypothesis checked against the incident, ruled-out ones included, in each form.
         const { hypotheses: ledger, ...report } = analysis;
@@ -108,11 +109,6 @@ function openForAnalysis(path: string): IncidentDb {
   }
 }
 
-/** One overwritten line on a terminal: "replay: 120000/4000000". */
-export function showProgress(phase: string, done: number, total: number): void {
-  process.stderr.write(`\r\x1b[K${phase}: ${done}${Number.isFinite(total) ? `/${total}` : ""}`);
-}
-
 /** A bundle's name: the directory its inputs share, else the inputs' own names. */
 export function bundleName(inputs: string[]): string {
   const parents = new Set(inputs.map((p) => dirname(resolve(p))));
@@ -134,7 +130,7 @@ export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: type
     ...(argv.tz !== undefined && { tz: argv.tz }),
     ...(progress && { onProgress: (p: IngestProgress) => progress(`ingest ${p.phase}`, p.done, p.total) }),
   });
-  if (progress) process.stderr.write("\r\x1b[K");
+  if (progress) clearProgress();
   for (const s of summary.sources.filter((x) => x.status === "skipped")) process.stderr.write(`kvrewind: skipped ${s.path}: ${s.reason}\n`);
   if (summary.eventsTotal === 0) throw new Error(`${argv.inputs.join(", ")}: no events could be read`);
   return { path: db, replayed: deriveFile(db, progress) };
@@ -146,7 +142,7 @@ export function deriveFile(path: string, progress: typeof showProgress | undefin
   try {
     return deriveIncident(db, { ...(progress && { onProgress: (phase: string, done: number, total: number) => progress(`derive ${phase}`, done, total) }) });
   } finally {
-    if (progress) process.stderr.write("\r\x1b[K");
+    if (progress) clearProgress();
     db.close();
   }
 }

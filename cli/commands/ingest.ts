@@ -25,7 +25,8 @@ import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "..
 import { ingest, type IngestProgress, type IngestSummary, type PulledFile } from "../../ingest/pipeline.js";
 import { DEFAULT_DEADLINE_MS, parsePullTime, pullPrometheus } from "../../ingest/prometheus/pull.js";
 import { renderSummary } from "./ingestSummary.js";
-import { deriveFile, showProgress } from "./analyze.js";
+import { deriveFile } from "./analyze.js";
+import { showProgress } from "../progress.js";
 
 const PullTime = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const us = parsePullTime(String(v));
