@@ -22,8 +22,8 @@ export const EVENTS_TABLE_COLUMNS = [
 
 export type EventsColumn = (typeof EVENTS_TABLE_COLUMNS)[number];
 
-/** Each column's value for the event under the cursor. */
-const COLUMN_VALUE: Record<EventsColumn, (ev: EventCursor) => unknown> = {
+/** Each column's value for the event under the cursor (the query's rows and the export's columns: read/eventColumns.ts). */
+export const EVENTS_COLUMN_VALUE: Record<EventsColumn, (ev: EventCursor) => unknown> = {
   seq: (ev) => ev.seq,
   ts_us: (ev) => ev.tsUs,
   ts_inferred: (ev) => (ev.timeless ? TS_TIMELESS : ev.tsInferred ? TS_INFERRED : null),
@@ -63,7 +63,7 @@ function* eventRows(db: IncidentDb, read: ReadonlySet<EventsColumn>): Generator<
   // better-sqlite3 copies a yielded row before asking for the next, so one array serves every row.
   const row = new Array<unknown>(EVENTS_TABLE_COLUMNS.length).fill(null);
   const at = EVENTS_TABLE_COLUMNS.flatMap((c, k) => (read.has(c) ? [k] : []));
-  const values = at.map((k) => COLUMN_VALUE[EVENTS_TABLE_COLUMNS[k]!]);
+  const values = at.map((k) => EVENTS_COLUMN_VALUE[EVENTS_TABLE_COLUMNS[k]!]);
   const list = events.blocks.list;
   const cursor = events.cursor;
   for (let c = 0; c < list.length; c++) {

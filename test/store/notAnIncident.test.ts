@@ -77,6 +77,7 @@ test("every command given a SQLite file that is not an incident refuses it with 
     ["replay", foreign],
     ["replay", foreign, "--at", "1"],
     ["export", foreign, "--format", "chrome-json", "--out", "trace.json"],
+    ["export", foreign, "--format", "parquet", "--out", "exports"],
     ["diff", foreign, incident],
     ["diff", incident, foreign],
     ["check", foreign, HYPOTHESIS],
@@ -108,7 +109,7 @@ test("every command given a SQLite file that is not an incident refuses it with 
   );
 
   assert.deepEqual(fingerprint(join(dir, foreign)), before, "the same bytes, the same modification time");
-  assert.deepEqual(readdirSync(dir).sort(), ["decode-tp0.log", foreign], "no journal, WAL, new incident or trace file made beside it");
+  assert.deepEqual(readdirSync(dir).sort(), ["decode-tp0.log", foreign], "no journal, WAL, new incident, trace file or export folder made beside it");
   const db = new Database(join(dir, foreign), { readonly: true });
   assert.deepEqual(db.prepare("SELECT name FROM sqlite_master").pluck().all(), ["recipes"], "no table of kvrewind's added");
   db.close();
