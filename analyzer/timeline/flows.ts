@@ -84,6 +84,10 @@ function notifyLandings(landed: LandingColumns): Map<number, number[]> {
 
 /** The room's chain; a post's arrows go to the notifies the reference model landed its writes by (`landed`, the timeline index's). */
 export function roomFlow(db: IncidentDb, room: string, landed: LandingColumns): RoomFlow {
+  return chainOfRoom(db, room, notifyLandings(landed));
+}
+
+function chainOfRoom(db: IncidentDb, room: string, landedBy: Map<number, number[]>): RoomFlow {
   const all = eventsOfRoom(db, room);
   const truncated = all.length > MAX_ROOM_EVENTS;
   const steps = all
@@ -94,7 +98,6 @@ export function roomFlow(db: IncidentDb, room: string, landed: LandingColumns): 
 
   const edges: FlowEdge[] = [];
   const notifyBySeq = new Map(steps.filter((s) => s.step === "notify").map((s) => [s.ev.seq, s.ev]));
-  const landedBy = notifyLandings(landed);
   const notifiesLanding = (post: number) => (landedBy.get(post) ?? []).flatMap((seq) => notifyBySeq.get(seq) ?? []);
   const firstAfter = (from: StoredEvent, pick: (s: { ev: StoredEvent; step: FlowStep }) => boolean) =>
     steps.find((s) => s.ev.seq > from.seq && pick(s))?.ev;
@@ -134,7 +137,9 @@ export function roomFlow(db: IncidentDb, room: string, landed: LandingColumns): 
 
 /** The chain of every room of the incident, room by room in string order. */
 export function* incidentFlows(db: IncidentDb, landed: LandingColumns): Generator<RoomFlow> {
-  for (const room of roomsPresent(db)) yield roomFlow(db, room, landed);
+  // The landings are indexed once for every room: per room they would cost the whole incident's landings each time.
+  const landedBy = notifyLandings(landed);
+  for (const room of roomsPresent(db)) yield chainOfRoom(db, room, landedBy);
 }
 
 /** A thread is the bootstrap thread when its name says so (`Thread-3 (bootstrap_thread)`, §7.1). */
