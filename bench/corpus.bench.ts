@@ -21,7 +21,7 @@
 // log.unparsed event: a record runs from its event's line to the line before
 // the next event's (the reader folds continuation lines — indented, blank,
 // traceback, dump — into the record above). Lines before the first event, and
-// every line of an excerpt the CLI refused (exit 2), count as unread too.
+// every line of an excerpt the CLI refused (exit 2) or failed on (no report on stdout), count as unread too.
 //
 // Only the working half is listed excerpt by excerpt (its missed failures
 // with their class, its flagged healthy excerpts); the held-back half prints
@@ -54,18 +54,30 @@ function analyzeExcerpt(entry: Entry): Outcome {
   try {
     const db = join(dir, "incident.db");
     const a = run(["analyze", file, "--json", "--db", db]);
-    if (a.status !== 0 && a.status !== 1) {
-      const why = (a.stderr.trim().split("\n").pop() ?? "").slice(0, 160) || `exit ${a.status}`;
+    // Exit 1 is a report with violated findings; an uncaught exception exits 1 too, with no report on stdout.
+    const report = a.status === 0 || a.status === 1 ? reportOf(a.stdout) : null;
+    if (report === null) {
+      // The error's own line, not Node's version banner that ends an uncaught exception's output.
+      const errLines = a.stderr.trim().split("\n");
+      const why = (errLines.find((l) => /Error\b/.test(l)) ?? errLines.pop() ?? "").slice(0, 160) || `exit ${a.status}`;
       const errorLines = lines.filter((l) => ERROR_LEVEL.test(l)).length;
       return { flagged: false, violated: [], lines: lines.length, unread: lines.length, uninterpreted: lines.length, unreadText: lines, errorLines, errorUnread: errorLines, refused: why };
     }
-    const report = JSON.parse(a.stdout) as { findings: FindingVerdict[] };
     const q = run(["query", db, "SELECT line, kind FROM events WHERE line IS NOT NULL ORDER BY line, seq", "--json", "--max-rows", "1000000"]);
     if (q.status !== 0) throw new Error(`${entry.id}: query failed: ${q.stderr.trim()}`);
     const rows = (JSON.parse(q.stdout) as { rows: [number, string][] }).rows.map(([line, kind]) => [Number(line), kind] as const);
     return { ...excerptOutcome(lines, report.findings, rows), refused: null };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The `analyze --json` report, or null when stdout holds none (the CLI failed). */
+function reportOf(stdout: string): { findings: FindingVerdict[] } | null {
+  try {
+    return JSON.parse(stdout) as { findings: FindingVerdict[] };
+  } catch {
+    return null;
   }
 }
 
@@ -88,8 +100,8 @@ function main(): void {
     const entries = manifest.filter((e) => e.half === half);
     if (entries.length === 0) continue;
     printTotals(`${half} half`, entries, of);
-    // Each batch apart too: batch 2 was added later, and its held-back excerpts are the ones no earlier tuning saw.
-    for (const batch of [1, 2] as const) printTotals(`${half} half, batch ${batch}`, entries.filter((e) => e.batch === batch), of);
+    // Each batch apart too: batches 2 and 3 were added later, and the newest batch's held-back excerpts are the ones no earlier tuning saw.
+    for (const batch of [1, 2, 3] as const) printTotals(`${half} half, batch ${batch}`, entries.filter((e) => e.batch === batch), of);
     if (half === "working") listWorking(entries, of);
   }
 }
@@ -113,7 +125,7 @@ function printTotals(label: string, entries: Entry[], of: (e: Entry) => Outcome)
   console.log(`  error-level lines unread (log.unparsed): ${errUnread}/${errLines} (${pct(errUnread, errLines)})`);
   console.log(`  all lines unread (log.unparsed): ${allUnread}/${allLines} (${pct(allUnread, allLines)})`);
   console.log(`  lines no template interpreted (log.unparsed or log.message): ${allUninterpreted}/${allLines} (${pct(allUninterpreted, allLines)})`);
-  console.log(`  excerpts the CLI refused (exit 2, counted unflagged and unread): ${refused}`);
+  console.log(`  excerpts the CLI refused or failed on (no report; counted unflagged and unread): ${refused}`);
 }
 
 /** The working half excerpt by excerpt: missed failures, unread lines (CORPUS_UNREAD=1), flagged healthy excerpts. */

@@ -178,3 +178,39 @@ test("the watchdog's py-spy dump is one record up to the next log line, naming w
   assert.equal(events[0]!.attrs?.stuckIn, "recv_multipart (zmq/sugar/socket.py:799)");
   assert.equal(events[0]!.text.split("\n").length, 10);
 });
+
+test("a UCX line whose `[host:pid:thread]` part is missing is still UCX's; an error no row reads is a UCX transport error", () => {
+  const ev = parseOne("[1760048752.141287] proto_reconfig.c:60   UCX  ERROR cannot find remote protocol for: ucp_context_0 inter-node cfg#2 | get(multi) into cuda/GPU0 from host");
+  assert.equal(ev.kind, LogKind.transportError);
+  assert.equal(ev.tsUs, 1760048752141287);
+  assert.equal(ev.attrs?.engine, "ucx");
+  assert.equal(ev.attrs?.level, "error");
+  assert.equal(ev.attrs?.error, "cannot find remote protocol for: ucp_context_0 inter-node cfg#2 | get(multi) into cuda/GPU0 from host");
+  assert.equal(ev.attrs?.failureClass, "transport");
+});
+
+test("multiprocessing's `Process Process-2:` opens a child's death, whether or not the paste kept its traceback", () => {
+  const alone = parseLines(["DetokenizerManager hit an exception:", "  ...", "  OSError: Unable to load vocabulary from file.", "", "Process Process-2:"]).events;
+  assert.deepEqual(alone.map((e) => e.kind), [LogKind.error, LogKind.exception]);
+  assert.equal(alone[1]!.attrs?.process, "Process-2");
+  assert.equal(alone[1]!.attrs?.fatal, true);
+  // The traceback below the header, written by hand in the shape multiprocessing prints it.
+  const whole = parseLines([
+    "Process Process-2:",
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3.10/multiprocessing/process.py", line 314, in _bootstrap',
+    "    self.run()",
+    "UnboundLocalError: local variable 'manager' referenced before assignment",
+  ]).events;
+  assert.equal(whole.length, 1);
+  assert.equal(whole[0]!.attrs?.excType, "UnboundLocalError");
+  assert.equal(parseOne("Process 309: sglang::scheduler_TP6").kind, LogKind.unparsed, "py-spy's process line is no death");
+});
+
+test("SGLang v0.1's `Prefill out of memory. This should nerver happen.` is a fatal failure; its radix-tree dump stays with it", () => {
+  const { events } = parseLines(["Prefill out of memory. This should nerver happen.", " 3 (151644, 8948, 198) r=1", "   1 (2610,) r=1", "#tokens: 7"]);
+  assert.equal(events[0]!.kind, LogKind.error);
+  assert.equal(events[0]!.attrs?.fatal, true);
+  assert.equal(events[0]!.text.split("\n").length, 3);
+  assert.notEqual(parseOne("[2025-01-06 02:58:44 TP0] Decode out of memory happened. #retracted_reqs: 1, #new_token_ratio: 0.0980 -> 0.9446").kind, LogKind.error, "a retraction is no failure");
+});

@@ -28,7 +28,7 @@ import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type Mess
 import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
-import { TRACEBACK, threadDeathOf } from "./traceback.js";
+import { deathAttrsOf, TRACEBACK } from "./traceback.js";
 import { levelOfWord, type RecordHead } from "./unread.js";
 
 /** A line as the dialect readers see it: its inner text, its raw text, and the wrapper's time (-1: none). */
@@ -282,14 +282,14 @@ export class LogParser implements LineParser {
     return true;
   }
 
-  /** Lines that open a record without a prefix: a thread death, a crash, a traceback after a finished one. */
+  /** Lines that open a record without a prefix: a thread or child-process death, a crash, a traceback after a finished one. */
   private opener(l: Line): boolean {
     const s = l.inner;
-    const death = s.charCodeAt(0) === 69 /* E */ ? threadDeathOf(s) : null;
+    const death = deathAttrsOf(s);
     if (death !== null) {
       const ev = this.newEvent(l);
       ev.kind = LogKind.exception;
-      ev.attrs = { thread: death.thread, threadName: death.threadName };
+      ev.attrs = death;
       this.openTimed(ev, l, -1);
       return true;
     }

@@ -101,9 +101,12 @@ export interface UcxHead {
   msgStart: number;
 }
 
-const UCX = /^\[(\d{9,11})\.(\d{1,6})\] \[[^\]]*\] +[\w.-]+:\d+ +(?=UCX )/;
+const UCX = /^\[(\d{9,11})\.(\d{1,6})\] (?:\[[^\]]*\] +)?[\w.-]+:\d+ +(?=UCX )/;
 
-/** UCX's own prefix (src/ucs/debug/log.c): `[1718093587.554102] [host:88213:0]     ib_mlx5_log.c:177  UCX  ERROR …`. */
+/**
+ * UCX's own prefix (src/ucs/debug/log.c): `[1718093587.554102] [host:88213:0]     ib_mlx5_log.c:177  UCX  ERROR …`;
+ * the `[host:pid:thread]` part may be missing (`[1760048752.141287] proto_reconfig.c:60   UCX  ERROR …`, as pasted in ai-dynamo/nixl#927).
+ */
 export function readUcxHead(line: string): UcxHead | null {
   const c1 = line.charCodeAt(1);
   if (c1 < 48 || c1 > 57) return null;

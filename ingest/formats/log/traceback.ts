@@ -6,6 +6,7 @@
 
 export const TRACEBACK = "Traceback (most recent call last):";
 const THREAD_HEAD = /^Exception in thread (.+):$/;
+const PROCESS_HEAD = /^Process ([\w.:-]+):$/;
 const TERMINATE_HEAD = /^terminate called after throwing an instance of '([^']+)'/;
 const WHAT = /^\s*what\(\):\s+(.*)$/;
 const EXCEPTION_LINE = /^([A-Za-z_][\w.]*(?:::\w+)*)(?:: (.*))?$/s;
@@ -55,19 +56,35 @@ export function opensTraceback(head: string): boolean {
   return head.trimEnd().endsWith(TRACEBACK);
 }
 
-export interface ThreadDeath {
+interface ThreadDeath {
   /** The thread's target when Python names it `Thread-N (target)`, else the thread's name. */
   thread: string;
   threadName: string;
 }
 
 /** `Exception in thread Thread-3 (bootstrap_thread):` → the thread; null for any other line. */
-export function threadDeathOf(line: string): ThreadDeath | null {
+function threadDeathOf(line: string): ThreadDeath | null {
   const m = THREAD_HEAD.exec(line);
   if (!m) return null;
   const threadName = m[1];
   const target = /\(([^()]+)\)$/.exec(threadName);
   return { thread: target ? target[1] : threadName, threadName };
+}
+
+/**
+ * The attrs of an exception record opened by a death's header line: a thread's
+ * (`Exception in thread …:`), or a child process's (`Process Process-2:`,
+ * `SpawnProcess-1`, a given name), which multiprocessing writes only when the
+ * child's target raised, before its traceback; the child then exits (CPython
+ * Lib/multiprocessing/process.py BaseProcess._bootstrap). Null for any other line.
+ */
+export function deathAttrsOf(line: string): Record<string, unknown> | null {
+  const c = line.charCodeAt(0);
+  const thread = c === 69 /* E */ ? threadDeathOf(line) : null;
+  if (thread !== null) return { thread: thread.thread, threadName: thread.threadName };
+  const child = c === 80 /* P */ ? PROCESS_HEAD.exec(line)?.[1] : undefined;
+  // Its traceback (the lines that follow) names the exception; without it the record still says a child died.
+  return child === undefined ? null : { process: child, what: `child process ${child} died of an exception`, fatal: true };
 }
 
 /** `terminate called after throwing an instance of 'c10::DistBackendError'` → the C++ type. */

@@ -154,7 +154,11 @@ function asExceptionLine(ev: ParsedEvent, line: RegExpExecArray, how: RecordHead
   delete ev.unparsedMessage;
 }
 
+/** UCX's component and level words before its message (`UCX  ERROR `): everything UCX's logger prints is UCX's. */
+const UCX_WORDS = /^UCX +[A-Z]+ +/;
+
 function asError(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead): void {
+  if (how.dialect === "ucx") return asEngineError(ev, message.replace(UCX_WORDS, ""), how, "ucx");
   const engine = componentOfSource(how.source)?.engine;
   if (engine !== undefined) return asEngineError(ev, message, how, engine);
   ev.kind = LogKind.error;

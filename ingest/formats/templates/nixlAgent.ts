@@ -177,6 +177,16 @@ const templates: LogTemplate[] = [
     samples: [absl("ucx_enums.cpp:58", "Unexpected UCX error: Input/output error", "W")],
   }),
   row({
+    id: "nixlAgent.bench_xfer_failed",
+    level: "stdout",
+    format: "NIXL Xfer failed with status: {nixlEnumStrings::statusStr(rc)} — nixlbench's worker, on a transfer that did not end in NIXL_SUCCESS, printed with no prefix",
+    source: "benchmark/nixlbench/src/worker/nixl/nixl_worker.cpp execSingleTransfer / executeSingleTransfer callers",
+    head: "NIXL Xfer failed with status: ",
+    pattern: /NIXL Xfer failed with status: (?<error>\S+)$/ys,
+    attrs: error("bench_xfer_failed"),
+    samples: ["NIXL Xfer failed with status: NIXL_ERR_CANCELED"],
+  }),
+  row({
     id: "nixlAgent.metadata_connect",
     level: "ERROR",
     format: "P2P backend could not connect to IP {ip} and port {port}",

@@ -1,7 +1,7 @@
 // SGLang's scheduler process (python/sglang/srt/managers/, utils/watchdog.py):
 // the periodic batch lines (docs/protocol.md §2), aborts by queue (§3.4), the
 // scheduler's last words and its watchdog, the server's parent on a child's
-// SIGQUIT (entrypoints/engine.py); and the HiCache prefetch thread's revokes
+// SIGQUIT (entrypoints/engine.py), v0.1's KV-pool exhaustion; and the HiCache prefetch thread's revokes
 // (docs/hicache-indexk.md).
 
 import type { ParsedEvent } from "../../../domain/event.js";
@@ -48,6 +48,14 @@ function afterName(line: string, at: number, end: RegExp): boolean {
   while (i < line.length && i - at < 40 && isLetter(line.charCodeAt(i))) i++;
   end.lastIndex = i;
   return end.test(line);
+}
+
+const KV_POOL_EXHAUSTED_HEAD = /(?:Prefill|Decode) out of memory\. This should /y;
+
+/** v0.1's `Prefill out of memory. This should nerver happen.`, not the later `Decode out of memory happened.` (a retraction). */
+function kvPoolExhaustedHead(line: string, at: number): boolean {
+  KV_POOL_EXHAUSTED_HEAD.lastIndex = at;
+  return KV_POOL_EXHAUSTED_HEAD.test(line);
 }
 
 function isLetter(c: number): boolean {
@@ -120,6 +128,21 @@ const templates: LogTemplate[] = [
     kind: LogKind.exception,
     attrs: { thread: "scheduler", fatal: true },
     samples: ["[2026-06-11 14:03:07 DP0 TP3] Scheduler hit an exception: Traceback (most recent call last):"],
+  },
+  {
+    id: "sglangScheduler.kv_pool_exhausted",
+    level: "stdout",
+    format:
+      "{Prefill|Decode} out of memory. This should nerver happen. — the KV pool had no free slot even after evicting the radix cache; `tree_cache.pretty_print()` follows (one indented line per node, then `#tokens: {n}`) and the process exits",
+    source: "managers/router/infer_batch.py Batch.prepare_for_extend / prepare_for_decode (v0.1 copies, a `print`)",
+    versions: "v0.1.x",
+    checked: "✔",
+    head: kvPoolExhaustedHead,
+    firstChars: "DP",
+    pattern: /(?<phase>Prefill|Decode) out of memory\. This should nerver happen\./ys,
+    kind: LogKind.error,
+    attrs: { error: "KV pool out of memory (This should nerver happen.)", phase: cap("phase"), failureClass: "other", fatal: true },
+    samples: ["Prefill out of memory. This should nerver happen."],
   },
   {
     id: "sglangScheduler.parent_sigquit",
