@@ -36,7 +36,7 @@ import { ERROR_LEVEL, excerptOutcome, linesOf, type CorpusEntry as Entry, type E
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPUS = join(ROOT, "test", "corpus");
-const CLI = join(ROOT, "dist", "cli", "main.js");
+const CLI = join(ROOT, "dist", "bundle", "main.js");
 
 interface Outcome extends ExcerptOutcome {
   refused: string | null;

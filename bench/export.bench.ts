@@ -20,7 +20,7 @@ import { readAnalysisRows } from "../store/read/analysis.js";
 import { exportParquet } from "../analyzer/report/parquetExport.js";
 
 const TARGET = Number(process.env.BENCH_EVENTS ?? 1_000_000);
-const MAIN = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../bundle/main.js", import.meta.url));
 
 const seconds = (since: number): string => `${((performance.now() - since) / 1000).toFixed(2)} s`;
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:net";
 
-const MAIN = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../bundle/main.js", import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const FROM_S = Date.UTC(2026, 10, 19, 4, 30) / 1000;
 const STEP_S = 15;

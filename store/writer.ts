@@ -20,6 +20,7 @@ import { scanEvents } from "./blocks/scan.js";
 import { getMetaJson, openIncident, setMeta, type IncidentDb } from "./db.js";
 import type { SourceStats } from "./read/sources.js";
 import { TextBlockWriter, type TextBlock } from "./eventText.js";
+import { packageFile } from "./packageFiles.js";
 
 export class DatabaseBusyError extends Error {
   readonly exitCode = 2;
@@ -83,7 +84,7 @@ export interface StoredSourceRef {
   format: string | null;
 }
 
-const TOOL_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const TOOL_VERSION = (JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string }).version;
 /**
  * SQLite page cache during the load (KiB, negative = size, not pages). Blocks
  * are appended, never revisited: a small cache spills them to the file as

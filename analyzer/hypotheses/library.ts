@@ -5,13 +5,12 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { hypothesisSchema, type Hypothesis } from "./ast.js";
 import { HypothesisSyntaxError, parseHypothesis } from "./parser.js";
 import { propertyProblems } from "./typing.js";
+import { packageFile } from "../../store/packageFiles.js";
 
-/** docs/hypotheses/ of the package (this module sits in dist/analyzer/hypotheses/). */
-export const LIBRARY_DIR = fileURLToPath(new URL("../../../docs/hypotheses/", import.meta.url));
+export const LIBRARY_DIR = packageFile("docs/hypotheses");
 
 export function loadHypothesisFile(path: string): Hypothesis {
   let text: string;

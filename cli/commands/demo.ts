@@ -6,14 +6,13 @@
 import { createHash } from "node:crypto";
 import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CommandModule } from "yargs";
 import type { Registry } from "../../ui/server/registry.js";
 import { startServer } from "../../ui/server/server.js";
 import { announce, parseArgs, serveOptions, ServeArgs, stopWhenAsked } from "./serve.js";
+import { packageFile } from "../../store/packageFiles.js";
 
-/** dist/cli/commands/ → the repository's fixtures. */
-const FIXTURES = fileURLToPath(new URL("../../../fixtures/incidents/", import.meta.url));
+const FIXTURES = packageFile("fixtures/incidents");
 /** A bundle's answer key for the tests, not part of the incident. */
 const NOT_INPUT = new Set(["expected.json"]);
 

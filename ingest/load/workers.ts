@@ -13,8 +13,9 @@ import { type RowSink } from "../../store/rows.js";
 import { scanSource, type ScanReport, type ScanRequest } from "../scan/scan.js";
 import { ScanAnchors } from "../../store/anchors.js";
 import type { WorkerData } from "./worker.js";
+import { bundledEntry } from "../../store/packageFiles.js";
 
-const WORKER_URL = new URL("./worker.js", import.meta.url);
+const WORKER_URL = bundledEntry("worker");
 /** Rows per batch sent by a load worker (a multiple of the writer's rows per INSERT). */
 const BATCH_ROWS = 2048;
 /** Raw bytes read ahead across all sources of a load, shared by its workers. */

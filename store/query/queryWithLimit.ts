@@ -4,15 +4,15 @@
 // The limit counts from when the child is ready, not its start-up.
 
 import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { QueryError, type QueryResult } from "./userQuery.js";
+import { bundledEntry } from "../packageFiles.js";
 
 export interface QueryLimits {
   timeoutMs: number;
   maxRows: number;
 }
 
-const CHILD = fileURLToPath(new URL("./queryChild.js", import.meta.url));
+const CHILD = bundledEntry("queryChild");
 
 type ChildMessage =
   | { ready: true }

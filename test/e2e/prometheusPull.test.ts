@@ -19,8 +19,9 @@ import type { StoredEvent } from "../../domain/event.js";
 import { iterateEvents } from "../../store/read/events.js";
 import { listSources } from "../../store/read/sources.js";
 import { tempDir, withDb } from "../ingest/bundle.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 const BUNDLE = fileURLToPath(new URL("../../../test/bundles/metrics-wedge", import.meta.url));
 const WINDOW = ["--from", "2026-11-20T03:30:00Z", "--to", "2026-11-20T04:30:00Z"];
 const us = (hms: string): number => Date.parse(`2026-11-20T${hms}Z`) * 1000;

@@ -14,9 +14,10 @@ import { hypothesisVerdictSchema } from "../../analyzer/hypotheses/verdict.js";
 import { loadLibrary } from "../../analyzer/hypotheses/library.js";
 import { analysisSchema } from "../../analyzer/rules/analysis.js";
 import { scratchDir } from "../scratchDir.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const MAIN = join(ROOT, "dist/cli/main.js");
+const MAIN = KVREWIND_CLI;
 
 function kvrewind(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8", cwd: ROOT });

@@ -9,14 +9,14 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import yazl from "yazl";
 import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
 import { bootstrappedPrefillLog, decodeBatchLog, tempDir } from "./bundle.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 
 /** What an evil entry would hold: lines of their own, so that a count shows whether any of them landed. */
 const EVIL = bootstrappedPrefillLog(7, 7);

@@ -3,10 +3,10 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { eventRows, logStamp, skewedBundle, T0, tempDir, withDb, writeTree } from "./bundle.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const CLI = KVREWIND_CLI;
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });

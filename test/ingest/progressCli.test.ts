@@ -11,12 +11,12 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { FIXTURE_INCIDENTS } from "../sharedIncident.js";
 import { tempDir, withDb } from "./bundle.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const CLI = KVREWIND_CLI;
 const RANK_LOGS = join(FIXTURE_INCIDENTS, "nixl-abort-wedge/d0");
 
 const shellQuoted = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;

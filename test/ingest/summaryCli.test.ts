@@ -8,12 +8,12 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { FIXTURE_INCIDENTS } from "../sharedIncident.js";
 import { tempDir } from "./bundle.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const CLI = KVREWIND_CLI;
 const BUNDLE = join(FIXTURE_INCIDENTS, "nixl-abort-wedge");
 /** A terminal's height: the default summary must fit one. */
 const SCREEN_LINES = 24;

@@ -5,11 +5,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ingestCase, seqOf } from "./incidents.js";
 import { scratchDir } from "../scratchDir.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 
 function kvrewind(...args: string[]): { code: number | null; out: string; err: string } {
   const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8" });

@@ -10,8 +10,9 @@ import { abRun, healthyRun, wedgedByAbort, wedgeFiles } from "./scenarios.js";
 import { scratchDir } from "../scratchDir.js";
 import { fixtureInputs, ingestedCopy, ingestedIncident } from "../sharedIncident.js";
 import { checkTrace, eventsOf, trackNames } from "./traceEventFormat.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 
 function kvrewind(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8" });

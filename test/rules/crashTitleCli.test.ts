@@ -8,12 +8,12 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { analysisReportSchema } from "../../analyzer/rules/finding.js";
 import { REPO_ROOT } from "../sharedIncident.js";
 import { scratchDir } from "../scratchDir.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 const CRASHED = join(REPO_ROOT, "test/bundles/crashed-scheduler");
 const TRACEBACK = "Traceback (most recent call last):";
 

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scratchDir } from "../scratchDir.js";
 import { checkTrace } from "./traceEventFormat.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 const WEDGE = fileURLToPath(new URL("../../../fixtures/incidents/nixl-abort-wedge/", import.meta.url));
 
 test("export to a pipe whose reader waits: the whole trace arrives and the command exits 0", async () => {

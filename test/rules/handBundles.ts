@@ -9,9 +9,10 @@ import { spawnSync } from "node:child_process";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import type { AnalysisReport, Finding } from "../../analyzer/rules/finding.js";
 import { incidentCopy, type IncidentInputs } from "../sharedIncident.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
 export const BUNDLES = fileURLToPath(new URL("../../../test/bundles/", import.meta.url));
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 
 export const BUNDLE_NAMES = readdirSync(BUNDLES).filter((n) => statSync(join(BUNDLES, n)).isDirectory()).sort();
 

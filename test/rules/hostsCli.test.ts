@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { REPO_ROOT } from "../sharedIncident.js";
 import { scratchDir } from "../scratchDir.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 const BUNDLE = join(REPO_ROOT, "test/bundles/crashed-scheduler");
 
 function kvrewind(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {

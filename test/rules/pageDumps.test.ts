@@ -8,16 +8,16 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { analysisReportSchema } from "../../analyzer/rules/finding.js";
 import { analyzeCli, bundle, cleanUp } from "./handBundles.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
 after(cleanUp);
 
 const OLD = "8972542885242963296";
 const NEW = "7301152698145511823";
 const STALE = "6917529027641081857";
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 
 function replay(path: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [MAIN, "replay", path, ...args], { encoding: "utf8" });

@@ -4,11 +4,11 @@
 // so that the two compare with deepEqual; and the command itself.
 
 import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { runUserQuery } from "../../store/query/userQuery.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 
 export interface Run {
   status: number | null;

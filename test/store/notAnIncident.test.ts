@@ -11,14 +11,14 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { startServer } from "../../ui/server/server.js";
 import { scratchDir } from "../scratchDir.js";
 import { bundleInputs } from "../rules/handBundles.js";
 import { incidentCopy } from "../sharedIncident.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 const HYPOTHESIS = "bootstrap-survives-abort";
 const NOT_AN_INCIDENT = "not a kvrewind incident file (a SQLite file without kvrewind's tables); it was left as it was";
 

@@ -8,7 +8,6 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { openIncident } from "../../store/db.js";
 import { formatJson } from "../../store/query/queryFormat.js";
 import { runUserQuery } from "../../store/query/userQuery.js";
@@ -17,8 +16,9 @@ import { countsByKind, kindsPresent } from "../../store/read/incident.js";
 import { listIngestedSources } from "../../store/read/sources.js";
 import { scratchDir } from "../scratchDir.js";
 import { FIXTURES, fixtureTarGz, getJson, startTestServer, uploadFiles, waitForIncident, type TestServer } from "../ui/serverHarness.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const CLI = KVREWIND_CLI;
 /** A room of the healthy fixture (its probe checksum records), beyond a float's 53 bits. */
 const ROOM = "3305279000723827798";
 

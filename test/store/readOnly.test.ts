@@ -14,8 +14,9 @@ import { fileURLToPath } from "node:url";
 import { getMetaJson, openIncident } from "../../store/db.js";
 import { scratchDir } from "../scratchDir.js";
 import { fixtureTarGz, getJson, startTestServer, uploadFiles, waitForIncident } from "../ui/serverHarness.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 const WEDGE = fileURLToPath(new URL("../../../fixtures/incidents/nixl-abort-wedge/", import.meta.url));
 
 function kvrewind(...args: string[]): { code: number | null; out: string; err: string } {

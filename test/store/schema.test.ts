@@ -15,8 +15,9 @@ import { getMeta, IncidentSchemaError, openIncident, schemaVersion } from "../..
 import { eventTexts, TextBlockBuilder, TextBlockWriter } from "../../store/eventText.js";
 import { SCHEMA_VERSION } from "../../store/schema.js";
 import { scratchDir } from "../scratchDir.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const MAIN = KVREWIND_CLI;
 const BUNDLE = fileURLToPath(new URL("../../../test/bundles/healthy-no-probe/", import.meta.url));
 
 function kvrewind(...args: string[]): { code: number | null; out: string; err: string } {

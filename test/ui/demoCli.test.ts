@@ -12,8 +12,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURES } from "./serverHarness.js";
 import { scratchDir } from "../scratchDir.js";
+import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-const CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
+const CLI = KVREWIND_CLI;
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 async function startDemo(dataDir: string, cwd?: string) {

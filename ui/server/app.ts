@@ -2,7 +2,6 @@
 
 import express from "express";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { accessGuard, type AccessPolicy } from "./access.js";
 import { errorHandler, HttpError } from "./errors.js";
 import { incidentListRoutes } from "./routes-incidents.js";
@@ -10,9 +9,10 @@ import { incidentRoutes } from "./routes-incident.js";
 import type { Registry } from "./registry.js";
 import type { JobQueue } from "./jobs.js";
 import type { UploadLimits } from "./upload.js";
+import { packageFile } from "../../store/packageFiles.js";
 
-/** dist/web/, beside dist/ui/server/ where this file runs from. */
-export const WEB_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
+/** The built page (npm run build:web). */
+export const WEB_DIR = packageFile("dist/web");
 
 export interface AppDeps {
   /** Who may use the server; undefined until it listens (its port is known then). */

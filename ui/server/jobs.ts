@@ -4,13 +4,13 @@
 // marks only that incident failed, with the job's message.
 
 import { fork, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { Registry } from "./registry.js";
 import { summarize } from "./summary.js";
 import { withoutServerPaths } from "./errors.js";
 import type { PipelineInput, PipelineMessage } from "./pipeline.js";
+import { bundledEntry } from "../../store/packageFiles.js";
 
-const JOB_MAIN = fileURLToPath(new URL("./pipeline-main.js", import.meta.url));
+const JOB_MAIN = bundledEntry("pipeline-main");
 
 export class JobQueue {
   private readonly pending: string[] = [];

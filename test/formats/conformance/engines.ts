@@ -128,3 +128,8 @@ export const TORCH_ROWS: EngineConformanceRow[] = [
     expect: { kind: LogKind.watchdog, attrs: { backend: "nccl", report: "failure_detected", rank: 0, seq: 1580, lastEnqueued: 1582, lastCompleted: 1579, pgName: "1" } },
   },
 ];
+
+/** Lines an engine's tool `print`s with no logger prefix (level `stdout`): read by the log parser as a line of a rank's file. */
+export const PRINTED_ROWS: EngineConformanceRow[] = [
+  { template: "nixlAgent.bench_xfer_failed", expect: { kind: error, attrs: { errorKind: "bench_xfer_failed", error: "NIXL_ERR_CANCELED" } } },
+];

@@ -93,6 +93,10 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     },
   },
   {
+    template: "sglangScheduler.kv_pool_exhausted",
+    expect: { kind: LogKind.error, attrs: { error: "KV pool out of memory (This should nerver happen.)", phase: "Prefill", failureClass: "other", fatal: true } },
+  },
+  {
     template: "sglangScheduler.parent_sigquit",
     expect: { kind: LogKind.error, attrs: { error: "Received sigquit from a child process. It usually means the child failed.", failureClass: "other", fatal: true } },
   },
