@@ -19,8 +19,9 @@ import type { PageKernels } from "../model/pageKernels.js";
 import type { ModelDumpedPage } from "../model/pagePath.js";
 import { undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
+/** One checksum line, without its event: an incident has one per page and layer written or read. */
 interface ChecksumRecord {
-  ev: StoredEvent;
+  seq: number;
   side: string;
   room: string;
   buffer: string;
@@ -51,7 +52,11 @@ export const checksumMismatch: Rule = {
   id: "checksum-mismatch",
   needs: ["checksum dumps: prefill_store and decode_recv / decode_read, per (room, buffer, layer, pos)"],
   run({ evidence, replay }): RuleResult {
-    const records = evidence.of(ChecksumKind).flatMap((ev) => toRecord(evidence, ev) ?? []);
+    const records: ChecksumRecord[] = [];
+    evidence.each(ChecksumKind, (ev) => {
+      const record = toRecord(evidence, ev);
+      if (record) records.push(record);
+    });
     const sent = records.filter((r) => r.side === "prefill_store");
     const received = records.filter((r) => RECEIVER_SIDES.has(r.side));
     if (received.length === 0 || sent.length === 0) {
@@ -82,7 +87,7 @@ function toRecord(evidence: Evidence, ev: StoredEvent): ChecksumRecord | undefin
   const { side, buffer, pos, page, layer, hash, room, algo } = decodeAs(ev, ChecksumKind)!;
   if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
   const rank = evidence.rank(ev);
-  return { ev, side, room, buffer, layer, page, pos, algo: algo ?? "?", hash: hash.toLowerCase(), rank, pool: `${ev.host ?? ""}|${rank}` };
+  return { seq: ev.seq, side, room, buffer, layer, page, pos, algo: algo ?? "?", hash: hash.toLowerCase(), rank, pool: `${ev.host ?? ""}|${rank}` };
 }
 
 interface Comparison {
@@ -100,28 +105,33 @@ function compare(sent: ChecksumRecord[], received: ChecksumRecord[]): Comparison
   const sentByHash = new Map<string, ChecksumRecord[]>();
   for (const s of sent) {
     sentByKey.set(keyOf(s), s);
-    const h = `${s.algo}:${s.hash}`;
-    sentByHash.set(h, [...(sentByHash.get(h) ?? []), s]);
+    listInto(sentByHash, `${s.algo}:${s.hash}`, s);
   }
   const pageHistory = new Map<string, ChecksumRecord[]>();
-  for (const r of received) pageHistory.set(pageKey(r), [...(pageHistory.get(pageKey(r)) ?? []), r]);
+  for (const r of received) listInto(pageHistory, pageKey(r), r);
   const out: Comparison = { comparedRooms: 0, matchingRooms: 0, comparedPages: 0, pagesByRoom: new Map(), mismatchesByRoom: new Map(), unpaired: new Map() };
   const roomsCompared = new Set<string>();
   for (const r of received) {
     const s = sentByKey.get(keyOf(r));
     if (!s) {
-      out.unpaired.set(r.room, [...(out.unpaired.get(r.room) ?? []), r]);
+      listInto(out.unpaired, r.room, r);
       continue;
     }
     roomsCompared.add(r.room);
     out.comparedPages++;
     out.pagesByRoom.set(r.room, (out.pagesByRoom.get(r.room) ?? 0) + 1);
     if (s.hash === r.hash) continue;
-    out.mismatchesByRoom.set(r.room, [...(out.mismatchesByRoom.get(r.room) ?? []), attribute(r, s, sentByHash, pageHistory)]);
+    listInto(out.mismatchesByRoom, r.room, attribute(r, s, sentByHash, pageHistory));
   }
   out.comparedRooms = roomsCompared.size;
   out.matchingRooms = [...roomsCompared].filter((room) => !out.mismatchesByRoom.has(room)).length;
   return out;
+}
+
+function listInto<T>(lists: Map<string, T[]>, key: string, item: T): void {
+  const list = lists.get(key);
+  if (list) list.push(item);
+  else lists.set(key, [item]);
 }
 
 function keyOf(r: ChecksumRecord): string {
@@ -134,7 +144,7 @@ function pageKey(r: ChecksumRecord): string {
 
 function attribute(recv: ChecksumRecord, sent: ChecksumRecord, sentByHash: Map<string, ChecksumRecord[]>, pageHistory: Map<string, ChecksumRecord[]>): Mismatch {
   const others = (sentByHash.get(`${recv.algo}:${recv.hash}`) ?? []).filter((s) => s.room !== recv.room);
-  const previousOwners = new Set((pageHistory.get(pageKey(recv)) ?? []).filter((h) => h.room !== recv.room && h.ev.seq < recv.ev.seq).map((h) => h.room));
+  const previousOwners = new Set((pageHistory.get(pageKey(recv)) ?? []).filter((h) => h.room !== recv.room && h.seq < recv.seq).map((h) => h.room));
   const fromOwner = others.find((s) => previousOwners.has(s.room));
   const source = fromOwner ?? others[0];
   if (source) return { recv, sent, attribution: "stale", source, previousOwner: fromOwner !== undefined };
@@ -145,9 +155,13 @@ function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], r
   const first = mismatches.find((m) => m.attribution === "stale") ?? mismatches[0]!;
   const stale = mismatches.filter((m) => m.attribution === "stale");
   const { recv, sent } = first;
+  // The witnesses' events, read again by seq: the records keep only what the comparison needs.
+  const recvEv = evidence.event(recv.seq)!;
+  const sentEv = evidence.event(sent.seq)!;
+  const sourceEv = first.source && evidence.event(first.source.seq)!;
   const where = `${recv.buffer} layer ${recv.layer} pos ${recv.pos}`;
-  const sourceText = first.source
-    ? `which is room ${first.source.room}'s data (${evidence.where(first.source.ev)})${first.previousOwner ? `, a previous owner of ${recv.rank} page ${recv.page}` : ""}: the page holds another request's index-K (stale)`
+  const sourceText = sourceEv
+    ? `which is room ${first.source!.room}'s data (${evidence.where(sourceEv)})${first.previousOwner ? `, a previous owner of ${recv.rank} page ${recv.page}` : ""}: the page holds another request's index-K (stale)`
     : `which matches no record of any room: ${tornText(evidence, recv, kernels)}`;
   return {
     rule: "checksum-mismatch",
@@ -156,11 +170,11 @@ function roomFinding(evidence: Evidence, room: string, mismatches: Mismatch[], r
     title: `Room ${room}: ${mismatches.length}/${pages} page checksum(s) differ from prefill (${stale.length ? `${stale.length} stale` : ""}${stale.length && stale.length < mismatches.length ? ", " : ""}${mismatches.length - stale.length ? `${mismatches.length - stale.length} torn` : ""}); ${ratio}`,
     room,
     ranks: [recv.rank],
-    tsUs: recv.ev.tsUs,
-    witness: [sent.ev, recv.ev, ...(first.source ? [first.source.ev] : [])],
+    tsUs: recvEv.tsUs,
+    witness: [sentEv, recvEv, ...(sourceEv ? [sourceEv] : [])],
     explanation:
-      `Let room ${room}'s ${where} be stored on prefill with ${sent.algo} ${sent.hash} (${evidence.where(sent.ev)}). ` +
-      `Then decode's copy must hash ${sent.hash} after the transfer, but ${recv.rank} page ${recv.page} (${recv.side}) hashes ${recv.hash} (${evidence.where(recv.ev)}), ${sourceText}. ` +
+      `Let room ${room}'s ${where} be stored on prefill with ${sent.algo} ${sent.hash} (${evidence.where(sentEv)}). ` +
+      `Then decode's copy must hash ${sent.hash} after the transfer, but ${recv.rank} page ${recv.page} (${recv.side}) hashes ${recv.hash} (${evidence.where(recvEv)}), ${sourceText}. ` +
       `Overall ${ratio}.`,
     falsify: "Rerun with decode page release deferred until prefill's writes drain (SGLANG_DISAGGREGATION_DEFERRED_DECODE_KV_RELEASE=1, docs/protocol.md §7.4) or with fp8 index-K at the same concurrency; stale pages must disappear.",
     checked: pages,

@@ -6,7 +6,7 @@ import { eventRanks, roomCountOfRole } from "../../store/read/ranks.js";
 import { timeBounds } from "../../store/read/seqs.js";
 import type { IncidentDb } from "../../store/db.js";
 import { getMetaJson } from "../../store/db.js";
-import { eventBySeq, eventsOfKind, type StoredEvent } from "../../store/read/events.js";
+import { eachEventOfKind, eventBySeq, eventsOfKind, type StoredEvent } from "../../store/read/events.js";
 import { eventCount } from "../../store/read/incident.js";
 import { listIngestedSources, listSources, type SourceRow } from "../../store/read/sources.js";
 import type { WitnessLine } from "./finding.js";
@@ -34,6 +34,16 @@ export class Evidence {
       this.byKind.set(kind, evs);
     }
     return evs;
+  }
+
+  /**
+   * Every event of one kind, in seq order, one at a time and not kept: for kinds
+   * with an event per page or per write, whose list would grow with the incident.
+   */
+  each(kind: string, visit: (ev: StoredEvent) => void): void {
+    const kept = this.byKind.get(kind);
+    if (kept) kept.forEach((ev) => visit(ev));
+    else eachEventOfKind(this.db, kind, visit);
   }
 
   /** Events of several kinds merged in seq order. */

@@ -43,6 +43,11 @@ export function eventsOfKind(db: IncidentDb, kind: string): StoredEvent[] {
   return collectEvents(db, { kinds: [kind] });
 }
 
+/** The events of one kind in seq order, handed to `visit` one at a time (none kept here). */
+export function eachEventOfKind(db: IncidentDb, kind: string, visit: (ev: StoredEvent) => void): void {
+  scanEvents(db, { kinds: [kind] }, (cursor) => visit(cursor.toStoredEvent()));
+}
+
 /** Every event from `fromSeq` in seq order, decoded a block at a time. */
 export function* iterateEvents(db: IncidentDb, fromSeq = 0): Generator<StoredEvent> {
   const blocks = eventBlocks(db);
