@@ -1,12 +1,18 @@
-// Analyze benchmark: builds (or reuses, BENCH_DIR) a healthy incident of at
-// least BENCH_EVENTS events (default 1 M) with the fixture generator's large
-// mode and the real ingest, then prints the time of the replay, of the rules
-// on the replay's output, of the hypotheses ledger, of rendering the JSON and Markdown reports, and of
-// the Chrome trace export, with the peak RSS. Figures, not pass/fail.
+// Analyze benchmark: for each size of BENCH_EVENTS (a comma list, default
+// 1000000; `2m,6m,20m` also reads), builds (or reuses, under bench/out/ or
+// BENCH_DIR) a healthy incident of at least that many events with the fixture
+// generator's large mode and the real ingest, then, in a process of its own
+// (so that its peak RSS is that size's alone), times the replay, the rules on
+// the replay's output, the hypotheses ledger, the JSON and Markdown reports
+// and the Chrome trace export (BENCH_CHROME=0 leaves it out), each with the
+// RSS after it, and prints the events per second of the analysis and the peak
+// RSS. Figures, not pass/fail.
 
+import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { healthyIncidentDb } from "./healthyIncident.js";
+import { benchOutDir, healthyIncidentDb } from "./healthyIncident.js";
 import { openIncident } from "../store/db.js";
 import { eventCount } from "../store/read/incident.js";
 import { replayIncident } from "../analyzer/replay/replay.js";
@@ -18,30 +24,56 @@ import { checkHypotheses } from "../analyzer/hypotheses/run.js";
 import { buildTimeline, renderMarkdown } from "../analyzer/report/markdown.js";
 import { exportChromeTrace } from "../analyzer/report/chromeTrace.js";
 
-const TARGET = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const SELF = fileURLToPath(import.meta.url);
 
-
-function time<T>(label: string, f: () => T): T {
-  const t = performance.now();
-  const value = f();
-  console.log(`${label.padEnd(34)} ${((performance.now() - t) / 1000).toFixed(2)} s`);
-  return value;
+function sizeOf(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!m) throw new Error(`BENCH_EVENTS: ${text} is not a count (1000000, 2m, 500k)`);
+  return Math.round(Number(m[1]) * ({ k: 1e3, m: 1e6 }[m[2]!.toLowerCase()] ?? 1));
 }
 
-const path = await healthyIncidentDb(TARGET, "analyze");
-const db = openIncident(path);
-const events = eventCount(db);
-console.log(`incident: ${events} events (${path}); ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);
-const summary = time("replay (model, cache, snapshots)", () => replayIncident(db));
-const replay = replayEvidenceOf(summary);
-const report = time("rules + suspects on the replay", () => analyze(db, { replay }));
-console.log(`  ${report.findings.length} findings (${report.findings.filter((f) => f.verdict === "violated").length} violated), ${report.suspects.length} suspects`);
-time("store findings and suspects", () => storeAnalysis(db, report));
-const ledger = time("hypotheses ledger (the library)", () => checkHypotheses(db, loadLibrary()).verdicts);
-time("render --json", () => renderJson(report, ledger));
-time("render --markdown (with timeline)", () => renderMarkdown(report, buildTimeline(db, report)));
-let bytes = 0;
-time("export chrome-json", () => exportChromeTrace(db, (chunk) => (bytes += chunk.length)));
-console.log(`  trace: ${(bytes / 1e6).toFixed(1)} MB`);
-console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
-db.close();
+function time<T>(label: string, f: () => T): { value: T; seconds: number } {
+  const t = performance.now();
+  const value = f();
+  const seconds = (performance.now() - t) / 1000;
+  console.log(`${label.padEnd(34)} ${seconds.toFixed(2)} s  (RSS after: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB)`);
+  return { value, seconds };
+}
+
+/** One incident's analysis, in this process: the stages' times, events/s and peak RSS. */
+function measure(path: string): void {
+  const db = openIncident(path);
+  const events = eventCount(db);
+  const cpu = process.cpuUsage();
+  console.log(`incident: ${events} events (${path}); ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);
+  const replayed = time("replay (model, cache, snapshots)", () => replayIncident(db));
+  const replay = replayEvidenceOf(replayed.value);
+  const ruled = time("rules + suspects on the replay", () => analyze(db, { replay }));
+  const report = ruled.value;
+  console.log(`  ${report.findings.length} findings (${report.findings.filter((f) => f.verdict === "violated").length} violated), ${report.suspects.length} suspects`);
+  const stored = time("store findings and suspects", () => storeAnalysis(db, report));
+  const ledger = time("hypotheses ledger (the library)", () => checkHypotheses(db, loadLibrary()).verdicts);
+  const json = time("render --json", () => renderJson(report, ledger.value));
+  const markdown = time("render --markdown (with timeline)", () => renderMarkdown(report, buildTimeline(db, report)));
+  const analysis = replayed.seconds + ruled.seconds + stored.seconds + ledger.seconds + json.seconds + markdown.seconds;
+  const used = process.cpuUsage(cpu);
+  console.log(`analysis (replay to reports)       ${analysis.toFixed(2)} s: ${Math.round(events / analysis).toLocaleString("en-US")} events/s, ${((used.user + used.system) / 1e6).toFixed(2)} CPU s`);
+  if (process.env.BENCH_CHROME !== "0") {
+    let bytes = 0;
+    time("export chrome-json", () => exportChromeTrace(db, (chunk) => (bytes += chunk.length)));
+    console.log(`  trace: ${(bytes / 1e6).toFixed(1)} MB`);
+  }
+  console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  db.close();
+}
+
+const measuring = process.argv[2];
+if (measuring !== undefined) measure(measuring);
+else {
+  const sizes = (process.env.BENCH_EVENTS ?? "1000000").split(",").map(sizeOf);
+  for (const target of sizes) {
+    const path = await healthyIncidentDb(target, "analyze", benchOutDir(`healthy-${target}`));
+    const run = spawnSync(process.execPath, [SELF, path], { stdio: "inherit" });
+    if (run.status !== 0) console.log(`the analysis of ${path} exited with ${run.status ?? run.signal}`);
+  }
+}
