@@ -8,7 +8,7 @@
 // for an inferred time, 2 for a timeless record. Sources join the events on
 // (incident, source_id); findings name their witness events by seq.
 
-import type { EventsColumn } from "../../store/eventsTable.js";
+import { EVENTS_TABLE_COLUMNS, type EventsColumn } from "../../store/eventsTable.js";
 import type { IncidentDb } from "../../store/db.js";
 import type { FindingRow } from "../../store/read/analysis.js";
 import type { SourceRow } from "../../store/read/sources.js";
@@ -19,29 +19,29 @@ import type { ParquetColumn, ParquetColumnType } from "./parquetFile.js";
 const INCIDENT: ParquetColumn = { name: "incident", type: "string", required: true };
 
 /** Each events column's Parquet type: every column of the query's table, and no other. */
-const EVENTS_COLUMN_TYPES: Record<EventsColumn, ParquetColumn> = {
-  seq: { name: "seq", type: "int64", required: true, delta: true },
-  ts_us: { name: "ts_us", type: "int64", required: true, delta: true },
-  ts_inferred: { name: "ts_inferred", type: "int32" },
-  source_id: { name: "source_id", type: "int64", required: true },
-  line: { name: "line", type: "int64", required: true },
-  host: { name: "host", type: "string" },
-  role: { name: "role", type: "string" },
-  dp: { name: "dp", type: "int64" },
-  pp: { name: "pp", type: "int64" },
-  tp: { name: "tp", type: "int64" },
-  kind: { name: "kind", type: "string", required: true },
-  room: { name: "room", type: "string" },
-  rid: { name: "rid", type: "string" },
-  chunk: { name: "chunk", type: "int64" },
-  layer: { name: "layer", type: "int64" },
-  page_lo: { name: "page_lo", type: "int64" },
-  page_hi: { name: "page_hi", type: "int64" },
-  state: { name: "state", type: "int64" },
-  attrs: { name: "attrs", type: "string", freeText: true },
+const EVENTS_COLUMN_TYPES: Record<EventsColumn, Omit<ParquetColumn, "name">> = {
+  seq: { type: "int64", required: true, delta: true },
+  ts_us: { type: "int64", required: true, delta: true },
+  ts_inferred: { type: "int32" },
+  source_id: { type: "int64", required: true },
+  line: { type: "int64", required: true },
+  host: { type: "string" },
+  role: { type: "string" },
+  dp: { type: "int64" },
+  pp: { type: "int64" },
+  tp: { type: "int64" },
+  kind: { type: "string", required: true },
+  room: { type: "string" },
+  rid: { type: "string" },
+  chunk: { type: "int64" },
+  layer: { type: "int64" },
+  page_lo: { type: "int64" },
+  page_hi: { type: "int64" },
+  state: { type: "int64" },
+  attrs: { type: "string", freeText: true },
 };
 
-export const EVENTS_PARQUET = { file: "events.parquet", columns: [INCIDENT, ...Object.values(EVENTS_COLUMN_TYPES)] };
+export const EVENTS_PARQUET = { file: "events.parquet", columns: [INCIDENT, ...EVENTS_TABLE_COLUMNS.map((name) => ({ name, ...EVENTS_COLUMN_TYPES[name] }))] };
 
 /** A column of a table built from rows: its name, type and value in one place. */
 interface Field<T> extends ParquetColumn {
