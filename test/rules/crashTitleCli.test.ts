@@ -58,3 +58,15 @@ test("a traceback cut before its exception line, in a CRI-wrapped log, says so i
   assert.match(titles[0]!, /^\S+\/tp2 died: a Python traceback whose exception line is not in the log \(scheduler\)$/);
   assert.doesNotMatch(titles[0]!, /stdout F|Traceback/);
 });
+
+test("a process of unknown role that died is a suspect whose summary names no rank, not 'unknown; unknown'", () => {
+  // A user's paste (test/corpus, working half): Mooncake's transfer engine bench fails a glog check and aborts; no line names a rank or role.
+  const excerpt = join(REPO_ROOT, "test/corpus/excerpts/mooncake-391-a.log");
+  assert.match(readFileSync(excerpt, "utf8"), /Assert failed: xport\n[\s\S]*Aborted \(core dumped\)/);
+  const r = spawnSync(process.execPath, [MAIN, "analyze", excerpt, "--json"], { encoding: "utf8" });
+  const report = analysisReportSchema.parse(JSON.parse(r.stdout));
+  const crash = report.suspects.find((s) => s.cause === "process-crash");
+  assert.ok(crash, JSON.stringify(report.suspects));
+  assert.match(crash.summary, /^the process died \(/);
+  assert.doesNotMatch(crash.summary, /unknown;/);
+});
