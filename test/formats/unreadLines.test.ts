@@ -214,3 +214,33 @@ test("SGLang v0.1's `Prefill out of memory. This should nerver happen.` is a fat
   assert.equal(events[0]!.text.split("\n").length, 3);
   assert.notEqual(parseOne("[2025-01-06 02:58:44 TP0] Decode out of memory happened. #retracted_reqs: 1, #new_token_ratio: 0.0980 -> 0.9446").kind, LogKind.error, "a retraction is no failure");
 });
+
+test("UCX's backtrace of a fatal signal is one record: under its `Caught signal` line, and on its own when the paste cut that line", () => {
+  // The frames of a pasted NIXL segfault, the paste starting at frame 4 (backtrace_symbols' text, UCX's `"%2d  %s"`).
+  const cut = parseLines([
+    " 4  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/./../nixl.libs/libucp-595be55f.so.0.0.0(+0x9140f) [0x7fc44301140f]",
+    " 5  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/./../nixl.libs/libuct-4eacacdc.so.0.0.0(uct_tcp_ep_am_bcopy+0x8d) [0x7fc4604d557d]",
+    " 9  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/./../nixl.libs/libucs-36b9ef61.so.0.0.0(+0x2bab0) [0x7fc4608a3ab0]",
+    "10  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/./../nixl.libs/libucp-595be55f.so.0.0.0(ucp_worker_progress+0x7a) [0x7fc442fe8b7a]",
+    "11  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/libnixl.so(_ZN13nixlUcxEngine12progressFuncEv+0x4c) [0x7fc5026bf7bc]",
+    "12  /lib/x86_64-linux-gnu/libstdc++.so.6(+0xecdb4) [0x7fc5c2c6edb4]",
+  ]).events;
+  assert.equal(cut.length, 1);
+  assert.equal(cut[0]!.kind, LogKind.exception);
+  assert.match(String(cut[0]!.attrs?.what), /UCX backtrace/);
+  assert.equal(cut[0]!.text.split("\n").length, 6);
+  // Whole, built with BFD (`"%2d 0x%016lx %s()  %s:%u"`), as a public NIXL example printed it.
+  const whole = parseLines([
+    "[h000:2722682:0:2722812] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x147980000000)",
+    "==== backtrace (tid:2722812) ====",
+    " 0 0x000000000003ebf0 __GI___sigaction()  :0",
+    " 9 0x000000000002ae17 uct_tcp_iface_progress()  ???:0",
+    "10 0x000000000006187a ucp_worker_progress()  ???:0",
+    "11 0x000000000003f131 nixlUcxSharedThread::run()  :0",
+    "=================================",
+  ]).events;
+  assert.equal(whole.length, 1);
+  assert.equal(whole[0]!.text.split("\n").length, 7, "the backtrace stays with its signal line");
+  // Numbered lines of other shapes are not frames.
+  assert.notEqual(parseOne(" 3 (151644, 8948, 198) r=1").kind, LogKind.exception);
+});
