@@ -244,3 +244,23 @@ test("UCX's backtrace of a fatal signal is one record: under its `Caught signal`
   // Numbered lines of other shapes are not frames.
   assert.notEqual(parseOne(" 3 (151644, 8948, 198) r=1").kind, LogKind.exception);
 });
+
+test("a Rust panic (Dynamo's frontend) is a thread's death: the message below its header and the hook's note stay with it", () => {
+  const { events } = parseLines([
+    "thread 'tokio-runtime-worker' panicked at /workspace/lib/llm/src/http/service/service_v2.rs:116:33:",
+    "could not bind to address: 0.0.0.0:8000",
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+    'Error: task 20 panicked with message "could not bind to address: 0.0.0.0:8000"',
+    "2025-08-05T10:33:42.382Z  INFO watcher._stop: dynamo_SGLangWorker stopped",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [4, LogKind.error], [5, LogKind.message]]);
+  const panic = events[0]!;
+  assert.equal(panic.attrs?.thread, "tokio-runtime-worker");
+  assert.equal(panic.attrs?.excType, "panic");
+  assert.equal(panic.attrs?.excMessage, "could not bind to address: 0.0.0.0:8000");
+  assert.equal(panic.attrs?.source, "/workspace/lib/llm/src/http/service/service_v2.rs:116:33");
+  // Before Rust 1.73 the hook printed the message on the header line (written by hand in that shape).
+  const old = parseOne("thread 'main' panicked at 'could not bind to address: 0.0.0.0:8000', lib/llm/src/http/service/service_v2.rs:116:33");
+  assert.equal(old.kind, LogKind.exception);
+  assert.equal(old.attrs?.excMessage, "could not bind to address: 0.0.0.0:8000");
+});
