@@ -264,3 +264,20 @@ test("a Rust panic (Dynamo's frontend) is a thread's death: the message below it
   assert.equal(old.kind, LogKind.exception);
   assert.equal(old.attrs?.excMessage, "could not bind to address: 0.0.0.0:8000");
 });
+
+test("colour codes around Ray's worker prefix, their escape character lost in the paste or not, are debris", () => {
+  const pasted = [
+    " [36m(RayWorkerVllm pid=5085) [0m [E ProcessGroupNCCL.cpp:475] [Rank 4] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=20518, OpType=ALLREDUCE, NumelIn=106496, NumelOut=106496, Timeout(ms)=1800000) ran for 1800270 milliseconds before timing out.",
+    " [36m(RayWorkerVllm pid=5310) [0m [W CUDAGraph.cpp:145] Warning: Waiting for pending NCCL work to finish before starting graph capture. (function operator()) [32m [repeated 6x across cluster] [0m",
+  ];
+  const { events } = parseLines(pasted);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level, e.attrs?.source]), [
+    [LogKind.watchdog, undefined, undefined],
+    [LogKind.message, "warning", "CUDAGraph.cpp:145"],
+  ]);
+  assert.equal(events[1]!.text, pasted[1], "the record keeps the raw line");
+  const escaped = parseOne(pasted[1]!.replace(/ \[(\d+)m/g, "\x1b[$1m"));
+  assert.equal(escaped.kind, LogKind.message);
+  assert.equal(escaped.attrs?.level, "warning");
+  assert.equal(parseOne("    [0m is not a colour code in an indented line that does not open with one").kind, LogKind.unparsed);
+});
