@@ -214,3 +214,70 @@ test("SGLang v0.1's `Prefill out of memory. This should nerver happen.` is a fat
   assert.equal(events[0]!.text.split("\n").length, 3);
   assert.notEqual(parseOne("[2025-01-06 02:58:44 TP0] Decode out of memory happened. #retracted_reqs: 1, #new_token_ratio: 0.0980 -> 0.9446").kind, LogKind.error, "a retraction is no failure");
 });
+
+test("UCX's backtrace of a fatal signal is one record: under its `Caught signal` line, and on its own when the paste cut that line", () => {
+  // The frames of a pasted NIXL segfault, the paste starting at frame 4 (backtrace_symbols' text, UCX's `"%2d  %s"`).
+  const cut = parseLines([
+    " 4  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/./../nixl.libs/libucp-595be55f.so.0.0.0(+0x9140f) [0x7fc44301140f]",
+    " 5  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/./../nixl.libs/libuct-4eacacdc.so.0.0.0(uct_tcp_ep_am_bcopy+0x8d) [0x7fc4604d557d]",
+    " 9  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/./../nixl.libs/libucs-36b9ef61.so.0.0.0(+0x2bab0) [0x7fc4608a3ab0]",
+    "10  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/./../nixl.libs/libucp-595be55f.so.0.0.0(ucp_worker_progress+0x7a) [0x7fc442fe8b7a]",
+    "11  /home/venv/lib/python3.12/site-packages/nixl/../.nixl.mesonpy.libs/libnixl.so(_ZN13nixlUcxEngine12progressFuncEv+0x4c) [0x7fc5026bf7bc]",
+    "12  /lib/x86_64-linux-gnu/libstdc++.so.6(+0xecdb4) [0x7fc5c2c6edb4]",
+  ]).events;
+  assert.equal(cut.length, 1);
+  assert.equal(cut[0]!.kind, LogKind.exception);
+  assert.match(String(cut[0]!.attrs?.what), /UCX backtrace/);
+  assert.equal(cut[0]!.text.split("\n").length, 6);
+  // Whole, built with BFD (`"%2d 0x%016lx %s()  %s:%u"`), as a public NIXL example printed it.
+  const whole = parseLines([
+    "[h000:2722682:0:2722812] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x147980000000)",
+    "==== backtrace (tid:2722812) ====",
+    " 0 0x000000000003ebf0 __GI___sigaction()  :0",
+    " 9 0x000000000002ae17 uct_tcp_iface_progress()  ???:0",
+    "10 0x000000000006187a ucp_worker_progress()  ???:0",
+    "11 0x000000000003f131 nixlUcxSharedThread::run()  :0",
+    "=================================",
+  ]).events;
+  assert.equal(whole.length, 1);
+  assert.equal(whole[0]!.text.split("\n").length, 7, "the backtrace stays with its signal line");
+  // Numbered lines of other shapes are not frames.
+  assert.notEqual(parseOne(" 3 (151644, 8948, 198) r=1").kind, LogKind.exception);
+});
+
+test("a Rust panic (Dynamo's frontend) is a thread's death: the message below its header and the hook's note stay with it", () => {
+  const { events } = parseLines([
+    "thread 'tokio-runtime-worker' panicked at /workspace/lib/llm/src/http/service/service_v2.rs:116:33:",
+    "could not bind to address: 0.0.0.0:8000",
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+    'Error: task 20 panicked with message "could not bind to address: 0.0.0.0:8000"',
+    "2025-08-05T10:33:42.382Z  INFO watcher._stop: dynamo_SGLangWorker stopped",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [4, LogKind.error], [5, LogKind.message]]);
+  const panic = events[0]!;
+  assert.equal(panic.attrs?.thread, "tokio-runtime-worker");
+  assert.equal(panic.attrs?.excType, "panic");
+  assert.equal(panic.attrs?.excMessage, "could not bind to address: 0.0.0.0:8000");
+  assert.equal(panic.attrs?.source, "/workspace/lib/llm/src/http/service/service_v2.rs:116:33");
+  // Before Rust 1.73 the hook printed the message on the header line (written by hand in that shape).
+  const old = parseOne("thread 'main' panicked at 'could not bind to address: 0.0.0.0:8000', lib/llm/src/http/service/service_v2.rs:116:33");
+  assert.equal(old.kind, LogKind.exception);
+  assert.equal(old.attrs?.excMessage, "could not bind to address: 0.0.0.0:8000");
+});
+
+test("colour codes around Ray's worker prefix, their escape character lost in the paste or not, are debris", () => {
+  const pasted = [
+    " [36m(RayWorkerVllm pid=5085) [0m [E ProcessGroupNCCL.cpp:475] [Rank 4] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=20518, OpType=ALLREDUCE, NumelIn=106496, NumelOut=106496, Timeout(ms)=1800000) ran for 1800270 milliseconds before timing out.",
+    " [36m(RayWorkerVllm pid=5310) [0m [W CUDAGraph.cpp:145] Warning: Waiting for pending NCCL work to finish before starting graph capture. (function operator()) [32m [repeated 6x across cluster] [0m",
+  ];
+  const { events } = parseLines(pasted);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level, e.attrs?.source]), [
+    [LogKind.watchdog, undefined, undefined],
+    [LogKind.message, "warning", "CUDAGraph.cpp:145"],
+  ]);
+  assert.equal(events[1]!.text, pasted[1], "the record keeps the raw line");
+  const escaped = parseOne(pasted[1]!.replace(/ \[(\d+)m/g, "\x1b[$1m"));
+  assert.equal(escaped.kind, LogKind.message);
+  assert.equal(escaped.attrs?.level, "warning");
+  assert.equal(parseOne("    [0m is not a colour code in an indented line that does not open with one").kind, LogKind.unparsed);
+});

@@ -84,9 +84,27 @@ export function isDumpLine(line: string): boolean {
   );
 }
 
-/** Lines of a C++ backtrace torch or glog prints under an error. */
+/** Lines of a C++ backtrace torch, glog or UCX prints under an error. */
 export function isBacktraceLine(line: string): boolean {
-  return line.startsWith("frame #") || line.startsWith("Exception raised from ") || line.startsWith("*** ") || line.startsWith("@ ");
+  return line.startsWith("frame #") || line.startsWith("Exception raised from ") || line.startsWith("*** ") || line.startsWith("@ ") || isUcxBacktraceLine(line);
+}
+
+/**
+ * A frame of the backtrace UCX prints when it handles a fatal signal or a
+ * failed assertion (openucx/ucx src/ucs/debug/debug.c,
+ * UCS_DEBUG_BACKTRACE_LINE_FMT): `"%2d  %s"` with backtrace_symbols' text
+ * (` 5  /…/libuct-4eacacdc.so.0.0.0(uct_tcp_ep_am_bcopy+0x8d) [0x7fc4604d557d]`),
+ * or, built with BFD, `"%2d 0x%016lx %s()  %s:%u"`
+ * (` 3 0x0000000000029b69 uct_tcp_ep_am_bcopy()  ???:0`). A paste may strip
+ * the padding of the frame number.
+ */
+const UCX_FRAME = /^\s*\d{1,2} +(?:\S.*\) \[0x[0-9a-f]+\]|0x[0-9a-f]{8,16} \S.*\(\) +\S*:\d+)\s*$/;
+
+/** A UCX backtrace's frame, or its `==== backtrace (tid:%7d) ====` header and its closing line of `=`. */
+export function isUcxBacktraceLine(line: string): boolean {
+  const c = line.charCodeAt(0);
+  if (c === 61 /* = */) return line.startsWith("==== backtrace (tid:") || /^={20,}\s*$/.test(line);
+  return (c === 32 || (c >= 48 && c <= 57)) && UCX_FRAME.test(line);
 }
 
 const FRAME = /^ {2}File "([^"]+)", line (\d+) in (\S+)/;

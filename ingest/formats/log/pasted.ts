@@ -1,7 +1,11 @@
 // Log text as people paste it into tickets and chats: a `> ` quote marker in
 // front of each line, stray backticks around a line or a code fence, spaces
-// before a prefixed line and after any line. Cleaning is cheap to skip: most
-// lines start with `[` or a letter and end with a visible character.
+// before a prefixed line and after any line, terminal colour codes around a
+// line's prefix (Ray prints a worker's output behind `\x1b[36m(RayWorkerVllm
+// pid=5085)\x1b[0m `; a paste often loses the escape character, or keeps a
+// space in its place: ` [36m(RayWorkerVllm pid=5085) [0m [E …`). Cleaning is
+// cheap to skip: most lines start with `[` or a letter and end with a visible
+// character.
 
 const SPACE = 32;
 const TAB = 9;
@@ -9,6 +13,11 @@ const GT = 62;
 const BACKTICK = 96;
 const QUOTE = 34;
 const ISO_DATE = /^\d{4}-\d\d-\d\d[T ]\d\d:/;
+const ESC = 27;
+/** A line that opens with an SGR colour code (`\x1b[36m`), its escape character possibly lost or a space in its place. */
+const SGR_OPENER = /^[ \t]*(?:\x1b| )?\[\d{1,3}(?:;\d{1,3})*m/;
+/** Every SGR code of such a line, with the escape character or the space that stands for it. */
+const SGR_CODES = /(?:\x1b| )?\[\d{0,3}(?:;\d{1,3})*m/g;
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB;
@@ -22,7 +31,7 @@ function isBlank(c: number): boolean {
 export function mayBePasted(line: string): boolean {
   if (line.length === 0) return false;
   const first = line.charCodeAt(0);
-  return first === GT || first === BACKTICK || first === QUOTE || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first);
+  return first === GT || first === BACKTICK || first === QUOTE || first === ESC || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first);
 }
 
 /**
@@ -31,7 +40,8 @@ export function mayBePasted(line: string): boolean {
  * level and date): elsewhere indentation means something (traceback frames).
  */
 export function cleanPasted(line: string): string {
-  let s = line;
+  // Colour codes go only from a line that opens with one: elsewhere `[0m` could be text.
+  let s = SGR_OPENER.test(line) ? line.replace(SGR_CODES, "") : line;
   while (s.charCodeAt(0) === GT && (s.length === 1 || s.charCodeAt(1) === SPACE || s.charCodeAt(1) === GT)) {
     s = s.substring(s.charCodeAt(1) === SPACE ? 2 : 1);
   }

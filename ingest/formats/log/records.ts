@@ -15,7 +15,7 @@ import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { dumpSummary, isBacktraceLine, isDumpLine, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
-import { exceptionOf, nextTracebackState, opensTraceback, TRACEBACK, tracebackGoesOn, TracebackState } from "./traceback.js";
+import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, opensTraceback, TRACEBACK, tracebackGoesOn, TracebackState } from "./traceback.js";
 import { settleUnread, type RecordHead } from "./unread.js";
 
 /**
@@ -43,6 +43,8 @@ export class RecordAssembler {
   private moreRaw: string[] | null = null;
   private tb: TracebackState = TracebackState.none;
   private dump = false;
+  /** A Rust panic's header: its message is the next line, whatever its shape, and the hook's note follows. */
+  private panic = false;
   /**
    * A watchdog's dump: its debug-info block runs to a blank line; py-spy's
    * dump, which holds blank lines, runs to the next line with a prefix.
@@ -62,6 +64,7 @@ export class RecordAssembler {
     this.head = inner;
     this.tb = opensTraceback(inner) ? TracebackState.frames : TracebackState.none;
     this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
+    this.panic = ev.kind === LogKind.exception && opensRustPanic(inner);
     const report = ev.kind === LogKind.schedulerWatchdog ? ev.attrs?.report : undefined;
     this.block = report === "debug-info" ? "blank" : report === "pyspy-dump" ? "prefix" : null;
   }
@@ -117,6 +120,7 @@ export class RecordAssembler {
     if (tracebackGoesOn(tb)) return true;
     if (tb === TracebackState.done && nextTracebackState(tb, line) === TracebackState.chained) return true;
     if (this.dump && isDumpLine(line)) return true;
+    if (this.panic && (this.more.length === 0 || isRustPanicTail(line))) return true;
     return isBacktraceLine(line);
   }
 
@@ -147,6 +151,12 @@ function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void
   }
   if (ev.kind === LogKind.schedulerWatchdog && ev.attrs?.report === "pyspy-dump") {
     Object.assign(ev.attrs, pyspyMainThread(more));
+    return;
+  }
+  if (ev.kind === LogKind.exception && ev.attrs?.excType === "panic") {
+    // A Rust panic's message is the line below its header (Rust 1.73 on).
+    if (ev.attrs.excMessage === undefined && more.length > 0 && opensRustPanic(head)) ev.attrs.excMessage = more[0];
+    ev.attrs.failureClass ??= classifyFailure("panic", String(ev.attrs.excMessage ?? ""));
     return;
   }
   const exc = exceptionOf(head, more);

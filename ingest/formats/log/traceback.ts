@@ -7,6 +7,16 @@
 export const TRACEBACK = "Traceback (most recent call last):";
 const THREAD_HEAD = /^Exception in thread (.+):$/;
 const PROCESS_HEAD = /^Process ([\w.:-]+):$/;
+/**
+ * Rust's default panic hook (rust-lang/rust library/std/src/panicking.rs,
+ * default_hook): `thread '{name}' panicked at {location}:` with the message on
+ * the next line (Rust 1.73 on), or `thread '{name}' panicked at '{msg}', {location}`
+ * before; then `note: run with \`RUST_BACKTRACE=1\` environment variable to
+ * display a backtrace`, or the backtrace.
+ */
+const RUST_PANIC = /^thread '([^']*)' panicked at (?:'(.*)', )?([^\s']+:\d+:\d+):?$/;
+/** The lines Rust's panic hook prints after the panic's message. */
+const RUST_PANIC_TAIL = /^(?:note: run with `RUST_BACKTRACE=|note: Some details are omitted|stack backtrace:)/;
 const TERMINATE_HEAD = /^terminate called after throwing an instance of '([^']+)'/;
 const WHAT = /^\s*what\(\):\s+(.*)$/;
 const EXCEPTION_LINE = /^([A-Za-z_][\w.]*(?:::\w+)*)(?:: (.*))?$/s;
@@ -82,9 +92,29 @@ export function deathAttrsOf(line: string): Record<string, unknown> | null {
   const c = line.charCodeAt(0);
   const thread = c === 69 /* E */ ? threadDeathOf(line) : null;
   if (thread !== null) return { thread: thread.thread, threadName: thread.threadName };
+  if (c === 116 /* t */) return rustPanicOf(line);
   const child = c === 80 /* P */ ? PROCESS_HEAD.exec(line)?.[1] : undefined;
   // Its traceback (the lines that follow) names the exception; without it the record still says a child died.
   return child === undefined ? null : { process: child, what: `child process ${child} died of an exception`, fatal: true };
+}
+
+/** A Rust thread's panic (see RUST_PANIC): the thread, where it panicked, and the message when the line holds it. */
+function rustPanicOf(line: string): Record<string, unknown> | null {
+  const m = RUST_PANIC.exec(line);
+  if (m === null) return null;
+  const attrs: Record<string, unknown> = { thread: m[1], threadName: m[1], excType: "panic", what: `Rust thread '${m[1]}' panicked at ${m[3]}`, source: m[3] };
+  if (m[2] !== undefined) attrs.excMessage = m[2];
+  return attrs;
+}
+
+/** Whether a record's first line is a Rust panic whose message (Rust 1.73 on) is on the lines below it. */
+export function opensRustPanic(head: string): boolean {
+  return head.charCodeAt(0) === 116 /* t */ && head.endsWith(":") && RUST_PANIC.test(head);
+}
+
+/** A line Rust's panic hook prints after the message: the RUST_BACKTRACE note, the backtrace's header. */
+export function isRustPanicTail(line: string): boolean {
+  return RUST_PANIC_TAIL.test(line);
 }
 
 /** `terminate called after throwing an instance of 'c10::DistBackendError'` → the C++ type. */

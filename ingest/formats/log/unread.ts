@@ -4,7 +4,9 @@
 //   - a Python traceback whose header or exception line was cut, or whose
 //     lines were re-logged one by one under another logger's prefix, is still
 //     an exception (`log.exception`, its type unknown when the line is gone);
-//     so is a torch C++ backtrace whose error line was cut (`frame #3: …`);
+//     so is a torch C++ backtrace whose error line was cut (`frame #3: …`),
+//     and UCX's backtrace of a fatal signal whose `Caught signal` line was
+//     (` 4  /…/libucp.so.0(+0x9140f) [0x7fc44301140f]`);
 //   - a line its dialect calls error or fatal (glog/absl `E`/`F`, Python
 //     logging's ERROR/CRITICAL, vLLM's `ERROR 10-23 …`, Rust tracing, NCCL
 //     WARN, UCX ERROR), or whose words are an exception's, a crash's, a failed
@@ -20,6 +22,7 @@ import { LogKind } from "../../../domain/kinds.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engineFailure.js";
+import { isUcxBacktraceLine } from "./crash.js";
 import { COMPONENTS } from "../templates/index.js";
 import type { TemplateComponent } from "../templates/template.js";
 
@@ -99,7 +102,8 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
   if (isTraceback(message, more)) return asException(ev, message, more, how);
   const exception = EXCEPTION_LINE.exec(message);
   if (exception !== null && how.level !== "debug" && how.level !== "info") return asExceptionLine(ev, exception, how);
-  if (how.dialect === null && CPP_BACKTRACE.test(message)) return asCutBacktrace(ev, message);
+  if (how.dialect === null && CPP_BACKTRACE.test(message)) return asCutBacktrace(ev, message, "a C++ backtrace whose error line is not in the log");
+  if (how.dialect === null && isUcxBacktraceLine(message)) return asCutBacktrace(ev, message, "a UCX backtrace whose error line (its `Caught signal …`) is not in the log");
   const verdict = how.level === undefined && how.dialect !== "sglang" && FAILURE_VERDICT.test(message);
   const failing =
     how.level === "error" || how.level === "fatal" || verdict || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
@@ -128,11 +132,11 @@ function asException(ev: ParsedEvent, message: string, more: readonly string[], 
   delete ev.unparsedMessage;
 }
 
-/** C++ backtrace frames whose error line (a c10 `… terminated with exception: …`, a `what():`) is not in the log. */
-function asCutBacktrace(ev: ParsedEvent, message: string): void {
+/** C++ backtrace frames whose error line (a c10 `… terminated with exception: …`, a `what():`, UCX's `Caught signal`) is not in the log. */
+function asCutBacktrace(ev: ParsedEvent, message: string, what: string): void {
   ev.kind = LogKind.exception;
   const attrs = (ev.attrs ??= {});
-  attrs.what = "a C++ backtrace whose error line is not in the log";
+  attrs.what = what;
   attrs.failureClass = classifyFailure(undefined, message);
   delete ev.unparsedMessage;
 }
