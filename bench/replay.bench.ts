@@ -7,6 +7,13 @@
 //   - stateAt latency p50/p95 at 200 random points;
 //   - snapshot storage as % of the event blocks' size;
 //   - stateAt on the ingest benchmark's one-file input (liveRooms.ts).
+// First of all, `kvrewind replay --at` from a cold process (issue 30: ≤ 1 s)
+// on the 6 M-event incident of bench:analyze (bench/out/healthy-6000000, built
+// when missing, then derived, as `kvrewind ingest` leaves it), at three seqs
+// and a time: this build's CLI, and with BENCH_BASELINE=<the root of another
+// checkout, built> that build's CLI on the same file, alternated, round by
+// round, with whether their outputs are the same (replayAt.ts);
+// BENCH_AT_ONLY=1 stops after it.
 // Figures, not pass/fail. BENCH_DIR keeps the built incident between runs.
 
 import { cpus, loadavg } from "node:os";
@@ -16,6 +23,7 @@ import { openIncident, setMeta, type IncidentDb } from "../store/db.js";
 import { replayIncident, type ReplaySummary } from "../analyzer/replay/replay.js";
 import { stateAt, timeline } from "../analyzer/replay/timeTravel.js";
 import { liveRoomsFigures } from "./liveRooms.js";
+import { coldReplayAtFigures } from "./replayAt.js";
 
 const TARGET = Number(process.env.BENCH_EVENTS ?? 5_000_000);
 const POINTS = 200;
@@ -54,6 +62,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
+  await coldReplayAtFigures();
+  if (process.env.BENCH_AT_ONLY === "1") return;
   const path = await healthyIncidentDb(TARGET, "replay");
   const db = openIncident(path);
   setMeta(db, "snapshots", "{}");

@@ -6,7 +6,7 @@
 // failed`) puts its room in that state from 300 s before the line
 // (docs/protocol.md §3.5, §5.1–§5.2), and a batch line's
 // `#transfer-req` / `#inflight-req` / `#bootstrap-req` says how many rooms sat
-// in that queue when it was written (§2.1, §2.2).
+// in that queue when it was written (§2.1, §2.2; queueGauges.ts).
 
 import { type Inferred, type ModelStateView, type RoomView } from "../model/api.js";
 import { KVPoll, type KVPollValue } from "../../domain/vocabulary.js";
@@ -15,7 +15,8 @@ import { rankLabel } from "../model/ranks.js";
 import type { ModelOptions } from "../model/index.js";
 import { LogKind } from "../../domain/kinds.js";
 import type { IncidentDb } from "../../store/db.js";
-import { gaugeLines, recordStamps, type RecordStamp } from "../../store/read/records.js";
+import { recordStamps, type RecordStamp } from "../../store/read/records.js";
+import { GAUGES, queueGauges, type QueueGauges } from "./queueGauges.js";
 
 /** A room in a state from `since` until the line that says so. */
 export interface InferredSpan {
@@ -29,28 +30,12 @@ export interface InferredSpan {
   reason: string;
 }
 
-/** A batch line's queue gauge on a rank. */
-interface GaugeReading {
-  seq: number;
-  tsUs: number;
-  rank: string;
-  gauge: string;
-  value: number;
-}
-
 export interface Inference {
   spans: InferredSpan[];
-  /** Per rank and gauge, the readings in seq order. */
-  gauges: Map<string, GaugeReading[]>;
+  gauges: QueueGauges;
 }
 
 const TIMEOUT_KINDS = [LogKind.transferFailed, LogKind.handshakeFailed, LogKind.bootstrapFailed, "kv.timeout", LogKind.roomTimeout];
-const GAUGES: readonly { kind: string; field: string; queue: string }[] = [
-  { kind: LogKind.decodeBatch, field: "#transfer-req", queue: "decode's transfer queue" },
-  { kind: LogKind.decodeBatch, field: "#prealloc-req", queue: "decode's prealloc queue" },
-  { kind: LogKind.prefillBatch, field: "#inflight-req", queue: "prefill's inflight queue" },
-  { kind: LogKind.prefillBatch, field: "#bootstrap-req", queue: "prefill's bootstrap queue" },
-];
 
 /** `waitingTimeoutS`: the profile's, for a timeout line that names its state but not how long it waited. */
 export function inferenceOf(db: IncidentDb, options: ModelOptions, waitingTimeoutS: number): Inference {
@@ -72,22 +57,7 @@ export function inferenceOf(db: IncidentDb, options: ModelOptions, waitingTimeou
       reason: `it timed out after ${t.afterS.toFixed(1)} s in KVPoll.${name} on ${side}: in ${name} from ${t.afterS.toFixed(1)} s before that line${t.assumed ? " (the line names no duration: the profile's waiting timeout)" : ""}`,
     });
   }
-  const gauges = new Map<string, GaugeReading[]>();
-  for (const kind of new Set(GAUGES.map((g) => g.kind))) {
-    const fields = GAUGES.filter((x) => x.kind === kind);
-    for (const r of gaugeLines(db, kind, fields.map((g) => g.field))) {
-      for (const [i, g] of fields.entries()) {
-        const value = r.values[i];
-        if (value === null || value === undefined) continue;
-        const rank = label(r, kind === LogKind.decodeBatch ? "decode" : "prefill");
-        const key = `${rank}|${g.field}`;
-        let list = gauges.get(key);
-        if (!list) gauges.set(key, (list = []));
-        list.push({ seq: r.seq, tsUs: r.tsUs, rank, gauge: g.field, value });
-      }
-    }
-  }
-  return { spans: spans.sort((a, b) => a.since - b.since), gauges };
+  return { spans: spans.sort((a, b) => a.since - b.since), gauges: queueGauges(db, options) };
 }
 
 function timeoutOf(r: RecordStamp, waitingTimeoutS: number): { state: KVPollValue; afterS: number; assumed: boolean } | undefined {
@@ -132,9 +102,8 @@ export function withInferred(view: ModelStateView, inf: Inference, atSeq: number
   }
   const queues = [...view.queues];
   if (room === undefined) {
-    for (const readings of inf.gauges.values()) {
-      const last = lastAtOrBefore(readings, atSeq);
-      if (!last || last.value === 0) continue;
+    for (const last of inf.gauges.at(atSeq)) {
+      if (last.value === 0) continue;
       queues.push({
         rank: last.rank,
         queue: -1,
@@ -154,15 +123,4 @@ function emptyRoom(room: string): RoomView {
     prefill: { state: null, ranks: [], chunksPosted: 0, chunksDone: 0, queue: null, changedAt: null },
     decode: { state: null, ranks: [], chunksNotified: 0, auxReceived: false, pages: [], changedAt: null },
   };
-}
-
-function lastAtOrBefore(readings: GaugeReading[], seq: number): GaugeReading | undefined {
-  let lo = 0;
-  let hi = readings.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (readings[mid]!.seq <= seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo > 0 ? readings[lo - 1] : undefined;
 }

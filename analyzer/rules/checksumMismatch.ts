@@ -53,8 +53,9 @@ export const checksumMismatch: Rule = {
   needs: ["checksum dumps: prefill_store and decode_recv / decode_read, per (room, buffer, layer, pos)"],
   run({ evidence, replay }): RuleResult {
     const records: ChecksumRecord[] = [];
+    const labels = new Map<string, string>();
     evidence.each(ChecksumKind, (ev) => {
-      const record = toRecord(evidence, ev);
+      const record = toRecord(evidence, ev, labels);
       if (record) records.push(record);
     });
     const sent = records.filter((r) => r.side === "prefill_store");
@@ -83,11 +84,13 @@ export const checksumMismatch: Rule = {
   },
 };
 
-function toRecord(evidence: Evidence, ev: StoredEvent): ChecksumRecord | undefined {
+/** `labels` keeps one copy of each rank and pool label: a record per checksum line (an eighth of some incidents' events) each holding its own two strings was ~80 bytes a record. */
+function toRecord(evidence: Evidence, ev: StoredEvent, labels: Map<string, string>): ChecksumRecord | undefined {
   const { side, buffer, pos, page, layer, hash, room, algo } = decodeAs(ev, ChecksumKind)!;
   if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
-  const rank = evidence.rank(ev);
-  return { seq: ev.seq, side, room, buffer, layer, page, pos, algo: algo ?? "?", hash: hash.toLowerCase(), rank, pool: `${ev.host ?? ""}|${rank}` };
+  const one = (label: string): string => labels.get(label) ?? (labels.set(label, label), label);
+  const rank = one(evidence.rank(ev));
+  return { seq: ev.seq, side, room, buffer, layer, page, pos, algo: algo ?? "?", hash: hash.toLowerCase(), rank, pool: one(`${ev.host ?? ""}|${rank}`) };
 }
 
 interface Comparison {

@@ -112,16 +112,22 @@ export interface RecordPlace {
   tp: number | null;
 }
 
-/** A batch line's queue gauges: its place and the numeric values of `fields`. */
+/** A batch line's queue gauges: its place, kind and the numeric values of its kind's fields. */
 export interface GaugeLine extends RecordPlace {
+  kind: string;
   values: (number | null)[];
 }
 
-/** Every record of `kind`, with the values of `fields` (attribute names like "#transfer-req"), in seq order. */
-export function gaugeLines(db: IncidentDb, kind: string, fields: readonly string[]): GaugeLine[] {
+/**
+ * Every record of the kinds `fields` names (with seqs in `range`, when given),
+ * in seq order, one pass over their blocks, with the values of its kind's
+ * fields (attribute names like "#transfer-req").
+ */
+export function gaugeLines(db: IncidentDb, fields: Readonly<Record<string, readonly string[]>>, range: { fromSeq?: number; toSeq?: number } = {}): GaugeLine[] {
   const out: GaugeLine[] = [];
-  scanEvents(db, { kinds: [kind] }, (ev) => {
-    out.push({ seq: ev.seq, tsUs: ev.tsUs, host: ev.host, role: ev.role, pp: ev.pp, tp: ev.tp, values: fields.map((f) => gaugeValue(ev.attr(f))) });
+  scanEvents(db, { kinds: Object.keys(fields), ...range }, (ev) => {
+    const kind = ev.kind;
+    out.push({ seq: ev.seq, tsUs: ev.tsUs, host: ev.host, role: ev.role, pp: ev.pp, tp: ev.tp, kind, values: fields[kind]!.map((f) => gaugeValue(ev.attr(f))) });
   });
   return out;
 }
