@@ -1,6 +1,6 @@
 // One ingest and one analysis of each input that tests only read, shared by
-// every test file of a run. node --test runs each file in a process of its
-// own, so the incident is kept on disk under the system's temporary
+// every test file of a run. Test files run in several processes (the shards
+// of test/run.ts), so the incident is kept on disk under the system's temporary
 // directory, in a folder named by a hash of the ingest's arguments, of every
 // input file (path, size, time, bytes) and of the built code: a changed
 // input or a new build never reads an incident that an older one made.
@@ -31,6 +31,7 @@ import { ANALYZED_DB, INGESTED_DB, REPORT, type IncidentBuild } from "./sharedIn
 /** From dist/test/ to the repository root and to the built code. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const FIXTURE_INCIDENTS = join(REPO_ROOT, "fixtures/incidents");
+export const BUNDLES = join(REPO_ROOT, "test/bundles");
 const DIST = fileURLToPath(new URL("../", import.meta.url));
 const BUILDER = fileURLToPath(new URL("./sharedIncidentBuild.js", import.meta.url));
 const CACHE_ROOT = join(tmpdir(), "kvrewind-test-incidents");
@@ -61,15 +62,20 @@ const made = new Map<string, Promise<string>>();
 /** One build at a time per process: each takes both cores. */
 let building: Promise<unknown> = Promise.resolve();
 
-/** The folder of `inputs`' incident, ingested (and analyzed when asked) once for every test process of the run. */
-function sharedFolder(inputs: IncidentInputs, analyze: boolean): Promise<string> {
+/**
+ * The folder of `inputs`' incident, ingested and analyzed once for every test
+ * process of the run. It holds both the ingested and the analyzed database,
+ * so a test that asks for one and a test that asks for the other share one
+ * ingest.
+ */
+function sharedFolder(inputs: IncidentInputs): Promise<string> {
   const cwd = inputs.cwd ?? REPO_ROOT;
   const name = inputs.name ?? basename(resolve(cwd, inputs.paths[0] ?? "."));
-  const args = JSON.stringify({ cwd, paths: inputs.paths, name, analyze });
+  const args = JSON.stringify({ cwd, paths: inputs.paths, name });
   let folder = made.get(args);
   if (!folder) {
     const dir = join(buildFolder(), hash(JSON.stringify({ args, files: inputFiles(cwd, inputs.paths) })));
-    folder = building.then(() => ensureBuilt(dir, (into) => buildApart({ dir: into, cwd, paths: [...inputs.paths], name, analyze }))).then(() => dir);
+    folder = building.then(() => ensureBuilt(dir, (into) => buildApart({ dir: into, cwd, paths: [...inputs.paths], name }))).then(() => dir);
     building = folder.catch(() => undefined);
     made.set(args, folder);
   }
@@ -78,19 +84,33 @@ function sharedFolder(inputs: IncidentInputs, analyze: boolean): Promise<string>
 
 /** The incident of `inputs`, ingested and analyzed once for every test process of the run: open it read-only. */
 export async function sharedIncident(inputs: IncidentInputs): Promise<SharedIncident> {
-  const dir = await sharedFolder(inputs, true);
+  const dir = await sharedFolder(inputs);
   return { path: join(dir, ANALYZED_DB), report: JSON.parse(readFileSync(join(dir, REPORT), "utf8")) as AnalysisReport };
 }
 
 /** The incident of `inputs` as the ingest left it (no replay yet, so no snapshots), made once for every test process of the run: open it read-only. */
 export async function ingestedIncident(inputs: IncidentInputs): Promise<string> {
-  return join(await sharedFolder(inputs, false), INGESTED_DB);
+  return join(await sharedFolder(inputs), INGESTED_DB);
 }
 
-/** A fixture incident (fixtures/incidents/<name>) as the golden and agreement tests ingest it: from its folder, every entry but expected.json. */
+/**
+ * A fixture incident (fixtures/incidents/<name>) as the golden and agreement
+ * tests ingest it: from its folder, every entry but expected.json. Tests that
+ * do not look at the stored paths ask for this form, so they share its build.
+ */
 export function fixtureInputs(name: string): IncidentInputs {
   const cwd = join(FIXTURE_INCIDENTS, name);
   return { cwd, paths: readdirSync(cwd).filter((f) => f !== "expected.json"), name };
+}
+
+/** A hand-written bundle (test/bundles/<name>, README there) as its tests ingest it: from its folder, every file by its path in the bundle. */
+export function bundleInputs(name: string): IncidentInputs {
+  const dir = join(BUNDLES, name);
+  return { cwd: dir, paths: filesOf(dir).map((f) => relative(dir, f)), name };
+}
+
+function filesOf(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 /** A private copy of the shared incident, analyzed, in a scratch directory, for a test that writes to it. */

@@ -12,24 +12,22 @@ import { ingest } from "../ingest/pipeline.js";
 import { openIncident } from "../store/db.js";
 
 export interface IncidentBuild {
-  /** The folder to write: ingested.db; with `analyze`, also incident.db (ingested, then analyzed) and report.json. */
+  /** The folder to write: ingested.db, incident.db (ingested, then analyzed) and report.json. */
   dir: string;
   cwd: string;
   paths: string[];
   name: string;
-  analyze: boolean;
 }
 
 export const ANALYZED_DB = "incident.db";
 export const INGESTED_DB = "ingested.db";
 export const REPORT = "report.json";
 
-async function build({ dir, cwd, paths, name, analyze }: IncidentBuild): Promise<void> {
+async function build({ dir, cwd, paths, name }: IncidentBuild): Promise<void> {
   const ingested = join(dir, INGESTED_DB);
   process.chdir(cwd);
   await ingest({ db: ingested, paths });
   checkpoint(ingested);
-  if (!analyze) return;
   const path = join(dir, ANALYZED_DB);
   copyFileSync(ingested, path);
   const db = openIncident(path);

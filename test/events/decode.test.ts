@@ -17,12 +17,13 @@ import { SGLANG_PD_ROWS } from "../formats/conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "../formats/conformance/sglangScheduler.js";
 import { SGLANG_TRANSFER_ROWS } from "../formats/conformance/sglangTransfer.js";
 import { buildIncident } from "../rules/incidentBuilder.js";
-import { ingestedIncident } from "../sharedIncident.js";
+import { bundleInputs, fixtureInputs, ingestedIncident } from "../sharedIncident.js";
 
 const SGLANG_ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
-const FIXTURES = ["fixtures/incidents/stale-slot-reuse", "test/bundles/abort-attribution", "fixtures/incidents/hicache-indexk-race", "fixtures/incidents/overlap-desync", "test/bundles/k8s-mooncake-pod-logs", "test/bundles/nccl-watchdog", "test/bundles/page-dumps", "test/bundles/metrics-wedge", "test/bundles/traces-wedge"];
-// From dist/test/events/ back to the repository.
-const REPO = new URL("../../../", import.meta.url).pathname;
+const INCIDENTS = [
+  ...["stale-slot-reuse", "hicache-indexk-race", "overlap-desync"].map(fixtureInputs),
+  ...["abort-attribution", "k8s-mooncake-pod-logs", "nccl-watchdog", "page-dumps", "metrics-wedge", "traces-wedge"].map(bundleInputs),
+];
 
 async function storedEvents(): Promise<StoredEvent[]> {
   // Every sample of the template table (C++ engines included) and the tracebacks of the rows that continue one.
@@ -33,8 +34,8 @@ async function storedEvents(): Promise<StoredEvent[]> {
   const rows = await buildIncident([{ path: "d0/decode-tp3.log", text: lines.join("\n") + "\n" }]);
   const events = [...iterateEvents(rows)];
   rows.close();
-  for (const fixture of FIXTURES) {
-    const db = openIncident(await ingestedIncident({ paths: [REPO + fixture] }), { readonly: true });
+  for (const inputs of INCIDENTS) {
+    const db = openIncident(await ingestedIncident(inputs), { readonly: true });
     events.push(...iterateEvents(db));
     db.close();
   }

@@ -20,8 +20,8 @@ import { CAUSE_CHECKS, HYPOTHESIS_CHECKS, RULES_STATED_IN_PART } from "../../ana
 import type { AnalysisReport } from "../../analyzer/rules/finding.js";
 import type { RuleId } from "../../domain/vocabulary.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
-import { BUNDLE_NAMES, bundleInputs } from "../rules/handBundles.js";
-import { fixtureInputs, sharedIncident, type IncidentInputs } from "../sharedIncident.js";
+import { BUNDLE_NAMES } from "../rules/handBundles.js";
+import { bundleInputs, fixtureInputs, sharedIncident, type IncidentInputs } from "../sharedIncident.js";
 
 /** The library hypotheses that restate each rule's check, from the one table (analyzer/rules/checks.ts). */
 function hypothesesByRule(inPart: boolean): Partial<Record<RuleId, string[]>> {

@@ -3,15 +3,13 @@
 // facts a test needs (rooms, rids) are read from the bundle's own files.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import type { AnalysisReport, Finding } from "../../analyzer/rules/finding.js";
-import { incidentCopy, type IncidentInputs } from "../sharedIncident.js";
+import { BUNDLES, bundleInputs, incidentCopy } from "../sharedIncident.js";
 import { KVREWIND_CLI } from "../kvrewindCli.js";
 
-export const BUNDLES = fileURLToPath(new URL("../../../test/bundles/", import.meta.url));
 const MAIN = KVREWIND_CLI;
 
 export const BUNDLE_NAMES = readdirSync(BUNDLES).filter((n) => statSync(join(BUNDLES, n)).isDirectory()).sort();
@@ -23,16 +21,6 @@ export interface Analyzed {
 }
 
 const analyzed = new Map<string, Analyzed>();
-
-function filesOf(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(join(dir, e.name)) : [join(dir, e.name)]));
-}
-
-/** The bundle as the tests ingest it: from its folder, every file by its path in the bundle. */
-export function bundleInputs(name: string): IncidentInputs {
-  const dir = join(BUNDLES, name);
-  return { cwd: dir, paths: filesOf(dir).map((f) => relative(dir, f)), name };
-}
 
 /**
  * The bundle ingested and analyzed (once per test run, test/sharedIncident.ts),

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeIncident } from "../../analyzer/rules/index.js";
 import type { Analysis } from "../../analyzer/rules/analysis.js";
-import { BUNDLES } from "./handBundles.js";
+import { BUNDLES } from "../sharedIncident.js";
 import { buildIncident, type SourceFile } from "./incidentBuilder.js";
 import { abortSent, decodeBatch, lines, prefillBatch, prefix, sentMetadata } from "./logLines.js";
 import { probe, type Rank } from "./probeLines.js";

@@ -15,9 +15,8 @@ import { EVENTS_TABLE_COLUMNS } from "../../store/eventsTable.js";
 import { analysisSchema } from "../../analyzer/rules/analysis.js";
 import { storeAnalysis } from "../../analyzer/rules/index.js";
 import { openIncident } from "../../store/db.js";
-import { fixtureInputs, incidentCopy, type IncidentInputs } from "../sharedIncident.js";
+import { bundleInputs, fixtureInputs, incidentCopy, type IncidentInputs } from "../sharedIncident.js";
 import { scratchDir } from "../scratchDir.js";
-import { bundleInputs } from "./handBundles.js";
 import { Duck, kvrewind, queryRows } from "./parquetRead.js";
 
 const SCALE_DOC = fileURLToPath(new URL("../../../docs/scale.md", import.meta.url));

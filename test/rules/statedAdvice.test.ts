@@ -8,8 +8,8 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUNDLES, cleanUp } from "./handBundles.js";
-import { incidentCopy } from "../sharedIncident.js";
+import { cleanUp } from "./handBundles.js";
+import { BUNDLES, incidentCopy } from "../sharedIncident.js";
 import { scratchDir } from "../scratchDir.js";
 import type { AnalysisReport } from "../../analyzer/rules/finding.js";
 

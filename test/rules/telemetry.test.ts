@@ -10,9 +10,9 @@ import { analyzeIncident } from "../../analyzer/rules/index.js";
 import { stateAt } from "../../analyzer/replay/timeTravel.js";
 import { KVPoll } from "../../domain/vocabulary.js";
 import { openIncident } from "../../store/db.js";
-import { BUNDLE_NAMES, bundle, bundleInputs, cleanUp, coverage, violated } from "./handBundles.js";
+import { BUNDLE_NAMES, bundle, cleanUp, coverage, violated } from "./handBundles.js";
 import { buildIncident } from "./incidentBuilder.js";
-import { incidentCopy } from "../sharedIncident.js";
+import { bundleInputs, incidentCopy } from "../sharedIncident.js";
 
 after(cleanUp);
 

@@ -5,16 +5,14 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { eventBlocks } from "../../store/blocks/eventBlocks.js";
 import { openIncident } from "../../store/db.js";
 import { eventBySeq, iterateEvents } from "../../store/read/events.js";
-import { ingestedIncident } from "../sharedIncident.js";
+import { fixtureInputs, ingestedIncident } from "../sharedIncident.js";
 
-const HEALTHY = fileURLToPath(new URL("../../../fixtures/incidents/healthy", import.meta.url));
 
 test("a seq on a fresh connection reads the same event as the block list path and a walk", async () => {
-  const path = await ingestedIncident({ paths: [HEALTHY] });
+  const path = await ingestedIncident(fixtureInputs("healthy"));
   const walk = openIncident(path, { readonly: true });
   const all = [...iterateEvents(walk)];
   const blocks = eventBlocks(walk).list;

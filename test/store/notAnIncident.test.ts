@@ -14,8 +14,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { startServer } from "../../ui/server/server.js";
 import { scratchDir } from "../scratchDir.js";
-import { bundleInputs } from "../rules/handBundles.js";
-import { incidentCopy } from "../sharedIncident.js";
+import { bundleInputs, incidentCopy } from "../sharedIncident.js";
 import { KVREWIND_CLI } from "../kvrewindCli.js";
 
 const MAIN = KVREWIND_CLI;

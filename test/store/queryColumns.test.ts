@@ -9,22 +9,19 @@
 
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { openIncident } from "../../store/db.js";
 import { EventReader } from "../../store/blocks/eventCursor.js";
 import { EVENTS_TABLE_COLUMNS, registerEventsTable } from "../../store/eventsTable.js";
 import { eventsColumnsRead } from "../../store/query/columnsRead.js";
 import { runUserQuery } from "../../store/query/userQuery.js";
-import { ingestedIncident } from "../sharedIncident.js";
+import { bundleInputs, fixtureInputs, ingestedIncident } from "../sharedIncident.js";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const INPUTS = ["fixtures/incidents/hicache-indexk-race", "fixtures/incidents/checksum-evidence", "fixtures/incidents/nixl-abort-wedge", "test/bundles/k8s-mooncake-pod-logs"];
+const INPUTS = [...["hicache-indexk-race", "checksum-evidence", "nixl-abort-wedge"].map(fixtureInputs), bundleInputs("k8s-mooncake-pod-logs")];
 
 const dbs: string[] = [];
 
 before(async () => {
-  for (const input of INPUTS) dbs.push(await ingestedIncident({ paths: [join(ROOT, input)] }));
+  for (const inputs of INPUTS) dbs.push(await ingestedIncident(inputs));
 });
 
 test("a statement reads the columns it names, in any case or quoting; literals and comments name none", () => {

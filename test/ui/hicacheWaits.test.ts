@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { buildTimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { SpanTypes } from "../../analyzer/timeline/spanTypes.js";
 import { openIncident } from "../../store/db.js";
-import { FIXTURE_INCIDENTS, sharedIncident } from "../sharedIncident.js";
+import { FIXTURE_INCIDENTS, fixtureInputs, sharedIncident } from "../sharedIncident.js";
 
 const ID = "hicache-indexk-race";
 
@@ -57,7 +57,7 @@ function expectedWaits(): [number, number, number, number][] {
 }
 
 test("each wait on a HiCache layer not yet loaded is a span to that layer's completion; waits on loaded layers are none", async () => {
-  const { path } = await sharedIncident({ paths: [join("fixtures/incidents", ID)] });
+  const { path } = await sharedIncident(fixtureInputs(ID));
   const db = openIncident(path, { readonly: true });
   const index = buildTimelineIndex(db);
   db.close();

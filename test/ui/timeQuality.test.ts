@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TimeQuality } from "../../domain/event.js";
 import { getJson, startTestServer, uploadFiles, waitForIncident, type TestServer } from "./serverHarness.js";
-import { BUNDLES } from "../rules/handBundles.js";
+import { BUNDLES } from "../sharedIncident.js";
 
 let server: TestServer;
 before(async () => {
