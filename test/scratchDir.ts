@@ -1,6 +1,6 @@
-// Scratch directories for tests, removed when the test's process exits
-// (node --test runs each test file in a process of its own), so that a run
-// leaves nothing behind in the system's temporary directory.
+// Scratch directories for tests, removed when the test process exits (a
+// shard of test/run.ts, or the one node --test starts for a file), so that a
+// run leaves nothing behind in the system's temporary directory.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
