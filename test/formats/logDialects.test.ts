@@ -310,3 +310,23 @@ test("a traceback below a batch line is a crash of its own; below an error line 
   assert.equal(afterError.events.length, 1);
   assert.equal(afterError.events[0]!.attrs?.excType, "RuntimeError");
 });
+
+test("Rust tracing lines (Dynamo's runtime) open with an RFC3339 time too, but are no kubectl envelope; their WARNs are not failures", async () => {
+  // ai-dynamo/dynamo#4299: a healthy worker start-up, a Python warning and deprecation WARNs.
+  const lines = [
+    "[2025-11-13 12:45:20] WARNING __init__.py:56: dynamo.nixl_connect: Failed to load CuPy for GPU acceleration, utilizing numpy to provide CPU based operations.",
+    "2025-11-13T12:45:20.370003Z  WARN dynamo_runtime::config: DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS is deprecated and no longer used. System health is now determined by endpoints that register with health check payloads. Please update your configuration to register health check payloads directly on endpoints.",
+    "2025-11-13T12:45:20.390047Z  INFO dynamo_runtime::system_status_server: [spawn_system_status_server] binding to: 0.0.0.0:9090",
+    "2025-11-13T12:45:20.390248Z  INFO main.worker: Signal handlers set up for graceful shutdown",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines), null);
+  assert.equal(detectWrapper(lines.slice(1).map((l) => `2025-11-13T12:45:21.000000001Z ${l}`))?.name, "kubectl", "a kubectl envelope around them is still one");
+  const { events } = parseLines(lines);
+  assert.deepEqual(events.map((e) => [e.line, e.kind, e.line === 1 ? "-" : e.attrs?.level]), [
+    [1, LogKind.message, "-"],
+    [2, LogKind.message, "warning"],
+    [3, LogKind.message, "info"],
+    [4, LogKind.message, "info"],
+  ]);
+});
