@@ -55,7 +55,8 @@ function analyzeExcerpt(entry: Entry): Outcome {
     const db = join(dir, "incident.db");
     const a = run(["analyze", file, "--json", "--db", db]);
     // Exit 1 is a report with violated findings; an uncaught exception exits 1 too, with no report on stdout.
-    const report = a.status === 0 || a.status === 1 ? reportOf(a.stdout) : null;
+    // Exit 3 is a report too: nothing at or above --fail-on, but some lines could not be read (cli/exitCodes.ts).
+    const report = a.status === 0 || a.status === 1 || a.status === 3 ? reportOf(a.stdout) : null;
     if (report === null) {
       // The error's own line, not Node's version banner that ends an uncaught exception's output.
       const errLines = a.stderr.trim().split("\n");
