@@ -330,3 +330,23 @@ test("Rust tracing lines (Dynamo's runtime) open with an RFC3339 time too, but a
     [4, LogKind.message, "info"],
   ]);
 });
+
+test("stern: the pod's and container's names are stripped, the pod names the host; plain words are no pod", async () => {
+  // llm-d/llm-d#391: a vLLM NIXL prefill's start-up as `stern` printed it (two replicas).
+  const lines = [
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j vllm (APIServer pid=1) (EngineCore_DP0 pid=72) DEBUG 12-07 22:10:35 [v1/worker/gpu_worker.py:335] Initial free memory: 139.21 GiB; Requested memory: 0.90 (util), 125.83 GiB",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j vllm (APIServer pid=1) (EngineCore_DP0 pid=72) INFO 12-07 22:10:35 [v1/worker/gpu_worker.py:348] Available KV cache memory: 53.13 GiB",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-9j89m vllm (APIServer pid=1) (EngineCore_DP0 pid=73) [rank0]:W1207 22:10:35.487000 73 torch/_inductor/codegen/triton_combo_kernel.py:110] [0/0] ComboKernels: 1 large pointwise nodes are separated",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "stern");
+  assert.equal(detectWrapper(["restarted the decode pods at 10:20", "decode-0 prefill-1 were fine"]), null);
+  const { events } = parseLines(lines, { wrapper: "stern" });
+  assert.deepEqual(events.map((e) => e.host), [
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-9j89m",
+  ]);
+  // The vLLM lines inside are read in their own dialect (the third, torch's Python logger with a path, is not yet).
+  assert.deepEqual(events.slice(0, 2).map((e) => [e.kind, e.attrs?.level]), [[LogKind.message, "debug"], [LogKind.message, "info"]]);
+});
