@@ -163,7 +163,7 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
 
 /** A transfer engine's name as its project writes it (the templates' `engine` attr). */
 export function engineName(engine: string): string {
-  return ({ mooncake: "Mooncake", nixl: "NIXL", ucx: "UCX" } as Record<string, string>)[engine] ?? engine;
+  return ({ mooncake: "Mooncake", nixl: "NIXL", ucx: "UCX", lmcache: "LMCache" } as Record<string, string>)[engine] ?? engine;
 }
 
 /** A transfer engine's message in words, from the fields its parser read (ingest/formats/messages/). */

@@ -15,12 +15,13 @@ import { MOONCAKE_ROWS, NIXL_ROWS, PRINTED_ROWS, TORCH_ROWS, UCX_ROWS } from "./
 import { rowLine, type EngineConformanceRow, type Expected, type SglangConformanceRow } from "./conformance/row.js";
 import { messageStart } from "../../ingest/formats/templates/check.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
+import { LMCACHE_ROWS } from "./conformance/lmcache.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "./conformance/sglangScheduler.js";
 import { SGLANG_TRANSFER_ROWS } from "./conformance/sglangTransfer.js";
 import { parseLines } from "./sglangHarness.js";
 
-const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
+const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
 const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...PRINTED_ROWS];
 

@@ -310,3 +310,43 @@ test("a traceback below a batch line is a crash of its own; below an error line 
   assert.equal(afterError.events.length, 1);
   assert.equal(afterError.events[0]!.attrs?.excType, "RuntimeError");
 });
+
+test("Rust tracing lines (Dynamo's runtime) open with an RFC3339 time too, but are no kubectl envelope; their WARNs are not failures", async () => {
+  // ai-dynamo/dynamo#4299: a healthy worker start-up, a Python warning and deprecation WARNs.
+  const lines = [
+    "[2025-11-13 12:45:20] WARNING __init__.py:56: dynamo.nixl_connect: Failed to load CuPy for GPU acceleration, utilizing numpy to provide CPU based operations.",
+    "2025-11-13T12:45:20.370003Z  WARN dynamo_runtime::config: DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS is deprecated and no longer used. System health is now determined by endpoints that register with health check payloads. Please update your configuration to register health check payloads directly on endpoints.",
+    "2025-11-13T12:45:20.390047Z  INFO dynamo_runtime::system_status_server: [spawn_system_status_server] binding to: 0.0.0.0:9090",
+    "2025-11-13T12:45:20.390248Z  INFO main.worker: Signal handlers set up for graceful shutdown",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines), null);
+  assert.equal(detectWrapper(lines.slice(1).map((l) => `2025-11-13T12:45:21.000000001Z ${l}`))?.name, "kubectl", "a kubectl envelope around them is still one");
+  const { events } = parseLines(lines);
+  assert.deepEqual(events.map((e) => [e.line, e.kind, e.line === 1 ? "-" : e.attrs?.level]), [
+    [1, LogKind.message, "-"],
+    [2, LogKind.message, "warning"],
+    [3, LogKind.message, "info"],
+    [4, LogKind.message, "info"],
+  ]);
+});
+
+test("stern: the pod's and container's names are stripped, the pod names the host; plain words are no pod", async () => {
+  // llm-d/llm-d#391: a vLLM NIXL prefill's start-up as `stern` printed it (two replicas).
+  const lines = [
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j vllm (APIServer pid=1) (EngineCore_DP0 pid=72) DEBUG 12-07 22:10:35 [v1/worker/gpu_worker.py:335] Initial free memory: 139.21 GiB; Requested memory: 0.90 (util), 125.83 GiB",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j vllm (APIServer pid=1) (EngineCore_DP0 pid=72) INFO 12-07 22:10:35 [v1/worker/gpu_worker.py:348] Available KV cache memory: 53.13 GiB",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-9j89m vllm (APIServer pid=1) (EngineCore_DP0 pid=73) [rank0]:W1207 22:10:35.487000 73 torch/_inductor/codegen/triton_combo_kernel.py:110] [0/0] ComboKernels: 1 large pointwise nodes are separated",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "stern");
+  assert.equal(detectWrapper(["restarted the decode pods at 10:20", "decode-0 prefill-1 were fine"]), null);
+  const { events } = parseLines(lines, { wrapper: "stern" });
+  assert.deepEqual(events.map((e) => e.host), [
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-9j89m",
+  ]);
+  // The vLLM lines inside are read in their own dialect (the third, torch's Python logger with a path, is not yet).
+  assert.deepEqual(events.slice(0, 2).map((e) => [e.kind, e.attrs?.level]), [[LogKind.message, "debug"], [LogKind.message, "info"]]);
+});

@@ -79,6 +79,7 @@ const WRAP: Record<WrapperName, (line: string, i: number) => string> = {
   kubectl: (line) => `2026-08-20T10:20:01.554102345Z ${line}`,
   journald: (line) => `2026-08-20T10:20:01+0000 gpu-node-3 python3[48211]: ${line}`,
   compose: (line, i) => `sglang-${i % 2}  | ${line}`,
+  stern: (line, i) => `sglang-decode-6458459f69-qxv6${i % 2} sglang ${line}`,
 };
 
 const NASTY = "[]_ :=.,'\"()0123456789\r\t\u0000\u001b\ufffd\ud800é中-%#";

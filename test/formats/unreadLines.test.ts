@@ -281,3 +281,30 @@ test("colour codes around Ray's worker prefix, their escape character lost in th
   assert.equal(escaped.attrs?.level, "warning");
   assert.equal(parseOne("    [0m is not a colour code in an indented line that does not open with one").kind, LogKind.unparsed);
 });
+
+test("a glog line whose place a rich-text paste mangled (underscores and bracket lost) is still glog, and its error line a failure", () => {
+  // vllm-project/vllm-ascend#13966: `ascend_direct_transport.cpp:460]` as the paste left it.
+  const info = parseOne("I0805 09:42:09.763092 80495 ascend direct transport.cpp:444 AscendDirectTransport register mem addr:0x12da73a00000, length:183369728, location:, mem type:0");
+  assert.equal(info.kind, LogKind.message);
+  assert.equal(info.attrs?.level, "info");
+  assert.equal(info.attrs?.source, "ascend direct transport.cpp:444");
+  const error = parseOne("E0805 09:42:09.763501 80495 ascend direct transport.cpp:460 Register mem ret:103900.");
+  assert.equal(error.kind, LogKind.error, "an error-level glog line no row reads is a failure record");
+  assert.equal(error.attrs?.level, "error");
+  // A line that only looks like a glog header, its place no C/C++ file, stays as it was.
+  assert.equal(parseOne("E0805 09:42:09.763501 80495 some words here and more").kind, LogKind.unparsed);
+});
+
+test("a traceback whose frames a rich-text paste unindented and gave typographic quotes is one record", () => {
+  // vllm-project/vllm-ascend#13966, under a vLLM worker's ERROR line.
+  const { events } = parseLines([
+    "(Worker_D2_TP0_EP8 pid=80495) ERROR 08-05 09:42:09 [multiproc_executor.py:962] WorkerProc hit an exception.",
+    "Traceback (most recent call last):",
+    "File \u201c/vllm-workspace/vllm/vllm/v1/executor/multiproc_executor.py\u201d, line 957, in worker_busy_loop",
+    "output = func(*args, **kwargs)",
+    "File \u201c/vllm-workspace/vllm/vllm/v1/worker/worker_base.py\u201d, line 311, in initialize_from_config",
+    "self.worker.initialize_from_config(kv_cache_config) # type: ignore",
+  ]);
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.kind, LogKind.exception);
+});

@@ -84,3 +84,24 @@ test("an input refused at ingest is a gap naming it and the reason, and blinds t
   assert.match(skipped.detail, /^n0\/core\.bin was refused at ingest \(.+\): none of its content is in the evidence$/);
   assert.ok(skipped.blinds!.includes("process-failure"), "of no known side, it may hold any side's records");
 });
+
+test("a PD side alone, and ranks missing only against the highest rank seen, are low findings; ranks missing against a stated tp_size are medium", async () => {
+  // sgl-project/sglang#11648: a healthy prefill excerpt, DP-attention ranks logging only when they have a batch.
+  const prefill = [
+    "[2025-10-15 14:44:32 DP14 TP14 EP14] Prefill batch. #new-seq: 2, #new-token: 68, #cached-token: 0, token usage: 0.01, #unbootstrapped-req: 0, #queue-req: 0, #transferring-req: 1, input throughput (token/s): 1326.00, ",
+    "[2025-10-15 14:44:33 DP8 TP8 EP8] Prefill batch. #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.01, #unbootstrapped-req: 0, #queue-req: 0, #transferring-req: 0, input throughput (token/s): 1258.57, ",
+    "[2025-10-15 14:44:33 DP15 TP15 EP15] Prefill batch. #new-seq: 3, #new-token: 512, #cached-token: 0, token usage: 0.02, #unbootstrapped-req: 0, #queue-req: 3, #transferring-req: 0, input throughput (token/s): 1252.73, ",
+  ];
+  const r = runRule(evidenceGap, new Evidence(await buildIncident([{ path: "p0/prefill.log", text: lines(prefill) }])));
+  const bySeverity = r.findings.map((f) => [(f.facts?.gaps as CoverageGap[])[0]!.kind, f.verdict, f.severity]);
+  assert.deepEqual(bySeverity, [["missing-role", "violated", "low"], ["missing-ranks", "violated", "low"]]);
+  const gaps = gapsOf(await buildIncident([{ path: "p0/prefill.log", text: lines(prefill) }]));
+  assert.ok(gaps.find((g) => g.kind === "missing-role")!.blinds!.includes("transfer-stall"), "still blinds the rules that need decode");
+  // The run states tp_size=4 and rank 3 is absent: the run contradicts the evidence.
+  const stated = "[2026-08-20 10:00:00] server_args=ServerArgs(model_path='m', tp_size=4, dp_size=1, disaggregation_mode='decode')";
+  const decode = lines(stated, [0, 1, 2].map((tp) => decodeTimeout(300, tp, "a0", "5830149913321")));
+  const ranks = runRule(evidenceGap, new Evidence(await buildIncident([{ path: "d0/decode.log", text: decode }]))).findings
+    .find((f) => (f.facts?.gaps as CoverageGap[])[0]!.kind === "missing-ranks")!;
+  assert.equal(ranks.severity, "medium");
+  assert.match((ranks.facts?.gaps as CoverageGap[])[0]!.detail, /tp_size=4 stated/);
+});

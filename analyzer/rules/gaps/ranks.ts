@@ -23,8 +23,12 @@ export function missingRoles(evidence: Evidence): Gap[] {
   // The present side's own statement that it runs disaggregated (server_args names its mode).
   const stated = profileSigns(evidence.db).find((s) => s.parallelism?.role === have);
   const witness = stated ? evidence.event(stated.seq) : undefined;
+  // What the input lacks, not what the system did: the rules that need the other side are
+  // blinded (undetermined, so nothing reads as clean over it), and the finding says what to
+  // collect; as a finding it is low, like the other gaps that describe the input (unreadable
+  // lines, silences, unlinked clocks), so one side's healthy log is not reported as a problem.
   return [{
-    severity: "medium",
+    severity: "low",
     witness: witness ? [witness] : [],
     gap: {
       kind: "missing-role",
@@ -78,7 +82,10 @@ export function missingRanks(evidence: Evidence): Gap[] {
     const basis = s ? `tp_size=${s.tp} stated (${s.where})` : "size from the highest rank seen; no tp_size stated";
     const statement = s ? evidence.event(s.seq) : undefined;
     out.push({
-      severity: "medium",
+      // Ranks missing against the size the run states are the run contradicting the evidence (medium);
+      // against the highest rank seen, an inference (a DP-attention rank logs batch lines only when it
+      // has a batch, and an excerpt holds a few seconds of them): low, its rules blinded all the same.
+      severity: s ? "medium" : "low",
       witness: statement ? [statement] : [],
       gap: {
         kind: "missing-ranks",

@@ -39,8 +39,11 @@ export const TracebackState = {
 } as const;
 export type TracebackState = (typeof TracebackState)[keyof typeof TracebackState];
 
-/** A frame line a paste stripped of its indentation: `File "/sgl-workspace/…/scheduler.py", line 1787, in run_scheduler_process`. */
-const BARE_FRAME = /^File "[^"]+", line \d+, in /;
+/**
+ * A frame line a paste stripped of its indentation: `File "/sgl-workspace/…/scheduler.py", line 1787, in run_scheduler_process`;
+ * a rich-text paste also turns its quotes typographic (`File “/vllm-workspace/…/worker_base.py”, line 311, in …`).
+ */
+const BARE_FRAME = /^File (?:"[^"]+"|\u201c[^\u201d]+\u201d), line \d+, in /;
 /** What an exception line opens with: a dotted class name of an exception (`RuntimeError`, `zmq.error.ZMQError`). */
 const EXCEPTION_NAME = /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure)\b/;
 

@@ -32,6 +32,14 @@ export interface TorchLine {
 
 const BRACKETED = /^(?:\[rank(\d+)\]:)?\[([IWEF])(?:(\d{3,4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}))? ?(?:\d+ )?([\w.]+:\d+)\] /;
 const GLOG = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ([\w.]+:\d+)\] /;
+/**
+ * A glog line whose place a rich-text paste mangled: Markdown emphasis took the
+ * underscores of the file name (`ascend_direct_transport.cpp:460]` became
+ * `ascend direct transport.cpp:460`) and the closing bracket went with it. The
+ * header before it (level, date, time, thread id) is glog's whole; the place is
+ * a C/C++ file name and line, kept as printed. Seen in vllm-project/vllm-ascend#13966.
+ */
+const GLOG_PASTED = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ((?:[\w.-]+ ){1,4}[\w.-]*\.(?:cc|cpp|cxx|c|h|hpp):\d+)\]? /;
 
 const GLOO_TIMEOUT = /Timed out waiting (\d+)ms for (recv|send) operation to complete/;
 
@@ -55,7 +63,7 @@ export function readTorchLine(line: string): TorchLine | null {
     if (m[3] !== undefined) out.stamp = stamp(m[3], m[4], m[5], m[6], m[7]);
     return out;
   }
-  const g = GLOG.exec(line);
+  const g = GLOG.exec(line) ?? GLOG_PASTED.exec(line);
   if (!g) return null;
   const out: TorchLine = { level: g[1], msgStart: g[0].length, stamp: stamp(g[3], g[4], g[5], g[6], g[7]), source: g[8] };
   if (g[2] !== undefined) out.year = Number(g[2]);

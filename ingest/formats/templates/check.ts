@@ -4,6 +4,7 @@
 // that still matches there). Ids must be unique, and a row must hold together
 // (a function head names its first characters, a pattern is sticky).
 
+import { readIsoHead, readProcessTags } from "../log/otherDialects.js";
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { readTorchLine } from "../sglang/torchLines.js";
 import { positional } from "./match.js";
@@ -20,7 +21,11 @@ export function messageStart(dialect: Dialect, line: string): number {
   if (dialect === "sglang") {
     const prefix = new PrefixReader(0);
     const found = prefix.read(line);
-    return found === PrefixResult.ok || found === PrefixResult.tagsOnly ? prefix.msgStart : -1;
+    if (found === PrefixResult.ok || found === PrefixResult.tagsOnly) return prefix.msgStart;
+    // A Python logger's ISO-dated line beside SGLang's (LMCache's), behind a vLLM or Ray process tag: it takes SGLang's templates too.
+    const at = readProcessTags(line)?.end ?? 0;
+    const iso = readIsoHead(line.substring(at), 0);
+    return iso === null ? -1 : at + iso.msgStart;
   }
   // glog / absl lines (Mooncake, NIXL); UCX's own lines have no dialect prefix, only UCX's.
   return readTorchLine(line)?.msgStart ?? ucxMessageStart(line);

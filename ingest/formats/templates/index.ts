@@ -4,6 +4,7 @@
 // anchor and role lines, the profile's version signs, the conformance tests
 // and docs/log-templates.md all read these rows.
 
+import { LMCACHE } from "./lmcache.js";
 import { TemplateMatcher } from "./match.js";
 import { MOONCAKE_INTEGRATION } from "./mooncakeIntegration.js";
 import { MOONCAKE_STORE } from "./mooncakeStore.js";
@@ -26,6 +27,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_MOONCAKE,
   SGLANG_COMMON_CONN,
   UVICORN,
+  LMCACHE,
   MOONCAKE_TRANSFER_ENGINE,
   MOONCAKE_STORE,
   MOONCAKE_INTEGRATION,

@@ -1,0 +1,24 @@
+// `stern` (stern/stern, cmd/cmd.go): every line after the pod's and the
+// container's names, the default template `{{color .PodColor .PodName}}
+// {{color .ContainerColor .ContainerName}} {{.Message}}`, coloured or not
+// (`{{.PodName}} {{.ContainerName}} {{.Message}}` with --color never). Only a
+// Deployment's pod name is taken (`<name>-<pod-template-hash>-<5>`, the two
+// generated parts alphanumeric), so that two plain words at the start of a line
+// are no wrapper. The pod is the line's host.
+
+import type { Unwrapped, Wrapper } from "./index.js";
+
+const C = String.raw`(?:\x1b\[[\d;]*m)*`;
+const STERN = new RegExp(`^${C}([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?-[a-z0-9]{6,10}-[a-z0-9]{5})${C} ${C}([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)${C} `);
+
+function unwrap(line: string): Unwrapped {
+  const m = STERN.exec(line);
+  if (m === null) return { kind: "foreign", why: "no `stern` pod and container names at the start" };
+  return { kind: "line", inner: line.substring(m[0].length), tsUs: -1, host: m[1]! };
+}
+
+export const stern: Wrapper = {
+  name: "stern",
+  matches: (line) => unwrap(line).kind === "line",
+  create: () => ({ unwrap, end: () => null }),
+};
