@@ -19,6 +19,7 @@ import { gaugeLines } from "../../store/read/records.js";
 import type { ModelOptions } from "../model/index.js";
 import { rankLabel } from "../model/ranks.js";
 import { eventsFingerprint } from "./fingerprint.js";
+import { countAtOrBefore } from "./seqSearch.js";
 
 /** A batch line's queue gauge on a rank. */
 export interface GaugeReading {
@@ -158,12 +159,6 @@ export function storeQueueGauges(db: IncidentDb, options: ModelOptions, everyBlo
 
 /** The last item whose seq is at or before `seq` (items in seq order). */
 function lastAtOrBefore<T extends { seq: number }>(items: readonly T[], seq: number): T | undefined {
-  let lo = 0;
-  let hi = items.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (items[mid]!.seq <= seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo > 0 ? items[lo - 1] : undefined;
+  const n = countAtOrBefore(items.length, (i) => items[i]!.seq, seq);
+  return n > 0 ? items[n - 1] : undefined;
 }

@@ -12,6 +12,7 @@ import { getMetaJson } from "../../store/db.js";
 import { snapshotSeqs, snapshotState } from "../../store/read/derived.js";
 import { replaceSnapshots } from "../../store/writeDerived.js";
 import { decodeSnapshot, encodeSnapshot } from "./snapshotCodec.js";
+import { countAtOrBefore } from "./seqSearch.js";
 
 /**
  * Events between snapshots: a stateAt replays at most this many events after
@@ -92,14 +93,8 @@ export class SnapshotSet {
 
   /** The seq of the latest snapshot at or before `seq`, or null when none is that early. */
   nearest(seq: number): number | null {
-    let lo = 0;
-    let hi = this.seqs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.seqs[mid]! <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? null : this.seqs[lo - 1]!;
+    const n = countAtOrBefore(this.seqs.length, (i) => this.seqs[i]!, seq);
+    return n === 0 ? null : this.seqs[n - 1]!;
   }
 
   /** The decoded model state of the snapshot taken after `seq`. */
