@@ -218,7 +218,7 @@ test("the keyboard alone reaches events: ] with nothing selected places the curs
 test("the state panel: threads and queues before the rooms, links that say what they are, back to its top on a new cursor, and taller when its bar is dragged", async () => {
   const { page, errors } = await open();
   await page.locator(".flag").first().click();
-  await waitForCursor(page);
+  const flagged = await waitForCursor(page);
   await stateSettled(page);
   const titles = await page.locator(".state-panel details.state-section > summary").evaluateAll((els) => els.map((e) => (e as unknown as { firstChild: { nodeValue: string } }).firstChild.nodeValue));
   assert.ok(titles.indexOf("Bootstrap threads") < titles.findIndex((t) => t.startsWith("Rooms")), titles.join(" | "));
@@ -228,6 +228,8 @@ test("the state panel: threads and queues before the rooms, links that say what 
   await panel.evaluate((e) => ((e as unknown as { scrollTop: number }).scrollTop = 400));
   await page.locator("canvas.lanes-canvas").focus();
   await page.keyboard.press("[");
+  // The panel is busy only once the new state is asked for: wait for the cursor to move first.
+  await waitForCursor(page, 0, flagged);
   await stateSettled(page);
   assert.equal(await panel.evaluate((e) => (e as unknown as { scrollTop: number }).scrollTop), 0, "a new cursor shows the panel from its top");
 
