@@ -3,8 +3,9 @@
 
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { after, before } from "node:test";
+import { after, afterEach, before } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { inShard, onShardEnd } from "../shardLifetime.js";
 import { fixtureTarGz, startTestServer, uploadFiles, waitForIncident, type TestServer } from "../ui/serverHarness.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -15,16 +16,23 @@ export const WITNESS_RGB: [number, number, number] = [0xff, 0x5c, 0xcd];
 /** draw.ts COLORS.flow */
 export const FLOW_RGB: [number, number, number] = [0x7d, 0xcf, 0xff];
 
-/** A test server and a browser for the tests of one file: started (then `setup` run) before them, closed after. */
+/**
+ * A test server and a browser for the tests of one file: started (then `setup`
+ * run) before them, closed after. In a shard of `npm test` the browser is the
+ * shard's, started by its first browser file and closed after its last.
+ */
 export function serverAndBrowser(setup?: (server: TestServer) => Promise<void>): { server: TestServer; browser: Browser } {
   const held = {} as { server: TestServer; browser: Browser };
   before(async () => {
     held.server = await startTestServer();
-    held.browser = await launchBrowser();
+    held.browser = await browserForFile();
     await setup?.(held.server);
   });
+  afterEach(async () => {
+    await TAB_POOLS.get(held.browser)?.takeBack();
+  });
   after(async () => {
-    await held.browser?.close();
+    if (!inShard()) await held.browser?.close();
     await held.server?.close();
   });
   return held;
@@ -34,8 +42,81 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM });
 }
 
-export async function openPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+let shardBrowser: Browser | undefined;
+
+async function browserForFile(): Promise<Browser> {
+  if (!inShard()) return withTabPool(await launchBrowser());
+  if (!shardBrowser?.isConnected()) {
+    const browser = await launchBrowser();
+    onShardEnd(() => browser.close());
+    shardBrowser = withTabPool(browser);
+  }
+  return shardBrowser;
+}
+
+const VIEWPORT = { width: 1600, height: 1000 };
+
+/**
+ * The tabs of one browser, each lent to one test and taken back when it ends,
+ * to be lent again: Chromium spends more than twice the CPU on opening a new tab
+ * as on loading the page in one already open (bench/RESULTS.md, "Test suite
+ * time"). A tab comes back on about:blank with no cookies, so the next test
+ * starts from a fresh document: no timers, requests or state of the last one.
+ */
+class TabPool {
+  private readonly spare: Page[] = [];
+  private readonly lent: Page[] = [];
+  private readonly own: Page[] = [];
+
+  constructor(private readonly browser: Browser) {}
+
+  async lend(): Promise<Page> {
+    const page = this.spare.pop() ?? (await newTab(this.browser));
+    this.lent.push(page);
+    return page;
+  }
+
+  /** A tab for this test alone, closed when it ends. */
+  async ownTab(): Promise<Page> {
+    const page = await newTab(this.browser);
+    this.own.push(page);
+    return page;
+  }
+
+  async takeBack(): Promise<void> {
+    for (const page of this.own.splice(0)) await page.close();
+    for (const page of this.lent.splice(0)) {
+      if (page.isClosed()) continue;
+      await page.goto("about:blank");
+      page.removeAllListeners("pageerror").removeAllListeners("console");
+      await page.unrouteAll();
+      await page.context().clearCookies();
+      if (page.viewportSize()?.width !== VIEWPORT.width || page.viewportSize()?.height !== VIEWPORT.height) await page.setViewportSize(VIEWPORT);
+      this.spare.push(page);
+    }
+  }
+}
+
+/** The tab pools of the browsers started by serverAndBrowser. */
+const TAB_POOLS = new WeakMap<Browser, TabPool>();
+
+function withTabPool(browser: Browser): Browser {
+  TAB_POOLS.set(browser, new TabPool(browser));
+  return browser;
+}
+
+function newTab(browser: Browser): Promise<Page> {
+  return browser.newPage({ viewport: VIEWPORT });
+}
+
+/**
+ * A tab on `url`, with the page's errors and console errors gathered in `errors`.
+ * Under serverAndBrowser the tab is lent for the test; `ownTab` gives a new one
+ * closed when the test ends, for a test that sets up its tab for good (an init script).
+ */
+export async function openPage(browser: Browser, url: string, opts: { ownTab?: boolean } = {}): Promise<{ page: Page; errors: string[] }> {
+  const pool = TAB_POOLS.get(browser);
+  const page = !pool ? await newTab(browser) : opts.ownTab ? await pool.ownTab() : await pool.lend();
   const errors: string[] = [];
   page.on("pageerror", (err) => errors.push(err.message));
   page.on("console", (msg) => {

@@ -18,7 +18,7 @@ interface Written {
 }
 
 test("names on the canvas: none cut by the right edge; a name repeated on the rows below it is written once", async () => {
-  const { page, errors } = await openPage(env.browser, "about:blank");
+  const { page, errors } = await openPage(env.browser, "about:blank", { ownTab: true });
   // Every fillText of the lanes canvas, with its measured width, kept for the test.
   await page.addInitScript(() => {
     const g = globalThis as unknown as { __written: Written[]; CanvasRenderingContext2D: { prototype: { fillText(t: string, x: number, y: number): void; measureText(t: string): { width: number } } } };
