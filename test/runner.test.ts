@@ -31,10 +31,14 @@ function loggingFile(dir: string, name: string, log: string): string {
   return path;
 }
 
-function run(files: string[], shards: number): { status: number | null; output: string } {
-  // Without node --test's mark of its own child processes, the run reports as a run of its own.
+/** This process's environment without node --test's mark of its own child processes, so that a run started here reports as a run of its own. */
+function withoutTestContext(): NodeJS.ProcessEnv {
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-  const r = spawnSync(process.execPath, [RUN, "--test-reporter=tap", ...files], { encoding: "utf8", env: { ...env, KVREWIND_TEST_SHARDS: String(shards) } });
+  return env;
+}
+
+function run(files: string[], shards: number): { status: number | null; output: string } {
+  const r = spawnSync(process.execPath, [RUN, "--test-reporter=tap", ...files], { encoding: "utf8", env: { ...withoutTestContext(), KVREWIND_TEST_SHARDS: String(shards) } });
   return { status: r.status, output: r.stdout + r.stderr };
 }
 
@@ -71,4 +75,38 @@ test("a failing test, or a file that throws as it loads, makes the run exit 1 an
   const b = run([broken, passing], 2);
   assert.equal(b.status, 1);
   assert.match(b.output, /this file cannot load/);
+});
+
+test("what a file keeps for its shard (test/shardLifetime.ts) is closed once, after the shard's last file; a file run alone is in no shard", () => {
+  const dir = scratchDir("kvrewind-runner-");
+  const log = join(dir, "log.txt");
+  writeFileSync(log, "");
+  const lifetime = JSON.stringify(new URL("./shardLifetime.js", import.meta.url).href);
+  const keeping = (name: string): string => {
+    const path = join(dir, `${name}.test.mjs`);
+    writeFileSync(
+      path,
+      [
+        `import { appendFileSync } from "node:fs";`,
+        `import { after, test } from "node:test";`,
+        `import { inShard, onShardEnd } from ${lifetime};`,
+        `const note = (what) => appendFileSync(${JSON.stringify(log)}, what + "\\n");`,
+        `test("keeps", () => { note("${name} in shard: " + inShard()); if (inShard()) onShardEnd(async () => note("${name} closed")); });`,
+        `after(() => note("${name} after"));`,
+      ].join("\n") + "\n",
+    );
+    return path;
+  };
+  const files = ["a", "b", "c"].map(keeping);
+  const r = run(files, 1);
+  assert.equal(r.status, 0, r.output);
+  // Closed last opened first, after every file's own `after`.
+  assert.deepEqual(readFileSync(log, "utf8").trimEnd().split("\n"), [
+    "a in shard: true", "a after", "b in shard: true", "b after", "c in shard: true", "c after", "c closed", "b closed", "a closed",
+  ]);
+
+  writeFileSync(log, "");
+  const alone = spawnSync(process.execPath, ["--test", files[0]!], { encoding: "utf8", env: withoutTestContext() });
+  assert.equal(alone.status, 0, alone.stdout + alone.stderr);
+  assert.deepEqual(readFileSync(log, "utf8").trimEnd().split("\n"), ["a in shard: false", "a after"]);
 });
