@@ -352,3 +352,21 @@ test("Mooncake's TCP transport: `TcpTransport: ASIO exception: …` is a transpo
     assert.equal(ev.attrs?.error, "connect: Connection refused");
   }
 });
+
+test("a Rust error's cause chain (anyhow's `{:?}`: a blank line, `Caused by:`, the causes indented) stays with the error above it", () => {
+  // ai-dynamo/dynamo#1188, as pasted.
+  const { events } = parseLines([
+    'ERROR dynamo_runtime::worker: Application shutdown with error: Failed to connect to etcd server with config ClientOptions { etcd_url: ["http://localhost:2379"], etcd_connect_options: None, attach_lease: true }',
+    "",
+    "Caused by:",
+    "    0: creating primary lease",
+    '    1: grpc request error: status: Unavailable, message: "tcp connect error: Connection refused (os error 111)", details: [], metadata: MetadataMap { headers: {} }',
+    'Error: Failed to connect to etcd server with config ClientOptions { etcd_url: ["http://localhost:2379"], etcd_connect_options: None, attach_lease: true }',
+    "",
+    "Caused by:",
+    "    0: creating primary lease",
+    '    1: grpc request error: status: Unavailable, message: "tcp connect error: Connection refused (os error 111)", details: [], metadata: MetadataMap { headers: {} }',
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.error], [6, LogKind.error]]);
+  assert.equal(events[0]!.text.split("\n").length, 5);
+});

@@ -109,6 +109,17 @@ export function isCudaErrorTail(line: string): boolean {
 }
 
 /**
+ * The header of a Rust error's cause chain as `anyhow` (and `eyre`) print an
+ * error with `{:?}` (anyhow `src/fmt.rs`, `ErrorImpl::debug`): the message, a
+ * blank line, `Caused by:`, then each cause indented (`    0: creating primary
+ * lease`). Dynamo's runtime logs its errors so (`Application shutdown with
+ * error: …`, `Error: …`). The header continues the error above it.
+ */
+export function isErrorChainHead(line: string): boolean {
+  return line.trimEnd() === "Caused by:";
+}
+
+/**
  * A frame of the backtrace UCX prints when it handles a fatal signal or a
  * failed assertion (openucx/ucx src/ucs/debug/debug.c,
  * UCS_DEBUG_BACKTRACE_LINE_FMT): `"%2d  %s"` with backtrace_symbols' text
