@@ -308,3 +308,65 @@ test("a traceback whose frames a rich-text paste unindented and gave typographic
   assert.equal(events.length, 1);
   assert.equal(events[0]!.kind, LogKind.exception);
 });
+
+test("the lines PyTorch appends to a CUDA error's message continue the record that logged it", () => {
+  // sgl-project/sglang#22987 (a c10 watchdog's CUDA illegal memory access), as pasted.
+  const { events } = parseLines([
+    "[rank3]:[E416 13:29:57.332110411 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
+    "Search for `cudaErrorIllegalAddress' in [https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html](https://www.google.com/url?sa=D&q=https%3A%2F%2Fdocs.nvidia.com%2Fcuda%2Fcuda-runtime-api%2Fgroup__CUDART__TYPES.html) for more information.",
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+    "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+    "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
+    "",
+  ]);
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.kind, LogKind.error);
+  assert.equal(events[0]!.text.split("\n").length, 6);
+  // On a line of its own, with nothing above it to continue, such a line is still no record of a failure.
+  assert.equal(parseLines(["For debugging consider passing CUDA_LAUNCH_BLOCKING=1"]).events[0]!.kind, LogKind.unparsed);
+});
+
+test("TensorRT-LLM's C++ logger: `[TensorRT-LLM][LEVEL] ` gives the level; an error no row reads is a failure, its info and warnings are not", () => {
+  // ai-dynamo/dynamo#1572 (TensorRT-LLM's cache transceiver under Dynamo), as pasted.
+  const ev = parseOne("[TensorRT-LLM][ERROR] Exception in DataRequester request(): Message truncated");
+  assert.equal(ev.kind, LogKind.error);
+  assert.equal(ev.attrs?.level, "error");
+  assert.equal(ev.attrs?.error, "Exception in DataRequester request(): Message truncated");
+  // The forms `Logger::getPrefix` prints, with and without the rank (written in the same shape).
+  const info = parseOne("[TensorRT-LLM][INFO] Set logger level by INFO");
+  assert.equal(info.kind, LogKind.message);
+  assert.equal(info.attrs?.level, "info");
+  const ranked = parseOne("[TensorRT-LLM][WARNING][3] Fix optionalParams : KV cache reuse disabled because model was not built with paged context FMHA support");
+  assert.equal(ranked.kind, LogKind.message);
+  assert.equal(ranked.attrs?.level, "warning");
+  assert.equal(ranked.attrs?.globalRank, 3);
+});
+
+test("Mooncake's TCP transport: `TcpTransport: ASIO exception: …` is a transport error, under glog's prefix or pasted without it", () => {
+  // kvcache-ai/Mooncake#180 (pasted without the prefix), and the same message under glog's prefix (written by hand in glog's shape).
+  for (const line of ["TcpTransport: ASIO exception: connect: Connection refused", "E0611 14:03:07.554102 88213 tcp_transport.cpp:812] TcpTransport: ASIO exception: connect: Connection refused"]) {
+    const ev = parseOne(line);
+    assert.equal(ev.kind, LogKind.transportError, line);
+    assert.equal(ev.attrs?.engine, "mooncake");
+    assert.equal(ev.attrs?.errorKind, "tcp_transfer");
+    assert.equal(ev.attrs?.error, "connect: Connection refused");
+  }
+});
+
+test("a Rust error's cause chain (anyhow's `{:?}`: a blank line, `Caused by:`, the causes indented) stays with the error above it", () => {
+  // ai-dynamo/dynamo#1188, as pasted.
+  const { events } = parseLines([
+    'ERROR dynamo_runtime::worker: Application shutdown with error: Failed to connect to etcd server with config ClientOptions { etcd_url: ["http://localhost:2379"], etcd_connect_options: None, attach_lease: true }',
+    "",
+    "Caused by:",
+    "    0: creating primary lease",
+    '    1: grpc request error: status: Unavailable, message: "tcp connect error: Connection refused (os error 111)", details: [], metadata: MetadataMap { headers: {} }',
+    'Error: Failed to connect to etcd server with config ClientOptions { etcd_url: ["http://localhost:2379"], etcd_connect_options: None, attach_lease: true }',
+    "",
+    "Caused by:",
+    "    0: creating primary lease",
+    '    1: grpc request error: status: Unavailable, message: "tcp connect error: Connection refused (os error 111)", details: [], metadata: MetadataMap { headers: {} }',
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.error], [6, LogKind.error]]);
+  assert.equal(events[0]!.text.split("\n").length, 5);
+});

@@ -86,7 +86,37 @@ export function isDumpLine(line: string): boolean {
 
 /** Lines of a C++ backtrace torch, glog or UCX prints under an error. */
 export function isBacktraceLine(line: string): boolean {
-  return line.startsWith("frame #") || line.startsWith("Exception raised from ") || line.startsWith("*** ") || line.startsWith("@ ") || isUcxBacktraceLine(line);
+  return line.startsWith("frame #") || line.startsWith("Exception raised from ") || line.startsWith("*** ") || line.startsWith("@ ") || isUcxBacktraceLine(line) || isCudaErrorTail(line);
+}
+
+/**
+ * The fixed lines PyTorch appends to a CUDA or HIP error's message (c10/cuda,
+ * `c10_cuda_check_implementation` and the suffix it adds), each on a line of
+ * its own, unindented, under the line that logged the error (a c10 watchdog's
+ * `… terminated with exception: CUDA error: an illegal memory access was
+ * encountered`, a `RuntimeError: CUDA error: …`):
+ * ``Search for `cudaErrorIllegalAddress' in https://docs.nvidia.com/… for more information.``,
+ * `CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.`,
+ * `For debugging consider passing CUDA_LAUNCH_BLOCKING=1` (`AMD_SERIALIZE_KERNEL=3` on ROCm),
+ * ``Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.``.
+ * They continue that record; none is a record of its own.
+ */
+const CUDA_ERROR_TAIL =
+  /^(?:Search for `(?:cuda|hip)Error\w*' in |(?:CUDA|HIP) kernel errors might be asynchronously reported |For debugging consider passing (?:CUDA_LAUNCH_BLOCKING|HIP_LAUNCH_BLOCKING|AMD_SERIALIZE_KERNEL)=|Compile with `TORCH_USE_(?:CUDA|HIP)_DSA` )/;
+
+export function isCudaErrorTail(line: string): boolean {
+  return CUDA_ERROR_TAIL.test(line);
+}
+
+/**
+ * The header of a Rust error's cause chain as `anyhow` (and `eyre`) print an
+ * error with `{:?}` (anyhow `src/fmt.rs`, `ErrorImpl::debug`): the message, a
+ * blank line, `Caused by:`, then each cause indented (`    0: creating primary
+ * lease`). Dynamo's runtime logs its errors so (`Application shutdown with
+ * error: …`, `Error: …`). The header continues the error above it.
+ */
+export function isErrorChainHead(line: string): boolean {
+  return line.trimEnd() === "Caused by:";
 }
 
 /**

@@ -25,7 +25,7 @@ import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
+import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readTrtllmHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -218,7 +218,7 @@ export class LogParser implements LineParser {
     return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.raw);
   }
 
-  /** Lines of other loggers that say so at their start: ISO-dated, NCCL, Python logging, uvicorn. */
+  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, vLLM, NCCL, Python logging, uvicorn. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
     const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
@@ -227,6 +227,16 @@ export class LogParser implements LineParser {
       this.messages(ENGINE_MESSAGES, l, ucx.msgStart, ev);
       ev.tsUs = ucx.tsUs;
       this.records.open(ev, RecordTime.own, null, s, { dialect: "ucx", level: levelOfWord(UCX_LEVEL.exec(s.substring(ucx.msgStart))?.[1]), msgStart: ucx.msgStart });
+      return true;
+    }
+    const trtllm = s.charCodeAt(0) === 91 /* [ */ ? readTrtllmHead(s) : null;
+    if (trtllm !== null) {
+      const how: RecordHead = { dialect: "trtllm", level: levelOfWord(trtllm.level), msgStart: trtllm.msgStart };
+      if (this.relogged(l, how)) return true;
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, trtllm.msgStart, ev);
+      if (trtllm.rank !== undefined) (ev.attrs ??= {}).globalRank = trtllm.rank;
+      this.openTimed(ev, l, -1, how);
       return true;
     }
     const kernel = s.charCodeAt(0) === 91 /* [ */ ? readKernelHead(s, this.ctx.tzOffsetMinutes) : null;

@@ -12,7 +12,7 @@
 import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
-import { dumpSummary, isBacktraceLine, isDumpLine, pyspyMainThread } from "./crash.js";
+import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, opensTraceback, TRACEBACK, tracebackGoesOn, TracebackState } from "./traceback.js";
@@ -121,7 +121,7 @@ export class RecordAssembler {
     if (tb === TracebackState.done && nextTracebackState(tb, line) === TracebackState.chained) return true;
     if (this.dump && isDumpLine(line)) return true;
     if (this.panic && (this.more.length === 0 || isRustPanicTail(line))) return true;
-    return isBacktraceLine(line);
+    return isBacktraceLine(line) || isErrorChainHead(line);
   }
 
   private close(): void {

@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, nixlAgent, ucx; docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, nixlAgent, ucx, and Dynamo's runtime errors (dynamoRuntime); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -9,6 +9,7 @@
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
+import { DYNAMO_RUNTIME } from "../templates/dynamoRuntime.js";
 import { TemplateMatcher } from "../templates/match.js";
 import { MOONCAKE_INTEGRATION } from "../templates/mooncakeIntegration.js";
 import { MOONCAKE_STORE } from "../templates/mooncakeStore.js";
@@ -20,6 +21,7 @@ import { UCX, ucxPrefixEnd } from "../templates/ucx.js";
 const MOONCAKE_TEMPLATES = new TemplateMatcher([...MOONCAKE_TRANSFER_ENGINE.templates, ...MOONCAKE_STORE.templates, ...MOONCAKE_INTEGRATION.templates]);
 const NIXL_TEMPLATES = new TemplateMatcher(NIXL_AGENT.templates);
 const UCX_TEMPLATES = new TemplateMatcher(UCX.templates);
+const DYNAMO_TEMPLATES = new TemplateMatcher(DYNAMO_RUNTIME.templates);
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -31,6 +33,8 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (mooncake !== false) return mooncake;
   const nixl = NIXL_TEMPLATES.match(msg, at, ev);
   if (nixl !== false) return nixl;
+  const dynamo = DYNAMO_TEMPLATES.match(msg, at, ev);
+  if (dynamo !== false) return dynamo;
   return parseUcxMessage(msg, at, ev);
 }
 

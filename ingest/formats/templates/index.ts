@@ -4,6 +4,7 @@
 // anchor and role lines, the profile's version signs, the conformance tests
 // and docs/log-templates.md all read these rows.
 
+import { DYNAMO_RUNTIME } from "./dynamoRuntime.js";
 import { LMCACHE } from "./lmcache.js";
 import { TemplateMatcher } from "./match.js";
 import { MOONCAKE_INTEGRATION } from "./mooncakeIntegration.js";
@@ -34,6 +35,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   NIXL_AGENT,
   UCX,
   TORCH_C10D,
+  DYNAMO_RUNTIME,
 ];
 
 export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);

@@ -231,6 +231,17 @@ const templates: LogTemplate[] = [
       ),
     ],
   }),
+  errorRow({
+    id: "mooncakeTransferEngine.tcp_asio_exception",
+    level: "ERROR",
+    format: "TcpTransport: ASIO exception: {e.what()} — what asio threw while a TCP slice was sent, e.g. `connect: Connection refused`; the slice is marked failed",
+    source: "mooncake-transfer-engine/src/transport/tcp_transport/tcp_transport.cpp TcpTransport::startTransfer",
+    head: "TcpTransport: ASIO exception",
+    pattern: /TcpTransport: ASIO exception: (?<error>.*)$/ys,
+    attrs: error("tcp_transfer"),
+    // As pasted without its glog prefix (kvcache-ai/Mooncake#180).
+    samples: ["TcpTransport: ASIO exception: connect: Connection refused"],
+  }),
   timeoutRow({
     id: "mooncakeTransferEngine.cq_timeout",
     level: "ERROR",

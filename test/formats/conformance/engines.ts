@@ -129,7 +129,14 @@ export const TORCH_ROWS: EngineConformanceRow[] = [
   },
 ];
 
-/** Lines an engine's tool `print`s with no logger prefix (level `stdout`): read by the log parser as a line of a rank's file. */
+/** Lines with no logger prefix, an engine's tool `print`ing them (level `stdout`) or a user pasting the message alone: read by the log parser as a line of a rank's file. */
 export const PRINTED_ROWS: EngineConformanceRow[] = [
+  // Mooncake's glog message, pasted without its prefix (kvcache-ai/Mooncake#180).
+  { template: "mooncakeTransferEngine.tcp_asio_exception", expect: { kind: error, attrs: { errorKind: "tcp_transfer", error: "connect: Connection refused", failureClass: "transport" } } },
   { template: "nixlAgent.bench_xfer_failed", expect: { kind: error, attrs: { errorKind: "bench_xfer_failed", error: "NIXL_ERR_CANCELED" } } },
+  // An error value of Dynamo's router, as a user pasted it on its own (ai-dynamo/dynamo#1540).
+  {
+    template: "dynamoRuntime.no_instances",
+    expect: { kind: LogKind.error, attrs: { error: "no instances found for endpoint", endpoint: '"instances/dynamo/Frontend/chat/completions"', failureClass: "other" } },
+  },
 ];
