@@ -8,6 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { replayIncident } from "../../analyzer/replay/replay.js";
+import { landingList } from "../../analyzer/model/transferPairing.js";
 import { roomFlow } from "../../analyzer/timeline/flows.js";
 import { buildTimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { SpanTypes } from "../../analyzer/timeline/spanTypes.js";
@@ -48,7 +49,7 @@ test("the post's arrow and transfer span end at the notification of the decode r
   assert.ok(postTp1 < notifyTp0 && notifyTp0 < notifyTp1);
 
   const landings = replayIncident(db).landings;
-  assert.deepEqual(landings.filter((l) => l.post === postTp1), [{ post: postTp1, landing: notifyTp1, by: "notify" }]);
+  assert.deepEqual(landingList(landings).filter((l) => l.post === postTp1), [{ post: postTp1, landing: notifyTp1, by: "notify" }]);
 
   const index = buildTimelineIndex(db, landings);
   const flow = roomFlow(db, ROOM, index.landings);
