@@ -146,26 +146,27 @@ export interface TransferStamp {
   room: string;
   chunk: number | null;
   tp: number | null;
+  post: boolean;
 }
 
-/** Every kv.post with a room, in seq order. */
-export function transferPosts(db: IncidentDb): TransferStamp[] {
-  return transferStamps(db, "kv.post");
-}
-
-/** Every kv.notify with a room, in seq order. */
-export function transferNotifies(db: IncidentDb): TransferStamp[] {
-  return transferStamps(db, "kv.notify");
-}
-
-function transferStamps(db: IncidentDb, kind: string): TransferStamp[] {
-  const out: TransferStamp[] = [];
-  scanEvents(db, { kinds: [kind] }, (ev) => {
+/**
+ * Every kv.post and kv.notify with a room, in seq order, one at a time
+ * through one reused object: copy what you keep. Its fields are read from
+ * the block's columns, so none of them is built for a record that is skipped.
+ */
+export function eachTransferStamp(db: IncidentDb, visit: (stamp: TransferStamp) => void): void {
+  const stamp: TransferStamp = { seq: 0, tsUs: 0, room: "", chunk: null, tp: null, post: false };
+  scanEvents(db, { kinds: ["kv.post", "kv.notify"] }, (ev) => {
     const room = ev.room;
     if (room === null) return;
-    out.push({ seq: ev.seq, tsUs: ev.tsUs, room, chunk: ev.chunk, tp: ev.tp });
+    stamp.seq = ev.seq;
+    stamp.tsUs = ev.tsUs;
+    stamp.room = room;
+    stamp.chunk = ev.chunk;
+    stamp.tp = ev.tp;
+    stamp.post = ev.kind === "kv.post";
+    visit(stamp);
   });
-  return out;
 }
 
 /** A record's place and attributes without its text: what reading many records of a kind needs. */
