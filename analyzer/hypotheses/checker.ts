@@ -284,7 +284,7 @@ export class Checker {
     const isSubject = compilePattern(p.subject);
     const keysOf = compileKeys(p.subject.kind, p.same, "subject");
     const values = compileKeys(p.subject.kind, p.fields.map((field) => ({ field })), "subject");
-    const first = new Map<string, { seq: number; value: string; shown: string; n: number; conflict: boolean }>();
+    const first = new FirstValues();
     const tally = this.tally.clauses[0]!;
     this.on(p.subject.kind, (ev) => {
       if (!isSubject(ev)) return;
@@ -292,23 +292,73 @@ export class Checker {
       if (keys === null) return void tally.uncorrelated++;
       const value = values(ev)?.[0] ?? "(absent)";
       for (const k of keys) {
-        const seen = first.get(k);
-        if (!seen) {
-          first.set(k, { seq: ev.seq, value, shown: shown(p.fields, value), n: 1, conflict: false });
+        const slot = first.slot(k);
+        if (slot === undefined) {
+          first.add(k, ev.seq, value);
           continue;
         }
-        if (++seen.n === 2) {
+        if (first.seeAgain(slot)) {
           this.tally.instances++;
           this.tally.checked++;
         }
-        if (!seen.conflict && seen.value !== value) {
-          seen.conflict = true;
-          this.violate({ seq: seen.seq, tsUs: 0, flags: 0 }, 0, ev.seq, `${seen.shown} here, ${shown(p.fields, value)} there`);
+        const seen = first.values[slot]!;
+        if (seen !== value && first.conflict(slot)) {
+          this.violate({ seq: first.seq[slot]!, tsUs: 0, flags: 0 }, 0, ev.seq, `${shown(p.fields, seen)} here, ${shown(p.fields, value)} there`);
         }
       }
     });
   }
 }
+
+/**
+ * An agreement's state per key in columns: the first event's seq and value,
+ * whether a second event came and whether one disagreed. A key is kept for
+ * every position the property names (a checksum's room, buffer, layer, pos
+ * and rank: one per page checksummed), so an object per key, with the first
+ * value's printed form beside it, was most of the ledger's memory.
+ */
+class FirstValues {
+  private readonly slots = new Map<string, number>();
+  seq = new Float64Array(1024);
+  private state = new Uint8Array(1024);
+  readonly values: string[] = [];
+
+  slot(key: string): number | undefined {
+    return this.slots.get(key);
+  }
+
+  add(key: string, seq: number, value: string): void {
+    const slot = this.values.length;
+    if (slot === this.seq.length) {
+      const seqs = new Float64Array(slot * 2);
+      seqs.set(this.seq);
+      this.seq = seqs;
+      const state = new Uint8Array(slot * 2);
+      state.set(this.state);
+      this.state = state;
+    }
+    this.seq[slot] = seq;
+    this.values.push(value);
+    this.slots.set(key, slot);
+  }
+
+  /** Marks a second event on the key; true the first time. */
+  seeAgain(slot: number): boolean {
+    if (this.state[slot]! & AGAIN) return false;
+    this.state[slot] |= AGAIN;
+    return true;
+  }
+
+  /** Marks the key as disagreed on; true the first time. */
+  conflict(slot: number): boolean {
+    if (this.state[slot]! & CONFLICT) return false;
+    this.state[slot] |= CONFLICT;
+    return true;
+  }
+}
+
+const AGAIN = 1;
+const CONFLICT = 2;
 
 interface Step {
   kind?: string;
