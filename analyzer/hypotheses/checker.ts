@@ -41,12 +41,63 @@ export interface CheckTally {
 
 export const MAX_WITNESSES = 50;
 
-interface Instance {
-  seq: number;
-  tsUs: number;
+/**
+ * The subject instances in flight, as rows of columns: an instance is held
+ * while its own steps run and while it waits in an `after` clause for a
+ * partner. Those waits last to the end for a partner that never comes (a
+ * `has no … after` holds), an instance per subject event: as objects they were
+ * most of what such a clause kept. A row is reused once nothing holds it.
+ */
+class Instances {
+  seq = new Float64Array(1024);
+  tsUs = new Float64Array(1024);
   /** Bit i: clause i is violated for this instance. */
-  flags: number;
+  flags = new Int32Array(1024);
+  private holds = new Uint32Array(1024);
+  private readonly free: number[] = [];
+  private next = 0;
+
+  /** A new instance, held once by the caller. */
+  open(seq: number, tsUs: number): number {
+    let row = this.free.pop();
+    if (row === undefined) {
+      if (this.next === this.seq.length) this.grow();
+      row = this.next++;
+    }
+    this.seq[row] = seq;
+    this.tsUs[row] = tsUs;
+    this.flags[row] = 0;
+    this.holds[row] = 1;
+    return row;
+  }
+
+  hold(row: number): void {
+    this.holds[row]!++;
+  }
+
+  release(row: number): void {
+    if (--this.holds[row]! === 0) this.free.push(row);
+  }
+
+  private grow(): void {
+    const n = this.seq.length * 2;
+    const seq = new Float64Array(n);
+    seq.set(this.seq);
+    this.seq = seq;
+    const ts = new Float64Array(n);
+    ts.set(this.tsUs);
+    this.tsUs = ts;
+    const flags = new Int32Array(n);
+    flags.set(this.flags);
+    this.flags = flags;
+    const holds = new Uint32Array(n);
+    holds.set(this.holds);
+    this.holds = holds;
+  }
 }
+
+/** A row of Instances. */
+type Instance = number;
 
 type Handler = (ev: CheckedEvent) => void;
 
@@ -55,6 +106,7 @@ export class Checker {
   private readonly tally: CheckTally;
   private readonly finishers: (() => void)[] = [];
   private readonly present: ReadonlySet<string> | undefined;
+  private readonly instances = new Instances();
 
   /** Instances by their violation bits: a blind clause's bits are dropped at the end without keeping the instances. */
   private readonly byFlags = new Map<number, number>();
@@ -109,12 +161,21 @@ export class Checker {
 
   private violate(inst: Instance, clause: number, other: number | undefined, why: string): void {
     const bit = 1 << clause;
-    if (inst.flags & bit) return;
-    if (inst.flags) this.byFlags.set(inst.flags, this.byFlags.get(inst.flags)! - 1);
-    inst.flags |= bit;
-    this.byFlags.set(inst.flags, (this.byFlags.get(inst.flags) ?? 0) + 1);
+    const all = this.instances.flags;
+    const flags = all[inst]!;
+    if (flags & bit) return;
+    if (flags) this.byFlags.set(flags, this.byFlags.get(flags)! - 1);
+    all[inst] = flags | bit;
+    this.byFlags.set(flags | bit, (this.byFlags.get(flags | bit) ?? 0) + 1);
     this.tally.clauses[clause]!.violations++;
-    if (this.tally.witnesses.length < MAX_WITNESSES) this.tally.witnesses.push({ clause, subject: inst.seq, ...(other !== undefined && { other }), why });
+    if (this.tally.witnesses.length < MAX_WITNESSES) this.tally.witnesses.push({ clause, subject: this.instances.seq[inst]!, ...(other !== undefined && { other }), why });
+  }
+
+  /** A violation of an instance that lives only for it (a `never` match, an agreement's first event). */
+  private violateOnce(seq: number, tsUs: number, clause: number, other: number | undefined, why: string): void {
+    const inst = this.instances.open(seq, tsUs);
+    this.violate(inst, clause, other, why);
+    this.instances.release(inst);
   }
 
   private compileEvery(p: EveryProperty): void {
@@ -132,11 +193,12 @@ export class Checker {
     for (const s of subjectSteps) if (s.kind && s.direction === "after") this.on(s.kind, s.onOther!);
     this.on(p.subject.kind, (ev) => {
       if (!isSubject(ev)) return;
-      const inst: Instance = { seq: ev.seq, tsUs: ev.tsUs, flags: 0 };
+      const inst = this.instances.open(ev.seq, ev.tsUs);
       this.tally.instances++;
       let correlated = true;
       for (const step of steps) correlated = step(ev, inst) && correlated;
       if (correlated) this.tally.checked++;
+      this.instances.release(inst);
     });
     for (const s of subjectSteps) if (s.kind && s.direction === "before") this.on(s.kind, s.onOther!);
   }
@@ -197,7 +259,7 @@ export class Checker {
         const epoch = epochs.ofSubject(ev);
         for (const k of keys) {
           const q = last.get(k);
-          const hit = q !== undefined && q.epoch === epoch && near(q, ev);
+          const hit = q !== undefined && q.epoch === epoch && near(q.seq, q.tsUs, ev);
           if (c.exists && !hit) this.violate(inst, index, q?.seq, missedBefore(c, q === undefined ? "none" : q.epoch !== epoch ? "stale" : "far"));
           if (!c.exists && hit) this.violate(inst, index, q.seq, `a ${c.other.kind} came before it`);
         }
@@ -243,6 +305,7 @@ export class Checker {
   private afterStep(c: OrderClause, index: number, isOther: EventTest, otherKeys: KeyFn): KeyedStep {
     const waiting = new Map<string, Instance[]>();
     const near = closeEnough(c.within);
+    const instances = this.instances;
     this.finishers.push(() => {
       if (c.exists) for (const list of waiting.values()) for (const inst of list) this.violate(inst, index, undefined, `no ${c.other.kind} after it`);
     });
@@ -254,14 +317,16 @@ export class Checker {
           if (!list) continue;
           waiting.delete(k);
           for (const inst of list) {
-            const hit = near(inst, ev);
+            const hit = near(instances.seq[inst]!, instances.tsUs[inst]!, ev);
             if (c.exists && !hit) this.violate(inst, index, ev.seq, `the first ${c.other.kind} after it is too far ${distanceText(c.within)}`);
             if (!c.exists && hit) this.violate(inst, index, ev.seq, `a ${c.other.kind} came after it`);
+            instances.release(inst);
           }
         }
       },
       onSubject: (_ev, inst, keys) => {
         for (const k of keys) {
+          instances.hold(inst);
           const list = waiting.get(k);
           if (list) list.push(inst);
           else waiting.set(k, [inst]);
@@ -276,7 +341,7 @@ export class Checker {
     this.on(p.subject.kind, (ev) => {
       this.tally.instances++;
       this.tally.checked++;
-      if (matches(ev)) this.violate({ seq: ev.seq, tsUs: ev.tsUs, flags: 0 }, 0, undefined, `a ${formatPattern(p.subject)}`);
+      if (matches(ev)) this.violateOnce(ev.seq, ev.tsUs, 0, undefined, `a ${formatPattern(p.subject)}`);
     });
   }
 
@@ -303,7 +368,7 @@ export class Checker {
         }
         const seen = first.values[slot]!;
         if (seen !== value && first.conflict(slot)) {
-          this.violate({ seq: first.seq[slot]!, tsUs: 0, flags: 0 }, 0, ev.seq, `${shown(p.fields, seen)} here, ${shown(p.fields, value)} there`);
+          this.violateOnce(first.seq[slot]!, 0, 0, ev.seq, `${shown(p.fields, seen)} here, ${shown(p.fields, value)} there`);
         }
       }
     });
@@ -373,10 +438,10 @@ interface KeyedStep {
   onSubject(ev: CheckedEvent, inst: Instance, keys: string[]): void;
 }
 
-function closeEnough(within: Distance | undefined): (earlier: { seq: number; tsUs: number }, later: { seq: number; tsUs: number }) => boolean {
+function closeEnough(within: Distance | undefined): (earlierSeq: number, earlierTsUs: number, later: { seq: number; tsUs: number }) => boolean {
   if (!within) return () => true;
-  if ("us" in within) return (a, b) => b.tsUs - a.tsUs <= within.us;
-  return (a, b) => b.seq - a.seq <= within.events;
+  if ("us" in within) return (_seq, tsUs, b) => b.tsUs - tsUs <= within.us;
+  return (seq, _tsUs, b) => b.seq - seq <= within.events;
 }
 
 /** Why a `has Q before` clause failed: no Q, the last Q came before the last `since` event, or it is out of reach. */
