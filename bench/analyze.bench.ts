@@ -44,8 +44,9 @@ function measure(path: string): void {
   const events = eventCount(db);
   const cpu = process.cpuUsage();
   console.log(`incident: ${events} events (${path}); ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);
-  const replayed = time("replay (model, cache, snapshots)", () => replayIncident(db));
-  const replay = replayEvidenceOf(replayed.value);
+  // As the CLI's analysis does (judgeIncident), only what the rules read of the replay is kept while they run.
+  const replayed = time("replay (model, cache, snapshots)", () => replayEvidenceOf(replayIncident(db)));
+  const replay = replayed.value;
   // The rules read the ledger's decisions (analyzer/rules/index.ts judge), so `analyze` holds it, as the CLI's does.
   const ruled = time("rules, suspects, ledger on the replay", () => analyze(db, { replay }));
   const { hypotheses: ledger, ...report } = ruled.value;
