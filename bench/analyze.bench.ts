@@ -21,6 +21,7 @@ import { replayEvidenceOf } from "../analyzer/rules/replayEvidence.js";
 import { renderJson } from "../analyzer/report/json.js";
 import { buildTimeline, renderMarkdown } from "../analyzer/report/markdown.js";
 import { exportChromeTrace } from "../analyzer/report/chromeTrace.js";
+import { collectSooner } from "../cli/heapGrowth.js";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -40,6 +41,8 @@ function time<T>(label: string, f: () => T): { value: T; seconds: number } {
 
 /** One incident's analysis, in this process: the stages' times, events/s and peak RSS. */
 function measure(path: string): void {
+  // As `kvrewind analyze` runs (cli/heapGrowth.ts).
+  collectSooner();
   const db = openIncident(path);
   const events = eventCount(db);
   const cpu = process.cpuUsage();
