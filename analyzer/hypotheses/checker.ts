@@ -45,8 +45,8 @@ export const MAX_WITNESSES = 50;
  * The subject instances in flight, as rows of columns: an instance is held
  * while its own steps run and while it waits in an `after` clause for a
  * partner. Those waits last to the end for a partner that never comes (a
- * `has no … after` holds), an instance per subject event: as objects they were
- * most of what such a clause kept. A row is reused once nothing holds it.
+ * `has no … after` holds), an instance per subject event, so each is a row
+ * of numbers rather than an object. A row is reused once nothing holds it.
  */
 class Instances {
   seq = new Float64Array(1024);
@@ -379,8 +379,9 @@ export class Checker {
  * An agreement's state per key in columns: the first event's seq and value,
  * whether a second event came and whether one disagreed. A key is kept for
  * every position the property names (a checksum's room, buffer, layer, pos
- * and rank: one per page checksummed), so an object per key, with the first
- * value's printed form beside it, was most of the ledger's memory.
+ * and rank: one per page checksummed) to the end of the pass, so its state
+ * is a slot in columns, not an object; the first value's printed form is
+ * made only when a key disagrees.
  */
 class FirstValues {
   private readonly slots = new Map<string, number>();
