@@ -21,6 +21,7 @@ import { replayEvidenceOf } from "../analyzer/rules/replayEvidence.js";
 import { renderJson } from "../analyzer/report/json.js";
 import { buildTimeline, renderMarkdown } from "../analyzer/report/markdown.js";
 import { exportChromeTrace } from "../analyzer/report/chromeTrace.js";
+import { collectSooner } from "../cli/heapGrowth.js";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -40,12 +41,15 @@ function time<T>(label: string, f: () => T): { value: T; seconds: number } {
 
 /** One incident's analysis, in this process: the stages' times, events/s and peak RSS. */
 function measure(path: string): void {
+  // As `kvrewind analyze` runs (cli/heapGrowth.ts).
+  collectSooner();
   const db = openIncident(path);
   const events = eventCount(db);
   const cpu = process.cpuUsage();
   console.log(`incident: ${events} events (${path}); ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);
-  const replayed = time("replay (model, cache, snapshots)", () => replayIncident(db));
-  const replay = replayEvidenceOf(replayed.value);
+  // As the CLI's analysis does (judgeIncident), only what the rules read of the replay is kept while they run.
+  const replayed = time("replay (model, cache, snapshots)", () => replayEvidenceOf(replayIncident(db)));
+  const replay = replayed.value;
   // The rules read the ledger's decisions (analyzer/rules/index.ts judge), so `analyze` holds it, as the CLI's does.
   const ruled = time("rules, suspects, ledger on the replay", () => analyze(db, { replay }));
   const { hypotheses: ledger, ...report } = ruled.value;

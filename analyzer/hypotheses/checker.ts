@@ -41,12 +41,63 @@ export interface CheckTally {
 
 export const MAX_WITNESSES = 50;
 
-interface Instance {
-  seq: number;
-  tsUs: number;
+/**
+ * The subject instances in flight, as rows of columns: an instance is held
+ * while its own steps run and while it waits in an `after` clause for a
+ * partner. Those waits last to the end for a partner that never comes (a
+ * `has no … after` holds), an instance per subject event, so each is a row
+ * of numbers rather than an object. A row is reused once nothing holds it.
+ */
+class Instances {
+  seq = new Float64Array(1024);
+  tsUs = new Float64Array(1024);
   /** Bit i: clause i is violated for this instance. */
-  flags: number;
+  flags = new Int32Array(1024);
+  private holds = new Uint32Array(1024);
+  private readonly free: number[] = [];
+  private next = 0;
+
+  /** A new instance, held once by the caller. */
+  open(seq: number, tsUs: number): number {
+    let row = this.free.pop();
+    if (row === undefined) {
+      if (this.next === this.seq.length) this.grow();
+      row = this.next++;
+    }
+    this.seq[row] = seq;
+    this.tsUs[row] = tsUs;
+    this.flags[row] = 0;
+    this.holds[row] = 1;
+    return row;
+  }
+
+  hold(row: number): void {
+    this.holds[row]!++;
+  }
+
+  release(row: number): void {
+    if (--this.holds[row]! === 0) this.free.push(row);
+  }
+
+  private grow(): void {
+    const n = this.seq.length * 2;
+    const seq = new Float64Array(n);
+    seq.set(this.seq);
+    this.seq = seq;
+    const ts = new Float64Array(n);
+    ts.set(this.tsUs);
+    this.tsUs = ts;
+    const flags = new Int32Array(n);
+    flags.set(this.flags);
+    this.flags = flags;
+    const holds = new Uint32Array(n);
+    holds.set(this.holds);
+    this.holds = holds;
+  }
 }
+
+/** A row of Instances. */
+type Instance = number;
 
 type Handler = (ev: CheckedEvent) => void;
 
@@ -55,6 +106,7 @@ export class Checker {
   private readonly tally: CheckTally;
   private readonly finishers: (() => void)[] = [];
   private readonly present: ReadonlySet<string> | undefined;
+  private readonly instances = new Instances();
 
   /** Instances by their violation bits: a blind clause's bits are dropped at the end without keeping the instances. */
   private readonly byFlags = new Map<number, number>();
@@ -109,12 +161,21 @@ export class Checker {
 
   private violate(inst: Instance, clause: number, other: number | undefined, why: string): void {
     const bit = 1 << clause;
-    if (inst.flags & bit) return;
-    if (inst.flags) this.byFlags.set(inst.flags, this.byFlags.get(inst.flags)! - 1);
-    inst.flags |= bit;
-    this.byFlags.set(inst.flags, (this.byFlags.get(inst.flags) ?? 0) + 1);
+    const all = this.instances.flags;
+    const flags = all[inst]!;
+    if (flags & bit) return;
+    if (flags) this.byFlags.set(flags, this.byFlags.get(flags)! - 1);
+    all[inst] = flags | bit;
+    this.byFlags.set(flags | bit, (this.byFlags.get(flags | bit) ?? 0) + 1);
     this.tally.clauses[clause]!.violations++;
-    if (this.tally.witnesses.length < MAX_WITNESSES) this.tally.witnesses.push({ clause, subject: inst.seq, ...(other !== undefined && { other }), why });
+    if (this.tally.witnesses.length < MAX_WITNESSES) this.tally.witnesses.push({ clause, subject: this.instances.seq[inst]!, ...(other !== undefined && { other }), why });
+  }
+
+  /** A violation of an instance that lives only for it (a `never` match, an agreement's first event). */
+  private violateOnce(seq: number, tsUs: number, clause: number, other: number | undefined, why: string): void {
+    const inst = this.instances.open(seq, tsUs);
+    this.violate(inst, clause, other, why);
+    this.instances.release(inst);
   }
 
   private compileEvery(p: EveryProperty): void {
@@ -132,11 +193,12 @@ export class Checker {
     for (const s of subjectSteps) if (s.kind && s.direction === "after") this.on(s.kind, s.onOther!);
     this.on(p.subject.kind, (ev) => {
       if (!isSubject(ev)) return;
-      const inst: Instance = { seq: ev.seq, tsUs: ev.tsUs, flags: 0 };
+      const inst = this.instances.open(ev.seq, ev.tsUs);
       this.tally.instances++;
       let correlated = true;
       for (const step of steps) correlated = step(ev, inst) && correlated;
       if (correlated) this.tally.checked++;
+      this.instances.release(inst);
     });
     for (const s of subjectSteps) if (s.kind && s.direction === "before") this.on(s.kind, s.onOther!);
   }
@@ -197,7 +259,7 @@ export class Checker {
         const epoch = epochs.ofSubject(ev);
         for (const k of keys) {
           const q = last.get(k);
-          const hit = q !== undefined && q.epoch === epoch && near(q, ev);
+          const hit = q !== undefined && q.epoch === epoch && near(q.seq, q.tsUs, ev);
           if (c.exists && !hit) this.violate(inst, index, q?.seq, missedBefore(c, q === undefined ? "none" : q.epoch !== epoch ? "stale" : "far"));
           if (!c.exists && hit) this.violate(inst, index, q.seq, `a ${c.other.kind} came before it`);
         }
@@ -243,6 +305,7 @@ export class Checker {
   private afterStep(c: OrderClause, index: number, isOther: EventTest, otherKeys: KeyFn): KeyedStep {
     const waiting = new Map<string, Instance[]>();
     const near = closeEnough(c.within);
+    const instances = this.instances;
     this.finishers.push(() => {
       if (c.exists) for (const list of waiting.values()) for (const inst of list) this.violate(inst, index, undefined, `no ${c.other.kind} after it`);
     });
@@ -254,14 +317,16 @@ export class Checker {
           if (!list) continue;
           waiting.delete(k);
           for (const inst of list) {
-            const hit = near(inst, ev);
+            const hit = near(instances.seq[inst]!, instances.tsUs[inst]!, ev);
             if (c.exists && !hit) this.violate(inst, index, ev.seq, `the first ${c.other.kind} after it is too far ${distanceText(c.within)}`);
             if (!c.exists && hit) this.violate(inst, index, ev.seq, `a ${c.other.kind} came after it`);
+            instances.release(inst);
           }
         }
       },
       onSubject: (_ev, inst, keys) => {
         for (const k of keys) {
+          instances.hold(inst);
           const list = waiting.get(k);
           if (list) list.push(inst);
           else waiting.set(k, [inst]);
@@ -276,7 +341,7 @@ export class Checker {
     this.on(p.subject.kind, (ev) => {
       this.tally.instances++;
       this.tally.checked++;
-      if (matches(ev)) this.violate({ seq: ev.seq, tsUs: ev.tsUs, flags: 0 }, 0, undefined, `a ${formatPattern(p.subject)}`);
+      if (matches(ev)) this.violateOnce(ev.seq, ev.tsUs, 0, undefined, `a ${formatPattern(p.subject)}`);
     });
   }
 
@@ -284,7 +349,7 @@ export class Checker {
     const isSubject = compilePattern(p.subject);
     const keysOf = compileKeys(p.subject.kind, p.same, "subject");
     const values = compileKeys(p.subject.kind, p.fields.map((field) => ({ field })), "subject");
-    const first = new Map<string, { seq: number; value: string; shown: string; n: number; conflict: boolean }>();
+    const first = new FirstValues();
     const tally = this.tally.clauses[0]!;
     this.on(p.subject.kind, (ev) => {
       if (!isSubject(ev)) return;
@@ -292,23 +357,74 @@ export class Checker {
       if (keys === null) return void tally.uncorrelated++;
       const value = values(ev)?.[0] ?? "(absent)";
       for (const k of keys) {
-        const seen = first.get(k);
-        if (!seen) {
-          first.set(k, { seq: ev.seq, value, shown: shown(p.fields, value), n: 1, conflict: false });
+        const slot = first.slot(k);
+        if (slot === undefined) {
+          first.add(k, ev.seq, value);
           continue;
         }
-        if (++seen.n === 2) {
+        if (first.seeAgain(slot)) {
           this.tally.instances++;
           this.tally.checked++;
         }
-        if (!seen.conflict && seen.value !== value) {
-          seen.conflict = true;
-          this.violate({ seq: seen.seq, tsUs: 0, flags: 0 }, 0, ev.seq, `${seen.shown} here, ${shown(p.fields, value)} there`);
+        const seen = first.values[slot]!;
+        if (seen !== value && first.conflict(slot)) {
+          this.violateOnce(first.seq[slot]!, 0, 0, ev.seq, `${shown(p.fields, seen)} here, ${shown(p.fields, value)} there`);
         }
       }
     });
   }
 }
+
+/**
+ * An agreement's state per key in columns: the first event's seq and value,
+ * whether a second event came and whether one disagreed. A key is kept for
+ * every position the property names (a checksum's room, buffer, layer, pos
+ * and rank: one per page checksummed) to the end of the pass, so its state
+ * is a slot in columns, not an object; the first value's printed form is
+ * made only when a key disagrees.
+ */
+class FirstValues {
+  private readonly slots = new Map<string, number>();
+  seq = new Float64Array(1024);
+  private state = new Uint8Array(1024);
+  readonly values: string[] = [];
+
+  slot(key: string): number | undefined {
+    return this.slots.get(key);
+  }
+
+  add(key: string, seq: number, value: string): void {
+    const slot = this.values.length;
+    if (slot === this.seq.length) {
+      const seqs = new Float64Array(slot * 2);
+      seqs.set(this.seq);
+      this.seq = seqs;
+      const state = new Uint8Array(slot * 2);
+      state.set(this.state);
+      this.state = state;
+    }
+    this.seq[slot] = seq;
+    this.values.push(value);
+    this.slots.set(key, slot);
+  }
+
+  /** Marks a second event on the key; true the first time. */
+  seeAgain(slot: number): boolean {
+    if (this.state[slot]! & AGAIN) return false;
+    this.state[slot] |= AGAIN;
+    return true;
+  }
+
+  /** Marks the key as disagreed on; true the first time. */
+  conflict(slot: number): boolean {
+    if (this.state[slot]! & CONFLICT) return false;
+    this.state[slot] |= CONFLICT;
+    return true;
+  }
+}
+
+const AGAIN = 1;
+const CONFLICT = 2;
 
 interface Step {
   kind?: string;
@@ -323,10 +439,10 @@ interface KeyedStep {
   onSubject(ev: CheckedEvent, inst: Instance, keys: string[]): void;
 }
 
-function closeEnough(within: Distance | undefined): (earlier: { seq: number; tsUs: number }, later: { seq: number; tsUs: number }) => boolean {
+function closeEnough(within: Distance | undefined): (earlierSeq: number, earlierTsUs: number, later: { seq: number; tsUs: number }) => boolean {
   if (!within) return () => true;
-  if ("us" in within) return (a, b) => b.tsUs - a.tsUs <= within.us;
-  return (a, b) => b.seq - a.seq <= within.events;
+  if ("us" in within) return (_seq, tsUs, b) => b.tsUs - tsUs <= within.us;
+  return (seq, _tsUs, b) => b.seq - seq <= within.events;
 }
 
 /** Why a `has Q before` clause failed: no Q, the last Q came before the last `since` event, or it is out of reach. */

@@ -7,7 +7,7 @@ import type { StoredEvent } from "../../domain/event.js";
 import type { Envelope } from "../../domain/domainEvent.js";
 import type { ModelDumpedPage } from "./pagePath.js";
 import type { PageKernels } from "./pageKernels.js";
-import type { TransferLanding } from "./transferPairing.js";
+import type { LandingColumns } from "./transferPairing.js";
 
 
 /** How the prefill bootstrap thread answers an ABORT frame (§7.1, §7.2). */
@@ -197,7 +197,7 @@ export interface ReplayModel {
   /** Called once after the last event: timeouts and stalls that only the end reveals. */
   finish(lastTsUs: number): Violation[];
   /** Every post landed since the model was created (not since a snapshot it was restored from), with what landed it. */
-  landings(): TransferLanding[];
+  landings(): LandingColumns;
   coverage(): CheckCoverage[];
   view(filter?: { room?: string }): ModelStateView;
   /** JSON-serialisable state; restoreModel(profile, snapshot) continues exactly where this left off. */

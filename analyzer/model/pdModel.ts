@@ -45,7 +45,7 @@ import {
 import { buildView } from "./view.js";
 import { onPageDump, type ModelDumpedPage } from "./pagePath.js";
 import type { PageKernels } from "./pageKernels.js";
-import type { TransferLanding } from "./transferPairing.js";
+import type { LandingColumns } from "./transferPairing.js";
 
 /** One handler per kind the model reads, typed by that kind's decoded event. */
 type Handlers = { [K in KnownKind]?: (s: ModelState, ev: EventOf<K>) => void };
@@ -186,8 +186,8 @@ export class PdModel implements ReplayModel {
     });
   }
 
-  landings(): TransferLanding[] {
-    return this.s.landings.list();
+  landings(): LandingColumns {
+    return this.s.landings.columns();
   }
 
   pageKernels(): PageKernels<ModelDumpedPage> {

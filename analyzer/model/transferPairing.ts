@@ -42,22 +42,56 @@ export function sameChunk(a: number, b: number): boolean {
   return a === b || (a !== a && b !== b);
 }
 
-/** The landings in the order the model made them, one per (post, landing) pair. */
+/** The model's landings as columns, in landing order: post seq, the seq that landed it, 1 where a kv.done did. */
+export interface LandingColumns {
+  post: Uint32Array;
+  landing: Uint32Array;
+  byDone: Uint8Array;
+}
+
+/** The landings as one object each (tests and small incidents; the columns are what is kept). */
+export function landingList(columns: LandingColumns): TransferLanding[] {
+  return Array.from(columns.post, (post, i) => ({ post, landing: columns.landing[i]!, by: columns.byDone[i] ? "done" : "notify" }));
+}
+
+/**
+ * The landings in the order the model made them, one per (post, landing)
+ * pair. Typed columns grown by doubling: an incident lands about one post in
+ * four of its events, and an object per landing (with the array holding it)
+ * is several times the 9 bytes a landing takes here.
+ */
 export class LandingLog {
-  private readonly posts: number[] = [];
-  private readonly landingSeqs: number[] = [];
-  private readonly byDone: boolean[] = [];
+  private posts = new Uint32Array(1024);
+  private landingSeqs = new Uint32Array(1024);
+  private byDone = new Uint8Array(1024);
+  private n = 0;
 
   /** A post's writes to several buffers land together: a repeat of the last pair is recorded once. */
   add(post: number, landing: number, by: LandedBy): void {
-    const n = this.posts.length;
+    const n = this.n;
     if (n > 0 && this.posts[n - 1] === post && this.landingSeqs[n - 1] === landing) return;
-    this.posts.push(post);
-    this.landingSeqs.push(landing);
-    this.byDone.push(by === "done");
+    if (n === this.posts.length) this.grow();
+    this.posts[n] = post;
+    this.landingSeqs[n] = landing;
+    this.byDone[n] = by === "done" ? 1 : 0;
+    this.n = n + 1;
   }
 
-  list(): TransferLanding[] {
-    return this.posts.map((post, i) => ({ post, landing: this.landingSeqs[i]!, by: this.byDone[i] ? "done" : "notify" }));
+  /** The landings so far, copied out at their length. */
+  columns(): LandingColumns {
+    return { post: this.posts.slice(0, this.n), landing: this.landingSeqs.slice(0, this.n), byDone: this.byDone.slice(0, this.n) };
+  }
+
+  private grow(): void {
+    const size = this.posts.length * 2;
+    const posts = new Uint32Array(size);
+    posts.set(this.posts);
+    const landings = new Uint32Array(size);
+    landings.set(this.landingSeqs);
+    const done = new Uint8Array(size);
+    done.set(this.byDone);
+    this.posts = posts;
+    this.landingSeqs = landings;
+    this.byDone = done;
   }
 }

@@ -18,7 +18,7 @@ import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";
 import { selectProfile, type ProfileChoice } from "./profileSelection.js";
 import { SNAPSHOT_EVERY, snapshotSpacing, SnapshotSet, type SnapshotInfo } from "./snapshots.js";
-import type { TransferLanding } from "../model/transferPairing.js";
+import type { LandingColumns } from "../model/transferPairing.js";
 
 export interface ReplayOptions {
   /** A --profile flag (profileFlag.ts); ignored when `choice` is given. */
@@ -48,7 +48,7 @@ export interface ReplaySummary {
   /** Every dumped page through the kernels, in seq order (analyzer/model/pageKernels.ts). */
   pages: PageKernels<ModelDumpedPage>;
   /** Every post the model landed, with the event that landed it, in landing order. */
-  landings: TransferLanding[];
+  landings: LandingColumns;
   timing: {
     /** The replay proper, straight from the event blocks, snapshots included. */
     replayMs: number;
@@ -80,7 +80,7 @@ export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): Replay
 export interface ModelRun {
   /** The page kernels after the last event: every dumped page's verdict and pair. */
   pages: PageKernels<ModelDumpedPage>;
-  landings: TransferLanding[];
+  landings: LandingColumns;
   events: number;
   firstSeq: number | null;
   lastSeq: number | null;

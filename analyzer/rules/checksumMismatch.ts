@@ -52,20 +52,13 @@ export const checksumMismatch: Rule = {
   id: "checksum-mismatch",
   needs: ["checksum dumps: prefill_store and decode_recv / decode_read, per (room, buffer, layer, pos)"],
   run({ evidence, replay }): RuleResult {
-    const records: ChecksumRecord[] = [];
-    const labels = new Map<string, string>();
-    evidence.each(ChecksumKind, (ev) => {
-      const record = toRecord(evidence, ev, labels);
-      if (record) records.push(record);
-    });
-    const sent = records.filter((r) => r.side === "prefill_store");
-    const received = records.filter((r) => RECEIVER_SIDES.has(r.side));
-    if (received.length === 0 || sent.length === 0) {
+    const comparison = compare(evidence);
+    if (comparison.received === 0 || comparison.sent === 0) {
+      const { sent, received } = comparison;
       return undetermined("checksum-mismatch", "No checksum pairs to compare",
-        [sent.length === 0 ? "prefill_store checksum dumps" : "decode_recv / decode_read checksum dumps"],
-        `The incident has ${sent.length} prefill_store and ${received.length} decode-side checksum records; both sides are needed.`);
+        [sent === 0 ? "prefill_store checksum dumps" : "decode_recv / decode_read checksum dumps"],
+        `The incident has ${sent} prefill_store and ${received} decode-side checksum records; both sides are needed.`);
     }
-    const comparison = compare(sent, received);
     const findings: DraftFinding[] = [];
     const ratio = `${comparison.matchingRooms}/${comparison.comparedRooms} rooms match`;
     const perRoom = [...comparison.mismatchesByRoom].map(([room, mismatches]) => roomFinding(evidence, room, mismatches, ratio, comparison.pagesByRoom.get(room) ?? 0, replay?.pages));
@@ -84,51 +77,136 @@ export const checksumMismatch: Rule = {
   },
 };
 
-/** `labels` keeps one copy of each rank and pool label: a record per checksum line (an eighth of some incidents' events) each holding its own two strings was ~80 bytes a record. */
+/**
+ * `labels` keeps one copy of each room, rank and pool label: the cursor's
+ * strings are its block's, and a record per checksum line (an eighth of some
+ * incidents' events) each holding its own would be ~80 bytes a record.
+ */
 function toRecord(evidence: Evidence, ev: StoredEvent, labels: Map<string, string>): ChecksumRecord | undefined {
   const { side, buffer, pos, page, layer, hash, room, algo } = decodeAs(ev, ChecksumKind)!;
   if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
   const one = (label: string): string => labels.get(label) ?? (labels.set(label, label), label);
   const rank = one(evidence.rank(ev));
-  return { seq: ev.seq, side, room, buffer, layer, page, pos, algo: algo ?? "?", hash: hash.toLowerCase(), rank, pool: one(`${ev.host ?? ""}|${rank}`) };
+  return { seq: ev.seq, side: one(side), room: one(room), buffer: one(buffer), layer, page, pos, algo: one(algo ?? "?"), hash: hash.toLowerCase(), rank, pool: one(`${ev.host ?? ""}|${rank}`) };
 }
 
 interface Comparison {
+  /** prefill_store records, and decode_recv / decode_read ones. */
+  sent: number;
+  received: number;
   comparedRooms: number;
   matchingRooms: number;
   comparedPages: number;
   pagesByRoom: Map<string, number>;
+  /** In the order of each room's first mismatching record. */
   mismatchesByRoom: Map<string, Mismatch[]>;
-  /** Rooms with decode records but no prefill record for some position: room → records. */
-  unpaired: Map<string, ChecksumRecord[]>;
+  /** Rooms with decode records but no prefill record for some position: room → how many, in the order of each room's first. */
+  unpaired: Map<string, number>;
 }
 
-function compare(sent: ChecksumRecord[], received: ChecksumRecord[]): Comparison {
-  const sentByKey = new Map<string, ChecksumRecord>();
-  const sentByHash = new Map<string, ChecksumRecord[]>();
-  for (const s of sent) {
-    sentByKey.set(keyOf(s), s);
-    listInto(sentByHash, `${s.algo}:${s.hash}`, s);
-  }
-  const pageHistory = new Map<string, ChecksumRecord[]>();
-  for (const r of received) listInto(pageHistory, pageKey(r), r);
-  const out: Comparison = { comparedRooms: 0, matchingRooms: 0, comparedPages: 0, pagesByRoom: new Map(), mismatchesByRoom: new Map(), unpaired: new Map() };
-  const roomsCompared = new Set<string>();
-  for (const r of received) {
-    const s = sentByKey.get(keyOf(r));
-    if (!s) {
-      listInto(out.unpaired, r.room, r);
-      continue;
+/** One room's records while the scan is inside its span of checksum lines. */
+interface OpenRoom {
+  sent: Map<string, ChecksumRecord>;
+  received: ChecksumRecord[];
+}
+
+interface SettledRoom<T> {
+  room: string;
+  firstSeq: number;
+  value: T;
+}
+
+/**
+ * Each decode record against prefill's record of the same (room, buffer,
+ * layer, pos, algo) — the last one, as a map of all of them would hold.
+ * A room is compared once the scan passes its last checksum line (a first
+ * pass finds it) and then dropped, so what is held is the rooms whose dumps
+ * are under way, not the incident's every checksum line; the few records a
+ * mismatch needs for its attribution are read in a pass of their own.
+ */
+function compare(evidence: Evidence): Comparison {
+  const last = new Map<string, number>();
+  evidence.scan(ChecksumKind, (ev) => {
+    const room = ev.room;
+    if (room !== null) last.set(room, ev.seq);
+  });
+  const labels = new Map<string, string>();
+  const open = new Map<string, OpenRoom>();
+  const mismatched: SettledRoom<{ recv: ChecksumRecord; sent: ChecksumRecord }[]>[] = [];
+  const unpaired: SettledRoom<number>[] = [];
+  const out: Comparison = { sent: 0, received: 0, comparedRooms: 0, matchingRooms: 0, comparedPages: 0, pagesByRoom: new Map(), mismatchesByRoom: new Map(), unpaired: new Map() };
+  const settle = (room: string, records: OpenRoom): void => {
+    const mismatches: { recv: ChecksumRecord; sent: ChecksumRecord }[] = [];
+    let pages = 0;
+    let lone = 0;
+    let firstLone = 0;
+    for (const r of records.received) {
+      const s = records.sent.get(roomKeyOf(r));
+      if (!s) {
+        if (lone++ === 0) firstLone = r.seq;
+        continue;
+      }
+      pages++;
+      if (s.hash !== r.hash) mismatches.push({ recv: r, sent: s });
     }
-    roomsCompared.add(r.room);
-    out.comparedPages++;
-    out.pagesByRoom.set(r.room, (out.pagesByRoom.get(r.room) ?? 0) + 1);
-    if (s.hash === r.hash) continue;
-    listInto(out.mismatchesByRoom, r.room, attribute(r, s, sentByHash, pageHistory));
+    if (pages > 0) {
+      out.comparedRooms++;
+      out.comparedPages += pages;
+      if (mismatches.length === 0) out.matchingRooms++;
+      else {
+        out.pagesByRoom.set(room, pages);
+        mismatched.push({ room, firstSeq: mismatches[0]!.recv.seq, value: mismatches });
+      }
+    }
+    if (lone > 0) unpaired.push({ room, firstSeq: firstLone, value: lone });
+  };
+  evidence.scan(ChecksumKind, (ev) => {
+    const record = toRecord(evidence, ev, labels);
+    if (record && (record.side === "prefill_store" || RECEIVER_SIDES.has(record.side))) {
+      let records = open.get(record.room);
+      if (!records) open.set(record.room, (records = { sent: new Map(), received: [] }));
+      if (record.side === "prefill_store") {
+        out.sent++;
+        records.sent.set(roomKeyOf(record), record);
+      } else {
+        out.received++;
+        records.received.push(record);
+      }
+    }
+    const room = ev.room;
+    if (room !== null && last.get(room) === ev.seq) {
+      const records = open.get(room);
+      if (records) settle(room, records);
+      open.delete(room);
+    }
+  });
+  for (const [room, records] of open) settle(room, records);
+  const inOrder = <T>(rooms: SettledRoom<T>[]) => rooms.sort((a, b) => a.firstSeq - b.firstSeq);
+  for (const { room, value } of inOrder(unpaired)) out.unpaired.set(room, value);
+  if (mismatched.length > 0) {
+    const { sentByHash, pageHistory } = attributionRecords(evidence, mismatched.flatMap((m) => m.value.map((x) => x.recv)), labels);
+    for (const { room, value } of inOrder(mismatched)) out.mismatchesByRoom.set(room, value.map(({ recv, sent }) => attribute(recv, sent, sentByHash, pageHistory)));
   }
-  out.comparedRooms = roomsCompared.size;
-  out.matchingRooms = [...roomsCompared].filter((room) => !out.mismatchesByRoom.has(room)).length;
   return out;
+}
+
+/**
+ * What attributing the mismatching decode records reads: prefill's records
+ * carrying their hashes, and the decode records of their pages, each in seq
+ * order.
+ */
+function attributionRecords(evidence: Evidence, mismatching: ChecksumRecord[], labels: Map<string, string>) {
+  const hashes = new Set(mismatching.map(hashKey));
+  const pages = new Set(mismatching.map(pageKey));
+  const sentByHash = new Map<string, ChecksumRecord[]>();
+  const pageHistory = new Map<string, ChecksumRecord[]>();
+  evidence.scan(ChecksumKind, (ev) => {
+    const r = toRecord(evidence, ev, labels);
+    if (!r) return;
+    if (r.side === "prefill_store" && hashes.has(hashKey(r))) listInto(sentByHash, hashKey(r), r);
+    if (RECEIVER_SIDES.has(r.side) && pages.has(pageKey(r))) listInto(pageHistory, pageKey(r), r);
+  });
+  return { sentByHash, pageHistory };
 }
 
 function listInto<T>(lists: Map<string, T[]>, key: string, item: T): void {
@@ -137,8 +215,13 @@ function listInto<T>(lists: Map<string, T[]>, key: string, item: T): void {
   else lists.set(key, [item]);
 }
 
-function keyOf(r: ChecksumRecord): string {
-  return `${r.room}|${r.buffer}|${r.layer}|${r.pos}|${r.algo}`;
+/** The comparison's key within a room: (buffer, layer, pos, algo). */
+function roomKeyOf(r: ChecksumRecord): string {
+  return `${r.buffer}|${r.layer}|${r.pos}|${r.algo}`;
+}
+
+function hashKey(r: ChecksumRecord): string {
+  return `${r.algo}:${r.hash}`;
 }
 
 function pageKey(r: ChecksumRecord): string {
@@ -146,7 +229,7 @@ function pageKey(r: ChecksumRecord): string {
 }
 
 function attribute(recv: ChecksumRecord, sent: ChecksumRecord, sentByHash: Map<string, ChecksumRecord[]>, pageHistory: Map<string, ChecksumRecord[]>): Mismatch {
-  const others = (sentByHash.get(`${recv.algo}:${recv.hash}`) ?? []).filter((s) => s.room !== recv.room);
+  const others = (sentByHash.get(hashKey(recv)) ?? []).filter((s) => s.room !== recv.room);
   const previousOwners = new Set((pageHistory.get(pageKey(recv)) ?? []).filter((h) => h.room !== recv.room && h.seq < recv.seq).map((h) => h.room));
   const fromOwner = others.find((s) => previousOwners.has(s.room));
   const source = fromOwner ?? others[0];
@@ -197,9 +280,9 @@ function tornText(evidence: Evidence, recv: ChecksumRecord, kernels: PageKernels
   return `its dumped bytes (${evidence.where(pair.decode.ref)}) show ${d.mechanism === "none" ? "no known mechanism" : d.mechanism}: ${d.detail}`;
 }
 
-function unpairedFinding(unpaired: Map<string, ChecksumRecord[]>): DraftFinding {
+function unpairedFinding(unpaired: Map<string, number>): DraftFinding {
   const rooms = [...unpaired.keys()];
-  const pages = [...unpaired.values()].reduce((n, l) => n + l.length, 0);
+  const pages = [...unpaired.values()].reduce((n, l) => n + l, 0);
   return {
     rule: "checksum-mismatch",
     severity: "info",

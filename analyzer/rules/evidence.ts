@@ -8,6 +8,7 @@ import type { IncidentDb } from "../../store/db.js";
 import { getMetaJson } from "../../store/db.js";
 import { eachEventOfKind, eventBySeq, eventsOfKind, type StoredEvent } from "../../store/read/events.js";
 import { eventCount } from "../../store/read/incident.js";
+import { scanEvents } from "../../store/blocks/scan.js";
 import { listIngestedSources, listSources, type SourceRow } from "../../store/read/sources.js";
 import type { WitnessLine } from "./finding.js";
 import { rankLabel } from "../model/ranks.js";
@@ -44,6 +45,18 @@ export class Evidence {
     const kept = this.byKind.get(kind);
     if (kept) kept.forEach((ev) => visit(ev));
     else eachEventOfKind(this.db, kind, visit);
+  }
+
+  /**
+   * Every event of one kind, in seq order, through the store's one reusable
+   * cursor (store/blocks/eventCursor.ts): a field is read when asked for, the
+   * text only if read. For passes over a kind with an event per page or per
+   * write that keep a few fields of each: copy what you keep, never the event.
+   */
+  scan(kind: string, visit: (ev: StoredEvent) => void): void {
+    const kept = this.byKind.get(kind);
+    if (kept) kept.forEach((ev) => visit(ev));
+    else scanEvents(this.db, { kinds: [kind] }, (cursor) => visit(cursor));
   }
 
   /** Events of several kinds merged in seq order. */

@@ -99,8 +99,9 @@ export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {
 /** `analyzeIncident` with the findings as the rules drafted them. */
 export function judgeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): Judged {
   const { profileFlag, onProgress, replayed, ...rest } = opts;
-  const summary = (!profileFlag && replayed) || replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
-  return judge(db, { ...rest, replay: replayEvidenceOf(summary) });
+  // The summary is not held while the rules run: what they read of it is the ReplayEvidence, and its landings are not that.
+  const replay = replayEvidenceOf((!profileFlag && replayed) || replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) }));
+  return judge(db, { ...rest, replay });
 }
 
 /** Runs every rule, numbers the findings, ranks the suspects and checks the library hypotheses. Reads only. */

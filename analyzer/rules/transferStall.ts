@@ -52,26 +52,27 @@ export const transferStall: Rule = {
     "SGLang's PD queue series (Prometheus) or its request traces (OpenTelemetry)",
   ],
   run({ evidence, replay }): RuleResult {
-    const batchLines = GAUGES.flatMap((g) => evidence.of(g.kind).filter((e) => gauge(e, g.field) !== undefined));
+    const lines = gaugeLines(evidence);
+    const batchLines = lines.reduce((n, g) => n + [...g.byRank.values()].reduce((m, l) => m + l.seq.length, 0), 0);
     const timeouts = timeoutEvents(evidence);
     const modelRooms = coverageOf(replay, "transfer-stall")?.checked ?? 0;
     const queueSamples = seriesOf(evidence, "transfer-queue").reduce((n, s) => n + s.samples.length, 0);
     const traced = tracedRequests(evidence).length;
-    if (batchLines.length === 0 && timeouts.length === 0 && modelRooms === 0 && queueSamples === 0 && traced === 0) {
+    if (batchLines === 0 && timeouts.length === 0 && modelRooms === 0 && queueSamples === 0 && traced === 0) {
       return undetermined("transfer-stall", "No queue gauges, timeouts or traces: transfer progress cannot be judged",
         ["PD batch lines with #transfer-req / #inflight-req", "timeout lines or probe kv.timeout", "per-room transfer records for the model (kv.meta)", "SGLang's PD queue series or request traces"],
         "The incident has no PD batch line carrying a queue gauge, no timeout record, no per-room transfer record, no PD queue series and no traced room, so stalls cannot be seen.");
     }
     const endUs = evidence.endUs();
-    const plateaus = findPlateaus(evidence, endUs);
+    const plateaus = findPlateaus(evidence, endUs, lines);
     const telemetry = telemetryWedge(evidence);
     const findings: DraftFinding[] = [];
     if (plateaus.length > 0 || !isEmpty(telemetry)) findings.push(wedgeFinding(evidence, plateaus, telemetry, endUs));
     findings.push(...roomTimeoutFindings(evidence, timeouts, replay));
-    const checked = batchLines.length + timeouts.length + modelRooms + queueSamples + traced;
+    const checked = batchLines + timeouts.length + modelRooms + queueSamples + traced;
     if (findings.length > 0) return { checked, findings };
     return consistent("transfer-stall", "Transfer queues kept moving; no room timed out",
-      `Checked ${batchLines.length} batch line(s) with queue gauges: no queue of ${LARGE_QUEUE} or more held its level for ${seconds(FREEZE_MIN_US)}; ` +
+      `Checked ${batchLines} batch line(s) with queue gauges: no queue of ${LARGE_QUEUE} or more held its level for ${seconds(FREEZE_MIN_US)}; ` +
         `no timeout record${modelRooms ? `; the model followed ${modelRooms} room(s) through the transfer without a stall` : ""}` +
         `${queueSamples ? `; ${queueSamples} PD queue sample(s): no queue held a level above zero while work arrived` : ""}` +
         `${traced ? `; ${traced} traced request(s): none stopped short of its finish` : ""}.`, checked);
@@ -84,25 +85,47 @@ export const transferStall: Rule = {
  * steady trickle one room in flight at every batch line is normal.
  */
 
-export function findPlateaus(evidence: Evidence, endUs: number): Plateau[] {
+export function findPlateaus(evidence: Evidence, endUs: number, lines = gaugeLines(evidence)): Plateau[] {
   const out: Plateau[] = [];
-  for (const g of GAUGES) {
-    const byRank = new Map<string, StoredEvent[]>();
-    for (const ev of evidence.of(g.kind)) {
-      if (gauge(ev, g.field) === undefined) continue;
-      const rank = evidence.rank(ev);
-      let list = byRank.get(rank);
-      if (!list) byRank.set(rank, (list = []));
-      list.push(ev);
-    }
-    for (const [rank, lines] of byRank) {
-      const p = longestPlateau(lines, g.field, endUs);
+  for (const { gauge: g, byRank } of lines) {
+    for (const [rank, series] of byRank) {
+      const p = longestPlateau(evidence, series, endUs);
       if (p) out.push({ rank, field: g.field, queue: g.queue, ...p });
     }
   }
   // A last line followed by silence also ends every healthy run that goes
   // idle: it counts only beside a gauge seen repeating while the wedge lasted.
   return out.some((p) => p.repeated) ? out.sort((a, b) => a.first.tsUs - b.first.tsUs) : [];
+}
+
+/** One rank's readings of one gauge, in seq order, as columns. */
+interface GaugeSeries {
+  seq: number[];
+  tsUs: number[];
+  value: number[];
+}
+
+/**
+ * Per gauge, each rank's readings: the batch lines that carry the gauge,
+ * streamed, three numbers kept of each (a batch line per scheduler step is
+ * among an incident's most numerous records); the plateaus' own lines are
+ * read again by seq.
+ */
+function gaugeLines(evidence: Evidence): { gauge: (typeof GAUGES)[number]; byRank: Map<string, GaugeSeries> }[] {
+  return GAUGES.map((g) => {
+    const byRank = new Map<string, GaugeSeries>();
+    evidence.scan(g.kind, (ev) => {
+      const value = gauge(ev, g.field);
+      if (value === undefined) return;
+      const rank = evidence.rank(ev);
+      let series = byRank.get(rank);
+      if (!series) byRank.set(rank, (series = { seq: [], tsUs: [], value: [] }));
+      series.seq.push(ev.seq);
+      series.tsUs.push(ev.tsUs);
+      series.value.push(value);
+    });
+    return { gauge: g, byRank };
+  });
 }
 
 /**
@@ -114,25 +137,28 @@ function sameLevel(runValue: number, v: number): boolean {
   return Math.abs(v - runValue) <= Math.floor(runValue * 0.05);
 }
 
-function longestPlateau(lines: StoredEvent[], field: string, endUs: number): Omit<Plateau, "rank" | "field" | "queue"> | undefined {
-  let best: Omit<Plateau, "rank" | "field" | "queue"> | undefined;
+function longestPlateau(evidence: Evidence, lines: GaugeSeries, endUs: number): Omit<Plateau, "rank" | "field" | "queue"> | undefined {
+  let best: { first: number; last: number; silent: boolean; repeated: boolean; untilUs: number } | undefined;
   let start = 0;
-  for (let i = 1; i <= lines.length; i++) {
-    const runEnds = i === lines.length || !sameLevel(gauge(lines[start]!, field)!, gauge(lines[i]!, field)!);
+  const n = lines.seq.length;
+  for (let i = 1; i <= n; i++) {
+    const runEnds = i === n || !sameLevel(lines.value[start]!, lines.value[i]!);
     if (!runEnds) continue;
-    const first = lines[start]!;
-    const last = lines[i - 1]!;
-    const value = gauge(first, field)!;
-    const atEnd = i === lines.length;
-    const silent = atEnd && endUs - last.tsUs >= FREEZE_MIN_US;
-    const untilUs = silent ? endUs : last.tsUs;
-    const repeated = i - start >= FREEZE_MIN_LINES && last.tsUs - first.tsUs >= FREEZE_MIN_US;
-    if (value >= LARGE_QUEUE && (repeated || silent) && (!best || untilUs - first.tsUs > best.untilUs - best.first.tsUs)) {
-      best = { value, first, last, lines: i - start, silent, repeated, untilUs };
+    const first = start;
+    const last = i - 1;
+    const value = lines.value[first]!;
+    const atEnd = i === n;
+    const silent = atEnd && endUs - lines.tsUs[last]! >= FREEZE_MIN_US;
+    const untilUs = silent ? endUs : lines.tsUs[last]!;
+    const repeated = i - start >= FREEZE_MIN_LINES && lines.tsUs[last]! - lines.tsUs[first]! >= FREEZE_MIN_US;
+    if (value >= LARGE_QUEUE && (repeated || silent) && (!best || untilUs - lines.tsUs[first]! > best.untilUs - lines.tsUs[best.first]!)) {
+      best = { first, last, silent, repeated, untilUs };
     }
     start = i;
   }
-  return best;
+  if (!best) return undefined;
+  const { first, last, ...rest } = best;
+  return { value: lines.value[first]!, first: evidence.event(lines.seq[first]!)!, last: evidence.event(lines.seq[last]!)!, lines: last - first + 1, ...rest };
 }
 
 function wedgeFinding(evidence: Evidence, plateaus: Plateau[], telemetry: TelemetryWedge, endUs: number): DraftFinding {

@@ -14,7 +14,7 @@ import { groupLabel, laneKey, rankLabel, sortLanes, type Lane } from "./lanes.js
 import { buildDetails, emptyGaps, type SpanColumns } from "./timelineDetails.js";
 import { buildCounterTracks, type CounterColumns } from "./counterTracks.js";
 import { replayIncident } from "../replay/replay.js";
-import type { TransferLanding } from "../model/transferPairing.js";
+import type { LandingColumns } from "../model/transferPairing.js";
 
 /** posOfSeq's value for a seq with no event. */
 export const ABSENT = 0xffffffff;
@@ -91,25 +91,11 @@ function setApart(ts: Float64Array, time: Uint8Array): number | null {
   return at;
 }
 
-/** The model's landings as columns, in landing order. */
-export interface LandingColumns {
-  post: Uint32Array;
-  landing: Uint32Array;
-  byDone: Uint8Array;
-}
-
-export function landingColumns(landings: readonly TransferLanding[]): LandingColumns {
-  return {
-    post: Uint32Array.from(landings, (l) => l.post),
-    landing: Uint32Array.from(landings, (l) => l.landing),
-    byDone: Uint8Array.from(landings, (l) => (l.by === "done" ? 1 : 0)),
-  };
-}
+export type { LandingColumns };
 
 /** Builds the index from the events and the model's landings (a replay of the events when none are given). */
-export function buildTimelineIndex(db: IncidentDb, landings: readonly TransferLanding[] = replayIncident(db).landings): TimelineIndex {
+export function buildTimelineIndex(db: IncidentDb, landed: LandingColumns = replayIncident(db).landings): TimelineIndex {
   const ev = scanEvents(db);
-  const landed = landingColumns(landings);
   const n = ev.ts.length;
   const firstTsUs = n ? ev.ts[0]! : null;
   const lastTsUs = n ? ev.ts[n - 1]! : null;

@@ -4,7 +4,7 @@
 // without a scan of the events.
 
 import { eventsFingerprint } from "../replay/fingerprint.js";
-import type { TransferLanding } from "../model/transferPairing.js";
+import type { LandingColumns } from "../model/transferPairing.js";
 import type { IncidentDb } from "../../store/db.js";
 import { readTimelineColumns, readTimelineHeader } from "../../store/read/derived.js";
 import { writeTimelineColumns } from "../../store/writeDerived.js";
@@ -64,7 +64,7 @@ export function timelineIsCurrent(db: IncidentDb): boolean {
  * the events when none are given), and stores it in the incident (a
  * read-write connection); returns it and the bytes stored.
  */
-export function storeTimelineIndex(db: IncidentDb, landings?: readonly TransferLanding[]): { index: TimelineIndex; bytes: number } {
+export function storeTimelineIndex(db: IncidentDb, landings?: LandingColumns): { index: TimelineIndex; bytes: number } {
   const index = buildTimelineIndex(db, landings);
   const header: Header = {
     layout: LAYOUT,

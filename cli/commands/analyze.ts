@@ -27,6 +27,7 @@ import { listSources } from "../../store/read/sources.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
 import { clearProgress, showProgress } from "../progress.js";
+import { collectSooner } from "../heapGrowth.js";
 
 interface AnalyzeArgs {
   inputs: string[];
@@ -59,6 +60,7 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
       .conflicts("json", "markdown")
       .epilogue(EXIT_CODES_HELP) as unknown as Argv<AnalyzeArgs>,
   handler: async (argv) => {
+    collectSooner();
     const progress = !argv.json && !argv.markdown && process.stderr.isTTY ? showProgress : undefined;
     const single = argv.inputs.length === 1 && isSqliteFile(argv.inputs[0]!);
     const temp = single || argv.db ? undefined : mkdtempSync(join(tmpdir(), "kvrewind-analyze-"));

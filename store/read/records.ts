@@ -146,26 +146,27 @@ export interface TransferStamp {
   room: string;
   chunk: number | null;
   tp: number | null;
+  post: boolean;
 }
 
-/** Every kv.post with a room, in seq order. */
-export function transferPosts(db: IncidentDb): TransferStamp[] {
-  return transferStamps(db, "kv.post");
-}
-
-/** Every kv.notify with a room, in seq order. */
-export function transferNotifies(db: IncidentDb): TransferStamp[] {
-  return transferStamps(db, "kv.notify");
-}
-
-function transferStamps(db: IncidentDb, kind: string): TransferStamp[] {
-  const out: TransferStamp[] = [];
-  scanEvents(db, { kinds: [kind] }, (ev) => {
+/**
+ * Every kv.post and kv.notify with a room, in seq order, one at a time
+ * through one reused object: copy what you keep. Its fields are read from
+ * the block's columns, so none of them is built for a record that is skipped.
+ */
+export function eachTransferStamp(db: IncidentDb, visit: (stamp: TransferStamp) => void): void {
+  const stamp: TransferStamp = { seq: 0, tsUs: 0, room: "", chunk: null, tp: null, post: false };
+  scanEvents(db, { kinds: ["kv.post", "kv.notify"] }, (ev) => {
     const room = ev.room;
     if (room === null) return;
-    out.push({ seq: ev.seq, tsUs: ev.tsUs, room, chunk: ev.chunk, tp: ev.tp });
+    stamp.seq = ev.seq;
+    stamp.tsUs = ev.tsUs;
+    stamp.room = room;
+    stamp.chunk = ev.chunk;
+    stamp.tp = ev.tp;
+    stamp.post = ev.kind === "kv.post";
+    visit(stamp);
   });
-  return out;
 }
 
 /** A record's place and attributes without its text: what reading many records of a kind needs. */
@@ -190,20 +191,27 @@ export function recordStamps(db: IncidentDb, kinds: readonly string[]): RecordSt
  * by the poll's seq. One pass over the blocks that hold polls or notifies.
  */
 export function notifiesAfterSuccess(db: IncidentDb, successState: number): { doneSeq: number; lateSeq: number }[] {
-  const done = new Map<string, { doneSeq: number; lateSeq: number | null }>();
+  // Per key the poll's seq while its notification is awaited, then AFTER once one came: a number per
+  // (room, rank) rather than an object, as every decode rank of every room has a key to the end.
+  const done = new Map<string, number>();
+  const out: { doneSeq: number; lateSeq: number }[] = [];
   scanEvents(db, { kinds: ["kv.poll", "kv.notify"] }, (ev) => {
     const room = ev.room;
     if (room === null) return;
     const key = `${room}\u0001${ev.host ?? "\u0000"}\u0001${ev.tp ?? "\u0000"}`;
     const seen = done.get(key);
     if (ev.kind === "kv.poll") {
-      if (!seen && ev.role === "decode" && ev.state === successState) done.set(key, { doneSeq: ev.seq, lateSeq: null });
-    } else if (seen && seen.lateSeq === null) seen.lateSeq = ev.seq;
+      if (seen === undefined && ev.role === "decode" && ev.state === successState) done.set(key, ev.seq);
+    } else if (seen !== undefined && seen !== AFTER) {
+      out.push({ doneSeq: seen, lateSeq: ev.seq });
+      done.set(key, AFTER);
+    }
   });
-  return [...done.values()]
-    .filter((d): d is { doneSeq: number; lateSeq: number } => d.lateSeq !== null)
-    .sort((a, b) => a.doneSeq - b.doneSeq);
+  return out.sort((a, b) => a.doneSeq - b.doneSeq);
 }
+
+/** A key of notifiesAfterSuccess whose notification after Success came. */
+const AFTER = -1;
 
 /** The first seq of an event of any of `kinds` in an SGLang log source for which `test` holds, null when there is none. */
 export function firstLogEventWhere(db: IncidentDb, kinds: readonly string[], test: (ev: EventCursor) => boolean): number | null {

@@ -8,6 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { replayIncident } from "../../analyzer/replay/replay.js";
+import { landingList } from "../../analyzer/model/transferPairing.js";
 import { roomFlow } from "../../analyzer/timeline/flows.js";
 import { buildTimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { SpanTypes } from "../../analyzer/timeline/spanTypes.js";
@@ -48,7 +49,7 @@ test("the post's arrow and transfer span end at the notification of the decode r
   assert.ok(postTp1 < notifyTp0 && notifyTp0 < notifyTp1);
 
   const landings = replayIncident(db).landings;
-  assert.deepEqual(landings.filter((l) => l.post === postTp1), [{ post: postTp1, landing: notifyTp1, by: "notify" }]);
+  assert.deepEqual(landingList(landings).filter((l) => l.post === postTp1), [{ post: postTp1, landing: notifyTp1, by: "notify" }]);
 
   const index = buildTimelineIndex(db, landings);
   const flow = roomFlow(db, ROOM, index.landings);
@@ -77,5 +78,26 @@ test("the clock check pairs a notification with the post the model would land by
   const [inversion] = causalInversions(new Evidence(db));
   assert.equal(inversion?.gap.kind, "causal-inversion");
   assert.deepEqual(inversion.witness.map((w) => w.seq), [events.find((e) => e.kind === "kv.post")!.seq, events.find((e) => e.kind === "kv.notify")!.seq]);
+  db.close();
+});
+
+test("the clock check keeps a room's pairing until its last post or notification: rooms that interleave are counted apart, the first inversion by the notification's seq", async () => {
+  // Three rooms on one host (no clock moved), their records interleaved in
+  // time: room A's and room C's notifications come 1 s before their posts,
+  // room B's after its post; room B's records all fall between A's.
+  const [A, B, C] = ["5830149913321000011", "5830149913321000012", "5830149913321000013"];
+  const decode: Rank = { host: "n0", role: "decode", tp: 0 };
+  const prefill: Rank = { host: "n0", role: "prefill", tp: 0 };
+  const post = (sec: number, room: string) => probe(sec, prefill, "kv.post", { chunk: 0, last: true, buffer: "kv", pages: [[0, 4]], dst_pages: [[0, 4]], dst: "n0/tp0", queue: 0 }, room);
+  const notify = (sec: number, room: string) => probe(sec, decode, "kv.notify", { tag: `${room}_kv_0_1_0` }, room);
+  const db = await buildIncident([
+    { path: "n0/probe-decode-tp0.jsonl", text: [notify(1.0, A), notify(1.6, B), notify(2.5, C)].join("\n") + "\n" },
+    { path: "n0/probe-prefill-tp0.jsonl", text: [post(1.5, B), post(2.0, A), post(3.5, C)].join("\n") + "\n" },
+  ]);
+  const seqOf = (room: string, kind: string) => eventsOfRoom(db, room).find((e) => e.kind === kind)!.seq;
+  const gaps = causalInversions(new Evidence(db));
+  assert.equal(gaps.length, 1);
+  assert.match(gaps[0]!.gap.detail, /^2 kv\.notify record\(s\) precede their kv\.post/);
+  assert.deepEqual(gaps[0]!.witness.map((w) => w.seq), [seqOf(A, "kv.post"), seqOf(A, "kv.notify")]);
   db.close();
 });

@@ -3,7 +3,7 @@
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
 import { landingKey, postTargets } from "../../model/transferPairing.js";
-import { transferNotifies, transferPosts } from "../../../store/read/records.js";
+import { eachTransferStamp } from "../../../store/read/records.js";
 import { seconds, type Evidence } from "../evidence.js";
 import { CROSS_HOST_RULES, type Gap } from "./gap.js";
 
@@ -42,6 +42,20 @@ export function clockOffsets(evidence: Evidence): Gap[] {
   return details.map((detail) => ({ severity: "low" as const, witness: [], gap: { kind: "clock-offset" as const, weakens: CROSS_HOST_RULES, detail } }));
 }
 
+/** A post as the pairing keeps it. */
+interface Stamp {
+  seq: number;
+  tsUs: number;
+}
+
+/** A room's pairing while the scan is inside its span of posts and notifies. */
+interface OpenRoom {
+  /** The first post under each landing key. */
+  posts: Map<string, Stamp>;
+  /** Notifies read before any post under their key: the first one to come pairs with them. */
+  waiting: Map<string, Stamp[]>;
+}
+
 /**
  * A kv.post more than CAUSAL_SLACK_US after its kv.notify on the aligned
  * clocks. A notify is paired with the first post the reference model would
@@ -50,35 +64,63 @@ export function clockOffsets(evidence: Evidence): Gap[] {
  * notify's, same chunk (a NIXL tag's chunk is in the column, decoded at
  * ingest), or any chunk for a notify that names none. Unlike the model, the
  * pairing holds when the notify comes first: that inversion is what this finds.
+ *
+ * Two passes over the posts and notifies: the first finds each room's notify
+ * TPs and its last record, the second pairs in seq order and drops a room
+ * once past its last record, so what is held is the rooms in flight, not
+ * every post and notify of the incident.
  */
 export function causalInversions(evidence: Evidence): Gap[] {
-  const notifies = transferNotifies(evidence.db);
-  const decodeTps = new Map<string, Set<number | null>>();
-  for (const n of notifies) (decodeTps.get(n.room) ?? decodeTps.set(n.room, new Set()).get(n.room)!).add(n.tp);
-  const posts = new Map<string, { seq: number; tsUs: number }>();
-  const keep = (key: string, p: { seq: number; tsUs: number }) => posts.has(key) || posts.set(key, p);
-  for (const p of transferPosts(evidence.db)) {
-    for (const tp of postTargets(p.tp, decodeTps.get(p.room) ?? [], (t) => t)) {
-      if (p.chunk !== null) keep(landingKey(p.room, tp, p.chunk), p);
-      keep(landingKey(p.room, tp, null), p);
+  const rooms = new Map<string, { decodeTps: Set<number | null>; lastSeq: number }>();
+  eachTransferStamp(evidence.db, (s) => {
+    let room = rooms.get(s.room);
+    if (!room) rooms.set(s.room, (room = { decodeTps: new Set(), lastSeq: s.seq }));
+    room.lastSeq = s.seq;
+    if (!s.post) room.decodeTps.add(s.tp);
+  });
+  const open = new Map<string, OpenRoom>();
+  let count = 0;
+  let first: { post: number; notify: number } | undefined;
+  const check = (post: Stamp, notify: Stamp): void => {
+    if (post.tsUs - notify.tsUs <= CAUSAL_SLACK_US) return;
+    count++;
+    if (!first || notify.seq < first.notify) first = { post: post.seq, notify: notify.seq };
+  };
+  eachTransferStamp(evidence.db, (s) => {
+    const room = rooms.get(s.room)!;
+    let state = open.get(s.room);
+    if (!state) open.set(s.room, (state = { posts: new Map(), waiting: new Map() }));
+    const { posts, waiting } = state;
+    const at = { seq: s.seq, tsUs: s.tsUs };
+    if (s.post) {
+      const keep = (key: string): void => {
+        if (posts.has(key)) return;
+        posts.set(key, at);
+        for (const n of waiting.get(key) ?? []) check(at, n);
+        waiting.delete(key);
+      };
+      for (const tp of postTargets(s.tp, room.decodeTps, (t) => t)) {
+        if (s.chunk !== null) keep(landingKey(s.room, tp, s.chunk));
+        keep(landingKey(s.room, tp, null));
+      }
+    } else {
+      const key = landingKey(s.room, s.tp, s.chunk);
+      const post = posts.get(key);
+      if (post) check(post, at);
+      else (waiting.get(key) ?? waiting.set(key, []).get(key)!).push(at);
     }
-  }
-  if (posts.size === 0) return [];
-  const inverted: { post: number; notify: number }[] = [];
-  for (const n of notifies) {
-    const post = posts.get(landingKey(n.room, n.tp, n.chunk));
-    if (post && post.tsUs - n.tsUs > CAUSAL_SLACK_US) inverted.push({ post: post.seq, notify: n.seq });
-  }
-  if (inverted.length === 0) return [];
-  const post = evidence.event(inverted[0]!.post)!;
-  const notify = evidence.event(inverted[0]!.notify)!;
+    if (s.seq === room.lastSeq) open.delete(s.room);
+  });
+  if (count === 0 || !first) return [];
+  const post = evidence.event(first.post)!;
+  const notify = evidence.event(first.notify)!;
   return [{
     severity: "medium",
     witness: [post, notify],
     gap: {
       kind: "causal-inversion",
       weakens: CROSS_HOST_RULES,
-      detail: `${inverted.length} kv.notify record(s) precede their kv.post after alignment (first: ${evidence.where(notify)} before ${evidence.where(post)}, ${seconds(post.tsUs - notify.tsUs)} apart); cross-host order there is not trustworthy`,
+      detail: `${count} kv.notify record(s) precede their kv.post after alignment (first: ${evidence.where(notify)} before ${evidence.where(post)}, ${seconds(post.tsUs - notify.tsUs)} apart); cross-host order there is not trustworthy`,
     },
   }];
 }
