@@ -135,14 +135,14 @@ test("kill -9 in the middle of an ingest: the database opens, the earlier source
   assert.equal(run(["ingest", small, "--db", db]).status, 0);
   const big = join(dir, "big");
   mkdirSync(big);
-  bigDecodeLog(join(big, "decode-tp0.log"), 200_000);
+  bigDecodeLog(join(big, "decode-tp0.log"), 100_000);
   const before = statSync(db).size;
 
   const child = spawn(process.execPath, [CLI, "ingest", big, "--db", db, "--role", "decode"], { stdio: "ignore" });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
   let killedMidLoad = false;
   // Kill once blocks are landing in the file under a live rollback journal (the load is under way:
-  // the 50 MB log makes an ~8 MB incident).
+  // the 25 MB log makes an ~4 MB incident).
   while (child.exitCode === null) {
     if (existsSync(`${db}-journal`) && statSync(db).size > before + 2 * 1024 * 1024) {
       killedMidLoad = child.kill("SIGKILL");
@@ -166,7 +166,7 @@ test("kill -9 in the middle of an ingest: the database opens, the earlier source
   // And the same ingest, run again, completes.
   const again = run(["ingest", big, "--db", db, "--role", "decode", "--json"]);
   assert.equal(again.status, 0, again.stderr);
-  assert.equal((JSON.parse(again.stdout) as { eventsTotal: number }).eventsTotal, 200_001);
+  assert.equal((JSON.parse(again.stdout) as { eventsTotal: number }).eventsTotal, 100_001);
 });
 
 test("two ingests into one database at once are serialized: both complete, nothing lost or doubled", async () => {
