@@ -81,19 +81,18 @@ class Instances {
 
   private grow(): void {
     const n = this.seq.length * 2;
-    const seq = new Float64Array(n);
-    seq.set(this.seq);
-    this.seq = seq;
-    const ts = new Float64Array(n);
-    ts.set(this.tsUs);
-    this.tsUs = ts;
-    const flags = new Int32Array(n);
-    flags.set(this.flags);
-    this.flags = flags;
-    const holds = new Uint32Array(n);
-    holds.set(this.holds);
-    this.holds = holds;
+    this.seq = grown(this.seq, n);
+    this.tsUs = grown(this.tsUs, n);
+    this.flags = grown(this.flags, n);
+    this.holds = grown(this.holds, n);
   }
+}
+
+/** A copy of `column` with room for `n` values. */
+function grown<C extends Float64Array | Int32Array | Uint32Array>(column: C, n: number): C {
+  const out = new (column.constructor as new (n: number) => C)(n);
+  out.set(column);
+  return out;
 }
 
 /** A row of Instances. */
