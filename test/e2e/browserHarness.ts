@@ -17,14 +17,17 @@ export const WITNESS_RGB: [number, number, number] = [0xff, 0x5c, 0xcd];
 export const FLOW_RGB: [number, number, number] = [0x7d, 0xcf, 0xff];
 
 /**
- * A test server and a browser for the tests of one file: started (then `setup`
- * run) before them, closed after. In a shard of `npm test` the browser is the
+ * A test server (started with `serverOptions`, then `setup` run) and a browser
+ * for the tests of one file: started before them, closed after. In a shard of `npm test` the browser is the
  * shard's, started by its first browser file and closed after its last.
  */
-export function serverAndBrowser(setup?: (server: TestServer) => Promise<void>): { server: TestServer; browser: Browser } {
+export function serverAndBrowser(
+  setup?: (server: TestServer) => Promise<void>,
+  serverOptions?: () => Parameters<typeof startTestServer>[0],
+): { server: TestServer; browser: Browser } {
   const held = {} as { server: TestServer; browser: Browser };
   before(async () => {
-    held.server = await startTestServer();
+    held.server = await startTestServer(serverOptions?.());
     held.browser = await browserForFile();
     await setup?.(held.server);
   });
@@ -38,7 +41,7 @@ export function serverAndBrowser(setup?: (server: TestServer) => Promise<void>):
   return held;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM });
 }
 

@@ -3,13 +3,12 @@
 // in the band), and the traces lane draws the wedged rooms' stage slices as
 // orphaned (outlined), which the event panel explains.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { scratchDir } from "../scratchDir.js";
-import { startTestServer, type TestServer } from "../ui/serverHarness.js";
 import { buildTelemetryWedge, FAILED, QUEUE, serveIncident, seriesOf, T0_US } from "../ui/telemetryWedge.js";
-import { launchBrowser, openPage, screenshot, timelineSettled } from "./browserHarness.js";
+import { openPage, screenshot, serverAndBrowser, timelineSettled } from "./browserHarness.js";
 
 const ID = "telemetry-wedge";
 /** ui/web/counter-tracks.ts TRACK_COLORS */
@@ -19,17 +18,10 @@ const RATE_RGB: [number, number, number] = [0xff, 0xcb, 0x6b];
 const ORPHAN_RGB: [number, number, number] = [0xff, 0x3b, 0x6b];
 const RANK_ROW = "r:d0/decode|TP0";
 
-let server: TestServer;
-let browser: Browser;
-before(async () => {
+const env = serverAndBrowser(undefined, () => {
   const dataDir = scratchDir("kvrewind-telemetry-e2e-");
   serveIncident(dataDir, ID, buildTelemetryWedge);
-  server = await startTestServer({ dataDir });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  return { dataDir };
 });
 
 /** The DOM parts the in-page probe uses (the tests compile without the DOM library). */
@@ -67,7 +59,7 @@ async function laneRow(page: Page, component: string): Promise<{ top: number; he
 }
 
 async function open(fromUs: number, toUs: number): Promise<{ page: Page; errors: string[] }> {
-  const opened = await openPage(browser, `${server.url}?incident=${ID}&from=${fromUs}&to=${toUs}&row=${encodeURIComponent(RANK_ROW)}`);
+  const opened = await openPage(env.browser, `${env.server.url}?incident=${ID}&from=${fromUs}&to=${toUs}&row=${encodeURIComponent(RANK_ROW)}`);
   await timelineSettled(opened.page);
   return opened;
 }
