@@ -101,8 +101,9 @@ function main(): void {
     const entries = manifest.filter((e) => e.half === half);
     if (entries.length === 0) continue;
     printTotals(`${half} half`, entries, of);
-    // Each batch apart too: batches 2 to 6 were added later, and the newest batch's held-back excerpts are the ones no earlier tuning saw.
-    for (const batch of [1, 2, 3, 4, 5, 6] as const) printTotals(`${half} half, batch ${batch}`, entries.filter((e) => e.batch === batch), of);
+    // Each batch apart too: batches after the first were added later, and the newest batch's held-back excerpts are the ones no earlier tuning saw.
+    const batches = [...new Set(manifest.map((e) => e.batch))].sort((a, b) => a - b);
+    for (const batch of batches) printTotals(`${half} half, batch ${batch}`, entries.filter((e) => e.batch === batch), of);
     if (half === "working") listWorking(entries, of);
   }
 }
