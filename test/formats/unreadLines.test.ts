@@ -370,3 +370,22 @@ test("a Rust error's cause chain (anyhow's `{:?}`: a blank line, `Caused by:`, t
   assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.error], [6, LogKind.error]]);
   assert.equal(events[0]!.text.split("\n").length, 5);
 });
+
+test("a C++ terminate message whose quote, type or what() interleaving put on lines of their own stays one record", () => {
+  // sgl-project/sglang#6763 (decode ranks aborting at once on a Gloo enforce failure), as pasted.
+  const { events } = parseLines([
+    "terminate called after throwing an instance of 'terminate called after throwing an instance of 'terminate called after throwing an instance of 'gloo::EnforceNotMetgloo::EnforceNotMetgloo::EnforceNotMet'",
+    "'",
+    "'",
+    "  what():    what():  [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 128 vs 8",
+    "[enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 128 vs 8",
+    "terminate called after throwing an instance of '",
+    "gloo::EnforceNotMet'",
+    "Fatal Python error: Aborted",
+  ]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.crash, LogKind.error, LogKind.crash]);
+  assert.equal(events[0]!.text.split("\n").length, 5);
+  assert.equal(events[1]!.text.split("\n").length, 2);
+  // Below any other record, a lone quote is no part of it.
+  assert.equal(parseLines(["[2026-08-20 10:31:00] Load weight end.", "'"]).events.length, 2);
+});

@@ -109,6 +109,28 @@ export function isCudaErrorTail(line: string): boolean {
 }
 
 /**
+ * The rest of a C++ terminate message after its first line, as libstdc++'s
+ * verbose terminate handler writes it (libsupc++/vterminate.cc,
+ * `__verbose_terminate_handler`): the exception's type, then `'` and a
+ * newline, then `  what():  ` and the exception's message, each by a write of
+ * its own. When several processes abort at once their writes interleave, so
+ * the type's closing quote, the type and its quote, or the message can stand
+ * on a line of its own (`'`, `gloo::EnforceNotMet'`, and Gloo's or c10's
+ * `[enforce fail at file:line] …` message, gloo/common/logging.cc and
+ * c10/util/Exception.cpp). They continue the terminate record.
+ */
+const TERMINATE_TAIL = /^(?:[\w:<>*&]*'\s*$|\s*what\(\):|\[enforce fail at )/;
+
+export function isTerminateTail(line: string): boolean {
+  return TERMINATE_TAIL.test(line);
+}
+
+/** The first line of libstdc++'s terminate message for an exception (vterminate.cc). */
+export function opensTerminate(line: string): boolean {
+  return line.startsWith("terminate called after throwing an instance of '");
+}
+
+/**
  * The header of a Rust error's cause chain as `anyhow` (and `eyre`) print an
  * error with `{:?}` (anyhow `src/fmt.rs`, `ErrorImpl::debug`): the message, a
  * blank line, `Caused by:`, then each cause indented (`    0: creating primary
