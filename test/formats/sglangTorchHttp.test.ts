@@ -167,3 +167,19 @@ test("uvicorn's other lines are read but not interpreted", () => {
     [LogKind.message, LogKind.message],
   );
 });
+
+test("uvicorn's access record with no level before it (a format that prints the message alone) is an access line", () => {
+  // sgl-project/sglang#19712 (a server whose log lines carry no prefix), as pasted.
+  const { events } = parseLines([
+    '10.32.6.65:47558 - "GET /health_generate HTTP/1.1" 200 OK',
+    "Prefill batch, #new-seq: 1, #new-token: 448, #cached-token: 0, token usage: 0.09, #running-req: 7, #queue-req: 5, input throughput (token/s): 7327.79, cuda graph: False",
+    '127.0.0.1:59888 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+  ]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.httpAccess, LogKind.prefillBatch, LogKind.httpAccess]);
+  assert.deepEqual(events[0]!.attrs, { client: "10.32.6.65:47558", method: "GET", path: "/health_generate", httpVersion: "1.1", status: 200, reason: "OK" });
+  assert.equal(events[2]!.attrs?.status, 200);
+  // uvicorn's own message under a plain `%(message)s` format has no reason phrase (written in the same shape).
+  assert.equal(parseLines(['[::1]:40112 - "GET /health HTTP/1.1" 503']).events[0]!.attrs?.status, 503);
+  // A line that only looks like one (no client address and port before ` - "`) is not.
+  assert.equal(parseLines(['2026 - "a quoted title" 200 pages']).events[0]!.kind, LogKind.unparsed);
+});

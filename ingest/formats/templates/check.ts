@@ -66,8 +66,8 @@ export function partialMatch(pattern: RegExp, line: string, at: number): { patte
 }
 
 function sampleProblem(t: LogTemplate, dialect: Dialect, sample: string, all: readonly LogTemplate[]): string | null {
-  // A `print` to stdout (level `stdout`) has no logger prefix: its message starts the line.
-  const at = t.level === "stdout" ? 0 : messageStart(dialect, sample);
+  // A `print` to stdout (level `stdout`) or a bare template's line has no logger prefix: its message starts the line.
+  const at = t.level === "stdout" || t.bare === true ? 0 : messageStart(dialect, sample);
   if (at < 0) return `sample has no ${dialect} line prefix: ${sample}`;
   if (!headMatches(t, sample, at)) return `head does not open sample: ${sample}`;
   if (!patternMatches(t, sample, at)) {

@@ -79,6 +79,8 @@ export interface LogTemplate {
   readonly head: string | ((line: string, at: number) => boolean);
   /** The first characters a function head can start with (its dispatch buckets). */
   readonly firstChars?: string;
+  /** Its lines carry no logger prefix, the message opening the line (a logger whose format is the message alone); a `stdout` level says so of a `print`. */
+  readonly bare?: true;
   /** Sticky (`y`) regex with named captures, run at the message's start. */
   readonly pattern: RegExp;
   readonly kind: string;

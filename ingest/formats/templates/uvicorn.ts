@@ -5,12 +5,23 @@
 // `status_code` is the code and its reason phrase (`200 OK`; just `599 ` for
 // codes without one). With colours on, uvicorn wraps parts in ANSI escapes,
 // removed before matching. An unknown client prints as the empty string.
+//
+// With no level before it, the line is uvicorn's access record itself,
+// `'%s - "%s %s HTTP/%s" %d'` (uvicorn protocols/http/h11_impl.py and
+// httptools_impl.py, `RequestResponseCycle.send`), under a log format that
+// prints the message alone, or its AccessFormatter with a format lacking
+// `%(levelprefix)s` (uvicorn logging.py, which adds the reason phrase):
+// `10.32.6.65:47558 - "GET /health HTTP/1.1" 200 OK`. Its client is an IP
+// address and port, IPv6 in brackets.
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
 
 const ACCESS = /(?<level>INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE): +(?:(?<client>\S+) )?- "(?<method>\S+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>\d{3})(?: (?<reason>.*))?$/ys;
+const BARE_ACCESS = /(?<client>\d[\d.]*:\d+|\[[0-9A-Fa-f:.]+\]:\d+) - "(?<method>[A-Z]+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>\d{3})(?: (?<reason>.*))?$/ys;
+/** How far into the line a client address and port may run before its ` - "`. */
+const MAX_CLIENT = 64;
 // uvicorn's colour escapes (use_colors).
 const ANSI = /\x1b\[[0-9;]*m/g;
 
@@ -20,6 +31,14 @@ function accessHead(line: string, at: number): boolean {
   return (c === 73 || c === 87 || c === 69 || c === 68 || c === 67 || c === 84) && line.indexOf(' - "', at) >= 0;
 }
 
+/** A digit or `[` opening a line whose ` - "` follows within a client address's length. */
+function bareAccessHead(line: string, at: number): boolean {
+  const c = line.charCodeAt(at);
+  if (!((c >= 48 && c <= 57) || c === 91)) return false;
+  const dash = line.indexOf(' - "', at);
+  return dash > at && dash - at <= MAX_CLIENT;
+}
+
 /** The access line at `at` into `ev`; false when the message is none. */
 export function parseHttpAccess(line: string, at: number, ev: ParsedEvent): boolean {
   if (!accessHead(line, at)) return false;
@@ -27,25 +46,33 @@ export function parseHttpAccess(line: string, at: number, ev: ParsedEvent): bool
 }
 
 function readAccess(line: string, at: number, ev: ParsedEvent): boolean {
+  return readWith(ACCESS, line, at, ev);
+}
+
+function readBareAccess(line: string, at: number, ev: ParsedEvent): boolean {
+  return readWith(BARE_ACCESS, line, at, ev);
+}
+
+function readWith(pattern: RegExp, line: string, at: number, ev: ParsedEvent): boolean {
   let text = line;
   let from = at;
   if (line.indexOf("\x1b", at) >= 0) {
     text = line.substring(at).replace(ANSI, "");
     from = 0;
   }
-  ACCESS.lastIndex = from;
-  const m = ACCESS.exec(text);
+  pattern.lastIndex = from;
+  const m = pattern.exec(text);
   if (m === null) return false;
   const g = m.groups!;
   ev.kind = LogKind.httpAccess;
   const attrs: Record<string, unknown> = {
-    level: g.level,
     client: g.client ?? "",
     method: g.method,
     path: g.path,
     httpVersion: g.httpVersion,
     status: Number(g.status),
   };
+  if (g.level !== undefined) attrs.level = g.level;
   if (g.reason !== undefined && g.reason.length > 0) attrs.reason = g.reason;
   ev.attrs = attrs;
   return true;
@@ -73,6 +100,28 @@ const templates: LogTemplate[] = [
     },
     read: readAccess,
     samples: ['[2026-04-06 12:49:33] INFO:     192.168.0.45:57586 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error'],
+  },
+  {
+    id: "uvicorn.access_message",
+    level: "info",
+    format: '%(client_addr)s - "%(request_line)s" %(status_code)s (the access record with no level prefix)',
+    source: "uvicorn protocols/http/h11_impl.py and httptools_impl.py, RequestResponseCycle.send (`'%s - \"%s %s HTTP/%s\" %d'`); logging.py AccessFormatter adds the reason phrase",
+    checked: "✔",
+    head: bareAccessHead,
+    firstChars: "0123456789[",
+    bare: true,
+    pattern: BARE_ACCESS,
+    kind: LogKind.httpAccess,
+    attrs: {
+      client: cap("client"),
+      method: cap("method"),
+      path: cap("path"),
+      httpVersion: cap("httpVersion"),
+      status: cap("status", "number"),
+      reason: cap("reason"),
+    },
+    read: readBareAccess,
+    samples: ['10.32.6.65:47558 - "GET /health_generate HTTP/1.1" 200 OK', '127.0.0.1:59888 - "POST /v1/chat/completions HTTP/1.1" 200 OK'],
   },
 ];
 

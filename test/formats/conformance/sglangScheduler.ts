@@ -167,6 +167,10 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     expect: { kind: LogKind.httpAccess, attrs: { level: "INFO", client: "192.168.0.45:57586", method: "POST", path: "/v1/chat/completions", status: 500 } },
   },
   {
+    template: "uvicorn.access_message",
+    expect: { kind: LogKind.httpAccess, attrs: { client: "10.32.6.65:47558", method: "GET", path: "/health_generate", status: 200, reason: "OK" } },
+  },
+  {
     template: "sglangScheduler.abort_request",
     sample: 1,
     expect: { kind: LogKind.abortRequest, role: "prefill", rid: RID, attrs: { queue: "bootstrap queue" } },
