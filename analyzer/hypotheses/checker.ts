@@ -2,13 +2,16 @@
 // (docs/hypotheses.md "How it is checked"). State is kept per correlation
 // key: the last matching event for a `before` clause, the instances still
 // waiting for a partner for an `after` clause, the first value seen for an
-// agreement. Nothing else of the incident is held.
+// agreement. Nothing else of the incident is held, and a key that names a
+// room is dropped once the scan reports it past the room (`retire`).
 
-import type { AgreeProperty, Distance, EveryProperty, NeverProperty, OrderClause, Property, RequireClause } from "./ast.js";
+import type { AgreeProperty, EveryProperty, Key, NeverProperty, OrderClause, Property, RequireClause } from "./ast.js";
 import { accessorFor, type CheckedEvent } from "./fields.js";
-import { compileCondition, compileKeys, compilePattern, type EventTest, type KeyFn } from "./match.js";
+import { closeEnough, compileCondition, compileKeys, compilePattern, roomOfKeys, type EventTest, type KeyFn, type RoomOf } from "./match.js";
+import { distanceText, missedBefore, shown } from "./why.js";
 import { conditionText, formatPattern } from "./printer.js";
 import { fieldType } from "./catalogue.js";
+import { FirstValues, Instances, KeyedState, UnpartneredInstances, type Instance, type RoomTracker } from "./state.js";
 
 /** One violated instance: the subject, the event that conflicts with it (if one does), and why. */
 export interface ViolationRef {
@@ -41,63 +44,6 @@ export interface CheckTally {
 
 export const MAX_WITNESSES = 50;
 
-/**
- * The subject instances in flight, as rows of columns: an instance is held
- * while its own steps run and while it waits in an `after` clause for a
- * partner. Those waits last to the end for a partner that never comes (a
- * `has no … after` holds), an instance per subject event, so each is a row
- * of numbers rather than an object. A row is reused once nothing holds it.
- */
-class Instances {
-  seq = new Float64Array(1024);
-  tsUs = new Float64Array(1024);
-  /** Bit i: clause i is violated for this instance. */
-  flags = new Int32Array(1024);
-  private holds = new Uint32Array(1024);
-  private readonly free: number[] = [];
-  private next = 0;
-
-  /** A new instance, held once by the caller. */
-  open(seq: number, tsUs: number): number {
-    let row = this.free.pop();
-    if (row === undefined) {
-      if (this.next === this.seq.length) this.grow();
-      row = this.next++;
-    }
-    this.seq[row] = seq;
-    this.tsUs[row] = tsUs;
-    this.flags[row] = 0;
-    this.holds[row] = 1;
-    return row;
-  }
-
-  hold(row: number): void {
-    this.holds[row]!++;
-  }
-
-  release(row: number): void {
-    if (--this.holds[row]! === 0) this.free.push(row);
-  }
-
-  private grow(): void {
-    const n = this.seq.length * 2;
-    this.seq = grown(this.seq, n);
-    this.tsUs = grown(this.tsUs, n);
-    this.flags = grown(this.flags, n);
-    this.holds = grown(this.holds, n);
-  }
-}
-
-/** A copy of `column` with room for `n` values. */
-function grown<C extends Float64Array | Int32Array | Uint32Array>(column: C, n: number): C {
-  const out = new (column.constructor as new (n: number) => C)(n);
-  out.set(column);
-  return out;
-}
-
-/** A row of Instances. */
-type Instance = number;
-
 type Handler = (ev: CheckedEvent) => void;
 
 export class Checker {
@@ -105,16 +51,23 @@ export class Checker {
   private readonly tally: CheckTally;
   private readonly finishers: (() => void)[] = [];
   private readonly present: ReadonlySet<string> | undefined;
+  private readonly rooms: RoomTracker | undefined;
   private readonly instances = new Instances();
+  /** What each room-keyed state does when a room is retired. */
+  private readonly retirers: ((room: string) => void)[] = [];
 
   /** Instances by their violation bits: a blind clause's bits are dropped at the end without keeping the instances. */
   private readonly byFlags = new Map<number, number>();
   /** Per order clause: partner-kind events that carry every field its pattern tests. */
   private readonly carriers: { clause: number; kind: string; fields: string[]; count: number }[] = [];
 
-  /** `present`: the kinds the incident holds; a clause whose partner kind is not among them is blind. */
-  constructor(property: Property, present?: ReadonlySet<string>) {
+  /**
+   * `present`: the kinds the incident holds; a clause whose partner kind is not among them is blind.
+   * `rooms`: told of the rooms keys name; without it, every key is kept to the end.
+   */
+  constructor(property: Property, present?: ReadonlySet<string>, rooms?: RoomTracker) {
     this.present = present;
+    this.rooms = rooms;
     const clauses = property.type === "every" ? property.clauses.length : 1;
     this.tally = { instances: 0, checked: 0, violated: 0, clauses: Array.from({ length: clauses }, () => ({ violations: 0, uncorrelated: 0 })), witnesses: [], kinds: new Map() };
     if (property.type === "agree") this.compileAgree(property);
@@ -132,6 +85,11 @@ export class Checker {
     const handlers = this.byKind.get(ev.kind);
     if (handlers === undefined) return;
     for (const h of handlers) h(ev);
+  }
+
+  /** The scan is past the room's last record: its keys can hold nothing more. */
+  retire(room: string): void {
+    for (const r of this.retirers) r(room);
   }
 
   finish(): CheckTally {
@@ -159,15 +117,29 @@ export class Checker {
   }
 
   private violate(inst: Instance, clause: number, other: number | undefined, why: string): void {
+    if (this.mark(inst, clause)) this.witness(clause, this.instances.seq[inst]!, other, why);
+  }
+
+  /** Counts the clause violated for the instance; false when it was already. */
+  private mark(inst: Instance, clause: number): boolean {
     const bit = 1 << clause;
     const all = this.instances.flags;
     const flags = all[inst]!;
-    if (flags & bit) return;
+    if (flags & bit) return false;
     if (flags) this.byFlags.set(flags, this.byFlags.get(flags)! - 1);
     all[inst] = flags | bit;
     this.byFlags.set(flags | bit, (this.byFlags.get(flags | bit) ?? 0) + 1);
     this.tally.clauses[clause]!.violations++;
-    if (this.tally.witnesses.length < MAX_WITNESSES) this.tally.witnesses.push({ clause, subject: this.instances.seq[inst]!, ...(other !== undefined && { other }), why });
+    return true;
+  }
+
+  private witness(clause: number, subject: number, other: number | undefined, why: string): void {
+    if (this.tally.witnesses.length < MAX_WITNESSES) this.tally.witnesses.push({ clause, subject, ...(other !== undefined && { other }), why });
+  }
+
+  /** The event's room when the keys correlate by room and the scan retires rooms; null: the state is kept to the end. */
+  private roomKey(keys: readonly Key[], ...kinds: string[]): RoomOf | null {
+    return this.rooms ? roomOfKeys(keys, kinds) : null;
   }
 
   /** A violation of an instance that lives only for it (a `never` match, an agreement's first event). */
@@ -219,7 +191,7 @@ export class Checker {
     const otherKeys = compileKeys(c.other.kind, c.same, "other");
     const tally = this.tally.clauses[index]!;
     this.countCarriers(c, index);
-    const step = c.direction === "before" ? this.beforeStep(c, index, isOther, otherKeys, subjectKind) : this.afterStep(c, index, isOther, otherKeys);
+    const step = c.direction === "before" ? this.beforeStep(c, index, isOther, otherKeys, subjectKind) : this.afterStep(c, index, isOther, otherKeys, subjectKind);
     return {
       kind: c.other.kind,
       direction: c.direction,
@@ -238,7 +210,9 @@ export class Checker {
 
   /** `has [no] Q before [since the last R]`: the last Q per key decides (one from before the key's last R does not count). */
   private beforeStep(c: OrderClause, index: number, isOther: EventTest, otherKeys: KeyFn, subjectKind: string): KeyedStep {
-    const last = new Map<string, { seq: number; tsUs: number; epoch: number }>();
+    const last = new KeyedState<{ seq: number; tsUs: number; epoch: number }>(this.rooms);
+    const roomOf = this.roomKey(c.same, subjectKind, c.other.kind);
+    if (roomOf) this.retirers.push((room) => last.retire(room));
     const near = closeEnough(c.within);
     const epochs = this.sinceEpochs(c, subjectKind);
     return {
@@ -251,7 +225,7 @@ export class Checker {
             seen.seq = ev.seq;
             seen.tsUs = ev.tsUs;
             seen.epoch = epoch;
-          } else last.set(k, { seq: ev.seq, tsUs: ev.tsUs, epoch });
+          } else last.set(k, { seq: ev.seq, tsUs: ev.tsUs, epoch }, roomOf ? roomOf(ev) : null);
         }
       },
       onSubject: (ev, inst, keys) => {
@@ -291,22 +265,31 @@ export class Checker {
     const subjectKey = compileKeys(subjectKind, shared, "subject");
     const otherKey = compileKeys(c.other.kind, shared, "other");
     const isSince = compilePattern(since);
-    const counts = new Map<string, number>();
+    const counts = new KeyedState<number>(this.rooms);
+    const roomOf = this.roomKey(shared, subjectKind, c.other.kind, since.kind);
+    if (roomOf) this.retirers.push((room) => counts.retire(room));
     this.on(since.kind, (ev) => {
       if (!isSince(ev)) return;
-      for (const k of sinceKey(ev) ?? []) counts.set(k, (counts.get(k) ?? 0) + 1);
+      for (const k of sinceKey(ev) ?? []) counts.set(k, (counts.get(k) ?? 0) + 1, roomOf ? roomOf(ev) : null);
     });
     const of = (keys: string[] | null) => (keys === null ? -1 : (counts.get(keys[0]!) ?? 0));
     return { ofOther: (ev) => of(otherKey(ev)), ofSubject: (ev) => of(subjectKey(ev)) };
   }
 
-  /** `has [no] Q after`: instances wait per key; the first Q after them decides, the end of the incident decides the rest. */
-  private afterStep(c: OrderClause, index: number, isOther: EventTest, otherKeys: KeyFn): KeyedStep {
-    const waiting = new Map<string, Instance[]>();
+  /**
+   * `has [no] Q after`: instances wait per key; the first Q after them
+   * decides, the end of the incident (or of their room) decides the rest.
+   */
+  private afterStep(c: OrderClause, index: number, isOther: EventTest, otherKeys: KeyFn, subjectKind: string): KeyedStep {
+    const waiting = new KeyedState<WaitList>(this.rooms);
+    const roomOf = this.roomKey(c.same, subjectKind, c.other.kind);
+    const unpartnered = new UnpartneredInstances(MAX_WITNESSES);
+    let lists = 0;
     const near = closeEnough(c.within);
     const instances = this.instances;
+    if (roomOf) this.retirers.push((room) => this.settleRoom(waiting.retire(room), c.exists ? { clause: index, unpartnered } : null));
     this.finishers.push(() => {
-      if (c.exists) for (const list of waiting.values()) for (const inst of list) this.violate(inst, index, undefined, `no ${c.other.kind} after it`);
+      if (c.exists) this.settleAtEnd(waiting.values(), unpartnered.first(), index, `no ${c.other.kind} after it`);
     });
     return {
       onOther: (ev) => {
@@ -315,7 +298,7 @@ export class Checker {
           const list = waiting.get(k);
           if (!list) continue;
           waiting.delete(k);
-          for (const inst of list) {
+          for (const inst of list.rows) {
             const hit = near(instances.seq[inst]!, instances.tsUs[inst]!, ev);
             if (c.exists && !hit) this.violate(inst, index, ev.seq, `the first ${c.other.kind} after it is too far ${distanceText(c.within)}`);
             if (!c.exists && hit) this.violate(inst, index, ev.seq, `a ${c.other.kind} came after it`);
@@ -323,15 +306,44 @@ export class Checker {
           }
         }
       },
-      onSubject: (_ev, inst, keys) => {
+      onSubject: (ev, inst, keys) => {
+        const room = roomOf ? roomOf(ev) : null;
         for (const k of keys) {
           instances.hold(inst);
           const list = waiting.get(k);
-          if (list) list.push(inst);
-          else waiting.set(k, [inst]);
+          if (list) list.rows.push(inst);
+          else waiting.set(k, { order: lists++, rows: [inst] }, room);
         }
       },
     };
+  }
+
+  /**
+   * A retired room's waiting instances: no partner can come. A `has no …
+   * after` holds for them; a `has … after` is violated, counted now, its
+   * witnesses kept for the end, where they are met in the order of their keys.
+   */
+  private settleRoom(lists: WaitList[], violated: { clause: number; unpartnered: UnpartneredInstances } | null): void {
+    lists.sort((a, b) => a.order - b.order);
+    for (const list of lists) {
+      list.rows.forEach((inst, place) => {
+        if (violated && this.mark(inst, violated.clause)) violated.unpartnered.add(list.order, place, this.instances.seq[inst]!);
+        this.instances.release(inst);
+      });
+    }
+  }
+
+  /** The end of the pass: the instances still waiting and those whose room ended unpartnered, in the order their keys began to wait. */
+  private settleAtEnd(waiting: Iterable<WaitList>, unpartnered: { order: number; subject: number }[], clause: number, why: string): void {
+    let next = 0;
+    const witnessBefore = (order: number): void => {
+      for (; next < unpartnered.length && unpartnered[next]!.order < order; next++) this.witness(clause, unpartnered[next]!.subject, undefined, why);
+    };
+    for (const list of waiting) {
+      witnessBefore(list.order);
+      for (const inst of list.rows) this.violate(inst, clause, undefined, why);
+    }
+    witnessBefore(Infinity);
   }
 
   /** Every event of the kind is an instance; each that matches violates. */
@@ -348,17 +360,20 @@ export class Checker {
     const isSubject = compilePattern(p.subject);
     const keysOf = compileKeys(p.subject.kind, p.same, "subject");
     const values = compileKeys(p.subject.kind, p.fields.map((field) => ({ field })), "subject");
-    const first = new FirstValues();
+    const first = new FirstValues(this.rooms);
+    const roomOf = this.roomKey(p.same, p.subject.kind);
+    if (roomOf) this.retirers.push((room) => first.retire(room));
     const tally = this.tally.clauses[0]!;
     this.on(p.subject.kind, (ev) => {
       if (!isSubject(ev)) return;
       const keys = keysOf(ev);
       if (keys === null) return void tally.uncorrelated++;
       const value = values(ev)?.[0] ?? "(absent)";
+      const room = roomOf ? roomOf(ev) : null;
       for (const k of keys) {
         const slot = first.slot(k);
         if (slot === undefined) {
-          first.add(k, ev.seq, value);
+          first.add(k, ev.seq, value, room);
           continue;
         }
         if (first.seeAgain(slot)) {
@@ -374,57 +389,6 @@ export class Checker {
   }
 }
 
-/**
- * An agreement's state per key in columns: the first event's seq and value,
- * whether a second event came and whether one disagreed. A key is kept for
- * every position the property names (a checksum's room, buffer, layer, pos
- * and rank: one per page checksummed) to the end of the pass, so its state
- * is a slot in columns, not an object; the first value's printed form is
- * made only when a key disagrees.
- */
-class FirstValues {
-  private readonly slots = new Map<string, number>();
-  seq = new Float64Array(1024);
-  private state = new Uint8Array(1024);
-  readonly values: string[] = [];
-
-  slot(key: string): number | undefined {
-    return this.slots.get(key);
-  }
-
-  add(key: string, seq: number, value: string): void {
-    const slot = this.values.length;
-    if (slot === this.seq.length) {
-      const seqs = new Float64Array(slot * 2);
-      seqs.set(this.seq);
-      this.seq = seqs;
-      const state = new Uint8Array(slot * 2);
-      state.set(this.state);
-      this.state = state;
-    }
-    this.seq[slot] = seq;
-    this.values.push(value);
-    this.slots.set(key, slot);
-  }
-
-  /** Marks a second event on the key; true the first time. */
-  seeAgain(slot: number): boolean {
-    if (this.state[slot]! & AGAIN) return false;
-    this.state[slot] |= AGAIN;
-    return true;
-  }
-
-  /** Marks the key as disagreed on; true the first time. */
-  conflict(slot: number): boolean {
-    if (this.state[slot]! & CONFLICT) return false;
-    this.state[slot] |= CONFLICT;
-    return true;
-  }
-}
-
-const AGAIN = 1;
-const CONFLICT = 2;
-
 interface Step {
   kind?: string;
   direction?: "before" | "after";
@@ -433,30 +397,13 @@ interface Step {
   onSubject(ev: CheckedEvent, inst: Instance): boolean;
 }
 
+/** The instances waiting under one key of an `after` clause; `order` counts the keys as they began to wait. */
+interface WaitList {
+  order: number;
+  rows: Instance[];
+}
+
 interface KeyedStep {
   onOther: Handler;
   onSubject(ev: CheckedEvent, inst: Instance, keys: string[]): void;
-}
-
-function closeEnough(within: Distance | undefined): (earlierSeq: number, earlierTsUs: number, later: { seq: number; tsUs: number }) => boolean {
-  if (!within) return () => true;
-  if ("us" in within) return (_seq, tsUs, b) => b.tsUs - tsUs <= within.us;
-  return (seq, _tsUs, b) => b.seq - seq <= within.events;
-}
-
-/** Why a `has Q before` clause failed: no Q, the last Q came before the last `since` event, or it is out of reach. */
-function missedBefore(c: OrderClause, why: "none" | "stale" | "far"): string {
-  if (why === "none") return `no ${c.other.kind} before it`;
-  if (why === "stale") return `the last ${c.other.kind} before it came before the last ${c.since!.kind}`;
-  return `the last ${c.other.kind} before it is too far ${distanceText(c.within)}`;
-}
-
-function distanceText(within: Distance | undefined): string {
-  if (!within) return "";
-  return "us" in within ? `(more than ${within.us / 1000} ms)` : `(more than ${within.events} events)`;
-}
-
-function shown(fields: readonly string[], value: string): string {
-  const parts = value.split("\u0001");
-  return fields.map((f, i) => `${f}=${parts[i] ?? ""}`).join(", ");
 }

@@ -2,7 +2,7 @@
 // strings events are grouped by. Chosen once per hypothesis (accessors per
 // kind), so the scan does no name lookups.
 
-import type { Condition, Key, Literal, Pattern } from "./ast.js";
+import type { Condition, Distance, Key, Literal, Pattern } from "./ast.js";
 import { fieldType, ownFieldType } from "./catalogue.js";
 import { accessorFor, pagesOf, rankKey, type Accessor, type CheckedEvent, type FieldValue } from "./fields.js";
 
@@ -106,5 +106,26 @@ export function compileKeys(kind: string, keys: readonly Key[], side: "subject" 
     const k = single(ev);
     const pages = pagesOf(ev);
     return k === null || pages.length === 0 ? null : pages.map((p) => `${k}${p}`);
+  };
+}
+
+/** Whether a partner is within the clause's distance (in time or in events) of the earlier event. */
+export function closeEnough(within: Distance | undefined): (earlierSeq: number, earlierTsUs: number, later: { seq: number; tsUs: number }) => boolean {
+  if (!within) return () => true;
+  if ("us" in within) return (_seq, tsUs, b) => b.tsUs - tsUs <= within.us;
+  return (seq, _tsUs, b) => b.seq - seq <= within.events;
+}
+
+/** The room of an event whose keys name one. */
+export type RoomOf = (ev: CheckedEvent) => string | null;
+
+/** The event's room when `keys` correlate by room on every kind given (each kind's own `room`, the event's room column); null otherwise. */
+export function roomOfKeys(keys: readonly Key[], kinds: readonly string[]): RoomOf | null {
+  const byRoom = keys.some((k) => k.field === "room" && (k.other ?? k.field) === "room");
+  if (!byRoom || !kinds.every((kind) => ownFieldType(kind, "room") === "room")) return null;
+  const get = accessorFor(kinds[0]!, "room");
+  return (ev) => {
+    const room = get(ev);
+    return typeof room === "string" ? room : null;
   };
 }

@@ -2,13 +2,15 @@
 // in seq order for all of them together, then each tally turned into a
 // verdict with its witness lines (file:line:text of both events). The pass
 // reads only the store's blocks that hold a kind the hypotheses name
-// (store/blocks/scan.ts) and decodes only those events.
+// (store/blocks/scan.ts) and decodes only those events, and drops the state
+// of each room it has passed (store/read/roomEnds.ts).
 
 import type { IncidentDb } from "../../store/db.js";
 import { eventBySeq } from "../../store/read/events.js";
 import { kindsPresent } from "../../store/read/incident.js";
 import { decodeEvent } from "../events/index.js";
 import { scanEvents } from "../../store/blocks/scan.js";
+import { RoomEnds } from "../../store/read/roomEnds.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 import type { Hypothesis, Property } from "./ast.js";
 import { Checker, type CheckTally } from "./checker.js";
@@ -27,10 +29,15 @@ export interface CheckRun {
 export function checkHypotheses(db: IncidentDb, hypotheses: readonly Hypothesis[]): CheckRun {
   // From the blocks' side table: counting events by kind would read every block, as many as the pass itself.
   const present = kindsPresent(db);
-  const checkers = hypotheses.map((h) => new Checker(h.property, present));
+  const rooms = new RoomEnds(db);
+  const checkers = hypotheses.map((h) => new Checker(h.property, present, rooms));
   const kinds = [...new Set(checkers.flatMap((c) => c.kinds()))];
+  const retire = (room: string): void => {
+    for (const c of checkers) c.retire(room);
+  };
   let events = 0;
   scanEvents(db, { kinds }, (ev) => {
+    rooms.passTo(ev.seq, retire);
     events++;
     const decoded = decodeEvent(ev);
     for (const c of checkers) c.push(decoded);

@@ -10,6 +10,7 @@
 //   undetermined — prefill's dump of that position is missing.
 
 import { ChecksumKind } from "../../domain/kinds.js";
+import { RoomEnds } from "../../store/read/roomEnds.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { decodeAs } from "../events/decode.js";
 import type { Evidence } from "./evidence.js";
@@ -78,16 +79,17 @@ export const checksumMismatch: Rule = {
 };
 
 /**
- * `labels` keeps one copy of each room, rank and pool label: the cursor's
- * strings are its block's, and a record per checksum line (an eighth of some
- * incidents' events) each holding its own would be ~80 bytes a record.
+ * `labels` keeps one copy of each rank and pool label, and `roomLabel` of
+ * each room's: the cursor's strings are its block's, and a record per
+ * checksum line (an eighth of some incidents' events) each holding its own
+ * would be ~80 bytes a record.
  */
-function toRecord(evidence: Evidence, ev: StoredEvent, labels: Map<string, string>): ChecksumRecord | undefined {
+function toRecord(evidence: Evidence, ev: StoredEvent, labels: Map<string, string>, roomLabel: (room: string) => string): ChecksumRecord | undefined {
   const { side, buffer, pos, page, layer, hash, room, algo } = decodeAs(ev, ChecksumKind)!;
   if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
   const one = (label: string): string => labels.get(label) ?? (labels.set(label, label), label);
   const rank = one(evidence.rank(ev));
-  return { seq: ev.seq, side: one(side), room: one(room), buffer: one(buffer), layer, page, pos, algo: one(algo ?? "?"), hash: hash.toLowerCase(), rank, pool: one(`${ev.host ?? ""}|${rank}`) };
+  return { seq: ev.seq, side: one(side), room: roomLabel(room), buffer: one(buffer), layer, page, pos, algo: one(algo ?? "?"), hash: hash.toLowerCase(), rank, pool: one(`${ev.host ?? ""}|${rank}`) };
 }
 
 interface Comparison {
@@ -106,6 +108,8 @@ interface Comparison {
 
 /** One room's records while the scan is inside its span of checksum lines. */
 interface OpenRoom {
+  /** The room's label, one copy for its records. */
+  room: string;
   sent: Map<string, ChecksumRecord>;
   received: ChecksumRecord[];
 }
@@ -119,17 +123,13 @@ interface SettledRoom<T> {
 /**
  * Each decode record against prefill's record of the same (room, buffer,
  * layer, pos, algo) — the last one, as a map of all of them would hold.
- * A room is compared once the scan passes its last checksum line (a first
- * pass finds it) and then dropped, so what is held is the rooms whose dumps
- * are under way, not the incident's every checksum line; the few records a
- * mismatch needs for its attribution are read in a pass of their own.
+ * A room is compared once the scan is past its last record (its last block,
+ * store/read/roomEnds.ts) and then dropped, so what is held is the rooms
+ * whose dumps are under way, not the incident's every checksum line; the few
+ * records a mismatch needs for its attribution are read in a pass of their own.
  */
 function compare(evidence: Evidence): Comparison {
-  const last = new Map<string, number>();
-  evidence.scan(ChecksumKind, (ev) => {
-    const room = ev.room;
-    if (room !== null) last.set(room, ev.seq);
-  });
+  const ends = new RoomEnds(evidence.db);
   const labels = new Map<string, string>();
   const open = new Map<string, OpenRoom>();
   const mismatched: SettledRoom<{ recv: ChecksumRecord; sent: ChecksumRecord }[]>[] = [];
@@ -160,11 +160,21 @@ function compare(evidence: Evidence): Comparison {
     }
     if (lone > 0) unpaired.push({ room, firstSeq: firstLone, value: lone });
   };
+  const passed = (room: string): void => {
+    const records = open.get(room)!;
+    open.delete(room);
+    settle(room, records);
+  };
+  const roomLabel = (room: string): string => open.get(room)?.room ?? room;
   evidence.scan(ChecksumKind, (ev) => {
-    const record = toRecord(evidence, ev, labels);
+    ends.passTo(ev.seq, passed);
+    const record = toRecord(evidence, ev, labels, roomLabel);
     if (record && (record.side === "prefill_store" || RECEIVER_SIDES.has(record.side))) {
       let records = open.get(record.room);
-      if (!records) open.set(record.room, (records = { sent: new Map(), received: [] }));
+      if (!records) {
+        open.set(record.room, (records = { room: record.room, sent: new Map(), received: [] }));
+        ends.track(record.room);
+      }
       if (record.side === "prefill_store") {
         out.sent++;
         records.sent.set(roomKeyOf(record), record);
@@ -172,12 +182,6 @@ function compare(evidence: Evidence): Comparison {
         out.received++;
         records.received.push(record);
       }
-    }
-    const room = ev.room;
-    if (room !== null && last.get(room) === ev.seq) {
-      const records = open.get(room);
-      if (records) settle(room, records);
-      open.delete(room);
     }
   });
   for (const [room, records] of open) settle(room, records);
@@ -200,8 +204,10 @@ function attributionRecords(evidence: Evidence, mismatching: ChecksumRecord[], l
   const pages = new Set(mismatching.map(pageKey));
   const sentByHash = new Map<string, ChecksumRecord[]>();
   const pageHistory = new Map<string, ChecksumRecord[]>();
+  // The few records kept here hold their own room label.
+  const ownLabel = (room: string): string => room;
   evidence.scan(ChecksumKind, (ev) => {
-    const r = toRecord(evidence, ev, labels);
+    const r = toRecord(evidence, ev, labels, ownLabel);
     if (!r) return;
     if (r.side === "prefill_store" && hashes.has(hashKey(r))) listInto(sentByHash, hashKey(r), r);
     if (RECEIVER_SIDES.has(r.side) && pages.has(pageKey(r))) listInto(pageHistory, pageKey(r), r);

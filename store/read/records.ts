@@ -9,6 +9,7 @@ import { scanEvents } from "../blocks/scan.js";
 import type { EventCursor } from "../blocks/eventCursor.js";
 import type { IncidentDb } from "../db.js";
 import { sglangLogSources } from "./sources.js";
+import { RoomEnds } from "./roomEnds.js";
 
 /** The columns the timeline index keeps of every event. */
 export interface TimelineRow {
@@ -188,23 +189,32 @@ export function recordStamps(db: IncidentDb, kinds: readonly string[]): RecordSt
 /**
  * Per (room, decode host, tp): its first decode `kv.poll` in `successState`,
  * and the first `kv.notify` of that room and rank after it, when there is one;
- * by the poll's seq. One pass over the blocks that hold polls or notifies.
+ * by the poll's seq. One pass over the blocks that hold polls or notifies; a
+ * room's ranks are dropped once the pass is past the room (roomEnds.ts).
  */
 export function notifiesAfterSuccess(db: IncidentDb, successState: number): { doneSeq: number; lateSeq: number }[] {
-  // Per key the poll's seq while its notification is awaited, then AFTER once one came: a number per
-  // (room, rank) rather than an object, as every decode rank of every room has a key to the end.
-  const done = new Map<string, number>();
+  // Per room and rank the poll's seq while its notification is awaited, then AFTER once one came.
+  const done = new Map<string, Map<string, number>>();
+  const ends = new RoomEnds(db);
+  const passed = (room: string): void => void done.delete(room);
   const out: { doneSeq: number; lateSeq: number }[] = [];
   scanEvents(db, { kinds: ["kv.poll", "kv.notify"] }, (ev) => {
+    ends.passTo(ev.seq, passed);
     const room = ev.room;
     if (room === null) return;
-    const key = `${room}\u0001${ev.host ?? "\u0000"}\u0001${ev.tp ?? "\u0000"}`;
-    const seen = done.get(key);
+    const rank = `${ev.host ?? "\u0000"}\u0001${ev.tp ?? "\u0000"}`;
+    let ranks = done.get(room);
+    const seen = ranks?.get(rank);
     if (ev.kind === "kv.poll") {
-      if (seen === undefined && ev.role === "decode" && ev.state === successState) done.set(key, ev.seq);
+      if (seen !== undefined || ev.role !== "decode" || ev.state !== successState) return;
+      if (!ranks) {
+        done.set(room, (ranks = new Map()));
+        ends.track(room);
+      }
+      ranks.set(rank, ev.seq);
     } else if (seen !== undefined && seen !== AFTER) {
       out.push({ doneSeq: seen, lateSeq: ev.seq });
-      done.set(key, AFTER);
+      ranks!.set(rank, AFTER);
     }
   });
   return out.sort((a, b) => a.doneSeq - b.doneSeq);

@@ -70,3 +70,83 @@ test("agreement: a key seen on one rank only is not an instance; the first disag
   assert.deepEqual([t.instances, t.violated], [2, 1]);
   assert.deepEqual(t.witnesses, [{ clause: 0, subject: 3, other: 4, why: "op=all_reduce here, op=broadcast there" }]);
 });
+
+/**
+ * The checker as the ledger's pass runs it: each room retired once the
+ * events are past its last one (store/read/roomEnds.ts finds that from the
+ * blocks; here from the events), the earliest ending first.
+ */
+function runRetiring(text: string, events: CheckedEvent[]) {
+  const lastOf = new Map<string, number>();
+  for (const e of events) {
+    const room = (e as { room?: string }).room;
+    if (room) lastOf.set(room, e.seq);
+  }
+  const tracked = new Set<string>();
+  const c = new Checker(parseHypothesis(text).property, undefined, { track: (room) => void tracked.add(room) });
+  let retired = 0;
+  for (const e of events) {
+    const passed = [...tracked].filter((room) => lastOf.get(room)! < e.seq).sort((a, b) => lastOf.get(a)! - lastOf.get(b)!);
+    for (const room of passed) {
+      tracked.delete(room);
+      c.retire(room);
+      retired++;
+    }
+    c.push(e);
+  }
+  return { tally: c.finish(), retired };
+}
+
+/** Events placed by position, numbered in that order (rooms overlap: a few are in flight at once). */
+function numbered(placed: { at: number; make: (seq: number) => CheckedEvent }[]): CheckedEvent[] {
+  return placed.sort((a, b) => a.at - b.at).map((p, i) => p.make(i + 1));
+}
+
+test("rooms retired as the scan passes them: an `after` clause's tally and first witnesses as if every instance waited to the end", () => {
+  const placed: { at: number; make: (seq: number) => CheckedEvent }[] = [];
+  const pages = (lo: number, hi: number) => ({ pageLo: lo, pageHi: hi });
+  for (let i = 0; i < 120; i++) {
+    const room = `room-${i}`;
+    const at = i * 10;
+    placed.push({ at, make: (seq) => ev(seq, seq, "kv.free", { room, ...pages(i % 3, (i % 3) + 2) }) });
+    // Both pages partnered, one page only (the other waits to the end), too far, or none.
+    if (i % 4 === 0) placed.push({ at: at + 1, make: (seq) => ev(seq, seq, "kv.post", { room, ...pages(i % 3, (i % 3) + 2) }) });
+    if (i % 4 === 1) placed.push({ at: at + 2, make: (seq) => ev(seq, seq, "kv.post", { room, ...pages(i % 3, (i % 3) + 1) }) });
+    if (i % 4 === 2) placed.push({ at: at + 35, make: (seq) => ev(seq, seq, "kv.post", { room, ...pages(i % 3, (i % 3) + 2) }) });
+    if (i % 5 === 0) placed.push({ at: at + 3, make: (seq) => ev(seq, seq, "kv.free", { room, ...pages(i % 3, (i % 3) + 1) }) });
+  }
+  // Keys that began to wait early or late in a room open to the last event, and in one that ends after the rooms begun after it:
+  // the end meets every unpartnered instance in the order its key began to wait all the same.
+  const free = (room: string, at: number, page: number) => placed.push({ at, make: (seq) => ev(seq, seq, "kv.free", { room, ...pages(page, page + 1) }) });
+  const close = (room: string, at: number) => placed.push({ at, make: (seq) => ev(seq, seq, "kv.poll", { room }) });
+  free("open-to-the-end", -1, 0);
+  free("open-to-the-end", 500, 1);
+  close("open-to-the-end", 2000);
+  free("ends-late", 5, 0);
+  close("ends-late", 300);
+  const events = numbered(placed);
+  const text = "every kv.free has kv.post after within 3 events same room, page";
+  const { tally, retired } = runRetiring(text, events);
+  assert.ok(retired > 100);
+  assert.ok(tally.violated > 50);
+  assert.deepEqual(tally, run(text, events));
+  const none = "every kv.free has no kv.post after same room, page";
+  assert.deepEqual(runRetiring(none, events).tally, run(none, events));
+});
+
+test("rooms retired as the scan passes them: `before` clauses and agreements decide as they would keeping every key", () => {
+  const placed: { at: number; make: (seq: number) => CheckedEvent }[] = [];
+  for (let i = 0; i < 80; i++) {
+    const room = `room-${i}`;
+    const sum = (tp: number, hash: string) => (seq: number) => ev(seq, seq, "checksum", { room, tp, attrs: { side: tp === 0 ? "prefill_store" : "decode_recv", buffer: "index_k", layer: 0, pos: 0, hash } });
+    placed.push({ at: i * 10, make: sum(0, "aa") }, { at: i * 10 + 6, make: sum(1, i % 3 === 0 ? "bb" : "aa") });
+    if (i % 2 === 0) placed.push({ at: i * 10 + 2, make: (seq) => ev(seq, seq, "kv.notify", { room }) });
+    placed.push({ at: i * 10 + 4, make: (seq) => ev(seq, seq, "kernel.read", { room }) });
+  }
+  const events = numbered(placed);
+  for (const text of ["all ranks agree on hash for checksum same room, buffer, layer, pos", "every kernel.read has kv.notify before same room"]) {
+    const { tally, retired } = runRetiring(text, events);
+    assert.ok(retired >= 40 && tally.violated > 20, `${text}: ${retired} retired, ${tally.violated} violated`);
+    assert.deepEqual(tally, run(text, events), text);
+  }
+});

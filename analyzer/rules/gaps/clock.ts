@@ -4,6 +4,7 @@
 
 import { landingKey, postTargets } from "../../model/transferPairing.js";
 import { eachTransferStamp } from "../../../store/read/records.js";
+import { RoomEnds } from "../../../store/read/roomEnds.js";
 import { seconds, type Evidence } from "../evidence.js";
 import { CROSS_HOST_RULES, type Gap } from "./gap.js";
 
@@ -42,18 +43,23 @@ export function clockOffsets(evidence: Evidence): Gap[] {
   return details.map((detail) => ({ severity: "low" as const, witness: [], gap: { kind: "clock-offset" as const, weakens: CROSS_HOST_RULES, detail } }));
 }
 
-/** A post as the pairing keeps it. */
+/** A post or notify as the pairing keeps it. */
 interface Stamp {
   seq: number;
   tsUs: number;
 }
 
-/** A room's pairing while the scan is inside its span of posts and notifies. */
-interface OpenRoom {
-  /** The first post under each landing key. */
-  posts: Map<string, Stamp>;
-  /** Notifies read before any post under their key: the first one to come pairs with them. */
-  waiting: Map<string, Stamp[]>;
+/** A post or notify of a room while the scan is inside the room's span. */
+interface RoomStamp extends Stamp {
+  chunk: number | null;
+  tp: number | null;
+  post: boolean;
+}
+
+/** The first inversion (by its notify) and how many. */
+interface Inversions {
+  count: number;
+  first?: { post: number; notify: number };
 }
 
 /**
@@ -65,52 +71,30 @@ interface OpenRoom {
  * ingest), or any chunk for a notify that names none. Unlike the model, the
  * pairing holds when the notify comes first: that inversion is what this finds.
  *
- * Two passes over the posts and notifies: the first finds each room's notify
- * TPs and its last record, the second pairs in seq order and drops a room
- * once past its last record, so what is held is the rooms in flight, not
- * every post and notify of the incident.
+ * One pass over the posts and notifies: a room's are kept until the scan is
+ * past the room (its last block, store/read/roomEnds.ts), then paired and
+ * dropped, so what is held is the rooms in flight, not every post and notify
+ * of the incident.
  */
 export function causalInversions(evidence: Evidence): Gap[] {
-  const rooms = new Map<string, { decodeTps: Set<number | null>; lastSeq: number }>();
-  eachTransferStamp(evidence.db, (s) => {
-    let room = rooms.get(s.room);
-    if (!room) rooms.set(s.room, (room = { decodeTps: new Set(), lastSeq: s.seq }));
-    room.lastSeq = s.seq;
-    if (!s.post) room.decodeTps.add(s.tp);
-  });
-  const open = new Map<string, OpenRoom>();
-  let count = 0;
-  let first: { post: number; notify: number } | undefined;
-  const check = (post: Stamp, notify: Stamp): void => {
-    if (post.tsUs - notify.tsUs <= CAUSAL_SLACK_US) return;
-    count++;
-    if (!first || notify.seq < first.notify) first = { post: post.seq, notify: notify.seq };
+  const ends = new RoomEnds(evidence.db);
+  const open = new Map<string, RoomStamp[]>();
+  const found: Inversions = { count: 0 };
+  const close = (room: string): void => {
+    pairRoom(room, open.get(room)!, found);
+    open.delete(room);
   };
   eachTransferStamp(evidence.db, (s) => {
-    const room = rooms.get(s.room)!;
-    let state = open.get(s.room);
-    if (!state) open.set(s.room, (state = { posts: new Map(), waiting: new Map() }));
-    const { posts, waiting } = state;
-    const at = { seq: s.seq, tsUs: s.tsUs };
-    if (s.post) {
-      const keep = (key: string): void => {
-        if (posts.has(key)) return;
-        posts.set(key, at);
-        for (const n of waiting.get(key) ?? []) check(at, n);
-        waiting.delete(key);
-      };
-      for (const tp of postTargets(s.tp, room.decodeTps, (t) => t)) {
-        if (s.chunk !== null) keep(landingKey(s.room, tp, s.chunk));
-        keep(landingKey(s.room, tp, null));
-      }
-    } else {
-      const key = landingKey(s.room, s.tp, s.chunk);
-      const post = posts.get(key);
-      if (post) check(post, at);
-      else (waiting.get(key) ?? waiting.set(key, []).get(key)!).push(at);
+    ends.passTo(s.seq, close);
+    let stamps = open.get(s.room);
+    if (!stamps) {
+      open.set(s.room, (stamps = []));
+      ends.track(s.room);
     }
-    if (s.seq === room.lastSeq) open.delete(s.room);
+    stamps.push({ seq: s.seq, tsUs: s.tsUs, chunk: s.chunk, tp: s.tp, post: s.post });
   });
+  for (const room of open.keys()) close(room);
+  const { count, first } = found;
   if (count === 0 || !first) return [];
   const post = evidence.event(first.post)!;
   const notify = evidence.event(first.notify)!;
@@ -123,4 +107,38 @@ export function causalInversions(evidence: Evidence): Gap[] {
       detail: `${count} kv.notify record(s) precede their kv.post after alignment (first: ${evidence.where(notify)} before ${evidence.where(post)}, ${seconds(post.tsUs - notify.tsUs)} apart); cross-host order there is not trustworthy`,
     },
   }];
+}
+
+/** Pairs a room's posts and notifies in seq order, counting inversions into `found`. */
+function pairRoom(room: string, stamps: readonly RoomStamp[], found: Inversions): void {
+  const decodeTps = new Set<number | null>();
+  for (const s of stamps) if (!s.post) decodeTps.add(s.tp);
+  /** The first post under each landing key. */
+  const posts = new Map<string, Stamp>();
+  /** Notifies read before any post under their key: the first one to come pairs with them. */
+  const waiting = new Map<string, Stamp[]>();
+  const check = (post: Stamp, notify: Stamp): void => {
+    if (post.tsUs - notify.tsUs <= CAUSAL_SLACK_US) return;
+    found.count++;
+    if (!found.first || notify.seq < found.first.notify) found.first = { post: post.seq, notify: notify.seq };
+  };
+  const keep = (key: string, post: Stamp): void => {
+    if (posts.has(key)) return;
+    posts.set(key, post);
+    for (const n of waiting.get(key) ?? []) check(post, n);
+    waiting.delete(key);
+  };
+  for (const s of stamps) {
+    if (s.post) {
+      for (const tp of postTargets(s.tp, decodeTps, (t) => t)) {
+        if (s.chunk !== null) keep(landingKey(room, tp, s.chunk), s);
+        keep(landingKey(room, tp, null), s);
+      }
+      continue;
+    }
+    const key = landingKey(room, s.tp, s.chunk);
+    const post = posts.get(key);
+    if (post) check(post, s);
+    else (waiting.get(key) ?? waiting.set(key, []).get(key)!).push(s);
+  }
 }
