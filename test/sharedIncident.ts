@@ -17,8 +17,9 @@
 // The folders outlive the run, so that the next run of the same build
 // reuses them; folders of builds not used for an hour are removed.
 
-import { spawn } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
+import type { Socket } from "node:net";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
@@ -26,7 +27,7 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AnalysisReport } from "../analyzer/rules/finding.js";
 import { scratchDir } from "./scratchDir.js";
-import { ANALYZED_DB, INGESTED_DB, REPORT, type IncidentBuild } from "./sharedIncidentBuild.js";
+import { ANALYZED_DB, INGESTED_DB, REPORT, type BuildRequest, type BuildResult, type IncidentBuild } from "./sharedIncidentBuild.js";
 
 /** From dist/test/ to the repository root and to the built code. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -130,14 +131,53 @@ function copyToScratch(db: string): string {
   return path;
 }
 
-/** Runs test/sharedIncidentBuild.ts on `build`; rejects with its error output when it fails. */
+/** This process's builder (test/sharedIncidentBuild.ts), forked at its first build; it ends with this process. */
+let builder: ChildProcess | undefined;
+let nextRequest = 0;
+const pending = new Map<number, { done: () => void; fail: (err: Error) => void; name: string }>();
+
+function theBuilder(): ChildProcess {
+  if (builder) return builder;
+  const child = fork(BUILDER, [], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  let err = "";
+  const stderr = child.stderr as Socket;
+  stderr.on("data", (d: Buffer) => (err += d.toString()));
+  // Its error output is read only to explain its end, never waited for.
+  stderr.unref();
+  child.on("message", ({ id, error }: BuildResult) => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    if (error === undefined) waiting?.done();
+    else waiting?.fail(new Error(`building the shared incident ${waiting.name} failed: ${error}`));
+    idle(child);
+  });
+  child.on("exit", (code, signal) => {
+    builder = undefined;
+    for (const [id, waiting] of pending) {
+      pending.delete(id);
+      waiting.fail(new Error(`the shared incidents' builder ended (${signal ?? `exit ${code}`}) while building ${waiting.name}: ${err}`));
+    }
+  });
+  builder = child;
+  return child;
+}
+
+/** An idle builder does not keep this process alive. */
+function idle(child: ChildProcess): void {
+  if (pending.size > 0) return;
+  child.unref();
+  child.channel?.unref();
+}
+
+/** Builds `build` in this process's builder; rejects with its error when it fails. */
 function buildApart(build: IncidentBuild): Promise<void> {
+  const child = theBuilder();
+  child.ref();
+  child.channel?.ref();
+  const id = nextRequest++;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BUILDER, JSON.stringify(build)], { stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", fail);
-    child.on("close", (code) => (code === 0 ? done() : fail(new Error(`building the shared incident ${build.name} failed (exit ${code}): ${err}`))));
+    pending.set(id, { done, fail, name: build.name });
+    child.send({ id, build } satisfies BuildRequest);
   });
 }
 

@@ -1,8 +1,10 @@
-// Builds one shared incident (test/sharedIncident.ts) in a process of its own,
-// so that what it holds follows from the built code and the inputs alone,
+// Builds the shared incidents (test/sharedIncident.ts) in a process of its own,
+// so that what they hold follows from the built code and the inputs alone,
 // never from what a test process changed in memory (one test edits the
-// profile's release list, ingests change the working directory).
-// Arguments: one JSON object, IncidentBuild.
+// profile's release list, ingests change the working directory). One such
+// process serves every build of a test process, one build at a time, so that
+// the built modules load once per test process rather than once per incident.
+// Messages: a BuildRequest in, a BuildResult out.
 
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,6 +51,34 @@ function checkpoint(path: string): void {
   }
 }
 
-// Run as a program with its argument; imported, or run by node --test (which runs every file under test/), it does nothing.
-const arg = process.argv[2];
-if (process.argv[1] === fileURLToPath(import.meta.url) && arg !== undefined) await build(JSON.parse(arg) as IncidentBuild);
+export interface BuildRequest {
+  id: number;
+  build: IncidentBuild;
+}
+
+export interface BuildResult {
+  id: number;
+  /** Absent when the build succeeded. */
+  error?: string;
+}
+
+/** Answers each request once its build is done; builds run one after another, as they arrive. */
+function serve(): void {
+  let queue: Promise<void> = Promise.resolve();
+  process.on("message", (request: BuildRequest) => {
+    queue = queue.then(async () => {
+      const result: BuildResult = { id: request.id };
+      try {
+        await build(request.build);
+      } catch (err) {
+        result.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      }
+      process.send!(result);
+    });
+  });
+  // The test process that forked it has ended.
+  process.on("disconnect", () => process.exit(0));
+}
+
+// Forked with an IPC channel it serves; imported, or run by node --test (which runs every file under test/), it does nothing.
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.send !== undefined) serve();
