@@ -56,7 +56,8 @@ export const HYPOTHESIS_CHECKS: Readonly<Record<string, HypothesisCheck>> = {
   "pool-sized-for-dtype": { rule: "pool-sizing-mismatch", part: (f) => f.facts?.kind === "bytes-per-token" },
   "index-k-dtype-agrees": { rule: "pool-sizing-mismatch", part: (f) => f.facts?.kind === "item-len" },
   "transfers-do-not-time-out": { rule: "transfer-stall", part: (f) => Array.isArray(f.facts?.rooms) },
-  "transfers-not-failed-by-transport": { rule: "transport-failure", part: (f) => factList(f, "recordKinds").includes("pd.transfer_failed") },
+  // Its pattern reads the PD failure lines alone; its statement is the rule's whole check (the transfer engine's own errors, node failures), so the rule decides it whole.
+  "transfers-not-failed-by-transport": { rule: "transport-failure" },
   "scheduler-raises-no-exception": {
     rule: "process-failure",
     part: (f) => factList(f, "recordKinds").includes("log.exception") && factList(f, "threads").includes("scheduler"),

@@ -12,7 +12,7 @@ import { analyzeIncident } from "../../analyzer/rules/index.js";
 import type { Analysis } from "../../analyzer/rules/analysis.js";
 import { BUNDLES } from "../sharedIncident.js";
 import { buildIncident, type SourceFile } from "./incidentBuilder.js";
-import { abortSent, decodeBatch, lines, prefillBatch, prefix, sentMetadata } from "./logLines.js";
+import { abortSent, decodeBatch, decodeTimeout, lines, prefillBatch, prefix, sentMetadata } from "./logLines.js";
 import { probe, type Rank } from "./probeLines.js";
 
 const P0: Rank = { host: "p0", role: "prefill", tp: 0 };
@@ -117,4 +117,26 @@ test("a room the model times out with no record saying so is a transfer-stall fi
   assert.deepEqual(stall.ranks, ["decode/tp0"]);
   assert.match(stall.explanation, new RegExp(`but replayed, the model finds that room ${ROOM} timed out in WaitingForInput on decode/tp0 \\(prefill-not-bootstrapped\\) \\(decided at d0/probe-tp0\\.jsonl:5; no record states it\\)\\.$`));
   assert.ok(stall.witness.some((w) => w.source === "d0/probe-tp0.jsonl" && w.line === 2), "the room's metadata, sent and never answered");
+});
+
+test("a transfer failed by Mooncake's own transport error, its PD failure line a timeout: transfers-not-failed-by-transport reads transport-failure's violated finding", async () => {
+  // The engine's error (Mooncake worker_pool.cpp, `Worker: Process failed for slice`) is what transport-failure sees;
+  // the PD failure line names only the timeout it caused, so the hypothesis's own pattern matches no instance.
+  const engine = lines(
+    "I0820 10:00:01.000100   212 transfer_engine.cpp:89] Transfer Engine starting. Server: 10.0.3.17:16001, Metadata: P2PHANDSHAKE, ip_or_host_name: , rpc_port: 16001",
+    "E0820 10:00:05.771002  1140 worker_pool.cpp:245] Worker: Process failed for slice (opcode: 1, source_addr: 0x7f3a00000000, length: 65536, dest_addr: 0x7f2000000000, local_nic: mlx5_0, peer_nic: 10.0.3.21:16001@mlx5_0, dest_rkey: 2148, retry_cnt: 0): transport retry counter exceeded",
+  );
+  const decode = lines(decodeBatch(1, 1), sentMetadata(2, 0, ROOM), decodeTimeout(302, 0, "r-1", ROOM));
+  const prefill = lines(prefillBatch(1, 1));
+  const a = analyzeIncident(await buildIncident([
+    { path: "d0/decode-tp0.log", text: decode },
+    { path: "p0/prefill-tp0.log", text: prefill },
+    { path: "p0/transfer_engine.INFO", text: engine },
+  ]));
+  const transport = a.findings.find((f) => f.rule === "transport-failure" && f.verdict === "violated");
+  assert.ok(transport, JSON.stringify(a.findings.map((f) => [f.rule, f.verdict, f.title])));
+  const h = hypothesis(a, "transfers-not-failed-by-transport");
+  assert.equal(h.violated, 0, "its own pattern matched no PD failure line");
+  assert.equal(h.verdict, "violated");
+  assert.match(h.explanation, new RegExp(`the rule transport-failure decides this check and finds it violated: ${transport.id} `));
 });
