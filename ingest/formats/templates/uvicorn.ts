@@ -78,6 +78,16 @@ function readWith(pattern: RegExp, line: string, at: number, ev: ParsedEvent): b
   return true;
 }
 
+/** What an access line says of its request, with or without a level before it. */
+const REQUEST_ATTRS = {
+  client: cap("client"),
+  method: cap("method"),
+  path: cap("path"),
+  httpVersion: cap("httpVersion"),
+  status: cap("status", "number"),
+  reason: cap("reason"),
+};
+
 const templates: LogTemplate[] = [
   {
     id: "uvicorn.access",
@@ -89,15 +99,7 @@ const templates: LogTemplate[] = [
     firstChars: "IWEDCT",
     pattern: ACCESS,
     kind: LogKind.httpAccess,
-    attrs: {
-      level: cap("level"),
-      client: cap("client"),
-      method: cap("method"),
-      path: cap("path"),
-      httpVersion: cap("httpVersion"),
-      status: cap("status", "number"),
-      reason: cap("reason"),
-    },
+    attrs: { level: cap("level"), ...REQUEST_ATTRS },
     read: readAccess,
     samples: ['[2026-04-06 12:49:33] INFO:     192.168.0.45:57586 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error'],
   },
@@ -112,14 +114,7 @@ const templates: LogTemplate[] = [
     bare: true,
     pattern: BARE_ACCESS,
     kind: LogKind.httpAccess,
-    attrs: {
-      client: cap("client"),
-      method: cap("method"),
-      path: cap("path"),
-      httpVersion: cap("httpVersion"),
-      status: cap("status", "number"),
-      reason: cap("reason"),
-    },
+    attrs: REQUEST_ATTRS,
     read: readBareAccess,
     samples: ['10.32.6.65:47558 - "GET /health_generate HTTP/1.1" 200 OK', '127.0.0.1:59888 - "POST /v1/chat/completions HTTP/1.1" 200 OK'],
   },
