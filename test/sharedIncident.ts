@@ -138,7 +138,8 @@ const pending = new Map<number, { done: () => void; fail: (err: Error) => void; 
 
 function theBuilder(): ChildProcess {
   if (builder) return builder;
-  const child = fork(BUILDER, [], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  // None of the test process's node options (--test-concurrency, --inspect): it is no test, and runs as a program would.
+  const child = fork(BUILDER, [], { execArgv: [], stdio: ["ignore", "ignore", "pipe", "ipc"] });
   let err = "";
   const stderr = child.stderr as Socket;
   stderr.on("data", (d: Buffer) => (err += d.toString()));
