@@ -152,15 +152,19 @@ function theBuilder(): ChildProcess {
     else waiting?.fail(new Error(`building the shared incident ${waiting.name} failed: ${error}`));
     idle(child);
   });
-  child.on("exit", (code, signal) => {
-    builder = undefined;
-    for (const [id, waiting] of pending) {
-      pending.delete(id);
-      waiting.fail(new Error(`the shared incidents' builder ended (${signal ?? `exit ${code}`}) while building ${waiting.name}: ${err}`));
-    }
-  });
+  child.on("error", (e) => failPending(`could not run (${e.message})`));
+  child.on("exit", (code, signal) => failPending(`ended (${signal ?? `exit ${code}`})`, err));
   builder = child;
   return child;
+}
+
+/** Every build waiting on the builder fails with why it stopped; the next build forks a new one. */
+function failPending(why: string, stderr = ""): void {
+  builder = undefined;
+  for (const [id, waiting] of pending) {
+    pending.delete(id);
+    waiting.fail(new Error(`the shared incidents' builder ${why} while building ${waiting.name}: ${stderr}`));
+  }
 }
 
 /** An idle builder does not keep this process alive. */
