@@ -173,9 +173,9 @@ function readShared(evidence: Evidence, rules: readonly Rule<unknown>[]): { gaps
 
 /** One rule over an incident with the verdict discipline applied: what `analyze` reports for it. */
 export function runRule<Read>(rule: Rule<Read>, evidence: Evidence, replay?: ReplayEvidence): DisciplinedResult {
-  const { gaps, ledger, ruleReads } = readShared(evidence, [rule as Rule<unknown>]);
+  const { gaps, ledger, ruleReads } = readShared(evidence, [rule]);
   const ran = rule.run({ evidence, gaps, ...(replay && { replay }) }, ruleReads[0]?.finish() as Read);
-  return discipline(rule as Rule<unknown>, ran, gaps, assumedSettings(replay), contradictions(ledger, rule.id));
+  return discipline(rule, ran, gaps, assumedSettings(replay), contradictions(ledger, rule.id));
 }
 
 /** Violated first, most severe first, then in rule order and time. */
