@@ -9,7 +9,7 @@ import type { IncidentDb } from "../../store/db.js";
 import { eventBySeq } from "../../store/read/events.js";
 import { kindsPresent } from "../../store/read/incident.js";
 import { decodeEvent } from "../events/index.js";
-import { scanEvents } from "../../store/blocks/scan.js";
+import { readOnce, type BlockReader, type Reading } from "../../store/blocks/pass.js";
 import { RoomEnds } from "../../store/read/roomEnds.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 import type { Hypothesis, Property } from "./ast.js";
@@ -27,23 +27,33 @@ export interface CheckRun {
 }
 
 export function checkHypotheses(db: IncidentDb, hypotheses: readonly Hypothesis[]): CheckRun {
+  return readOnce(db, hypothesesReading(db, hypotheses));
+}
+
+/** checkHypotheses as one reader of a pass shared with other stages (store/blocks/pass.ts). */
+export function hypothesesReading(db: IncidentDb, hypotheses: readonly Hypothesis[]): Reading<CheckRun> {
   // From the blocks' side table: counting events by kind would read every block, as many as the pass itself.
   const present = kindsPresent(db);
   const rooms = new RoomEnds(db);
   const checkers = hypotheses.map((h) => new Checker(h.property, present, rooms));
-  const kinds = [...new Set(checkers.flatMap((c) => c.kinds()))];
   const retire = (room: string): void => {
     for (const c of checkers) c.retire(room);
   };
   let events = 0;
-  scanEvents(db, { kinds }, (ev) => {
-    rooms.passTo(ev.seq, retire);
-    events++;
-    const decoded = decodeEvent(ev);
-    for (const c of checkers) c.push(decoded);
-  });
-  const evidence = new Evidence(db);
-  return { events, verdicts: hypotheses.map((h, i) => decide(evidence, h, checkers[i]!.finish())) };
+  const reader: BlockReader = {
+    kinds: [...new Set(checkers.flatMap((c) => c.kinds()))],
+    visit(ev) {
+      rooms.passTo(ev.seq, retire);
+      events++;
+      const decoded = decodeEvent(ev);
+      for (const c of checkers) c.push(decoded);
+    },
+  };
+  const finish = (): CheckRun => {
+    const evidence = new Evidence(db);
+    return { events, verdicts: hypotheses.map((h, i) => decide(evidence, h, checkers[i]!.finish())) };
+  };
+  return { readers: [reader], finish };
 }
 
 function decide(evidence: Evidence, h: Hypothesis, tally: CheckTally): HypothesisVerdict {

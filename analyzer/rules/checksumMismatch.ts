@@ -10,6 +10,8 @@
 //   undetermined — prefill's dump of that position is missing.
 
 import { ChecksumKind } from "../../domain/kinds.js";
+import type { EventCursor } from "../../store/blocks/eventCursor.js";
+import type { Reading } from "../../store/blocks/pass.js";
 import { RoomEnds } from "../../store/read/roomEnds.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { decodeAs } from "../events/decode.js";
@@ -49,11 +51,11 @@ interface Mismatch {
 
 const RECEIVER_SIDES = new Set(["decode_recv", "decode_read"]);
 
-export const checksumMismatch: Rule = {
+export const checksumMismatch: Rule<Comparison> = {
   id: "checksum-mismatch",
   needs: ["checksum dumps: prefill_store and decode_recv / decode_read, per (room, buffer, layer, pos)"],
-  run({ evidence, replay }): RuleResult {
-    const comparison = compare(evidence);
+  reading: comparisonReading,
+  run({ evidence, replay }, comparison): RuleResult {
     if (comparison.received === 0 || comparison.sent === 0) {
       const { sent, received } = comparison;
       return undetermined("checksum-mismatch", "No checksum pairs to compare",
@@ -128,7 +130,7 @@ interface SettledRoom<T> {
  * whose dumps are under way, not the incident's every checksum line; the few
  * records a mismatch needs for its attribution are read in a pass of their own.
  */
-function compare(evidence: Evidence): Comparison {
+function comparisonReading(evidence: Evidence): Reading<Comparison> {
   const ends = new RoomEnds(evidence.db);
   const labels = new Map<string, string>();
   const open = new Map<string, OpenRoom>();
@@ -166,7 +168,7 @@ function compare(evidence: Evidence): Comparison {
     settle(room, records);
   };
   const roomLabel = (room: string): string => open.get(room)?.room ?? room;
-  evidence.scan(ChecksumKind, (ev) => {
+  const visit = (ev: EventCursor): void => {
     ends.passTo(ev.seq, passed);
     const record = toRecord(evidence, ev, labels, roomLabel);
     if (record && (record.side === "prefill_store" || RECEIVER_SIDES.has(record.side))) {
@@ -183,15 +185,18 @@ function compare(evidence: Evidence): Comparison {
         records.received.push(record);
       }
     }
-  });
-  for (const [room, records] of open) settle(room, records);
-  const inOrder = <T>(rooms: SettledRoom<T>[]) => rooms.sort((a, b) => a.firstSeq - b.firstSeq);
-  for (const { room, value } of inOrder(unpaired)) out.unpaired.set(room, value);
-  if (mismatched.length > 0) {
-    const { sentByHash, pageHistory } = attributionRecords(evidence, mismatched.flatMap((m) => m.value.map((x) => x.recv)), labels);
-    for (const { room, value } of inOrder(mismatched)) out.mismatchesByRoom.set(room, value.map(({ recv, sent }) => attribute(recv, sent, sentByHash, pageHistory)));
-  }
-  return out;
+  };
+  const finish = (): Comparison => {
+    for (const [room, records] of open) settle(room, records);
+    const inOrder = <T>(rooms: SettledRoom<T>[]) => rooms.sort((a, b) => a.firstSeq - b.firstSeq);
+    for (const { room, value } of inOrder(unpaired)) out.unpaired.set(room, value);
+    if (mismatched.length > 0) {
+      const { sentByHash, pageHistory } = attributionRecords(evidence, mismatched.flatMap((m) => m.value.map((x) => x.recv)), labels);
+      for (const { room, value } of inOrder(mismatched)) out.mismatchesByRoom.set(room, value.map(({ recv, sent }) => attribute(recv, sent, sentByHash, pageHistory)));
+    }
+    return out;
+  };
+  return { readers: [{ kinds: [ChecksumKind], visit }], finish };
 }
 
 /**

@@ -45,7 +45,7 @@ export function assumedSettings(replay: ReplayEvidence | undefined): AssumedSett
 }
 
 /** `contradicted`: why a consistent verdict of this rule cannot stand, besides gaps (ledger.ts contradictions). */
-export function discipline(rule: Rule, result: RuleResult, gaps: readonly Gap[], assumed: readonly AssumedSetting[], contradicted: readonly string[] = []): DisciplinedResult {
+export function discipline(rule: Rule<unknown>, result: RuleResult, gaps: readonly Gap[], assumed: readonly AssumedSetting[], contradicted: readonly string[] = []): DisciplinedResult {
   const fields = new Set((rule.restsOn ?? []).map((f) => flagKey(f)));
   const rests = assumed.filter((a) => fields.has(a.setting)).map((a) => `${a.setting}=${String(a.value)} (${a.origin}: ${a.why})`);
   const blinding = gaps.filter((g) => (g.gap.blinds ?? []).includes(rule.id)).map((g) => g.gap.detail);

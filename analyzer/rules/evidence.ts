@@ -2,7 +2,7 @@
 // ask for the event kinds they need (indexed reads, no full scans) and turn
 // the events they keep into witness lines with their provenance.
 
-import { eventRanks, roomCountOfRole } from "../../store/read/ranks.js";
+import { eventRanks } from "../../store/read/ranks.js";
 import { timeBounds } from "../../store/read/seqs.js";
 import type { IncidentDb } from "../../store/db.js";
 import { getMetaJson } from "../../store/db.js";
@@ -75,11 +75,6 @@ export class Evidence {
   rankRows(): Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] {
     this.rankRowsCache ??= eventRanks(this.db).map((r) => ({ ...r, role: r.role as StoredEvent["role"], pp: null }));
     return this.rankRowsCache;
-  }
-
-  /** Distinct rooms with at least one event of the role. */
-  roomCount(role: string): number {
-    return roomCountOfRole(this.db, role);
   }
 
   /** The last time anything was logged. */

@@ -8,7 +8,7 @@
 // waited for it: DESIGN.md incident 7).
 
 import { LogKind } from "../../domain/kinds.js";
-import { notifiesAfterSuccess } from "../../store/read/records.js";
+import { notifiesAfterSuccessReading } from "../../store/read/records.js";
 import { eventsOfRoom, type StoredEvent } from "../../store/read/events.js";
 import { type Violation } from "../model/api.js";
 import { KVPoll } from "../../domain/vocabulary.js";
@@ -27,15 +27,14 @@ export const incompleteCompletion = modelRule({
     `Then TransferStatus.is_done() must have seen every KV chunk of every source, the aux notification and the state (docs/protocol.md §6), ` +
     `but ${v.message}.`,
   falsify: "Rerun with the index-K state requested in the metadata (state indices non-empty, so is_done() waits for the state notification); the room must then complete only after it.",
-  derive: ({ evidence }) => lateNotifications(evidence),
+  reading: (evidence) => notifiesAfterSuccessReading(evidence.db, KVPoll.Success),
+  derive: ({ evidence }, late) => lateNotifications(evidence, late),
   // A notification after Success, a commit before the metadata landed, or Success before is_done().
   mechanism: (v) => (v.detail.lateTag !== undefined ? "late-notification" : v.detail.metadataBufferIndex !== undefined ? "metadata-not-ready" : "success-before-done"),
 });
 
 /** Per (room, decode rank): a kv.notify that arrives after the rank's first Success poll. */
-function lateNotifications(evidence: Evidence): Violation[] {
-  // The first Success poll per (room, rank), then the first notification after it.
-  const late = notifiesAfterSuccess(evidence.db, KVPoll.Success);
+function lateNotifications(evidence: Evidence, late: readonly { doneSeq: number; lateSeq: number }[]): Violation[] {
   return late.map(({ doneSeq, lateSeq }) => {
     const done = evidence.event(doneSeq)!;
     const n = evidence.event(lateSeq)!;

@@ -4,6 +4,7 @@
 
 import { basename } from "node:path";
 import type { z } from "zod";
+import { readBlocksOnce, type Reading } from "../../store/blocks/pass.js";
 import type { IncidentDb } from "../../store/db.js";
 import { readAnalysisRows } from "../../store/read/analysis.js";
 import { writeAnalysisRows } from "../../store/writeAnalysis.js";
@@ -16,12 +17,13 @@ import { assumedSettings, discipline, type AssumedSetting, type DisciplinedResul
 import { Evidence, isoTime } from "./evidence.js";
 import { evidenceGap } from "./evidenceGap.js";
 import { contradictions, readDecisions } from "./ledger.js";
-import { findGaps } from "./gaps/index.js";
+import { gapsReading, type Gap } from "./gaps/index.js";
 import { type Coverage, type CoverageGap, type Finding, type Incident } from "./finding.js";
 import { RULE_IDS, severityRank } from "../../domain/vocabulary.js";
 import { hicacheUngatedRead } from "./hicacheUngatedRead.js";
 import { loadLibrary } from "../hypotheses/library.js";
-import { checkHypotheses } from "../hypotheses/run.js";
+import { hypothesesReading } from "../hypotheses/run.js";
+import type { HypothesisVerdict } from "../hypotheses/verdict.js";
 import { analysisSchema, type Analysis } from "./analysis.js";
 import { incompleteCompletion } from "./incompleteCompletion.js";
 import { metadataCollision } from "./metadataCollision.js";
@@ -39,7 +41,7 @@ import { transferStall } from "./transferStall.js";
 import { transportFailure } from "./transportFailure.js";
 import { unhandledAbort } from "./unhandledAbort.js";
 
-export const RULES: readonly Rule[] = [
+export const RULES: readonly Rule<unknown>[] = [
   readBeforeLandedWrite,
   hicacheUngatedRead,
   staleSlotReuse,
@@ -118,14 +120,14 @@ export interface Judged {
 /** Every rule under the verdict discipline, the suspects ranked on their decisions, the ledger reading them. */
 export function judge(db: IncidentDb, opts: AnalyzeOptions = {}): Judged {
   const evidence = new Evidence(db);
-  const gaps = findGaps(evidence);
+  // The hypotheses before the rules: a rule's consistent does not stand beside a violated hypothesis of its check (ledger.ts).
+  const { gaps, ledger, ruleReads } = readShared(evidence, RULES);
   const assumed = assumedSettings(opts.replay);
-  // The hypotheses first: a rule's consistent does not stand beside a violated hypothesis of its check (ledger.ts).
-  const ledger = checkHypotheses(db, loadLibrary()).verdicts;
   const perRule: Coverage["rules"] = [];
   const drafts: DraftFinding[] = [];
-  for (const rule of RULES) {
-    const result = discipline(rule, rule.run({ evidence, gaps, ...(opts.replay && { replay: opts.replay }) }), gaps, assumed, contradictions(ledger, rule.id));
+  for (const [i, rule] of RULES.entries()) {
+    const ran = rule.run({ evidence, gaps, ...(opts.replay && { replay: opts.replay }) }, ruleReads[i]?.finish());
+    const result = discipline(rule, ran, gaps, assumed, contradictions(ledger, rule.id));
     drafts.push(...result.findings);
     perRule.push({
       rule: rule.id,
@@ -156,11 +158,24 @@ export function judge(db: IncidentDb, opts: AnalyzeOptions = {}): Judged {
   };
 }
 
+/**
+ * The evidence gaps, the library hypotheses' verdicts and what each rule
+ * reads of the blocks, from one pass that decodes each block once
+ * (store/blocks/pass.ts). A rule's reading is finished when the rule runs.
+ */
+function readShared(evidence: Evidence, rules: readonly Rule<unknown>[]): { gaps: Gap[]; ledger: HypothesisVerdict[]; ruleReads: (Reading<unknown> | undefined)[] } {
+  const gaps = gapsReading(evidence);
+  const ledger = hypothesesReading(evidence.db, loadLibrary());
+  const ruleReads = rules.map((rule) => rule.reading?.(evidence));
+  readBlocksOnce(evidence.db, [...gaps.readers, ...ledger.readers, ...ruleReads.flatMap((r) => r?.readers ?? [])]);
+  return { gaps: gaps.finish(), ledger: ledger.finish().verdicts, ruleReads };
+}
+
 /** One rule over an incident with the verdict discipline applied: what `analyze` reports for it. */
-export function runRule(rule: Rule, evidence: Evidence, replay?: ReplayEvidence): DisciplinedResult {
-  const gaps = findGaps(evidence);
-  const ledger = checkHypotheses(evidence.db, loadLibrary()).verdicts;
-  return discipline(rule, rule.run({ evidence, gaps, ...(replay && { replay }) }), gaps, assumedSettings(replay), contradictions(ledger, rule.id));
+export function runRule<Read>(rule: Rule<Read>, evidence: Evidence, replay?: ReplayEvidence): DisciplinedResult {
+  const { gaps, ledger, ruleReads } = readShared(evidence, [rule]);
+  const ran = rule.run({ evidence, gaps, ...(replay && { replay }) }, ruleReads[0]?.finish() as Read);
+  return discipline(rule, ran, gaps, assumedSettings(replay), contradictions(ledger, rule.id));
 }
 
 /** Violated first, most severe first, then in rule order and time. */

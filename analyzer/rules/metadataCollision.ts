@@ -5,6 +5,7 @@
 // (docs/protocol.md §3.4).
 
 import { LogKind } from "../../domain/kinds.js";
+import { roomCountOfRoleReading } from "../../store/read/ranks.js";
 import { lastRoomSeqOfRole } from "../../store/read/seqs.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { decodeAs } from "../events/decode.js";
@@ -14,10 +15,12 @@ import { coverageOf, violationsOf } from "./replayEvidence.js";
 import { mergeByMechanism } from "./grouping.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
-export const metadataCollision: Rule = {
+export const metadataCollision: Rule<number> = {
   id: "metadata-collision",
   needs: ["decode scheduler logs (the `Context corruption detected` line, docs/protocol.md §3.4)", "or probe kv.meta with aux_index (two live rooms given one buffer)"],
-  run({ evidence, replay }): RuleResult {
+  // The decode rooms: how many the rule checked when it finds nothing.
+  reading: () => roomCountOfRoleReading("decode"),
+  run({ evidence, replay }, decodeRooms): RuleResult {
     const decodeLogs = evidence.sources().filter((s) => s.format === "sglang-log" && s.role === "decode");
     const probeChecked = coverageOf(replay, "metadata-collision")?.checked ?? 0;
     if (decodeLogs.length === 0 && probeChecked === 0) {
@@ -31,7 +34,6 @@ export const metadataCollision: Rule = {
     const lines = evidence.of(LogKind.contextCorruption);
     // The model's own collisions from aux_index (a log line's collision is the rule's, above).
     const shared = violationsOf(replay, "metadata-collision").filter((v) => v.detail.auxIndex !== undefined && !lines.some((l) => l.room === v.room));
-    const decodeRooms = evidence.roomCount("decode");
     const findings = [
       ...mergeByMechanism(lines.map((ev) => collisionFinding(evidence, ev)), () => "logged", (_, n) => `${n} rooms received another room's metadata (buffer index collision, logged by decode)`),
       ...mergeByMechanism(shared.map((v) => sharedBufferFinding(evidence, v)), () => "shared", (_, n) => `${n} rooms given a metadata buffer another live room still held`),

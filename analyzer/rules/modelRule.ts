@@ -5,6 +5,7 @@
 // other rooms add theirs, every rank any of them names is listed; the
 // coverage says how much was checked; without a replay the rule is undetermined.
 
+import type { Reading } from "../../store/blocks/pass.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import type { CheckId, Profile, Violation } from "../model/api.js";
 import { uniqueEvents, type Evidence } from "./evidence.js";
@@ -12,7 +13,7 @@ import type { RuleId, Severity } from "../../domain/vocabulary.js";
 import { coverageOf, violationsOf, type ReplayEvidence } from "./replayEvidence.js";
 import { consistent, undetermined, type Because, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
 
-export interface ModelRuleSpec {
+export interface ModelRuleSpec<Read = void> {
   id: RuleId & CheckId;
   needs: readonly string[];
   severity: Severity;
@@ -30,8 +31,10 @@ export interface ModelRuleSpec {
   restsOn?: (keyof Profile)[];
   /** Profile fields whose stating records witness a violation the model raised from the profile alone. */
   profileFields?: (keyof Profile)[];
+  /** What `derive` reads of the blocks, in the pass the rules share (Rule.reading). */
+  reading?(evidence: Evidence): Reading<Read>;
   /** Violations of this rule that follow from other evidence (another check's violations, late records). */
-  derive?(ctx: RuleContext & { replay: ReplayEvidence }): Violation[];
+  derive?(ctx: RuleContext & { replay: ReplayEvidence }, read: Read): Violation[];
   /** Cite where the room's violations on other ranks and layers failed (their reads), beside the first's witness. */
   citeOthers?: boolean;
   /** The lines another room of a grouped finding adds to its witness: the event where its check failed, by default. */
@@ -52,17 +55,18 @@ const REPRESENTATIVE_ROOMS = 3;
 
 const NO_REPLAY = "a replay of the reference model over probe records (kv.*, kernel.*, hicache.*)";
 
-export function modelRule(spec: ModelRuleSpec): Rule {
+export function modelRule<Read = void>(spec: ModelRuleSpec<Read>): Rule<Read> {
   return {
     id: spec.id,
     needs: spec.needs,
     ...(spec.restsOn && { restsOn: spec.restsOn }),
-    run(ctx): RuleResult {
+    ...(spec.reading && { reading: spec.reading }),
+    run(ctx, read): RuleResult {
       const { evidence, replay } = ctx;
       if (!replay) {
         return undetermined(spec.id, `No replay: ${spec.id} cannot be checked`, [NO_REPLAY], `This rule is decided by the reference model's checks, which did not run.`);
       }
-      const violations = [...violationsOf(replay, spec.id), ...(spec.derive?.({ ...ctx, replay }) ?? [])];
+      const violations = [...violationsOf(replay, spec.id), ...(spec.derive?.({ ...ctx, replay }, read) ?? [])];
       const coverage = coverageOf(replay, spec.id);
       const checked = coverage?.checked ?? 0;
       if (violations.length === 0) {
@@ -96,7 +100,7 @@ function byRoom(violations: Violation[]): RoomViolations[] {
 }
 
 /** Rooms whose first violations share a mechanism, in order of the first room. */
-function byMechanism(spec: ModelRuleSpec, rooms: RoomViolations[]): RoomViolations[][] {
+function byMechanism(spec: ModelRuleSpec<unknown>, rooms: RoomViolations[]): RoomViolations[][] {
   const groups = new Map<string, RoomViolations[]>();
   for (const [i, r] of rooms.entries()) {
     const key = spec.mechanism?.(r.first) ?? (r.first.room !== undefined ? "" : `#${i}`);
@@ -105,7 +109,7 @@ function byMechanism(spec: ModelRuleSpec, rooms: RoomViolations[]): RoomViolatio
   return [...groups.values()];
 }
 
-function toFinding(spec: ModelRuleSpec, group: RoomViolations[], evidence: Evidence, replay: ReplayEvidence): DraftFinding {
+function toFinding(spec: ModelRuleSpec<unknown>, group: RoomViolations[], evidence: Evidence, replay: ReplayEvidence): DraftFinding {
   const lead = roomFinding(spec, group[0]!, evidence, replay);
   if (group.length === 1) return lead;
   const rest = group.slice(1);
@@ -127,7 +131,7 @@ function toFinding(spec: ModelRuleSpec, group: RoomViolations[], evidence: Evide
   };
 }
 
-function roomFinding(spec: ModelRuleSpec, { first: v, all }: RoomViolations, evidence: Evidence, replay: ReplayEvidence): DraftFinding {
+function roomFinding(spec: ModelRuleSpec<unknown>, { first: v, all }: RoomViolations, evidence: Evidence, replay: ReplayEvidence): DraftFinding {
   const own = spec.witnessOrder?.(v) ?? v.witness;
   const support = spec.support?.(v, evidence) ?? [];
   const fromProfile = own.length > 0 || support.length > 0 ? [] : (spec.profileFields ?? []).flatMap((f) => replay.profileEvidence[f] ?? []);

@@ -3,6 +3,7 @@
 // that finds nothing still answers: consistent (with how much it checked) or
 // undetermined (naming the missing evidence).
 
+import type { Reading } from "../../store/blocks/pass.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import type { Profile } from "../model/api.js";
 import type { Evidence } from "./evidence.js";
@@ -56,12 +57,18 @@ export interface RuleResult {
   checked: number;
 }
 
-export interface Rule {
+/**
+ * A rule. One that reads many events of some kinds says so in `reading`: its
+ * readers join the one pass over the blocks that every rule, the gaps and the
+ * ledger share (store/blocks/pass.ts), and what they read comes to `run`.
+ */
+export interface Rule<Read = void> {
   id: RuleId;
   needs: readonly string[];
   /** Profile settings its verdicts rest on: when the incident does not state them, the verdict says so. */
   restsOn?: readonly (keyof Profile)[];
-  run(ctx: RuleContext): RuleResult;
+  reading?(evidence: Evidence): Reading<Read>;
+  run(ctx: RuleContext, read: Read): RuleResult;
 }
 
 /** The finding a rule gives when it examined everything and found nothing wrong. */

@@ -9,6 +9,7 @@
 // - The operator's telemetry (telemetryWedge.ts): Prometheus queue series
 //   frozen above zero while work arrived, rooms whose traces stopped.
 
+import { readOnce, type BlockReader, type Reading } from "../../store/blocks/pass.js";
 import { lastSeqAt } from "../../store/read/seqs.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { GAUGES, gauge } from "./queueGauges.js";
@@ -45,14 +46,14 @@ export interface Plateau {
   untilUs: number;
 }
 
-export const transferStall: Rule = {
+export const transferStall: Rule<GaugeLines> = {
   id: "transfer-stall",
   needs: [
     "decode `Decode batch` lines with #transfer-req", "prefill `Prefill batch` lines with #inflight-req", "timeout failure lines (docs/protocol.md §3.5) or probe kv.timeout",
     "SGLang's PD queue series (Prometheus) or its request traces (OpenTelemetry)",
   ],
-  run({ evidence, replay }): RuleResult {
-    const lines = gaugeLines(evidence);
+  reading: gaugeLinesReading,
+  run({ evidence, replay }, lines): RuleResult {
     const batchLines = lines.reduce((n, g) => n + [...g.byRank.values()].reduce((m, l) => m + l.seq.length, 0), 0);
     const timeouts = timeoutEvents(evidence);
     const modelRooms = coverageOf(replay, "transfer-stall")?.checked ?? 0;
@@ -85,7 +86,7 @@ export const transferStall: Rule = {
  * steady trickle one room in flight at every batch line is normal.
  */
 
-export function findPlateaus(evidence: Evidence, endUs: number, lines = gaugeLines(evidence)): Plateau[] {
+export function findPlateaus(evidence: Evidence, endUs: number, lines: GaugeLines = gaugeLines(evidence)): Plateau[] {
   const out: Plateau[] = [];
   for (const { gauge: g, byRank } of lines) {
     for (const [rank, series] of byRank) {
@@ -105,16 +106,23 @@ interface GaugeSeries {
   value: number[];
 }
 
+/** Per gauge, each rank's readings. */
+type GaugeLines = { gauge: (typeof GAUGES)[number]; byRank: Map<string, GaugeSeries> }[];
+
+function gaugeLines(evidence: Evidence): GaugeLines {
+  return readOnce(evidence.db, gaugeLinesReading(evidence));
+}
+
 /**
- * Per gauge, each rank's readings: the batch lines that carry the gauge,
- * streamed, three numbers kept of each (a batch line per scheduler step is
- * among an incident's most numerous records); the plateaus' own lines are
- * read again by seq.
+ * The batch lines that carry a gauge, streamed, three numbers kept of each (a
+ * batch line per scheduler step is among an incident's most numerous
+ * records); the plateaus' own lines are read again by seq.
  */
-function gaugeLines(evidence: Evidence): { gauge: (typeof GAUGES)[number]; byRank: Map<string, GaugeSeries> }[] {
-  return GAUGES.map((g) => {
-    const byRank = new Map<string, GaugeSeries>();
-    evidence.scan(g.kind, (ev) => {
+function gaugeLinesReading(evidence: Evidence): Reading<GaugeLines> {
+  const lines: GaugeLines = GAUGES.map((g) => ({ gauge: g, byRank: new Map() }));
+  const readers = lines.map(({ gauge: g, byRank }): BlockReader => ({
+    kinds: [g.kind],
+    visit(ev) {
       const value = gauge(ev, g.field);
       if (value === undefined) return;
       const rank = evidence.rank(ev);
@@ -123,9 +131,9 @@ function gaugeLines(evidence: Evidence): { gauge: (typeof GAUGES)[number]; byRan
       series.seq.push(ev.seq);
       series.tsUs.push(ev.tsUs);
       series.value.push(value);
-    });
-    return { gauge: g, byRank };
-  });
+    },
+  }));
+  return { readers, finish: () => lines };
 }
 
 /**

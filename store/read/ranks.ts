@@ -5,6 +5,8 @@
 
 import { KeyDim } from "../blocks/blockTables.js";
 import { eventBlocks } from "../blocks/eventBlocks.js";
+import type { EventCursor } from "../blocks/eventCursor.js";
+import type { Reading } from "../blocks/pass.js";
 import { scanEvents } from "../blocks/scan.js";
 import type { IncidentDb } from "../db.js";
 import { streamsById } from "./sources.js";
@@ -34,14 +36,9 @@ export function recordsBetweenElsewhere(db: IncidentDb, kinds: readonly string[]
   return n;
 }
 
-/** Distinct hosts named by events, in order. */
+/** Distinct hosts named by events, in order (from the covering rank index, as eventRoles: no block is decoded). */
 export function eventHosts(db: IncidentDb): string[] {
-  const hosts = new Set<string>();
-  scanEvents(db, {}, (ev) => {
-    const h = ev.host;
-    if (h !== null) hosts.add(h);
-  });
-  return [...hosts].sort();
+  return [...new Set(eventRanks(db).flatMap((r) => (r.host === null ? [] : [r.host])))].sort();
 }
 
 /** A rank as the events name it (a null matches a null). */
@@ -74,14 +71,14 @@ export function eventRoles(db: IncidentDb): string[] {
   return [...new Set(eventRanks(db).flatMap((r) => (r.role === null ? [] : [r.role])))];
 }
 
-/** Distinct rooms with at least one event of the role. */
-export function roomCountOfRole(db: IncidentDb, role: string): number {
+/** How many distinct rooms have at least one event of the role: a reader of a pass over every block (blocks/pass.ts). */
+export function roomCountOfRoleReading(role: string): Reading<number> {
   const rooms = new Set<string>();
-  scanEvents(db, {}, (ev) => {
+  const visit = (ev: EventCursor): void => {
     const room = ev.room;
     if (room !== null && ev.role === role) rooms.add(room);
-  });
-  return rooms.size;
+  };
+  return { readers: [{ kinds: null, visit }], finish: () => rooms.size };
 }
 
 /** Whether the rank logged an event of `kinds` after `afterSeq`, at or after `atOrAfterUs`. */

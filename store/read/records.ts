@@ -5,6 +5,7 @@
 // kinds occur in (blocks/scan.ts).
 
 import { eventBlocks } from "../blocks/eventBlocks.js";
+import type { BlockReader, Reading } from "../blocks/pass.js";
 import { scanEvents } from "../blocks/scan.js";
 import type { EventCursor } from "../blocks/eventCursor.js";
 import type { IncidentDb } from "../db.js";
@@ -155,19 +156,22 @@ export interface TransferStamp {
  * through one reused object: copy what you keep. Its fields are read from
  * the block's columns, so none of them is built for a record that is skipped.
  */
-export function eachTransferStamp(db: IncidentDb, visit: (stamp: TransferStamp) => void): void {
+export function transferStampReader(visit: (stamp: TransferStamp) => void): BlockReader {
   const stamp: TransferStamp = { seq: 0, tsUs: 0, room: "", chunk: null, tp: null, post: false };
-  scanEvents(db, { kinds: ["kv.post", "kv.notify"] }, (ev) => {
-    const room = ev.room;
-    if (room === null) return;
-    stamp.seq = ev.seq;
-    stamp.tsUs = ev.tsUs;
-    stamp.room = room;
-    stamp.chunk = ev.chunk;
-    stamp.tp = ev.tp;
-    stamp.post = ev.kind === "kv.post";
-    visit(stamp);
-  });
+  return {
+    kinds: ["kv.post", "kv.notify"],
+    visit(ev) {
+      const room = ev.room;
+      if (room === null) return;
+      stamp.seq = ev.seq;
+      stamp.tsUs = ev.tsUs;
+      stamp.room = room;
+      stamp.chunk = ev.chunk;
+      stamp.tp = ev.tp;
+      stamp.post = ev.kind === "kv.post";
+      visit(stamp);
+    },
+  };
 }
 
 /** A record's place and attributes without its text: what reading many records of a kind needs. */
@@ -189,16 +193,16 @@ export function recordStamps(db: IncidentDb, kinds: readonly string[]): RecordSt
 /**
  * Per (room, decode host, tp): its first decode `kv.poll` in `successState`,
  * and the first `kv.notify` of that room and rank after it, when there is one;
- * by the poll's seq. One pass over the blocks that hold polls or notifies; a
+ * by the poll's seq. One reader of a pass over the blocks that hold polls or notifies; a
  * room's ranks are dropped once the pass is past the room (roomEnds.ts).
  */
-export function notifiesAfterSuccess(db: IncidentDb, successState: number): { doneSeq: number; lateSeq: number }[] {
+export function notifiesAfterSuccessReading(db: IncidentDb, successState: number): Reading<{ doneSeq: number; lateSeq: number }[]> {
   // Per room and rank the poll's seq while its notification is awaited, then AFTER once one came.
   const done = new Map<string, Map<string, number>>();
   const ends = new RoomEnds(db);
   const passed = (room: string): void => void done.delete(room);
   const out: { doneSeq: number; lateSeq: number }[] = [];
-  scanEvents(db, { kinds: ["kv.poll", "kv.notify"] }, (ev) => {
+  const visit = (ev: EventCursor): void => {
     ends.passTo(ev.seq, passed);
     const room = ev.room;
     if (room === null) return;
@@ -216,8 +220,8 @@ export function notifiesAfterSuccess(db: IncidentDb, successState: number): { do
       out.push({ doneSeq: seen, lateSeq: ev.seq });
       ranks!.set(rank, AFTER);
     }
-  });
-  return out.sort((a, b) => a.doneSeq - b.doneSeq);
+  };
+  return { readers: [{ kinds: ["kv.poll", "kv.notify"], visit }], finish: () => out.sort((a, b) => a.doneSeq - b.doneSeq) };
 }
 
 /** A key of notifiesAfterSuccess whose notification after Success came. */

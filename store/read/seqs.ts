@@ -6,6 +6,7 @@
 
 import { eventBlocks } from "../blocks/eventBlocks.js";
 import { EventCursor } from "../blocks/eventCursor.js";
+import type { Reading } from "../blocks/pass.js";
 import { type EventFilter, scanEvents } from "../blocks/scan.js";
 import type { IncidentDb } from "../db.js";
 import { streamsById } from "./sources.js";
@@ -158,14 +159,14 @@ export function landingBetween(db: IncidentDb, room: string, chunk: number | nul
 }
 
 /** Per stream (a rotated log's parts are one), its last record of `kinds`, with the source that holds it. */
-export function lastRecordPerStream(db: IncidentDb, kinds: readonly string[]): { stream: string; sourceId: number; seq: number; tsUs: number }[] {
+export function lastRecordPerStreamReading(db: IncidentDb, kinds: readonly string[]): Reading<{ stream: string; sourceId: number; seq: number; tsUs: number }[]> {
   const streams = streamsById(db);
   const last = new Map<string, { stream: string; sourceId: number; seq: number; tsUs: number }>();
-  scanEvents(db, { kinds }, (ev) => {
+  const visit = (ev: EventCursor): void => {
     const stream = streams.get(ev.sourceId) ?? String(ev.sourceId);
     last.set(stream, { stream, sourceId: ev.sourceId, seq: ev.seq, tsUs: ev.tsUs });
-  });
-  return [...last.values()].sort((a, b) => a.sourceId - b.sourceId);
+  };
+  return { readers: [{ kinds, visit }], finish: () => [...last.values()].sort((a, b) => a.sourceId - b.sourceId) };
 }
 
 /** The first record of a room (its seq and time), or undefined when no event names it. */

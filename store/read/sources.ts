@@ -2,7 +2,8 @@
 // and status, a source's name, the SGLang log sources, and where a source's
 // periodic records pause.
 
-import { scanEvents } from "../blocks/scan.js";
+import type { EventCursor } from "../blocks/eventCursor.js";
+import type { Reading } from "../blocks/pass.js";
 import type { IncidentDb } from "../db.js";
 import type { NewSource } from "../writer.js";
 import type { ParseIssue } from "../../domain/event.js";
@@ -108,17 +109,17 @@ export interface SourcePause {
 }
 
 /** Per stream, every pause of at least `minGapUs` between consecutive records of `kinds`, the gaps between a rotated stream's files included. */
-export function sourcePauses(db: IncidentDb, kinds: readonly string[], minGapUs: number): SourcePause[] {
+export function sourcePausesReading(db: IncidentDb, kinds: readonly string[], minGapUs: number): Reading<SourcePause[]> {
   const streams = streamsById(db);
   const last = new Map<string, { sourceId: number; seq: number; tsUs: number }>();
   const out: SourcePause[] = [];
-  scanEvents(db, { kinds }, (ev) => {
+  const visit = (ev: EventCursor): void => {
     const sourceId = ev.sourceId;
     const stream = streams.get(sourceId) ?? String(sourceId);
     const before = last.get(stream);
     const tsUs = ev.tsUs;
     if (before && tsUs - before.tsUs >= minGapUs) out.push({ stream, sourceId: before.sourceId, beforeSeq: before.seq, beforeUs: before.tsUs, afterSeq: ev.seq, afterUs: tsUs });
     last.set(stream, { sourceId, seq: ev.seq, tsUs });
-  });
-  return out.sort((a, b) => a.sourceId - b.sourceId || a.afterSeq - b.afterSeq);
+  };
+  return { readers: [{ kinds, visit }], finish: () => out.sort((a, b) => a.sourceId - b.sourceId || a.afterSeq - b.afterSeq) };
 }

@@ -3,7 +3,8 @@
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
 import { landingKey, postTargets } from "../../model/transferPairing.js";
-import { eachTransferStamp } from "../../../store/read/records.js";
+import { readOnce, type Reading } from "../../../store/blocks/pass.js";
+import { transferStampReader } from "../../../store/read/records.js";
 import { RoomEnds } from "../../../store/read/roomEnds.js";
 import { seconds, type Evidence } from "../evidence.js";
 import { CROSS_HOST_RULES, type Gap } from "./gap.js";
@@ -77,6 +78,11 @@ interface Inversions {
  * of the incident.
  */
 export function causalInversions(evidence: Evidence): Gap[] {
+  return readOnce(evidence.db, causalInversionsReading(evidence));
+}
+
+/** causalInversions as one reader of a pass shared with others (store/blocks/pass.ts). */
+export function causalInversionsReading(evidence: Evidence): Reading<Gap[]> {
   const ends = new RoomEnds(evidence.db);
   const open = new Map<string, RoomStamp[]>();
   const found: Inversions = { count: 0 };
@@ -84,7 +90,7 @@ export function causalInversions(evidence: Evidence): Gap[] {
     pairRoom(room, open.get(room)!, found);
     open.delete(room);
   };
-  eachTransferStamp(evidence.db, (s) => {
+  const reader = transferStampReader((s) => {
     ends.passTo(s.seq, close);
     let stamps = open.get(s.room);
     if (!stamps) {
@@ -93,7 +99,14 @@ export function causalInversions(evidence: Evidence): Gap[] {
     }
     stamps.push({ seq: s.seq, tsUs: s.tsUs, chunk: s.chunk, tp: s.tp, post: s.post });
   });
-  for (const room of open.keys()) close(room);
+  const finish = (): Gap[] => {
+    for (const room of open.keys()) close(room);
+    return inversionGaps(evidence, found);
+  };
+  return { readers: [reader], finish };
+}
+
+function inversionGaps(evidence: Evidence, found: Inversions): Gap[] {
   const { count, first } = found;
   if (count === 0 || !first) return [];
   const post = evidence.event(first.post)!;

@@ -7,8 +7,9 @@
 // start of the silence explains it.
 
 import { recordsBetweenElsewhere } from "../../../store/read/ranks.js";
-import { lastRecordPerStream } from "../../../store/read/seqs.js";
-import { sourcePauses } from "../../../store/read/sources.js";
+import type { Reading } from "../../../store/blocks/pass.js";
+import { lastRecordPerStreamReading } from "../../../store/read/seqs.js";
+import { sourcePausesReading, type SourcePause } from "../../../store/read/sources.js";
 import { isoTime, seconds, type Evidence } from "../evidence.js";
 import { deathsByRank, type FailureRecord } from "../failures.js";
 import { rulesOfSource, type Gap } from "./gap.js";
@@ -32,10 +33,17 @@ interface Silence {
   afterUs: number;
 }
 
-export function silentStretches(evidence: Evidence): Gap[] {
+/** The silent stretches, from what one pass over the periodic records gives (shared with other readers: store/blocks/pass.ts). */
+export function silentStretchesReading(evidence: Evidence): Reading<Gap[]> {
+  const pauses = sourcePausesReading(evidence.db, PERIODIC_KINDS, GAP_MIN_US);
+  const lasts = lastRecordPerStreamReading(evidence.db, PERIODIC_KINDS);
+  return { readers: [...pauses.readers, ...lasts.readers], finish: () => silentStretches(evidence, pauses.finish(), lasts.finish()) };
+}
+
+function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], lastRecords: readonly { stream: string; sourceId: number; seq: number; tsUs: number }[]): Gap[] {
   const endUs = evidence.endUs();
-  const silences: Silence[] = sourcePauses(evidence.db, PERIODIC_KINDS, GAP_MIN_US).map((p) => ({ ...p }));
-  for (const last of lastRecordPerStream(evidence.db, PERIODIC_KINDS)) {
+  const silences: Silence[] = pauses.map((p) => ({ ...p }));
+  for (const last of lastRecords) {
     if (endUs - last.tsUs >= GAP_MIN_US) silences.push({ stream: last.stream, sourceId: last.sourceId, beforeSeq: last.seq, beforeUs: last.tsUs, afterSeq: null, afterUs: endUs });
   }
   const deaths = deathsByRank(evidence);
