@@ -1,11 +1,15 @@
 // The first screen and an incident opened too early, in Debian's Chromium:
 // the list says what the tool is and how to get the example incidents; a
 // link to an incident still being ingested shows the job's progress and
-// opens the incident once it is ready, instead of failing.
+// opens the incident once it is ready, instead of failing; once the job has
+// stored its findings the page shows the suspects while the timeline is
+// indexed, and opens on what was picked there.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fixtureTarGz, tarGz, uploadFiles, waitForIncident } from "../ui/serverHarness.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURES, fixtureTarGz, holdReady, tarGz, uploadFiles, waitForIncident } from "../ui/serverHarness.js";
 import { openPage, serverAndBrowser, timelineSettled } from "./browserHarness.js";
 
 const env = serverAndBrowser();
@@ -35,6 +39,30 @@ test("an incident opened while it is still being ingested shows its progress, th
   await timelineSettled(page);
   assert.equal(await page.locator(".incident-wait").count(), 0, "the waiting page gave way to the incident");
   assert.ok((await page.locator(".suspects li.suspect").count()) > 0);
+  assert.deepEqual(errors, []);
+});
+
+test("the suspects show while the timeline is indexed, and the incident opens on the finding picked there", async () => {
+  const top = (JSON.parse(readFileSync(join(FIXTURES, "nixl-abort-wedge", "expected.json"), "utf8")) as { topSuspect: string }).topSuspect;
+  const hold = holdReady(env.server, "wedge-early");
+  await uploadFiles(env.server, [{ name: "wedge-early.tar.gz", content: await fixtureTarGz("nixl-abort-wedge") }]);
+  await hold.held;
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?incident=wedge-early`);
+  const suspect = page.locator(".incident-wait .suspects li.suspect").first();
+  await suspect.waitFor();
+  assert.equal(await suspect.getAttribute("data-cause"), top);
+  assert.equal(await page.locator(".incident-wait .wait-status").textContent(), "Still analyzing: indexing the timeline…");
+  const abort = page.locator(".incident-wait li.finding", { hasText: "unhandled-abort" }).first();
+  const fid = (await abort.getAttribute("data-finding"))!;
+  await abort.locator("button.finding-head").click();
+  await abort.locator(".witness-line", { hasText: "Foreign traffic?" }).first().waitFor();
+  assert.match(page.url(), new RegExp(`finding=${fid}`));
+  assert.match((await page.locator(".incident-wait .early-note").textContent())!, new RegExp(`opens on ${fid}`));
+
+  hold.release();
+  await timelineSettled(page);
+  assert.equal(await page.locator(".incident-wait").count(), 0, "the waiting page gave way to the incident");
+  assert.equal(await page.locator(".findings-panel li.finding.selected").getAttribute("data-selected"), fid);
   assert.deepEqual(errors, []);
 });
 

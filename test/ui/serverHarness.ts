@@ -103,3 +103,30 @@ export async function waitForIncident(server: TestServer, id: string): Promise<R
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * Holds an incident's "ready" back once its job has ended: the registry keeps
+ * the state it had before (for a job that stored its findings, "analyzing"
+ * with them ready) until `release`, so a test sees that state for as long as
+ * it needs, whatever the job's speed. `held` resolves when the job has ended.
+ */
+export function holdReady(server: TestServer, id: string): { held: Promise<void>; release(): void } {
+  const registry = server.registry;
+  const update = registry.update.bind(registry);
+  let pending: (() => void) | null = null;
+  let ended!: () => void;
+  const held = new Promise<void>((resolve) => (ended = resolve));
+  registry.update = (target, patch, opts) => {
+    if (target !== id || patch.status !== "ready") return update(target, patch, opts);
+    pending = () => update(target, patch, opts);
+    ended();
+    return registry.get(target)!;
+  };
+  return {
+    held,
+    release() {
+      registry.update = update;
+      pending?.();
+    },
+  };
+}

@@ -9,6 +9,9 @@
 // that draw transfers, and the checkpoints of the batch lines' queue gauges
 // that time travel shows (analyzer/replay/queueGauges.ts). Readers then open the file read-only and only read;
 // one whose derived data is missing or stale computes it in memory.
+// It runs in two halves, the replay's products and then the timeline, so the
+// upload pipeline can analyze and store the findings between them: the
+// suspects are shown while the timeline is still being indexed.
 
 import type { IncidentDb } from "../../store/db.js";
 import { storedSignsCurrent, storeProfileSigns } from "../../analyzer/replay/derivedSigns.js";
@@ -30,18 +33,31 @@ export interface DeriveOptions {
  * the replay it ran (under the profile the evidence chooses), which an
  * analysis under that profile takes as its own instead of replaying again;
  * undefined when the replay's products stored were current (an ingest that
- * added nothing). The gauges' checkpoints are stored apart from the rest
- * whenever they are not current: a file derived before they existed gets them
- * alone.
+ * added nothing).
  */
 export function deriveIncident(db: IncidentDb, opts: DeriveOptions = {}): ReplaySummary | undefined {
+  const replayed = deriveReplay(db, opts);
+  deriveTimeline(db, replayed);
+  return replayed;
+}
+
+/**
+ * The first half: the gauges' checkpoints, the signs and the snapshots. The
+ * gauges' checkpoints are stored apart from the rest whenever they are not
+ * current: a file derived before they existed gets them alone. Returns the
+ * replay the second half indexes; undefined when everything was current.
+ */
+export function deriveReplay(db: IncidentDb, opts: DeriveOptions = {}): ReplaySummary | undefined {
   const options = modelOptions(db);
   if (!storedGaugesCurrent(db, options)) storeQueueGauges(db, options);
   if (derivedAlready(db)) return undefined;
   storeProfileSigns(db);
-  const summary = replayIncident(db, { storeSnapshots: true, ...(opts.onProgress && { onProgress: opts.onProgress }) });
-  storeTimelineIndex(db, summary.landings);
-  return summary;
+  return replayIncident(db, { storeSnapshots: true, ...(opts.onProgress && { onProgress: opts.onProgress }) });
+}
+
+/** The second half: the timeline columns of the replay `deriveReplay` ran (nothing when it ran none). */
+export function deriveTimeline(db: IncidentDb, replayed: ReplaySummary | undefined): void {
+  if (replayed) storeTimelineIndex(db, replayed.landings);
 }
 
 function derivedAlready(db: IncidentDb): boolean {

@@ -18,7 +18,8 @@ export function findingRooms(db: IncidentDb, idx: TimelineIndex, id: string): st
 
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
-export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: Finding[]; suspects: Suspect[] } {
+/** The stored findings and suspects; with `idx` null (the timeline not indexed yet) no witness is placed. */
+export function readFindings(db: IncidentDb, idx: TimelineIndex | null): { findings: Finding[]; suspects: Suspect[] } {
   const stored = readAnalysisRows(db);
   if (!stored) return { findings: [], suspects: [] };
   const findings = stored.findings.map(({ id, rule, severity, verdict, title, tsUs, witnessSeqs, body }): Finding => ({
@@ -29,7 +30,7 @@ export function readFindings(db: IncidentDb, idx: TimelineIndex): { findings: Fi
     title,
     tsUs,
     body: withBoundedWitness(body as Finding["body"]),
-    placed: placeEvents(idx, witnessSeqs),
+    placed: idx === null ? [] : placeEvents(idx, witnessSeqs),
   }));
   findings.sort(
     (a, b) =>

@@ -27,6 +27,8 @@ export const IncidentRecord = z.object({
   error: z.string().optional(),
   /** Where a running job stands (pipeline.ts JobProgress). */
   progress: z.object({ phase: z.string(), step: z.string(), percent: z.number().nullable() }).optional().catch(undefined),
+  /** The running job has stored its findings and suspects (the timeline may not be indexed yet); false from the job's start until then. */
+  findingsReady: z.boolean().optional(),
   inputBytes: z.number(),
   inputFiles: z.number(),
   /** A fingerprint of the inputs an incident was built from (the demo skips rebuilding an unchanged one). */

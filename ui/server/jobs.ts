@@ -88,9 +88,19 @@ export class JobQueue {
       });
   }
 
+  /** The list shows the top suspect, and the page the findings, while the timeline is indexed. */
+  private findingsStored(id: string): void {
+    try {
+      this.registry.update(id, { findingsReady: true, summary: summarize(this.registry.dbPathOf(id)) });
+    } catch (err) {
+      // Only the early view is lost: the job goes on, and its end sets the summary again.
+      this.log(`incident ${id}: the findings stored could not be read yet: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   private run(id: string): Promise<void> {
     const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), name: this.registry.get(id)!.name };
-    this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", step: "starting", percent: 0 } });
+    this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", step: "starting", percent: 0 }, findingsReady: false });
     return new Promise((resolve, reject) => {
       const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });
       this.child = child;
@@ -106,6 +116,8 @@ export class JobQueue {
           // Within a phase the figure never goes back (a step may report the same point twice).
           const percent = before?.phase === msg.progress.phase && msg.progress.percent !== null ? Math.max(before.percent ?? 0, msg.progress.percent) : msg.progress.percent;
           this.registry.update(id, { status, progress: { ...msg.progress, percent } }, { persist: false });
+        } else if (msg.type === "analyzed") {
+          this.findingsStored(id);
         } else if (msg.type === "done") {
           settled = true;
           try {

@@ -1,7 +1,9 @@
 // What happens to an uploaded incident in the background: ingest every file
-// of its input folder, derive what readers read (derive.ts: signs, snapshots,
-// the timeline), then analyze (the derive step's replay + rules) and store
-// the findings.
+// of its input folder, derive what readers read (derive.ts: signs and
+// snapshots), analyze (the derive step's replay + rules) and store the
+// findings — the job says so ("analyzed"), and the page shows the suspects
+// from then on — and last index the timeline, the step that grows most with
+// the incident's size (docs/usage.md "While an incident is analyzed").
 // Runs in a child process (pipeline-main.ts) whose working directory is the
 // input folder, so sources are named by their path inside the upload
 // ("p0/prefill-tp0.log"), which is also where host and role are read from.
@@ -11,7 +13,7 @@ import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { InputError } from "../../ingest/inputs/pathIdentity.js";
 import { openIncident } from "../../store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
-import { deriveIncident } from "./derive.js";
+import { deriveReplay, deriveTimeline } from "./derive.js";
 
 export interface PipelineInput {
   /** Absolute path of the incident database. */
@@ -46,6 +48,8 @@ export function ingestProgress(p: IngestProgress): JobProgress {
 
 export type PipelineMessage =
   | { type: "progress"; progress: JobProgress }
+  /** The findings and suspects are stored; the timeline is not indexed yet. */
+  | { type: "analyzed" }
   | { type: "done"; warnings: string[] }
   | { type: "error"; message: string };
 
@@ -63,12 +67,15 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   if (summary.eventsTotal === 0) {
     throw new Error(`no events could be read from the upload${warnings.length ? ` (${warnings.join("; ")})` : ""}`);
   }
-  report({ type: "progress", progress: { phase: "analyze", step: "replaying and indexing the timeline", percent: null } });
+  report({ type: "progress", progress: { phase: "analyze", step: "replaying", percent: null } });
   const db = openIncident(input.dbPath);
   try {
-    const replayed = deriveIncident(db);
+    const replayed = deriveReplay(db);
     report({ type: "progress", progress: { phase: "analyze", step: "checking", percent: null } });
     storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath), ...(replayed && { replayed }) }));
+    report({ type: "analyzed" });
+    report({ type: "progress", progress: { phase: "analyze", step: "indexing the timeline", percent: null } });
+    deriveTimeline(db, replayed);
   } finally {
     db.close();
   }

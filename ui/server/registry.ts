@@ -170,6 +170,21 @@ export class Registry {
   }
 
   /**
+   * A read on a connection of its own while the incident's job still writes
+   * (WAL: it sees what the job has committed), closed after the read, so no
+   * connection or index of a half-derived file is kept for the ready incident.
+   */
+  withEarlyReader<T>(id: string, read: (db: IncidentDb) => T): T {
+    if (this.closed) throw new Error("the server is shutting down");
+    const db = openIncident(this.dbPathOf(id), { readonly: true });
+    try {
+      return read(db);
+    } finally {
+      db.close();
+    }
+  }
+
+  /**
    * The incident's timeline index: read from the incident file, where the
    * derive step stored it for the current events; built in memory, and not
    * stored, when the file holds none for them.

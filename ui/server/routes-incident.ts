@@ -143,9 +143,16 @@ export function incidentRoutes(registry: Registry): Router {
     res.json({ from: q.from, text: ev.text.slice(q.from, q.from + Math.min(q.length, MAX_SLICE)), textLength: ev.text.length });
   });
 
+  // Also while the job indexes the timeline, once it has stored the findings: the page shows the suspects first.
   router.get("/incidents/:id/findings", async (req, res) => {
-    const id = readyIncident(req);
-    res.json(readFindings(registry.db(id), await registry.timeline(id)));
+    const { id } = parseOr400(IncidentParams, req.params, "incident id");
+    const record = registry.get(id);
+    if (record?.status === "analyzing" && record.findingsReady) {
+      res.json(registry.withEarlyReader(id, (db) => readFindings(db, null)));
+      return;
+    }
+    const ready = readyIncident(req);
+    res.json(readFindings(registry.db(ready), await registry.timeline(ready)));
   });
 
   router.get("/incidents/:id/flow", async (req, res) => {

@@ -14,7 +14,8 @@ function route(): void {
   const view = readUrl();
   if (view.incident) {
     const incident = view.incident;
-    const open = (): Promise<void> => openIncident(root, { ...view, incident });
+    // The view as the address bar says when the incident opens: the waiting page writes what was picked there.
+    const open = (): Promise<void> => openIncident(root, { ...readUrl(), incident });
     whenReady(root, incident, open).catch((err: Error) => {
       root.replaceChildren(h("main", { class: "incident-list" }, h("p", { class: "error" }, `Could not open '${incident}': ${err.message}`), h("a", { href: "./" }, "← incidents")));
     });
