@@ -18,7 +18,7 @@ import { benchOutDir, healthyIncidentDb } from "./healthyIncident.js";
 import { openIncident } from "../store/db.js";
 import { eventCount } from "../store/read/incident.js";
 import { timeBounds } from "../store/read/seqs.js";
-import { deriveIncident } from "../ui/server/derive.js";
+import { deriveIncident } from "../analyzer/derive.js";
 
 const TARGET = 6_000_000;
 const ROUNDS = 3;

@@ -1,4 +1,4 @@
-// The derive step's writes (ui/server/derive.ts): the model snapshots and the
+// The derive step's writes (analyzer/derive.ts): the model snapshots and the
 // web UI's timeline columns, each replaced as a whole (store/read/derived.ts
 // reads them back).
 

@@ -1,6 +1,6 @@
 // The timeline index kept in the incident file, through the store's timeline
 // columns (store/read/derived.ts, store/writeDerived.ts): built once from the
-// events by the derive step after ingest (ui/server/derive.ts), then read back
+// events by the derive step after ingest (analyzer/derive.ts), then read back
 // without a scan of the events.
 
 import { eventsFingerprint } from "../replay/fingerprint.js";

@@ -22,7 +22,7 @@ import { ROLES, type Role } from "../../domain/vocabulary.js";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import type { ReplaySummary } from "../../analyzer/replay/replay.js";
-import { deriveIncident } from "../../ui/server/derive.js";
+import { deriveIncident } from "../../analyzer/derive.js";
 import { listSources } from "../../store/read/sources.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
@@ -138,7 +138,7 @@ export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: type
   return { path: db, replayed: deriveFile(db, progress) };
 }
 
-/** The derive step on the incident at `path` (ui/server/derive.ts). */
+/** The derive step on the incident at `path` (analyzer/derive.ts). */
 export function deriveFile(path: string, progress: typeof showProgress | undefined): ReplaySummary | undefined {
   const db = openIncident(path);
   try {

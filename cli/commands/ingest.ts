@@ -1,7 +1,7 @@
 // `kvrewind ingest <paths...> --db incident.db [--host H --role R] [--tz ZONE] [--append] [--json] [--verbose]`
 // `kvrewind ingest --prometheus URL --from T --to T [--match SELECTOR]… --db incident.db`
 // Files, directories, .gz and .tar.gz bundles → one ordered incident database,
-// then the derive step (ui/server/derive.ts) so that readers only read.
+// then the derive step (analyzer/derive.ts) so that readers only read.
 // Progress (bytes and lines per second) on stderr when it is a terminal; quiet
 // when piped or with --json. The summary fits a screen: totals, what was not
 // understood, refused and skipped inputs (cli/commands/ingestSummary.ts);

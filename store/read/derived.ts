@@ -1,5 +1,5 @@
 // What the derive step stored for readers (store/writeDerived.ts writes it;
-// ui/server/derive.ts decides when): the model snapshots for time travel
+// analyzer/derive.ts decides when): the model snapshots for time travel
 // (analyzer/replay/snapshots.ts says what they hold and when they are
 // valid) and the web UI's timeline columns (analyzer/timeline/timelineStore.ts says
 // what they mean). The timeline columns belong to the events of one

@@ -17,7 +17,7 @@ import { stateAt } from "../../analyzer/replay/timeTravel.js";
 import { ingest } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import { iterateEvents } from "../../store/read/events.js";
-import { deriveIncident } from "../../ui/server/derive.js";
+import { deriveIncident } from "../../analyzer/derive.js";
 import { fixtureInputs, ingestedCopy, REPO_ROOT, type IncidentInputs } from "../sharedIncident.js";
 import { scratchDir } from "../scratchDir.js";
 

@@ -17,7 +17,7 @@ import { positionOfSeq, type TimelineIndex } from "../../analyzer/timeline/timel
 import { storedTimelineIndex } from "../../analyzer/timeline/timelineStore.js";
 import { openIncident } from "../../store/db.js";
 import { roomsWithPrefix } from "../../store/read/search.js";
-import { deriveIncident } from "../../ui/server/derive.js";
+import { deriveIncident } from "../../analyzer/derive.js";
 import { queryWindow } from "../../ui/server/window-query.js";
 import { fixtureInputs, incidentCopy, type IncidentInputs } from "../sharedIncident.js";
 import { checkTrace, eventsOf, trackNames, type TraceFile } from "./traceEventFormat.js";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { IncidentWriter } from "../../store/writer.js";
 import { TextBlockBuilder, type TextBlock } from "../../store/eventText.js";
 import { TelemetryKind } from "../../domain/kinds.js";
-import { deriveIncident } from "../../ui/server/derive.js";
+import { deriveIncident } from "../../analyzer/derive.js";
 import { openIncident } from "../../store/db.js";
 import type { IncidentRecord } from "../../ui/server/incidentRecord.js";
 

@@ -1,5 +1,5 @@
 // What happens to an uploaded incident in the background: ingest every file
-// of its input folder, derive what readers read (derive.ts: signs and
+// of its input folder, derive what readers read (analyzer/derive.ts: signs and
 // snapshots), analyze (the derive step's replay + rules) and store the
 // findings — the job says so ("analyzed"), and the page shows the suspects
 // from then on — and last index the timeline, the step that grows most with
@@ -13,7 +13,7 @@ import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { InputError } from "../../ingest/inputs/pathIdentity.js";
 import { openIncident } from "../../store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
-import { deriveReplay, deriveTimeline } from "./derive.js";
+import { deriveReplay, deriveTimeline } from "../../analyzer/derive.js";
 
 export interface PipelineInput {
   /** Absolute path of the incident database. */

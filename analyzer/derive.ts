@@ -13,15 +13,15 @@
 // upload pipeline can analyze and store the findings between them: the
 // suspects are shown while the timeline is still being indexed.
 
-import type { IncidentDb } from "../../store/db.js";
-import { storedSignsCurrent, storeProfileSigns } from "../../analyzer/replay/derivedSigns.js";
-import { eventsFingerprint } from "../../analyzer/replay/fingerprint.js";
-import { modelOptions } from "../../analyzer/replay/modelOptions.js";
-import { storedGaugesCurrent, storeQueueGauges } from "../../analyzer/replay/queueGauges.js";
-import { selectProfile } from "../../analyzer/replay/profileSelection.js";
-import { replayIncident, type ReplaySummary } from "../../analyzer/replay/replay.js";
-import { SnapshotSet } from "../../analyzer/replay/snapshots.js";
-import { storeTimelineIndex, timelineIsCurrent } from "../../analyzer/timeline/timelineStore.js";
+import type { IncidentDb } from "../store/db.js";
+import { storedSignsCurrent, storeProfileSigns } from "./replay/derivedSigns.js";
+import { eventsFingerprint } from "./replay/fingerprint.js";
+import { modelOptions } from "./replay/modelOptions.js";
+import { storedGaugesCurrent, storeQueueGauges } from "./replay/queueGauges.js";
+import { selectProfile } from "./replay/profileSelection.js";
+import { replayIncident, type ReplaySummary } from "./replay/replay.js";
+import { SnapshotSet } from "./replay/snapshots.js";
+import { storeTimelineIndex, timelineIsCurrent } from "./timeline/timelineStore.js";
 
 export interface DeriveOptions {
   /** The replay's progress now and then: events done of the total. */
