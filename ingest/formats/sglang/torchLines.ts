@@ -76,8 +76,8 @@ const GLOG_INSIDE = /[\s(:,;]([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1
 /**
  * Where a glog / absl record starts inside a line another writer left unfinished, or -1. Two writers on
  * one terminal interleave: nixlbench's `NIXL: createBackend failed! (Error code: ` was still open when
- * absl wrote `E0421 11:56:59.776371  709103 nixl_agent.cpp:322] createBackend: …` (glog writes a record
- * in one `write`, google/glog src/logging.cc LogDestination::LogToStderr; ai-dynamo/nixl#1561).
+ * absl wrote `E0421 11:56:59.776371  709103 nixl_agent.cpp:322] createBackend: …` on it (ai-dynamo/nixl#1561);
+ * absl writes each record whole, in one `fwrite` (abseil-cpp absl/log/internal/globals.cc WriteToStderr).
  */
 export function glogStartInside(line: string): number {
   GLOG_INSIDE.lastIndex = 1;
