@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import type { ParsedEvent } from "../../domain/event.js";
 import { LogKind } from "../../domain/kinds.js";
 import { parseEngineMessage } from "../../ingest/formats/messages/engineMessage.js";
-import { MOONCAKE_ROWS, NIXL_ROWS, PRINTED_ROWS, TORCH_ROWS, UCX_ROWS } from "./conformance/engines.js";
+import { MOONCAKE_ROWS, NCCL_ROWS, NIXL_ROWS, PRINTED_ROWS, TORCH_ROWS, UCX_ROWS } from "./conformance/engines.js";
 import { rowLine, type EngineConformanceRow, type Expected, type SglangConformanceRow } from "./conformance/row.js";
 import { messageStart } from "../../ingest/formats/templates/check.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
@@ -23,7 +23,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...PRINTED_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -88,6 +88,18 @@ for (const row of ENGINE_ROWS) {
     assert.equal(events[1].text, line);
     // glog and absl lines carry a time of day, UCX lines a unix time: none is inferred.
     assert.notEqual(events[1].tsInferred, true, `${row.template}: its own time`);
+  });
+}
+
+// NCCL's lines through the log parser after a dated SGLang line: their prefix carries no time of its own.
+for (const row of NCCL_ROWS) {
+  test(`NCCL, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
+    const line = rowLine(row);
+    const { events, issues } = parseLines([DATED, line]);
+    assert.deepEqual(issues, [], row.template);
+    assert.equal(events.length, 2, `${row.template}: two events`);
+    check(events[1], row.expect, row.template);
+    assert.equal(events[1].text, line);
   });
 }
 

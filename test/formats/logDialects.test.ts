@@ -164,6 +164,50 @@ test("NCCL lines: no time of their own (placed between their dated neighbours), 
   assert.deepEqual(events[2]!.attrs, { ncclLevel: "WARN", ncclHost: "gpu-node-3", cudaDev: 3 });
 });
 
+test("NCCL lines whose host, pid and tid a user replaced with placeholders are still NCCL's; its IB completion error is a failure", () => {
+  // sgl-project/sglang#4857, as pasted (the lines end in two spaces; the GIDs the WARN printed wrapped onto a line of their own).
+  const lines = [
+    "[Node-A]:[PID]:[Thread] [0] NCCL WARN NET/IB : Got completion from peer [PRIVATE_IP] with error 12, opcode 0, len 0, vendor err 129 (Recv)  ",
+    "localGid ::ffff:[MASKED_IP] remoteGid ::ffff:[MASKED_IP]  ",
+    "",
+    "[Node-A]:[PID]:[Thread] [0] NCCL INFO transport/net.cc:1302 -> 6  ",
+    "[Node-A]:[PID]:[Thread] [0] NCCL INFO proxy.cc:698 -> 6  ",
+  ];
+  const { events } = parseLines(lines);
+  const nccl = events.filter((e) => e.attrs?.ncclHost !== undefined);
+  assert.deepEqual(
+    nccl.map((e) => [e.line, e.kind, e.attrs?.ncclLevel, e.attrs?.ncclHost]),
+    [
+      [1, LogKind.error, "WARN", "[Node-A]"],
+      [4, LogKind.message, "INFO", "[Node-A]"],
+      [5, LogKind.message, "INFO", "[Node-A]"],
+    ],
+  );
+  assert.deepEqual(
+    [nccl[0]!.attrs?.peer, nccl[0]!.attrs?.wcStatus, nccl[0]!.attrs?.vendorErr, nccl[0]!.attrs?.failureClass],
+    ["[PRIVATE_IP]", 12, 129, "nccl"],
+  );
+  // Words that only look like a prefix stay someone else's.
+  assert.equal(parseLines(["see a:b:c [0] NCCL WARN x"]).events[0]!.attrs?.ncclHost, undefined);
+});
+
+test("an absl / glog record that starts inside another writer's unfinished line is read as that record", () => {
+  // ai-dynamo/nixl#1561: nixlbench's own output and absl's lines interleaved on one terminal.
+  const lines = [
+    "E0421 11:56:59.775353  709103 nixl_agent.cpp:322] createBackend: unsupported backend 'UCX'",
+    "NIXL: createBackend failed! (Error code: E0421 11:56:59.776371  709103 nixl_agent.cpp:322] createBackend: unsupported backend 'UCX'",
+    "Init nixl worker, dev all rank 1, type target, hostname S-5126GS-TNRT2",
+  ];
+  const { events } = parseLines(lines, { dating: hints() });
+  assert.equal(events[1]!.kind, events[0]!.kind);
+  assert.notEqual(events[1]!.kind, LogKind.unparsed);
+  assert.equal(events[1]!.tsUs - events[0]!.tsUs, 1018);
+  assert.equal(events[1]!.text, lines[1]);
+  // A line in no dialect whose words merely hold a letter and digits stays as it was.
+  assert.equal(events[2]!.kind, LogKind.unparsed);
+  assert.equal(parseLines(["node E0421 is down: 11:56:59 12 a.cc:3] x"]).events[0]!.kind, LogKind.unparsed);
+});
+
 test("Python logging defaults and ISO-dated lines of other loggers are records of their own; their messages are still read", () => {
   const lines = [
     "WARNING:root:Warning: FlashInfer is not installed, falling back to triton",

@@ -20,7 +20,7 @@ import type { LineParser, ParseContext, TimeTally } from "../format.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
-import { looksLikeTorchLine, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
+import { glogStartInside, looksLikeTorchLine, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
@@ -184,14 +184,18 @@ export class LogParser implements LineParser {
     this.records.open(ev, RecordTime.own, null, l.inner, how);
   }
 
-  /** torch c10 / glog / absl: `[rank3]:[E820 10:30:02.408 …] …`, `E0611 14:03:07.554102 88213 file.cc:305] …`. */
-  private torchLine(l: Line): boolean {
-    const torch = readTorchLine(l.inner);
+  /**
+   * torch c10 / glog / absl: `[rank3]:[E820 10:30:02.408 …] …`, `E0611 14:03:07.554102 88213 file.cc:305] …`;
+   * `from` where its header starts when another writer's unfinished text comes before it on the line.
+   */
+  private torchLine(l: Line, from = 0): boolean {
+    const torch = readTorchLine(from === 0 ? l.inner : l.inner.substring(from));
     if (torch === null) return false;
-    const how: RecordHead = { dialect: "glog", level: levelOfWord(torch.level), msgStart: torch.msgStart, source: torch.source };
+    const msgStart = from + torch.msgStart;
+    const how: RecordHead = { dialect: "glog", level: levelOfWord(torch.level), msgStart, source: torch.source };
     if (this.relogged(l, how)) return true;
     const ev = this.newEvent(l);
-    this.messages(ENGINE_MESSAGES, l, torch.msgStart, ev);
+    this.messages(ENGINE_MESSAGES, l, msgStart, ev);
     if (torch.globalRank !== undefined) (ev.attrs ??= {}).globalRank = torch.globalRank;
     const stamp = torch.stamp;
     if (stamp === undefined) return this.openTimed(ev, l, -1, how), true;
@@ -326,6 +330,8 @@ export class LogParser implements LineParser {
 
   /** A line in no dialect that continues nothing: a record of its own (a `print`, a warning, a progress bar). */
   private plain(l: Line): void {
+    const glogAt = glogStartInside(l.inner);
+    if (glogAt > 0 && this.torchLine(l, glogAt)) return;
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, 0, ev);
     const level = BARE_LEVEL.exec(l.inner);

@@ -79,20 +79,27 @@ export function readKernelHead(line: string, tzOffsetMinutes: number): KernelHea
 
 export interface NcclHead {
   ncclHost: string;
-  pid: number;
+  /** Absent when the paste holds a placeholder in its place (`[PID]`). */
+  pid?: number;
   cudaDev: number;
   level: string;
   msgStart: number;
 }
 
-const NCCL = /^([\w.-]+):(\d+):(\d+) \[(\d+)\] (?:[\w/.-]+:\d+ )?NCCL (INFO|WARN|ERROR|TRACE|ABORT) /;
+// NCCL's prefix, `%s:%d:%d [%d] ` then `%s:%d ` (file:line) for WARN and TRACE (NVIDIA/nccl src/debug.cc
+// ncclDebugLog). Host, pid and tid are taken as the paste holds them: a user who redacts a log replaces
+// them with placeholders (`[Node-A]:[PID]:[Thread] [0] NCCL WARN …`, sgl-project/sglang#4857), and the
+// device bracket and the `NCCL LEVEL` words still say whose line it is.
+const NCCL = /^([^\s:]+):([^\s:]+):([^\s:]+) \[(\d+)\] (?:[\w/.-]+:\d+ )?NCCL (INFO|WARN|ERROR|TRACE|ABORT) /;
 
 /** `gpu-node-3:2215:2301 [3] NCCL INFO …` (NCCL_DEBUG); the bracket holds the CUDA device. */
 export function readNcclHead(line: string): NcclHead | null {
   if (line.indexOf(" NCCL ") < 0) return null;
   const m = NCCL.exec(line);
   if (!m) return null;
-  return { ncclHost: m[1]!, pid: Number(m[2]), cudaDev: Number(m[4]), level: m[5]!, msgStart: m[0].length };
+  const head: NcclHead = { ncclHost: m[1]!, cudaDev: Number(m[4]), level: m[5]!, msgStart: m[0].length };
+  if (/^\d+$/.test(m[2]!)) head.pid = Number(m[2]);
+  return head;
 }
 
 export interface UcxHead {

@@ -70,6 +70,21 @@ export function readTorchLine(line: string): TorchLine | null {
   return out;
 }
 
+/** A glog / absl header anywhere in a line, after a character that cannot end a word of it. */
+const GLOG_INSIDE = /[\s(:,;]([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ([\w.]+:\d+)\] /g;
+
+/**
+ * Where a glog / absl record starts inside a line another writer left unfinished, or -1. Two writers on
+ * one terminal interleave: nixlbench's `NIXL: createBackend failed! (Error code: ` was still open when
+ * absl wrote `E0421 11:56:59.776371  709103 nixl_agent.cpp:322] createBackend: …` on it (ai-dynamo/nixl#1561);
+ * absl writes each record whole, in one `fwrite` (abseil-cpp absl/log/internal/globals.cc WriteToStderr).
+ */
+export function glogStartInside(line: string): number {
+  GLOG_INSIDE.lastIndex = 1;
+  const m = GLOG_INSIDE.exec(line);
+  return m === null ? -1 : m.index + 1;
+}
+
 /** The gloo form, read from an exception message: `{timeoutMs, op}` or null. */
 export function glooTimeout(message: string): { timeoutMs: number; op: string } | null {
   const m = GLOO_TIMEOUT.exec(message);

@@ -10,6 +10,7 @@ import { TemplateMatcher } from "./match.js";
 import { MOONCAKE_INTEGRATION } from "./mooncakeIntegration.js";
 import { MOONCAKE_STORE } from "./mooncakeStore.js";
 import { MOONCAKE_TRANSFER_ENGINE } from "./mooncakeTransferEngine.js";
+import { NCCL } from "./nccl.js";
 import { NIXL_AGENT } from "./nixlAgent.js";
 import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
 import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
@@ -35,6 +36,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   NIXL_AGENT,
   UCX,
   TORCH_C10D,
+  NCCL,
   DYNAMO_RUNTIME,
 ];
 

@@ -129,6 +129,19 @@ export const TORCH_ROWS: EngineConformanceRow[] = [
   },
 ];
 
+/** NCCL's warnings, under NCCL's own prefix (no time: placed between dated neighbours). */
+export const NCCL_ROWS: EngineConformanceRow[] = [
+  {
+    template: "nccl.ib_completion_error",
+    expect: { kind: LogKind.error, attrs: { error: "NCCL InfiniBand work completion failed", peer: "[PRIVATE_IP]", wcStatus: 12, vendorErr: 129, failureClass: "nccl" } },
+  },
+  {
+    template: "nccl.ib_completion_error",
+    sample: 1,
+    expect: { kind: LogKind.error, attrs: { peer: "10.46.70.21<50854>", wcStatus: 5, vendorErr: 249, failureClass: "nccl", ncclLevel: "WARN", ncclHost: "atl1g3r4u9gpu", cudaDev: 5 } },
+  },
+];
+
 /** Lines with no logger prefix, an engine's tool `print`ing them (level `stdout`) or a user pasting the message alone: read by the log parser as a line of a rank's file. */
 export const PRINTED_ROWS: EngineConformanceRow[] = [
   // Mooncake's glog message, pasted without its prefix (kvcache-ai/Mooncake#180).
