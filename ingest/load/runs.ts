@@ -40,6 +40,7 @@ const PROGRESS_ROWS = 1 << 16;
 export function mergeRuns(runs: readonly Run[], offsets: Record<string, number>, sink: RowSink, onProgress: (rows: number) => void): RunSpan[] {
   const cursors = runs.map((r) => new RunCursor(r, offsets, sink));
   const heap = new MergeHeap<RunCursor>((c) => c);
+  onProgress(0);
   for (const c of cursors) if (c.advance()) heap.push(c);
   let rows = 0;
   while (heap.size > 0) {

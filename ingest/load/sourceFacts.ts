@@ -4,7 +4,7 @@
 // spans (ingest/sources/dateSpan.ts) and its clock anchors (ingest/sources/clock.ts).
 // The parse runs before the source's identity is decided (that needs every
 // source: ingest/pipeline.ts), so its events carry only what their own lines
-// say; store/runs.ts gives the rows the source's identity afterwards.
+// say; ingest/load/runs.ts gives the rows the source's identity afterwards.
 
 import { createHash, type Hash } from "node:crypto";
 import type { ParsedEvent } from "../../domain/event.js";

@@ -37,7 +37,7 @@ export interface SourceIdentity {
 /**
  * The rank a log's parse gives the records whose lines name none
  * (ParseContext.rank), both dp and tp: the source's rank is decided after its
- * parse (ingest/pipeline.ts), and store/runs.ts puts it in their place.
+ * parse (ingest/pipeline.ts), and ingest/load/runs.ts puts it in their place.
  */
 export const SOURCE_RANK = -1;
 
