@@ -11,7 +11,7 @@ import { timeOriginOf } from "../formats/log/logParser.js";
 import type { TimeTally } from "../formats/format.js";
 import { MAX_KEPT_ERRORS, type LoadedStats, type LoadSource, type ParsedSource } from "./loadStream.js";
 import { combineFacts } from "./sourceFacts.js";
-import type { RowBatch } from "../../store/rows.js";
+import { packBatch, type PackedBatch, type RowBatch } from "../../store/rows.js";
 import type { PartJob, PartResult } from "./seamGate.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
 
@@ -80,7 +80,7 @@ export function planLoad(sources: readonly LoadSource[], workers: number, opts: 
 
 /** The rows of one cut source, put back in file order as its parts' batches come, with its statistics and facts. */
 export class PartChain {
-  private readonly byPart: RowBatch[][];
+  private readonly byPart: PackedBatch[][];
   private readonly results: PartResult[] = [];
 
   constructor(readonly split: SplitSource) {
@@ -88,7 +88,7 @@ export class PartChain {
   }
 
   rows(part: number, batch: RowBatch): void {
-    this.byPart[part]!.push(batch);
+    this.byPart[part]!.push(packBatch(batch));
   }
 
   partDone(result: PartResult): void {

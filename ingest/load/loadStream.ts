@@ -18,7 +18,7 @@ import { FactsReader, type SourceFacts } from "./sourceFacts.js";
 import { SOURCE_RANK, neutralRankKey } from "../sources/sourceIdentity.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../inputs/lines.js";
 import { Admit, SeamGate, type PartResult, type SourcePart } from "./seamGate.js";
-import { RowBatchBuilder, type RowBatch } from "../../store/rows.js";
+import { RowBatchBuilder, type PackedBatch, type RowBatch } from "../../store/rows.js";
 import { TextBlockBuilder } from "../../store/eventText.js";
 import type { SourceStats } from "../../store/read/sources.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
@@ -48,11 +48,11 @@ export interface LoadedStats extends SourceStats {
   sourceId: number;
 }
 
-/** A parsed source: its rows in file order, its statistics and its facts. */
+/** A parsed source: its rows in file order (packed while they wait for the merge), its statistics and its facts. */
 export interface ParsedSource {
   stats: LoadedStats;
   facts: SourceFacts;
-  batches: RowBatch[];
+  batches: PackedBatch[];
 }
 
 export interface LoadProgress {

@@ -12,13 +12,13 @@
 
 import type { FormatName } from "../formats/format.js";
 import { isLogFormat, prefersSourceHost } from "../formats/index.js";
-import { NUMBER_WIDTH, STRING_WIDTH, TS_TIMELESS, type RowBatch, type RowSink } from "../../store/rows.js";
+import { NUMBER_WIDTH, STRING_WIDTH, TS_TIMELESS, unpackBatch, type PackedBatch, type RowBatch, type RowSink } from "../../store/rows.js";
 import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";
 import { SOURCE_RANK, type SourceIdentity } from "../sources/sourceIdentity.js";
 
 /** A parsed source's run and what was decided of the source after its parse. */
 export interface Run {
-  batches: RowBatch[];
+  batches: PackedBatch[];
   format: FormatName;
   /** The source's id in the incident. */
   sourceId: number;
@@ -70,7 +70,7 @@ class RunCursor implements MergeKey {
   batch!: RowBatch;
   row = -1;
   private next = 0;
-  private readonly batches: (RowBatch | undefined)[];
+  private readonly batches: (PackedBatch | undefined)[];
   private readonly ownHost: string | null;
   private readonly ownOffset: number;
   private readonly hostFirst: boolean;
@@ -91,10 +91,11 @@ class RunCursor implements MergeKey {
 
   advance(): boolean {
     while (++this.row >= (this.batch?.length ?? 0)) {
-      const batch = this.batches[this.next];
-      if (batch === undefined) return false;
+      const packed = this.batches[this.next];
+      if (packed === undefined) return false;
       // Dropped once taken: a run's memory goes as the merge passes it.
       this.batches[this.next++] = undefined;
+      const batch = unpackBatch(packed);
       this.complete(batch);
       this.batch = batch;
       this.row = -1;

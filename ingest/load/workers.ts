@@ -1,7 +1,8 @@
 // The main-thread side of the parse: the sources parsed on load workers (or
 // on this thread for a small input), each into a run of row batches in file
-// order kept here with its statistics and facts until every source is
-// parsed; the runs are merged into the global order after (ingest/load/runs.ts).
+// order kept here, packed (store/rows.ts packBatch), with its statistics and
+// facts until every source is parsed; the runs are merged into the global
+// order after (ingest/load/runs.ts).
 
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -9,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { SourceRows, type LoadProgress, type LoadSource, type ParsedSource } from "./loadStream.js";
 import { DEFAULT_SPLIT, PartChain, planLoad, type SplitOptions } from "./loadPlan.js";
-import type { RowBatch } from "../../store/rows.js";
+import { packBatch, type PackedBatch, type RowBatch } from "../../store/rows.js";
 import type { PartResult } from "./seamGate.js";
 import type { WorkerData } from "./worker.js";
 import { READ_BYTES } from "../inputs/lines.js";
@@ -40,10 +41,10 @@ function parseInThread(sources: readonly LoadSource[], onProgress: (progress: Lo
   const done = { bytes: 0, lines: 0 };
   return sources.map((source) => {
     const rows = new SourceRows(source, BATCH_ROWS, READ_BYTES);
-    const batches: RowBatch[] = [];
+    const batches: PackedBatch[] = [];
     for (let last = false; !last; ) {
       const out = rows.next();
-      batches.push(out.batch);
+      batches.push(packBatch(out.batch));
       last = out.last;
       const p = rows.progress();
       onProgress({ bytes: done.bytes + p.bytes, lines: done.lines + p.lines });
@@ -87,7 +88,7 @@ export async function runParse(
   if (plan.split.length === 0 && sources.length < wanted) plan = planLoad(sources, Math.max(1, sources.length), split);
   const chains = plan.split.map((s) => new PartChain(s));
   const hashes = Promise.all(plan.split.map((s) => hashFile(s.source.plainPath, s.source.bytes)));
-  const runs = new Map<number, RowBatch[]>();
+  const runs = new Map<number, PackedBatch[]>();
   const whole = new Map<number, Omit<ParsedSource, "batches">>();
   const progress = plan.shares.map(() => ({ bytes: 0, lines: 0 }));
   const threads = plan.shares.map((share, w) => {
@@ -118,7 +119,7 @@ export async function runParse(
       worker.on("message", (msg: WorkerMessage) => {
         if (settled) return;
         if (msg.type === "rows") {
-          (runs.get(msg.sourceId) ?? runs.set(msg.sourceId, []).get(msg.sourceId)!).push(msg.batch);
+          (runs.get(msg.sourceId) ?? runs.set(msg.sourceId, []).get(msg.sourceId)!).push(packBatch(msg.batch));
           rows(w, msg.progress);
         } else if (msg.type === "source-done") {
           whole.set(msg.sourceId, { stats: msg.stats, facts: msg.facts });

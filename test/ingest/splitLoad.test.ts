@@ -17,7 +17,7 @@ import { formatByName } from "../../ingest/formats/index.js";
 import { parseTimeZone } from "../../ingest/inputs/pathIdentity.js";
 import { planLoad, type SplitOptions } from "../../ingest/load/loadPlan.js";
 import type { LoadSource, ParsedSource } from "../../ingest/load/loadStream.js";
-import { NUMBER_WIDTH, STRING_WIDTH, type RowBatch } from "../../store/rows.js";
+import { NUMBER_WIDTH, STRING_WIDTH, unpackBatch, type RowBatch } from "../../store/rows.js";
 import { TAG_JSON, TAG_STRING } from "../../store/blocks/attrsCodec.js";
 import { sniffSource } from "../../ingest/inputs/sniff.js";
 import { ingest } from "../../ingest/pipeline.js";
@@ -108,7 +108,7 @@ async function load(sources: LoadSource[], workers: number | undefined, split?: 
   };
   const parsed = await runParse(sources, () => {}, workers, split);
   const rows = parsed.map((p) =>
-    p.batches.flatMap((batch) => {
+    p.batches.map(unpackBatch).flatMap((batch) => {
       addTexts(batch.texts);
       return Array.from({ length: batch.length }, (_, i) => row(batch, i));
     }),
