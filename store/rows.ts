@@ -1,8 +1,10 @@
 // The rows that travel from the parse workers to the store writer: the values
-// of `events` rows, packed column-wise into a RowBatch whose buffers are
-// transferred between threads (not cloned). Structured cloning of plain
-// arrays of mixed values cost both threads more than the parse itself; a
-// batch is a few typed arrays, a short list of distinct strings and the attrs.
+// of `events` rows, packed column-wise into a RowBatch, which travels packed
+// into one buffer transferred between threads (not cloned): structured
+// cloning of plain arrays of mixed values cost both threads more than the
+// parse itself, and a batch waits packed for the merge anyway
+// (ingest/load/workers.ts). A batch is a few typed arrays, a short list of
+// distinct strings and the attrs.
 // `seq` is not sent: rows arrive in the global order and take consecutive
 // rowids. The raw text of the events travels beside them as text blocks
 // (store/eventText.ts).
@@ -46,10 +48,9 @@ export interface RowBatch {
   texts: TextBlock[];
 }
 
-/** The buffers a batch transfers to another thread. */
-export function transferList(batch: RowBatch): ArrayBuffer[] {
-  const a = batch.attrs;
-  const list = [batch.numbers.buffer, batch.stringRefs.buffer, a.shape.buffer, a.start.buffer, a.tags.buffer, a.values.buffer] as ArrayBuffer[];
+/** The buffers a packed batch transfers to another thread (packBatch). */
+export function transferList(batch: PackedBatch): ArrayBuffer[] {
+  const list = [batch.packed.buffer] as ArrayBuffer[];
   for (const t of batch.texts) list.push(t.lines.buffer as ArrayBuffer, t.ends.buffer as ArrayBuffer, t.text.buffer as ArrayBuffer);
   return list;
 }
@@ -202,9 +203,10 @@ export interface RowSink {
 }
 
 /**
- * A batch kept while it waits for the merge (ingest/load/workers.ts keeps
- * every source's batches until all are parsed): its columns and strings in
- * one zstd frame, its text blocks (compressed already) beside.
+ * A batch as it travels from a parse worker and waits for the merge
+ * (ingest/load/workers.ts keeps every source's batches until all are
+ * parsed): its columns and strings in one zstd frame, its text blocks
+ * (compressed already) beside.
  */
 export interface PackedBatch {
   length: number;

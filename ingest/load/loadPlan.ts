@@ -11,7 +11,7 @@ import { timeOriginOf } from "../formats/log/logParser.js";
 import type { TimeTally } from "../formats/format.js";
 import { MAX_KEPT_ERRORS, type LoadedStats, type LoadSource, type ParsedSource } from "./loadStream.js";
 import { combineFacts } from "./sourceFacts.js";
-import { packBatch, type PackedBatch, type RowBatch } from "../../store/rows.js";
+import type { PackedBatch } from "../../store/rows.js";
 import type { PartJob, PartResult } from "./seamGate.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
 
@@ -87,8 +87,8 @@ export class PartChain {
     this.byPart = Array.from({ length: split.parts }, () => []);
   }
 
-  rows(part: number, batch: RowBatch): void {
-    this.byPart[part]!.push(packBatch(batch));
+  rows(part: number, batch: PackedBatch): void {
+    this.byPart[part]!.push(batch);
   }
 
   partDone(result: PartResult): void {

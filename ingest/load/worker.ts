@@ -8,7 +8,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { READ_BYTES } from "../inputs/lines.js";
 import { SourceRows, type LoadSource } from "./loadStream.js";
-import { transferList, type RowBatch } from "../../store/rows.js";
+import { packBatch, transferList, type RowBatch } from "../../store/rows.js";
 import type { PartJob } from "./seamGate.js";
 import { PartRowStream } from "./sourceParts.js";
 import { settleThenExit } from "./workerSettle.js";
@@ -35,8 +35,10 @@ try {
 }
 settleThenExit();
 
+/** Posts a message with its batch packed (store/rows.ts packBatch) as `batch`. */
 function post(msg: object, batch: RowBatch): void {
-  port.postMessage(msg, transferList(batch));
+  const packed = packBatch(batch);
+  port.postMessage({ ...msg, batch: packed }, transferList(packed));
 }
 
 function parseShare(d: WorkerData): void {

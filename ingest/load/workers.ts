@@ -1,8 +1,8 @@
 // The main-thread side of the parse: the sources parsed on load workers (or
 // on this thread for a small input), each into a run of row batches in file
-// order kept here, packed (store/rows.ts packBatch), with its statistics and
-// facts until every source is parsed; the runs are merged into the global
-// order after (ingest/load/runs.ts).
+// order, packed where they were parsed (store/rows.ts packBatch), kept here
+// with its statistics and facts until every source is parsed; the runs are
+// merged into the global order after (ingest/load/runs.ts).
 
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { SourceRows, type LoadProgress, type LoadSource, type ParsedSource } from "./loadStream.js";
 import { DEFAULT_SPLIT, PartChain, planLoad, type SplitOptions } from "./loadPlan.js";
-import { packBatch, type PackedBatch, type RowBatch } from "../../store/rows.js";
+import { packBatch, type PackedBatch } from "../../store/rows.js";
 import type { PartResult } from "./seamGate.js";
 import type { WorkerData } from "./worker.js";
 import { READ_BYTES } from "../inputs/lines.js";
@@ -21,9 +21,9 @@ const WORKER_URL = bundledEntry("worker");
 const BATCH_ROWS = 2048;
 
 type WorkerMessage =
-  | { type: "rows"; sourceId: number; batch: RowBatch; progress: LoadProgress }
+  | { type: "rows"; sourceId: number; batch: PackedBatch; progress: LoadProgress }
   | { type: "source-done"; sourceId: number; stats: ParsedSource["stats"]; facts: ParsedSource["facts"] }
-  | { type: "part-rows"; stream: number; part: number; batch: RowBatch; progress: LoadProgress }
+  | { type: "part-rows"; stream: number; part: number; batch: PackedBatch; progress: LoadProgress }
   | { type: "part-done"; stream: number; result: PartResult }
   | { type: "done" }
   | { type: "error"; message: string; stack?: string };
@@ -119,7 +119,7 @@ export async function runParse(
       worker.on("message", (msg: WorkerMessage) => {
         if (settled) return;
         if (msg.type === "rows") {
-          (runs.get(msg.sourceId) ?? runs.set(msg.sourceId, []).get(msg.sourceId)!).push(packBatch(msg.batch));
+          (runs.get(msg.sourceId) ?? runs.set(msg.sourceId, []).get(msg.sourceId)!).push(msg.batch);
           rows(w, msg.progress);
         } else if (msg.type === "source-done") {
           whole.set(msg.sourceId, { stats: msg.stats, facts: msg.facts });

@@ -80,7 +80,7 @@ function singleRank(contents: readonly ContentIdentity[]): { dp?: number; tp?: n
 
 /** A rank as a source's parse names it: its lines' role, dp, pp and tp, SOURCE_RANK where the source's rank goes. */
 export function neutralRankKey(role: Role | undefined, dp: number | undefined, pp: number | undefined, tp: number | undefined): string {
-  return [role ?? "", dp ?? "", pp ?? "", tp ?? ""].join("/");
+  return `${role ?? ""}/${dp ?? ""}/${pp ?? ""}/${tp ?? ""}`;
 }
 
 /** The rank's name (store/rows.ts rankName) once the source's role and rank are known. */
