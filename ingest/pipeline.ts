@@ -40,6 +40,7 @@ import { parseCandidates, type Candidate } from "./sources/candidates.js";
 import { rankNameOf } from "./sources/sourceIdentity.js";
 import { addAnchors, anchorBounds, anchorDomains } from "../store/anchors.js";
 import type { SourceStats } from "../store/read/sources.js";
+import type { ClockAlignment } from "../domain/clockAnchors.js";
 import { incidentExtent, type IncidentExtent } from "../store/read/incident.js";
 import { openIncident } from "../store/db.js";
 import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
@@ -176,7 +177,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const { dumps, pageFiles } = pageDumpsOf(sniffed, inputs.files, notRead);
     const candidates = sniffed.filter((c) => !pageFiles.has(c.file.displayPath));
     if (candidates.length === 0) throw new InputError(nothingReadable(opts.paths, notRead.map((n) => n.summary)));
-    return await store(opts, candidates, notRead, dumps);
+    const result = await store(opts, candidates, notRead, dumps);
+    return { ...result, incident: incidentSpan(opts.db) };
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
@@ -271,7 +273,7 @@ function summaryOf(c: Candidate, status: SourceStatus, reason?: string): SourceS
   return summary;
 }
 
-async function store(opts: IngestOptions, candidates: Candidate[], notRead: Ordered[], dumps: readonly PageDumpIndex[]): Promise<IngestSummary> {
+async function store(opts: IngestOptions, candidates: Candidate[], notRead: Ordered[], dumps: readonly PageDumpIndex[]): Promise<Omit<IngestSummary, "incident">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {
@@ -298,42 +300,55 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
     if (fresh.length === 0) {
       if (recorded > 0) writer.commit();
       else writer.rollback();
-      return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets(), sources, incident: incidentSpan(opts.db) };
+      return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets(), sources };
     }
     assertSameIncident(sameIncident, settings, spanOf(fresh), opts.append === true);
-    addAnchors(writer.db, fresh.flatMap((c) => c.parsed!.facts.anchors.map((a) => (a.domain === OWN_DOMAIN ? { ...a, domain: c.identity!.domain } : a))));
-    const stored = writer.storedSources();
-    // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align;
-    // nor is a trace file, whose spans each name their host.
-    const domains = [
-      ...stored.filter((s) => s.timed && !namesHostPerEvent(s.format)).map((s) => s.host ?? `src:${s.path}`),
-      ...fresh.filter((c) => (!isLogFormat(c.sniff.format) || c.parsed!.facts.dated !== null) && !namesHostPerEvent(c.sniff.format)).map((c) => c.identity!.domain),
-      ...anchorDomains(writer.db),
-    ];
-    const alignment = alignClocks(domains, anchorBounds(writer.db));
-    const runs = fresh.map((c) => runOf(c, writer));
-    const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
-    const rows = fresh.reduce((n, c) => n + c.parsed!.stats.events, 0);
-    const spans = mergeRuns(runs, alignment.offsetsUs, merger ?? writer, (done) => opts.onProgress?.({ phase: "store", done, total: rows, lines: 0 }));
-    if (merger) {
-      merger.finish();
-      writer.dropPreviousEvents();
-    } else {
-      writer.flushRows();
-    }
-    const pageDumps = storePageDumps(writer.db, dumps, (index) => runs[fresh.findIndex((c) => c.file.displayPath === index.displayPath)]?.sourceId);
-    fresh.forEach((c, i) => {
-      const stats = { ...c.parsed!.stats, ...spans[i]!, sourceId: runs[i]!.sourceId, ranks: [...new Set(c.parsed!.stats.ranks.map((r) => rankNameOf(r, c.identity!)))].sort() };
-      finishSource(writer, summaries.get(c)!, withErrors(stats, pageDumps.issues.get(stats.sourceId)));
-    });
+    const { alignment, stats } = storeFresh(writer, fresh, (done, total) => opts.onProgress?.({ phase: "store", done, total, lines: 0 }));
+    const pageDumps = storePageDumps(writer.db, dumps, (index) => stats[fresh.findIndex((c) => c.file.displayPath === index.displayPath)]?.sourceId);
+    stats.forEach((s, i) => finishSource(writer, summaries.get(fresh[i]!)!, withErrors(s, pageDumps.issues.get(s.sourceId))));
     recordPageByteSources(writer, pageDumps.files, fresh, others);
     writer.saveClock(alignment);
     if (!sameIncident.hasEvents || writer.ingestSettings() === null) writer.saveIngestSettings(settings);
     writer.commit();
-    return { db: opts.db, eventsAdded: rows, eventsTotal: writer.eventCount(), clockOffsetsUs: alignment.offsetsUs, sources, incident: incidentSpan(opts.db) };
+    const eventsAdded = stats.reduce((n, s) => n + s.events, 0);
+    return { db: opts.db, eventsAdded, eventsTotal: writer.eventCount(), clockOffsetsUs: alignment.offsetsUs, sources };
   } finally {
     writer.close();
   }
+}
+
+/**
+ * The new sources into the incident: their anchors and the clock offsets
+ * they give, then their runs merged into the global order (with the stored
+ * events, re-timed, when the incident has some). Returns the offsets and
+ * each source's statistics.
+ */
+function storeFresh(writer: IncidentWriter, fresh: readonly Candidate[], onProgress: (rows: number, total: number) => void): { alignment: ClockAlignment; stats: LoadedStats[] } {
+  addAnchors(writer.db, fresh.flatMap((c) => c.parsed!.facts.anchors.map((a) => (a.domain === OWN_DOMAIN ? { ...a, domain: c.identity!.domain } : a))));
+  const stored = writer.storedSources();
+  // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align;
+  // nor is a trace file, whose spans each name their host.
+  const domains = [
+    ...stored.filter((s) => s.timed && !namesHostPerEvent(s.format)).map((s) => s.host ?? `src:${s.path}`),
+    ...fresh.filter((c) => (!isLogFormat(c.sniff.format) || c.parsed!.facts.dated !== null) && !namesHostPerEvent(c.sniff.format)).map((c) => c.identity!.domain),
+    ...anchorDomains(writer.db),
+  ];
+  const alignment = alignClocks(domains, anchorBounds(writer.db));
+  const runs = fresh.map((c) => runOf(c, writer));
+  const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
+  const total = fresh.reduce((n, c) => n + c.parsed!.stats.events, 0);
+  const spans = mergeRuns(runs, alignment.offsetsUs, merger ?? writer, (rows) => onProgress(rows, total));
+  if (merger) {
+    merger.finish();
+    writer.dropPreviousEvents();
+  } else {
+    writer.flushRows();
+  }
+  const stats = fresh.map((c, i) => {
+    const ranks = [...new Set(c.parsed!.stats.ranks.map((r) => rankNameOf(r, c.identity!)))].sort();
+    return { ...c.parsed!.stats, ...spans[i]!, sourceId: runs[i]!.sourceId, ranks };
+  });
+  return { alignment, stats };
 }
 
 /** A fresh source added to the incident, its run to be merged. */
