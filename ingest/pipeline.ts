@@ -35,6 +35,7 @@ import { sniffSource, type Sniff } from "./inputs/sniff.js";
 import type { LoadedStats } from "./load/loadStream.js";
 import { StoredEventsMerger } from "./load/rebuild.js";
 import { mergeRuns, type Run } from "./load/runs.js";
+import { RunStore } from "./load/runStore.js";
 import { OWN_DOMAIN } from "./load/sourceFacts.js";
 import { parseCandidates, type Candidate } from "./sources/candidates.js";
 import { rankNameOf } from "./sources/sourceIdentity.js";
@@ -78,6 +79,8 @@ export interface IngestOptions {
   loadWorkers?: number;
   /** From what size a file is parsed in parts on both load workers, and the parts' size (default ingest/load/loadPlan.ts DEFAULT_SPLIT). */
   loadSplit?: SplitOptions;
+  /** Bytes of parsed rows kept in memory until the merge; past them the rows wait in a temporary file (default ingest/load/runStore.ts RUN_MEMORY_BYTES). */
+  runMemoryBytes?: number;
 }
 
 /** Where an ingest stands: the load (the parse of every source) counts bytes, the store rows written. */
@@ -177,7 +180,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const { dumps, pageFiles } = pageDumpsOf(sniffed, inputs.files, notRead);
     const candidates = sniffed.filter((c) => !pageFiles.has(c.file.displayPath));
     if (candidates.length === 0) throw new InputError(nothingReadable(opts.paths, notRead.map((n) => n.summary)));
-    const result = await store(opts, candidates, notRead, dumps);
+    const result = await store(opts, candidates, notRead, dumps, new RunStore(temp, opts.runMemoryBytes));
     return { ...result, incident: incidentSpan(opts.db) };
   } finally {
     rmSync(temp, { recursive: true, force: true });
@@ -273,7 +276,7 @@ function summaryOf(c: Candidate, status: SourceStatus, reason?: string): SourceS
   return summary;
 }
 
-async function store(opts: IngestOptions, candidates: Candidate[], notRead: Ordered[], dumps: readonly PageDumpIndex[]): Promise<Omit<IngestSummary, "incident">> {
+async function store(opts: IngestOptions, candidates: Candidate[], notRead: Ordered[], dumps: readonly PageDumpIndex[], runs: RunStore): Promise<Omit<IngestSummary, "incident">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {
@@ -281,6 +284,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
     const settings = { tz: opts.tz ?? "UTC" };
     const sameIncident = { db: opts.db, hasEvents: writer.hasEvents(), settings: writer.ingestSettings(), span: writer.ingestedSpan() };
     const parseOptions = {
+      runs,
       tzGiven: opts.tz !== undefined,
       flagHost: opts.host ?? null,
       flagRole: opts.role ?? null,
@@ -303,7 +307,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
       return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets(), sources };
     }
     assertSameIncident(sameIncident, settings, spanOf(fresh), opts.append === true);
-    const { alignment, stats } = storeFresh(writer, fresh, (done, total) => opts.onProgress?.({ phase: "store", done, total, lines: 0 }));
+    const { alignment, stats } = storeFresh(writer, fresh, runs, (done, total) => opts.onProgress?.({ phase: "store", done, total, lines: 0 }));
     const pageDumps = storePageDumps(writer.db, dumps, (index) => stats[fresh.findIndex((c) => c.file.displayPath === index.displayPath)]?.sourceId);
     stats.forEach((s, i) => finishSource(writer, summaries.get(fresh[i]!)!, withErrors(s, pageDumps.issues.get(s.sourceId))));
     recordPageByteSources(writer, pageDumps.files, fresh, others);
@@ -314,6 +318,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
     return { db: opts.db, eventsAdded, eventsTotal: writer.eventCount(), clockOffsetsUs: alignment.offsetsUs, sources };
   } finally {
     writer.close();
+    runs.close();
   }
 }
 
@@ -323,7 +328,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
  * events, re-timed, when the incident has some). Returns the offsets and
  * each source's statistics.
  */
-function storeFresh(writer: IncidentWriter, fresh: readonly Candidate[], onProgress: (rows: number, total: number) => void): { alignment: ClockAlignment; stats: LoadedStats[] } {
+function storeFresh(writer: IncidentWriter, fresh: readonly Candidate[], store: RunStore, onProgress: (rows: number, total: number) => void): { alignment: ClockAlignment; stats: LoadedStats[] } {
   addAnchors(writer.db, fresh.flatMap((c) => c.parsed!.facts.anchors.map((a) => (a.domain === OWN_DOMAIN ? { ...a, domain: c.identity!.domain } : a))));
   const stored = writer.storedSources();
   // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align;
@@ -337,7 +342,7 @@ function storeFresh(writer: IncidentWriter, fresh: readonly Candidate[], onProgr
   const runs = fresh.map((c) => runOf(c, writer));
   const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
   const total = fresh.reduce((n, c) => n + c.parsed!.stats.events, 0);
-  const spans = mergeRuns(runs, alignment.offsetsUs, merger ?? writer, (rows) => onProgress(rows, total));
+  const spans = mergeRuns(runs, store, alignment.offsetsUs, merger ?? writer, (rows) => onProgress(rows, total));
   if (merger) {
     merger.finish();
     writer.dropPreviousEvents();

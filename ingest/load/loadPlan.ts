@@ -11,7 +11,7 @@ import { timeOriginOf } from "../formats/log/logParser.js";
 import type { TimeTally } from "../formats/format.js";
 import { MAX_KEPT_ERRORS, type LoadedStats, type LoadSource, type ParsedSource } from "./loadStream.js";
 import { combineFacts } from "./sourceFacts.js";
-import type { PackedBatch } from "../../store/rows.js";
+import type { WaitingBatch } from "./runStore.js";
 import type { PartJob, PartResult } from "./seamGate.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
 
@@ -80,14 +80,14 @@ export function planLoad(sources: readonly LoadSource[], workers: number, opts: 
 
 /** The rows of one cut source, put back in file order as its parts' batches come, with its statistics and facts. */
 export class PartChain {
-  private readonly byPart: PackedBatch[][];
+  private readonly byPart: WaitingBatch[][];
   private readonly results: PartResult[] = [];
 
   constructor(readonly split: SplitSource) {
     this.byPart = Array.from({ length: split.parts }, () => []);
   }
 
-  rows(part: number, batch: PackedBatch): void {
+  rows(part: number, batch: WaitingBatch): void {
     this.byPart[part]!.push(batch);
   }
 

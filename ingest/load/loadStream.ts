@@ -18,7 +18,8 @@ import { FactsReader, type SourceFacts } from "./sourceFacts.js";
 import { SOURCE_RANK, neutralRankKey } from "../sources/sourceIdentity.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../inputs/lines.js";
 import { Admit, SeamGate, type PartResult, type SourcePart } from "./seamGate.js";
-import { RowBatchBuilder, type PackedBatch, type RowBatch } from "../../store/rows.js";
+import { RowBatchBuilder, type RowBatch } from "../../store/rows.js";
+import type { WaitingBatch } from "./runStore.js";
 import { TextBlockBuilder } from "../../store/eventText.js";
 import type { SourceStats } from "../../store/read/sources.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
@@ -48,11 +49,11 @@ export interface LoadedStats extends SourceStats {
   sourceId: number;
 }
 
-/** A parsed source: its rows in file order (packed while they wait for the merge), its statistics and its facts. */
+/** A parsed source: its rows in file order (kept packed until the merge: ingest/load/runStore.ts), its statistics and its facts. */
 export interface ParsedSource {
   stats: LoadedStats;
   facts: SourceFacts;
-  batches: PackedBatch[];
+  batches: WaitingBatch[];
 }
 
 export interface LoadProgress {

@@ -12,13 +12,14 @@
 
 import type { FormatName } from "../formats/format.js";
 import { isLogFormat, prefersSourceHost } from "../formats/index.js";
-import { NUMBER_WIDTH, STRING_WIDTH, TS_TIMELESS, unpackBatch, type PackedBatch, type RowBatch, type RowSink } from "../../store/rows.js";
+import { NUMBER_WIDTH, STRING_WIDTH, TS_TIMELESS, unpackBatch, type RowBatch, type RowSink } from "../../store/rows.js";
+import type { RunStore, WaitingBatch } from "./runStore.js";
 import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";
 import { SOURCE_RANK, type SourceIdentity } from "../sources/sourceIdentity.js";
 
 /** A parsed source's run and what was decided of the source after its parse. */
 export interface Run {
-  batches: PackedBatch[];
+  batches: WaitingBatch[];
   format: FormatName;
   /** The source's id in the incident. */
   sourceId: number;
@@ -37,8 +38,8 @@ export interface RunSpan {
 const PROGRESS_ROWS = 1 << 16;
 
 /** Rows of `runs` handed to `sink` in the global order; returns each run's span. */
-export function mergeRuns(runs: readonly Run[], offsets: Record<string, number>, sink: RowSink, onProgress: (rows: number) => void): RunSpan[] {
-  const cursors = runs.map((r) => new RunCursor(r, offsets, sink));
+export function mergeRuns(runs: readonly Run[], store: RunStore, offsets: Record<string, number>, sink: RowSink, onProgress: (rows: number) => void): RunSpan[] {
+  const cursors = runs.map((r) => new RunCursor(r, store, offsets, sink));
   const heap = new MergeHeap<RunCursor>((c) => c);
   onProgress(0);
   for (const c of cursors) if (c.advance()) heap.push(c);
@@ -70,7 +71,7 @@ class RunCursor implements MergeKey {
   batch!: RowBatch;
   row = -1;
   private next = 0;
-  private readonly batches: (PackedBatch | undefined)[];
+  private readonly batches: (WaitingBatch | undefined)[];
   private readonly ownHost: string | null;
   private readonly ownOffset: number;
   private readonly hostFirst: boolean;
@@ -78,6 +79,7 @@ class RunCursor implements MergeKey {
 
   constructor(
     private readonly run: Run,
+    private readonly store: RunStore,
     private readonly offsets: Record<string, number>,
     private readonly sink: RowSink,
   ) {
@@ -91,11 +93,11 @@ class RunCursor implements MergeKey {
 
   advance(): boolean {
     while (++this.row >= (this.batch?.length ?? 0)) {
-      const packed = this.batches[this.next];
-      if (packed === undefined) return false;
+      const waiting = this.batches[this.next];
+      if (waiting === undefined) return false;
       // Dropped once taken: a run's memory goes as the merge passes it.
       this.batches[this.next++] = undefined;
-      const batch = unpackBatch(packed);
+      const batch = unpackBatch(this.store.take(waiting));
       this.complete(batch);
       this.batch = batch;
       this.row = -1;

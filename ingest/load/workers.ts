@@ -1,8 +1,8 @@
 // The main-thread side of the parse: the sources parsed on load workers (or
 // on this thread for a small input), each into a run of row batches in file
-// order, packed where they were parsed (store/rows.ts packBatch), kept here
-// with its statistics and facts until every source is parsed; the runs are
-// merged into the global order after (ingest/load/runs.ts).
+// order, packed where they were parsed (store/rows.ts packBatch), kept
+// (ingest/load/runStore.ts) with its statistics and facts until every source
+// is parsed; the runs are merged into the global order after (ingest/load/runs.ts).
 
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -11,6 +11,7 @@ import { Worker } from "node:worker_threads";
 import { SourceRows, type LoadProgress, type LoadSource, type ParsedSource } from "./loadStream.js";
 import { DEFAULT_SPLIT, PartChain, planLoad, type SplitOptions } from "./loadPlan.js";
 import { packBatch, type PackedBatch } from "../../store/rows.js";
+import type { RunStore, WaitingBatch } from "./runStore.js";
 import type { PartResult } from "./seamGate.js";
 import type { WorkerData } from "./worker.js";
 import { READ_BYTES } from "../inputs/lines.js";
@@ -37,14 +38,14 @@ type WorkerMessage =
 export const IN_THREAD_BYTES = 16 * 1024 * 1024;
 
 /** The parse on this thread, one source after another. */
-function parseInThread(sources: readonly LoadSource[], onProgress: (progress: LoadProgress) => void): ParsedSource[] {
+function parseInThread(sources: readonly LoadSource[], store: RunStore, onProgress: (progress: LoadProgress) => void): ParsedSource[] {
   const done = { bytes: 0, lines: 0 };
   return sources.map((source) => {
     const rows = new SourceRows(source, BATCH_ROWS, READ_BYTES);
-    const batches: PackedBatch[] = [];
+    const batches: WaitingBatch[] = [];
     for (let last = false; !last; ) {
       const out = rows.next();
-      batches.push(packBatch(out.batch));
+      batches.push(store.keep(packBatch(out.batch)));
       last = out.last;
       const p = rows.progress();
       onProgress({ bytes: done.bytes + p.bytes, lines: done.lines + p.lines });
@@ -77,18 +78,19 @@ function hashFile(path: string, bytes: number): Promise<string> {
  */
 export async function runParse(
   sources: readonly LoadSource[],
+  store: RunStore,
   onProgress: (progress: LoadProgress) => void,
   workerCount?: number,
   split: SplitOptions = DEFAULT_SPLIT,
 ): Promise<ParsedSource[]> {
   const bytes = sources.reduce((n, s) => n + s.bytes, 0);
-  if (workerCount === undefined && bytes < IN_THREAD_BYTES) return parseInThread(sources, onProgress);
+  if (workerCount === undefined && bytes < IN_THREAD_BYTES) return parseInThread(sources, store, onProgress);
   const wanted = Math.max(1, workerCount ?? Math.min(2, availableParallelism()));
   let plan = planLoad(sources, wanted, split);
   if (plan.split.length === 0 && sources.length < wanted) plan = planLoad(sources, Math.max(1, sources.length), split);
   const chains = plan.split.map((s) => new PartChain(s));
   const hashes = Promise.all(plan.split.map((s) => hashFile(s.source.plainPath, s.source.bytes)));
-  const runs = new Map<number, PackedBatch[]>();
+  const runs = new Map<number, WaitingBatch[]>();
   const whole = new Map<number, Omit<ParsedSource, "batches">>();
   const progress = plan.shares.map(() => ({ bytes: 0, lines: 0 }));
   const threads = plan.shares.map((share, w) => {
@@ -119,12 +121,12 @@ export async function runParse(
       worker.on("message", (msg: WorkerMessage) => {
         if (settled) return;
         if (msg.type === "rows") {
-          (runs.get(msg.sourceId) ?? runs.set(msg.sourceId, []).get(msg.sourceId)!).push(msg.batch);
+          (runs.get(msg.sourceId) ?? runs.set(msg.sourceId, []).get(msg.sourceId)!).push(store.keep(msg.batch));
           rows(w, msg.progress);
         } else if (msg.type === "source-done") {
           whole.set(msg.sourceId, { stats: msg.stats, facts: msg.facts });
         } else if (msg.type === "part-rows") {
-          chains[msg.stream]!.rows(msg.part, msg.batch);
+          chains[msg.stream]!.rows(msg.part, store.keep(msg.batch));
           rows(w, msg.progress);
         } else if (msg.type === "part-done") {
           chains[msg.stream]!.partDone(msg.result);

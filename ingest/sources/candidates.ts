@@ -20,6 +20,7 @@ import type { Sniff } from "../inputs/sniff.js";
 import type { LoadProgress, LoadSource, ParsedSource } from "../load/loadStream.js";
 import type { SplitOptions } from "../load/loadPlan.js";
 import { runParse } from "../load/workers.js";
+import type { RunStore } from "../load/runStore.js";
 import { resolveIdentity, type SourceIdentity } from "./sourceIdentity.js";
 import { datingHints, type TimeSpan } from "./timeHints.js";
 import { sourceKey } from "../../store/writer.js";
@@ -39,6 +40,8 @@ export interface Candidate {
 }
 
 export interface ParseOptions {
+  /** Where the parsed rows wait for the merge. */
+  runs: RunStore;
   tzGiven: boolean;
   flagHost: string | null;
   flagRole: Role | null;
@@ -69,7 +72,7 @@ export async function parseCandidates(candidates: Candidate[], opts: ParseOption
   const parse = async (list: { c: Candidate; hints: DatingHints | null }[]): Promise<void> => {
     const before = done;
     const sources = list.map(({ c, hints }) => loadSourceOf(c, hints, opts.tzGiven));
-    const parsed = await runParse(sources, (p) => opts.onProgress({ bytes: before.bytes + p.bytes, lines: before.lines + p.lines, total }), opts.loadWorkers, opts.loadSplit);
+    const parsed = await runParse(sources, opts.runs, (p) => opts.onProgress({ bytes: before.bytes + p.bytes, lines: before.lines + p.lines, total }), opts.loadWorkers, opts.loadSplit);
     list.forEach(({ c, hints }, i) => {
       c.parsed = parsed[i]!;
       c.hints = hints;

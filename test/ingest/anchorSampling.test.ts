@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { parseTimeZone } from "../../ingest/inputs/pathIdentity.js";
 import { sniffSource } from "../../ingest/inputs/sniff.js";
 import { runParse } from "../../ingest/load/workers.js";
+import { RunStore } from "../../ingest/load/runStore.js";
 import { scratchDir } from "../scratchDir.js";
 
 const LINES = 14_000;
@@ -42,7 +43,7 @@ test("past the first 5,000 anchoring events only those of a second ending in 0 g
   const rooms = new Set<string>();
   const sniff = sniffSource(path, parseTimeZone("UTC"));
   const source = { sourceId: 0, plainPath: path, displayPath: "prefill-0.log", format: sniff.format!, wrapper: null, dating: null, tzGiven: false, tzOffsetMinutes: 0, bytes: sniff.bytes };
-  const [parsed] = await runParse([source], () => {});
+  const [parsed] = await runParse([source], new RunStore(dir), () => {});
   for (const a of parsed!.facts.anchors) {
     const m = /(\d{19})/.exec(a.key);
     if (m) rooms.add(m[1]!);

@@ -27,6 +27,7 @@ import { decompress } from "../../store/codec.js";
 import type { TextBlock } from "../../store/eventText.js";
 import { datingHints } from "../../ingest/sources/timeHints.js";
 import { runParse } from "../../ingest/load/workers.js";
+import { RunStore } from "../../ingest/load/runStore.js";
 import { scratchDir } from "../scratchDir.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -106,13 +107,15 @@ async function load(sources: LoadSource[], workers: number | undefined, split?: 
       });
     }
   };
-  const parsed = await runParse(sources, () => {}, workers, split);
+  const store = new RunStore(scratchDir("kvr-split-runs-"), 0);
+  const parsed = await runParse(sources, store, () => {}, workers, split);
   const rows = parsed.map((p) =>
-    p.batches.map(unpackBatch).flatMap((batch) => {
+    p.batches.map((b) => unpackBatch(store.take(b))).flatMap((batch) => {
       addTexts(batch.texts);
       return Array.from({ length: batch.length }, (_, i) => row(batch, i));
     }),
   );
+  store.close();
   const facts = parsed.map((p) => ({ ...p.facts, anchors: fold(p.facts.anchors) }));
   return { rows, texts, stats: parsed.map((p) => p.stats), facts };
 }
