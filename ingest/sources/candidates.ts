@@ -67,9 +67,11 @@ function ownHints(c: Candidate): DatingHints | null | undefined {
 
 /** Parses every candidate once (twice for the rare source whose hints changed), then decides what each is. */
 export async function parseCandidates(candidates: Candidate[], opts: ParseOptions, known: ReadonlySet<string>, stored: TimeSpan | null): Promise<Decided> {
-  const total = candidates.reduce((n, c) => n + c.sniff.bytes, 0);
+  let total = candidates.reduce((n, c) => n + c.sniff.bytes, 0);
   let done = { bytes: 0, lines: 0 };
   const parse = async (list: { c: Candidate; hints: DatingHints | null }[]): Promise<void> => {
+    // A source parsed again is read again: the progress counts its bytes twice, in its total too.
+    total += list.reduce((n, { c }) => n + (c.parsed !== undefined ? c.sniff.bytes : 0), 0);
     const before = done;
     const sources = list.map(({ c, hints }) => loadSourceOf(c, hints, opts.tzGiven));
     const parsed = await runParse(sources, opts.runs, (p) => opts.onProgress({ bytes: before.bytes + p.bytes, lines: before.lines + p.lines, total }), opts.loadWorkers, opts.loadSplit);
