@@ -28,7 +28,11 @@ test("a log whose first date lies past its first 256 KiB: its undated head takes
   const path = join(logs, "prefill-tp0.log");
   mkdirSync(logs);
   writeFileSync(path, text);
-  await ingest({ db: join(dir, "incident.db"), paths: [logs] });
+  const progress: { done: number; total: number }[] = [];
+  await ingest({ db: join(dir, "incident.db"), paths: [logs], onProgress: (p) => p.phase === "load" && progress.push({ done: p.done, total: p.total }) });
+  // Read twice, and counted so: the load's progress ends at its total, never past it.
+  assert.deepEqual(progress.filter((p) => p.done > p.total), []);
+  assert.deepEqual(progress.at(-1), { done: 2 * Buffer.byteLength(text), total: 2 * Buffer.byteLength(text) });
   const first = Date.UTC(2026, 7, 20, 10, 0, 1) * 1000;
   withDb(join(dir, "incident.db"), (db) => {
     const events = [...iterateEvents(db)];
