@@ -1,5 +1,5 @@
 // `npm run bench:ingest [-- <incident dir>]`: ingests an incident of at least
-// 2 million lines through the real pipeline (scan, parse workers, store
+// 2 million lines through the real pipeline (sniff, parse workers, store
 // thread) into a fresh incident file, and prints lines/s, MB/s, the
 // peak RSS of the process and the CPU seconds of its busy threads (parse
 // workers, store thread) (BENCH_LOAD_WORKERS=1 forces one parse worker;
@@ -30,8 +30,8 @@ const LINES = Number(process.env.BENCH_LINES ?? 2_000_000);
 const REAL_WORLD = process.env.BENCH_INPUT !== "plain";
 /** Parse workers of the load; unset, the pipeline decides (two for an input this size). */
 const LOAD_WORKERS = process.env.BENCH_LOAD_WORKERS === undefined ? undefined : Number(process.env.BENCH_LOAD_WORKERS);
-/** `BENCH_SPLIT=off`: no file is scanned or parsed in parts, to weigh what the cutting gains against one worker per file. */
-const NO_SPLIT = process.env.BENCH_SPLIT === "off" ? { scanSplitBytes: Infinity, loadSplit: { splitBytes: Infinity, partBytes: DEFAULT_SPLIT.partBytes } } : {};
+/** `BENCH_SPLIT=off`: no file is parsed in parts, to weigh what the cutting gains against one worker per file. */
+const NO_SPLIT = process.env.BENCH_SPLIT === "off" ? { loadSplit: { splitBytes: Infinity, partBytes: DEFAULT_SPLIT.partBytes } } : {};
 
 function sizeOf(dir: string): number {
   let n = 0;

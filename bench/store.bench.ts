@@ -39,7 +39,7 @@ function cpuSeconds(): number {
 const dir = mkdtempSync(join(tmpdir(), "kvrewind-store-bench-"));
 try {
   const writer = IncidentWriter.open(join(dir, "incident.db"), 10_000);
-  writer.begin(10_000, []);
+  writer.begin(10_000);
   writer.addSource({ path: "synthetic", format: "probe-jsonl", wrapper: null, host: null, role: null, sha256: "synthetic", bytes: 0 });
   let rows = 0;
   let insertCpu = 0;

@@ -1,5 +1,5 @@
 // `npm run bench:traces`: a collector's OTLP/JSON file of 100,000 SGLang spans
-// (BENCH_SPANS) ingested through the real pipeline (scan, parse worker,
+// (BENCH_SPANS) ingested through the real pipeline (sniff, parse worker,
 // store) into a fresh incident file; prints the wall time (target ≤ 5 s,
 // issue 28), spans/s, MB/s, the CPU seconds of all its threads and the
 // machine's load. The spans are SGLang's
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     console.log(`OTLP/JSON file: ${spans.toLocaleString("en-US")} spans in ${text.split("\n").length - 1} lines, ${(bytes / 1e6).toFixed(1)} MB`);
     console.log(`ingest → ${summary.eventsTotal.toLocaleString("en-US")} events (${src.format}, ${src.errorCount} issues) in ${seconds.toFixed(2)} s wall (target ≤ 5 s): ${Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(", ")}`);
     console.log(`${Math.round(spans / seconds).toLocaleString("en-US")} spans/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s, incident file ${(statSync(join(dir, "i.db")).size / 1e6).toFixed(1)} MB`);
-    console.log(`CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (all threads: main, scan and parse workers, store): on a shared machine a steadier figure than the wall`);
+    console.log(`CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (all threads: main, parse workers, store): on a shared machine a steadier figure than the wall`);
     console.log(`machine: ${availableParallelism()} cores; load average before ${before.map((l) => l.toFixed(1)).join(" ")}, after ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   } finally {
     if (process.env.BENCH_KEEP === undefined) rmSync(dir, { recursive: true, force: true }); else console.log(dir);

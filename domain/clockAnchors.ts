@@ -1,5 +1,5 @@
 // The data of clock alignment (DESIGN.md "Canonical store", Time): what the
-// scan gathers per host (ingest/scan/clock.ts) and what the store keeps of it
+// parse gathers per host (ingest/sources/clock.ts) and what the store keeps of it
 // (store/anchors.ts, the meta table).
 
 /** "all": every before precedes every after. "earliest": the earliest before precedes every after. */

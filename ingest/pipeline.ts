@@ -1,45 +1,54 @@
 // `ingest`: the files a user names → one ordered history in an incident
 // database. The stages:
 //   1. inputs   directories walked, gzip/tar unpacked (ingest/inputs/inputs.ts);
-//   2. scan     per source, on worker threads: content hash, format, host and
-//               role, clock anchors (ingest/scan/scan.ts);
-//   3. store    under the incident's write lock: sources already present
-//               (same sha256) are skipped, clock offsets estimated from every
-//               source's anchors (ingest/scan/clock.ts), then the load workers
-//               parse and merge shares of the new sources, and this thread
-//               merges their streams into the global order as it inserts the
-//               rows (ingest/load/loadStream.ts, ingest/load/streamMerge.ts,
-//               store/writer.ts), which writes them as compressed
-//               column blocks (store/blocks/).
+//   2. sniff    per file, its head: format, wrapper, the zone its dates are
+//               read in (ingest/inputs/sniff.ts);
+//   3. store    under the incident's write lock, in one transaction:
+//      a. parse   every source read once, on the load workers: its events
+//                 packed into a run of row batches in file order, and in the
+//                 same pass its content hash, what its content says of who
+//                 wrote it, its dated span and its clock anchors
+//                 (ingest/load/loadStream.ts, ingest/load/sourceFacts.ts);
+//      b. decide  from every source's facts: duplicates (same path, same
+//                 sha256), who wrote each, the dating hints of undated
+//                 records (ingest/sources/candidates.ts), the clock offsets
+//                 (ingest/sources/clock.ts);
+//      c. merge   the runs merged into the global order on this thread,
+//                 each row given its source's id, identity and clock offset
+//                 (ingest/load/runs.ts), and written by store/writer.ts as
+//                 compressed column blocks (store/blocks/).
 // The store stage is one transaction: killed at any point, it leaves the
 // incident as it was.
 
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { alignClocks } from "./scan/clock.js";
+import { alignClocks } from "./sources/clock.js";
 import type { ParseIssue } from "../domain/event.js";
 import type { Role } from "../domain/vocabulary.js";
 import type { FormatName } from "./formats/format.js";
-import { InputError, parseTimeZone, UTC, type PathReading, type TimeZoneSpec } from "./inputs/pathIdentity.js";
-import { identityOf, readBundlePaths, shareFolderIdentity } from "./inputs/machines.js";
-import { inStreamOrder, streamOf } from "./inputs/rotation.js";
+import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./inputs/pathIdentity.js";
+import { readBundlePaths } from "./inputs/machines.js";
+import { streamOf } from "./inputs/rotation.js";
 import { assertPathsExist, expandInputs, type InputFile } from "./inputs/inputs.js";
-import type { LoadedStats, LoadSource } from "./load/loadStream.js";
+import { sniffSource, type Sniff } from "./inputs/sniff.js";
+import type { LoadedStats } from "./load/loadStream.js";
 import { StoredEventsMerger } from "./load/rebuild.js";
-import type { ScanReport, ScanRequest } from "./scan/scan.js";
-import { mergeScanParts, scanRequestsOf } from "./scan/scanParts.js";
-import { anchorBounds, anchorDomains, mergeScanAnchors } from "../store/anchors.js";
+import { mergeRuns, type Run } from "./load/runs.js";
+import { RunStore } from "./load/runStore.js";
+import { OWN_DOMAIN } from "./load/sourceFacts.js";
+import { parseCandidates, type Candidate } from "./sources/candidates.js";
+import { rankNameOf } from "./sources/sourceIdentity.js";
+import { addAnchors, anchorBounds, anchorDomains } from "../store/anchors.js";
 import type { SourceStats } from "../store/read/sources.js";
+import type { ClockAlignment } from "../domain/clockAnchors.js";
 import { incidentExtent, type IncidentExtent } from "../store/read/incident.js";
 import { openIncident } from "../store/db.js";
-import { IncidentWriter, sourceKey, type NotIngestedSource } from "../store/writer.js";
+import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
 import type { SplitOptions } from "./load/loadPlan.js";
-import { IN_THREAD_BYTES, runLoad, scanAll } from "./load/workers.js";
 import { isoFromUs } from "../domain/timeFormat.js";
-import { datingHints, type TimeSpan } from "./scan/timeHints.js";
-import { isLogFormat, namesHostPerEvent, takesDatingHints } from "./formats/index.js";
-import type { DatingHints } from "./formats/log/dating.js";
+import type { TimeSpan } from "./sources/timeHints.js";
+import { isLogFormat, namesHostPerEvent } from "./formats/index.js";
 import { assertSameIncident } from "./load/sameIncident.js";
 import { pageByteFiles, pageBytesFormat, planPageDumps, storePageDumps, type PageBytesFormat, type PageByteSource, type PageDumpIndex } from "./inputs/pageDumps.js";
 
@@ -66,19 +75,17 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** How long to wait for another ingest into the same database (default 10 minutes). */
   lockTimeoutMs?: number;
-  /** Parse workers of the load (default: two for large inputs, none — this thread — for small ones, ingest/load/workers.ts IN_THREAD_BYTES). */
+  /** Parse workers (default: two for large inputs, none — this thread — for small ones, ingest/load/workers.ts IN_THREAD_BYTES). */
   loadWorkers?: number;
-  /** Scan workers (default: two for large inputs, none — this thread — for small ones). */
-  scanWorkers?: number;
-  /** Files from this size up are scanned in parts on both scan workers (default ingest/scan/scanParts.ts SCAN_SPLIT_BYTES). */
-  scanSplitBytes?: number;
   /** From what size a file is parsed in parts on both load workers, and the parts' size (default ingest/load/loadPlan.ts DEFAULT_SPLIT). */
   loadSplit?: SplitOptions;
+  /** Bytes of parsed rows kept in memory until the merge; past them the rows wait in a temporary file (default ingest/load/runStore.ts RUN_MEMORY_BYTES). */
+  runMemoryBytes?: number;
 }
 
-/** Where an ingest stands: scan and load count bytes. */
+/** Where an ingest stands: the load (the parse of every source) counts bytes, the store rows written. */
 export interface IngestProgress {
-  phase: "scan" | "load";
+  phase: "load" | "store";
   done: number;
   total: number;
   /** Lines parsed so far in the load. */
@@ -155,18 +162,6 @@ function emptySummary(path: string, status: SourceStatus, reason: string, bytes 
   };
 }
 
-interface Candidate {
-  /** Index of the file in the scan (its anchors' key in the scan store). */
-  index: number;
-  file: InputFile;
-  report: ScanReport;
-  summary: SourceSummary;
-  /** The clock domain the scan gave the source's anchors, when the source took a host only later. */
-  scannedDomain?: string;
-  /** What its path says, read with the rest of its bundle. */
-  reading: PathReading;
-}
-
 export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   const pulled = opts.pulled ?? [];
   if (opts.paths.length === 0 && pulled.length === 0) throw new InputError("name at least one file or directory to ingest");
@@ -180,16 +175,22 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     // A pulled source is named by the user, and its path names no machine folder, role or rank.
     const bundles = opts.paths.length;
     inputs.files.push(...pulled.map((p, i) => ({ displayPath: p.displayPath, plainPath: p.plainPath, identityPath: "pulled", named: true, bundle: bundles + i })));
-    const summaries = inputs.rejected.map((r) => emptySummary(r.displayPath, r.status ?? "refused", r.reason));
-    const scanned = await scanInputs(inputs.files, opts, tz, temp, summaries);
-    const { dumps, pageFiles } = pageDumpsOf(scanned.candidates, inputs.files, summaries);
-    const candidates = scanned.candidates.filter((c) => !pageFiles.has(c.file.displayPath));
-    if (candidates.length === 0) throw new InputError(nothingReadable(opts.paths, summaries));
-    const result = await store(opts, candidates, scanned.anchorStores, summaries, dumps);
-    return { ...result, incident: incidentSpan(opts.db), sources: [...candidates.map((c) => c.summary), ...summaries] };
+    const notRead: Ordered[] = inputs.rejected.map((r) => ({ order: -1, summary: emptySummary(r.displayPath, r.status ?? "refused", r.reason) }));
+    const sniffed = sniffInputs(inputs.files, tz, notRead);
+    const { dumps, pageFiles } = pageDumpsOf(sniffed, inputs.files, notRead);
+    const candidates = sniffed.filter((c) => !pageFiles.has(c.file.displayPath));
+    if (candidates.length === 0) throw new InputError(nothingReadable(opts.paths, notRead.map((n) => n.summary)));
+    const result = await store(opts, candidates, notRead, dumps, new RunStore(temp, opts.runMemoryBytes));
+    return { ...result, incident: incidentSpan(opts.db) };
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
+}
+
+/** A summary of an input not ingested, with its place in the report: inputs refused before reading, then files in input order, then page bytes. */
+interface Ordered {
+  order: number;
+  summary: SourceSummary;
 }
 
 /** The incident's extent as the ingest reports it, read on a connection of its own (the writer's has closed). */
@@ -209,109 +210,41 @@ function incidentSpan(path: string): IncidentSpan {
  * pages from: those are page bytes, not inputs of their own (so not refused
  * as binary); their summaries say whose bytes they are.
  */
-function pageDumpsOf(candidates: readonly Candidate[], files: readonly InputFile[], summaries: SourceSummary[]): { dumps: PageDumpIndex[]; pageFiles: Set<string> } {
-  const dumps = planPageDumps(candidates.filter((c) => c.report.format === "page-dump-jsonl").map((c) => c.file), files);
+function pageDumpsOf(candidates: readonly Candidate[], files: readonly InputFile[], notRead: Ordered[]): { dumps: PageDumpIndex[]; pageFiles: Set<string> } {
+  const dumps = planPageDumps(candidates.filter((c) => c.sniff.format === "page-dump-jsonl").map((c) => c.file), files);
   const pageFiles = pageByteFiles(dumps);
   const readBy = new Map(dumps.flatMap((d) => d.records.flatMap((r) => (r.file ? [[r.file.displayPath, d.index.displayPath] as const] : []))));
-  const kept = summaries.filter((s) => !pageFiles.has(s.path));
-  summaries.splice(0, summaries.length, ...kept);
+  const kept = notRead.filter((s) => !pageFiles.has(s.summary.path));
+  notRead.splice(0, notRead.length, ...kept);
   for (const [path, index] of readBy) {
     const size = statSync(files.find((f) => f.displayPath === path)!.plainPath).size;
-    summaries.push({ ...emptySummary(path, "ingested", `page bytes read through the page-dump index ${index}`, size) });
+    notRead.push({ order: Infinity, summary: emptySummary(path, "ingested", `page bytes read through the page-dump index ${index}`, size) });
   }
   return { dumps, pageFiles };
 }
 
-/** Scans every file; returns the ingestible ones and records the rest in `rejected`. */
-async function scanInputs(
-  files: InputFile[],
-  opts: IngestOptions,
-  tz: TimeZoneSpec,
-  temp: string,
-  rejected: SourceSummary[],
-): Promise<{ candidates: Candidate[]; anchorStores: string[] }> {
-  const sizes = files.map((f) => statSync(f.plainPath).size);
-  const bytesTotal = sizes.reduce((a, b) => a + b, 0);
-  let bytesDone = 0;
-  const parallel = Math.min(2, availableParallelism());
+/** Sniffs every file; returns the readable ones and records the rest in `notRead`. */
+function sniffInputs(files: InputFile[], tz: TimeZoneSpec, notRead: Ordered[]): Candidate[] {
   const readings = readBundlePaths(files.map((f) => ({ identityPath: f.identityPath, bundle: bundleOf(f) })));
-  const wholeRequests: ScanRequest[] = files.map((f, file) => ({
-    file,
-    plainPath: f.plainPath,
-    displayPath: f.displayPath,
-    identityPath: f.identityPath,
-    pathIdentity: identityOf(readings[file]!),
-    flagHost: opts.host ?? null,
-    flagRole: opts.role ?? null,
-    tz,
-  }));
-  const requests = wholeRequests.flatMap((req, i) => scanRequestsOf(req, sizes[i]!, parallel, opts.scanSplitBytes));
-  opts.onProgress?.({ phase: "scan", done: 0, total: bytesTotal, lines: 0 });
-  const scanned = await scanAll(requests, opts.scanWorkers ?? (bytesTotal < IN_THREAD_BYTES ? 0 : parallel), temp, (i) => {
-    const { part, file } = requests[i]!;
-    bytesDone += part === undefined ? sizes[file]! : (part.endByte ?? sizes[file]!) - part.startByte;
-    opts.onProgress?.({ phase: "scan", done: bytesDone, total: bytesTotal, lines: 0 });
-  });
-  const { anchorStores } = scanned;
-  const partsOf: (ScanReport | Error)[][] = wholeRequests.map(() => []);
-  scanned.reports.forEach((r, i) => partsOf[requests[i]!.file]!.push(r));
-  const reports = wholeRequests.map((req, i) => {
-    const failed = partsOf[i]!.find((p): p is Error => p instanceof Error);
-    return failed ?? mergeScanParts(req, partsOf[i] as ScanReport[]);
-  });
   const candidates: Candidate[] = [];
-  const seen = new Set<string>();
-  files.forEach((file, i) => {
-    const report = reports[i]!;
-    if (report instanceof Error) {
-      rejected.push(emptySummary(file.displayPath, "refused", `could not be read: ${report.message}`, sizes[i]));
+  files.forEach((file, index) => {
+    let sniff: Sniff;
+    try {
+      sniff = sniffSource(file.plainPath, tz);
+    } catch (e) {
+      const size = existsSync(file.plainPath) ? statSync(file.plainPath).size : 0;
+      notRead.push({ order: index, summary: emptySummary(file.displayPath, "refused", `could not be read: ${(e as Error).message}`, size) });
       return;
     }
-    const summary: SourceSummary = {
-      ...emptySummary(file.displayPath, "ingested", "", report.bytes),
-      format: report.format,
-      wrapper: report.wrapper,
-      host: report.host,
-      role: report.role,
-      lines: report.lines,
-      sha256: report.sha256 || null,
-    };
-    delete summary.reason;
-    if (report.rejection) {
-      rejected.push({ ...summary, status: report.rejection.kind === "binary" ? "refused" : "skipped", reason: report.rejection.reason });
+    if (sniff.rejection !== null || sniff.format === null) {
+      const rejection = sniff.rejection!;
+      const summary = { ...emptySummary(file.displayPath, rejection.kind === "binary" ? "refused" : "skipped", rejection.reason, sniff.bytes), format: sniff.format };
+      notRead.push({ order: index, summary });
       return;
     }
-    // The same path named twice is one source; the same bytes under another path (identical per-rank files) are evidence of their own.
-    const key = sourceKey(file.displayPath, report.sha256);
-    if (seen.has(key)) {
-      rejected.push({ ...summary, status: "duplicate", reason: "the same file, named twice" });
-      return;
-    }
-    seen.add(key);
-    candidates.push({ index: i, file, report, summary, reading: readings[i]! });
+    candidates.push({ index, file, sniff: { ...sniff, format: sniff.format }, reading: readings[index]! });
   });
-  shareFolders(candidates);
-  return { candidates: inStreamOrder(candidates, (c) => c.file.displayPath), anchorStores };
-}
-
-/**
- * The files of one machine's folder share what their content says of it
- * (ingest/inputs/machines.ts): a Flight Recorder dump takes the role of the
- * log beside it, a log the host its folder's probe records name. A source
- * that takes a host only now moves its scanned anchors to that host's clock domain.
- */
-function shareFolders(candidates: readonly Candidate[]): void {
-  const changes = shareFolderIdentity(
-    candidates.map((c) => ({ bundle: bundleOf(c.file), reading: c.reading, contentHost: c.report.content.host, host: c.report.host, role: c.report.role })),
-  );
-  for (const [i, change] of changes) {
-    const c = candidates[i]!;
-    if (change.role !== undefined) c.report.role = c.summary.role = change.role;
-    if (change.host === undefined) continue;
-    c.scannedDomain = c.report.domain;
-    c.report.host = c.summary.host = change.host;
-    c.report.domain = change.host;
-  }
+  return candidates;
 }
 
 /** Which bundle a file's folders belong to: files named one by one are read as given, their folders shared. */
@@ -327,74 +260,108 @@ function nothingReadable(paths: readonly string[], notRead: readonly SourceSumma
   return `no readable file to ingest (${why.join("; ")}${more})`;
 }
 
-async function store(
-  opts: IngestOptions,
-  candidates: Candidate[],
-  anchorStores: string[],
-  notIngested: readonly SourceSummary[],
-  dumps: readonly PageDumpIndex[],
-): Promise<Omit<IngestSummary, "sources" | "incident">> {
+/** A candidate's summary once parsed and decided: what it is and who wrote it. */
+function summaryOf(c: Candidate, status: SourceStatus, reason?: string): SourceSummary {
+  const facts = c.parsed!.facts;
+  const summary: SourceSummary = {
+    ...emptySummary(c.file.displayPath, status, reason ?? "", facts.bytes),
+    format: c.sniff.format,
+    wrapper: c.sniff.wrapper,
+    host: c.identity?.host ?? null,
+    role: c.identity?.role ?? null,
+    lines: c.parsed!.stats.lines,
+    sha256: facts.sha256 || null,
+  };
+  if (reason === undefined) delete summary.reason;
+  return summary;
+}
+
+async function store(opts: IngestOptions, candidates: Candidate[], notRead: Ordered[], dumps: readonly PageDumpIndex[], runs: RunStore): Promise<Omit<IngestSummary, "incident">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
   try {
-    const scanSchemas = writer.begin(lockTimeoutMs, anchorStores);
-    const known = writer.knownSources();
-    const isKnown = (c: Candidate) => known.has(sourceKey(c.file.displayPath, c.report.sha256));
-    const fresh = candidates.filter((c) => !isKnown(c));
-    for (const c of candidates) {
-      if (isKnown(c)) Object.assign(c.summary, { status: "duplicate", reason: "already in this incident (same path, same sha256)" });
-    }
+    writer.begin(lockTimeoutMs);
+    const settings = { tz: opts.tz ?? "UTC" };
+    const sameIncident = { db: opts.db, hasEvents: writer.hasEvents(), settings: writer.ingestSettings(), span: writer.ingestedSpan() };
+    const parseOptions = {
+      runs,
+      tzGiven: opts.tz !== undefined,
+      flagHost: opts.host ?? null,
+      flagRole: opts.role ?? null,
+      ...(opts.loadWorkers !== undefined ? { loadWorkers: opts.loadWorkers } : {}),
+      ...(opts.loadSplit !== undefined ? { loadSplit: opts.loadSplit } : {}),
+      onProgress: (p: { bytes: number; lines: number; total: number }) => opts.onProgress?.({ phase: "load", done: p.bytes, total: p.total, lines: p.lines }),
+    };
+    const decided = await parseCandidates(candidates, parseOptions, writer.knownSources(), sameIncident.span);
+    for (const c of decided.namedTwice) notRead.push({ order: c.index, summary: summaryOf(c, "duplicate", "the same file, named twice") });
+    const summaries = new Map(decided.kept.map((c) => [c, summaryOf(c, "ingested")]));
+    for (const c of decided.known) Object.assign(summaries.get(c)!, { status: "duplicate", reason: "already in this incident (same path, same sha256)" });
+    const others = notRead.sort((a, b) => a.order - b.order).map((n) => n.summary);
+    const sources = [...summaries.values(), ...others];
     let recorded = 0;
-    for (const s of notIngested) if (s.status !== "ingested" && writer.recordNotIngested(notIngestedRow(s))) recorded++;
+    for (const s of others) if (s.status !== "ingested" && writer.recordNotIngested(notIngestedRow(s))) recorded++;
+    const { fresh } = decided;
     if (fresh.length === 0) {
       if (recorded > 0) writer.commit();
       else writer.rollback();
-      return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets() };
+      return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets(), sources };
     }
-    const settings = { tz: opts.tz ?? "UTC" };
-    const sameIncident = { db: opts.db, hasEvents: writer.hasEvents(), settings: writer.ingestSettings(), span: writer.ingestedSpan() };
     assertSameIncident(sameIncident, settings, spanOf(fresh), opts.append === true);
-    const hints = datingHints(
-      fresh.map((c) => ({ host: c.report.host, dated: c.report.dated, mtimeUs: c.report.mtimeUs })),
-      sameIncident.span,
-    );
-    const renames = Object.fromEntries(fresh.flatMap((c) => (c.scannedDomain !== undefined ? [[c.scannedDomain, c.report.domain]] : [])));
-    mergeScanAnchors(writer.db, scanSchemas, fresh.map((c) => c.index), renames);
-    const stored = writer.storedSources();
-    // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align;
-    // nor is a trace file, whose spans each name their host.
-    const domains = [
-      ...stored.filter((s) => s.timed && !namesHostPerEvent(s.format)).map((s) => s.host ?? `src:${s.path}`),
-      ...fresh.filter((c) => (!isLogFormat(c.report.format!) || c.report.dated !== null) && !namesHostPerEvent(c.report.format)).map((c) => c.report.domain),
-      ...anchorDomains(writer.db),
-    ];
-    const alignment = alignClocks(domains, anchorBounds(writer.db));
-
-    const loadSources = fresh.map((c, i) => toLoadSource(c, writer, hints[i]!, opts.tz !== undefined));
-    const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
-    const bytesTotal = fresh.reduce((n, c) => n + c.report.bytes, 0);
-    const stats = await runLoad(loadSources, alignment.offsetsUs, merger ?? writer, (progress) =>
-      opts.onProgress?.({ phase: "load", done: progress.bytes, total: bytesTotal, lines: progress.lines }),
-      opts.loadWorkers,
-      opts.loadSplit,
-    );
-    if (merger) {
-      merger.finish();
-      writer.dropPreviousEvents();
-    } else {
-      writer.flushRows();
-    }
-    const pageDumps = storePageDumps(writer.db, dumps, (index) => loadSources.find((s) => s.displayPath === index.displayPath)?.sourceId);
-    stats.forEach((s, i) => finishSource(writer, fresh[i]!, withErrors(s, pageDumps.issues.get(s.sourceId))));
-    recordPageByteSources(writer, pageDumps.files, fresh, notIngested);
+    const { alignment, stats } = storeFresh(writer, fresh, runs, (done, total) => opts.onProgress?.({ phase: "store", done, total, lines: 0 }));
+    const pageDumps = storePageDumps(writer.db, dumps, (index) => stats[fresh.findIndex((c) => c.file.displayPath === index.displayPath)]?.sourceId);
+    stats.forEach((s, i) => finishSource(writer, summaries.get(fresh[i]!)!, withErrors(s, pageDumps.issues.get(s.sourceId))));
+    recordPageByteSources(writer, pageDumps.files, fresh, others);
     writer.saveClock(alignment);
     if (!sameIncident.hasEvents || writer.ingestSettings() === null) writer.saveIngestSettings(settings);
     writer.commit();
     const eventsAdded = stats.reduce((n, s) => n + s.events, 0);
-    return { db: opts.db, eventsAdded, eventsTotal: writer.eventCount(), clockOffsetsUs: alignment.offsetsUs };
+    return { db: opts.db, eventsAdded, eventsTotal: writer.eventCount(), clockOffsetsUs: alignment.offsetsUs, sources };
   } finally {
     writer.close();
+    runs.close();
   }
+}
+
+/**
+ * The new sources into the incident: their anchors and the clock offsets
+ * they give, then their runs merged into the global order (with the stored
+ * events, re-timed, when the incident has some). Returns the offsets and
+ * each source's statistics.
+ */
+function storeFresh(writer: IncidentWriter, fresh: readonly Candidate[], store: RunStore, onProgress: (rows: number, total: number) => void): { alignment: ClockAlignment; stats: LoadedStats[] } {
+  addAnchors(writer.db, fresh.flatMap((c) => c.parsed!.facts.anchors.map((a) => (a.domain === OWN_DOMAIN ? { ...a, domain: c.identity!.domain } : a))));
+  const stored = writer.storedSources();
+  // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align;
+  // nor is a trace file, whose spans each name their host.
+  const domains = [
+    ...stored.filter((s) => s.timed && !namesHostPerEvent(s.format)).map((s) => s.host ?? `src:${s.path}`),
+    ...fresh.filter((c) => (!isLogFormat(c.sniff.format) || c.parsed!.facts.dated !== null) && !namesHostPerEvent(c.sniff.format)).map((c) => c.identity!.domain),
+    ...anchorDomains(writer.db),
+  ];
+  const alignment = alignClocks(domains, anchorBounds(writer.db));
+  const runs = fresh.map((c) => runOf(c, writer));
+  const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
+  const total = fresh.reduce((n, c) => n + c.parsed!.stats.events, 0);
+  const spans = mergeRuns(runs, store, alignment.offsetsUs, merger ?? writer, (rows) => onProgress(rows, total));
+  if (merger) {
+    merger.finish();
+    writer.dropPreviousEvents();
+  } else {
+    writer.flushRows();
+  }
+  const stats = fresh.map((c, i) => {
+    const ranks = [...new Set(c.parsed!.stats.ranks.map((r) => rankNameOf(r, c.identity!)))].sort();
+    return { ...c.parsed!.stats, ...spans[i]!, sourceId: runs[i]!.sourceId, ranks };
+  });
+  return { alignment, stats };
+}
+
+/** A fresh source added to the incident, its run to be merged. */
+function runOf(c: Candidate, writer: IncidentWriter): Run {
+  const { host, role } = c.identity!;
+  const facts = c.parsed!.facts;
+  const source = { path: c.file.displayPath, format: c.sniff.format, wrapper: c.sniff.wrapper, host, role, sha256: facts.sha256, bytes: facts.bytes, stream: streamOf(c.file.displayPath) };
+  return { batches: c.parsed!.batches, format: c.sniff.format, sourceId: writer.addSource(source), identity: c.identity!, domain: c.identity!.domain };
 }
 
 /**
@@ -404,7 +371,7 @@ async function store(
  */
 function recordPageByteSources(writer: IncidentWriter, files: readonly PageByteSource[], fresh: readonly Candidate[], summaries: readonly SourceSummary[]): void {
   for (const f of files) {
-    const host = fresh.find((c) => c.file.displayPath === f.index.displayPath)?.report.host ?? null;
+    const host = fresh.find((c) => c.file.displayPath === f.index.displayPath)?.identity!.host ?? null;
     const format = pageBytesFormat(f.kind);
     const reason = `page bytes read through the page-dump index ${f.index.displayPath}`;
     writer.addPageByteSource({ path: f.path, format, host, sha256: f.sha256, bytes: f.bytes, pages: f.pages, reason });
@@ -428,36 +395,15 @@ function notIngestedRow(s: SourceSummary): NotIngestedSource {
   };
 }
 
-/** The dates the new sources' lines carry, all together (the scan's reading). */
+/** The dates the new sources' lines carry, all together. */
 function spanOf(sources: readonly Candidate[]): TimeSpan | null {
   let span: TimeSpan | null = null;
-  for (const { report } of sources) {
-    const d = report.dated;
-    if (d === null || !isLogFormat(report.format!)) continue;
+  for (const c of sources) {
+    const d = c.parsed!.facts.dated;
+    if (d === null || !isLogFormat(c.sniff.format)) continue;
     span = span === null ? { ...d } : { firstUs: Math.min(span.firstUs, d.firstUs), lastUs: Math.max(span.lastUs, d.lastUs) };
   }
   return span;
-}
-
-function toLoadSource(c: Candidate, writer: IncidentWriter, dating: DatingHints, tzGiven: boolean): LoadSource {
-  const r = c.report;
-  const stream = streamOf(c.file.displayPath);
-  const source = { path: c.file.displayPath, format: r.format!, wrapper: r.wrapper, host: r.host, role: r.role, sha256: r.sha256, bytes: r.bytes, stream };
-  return {
-    sourceId: writer.addSource(source),
-    plainPath: c.file.plainPath,
-    displayPath: c.file.displayPath,
-    format: r.format!,
-    wrapper: r.wrapper,
-    host: r.host,
-    role: r.role,
-    rank: r.rank,
-    dating: takesDatingHints(r.format!) ? dating : null,
-    tzGiven,
-    domain: r.domain,
-    tzOffsetMinutes: r.tzOffsetMinutes,
-    bytes: r.bytes,
-  };
 }
 
 function setAside(writer: IncidentWriter, stored: ReturnType<IncidentWriter["storedSources"]>, offsets: Record<string, number>): StoredEventsMerger {
@@ -472,9 +418,9 @@ function withErrors(s: LoadedStats, more: readonly ParseIssue[] | undefined): Lo
   return { ...s, errors: [...s.errors, ...more], errorCount: s.errorCount + more.length };
 }
 
-function finishSource(writer: IncidentWriter, c: Candidate, s: LoadedStats): void {
+function finishSource(writer: IncidentWriter, summary: SourceSummary, s: LoadedStats): void {
   writer.completeSource(s.sourceId, s);
-  Object.assign(c.summary, {
+  Object.assign(summary, {
     ranks: s.ranks,
     lines: s.lines,
     events: s.events,

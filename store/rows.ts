@@ -1,8 +1,10 @@
 // The rows that travel from the parse workers to the store writer: the values
-// of `events` rows, packed column-wise into a RowBatch whose buffers are
-// transferred between threads (not cloned). Structured cloning of plain
-// arrays of mixed values cost both threads more than the parse itself; a
-// batch is a few typed arrays, a short list of distinct strings and the attrs.
+// of `events` rows, packed column-wise into a RowBatch, which travels packed
+// into one buffer transferred between threads (not cloned): structured
+// cloning of plain arrays of mixed values cost both threads more than the
+// parse itself, and a batch waits packed for the merge anyway
+// (ingest/load/workers.ts). A batch is a few typed arrays, a short list of
+// distinct strings and the attrs.
 // `seq` is not sent: rows arrive in the global order and take consecutive
 // rowids. The raw text of the events travels beside them as text blocks
 // (store/eventText.ts).
@@ -10,6 +12,7 @@
 import { TimeQuality, type ParsedEvent } from "../domain/event.js";
 import { AttrsRowsBuilder, type AttrsRows } from "./blocks/attrsEncode.js";
 import type { TextBlock } from "./eventText.js";
+import { compress, decompress } from "./codec.js";
 
 /** The ts_inferred column: the time was inferred from the record's neighbours; the record is timeless (domain/event.ts TimeQuality). */
 export const TS_INFERRED = TimeQuality.inferred;
@@ -45,10 +48,9 @@ export interface RowBatch {
   texts: TextBlock[];
 }
 
-/** The buffers a batch transfers to another thread. */
-export function transferList(batch: RowBatch): ArrayBuffer[] {
-  const a = batch.attrs;
-  const list = [batch.numbers.buffer, batch.stringRefs.buffer, a.shape.buffer, a.start.buffer, a.tags.buffer, a.values.buffer] as ArrayBuffer[];
+/** The buffers a packed batch transfers to another thread (packBatch). */
+export function transferList(batch: PackedBatch): ArrayBuffer[] {
+  const list = [batch.packed.buffer] as ArrayBuffer[];
   for (const t of batch.texts) list.push(t.lines.buffer as ArrayBuffer, t.ends.buffer as ArrayBuffer, t.text.buffer as ArrayBuffer);
   return list;
 }
@@ -198,4 +200,64 @@ export function rankName(role: string | null, dp: number | undefined, pp: number
 export interface RowSink {
   addRow(batch: RowBatch, i: number): void;
   addTexts(blocks: readonly TextBlock[]): void;
+}
+
+/**
+ * A batch as it travels from a parse worker and waits for the merge
+ * (ingest/load/workers.ts keeps every source's batches until all are
+ * parsed): its columns and strings in one zstd frame, its text blocks
+ * (compressed already) beside.
+ */
+export interface PackedBatch {
+  length: number;
+  packed: Uint8Array;
+  texts: TextBlock[];
+}
+
+/** Fast over small: the frame lives for seconds, and both cores are busy parsing meanwhile. */
+const PACK_LEVEL = 1;
+
+/** Parts of a packed batch, in order: its Float64 columns first, each part padded to 8 bytes, so that unpacking views them in place. */
+const PACKED_PARTS = 7;
+const HEADER_BYTES = 8 * 4;
+
+export function packBatch(b: RowBatch): PackedBatch {
+  const a = b.attrs;
+  const strings = Buffer.from(JSON.stringify([b.strings, a.shapes, a.json]));
+  const parts: ArrayBufferView[] = [b.numbers, a.values, b.stringRefs, a.shape, a.start, a.tags, strings];
+  const header = new Uint32Array(HEADER_BYTES / 4);
+  parts.forEach((p, i) => (header[i] = p.byteLength));
+  const pieces: Buffer[] = [Buffer.from(header.buffer)];
+  for (const p of parts) {
+    pieces.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+    if (p.byteLength % 8 !== 0) pieces.push(Buffer.alloc(8 - (p.byteLength % 8)));
+  }
+  return { length: b.length, packed: compress(Buffer.concat(pieces), PACK_LEVEL), texts: b.texts };
+}
+
+export function unpackBatch(p: PackedBatch): RowBatch {
+  let whole = decompress(p.packed);
+  // zstd's output starts on an 8-byte boundary in practice; copied once when it does not.
+  if (whole.byteOffset % 8 !== 0) whole = new Uint8Array(whole);
+  const sizes = new Uint32Array(whole.buffer, whole.byteOffset, PACKED_PARTS);
+  let at = whole.byteOffset + HEADER_BYTES;
+  const take = (i: number): [ArrayBufferLike, number, number] => {
+    const view: [ArrayBufferLike, number, number] = [whole.buffer, at, sizes[i]!];
+    at += Math.ceil(sizes[i]! / 8) * 8;
+    return view;
+  };
+  const [nb, no, nl] = take(0);
+  const numbers = new Float64Array(nb, no, nl / 8);
+  const [vb, vo, vl] = take(1);
+  const values = new Float64Array(vb, vo, vl / 8);
+  const [rb, ro, rl] = take(2);
+  const stringRefs = new Int32Array(rb, ro, rl / 4);
+  const [hb, ho, hl] = take(3);
+  const shape = new Int32Array(hb, ho, hl / 4);
+  const [sb, so, sl] = take(4);
+  const start = new Uint32Array(sb, so, sl / 4);
+  const tags = new Uint8Array(...take(5));
+  const [jb, jo, jl] = take(6);
+  const [strings, shapes, json] = JSON.parse(Buffer.from(jb, jo, jl).toString("utf8")) as [string[], string[][], string[]];
+  return { length: p.length, numbers, stringRefs, strings, attrs: { shape, start, shapes, tags, values, json }, texts: p.texts };
 }

@@ -83,7 +83,7 @@ const CORE_TABLES = `
     state  BLOB NOT NULL
   );
 
-  -- Causal anchors for clock alignment (ingest/scan/clock.ts), aggregated per key
+  -- Causal anchors for clock alignment (ingest/sources/clock.ts), aggregated per key
   -- and clock domain, kept so that a later ingest into the same incident
   -- re-estimates the offsets from all its sources.
   CREATE TABLE clock_anchors (

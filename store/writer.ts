@@ -98,7 +98,6 @@ export class IncidentWriter implements RowSink {
   private readonly texts: TextBlockWriter;
   private readonly leftWal: boolean;
   private open = true;
-  private readonly attached: string[] = [];
 
   private constructor(
     readonly db: IncidentDb,
@@ -136,21 +135,12 @@ export class IncidentWriter implements RowSink {
     }
   }
 
-  /**
-   * Takes the write lock for the whole ingest (waits for a running ingest to
-   * finish), with the scan's anchor stores attached; returns their schema names.
-   */
-  begin(lockTimeoutMs: number, scanStores: readonly string[]): string[] {
-    for (const path of scanStores) {
-      const name = `scan${this.attached.length}`;
-      this.db.prepare(`ATTACH DATABASE ? AS ${name}`).run(path);
-      this.attached.push(name);
-    }
+  /** Takes the write lock for the whole ingest (waits for a running ingest to finish). */
+  begin(lockTimeoutMs: number): void {
     whileBusy(this.path, lockTimeoutMs, (remainingMs) => {
       this.db.pragma(`busy_timeout = ${remainingMs}`);
       this.db.exec("BEGIN EXCLUSIVE");
     });
-    return [...this.attached];
   }
 
   commit(): void {
@@ -165,7 +155,6 @@ export class IncidentWriter implements RowSink {
     if (!this.open) return;
     this.open = false;
     this.rollback();
-    for (const name of this.attached) this.db.exec(`DETACH DATABASE ${name}`);
     if (this.leftWal) {
       try {
         this.db.pragma("journal_mode = WAL");

@@ -114,7 +114,7 @@ export const ingestCommand: CommandModule<object, IngestArgs> = {
   },
 };
 
-/** A progress bar per phase (scan, load): MB and MB/s, and lines/s while loading. */
+/** A progress bar per phase: MB, MB/s and lines/s while loading, rows while storing. */
 class ProgressView {
   private readonly bar = new cliProgress.SingleBar(
     {
@@ -141,8 +141,9 @@ class ProgressView {
   private detail(p: IngestProgress): string {
     const seconds = Math.max(1e-3, (performance.now() - this.started) / 1000);
     const mb = (n: number): string => (n / 1e6).toFixed(1);
+    if (p.phase === "store") return `${p.done.toLocaleString("en-US")}/${p.total.toLocaleString("en-US")} rows`;
     const rates = `${(p.done / 1e6 / seconds).toFixed(0)} MB/s`;
-    const lines = p.phase === "load" ? `  ${Math.round(p.lines / seconds).toLocaleString("en-US")} lines/s` : "";
+    const lines = `  ${Math.round(p.lines / seconds).toLocaleString("en-US")} lines/s`;
     return `${mb(p.done)}/${mb(p.total)} MB  ${rates}${lines}`;
   }
 

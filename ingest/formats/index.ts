@@ -79,3 +79,24 @@ export function namesHostPerEvent(name: string | null): boolean {
 export function isLogFormat(name: FormatName): boolean {
   return name === "sglang-log" || name === "glog" || name === "text";
 }
+
+/**
+ * Formats whose records take the source's host, when it has one, over the
+ * one their own lines name (ParseContext.host): a log's wrapper host, a
+ * metric series' instance label.
+ */
+export function prefersSourceHost(name: FormatName): boolean {
+  return isLogFormat(name) || name === "prometheus-text" || name === "prometheus-api-json";
+}
+
+/**
+ * Up to which line a source's records say who wrote it
+ * (ingest/sources/sourceIdentity.ts): every record of a log, a probe file or a
+ * dump; the header and first record of a checksum or page-dump table; none
+ * of a trace or metrics file, whose records name every machine an exporter saw.
+ */
+export function identityLines(name: FormatName): number {
+  if (isLogFormat(name) || name === "probe-jsonl" || formatByName(name).parseBytes !== undefined || name === "flight-recorder") return Infinity;
+  if (name === "checksum-csv" || name === "checksum-jsonl" || name === "page-dump-jsonl") return 2;
+  return 0;
+}

@@ -1,4 +1,4 @@
-// From the paths a user names to plain files the scan and load can read:
+// From the paths a user names to plain files the sniff and load can read:
 // directories are walked recursively (in name order), and gzip, tar and zip
 // content — told by its magic bytes, not its name (ingest/inputs/archive.ts) — is
 // unpacked into a private temporary directory (so that every source can

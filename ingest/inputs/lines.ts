@@ -42,7 +42,7 @@ export class ChunkReader {
 
   /**
    * `onRead` sees every raw byte read once, in order (hashing). A part of a
-   * file (ingest/load/sourceParts.ts, ingest/scan/scanParts.ts) is read from byte `start`, a line's start, whose
+   * file (ingest/load/sourceParts.ts) is read from byte `start`, a line's start, whose
    * line is numbered `firstLine`, up to byte `end` (a line's start; null: the end of the file).
    */
   constructor(

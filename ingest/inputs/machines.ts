@@ -3,7 +3,7 @@
 // machine folder names its host. Two readings need the whole bundle: a folder
 // that holds the logs of several pods, saved each under its pod's name
 // (`incident/sglang-decode-0.log`, `incident/sglang-prefill-0.log`), is no
-// machine, so each file keeps the host its name gives; and after the scan,
+// machine, so each file keeps the host its name gives; and after the parse,
 // the files of one machine's folder share what their content says of it
 // (a probe record's host, a log's role), so that its logs, probe records and
 // Flight Recorder dumps are one host.
@@ -30,7 +30,7 @@ export function readBundlePaths(paths: readonly { identityPath: string; bundle: 
   });
 }
 
-/** A scanned file as folder sharing sees it: where its path puts it, and what its content said. */
+/** A parsed file as folder sharing sees it: where its path puts it, and what its content said. */
 export interface FolderMember {
   bundle: number;
   reading: PathReading;
@@ -70,7 +70,7 @@ export function shareFolderIdentity(members: readonly FolderMember[]): Map<numbe
   return changes;
 }
 
-/** A path reading as the scan takes it: host, role and rank only. */
+/** A path reading as a source's identity takes it: host, role and rank only. */
 export function identityOf(r: PathReading): PathIdentity {
   return { ...(r.host !== undefined && { host: r.host }), ...(r.role !== undefined && { role: r.role }), ...(r.tp !== undefined && { tp: r.tp }) };
 }

@@ -1,17 +1,17 @@
 // How a load is dealt between its parse workers (ingest/load/workers.ts). Whole
-// sources are dealt into shares of about equal bytes, each merged on its
+// sources are dealt into shares of about equal bytes, each parsed on its
 // worker. A source too large for that to balance is cut into parts
 // (ingest/load/sourceParts.ts) dealt to the workers in turn, so both cores parse
 // one file side by side; its parts' rows are put back in file order here (a
-// PartChain) before they join the global merge, and their statistics are
-// added up into the source's.
+// PartChain), and their statistics and facts are added up into the source's.
 
 import { formatByName } from "../formats/index.js";
 import { lineStartsEvery } from "../inputs/lines.js";
 import { timeOriginOf } from "../formats/log/logParser.js";
 import type { TimeTally } from "../formats/format.js";
-import { MAX_KEPT_ERRORS, type LoadedStats, type LoadSource } from "./loadStream.js";
-import type { RowBatch } from "../../store/rows.js";
+import { MAX_KEPT_ERRORS, type LoadedStats, type LoadSource, type ParsedSource } from "./loadStream.js";
+import { combineFacts } from "./sourceFacts.js";
+import type { WaitingBatch } from "./runStore.js";
 import type { PartJob, PartResult } from "./seamGate.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
 
@@ -33,7 +33,7 @@ export const DEFAULT_SPLIT: SplitOptions = { splitBytes: 128 * 1024 * 1024, part
 
 export interface SplitSource {
   source: LoadSource;
-  /** Its merge stream (after the workers' share streams). */
+  /** Its index among the cut sources. */
   stream: number;
   parts: number;
   /** Int32Array[parts]: lines of each part, -1 until counted. */
@@ -58,7 +58,7 @@ export function planLoad(sources: readonly LoadSource[], workers: number, opts: 
   let turn = 0;
   for (const source of sources.filter(cut)) {
     const starts = lineStartsEvery(source.plainPath, source.bytes, opts.partBytes);
-    const stream = workers + split.length;
+    const stream = split.length;
     starts.forEach((startByte, index) => {
       const endByte = index + 1 < starts.length ? starts[index + 1]! : null;
       const w = turn++ % workers;
@@ -78,46 +78,27 @@ export function planLoad(sources: readonly LoadSource[], workers: number, opts: 
   return { shares, jobs, split };
 }
 
-/** Rows of one cut source, put back in file order: part by part, each part's batches as they come. */
+/** The rows of one cut source, put back in file order as its parts' batches come, with its statistics and facts. */
 export class PartChain {
-  private current = 0;
-  private readonly waiting = new Map<number, { worker: number; batch: RowBatch }[]>();
+  private readonly byPart: WaitingBatch[][];
   private readonly results: PartResult[] = [];
-  /** The worker of each batch handed on and not yet consumed, oldest first. */
-  readonly handedOn: number[] = [];
 
-  constructor(
-    readonly split: SplitSource,
-    private readonly handOn: (batch: RowBatch) => void,
-    private readonly ended: () => void,
-  ) {}
+  constructor(readonly split: SplitSource) {
+    this.byPart = Array.from({ length: split.parts }, () => []);
+  }
 
-  rows(worker: number, part: number, batch: RowBatch): void {
-    if (part === this.current) this.pass(worker, batch);
-    else {
-      const list = this.waiting.get(part) ?? [];
-      list.push({ worker, batch });
-      this.waiting.set(part, list);
-    }
+  rows(part: number, batch: WaitingBatch): void {
+    this.byPart[part]!.push(batch);
   }
 
   partDone(result: PartResult): void {
     this.results[result.index] = result;
-    while (this.results[this.current] !== undefined) {
-      this.current++;
-      if (this.current === this.split.parts) return this.ended();
-      for (const w of this.waiting.get(this.current) ?? []) this.pass(w.worker, w.batch);
-      this.waiting.delete(this.current);
-    }
   }
 
-  stats(): LoadedStats {
-    return combineParts(this.split.source, this.results);
-  }
-
-  private pass(worker: number, batch: RowBatch): void {
-    this.handedOn.push(worker);
-    this.handOn(batch);
+  /** The whole source, once every part is done; `sha256` is the file's, hashed apart from its parts. */
+  parsed(sha256: string): ParsedSource {
+    const facts = combineFacts(this.results.map((r) => r.facts), sha256, this.split.source.bytes);
+    return { stats: combineParts(this.split.source, this.results), facts, batches: this.byPart.flat() };
   }
 }
 
@@ -136,8 +117,6 @@ export function combineParts(source: LoadSource, parts: readonly PartResult[]): 
     total.inferred += stats.inferred;
     total.errorCount += stats.errorCount;
     for (const e of stats.errors) if (total.errors.length < MAX_KEPT_ERRORS) total.errors.push(e);
-    if (stats.firstTsUs !== null && (total.firstTsUs === null || stats.firstTsUs < total.firstTsUs)) total.firstTsUs = stats.firstTsUs;
-    if (stats.lastTsUs !== null && (total.lastTsUs === null || stats.lastTsUs > total.lastTsUs)) total.lastTsUs = stats.lastTsUs;
     for (const r of stats.ranks) ranks.add(r);
     shapes.addPart(partShapes);
     if (tally !== null) tallies.push(tally);

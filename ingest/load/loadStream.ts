@@ -1,49 +1,59 @@
-// The parse side of a load (runs in each load worker, over its share of the
-// sources): the sources are read and parsed in step, their events merged into
-// the global order (ingest/load/merge.ts) with the clock offsets applied, and
-// packed into row batches, with their texts in blocks, for the writer.
-// Memory stays bounded: each source holds one decoded chunk and its parsed
-// events at a time.
+// The parse side of a load (runs in each load worker, or on the main thread
+// for a small input): a source read and parsed once, its events packed in
+// file order into row batches, with their texts in blocks, at their own
+// times and with only what their lines say of who wrote them — the clock
+// offsets and the source's identity are known only once every source is
+// parsed (ingest/pipeline.ts), and ingest/load/runs.ts applies them as the runs
+// are merged. The same pass gathers the source's facts (ingest/load/sourceFacts.ts).
+// Memory stays bounded while parsing: a source holds one decoded chunk and its parsed events at a time.
 
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
-import type { Role } from "../../domain/vocabulary.js";
 import { LogKind, TelemetryKind } from "../../domain/kinds.js";
 import type { FormatName, InputFormat, LineParser, ParseContext } from "../formats/format.js";
 import { formatByName } from "../formats/index.js";
 import type { DatingHints } from "../formats/log/dating.js";
 import type { WrapperName } from "../formats/wrappers/index.js";
 import { readFileSync } from "node:fs";
-import { ChunkReader, forEachLine, MAX_LINE_BYTES, READ_BYTES } from "../inputs/lines.js";
+import { FactsReader, type SourceFacts } from "./sourceFacts.js";
+import { SOURCE_RANK, neutralRankKey } from "../sources/sourceIdentity.js";
+import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../inputs/lines.js";
 import { Admit, SeamGate, type PartResult, type SourcePart } from "./seamGate.js";
-import { keyBefore, MergeHeap } from "./merge.js";
-import { rankName, RowBatchBuilder, type RowBatch } from "../../store/rows.js";
+import { RowBatchBuilder, type RowBatch } from "../../store/rows.js";
+import type { WaitingBatch } from "./runStore.js";
 import { TextBlockBuilder } from "../../store/eventText.js";
 import type { SourceStats } from "../../store/read/sources.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
 
 export interface LoadSource {
+  /** The source's place among the ingest's inputs: its rows and texts carry it until its id in the incident is known (ingest/load/runs.ts). */
   sourceId: number;
   plainPath: string;
   displayPath: string;
   format: FormatName;
   wrapper: WrapperName | null;
-  host: string | null;
-  role: Role | null;
-  /** The rank of records that name none (a per-rank file). */
-  rank: { dp?: number; tp?: number } | null;
   /** Logs: times for records that carry none (ingest/pipeline.ts decides them from every source). */
   dating: DatingHints | null;
   tzGiven: boolean;
-  /** Clock domain of events that name no host: the host, or the source itself. */
-  domain: string;
   tzOffsetMinutes: number;
-  /** The bytes the scan read and hashed: all the load reads of the file. */
+  /** The file's size when the ingest began: all the load reads of it (a log still being written grows). */
   bytes: number;
 }
 
-/** What a load worker counted of one source (or part of one): the store's statistics of it (store/read/sources.ts). */
+/**
+ * What a load worker counted of one source (or part of one): the store's
+ * statistics of it (store/read/sources.ts), but for its first and last times
+ * (aligned only as the runs are merged) and its ranks, named by what the
+ * lines say (neutralRankKey) until the source's role and rank are known.
+ */
 export interface LoadedStats extends SourceStats {
   sourceId: number;
+}
+
+/** A parsed source: its rows in file order (kept packed until the merge: ingest/load/runStore.ts), its statistics and its facts. */
+export interface ParsedSource {
+  stats: LoadedStats;
+  facts: SourceFacts;
+  batches: WaitingBatch[];
 }
 
 export interface LoadProgress {
@@ -58,9 +68,6 @@ const DRAIN_EVENTS = 4096;
 
 /** The source (or part of a source) a load worker streams: its events in file order. */
 export class SourceStream {
-  /** Merge key of the head event (aligned time). */
-  tsUs = 0;
-  line = 0;
   readonly sourceId: number;
   private readonly reader: ChunkReader;
   private readonly format: InputFormat;
@@ -73,10 +80,10 @@ export class SourceStream {
   /** The parser hands out the events it read at end() a batch at a time (LineParser.drain). */
   private draining = false;
   private head: ParsedEvent | undefined;
-  private readonly sourceOffset: number;
   private readonly stats: LoadedStats;
   private readonly ranks = new Set<string>();
-  private lastRank: { role: string | null; dp?: number; pp?: number; tp?: number } | undefined;
+  private lastRank: { role: string | undefined; dp?: number; pp?: number; tp?: number } | undefined;
+  private readonly facts: FactsReader;
   private readonly kept: ParseIssue[] = [];
   private readonly texts: TextBlockBuilder;
   private readonly shapes = new UnparsedShapes();
@@ -93,19 +100,20 @@ export class SourceStream {
 
   constructor(
     readonly src: LoadSource,
-    private readonly offsets: Record<string, number>,
     readBytes: number,
     readonly part?: SourcePart,
   ) {
     this.sourceId = src.sourceId;
-    // The bytes the scan read and hashed, no more: a log still being written has grown since, and its progress total is the scan's.
-    this.reader = new ChunkReader(src.plainPath, undefined, readBytes, part?.startByte ?? 0, part?.firstLine ?? 1, src.bytes);
     this.format = formatByName(src.format);
+    // A whole text file is hashed as it is read; a binary one as it is read whole; a cut one apart (ingest/load/workers.ts).
+    this.facts = new FactsReader(src.format, src.tzOffsetMinutes, part === undefined);
+    const onRead = part === undefined && this.format.parseBytes === undefined ? this.facts.onBytes : undefined;
+    // The bytes the file had when the ingest began, no more: a log still being written has grown since.
+    this.reader = new ChunkReader(src.plainPath, onRead, readBytes, part?.startByte ?? 0, part?.firstLine ?? 1, src.bytes);
     const ctx = this.parseContext();
     if (part?.zoneFixMinutes !== undefined) ctx.zoneFixMinutes = part.zoneFixMinutes;
     this.parser = this.format.parseBytes !== undefined ? null : this.format.createParser(ctx);
     this.gate = part !== undefined ? new SeamGate(this.format, ctx, part) : null;
-    this.sourceOffset = offsets[src.domain] ?? 0;
     this.texts = new TextBlockBuilder(src.sourceId);
     this.stats = {
       sourceId: src.sourceId,
@@ -125,12 +133,11 @@ export class SourceStream {
 
   private parseContext(): ParseContext {
     const src = this.src;
+    // No host or role: the events carry what their lines say, the source's are given after (ingest/load/runs.ts).
     return {
       sourcePath: src.displayPath,
-      ...(src.host !== null ? { host: src.host } : {}),
-      ...(src.role !== null ? { role: src.role } : {}),
       ...(src.wrapper !== null ? { wrapper: src.wrapper } : {}),
-      ...(src.rank !== null ? { rank: src.rank } : {}),
+      rank: { dp: SOURCE_RANK, tp: SOURCE_RANK },
       ...(src.dating !== null ? { dating: src.dating } : {}),
       tzOffsetMinutes: src.tzOffsetMinutes,
       tzGiven: src.tzGiven,
@@ -155,19 +162,15 @@ export class SourceStream {
       this.pos = 0;
       this.parseChunk();
     }
-    const ev = this.pending[this.pos]!;
-    this.head = ev;
-    this.tsUs = ev.tsUs + (ev.host !== undefined && ev.host !== this.src.host ? (this.offsets[ev.host] ?? 0) : this.sourceOffset);
-    this.line = ev.line;
+    this.head = this.pending[this.pos]!;
     return true;
   }
 
   /** Appends the head event's row (and its text) and accounts for it. */
   emitHead(rows: RowBatchBuilder): void {
     const ev = this.head!;
-    const host = ev.host ?? this.src.host;
-    const role = ev.role ?? this.src.role;
-    rows.pushEvent(ev, this.sourceId, this.tsUs, host, role);
+    rows.pushEvent(ev, this.sourceId, ev.tsUs, ev.host ?? null, ev.role ?? null);
+    this.facts.onEvent(ev);
     const text = this.texts.add(ev.line, ev.text);
     if (text) rows.addTexts([text]);
     const s = this.stats;
@@ -179,15 +182,10 @@ export class SourceStream {
       this.shapes.add(ev.text, ev.line, ev.unparsedMessage);
     }
     if (ev.tsInferred === true) s.inferred++;
-    // A timeless record's place in the order is no time of the source's.
-    if (ev.timeless !== true) {
-      if (s.firstTsUs === null || this.tsUs < s.firstTsUs) s.firstTsUs = this.tsUs;
-      if (s.lastTsUs === null || this.tsUs > s.lastTsUs) s.lastTsUs = this.tsUs;
-    }
     const r = this.lastRank;
-    if (!r || r.role !== role || r.dp !== ev.dp || r.pp !== ev.pp || r.tp !== ev.tp) {
-      this.lastRank = { role, dp: ev.dp, pp: ev.pp, tp: ev.tp };
-      this.ranks.add(rankName(role, ev.dp, ev.pp, ev.tp));
+    if (!r || r.role !== ev.role || r.dp !== ev.dp || r.pp !== ev.pp || r.tp !== ev.tp) {
+      this.lastRank = { role: ev.role, dp: ev.dp, pp: ev.pp, tp: ev.tp };
+      this.ranks.add(neutralRankKey(ev.role, ev.dp, ev.pp, ev.tp));
     }
   }
 
@@ -196,6 +194,7 @@ export class SourceStream {
     const chunk = this.reader.next();
     if (!chunk) return this.endOfInput();
     this.bytesRead += chunk.bytes;
+    this.facts.onText(chunk.text);
     const pending = this.pending;
     const issues = this.issues;
     const parser = this.parser!;
@@ -236,12 +235,14 @@ export class SourceStream {
 
   /** A binary source, read whole. */
   private parseWhole(): void {
+    const bytes = readFileSync(this.src.plainPath);
+    this.facts.onBytes(bytes);
     try {
-      this.format.parseBytes!(readFileSync(this.src.plainPath), this.parseContext(), this.pending, this.issues);
+      this.format.parseBytes!(bytes, this.parseContext(), this.pending, this.issues);
     } catch (e) {
       this.issues.push({ line: 1, message: `the ${this.src.format} reader failed: ${(e as Error).message}` });
     }
-    this.bytesRead = this.src.bytes;
+    this.bytesRead = bytes.length;
     this.done = true;
     this.reader.close();
     this.absorbIssues();
@@ -299,10 +300,16 @@ export class SourceStream {
     return this.stats;
   }
 
+  /** What the pass learnt of the source besides its events (once it is exhausted). */
+  sourceFacts(): SourceFacts {
+    return this.facts.result();
+  }
+
   /** A part's finish: its shapes whole and its time tally, to be added up with the other parts (ingest/load/sourceParts.ts). */
   finishPart(): Omit<PartResult, "index"> {
     const stats = this.finish();
-    return { stats, shapes: this.shapes.all(), tally: this.parser?.timeTally?.() ?? null, badUtf8: { lines: this.badUtf8Lines, first: this.firstBadUtf8 } };
+    const badUtf8 = { lines: this.badUtf8Lines, first: this.firstBadUtf8 };
+    return { stats, shapes: this.shapes.all(), tally: this.parser?.timeTally?.() ?? null, badUtf8, facts: this.sourceFacts() };
   }
 }
 
@@ -312,57 +319,36 @@ export interface RowStream {
   progress(): LoadProgress;
 }
 
-/**
- * Parses and merges whole sources into the global order, a batch of
- * `batchRows` rows at a time. `readBudget` bounds the raw bytes read ahead
- * across the sources; stats() gives each source's statistics once the last
- * batch is out.
- */
-export class MergedRowStream implements RowStream {
-  private readonly streams: SourceStream[];
-  private readonly heap = new MergeHeap<SourceStream>((s) => s);
+/** One whole source's rows, a batch of `batchRows` rows at a time, in file order. */
+export class SourceRows implements RowStream {
+  private readonly stream: SourceStream;
   private readonly rows: RowBatchBuilder;
+  private alive: boolean;
 
-  constructor(sources: LoadSource[], offsets: Record<string, number>, batchRows: number, readBudget: number) {
-    // Every source holds a chunk and its parsed events at once: share a fixed budget.
-    const readBytes = Math.max(64 * 1024, Math.min(READ_BYTES, Math.floor(readBudget / Math.max(1, sources.length))));
-    this.streams = sources.map((s) => new SourceStream(s, offsets, readBytes));
-    for (const s of this.streams) if (s.advance()) this.heap.push(s);
+  constructor(source: LoadSource, batchRows: number, readBytes: number) {
+    this.stream = new SourceStream(source, readBytes);
     this.rows = new RowBatchBuilder(batchRows);
+    this.alive = this.stream.advance();
   }
 
   next(): { batch: RowBatch; last: boolean } {
-    const { heap, rows } = this;
-    while (heap.size > 0) {
-      const top = heap.peek()!;
-      const second = heap.runnerUp();
-      let alive = true;
-      do {
-        top.emitHead(rows);
-        alive = top.advance();
-      } while (alive && !rows.full && (second === undefined || keyBefore(top, second)));
-      if (alive) heap.topChanged();
-      else {
-        heap.pop();
-        const last = top.lastTexts();
-        if (last) rows.addTexts([last]);
-      }
-      if (rows.full) return { batch: rows.take(), last: false };
+    const { stream, rows } = this;
+    while (this.alive && !rows.full) {
+      stream.emitHead(rows);
+      this.alive = stream.advance();
     }
+    if (this.alive) return { batch: rows.take(), last: false };
+    const texts = stream.lastTexts();
+    if (texts) rows.addTexts([texts]);
     return { batch: rows.take(), last: true };
   }
 
   progress(): LoadProgress {
-    let bytes = 0;
-    let lines = 0;
-    for (const s of this.streams) {
-      bytes += s.bytesRead;
-      lines += s.linesRead;
-    }
-    return { bytes, lines };
+    return { bytes: this.stream.bytesRead, lines: this.stream.linesRead };
   }
 
-  stats(): LoadedStats[] {
-    return this.streams.map((s) => s.finish());
+  /** The source's statistics and facts, once the last batch is out. */
+  result(): Omit<ParsedSource, "batches"> {
+    return { stats: this.stream.finish(), facts: this.stream.sourceFacts() };
   }
 }

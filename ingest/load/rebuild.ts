@@ -1,8 +1,9 @@
 // Adding sources to an incident that already has events: the stored events
 // are re-timed with the new clock offsets and merged, source by source, with
 // the new rows into rebuilt event blocks, so that `seq` stays the one
-// global order. New rows arrive in order from the load workers; before each,
-// every stored row that comes earlier is written out.
+// global order. New rows arrive in order from the merge of the new sources'
+// runs (ingest/load/runs.ts); before each, every stored row that comes
+// earlier is written out.
 
 import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";
 import { HOST_COL, LINE_COL, NUMBER_WIDTH, TS_COL, type RowBatch } from "../../store/rows.js";

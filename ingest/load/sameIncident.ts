@@ -7,7 +7,7 @@
 import { InputError } from "../inputs/pathIdentity.js";
 import { isoFromUs } from "../../domain/timeFormat.js";
 import type { IngestSettings } from "../../store/writer.js";
-import type { TimeSpan } from "../scan/timeHints.js";
+import type { TimeSpan } from "../sources/timeHints.js";
 
 
 /** New sources this far from the incident's span are taken for another incident. */

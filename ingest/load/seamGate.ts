@@ -7,6 +7,7 @@ import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { InputFormat, ParseContext, TimeTally } from "../formats/format.js";
 import type { LoadedStats, LoadSource } from "./loadStream.js";
 import type { UnparsedShape } from "../../store/read/sources.js";
+import type { SourceFacts } from "./sourceFacts.js";
 
 /** One part of a file, as a load worker reads it. */
 export interface SourcePart {
@@ -25,7 +26,7 @@ export interface SourcePart {
 
 /** A part a worker is given: its source, its place, and its bytes [startByte, endByte). */
 export interface PartJob {
-  /** The merge stream of its source (ingest/load/workers.ts). */
+  /** Its source's index among the cut sources (ingest/load/loadPlan.ts). */
   stream: number;
   source: LoadSource;
   index: number;
@@ -41,6 +42,7 @@ export interface PartResult {
   shapes: UnparsedShape[];
   tally: TimeTally | null;
   badUtf8: { lines: number; first: number };
+  facts: SourceFacts;
 }
 
 export const Admit = { skip: 0, parse: 1 } as const;

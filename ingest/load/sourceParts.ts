@@ -43,7 +43,6 @@ export class PartRowStream implements RowStream {
   constructor(
     private readonly jobs: readonly PartJob[],
     private readonly counts: Int32Array,
-    private readonly offsets: Record<string, number>,
     batchRows: number,
     private readonly readBytes: number,
   ) {
@@ -94,7 +93,7 @@ export class PartRowStream implements RowStream {
     };
     const zoneFix = job.index > 0 ? zoneFixAbove(job.source, job.startByte) : undefined;
     if (zoneFix !== undefined) part.zoneFixMinutes = zoneFix;
-    this.current = new SourceStream(job.source, this.offsets, this.readBytes, part);
+    this.current = new SourceStream(job.source, this.readBytes, part);
     this.alive = this.current.advance();
     return this.current;
   }

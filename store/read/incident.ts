@@ -9,7 +9,7 @@ import { scanEvents } from "../blocks/scan.js";
 import { getMetaJson, type IncidentDb } from "../db.js";
 import { eventRanks } from "./ranks.js";
 
-/** Microseconds added to each host's raw times at ingest (ingest/scan/clock.ts); empty before any ingest. */
+/** Microseconds added to each host's raw times at ingest (ingest/sources/clock.ts); empty before any ingest. */
 export function clockOffsets(db: IncidentDb): Record<string, number> {
   return getMetaJson<Record<string, number>>(db, "clock_offsets") ?? {};
 }

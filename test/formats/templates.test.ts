@@ -7,8 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LogKind } from "../../domain/kinds.js";
 import { tableProblems, partialMatch } from "../../ingest/formats/templates/check.js";
-import { ANCHOR_NEEDLES, COMPONENTS, ROLE_WORDS, SGLANG_TEMPLATES, TEMPLATES } from "../../ingest/formats/templates/index.js";
-import { anchorsOf } from "../../ingest/scan/clock.js";
+import { COMPONENTS, SGLANG_TEMPLATES } from "../../ingest/formats/templates/index.js";
 import { cap, type TemplateComponent } from "../../ingest/formats/templates/template.js";
 import { parseLines } from "./sglangHarness.js";
 
@@ -73,22 +72,3 @@ test("the matcher names the template that claims a message", () => {
   assert.equal(SGLANG_TEMPLATES.templateOf("Received a request", 0), null);
 });
 
-test("a template whose event is a clock anchor names the text the scan finds it by, and every sample holds it", () => {
-  for (const t of TEMPLATES) {
-    for (const sample of t.samples) {
-      const { events } = parseLines([sample]);
-      const anchors = anchorsOf(events[0]!);
-      if (anchors.length > 0) assert.ok(t.scan?.anchor !== undefined, `${t.id}: its event is an anchor, the scan must find its lines`);
-      if (t.scan?.anchor !== undefined) assert.ok(sample.includes(t.scan.anchor), `${t.id}: ${sample}`);
-    }
-  }
-  assert.ok(ANCHOR_NEEDLES.includes("with notif "));
-});
-
-test("the role words are the opening words of templates whose event names the side", () => {
-  for (const t of TEMPLATES.filter((x) => x.scan?.role === true)) {
-    assert.ok(ROLE_WORDS.includes(t.head as string), t.id);
-    const { events } = parseLines([t.samples[0]!], { role: undefined });
-    assert.ok(events[0]!.role === "prefill" || events[0]!.role === "decode", `${t.id}: ${t.samples[0]}`);
-  }
-});

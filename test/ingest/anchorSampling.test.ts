@@ -1,7 +1,7 @@
-// The scan parses a source's first 200 lines whole, then its first 5,000
-// anchor lines, and past them only those stamped in a second ending in 0
-// (ingest/scan/scan.ts HEAD_LINES, FULL_ANCHOR_LINES): a hand-written prefill log
-// of 14,000 notification lines (two read chunks, CRLF line ends on some)
+// The parse takes the anchors of a source's first 5,000 anchoring events,
+// and past them only of those stamped in a second ending in 0
+// (ingest/load/sourceFacts.ts FULL_ANCHOR_EVENTS): a hand-written prefill log
+// of 14,000 notification lines (several read chunks, CRLF line ends on some)
 // gives anchors for exactly the rooms the rule keeps.
 
 import { test } from "node:test";
@@ -9,12 +9,14 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseTimeZone } from "../../ingest/inputs/pathIdentity.js";
-import { scanSource } from "../../ingest/scan/scan.js";
+import { sniffSource } from "../../ingest/inputs/sniff.js";
+import { runParse } from "../../ingest/load/workers.js";
+import { RunStore } from "../../ingest/load/runStore.js";
 import { scratchDir } from "../scratchDir.js";
 
 const LINES = 14_000;
-/** Notification i is on line i + 2 (a batch line is first): lines up to 200 are the head, then 5,000 are read in full. */
-const FULL = 199 + 5000;
+/** Notification i is on line i + 2 (a batch line, which anchors nothing, is first): the first 5,000 are read in full. */
+const FULL = 5000;
 /** From here on the seconds run 10..19; before it, every line is in second 01 (so sampled out past FULL). */
 const TURN = 10_000;
 
@@ -33,21 +35,19 @@ function line(i: number): string {
   return `[2026-08-20 10:00:${s}.${ms} TP0] sending kvcache to d0-tp0 with notif ${room(i)}_kv_0_1_0${end}`;
 }
 
-test("past the head and the first 5,000 anchor lines only those of a second ending in 0 give anchors", () => {
+test("past the first 5,000 anchoring events only those of a second ending in 0 give anchors", async () => {
   const dir = scratchDir("kvrewind-anchor-sampling-");
   const path = join(dir, "prefill-0.log");
   const lines = Array.from({ length: LINES }, (_, i) => line(i));
   writeFileSync(path, "[2026-08-20 10:00:00 TP0] Prefill batch, #new-seq: 1, #new-token: 8, #cached-token: 0, token usage: 0.01, #running-req: 0, #queue-req: 0\n" + lines.join("\n") + "\n");
   const rooms = new Set<string>();
-  scanSource(
-    { file: 0, plainPath: path, displayPath: "prefill-0.log", identityPath: "prefill-0.log", flagHost: null, flagRole: null, tz: parseTimeZone("UTC") },
-    (aggs) => {
-      for (const a of aggs) {
-        const m = /(\d{19})/.exec(a.key);
-        if (m) rooms.add(m[1]!);
-      }
-    },
-  );
+  const sniff = sniffSource(path, parseTimeZone("UTC"));
+  const source = { sourceId: 0, plainPath: path, displayPath: "prefill-0.log", format: sniff.format!, wrapper: null, dating: null, tzGiven: false, tzOffsetMinutes: 0, bytes: sniff.bytes };
+  const [parsed] = await runParse([source], new RunStore(dir), () => {});
+  for (const a of parsed!.facts.anchors) {
+    const m = /(\d{19})/.exec(a.key);
+    if (m) rooms.add(m[1]!);
+  }
   const expected = new Set<string>();
   for (let i = 0; i < LINES; i++) if (i < FULL || second(i) % 10 === 0) expected.add(room(i));
   assert.equal(expected.size, FULL + (LINES - TURN) / 10);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { alignClocks, anchorsOf, AnchorTable } from "../../ingest/scan/clock.js";
+import { alignClocks, anchorsOf, AnchorTable } from "../../ingest/sources/clock.js";
 import type { ParsedEvent } from "../../domain/event.js";
 
 function ev(kind: string, fields: Partial<ParsedEvent> = {}): ParsedEvent {

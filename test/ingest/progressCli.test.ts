@@ -1,10 +1,10 @@
 // The progress bars `kvrewind ingest` draws on a terminal never show more
 // bytes done than their total: a log the server is still writing grows
-// between the scan (which sets the load's total) and the load, and the load
-// reads what the scan read, no more. The CLI runs under `script` so that its
-// stderr is a terminal; another connection holds the incident's write lock
-// until the ingest has opened the incident (after its scan), so the log
-// grows exactly between the two phases.
+// between the sniff (which takes its size, the load's total) and the load,
+// and the load reads the bytes the sniff saw, no more. The CLI runs under
+// `script` so that its stderr is a terminal; another connection holds the
+// incident's write lock until the ingest has opened the incident (after its
+// sniff), so the log grows exactly between the two.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -52,7 +52,7 @@ function holdsOpen(pid: number, file: string): boolean {
   }
 }
 
-test("a log that grows between the scan and the load: the load reads what the scan read, and no bar shows done past its total", async () => {
+test("a log that grows between the sniff and the load: the load reads what the sniff saw, and no bar shows done past its total", async () => {
   const dir = tempDir("progress-growing");
   const db = join(dir, "incident.db");
   const log = join(dir, "d0", "decode-tp0.log");
@@ -76,7 +76,7 @@ test("a log that grows between the scan and the load: the load reads what the sc
   void ingest.finished.then(() => (exited = true));
   let grown = false;
   try {
-    // The ingest opens the incident only once its scan is over; then it waits for the lock, and the server writes on.
+    // The ingest opens the incident only once its sniff is over; then it waits for the lock, and the server writes on.
     for (const deadline = Date.now() + 60_000; !exited && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
       const pid = ingest.cliPid();
       if (pid === undefined || !holdsOpen(pid, db)) continue;
@@ -91,12 +91,12 @@ test("a log that grows between the scan and the load: the load reads what the sc
   assert.ok(grown, `the ingest never opened the incident:\n${run.output}`);
   assert.equal(run.code, 0, run.output);
 
-  const bars = [...run.output.matchAll(/(scan|load) +\|[^|]*\| *\d+% ([\d.]+)\/([\d.]+) MB/g)].map((m) => ({ phase: m[1]!, done: Number(m[2]), total: Number(m[3]) }));
+  const bars = [...run.output.matchAll(/(load|store) +\|[^|]*\| *\d+% ([\d.]+)\/([\d.]+) MB/g)].map((m) => ({ phase: m[1]!, done: Number(m[2]), total: Number(m[3]) }));
   assert.ok(bars.some((b) => b.phase === "load"), `no load bar drawn:\n${run.output}`);
   assert.deepEqual(bars.filter((b) => b.done > b.total), [], "a bar past its total");
   const linesWritten = written.split("\n").length - 1;
   withDb(db, (h) => {
     const source = h.prepare("SELECT lines, bytes FROM sources WHERE path = ?").get(log) as { lines: number; bytes: number };
-    assert.deepEqual(source, { lines: linesWritten, bytes: Buffer.byteLength(written) }, "the lines the scan read, not those written after it");
+    assert.deepEqual(source, { lines: linesWritten, bytes: Buffer.byteLength(written) }, "the lines the sniff saw, not those written after it");
   });
 });

@@ -60,15 +60,15 @@ test("a finished ingest terminates none of its workers: each exits by itself, wi
   writeFileSync(join(logs, "prefill-tp0.log"), lines.join("\n") + "\n");
   const workers = watchWorkers();
   // A small input is read on the main thread unless workers are asked for.
-  const result = await ingest({ db: join(dir, "incident.db"), paths: [logs], scanWorkers: 1, loadWorkers: 1 });
+  const result = await ingest({ db: join(dir, "incident.db"), paths: [logs], loadWorkers: 1 });
   assert.equal(result.eventsAdded, 400, "the ingest read every line");
-  assert.ok(workers.online() >= 2, `a scan and a load worker at least (${workers.online()} came online)`);
+  assert.ok(workers.online() >= 1, `a load worker at least (${workers.online()} came online)`);
   const codes = await workers.exits();
   assert.equal(workers.terminated(), 0, "no worker was terminated");
   assert.deepEqual(codes, codes.map(() => 0), "every worker exited by itself");
 });
 
-test("a small ingest starts no worker: the scan and the load run on this thread", async () => {
+test("a small ingest starts no worker: the load runs on this thread", async () => {
   const dir = scratchDir("kvrewind-in-thread-");
   const logs = join(dir, "logs");
   mkdirSync(logs);

@@ -52,7 +52,7 @@ test("a writer gives up on a held incident with an error that names the file, on
     const writer = IncidentWriter.open(path, 200);
     try {
       assert.throws(
-        () => writer.begin(200, []),
+        () => writer.begin(200),
         (e: unknown) => e instanceof DatabaseBusyError && e.message.startsWith(`${path}: another process is writing this incident`),
       );
     } finally {
@@ -68,9 +68,9 @@ test("a writer takes the lock once the other writer's transaction ends", async (
   const holder = await holdLock(path);
   const writer = IncidentWriter.open(path, 200);
   try {
-    assert.throws(() => writer.begin(100, []), DatabaseBusyError);
+    assert.throws(() => writer.begin(100), DatabaseBusyError);
     await holder.release();
-    writer.begin(10_000, []);
+    writer.begin(10_000);
     assert.ok(writer.db.inTransaction);
   } finally {
     writer.close();

@@ -1,5 +1,5 @@
 // The progress an incident shows while its job runs: one percentage over the
-// whole ingest (scan and load steps, each counting its bytes),
+// whole ingest (load and store steps: bytes parsed, rows written),
 // that never goes back, and a word for what is being done.
 
 import { test } from "node:test";
@@ -11,18 +11,18 @@ import { fixtureTarGz, startTestServer, uploadFiles, waitForIncident } from "./s
 test("each ingest step maps into its own part of one scale", () => {
   const MB = 2 ** 20;
   const seen = [
-    ingestProgress({ phase: "scan", done: 0, total: 80 * MB, lines: 0 }),
-    ingestProgress({ phase: "scan", done: 80 * MB, total: 80 * MB, lines: 0 }),
-    ingestProgress({ phase: "load", done: 58 * MB, total: 80 * MB, lines: 1000 }),
-    ingestProgress({ phase: "load", done: 80 * MB, total: 80 * MB, lines: 2000 }),
+    ingestProgress({ phase: "load", done: 0, total: 80 * MB, lines: 0 }),
+    ingestProgress({ phase: "load", done: 40 * MB, total: 80 * MB, lines: 1000 }),
+    ingestProgress({ phase: "store", done: 500, total: 2000, lines: 0 }),
+    ingestProgress({ phase: "store", done: 2000, total: 2000, lines: 0 }),
   ];
   assert.deepEqual(
     seen.map((p) => [p.step, p.percent]),
     [
-      ["scanning", 0],
-      ["scanning", 10],
-      ["loading", 75],
-      ["loading", 100],
+      ["loading", 0],
+      ["loading", 30],
+      ["storing", 70],
+      ["storing", 100],
     ],
   );
 });

@@ -152,7 +152,7 @@ export function writeIncident(dbPath: string, events: TelemetryEvent[]): void {
   const sorted = [...events].sort((a, b) => a.tsUs - b.tsUs);
   const writer = IncidentWriter.open(dbPath, 10_000);
   try {
-    writer.begin(10_000, []);
+    writer.begin(10_000);
     const files = [...new Set(sorted.map((e) => e.source))];
     const ids = new Map(files.map((f) => [f, writer.addSource({ path: f, format: f.startsWith("traces") ? "otlp-json" : "prometheus-json", wrapper: null, host: "d0", role: "decode", sha256: f, bytes: 0 })]));
     const lines = new Map(files.map((f) => [f, 0]));

@@ -24,8 +24,8 @@ export interface PipelineInput {
 
 /**
  * Where a job stands, as the incident list shows it: the phase, what it is
- * doing, and for the ingest one percentage over its two steps (scan and load
- * both count bytes), so the figure only grows.
+ * doing, and for the ingest one percentage over its two steps (the load
+ * counts bytes parsed, the store rows written), so the figure only grows.
  */
 export interface JobProgress {
   phase: "ingest" | "analyze";
@@ -34,10 +34,10 @@ export interface JobProgress {
   percent: number | null;
 }
 
-/** The share of the ingest each step takes (the load reads and parses everything; the scan reads the heads). */
+/** The share of the ingest each step takes (the load reads and parses everything; the store merges and writes the rows). */
 const INGEST_STEPS: Record<IngestProgress["phase"], { from: number; to: number; label: string }> = {
-  scan: { from: 0, to: 10, label: "scanning" },
-  load: { from: 10, to: 100, label: "loading" },
+  load: { from: 0, to: 60, label: "loading" },
+  store: { from: 60, to: 100, label: "storing" },
 };
 
 export function ingestProgress(p: IngestProgress): JobProgress {

@@ -1,5 +1,5 @@
 // Cross-host order: host clocks that no causal pair links or bounds tightly
-// enough (meta `clock_offsets`, `clock_alignment`, ingest/scan/clock.ts), and
+// enough (meta `clock_offsets`, `clock_alignment`, ingest/sources/clock.ts), and
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
 import { landingKey, postTargets } from "../../model/transferPairing.js";

@@ -16,7 +16,7 @@ import type { ParsedEvent } from "../../../domain/event.js";
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
 
-/** What the ingest knows about a file's times before its lines are read (ingest/scan/scan.ts). */
+/** What the ingest knows about a file's times before its lines are read (ingest/sources/candidates.ts). */
 export interface DatingHints {
   /** False when no line of the file carries a date: every undated record takes the anchor at once. */
   hasDatedLines: boolean;

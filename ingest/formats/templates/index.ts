@@ -1,8 +1,8 @@
 // The template table: every log template kvrewind reads, one file per source
 // component, registered here in the order they are tried (a component is one
-// line below; a template is one row of its file). The log parser, the scan's
-// anchor and role lines, the profile's version signs, the conformance tests
-// and docs/log-templates.md all read these rows.
+// line below; a template is one row of its file). The log parser, the
+// profile's version signs, the conformance tests and docs/log-templates.md
+// all read these rows.
 
 import { DYNAMO_RUNTIME } from "./dynamoRuntime.js";
 import { LMCACHE } from "./lmcache.js";
@@ -51,18 +51,3 @@ export const SGLANG_TEMPLATES = new TemplateMatcher(templatesOf("sglang"));
 
 /** torch c10d's watchdog templates, tried on glog/absl/c10 messages before the transfer engines' (ingest/formats/log/messages.ts). */
 export const TORCH_TEMPLATES = new TemplateMatcher(TORCH_C10D.templates);
-
-function unique(words: readonly string[]): string[] {
-  return [...new Set(words)];
-}
-
-/** Substrings of the log lines that carry clock anchors (ingest/scan/clock.ts): the scan parses the lines holding one. */
-export const ANCHOR_NEEDLES: readonly string[] = unique(TEMPLATES.flatMap((t) => (t.scan?.anchor !== undefined ? [t.scan.anchor] : [])));
-
-/** The opening words of the templates that say a log's role: the scan parses the lines holding one until the role is settled. */
-export const ROLE_WORDS: readonly string[] = unique(
-  TEMPLATES.filter((t) => t.scan?.role === true).map((t) => {
-    if (typeof t.head !== "string") throw new Error(`template ${t.id}: a role hint needs a literal head`);
-    return t.head;
-  }),
-);

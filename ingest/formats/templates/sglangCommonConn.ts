@@ -48,7 +48,6 @@ const templates: LogTemplate[] = [
     room: cap("room"),
     attrs: { to: cap("to") },
     truncated: "abort notification sent line",
-    scan: { anchor: "abort notification for room" },
     signs: [{ since: "decodeSendsAbort", why: "decode sends ABORT to prefill from #27372 (docs/protocol.md §3.1, §7.1)" }],
     samples: ["[2026-06-11 14:03:07 DP0 TP3] Sent abort notification for room 6555093254675405189 to 10.0.3.17:17003"],
   },
@@ -64,7 +63,6 @@ const templates: LogTemplate[] = [
     role: "decode",
     room: cap("room"),
     attrs: { failed: true, error: cap("error") },
-    scan: { anchor: "abort notification for room" },
     samples: ["[2026-06-11 14:03:07 DP0 TP3] Failed to send abort notification for room 6555093254675405189: Resource temporarily unavailable"],
   },
   fetchFailed(

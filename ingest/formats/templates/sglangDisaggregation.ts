@@ -44,7 +44,6 @@ function requestFailed(head: string, kind: string, role: Role, level: string, fo
     attrs: { rank: cap("rank", "number"), pp: cap("pp", "number"), detail: cap("detail") },
     refine: requestFailure,
     truncated: "request failure line",
-    scan: { role: true },
     samples,
   };
 }

@@ -32,7 +32,6 @@ const templates: LogTemplate[] = [
       return undefined;
     },
     truncated: "sending kvcache line",
-    scan: { anchor: "with notif " },
     signs: [{ backend: "nixl", why: "NIXL `sending kvcache … with notif` line (docs/protocol.md §3.2)" }],
     samples: [
       "[2026-06-11 14:03:07.554 TP3] sending kvcache to def7d2f1-d482-4cd2-b6de-f238da5a9c70 with notif 6555093254675405189_kv_2_1_3",
@@ -53,7 +52,6 @@ const templates: LogTemplate[] = [
     room: cap("room"),
     attrs: { agentName: cap("agentName", "pyRepr"), requiredDstInfoNum: cap("requiredDstInfoNum", "number") },
     truncated: "got info line",
-    scan: { anchor: "got info room=" },
     samples: ["[2026-06-11 14:03:07 DP0 TP3] got info room=6555093254675405189 agent_name='def7d2f1-d482-4cd2-b6de-f238da5a9c70' required_dst_info_num=1"],
   },
   {
@@ -99,7 +97,6 @@ const templates: LogTemplate[] = [
     room: cap("room"),
     attrs: { isDummy: cap("isDummy", "bool") },
     truncated: "sending metadata line",
-    scan: { anchor: "Sending to prefill server" },
     samples: ["[2026-06-11 14:03:07 DP0 TP3] Sending to prefill server with bootstrap room 6555093254675405189 is_dummy=False"],
   },
   {

@@ -74,7 +74,6 @@ const templates: LogTemplate[] = [
     pattern: /Prefill batch(?:[.,] | \[(?<forwardIter>\d+)\], )(?<fields>.*)$/ys,
     kind: LogKind.prefillBatch,
     read: readBatch(LogKind.prefillBatch),
-    scan: { role: true },
     samples: [
       "[2026-07-21 08:04:41 TP0 EP0] Prefill batch, #new-seq: 1, #new-token: 64, #cached-token: 10048, token usage: 0.00, #running-req: 0, #queue-req: 0, #pending-token: 0, #bootstrap-req: 0, #inflight-req: 1, cuda graph: False, input throughput (token/s): 178.18, est. prefill TFLOPS/s (per GPU): 9.90, fwd occupancy: nan%",
       "[2026-02-19 16:32:49 TP0] Prefill batch. #new-seq: 1, #new-token: 1, #cached-token: 0, token usage: 0.00, #running-req: 0, #queue-req: 0, #prealloc-req: 1, #inflight-req: 0, input throughput (token/s): 1.73, ",
@@ -91,7 +90,6 @@ const templates: LogTemplate[] = [
     pattern: /Decode batch(?:[.,] | \[(?<forwardIter>\d+)\], )(?<fields>.*)$/ys,
     kind: LogKind.decodeBatch,
     read: readBatch(LogKind.decodeBatch),
-    scan: { role: true },
     samples: [
       "[2026-06-11 14:03:07 DP0 TP3] Decode batch, #running-req: 64, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
     ],

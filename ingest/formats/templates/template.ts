@@ -1,7 +1,7 @@
 // One log template as data (docs/log-templates.md is generated from these
 // rows): where it was read, how it is recognised (a literal opening and a
-// sticky regex with named captures), the event it makes, what the scan and
-// the profile's version signs learn from it, and real lines it matches. The
+// sticky regex with named captures), the event it makes, what the
+// profile's version signs learn from it, and real lines it matches. The
 // shape follows lnav's formats: a pattern with named fields, their types, and
 // sample lines the loader checks against the pattern (./check.ts).
 
@@ -55,14 +55,6 @@ export interface TemplateSign {
   sinceIf?: { backend: Backend; change: string };
 }
 
-/** What the first pass (ingest/scan/scan.ts) looks for in a log's raw text. */
-export interface ScanHint {
-  /** A substring of the lines of this template that carry clock anchors (ingest/scan/clock.ts). */
-  anchor?: string;
-  /** The template's opening words say the source's role (prefill or decode). */
-  role?: true;
-}
-
 export interface LogTemplate {
   /** `component.name`, unique across the table. */
   readonly id: string;
@@ -98,7 +90,6 @@ export interface LogTemplate {
   readonly read?: (line: string, at: number, ev: ParsedEvent) => boolean;
   /** The name reported when the head matched and nothing did (a truncated line, or a format that drifted). */
   readonly truncated?: string;
-  readonly scan?: ScanHint;
   readonly signs?: readonly TemplateSign[];
   /** Real lines, whole as a log file holds them (prefix included). */
   readonly samples: readonly string[];

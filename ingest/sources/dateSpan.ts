@@ -1,7 +1,7 @@
-// The first and last dates a log file holds, read cheaply in the scan (a
+// The first and last dates a log file holds, read cheaply as it is parsed (a
 // regex over each chunk, not a parse): what the ingest needs before the load
 // to date glog stamps (no year) and the records of files with no dated line
-// (ingest/scan/timeHints.ts).
+// (ingest/sources/timeHints.ts).
 
 // `2026-06-11 14:03:07`, `2026-06-11T14:03:07` (ISO, wrappers) and `2026/06/11 14:03:07` (glog's file header).
 const DATE = /(\d{4})[-/](\d\d)[-/](\d\d)[ T](\d\d):(\d\d):(\d\d)/;
@@ -15,7 +15,7 @@ function wallMs(m: RegExpExecArray): number {
 
 /**
  * The first and last dates written in a log, wherever they stand in a line
- * (a prefix, a wrapper's stamp): the scan's cheap reading, for the year of
+ * (a prefix, a wrapper's stamp): a cheap reading beside the parse, for the year of
  * glog stamps and the anchors of undated files (ingest/pipeline.ts), not for
  * event times.
  */

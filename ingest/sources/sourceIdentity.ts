@@ -1,14 +1,16 @@
-// Who wrote a source, as its scan decides it: what the content says first
-// (the first host and role its events name, the ranks they name), then the
-// path (ingest/inputs/pathIdentity.ts), then the --host/--role flags. A file scanned in
-// parts (ingest/scan/scanParts.ts) has one content reading per part; read in file
-// order they decide what one reading of the whole file would.
+// Who wrote a source, as the ingest decides it after the source's parse: what
+// the content says first (the first host and role its events name, the ranks
+// they name), then the path (ingest/inputs/pathIdentity.ts), then the
+// --host/--role flags. A file parsed in parts (ingest/load/sourceParts.ts)
+// has one content reading per part; read in file order they decide what one
+// reading of the whole file would.
 
 import type { ParsedEvent } from "../../domain/event.js";
 import type { Role } from "../../domain/vocabulary.js";
 import { identityFromPath, type PathIdentity } from "../inputs/pathIdentity.js";
+import { rankName } from "../../store/rows.js";
 
-/** What a scan read of a source's identity from its content alone. */
+/** What a parse read of a source's identity from its content alone. */
 export interface ContentIdentity {
   host: string | null;
   role: Role | null;
@@ -32,28 +34,21 @@ export interface SourceIdentity {
   rank: { dp?: number; tp?: number } | null;
 }
 
-/** Reads the content identity from a source's events as the scan parses them. */
+/**
+ * The rank a log's parse gives the records whose lines name none
+ * (ParseContext.rank), both dp and tp: the source's rank is decided after its
+ * parse (ingest/pipeline.ts), and ingest/load/runs.ts puts it in their place.
+ */
+export const SOURCE_RANK = -1;
+
+/** Reads the content identity from a source's events as its parse hands them out. */
 export class ContentIdentityReader {
   private host: string | null = null;
   private role: Role | null = null;
   private readonly ranks = new Set<string>();
-  private readonly fallbackHost: string | null;
-
-  constructor(fallback: IdentityFallback) {
-    this.fallbackHost = pathIdentityOf(fallback).host ?? fallback.flagHost;
-  }
-
-  /** The host decided so far: the content's, else the path's or flag's. */
-  get currentHost(): string | null {
-    return this.host ?? this.fallbackHost;
-  }
-
-  get roleSettled(): boolean {
-    return this.role !== null;
-  }
 
   fromEvent(ev: ParsedEvent): void {
-    if (ev.tp !== undefined) this.ranks.add(`${ev.dp ?? ""}/${ev.tp}`);
+    if (ev.tp !== undefined && ev.tp !== SOURCE_RANK) this.ranks.add(`${ev.dp === undefined || ev.dp === SOURCE_RANK ? "" : ev.dp}/${ev.tp}`);
     if (this.host === null && ev.host !== undefined) this.host = ev.host;
     if (this.role === null && ev.role !== undefined && ev.role !== "unknown") this.role = ev.role;
   }
@@ -81,4 +76,16 @@ function singleRank(contents: readonly ContentIdentity[]): { dp?: number; tp?: n
   if (ranks.size !== 1) return null;
   const [dp, tp] = [...ranks][0]!.split("/");
   return { ...(dp !== "" ? { dp: Number(dp) } : {}), tp: Number(tp) };
+}
+
+/** A rank as a source's parse names it: its lines' role, dp, pp and tp, SOURCE_RANK where the source's rank goes. */
+export function neutralRankKey(role: Role | undefined, dp: number | undefined, pp: number | undefined, tp: number | undefined): string {
+  return `${role ?? ""}/${dp ?? ""}/${pp ?? ""}/${tp ?? ""}`;
+}
+
+/** The rank's name (store/rows.ts rankName) once the source's role and rank are known. */
+export function rankNameOf(key: string, identity: SourceIdentity): string {
+  const [role, dp, pp, tp] = key.split("/") as [string, string, string, string];
+  const value = (v: string, own: number | undefined): number | undefined => (v === "" ? undefined : Number(v) === SOURCE_RANK ? own : Number(v));
+  return rankName(role === "" ? identity.role : role, value(dp, identity.rank?.dp), value(pp, undefined), value(tp, identity.rank?.tp));
 }

@@ -138,19 +138,19 @@ export class AnchorTable {
   }
 
   /**
-   * `quantumUs` is the precision of the event's stamp: a log line stamped to
+   * The anchors of `ev` (anchorsOf). `quantumUs` is the precision of the event's stamp: a log line stamped to
    * the millisecond happened up to 999 us after its stamp, so as an "after"
    * it counts at its latest possible time and never tightens a bound wrongly.
    */
-  addEvent(ev: ParsedEvent, domain: string, quantumUs: number): void {
-    for (const a of anchorsOf(ev)) this.add(a, domain, a.side === "after" ? ev.tsUs + quantumUs - 1 : ev.tsUs);
+  addAll(anchors: readonly Anchor[], ev: ParsedEvent, domain: string, quantumUs: number): void {
+    for (const a of anchors) this.add(a, domain, a.side === "after" ? ev.tsUs + quantumUs - 1 : ev.tsUs);
   }
 
   get size(): number {
     return this.keys.size;
   }
 
-  /** Hands out the aggregates gathered so far and starts afresh (bounded memory in the scan). */
+  /** Hands out the aggregates gathered so far and starts afresh. */
   drain(): AnchorAgg[] {
     const out: AnchorAgg[] = [];
     for (const [key, e] of this.keys) {

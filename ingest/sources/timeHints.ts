@@ -11,7 +11,7 @@ import { isoFromUs } from "../../domain/timeFormat.js";
 
 export interface DatedSource {
   host: string | null;
-  /** First and last dates written in the file (the scan's reading), null when none. */
+  /** First and last dates written in the file (ingest/sources/dateSpan.ts), null when none. */
   dated: { firstUs: number; lastUs: number } | null;
   mtimeUs: number;
 }

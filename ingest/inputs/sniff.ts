@@ -1,0 +1,81 @@
+// What the ingest reads of a file before its one pass (ingest/load/): its
+// size, its format from its head bytes (or why it is not read), a log's
+// container wrapper, and the first date of its first chunk, which sets the
+// zone's offset the log is read in and, for a file with a date there, where
+// its undated records stand (ingest/sources/timeHints.ts).
+
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import type { FormatName, InputFormat } from "../formats/format.js";
+import { detectBinaryFormat, detectFormat, HEAD_BYTES, isLogFormat, looksBinary } from "../formats/index.js";
+import { wrapperOfHead } from "../formats/log/head.js";
+import type { WrapperName } from "../formats/wrappers/index.js";
+import { DateSpan } from "../sources/dateSpan.js";
+import { ChunkReader } from "./lines.js";
+import { offsetMinutesForWallClock, type TimeZoneSpec } from "./pathIdentity.js";
+
+export interface Sniff {
+  /** The file's size: all the ingest reads of it. */
+  bytes: number;
+  /** The file's modification time (µs). */
+  mtimeUs: number;
+  /** Why the file is not ingested; null when it is read. */
+  rejection: { kind: "empty" | "binary"; reason: string } | null;
+  format: FormatName | null;
+  /** The container wrapper around each line (CRI, docker json-file, kubectl, journald), null for none. */
+  wrapper: WrapperName | null;
+  tzOffsetMinutes: number;
+  /** Logs: the first date written in the file's first chunk (µs, read in its zone); null when none. */
+  firstDateUs: number | null;
+}
+
+function readHead(path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The format of a file from its first bytes (every text file has one), or why it is not read. */
+function classify(head: Buffer): { format: InputFormat; headText: string } | { rejection: NonNullable<Sniff["rejection"]> } {
+  if (head.length === 0) return { rejection: { kind: "empty", reason: "empty file" } };
+  const binary = detectBinaryFormat(head);
+  if (binary !== undefined) return { format: binary, headText: "" };
+  if (looksBinary(head)) return { rejection: { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" } };
+  const headText = head.toString("utf8");
+  return { format: detectFormat(headText), headText };
+}
+
+export function sniffSource(plainPath: string, tz: TimeZoneSpec): Sniff {
+  const st = statSync(plainPath);
+  const sniff: Sniff = {
+    bytes: st.size,
+    mtimeUs: Math.round(st.mtimeMs * 1000),
+    rejection: null,
+    format: null,
+    wrapper: null,
+    tzOffsetMinutes: 0,
+    firstDateUs: null,
+  };
+  const kind = classify(readHead(plainPath));
+  if ("rejection" in kind) return { ...sniff, rejection: kind.rejection };
+  sniff.format = kind.format.name;
+  if (kind.format.parseBytes !== undefined) return sniff;
+  const isLog = isLogFormat(kind.format.name);
+  if (isLog) sniff.wrapper = wrapperOfHead(kind.headText)?.name ?? null;
+  const reader = new ChunkReader(plainPath, undefined, undefined, 0, 1, st.size);
+  try {
+    const first = reader.next();
+    if (first === null) return sniff;
+    const dates = new DateSpan();
+    if (isLog) dates.add(first.text);
+    sniff.tzOffsetMinutes = offsetMinutesForWallClock(tz, dates.firstWallMs ?? Date.now());
+    sniff.firstDateUs = dates.span(sniff.tzOffsetMinutes)?.firstUs ?? null;
+  } finally {
+    reader.close();
+  }
+  return sniff;
+}
