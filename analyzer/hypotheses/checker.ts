@@ -44,7 +44,7 @@ export interface CheckTally {
 
 export const MAX_WITNESSES = 50;
 
-type Handler = (ev: CheckedEvent) => void;
+export type Handler = (ev: CheckedEvent) => void;
 
 export class Checker {
   private readonly byKind = new Map<string, Handler[]>();
@@ -75,9 +75,13 @@ export class Checker {
     else this.compileEvery(property);
   }
 
-  /** The kinds the property reads: events of other kinds need not be fed. */
-  kinds(): string[] {
-    return [...this.byKind.keys()];
+  /**
+   * What `push` calls for each kind the property reads, in order: a pass
+   * feeding several checkers looks an event's kind up once for all of them
+   * rather than once per checker. Events of other kinds need not be fed.
+   */
+  handlersByKind(): ReadonlyMap<string, readonly Handler[]> {
+    return this.byKind;
   }
 
   /** Feed the next event (seq order). */

@@ -96,6 +96,14 @@ export function compileKeys(kind: string, keys: readonly Key[], side: "subject" 
     }
     return key;
   };
+  if (!byPage && parts.length === 1) {
+    // One field needs no separator: a room's key is the block's own string, whose hash V8 keeps, not a new one per event.
+    const get = parts[0]!;
+    return (ev) => {
+      const v = get(ev);
+      return v === null ? null : [typeof v === "string" ? v : String(v)];
+    };
+  }
   if (!byPage) {
     return (ev) => {
       const k = single(ev);
