@@ -14,7 +14,8 @@ import type { EventCursor } from "../../store/blocks/eventCursor.js";
 import type { Reading } from "../../store/blocks/pass.js";
 import { RoomEnds } from "../../store/read/roomEnds.js";
 import type { StoredEvent } from "../../store/read/events.js";
-import { decodeAs } from "../events/decode.js";
+import { EventDecoder } from "../events/decode.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 import type { Evidence } from "./evidence.js";
 import { mergeByMechanism } from "./grouping.js";
 import { pageDiagnosisAt } from "../pages/dumpedPages.js";
@@ -81,17 +82,42 @@ export const checksumMismatch: Rule<Comparison> = {
 };
 
 /**
- * `labels` keeps one copy of each rank and pool label, and `roomLabel` of
- * each room's: the cursor's strings are its block's, and a record per
- * checksum line (an eighth of some incidents' events) each holding its own
- * would be ~80 bytes a record.
+ * Checksum lines as records. It keeps one copy of each rank and pool label,
+ * and `roomLabel` of each room's: the cursor's strings are its block's, and a
+ * record per checksum line (an eighth of some incidents' events) each holding
+ * its own would be ~80 bytes a record. A dump's lines come in runs of one
+ * rank, so a line of the same rank and source as the one before reuses its
+ * labels without making them again.
  */
-function toRecord(evidence: Evidence, ev: StoredEvent, labels: Map<string, string>, roomLabel: (room: string) => string): ChecksumRecord | undefined {
-  const { side, buffer, pos, page, layer, hash, room, algo } = decodeAs(ev, ChecksumKind)!;
-  if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
-  const one = (label: string): string => labels.get(label) ?? (labels.set(label, label), label);
-  const rank = one(evidence.rank(ev));
-  return { seq: ev.seq, side: one(side), room: roomLabel(room), buffer: one(buffer), layer, page, pos, algo: one(algo ?? "?"), hash: hash.toLowerCase(), rank, pool: one(`${ev.host ?? ""}|${rank}`) };
+class RecordReader {
+  private readonly labels = new Map<string, string>();
+  /** One view for every line: a record copies what it keeps. */
+  private readonly decoder = new EventDecoder();
+  private last: { host: string | null; role: string | null; pp: number | null; tp: number | null; sourceId: number; rank: string; pool: string } | null = null;
+
+  constructor(private readonly evidence: Evidence) {}
+
+  record(ev: StoredEvent, roomLabel: (room: string) => string): ChecksumRecord | undefined {
+    if (ev.kind !== ChecksumKind) return undefined;
+    const { side, buffer, pos, page, layer, hash, room, algo } = this.decoder.decode(ev, ChecksumKind) as EventOf<typeof ChecksumKind>;
+    if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
+    const { rank, pool } = this.rankOf(ev);
+    return { seq: ev.seq, side: this.one(side), room: roomLabel(room), buffer: this.one(buffer), layer, page, pos, algo: this.one(algo ?? "?"), hash: hash.toLowerCase(), rank, pool };
+  }
+
+  private one(label: string): string {
+    return this.labels.get(label) ?? (this.labels.set(label, label), label);
+  }
+
+  /** The line's rank label (Evidence.rank, which reads host, role, pp, tp and the source) and pool label. */
+  private rankOf(ev: StoredEvent): { rank: string; pool: string } {
+    const { host, role, pp, tp, sourceId } = ev;
+    const last = this.last;
+    if (last && last.host === host && last.role === role && last.pp === pp && last.tp === tp && last.sourceId === sourceId) return last;
+    const rank = this.one(this.evidence.rank(ev));
+    this.last = { host, role, pp, tp, sourceId, rank, pool: this.one(`${host ?? ""}|${rank}`) };
+    return this.last;
+  }
 }
 
 interface Comparison {
@@ -132,7 +158,7 @@ interface SettledRoom<T> {
  */
 function comparisonReading(evidence: Evidence): Reading<Comparison> {
   const ends = new RoomEnds(evidence.db);
-  const labels = new Map<string, string>();
+  const records = new RecordReader(evidence);
   const open = new Map<string, OpenRoom>();
   const mismatched: SettledRoom<{ recv: ChecksumRecord; sent: ChecksumRecord }[]>[] = [];
   const unpaired: SettledRoom<number>[] = [];
@@ -170,7 +196,7 @@ function comparisonReading(evidence: Evidence): Reading<Comparison> {
   const roomLabel = (room: string): string => open.get(room)?.room ?? room;
   const visit = (ev: EventCursor): void => {
     ends.passTo(ev.seq, passed);
-    const record = toRecord(evidence, ev, labels, roomLabel);
+    const record = records.record(ev, roomLabel);
     if (record && (record.side === "prefill_store" || RECEIVER_SIDES.has(record.side))) {
       let records = open.get(record.room);
       if (!records) {
@@ -191,7 +217,7 @@ function comparisonReading(evidence: Evidence): Reading<Comparison> {
     const inOrder = <T>(rooms: SettledRoom<T>[]) => rooms.sort((a, b) => a.firstSeq - b.firstSeq);
     for (const { room, value } of inOrder(unpaired)) out.unpaired.set(room, value);
     if (mismatched.length > 0) {
-      const { sentByHash, pageHistory } = attributionRecords(evidence, mismatched.flatMap((m) => m.value.map((x) => x.recv)), labels);
+      const { sentByHash, pageHistory } = attributionRecords(evidence, mismatched.flatMap((m) => m.value.map((x) => x.recv)), records);
       for (const { room, value } of inOrder(mismatched)) out.mismatchesByRoom.set(room, value.map(({ recv, sent }) => attribute(recv, sent, sentByHash, pageHistory)));
     }
     return out;
@@ -204,7 +230,7 @@ function comparisonReading(evidence: Evidence): Reading<Comparison> {
  * carrying their hashes, and the decode records of their pages, each in seq
  * order.
  */
-function attributionRecords(evidence: Evidence, mismatching: ChecksumRecord[], labels: Map<string, string>) {
+function attributionRecords(evidence: Evidence, mismatching: ChecksumRecord[], records: RecordReader) {
   const hashes = new Set(mismatching.map(hashKey));
   const pages = new Set(mismatching.map(pageKey));
   const sentByHash = new Map<string, ChecksumRecord[]>();
@@ -212,7 +238,7 @@ function attributionRecords(evidence: Evidence, mismatching: ChecksumRecord[], l
   // The few records kept here hold their own room label.
   const ownLabel = (room: string): string => room;
   evidence.scan(ChecksumKind, (ev) => {
-    const r = toRecord(evidence, ev, labels, ownLabel);
+    const r = records.record(ev, ownLabel);
     if (!r) return;
     if (r.side === "prefill_store" && hashes.has(hashKey(r))) listInto(sentByHash, hashKey(r), r);
     if (RECEIVER_SIDES.has(r.side) && pages.has(pageKey(r))) listInto(pageHistory, pageKey(r), r);
