@@ -276,7 +276,7 @@ export class Checker {
       if (!isSince(ev)) return;
       for (const k of sinceKey(ev) ?? []) counts.set(k, (counts.get(k) ?? 0) + 1, roomOf ? roomOf(ev) : null);
     });
-    const of = (keys: string[] | null) => (keys === null ? -1 : (counts.get(keys[0]!) ?? 0));
+    const of = (keys: readonly string[] | null) => (keys === null ? -1 : (counts.get(keys[0]!) ?? 0));
     return { ofOther: (ev) => of(otherKey(ev)), ofSubject: (ev) => of(subjectKey(ev)) };
   }
 
@@ -409,5 +409,5 @@ interface WaitList {
 
 interface KeyedStep {
   onOther: Handler;
-  onSubject(ev: CheckedEvent, inst: Instance, keys: string[]): void;
+  onSubject(ev: CheckedEvent, inst: Instance, keys: readonly string[]): void;
 }

@@ -126,8 +126,8 @@ function modelReading(db: IncidentDb, choice: ProfileChoice, opts: ModelRunOptio
   const total = eventBlocks(db).events;
   let done = 0;
   let firstSeq: number | null = null;
-  let lastSeq: number | null = null;
-  let lastTsUs = 0;
+  // The last event's seq and time, unboxed: a number kept in a closure's variable is a new heap number per event.
+  const last = new Float64Array(2);
   // Countdowns to the next snapshot and progress report: a division per event was visible in profiles.
   let toSnapshot = writer === null ? Infinity : every;
   let toProgress = PROGRESS_EVERY;
@@ -145,13 +145,14 @@ function modelReading(db: IncidentDb, choice: ProfileChoice, opts: ModelRunOptio
         opts.onProgress?.("replay", done, total);
         toProgress = PROGRESS_EVERY;
       }
-      lastSeq = ev.seq;
-      lastTsUs = ev.tsUs;
-      firstSeq ??= lastSeq;
+      last[0] = ev.seq;
+      last[1] = ev.tsUs;
+      firstSeq ??= last[0];
     },
   };
   const finish = (): ModelRun => {
-    for (const v of model.finish(lastTsUs)) violations.push(v);
+    const lastSeq = done > 0 ? last[0]! : null;
+    for (const v of model.finish(last[1]!)) violations.push(v);
     const snapshots = writer ? writer.finish(opts.storeSnapshots === true) : existing!;
     return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots, pages: model.pageKernels(), landings: model.landings() };
   };

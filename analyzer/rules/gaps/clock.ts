@@ -2,7 +2,7 @@
 // enough (meta `clock_offsets`, `clock_alignment`, ingest/scan/clock.ts), and
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
-import { landingKey, postTargets } from "../../model/transferPairing.js";
+import { landingKeyInRoom, postTargets } from "../../model/transferPairing.js";
 import { readOnce, type Reading } from "../../../store/blocks/pass.js";
 import { transferStampReader } from "../../../store/read/records.js";
 import { RoomEnds } from "../../../store/read/roomEnds.js";
@@ -87,7 +87,7 @@ export function causalInversionsReading(evidence: Evidence): Reading<Gap[]> {
   const open = new Map<string, RoomStamps>();
   const found: Inversions = { count: 0 };
   const close = (room: string): void => {
-    pairRoom(room, open.get(room)!, found);
+    pairRoom(open.get(room)!, found);
     open.delete(room);
   };
   const reader = transferStampReader((s) => {
@@ -126,8 +126,8 @@ function inversionGaps(evidence: Evidence, found: Inversions): Gap[] {
   }];
 }
 
-/** Pairs a room's posts and notifies in seq order, counting inversions into `found`. */
-function pairRoom(room: string, stamps: RoomStamps, found: Inversions): void {
+/** Pairs a room's posts and notifies in seq order, counting inversions into `found`; keys within the room (landingKeyInRoom). */
+function pairRoom(stamps: RoomStamps, found: Inversions): void {
   const { seq, tsUs, chunk, tp, post: isPost } = stamps;
   const decodeTps = new Set<number | null>();
   for (let i = 0; i < seq.length; i++) if (!isPost[i]) decodeTps.add(tp[i] as number | null);
@@ -155,12 +155,12 @@ function pairRoom(room: string, stamps: RoomStamps, found: Inversions): void {
       if (targets === undefined) targetsOf.set(postTp, (targets = postTargets(postTp, decodeTps, (t) => t)));
       const postChunk = chunk[i] as number | null;
       for (const target of targets) {
-        if (postChunk !== null) keep(landingKey(room, target, postChunk), i);
-        keep(landingKey(room, target, null), i);
+        if (postChunk !== null) keep(landingKeyInRoom(target, postChunk), i);
+        keep(landingKeyInRoom(target, null), i);
       }
       continue;
     }
-    const key = landingKey(room, tp[i] as number | null, chunk[i] as number | null);
+    const key = landingKeyInRoom(tp[i] as number | null, chunk[i] as number | null);
     const post = posts.get(key);
     if (post !== undefined) check(post, i);
     else (waiting.get(key) ?? waiting.set(key, []).get(key)!).push(i);
