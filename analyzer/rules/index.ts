@@ -105,7 +105,7 @@ export function judgeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {})
   if (!profileFlag && replayed) return judge(db, { ...rest, replay: replayEvidenceOf(replayed) });
   // The model reads the blocks in the rules' own pass: each block is decoded once for both.
   const replaying = replayReading(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
-  return judgeAfter(db, rest, replaying);
+  return judge(db, rest, replaying);
 }
 
 /** Runs every rule, numbers the findings, ranks the suspects and checks the library hypotheses. Reads only. */
@@ -119,13 +119,12 @@ export interface Judged {
   findings: NumberedFinding[];
 }
 
-/** Every rule under the verdict discipline, the suspects ranked on their decisions, the ledger reading them. */
-export function judge(db: IncidentDb, opts: AnalyzeOptions = {}): Judged {
-  return judgeAfter(db, opts);
-}
-
-/** judge, with the replay (when given) run in the rules' pass over the blocks and taken as `opts.replay`. */
-function judgeAfter(db: IncidentDb, given: Omit<AnalyzeOptions, "replay"> & { replay?: ReplayEvidence }, replaying?: Reading<ReplaySummary>): Judged {
+/**
+ * Every rule under the verdict discipline, the suspects ranked on their
+ * decisions, the ledger reading them. `replaying`: a replay run in the rules'
+ * pass over the blocks, whose evidence the rules then read as `opts.replay`.
+ */
+export function judge(db: IncidentDb, given: AnalyzeOptions = {}, replaying?: Reading<ReplaySummary>): Judged {
   const evidence = new Evidence(db);
   // The hypotheses before the rules: a rule's consistent does not stand beside a violated hypothesis of its check (ledger.ts).
   const { gaps, ledger, ruleReads } = readShared(evidence, RULES, replaying?.readers);
