@@ -13,6 +13,7 @@ import { allPages } from "../../store/pages.js";
 import { createModel } from "../model/index.js";
 import type { IncidentDb } from "../../store/db.js";
 import { eventBlocks } from "../../store/blocks/eventBlocks.js";
+import { eventBySeq } from "../../store/read/events.js";
 import { readOnce, type BlockReader, type Reading } from "../../store/blocks/pass.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { eventsFingerprint } from "./fingerprint.js";
@@ -123,11 +124,9 @@ function modelReading(db: IncidentDb, choice: ProfileChoice, opts: ModelRunOptio
   const model = createModel(choice.profile, modelOptions(db));
   const violations: Violation[] = [];
   const pages = storedPageBytes(db);
-  const total = eventBlocks(db).events;
+  const blocks = eventBlocks(db);
+  const total = blocks.events;
   let done = 0;
-  let firstSeq: number | null = null;
-  // The last event's seq and time, unboxed: a number kept in a closure's variable is a new heap number per event.
-  const last = new Float64Array(2);
   // Countdowns to the next snapshot and progress report: a division per event was visible in profiles.
   let toSnapshot = writer === null ? Infinity : every;
   let toProgress = PROGRESS_EVERY;
@@ -145,14 +144,14 @@ function modelReading(db: IncidentDb, choice: ProfileChoice, opts: ModelRunOptio
         opts.onProgress?.("replay", done, total);
         toProgress = PROGRESS_EVERY;
       }
-      last[0] = ev.seq;
-      last[1] = ev.tsUs;
-      firstSeq ??= last[0];
     },
   };
   const finish = (): ModelRun => {
-    const lastSeq = done > 0 ? last[0]! : null;
-    for (const v of model.finish(last[1]!)) violations.push(v);
+    // The reader sees every event of every block, in order: the first and last are the blocks' ends (reading them per event cost a visible share).
+    const firstSeq = done > 0 ? blocks.list[0]!.firstSeq : null;
+    const lastSeq = done > 0 ? blocks.list.at(-1)!.lastSeq : null;
+    const lastTsUs = lastSeq === null ? 0 : eventBySeq(db, lastSeq)!.tsUs;
+    for (const v of model.finish(lastTsUs)) violations.push(v);
     const snapshots = writer ? writer.finish(opts.storeSnapshots === true) : existing!;
     return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots, pages: model.pageKernels(), landings: model.landings() };
   };
