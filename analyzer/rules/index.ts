@@ -122,7 +122,7 @@ export interface Judged {
 /**
  * Every rule under the verdict discipline, the suspects ranked on their
  * decisions, the ledger reading them. `replaying`: a replay run in the rules'
- * pass over the blocks, whose evidence the rules then read as `opts.replay`.
+ * pass over the blocks, whose evidence the rules then read in place of `given.replay`.
  */
 export function judge(db: IncidentDb, given: AnalyzeOptions = {}, replaying?: Reading<ReplaySummary>): Judged {
   const evidence = new Evidence(db);
