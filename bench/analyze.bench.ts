@@ -1,9 +1,11 @@
 // Analyze benchmark: for each size of BENCH_EVENTS (a comma list, default
 // 1000000; `2m,6m,20m` also reads), builds (or reuses, under bench/out/ or
 // BENCH_DIR) a healthy incident of at least that many events with the fixture
-// generator's large mode and the real ingest, then, in a process of its own
-// (so that its peak RSS is that size's alone), times the replay, the rules on
-// the replay's output with the hypotheses ledger they read, the JSON and Markdown reports
+// generator's large mode and the real ingest, runs the derive step on it (as
+// `kvrewind ingest` leaves a file), then, in a process of its own (so that
+// its peak RSS is that size's alone), times the analysis as `kvrewind
+// analyze` runs it (the replay and the rules with the hypotheses ledger they
+// read, in one pass over the blocks; the suspects), the JSON and Markdown reports
 // and the Chrome trace export (BENCH_CHROME=0 leaves it out), each with the
 // RSS after it, and prints the events per second of the analysis and the peak
 // RSS. Figures, not pass/fail.
@@ -15,9 +17,8 @@ import { performance } from "node:perf_hooks";
 import { benchOutDir, healthyIncidentDb } from "./healthyIncident.js";
 import { openIncident } from "../store/db.js";
 import { eventCount } from "../store/read/incident.js";
-import { replayIncident } from "../analyzer/replay/replay.js";
-import { analyze, storeAnalysis } from "../analyzer/rules/index.js";
-import { replayEvidenceOf } from "../analyzer/rules/replayEvidence.js";
+import { analyzeIncident, storeAnalysis } from "../analyzer/rules/index.js";
+import { deriveIncident } from "../ui/server/derive.js";
 import { renderJson } from "../analyzer/report/json.js";
 import { buildTimeline, renderMarkdown } from "../analyzer/report/markdown.js";
 import { exportChromeTrace } from "../analyzer/report/chromeTrace.js";
@@ -47,17 +48,15 @@ function measure(path: string): void {
   const events = eventCount(db);
   const cpu = process.cpuUsage();
   console.log(`incident: ${events} events (${path}); ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);
-  // As the CLI's analysis does (judgeIncident), only what the rules read of the replay is kept while they run.
-  const replayed = time("replay (model, cache, snapshots)", () => replayEvidenceOf(replayIncident(db)));
-  const replay = replayed.value;
-  // The rules read the ledger's decisions (analyzer/rules/index.ts judge), so `analyze` holds it, as the CLI's does.
-  const ruled = time("rules, suspects, ledger on the replay", () => analyze(db, { replay }));
+  // As the CLI's analysis runs: the replay in the rules' pass over the blocks (analyzer/rules/index.ts judgeIncident).
+  const ruled = time("replay, rules, ledger (one pass), suspects", () => analyzeIncident(db));
+  // The rules read the ledger's decisions, so `analyze` holds it, as the CLI's does.
   const { hypotheses: ledger, ...report } = ruled.value;
   console.log(`  ${report.findings.length} findings (${report.findings.filter((f) => f.verdict === "violated").length} violated), ${report.suspects.length} suspects, ${ledger.length} hypotheses`);
   const stored = time("store findings and suspects", () => storeAnalysis(db, ruled.value));
   const json = time("render --json", () => renderJson(report, ledger));
   const markdown = time("render --markdown (with timeline)", () => renderMarkdown(report, buildTimeline(db, report)));
-  const analysis = replayed.seconds + ruled.seconds + stored.seconds + json.seconds + markdown.seconds;
+  const analysis = ruled.seconds + stored.seconds + json.seconds + markdown.seconds;
   const used = process.cpuUsage(cpu);
   console.log(`analysis (replay to reports)       ${analysis.toFixed(2)} s: ${Math.round(events / analysis).toLocaleString("en-US")} events/s, ${((used.user + used.system) / 1e6).toFixed(2)} CPU s`);
   if (process.env.BENCH_CHROME !== "0") {
@@ -69,12 +68,21 @@ function measure(path: string): void {
   db.close();
 }
 
+/** Runs the derive step on the incident, as `kvrewind ingest` leaves a file (once: a later run finds it current). */
+function derived(path: string): void {
+  const db = openIncident(path);
+  const t = performance.now();
+  if (deriveIncident(db) !== undefined) console.log(`derive step (snapshots, signs, timeline, once) ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  db.close();
+}
+
 const measuring = process.argv[2];
 if (measuring !== undefined) measure(measuring);
 else {
   const sizes = (process.env.BENCH_EVENTS ?? "1000000").split(",").map(sizeOf);
   for (const target of sizes) {
     const path = await healthyIncidentDb(target, "analyze", benchOutDir(`healthy-${target}`));
+    derived(path);
     const run = spawnSync(process.execPath, [SELF, path], { stdio: "inherit" });
     if (run.status !== 0) console.log(`the analysis of ${path} exited with ${run.status ?? run.signal}`);
   }

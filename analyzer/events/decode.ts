@@ -235,6 +235,20 @@ function pointView(view: EventView, ev: StoredEvent, kind: string): DomainEvent 
   return (reads === undefined ? view.point(ev, "other", OTHER_TABLE) : view.point(ev, kind, reads)) as unknown as DomainEvent;
 }
 
+/**
+ * Field `name` of decoded events of kind `kind`, read straight from each
+ * one's stored event as its getter would: for a reader that reads a field of
+ * many events through one function (the hypotheses' accessors), where
+ * `ev[name]` would be a property lookup by name on every call. Only for events
+ * from decodeEvent or an EventDecoder, of that kind.
+ */
+export function fieldReader(kind: string, name: string): (ev: DomainEvent) => unknown {
+  const slot = FIELD_SLOTS.get(name);
+  const read = slot === undefined ? undefined : (READS_OF_KIND.get(kind) ?? OTHER_TABLE)[slot];
+  if (read === undefined) return () => undefined;
+  return (ev) => read((ev as unknown as EventView)[STORED]);
+}
+
 /** The event's meaning, decided once; an unknown kind is an `other` event, never an error. */
 export function decodeEvent(ev: StoredEvent): DomainEvent {
   return pointView(new EventView(), ev, ev.kind);

@@ -44,7 +44,7 @@ export interface CheckTally {
 
 export const MAX_WITNESSES = 50;
 
-type Handler = (ev: CheckedEvent) => void;
+export type Handler = (ev: CheckedEvent) => void;
 
 export class Checker {
   private readonly byKind = new Map<string, Handler[]>();
@@ -75,9 +75,13 @@ export class Checker {
     else this.compileEvery(property);
   }
 
-  /** The kinds the property reads: events of other kinds need not be fed. */
-  kinds(): string[] {
-    return [...this.byKind.keys()];
+  /**
+   * What `push` calls for each kind the property reads, in order: a pass
+   * feeding several checkers looks an event's kind up once for all of them
+   * rather than once per checker. Events of other kinds need not be fed.
+   */
+  handlersByKind(): ReadonlyMap<string, readonly Handler[]> {
+    return this.byKind;
   }
 
   /** Feed the next event (seq order). */
@@ -272,7 +276,7 @@ export class Checker {
       if (!isSince(ev)) return;
       for (const k of sinceKey(ev) ?? []) counts.set(k, (counts.get(k) ?? 0) + 1, roomOf ? roomOf(ev) : null);
     });
-    const of = (keys: string[] | null) => (keys === null ? -1 : (counts.get(keys[0]!) ?? 0));
+    const of = (keys: readonly string[] | null) => (keys === null ? -1 : (counts.get(keys[0]!) ?? 0));
     return { ofOther: (ev) => of(otherKey(ev)), ofSubject: (ev) => of(subjectKey(ev)) };
   }
 
@@ -405,5 +409,5 @@ interface WaitList {
 
 interface KeyedStep {
   onOther: Handler;
-  onSubject(ev: CheckedEvent, inst: Instance, keys: string[]): void;
+  onSubject(ev: CheckedEvent, inst: Instance, keys: readonly string[]): void;
 }

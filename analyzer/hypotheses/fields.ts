@@ -4,6 +4,7 @@
 // lookups per event.
 
 import type { DomainEvent } from "../events/index.js";
+import { fieldReader } from "../events/decode.js";
 import { ENVELOPE_FIELDS, ownFieldType } from "./catalogue.js";
 
 /** What the checker reads: an event decoded once by the typed layer. */
@@ -25,7 +26,10 @@ const ENVELOPE: Readonly<Record<string, Accessor>> = {
 export function accessorFor(kind: string, field: string): Accessor {
   const own = ownFieldType(kind, field);
   if (own === "pages") return (ev) => pagesOf(ev)[0] ?? null;
-  if (own !== undefined) return (ev) => scalar((ev as unknown as Record<string, unknown>)[field]);
+  if (own !== undefined) {
+    const read = fieldReader(kind, field);
+    return (ev) => scalar(read(ev));
+  }
   if (ENVELOPE_FIELDS[field] !== undefined) return ENVELOPE[field]!;
   throw new Error(`no field ${field} on ${kind}`);
 }

@@ -79,8 +79,13 @@ function pageCondition(c: Condition): EventTest {
   return ordered(first, c.op, Number(c.value));
 }
 
-/** The key strings of an event for `keys` (one per page when `page` is among them), or null when a field is absent. */
-export type KeyFn = (ev: CheckedEvent) => string[] | null;
+/**
+ * The key strings of an event for `keys` (one per page when `page` is among
+ * them), or null when a field is absent. Without `page` the list is one
+ * array of the function's own, refilled at each call: read it before the
+ * next call (the checker's steps do), keep its strings rather than it.
+ */
+export type KeyFn = (ev: CheckedEvent) => readonly string[] | null;
 
 export function compileKeys(kind: string, keys: readonly Key[], side: "subject" | "other"): KeyFn {
   const fields = keys.map((k) => (side === "subject" ? k.field : (k.other ?? k.field)));
@@ -96,10 +101,24 @@ export function compileKeys(kind: string, keys: readonly Key[], side: "subject" 
     }
     return key;
   };
+  // One key per event: an array per call would be most of what a pass of the ledger allocates.
+  const one = [""];
+  if (!byPage && parts.length === 1) {
+    // One field needs no separator: a room's key is the block's own string, whose hash V8 keeps, not a new one per event.
+    const get = parts[0]!;
+    return (ev) => {
+      const v = get(ev);
+      if (v === null) return null;
+      one[0] = typeof v === "string" ? v : String(v);
+      return one;
+    };
+  }
   if (!byPage) {
     return (ev) => {
       const k = single(ev);
-      return k === null ? null : [k];
+      if (k === null) return null;
+      one[0] = k;
+      return one;
     };
   }
   return (ev) => {

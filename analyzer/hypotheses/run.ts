@@ -8,12 +8,12 @@
 import type { IncidentDb } from "../../store/db.js";
 import { eventBySeq } from "../../store/read/events.js";
 import { kindsPresent } from "../../store/read/incident.js";
-import { decodeEvent } from "../events/index.js";
+import { EventDecoder } from "../events/decode.js";
 import { readOnce, type BlockReader, type Reading } from "../../store/blocks/pass.js";
 import { RoomEnds } from "../../store/read/roomEnds.js";
 import { Evidence, isoTime } from "../rules/evidence.js";
 import type { Hypothesis, Property } from "./ast.js";
-import { Checker, type CheckTally } from "./checker.js";
+import { Checker, type CheckTally, type Handler } from "./checker.js";
 import { formatClause, formatPattern, formatProperty } from "./printer.js";
 import type { HypothesisVerdict, HypothesisWitness } from "./verdict.js";
 
@@ -39,14 +39,18 @@ export function hypothesesReading(db: IncidentDb, hypotheses: readonly Hypothesi
   const retire = (room: string): void => {
     for (const c of checkers) c.retire(room);
   };
+  const handlers = handlersByKind(checkers);
+  // One view for every event: the checkers copy what they keep (a seq, a time), as of the pass's cursor.
+  const decoder = new EventDecoder();
   let events = 0;
   const reader: BlockReader = {
-    kinds: [...new Set(checkers.flatMap((c) => c.kinds()))],
+    kinds: [...handlers.keys()],
     visit(ev) {
       rooms.passTo(ev.seq, retire);
       events++;
-      const decoded = decodeEvent(ev);
-      for (const c of checkers) c.push(decoded);
+      const kind = ev.kind;
+      const decoded = decoder.decode(ev, kind);
+      for (const h of handlers.get(kind)!) h(decoded);
     },
   };
   const finish = (): CheckRun => {
@@ -54,6 +58,19 @@ export function hypothesesReading(db: IncidentDb, hypotheses: readonly Hypothesi
     return { events, verdicts: hypotheses.map((h, i) => decide(evidence, h, checkers[i]!.finish())) };
   };
   return { readers: [reader], finish };
+}
+
+/** Every checker's handlers of each kind, checker by checker: one lookup per event feeds them all. */
+function handlersByKind(checkers: readonly Checker[]): Map<string, Handler[]> {
+  const all = new Map<string, Handler[]>();
+  for (const c of checkers) {
+    for (const [kind, handlers] of c.handlersByKind()) {
+      const list = all.get(kind);
+      if (list) list.push(...handlers);
+      else all.set(kind, [...handlers]);
+    }
+  }
+  return all;
 }
 
 function decide(evidence: Evidence, h: Hypothesis, tally: CheckTally): HypothesisVerdict {

@@ -31,7 +31,12 @@ export function postTargets<T>(postTp: number | null, decode: Iterable<T>, tpOf:
  * writes of every chunk, so it looks them up under `ANY_CHUNK`.
  */
 export function landingKey(room: string, targetTp: number | null, chunk: number | null): string {
-  return `${room}|${targetTp}|${chunk ?? ANY_CHUNK}`;
+  return `${room}|${landingKeyInRoom(targetTp, chunk)}`;
+}
+
+/** landingKey without its room: for a pairing that holds one room's records at a time. */
+export function landingKeyInRoom(targetTp: number | null, chunk: number | null): string {
+  return `${targetTp}|${chunk ?? ANY_CHUNK}`;
 }
 
 /** The chunk of a landingKey that matches every chunk. */

@@ -12,7 +12,9 @@ import { PAGE_DUMP_KIND } from "../../domain/kinds.js";
 import { allPages } from "../../store/pages.js";
 import { createModel } from "../model/index.js";
 import type { IncidentDb } from "../../store/db.js";
-import { EventReader } from "../../store/blocks/eventCursor.js";
+import { eventBlocks } from "../../store/blocks/eventBlocks.js";
+import { eventBySeq } from "../../store/read/events.js";
+import { readOnce, type BlockReader, type Reading } from "../../store/blocks/pass.js";
 import { eventRefs, type EventRef } from "./eventRefs.js";
 import { eventsFingerprint } from "./fingerprint.js";
 import { modelOptions } from "./modelOptions.js";
@@ -59,22 +61,35 @@ export interface ReplaySummary {
 const PROGRESS_EVERY = 1 << 18;
 
 export function replayIncident(db: IncidentDb, opts: ReplayOptions = {}): ReplaySummary {
+  return readOnce(db, replayReading(db, opts));
+}
+
+/**
+ * replayIncident as one reader of a pass over the blocks shared with other
+ * stages (store/blocks/pass.ts), so that an analysis decodes each block once
+ * for the model and the rules. The summary's timing is then the shared pass's.
+ */
+export function replayReading(db: IncidentDb, opts: ReplayOptions = {}): Reading<ReplaySummary> {
   const choice = opts.choice ?? selectProfile(db, opts.profileFlag);
   const t1 = performance.now();
-  const run = runModel(db, choice, opts);
-  const replayMs = performance.now() - t1;
-  return {
-    choice,
-    events: run.events,
-    firstSeq: run.firstSeq,
-    lastSeq: run.lastSeq,
-    violations: resolveWitnesses(db, run.violations),
-    coverage: run.coverage,
-    snapshots: run.snapshots.info,
-    pages: run.pages,
-    landings: run.landings,
-    timing: { replayMs, eventsPerSecond: replayMs > 0 ? (run.events / replayMs) * 1000 : 0 },
+  const model = modelReading(db, choice, opts);
+  const finish = (): ReplaySummary => {
+    const run = model.finish();
+    const replayMs = performance.now() - t1;
+    return {
+      choice,
+      events: run.events,
+      firstSeq: run.firstSeq,
+      lastSeq: run.lastSeq,
+      violations: resolveWitnesses(db, run.violations),
+      coverage: run.coverage,
+      snapshots: run.snapshots.info,
+      pages: run.pages,
+      landings: run.landings,
+      timing: { replayMs, eventsPerSecond: replayMs > 0 ? (run.events / replayMs) * 1000 : 0 },
+    };
   };
+  return { readers: model.readers, finish };
 }
 
 export interface ModelRun {
@@ -94,45 +109,53 @@ export interface ModelRun {
  * valid set is stored already; they are kept in memory, or stored with
  * `storeSnapshots`.
  */
-export function runModel(
-  db: IncidentDb,
-  choice: ProfileChoice,
-  opts: Pick<ReplayOptions, "onProgress" | "snapshotEvery" | "storeSnapshots"> = {},
-): ModelRun {
+export function runModel(db: IncidentDb, choice: ProfileChoice, opts: ModelRunOptions = {}): ModelRun {
+  return readOnce(db, modelReading(db, choice, opts));
+}
+
+type ModelRunOptions = Pick<ReplayOptions, "onProgress" | "snapshotEvery" | "storeSnapshots">;
+
+/** runModel as a reader of every event in a pass over the blocks. */
+function modelReading(db: IncidentDb, choice: ProfileChoice, opts: ModelRunOptions): Reading<ModelRun> {
   const fingerprint = eventsFingerprint(db);
   const existing = SnapshotSet.find(db, fingerprint, choice.profile);
   const every = opts.snapshotEvery ?? SNAPSHOT_EVERY;
   const writer = existing ? null : SnapshotSet.writer(db, fingerprint, choice.profile, every);
   const model = createModel(choice.profile, modelOptions(db));
   const violations: Violation[] = [];
-  const reader = new EventReader(db);
   const pages = storedPageBytes(db);
-  const total = reader.blocks.events;
+  const blocks = eventBlocks(db);
+  const total = blocks.events;
   let done = 0;
-  let firstSeq: number | null = null;
   // Countdowns to the next snapshot and progress report: a division per event was visible in profiles.
   let toSnapshot = writer === null ? Infinity : every;
   let toProgress = PROGRESS_EVERY;
-  reader.forEach(-Infinity, Infinity, (ev) => {
-    const found = pages.size === 0 ? model.apply(ev) : model.apply(ev, pageBytesFor(pages, ev));
-    if (found.length > 0) for (const v of found) violations.push(v);
-    done++;
-    if (--toSnapshot === 0) {
-      writer!.add(ev.seq, model.snapshot());
-      toSnapshot = snapshotSpacing(every, model.liveState());
-    }
-    if (--toProgress === 0) {
-      opts.onProgress?.("replay", done, total);
-      toProgress = PROGRESS_EVERY;
-    }
-    firstSeq ??= ev.seq;
-  });
-  // A walk over every event leaves the cursor on the last one.
-  const lastSeq = done > 0 ? reader.cursor.seq : null;
-  const lastTsUs = done > 0 ? reader.cursor.tsUs : 0;
-  for (const v of model.finish(lastTsUs)) violations.push(v);
-  const snapshots = writer ? writer.finish(opts.storeSnapshots === true) : existing!;
-  return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots, pages: model.pageKernels(), landings: model.landings() };
+  const reader: BlockReader = {
+    kinds: null,
+    visit(ev) {
+      const found = pages.size === 0 ? model.apply(ev) : model.apply(ev, pageBytesFor(pages, ev));
+      if (found.length > 0) for (const v of found) violations.push(v);
+      done++;
+      if (--toSnapshot === 0) {
+        writer!.add(ev.seq, model.snapshot());
+        toSnapshot = snapshotSpacing(every, model.liveState());
+      }
+      if (--toProgress === 0) {
+        opts.onProgress?.("replay", done, total);
+        toProgress = PROGRESS_EVERY;
+      }
+    },
+  };
+  const finish = (): ModelRun => {
+    // The reader sees every event of every block, in order: the first and last are the blocks' ends (reading them per event cost a visible share).
+    const firstSeq = done > 0 ? blocks.list[0]!.firstSeq : null;
+    const lastSeq = done > 0 ? blocks.list.at(-1)!.lastSeq : null;
+    const lastTsUs = lastSeq === null ? 0 : eventBySeq(db, lastSeq)!.tsUs;
+    for (const v of model.finish(lastTsUs)) violations.push(v);
+    const snapshots = writer ? writer.finish(opts.storeSnapshots === true) : existing!;
+    return { events: done, firstSeq, lastSeq, violations, coverage: model.coverage(), snapshots, pages: model.pageKernels(), landings: model.landings() };
+  };
+  return { readers: [reader], finish };
 }
 
 /** The bytes of every dumped page the store holds, by the index record that names them (pagePath.ts pageBytesKey). */

@@ -13,8 +13,10 @@ import { ChecksumKind } from "../../domain/kinds.js";
 import type { EventCursor } from "../../store/blocks/eventCursor.js";
 import type { Reading } from "../../store/blocks/pass.js";
 import { RoomEnds } from "../../store/read/roomEnds.js";
+import { visitSeqs } from "../../store/read/seqs.js";
 import type { StoredEvent } from "../../store/read/events.js";
-import { decodeAs } from "../events/decode.js";
+import { EventDecoder } from "../events/decode.js";
+import type { EventOf } from "../../domain/domainEvent.js";
 import type { Evidence } from "./evidence.js";
 import { mergeByMechanism } from "./grouping.js";
 import { pageDiagnosisAt } from "../pages/dumpedPages.js";
@@ -81,17 +83,68 @@ export const checksumMismatch: Rule<Comparison> = {
 };
 
 /**
- * `labels` keeps one copy of each rank and pool label, and `roomLabel` of
- * each room's: the cursor's strings are its block's, and a record per
- * checksum line (an eighth of some incidents' events) each holding its own
- * would be ~80 bytes a record.
+ * Checksum lines as the comparison reads them, and as records where a
+ * mismatch's attribution needs them. It keeps one copy of each label a
+ * record holds (the cursor's strings are its block's); a dump's lines come
+ * in runs of one rank, so a line of the same rank and source as the one
+ * before reuses its rank and pool labels without making them again.
  */
-function toRecord(evidence: Evidence, ev: StoredEvent, labels: Map<string, string>, roomLabel: (room: string) => string): ChecksumRecord | undefined {
-  const { side, buffer, pos, page, layer, hash, room, algo } = decodeAs(ev, ChecksumKind)!;
-  if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
-  const one = (label: string): string => labels.get(label) ?? (labels.set(label, label), label);
-  const rank = one(evidence.rank(ev));
-  return { seq: ev.seq, side: one(side), room: roomLabel(room), buffer: one(buffer), layer, page, pos, algo: one(algo ?? "?"), hash: hash.toLowerCase(), rank, pool: one(`${ev.host ?? ""}|${rank}`) };
+class RecordReader {
+  private readonly labels = new Map<string, string>();
+  /** One view for every line: a record copies what it keeps. */
+  private readonly decoder = new EventDecoder();
+  private readonly line: ComparedLine = { side: "", room: "", key: "", hash: "" };
+  private last: { host: string | null; role: string | null; pp: number | null; tp: number | null; sourceId: number; rank: string; pool: string } | null = null;
+
+  constructor(private readonly evidence: Evidence) {}
+
+  record(ev: StoredEvent): ChecksumRecord | undefined {
+    if (ev.kind !== ChecksumKind) return undefined;
+    const { side, buffer, pos, page, layer, hash, room, algo } = this.decoder.decode(ev, ChecksumKind) as EventOf<typeof ChecksumKind>;
+    if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
+    const { rank, pool } = this.rankOf(ev);
+    return { seq: ev.seq, side: this.one(side), room, buffer: this.one(buffer), layer, page, pos, algo: this.one(algo ?? "?"), hash: hash.toLowerCase(), rank, pool };
+  }
+
+  /**
+   * What the comparison reads of a line, in one reused object (copy what you
+   * keep): its side, room, comparison key and hash; undefined where the line
+   * lacks a field a record needs. No record is made: a room's lines are held
+   * while its dumps are under way, and only a mismatch needs its records.
+   */
+  compared(ev: StoredEvent): ComparedLine | undefined {
+    const { side, buffer, pos, page, layer, hash, room, algo } = this.decoder.decode(ev, ChecksumKind) as EventOf<typeof ChecksumKind>;
+    if (!side || !buffer || pos === undefined || page === undefined || layer === undefined || !hash || !room) return undefined;
+    const line = this.line;
+    line.side = side;
+    line.room = room;
+    line.key = comparisonKey(buffer, layer, pos, algo ?? "?");
+    line.hash = hash.toLowerCase();
+    return line;
+  }
+
+  private one(label: string): string {
+    return this.labels.get(label) ?? (this.labels.set(label, label), label);
+  }
+
+  /** The line's rank label (Evidence.rank, which reads host, role, pp, tp and the source) and pool label. */
+  private rankOf(ev: StoredEvent): { rank: string; pool: string } {
+    const { host, role, pp, tp, sourceId } = ev;
+    const last = this.last;
+    if (last && last.host === host && last.role === role && last.pp === pp && last.tp === tp && last.sourceId === sourceId) return last;
+    const rank = this.one(this.evidence.rank(ev));
+    this.last = { host, role, pp, tp, sourceId, rank, pool: this.one(`${host ?? ""}|${rank}`) };
+    return this.last;
+  }
+}
+
+/** A checksum line as the comparison reads it (RecordReader.compared). */
+interface ComparedLine {
+  side: string;
+  room: string;
+  /** (buffer, layer, pos, algo): comparisonKey. */
+  key: string;
+  hash: string;
 }
 
 interface Comparison {
@@ -108,12 +161,24 @@ interface Comparison {
   unpaired: Map<string, number>;
 }
 
-/** One room's records while the scan is inside its span of checksum lines. */
+/**
+ * One room's lines while the scan is inside its span of checksum lines, as
+ * columns: prefill's last line per comparison key (its seq and hash), and
+ * the decode lines in order.
+ */
 interface OpenRoom {
-  /** The room's label, one copy for its records. */
-  room: string;
-  sent: Map<string, ChecksumRecord>;
-  received: ChecksumRecord[];
+  sentIndex: Map<string, number>;
+  sentSeqs: number[];
+  sentHashes: string[];
+  receivedKeys: string[];
+  receivedHashes: string[];
+  receivedSeqs: number[];
+}
+
+/** A decode line whose hash differs from prefill's line of the same position, by their seqs. */
+interface MismatchSeqs {
+  recv: number;
+  sent: number;
 }
 
 interface SettledRoom<T> {
@@ -132,71 +197,93 @@ interface SettledRoom<T> {
  */
 function comparisonReading(evidence: Evidence): Reading<Comparison> {
   const ends = new RoomEnds(evidence.db);
-  const labels = new Map<string, string>();
+  const records = new RecordReader(evidence);
   const open = new Map<string, OpenRoom>();
-  const mismatched: SettledRoom<{ recv: ChecksumRecord; sent: ChecksumRecord }[]>[] = [];
+  const mismatched: SettledRoom<MismatchSeqs[]>[] = [];
   const unpaired: SettledRoom<number>[] = [];
   const out: Comparison = { sent: 0, received: 0, comparedRooms: 0, matchingRooms: 0, comparedPages: 0, pagesByRoom: new Map(), mismatchesByRoom: new Map(), unpaired: new Map() };
-  const settle = (room: string, records: OpenRoom): void => {
-    const mismatches: { recv: ChecksumRecord; sent: ChecksumRecord }[] = [];
+  const settle = (room: string, lines: OpenRoom): void => {
+    const mismatches: MismatchSeqs[] = [];
     let pages = 0;
     let lone = 0;
     let firstLone = 0;
-    for (const r of records.received) {
-      const s = records.sent.get(roomKeyOf(r));
-      if (!s) {
-        if (lone++ === 0) firstLone = r.seq;
-        continue;
+    lines.receivedKeys.forEach((key, i) => {
+      const s = lines.sentIndex.get(key);
+      if (s === undefined) {
+        if (lone++ === 0) firstLone = lines.receivedSeqs[i]!;
+        return;
       }
       pages++;
-      if (s.hash !== r.hash) mismatches.push({ recv: r, sent: s });
-    }
+      if (lines.sentHashes[s] !== lines.receivedHashes[i]) mismatches.push({ recv: lines.receivedSeqs[i]!, sent: lines.sentSeqs[s]! });
+    });
     if (pages > 0) {
       out.comparedRooms++;
       out.comparedPages += pages;
       if (mismatches.length === 0) out.matchingRooms++;
       else {
         out.pagesByRoom.set(room, pages);
-        mismatched.push({ room, firstSeq: mismatches[0]!.recv.seq, value: mismatches });
+        mismatched.push({ room, firstSeq: mismatches[0]!.recv, value: mismatches });
       }
     }
     if (lone > 0) unpaired.push({ room, firstSeq: firstLone, value: lone });
   };
   const passed = (room: string): void => {
-    const records = open.get(room)!;
+    const lines = open.get(room)!;
     open.delete(room);
-    settle(room, records);
+    settle(room, lines);
   };
-  const roomLabel = (room: string): string => open.get(room)?.room ?? room;
   const visit = (ev: EventCursor): void => {
     ends.passTo(ev.seq, passed);
-    const record = toRecord(evidence, ev, labels, roomLabel);
-    if (record && (record.side === "prefill_store" || RECEIVER_SIDES.has(record.side))) {
-      let records = open.get(record.room);
-      if (!records) {
-        open.set(record.room, (records = { room: record.room, sent: new Map(), received: [] }));
-        ends.track(record.room);
-      }
-      if (record.side === "prefill_store") {
-        out.sent++;
-        records.sent.set(roomKeyOf(record), record);
+    const line = records.compared(ev);
+    if (line === undefined) return;
+    const sent = line.side === "prefill_store";
+    if (!sent && !RECEIVER_SIDES.has(line.side)) return;
+    let lines = open.get(line.room);
+    if (!lines) {
+      open.set(line.room, (lines = { sentIndex: new Map(), sentSeqs: [], sentHashes: [], receivedKeys: [], receivedHashes: [], receivedSeqs: [] }));
+      ends.track(line.room);
+    }
+    if (sent) {
+      out.sent++;
+      // The last line of the key, as a map of all of them would hold.
+      const at = lines.sentIndex.get(line.key);
+      if (at === undefined) {
+        lines.sentIndex.set(line.key, lines.sentSeqs.length);
+        lines.sentSeqs.push(ev.seq);
+        lines.sentHashes.push(line.hash);
       } else {
-        out.received++;
-        records.received.push(record);
+        lines.sentSeqs[at] = ev.seq;
+        lines.sentHashes[at] = line.hash;
       }
+    } else {
+      out.received++;
+      lines.receivedKeys.push(line.key);
+      lines.receivedHashes.push(line.hash);
+      lines.receivedSeqs.push(ev.seq);
     }
   };
   const finish = (): Comparison => {
-    for (const [room, records] of open) settle(room, records);
+    for (const [room, lines] of open) settle(room, lines);
     const inOrder = <T>(rooms: SettledRoom<T>[]) => rooms.sort((a, b) => a.firstSeq - b.firstSeq);
     for (const { room, value } of inOrder(unpaired)) out.unpaired.set(room, value);
     if (mismatched.length > 0) {
-      const { sentByHash, pageHistory } = attributionRecords(evidence, mismatched.flatMap((m) => m.value.map((x) => x.recv)), labels);
-      for (const { room, value } of inOrder(mismatched)) out.mismatchesByRoom.set(room, value.map(({ recv, sent }) => attribute(recv, sent, sentByHash, pageHistory)));
+      const full = mismatchRecords(evidence, mismatched, records);
+      const { sentByHash, pageHistory } = attributionRecords(evidence, mismatched.flatMap((m) => m.value.map((x) => full.get(x.recv)!)), records);
+      for (const { room, value } of inOrder(mismatched)) out.mismatchesByRoom.set(room, value.map(({ recv, sent }) => attribute(full.get(recv)!, full.get(sent)!, sentByHash, pageHistory)));
     }
     return out;
   };
   return { readers: [{ kinds: [ChecksumKind], visit }], finish };
+}
+
+/** The records of the mismatching lines, read again by seq once the pass is done (only their blocks are decoded). */
+function mismatchRecords(evidence: Evidence, mismatched: readonly SettledRoom<MismatchSeqs[]>[], records: RecordReader): Map<number, ChecksumRecord> {
+  const out = new Map<number, ChecksumRecord>();
+  visitSeqs(evidence.db, mismatched.flatMap((m) => m.value.flatMap((x) => [x.recv, x.sent])), (ev) => {
+    const r = records.record(ev);
+    if (r) out.set(ev.seq, r);
+  });
+  return out;
 }
 
 /**
@@ -204,15 +291,13 @@ function comparisonReading(evidence: Evidence): Reading<Comparison> {
  * carrying their hashes, and the decode records of their pages, each in seq
  * order.
  */
-function attributionRecords(evidence: Evidence, mismatching: ChecksumRecord[], labels: Map<string, string>) {
+function attributionRecords(evidence: Evidence, mismatching: ChecksumRecord[], records: RecordReader) {
   const hashes = new Set(mismatching.map(hashKey));
   const pages = new Set(mismatching.map(pageKey));
   const sentByHash = new Map<string, ChecksumRecord[]>();
   const pageHistory = new Map<string, ChecksumRecord[]>();
-  // The few records kept here hold their own room label.
-  const ownLabel = (room: string): string => room;
   evidence.scan(ChecksumKind, (ev) => {
-    const r = toRecord(evidence, ev, labels, ownLabel);
+    const r = records.record(ev);
     if (!r) return;
     if (r.side === "prefill_store" && hashes.has(hashKey(r))) listInto(sentByHash, hashKey(r), r);
     if (RECEIVER_SIDES.has(r.side) && pages.has(pageKey(r))) listInto(pageHistory, pageKey(r), r);
@@ -227,8 +312,8 @@ function listInto<T>(lists: Map<string, T[]>, key: string, item: T): void {
 }
 
 /** The comparison's key within a room: (buffer, layer, pos, algo). */
-function roomKeyOf(r: ChecksumRecord): string {
-  return `${r.buffer}|${r.layer}|${r.pos}|${r.algo}`;
+function comparisonKey(buffer: string, layer: number, pos: number, algo: string): string {
+  return `${buffer}|${layer}|${pos}|${algo}`;
 }
 
 function hashKey(r: ChecksumRecord): string {

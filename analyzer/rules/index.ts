@@ -4,7 +4,7 @@
 
 import { basename } from "node:path";
 import type { z } from "zod";
-import { readBlocksOnce, type Reading } from "../../store/blocks/pass.js";
+import { readBlocksOnce, type BlockReader, type Reading } from "../../store/blocks/pass.js";
 import type { IncidentDb } from "../../store/db.js";
 import { readAnalysisRows } from "../../store/read/analysis.js";
 import { writeAnalysisRows } from "../../store/writeAnalysis.js";
@@ -31,7 +31,7 @@ import { poolSizingMismatch } from "./poolSizingMismatch.js";
 import { processFailure } from "./processFailure.js";
 import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
 import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
-import { replayIncident, type ReplaySummary } from "../replay/replay.js";
+import { replayReading, type ReplaySummary } from "../replay/replay.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { profileSigns } from "../replay/derivedSigns.js";
@@ -102,8 +102,10 @@ export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {
 export function judgeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): Judged {
   const { profileFlag, onProgress, replayed, ...rest } = opts;
   // The summary is not held while the rules run: what they read of it is the ReplayEvidence, and its landings are not that.
-  const replay = replayEvidenceOf((!profileFlag && replayed) || replayIncident(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) }));
-  return judge(db, { ...rest, replay });
+  if (!profileFlag && replayed) return judge(db, { ...rest, replay: replayEvidenceOf(replayed) });
+  // The model reads the blocks in the rules' own pass: each block is decoded once for both.
+  const replaying = replayReading(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
+  return judge(db, rest, replaying);
 }
 
 /** Runs every rule, numbers the findings, ranks the suspects and checks the library hypotheses. Reads only. */
@@ -117,11 +119,16 @@ export interface Judged {
   findings: NumberedFinding[];
 }
 
-/** Every rule under the verdict discipline, the suspects ranked on their decisions, the ledger reading them. */
-export function judge(db: IncidentDb, opts: AnalyzeOptions = {}): Judged {
+/**
+ * Every rule under the verdict discipline, the suspects ranked on their
+ * decisions, the ledger reading them. `replaying`: a replay run in the rules'
+ * pass over the blocks, whose evidence the rules then read in place of `given.replay`.
+ */
+export function judge(db: IncidentDb, given: AnalyzeOptions = {}, replaying?: Reading<ReplaySummary>): Judged {
   const evidence = new Evidence(db);
   // The hypotheses before the rules: a rule's consistent does not stand beside a violated hypothesis of its check (ledger.ts).
-  const { gaps, ledger, ruleReads } = readShared(evidence, RULES);
+  const { gaps, ledger, ruleReads } = readShared(evidence, RULES, replaying?.readers);
+  const opts: AnalyzeOptions = replaying ? { ...given, replay: replayEvidenceOf(replaying.finish()) } : given;
   const assumed = assumedSettings(opts.replay);
   const perRule: Coverage["rules"] = [];
   const drafts: DraftFinding[] = [];
@@ -163,11 +170,15 @@ export function judge(db: IncidentDb, opts: AnalyzeOptions = {}): Judged {
  * reads of the blocks, from one pass that decodes each block once
  * (store/blocks/pass.ts). A rule's reading is finished when the rule runs.
  */
-function readShared(evidence: Evidence, rules: readonly Rule<unknown>[]): { gaps: Gap[]; ledger: HypothesisVerdict[]; ruleReads: (Reading<unknown> | undefined)[] } {
+function readShared(
+  evidence: Evidence,
+  rules: readonly Rule<unknown>[],
+  others: readonly BlockReader[] = [],
+): { gaps: Gap[]; ledger: HypothesisVerdict[]; ruleReads: (Reading<unknown> | undefined)[] } {
   const gaps = gapsReading(evidence);
   const ledger = hypothesesReading(evidence.db, loadLibrary());
   const ruleReads = rules.map((rule) => rule.reading?.(evidence));
-  readBlocksOnce(evidence.db, [...gaps.readers, ...ledger.readers, ...ruleReads.flatMap((r) => r?.readers ?? [])]);
+  readBlocksOnce(evidence.db, [...others, ...gaps.readers, ...ledger.readers, ...ruleReads.flatMap((r) => r?.readers ?? [])]);
   return { gaps: gaps.finish(), ledger: ledger.finish().verdicts, ruleReads };
 }
 

@@ -26,6 +26,7 @@ export function readBlocksOnce(db: IncidentDb, readers: readonly BlockReader[]):
   if (readers.length === 0) return;
   const blocks = eventBlocks(db);
   const cursor = new EventCursor(db);
+  if (readers.length === 1 && readers[0]!.kinds === null) return readEvery(blocks, cursor, readers[0]!);
   for (const index of blocksWithKinds(blocks, readers)) {
     const block = blocks.decode(index);
     cursor.bind(block);
@@ -37,6 +38,18 @@ export function readBlocksOnce(db: IncidentDb, readers: readonly BlockReader[]):
       if (wanting === undefined || wanting.length === 0) continue;
       cursor.moveTo(row);
       for (const reader of wanting) reader.visit(cursor);
+    }
+  }
+}
+
+/** Every event to one reader (a replay's own pass): no row's kind need be looked at. */
+function readEvery(blocks: EventBlocks, cursor: EventCursor, reader: BlockReader): void {
+  for (let index = 0; index < blocks.list.length; index++) {
+    const block = blocks.decode(index);
+    cursor.bind(block);
+    for (let row = 0; row < block.count; row++) {
+      cursor.moveTo(row);
+      reader.visit(cursor);
     }
   }
 }

@@ -119,9 +119,20 @@ export interface EventPlace {
 
 /** The places of many seqs, keyed by seq; seqs that name no event are absent. */
 export function eventPlaces(db: IncidentDb, seqs: Iterable<number>): Map<number, EventPlace> {
-  const wanted = [...new Set(seqs)].sort((a, b) => a - b);
   const paths = new Map((db.prepare("SELECT id, path FROM sources").raw().all() as [number, string][]).map(([id, path]) => [id, path]));
   const out = new Map<number, EventPlace>();
+  visitSeqs(db, seqs, (ev) => {
+    const sourceId = ev.sourceId;
+    out.set(ev.seq, {
+      seq: ev.seq, tsUs: ev.tsUs, kind: ev.kind, host: ev.host, role: ev.role, tp: ev.tp, room: ev.room, sourceId, source: paths.get(sourceId) ?? "", line: ev.line,
+    });
+  });
+  return out;
+}
+
+/** The event of each of `seqs` that names one, in seq order, through the cursor (copy what you keep); only the blocks holding them are decoded. */
+export function visitSeqs(db: IncidentDb, seqs: Iterable<number>, visit: (ev: EventCursor) => void): void {
+  const wanted = [...new Set(seqs)].sort((a, b) => a - b);
   const blocks = eventBlocks(db);
   for (let k = 0; k < wanted.length; ) {
     const i = blocks.indexAtOrAfter(wanted[k]!);
@@ -130,14 +141,9 @@ export function eventPlaces(db: IncidentDb, seqs: Iterable<number>): Map<number,
     const inBlock = new Set<number>();
     while (k < wanted.length && wanted[k]! <= b.lastSeq) inBlock.add(wanted[k++]!);
     scanEvents(db, { fromSeq: b.firstSeq, toSeq: b.lastSeq }, (ev) => {
-      if (!inBlock.has(ev.seq)) return;
-      const sourceId = ev.sourceId;
-      out.set(ev.seq, {
-        seq: ev.seq, tsUs: ev.tsUs, kind: ev.kind, host: ev.host, role: ev.role, tp: ev.tp, room: ev.room, sourceId, source: paths.get(sourceId) ?? "", line: ev.line,
-      });
+      if (inBlock.has(ev.seq)) visit(ev);
     });
   }
-  return out;
 }
 
 /** The first seq of an event of any of `kinds`, null when there is none. */

@@ -2,7 +2,7 @@
 // enough (meta `clock_offsets`, `clock_alignment`, ingest/sources/clock.ts), and
 // causal pairs (kv.post before its kv.notify) that the aligned clocks invert.
 
-import { landingKey, postTargets } from "../../model/transferPairing.js";
+import { landingKeyInRoom, postTargets } from "../../model/transferPairing.js";
 import { readOnce, type Reading } from "../../../store/blocks/pass.js";
 import { transferStampReader } from "../../../store/read/records.js";
 import { RoomEnds } from "../../../store/read/roomEnds.js";
@@ -44,17 +44,17 @@ export function clockOffsets(evidence: Evidence): Gap[] {
   return details.map((detail) => ({ severity: "low" as const, witness: [], gap: { kind: "clock-offset" as const, weakens: CROSS_HOST_RULES, detail } }));
 }
 
-/** A post or notify as the pairing keeps it. */
-interface Stamp {
-  seq: number;
-  tsUs: number;
-}
-
-/** A post or notify of a room while the scan is inside the room's span. */
-interface RoomStamp extends Stamp {
-  chunk: number | null;
-  tp: number | null;
-  post: boolean;
+/**
+ * A room's posts and notifies while the scan is inside the room's span, in
+ * seq order, as columns: a room holds dozens, an incident millions, so none
+ * is an object of its own.
+ */
+interface RoomStamps {
+  seq: number[];
+  tsUs: number[];
+  chunk: (number | null)[];
+  tp: (number | null)[];
+  post: boolean[];
 }
 
 /** The first inversion (by its notify) and how many. */
@@ -84,20 +84,24 @@ export function causalInversions(evidence: Evidence): Gap[] {
 /** causalInversions as one reader of a pass shared with others (store/blocks/pass.ts). */
 export function causalInversionsReading(evidence: Evidence): Reading<Gap[]> {
   const ends = new RoomEnds(evidence.db);
-  const open = new Map<string, RoomStamp[]>();
+  const open = new Map<string, RoomStamps>();
   const found: Inversions = { count: 0 };
   const close = (room: string): void => {
-    pairRoom(room, open.get(room)!, found);
+    pairRoom(open.get(room)!, found);
     open.delete(room);
   };
   const reader = transferStampReader((s) => {
     ends.passTo(s.seq, close);
     let stamps = open.get(s.room);
     if (!stamps) {
-      open.set(s.room, (stamps = []));
+      open.set(s.room, (stamps = { seq: [], tsUs: [], chunk: [], tp: [], post: [] }));
       ends.track(s.room);
     }
-    stamps.push({ seq: s.seq, tsUs: s.tsUs, chunk: s.chunk, tp: s.tp, post: s.post });
+    stamps.seq.push(s.seq);
+    stamps.tsUs.push(s.tsUs);
+    stamps.chunk.push(s.chunk);
+    stamps.tp.push(s.tp);
+    stamps.post.push(s.post);
   });
   const finish = (): Gap[] => {
     for (const room of open.keys()) close(room);
@@ -122,36 +126,43 @@ function inversionGaps(evidence: Evidence, found: Inversions): Gap[] {
   }];
 }
 
-/** Pairs a room's posts and notifies in seq order, counting inversions into `found`. */
-function pairRoom(room: string, stamps: readonly RoomStamp[], found: Inversions): void {
+/** Pairs a room's posts and notifies in seq order, counting inversions into `found`; keys within the room (landingKeyInRoom). */
+function pairRoom(stamps: RoomStamps, found: Inversions): void {
+  const { seq, tsUs, chunk, tp, post: isPost } = stamps;
   const decodeTps = new Set<number | null>();
-  for (const s of stamps) if (!s.post) decodeTps.add(s.tp);
-  /** The first post under each landing key. */
-  const posts = new Map<string, Stamp>();
+  for (let i = 0; i < seq.length; i++) if (!isPost[i]) decodeTps.add(tp[i] as number | null);
+  /** The targets of a post of each TP: the room's decode TPs are known, so they are worked out once per TP. */
+  const targetsOf = new Map<number | null, (number | null)[]>();
+  /** The first post under each landing key (its row). */
+  const posts = new Map<string, number>();
   /** Notifies read before any post under their key: the first one to come pairs with them. */
-  const waiting = new Map<string, Stamp[]>();
-  const check = (post: Stamp, notify: Stamp): void => {
-    if (post.tsUs - notify.tsUs <= CAUSAL_SLACK_US) return;
+  const waiting = new Map<string, number[]>();
+  const check = (post: number, notify: number): void => {
+    if (tsUs[post]! - tsUs[notify]! <= CAUSAL_SLACK_US) return;
     found.count++;
-    if (!found.first || notify.seq < found.first.notify) found.first = { post: post.seq, notify: notify.seq };
+    if (!found.first || seq[notify]! < found.first.notify) found.first = { post: seq[post]!, notify: seq[notify]! };
   };
-  const keep = (key: string, post: Stamp): void => {
+  const keep = (key: string, post: number): void => {
     if (posts.has(key)) return;
     posts.set(key, post);
     for (const n of waiting.get(key) ?? []) check(post, n);
     waiting.delete(key);
   };
-  for (const s of stamps) {
-    if (s.post) {
-      for (const tp of postTargets(s.tp, decodeTps, (t) => t)) {
-        if (s.chunk !== null) keep(landingKey(room, tp, s.chunk), s);
-        keep(landingKey(room, tp, null), s);
+  for (let i = 0; i < seq.length; i++) {
+    if (isPost[i]) {
+      const postTp = tp[i] as number | null;
+      let targets = targetsOf.get(postTp);
+      if (targets === undefined) targetsOf.set(postTp, (targets = postTargets(postTp, decodeTps, (t) => t)));
+      const postChunk = chunk[i] as number | null;
+      for (const target of targets) {
+        if (postChunk !== null) keep(landingKeyInRoom(target, postChunk), i);
+        keep(landingKeyInRoom(target, null), i);
       }
       continue;
     }
-    const key = landingKey(room, s.tp, s.chunk);
+    const key = landingKeyInRoom(tp[i] as number | null, chunk[i] as number | null);
     const post = posts.get(key);
-    if (post) check(post, s);
-    else (waiting.get(key) ?? waiting.set(key, []).get(key)!).push(s);
+    if (post !== undefined) check(post, i);
+    else (waiting.get(key) ?? waiting.set(key, []).get(key)!).push(i);
   }
 }
