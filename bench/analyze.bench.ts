@@ -18,7 +18,7 @@ import { benchOutDir, healthyIncidentDb } from "./healthyIncident.js";
 import { openIncident } from "../store/db.js";
 import { eventCount } from "../store/read/incident.js";
 import { analyzeIncident, storeAnalysis } from "../analyzer/rules/index.js";
-import { deriveIncident } from "../ui/server/derive.js";
+import { deriveIncident } from "../analyzer/derive.js";
 import { renderJson } from "../analyzer/report/json.js";
 import { buildTimeline, renderMarkdown } from "../analyzer/report/markdown.js";
 import { exportChromeTrace } from "../analyzer/report/chromeTrace.js";
