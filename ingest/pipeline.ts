@@ -44,7 +44,8 @@ import type { SourceStats } from "../store/read/sources.js";
 import type { ClockAlignment } from "../domain/clockAnchors.js";
 import { incidentExtent, type IncidentExtent } from "../store/read/incident.js";
 import { openIncident } from "../store/db.js";
-import { IncidentWriter, type NotIngestedSource } from "../store/writer.js";
+import { IncidentWriter, type KnownSource, type NotIngestedSource } from "../store/writer.js";
+import { allKnownAlready } from "./sources/knownAgain.js";
 import type { SplitOptions } from "./load/loadPlan.js";
 import { isoFromUs } from "../domain/timeFormat.js";
 import type { TimeSpan } from "./sources/timeHints.js";
@@ -132,6 +133,8 @@ export interface IncidentSpan {
   first: string | null;
   last: string | null;
 }
+
+const DUPLICATE_REASON = "already in this incident (same path, same sha256)";
 
 const DEFAULT_LOCK_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -292,10 +295,13 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
       ...(opts.loadSplit !== undefined ? { loadSplit: opts.loadSplit } : {}),
       onProgress: (p: { bytes: number; lines: number; total: number }) => opts.onProgress?.({ phase: "load", done: p.bytes, total: p.total, lines: p.lines }),
     };
-    const decided = await parseCandidates(candidates, parseOptions, writer.knownSources(), sameIncident.span);
+    const known = writer.knownSources();
+    const again = allKnownAlready(candidates, known);
+    if (again !== null) return storedAgain(opts.db, writer, again, notRead);
+    const decided = await parseCandidates(candidates, parseOptions, known, sameIncident.span);
     for (const c of decided.namedTwice) notRead.push({ order: c.index, summary: summaryOf(c, "duplicate", "the same file, named twice") });
     const summaries = new Map(decided.kept.map((c) => [c, summaryOf(c, "ingested")]));
-    for (const c of decided.known) Object.assign(summaries.get(c)!, { status: "duplicate", reason: "already in this incident (same path, same sha256)" });
+    for (const c of decided.known) Object.assign(summaries.get(c)!, { status: "duplicate", reason: DUPLICATE_REASON });
     const others = notRead.sort((a, b) => a.order - b.order).map((n) => n.summary);
     const sources = [...summaries.values(), ...others];
     let recorded = 0;
@@ -320,6 +326,27 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
     writer.close();
     runs.close();
   }
+}
+
+/** An ingest of files the incident holds, every one (ingest/sources/knownAgain.ts): each a duplicate as it was stored; only what was not read is recorded. */
+function storedAgain(db: string, writer: IncidentWriter, again: readonly { c: Candidate; stored: KnownSource }[], notRead: Ordered[]): Omit<IngestSummary, "incident"> {
+  const duplicates = again.map(({ c, stored: s }): SourceSummary => {
+    return {
+      ...emptySummary(c.file.displayPath, "duplicate", DUPLICATE_REASON, s.bytes),
+      format: c.sniff.format,
+      wrapper: c.sniff.wrapper,
+      host: s.host,
+      role: s.role,
+      lines: s.lines,
+      sha256: s.sha256,
+    };
+  });
+  const others = notRead.sort((a, b) => a.order - b.order).map((n) => n.summary);
+  let recorded = 0;
+  for (const s of others) if (s.status !== "ingested" && writer.recordNotIngested(notIngestedRow(s))) recorded++;
+  if (recorded > 0) writer.commit();
+  else writer.rollback();
+  return { db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets(), sources: [...duplicates, ...others] };
 }
 
 /**

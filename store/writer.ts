@@ -11,6 +11,7 @@
 
 import { readFileSync } from "node:fs";
 import type { ClockAlignment } from "../domain/clockAnchors.js";
+import type { Role } from "../domain/vocabulary.js";
 import type { RowBatch } from "./rows.js";
 import { TS_INFERRED, TS_TIMELESS, type RowSink } from "./rows.js";
 import { BlockWriter } from "./blocks/blockWriter.js";
@@ -41,6 +42,16 @@ export interface NewSource {
 }
 
 /** What makes a source the same as one already ingested: the same content under the same path. */
+/** A source the incident holds, as an ingest that meets its file again reports it. */
+export interface KnownSource {
+  path: string;
+  sha256: string;
+  bytes: number;
+  host: string | null;
+  role: Role | null;
+  lines: number;
+}
+
 export function sourceKey(path: string, sha256: string): string {
   return `${path}\u0000${sha256}`;
 }
@@ -165,10 +176,10 @@ export class IncidentWriter implements RowSink {
     this.db.close();
   }
 
-  /** The (path, sha256) of every complete source, as `sourceKey` makes them. */
-  knownSources(): Set<string> {
-    const rows = this.db.prepare("SELECT path, sha256 FROM sources WHERE status = 'complete'").all() as { path: string; sha256: string }[];
-    return new Set(rows.map((r) => sourceKey(r.path, r.sha256)));
+  /** Every complete source, keyed by (path, sha256) as `sourceKey` makes them: what an ingest of the same file again reports. */
+  knownSources(): Map<string, KnownSource> {
+    const rows = this.db.prepare("SELECT path, sha256, bytes, host, role, lines FROM sources WHERE status = 'complete'").all() as KnownSource[];
+    return new Map(rows.map((r) => [sourceKey(r.path, r.sha256), r]));
   }
 
   storedSources(): StoredSourceRef[] {

@@ -66,7 +66,7 @@ function ownHints(c: Candidate): DatingHints | null | undefined {
 }
 
 /** Parses every candidate once (twice for the rare source whose hints changed), then decides what each is. */
-export async function parseCandidates(candidates: Candidate[], opts: ParseOptions, known: ReadonlySet<string>, stored: TimeSpan | null): Promise<Decided> {
+export async function parseCandidates(candidates: Candidate[], opts: ParseOptions, known: ReadonlyMap<string, unknown>, stored: TimeSpan | null): Promise<Decided> {
   let total = candidates.reduce((n, c) => n + c.sniff.bytes, 0);
   let done = { bytes: 0, lines: 0 };
   const parse = async (list: { c: Candidate; hints: DatingHints | null }[]): Promise<void> => {
@@ -113,7 +113,7 @@ function sameHints(a: DatingHints | null, b: DatingHints | null): boolean {
  * Who wrote each candidate and which are duplicates, from what the parses
  * read (a candidate not parsed yet reads as saying nothing of itself).
  */
-function decide(candidates: readonly Candidate[], opts: ParseOptions, known: ReadonlySet<string>): Decided {
+function decide(candidates: readonly Candidate[], opts: ParseOptions, known: ReadonlyMap<string, unknown>): Decided {
   const seen = new Set<string>();
   const namedTwice: Candidate[] = [];
   const kept: Candidate[] = [];
