@@ -78,28 +78,28 @@ for (const row of ENGINE_ROWS) {
 // A C++ line in a rank's file, after an SGLang line that gives the year glog and absl stamps lack.
 const DATED = "[2026-06-11 14:03:00 TP3] Decode batch, #running-req: 1, #token: 512, token usage: 0.01, gen throughput (token/s): 12.50, #queue-req: 0";
 
+/** A row's line after `DATED`, through the log parser: its event, checked against the row, with the line as its text. */
+function throughLogParser(row: EngineConformanceRow): ParsedEvent {
+  const line = rowLine(row);
+  const { events, issues } = parseLines([DATED, line]);
+  assert.deepEqual(issues, [], row.template);
+  assert.equal(events.length, 2, `${row.template}: two events`);
+  check(events[1], row.expect, row.template);
+  assert.equal(events[1].text, line);
+  return events[1];
+}
+
 for (const row of ENGINE_ROWS) {
   test(`engine, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
-    const line = rowLine(row);
-    const { events, issues } = parseLines([DATED, line]);
-    assert.deepEqual(issues, [], row.template);
-    assert.equal(events.length, 2, `${row.template}: two events`);
-    check(events[1], row.expect, row.template);
-    assert.equal(events[1].text, line);
     // glog and absl lines carry a time of day, UCX lines a unix time: none is inferred.
-    assert.notEqual(events[1].tsInferred, true, `${row.template}: its own time`);
+    assert.notEqual(throughLogParser(row).tsInferred, true, `${row.template}: its own time`);
   });
 }
 
 // NCCL's lines through the log parser after a dated SGLang line: their prefix carries no time of its own.
 for (const row of NCCL_ROWS) {
   test(`NCCL, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
-    const line = rowLine(row);
-    const { events, issues } = parseLines([DATED, line]);
-    assert.deepEqual(issues, [], row.template);
-    assert.equal(events.length, 2, `${row.template}: two events`);
-    check(events[1], row.expect, row.template);
-    assert.equal(events[1].text, line);
+    throughLogParser(row);
   });
 }
 
@@ -115,12 +115,7 @@ for (const row of PRINTED_ROWS) {
 // The watchdog's lines through the log parser after a dated SGLang line (the oldest c10 form has no time).
 for (const row of TORCH_ROWS) {
   test(`torch c10d, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
-    const line = rowLine(row);
-    const { events, issues } = parseLines([DATED, line]);
-    assert.deepEqual(issues, [], row.template);
-    assert.equal(events.length, 2, `${row.template}: two events`);
-    check(events[1], row.expect, row.template);
-    assert.equal(events[1].text, line);
+    throughLogParser(row);
   });
 }
 
