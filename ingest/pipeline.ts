@@ -26,7 +26,6 @@ import { dirname, join } from "node:path";
 import { alignClocks } from "./sources/clock.js";
 import type { ParseIssue } from "../domain/event.js";
 import type { Role } from "../domain/vocabulary.js";
-import type { FormatName } from "./formats/format.js";
 import { InputError, parseTimeZone, UTC, type TimeZoneSpec } from "./inputs/pathIdentity.js";
 import { readBundlePaths } from "./inputs/machines.js";
 import { streamOf } from "./inputs/rotation.js";
@@ -40,18 +39,18 @@ import { OWN_DOMAIN } from "./load/sourceFacts.js";
 import { parseCandidates, type Candidate } from "./sources/candidates.js";
 import { rankNameOf } from "./sources/sourceIdentity.js";
 import { addAnchors, anchorBounds, anchorDomains } from "../store/anchors.js";
-import type { SourceStats } from "../store/read/sources.js";
 import type { ClockAlignment } from "../domain/clockAnchors.js";
 import { incidentExtent, type IncidentExtent } from "../store/read/incident.js";
 import { openIncident } from "../store/db.js";
-import { IncidentWriter, type KnownSource, type NotIngestedSource } from "../store/writer.js";
+import { IncidentWriter, type KnownSource } from "../store/writer.js";
 import { allKnownAlready } from "./sources/knownAgain.js";
+import { DUPLICATE_REASON, emptySummary, knownSummary, nothingReadable, notIngestedRow, summaryOf, type SourceSummary } from "./sourceSummaries.js";
 import type { SplitOptions } from "./load/loadPlan.js";
 import { isoFromUs } from "../domain/timeFormat.js";
 import type { TimeSpan } from "./sources/timeHints.js";
 import { isLogFormat, namesHostPerEvent } from "./formats/index.js";
 import { assertSameIncident } from "./load/sameIncident.js";
-import { pageByteFiles, pageBytesFormat, planPageDumps, storePageDumps, type PageBytesFormat, type PageByteSource, type PageDumpIndex } from "./inputs/pageDumps.js";
+import { pageByteFiles, pageBytesFormat, planPageDumps, storePageDumps, type PageByteSource, type PageDumpIndex } from "./inputs/pageDumps.js";
 
 /** A source that is no file the user named: its content in a file, its path saying where it came from. */
 export interface PulledFile {
@@ -93,28 +92,6 @@ export interface IngestProgress {
   lines: number;
 }
 
-export type SourceStatus = "ingested" | "duplicate" | "skipped" | "refused";
-
-/** An input as the ingest reports it: what became of it and its statistics (store/read/sources.ts SourceStats), its times as text. */
-export interface SourceSummary extends Omit<SourceStats, "firstTsUs" | "lastTsUs"> {
-  path: string;
-  status: SourceStatus;
-  /** Why a source was not ingested. */
-  reason?: string;
-  format: FormatName | PageBytesFormat | null;
-  /** The container wrapper around each line, when the file has one. */
-  wrapper: string | null;
-  host: string | null;
-  role: Role | null;
-  /** Pages read from a file of page bytes; 0 for other sources. */
-  pages: number;
-  /** First and last event time (aligned), ISO 8601 UTC with microseconds. */
-  first: string | null;
-  last: string | null;
-  bytes: number;
-  sha256: string | null;
-}
-
 export interface IngestSummary {
   db: string;
   sources: SourceSummary[];
@@ -134,36 +111,8 @@ export interface IncidentSpan {
   last: string | null;
 }
 
-const DUPLICATE_REASON = "already in this incident (same path, same sha256)";
-
 const DEFAULT_LOCK_TIMEOUT_MS = 10 * 60 * 1000;
 
-
-function emptySummary(path: string, status: SourceStatus, reason: string, bytes = 0): SourceSummary {
-  return {
-    path,
-    status,
-    reason,
-    format: null,
-    wrapper: null,
-    host: null,
-    role: null,
-    ranks: [],
-    lines: 0,
-    events: 0,
-    pages: 0,
-    unparsed: 0,
-    inferred: 0,
-    unparsedShapes: [],
-    timeOrigin: null,
-    errors: [],
-    errorCount: 0,
-    first: null,
-    last: null,
-    bytes,
-    sha256: null,
-  };
-}
 
 export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   const pulled = opts.pulled ?? [];
@@ -255,30 +204,6 @@ function bundleOf(f: InputFile): number {
   return f.named ? -1 : f.bundle;
 }
 
-/** Why an ingest found nothing to read: every input was empty, binary or unreadable. */
-function nothingReadable(paths: readonly string[], notRead: readonly SourceSummary[]): string {
-  if (notRead.length === 0) return `no file to ingest in ${paths.join(", ")} (an empty directory or archive)`;
-  const why = notRead.slice(0, 5).map((s) => `${s.path}: ${s.reason}`);
-  const more = notRead.length > 5 ? `; and ${notRead.length - 5} more` : "";
-  return `no readable file to ingest (${why.join("; ")}${more})`;
-}
-
-/** A candidate's summary once parsed and decided: what it is and who wrote it. */
-function summaryOf(c: Candidate, status: SourceStatus, reason?: string): SourceSummary {
-  const facts = c.parsed!.facts;
-  const summary: SourceSummary = {
-    ...emptySummary(c.file.displayPath, status, reason ?? "", facts.bytes),
-    format: c.sniff.format,
-    wrapper: c.sniff.wrapper,
-    host: c.identity?.host ?? null,
-    role: c.identity?.role ?? null,
-    lines: c.parsed!.stats.lines,
-    sha256: facts.sha256 || null,
-  };
-  if (reason === undefined) delete summary.reason;
-  return summary;
-}
-
 async function store(opts: IngestOptions, candidates: Candidate[], notRead: Ordered[], dumps: readonly PageDumpIndex[], runs: RunStore): Promise<Omit<IngestSummary, "incident">> {
   const lockTimeoutMs = opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const writer = IncidentWriter.open(opts.db, lockTimeoutMs);
@@ -330,17 +255,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
 
 /** An ingest of files the incident holds, every one (ingest/sources/knownAgain.ts): each a duplicate as it was stored; only what was not read is recorded. */
 function storedAgain(db: string, writer: IncidentWriter, again: readonly { c: Candidate; stored: KnownSource }[], notRead: Ordered[]): Omit<IngestSummary, "incident"> {
-  const duplicates = again.map(({ c, stored: s }): SourceSummary => {
-    return {
-      ...emptySummary(c.file.displayPath, "duplicate", DUPLICATE_REASON, s.bytes),
-      format: c.sniff.format,
-      wrapper: c.sniff.wrapper,
-      host: s.host,
-      role: s.role,
-      lines: s.lines,
-      sha256: s.sha256,
-    };
-  });
+  const duplicates = again.map(({ c, stored }) => knownSummary(c, stored));
   const others = notRead.sort((a, b) => a.order - b.order).map((n) => n.summary);
   let recorded = 0;
   for (const s of others) if (s.status !== "ingested" && writer.recordNotIngested(notIngestedRow(s))) recorded++;
@@ -405,21 +320,6 @@ function recordPageByteSources(writer: IncidentWriter, files: readonly PageByteS
     const summary = summaries.find((s) => s.path === f.path);
     if (summary) Object.assign(summary, { format, host, sha256: f.sha256, bytes: f.bytes, pages: f.pages, reason });
   }
-}
-
-/** A skipped or refused input as the incident records it (duplicates within one ingest are skipped). */
-function notIngestedRow(s: SourceSummary): NotIngestedSource {
-  return {
-    path: s.path,
-    format: s.format,
-    host: s.host,
-    role: s.role,
-    sha256: s.sha256,
-    bytes: s.bytes,
-    lines: s.lines,
-    status: s.status === "refused" ? "refused" : "skipped",
-    reason: s.reason ?? "",
-  };
 }
 
 /** The dates the new sources' lines carry, all together. */

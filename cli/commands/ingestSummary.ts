@@ -5,7 +5,8 @@
 // (DESIGN.md "CLI": default output fits a screen, detail behind --verbose/--json).
 
 import { count, hostsPhrase, plural } from "../../analyzer/report/phrases.js";
-import type { IngestSummary, SourceSummary } from "../../ingest/pipeline.js";
+import type { IngestSummary } from "../../ingest/pipeline.js";
+import type { SourceSummary } from "../../ingest/sourceSummaries.js";
 
 /** Unparsed shapes shown, per source with --verbose and across sources by default; --json has them all. */
 const SHOWN_SHAPES = 5;

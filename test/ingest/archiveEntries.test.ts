@@ -12,7 +12,8 @@ import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import yazl from "yazl";
-import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
+import { ingest } from "../../ingest/pipeline.js";
+import type { SourceSummary } from "../../ingest/sourceSummaries.js";
 import { bootstrappedPrefillLog, decodeBatchLog, tempDir } from "./bundle.js";
 import { KVREWIND_CLI } from "../kvrewindCli.js";
 

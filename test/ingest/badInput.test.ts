@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
+import { ingest } from "../../ingest/pipeline.js";
+import type { SourceSummary } from "../../ingest/sourceSummaries.js";
 import { eventRows, logStamp, probeTs, T0, tarOf, tempDir, withDb, writeTree } from "./bundle.js";
 
 function decodeLog(lines: number, tp = 0): string {

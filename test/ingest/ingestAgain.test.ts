@@ -7,7 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { ingest, type IngestProgress, type SourceSummary } from "../../ingest/pipeline.js";
+import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
+import type { SourceSummary } from "../../ingest/sourceSummaries.js";
 import { listIngestedSources } from "../../store/read/sources.js";
 import { tempDir, withDb, writeTree } from "./bundle.js";
 

@@ -10,7 +10,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as tar from "tar-stream";
 import yazl from "yazl";
-import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
+import { ingest } from "../../ingest/pipeline.js";
+import type { SourceSummary } from "../../ingest/sourceSummaries.js";
 import { bootstrappedPrefillLog, decodeBatchLog, T0, tempDir, writeTree } from "./bundle.js";
 
 async function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {

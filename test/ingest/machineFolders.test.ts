@@ -5,7 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ingest, type SourceSummary } from "../../ingest/pipeline.js";
+import { ingest } from "../../ingest/pipeline.js";
+import type { SourceSummary } from "../../ingest/sourceSummaries.js";
 import { listIngestedSources } from "../../store/read/sources.js";
 import { eventRows, tempDir, withDb, writeTree } from "./bundle.js";
 
