@@ -7,7 +7,7 @@ import type { Role } from "../domain/vocabulary.js";
 import type { FormatName } from "./formats/format.js";
 import type { PageBytesFormat } from "./inputs/pageDumps.js";
 import type { Candidate } from "./sources/candidates.js";
-import type { SourceStats } from "../store/read/sources.js";
+import { noSourceStats, type SourceStats } from "../store/read/sources.js";
 import type { KnownSource, NotIngestedSource } from "../store/writer.js";
 
 export type SourceStatus = "ingested" | "duplicate" | "skipped" | "refused";
@@ -37,29 +37,8 @@ export const DUPLICATE_REASON = "already in this incident (same path, same sha25
 
 /** An input's summary with nothing read of it yet. */
 export function emptySummary(path: string, status: SourceStatus, reason: string, bytes = 0): SourceSummary {
-  return {
-    path,
-    status,
-    reason,
-    format: null,
-    wrapper: null,
-    host: null,
-    role: null,
-    ranks: [],
-    lines: 0,
-    events: 0,
-    pages: 0,
-    unparsed: 0,
-    inferred: 0,
-    unparsedShapes: [],
-    timeOrigin: null,
-    errors: [],
-    errorCount: 0,
-    first: null,
-    last: null,
-    bytes,
-    sha256: null,
-  };
+  const { firstTsUs: _first, lastTsUs: _last, ...stats } = noSourceStats();
+  return { ...stats, path, status, reason, format: null, wrapper: null, host: null, role: null, pages: 0, first: null, last: null, bytes, sha256: null };
 }
 
 /** Why an ingest found nothing to read: every input was empty, binary or unreadable. */

@@ -21,7 +21,7 @@ import { Admit, SeamGate, type PartResult, type SourcePart } from "./seamGate.js
 import { RowBatchBuilder, type RowBatch } from "../../store/rows.js";
 import type { WaitingBatch } from "./runStore.js";
 import { TextBlockBuilder } from "../../store/eventText.js";
-import type { SourceStats } from "../../store/read/sources.js";
+import { noSourceStats, type SourceStats } from "../../store/read/sources.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
 
 export interface LoadSource {
@@ -115,20 +115,7 @@ export class SourceStream {
     this.parser = this.format.parseBytes !== undefined ? null : this.format.createParser(ctx);
     this.gate = part !== undefined ? new SeamGate(this.format, ctx, part) : null;
     this.texts = new TextBlockBuilder(src.sourceId);
-    this.stats = {
-      sourceId: src.sourceId,
-      lines: 0,
-      events: 0,
-      unparsed: 0,
-      inferred: 0,
-      unparsedShapes: [],
-      timeOrigin: null,
-      errors: [],
-      errorCount: 0,
-      firstTsUs: null,
-      lastTsUs: null,
-      ranks: [],
-    };
+    this.stats = { sourceId: src.sourceId, ...noSourceStats() };
   }
 
   private parseContext(): ParseContext {

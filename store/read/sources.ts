@@ -46,6 +46,11 @@ export interface SourceStats {
   ranks: string[];
 }
 
+/** A source's statistics before anything of it is read. */
+export function noSourceStats(): SourceStats {
+  return { lines: 0, events: 0, unparsed: 0, inferred: 0, unparsedShapes: [], timeOrigin: null, errors: [], errorCount: 0, firstTsUs: null, lastTsUs: null, ranks: [] };
+}
+
 /** A row of `sources`: the input, what became of it, and its statistics. */
 export interface SourceRow extends SourceStats, NewSource {
   id: number;
