@@ -32,6 +32,8 @@ import { processFailure } from "./processFailure.js";
 import { readBeforeLandedWrite } from "./readBeforeLandedWrite.js";
 import { replayEvidenceOf, type ReplayEvidence } from "./replayEvidence.js";
 import { replayReading, type ReplaySummary } from "../replay/replay.js";
+import { REPLAY_BESIDE_EVENTS, replayBeside } from "../replay/replayBeside.js";
+import { eventCount } from "../../store/read/incident.js";
 import { ruleVerdict, type DraftFinding, type Rule } from "./rule.js";
 import { rankSuspects, type AbEvidence, type NumberedFinding } from "./suspects.js";
 import { profileSigns } from "../replay/derivedSigns.js";
@@ -91,6 +93,8 @@ export interface AnalyzeIncidentOptions extends Omit<AnalyzeOptions, "replay"> {
   onProgress?: (phase: string, done: number, total: number) => void;
   /** A full replay just run under the profile the evidence chooses (the derive step's); used when there is no profileFlag. */
   replayed?: ReplaySummary;
+  /** Replay on a worker thread beside the rules' pass (replay/replayBeside.ts); by default from REPLAY_BESIDE_EVENTS events. */
+  replayBeside?: boolean;
 }
 
 /** Replays the incident against the reference model, then runs every rule on the replay and the store. */
@@ -100,12 +104,16 @@ export function analyzeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {
 
 /** `analyzeIncident` with the findings as the rules drafted them. */
 export function judgeIncident(db: IncidentDb, opts: AnalyzeIncidentOptions = {}): Judged {
-  const { profileFlag, onProgress, replayed, ...rest } = opts;
+  const { profileFlag, onProgress, replayed, replayBeside: _beside, ...rest } = opts;
   // The summary is not held while the rules run: what they read of it is the ReplayEvidence, and its landings are not that.
   if (!profileFlag && replayed) return judge(db, { ...rest, replay: replayEvidenceOf(replayed) });
-  // The model reads the blocks in the rules' own pass: each block is decoded once for both.
-  const replaying = replayReading(db, { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) });
-  return judge(db, rest, replaying);
+  const replayOpts = { ...(profileFlag && { profileFlag }), ...(onProgress && { onProgress }) };
+  // A large incident's model runs on the second core beside the rules' pass (replay/replayBeside.ts).
+  const beside = (opts.replayBeside ?? eventCount(db) >= REPLAY_BESIDE_EVENTS) ? replayBeside(db, replayOpts) : null;
+  if (beside) return judge(db, rest, beside);
+  // Otherwise the model reads the blocks in the rules' own pass: each block is decoded once for both.
+  const replaying = replayReading(db, replayOpts);
+  return judge(db, rest, { readers: replaying.readers, finish: () => replayEvidenceOf(replaying.finish()) });
 }
 
 /** Runs every rule, numbers the findings, ranks the suspects and checks the library hypotheses. Reads only. */
@@ -122,13 +130,13 @@ export interface Judged {
 /**
  * Every rule under the verdict discipline, the suspects ranked on their
  * decisions, the ledger reading them. `replaying`: a replay run in the rules'
- * pass over the blocks, whose evidence the rules then read in place of `given.replay`.
+ * pass over the blocks, or beside it, whose evidence the rules then read in place of `given.replay`.
  */
-export function judge(db: IncidentDb, given: AnalyzeOptions = {}, replaying?: Reading<ReplaySummary>): Judged {
+export function judge(db: IncidentDb, given: AnalyzeOptions = {}, replaying?: Reading<ReplayEvidence>): Judged {
   const evidence = new Evidence(db);
   // The hypotheses before the rules: a rule's consistent does not stand beside a violated hypothesis of its check (ledger.ts).
   const { gaps, ledger, ruleReads } = readShared(evidence, RULES, replaying?.readers);
-  const opts: AnalyzeOptions = replaying ? { ...given, replay: replayEvidenceOf(replaying.finish()) } : given;
+  const opts: AnalyzeOptions = replaying ? { ...given, replay: replaying.finish() } : given;
   const assumed = assumedSettings(opts.replay);
   const perRule: Coverage["rules"] = [];
   const drafts: DraftFinding[] = [];
