@@ -15,7 +15,7 @@
 import type { Profile } from "../model/api.js";
 import { flagKey } from "../replay/profileFlag.js";
 import type { AnalysisReport } from "./finding.js";
-import type { Gap } from "./gaps/gap.js";
+import { blindingGaps, type Gap } from "./gaps/gap.js";
 import type { ReplayEvidence } from "./replayEvidence.js";
 import type { DraftFinding, Rule, RuleResult } from "./rule.js";
 
@@ -48,7 +48,7 @@ export function assumedSettings(replay: ReplayEvidence | undefined): AssumedSett
 export function discipline(rule: Rule<unknown>, result: RuleResult, gaps: readonly Gap[], assumed: readonly AssumedSetting[], contradicted: readonly string[] = []): DisciplinedResult {
   const fields = new Set((rule.restsOn ?? []).map((f) => flagKey(f)));
   const rests = assumed.filter((a) => fields.has(a.setting)).map((a) => `${a.setting}=${String(a.value)} (${a.origin}: ${a.why})`);
-  const blinding = gaps.filter((g) => (g.gap.blinds ?? []).includes(rule.id)).map((g) => g.gap.detail);
+  const blinding = blindingGaps(gaps, rule.id);
   // evidence-gap reports what is absent: its detail names the sources and lines, and it cites a line where one exists.
   const findings = result.findings.map((f) => withAssumptions(rule.id === "evidence-gap" ? f : witnessed(f), rests));
   const violatedInstances = findings.filter((f) => f.verdict === "violated").reduce((n, f) => n + (f.count ?? 1), 0);

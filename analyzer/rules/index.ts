@@ -167,7 +167,7 @@ export function judge(db: IncidentDb, given: AnalyzeOptions = {}, replaying?: Re
       coverage: coverageOf(evidence, drafts, perRule),
       findings: numbered.map((f) => toFinding(evidence, f)),
       suspects,
-      hypotheses: readDecisions(ledger, numbered, evidence),
+      hypotheses: readDecisions(ledger, numbered, evidence, gaps),
     },
     findings: numbered,
   };

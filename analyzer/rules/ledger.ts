@@ -6,13 +6,17 @@
 //   check: the hypothesis saw what the rule's evidence did not show
 //   (`contradictions`, read by the verdict discipline);
 // - a hypothesis is not ruled out beside a violated finding of its check: it
-//   reads the finding's decision and cites its lines (`readDecisions`).
+//   reads the finding's decision and cites its lines (`readDecisions`);
+// - nor is it `consistent` where a gap blinds its rule (a rank or a PD side
+//   missing): what the missing records would show is unknown to both
+//   (`readDecisions`, as the verdict discipline does for the rule).
 
 import type { HypothesisVerdict, HypothesisWitness } from "../hypotheses/verdict.js";
 import { SHOWN_WITNESSES } from "../hypotheses/run.js";
 import type { RuleId } from "../../domain/vocabulary.js";
 import { findingsOfCheck, HYPOTHESIS_CHECKS } from "./checks.js";
 import { isoTime, type Evidence } from "./evidence.js";
+import { blindingGaps, type Gap } from "./gaps/gap.js";
 import type { NumberedFinding } from "./suspects.js";
 
 /** Why a `consistent` of this rule cannot stand: each violated hypothesis that restates its check. */
@@ -25,13 +29,17 @@ export function contradictions(ledger: readonly HypothesisVerdict[], rule: RuleI
   });
 }
 
-/** The ledger with each hypothesis that a violated finding of its check contradicts reading that finding's decision. */
-export function readDecisions(ledger: readonly HypothesisVerdict[], findings: readonly NumberedFinding[], evidence: Evidence): HypothesisVerdict[] {
+/**
+ * The ledger with each hypothesis that a violated finding of its check
+ * contradicts reading that finding's decision, and each `consistent` one
+ * whose rule a gap blinds undetermined.
+ */
+export function readDecisions(ledger: readonly HypothesisVerdict[], findings: readonly NumberedFinding[], evidence: Evidence, gaps: readonly Gap[]): HypothesisVerdict[] {
   return ledger.map((h) => {
     const check = h.name === undefined ? undefined : HYPOTHESIS_CHECKS[h.name];
     if (!check || h.verdict !== "consistent") return h;
     const violated = findingsOfCheck(check, findings).filter((f) => f.draft.verdict === "violated");
-    if (violated.length === 0) return h;
+    if (violated.length === 0) return blinded(h, check.rule, blindingGaps(gaps, check.rule));
     const named = violated.map((f) => `${f.id} (${f.draft.title})`).join("; ");
     return {
       ...h,
@@ -42,6 +50,17 @@ export function readDecisions(ledger: readonly HypothesisVerdict[], findings: re
         `Those findings rest on records this pattern does not match, so the hypothesis is not ruled out.`,
     };
   });
+}
+
+/** A consistent hypothesis beside gaps that blind its rule: undetermined, naming them. */
+function blinded(h: HypothesisVerdict, rule: RuleId, gaps: readonly string[]): HypothesisVerdict {
+  if (gaps.length === 0) return h;
+  return {
+    ...h,
+    verdict: "undetermined",
+    missing: [...h.missing, ...gaps],
+    explanation: `${h.explanation} But the evidence has a gap that blinds the rule ${rule}, which decides this check (${gaps.join("; ")}): what the missing records would show is unknown.`,
+  };
 }
 
 /** A finding's witness lines as the hypothesis's witnesses. */

@@ -140,3 +140,22 @@ test("a transfer failed by Mooncake's own transport error, its PD failure line a
   assert.equal(h.verdict, "violated");
   assert.match(h.explanation, new RegExp(`the rule transport-failure decides this check and finds it violated: ${transport.id} `));
 });
+
+test("a hypothesis whose rule a gap blinds is not consistent: one prefill rank's scheduler log and no decode side", async () => {
+  // tp_size=2 stated, only tp0's log: the missing rank and the missing decode side blind process-failure (gaps/gap.ts),
+  // and scheduler-raises-no-exception restates part of its check, so it cannot rule out an exception on tp1.
+  const prefill = lines(
+    `${prefix(0)} server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-V3.2', tp_size=2, disaggregation_mode='prefill', disaggregation_transfer_backend='nixl')`,
+    prefillBatch(1, 1),
+    `${prefix(2, "DP0 TP0")} Exception in thread Thread-3 (bootstrap_thread):`,
+    "Traceback (most recent call last):",
+    "  File \"/sgl-workspace/sglang/python/sglang/srt/disaggregation/nixl/conn.py\", line 1421, in bootstrap_thread",
+    "AssertionError: First message should be b'NixlMsgGuard'. Foreign traffic?",
+  );
+  const a = analyzeIncident(await buildIncident([{ path: "p0/prefill-tp0.log", text: prefill }]));
+  assert.notEqual(verdictOf(a, "process-failure"), "consistent");
+  const h = hypothesis(a, "scheduler-raises-no-exception");
+  assert.equal(h.violated, 0, "the one exception is the bootstrap thread's, not the scheduler's");
+  assert.equal(h.verdict, "undetermined");
+  assert.ok(h.missing.some((m) => /missing prefill\/tp1/.test(m)), JSON.stringify(h.missing));
+});

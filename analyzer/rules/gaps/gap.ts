@@ -18,6 +18,11 @@ export interface Gap {
   severity: Severity;
 }
 
+/** The details of the gaps that blind `rule`: a `consistent` of its check cannot stand beside them, whoever judges it. */
+export function blindingGaps(gaps: readonly Gap[], rule: RuleId): string[] {
+  return gaps.filter((g) => (g.gap.blinds ?? []).includes(rule)).map((g) => g.gap.detail);
+}
+
 /** What each side's records feed: the rules a side's absence leaves without their evidence. */
 export const RULES_OF_ROLE: Record<"prefill" | "decode", RuleId[]> = {
   prefill: [
