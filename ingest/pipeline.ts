@@ -221,7 +221,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
       onProgress: (p: { bytes: number; lines: number; total: number }) => opts.onProgress?.({ phase: "load", done: p.bytes, total: p.total, lines: p.lines }),
     };
     const known = writer.knownSources();
-    const again = allKnownAlready(candidates, known);
+    const again = await allKnownAlready(candidates, known);
     if (again !== null) return storedAgain(opts.db, writer, again, notRead);
     const decided = await parseCandidates(candidates, parseOptions, known, sameIncident.span);
     for (const c of decided.namedTwice) notRead.push({ order: c.index, summary: summaryOf(c, "duplicate", "the same file, named twice") });

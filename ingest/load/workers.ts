@@ -4,8 +4,6 @@
 // (ingest/load/runStore.ts) with its statistics and facts until every source
 // is parsed; the runs are merged into the global order after (ingest/load/runs.ts).
 
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { SourceRows, type LoadProgress, type LoadSource, type ParsedSource } from "./loadStream.js";
@@ -15,6 +13,7 @@ import type { RunStore, WaitingBatch } from "./runStore.js";
 import type { PartResult } from "./seamGate.js";
 import type { WorkerData } from "./worker.js";
 import { READ_BYTES } from "../inputs/lines.js";
+import { fileSha256 } from "../inputs/fileHash.js";
 import { bundledEntry } from "../../store/packageFiles.js";
 
 const WORKER_URL = bundledEntry("worker");
@@ -57,18 +56,6 @@ function parseInThread(sources: readonly LoadSource[], store: RunStore, onProgre
   });
 }
 
-/** The sha256 of a file's first `bytes` bytes, read on this thread while the workers parse its parts. */
-function hashFile(path: string, bytes: number): Promise<string> {
-  const hash = createHash("sha256");
-  if (bytes === 0) return Promise.resolve(hash.digest("hex"));
-  return new Promise((resolve, reject) => {
-    createReadStream(path, { start: 0, end: bytes - 1, highWaterMark: READ_BYTES })
-      .on("data", (chunk) => hash.update(chunk))
-      .on("end", () => resolve(hash.digest("hex")))
-      .on("error", reject);
-  });
-}
-
 /**
  * Parses every source into its run, in the order of `sources`: on load
  * workers (by default two when there is enough to parse), whole sources
@@ -89,7 +76,7 @@ export async function runParse(
   let plan = planLoad(sources, wanted, split);
   if (plan.split.length === 0 && sources.length < wanted) plan = planLoad(sources, Math.max(1, sources.length), split);
   const chains = plan.split.map((s) => new PartChain(s));
-  const hashes = Promise.all(plan.split.map((s) => hashFile(s.source.plainPath, s.source.bytes)));
+  const hashes = Promise.all(plan.split.map((s) => fileSha256(s.source.plainPath, s.source.bytes)));
   const runs = new Map<number, WaitingBatch[]>();
   const whole = new Map<number, Omit<ParsedSource, "batches">>();
   const progress = plan.shares.map(() => ({ bytes: 0, lines: 0 }));

@@ -7,9 +7,7 @@
 // content says of their machine decides the new file's host
 // (ingest/sources/candidates.ts).
 
-import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
-import { READ_BYTES } from "../inputs/lines.js";
+import { fileSha256 } from "../inputs/fileHash.js";
 import { inStreamOrder } from "../inputs/rotation.js";
 import { sourceKey, type KnownSource } from "../../store/writer.js";
 import type { Candidate } from "./candidates.js";
@@ -19,7 +17,7 @@ import type { Candidate } from "./candidates.js";
  * report them), when every one is a file the incident holds and no path is
  * named twice; null otherwise.
  */
-export function allKnownAlready(candidates: readonly Candidate[], known: ReadonlyMap<string, KnownSource>): { c: Candidate; stored: KnownSource }[] | null {
+export async function allKnownAlready(candidates: readonly Candidate[], known: ReadonlyMap<string, KnownSource>): Promise<{ c: Candidate; stored: KnownSource }[] | null> {
   const paths = new Set(candidates.map((c) => c.file.displayPath));
   if (paths.size < candidates.length) return null;
   const byPath = new Map<string, KnownSource[]>();
@@ -28,21 +26,9 @@ export function allKnownAlready(candidates: readonly Candidate[], known: Readonl
   if (!candidates.every((c) => byPath.get(c.file.displayPath)?.some((k) => k.bytes === c.sniff.bytes))) return null;
   const found: { c: Candidate; stored: KnownSource }[] = [];
   for (const c of candidates) {
-    const stored = known.get(sourceKey(c.file.displayPath, sha256Of(c.file.plainPath)));
+    const stored = known.get(sourceKey(c.file.displayPath, await fileSha256(c.file.plainPath, c.sniff.bytes)));
     if (stored === undefined) return null;
     found.push({ c, stored });
   }
   return inStreamOrder(found, (f) => f.c.file.displayPath);
-}
-
-function sha256Of(path: string): string {
-  const hash = createHash("sha256");
-  const buf = Buffer.allocUnsafe(READ_BYTES);
-  const fd = openSync(path, "r");
-  try {
-    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) hash.update(buf.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest("hex");
 }
