@@ -13,8 +13,8 @@
 // machine's folder and keeps its name; one holding folders is the bundle's
 // top and does not (nor does the one folder an archive wraps its bundle in).
 
-import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
-import { basename, join, posix, resolve } from "node:path";
+import { createReadStream, createWriteStream, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, utimesSync } from "node:fs";
+import { basename, join, posix, resolve, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, refusedEntry, sniffFile, type ArchiveKind } from "./archive.js";
@@ -72,15 +72,29 @@ export class InputExpander {
     else this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
   }
 
-  /** A folder of a named one, its files read as at `rel` inside the bundle. */
-  private async walk(dir: string, rel: string, bundle: number): Promise<void> {
+  /**
+   * A folder of a named one, its files read as at `rel` inside the bundle.
+   * One entry that cannot be read (a link to nothing, no permission) is
+   * refused by its name and the walk goes on. A link to a folder inside the
+   * named one is not followed (its files are read by their own path), nor is
+   * one back to a folder being walked (a loop); one to a folder elsewhere is.
+   */
+  private async walk(dir: string, rel: string, bundle: number, top = realpathSync(dir), above: ReadonlySet<string> = new Set()): Promise<void> {
+    const walking = new Set(above).add(realpathSync(dir));
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
       const inBundle = rel === "" ? name : posix.join(rel, name);
-      const st = statSync(path);
-      if (st.isDirectory()) await this.walk(path, inBundle, bundle);
-      else if (st.isFile()) await this.addFile(path, path, inBundle, false, 0, bundle);
-      else this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
+      try {
+        const st = statSync(path);
+        if (st.isDirectory()) {
+          const target = realpathSync(path);
+          const readElsewhere = walking.has(target) || (lstatSync(path).isSymbolicLink() && isWithin(top, target));
+          if (!readElsewhere) await this.walk(path, inBundle, bundle, top, walking);
+        } else if (st.isFile()) await this.addFile(path, path, inBundle, false, 0, bundle);
+        else this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
+      } catch (e) {
+        this.rejected.push({ displayPath: path, reason: unreadableEntry(path, e as NodeJS.ErrnoException) });
+      }
     }
   }
 
@@ -160,6 +174,17 @@ export class InputExpander {
       await this.addFile(out, `${archivePath}:${name}`, inBundle?.[i] ?? (base ? posix.join(base, name) : name), false, depth + 1, bundle);
     }
   }
+}
+
+function isWithin(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/** Why an entry of a folder could not be read: a link names its target. */
+function unreadableEntry(path: string, e: NodeJS.ErrnoException): string {
+  const link = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(path) : undefined;
+  if (link !== undefined && (e.code === "ENOENT" || e.code === "ELOOP")) return `a link to ${link}, which ${e.code === "ELOOP" ? "loops" : "does not exist"}: not read`;
+  return `could not be read (${e.message}); not ingested`;
 }
 
 /** True when a folder holds a folder: the top of a bundle, not one machine's files. */

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ingest } from "../../ingest/pipeline.js";
@@ -121,4 +122,27 @@ test("a path that does not exist is an input error naming it; nothing is written
     assert.match(e.message, /nope\.log: no such file or directory/);
     return true;
   });
+});
+
+// Pod log folders are links (/var/log/containers/*.log → /var/log/pods/…): copied off the node, a link may point at nothing, or back up the tree.
+test("links to nothing, back up the tree, across it and out of it: the dangling one refused by name, every file read once", async () => {
+  const dir = tempDir("links");
+  writeTree(dir, { "in/d0/decode-tp0.log": decodeLog(3), "in/p0/prefill-tp0.log": prefillLog(2), "elsewhere/d1/decode-tp1.log": decodeLog(4, 1) });
+  symlinkSync(join(dir, "gone/decode-tp1.log"), join(dir, "in/d0/decode-tp1.log"));
+  symlinkSync("..", join(dir, "in/d0/again"));
+  symlinkSync(join(dir, "in/p0"), join(dir, "in/p0-latest"));
+  symlinkSync(join(dir, "elsewhere/d1"), join(dir, "in/d1"));
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "in")] });
+  const dangling = find(summary.sources, join(dir, "in/d0/decode-tp1.log"));
+  assert.equal(dangling.status, "refused");
+  assert.equal(dangling.reason, `a link to ${join(dir, "gone/decode-tp1.log")}, which does not exist: not read`);
+  assert.deepEqual(
+    summary.sources.filter((s) => s.status === "ingested").map((s) => [s.path, s.host, s.role, s.events]),
+    [
+      [join(dir, "in/d0/decode-tp0.log"), "d0", "decode", 3],
+      [join(dir, "in/d1/decode-tp1.log"), "d1", "decode", 4],
+      [join(dir, "in/p0/prefill-tp0.log"), "p0", "prefill", 2],
+    ],
+  );
+  assert.equal(summary.eventsTotal, 9);
 });
