@@ -53,9 +53,27 @@ export function formatByName(name: FormatName): InputFormat {
   return f;
 }
 
-/** A NUL byte in the first 8,000 bytes marks a binary file (the heuristic git and grep use). */
+/** Control bytes a text file holds: tab, line feed, vertical tab, form feed, carriage return, escape (colours). */
+const TEXT_CONTROLS = new Set([9, 10, 11, 12, 13, 27]);
+
+/**
+ * A NUL byte in a file's head marks a binary file (the heuristic git and grep
+ * use), unless the first 8,000 bytes besides the NULs are text: a log with a
+ * hole of NULs, as a crash or logrotate's `copytruncate` leaves, is still a
+ * log (its reader drops them, ingest/inputs/lines.ts). Text: at most one byte
+ * in 20 a control byte other than TEXT_CONTROLS.
+ */
 export function looksBinary(head: Buffer): boolean {
-  return head.subarray(0, 8000).includes(0);
+  if (!head.includes(0)) return false;
+  let text = 0;
+  let control = 0;
+  for (let i = 0; i < head.length && text < 8000; i++) {
+    const b = head[i]!;
+    if (b === 0) continue;
+    text++;
+    if ((b < 32 && !TEXT_CONTROLS.has(b)) || b === 127) control++;
+  }
+  return text === 0 || control * 20 > text;
 }
 
 /**

@@ -1,7 +1,9 @@
 // Reading a plain file as UTF-8 text in large chunks that end on line
 // boundaries, in constant memory. Every chunk is decoded at a '\n' byte, so a
 // multi-byte character is never cut; invalid UTF-8 is replaced by U+FFFD and
-// reported; a line longer than MAX_LINE_BYTES is cut there and reported.
+// reported; a line longer than MAX_LINE_BYTES is cut there and reported; NUL
+// bytes (a hole that a crash or logrotate's `copytruncate` leaves) are dropped
+// and counted, so the text after a hole is read as the lines it is.
 
 import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
@@ -39,6 +41,11 @@ export class ChunkReader {
   private nextLine: number;
   private eof = false;
   private position: number;
+  /** NUL bytes dropped, by line, in line order (a part of a file counts only its own lines'). */
+  readonly nulLines: number[] = [];
+  readonly nulBytes: number[] = [];
+  /** Bytes dropped and not yet counted in a chunk's `bytes`. */
+  private droppedUncounted = 0;
 
   /**
    * `onRead` sees every raw byte read once, in order (hashing). A part of a
@@ -80,7 +87,7 @@ export class ChunkReader {
       }
       const data = this.buf.subarray(0, n);
       this.onRead?.(data);
-      const chunk = this.take(data);
+      const chunk = this.take(this.withoutNul(data));
       if (chunk) return chunk;
     }
     return this.flushLast();
@@ -105,6 +112,36 @@ export class ChunkReader {
     this.carryBytes = 0;
     this.keep(data.subarray(lastNl + 1));
     return this.decode(head, head.length);
+  }
+
+  /** The read bytes without their NULs (the same buffer when there are none). */
+  private withoutNul(data: Buffer): Buffer {
+    let nul = data.indexOf(0);
+    if (nul < 0) return data;
+    const out = Buffer.allocUnsafe(data.length);
+    let length = 0;
+    let from = 0;
+    let line = this.nextLine;
+    while (nul >= 0) {
+      line += newlinesIn(data.subarray(from, nul));
+      length += data.copy(out, length, from, nul);
+      from = nul;
+      while (from < data.length && data[from] === 0) from++;
+      this.countNul(line, from - nul);
+      nul = data.indexOf(0, from);
+    }
+    length += data.copy(out, length, from);
+    this.droppedUncounted += data.length - length;
+    return out.subarray(0, length);
+  }
+
+  private countNul(line: number, bytes: number): void {
+    const last = this.nulLines.length - 1;
+    if (last >= 0 && this.nulLines[last] === line) this.nulBytes[last] += bytes;
+    else {
+      this.nulLines.push(line);
+      this.nulBytes.push(bytes);
+    }
   }
 
   private keep(bytes: Buffer): void {
@@ -135,10 +172,17 @@ export class ChunkReader {
 
   private decode(bytes: Buffer, rawBytes: number): TextChunk {
     const text = bytes.toString("utf8");
-    const chunk: TextChunk = { text, firstLine: this.nextLine, bytes: rawBytes, invalidUtf8: !isUtf8(bytes) };
+    const chunk: TextChunk = { text, firstLine: this.nextLine, bytes: rawBytes + this.droppedUncounted, invalidUtf8: !isUtf8(bytes) };
+    this.droppedUncounted = 0;
     this.nextLine += countLines(text);
     return chunk;
   }
+}
+
+function newlinesIn(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, i + 1)) n++;
+  return n;
 }
 
 /** Lines in a chunk: its '\n's, plus one for a last line without a '\n'. */

@@ -28,12 +28,25 @@ export interface Sniff {
   firstDateUs: number | null;
 }
 
-function readHead(path: string): Buffer {
+const NUL_HEAD = Buffer.alloc(HEAD_BYTES);
+
+/**
+ * The file's first HEAD_BYTES; when they are all NUL, those from its first
+ * byte that is not: a log whose start is a long hole of NULs (logrotate's
+ * `copytruncate` leaves one up to the writer's offset) is told by the text
+ * after it. Null for a file of NULs only.
+ */
+function readHead(path: string): Buffer | null {
   const fd = openSync(path, "r");
   try {
     const buf = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-    return buf.subarray(0, n);
+    for (let at = 0; ; ) {
+      const n = readSync(fd, buf, 0, HEAD_BYTES, at);
+      if (n === 0) return at === 0 ? buf.subarray(0, 0) : null;
+      const read = buf.subarray(0, n);
+      if (!read.equals(NUL_HEAD.subarray(0, n))) return at === 0 ? read : read.subarray(read.findIndex((b) => b !== 0));
+      at += n;
+    }
   } finally {
     closeSync(fd);
   }
@@ -45,7 +58,7 @@ function classify(head: Buffer): { format: InputFormat; headText: string } | { r
   const binary = detectBinaryFormat(head);
   if (binary !== undefined) return { format: binary, headText: "" };
   if (looksBinary(head)) return { rejection: { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" } };
-  const headText = head.toString("utf8");
+  const headText = (head.includes(0) ? Buffer.from(head.filter((b) => b !== 0)) : head).toString("utf8");
   return { format: detectFormat(headText), headText };
 }
 
@@ -60,7 +73,9 @@ export function sniffSource(plainPath: string, tz: TimeZoneSpec): Sniff {
     tzOffsetMinutes: 0,
     firstDateUs: null,
   };
-  const kind = classify(readHead(plainPath));
+  const head = readHead(plainPath);
+  if (head === null) return { ...sniff, rejection: { kind: "empty", reason: "only NUL bytes (a hole, as a crash or a copytruncate rotation leaves): nothing to read" } };
+  const kind = classify(head);
   if ("rejection" in kind) return { ...sniff, rejection: kind.rejection };
   sniff.format = kind.format.name;
   if (kind.format.parseBytes !== undefined) return sniff;

@@ -14,6 +14,7 @@ import { combineFacts } from "./sourceFacts.js";
 import type { WaitingBatch } from "./runStore.js";
 import type { PartJob, PartResult } from "./seamGate.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
+import { addFileWideCounts, fileWideIssues, noFileWideCounts } from "./fileWideIssues.js";
 
 export interface SplitOptions {
   /** A source is cut into parts from this size, when it is also more than half a worker's fair share. */
@@ -108,9 +109,8 @@ export function combineParts(source: LoadSource, parts: readonly PartResult[]): 
   const tallies: TimeTally[] = [];
   const ranks = new Set<string>();
   const total: LoadedStats = { ...parts[0]!.stats, lines: 0, events: 0, unparsed: 0, inferred: 0, errors: [], errorCount: 0, firstTsUs: null, lastTsUs: null };
-  let badLines = 0;
-  let firstBad = 0;
-  for (const { stats, shapes: partShapes, tally, badUtf8 } of parts) {
+  const fileWide = noFileWideCounts();
+  for (const { stats, shapes: partShapes, tally, fileWide: partCounts } of parts) {
     total.lines += stats.lines;
     total.events += stats.events;
     total.unparsed += stats.unparsed;
@@ -120,13 +120,11 @@ export function combineParts(source: LoadSource, parts: readonly PartResult[]): 
     for (const r of stats.ranks) ranks.add(r);
     shapes.addPart(partShapes);
     if (tally !== null) tallies.push(tally);
-    if (badUtf8.lines > 0 && badLines === 0) firstBad = badUtf8.first;
-    badLines += badUtf8.lines;
+    addFileWideCounts(fileWide, partCounts);
   }
-  if (badLines > 0) {
-    total.errorCount++;
-    total.errors.push({ line: firstBad, message: `invalid UTF-8 on ${badLines} line(s), read as U+FFFD (first at line ${firstBad})` });
-  }
+  const issues = fileWideIssues(fileWide);
+  total.errorCount += issues.length;
+  total.errors.push(...issues);
   total.errors.sort((a, b) => a.line - b.line);
   total.ranks = [...ranks].sort();
   total.unparsedShapes = shapes.top();

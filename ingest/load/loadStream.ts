@@ -23,6 +23,7 @@ import type { WaitingBatch } from "./runStore.js";
 import { TextBlockBuilder } from "../../store/eventText.js";
 import { noSourceStats, type SourceStats } from "../../store/read/sources.js";
 import { UnparsedShapes } from "../unparsedShapes.js";
+import { fileWideIssues, noFileWideCounts, type FileWideCounts } from "./fileWideIssues.js";
 
 export interface LoadSource {
   /** The source's place among the ingest's inputs: its rows and texts carry it until its id in the incident is known (ingest/load/runs.ts). */
@@ -270,12 +271,10 @@ export class SourceStream {
   }
 
   finish(): LoadedStats {
-    if (this.badUtf8Lines > 0 && this.part === undefined) {
-      this.errorCount++;
-      this.kept.push({
-        line: this.firstBadUtf8,
-        message: `invalid UTF-8 on ${this.badUtf8Lines} line(s), read as U+FFFD (first at line ${this.firstBadUtf8})`,
-      });
+    if (this.part === undefined) {
+      const issues = fileWideIssues(this.fileWideCounts());
+      this.errorCount += issues.length;
+      this.kept.push(...issues);
     }
     this.kept.sort((a, b) => a.line - b.line);
     this.stats.errorCount = this.errorCount;
@@ -287,6 +286,17 @@ export class SourceStream {
     return this.stats;
   }
 
+  private fileWideCounts(): FileWideCounts {
+    const counts = { ...noFileWideCounts(), badUtf8Lines: this.badUtf8Lines, firstBadUtf8: this.firstBadUtf8 };
+    const { nulLines, nulBytes } = this.reader;
+    for (let i = 0; i < nulLines.length; i++) {
+      if (this.gate !== null && !this.gate.owns(nulLines[i]!)) continue;
+      if (counts.nulBytes === 0) counts.firstNul = nulLines[i]!;
+      counts.nulBytes += nulBytes[i]!;
+    }
+    return counts;
+  }
+
   /** What the pass learnt of the source besides its events (once it is exhausted). */
   sourceFacts(): SourceFacts {
     return this.facts.result();
@@ -295,8 +305,7 @@ export class SourceStream {
   /** A part's finish: its shapes whole and its time tally, to be added up with the other parts (ingest/load/sourceParts.ts). */
   finishPart(): Omit<PartResult, "index"> {
     const stats = this.finish();
-    const badUtf8 = { lines: this.badUtf8Lines, first: this.firstBadUtf8 };
-    return { stats, shapes: this.shapes.all(), tally: this.parser?.timeTally?.() ?? null, badUtf8, facts: this.sourceFacts() };
+    return { stats, shapes: this.shapes.all(), tally: this.parser?.timeTally?.() ?? null, fileWide: this.fileWideCounts(), facts: this.sourceFacts() };
   }
 }
 

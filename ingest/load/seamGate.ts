@@ -8,6 +8,7 @@ import type { InputFormat, ParseContext, TimeTally } from "../formats/format.js"
 import type { LoadedStats, LoadSource } from "./loadStream.js";
 import type { UnparsedShape } from "../../store/read/sources.js";
 import type { SourceFacts } from "./sourceFacts.js";
+import type { FileWideCounts } from "./fileWideIssues.js";
 
 /** One part of a file, as a load worker reads it. */
 export interface SourcePart {
@@ -41,7 +42,7 @@ export interface PartResult {
   stats: LoadedStats;
   shapes: UnparsedShape[];
   tally: TimeTally | null;
-  badUtf8: { lines: number; first: number };
+  fileWide: FileWideCounts;
   facts: SourceFacts;
 }
 
@@ -85,11 +86,15 @@ export class SeamGate {
     return Admit.parse;
   }
 
+  /** Whether a line is the part's own: from its seam to the next part's (as far as read). */
+  owns(line: number): boolean {
+    return line >= this.startLine && (this.cut === undefined || line < this.cut);
+  }
+
   /** Keeps the events and issues of the part's own lines (drops those of the next part's seam). */
   keepOwn(events: ParsedEvent[], issues: ParseIssue[]): void {
-    const own = (line: number): boolean => line >= this.startLine && (this.cut === undefined || line < this.cut);
-    filterInPlace(events, (ev) => own(ev.line));
-    filterInPlace(issues, (issue) => own(issue.line));
+    filterInPlace(events, (ev) => this.owns(ev.line));
+    filterInPlace(issues, (issue) => this.owns(issue.line));
   }
 
   private isSeam(previous: string, line: string): boolean {

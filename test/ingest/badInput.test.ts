@@ -146,3 +146,27 @@ test("links to nothing, back up the tree, across it and out of it: the dangling 
   );
   assert.equal(summary.eventsTotal, 9);
 });
+
+// logrotate's copytruncate truncates a log the server keeps writing at its old offset: the file starts with a hole of NULs. A crash can leave one mid-file.
+test("a log with a hole of NUL bytes at its start or in its middle is read around the hole; a file of NULs only is skipped", async () => {
+  const dir = tempDir("nul-holes");
+  const lines = decodeLog(6).split("\n");
+  writeTree(dir, {
+    "in/d0/decode-tp0.log": Buffer.concat([Buffer.alloc(300_000), Buffer.from(lines.slice(0, 3).join("\n") + "\n")]),
+    "in/d1/decode-tp1.log": Buffer.concat([Buffer.from(lines.slice(0, 2).join("\n") + "\n"), Buffer.alloc(5_000), Buffer.from(lines.slice(2).join("\n"))]),
+    "in/d2/decode-tp2.log": Buffer.alloc(70_000),
+  });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "in")] });
+  const start = find(summary.sources, join(dir, "in/d0/decode-tp0.log"));
+  assert.deepEqual([start.status, start.events, start.errorCount], ["ingested", 3, 1]);
+  assert.match(start.errors[0]!.message, /^300000 NUL byte\(s\) dropped \(first at line 1\)/);
+  const middle = find(summary.sources, join(dir, "in/d1/decode-tp1.log"));
+  assert.deepEqual([middle.status, middle.events, middle.errors.map((e) => e.line)], ["ingested", 6, [3]]);
+  const holeOnly = find(summary.sources, join(dir, "in/d2/decode-tp2.log"));
+  assert.equal(holeOnly.status, "skipped");
+  assert.match(holeOnly.reason!, /only NUL bytes/);
+  withDb(join(dir, "i.db"), (h) => {
+    const third = eventRows(h).find((r) => r.source.endsWith("decode-tp1.log") && r.line === 3);
+    assert.equal(third?.kind, "batch.decode");
+  });
+});
