@@ -394,3 +394,24 @@ test("stern: the pod's and container's names are stripped, the pod names the hos
   // The vLLM lines inside are read in their own dialect (the third, torch's Python logger with a path, is not yet).
   assert.deepEqual(events.slice(0, 2).map((e) => [e.kind, e.attrs?.level]), [[LogKind.message, "debug"], [LogKind.message, "info"]]);
 });
+
+test("kubectl logs --prefix: `[pod/<pod>/<container>] ` stripped, with or without --timestamps; the pod names each line's host", async () => {
+  // `kubectl logs -l app=sglang --prefix --timestamps`: two pods' lines interleaved in one stream (kubectl logs.go addPrefixIfNeeded).
+  const lines = [
+    "[pod/sglang-decode-0/sglang] 2025-11-11T21:44:05.123456789Z [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "[pod/sglang-prefill-0/sglang] 2025-11-11T21:44:05.200000000Z [2025-11-11 21:44:05 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00",
+    "[pod/sglang-decode-0/sglang] 2025-11-11T21:44:06.000000000Z RuntimeError: CUDA error: an illegal memory access was encountered",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "kubectl-prefix");
+  assert.equal(detectWrapper(lines.map((l) => l.replace(/ 2025-11-11T\S+/, "")))?.name, "kubectl-prefix");
+  assert.equal(detectWrapper(["[pod restarted] decode-0 came back", "[pod/ is not a pod"]), null);
+  const { events } = parseLines(lines, { wrapper: "kubectl-prefix" });
+  assert.deepEqual(events.map((e) => [e.host, e.kind]), [
+    ["sglang-decode-0", "batch.decode"],
+    ["sglang-prefill-0", "batch.prefill"],
+    ["sglang-decode-0", LogKind.exception],
+  ]);
+  // The bare exception line has no time of its own: the runtime's is taken.
+  assert.equal(events[2]!.tsUs, us("2025-11-11T21:44:06Z"));
+});
