@@ -25,6 +25,11 @@ const FOLDER_DEPTH = 3;
 /** Folders that hold logs without naming a machine: the bundle's own layout, a rank's folder. */
 const NOT_A_MACHINE = /^(?:logs?|var|tmp|pods|containers|output|outputs|data|dumps?|traces?|artifacts?|stdout|stderr|downloads|desktop|home|(?:tp|rank)[-_]?\d{1,4})$/i;
 
+/** The role a name states (`sglang-prefill-0`, `decode-1`), as a folder's name does. */
+export function roleOfName(name: string): Role | undefined {
+  return DIR_ROLE.exec(name)?.[1]!.toLowerCase() as Role | undefined;
+}
+
 export interface PathIdentity {
   host?: string;
   role?: Role;
@@ -72,8 +77,8 @@ export function readPath(path: string): PathReading {
   }
   for (let up = 2; up <= FOLDER_DEPTH && up <= parts.length; up++) {
     const folder = parts[parts.length - up]!;
-    const fromDir = out.role === undefined ? DIR_ROLE.exec(folder) : null;
-    if (fromDir) out.role = fromDir[1]!.toLowerCase() as Role;
+    const fromDir = out.role === undefined ? roleOfName(folder) : undefined;
+    if (fromDir !== undefined) out.role = fromDir;
   }
   const machine = machineFolder(parts);
   if (machine) Object.assign(out, machine);

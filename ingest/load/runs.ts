@@ -16,6 +16,7 @@ import { NUMBER_WIDTH, STRING_WIDTH, TS_TIMELESS, unpackBatch, type RowBatch, ty
 import type { RunStore, WaitingBatch } from "./runStore.js";
 import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";
 import { SOURCE_RANK, type SourceIdentity } from "../sources/sourceIdentity.js";
+import { roleOfName } from "../inputs/pathIdentity.js";
 
 /** A parsed source's run and what was decided of the source after its parse. */
 export interface Run {
@@ -87,7 +88,7 @@ class RunCursor implements MergeKey {
     this.batches = run.batches;
     this.ownHost = run.identity.host;
     this.ownOffset = offsets[run.domain] ?? 0;
-    this.hostFirst = prefersSourceHost(run.format);
+    this.hostFirst = prefersSourceHost(run.format) && !run.identity.hostPerLine;
     this.ranked = isLogFormat(run.format);
   }
 
@@ -108,6 +109,12 @@ class RunCursor implements MergeKey {
     return true;
   }
 
+  /** In a stream of several machines' lines, the role a host's name gives (`sglang-prefill-0`), else the source's. */
+  private roleRefOf(host: string, strings: string[], sourceRoleRef: number): number {
+    const role = roleOfName(host);
+    return role === undefined ? sourceRoleRef : strings.push(role) - 1;
+  }
+
   /** Gives a batch's rows what was decided after the parse; writes its texts (keyed by source and line, not by order). */
   private complete(batch: RowBatch): void {
     for (const t of batch.texts) t.sourceId = this.sourceId;
@@ -122,6 +129,7 @@ class RunCursor implements MergeKey {
     if (role !== null) roleRef = strings.push(role) - 1;
     let lastRef = -2;
     let hostRef = -1;
+    let hostRoleRef = roleRef;
     let offset = 0;
     for (let i = 0; i < batch.length; i++) {
       const p = i * NUMBER_WIDTH;
@@ -133,9 +141,10 @@ class RunCursor implements MergeKey {
         const host = hostFirst ? (ownHost ?? own) : (own ?? ownHost);
         hostRef = host === own ? ref : ownHostRef;
         offset = host !== ownHost ? (this.offsets[host!] ?? 0) : this.ownOffset;
+        hostRoleRef = this.run.identity.hostPerLine && host !== null && host !== ownHost ? this.roleRefOf(host, strings, roleRef) : roleRef;
       }
       stringRefs[q] = hostRef;
-      if (stringRefs[q + 1] === -1) stringRefs[q + 1] = roleRef;
+      if (stringRefs[q + 1] === -1) stringRefs[q + 1] = hostRoleRef;
       numbers[p + 1] = this.sourceId;
       const tsUs = (numbers[p] = numbers[p]! + offset);
       if (this.ranked) {

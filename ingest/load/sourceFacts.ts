@@ -13,7 +13,7 @@ import type { FormatName } from "../formats/format.js";
 import { identityLines, isLogFormat } from "../formats/index.js";
 import { anchorsOf, AnchorTable } from "../sources/clock.js";
 import { DateSpan } from "../sources/dateSpan.js";
-import { ContentIdentityReader, type ContentIdentity } from "../sources/sourceIdentity.js";
+import { combineContents, ContentIdentityReader, type ContentIdentity } from "../sources/sourceIdentity.js";
 
 /**
  * The clock domain a source's anchors are gathered under when their event
@@ -101,15 +101,10 @@ function stampQuantumUs(format: FormatName, text: string): number {
 /** A cut file's facts from its parts', in file order (the hash is the file's, taken apart). */
 export function combineFacts(parts: readonly SourceFacts[], sha256: string, bytes: number): SourceFacts {
   const dated = parts.filter((p) => p.dated !== null).map((p) => p.dated!);
-  const contents = parts.map((p) => p.content);
   return {
     sha256,
     bytes,
-    content: {
-      host: contents.find((c) => c.host !== null)?.host ?? null,
-      role: contents.find((c) => c.role !== null)?.role ?? null,
-      ranks: [...new Set(contents.flatMap((c) => c.ranks))],
-    },
+    content: combineContents(parts.map((p) => p.content)),
     dated: dated.length === 0 ? null : { firstUs: dated[0]!.firstUs, lastUs: Math.max(dated[0]!.firstUs, dated[dated.length - 1]!.lastUs) },
     anchors: parts.flatMap((p) => p.anchors),
   };

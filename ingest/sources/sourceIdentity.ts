@@ -13,6 +13,8 @@ import { rankName } from "../../store/rows.js";
 /** What a parse read of a source's identity from its content alone. */
 export interface ContentIdentity {
   host: string | null;
+  /** The events name more than one host: one stream of several machines' lines (`kubectl logs -l … --prefix`, `docker compose logs`, `stern`). */
+  severalHosts: boolean;
   role: Role | null;
   /** Ranks the events named, as "dp/tp" (dp empty when absent). */
   ranks: string[];
@@ -28,7 +30,10 @@ export interface IdentityFallback {
 }
 
 export interface SourceIdentity {
+  /** The host of its records that name none. */
   host: string | null;
+  /** Its lines name several hosts: each record keeps the host it names (ingest/load/runs.ts), and one that names no role takes its host's. */
+  hostPerLine: boolean;
   role: Role | null;
   /** The rank of the file's records that name none: from its path, else the one rank its lines name. */
   rank: { dp?: number; tp?: number } | null;
@@ -44,26 +49,42 @@ export const SOURCE_RANK = -1;
 /** Reads the content identity from a source's events as its parse hands them out. */
 export class ContentIdentityReader {
   private host: string | null = null;
+  private severalHosts = false;
   private role: Role | null = null;
   private readonly ranks = new Set<string>();
 
   fromEvent(ev: ParsedEvent): void {
     if (ev.tp !== undefined && ev.tp !== SOURCE_RANK) this.ranks.add(`${ev.dp === undefined || ev.dp === SOURCE_RANK ? "" : ev.dp}/${ev.tp}`);
-    if (this.host === null && ev.host !== undefined) this.host = ev.host;
+    if (ev.host !== undefined && ev.host !== this.host) {
+      if (this.host === null) this.host = ev.host;
+      else this.severalHosts = true;
+    }
     if (this.role === null && ev.role !== undefined && ev.role !== "unknown") this.role = ev.role;
   }
 
   result(): ContentIdentity {
-    return { host: this.host, role: this.role, ranks: [...this.ranks] };
+    return { host: this.host, severalHosts: this.severalHosts, role: this.role, ranks: [...this.ranks] };
   }
 }
 
 /** A source's identity from the content readings of its parts, in file order. */
 export function resolveIdentity(fallback: IdentityFallback, contents: readonly ContentIdentity[]): SourceIdentity {
   const fromPath = pathIdentityOf(fallback);
-  const host = contents.find((c) => c.host !== null)?.host ?? fromPath.host ?? fallback.flagHost;
-  const role = contents.find((c) => c.role !== null)?.role ?? fromPath.role ?? fallback.flagRole;
-  return { host, role, rank: fromPath.tp !== undefined ? { tp: fromPath.tp } : singleRank(contents) };
+  const content = combineContents(contents);
+  const host = content.host ?? fromPath.host ?? fallback.flagHost;
+  const role = content.role ?? fromPath.role ?? fallback.flagRole;
+  return { host, hostPerLine: content.severalHosts, role, rank: fromPath.tp !== undefined ? { tp: fromPath.tp } : singleRank(content) };
+}
+
+/** The content readings of a file's parts, in file order, as one reading of the whole file. */
+export function combineContents(contents: readonly ContentIdentity[]): ContentIdentity {
+  const hosts = new Set(contents.flatMap((c) => (c.host !== null ? [c.host] : [])));
+  return {
+    host: contents.find((c) => c.host !== null)?.host ?? null,
+    severalHosts: hosts.size > 1 || contents.some((c) => c.severalHosts),
+    role: contents.find((c) => c.role !== null)?.role ?? null,
+    ranks: [...new Set(contents.flatMap((c) => c.ranks))],
+  };
 }
 
 function pathIdentityOf(fallback: IdentityFallback): PathIdentity {
@@ -71,8 +92,8 @@ function pathIdentityOf(fallback: IdentityFallback): PathIdentity {
 }
 
 /** The one rank the lines name; none when they name several or none. */
-function singleRank(contents: readonly ContentIdentity[]): { dp?: number; tp?: number } | null {
-  const ranks = new Set(contents.flatMap((c) => c.ranks));
+function singleRank(content: ContentIdentity): { dp?: number; tp?: number } | null {
+  const ranks = new Set(content.ranks);
   if (ranks.size !== 1) return null;
   const [dp, tp] = [...ranks][0]!.split("/");
   return { ...(dp !== "" ? { dp: Number(dp) } : {}), tp: Number(tp) };

@@ -94,3 +94,38 @@ test("logs saved at a bundle's top under their pods' names, and docker logs with
     ["sglang-decode-0", "sglang-decode-1", "p0"],
   );
 });
+
+test("one stream of several machines' lines (kubectl logs -l … --prefix, docker compose logs): each line keeps its machine, and its role where it names none", async () => {
+  const dir = tempDir("several-hosts");
+  const decode = (s: number) => `[2026-06-11 10:20:0${s} DP0 TP0] Decode batch, #running-req: 44, #token: 303600, token usage: 0.63, pre-allocated usage: 0.02, #prealloc-req: 0, #transfer-req: 2, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 2125.20, #queue-req: 0`;
+  const prefill = (s: number) => `[2026-06-11 10:20:0${s} TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00`;
+  const death = ["Traceback (most recent call last):", '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2874, in run_scheduler_process', "RuntimeError: CUDA error: an illegal memory access was encountered"];
+  const at = (s: number) => `2026-06-11T10:20:0${s}.500000000Z`;
+  writeTree(dir, {
+    "in/kubectl-all.log": [
+      `[pod/sglang-decode-0/sglang] ${at(1)} ${decode(1)}`,
+      `[pod/sglang-prefill-0/sglang] ${at(1)} ${prefill(1)}`,
+      `[pod/sglang-decode-0/sglang] ${at(2)} ${decode(2)}`,
+      ...death.map((l) => `[pod/sglang-prefill-0/sglang] ${at(3)} ${l}`),
+      "",
+    ].join("\n"),
+    "compose/compose.log": [`decode-1   | ${decode(1)}`, `prefill-1  | ${prefill(1)}`, ...death.map((l) => `prefill-1  | ${l}`), ""].join("\n"),
+  });
+  const db = join(dir, "i.db");
+  await ingest({ db, paths: [join(dir, "in"), join(dir, "compose")] });
+  withDb(db, (h) => {
+    const rows = eventRows(h);
+    const of = (file: string) => rows.filter((r) => r.source.endsWith(file)).map((r) => [r.host, r.role, r.kind]);
+    assert.deepEqual(of("kubectl-all.log"), [
+      ["sglang-decode-0", "decode", "batch.decode"],
+      ["sglang-prefill-0", "prefill", "batch.prefill"],
+      ["sglang-decode-0", "decode", "batch.decode"],
+      ["sglang-prefill-0", "prefill", "log.exception"],
+    ]);
+    assert.deepEqual(of("compose.log"), [
+      ["decode-1", "decode", "batch.decode"],
+      ["prefill-1", "prefill", "batch.prefill"],
+      ["prefill-1", "prefill", "log.exception"],
+    ]);
+  });
+});
