@@ -208,6 +208,20 @@ test("an absl / glog record that starts inside another writer's unfinished line 
   assert.equal(parseLines(["node E0421 is down: 11:56:59 12 a.cc:3] x"]).events[0]!.kind, LogKind.unparsed);
 });
 
+test("glibc's malloc_printerr line is the process's abort; a line that only names free() is not", () => {
+  // The first as ai-dynamo/dynamo#2998 pasted it, after a nixl exception; the second another message of
+  // malloc_printerr (glibc malloc/malloc.c); the third written by hand, a line that only names free().
+  const { events } = parseLines(["free(): invalid pointer", "double free or corruption (out)", "free(): called from the pool"]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.signal, e.attrs?.what]),
+    [
+      [LogKind.crash, "SIGABRT", "glibc heap check failed: free(): invalid pointer"],
+      [LogKind.crash, "SIGABRT", "glibc heap check failed: double free or corruption (out)"],
+      [LogKind.unparsed, undefined, undefined],
+    ],
+  );
+});
+
 test("Python logging defaults and ISO-dated lines of other loggers are records of their own; their messages are still read", () => {
   const lines = [
     "WARNING:root:Warning: FlashInfer is not installed, falling back to triton",
