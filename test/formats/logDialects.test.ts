@@ -222,6 +222,19 @@ test("glibc's malloc_printerr line is the process's abort; a line that only name
   );
 });
 
+test("a warning warnings.showwarning prints is a warning of the file it names; its source line below is the same record", () => {
+  // sgl-project/sglang#29562: torchao's SyntaxWarning at import, its source line indented by two spaces.
+  const { events } = parseLines([
+    "/usr/local/lib/python3.12/dist-packages/torchao/quantization/quant_api.py:1731: SyntaxWarning: invalid escape sequence '\\.'",
+    '  """Configuration class for applying different quantization configs to modules or parameters based on their fully qualified names (FQNs).',
+    "[2026-06-28 13:58:47] Use dsa attention backend for DeepSeek with DSA.",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.message], [3, LogKind.message]]);
+  assert.equal(events[0]!.attrs?.level, "warning");
+  assert.equal(events[0]!.attrs?.source, "quant_api.py:1731");
+  assert.equal(events[0]!.text.split("\n").length, 2);
+});
+
 test("Python logging defaults and ISO-dated lines of other loggers are records of their own; their messages are still read", () => {
   const lines = [
     "WARNING:root:Warning: FlashInfer is not installed, falling back to triton",
