@@ -61,3 +61,52 @@ test("a stripped traceback still ends at its exception line; the next line opens
   assert.equal(events[0]!.attrs?.excType, "RuntimeError");
   assert.equal(events[0]!.attrs?.failureClass, "nccl");
 });
+
+// ascend/sglang#135: the paste starts at the last frame; the marker line under its source lost its indentation.
+const FROM_LAST_FRAME = [
+  'File "/usr/local/python3.11.14/lib/python3.11/site-packages/sglang/srt/models/deepseek_v2.py", line 1453, in forward_core',
+  "    return forward_dsa_core_npu(self, *inner_state)",
+  "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+  "TypeError: forward_dsa_core_npu() missing 1 required positional argument: 'v'",
+];
+
+test("a paste that starts at a frame line: its source, its unindented marker line and its exception line are one record", () => {
+  const { events } = parseLines(FROM_LAST_FRAME);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception]]);
+  assert.equal(events[0]!.text.split("\n").length, 4);
+  assert.equal(events[0]!.attrs?.excType, "TypeError");
+  assert.equal(events[0]!.attrs?.excMessage, "forward_dsa_core_npu() missing 1 required positional argument: 'v'");
+});
+
+test("a marker line that lost its indentation is not a stripped traceback's exception line", () => {
+  const { events } = parseLines([
+    "Traceback (most recent call last):",
+    'File "/usr/local/python3.11.14/lib/python3.11/site-packages/sglang/srt/models/deepseek_v2.py", line 1453, in forward_core',
+    "return forward_dsa_core_npu(self, *inner_state)",
+    "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+    "TypeError: forward_dsa_core_npu() missing 1 required positional argument: 'v'",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception]]);
+  assert.equal(events[0]!.attrs?.excType, "TypeError");
+});
+
+// ai-dynamo/dynamo#2998: the paste starts inside the frames (indented); the exception is a nixl binding's class.
+const FROM_INDENTED_FRAMES = [
+  '  File "/home/kunxiong/Code/dynamo/dynamo/lib/python3.12/site-packages/nixl/_api.py", line 508, in check_xfer_state',
+  "    status = self.agent.getXferStatus(handle)",
+  "             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+  "nixl._bindings.nixlNotFoundError: NIXL_ERR_NOT_FOUND",
+  "free(): invalid pointer",
+];
+
+test("indented frames at the start of a paste end at their exception line, whatever its class's case; the next line is its own", () => {
+  const { events } = parseLines(FROM_INDENTED_FRAMES);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [5, LogKind.crash]]);
+  assert.equal(events[0]!.attrs?.excType, "nixl._bindings.nixlNotFoundError");
+  assert.equal(events[0]!.attrs?.excMessage, "NIXL_ERR_NOT_FOUND");
+});
+
+test("a frame line opens a traceback only at the start of its line: a message that quotes one is not a traceback", () => {
+  const { events } = parseLines(['Error in File "/x.py", line 3, in f', "next line"]);
+  assert.deepEqual(events.map((e) => e.line), [1, 2]);
+});

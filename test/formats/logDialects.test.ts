@@ -208,6 +208,33 @@ test("an absl / glog record that starts inside another writer's unfinished line 
   assert.equal(parseLines(["node E0421 is down: 11:56:59 12 a.cc:3] x"]).events[0]!.kind, LogKind.unparsed);
 });
 
+test("glibc's malloc_printerr line is the process's abort; a line that only names free() is not", () => {
+  // The first as ai-dynamo/dynamo#2998 pasted it, after a nixl exception; the second another message of
+  // malloc_printerr (glibc malloc/malloc.c); the third written by hand, a line that only names free().
+  const { events } = parseLines(["free(): invalid pointer", "double free or corruption (out)", "free(): called from the pool"]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.signal, e.attrs?.what]),
+    [
+      [LogKind.crash, "SIGABRT", "glibc heap check failed: free(): invalid pointer"],
+      [LogKind.crash, "SIGABRT", "glibc heap check failed: double free or corruption (out)"],
+      [LogKind.unparsed, undefined, undefined],
+    ],
+  );
+});
+
+test("a warning warnings.showwarning prints is a warning of the file it names; its source line below is the same record", () => {
+  // sgl-project/sglang#29562: torchao's SyntaxWarning at import, its source line indented by two spaces.
+  const { events } = parseLines([
+    "/usr/local/lib/python3.12/dist-packages/torchao/quantization/quant_api.py:1731: SyntaxWarning: invalid escape sequence '\\.'",
+    '  """Configuration class for applying different quantization configs to modules or parameters based on their fully qualified names (FQNs).',
+    "[2026-06-28 13:58:47] Use dsa attention backend for DeepSeek with DSA.",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.message], [3, LogKind.message]]);
+  assert.equal(events[0]!.attrs?.level, "warning");
+  assert.equal(events[0]!.attrs?.source, "quant_api.py:1731");
+  assert.equal(events[0]!.text.split("\n").length, 2);
+});
+
 test("Python logging defaults and ISO-dated lines of other loggers are records of their own; their messages are still read", () => {
   const lines = [
     "WARNING:root:Warning: FlashInfer is not installed, falling back to triton",

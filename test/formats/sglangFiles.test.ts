@@ -24,7 +24,7 @@ test("prefill tp3: the bootstrap thread dies on an ABORT frame and the bootstrap
   assert.deepEqual(
     events.map((e) => [e.line, e.kind]),
     [
-      [1, LogKind.unparsed], // pynvml warning (2 lines), dated by line 3
+      [1, LogKind.message], // pynvml's FutureWarning and its source line, dated by line 3
       [3, LogKind.config],
       [4, LogKind.registerKvArgs],
       [5, LogKind.gotInfo],

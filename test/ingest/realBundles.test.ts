@@ -62,7 +62,7 @@ test("a Kubernetes bundle: every file ingested, each in its wrapper and dialects
     assert.deepEqual(
       pod.map((r) => [r.kind, r.tp]),
       [
-        [LogKind.unparsed, null], // the FutureWarning and its indented line: no dialect
+        [LogKind.message, null], // the FutureWarning and its indented source line: Python's warnings format, level warning
         [LogKind.message, null], // the transfer engine's start-up glog line: level and place read
         [LogKind.message, 0],
         [LogKind.message, 1],

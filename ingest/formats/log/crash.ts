@@ -6,6 +6,7 @@
 //   *** SIGSEGV received at time=1781186587 on cpu 3 ***   (absl's failure handler)
 //   *** Aborted at 1781186587 (unix time) try "date -d @1781186587" …  (glog's)
 //   Segmentation fault (core dumped)                  (the shell that ran it)
+//   free(): invalid pointer                           (glibc's malloc, before it aborts)
 // Each opens a `proc.crash` record. Thread dumps and C++ backtraces
 // (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
 // the record above them.
@@ -25,6 +26,19 @@ const TERMINATE = /^terminate called (?:after throwing an instance of '([^']+)'|
 const ABSL_SIGNAL = /^\*\*\* (SIG[A-Z]+) received at time=(\d+)(?: on cpu \d+)? \*\*\*/;
 const GLOG_ABORTED = /^\*\*\* Aborted at (\d+) \(unix time\)/;
 const SHELL_DEATH = /^(Segmentation fault|Aborted|Bus error|Floating point exception|Illegal instruction|Killed)(?: \(core dumped\))?$/;
+/**
+ * A heap check of glibc's malloc that failed: malloc_printerr (glibc
+ * malloc/malloc.c, 2.27 on) writes its message alone on a line of stderr,
+ * `__libc_message ("%s\n", str)`, and aborts the process. The messages name
+ * the function that found the corruption and what it found invalid,
+ * corrupted, unaligned or freed twice (`free(): invalid pointer`,
+ * `munmap_chunk(): invalid pointer`, `malloc(): corrupted top size`,
+ * `free(): double free detected in tcache 2`), or are one of a few fixed
+ * phrases (`double free or corruption (out)`, `corrupted size vs. prev_size`,
+ * `corrupted double-linked list`).
+ */
+const GLIBC_HEAP_ABORT =
+  /^(?:(?:free|malloc|realloc|munmap_chunk|malloc_consolidate|_int_malloc|_int_free|_int_realloc|tcache_thread_shutdown)\(\): (?:invalid|corrupted|double free|unaligned|mismatching|memory corruption|(?:smallbin|unsorted) double linked list corrupted)\b[\w .,()>!-]*|double free or corruption \((?:out|top|fasttop|!prev)\)|corrupted size vs\. prev_size(?: in fastbins)?|corrupted double-linked list(?: \(not small\))?)$/;
 
 /** faulthandler names the fatal signal in words (Python's faulthandler.c). */
 const SIGNAL_OF: Record<string, string> = {
@@ -54,7 +68,8 @@ export function crashHeadOf(line: string): CrashHead | null {
     }
     default: {
       const m = SHELL_DEATH.exec(line);
-      return m ? withSignal(m[1]!) : null;
+      if (m) return withSignal(m[1]!);
+      return GLIBC_HEAP_ABORT.test(line) ? { what: `glibc heap check failed: ${line}`, signal: "SIGABRT" } : null;
     }
   }
 }

@@ -25,7 +25,7 @@ import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readTrtllmHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
+import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -278,6 +278,13 @@ export class LogParser implements LineParser {
       if (ev.kind === LogKind.unparsed && nccl.level !== "INFO" && nccl.level !== "TRACE") ev.kind = LogKind.ncclWarning;
       ev.attrs = { ...ev.attrs, ncclLevel: nccl.level, ncclHost: nccl.ncclHost, cudaDev: nccl.cudaDev };
       this.openTimed(ev, l, -1, { dialect: "nccl", level: levelOfWord(nccl.level), msgStart: nccl.msgStart });
+      return true;
+    }
+    const warning = readPythonWarningHead(s);
+    if (warning !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, warning.msgStart, ev);
+      this.openTimed(ev, l, -1, { dialect: "python-warning", level: "warning", msgStart: warning.msgStart, source: warning.source });
       return true;
     }
     const c0 = s.charCodeAt(0);

@@ -155,6 +155,29 @@ export function readPythonLoggingHead(line: string): PythonLoggingHead | null {
   return m ? { level: m[1]!, logger: m[2]!, msgStart: m[0].length } : null;
 }
 
+export interface PythonWarningHead {
+  /** `quant_api.py:1731`: the file and line the warning names. */
+  source: string;
+  /** The warning's category (`SyntaxWarning`, `UserWarning`, `FutureWarning`). */
+  category: string;
+  msgStart: number;
+}
+
+// CPython Lib/warnings.py _formatwarnmsg_impl: `f"{msg.filename}:{msg.lineno}: {category}: {msg.message}\n"`,
+// then the source line it names, stripped and indented by two spaces (which continues the record).
+// The filename is a path, or a frozen module's `<frozen importlib._bootstrap>`.
+const PY_WARNING = /^(?:<[^<>\n]+>|[^\s:<>]*\.py):(\d+): ((?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning): /;
+
+/** A warning `warnings.showwarning` writes to stderr: `/…/quant_api.py:1731: SyntaxWarning: invalid escape sequence '\.'` (no time). */
+export function readPythonWarningHead(line: string): PythonWarningHead | null {
+  if (line.indexOf("Warning: ") < 0) return null;
+  const m = PY_WARNING.exec(line);
+  if (m === null) return null;
+  const colon = line.indexOf(":" + m[1]! + ": ");
+  const file = line.substring(0, colon);
+  return { source: `${file.substring(file.lastIndexOf("/") + 1)}:${m[1]!}`, category: m[2]!, msgStart: m[0].length };
+}
+
 /** A vLLM line's level, its time without a year (as torch's lines print it), its place and where its message starts. */
 export interface VllmHead extends TorchStamp {
   level: string;

@@ -15,7 +15,7 @@ import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isTerminateTail, opensTerminate, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
-import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, opensTraceback, TRACEBACK, tracebackGoesOn, TracebackState } from "./traceback.js";
+import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, TRACEBACK, tracebackGoesOn, tracebackStateOfHead, TracebackState } from "./traceback.js";
 import { settleUnread, type RecordHead } from "./unread.js";
 
 /**
@@ -64,7 +64,7 @@ export class RecordAssembler {
     this.time = time;
     this.stamp = stamp;
     this.head = inner;
-    this.tb = opensTraceback(inner) ? TracebackState.frames : TracebackState.none;
+    this.tb = tracebackStateOfHead(inner);
     this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
     this.panic = ev.kind === LogKind.exception && opensRustPanic(inner);
     this.terminate = opensTerminate(inner);

@@ -46,12 +46,23 @@ export type TracebackState = (typeof TracebackState)[keyof typeof TracebackState
 const BARE_FRAME = /^File (?:"[^"]+"|\u201c[^\u201d]+\u201d), line \d+, in /;
 /** What an exception line opens with: a dotted class name of an exception (`RuntimeError`, `zmq.error.ZMQError`). */
 const EXCEPTION_NAME = /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure)\b/;
+/**
+ * The markers Python 3.11 on prints under a frame's source line, at the
+ * columns of the failing expression (CPython Lib/traceback.py,
+ * StackSummary.format_frame_summary: `^` and `~` only):
+ * `            ^^^^^^^^^^^^^^^^`. A paste may strip their
+ * indentation as it strips the frames'; they are never an exception line.
+ */
+const MARKERS = /^[ \t]*[\^~][\^~ \t]*$/;
+/** A frame line, indented or not: a record opened by one is a traceback whose header line the paste or a search window cut. */
+const FRAME_HEAD = /^[ \t]*File (?:"[^"]+"|\u201c[^\u201d]+\u201d), line \d+, in /;
 
 /** The state after one more line of a record. */
 export function nextTracebackState(state: TracebackState, line: string): TracebackState {
   if (line.startsWith(TRACEBACK)) return TracebackState.frames;
   if ((state === TracebackState.frames || state === TracebackState.source) && line.length > 0 && !isIndented(line)) {
     if (BARE_FRAME.test(line)) return TracebackState.source;
+    if (MARKERS.test(line)) return TracebackState.frames;
     // Below a bare frame, its source line; an exception line ends the traceback all the same.
     return state === TracebackState.source && !EXCEPTION_NAME.test(line) ? TracebackState.frames : TracebackState.done;
   }
@@ -67,6 +78,22 @@ export function tracebackGoesOn(state: TracebackState): boolean {
 /** Whether a record's first line opens a traceback; a paste may end its lines with spaces (Markdown's line break). */
 export function opensTraceback(head: string): boolean {
   return head.trimEnd().endsWith(TRACEBACK);
+}
+
+/**
+ * Where a record's first line leaves a traceback: its header opens the
+ * frames; a frame line opens them too, its header cut (the file or the paste
+ * starts inside the traceback, or the header is above the search window), so
+ * that the frames' source lines, their markers and the exception line below
+ * stay the one record; any other line opens none.
+ */
+export function tracebackStateOfHead(head: string): TracebackState {
+  if (opensTraceback(head)) return TracebackState.frames;
+  const c = head.charCodeAt(0);
+  if (c !== 70 /* F */ && c !== 32 && c !== 9) return TracebackState.none;
+  if (!FRAME_HEAD.test(head)) return TracebackState.none;
+  // A frame line whose indentation was stripped may have its source line below it stripped too.
+  return isIndented(head) ? TracebackState.frames : TracebackState.source;
 }
 
 interface ThreadDeath {
@@ -148,11 +175,12 @@ export function exceptionOf(head: string, lines: readonly string[]): ExceptionIn
       break;
     }
   }
+  let state: TracebackState = TracebackState.frames;
   if (start < 0) {
-    if (!opensTraceback(head)) return null;
+    state = tracebackStateOfHead(head);
+    if (state === TracebackState.none) return null;
     start = 0;
   }
-  let state: TracebackState = TracebackState.frames;
   for (let i = start; i < lines.length; i++) {
     const line = lines[i];
     state = nextTracebackState(state, line);
