@@ -1,7 +1,8 @@
 // Reading a plain file as UTF-8 text in large chunks that end on line
 // boundaries, in constant memory. Every chunk is decoded at a '\n' byte, so a
 // multi-byte character is never cut; invalid UTF-8 is replaced by U+FFFD and
-// reported; a line longer than MAX_LINE_BYTES is cut there and reported; NUL
+// reported; a line longer than MAX_LINE_BYTES is cut there and reported; a
+// byte order mark at the file's start is dropped; NUL
 // bytes (a hole that a crash or logrotate's `copytruncate` leaves) are dropped
 // and counted, so the text after a hole is read as the lines it is.
 
@@ -87,7 +88,9 @@ export class ChunkReader {
       }
       const data = this.buf.subarray(0, n);
       this.onRead?.(data);
-      const chunk = this.take(this.withoutNul(data));
+      const text = this.position === n ? withoutBom(data) : data;
+      this.droppedUncounted += data.length - text.length;
+      const chunk = this.take(this.withoutNul(text));
       if (chunk) return chunk;
     }
     return this.flushLast();
@@ -177,6 +180,11 @@ export class ChunkReader {
     this.nextLine += countLines(text);
     return chunk;
   }
+}
+
+/** A file's first bytes without the UTF-8 byte order mark an editor on Windows may have put there. */
+export function withoutBom(head: Buffer): Buffer {
+  return head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? head.subarray(3) : head;
 }
 
 function newlinesIn(bytes: Buffer): number {

@@ -10,7 +10,7 @@ import { detectBinaryFormat, detectFormat, HEAD_BYTES, isLogFormat, looksBinary 
 import { wrapperOfHead } from "../formats/log/head.js";
 import type { WrapperName } from "../formats/wrappers/index.js";
 import { DateSpan } from "../sources/dateSpan.js";
-import { ChunkReader } from "./lines.js";
+import { ChunkReader, withoutBom } from "./lines.js";
 import { offsetMinutesForWallClock, type TimeZoneSpec } from "./pathIdentity.js";
 
 export interface Sniff {
@@ -58,7 +58,8 @@ function classify(head: Buffer): { format: InputFormat; headText: string } | { r
   const binary = detectBinaryFormat(head);
   if (binary !== undefined) return { format: binary, headText: "" };
   if (looksBinary(head)) return { rejection: { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" } };
-  const headText = (head.includes(0) ? Buffer.from(head.filter((b) => b !== 0)) : head).toString("utf8");
+  const text = withoutBom(head);
+  const headText = (text.includes(0) ? Buffer.from(text.filter((b) => b !== 0)) : text).toString("utf8");
   return { format: detectFormat(headText), headText };
 }
 

@@ -170,3 +170,16 @@ test("a log with a hole of NUL bytes at its start or in its middle is read aroun
     assert.equal(third?.kind, "batch.decode");
   });
 });
+
+test("a log and a probe file saved with a UTF-8 byte order mark: the first line is read as the rest are", async () => {
+  const dir = tempDir("bom");
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const probe = `{"ts": ${probeTs(T0 + 1500)}, "host": "d0", "role": "decode", "tp": 0, "ev": "kv.alloc", "room": 8972542885242963296, "pages": [[0, 64]], "buffer": "index_k"}\n`;
+  writeTree(dir, { "in/d0/decode-tp0.log": Buffer.concat([BOM, Buffer.from(decodeLog(3))]), "in/d0/probe.jsonl": Buffer.concat([BOM, Buffer.from(probe)]) });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "in")] });
+  const log = find(summary.sources, join(dir, "in/d0/decode-tp0.log"));
+  assert.deepEqual([log.status, log.events, log.unparsed, log.errorCount], ["ingested", 3, 0, 0]);
+  const p = find(summary.sources, join(dir, "in/d0/probe.jsonl"));
+  assert.deepEqual([p.status, p.format, p.events, p.errorCount], ["ingested", "probe-jsonl", 1, 0]);
+  withDb(join(dir, "i.db"), (h) => assert.deepEqual(eventRows(h).filter((r) => r.line === 1).map((r) => r.kind).sort(), ["batch.decode", "kv.alloc"]));
+});
