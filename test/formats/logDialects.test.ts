@@ -442,3 +442,24 @@ test("kubectl logs --prefix: `[pod/<pod>/<container>] ` stripped, with or withou
   // The bare exception line has no time of its own: the runtime's is taken.
   assert.equal(events[2]!.tsUs, us("2025-11-11T21:44:06Z"));
 });
+
+test("journalctl -o json: MESSAGE read as the line, __REALTIME_TIMESTAMP as its time, _HOSTNAME as its host", async () => {
+  // systemd logs-show.c output_json: the cursor and timestamps first, then the entry's fields; MESSAGE as bytes where not UTF-8, null where longer than printed without --all.
+  const entry = (us: string, message: unknown) =>
+    JSON.stringify({ __CURSOR: "s=5b2f;i=1a2b;b=9f;m=1;t=2;x=3", __REALTIME_TIMESTAMP: us, __MONOTONIC_TIMESTAMP: "8123456789", _BOOT_ID: "9f0c", _HOSTNAME: "gpu-node-3", SYSLOG_IDENTIFIER: "python3", _PID: "48211", MESSAGE: message });
+  const lines = [
+    entry("1762897444500000", "[2025-11-11 21:44:04 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0"),
+    entry("1762897446000000", [...Buffer.from("RuntimeError: CUDA error: an illegal memory access was encountered \xff", "latin1")]),
+    entry("1762897446100000", null),
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "journald-json");
+  const { events, issues } = parseLines(lines, { wrapper: "journald-json" });
+  assert.deepEqual(events.map((e) => [e.line, e.host, e.kind]), [
+    [1, "gpu-node-3", "batch.decode"],
+    [2, "gpu-node-3", LogKind.exception],
+    [3, undefined, LogKind.unparsed],
+  ]);
+  assert.equal(events[1]!.tsUs, us("2025-11-11T21:44:06Z"));
+  assert.match(issues.map((i) => i.message).join("\n"), /MESSAGE journalctl left out/);
+});

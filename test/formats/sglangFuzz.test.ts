@@ -79,6 +79,7 @@ const WRAP: Record<WrapperName, (line: string, i: number) => string> = {
   kubectl: (line) => `2026-08-20T10:20:01.554102345Z ${line}`,
   "kubectl-prefix": (line, i) => `[pod/sglang-decode-${i % 2}/sglang] 2026-08-20T10:20:01.554102345Z ${line}`,
   journald: (line) => `2026-08-20T10:20:01+0000 gpu-node-3 python3[48211]: ${line}`,
+  "journald-json": (line, i) => JSON.stringify({ __CURSOR: `s=9f;i=${i}`, __REALTIME_TIMESTAMP: String(1787221201554102 + i), _HOSTNAME: "gpu-node-3", MESSAGE: line }),
   compose: (line, i) => `sglang-${i % 2}  | ${line}`,
   stern: (line, i) => `sglang-decode-6458459f69-qxv6${i % 2} sglang ${line}`,
 };

@@ -1,6 +1,6 @@
 // Container wrappers (DESIGN.md "Inputs"): the envelope a runtime puts around
 // every line a process wrote — Kubernetes CRI, Docker's json-file, `kubectl
-// logs --timestamps` and `--prefix`, journald's short-iso, `docker compose logs`, `stern`. A wrapper is decided once per file
+// logs --timestamps` and `--prefix`, journald's short-iso and `-o json`, `docker compose logs`, `stern`. A wrapper is decided once per file
 // (from its head) and stripped from each line before the line's own dialect
 // is read; its time is used when the inner line has none, and the raw line is
 // what the event keeps.
@@ -9,11 +9,12 @@ import { compose } from "./compose.js";
 import { cri } from "./cri.js";
 import { dockerJson } from "./dockerJson.js";
 import { journald } from "./journald.js";
+import { journaldJson } from "./journaldJson.js";
 import { kubectl } from "./kubectl.js";
 import { kubectlPrefix } from "./kubectlPrefix.js";
 import { stern } from "./stern.js";
 
-export type WrapperName = "cri" | "docker-json" | "kubectl" | "kubectl-prefix" | "journald" | "compose" | "stern";
+export type WrapperName = "cri" | "docker-json" | "kubectl" | "kubectl-prefix" | "journald" | "journald-json" | "compose" | "stern";
 
 /** What unwrapping one line gives. */
 export type Unwrapped =
@@ -40,7 +41,7 @@ export interface Wrapper {
 }
 
 /** Most specific first: kubectl's `<time> <line>` also matches every CRI line. */
-export const WRAPPERS: readonly Wrapper[] = [cri, dockerJson, journald, kubectl, kubectlPrefix, compose, stern];
+export const WRAPPERS: readonly Wrapper[] = [cri, dockerJson, journaldJson, journald, kubectl, kubectlPrefix, compose, stern];
 
 /** Lines of the head looked at, and the share of them that must be in a wrapper's shape. */
 const DETECT_LINES = 50;

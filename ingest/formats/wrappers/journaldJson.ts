@@ -1,0 +1,61 @@
+// journald's `journalctl -o json`: one JSON object per entry and line,
+//   {"__CURSOR":"s=…","__REALTIME_TIMESTAMP":"1762897440123456","_HOSTNAME":"gpu-node-3","MESSAGE":"<line>",…}
+// (systemd src/shared/logs-show.c output_json: the cursor and the two
+// timestamps first, in microseconds as decimal strings, then the fields).
+// MESSAGE is a string, an array of its bytes where it is not valid UTF-8, or
+// null where it is longer than journalctl prints without --all. The host it
+// names stands in for a host the path does not give, as journald's short-iso.
+
+import { isValidCivil } from "../sglang/prefix.js";
+import type { Unwrapped, Wrapper } from "./index.js";
+
+const REALTIME = /^\d{1,17}$/;
+
+/** A __REALTIME_TIMESTAMP in the years every other reader accepts, in µs; null otherwise. */
+function realtimeUs(value: unknown): number | null {
+  if (typeof value !== "string" || !REALTIME.test(value)) return null;
+  const d = new Date(Number(value) / 1000);
+  const civil = { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: 0, minute: 0, second: 0 };
+  return isValidCivil(civil) ? Number(value) : null;
+}
+
+interface JournalEntry {
+  tsUs: number;
+  /** Null where journalctl left it out. */
+  message: string | null;
+  host: string | null;
+}
+
+function readEntry(line: string): JournalEntry | string {
+  if (line.charCodeAt(0) !== 123 /* { */) return "not a journalctl -o json entry";
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (e) {
+    return `broken journalctl -o json entry (${(e as Error).message})`;
+  }
+  if (typeof value !== "object" || value === null) return "not a journalctl -o json entry";
+  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host } = value as Record<string, unknown>;
+  const tsUs = realtimeUs(realtime);
+  if (tsUs === null) return "a JSON object without a journald __REALTIME_TIMESTAMP";
+  return { tsUs, message: messageText(message), host: typeof host === "string" && host !== "" ? host : null };
+}
+
+function unwrap(line: string): Unwrapped {
+  const e = readEntry(line);
+  if (typeof e === "string") return { kind: "foreign", why: e };
+  if (e.message === null) return { kind: "foreign", why: "a journald entry whose MESSAGE journalctl left out (longer than it prints without --all)" };
+  return { kind: "line", inner: e.message, tsUs: e.tsUs, ...(e.host !== null && { host: e.host }) };
+}
+
+function messageText(message: unknown): string | null {
+  if (typeof message === "string") return message;
+  if (Array.isArray(message) && message.every((b) => Number.isInteger(b) && b >= 0 && b < 256)) return Buffer.from(message as number[]).toString("utf8");
+  return null;
+}
+
+export const journaldJson: Wrapper = {
+  name: "journald-json",
+  matches: (line) => line.includes('"__REALTIME_TIMESTAMP"') && typeof readEntry(line) !== "string",
+  create: () => ({ unwrap, end: () => null }),
+};
