@@ -50,8 +50,10 @@ const BLOCK_ENTRIES = 512;
 export class TextBlockBuilder {
   private bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES * 2);
   private used = 0;
-  private lines: number[] = [];
-  private ends: number[] = [];
+  /** The block's entries so far: `count` lines and their texts' ends, in arrays reused from block to block. */
+  private readonly lines = new Uint32Array(BLOCK_ENTRIES);
+  private readonly ends = new Uint32Array(BLOCK_ENTRIES);
+  private count = 0;
   private lastLine = -1;
   private sorted = true;
 
@@ -66,37 +68,37 @@ export class TextBlockBuilder {
     const room = text.length * 3;
     if (this.used + room > this.bytes.length) this.grow(this.used + room);
     this.used += this.bytes.write(text, this.used);
-    this.lines.push(line);
-    this.ends.push(this.used);
-    return this.used >= BLOCK_BYTES || this.lines.length >= BLOCK_ENTRIES ? this.close() : undefined;
+    this.lines[this.count] = line;
+    this.ends[this.count++] = this.used;
+    return this.used >= BLOCK_BYTES || this.count >= BLOCK_ENTRIES ? this.close() : undefined;
   }
 
   /** The block being built, if it holds any text. */
   close(): TextBlock | undefined {
-    if (this.lines.length === 0) return undefined;
+    if (this.count === 0) return undefined;
     const block = this.sorted ? this.block() : this.sortedBlock();
     this.used = 0;
-    this.lines = [];
-    this.ends = [];
+    this.count = 0;
     this.lastLine = -1;
     this.sorted = true;
     return block;
   }
 
   private block(): TextBlock {
+    const n = this.count;
     return {
       sourceId: this.sourceId,
       firstLine: this.lines[0]!,
-      lastLine: this.lines[this.lines.length - 1]!,
-      lines: Uint32Array.from(this.lines),
-      ends: Uint32Array.from(this.ends),
+      lastLine: this.lines[n - 1]!,
+      lines: this.lines.slice(0, n),
+      ends: this.ends.slice(0, n),
       text: compressed(this.bytes.subarray(0, this.used)),
     };
   }
 
   /** Texts that came out of line order (a Flight Recorder dump is read in time order) sorted by line. */
   private sortedBlock(): TextBlock {
-    const order = this.lines.map((_, i) => i).sort((a, b) => this.lines[a]! - this.lines[b]!);
+    const order = Array.from({ length: this.count }, (_, i) => i).sort((a, b) => this.lines[a]! - this.lines[b]!);
     const text = new Uint8Array(this.used);
     const ends = new Uint32Array(order.length);
     let at = 0;

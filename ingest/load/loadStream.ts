@@ -15,7 +15,7 @@ import type { DatingHints } from "../formats/log/dating.js";
 import type { WrapperName } from "../formats/wrappers/index.js";
 import { readFileSync } from "node:fs";
 import { FactsReader, type SourceFacts } from "./sourceFacts.js";
-import { SOURCE_RANK, neutralRankKey } from "../sources/sourceIdentity.js";
+import { MetRanks, SOURCE_RANK, neutralRankKey } from "../sources/sourceIdentity.js";
 import { ChunkReader, forEachLine, MAX_LINE_BYTES } from "../inputs/lines.js";
 import { Admit, SeamGate, type PartResult, type SourcePart } from "./seamGate.js";
 import { RowBatchBuilder, type RowBatch } from "../../store/rows.js";
@@ -83,7 +83,7 @@ export class SourceStream {
   private head: ParsedEvent | undefined;
   private readonly stats: LoadedStats;
   private readonly ranks = new Set<string>();
-  private lastRank: { role: string | undefined; dp?: number; pp?: number; tp?: number } | undefined;
+  private readonly metRanks = new MetRanks();
   private readonly facts: FactsReader;
   private readonly kept: ParseIssue[] = [];
   private readonly texts: TextBlockBuilder;
@@ -170,11 +170,7 @@ export class SourceStream {
       this.shapes.add(ev.text, ev.line, ev.unparsedMessage);
     }
     if (ev.tsInferred === true) s.inferred++;
-    const r = this.lastRank;
-    if (!r || r.role !== ev.role || r.dp !== ev.dp || r.pp !== ev.pp || r.tp !== ev.tp) {
-      this.lastRank = { role: ev.role, dp: ev.dp, pp: ev.pp, tp: ev.tp };
-      this.ranks.add(neutralRankKey(ev.role, ev.dp, ev.pp, ev.tp));
-    }
+    if (this.metRanks.isNew(ev.role, ev.dp, ev.pp, ev.tp)) this.ranks.add(neutralRankKey(ev.role, ev.dp, ev.pp, ev.tp));
   }
 
   private parseChunk(): void {

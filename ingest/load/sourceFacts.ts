@@ -74,9 +74,11 @@ export class FactsReader {
 
   onEvent(ev: ParsedEvent): void {
     if (ev.line <= this.identityLines) this.identity.fromEvent(ev);
+    // Sampled out before its anchors are built: past the first FULL_ANCHOR_EVENTS, nine events in ten would build them for nothing.
+    if (this.anchored >= FULL_ANCHOR_EVENTS && Math.floor(ev.tsUs / 1_000_000) % 10 !== 0) return;
     const anchors = anchorsOf(ev);
     if (anchors.length === 0) return;
-    if (++this.anchored > FULL_ANCHOR_EVENTS && Math.floor(ev.tsUs / 1_000_000) % 10 !== 0) return;
+    this.anchored++;
     this.anchors.addAll(anchors, ev, ev.host ?? OWN_DOMAIN, stampQuantumUs(this.format, ev.text));
   }
 

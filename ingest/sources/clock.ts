@@ -51,8 +51,10 @@ function collAnchor(ev: ParsedEvent): Anchor | undefined {
   return { key: `c:${String(group)}:${String(seq)}`, rel: "all", side: ev.kind === "coll.enter" ? "before" : "after" };
 }
 
+const NO_ANCHORS: readonly Anchor[] = [];
+
 /** The causal anchors an event takes part in (usually none). */
-export function anchorsOf(ev: ParsedEvent): Anchor[] {
+export function anchorsOf(ev: ParsedEvent): readonly Anchor[] {
   const room = ev.room;
   const failed = ev.attrs?.failed === true;
   let one: Anchor | undefined;
@@ -97,7 +99,7 @@ export function anchorsOf(ev: ParsedEvent): Anchor[] {
       one = collAnchor(ev);
       break;
   }
-  return one ? [one] : [];
+  return one ? [one] : NO_ANCHORS;
 }
 
 /** Per key, the anchors of each domain (rarely more than two). */

@@ -46,15 +46,41 @@ export interface SourceIdentity {
  */
 export const SOURCE_RANK = -1;
 
+/** Ranks remembered by their fields; past them, every rank counts as new. */
+const MAX_MET_RANKS = 32;
+
+/**
+ * The ranks a source's events named so far, compared field by field: the
+ * ranks of one file interleave line by line, and a key string made per event
+ * to look a rank up was a tenth of the parse's garbage.
+ */
+export class MetRanks {
+  private readonly met: { role: Role | undefined; dp: number | undefined; pp: number | undefined; tp: number | undefined }[] = [];
+
+  /** True unless these fields were met before (always true past MAX_MET_RANKS distinct ranks). */
+  isNew(role: Role | undefined, dp: number | undefined, pp: number | undefined, tp: number | undefined): boolean {
+    const met = this.met;
+    for (let i = 0; i < met.length; i++) {
+      const r = met[i]!;
+      if (r.role === role && r.dp === dp && r.pp === pp && r.tp === tp) return false;
+    }
+    if (met.length < MAX_MET_RANKS) met.push({ role, dp, pp, tp });
+    return true;
+  }
+}
+
 /** Reads the content identity from a source's events as its parse hands them out. */
 export class ContentIdentityReader {
   private host: string | null = null;
   private severalHosts = false;
   private role: Role | null = null;
   private readonly ranks = new Set<string>();
+  private readonly met = new MetRanks();
 
   fromEvent(ev: ParsedEvent): void {
-    if (ev.tp !== undefined && ev.tp !== SOURCE_RANK) this.ranks.add(`${ev.dp === undefined || ev.dp === SOURCE_RANK ? "" : ev.dp}/${ev.tp}`);
+    if (ev.tp !== undefined && ev.tp !== SOURCE_RANK && this.met.isNew(undefined, ev.dp, undefined, ev.tp)) {
+      this.ranks.add(`${ev.dp === undefined || ev.dp === SOURCE_RANK ? "" : ev.dp}/${ev.tp}`);
+    }
     if (ev.host !== undefined && ev.host !== this.host) {
       if (this.host === null) this.host = ev.host;
       else this.severalHosts = true;

@@ -136,7 +136,8 @@ export class RecordAssembler {
       attachContinuation(ev, this.head, this.more);
     }
     settleUnread(ev, this.head, this.more, this.how);
-    this.more = [];
+    // Most records are one line: their empty list serves the next.
+    if (this.more.length > 0) this.more = [];
     this.moreRaw = null;
     this.current = null;
     if (this.time === RecordTime.own) this.dater.dated(ev);

@@ -29,13 +29,9 @@ export interface Instant {
 export function readRfc3339(s: string, at: number): Instant | null {
   if (s.charCodeAt(at + 4) !== 45 || s.charCodeAt(at + 7) !== 45 || s.charCodeAt(at + 10) !== 84 /* T */) return null;
   if (s.charCodeAt(at + 13) !== 58 || s.charCodeAt(at + 16) !== 58) return null;
-  const year = digits(s, at, 4);
-  const month = digits(s, at + 5, 2);
-  const day = digits(s, at + 8, 2);
-  const hour = digits(s, at + 11, 2);
-  const minute = digits(s, at + 14, 2);
+  const minuteMs = minuteStartMs(s, at);
   const second = digits(s, at + 17, 2);
-  if (!isValidCivil({ year, month, day, hour, minute, second })) return null;
+  if (minuteMs === null || second > 60) return null;
   let i = at + 19;
   let fractionUs = 0;
   if (s.charCodeAt(i) === 46 /* . */ || s.charCodeAt(i) === 44 /* , */) {
@@ -59,6 +55,23 @@ export function readRfc3339(s: string, at: number): Instant | null {
     offsetMinutes = (z === 45 ? -1 : 1) * (hh * 60 + mm);
     i += 5 + colon;
   } else return null;
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * MS_PER_MINUTE;
+  const ms = minuteMs + second * 1000 - offsetMinutes * MS_PER_MINUTE;
   return { us: ms * 1000 + fractionUs, end: i };
+}
+
+/** The last minute read (`YYYY-MM-DDTHH:MM`) and its start: consecutive wrapped lines share their minute. */
+const lastMinute = { text: "", ms: 0 };
+
+/** The UTC start in ms of the minute written at `at` (its seconds read apart), or null when it is not a real one. */
+function minuteStartMs(s: string, at: number): number | null {
+  if (lastMinute.text.length > 0 && s.startsWith(lastMinute.text, at)) return lastMinute.ms;
+  const year = digits(s, at, 4);
+  const month = digits(s, at + 5, 2);
+  const day = digits(s, at + 8, 2);
+  const hour = digits(s, at + 11, 2);
+  const minute = digits(s, at + 14, 2);
+  if (!isValidCivil({ year, month, day, hour, minute, second: 0 })) return null;
+  lastMinute.text = s.substring(at, at + 16);
+  lastMinute.ms = Date.UTC(year, month - 1, day, hour, minute);
+  return lastMinute.ms;
 }
