@@ -1,7 +1,9 @@
 // The archives incident bundles come in, told by their content, not their
 // name: tar (ustar magic at offset 257), gzip (0x1f 0x8b; a gzipped tar is a
-// .tgz), and zip (a local file header `PK\x03\x04`, or the end record of an
-// empty one). Entries are read one at a time as streams; names come back as
+// .tgz), zstd (0x28 0xb5 0x2f 0xfd, RFC 8878 §3.1.1; a .tar.zst is unpacked
+// to its tar first), and zip (a local file header `PK\x03\x04`, or the end
+// record of an empty one). Other packings (xz, bzip2, 7-Zip, RAR, LZ4) are
+// named by their magic bytes so that their refusal says how to unpack them. Entries are read one at a time as streams; names come back as
 // they are written in the archive, and `entryPath` makes them plain relative
 // paths (`./p0/x.log`, as `tar -C dir .` writes, is `p0/x.log`). An entry that
 // is unsafe (`refusedEntry`) or unreadable is the caller's to name and skip:
@@ -15,7 +17,7 @@ import { constants as zlibConstants, createGunzip, gunzipSync } from "node:zlib"
 import * as tar from "tar-stream";
 import yauzl from "yauzl";
 
-export type Container = "gzip" | "tar" | "zip" | "plain";
+export type Container = "gzip" | "zstd" | "tar" | "zip" | "plain";
 export type ArchiveKind = "tar" | "tgz" | "zip";
 
 const HEAD_BYTES = 512;
@@ -23,9 +25,32 @@ const HEAD_BYTES = 512;
 /** What a file's first bytes say it is. */
 export function sniffHead(head: Buffer): Container {
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return "gzip";
+  if (startsWith(head, ZSTD_MAGIC)) return "zstd";
   if (head.length >= 262 && head.toString("latin1", 257, 262) === "ustar") return "tar";
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))) return "zip";
   return "plain";
+}
+
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
+function startsWith(head: Buffer, magic: readonly number[]): boolean {
+  return head.length >= magic.length && magic.every((b, i) => head[i] === b);
+}
+
+/** Packings read by none of the above, by their magic bytes (each format's own specification), and the tool that unpacks them. */
+const OTHER_PACKINGS: readonly { name: string; magic: readonly number[]; unpack: string }[] = [
+  { name: "xz", magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], unpack: "xz -d" },
+  { name: "bzip2", magic: [0x42, 0x5a, 0x68], unpack: "bunzip2" },
+  { name: "7-Zip", magic: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], unpack: "7z x" },
+  { name: "RAR", magic: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07], unpack: "unrar x" },
+  { name: "LZ4", magic: [0x04, 0x22, 0x4d, 0x18], unpack: "lz4 -d" },
+];
+
+/** Why a file packed in a way kvrewind does not unpack is not read, naming the packing and its tool; undefined for others. */
+export function otherPacking(head: Buffer): string | undefined {
+  // bzip2's "BZh" is followed by its block size, '1' to '9'.
+  const packing = OTHER_PACKINGS.find((p) => startsWith(head, p.magic) && (p.name !== "bzip2" || (head[3]! >= 0x31 && head[3]! <= 0x39)));
+  return packing && `${packing.name}-compressed: not unpacked (gzip, zstd, tar and zip are); unpack it with \`${packing.unpack}\` and give its files`;
 }
 
 function readHead(path: string, bytes: number): Buffer {
@@ -55,7 +80,7 @@ function isEmptyTar(content: Buffer, name: string): boolean {
 }
 
 function namedAsTar(name: string): boolean {
-  return /\.(tar|tar\.gz|tgz)$/i.test(name);
+  return /\.(tar|tar\.gz|tgz|tar\.zst|tzst)$/i.test(name);
 }
 
 /** The archive a file is, a gzipped tar included; null for anything else (a plain file, a gzipped log). */
@@ -67,6 +92,8 @@ export function archiveKindOf(path: string): ArchiveKind | null {
     const size = statSync(path).size;
     return size <= GZIP_HEAD_BYTES && isEmptyTar(readHead(path, size), path) ? "tar" : null;
   }
+  // A zstd file is unpacked whole first (ingest/inputs/inputs.ts), a tar inside it then read as a tar.
+  if (kind === "zstd") return null;
   let inner: Buffer;
   const head = readHead(path, GZIP_HEAD_BYTES);
   try {
@@ -79,10 +106,6 @@ export function archiveKindOf(path: string): ArchiveKind | null {
   return head.length < GZIP_HEAD_BYTES && isEmptyTar(inner, path) ? "tgz" : null;
 }
 
-/** An archive's name without its archive extension: the folder its entries are unpacked into. */
-export function archiveStem(name: string): string {
-  return name.replace(/\.(tar\.gz|tgz|tar|zip|gz)$/i, "") || name;
-}
 
 /**
  * An entry name as a relative path: `\` read as `/`, empty and `.` segments

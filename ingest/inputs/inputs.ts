@@ -17,7 +17,9 @@ import { createReadStream, createWriteStream, existsSync, lstatSync, readdirSync
 import { basename, join, posix, resolve, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, refusedEntry, sniffFile, type ArchiveKind } from "./archive.js";
+import { DecompressStream } from "zstd-napi";
+import { archiveStem } from "../../domain/archiveNames.js";
+import { archiveKindOf, entryPath, keepEntryTime, readArchive, refusedEntry, sniffFile, type ArchiveKind } from "./archive.js";
 import { InputError } from "./pathIdentity.js";
 
 export interface InputFile {
@@ -105,24 +107,30 @@ export class InputExpander {
   /** `depth`: how many archives the file was found in. */
   private async addFile(file: string, displayPath: string, identityPath: string, named: boolean, depth: number, bundle: number): Promise<void> {
     const archive = archiveKindOf(file);
+    const container = archive ? null : sniffFile(file);
     if (archive) await this.addArchive(file, archive, displayPath, identityPath, depth, bundle);
-    else if (sniffFile(file) === "gzip") await this.addGzip(file, displayPath, identityPath, named, depth, bundle);
+    else if (container === "gzip" || container === "zstd") await this.addCompressed(file, container, displayPath, identityPath, named, depth, bundle);
     else this.files.push({ displayPath, plainPath: file, identityPath, named, bundle });
   }
 
-  /** A gzipped file that is not a tar (a rotated `*.log.gz`): its content, unpacked. */
-  private async addGzip(file: string, displayPath: string, identityPath: string, named: boolean, depth: number, bundle: number): Promise<void> {
-    const out = this.tempPath(displayPath.replace(/\.t?gz$/i, ""));
+  /**
+   * A compressed file that is not read as an archive as it streams (a rotated
+   * `*.log.gz`, a `.log.zst`, a `.tar.zst`): its content unpacked, then read as
+   * what it is (a tar inside is unpacked as a tar).
+   */
+  private async addCompressed(file: string, kind: "gzip" | "zstd", displayPath: string, identityPath: string, named: boolean, depth: number, bundle: number): Promise<void> {
+    const suffix = kind === "gzip" ? /\.gz$/i : /\.zst$/i;
+    const out = this.tempPath(displayPath.replace(/\.t?(?:gz|zst)$/i, ""));
     try {
-      await pipeline(createReadStream(file), createGunzip(), createWriteStream(out));
+      await pipeline(createReadStream(file), kind === "gzip" ? createGunzip() : new DecompressStream(), createWriteStream(out));
       const { mtime } = statSync(file);
       utimesSync(out, mtime, mtime);
     } catch (e) {
       rmSync(out, { force: true });
-      this.rejected.push({ displayPath, reason: `truncated or corrupt gzip (${(e as Error).message}); not ingested` });
+      this.rejected.push({ displayPath, reason: `truncated or corrupt ${kind} (${(e as Error).message}); not ingested` });
       return;
     }
-    await this.addFile(out, displayPath, identityPath.replace(/\.gz$/i, ""), named, depth, bundle);
+    await this.addFile(out, displayPath, identityPath.replace(suffix, ""), named, depth, bundle);
   }
 
   private async addArchive(file: string, kind: ArchiveKind, archivePath: string, identityPath: string, depth: number, bundle: number): Promise<void> {

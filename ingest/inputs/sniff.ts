@@ -11,6 +11,7 @@ import { wrapperOfHead } from "../formats/log/head.js";
 import type { WrapperName } from "../formats/wrappers/index.js";
 import { DateSpan } from "../sources/dateSpan.js";
 import { ChunkReader, withoutBom } from "./lines.js";
+import { otherPacking } from "./archive.js";
 import { offsetMinutesForWallClock, type TimeZoneSpec } from "./pathIdentity.js";
 
 export interface Sniff {
@@ -57,6 +58,8 @@ function classify(head: Buffer): { format: InputFormat; headText: string } | { r
   if (head.length === 0) return { rejection: { kind: "empty", reason: "empty file" } };
   const binary = detectBinaryFormat(head);
   if (binary !== undefined) return { format: binary, headText: "" };
+  const packing = otherPacking(head);
+  if (packing !== undefined) return { rejection: { kind: "binary", reason: packing } };
   if (looksBinary(head)) return { rejection: { kind: "binary", reason: "binary content (NUL bytes); not a log, probe or dump file" } };
   const text = withoutBom(head);
   const headText = (text.includes(0) ? Buffer.from(text.filter((b) => b !== 0)) : text).toString("utf8");

@@ -183,3 +183,25 @@ test("a log and a probe file saved with a UTF-8 byte order mark: the first line 
   assert.deepEqual([p.status, p.format, p.events, p.errorCount], ["ingested", "probe-jsonl", 1, 0]);
   withDb(join(dir, "i.db"), (h) => assert.deepEqual(eventRows(h).filter((r) => r.line === 1).map((r) => r.kind).sort(), ["batch.decode", "kv.alloc"]));
 });
+
+test("zstd: a .tar.zst bundle and a rotated .log.zst are read like their gzip forms; xz and bzip2 are refused naming how to unpack them", async () => {
+  const dir = tempDir("zstd");
+  const { compress } = await import("zstd-napi");
+  const tarball = await tarOf({ "incident/d0/decode-tp0.log": decodeLog(3), "incident/p0/prefill-tp0.log": prefillLog(2) });
+  writeTree(dir, {
+    "in/bundle.tar.zst": compress(tarball),
+    "in/d1/decode-tp1.log.1.zst": compress(Buffer.from(decodeLog(2, 1))),
+    // Their magic bytes and a little of what follows: refused by content, whatever their names.
+    "in/old.tar.xz": Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00, 0x04, 0xe6, 0xd6, 0xb4, 0x46, 0x02, 0x00, 0x21, 0x01]),
+    "in/older.dat": Buffer.concat([Buffer.from("BZh91AY&SY"), Buffer.from([0x8f, 0x1c, 0x02, 0x00, 0x00, 0x01])]),
+  });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "in")] });
+  const decode = find(summary.sources, `${join(dir, "in/bundle.tar.zst")}:incident/d0/decode-tp0.log`);
+  assert.deepEqual([decode.status, decode.host, decode.role, decode.events], ["ingested", "d0", "decode", 3]);
+  const prefill = find(summary.sources, `${join(dir, "in/bundle.tar.zst")}:incident/p0/prefill-tp0.log`);
+  assert.deepEqual([prefill.status, prefill.host, prefill.role, prefill.events], ["ingested", "p0", "prefill", 2]);
+  const rotated = find(summary.sources, join(dir, "in/d1/decode-tp1.log.1.zst"));
+  assert.deepEqual([rotated.status, rotated.host, rotated.events], ["ingested", "d1", 2]);
+  assert.match(find(summary.sources, join(dir, "in/old.tar.xz")).reason!, /^xz-compressed: not unpacked .*`xz -d`/);
+  assert.match(find(summary.sources, join(dir, "in/older.dat")).reason!, /^bzip2-compressed: .*`bunzip2`/);
+});

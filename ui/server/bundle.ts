@@ -11,7 +11,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
-import { archiveKindOf, archiveStem, entryPath, keepEntryTime, readArchive, type ArchiveKind } from "../../ingest/inputs/archive.js";
+import { archiveStem } from "../../domain/archiveNames.js";
+import { archiveKindOf, entryPath, keepEntryTime, readArchive, type ArchiveKind } from "../../ingest/inputs/archive.js";
 import { MAX_ARCHIVE_NESTING } from "../../ingest/inputs/inputs.js";
 import { HttpError, formatBytes } from "./errors.js";
 import { safeRelativePath, type UploadLimits } from "./upload.js";

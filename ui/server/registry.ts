@@ -13,6 +13,7 @@ import { fileSchemaVersion, openIncident, type IncidentDb } from "../../store/db
 import { SCHEMA_VERSION } from "../../store/schema.js";
 import type { TimelineIndex } from "../../analyzer/timeline/timelineIndex.js";
 import { IncidentRecord } from "./incidentRecord.js";
+import { archiveStem } from "../../domain/archiveNames.js";
 import { timelineIndexOf } from "../../analyzer/timeline/timelineStore.js";
 
 export const INCIDENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -93,7 +94,7 @@ export class Registry {
     renameSync(inputDir, this.inputDirOf(id));
     const record: IncidentRecord = {
       id,
-      name: name.replace(/\.(tar\.gz|tgz|tar|zip)$/i, ""),
+      name: archiveStem(name),
       createdAt: new Date().toISOString(),
       status: "receiving",
       inputBytes: received.bytes,
@@ -233,9 +234,9 @@ export class Registry {
 }
 
 export function slug(name: string): string {
-  const s = name
+  const s = archiveStem(name)
     .toLowerCase()
-    .replace(/\.(tar\.gz|tgz|tar|zip|gz|log|jsonl)$/, "")
+    .replace(/\.(log|jsonl)$/, "")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 48);

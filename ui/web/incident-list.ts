@@ -1,9 +1,10 @@
 // The incident list and the upload form: files, a folder (picked or dropped,
-// its files' paths kept), or archives (.tar.gz, .tgz, .tar, .zip). Each
+// its files' paths kept), or archives (.tar.gz, .tgz, .tar.zst, .tar, .zip). Each
 // incident can be analyzed again or deleted. While any incident is still
 // being ingested or analyzed the list refreshes itself.
 
 import { api, upload } from "./api.js";
+import { archiveStem } from "../../domain/archiveNames.js";
 import { h, clear } from "./dom.js";
 import { droppedFiles, type NamedFile } from "./dropped.js";
 import { formatBytes, formatCount, formatDuration } from "./format.js";
@@ -21,7 +22,7 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
   const drop = h(
     "div",
     { class: "dropzone" },
-    h("p", {}, "Drop an incident bundle here — every rank's logs, probe JSONL and checksum dumps: a folder, files, or archives (.tar.gz, .tgz, .tar, .zip; archives of archives too)."),
+    h("p", {}, "Drop an incident bundle here — every rank's logs, probe JSONL and checksum dumps: a folder, files, or archives (.tar.gz, .tgz, .tar.zst, .tar, .zip; archives of archives too)."),
     h(
       "div",
       { class: "upload-buttons" },
@@ -207,8 +208,7 @@ function incidentName(names: string[]): string {
   const top = first.split("/")[0]!;
   const name = names.length === 1 || names.every((n) => n.startsWith(`${top}/`)) ? top : first;
   return (
-    name
-      .replace(/\.(tar\.gz|tgz|tar|zip)$/i, "")
+    archiveStem(name)
       .replace(/[\u0000-\u001f<>]/g, "")
       .slice(0, 120) || "upload"
   );
