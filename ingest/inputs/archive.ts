@@ -53,7 +53,8 @@ export function otherPacking(head: Buffer): string | undefined {
   return packing && `${packing.name}-compressed: not unpacked (gzip, zstd, tar and zip are); unpack it with \`${packing.unpack}\` and give its files`;
 }
 
-function readHead(path: string, bytes: number): Buffer {
+/** The first `bytes` bytes of a file (fewer when it is shorter). */
+export function readHead(path: string, bytes: number): Buffer {
   const fd = openSync(path, "r");
   try {
     const head = Buffer.alloc(bytes);

@@ -18,8 +18,9 @@ import { basename, join, posix, resolve, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { DecompressStream } from "zstd-napi";
+import { transcodeUtf16, utf16Of } from "./utf16.js";
 import { archiveStem } from "../../domain/archiveNames.js";
-import { archiveKindOf, entryPath, keepEntryTime, readArchive, refusedEntry, sniffFile, type ArchiveKind } from "./archive.js";
+import { archiveKindOf, entryPath, keepEntryTime, readArchive, readHead, refusedEntry, sniffFile, type ArchiveKind } from "./archive.js";
 import { InputError } from "./pathIdentity.js";
 
 export interface InputFile {
@@ -110,7 +111,18 @@ export class InputExpander {
     const container = archive ? null : sniffFile(file);
     if (archive) await this.addArchive(file, archive, displayPath, identityPath, depth, bundle);
     else if (container === "gzip" || container === "zstd") await this.addCompressed(file, container, displayPath, identityPath, named, depth, bundle);
-    else this.files.push({ displayPath, plainPath: file, identityPath, named, bundle });
+    else this.files.push({ displayPath, plainPath: this.asUtf8(file, displayPath), identityPath, named, bundle });
+  }
+
+  /** The file itself, or where its UTF-16 text was written as UTF-8 (ingest/inputs/utf16.ts). */
+  private asUtf8(file: string, displayPath: string): string {
+    const encoding = utf16Of(readHead(file, 512));
+    if (encoding === null) return file;
+    const out = this.tempPath(displayPath);
+    transcodeUtf16(file, encoding, out);
+    const { mtime } = statSync(file);
+    utimesSync(out, mtime, mtime);
+    return out;
   }
 
   /**

@@ -205,3 +205,21 @@ test("zstd: a .tar.zst bundle and a rotated .log.zst are read like their gzip fo
   assert.match(find(summary.sources, join(dir, "in/old.tar.xz")).reason!, /^xz-compressed: not unpacked .*`xz -d`/);
   assert.match(find(summary.sources, join(dir, "in/older.dat")).reason!, /^bzip2-compressed: .*`bunzip2`/);
 });
+
+test("a log saved as UTF-16 with its byte order mark (PowerShell's `>`) is read as its text; bytes that only start like one are not", async () => {
+  const dir = tempDir("utf16");
+  const text = decodeLog(3).replace(/\n/g, "\r\n");
+  const be = Buffer.from(`\ufeff${prefillLog(2)}`, "utf16le").swap16();
+  writeTree(dir, {
+    "in/d0/decode-tp0.log": Buffer.from(`\ufeff${text}`, "utf16le"),
+    "in/p0/prefill-tp0.log": be,
+    "in/d1/weights.bin": Buffer.concat([Buffer.from([0xff, 0xfe, 0x01, 0x00, 0x07, 0x00]), Buffer.alloc(64, 3)]),
+  });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "in")] });
+  const le = find(summary.sources, join(dir, "in/d0/decode-tp0.log"));
+  assert.deepEqual([le.status, le.events, le.unparsed, le.errorCount], ["ingested", 3, 0, 0]);
+  const big = find(summary.sources, join(dir, "in/p0/prefill-tp0.log"));
+  assert.deepEqual([big.status, big.events, big.unparsed, big.errorCount], ["ingested", 2, 0, 0]);
+  assert.equal(find(summary.sources, join(dir, "in/d1/weights.bin")).status, "refused");
+  withDb(join(dir, "i.db"), (h) => assert.equal(eventRows(h).filter((r) => r.kind === "batch.decode").length, 3));
+});
