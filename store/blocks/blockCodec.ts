@@ -10,7 +10,7 @@
 // the attrs objects it asks for.
 
 import { ReusedDecompression } from "../codec.js";
-import { AttrsReader, type AttrsTables } from "./attrsCodec.js";
+import { AttrsReader, type AttrsTables, type EncodedAttrs } from "./attrsCodec.js";
 import { AttrsBlockBuilder } from "./attrsEncode.js";
 import { Interner } from "./interner.js";
 import { PackedColumn, packColumn, type PackedLayout } from "./packedColumn.js";
@@ -54,15 +54,40 @@ export class BlockRows {
     this.ids[column][at] = value === null ? NaN : this.dicts[column].id(value);
   }
 
-  /** Empties the rows for the next block. */
-  reset(): void {
+  /** The rows gathered, in arrays of their own (so that they can move to another thread); the rows start afresh for the next block. */
+  take(): BlockContent {
+    const n = this.count;
+    const num = {} as BlockContent["num"];
+    for (const name of NUMERIC_COLUMNS) num[name] = this.num[name].slice(0, n);
+    const ids = {} as BlockContent["ids"];
+    const dicts = {} as BlockContent["dicts"];
+    for (const name of DICT_COLUMNS) {
+      ids[name] = this.ids[name].slice(0, n);
+      dicts[name] = this.dicts[name].list;
+      this.dicts[name].reset();
+    }
     this.count = 0;
-    for (const name of DICT_COLUMNS) this.dicts[name].reset();
+    return { count: n, num, ids, dicts, attrs: this.attrs.take(n) };
   }
 }
 
-/** Turns a block's rows into one uncompressed buffer (and takes its attrs: the rows' attrs start afresh). */
-export function encodeBlock(rows: BlockRows): Buffer {
+/** One block's events as BlockRows gathered them: its columns (NaN for NULL; dictionary columns as ids), dictionaries and attrs. */
+export interface BlockContent {
+  count: number;
+  num: Record<NumericColumn, Float64Array>;
+  ids: Record<DictColumn, Float64Array>;
+  dicts: Record<DictColumn, string[]>;
+  attrs: EncodedAttrs;
+}
+
+/** The buffers of a block's content, to transfer it to another thread rather than copy it. */
+export function contentBuffers(c: BlockContent): ArrayBuffer[] {
+  const arrays = [...Object.values(c.num), ...Object.values(c.ids), c.attrs.shapeIds, c.attrs.tags, c.attrs.values];
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}
+
+/** Turns a block's content into one uncompressed buffer. */
+export function encodeBlock(rows: BlockContent): Buffer {
   const n = rows.count;
   const parts: Uint8Array[] = [];
   let offset = 0;
@@ -81,10 +106,10 @@ export function encodeBlock(rows: BlockRows): Buffer {
   for (const name of NUMERIC_COLUMNS) columns[name] = packColumn(rows.num[name], n, place);
   const dicts = {} as BlockHeader["dicts"];
   for (const name of DICT_COLUMNS) {
-    dicts[name] = rows.dicts[name].list;
+    dicts[name] = rows.dicts[name];
     columns[name] = packColumn(rows.ids[name], n, place);
   }
-  const attrs = rows.attrs.take(n);
+  const attrs = rows.attrs;
   const header: BlockHeader = {
     count: n,
     columns,
