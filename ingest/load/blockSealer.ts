@@ -1,15 +1,16 @@
 // Sealing a large ingest's event blocks (store/blocks/sealedBlock.ts: encoded,
 // compressed, keys gathered) on a worker thread (ingest/load/blockWorker.ts)
 // while this thread merges the runs and fills the next blocks: this thread
-// only hands each block's columns over (transferred, not copied; the strings
-// of its dictionaries are few) and writes the sealed blocks that come back.
+// only hands each block's columns over (one buffer, transferred, and back
+// with the sealed block to be filled again; the strings of its dictionaries
+// and attrs are cloned) and writes the sealed blocks that come back.
 // The merge and the writes stay synchronous, inside the one transaction:
 // replies are taken with receiveMessageOnPort, and this thread sleeps on a
 // shared counter (Atomics.wait) only while BLOCKS_IN_FLIGHT blocks wait to be
 // sealed, which bounds the memory they hold.
 
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { contentBuffers, type BlockContent } from "../../store/blocks/blockCodec.js";
+import { contentBuffers, type BlockColumns, type BlockContent } from "../../store/blocks/blockCodec.js";
 import type { BlockSealer, BlockSealerFactory, SealedBlock } from "../../store/blocks/sealedBlock.js";
 import { bundledEntry } from "../../store/packageFiles.js";
 import type { BlockToSeal, BlockWorkerData, SealReply } from "./blockWorker.js";
@@ -38,7 +39,7 @@ class WorkerSealer implements BlockSealer {
   private readonly replies: Int32Array;
   private inFlight = 0;
 
-  constructor(private readonly write: (sealed: SealedBlock) => void) {
+  constructor(private readonly write: (sealed: SealedBlock, spent: BlockColumns) => void) {
     const { port1, port2 } = new MessageChannel();
     const answered = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     this.replies = new Int32Array(answered);
@@ -81,6 +82,6 @@ class WorkerSealer implements BlockSealer {
     this.inFlight--;
     if ("error" in reply) throw new Error(`sealing an event block failed: ${reply.error}`);
     const { data } = reply.sealed;
-    this.write({ ...reply.sealed, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+    this.write({ ...reply.sealed, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) }, reply.spent);
   }
 }

@@ -6,8 +6,8 @@
 // (ingest/load/workerSettle.ts).
 
 import { workerData, type MessagePort } from "node:worker_threads";
-import type { BlockContent } from "../../store/blocks/blockCodec.js";
-import { sealBlock } from "../../store/blocks/sealedBlock.js";
+import { columnsBuffer, type BlockColumns, type BlockContent } from "../../store/blocks/blockCodec.js";
+import { sealBlock, type SealedBlock } from "../../store/blocks/sealedBlock.js";
 import { settleThenExit } from "./workerSettle.js";
 
 export interface BlockWorkerData {
@@ -21,7 +21,8 @@ export interface BlockToSeal {
   content: BlockContent;
 }
 
-export type SealReply = { sealed: ReturnType<typeof sealBlock> } | { error: string };
+/** The sealed block, and the columns its content came in, sent back to be filled again. */
+export type SealReply = { sealed: SealedBlock; spent: BlockColumns } | { error: string };
 
 const { port, answered } = workerData as BlockWorkerData;
 const replies = new Int32Array(answered);
@@ -31,7 +32,8 @@ port.on("message", ({ block, content }: BlockToSeal) => {
     const sealed = sealBlock(block, content);
     // A small result may lie in Node's shared Buffer pool, which is not to be transferred: it travels in a buffer of its own.
     const data = sealed.data.byteLength === sealed.data.buffer.byteLength ? sealed.data : new Uint8Array(sealed.data);
-    port.postMessage({ sealed: { ...sealed, data } } satisfies SealReply, [data.buffer as ArrayBuffer]);
+    const spent = { num: content.num, ids: content.ids };
+    port.postMessage({ sealed: { ...sealed, data }, spent } satisfies SealReply, [data.buffer as ArrayBuffer, columnsBuffer(spent)]);
   } catch (e) {
     port.postMessage({ error: e instanceof Error ? e.message : String(e) } satisfies SealReply);
   }

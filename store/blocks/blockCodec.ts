@@ -29,20 +29,44 @@ interface BlockHeader {
   attrs: AttrsTables & { shape: PackedLayout; tags: { offset: number; length: number }; values: PackedLayout & { length: number } };
 }
 
+/** A block's columns (NaN for NULL; dictionary columns as ids into the block's dictionaries), all in one buffer. */
+export interface BlockColumns {
+  num: Record<NumericColumn, Float64Array>;
+  ids: Record<DictColumn, Float64Array>;
+}
+
+function newColumns(capacity: number): BlockColumns {
+  const buffer = new ArrayBuffer((NUMERIC_COLUMNS.length + DICT_COLUMNS.length) * capacity * Float64Array.BYTES_PER_ELEMENT);
+  let at = 0;
+  const column = (): Float64Array => new Float64Array(buffer, at++ * capacity * Float64Array.BYTES_PER_ELEMENT, capacity);
+  const num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, column()])) as BlockColumns["num"];
+  const ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, column()])) as BlockColumns["ids"];
+  return { num, ids };
+}
+
 /** The events of one block as they are gathered: a column array each (NaN for NULL). */
 export class BlockRows {
   count = 0;
-  readonly num: Record<NumericColumn, Float64Array>;
-  /** Dictionary columns as ids into `dicts` (NaN: NULL). */
-  readonly ids: Record<DictColumn, Float64Array>;
+  private columns: BlockColumns;
+  /** Columns of sealed blocks, given back for the next blocks (reuse). */
+  private readonly spare: BlockColumns[] = [];
   readonly dicts: Record<DictColumn, Interner>;
   readonly attrs: AttrsBlockBuilder;
 
   constructor(readonly capacity: number) {
-    this.num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as BlockRows["num"];
-    this.ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as BlockRows["ids"];
+    this.columns = newColumns(capacity);
     this.dicts = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Interner()])) as BlockRows["dicts"];
     this.attrs = new AttrsBlockBuilder(capacity);
+  }
+
+  /** The numeric columns being filled: other arrays after each take(). */
+  get num(): BlockColumns["num"] {
+    return this.columns.num;
+  }
+
+  /** Dictionary columns as ids into `dicts` (NaN: NULL): other arrays after each take(). */
+  get ids(): BlockColumns["ids"] {
+    return this.columns.ids;
   }
 
   get full(): boolean {
@@ -54,36 +78,45 @@ export class BlockRows {
     this.ids[column][at] = value === null ? NaN : this.dicts[column].id(value);
   }
 
-  /** The rows gathered, in arrays of their own (so that they can move to another thread); the rows start afresh for the next block. */
+  /**
+   * The rows gathered, with the columns they fill (so that they can move to
+   * another thread); the rows start afresh for the next block in spare
+   * columns, or new ones.
+   */
   take(): BlockContent {
     const n = this.count;
-    const num = {} as BlockContent["num"];
-    for (const name of NUMERIC_COLUMNS) num[name] = this.num[name].slice(0, n);
-    const ids = {} as BlockContent["ids"];
     const dicts = {} as BlockContent["dicts"];
     for (const name of DICT_COLUMNS) {
-      ids[name] = this.ids[name].slice(0, n);
       dicts[name] = this.dicts[name].list;
       this.dicts[name].reset();
     }
+    const { num, ids } = this.columns;
+    this.columns = this.spare.pop() ?? newColumns(this.capacity);
     this.count = 0;
     return { count: n, num, ids, dicts, attrs: this.attrs.take(n) };
   }
+
+  /** Takes back the columns of a sealed block's content for a later block. */
+  reuse(spent: BlockColumns): void {
+    this.spare.push({ num: spent.num, ids: spent.ids });
+  }
 }
 
-/** One block's events as BlockRows gathered them: its columns (NaN for NULL; dictionary columns as ids), dictionaries and attrs. */
-export interface BlockContent {
+/** One block's events as BlockRows gathered them: its columns (the first `count` values of each), dictionaries and attrs. */
+export interface BlockContent extends BlockColumns {
   count: number;
-  num: Record<NumericColumn, Float64Array>;
-  ids: Record<DictColumn, Float64Array>;
   dicts: Record<DictColumn, string[]>;
   attrs: EncodedAttrs;
 }
 
 /** The buffers of a block's content, to transfer it to another thread rather than copy it. */
 export function contentBuffers(c: BlockContent): ArrayBuffer[] {
-  const arrays = [...Object.values(c.num), ...Object.values(c.ids), c.attrs.shapeIds, c.attrs.tags, c.attrs.values];
-  return arrays.map((a) => a.buffer as ArrayBuffer);
+  return [columnsBuffer(c), c.attrs.shapeIds.buffer as ArrayBuffer, c.attrs.tags.buffer as ArrayBuffer, c.attrs.values.buffer as ArrayBuffer];
+}
+
+/** The one buffer of a block's columns. */
+export function columnsBuffer(c: BlockColumns): ArrayBuffer {
+  return c.num.seq.buffer as ArrayBuffer;
 }
 
 /** Turns a block's content into one uncompressed buffer. */

@@ -32,23 +32,25 @@ export class BlockWriter {
   private readonly remaps = new WeakMap<RowBatch, BatchRemap>();
   private lastRemap: BatchRemap | null = null;
   /** The block's columns by position in a batch row (NUMBER_COLUMNS, then STRING_COLUMNS order), and the dictionaries. */
-  private readonly rowNumbers: Float64Array[];
-  private readonly idColumns: Float64Array[];
+  private rowNumbers: Float64Array[] = [];
+  private idColumns: Float64Array[] = [];
   private readonly dicts: Interner[];
   private readonly sealer: BlockSealer;
 
   constructor(db: IncidentDb, tables: BlockTables, start: BlockWriterStart, sealer: BlockSealerFactory = sealInThread) {
     this.nextSeq = start.nextSeq;
     this.nextBlock = start.nextBlock;
-    this.rowNumbers = ROW_NUMBERS.map((c) => this.rows.num[c]);
-    this.idColumns = DICT_COLUMNS.map((c) => this.rows.ids[c]);
+    this.findColumns();
     this.dicts = DICT_COLUMNS.map((c) => this.rows.dicts[c]);
     this.insertBlock = db.prepare(
       `INSERT INTO ${tables.blocks} (block, first_seq, last_seq, count, min_ts_us, max_ts_us, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertData = db.prepare(`INSERT INTO ${tables.data} (block, data) VALUES (?, ?)`);
     this.insertKey = db.prepare(`INSERT INTO ${tables.keys} (dim, key, block) VALUES (?, ?, ?)`);
-    this.sealer = sealer((sealed) => this.write(sealed));
+    this.sealer = sealer((sealed, spent) => {
+      this.write(sealed);
+      this.rows.reuse(spent);
+    });
   }
 
   /** The seq the next event will take. */
@@ -103,6 +105,13 @@ export class BlockWriter {
   flush(): void {
     if (this.rows.count === 0) return;
     this.sealer.seal(this.nextBlock++, this.rows.take());
+    this.findColumns();
+  }
+
+  /** The columns the rows fill now (each block fills other arrays). */
+  private findColumns(): void {
+    this.rowNumbers = ROW_NUMBERS.map((c) => this.rows.num[c]);
+    this.idColumns = DICT_COLUMNS.map((c) => this.rows.ids[c]);
   }
 
   /** Writes the rows added and not yet written, the last short block included, and waits until every block is written. */

@@ -7,7 +7,7 @@
 // transaction's thread (blockWriter.ts).
 
 import { compress } from "../codec.js";
-import { encodeBlock, type BlockContent } from "./blockCodec.js";
+import { encodeBlock, type BlockColumns, type BlockContent } from "./blockCodec.js";
 import { KeyDim, rankKey } from "./blockTables.js";
 
 export interface SealedBlock {
@@ -40,7 +40,8 @@ export function sealBlock(block: number, content: BlockContent): SealedBlock {
 /**
  * Where the blocks a writer fills go to be sealed: `seal` takes each block's
  * content in block order, and the sealer hands each sealed block to the
- * writer's `write` in the same order, at once or on a later call.
+ * writer's `write` in the same order, at once or on a later call, with the
+ * columns it came in (for the writer to fill again).
  */
 export interface BlockSealer {
   seal(block: number, content: BlockContent): void;
@@ -51,11 +52,11 @@ export interface BlockSealer {
 }
 
 /** Makes the sealer of a writer, given how it writes a sealed block. */
-export type BlockSealerFactory = (write: (sealed: SealedBlock) => void) => BlockSealer;
+export type BlockSealerFactory = (write: (sealed: SealedBlock, spent: BlockColumns) => void) => BlockSealer;
 
 /** Seals each block on this thread as it is given. */
 export const sealInThread: BlockSealerFactory = (write) => ({
-  seal: (block, content) => write(sealBlock(block, content)),
+  seal: (block, content) => write(sealBlock(block, content), content),
   finish: () => undefined,
   close: () => undefined,
 });
