@@ -1,10 +1,9 @@
 // A block made ready to be written: its content encoded and compressed, with
 // its side-table rows (seq and time range, keys). Sealing is most of the
 // cost of writing a block (bench/RESULTS.md "bench:ingest"), and it needs no
-// database: a large
-// ingest seals on a worker thread (ingest/load/blockSealer.ts) while the
-// main thread merges, and only the writing of sealed blocks stays in the
-// transaction's thread (blockWriter.ts).
+// database: a large ingest seals on a worker thread (ingest/load/blockSealer.ts)
+// while the main thread merges, and only the writing of sealed blocks stays
+// on the transaction's thread (blockWriter.ts).
 
 import { compress } from "../codec.js";
 import { encodeBlock, type BlockColumns, type BlockContent } from "./blockCodec.js";
