@@ -101,14 +101,13 @@ class ThreadCpu {
     }
   }
 
-  /** Threads that used at least `min` CPU seconds since `before`; those not in `beforeStore` started in the store phase (the block sealer's worker). */
-  busy(before: Map<number, { cpu: number }>, beforeStore: ReadonlySet<number>, min = 0.2): string[] {
-    const nameOf = (tid: number, name: string): string => (tid === process.pid ? "main (store)" : beforeStore.has(tid) ? name : `${name} (from the store phase)`);
+  /** Threads that used at least `min` CPU seconds since `before`. */
+  busy(before: Map<number, { cpu: number }>, min = 0.2): string[] {
     return [...this.seconds.entries()]
       .map(([tid, t]) => ({ tid, name: t.name, cpu: t.cpu - (before.get(tid)?.cpu ?? 0) }))
       .filter((t) => t.cpu >= min)
       .sort((a, b) => b.cpu - a.cpu)
-      .map((t) => `${nameOf(t.tid, t.name)} ${t.cpu.toFixed(2)} s`);
+      .map((t) => `${t.tid === process.pid ? "main (store)" : t.name} ${t.cpu.toFixed(2)} s`);
   }
 }
 
@@ -156,7 +155,7 @@ async function measureIngest(label: string, dir: string, db: string): Promise<In
   threads.sample();
   const threadsBefore = new Map(threads.seconds);
   let phase = "";
-  let beforeStore = new Set<number>();
+  /** The main thread's CPU seconds when the store phase began: the merge and the block writing are that thread's. */
   let mainAtStore: number | undefined;
   let peakRss = process.memoryUsage.rss();
   const peakByPhase: Record<string, number> = {};
@@ -181,10 +180,7 @@ async function measureIngest(label: string, dir: string, db: string): Promise<In
       onProgress: (p) => {
         sample();
         if (p.phase !== phase) {
-          if (p.phase === "store") {
-            beforeStore = new Set(threads.seconds.keys());
-            mainAtStore = mainThreadCpuSeconds();
-          }
+          if (p.phase === "store") mainAtStore = mainThreadCpuSeconds();
           const now = performance.now();
           if (phase) phases[phase] = (now - phaseStart) / 1000;
           phase = p.phase;
@@ -208,7 +204,7 @@ async function measureIngest(label: string, dir: string, db: string): Promise<In
     const storeCpu = mainAtStore !== undefined && main1 !== undefined ? ` (${(main1 - mainAtStore).toFixed(2)} s of it in the store phase)` : "";
     console.log(`CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s all threads; main (store) thread ${mainCpu?.toFixed(1) ?? "?"} s${storeCpu}`);
     if (mainCpu) console.log(`${Math.round(lines / mainCpu).toLocaleString("en-US")} lines per CPU-second of the store thread (the bound when both cores are free)`);
-    console.log(`busy threads (CPU): ${threads.busy(threadsBefore, beforeStore).join(", ")}`);
+    console.log(`busy threads (CPU): ${threads.busy(threadsBefore).join(", ")}`);
     const lnav = lnavSeconds(filesOf(dir), mkdtempSync(join(dirname(db), "lnav-home-")));
     if (lnav === null) console.log("lnav: not installed (or it failed); no comparison");
     else {

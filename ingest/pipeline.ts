@@ -16,8 +16,7 @@
 //      c. merge   the runs merged into the global order on this thread,
 //                 each row given its source's id, identity and clock offset
 //                 (ingest/load/runs.ts), and written by store/writer.ts as
-//                 compressed column blocks (store/blocks/), sealed on a
-//                 worker thread for a large ingest (ingest/load/blockSealer.ts).
+//                 compressed column blocks (store/blocks/).
 // The store stage is one transaction: killed at any point, it leaves the
 // incident as it was.
 
@@ -35,7 +34,6 @@ import { sniffSource, type Sniff } from "./inputs/sniff.js";
 import type { LoadedStats } from "./load/loadStream.js";
 import { StoredEventsMerger } from "./load/rebuild.js";
 import { mergeRuns, type Run } from "./load/runs.js";
-import { BLOCK_WORKER_ROWS, sealOnWorker } from "./load/blockSealer.js";
 import { RunStore } from "./load/runStore.js";
 import { OWN_DOMAIN } from "./load/sourceFacts.js";
 import { parseCandidates, type Candidate } from "./sources/candidates.js";
@@ -83,8 +81,6 @@ export interface IngestOptions {
   loadSplit?: SplitOptions;
   /** Bytes of parsed rows kept in memory until the merge; past them the rows wait in a temporary file (default ingest/load/runStore.ts RUN_MEMORY_BYTES). */
   runMemoryBytes?: number;
-  /** From how many rows to write the event blocks are sealed on a worker thread (default ingest/load/blockSealer.ts BLOCK_WORKER_ROWS). */
-  blockWorkerRows?: number;
 }
 
 /** Where an ingest stands: the load (the parse of every source) counts bytes, the store rows written. */
@@ -242,8 +238,7 @@ async function store(opts: IngestOptions, candidates: Candidate[], notRead: Orde
       return { db: opts.db, eventsAdded: 0, eventsTotal: writer.eventCount(), clockOffsetsUs: writer.clockOffsets(), sources };
     }
     assertSameIncident(sameIncident, settings, spanOf(fresh), opts.append === true);
-    const onStored = (done: number, total: number): void => opts.onProgress?.({ phase: "store", done, total, lines: 0 });
-    const { alignment, stats } = storeFresh(writer, fresh, runs, opts.blockWorkerRows ?? BLOCK_WORKER_ROWS, onStored);
+    const { alignment, stats } = storeFresh(writer, fresh, runs, (done, total) => opts.onProgress?.({ phase: "store", done, total, lines: 0 }));
     const pageDumps = storePageDumps(writer.db, dumps, (index) => stats[fresh.findIndex((c) => c.file.displayPath === index.displayPath)]?.sourceId);
     stats.forEach((s, i) => finishSource(writer, summaries.get(fresh[i]!)!, withErrors(s, pageDumps.issues.get(s.sourceId))));
     recordPageByteSources(writer, pageDumps.files, fresh, others);
@@ -275,13 +270,7 @@ function storedAgain(db: string, writer: IncidentWriter, again: readonly { c: Ca
  * events, re-timed, when the incident has some). Returns the offsets and
  * each source's statistics.
  */
-function storeFresh(
-  writer: IncidentWriter,
-  fresh: readonly Candidate[],
-  store: RunStore,
-  blockWorkerRows: number,
-  onProgress: (rows: number, total: number) => void,
-): { alignment: ClockAlignment; stats: LoadedStats[] } {
+function storeFresh(writer: IncidentWriter, fresh: readonly Candidate[], store: RunStore, onProgress: (rows: number, total: number) => void): { alignment: ClockAlignment; stats: LoadedStats[] } {
   addAnchors(writer.db, fresh.flatMap((c) => c.parsed!.facts.anchors.map((a) => (a.domain === OWN_DOMAIN ? { ...a, domain: c.identity!.domain } : a))));
   const stored = writer.storedSources();
   // A file with no time (a note, a README, a capture of undated lines) is no clock domain: there is no clock of its to align;
@@ -293,10 +282,8 @@ function storeFresh(
   ];
   const alignment = alignClocks(domains, anchorBounds(writer.db));
   const runs = fresh.map((c) => runOf(c, writer));
-  const total = fresh.reduce((n, c) => n + c.parsed!.stats.events, 0);
-  // The stored events are written again with the new ones.
-  if (total + writer.eventCount() >= blockWorkerRows) writer.sealBlocksWith(sealOnWorker);
   const merger = writer.hasEvents() ? setAside(writer, stored, alignment.offsetsUs) : undefined;
+  const total = fresh.reduce((n, c) => n + c.parsed!.stats.events, 0);
   const spans = mergeRuns(runs, store, alignment.offsetsUs, merger ?? writer, (rows) => onProgress(rows, total));
   if (merger) {
     merger.finish();

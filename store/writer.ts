@@ -15,7 +15,6 @@ import type { Role } from "../domain/vocabulary.js";
 import type { RowBatch } from "./rows.js";
 import { TS_INFERRED, TS_TIMELESS, type RowSink } from "./rows.js";
 import { BlockWriter } from "./blocks/blockWriter.js";
-import { sealInThread, type BlockSealerFactory } from "./blocks/sealedBlock.js";
 import { createBlockTables, dropBlockTables, KeyDim, LIVE_TABLES, renameBlockTables, SET_ASIDE_TABLES } from "./blocks/blockTables.js";
 import { EventBlocks } from "./blocks/eventBlocks.js";
 import { scanEvents } from "./blocks/scan.js";
@@ -107,7 +106,6 @@ const LOAD_CACHE_KIB = -2048;
 export class IncidentWriter implements RowSink {
   /** Created when the transaction has begun: it continues after the stored events. */
   private blocks: BlockWriter | null = null;
-  private sealer: BlockSealerFactory = sealInThread;
   private readonly texts: TextBlockWriter;
   private readonly leftWal: boolean;
   private open = true;
@@ -167,7 +165,6 @@ export class IncidentWriter implements RowSink {
   close(): void {
     if (!this.open) return;
     this.open = false;
-    this.blocks?.close();
     this.rollback();
     if (this.leftWal) {
       try {
@@ -204,18 +201,12 @@ export class IncidentWriter implements RowSink {
     return new EventBlocks(this.db, LIVE_TABLES);
   }
 
-  /** Where the blocks of the rows added from now on are sealed (store/blocks/sealedBlock.ts; by default on this thread). */
-  sealBlocksWith(sealer: BlockSealerFactory): void {
-    if (this.blocks) throw new Error("the sealer of the event blocks is chosen before the first row");
-    this.sealer = sealer;
-  }
-
   /** The block writer, continuing after the stored events. */
   private blockWriter(): BlockWriter {
     if (!this.blocks) {
       const list = this.storedBlocks().list;
       const last = list.at(-1);
-      this.blocks = new BlockWriter(this.db, LIVE_TABLES, { nextSeq: (last?.lastSeq ?? 0) + 1, nextBlock: last === undefined ? 0 : Math.max(...list.map((b) => b.block)) + 1 }, this.sealer);
+      this.blocks = new BlockWriter(this.db, LIVE_TABLES, { nextSeq: (last?.lastSeq ?? 0) + 1, nextBlock: last === undefined ? 0 : Math.max(...list.map((b) => b.block)) + 1 });
     }
     return this.blocks;
   }
@@ -295,9 +286,9 @@ export class IncidentWriter implements RowSink {
     for (const b of blocks) this.texts.write(b);
   }
 
-  /** Writes the rows added and not yet written (the last, short block); returns once every block is in the database. */
+  /** Writes the rows added and not yet written (the last, short block). */
   flushRows(): void {
-    this.blocks?.finish();
+    this.blocks?.flush();
   }
 
   /**
@@ -310,7 +301,6 @@ export class IncidentWriter implements RowSink {
     this.db.exec(renameBlockTables(LIVE_TABLES, SET_ASIDE_TABLES));
     this.db.exec(createBlockTables(LIVE_TABLES));
     this.db.exec("DELETE FROM findings; DELETE FROM suspects; DELETE FROM snapshots;");
-    this.blocks?.close();
     this.blocks = null;
     this.previous = new EventBlocks(this.db, SET_ASIDE_TABLES);
   }

@@ -10,7 +10,7 @@
 // the attrs objects it asks for.
 
 import { ReusedDecompression } from "../codec.js";
-import { AttrsReader, type AttrsTables, type EncodedAttrs } from "./attrsCodec.js";
+import { AttrsReader, type AttrsTables } from "./attrsCodec.js";
 import { AttrsBlockBuilder } from "./attrsEncode.js";
 import { Interner } from "./interner.js";
 import { PackedColumn, packColumn, type PackedLayout } from "./packedColumn.js";
@@ -29,44 +29,20 @@ interface BlockHeader {
   attrs: AttrsTables & { shape: PackedLayout; tags: { offset: number; length: number }; values: PackedLayout & { length: number } };
 }
 
-/** A block's columns (NaN for NULL; dictionary columns as ids into the block's dictionaries), all in one buffer. */
-export interface BlockColumns {
-  num: Record<NumericColumn, Float64Array>;
-  ids: Record<DictColumn, Float64Array>;
-}
-
-function newColumns(capacity: number): BlockColumns {
-  const buffer = new ArrayBuffer((NUMERIC_COLUMNS.length + DICT_COLUMNS.length) * capacity * Float64Array.BYTES_PER_ELEMENT);
-  let at = 0;
-  const column = (): Float64Array => new Float64Array(buffer, at++ * capacity * Float64Array.BYTES_PER_ELEMENT, capacity);
-  const num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, column()])) as BlockColumns["num"];
-  const ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, column()])) as BlockColumns["ids"];
-  return { num, ids };
-}
-
 /** The events of one block as they are gathered: a column array each (NaN for NULL). */
 export class BlockRows {
   count = 0;
-  private columns: BlockColumns;
-  /** Columns of sealed blocks, given back for the next blocks (reuse). */
-  private readonly spare: BlockColumns[] = [];
+  readonly num: Record<NumericColumn, Float64Array>;
+  /** Dictionary columns as ids into `dicts` (NaN: NULL). */
+  readonly ids: Record<DictColumn, Float64Array>;
   readonly dicts: Record<DictColumn, Interner>;
   readonly attrs: AttrsBlockBuilder;
 
   constructor(readonly capacity: number) {
-    this.columns = newColumns(capacity);
+    this.num = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as BlockRows["num"];
+    this.ids = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as BlockRows["ids"];
     this.dicts = Object.fromEntries(DICT_COLUMNS.map((c) => [c, new Interner()])) as BlockRows["dicts"];
     this.attrs = new AttrsBlockBuilder(capacity);
-  }
-
-  /** The numeric columns being filled: other arrays after each take(). */
-  get num(): BlockColumns["num"] {
-    return this.columns.num;
-  }
-
-  /** Dictionary columns as ids into `dicts` (NaN: NULL): other arrays after each take(). */
-  get ids(): BlockColumns["ids"] {
-    return this.columns.ids;
   }
 
   get full(): boolean {
@@ -78,49 +54,15 @@ export class BlockRows {
     this.ids[column][at] = value === null ? NaN : this.dicts[column].id(value);
   }
 
-  /**
-   * The rows gathered, with the columns they fill (so that they can move to
-   * another thread); the rows start afresh for the next block in spare
-   * columns, or new ones.
-   */
-  take(): BlockContent {
-    const n = this.count;
-    const dicts = {} as BlockContent["dicts"];
-    for (const name of DICT_COLUMNS) {
-      dicts[name] = this.dicts[name].list;
-      this.dicts[name].reset();
-    }
-    const { num, ids } = this.columns;
-    this.columns = this.spare.pop() ?? newColumns(this.capacity);
+  /** Empties the rows for the next block. */
+  reset(): void {
     this.count = 0;
-    return { count: n, num, ids, dicts, attrs: this.attrs.take(n) };
-  }
-
-  /** Takes back the columns of a sealed block's content for a later block. */
-  reuse(spent: BlockColumns): void {
-    this.spare.push({ num: spent.num, ids: spent.ids });
+    for (const name of DICT_COLUMNS) this.dicts[name].reset();
   }
 }
 
-/** One block's events as BlockRows gathered them: its columns (the first `count` values of each), dictionaries and attrs. */
-export interface BlockContent extends BlockColumns {
-  count: number;
-  dicts: Record<DictColumn, string[]>;
-  attrs: EncodedAttrs;
-}
-
-/** The buffers of a block's content, to transfer it to another thread rather than copy it. */
-export function contentBuffers(c: BlockContent): ArrayBuffer[] {
-  return [columnsBuffer(c), c.attrs.shapeIds.buffer as ArrayBuffer, c.attrs.tags.buffer as ArrayBuffer, c.attrs.values.buffer as ArrayBuffer];
-}
-
-/** The one buffer of a block's columns. */
-export function columnsBuffer(c: BlockColumns): ArrayBuffer {
-  return c.num.seq.buffer as ArrayBuffer;
-}
-
-/** Turns a block's content into one uncompressed buffer. */
-export function encodeBlock(rows: BlockContent): Buffer {
+/** Turns a block's rows into one uncompressed buffer (and takes its attrs: the rows' attrs start afresh). */
+export function encodeBlock(rows: BlockRows): Buffer {
   const n = rows.count;
   const parts: Uint8Array[] = [];
   let offset = 0;
@@ -139,10 +81,10 @@ export function encodeBlock(rows: BlockContent): Buffer {
   for (const name of NUMERIC_COLUMNS) columns[name] = packColumn(rows.num[name], n, place);
   const dicts = {} as BlockHeader["dicts"];
   for (const name of DICT_COLUMNS) {
-    dicts[name] = rows.dicts[name];
+    dicts[name] = rows.dicts[name].list;
     columns[name] = packColumn(rows.ids[name], n, place);
   }
-  const attrs = rows.attrs;
+  const attrs = rows.attrs.take(n);
   const header: BlockHeader = {
     count: n,
     columns,

@@ -1,16 +1,15 @@
 // Writing events into blocks (inside the writer's transaction): rows come in
 // global order and take consecutive seqs from 1; every BLOCK_EVENTS rows
-// become one block, sealed (compressed, its keys gathered: sealedBlock.ts) on
-// this thread or a worker's, and written with its side-table rows here.
+// become one compressed block and its side-table rows.
 
 import type { Statement } from "better-sqlite3";
 import { NUMBER_WIDTH, ROW_WIDTH, STRING_WIDTH, type RowBatch } from "../rows.js";
+import { compress } from "../codec.js";
 import { newAttrsRemap, type AttrsRemap } from "./attrsEncode.js";
 import type { IncidentDb } from "../db.js";
-import { BlockRows, DICT_COLUMNS, NUMERIC_COLUMNS } from "./blockCodec.js";
-import { BLOCK_EVENTS, type BlockTables } from "./blockTables.js";
+import { BlockRows, DICT_COLUMNS, encodeBlock, NUMERIC_COLUMNS } from "./blockCodec.js";
+import { BLOCK_EVENTS, KeyDim, rankKey, type BlockTables } from "./blockTables.js";
 import type { Interner } from "./interner.js";
-import { sealInThread, type BlockSealer, type BlockSealerFactory, type SealedBlock } from "./sealedBlock.js";
 
 /** NUMERIC_COLUMNS after seq, in the order of a row's numbers (store/rows.ts NUMBER_COLUMNS). */
 const ROW_NUMBERS = NUMERIC_COLUMNS.slice(1);
@@ -32,25 +31,21 @@ export class BlockWriter {
   private readonly remaps = new WeakMap<RowBatch, BatchRemap>();
   private lastRemap: BatchRemap | null = null;
   /** The block's columns by position in a batch row (NUMBER_COLUMNS, then STRING_COLUMNS order), and the dictionaries. */
-  private rowNumbers: Float64Array[] = [];
-  private idColumns: Float64Array[] = [];
+  private readonly rowNumbers: Float64Array[];
+  private readonly idColumns: Float64Array[];
   private readonly dicts: Interner[];
-  private readonly sealer: BlockSealer;
 
-  constructor(db: IncidentDb, tables: BlockTables, start: BlockWriterStart, sealer: BlockSealerFactory = sealInThread) {
+  constructor(db: IncidentDb, tables: BlockTables, start: BlockWriterStart) {
     this.nextSeq = start.nextSeq;
     this.nextBlock = start.nextBlock;
-    this.findColumns();
+    this.rowNumbers = ROW_NUMBERS.map((c) => this.rows.num[c]);
+    this.idColumns = DICT_COLUMNS.map((c) => this.rows.ids[c]);
     this.dicts = DICT_COLUMNS.map((c) => this.rows.dicts[c]);
     this.insertBlock = db.prepare(
       `INSERT INTO ${tables.blocks} (block, first_seq, last_seq, count, min_ts_us, max_ts_us, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertData = db.prepare(`INSERT INTO ${tables.data} (block, data) VALUES (?, ?)`);
     this.insertKey = db.prepare(`INSERT INTO ${tables.keys} (dim, key, block) VALUES (?, ?, ?)`);
-    this.sealer = sealer((sealed, spent) => {
-      this.write(sealed);
-      this.rows.reuse(spent);
-    });
   }
 
   /** The seq the next event will take. */
@@ -101,34 +96,24 @@ export class BlockWriter {
     if (++r.count === BLOCK_EVENTS) this.flush();
   }
 
-  /** Hands the rows gathered so far to the sealer as a (possibly short) block. */
+  /** Writes the rows gathered so far as a (possibly short) block. */
   flush(): void {
-    if (this.rows.count === 0) return;
-    this.sealer.seal(this.nextBlock++, this.rows.take());
-    this.findColumns();
-  }
-
-  /** The columns the rows fill now (each block fills other arrays). */
-  private findColumns(): void {
-    this.rowNumbers = ROW_NUMBERS.map((c) => this.rows.num[c]);
-    this.idColumns = DICT_COLUMNS.map((c) => this.rows.ids[c]);
-  }
-
-  /** Writes the rows added and not yet written, the last short block included, and waits until every block is written. */
-  finish(): void {
-    this.flush();
-    this.sealer.finish();
-  }
-
-  /** Ends the sealer: blocks not yet written are dropped with the transaction. */
-  close(): void {
-    this.sealer.close();
-  }
-
-  private write(b: SealedBlock): void {
-    this.insertBlock.run(b.block, b.firstSeq, b.lastSeq, b.count, b.minTsUs, b.maxTsUs, b.data.byteLength);
-    this.insertData.run(b.block, b.data);
-    for (const [dim, keys] of b.keys) for (const key of keys) this.insertKey.run(dim, key, b.block);
+    const r = this.rows;
+    const n = r.count;
+    if (n === 0) return;
+    const block = this.nextBlock++;
+    const data = compress(encodeBlock(r));
+    const ts = r.num.tsUs;
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < n; i++) {
+      if (ts[i]! < min) min = ts[i]!;
+      if (ts[i]! > max) max = ts[i]!;
+    }
+    this.insertBlock.run(block, r.num.seq[0], r.num.seq[n - 1], n, min, max, data.byteLength);
+    this.insertData.run(block, data);
+    for (const [dim, keys] of blockKeys(r)) for (const key of keys) this.insertKey.run(dim, key, block);
+    r.reset();
   }
 
   /** The batch's ids in the block being built: made afresh for each block a batch's rows go to. */
@@ -165,4 +150,40 @@ function attrsObject(text: string, seq: number): Record<string, unknown> {
   const obj: unknown = JSON.parse(text);
   if (obj === null || typeof obj !== "object" || Array.isArray(obj)) throw new Error(`event seq ${seq}: attrs is not a JSON object`);
   return obj as Record<string, unknown>;
+}
+
+/** Equal numbers, NaN (NULL) equal to NaN. */
+function same(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+/** The distinct kinds, ranks, sources and rooms of a block's rows. */
+function blockKeys(r: BlockRows): [KeyDim, Iterable<string>][] {
+  const ranks = new Set<string>();
+  const sources = new Set<string>();
+  const { host, role } = r.ids;
+  const { tp, sourceId } = r.num;
+  const hosts = r.dicts.host.list;
+  const roles = r.dicts.role.list;
+  // Neighbouring rows mostly share their rank and source: a key is made only where one changes.
+  let h = -1;
+  let o = -1;
+  let t = -1;
+  let src = -1;
+  for (let i = 0; i < r.count; i++) {
+    if (i === 0 || !same(tp[i]!, t) || !same(host[i]!, h) || !same(role[i]!, o)) {
+      t = tp[i]!;
+      h = host[i]!;
+      o = role[i]!;
+      ranks.add(rankKey(h === h ? hosts[h]! : null, o === o ? roles[o]! : null, t === t ? t : null));
+    }
+    if (i === 0 || sourceId[i] !== src) sources.add(String((src = sourceId[i]!)));
+  }
+  // A dictionary holds exactly the values its block's rows use.
+  return [
+    [KeyDim.kind, r.dicts.kind.list],
+    [KeyDim.rank, ranks],
+    [KeyDim.source, sources],
+    [KeyDim.room, r.dicts.room.list],
+  ];
 }
