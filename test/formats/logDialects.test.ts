@@ -463,3 +463,23 @@ test("journalctl -o json: MESSAGE read as the line, __REALTIME_TIMESTAMP as its 
   assert.equal(events[1]!.tsUs, us("2025-11-11T21:44:06Z"));
   assert.match(issues.map((i) => i.message).join("\n"), /MESSAGE journalctl left out/);
 });
+
+test("logcli query: the time and the stream's labels stripped; the pod label names the line's host", async () => {
+  // `logcli query '{app="sglang"}' > loki.txt` (loki pkg/logcli/output/default.go): labels sorted and Go-quoted, padded to the widest set.
+  const lines = [
+    '2025-11-11T21:44:05Z {container="sglang", pod="sglang-decode-0"}  [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0',
+    '2025-11-11T21:44:05Z {container="sglang", pod="sglang-prefill-0"} [2025-11-11 21:44:05 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00',
+    '2025-11-11T22:44:06+01:00 {container="sglang", pod="sglang-decode-0"}  RuntimeError: CUDA error: an illegal memory access was encountered',
+    "2025-11-11T21:44:07Z {}                                              Mooncake transfer engine shut down",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "logcli");
+  const { events } = parseLines(lines, { wrapper: "logcli" });
+  assert.deepEqual(events.map((e) => [e.host, e.kind]), [
+    ["sglang-decode-0", "batch.decode"],
+    ["sglang-prefill-0", "batch.prefill"],
+    ["sglang-decode-0", LogKind.exception],
+    [undefined, LogKind.unparsed],
+  ]);
+  assert.equal(events[2]!.tsUs, us("2025-11-11T21:44:06Z"));
+});

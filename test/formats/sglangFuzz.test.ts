@@ -77,6 +77,7 @@ const WRAP: Record<WrapperName, (line: string, i: number) => string> = {
   cri: (line, i) => `2026-08-20T10:20:${String(i % 60).padStart(2, "0")}.554102345Z stderr ${i % 7 === 3 ? "P" : "F"} ${line}`,
   "docker-json": (line, i) => JSON.stringify({ log: i % 7 === 3 ? line : `${line}\n`, stream: "stderr", time: "2026-08-20T10:20:01.554102345Z" }),
   kubectl: (line) => `2026-08-20T10:20:01.554102345Z ${line}`,
+  logcli: (line, i) => `2026-08-20T10:20:01Z {container="sglang", pod="sglang-decode-${i % 2}"}  ${line}`,
   "kubectl-prefix": (line, i) => `[pod/sglang-decode-${i % 2}/sglang] 2026-08-20T10:20:01.554102345Z ${line}`,
   journald: (line) => `2026-08-20T10:20:01+0000 gpu-node-3 python3[48211]: ${line}`,
   "journald-json": (line, i) => JSON.stringify({ __CURSOR: `s=9f;i=${i}`, __REALTIME_TIMESTAMP: String(1787221201554102 + i), _HOSTNAME: "gpu-node-3", MESSAGE: line }),
