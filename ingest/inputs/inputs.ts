@@ -1,7 +1,8 @@
 // From the paths a user names to plain files the sniff and load can read:
-// directories are walked recursively (in name order), and gzip, tar and zip
-// content — told by its magic bytes, not its name (ingest/inputs/archive.ts) — is
-// unpacked into a private temporary directory (so that every source can
+// directories are walked recursively (in name order), and gzip, zstd, tar and
+// zip content — told by its magic bytes, not its name (ingest/inputs/archive.ts) —
+// is unpacked, and UTF-16 text transcoded (ingest/inputs/utf16.ts), into a
+// private temporary directory (so that every source can
 // later be read in step with the others, which an archive stream does not
 // allow). An archive inside an archive is unpacked too, into a folder named
 // after it (`p0.tar.gz` → `p0/`, where host and role are read from); one more

@@ -4,7 +4,7 @@
 // the runtime's RFC3339Nano time follows the bar. The name may be coloured
 // (ANSI escapes around it). The container is the line's host.
 
-import { readRfc3339 } from "./rfc3339.js";
+import { lineAfterTime } from "./rfc3339.js";
 import type { Unwrapped, Wrapper } from "./index.js";
 
 const COMPOSE = /^(?:\x1b\[[\d;]*m)*([A-Za-z0-9][\w.-]*)(?:\x1b\[[\d;]*m)* +\|(?:\x1b\[[\d;]*m)*(?: |$)/;
@@ -12,10 +12,7 @@ const COMPOSE = /^(?:\x1b\[[\d;]*m)*([A-Za-z0-9][\w.-]*)(?:\x1b\[[\d;]*m)* +\|(?
 function unwrap(line: string): Unwrapped {
   const m = COMPOSE.exec(line);
   if (m === null) return { kind: "foreign", why: "no `docker compose` service name and bar at the start" };
-  const rest = line.substring(m[0].length);
-  const t = readRfc3339(rest, 0);
-  if (t !== null && rest.charCodeAt(t.end) === 32) return { kind: "line", inner: rest.substring(t.end + 1), tsUs: t.us, host: m[1]! };
-  return { kind: "line", inner: rest, tsUs: -1, host: m[1]! };
+  return lineAfterTime(line.substring(m[0].length), m[1]!);
 }
 
 export const compose: Wrapper = {

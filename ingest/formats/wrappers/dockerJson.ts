@@ -7,6 +7,7 @@
 import { readRfc3339 } from "./rfc3339.js";
 import type { LineUnwrapper, Unwrapped, Wrapper } from "./index.js";
 import { PartialLines } from "./partialLines.js";
+import { jsonObjectOf } from "./jsonLine.js";
 
 interface DockerEntry {
   log: string;
@@ -14,15 +15,9 @@ interface DockerEntry {
 }
 
 function readEntry(line: string): DockerEntry | string {
-  if (line.charCodeAt(0) !== 123 /* { */) return "not a docker json-file entry";
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (e) {
-    return `broken docker json-file entry (${(e as Error).message})`;
-  }
-  if (typeof value !== "object" || value === null) return "not a docker json-file entry";
-  const { log, time } = value as { log?: unknown; time?: unknown };
+  const value = jsonObjectOf(line, "docker json-file");
+  if (typeof value === "string") return value;
+  const { log, time } = value;
   if (typeof log !== "string" || typeof time !== "string") return "a JSON object without docker's log and time fields";
   const t = readRfc3339(time, 0);
   if (t === null) return `docker json-file entry with an unreadable time ${JSON.stringify(time)}`;

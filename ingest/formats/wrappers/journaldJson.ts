@@ -8,6 +8,7 @@
 
 import { isValidCivil } from "../sglang/prefix.js";
 import type { Unwrapped, Wrapper } from "./index.js";
+import { jsonObjectOf } from "./jsonLine.js";
 
 const REALTIME = /^\d{1,17}$/;
 
@@ -27,15 +28,9 @@ interface JournalEntry {
 }
 
 function readEntry(line: string): JournalEntry | string {
-  if (line.charCodeAt(0) !== 123 /* { */) return "not a journalctl -o json entry";
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (e) {
-    return `broken journalctl -o json entry (${(e as Error).message})`;
-  }
-  if (typeof value !== "object" || value === null) return "not a journalctl -o json entry";
-  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host } = value as Record<string, unknown>;
+  const value = jsonObjectOf(line, "journalctl -o json");
+  if (typeof value === "string") return value;
+  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host } = value;
   const tsUs = realtimeUs(realtime);
   if (tsUs === null) return "a JSON object without a journald __REALTIME_TIMESTAMP";
   return { tsUs, message: messageText(message), host: typeof host === "string" && host !== "" ? host : null };

@@ -3,7 +3,7 @@
 // (kubectl `pkg/cmd/logs/logs.go` addPrefixIfNeeded); with `--timestamps` the
 // runtime's RFC3339Nano time and a space follow. The pod is the line's host.
 
-import { readRfc3339 } from "./rfc3339.js";
+import { lineAfterTime } from "./rfc3339.js";
 import type { Unwrapped, Wrapper } from "./index.js";
 
 // A pod's name is a DNS subdomain; the container's a DNS label, empty where kubectl could not tell it.
@@ -12,10 +12,7 @@ const PREFIX = /^\[pod\/([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)\/([a-z0-9-]*)\] /;
 function unwrap(line: string): Unwrapped {
   const m = PREFIX.exec(line);
   if (m === null) return { kind: "foreign", why: "no `kubectl logs --prefix` `[pod/…/…]` at the start" };
-  const rest = line.substring(m[0].length);
-  const t = readRfc3339(rest, 0);
-  if (t !== null && rest.charCodeAt(t.end) === 32) return { kind: "line", inner: rest.substring(t.end + 1), tsUs: t.us, host: m[1]! };
-  return { kind: "line", inner: rest, tsUs: -1, host: m[1]! };
+  return lineAfterTime(line.substring(m[0].length), m[1]!);
 }
 
 export const kubectlPrefix: Wrapper = {

@@ -75,3 +75,14 @@ function minuteStartMs(s: string, at: number): number | null {
   lastMinute.ms = Date.UTC(year, month - 1, day, hour, minute);
   return lastMinute.ms;
 }
+
+/**
+ * The line after a wrapper's own prefix (a compose service's bar, kubectl's
+ * `[pod/…/…]`): with `--timestamps` the runtime's time and a space come
+ * first, read as the line's time; without, the line has none of the wrapper's.
+ */
+export function lineAfterTime(rest: string, host: string): { kind: "line"; inner: string; tsUs: number; host: string } {
+  const t = readRfc3339(rest, 0);
+  if (t !== null && rest.charCodeAt(t.end) === 32) return { kind: "line", inner: rest.substring(t.end + 1), tsUs: t.us, host };
+  return { kind: "line", inner: rest, tsUs: -1, host };
+}
