@@ -483,3 +483,27 @@ test("logcli query: the time and the stream's labels stripped; the pod label nam
   ]);
   assert.equal(events[2]!.tsUs, us("2025-11-11T21:44:06Z"));
 });
+
+test("srun --label: the task number stripped, each task its own machine; a heterogeneous job's component kept in the name", async () => {
+  // A two-node server started by one `srun -l` (slurm write_labelled_message.c _build_label: "%*d: ", "P%u %*d: ").
+  const lines = [
+    " 0: [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "10: [2025-11-11 21:44:05 DP0 TP8] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "10: [2025-11-11 21:44:07 DP0 TP8] Scheduler hit an exception: Traceback (most recent call last):",
+    '10:   File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2874, in run_scheduler_process',
+    "10: RuntimeError: CUDA error: an illegal memory access was encountered",
+    "P1  2: [2025-11-11 21:44:08 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "srun-label");
+  assert.equal(detectWrapper(["21:44:05 decode started", "ready: 2 workers"]), null);
+  const { events } = parseLines(lines, { wrapper: "srun-label" });
+  assert.deepEqual(events.map((e) => [e.line, e.host, e.kind]), [
+    [1, "task-0", "batch.decode"],
+    [2, "task-10", "batch.decode"],
+    [3, "task-10", LogKind.exception],
+    [6, "P1-task-2", "batch.prefill"],
+  ]);
+  assert.match(events[2]!.text, /illegal memory access/);
+  assert.equal(events[2]!.text.split("\n").length, 3);
+});

@@ -1,0 +1,23 @@
+// Slurm's `srun --label` (`-l`): every line after the task that wrote it,
+// right-aligned to the widest task id and a colon, ` 3: <line>`, or with a
+// heterogeneous job's component first, `P1  3: <line>` (slurm
+// src/common/write_labelled_message.c _build_label, "%*d: "). A multi-node
+// server started by one srun holds every node's lines in one file, one task
+// per node: the task is the line's machine, named `task-3` (`P1-task-3`).
+
+import type { Unwrapped, Wrapper } from "./index.js";
+
+const LABEL = /^(?:P(\d{1,4}) )? *(\d{1,6}): /;
+
+function unwrap(line: string): Unwrapped {
+  const m = LABEL.exec(line);
+  if (m === null) return { kind: "foreign", why: "no `srun --label` task number at the start" };
+  const task = `task-${Number(m[2])}`;
+  return { kind: "line", inner: line.substring(m[0].length), tsUs: -1, host: m[1] === undefined ? task : `P${Number(m[1])}-${task}` };
+}
+
+export const srunLabel: Wrapper = {
+  name: "srun-label",
+  matches: (line) => unwrap(line).kind === "line",
+  create: () => ({ unwrap, end: () => null }),
+};
