@@ -507,3 +507,21 @@ test("srun --label: the task number stripped, each task its own machine; a heter
   assert.match(events[2]!.text, /illegal memory access/);
   assert.equal(events[2]!.text.split("\n").length, 3);
 });
+
+test("pdsh: the node's name stripped and taken as the line's host; a log whose lines open with an exception's name is no pdsh output", async () => {
+  // `pdsh -w node[01-02] 'tail -n 3 /var/log/sglang/decode.log'` (pdsh(1): lines prefixed `hostname: ` unless -N).
+  const lines = [
+    "node01: [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "10.0.0.12: [2025-11-11 21:44:05 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00",
+    "node01: RuntimeError: CUDA error: an illegal memory access was encountered",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "pdsh");
+  assert.equal(detectWrapper(["RuntimeError: CUDA error: out of memory", "WARNING: the kernel was slow", "ValueError: bad"]), null);
+  const { events } = parseLines(lines, { wrapper: "pdsh" });
+  assert.deepEqual(events.map((e) => [e.host, e.kind]), [
+    ["node01", "batch.decode"],
+    ["10.0.0.12", "batch.prefill"],
+    ["node01", LogKind.exception],
+  ]);
+});

@@ -83,6 +83,7 @@ const WRAP: Record<WrapperName, (line: string, i: number) => string> = {
   "journald-json": (line, i) => JSON.stringify({ __CURSOR: `s=9f;i=${i}`, __REALTIME_TIMESTAMP: String(1787221201554102 + i), _HOSTNAME: "gpu-node-3", MESSAGE: line }),
   compose: (line, i) => `sglang-${i % 2}  | ${line}`,
   "srun-label": (line, i) => `${String(i % 12).padStart(2)}: ${line}`,
+  pdsh: (line, i) => `gpu-node-${i % 3}: ${line}`,
   stern: (line, i) => `sglang-decode-6458459f69-qxv6${i % 2} sglang ${line}`,
 };
 
