@@ -44,8 +44,8 @@ const GLIBC_HEAP_ABORT =
 
 /**
  * The EFA provider's last words before it aborts (ofiwg/libfabric prov/efa,
- * efa_base_ep_write_eq_error and rxr_cq_write_*_error before it, when an error
- * cannot go to an event queue): `fprintf(stderr, "Libfabric EFA provider has
+ * efa_base_ep_write_eq_error, and the rxr endpoint's copy in older releases, when
+ * an error cannot go to an event queue): `fprintf(stderr, "Libfabric EFA provider has
  * encountered an internal error:\n\n" "Libfabric error: (%zd) %s\n" "EFA internal
  * error: (%zd) %s\n\n" "Your application will now abort().\n"); abort();`, the
  * older copies spelling it `encounterd`.
