@@ -253,6 +253,74 @@ test("Python logging defaults and ISO-dated lines of other loggers are records o
   assert.equal(events[1]!.room, ROOM);
 });
 
+test("sglang_router's loggers name themselves before the time: the time, the level and the message are read", () => {
+  // The first two as sgl-project/sglang#6370 pasted them; the third written by hand in the Rust logger's shape.
+  const lines = [
+    "[Router (Python)] 2025-05-17 01:10:45 - INFO - Launching DP server process 0 on port 31000 - launch_server.py:175",
+    "[Router (Rust)] 2025-05-17 01:10:45 - INFO - 🚧 Initializing router on 127.0.0.1:30000",
+    "[Router (Rust)] 2025-05-17 01:12:02 - ERROR - Failed to send request to http://10.0.0.7:31000/generate: connection refused",
+  ];
+  const { events, issues } = parseLines(lines);
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.tsUs, e.attrs?.level]),
+    [
+      [LogKind.message, us("2025-05-17T01:10:45Z"), "info"],
+      [LogKind.message, us("2025-05-17T01:10:45Z"), "info"],
+      [LogKind.error, us("2025-05-17T01:12:02Z"), "error"],
+    ],
+  );
+  // A bracketed name that is not the router's is no prefix.
+  assert.equal(parseLines(["[Router (Go)] 2025-05-17 01:10:45 - INFO - x"]).events[0]!.kind, LogKind.unparsed);
+});
+
+test("Gloo's connectivity report is a line of its own: info when every peer is connected, warning when some are not", () => {
+  // The first as sgl-project/sglang#37215 pasted it (the print cut after its first sentence); the others written by
+  // hand in the shape gloo/transport/tcp/context.cc printConnectivityInfo prints.
+  const lines = [
+    "[Gloo] Rank 0 is connected to 0 peer ranks.",
+    "[Gloo] Rank 3 is connected to 7 peer ranks. Expected number of connected peer ranks is : 7",
+    "[Gloo] Rank 3 is connected to 5 peer ranks. Expected number of connected peer ranks is : 7",
+    "[Gloo] Rank 3 is NOT connected to: [4, 6]",
+    "[Gloo] hello",
+  ];
+  const { events } = parseLines(lines);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.level]),
+    [
+      [LogKind.message, "info"],
+      [LogKind.message, "info"],
+      [LogKind.message, "warning"],
+      [LogKind.message, "warning"],
+      [LogKind.unparsed, undefined],
+    ],
+  );
+});
+
+test("libfabric's EFA provider abort is one proc.crash record, its error lines and last words in it", () => {
+  // As a CI triage comment of ai-dynamo/nixl#2278 quoted the nixl_example LIBFABRIC run; the blank lines are the ones
+  // the provider's fprintf writes (ofiwg/libfabric prov/efa efa_base_ep_write_eq_error), the older spelling by hand.
+  const abort = [
+    "Libfabric EFA provider has encountered an internal error:",
+    "",
+    "Libfabric error: (-13) Permission denied",
+    "EFA internal error: (4111) RMA address verification failed",
+    "",
+    "Your application will now abort().",
+  ];
+  const { events } = parseLines([...abort, "Libfabric EFA provider has encounterd an internal error:", "Libfabric error: (-5) Input/output error"]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.what, e.attrs?.signal]),
+    [
+      [LogKind.crash, "libfabric EFA provider internal error", "SIGABRT"],
+      [LogKind.crash, "libfabric EFA provider internal error", "SIGABRT"],
+    ],
+  );
+  assert.equal(events[0]!.text, abort.join("\n"));
+  // The tail's words continue nothing else: after another record they are a line of their own.
+  assert.equal(parseLines(["[2026-06-11 14:03:07 TP3] " + BATCH, "Your application will now abort()."]).events.length, 2);
+});
+
 test("a faulthandler dump is one proc.crash record: the signal, the crashing thread's frame, the threads dumped", () => {
   const dump = [
     "Fatal Python error: Segmentation fault",

@@ -7,6 +7,8 @@
 //   *** Aborted at 1781186587 (unix time) try "date -d @1781186587" …  (glog's)
 //   Segmentation fault (core dumped)                  (the shell that ran it)
 //   free(): invalid pointer                           (glibc's malloc, before it aborts)
+//   Libfabric EFA provider has encountered an internal error:   (libfabric's EFA
+//                                                        provider, before it aborts)
 // Each opens a `proc.crash` record. Thread dumps and C++ backtraces
 // (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
 // the record above them.
@@ -40,6 +42,17 @@ const SHELL_DEATH = /^(Segmentation fault|Aborted|Bus error|Floating point excep
 const GLIBC_HEAP_ABORT =
   /^(?:(?:free|malloc|realloc|munmap_chunk|malloc_consolidate|_int_malloc|_int_free|_int_realloc|tcache_thread_shutdown)\(\): (?:invalid|corrupted|double free|unaligned|mismatching|memory corruption|(?:smallbin|unsorted) double linked list corrupted)\b[\w .,()>!-]*|double free or corruption \((?:out|top|fasttop|!prev)\)|corrupted size vs\. prev_size(?: in fastbins)?|corrupted double-linked list(?: \(not small\))?)$/;
 
+/**
+ * The EFA provider's last words before it aborts (ofiwg/libfabric prov/efa,
+ * efa_base_ep_write_eq_error, and the rxr endpoint's copy in older releases, when
+ * an error cannot go to an event queue): `fprintf(stderr, "Libfabric EFA provider has
+ * encountered an internal error:\n\n" "Libfabric error: (%zd) %s\n" "EFA internal
+ * error: (%zd) %s\n\n" "Your application will now abort().\n"); abort();`, the
+ * older copies spelling it `encounterd`.
+ */
+const EFA_ABORT = /^Libfabric EFA provider has encountere?d an internal error:$/;
+const EFA_ABORT_TAIL = /^(?:Libfabric error: \(-?\d+\) |EFA internal error: \(-?\d+\) |Your application will now abort\(\)\.$)/;
+
 /** faulthandler names the fatal signal in words (Python's faulthandler.c). */
 const SIGNAL_OF: Record<string, string> = {
   "Segmentation fault": "SIGSEGV",
@@ -66,6 +79,8 @@ export function crashHeadOf(line: string): CrashHead | null {
       const glog = GLOG_ABORTED.exec(line);
       return glog ? withTime({ what: "Aborted" }, glog[1]!) : null;
     }
+    case 76 /* L */:
+      return EFA_ABORT.test(line) ? { what: "libfabric EFA provider internal error", signal: "SIGABRT" } : null;
     default: {
       const m = SHELL_DEATH.exec(line);
       if (m) return withSignal(m[1]!);
@@ -136,13 +151,23 @@ export function isCudaErrorTail(line: string): boolean {
  */
 const TERMINATE_TAIL = /^(?:[\w:<>*&]*'\s*$|\s*what\(\):|\[enforce fail at )/;
 
-export function isTerminateTail(line: string): boolean {
+function isTerminateTail(line: string): boolean {
   return TERMINATE_TAIL.test(line);
 }
 
 /** The first line of libstdc++'s terminate message for an exception (vterminate.cc). */
-export function opensTerminate(line: string): boolean {
+function opensTerminate(line: string): boolean {
   return line.startsWith("terminate called after throwing an instance of '");
+}
+
+function isEfaAbortTail(line: string): boolean {
+  return EFA_ABORT_TAIL.test(line);
+}
+
+/** The lines that finish the message a record's first line starts, printed on lines of their own: null when it starts none. */
+export function messageTailOf(head: string): ((line: string) => boolean) | null {
+  if (opensTerminate(head)) return isTerminateTail;
+  return EFA_ABORT.test(head) ? isEfaAbortTail : null;
 }
 
 /**

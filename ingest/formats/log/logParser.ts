@@ -25,7 +25,7 @@ import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
+import { readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -343,6 +343,8 @@ export class LogParser implements LineParser {
     this.messages(ANY_MESSAGES, l, 0, ev);
     const level = BARE_LEVEL.exec(l.inner);
     if (level !== null) return this.openTimed(ev, l, -1, { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 });
+    const gloo = readGlooHead(l.inner);
+    if (gloo !== null) return this.openTimed(ev, l, -1, { dialect: "gloo", level: gloo.level, msgStart: gloo.msgStart });
     this.openTimed(ev, l, -1, PROGRESS.test(l.inner) ? { dialect: "progress", level: "info", msgStart: 0 } : undefined);
   }
 

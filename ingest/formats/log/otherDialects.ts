@@ -26,11 +26,22 @@ const AFTER_TIME =
   /^\]?\s*(?:(?:-\s+)?(?:[\w.\-[\]]+\s+-\s+|[A-Za-z][\w.]*\s+(?=(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE):))?\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE)\]?\s*(?:(?<target>[A-Za-z_]\w*(?:::\w+)+): |(?:\|\s*[\w.:<>-]+\s*)?(?:[-|:]\s+)?))?/;
 
 /**
+ * The name sglang_router's two loggers print before their time, in the same
+ * `{name} {asctime} - {level} - {message}` shape: `[Router (Python)] ` (sgl-router
+ * py_src/sglang_router/launch_server.py and launch_router.py setup_logger,
+ * `%(asctime)s - %(levelname)s - %(message)s`, ` - %(filename)s:%(lineno)d` after it
+ * in later releases) and `[Router (Rust)] ` (src/server.rs startup, env_logger's
+ * `"[Router (Rust)] {} - {} - {}"`).
+ */
+const ROUTER_LOGGER = /^\[Router \((?:Python|Rust)\)\] /;
+
+/**
  * A line that opens with an ISO-8601 date and time, bare or in brackets
- * (`[2026-08-29 12:27:22,190] LMCache ERROR: …`); local times are read in
- * `tzOffsetMinutes`.
+ * (`[2026-08-29 12:27:22,190] LMCache ERROR: …`), or after sglang_router's
+ * logger name; local times are read in `tzOffsetMinutes`.
  */
 export function readIsoHead(line: string, tzOffsetMinutes: number): IsoHead | null {
+  if (line.charCodeAt(1) === 82 /* R */) return readRouterHead(line, tzOffsetMinutes);
   const bracket = line.charCodeAt(0) === 91 /* [ */ ? 1 : 0;
   const c0 = line.charCodeAt(bracket);
   if (c0 < 48 || c0 > 57 || line.charCodeAt(bracket + 4) !== 45) return null;
@@ -47,6 +58,14 @@ export function readIsoHead(line: string, tzOffsetMinutes: number): IsoHead | nu
   const head: IsoHead = { tsUs: civilToUs(civil, fractionUs, offset), msgStart: timeEnd + (rest ? rest[0].length : 0) };
   if (rest?.[1] !== undefined) head.level = rest[1];
   if (rest?.groups?.target !== undefined) head.target = rest.groups.target;
+  return head;
+}
+
+function readRouterHead(line: string, tzOffsetMinutes: number): IsoHead | null {
+  const name = ROUTER_LOGGER.exec(line);
+  if (name === null) return null;
+  const head = readIsoHead(line.substring(name[0].length), tzOffsetMinutes);
+  if (head !== null) head.msgStart += name[0].length;
   return head;
 }
 
@@ -235,4 +254,23 @@ export function readProcessTags(line: string): ProcessTag | null {
     if (tp !== undefined) tag.tp = Number(tp);
     if (dp !== undefined) tag.dp = Number(dp);
   }
+}
+
+export interface GlooHead {
+  level: "info" | "warning";
+  msgStart: number;
+}
+
+// Gloo's report of a context's connections, printed to stdout with no time (gloo/transport/tcp/context.cc
+// Context::printConnectivityInfo): `[Gloo] Rank {rank} is connected to {n} peer ranks. Expected number of
+// connected peer ranks is : {size - 1}`, and when some are missing `[Gloo] Rank {rank} is NOT connected to: [{ranks}]`.
+const GLOO = /^\[Gloo\] Rank \d+ is (?:connected to (\d+) peer ranks\.(?: Expected number of connected peer ranks is : (\d+))?|(NOT) connected to: )/;
+
+/** A line of Gloo's connectivity report: info, or warning when it counts fewer peers than expected or names the missing ones. */
+export function readGlooHead(line: string): GlooHead | null {
+  if (line.charCodeAt(1) !== 71 /* G */) return null;
+  const m = GLOO.exec(line);
+  if (m === null) return null;
+  const short = m[3] !== undefined || (m[2] !== undefined && Number(m[1]) < Number(m[2]));
+  return { level: short ? "warning" : "info", msgStart: 7 };
 }

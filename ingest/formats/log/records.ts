@@ -12,7 +12,7 @@
 import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
-import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isTerminateTail, opensTerminate, pyspyMainThread } from "./crash.js";
+import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, messageTailOf, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, TRACEBACK, tracebackGoesOn, tracebackStateOfHead, TracebackState } from "./traceback.js";
@@ -45,8 +45,8 @@ export class RecordAssembler {
   private dump = false;
   /** A Rust panic's header: its message is the next line, whatever its shape, and the hook's note follows. */
   private panic = false;
-  /** A C++ terminate message, whose type, quote and `what()` may follow on lines of their own. */
-  private terminate = false;
+  /** The rest of a fixed-format message the first line starts (a C++ terminate's type, quote and `what()`; the EFA provider's abort), on lines of its own. */
+  private tail: ((line: string) => boolean) | null = null;
   /**
    * A watchdog's dump: its debug-info block runs to a blank line; py-spy's
    * dump, which holds blank lines, runs to the next line with a prefix.
@@ -67,7 +67,7 @@ export class RecordAssembler {
     this.tb = tracebackStateOfHead(inner);
     this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
     this.panic = ev.kind === LogKind.exception && opensRustPanic(inner);
-    this.terminate = opensTerminate(inner);
+    this.tail = messageTailOf(inner);
     const report = ev.kind === LogKind.schedulerWatchdog ? ev.attrs?.report : undefined;
     this.block = report === "debug-info" ? "blank" : report === "pyspy-dump" ? "prefix" : null;
   }
@@ -124,7 +124,7 @@ export class RecordAssembler {
     if (tb === TracebackState.done && nextTracebackState(tb, line) === TracebackState.chained) return true;
     if (this.dump && isDumpLine(line)) return true;
     if (this.panic && (this.more.length === 0 || isRustPanicTail(line))) return true;
-    if (this.terminate && isTerminateTail(line)) return true;
+    if (this.tail !== null && this.tail(line)) return true;
     return isBacktraceLine(line) || isErrorChainHead(line);
   }
 
