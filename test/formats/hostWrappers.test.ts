@@ -1,0 +1,134 @@
+// Wrappers that put several machines' lines in one file, each line's machine
+// in its prefix: stern, `kubectl logs --prefix`, journalctl -o json, Loki's
+// logcli, Slurm's srun --label, pdsh. Lines are written by hand in the shapes
+// these tools print (each test cites the source of its shape); the container
+// runtimes' own envelopes are in logDialects.test.ts.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LogKind } from "../../domain/kinds.js";
+import { parseLines, us } from "./sglangHarness.js";
+
+test("stern: the pod's and container's names are stripped, the pod names the host; plain words are no pod", async () => {
+  // llm-d/llm-d#391: a vLLM NIXL prefill's start-up as `stern` printed it (two replicas).
+  const lines = [
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j vllm (APIServer pid=1) (EngineCore_DP0 pid=72) DEBUG 12-07 22:10:35 [v1/worker/gpu_worker.py:335] Initial free memory: 139.21 GiB; Requested memory: 0.90 (util), 125.83 GiB",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j vllm (APIServer pid=1) (EngineCore_DP0 pid=72) INFO 12-07 22:10:35 [v1/worker/gpu_worker.py:348] Available KV cache memory: 53.13 GiB",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-9j89m vllm (APIServer pid=1) (EngineCore_DP0 pid=73) [rank0]:W1207 22:10:35.487000 73 torch/_inductor/codegen/triton_combo_kernel.py:110] [0/0] ComboKernels: 1 large pointwise nodes are separated",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "stern");
+  assert.equal(detectWrapper(["restarted the decode pods at 10:20", "decode-0 prefill-1 were fine"]), null);
+  const { events } = parseLines(lines, { wrapper: "stern" });
+  assert.deepEqual(events.map((e) => e.host), [
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-qxv6j",
+    "ms-pd-llm-d-modelservice-prefill-6458459f69-9j89m",
+  ]);
+  // The vLLM lines inside are read in their own dialect (the third, torch's Python logger with a path, is not yet).
+  assert.deepEqual(events.slice(0, 2).map((e) => [e.kind, e.attrs?.level]), [[LogKind.message, "debug"], [LogKind.message, "info"]]);
+});
+
+test("kubectl logs --prefix: `[pod/<pod>/<container>] ` stripped, with or without --timestamps; the pod names each line's host", async () => {
+  // `kubectl logs -l app=sglang --prefix --timestamps`: two pods' lines interleaved in one stream (kubectl logs.go addPrefixIfNeeded).
+  const lines = [
+    "[pod/sglang-decode-0/sglang] 2025-11-11T21:44:05.123456789Z [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "[pod/sglang-prefill-0/sglang] 2025-11-11T21:44:05.200000000Z [2025-11-11 21:44:05 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00",
+    "[pod/sglang-decode-0/sglang] 2025-11-11T21:44:06.000000000Z RuntimeError: CUDA error: an illegal memory access was encountered",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "kubectl-prefix");
+  assert.equal(detectWrapper(lines.map((l) => l.replace(/ 2025-11-11T\S+/, "")))?.name, "kubectl-prefix");
+  assert.equal(detectWrapper(["[pod restarted] decode-0 came back", "[pod/ is not a pod"]), null);
+  const { events } = parseLines(lines, { wrapper: "kubectl-prefix" });
+  assert.deepEqual(events.map((e) => [e.host, e.kind]), [
+    ["sglang-decode-0", "batch.decode"],
+    ["sglang-prefill-0", "batch.prefill"],
+    ["sglang-decode-0", LogKind.exception],
+  ]);
+  // The bare exception line has no time of its own: the runtime's is taken.
+  assert.equal(events[2]!.tsUs, us("2025-11-11T21:44:06Z"));
+});
+
+test("journalctl -o json: MESSAGE read as the line, __REALTIME_TIMESTAMP as its time, _HOSTNAME as its host", async () => {
+  // systemd logs-show.c output_json: the cursor and timestamps first, then the entry's fields; MESSAGE as bytes where not UTF-8, null where longer than printed without --all.
+  const entry = (us: string, message: unknown) =>
+    JSON.stringify({ __CURSOR: "s=5b2f;i=1a2b;b=9f;m=1;t=2;x=3", __REALTIME_TIMESTAMP: us, __MONOTONIC_TIMESTAMP: "8123456789", _BOOT_ID: "9f0c", _HOSTNAME: "gpu-node-3", SYSLOG_IDENTIFIER: "python3", _PID: "48211", MESSAGE: message });
+  const lines = [
+    entry("1762897444500000", "[2025-11-11 21:44:04 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0"),
+    entry("1762897446000000", [...Buffer.from("RuntimeError: CUDA error: an illegal memory access was encountered \xff", "latin1")]),
+    entry("1762897446100000", null),
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "journald-json");
+  const { events, issues } = parseLines(lines, { wrapper: "journald-json" });
+  assert.deepEqual(events.map((e) => [e.line, e.host, e.kind]), [
+    [1, "gpu-node-3", "batch.decode"],
+    [2, "gpu-node-3", LogKind.exception],
+    [3, undefined, LogKind.unparsed],
+  ]);
+  assert.equal(events[1]!.tsUs, us("2025-11-11T21:44:06Z"));
+  assert.match(issues.map((i) => i.message).join("\n"), /MESSAGE journalctl left out/);
+});
+
+test("logcli query: the time and the stream's labels stripped; the pod label names the line's host", async () => {
+  // `logcli query '{app="sglang"}' > loki.txt` (loki pkg/logcli/output/default.go): labels sorted and Go-quoted, padded to the widest set.
+  const lines = [
+    '2025-11-11T21:44:05Z {container="sglang", pod="sglang-decode-0"}  [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0',
+    '2025-11-11T21:44:05Z {container="sglang", pod="sglang-prefill-0"} [2025-11-11 21:44:05 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00',
+    '2025-11-11T22:44:06+01:00 {container="sglang", pod="sglang-decode-0"}  RuntimeError: CUDA error: an illegal memory access was encountered',
+    "2025-11-11T21:44:07Z {}                                              Mooncake transfer engine shut down",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "logcli");
+  const { events } = parseLines(lines, { wrapper: "logcli" });
+  assert.deepEqual(events.map((e) => [e.host, e.kind]), [
+    ["sglang-decode-0", "batch.decode"],
+    ["sglang-prefill-0", "batch.prefill"],
+    ["sglang-decode-0", LogKind.exception],
+    [undefined, LogKind.unparsed],
+  ]);
+  assert.equal(events[2]!.tsUs, us("2025-11-11T21:44:06Z"));
+});
+
+test("srun --label: the task number stripped, each task its own machine; a heterogeneous job's component kept in the name", async () => {
+  // A two-node server started by one `srun -l` (slurm write_labelled_message.c _build_label: "%*d: ", "P%u %*d: ").
+  const lines = [
+    " 0: [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "10: [2025-11-11 21:44:05 DP0 TP8] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "10: [2025-11-11 21:44:07 DP0 TP8] Scheduler hit an exception: Traceback (most recent call last):",
+    '10:   File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2874, in run_scheduler_process',
+    "10: RuntimeError: CUDA error: an illegal memory access was encountered",
+    "P1  2: [2025-11-11 21:44:08 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "srun-label");
+  assert.equal(detectWrapper(["21:44:05 decode started", "ready: 2 workers"]), null);
+  const { events } = parseLines(lines, { wrapper: "srun-label" });
+  assert.deepEqual(events.map((e) => [e.line, e.host, e.kind]), [
+    [1, "task-0", "batch.decode"],
+    [2, "task-10", "batch.decode"],
+    [3, "task-10", LogKind.exception],
+    [6, "P1-task-2", "batch.prefill"],
+  ]);
+  assert.match(events[2]!.text, /illegal memory access/);
+  assert.equal(events[2]!.text.split("\n").length, 3);
+});
+
+test("pdsh: the node's name stripped and taken as the line's host; a log whose lines open with an exception's name is no pdsh output", async () => {
+  // `pdsh -w node[01-02] 'tail -n 3 /var/log/sglang/decode.log'` (pdsh(1): lines prefixed `hostname: ` unless -N).
+  const lines = [
+    "node01: [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "10.0.0.12: [2025-11-11 21:44:05 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00",
+    "node01: RuntimeError: CUDA error: an illegal memory access was encountered",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "pdsh");
+  assert.equal(detectWrapper(["RuntimeError: CUDA error: out of memory", "WARNING: the kernel was slow", "ValueError: bad"]), null);
+  const { events } = parseLines(lines, { wrapper: "pdsh" });
+  assert.deepEqual(events.map((e) => [e.host, e.kind]), [
+    ["node01", "batch.decode"],
+    ["10.0.0.12", "batch.prefill"],
+    ["node01", LogKind.exception],
+  ]);
+});
