@@ -389,3 +389,19 @@ test("a C++ terminate message whose quote, type or what() interleaving put on li
   // Below any other record, a lone quote is no part of it.
   assert.equal(parseLines(["[2026-08-20 10:31:00] Load weight end.", "'"]).events.length, 2);
 });
+
+test("a level a logger coloured (colorlog, loguru, tracing's ANSI output) reads as it does uncoloured; the raw line is kept", () => {
+  const lines = [
+    "2025-11-11 21:44:05 \x1b[31mERROR\x1b[0m scheduler: KV transfer failed for room 123",
+    "2025-11-11 21:44:05,123 - sglang - \x1b[1;31mERROR\x1b[0m - KV transfer failed",
+    "[2025-11-11 21:44:05] \x1b[31mERROR\x1b[0m scheduler: KV transfer failed for room 123",
+    "2025-11-11T12:45:20.370003Z \x1b[31mERROR\x1b[0m \x1b[2mdynamo_runtime::pipeline\x1b[0m\x1b[2m:\x1b[0m transfer failed",
+  ];
+  const reading = (ls: string[]) => parseLines(ls).events.map((e) => [e.kind, e.tsUs, e.attrs?.level, e.attrs?.source]);
+  const coloured = reading(lines);
+  assert.deepEqual(coloured, reading(lines.map((l) => l.replace(/\x1b\[[\d;]*m/g, ""))));
+  assert.deepEqual(coloured.map((r) => r[0]), [LogKind.error, LogKind.error, LogKind.error, LogKind.error]);
+  assert.equal(parseLines(lines).events[0]!.text, lines[0]);
+  // Without its escape character, `[0m` inside a line may be text: it stays.
+  assert.match(parseOne("2025-11-11 21:44:06 \x1b[32mINFO\x1b[0m scheduler: [0m is written here as text").text, /\[0m is written here/);
+});

@@ -3,7 +3,8 @@
 // before a prefixed line and after any line, terminal colour codes around a
 // line's prefix (Ray prints a worker's output behind `\x1b[36m(RayWorkerVllm
 // pid=5085)\x1b[0m `; a paste often loses the escape character, or keeps a
-// space in its place: ` [36m(RayWorkerVllm pid=5085) [0m [E …`). Cleaning is
+// space in its place: ` [36m(RayWorkerVllm pid=5085) [0m [E …`), and colour
+// codes with their escape character in a line's prefix (a coloured level). Cleaning is
 // cheap to skip: most lines start with `[` or a letter and end with a visible
 // character.
 
@@ -18,6 +19,14 @@ const ESC = 27;
 const SGR_OPENER = /^[ \t]*(?:\x1b| )?\[\d{1,3}(?:;\d{1,3})*m/;
 /** Every SGR code of such a line, with the escape character or the space that stands for it. */
 const SGR_CODES = /(?:\x1b| )?\[\d{0,3}(?:;\d{1,3})*m/g;
+/**
+ * An SGR code with its escape character, anywhere in a line: a logger that
+ * colours its level (colorlog, loguru, tracing-subscriber's ANSI output) puts
+ * one around the level word; with the escape character it is never text.
+ */
+const ESCAPED_SGR = /\x1b\[[\d;]*m/g;
+/** How far into a line a coloured level is looked for: its prefix, not the message (a line's bytes are not all scanned). */
+const COLOURED_HEAD = 96;
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB;
@@ -31,7 +40,7 @@ function isBlank(c: number): boolean {
 export function mayBePasted(line: string): boolean {
   if (line.length === 0) return false;
   const first = line.charCodeAt(0);
-  return first === GT || first === BACKTICK || first === QUOTE || first === ESC || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first);
+  return first === GT || first === BACKTICK || first === QUOTE || first === ESC || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first) || line.lastIndexOf("\x1b[", COLOURED_HEAD) >= 0;
 }
 
 /**
@@ -42,6 +51,7 @@ export function mayBePasted(line: string): boolean {
 export function cleanPasted(line: string): string {
   // Colour codes go only from a line that opens with one: elsewhere `[0m` could be text.
   let s = SGR_OPENER.test(line) ? line.replace(SGR_CODES, "") : line;
+  if (s.indexOf("\x1b[") >= 0) s = s.replace(ESCAPED_SGR, "");
   while (s.charCodeAt(0) === GT && (s.length === 1 || s.charCodeAt(1) === SPACE || s.charCodeAt(1) === GT)) {
     s = s.substring(s.charCodeAt(1) === SPACE ? 2 : 1);
   }
