@@ -4,7 +4,7 @@
 // line's prefix (Ray prints a worker's output behind `\x1b[36m(RayWorkerVllm
 // pid=5085)\x1b[0m `; a paste often loses the escape character, or keeps a
 // space in its place: ` [36m(RayWorkerVllm pid=5085) [0m [E …`), and colour
-// codes with their escape character in a line's prefix (a coloured level). Cleaning is
+// codes with their escape character anywhere in a line (a coloured level). Cleaning is
 // cheap to skip: most lines start with `[` or a letter and end with a visible
 // character.
 
@@ -25,8 +25,6 @@ const SGR_CODES = /(?:\x1b| )?\[\d{0,3}(?:;\d{1,3})*m/g;
  * one around the level word; with the escape character it is never text.
  */
 const ESCAPED_SGR = /\x1b\[[\d;]*m/g;
-/** How far into a line a coloured level is looked for: its prefix, not the message (a line's bytes are not all scanned). */
-const COLOURED_HEAD = 96;
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB;
@@ -40,7 +38,7 @@ function isBlank(c: number): boolean {
 export function mayBePasted(line: string): boolean {
   if (line.length === 0) return false;
   const first = line.charCodeAt(0);
-  return first === GT || first === BACKTICK || first === QUOTE || first === ESC || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first) || line.lastIndexOf("\x1b[", COLOURED_HEAD) >= 0;
+  return first === GT || first === BACKTICK || first === QUOTE || first === ESC || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first) || line.indexOf("\x1b[") >= 0;
 }
 
 /**
