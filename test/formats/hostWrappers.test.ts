@@ -132,3 +132,24 @@ test("pdsh: the node's name stripped and taken as the line's host; a log whose l
     ["node01", LogKind.exception],
   ]);
 });
+
+test("journalctl's default short output and syslog files: the stamp (no year, the reader's local time) dates nothing; the host and the line are read", async () => {
+  // `journalctl -u sglang > sglang.log` (logs-show.c: "%b %d %H:%M:%S", short-precise adding microseconds) and rsyslog's /var/log/syslog (day space-padded).
+  const lines = [
+    "-- Logs begin at Mon 2025-11-10 08:00:01 UTC, end at Tue 2025-11-11 21:50:00 UTC. --",
+    "Nov 11 21:44:05 gpu-node-3 python3[12345]: [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "Nov 11 21:44:06.123456 gpu-node-3 python3[12345]: RuntimeError: CUDA error: an illegal memory access was encountered",
+    "Nov  2 03:04:05 gpu-node-4 python3[999]: [2025-11-02 03:04:05 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 1, input throughput (token/s): 0.00",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "journald");
+  const { events, issues } = parseLines(lines, { wrapper: "journald" });
+  assert.deepEqual(events.map((e) => [e.line, e.host, e.kind]), [
+    [1, undefined, LogKind.unparsed],
+    [2, "gpu-node-3", "batch.decode"],
+    [3, "gpu-node-3", LogKind.exception],
+    [4, "gpu-node-4", "batch.prefill"],
+  ]);
+  assert.deepEqual(issues, []);
+  assert.equal(events[1]!.tsUs, us("2025-11-11T21:44:05Z"));
+});

@@ -1,5 +1,12 @@
 // journald's `journalctl -o short-iso` (and short-iso-precise) lines:
 //   2026-06-11T14:03:07+0000 <host> <identifier>[<pid>]: <message>
+// and its default, `short` (and short-precise), whose stamp is syslog's:
+//   Jun 11 14:03:07[.554102] <host> <identifier>[<pid>]: <message>
+// (systemd src/shared/logs-show.c output_timestamp_realtime, "%b %d %H:%M:%S"),
+// written as rsyslog's traditional file format writes /var/log/syslog too,
+// with the day space-padded. That stamp has no year and is in the local time
+// of the machine journalctl ran on, so it dates nothing: a line takes its own
+// time (the SGLang prefix inside), else one between its dated neighbours.
 // The host it names stands in for a host the path does not give.
 // journalctl also writes lines of its own, between `-- ` and ` --`: the
 // journal's span (`-- Journal begins at …, ends at …. --`, before systemd 246
@@ -12,14 +19,16 @@ import type { Unwrapped, Wrapper } from "./index.js";
 // The identifier is a program's name (`kernel`, `python3`, `(sd-pam)`): a word, never `#15` (a C++ backtrace's
 // `<time> frame #15: …` under `kubectl logs --timestamps` is no journald line).
 const REST = /^ (\S+) ([\w(][^\s:[]*)(?:\[\d+\])?: /;
+const SYSLOG_STAMP = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?/;
 const OWN_LINE = /^-- (?:Journal begins at .*|Logs begin at .*|No entries|Boot [0-9a-f]{32}|Reboot) --$/;
 
 function unwrap(line: string): Unwrapped {
   if (OWN_LINE.test(line)) return { kind: "own" };
   const t = readRfc3339(line, 0);
-  const m = t === null ? null : REST.exec(line.substring(t.end, t.end + 256));
-  if (t === null || m === null) return { kind: "foreign", why: "not a journald short-iso line (<time> <host> <unit>[<pid>]: <message>)" };
-  return { kind: "line", inner: line.substring(t.end + m[0].length), tsUs: t.us, host: m[1] };
+  const end = t?.end ?? SYSLOG_STAMP.exec(line)?.[0].length;
+  const m = end === undefined ? null : REST.exec(line.substring(end, end + 256));
+  if (end === undefined || m === null) return { kind: "foreign", why: "not a journald line (<time> <host> <unit>[<pid>]: <message>)" };
+  return { kind: "line", inner: line.substring(end + m[0].length), tsUs: t?.us ?? -1, host: m[1] };
 }
 
 export const journald: Wrapper = {
