@@ -2,9 +2,9 @@
 // boundaries, in constant memory. Every chunk is decoded at a '\n' byte, so a
 // multi-byte character is never cut; invalid UTF-8 is replaced by U+FFFD and
 // reported; a line longer than MAX_LINE_BYTES is cut there and reported; a
-// byte order mark at the file's start is dropped; NUL
-// bytes (a hole that a crash or logrotate's `copytruncate` leaves) are dropped
-// and counted, so the text after a hole is read as the lines it is.
+// byte order mark at the file's start is dropped; NUL bytes (a hole that a
+// crash or logrotate's `copytruncate` leaves) are dropped and counted, so the
+// text after a hole is read as the lines it is.
 
 import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
@@ -47,6 +47,8 @@ export class ChunkReader {
   readonly nulBytes: number[] = [];
   /** Bytes dropped and not yet counted in a chunk's `bytes`. */
   private droppedUncounted = 0;
+  /** The next read is the file's first bytes, where a byte order mark may be. */
+  private atFileStart: boolean;
 
   /**
    * `onRead` sees every raw byte read once, in order (hashing). A part of a
@@ -64,6 +66,7 @@ export class ChunkReader {
     this.fd = openSync(path, "r");
     this.buf = Buffer.allocUnsafe(readBytes);
     this.position = start;
+    this.atFileStart = start === 0;
     this.nextLine = firstLine;
   }
 
@@ -88,7 +91,8 @@ export class ChunkReader {
       }
       const data = this.buf.subarray(0, n);
       this.onRead?.(data);
-      const text = this.position === n ? withoutBom(data) : data;
+      const text = this.atFileStart ? withoutBom(data) : data;
+      this.atFileStart = false;
       this.droppedUncounted += data.length - text.length;
       const chunk = this.take(this.withoutNul(text));
       if (chunk) return chunk;
