@@ -17,6 +17,7 @@ import type { RunStore, WaitingBatch } from "./runStore.js";
 import { keyBefore, MergeHeap, type MergeKey } from "./merge.js";
 import { SOURCE_RANK, type SourceIdentity } from "../sources/sourceIdentity.js";
 import { roleOfName } from "../inputs/pathIdentity.js";
+import type { Role } from "../../domain/vocabulary.js";
 
 /** A parsed source's run and what was decided of the source after its parse. */
 export interface Run {
@@ -77,6 +78,8 @@ class RunCursor implements MergeKey {
   private readonly ownOffset: number;
   private readonly hostFirst: boolean;
   private readonly ranked: boolean;
+  /** What each host's name says of its role (null: nothing), in a stream of several machines' lines. */
+  private readonly roleOfHost = new Map<string, Role | null>();
 
   constructor(
     private readonly run: Run,
@@ -109,10 +112,18 @@ class RunCursor implements MergeKey {
     return true;
   }
 
-  /** In a stream of several machines' lines, the role a host's name gives (`sglang-prefill-0`), else the source's. */
-  private roleRefOf(host: string, strings: string[], sourceRoleRef: number): number {
-    const role = roleOfName(host);
-    return role === undefined ? sourceRoleRef : strings.push(role) - 1;
+  /**
+   * In a stream of several machines' lines, the role a host's name gives
+   * (`sglang-prefill-0`), else the source's, as a ref into the batch's
+   * strings: each host's name is read once a run, each role added once a batch.
+   */
+  private roleRefOf(host: string, strings: string[], batchRoleRefs: Map<string, number>, sourceRoleRef: number): number {
+    let role = this.roleOfHost.get(host);
+    if (role === undefined) this.roleOfHost.set(host, (role = roleOfName(host) ?? null));
+    if (role === null) return sourceRoleRef;
+    let ref = batchRoleRefs.get(role);
+    if (ref === undefined) batchRoleRefs.set(role, (ref = strings.push(role) - 1));
+    return ref;
   }
 
   /** Gives a batch's rows what was decided after the parse; writes its texts (keyed by source and line, not by order). */
@@ -130,6 +141,7 @@ class RunCursor implements MergeKey {
     let lastRef = -2;
     let hostRef = -1;
     let hostRoleRef = roleRef;
+    const batchRoleRefs = new Map<string, number>();
     let offset = 0;
     for (let i = 0; i < batch.length; i++) {
       const p = i * NUMBER_WIDTH;
@@ -141,7 +153,7 @@ class RunCursor implements MergeKey {
         const host = hostFirst ? (ownHost ?? own) : (own ?? ownHost);
         hostRef = host === own ? ref : ownHostRef;
         offset = host !== ownHost ? (this.offsets[host!] ?? 0) : this.ownOffset;
-        hostRoleRef = this.run.identity.hostPerLine && host !== null && host !== ownHost ? this.roleRefOf(host, strings, roleRef) : roleRef;
+        hostRoleRef = this.run.identity.hostPerLine && host !== null && host !== ownHost ? this.roleRefOf(host, strings, batchRoleRefs, roleRef) : roleRef;
       }
       stringRefs[q] = hostRef;
       if (stringRefs[q + 1] === -1) stringRefs[q + 1] = hostRoleRef;
