@@ -37,7 +37,7 @@ const NUL_HEAD = Buffer.alloc(HEAD_BYTES);
  * `copytruncate` leaves one up to the writer's offset) is told by the text
  * after it. Null for a file of NULs only.
  */
-function readHead(path: string): Buffer | null {
+function readTextHead(path: string): Buffer | null {
   const fd = openSync(path, "r");
   try {
     const buf = Buffer.alloc(HEAD_BYTES);
@@ -77,7 +77,7 @@ export function sniffSource(plainPath: string, tz: TimeZoneSpec): Sniff {
     tzOffsetMinutes: 0,
     firstDateUs: null,
   };
-  const head = readHead(plainPath);
+  const head = readTextHead(plainPath);
   if (head === null) return { ...sniff, rejection: { kind: "empty", reason: "only NUL bytes (a hole, as a crash or a copytruncate rotation leaves): nothing to read" } };
   const kind = classify(head);
   if ("rejection" in kind) return { ...sniff, rejection: kind.rejection };
