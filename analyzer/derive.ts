@@ -11,7 +11,9 @@
 // one whose derived data is missing or stale computes it in memory.
 // It runs in two halves, the replay's products and then the timeline, so the
 // upload pipeline can analyze and store the findings between them: the
-// suspects are shown while the timeline is still being indexed.
+// suspects are shown before the timeline is stored. The timeline is begun
+// before the replay: for a big incident it is read on a second thread while
+// the model replays (analyzer/timeline/timelineBeside.ts).
 
 import type { IncidentDb } from "../store/db.js";
 import { storedSignsCurrent, storeProfileSigns } from "./replay/derivedSigns.js";
@@ -21,11 +23,17 @@ import { storedGaugesCurrent, storeQueueGauges } from "./replay/queueGauges.js";
 import { selectProfile } from "./replay/profileSelection.js";
 import { replayIncident, type ReplaySummary } from "./replay/replay.js";
 import { SnapshotSet } from "./replay/snapshots.js";
-import { storeTimelineIndex, timelineIsCurrent } from "./timeline/timelineStore.js";
+import { TIMELINE_BESIDE_EVENTS, timelineBeside, type TimelineBeside } from "./timeline/timelineBeside.js";
+import { buildTimelineIndex } from "./timeline/timelineIndex.js";
+import { timelineIsCurrent, writeTimelineIndex } from "./timeline/timelineStore.js";
 
 export interface DeriveOptions {
   /** The replay's progress now and then: events done of the total. */
   onProgress?: (phase: "replay", done: number, total: number) => void;
+  /** From this many events the timeline is read on a second thread (default TIMELINE_BESIDE_EVENTS). */
+  timelineBesideFrom?: number;
+  /** False where no one will open the incident's timeline (an analysis into a temporary file): it is not built. */
+  timeline?: boolean;
 }
 
 /**
@@ -36,8 +44,10 @@ export interface DeriveOptions {
  * added nothing).
  */
 export function deriveIncident(db: IncidentDb, opts: DeriveOptions = {}): ReplaySummary | undefined {
-  const replayed = deriveReplay(db, opts);
-  deriveTimeline(db, replayed);
+  if (opts.timeline === false) return deriveReplay(db, opts);
+  const timeline = beginTimeline(db, opts);
+  const replayed = replayFor(timeline, () => deriveReplay(db, opts));
+  timeline.store();
   return replayed;
 }
 
@@ -55,9 +65,44 @@ export function deriveReplay(db: IncidentDb, opts: DeriveOptions = {}): ReplaySu
   return replayIncident(db, { storeSnapshots: true, ...(opts.onProgress && { onProgress: opts.onProgress }) });
 }
 
-/** The second half: the timeline columns of the replay `deriveReplay` ran (nothing when it ran none). */
-export function deriveTimeline(db: IncidentDb, replayed: ReplaySummary | undefined): void {
-  if (replayed) storeTimelineIndex(db, replayed.landings);
+/**
+ * The second half, the timeline columns, begun before the first: `landed`
+ * with the replay `deriveReplay` ran, then `store` once the caller has done
+ * what should come first (the upload pipeline stores the findings).
+ */
+export interface PendingTimeline {
+  landed(replayed: ReplaySummary | undefined): void;
+  /** Stores the index of the replay landed; nothing when none ran. */
+  store(): void;
+}
+
+/** Begins the timeline: on a second thread for a big incident whose timeline is not current, else at `store`. */
+export function beginTimeline(db: IncidentDb, opts: DeriveOptions = {}): PendingTimeline {
+  const beside: TimelineBeside | null = timelineIsCurrent(db) ? null : timelineBeside(db, { minEvents: opts.timelineBesideFrom ?? TIMELINE_BESIDE_EVENTS });
+  let replayed: ReplaySummary | undefined;
+  return {
+    landed(summary) {
+      replayed = summary;
+      if (!beside) return;
+      if (summary) beside.landed(summary.landings);
+      else beside.cancel();
+    },
+    store() {
+      if (!replayed) return;
+      writeTimelineIndex(db, beside ? beside.index() : buildTimelineIndex(db, replayed.landings));
+    },
+  };
+}
+
+/** Runs `replay` (deriveReplay) and lands it in the pending timeline; a replay that fails lands none, which stops the timeline's thread. */
+export function replayFor(timeline: PendingTimeline, replay: () => ReplaySummary | undefined): ReplaySummary | undefined {
+  let replayed: ReplaySummary | undefined;
+  try {
+    replayed = replay();
+  } finally {
+    timeline.landed(replayed);
+  }
+  return replayed;
 }
 
 function derivedAlready(db: IncidentDb): boolean {

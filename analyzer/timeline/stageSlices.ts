@@ -6,7 +6,7 @@
 // (analyzer/telemetry/spans.ts), drawn here as it is.
 
 import type { IncidentDb } from "../../store/db.js";
-import { detailRows } from "../../store/read/records.js";
+import { eachDetailRow } from "../../store/read/records.js";
 import { TelemetryKind } from "../../domain/kinds.js";
 import { orphanedSlices, type SpanFacts } from "../telemetry/spans.js";
 import { SpanTypes } from "./spanTypes.js";
@@ -45,13 +45,13 @@ function cut(name: string): string {
 /** The trace slices of an incident, typed stage, orphaned stage or request. */
 export function stageSlices(db: IncidentDb, at: SlicePlacement): PlacedSlice[] {
   const spans: Span[] = [];
-  for (const [seq, , room, , , attrs] of detailRows(db, KINDS, WITH_ATTRS)) {
+  eachDetailRow(db, KINDS, WITH_ATTRS, (seq, _kind, room, _chunk, _state, attrs) => {
     const stage = typeof attrs?.["stage"] === "string" && attrs["stage"] ? attrs["stage"] : undefined;
     const name = typeof attrs?.["name"] === "string" ? attrs["name"] : (stage ?? "span");
     const startUs = typeof attrs?.["startUs"] === "number" ? attrs["startUs"] : undefined;
     const id = (key: string) => (typeof attrs?.[key] === "string" ? (attrs[key] as string) : null);
     spans.push({ seq, room, stage, name, startUs, traceId: id("traceId"), spanId: id("spanId") });
-  }
+  });
   const orphans = orphanedSlices(spans);
   const out: PlacedSlice[] = [];
   for (const s of spans) {

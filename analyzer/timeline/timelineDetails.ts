@@ -19,7 +19,7 @@
 //   stage     a trace span, start to end (stageSlices.ts).
 
 import type { IncidentDb } from "../../store/db.js";
-import { detailRows } from "../../store/read/records.js";
+import { eachDetailRow } from "../../store/read/records.js";
 import { KVPOLL_NAMES } from "../../domain/vocabulary.js";
 import type { LandingColumns } from "./timelineIndex.js";
 import { SpanTypes } from "./spanTypes.js";
@@ -105,7 +105,7 @@ function waitOf(attrs: Record<string, unknown> | null, state: number | null): { 
   return { seconds: s, in: str(attrs?.["timeoutState"]) ?? (state !== null ? KVPOLL_NAMES[state] : undefined) };
 }
 
-class LabelTable {
+export class LabelTable {
   readonly labels: string[] = [""];
   private readonly ids = new Map<string, number>();
 
@@ -122,7 +122,7 @@ class LabelTable {
   }
 }
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
   lane: number;
@@ -166,12 +166,28 @@ function collectiveOf(attrs: Record<string, unknown> | null): { key: string; nam
   return { key: `${group}#${seq}`, name: `${str(attrs?.["op"]) ?? "collective"} #${seq}` };
 }
 
-export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColumns): TimelineDetails {
+/** A post waiting for the model's landings: its span is drawn to the landing, or open to the end. */
+export interface Post {
+  seq: number;
+  pos: number;
+  chunk: number;
+  room: string;
+}
+
+/** The details before the model's landings are known: everything but the transfers' spans. */
+export interface DetailsDraft {
+  labelOf: Uint16Array;
+  table: LabelTable;
+  spans: Span[];
+  posts: Post[];
+}
+
+/** Reads the events' names and every span but the transfers', which wait for the model's landings (finishDetails). */
+export function draftDetails(db: IncidentDb, at: Placement): DetailsDraft {
   const labelOf = new Uint16Array(at.ts.length);
   const table = new LabelTable();
   const spans: Span[] = [];
-  const landingOf = firstLandings(landed);
-  const posts: { seq: number; pos: number; chunk: number; room: string }[] = [];
+  const posts: Post[] = [];
   const opened = new Map<string, Opened>();
   const close = (key: string, seq: number, ts: number, lane: number) => {
     const start = opened.get(key);
@@ -182,19 +198,14 @@ export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColum
   // In seq order: the pairing below needs each start before its end.
   /** The HiCache layers loaded since their slot's load began, per lane: a wait on one of them is over at once. */
   const loaded = new Set<string>();
-  for (const [seq, kind, room, chunk, state, attrs, layerColumn] of detailRows(db, DETAIL_KINDS, NEEDS_ATTRS)) {
+  eachDetailRow(db, DETAIL_KINDS, NEEDS_ATTRS, (seq, kind, room, chunk, state, attrs, layerColumn) => {
     const pos = at.posOf(seq);
-    if (pos === undefined) continue;
+    if (pos === undefined) return;
     labelOf[pos] = table.id(labelFor(kind, chunk, state, attrs));
     const ts = at.ts[pos]!;
     const lane = at.lane[pos]!;
-    if (kind === "kv.post" && room !== null && chunk !== null) {
-      const landing = landingOf.get(seq);
-      const landingPos = landing === undefined ? undefined : at.posOf(landing);
-      // A landing logged earlier than its post on another host's clock is drawn with no length.
-      if (landingPos !== undefined) spans.push({ start: ts, end: Math.max(ts, at.ts[landingPos]!), lane, type: SpanTypes.transfer, open: false, seq: landing!, label: table.id(`c${chunk} in flight`), room });
-      else posts.push({ seq, pos, chunk, room });
-    } else if (kind === "kv.alloc" && room !== null) {
+    if (kind === "kv.post" && room !== null && chunk !== null) posts.push({ seq, pos, chunk, room });
+    else if (kind === "kv.alloc" && room !== null) {
       opened.set(`room ${room}:${lane}`, { seq, pos, room, type: SpanTypes.room, ended: "pages held", unended: "pages never freed" });
     } else if (kind === "kv.free" && room !== null) close(`room ${room}:${lane}`, seq, ts, lane);
     else if (kind === "coll.enter") {
@@ -224,16 +235,28 @@ export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColum
       const label = `waited ${wait.seconds}s${wait.in ? ` in ${wait.in}` : ""}`;
       spans.push({ start: ts - wait.seconds * 1e6, end: ts, lane, type: SpanTypes.wait, open: false, seq, label: table.id(label), room });
     }
-  }
-  for (const post of posts) {
-    const label = table.id(`c${post.chunk} never landed`);
-    spans.push({ start: at.ts[post.pos]!, end: at.lastTsUs, lane: at.lane[post.pos]!, type: SpanTypes.transfer, open: true, seq: post.seq, label, room: post.room });
-  }
+  });
   for (const start of opened.values()) {
     const label = table.id(start.unended);
     spans.push({ start: at.ts[start.pos]!, end: at.lastTsUs, lane: at.lane[start.pos]!, type: start.type, open: true, seq: start.seq, label, room: start.room });
   }
   for (const slice of stageSlices(db, at)) spans.push({ ...slice, open: false, label: table.id(slice.label) });
+  return { labelOf, table, spans, posts };
+}
+
+/** Adds the transfers' spans from the model's landings to the draft, and turns it into columns. */
+export function finishDetails(draft: DetailsDraft, at: Placement, landed: LandingColumns): TimelineDetails {
+  const { table, spans } = draft;
+  const landingOf = firstLandings(landed);
+  for (const post of draft.posts) {
+    const landing = landingOf.get(post.seq);
+    const landingPos = landing === undefined ? undefined : at.posOf(landing);
+    const ts = at.ts[post.pos]!;
+    const lane = at.lane[post.pos]!;
+    // A landing logged earlier than its post on another host's clock is drawn with no length.
+    if (landingPos !== undefined) spans.push({ start: ts, end: Math.max(ts, at.ts[landingPos]!), lane, type: SpanTypes.transfer, open: false, seq: landing!, label: table.id(`c${post.chunk} in flight`), room: post.room });
+    else spans.push({ start: ts, end: at.lastTsUs, lane, type: SpanTypes.transfer, open: true, seq: post.seq, label: table.id(`c${post.chunk} never landed`), room: post.room });
+  }
   spans.sort((a, b) => a.start - b.start || a.end - b.end);
   const rooms = [""];
   const roomIds = new Map<string, number>();
@@ -243,7 +266,7 @@ export function buildDetails(db: IncidentDb, at: Placement, landed: LandingColum
     if (id === undefined) roomIds.set(room, (id = rooms.push(room) - 1));
     return id;
   };
-  return { labelOf, labels: table.labels, spans: toColumns(spans, roomId), rooms };
+  return { labelOf: draft.labelOf, labels: table.labels, spans: toColumns(spans, roomId), rooms };
 }
 
 function toColumns(spans: Span[], roomId: (room: string | null) => number): SpanColumns {

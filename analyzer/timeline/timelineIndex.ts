@@ -11,7 +11,7 @@ import { timelineRows } from "../../store/read/records.js";
 import type { Component } from "../../domain/vocabulary.js";
 import { laneOfKind, toneOfKind } from "../../domain/kinds.js";
 import { groupLabel, laneKey, rankLabel, sortLanes, type Lane } from "./lanes.js";
-import { buildDetails, emptyGaps, type SpanColumns } from "./timelineDetails.js";
+import { draftDetails, emptyGaps, finishDetails, type DetailsDraft, type Placement, type SpanColumns } from "./timelineDetails.js";
 import { buildCounterTracks, type CounterColumns } from "./counterTracks.js";
 import { replayIncident } from "../replay/replay.js";
 import type { LandingColumns } from "../model/transferPairing.js";
@@ -95,24 +95,46 @@ export type { LandingColumns };
 
 /** Builds the index from the events and the model's landings (a replay of the events when none are given). */
 export function buildTimelineIndex(db: IncidentDb, landed: LandingColumns = replayIncident(db).landings): TimelineIndex {
-  const ev = scanEvents(db);
+  return finishTimelineIndex(draftTimelineIndex(db), landed);
+}
+
+/**
+ * The index before the model's landings are known: everything but the
+ * transfers' spans. It needs the events alone, so it can be read while the
+ * model replays them (timelineBeside.ts).
+ */
+export interface TimelineDraft {
+  events: ScannedEvents;
+  placement: Placement;
+  details: DetailsDraft;
+  counters: CounterColumns;
+}
+
+export function draftTimelineIndex(db: IncidentDb): TimelineDraft {
+  const events = scanEvents(db);
+  const n = events.ts.length;
+  const placement: Placement = {
+    posOf: (s: number) => (s < events.posOfSeq.length && events.posOfSeq[s] !== ABSENT ? events.posOfSeq[s] : undefined),
+    ts: events.ts,
+    lane: events.lane,
+    lastTsUs: n ? events.ts[n - 1]! : 0,
+  };
+  return { events, placement, details: draftDetails(db, placement), counters: buildCounterTracks(db, placement) };
+}
+
+export function finishTimelineIndex(draft: TimelineDraft, landed: LandingColumns): TimelineIndex {
+  const ev = draft.events;
   const n = ev.ts.length;
   const firstTsUs = n ? ev.ts[0]! : null;
   const lastTsUs = n ? ev.ts[n - 1]! : null;
-  const placement = {
-    posOf: (s: number) => (s < ev.posOfSeq.length && ev.posOfSeq[s] !== ABSENT ? ev.posOfSeq[s] : undefined),
-    ts: ev.ts,
-    lane: ev.lane,
-    lastTsUs: lastTsUs ?? 0,
-  };
-  const details = buildDetails(db, placement, landed);
+  const details = finishDetails(draft.details, draft.placement, landed);
   const spanUs = n ? lastTsUs! - firstTsUs! : 0;
   return {
     ...ev,
     label: details.labelOf,
     labels: details.labels,
     spans: details.spans,
-    counters: buildCounterTracks(db, placement),
+    counters: draft.counters,
     landings: landed,
     spanRooms: details.rooms,
     shortSpanUs: Math.max(1e6, spanUs / 100),

@@ -66,6 +66,11 @@ export function timelineIsCurrent(db: IncidentDb): boolean {
  */
 export function storeTimelineIndex(db: IncidentDb, landings?: LandingColumns): { index: TimelineIndex; bytes: number } {
   const index = buildTimelineIndex(db, landings);
+  return { index, bytes: writeTimelineIndex(db, index) };
+}
+
+/** Stores an index built for the incident's current events; returns the bytes stored. */
+export function writeTimelineIndex(db: IncidentDb, index: TimelineIndex): number {
   const header: Header = {
     layout: LAYOUT,
     lanes: index.lanes,
@@ -79,7 +84,7 @@ export function storeTimelineIndex(db: IncidentDb, landings?: LandingColumns): {
     maxSeq: index.posOfSeq.length - 1,
   };
   const columns = Object.fromEntries(Object.entries(COLUMNS).map(([name, [, of]]) => [name, of(index)]));
-  return { index, bytes: writeTimelineColumns(db, eventsFingerprint(db), header, columns) };
+  return writeTimelineColumns(db, eventsFingerprint(db), header, columns);
 }
 
 /** The index the incident holds for its current events, or one built in memory (not stored) when it holds none for them. */

@@ -22,7 +22,7 @@ import { ROLES, type Role } from "../../domain/vocabulary.js";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import type { ReplaySummary } from "../../analyzer/replay/replay.js";
-import { deriveIncident } from "../../analyzer/derive.js";
+import { deriveIncident, type DeriveOptions } from "../../analyzer/derive.js";
 import { listSources } from "../../store/read/sources.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
@@ -65,7 +65,8 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     const single = argv.inputs.length === 1 && isSqliteFile(argv.inputs[0]!);
     const temp = single || argv.db ? undefined : mkdtempSync(join(tmpdir(), "kvrewind-analyze-"));
     try {
-      const ingested = single ? undefined : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress);
+      // A temporary incident is removed once analyzed: no one opens its timeline.
+      const ingested = single ? undefined : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress, { timeline: temp === undefined });
       const path = ingested?.path ?? argv.inputs[0]!;
       const name = single ? basename(path) : bundleName(argv.inputs);
       const db = openForAnalysis(path);
@@ -123,7 +124,7 @@ export function bundleName(inputs: string[]): string {
  * is an error. Returns the derive step's replay (none when everything derived
  * was current already).
  */
-export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined): Promise<{ path: string; replayed: ReplaySummary | undefined }> {
+export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined, derive: Pick<DeriveOptions, "timeline"> = {}): Promise<{ path: string; replayed: ReplaySummary | undefined }> {
   const summary = await ingest({
     db,
     paths: argv.inputs,
@@ -135,14 +136,14 @@ export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: type
   if (progress) clearProgress();
   for (const s of summary.sources.filter((x) => x.status === "skipped")) process.stderr.write(`kvrewind: skipped ${s.path}: ${s.reason}\n`);
   if (summary.eventsTotal === 0) throw new Error(`${argv.inputs.join(", ")}: no events could be read`);
-  return { path: db, replayed: deriveFile(db, progress) };
+  return { path: db, replayed: deriveFile(db, progress, derive) };
 }
 
 /** The derive step on the incident at `path` (analyzer/derive.ts). */
-export function deriveFile(path: string, progress: typeof showProgress | undefined): ReplaySummary | undefined {
+export function deriveFile(path: string, progress: typeof showProgress | undefined, opts: Pick<DeriveOptions, "timeline"> = {}): ReplaySummary | undefined {
   const db = openIncident(path);
   try {
-    return deriveIncident(db, { ...(progress && { onProgress: (phase: string, done: number, total: number) => progress(`derive ${phase}`, done, total) }) });
+    return deriveIncident(db, { ...opts, ...(progress && { onProgress: (phase: string, done: number, total: number) => progress(`derive ${phase}`, done, total) }) });
   } finally {
     if (progress) clearProgress();
     db.close();

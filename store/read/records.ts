@@ -45,18 +45,17 @@ export function timelineRows(db: IncidentDb): { count: number; maxSeq: number; e
 export type DetailRow = [seq: number, kind: string, room: string | null, chunk: number | null, state: number | null, attrs: Record<string, unknown> | null, layer: number | null];
 
 /**
- * seq, kind, room, chunk and state of the events of `kinds`, in seq order,
- * with their attrs (a fresh object per event) for the kinds of `withAttrs`
- * only, else null.
+ * seq, kind, room, chunk and state of each event of `kinds`, in seq order,
+ * handed to `visit` one at a time (an incident holds millions; the caller
+ * keeps what it needs), with its attrs (a fresh object per event) for the
+ * kinds of `withAttrs` only, else null.
  */
-export function detailRows(db: IncidentDb, kinds: readonly string[], withAttrs: ReadonlySet<string>): Iterable<DetailRow> {
-  const rows: DetailRow[] = [];
-  if (kinds.length === 0) return rows;
+export function eachDetailRow(db: IncidentDb, kinds: readonly string[], withAttrs: ReadonlySet<string>, visit: (...row: DetailRow) => void): void {
+  if (kinds.length === 0) return;
   scanEvents(db, { kinds }, (ev) => {
     const kind = ev.kind;
-    rows.push([ev.seq, kind, ev.room, ev.chunk, ev.state, withAttrs.has(kind) ? ev.attrs : null, ev.layer]);
+    visit(ev.seq, kind, ev.room, ev.chunk, ev.state, withAttrs.has(kind) ? ev.attrs : null, ev.layer);
   });
-  return rows;
 }
 
 /** Every `config` record with attrs, in seq order. */

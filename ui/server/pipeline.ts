@@ -2,8 +2,9 @@
 // of its input folder, derive what readers read (analyzer/derive.ts: signs and
 // snapshots), analyze (the derive step's replay + rules) and store the
 // findings — the job says so ("analyzed"), and the page shows the suspects
-// from then on — and last index the timeline, the step that grows most with
-// the incident's size (docs/usage.md "While an incident is analyzed").
+// from then on — and last store the timeline, which a big incident's job has
+// read on a second thread meanwhile (docs/usage.md "While an incident is
+// analyzed").
 // Runs in a child process (pipeline-main.ts) whose working directory is the
 // input folder, so sources are named by their path inside the upload
 // ("p0/prefill-tp0.log"), which is also where host and role are read from.
@@ -13,7 +14,7 @@ import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { InputError } from "../../ingest/inputs/pathIdentity.js";
 import { openIncident } from "../../store/db.js";
 import { analyzeIncident, storeAnalysis } from "../../analyzer/rules/index.js";
-import { deriveReplay, deriveTimeline } from "../../analyzer/derive.js";
+import { beginTimeline, deriveReplay, replayFor } from "../../analyzer/derive.js";
 
 export interface PipelineInput {
   /** Absolute path of the incident database. */
@@ -70,12 +71,13 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   report({ type: "progress", progress: { phase: "analyze", step: "replaying", percent: null } });
   const db = openIncident(input.dbPath);
   try {
-    const replayed = deriveReplay(db);
+    const timeline = beginTimeline(db);
+    const replayed = replayFor(timeline, () => deriveReplay(db));
     report({ type: "progress", progress: { phase: "analyze", step: "checking", percent: null } });
     storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath), ...(replayed && { replayed }) }));
     report({ type: "analyzed" });
     report({ type: "progress", progress: { phase: "analyze", step: "indexing the timeline", percent: null } });
-    deriveTimeline(db, replayed);
+    timeline.store();
   } finally {
     db.close();
   }

@@ -1,0 +1,65 @@
+// The timeline index on the second core. Building it reads every event again
+// (the columns, the names, the spans), and only the transfers' spans wait on
+// the model's landings. So past TIMELINE_BESIDE_EVENTS a worker thread
+// (timelineWorker.ts) reads the events while the model replays them here,
+// finishes the index when the landings are posted to it, and hands it back
+// to be stored; the index is then ready about when the replay and the checks
+// are, instead of after them (bench/RESULTS.md "bench:ui").
+
+import { existsSync } from "node:fs";
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { IncidentDb } from "../../store/db.js";
+import { eventCount } from "../../store/read/incident.js";
+import { bundledEntry } from "../../store/packageFiles.js";
+import type { LandingColumns } from "../model/transferPairing.js";
+import type { TimelineIndex } from "./timelineIndex.js";
+import type { TimelineWorkerData, TimelineWorkerMessage, TimelineWorkerRequest } from "./timelineWorker.js";
+
+const WORKER_URL = bundledEntry("timelineWorker");
+
+/** From this many events the index is built on a worker thread; below, the thread start costs more than it saves. */
+export const TIMELINE_BESIDE_EVENTS = 1_000_000;
+
+/** An index being built on a worker thread. */
+export interface TimelineBeside {
+  /** Hands the worker the model's landings: it finishes the index while the caller goes on. */
+  landed(landings: LandingColumns): void;
+  /** Waits for the index the landings finished. */
+  index(): TimelineIndex;
+  /** The index is not wanted: the worker stops once its reading is done. */
+  cancel(): void;
+}
+
+/**
+ * Starts building the incident's index on a worker thread; null where the
+ * incident is small, has no file of its own (in memory), or the worker's
+ * module is missing, and the caller builds it itself.
+ */
+export function timelineBeside(db: IncidentDb, opts: { minEvents?: number } = {}): TimelineBeside | null {
+  if (db.memory || !existsSync(WORKER_URL) || eventCount(db) < (opts.minEvents ?? TIMELINE_BESIDE_EVENTS)) return null;
+  const { port1, port2 } = new MessageChannel();
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  const data: TimelineWorkerData = { dbPath: db.name, port: port2, done };
+  new Worker(WORKER_URL, { workerData: data, transferList: [port2], execArgv: [] }).unref();
+  const send = (request: TimelineWorkerRequest): void => port1.postMessage(request);
+  const answer = (): TimelineWorkerMessage => {
+    Atomics.wait(done, 0, 0);
+    const msg = receiveMessageOnPort(port1)?.message as TimelineWorkerMessage | undefined;
+    port1.close();
+    if (msg === undefined) throw new Error("the timeline's worker thread ended without an answer");
+    if (msg.type === "error") throw new Error(`the timeline's worker thread failed: ${msg.message}`);
+    return msg;
+  };
+  return {
+    landed: (landings) => send({ type: "landings", landings }),
+    index() {
+      const msg = answer();
+      if (msg.type !== "index") throw new Error("the timeline's worker thread answered without an index");
+      return msg.index;
+    },
+    cancel() {
+      send({ type: "cancel" });
+      port1.close();
+    },
+  };
+}
