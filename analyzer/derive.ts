@@ -32,8 +32,6 @@ export interface DeriveOptions {
   onProgress?: (phase: "replay", done: number, total: number) => void;
   /** From this many events the timeline is read on a second thread (default TIMELINE_BESIDE_EVENTS). */
   timelineBesideFrom?: number;
-  /** False where no one will open the incident's timeline (an analysis into a temporary file): it is not built. */
-  timeline?: boolean;
 }
 
 /**
@@ -44,7 +42,6 @@ export interface DeriveOptions {
  * added nothing).
  */
 export function deriveIncident(db: IncidentDb, opts: DeriveOptions = {}): ReplaySummary | undefined {
-  if (opts.timeline === false) return deriveReplay(db, opts);
   const timeline = beginTimeline(db, opts);
   const replayed = replayFor(timeline, () => deriveReplay(db, opts));
   timeline.store();

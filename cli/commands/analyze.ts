@@ -1,9 +1,11 @@
 // `kvrewind analyze <incident.db | paths...>`: run the rules, store findings
 // and suspects in the incident, print the report (text, --json or --markdown;
 // each carries the hypotheses tested, docs/hypotheses.md "The ledger").
-// Paths that are not one incident database are ingested (and derived, the
-// derive step's replay then serving the analysis) first, into --db or a
-// temporary database removed afterwards. Exit codes: cli/exitCodes.ts.
+// Paths that are not one incident database are ingested first: into --db,
+// then derived (the derive step's replay then serving the analysis), or into
+// a temporary database removed afterwards, not derived (nothing is left for
+// later readers; the analysis replays on its own, beside the rules' pass from
+// a million events). Exit codes: cli/exitCodes.ts.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +24,7 @@ import { ROLES, type Role } from "../../domain/vocabulary.js";
 import { ingest, type IngestProgress } from "../../ingest/pipeline.js";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import type { ReplaySummary } from "../../analyzer/replay/replay.js";
-import { deriveIncident, type DeriveOptions } from "../../analyzer/derive.js";
+import { deriveIncident } from "../../analyzer/derive.js";
 import { listSources } from "../../store/read/sources.js";
 import { EXIT_CODES_HELP, reportUnread, unreadInputs, verdictExitCode } from "../exitCodes.js";
 import { isSqliteFile, openIncidentFile } from "./incidentFile.js";
@@ -65,8 +67,8 @@ export const analyzeCommand: CommandModule<object, AnalyzeArgs> = {
     const single = argv.inputs.length === 1 && isSqliteFile(argv.inputs[0]!);
     const temp = single || argv.db ? undefined : mkdtempSync(join(tmpdir(), "kvrewind-analyze-"));
     try {
-      // A temporary incident is removed once analyzed: no one opens its timeline.
-      const ingested = single ? undefined : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress, { timeline: temp === undefined });
+      // A temporary incident is removed once analyzed: nothing derived for later readers is wanted, and the analysis replays on its own.
+      const ingested = single ? undefined : await ingestInputs(argv, argv.db ?? join(temp!, "incident.db"), progress, { derive: temp === undefined });
       const path = ingested?.path ?? argv.inputs[0]!;
       const name = single ? basename(path) : bundleName(argv.inputs);
       const db = openForAnalysis(path);
@@ -119,12 +121,12 @@ export function bundleName(inputs: string[]): string {
 }
 
 /**
- * Ingests the named paths, then runs the derive step; skipped inputs are named
- * on stderr (refused ones after the analysis, as not read), and none ingested
- * is an error. Returns the derive step's replay (none when everything derived
- * was current already).
+ * Ingests the named paths, then runs the derive step unless `opts.derive` is
+ * false; skipped inputs are named on stderr (refused ones after the analysis,
+ * as not read), and none ingested is an error. Returns the derive step's
+ * replay (none when it did not run or everything derived was current).
  */
-export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined, derive: Pick<DeriveOptions, "timeline"> = {}): Promise<{ path: string; replayed: ReplaySummary | undefined }> {
+export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: typeof showProgress | undefined, opts: { derive: boolean } = { derive: true }): Promise<{ path: string; replayed: ReplaySummary | undefined }> {
   const summary = await ingest({
     db,
     paths: argv.inputs,
@@ -136,14 +138,14 @@ export async function ingestInputs(argv: AnalyzeArgs, db: string, progress: type
   if (progress) clearProgress();
   for (const s of summary.sources.filter((x) => x.status === "skipped")) process.stderr.write(`kvrewind: skipped ${s.path}: ${s.reason}\n`);
   if (summary.eventsTotal === 0) throw new Error(`${argv.inputs.join(", ")}: no events could be read`);
-  return { path: db, replayed: deriveFile(db, progress, derive) };
+  return { path: db, replayed: opts.derive ? deriveFile(db, progress) : undefined };
 }
 
 /** The derive step on the incident at `path` (analyzer/derive.ts). */
-export function deriveFile(path: string, progress: typeof showProgress | undefined, opts: Pick<DeriveOptions, "timeline"> = {}): ReplaySummary | undefined {
+export function deriveFile(path: string, progress: typeof showProgress | undefined): ReplaySummary | undefined {
   const db = openIncident(path);
   try {
-    return deriveIncident(db, { ...opts, ...(progress && { onProgress: (phase: string, done: number, total: number) => progress(`derive ${phase}`, done, total) }) });
+    return deriveIncident(db, { ...(progress && { onProgress: (phase: string, done: number, total: number) => progress(`derive ${phase}`, done, total) }) });
   } finally {
     if (progress) clearProgress();
     db.close();

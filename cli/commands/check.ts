@@ -112,7 +112,7 @@ async function withIncident<T>(argv: CheckArgs, inputs: string[], use: (path: st
   const temp = argv.db ? undefined : mkdtempSync(join(tmpdir(), "kvrewind-check-"));
   try {
     const db = argv.db ?? join(temp!, "incident.db");
-    await ingestInputs({ inputs, failOn: "high", ...(argv.tz !== undefined && { tz: argv.tz }) }, db, undefined, { timeline: temp === undefined });
+    await ingestInputs({ inputs, failOn: "high", ...(argv.tz !== undefined && { tz: argv.tz }) }, db, undefined, { derive: temp === undefined });
     return use(db);
   } finally {
     if (temp) rmSync(temp, { recursive: true, force: true });
