@@ -27,6 +27,8 @@ export interface FailureRecord {
   /** The record says the process died. */
   fatal: boolean;
   rank: string;
+  /** A record of the machine, not of a rank (the kernel's: an OOM kill, an Xid): `rank` names the machine. */
+  machine?: true;
   /** The same failure on any rank or room reads the same: what findings group by. */
   signature: string;
   /** One line for titles: the exception, the watchdog, the engine message. */
@@ -90,16 +92,23 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
   const family: FailureFamily = transport ? "transport" : "process";
   const cls = parsedClass ?? classOfKind(ev, reasonKind);
   const summary = summaryOf(ev, thread, reasonKind);
+  const machine = ev.attrs?.scope === "machine";
   return {
     ev,
     family,
     cls,
     ...(reasonKind === "abort" && { aborted: true }),
     fatal: isFatal(ev, thread),
-    rank: evidence.rank(ev),
+    rank: machine ? machineLabel(ev.host) : evidence.rank(ev),
+    ...(machine && { machine: true as const }),
     signature: `${family}|${cls}|${ev.kind}|${template(summary)}`,
     summary,
   };
+}
+
+/** A machine as failure records name it: "machine gpu-node-3". */
+function machineLabel(host: string | null): string {
+  return host === null || host === "" ? "a machine of unknown name" : `machine ${host}`;
 }
 
 function isFatal(ev: StoredEvent, thread: string | undefined): boolean {
@@ -157,6 +166,9 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   if (ev.kind === LogKind.error) return firstLine(attrString(ev, "error") ?? message(ev.text));
   const stuckIn = ev.kind === LogKind.schedulerWatchdog ? attrString(ev, "stuckIn") : undefined;
   if (stuckIn !== undefined) return `the watchdog's py-spy dump: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}`;
+  // The kernel's report of a process it killed says it in words of its own (ingest/formats/templates/kernel.ts).
+  const error = ev.kind === LogKind.crash ? attrString(ev, "error") : undefined;
+  if (error !== undefined) return firstLine(error);
   const frame = ev.kind === LogKind.crash ? attrString(ev, "frame") : undefined;
   return `${firstLine(message(ev.text))}${frame ? ` in ${frame}` : ""}`;
 }

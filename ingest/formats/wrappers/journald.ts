@@ -7,7 +7,9 @@
 // with the day space-padded. That stamp has no year and is in the local time
 // of the machine journalctl ran on, so it dates nothing: a line takes its own
 // time (the SGLang prefix inside), else one between its dated neighbours.
-// The host it names stands in for a host the path does not give.
+// The host it names stands in for a host the path does not give; a line of
+// the identifier `kernel` (`journalctl -k`, /var/log/kern.log) is the
+// kernel's log, read by the kernel's templates.
 // journalctl also writes lines of its own, between `-- ` and ` --`: the
 // journal's span (`-- Journal begins at …, ends at …. --`, before systemd 246
 // `-- Logs begin at …, end at …. --`), `-- No entries --`, and the boot
@@ -28,7 +30,7 @@ function unwrap(line: string): Unwrapped {
   const end = t?.end ?? SYSLOG_STAMP.exec(line)?.[0].length;
   const m = end === undefined ? null : REST.exec(line.substring(end, end + 256));
   if (end === undefined || m === null) return { kind: "foreign", why: "not a journald line (<time> <host> <unit>[<pid>]: <message>)" };
-  return { kind: "line", inner: line.substring(end + m[0].length), tsUs: t?.us ?? -1, host: m[1] };
+  return { kind: "line", inner: line.substring(end + m[0].length), tsUs: t?.us ?? -1, host: m[1], ...(m[2] === "kernel" && { kernel: true }) };
 }
 
 export const journald: Wrapper = {

@@ -25,22 +25,24 @@ interface JournalEntry {
   /** Null where journalctl left it out. */
   message: string | null;
   host: string | null;
+  /** journald's `_TRANSPORT` is `kernel`: the kernel's log. */
+  kernel: boolean;
 }
 
 function readEntry(line: string): JournalEntry | string {
   const value = jsonObjectOf(line, "journalctl -o json");
   if (typeof value === "string") return value;
-  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host } = value;
+  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host, _TRANSPORT: transport } = value;
   const tsUs = realtimeUs(realtime);
   if (tsUs === null) return "a JSON object without a journald __REALTIME_TIMESTAMP";
-  return { tsUs, message: messageText(message), host: typeof host === "string" && host !== "" ? host : null };
+  return { tsUs, message: messageText(message), host: typeof host === "string" && host !== "" ? host : null, kernel: transport === "kernel" };
 }
 
 function unwrap(line: string): Unwrapped {
   const e = readEntry(line);
   if (typeof e === "string") return { kind: "foreign", why: e };
   if (e.message === null) return { kind: "foreign", why: "a journald entry whose MESSAGE journalctl left out (longer than it prints without --all)" };
-  return { kind: "line", inner: e.message, tsUs: e.tsUs, ...(e.host !== null && { host: e.host }) };
+  return { kind: "line", inner: e.message, tsUs: e.tsUs, ...(e.host !== null && { host: e.host }), ...(e.kernel && { kernel: true }) };
 }
 
 function messageText(message: unknown): string | null {
