@@ -31,7 +31,10 @@ interface JournalEntry {
 
 function readEntry(line: string): JournalEntry | string {
   const value = jsonObjectOf(line, "journalctl -o json");
-  if (typeof value === "string") return value;
+  return typeof value === "string" ? value : entryOf(value);
+}
+
+function entryOf(value: Record<string, unknown>): JournalEntry | string {
   const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host, _TRANSPORT: transport } = value;
   const tsUs = realtimeUs(realtime);
   if (tsUs === null) return "a JSON object without a journald __REALTIME_TIMESTAMP";
@@ -39,10 +42,20 @@ function readEntry(line: string): JournalEntry | string {
 }
 
 function unwrap(line: string): Unwrapped {
-  const e = readEntry(line);
+  return unwrapEntry(readEntry(line));
+}
+
+/** The line a journal entry holds (an object `journalctl -o json` or `-o json-pretty` printed), or why it holds none. */
+export function unwrapEntry(e: JournalEntry | string): Unwrapped {
   if (typeof e === "string") return { kind: "foreign", why: e };
   if (e.message === null) return { kind: "foreign", why: "a journald entry whose MESSAGE journalctl left out (longer than it prints without --all)" };
   return { kind: "line", inner: e.message, tsUs: e.tsUs, ...(e.host !== null && { host: e.host }), ...(e.kernel && { kernel: true }) };
+}
+
+/** The entry `journalctl -o json-pretty` printed over several lines, joined back. */
+export function readPrettyEntry(text: string): Unwrapped {
+  const value = jsonObjectOf(text, "journalctl -o json-pretty");
+  return unwrapEntry(typeof value === "string" ? value : entryOf(value));
 }
 
 function messageText(message: unknown): string | null {
