@@ -27,7 +27,7 @@ export interface FailureRecord {
   /** The record says the process died. */
   fatal: boolean;
   rank: string;
-  /** A record of the machine, not of a rank (the kernel's: an OOM kill, an Xid): `rank` names the machine. */
+  /** A record of a machine or a pod, not of a rank (the kernel's OOM kill or Xid, a container's termination): `rank` names it. */
   machine?: true;
   /** The same failure on any rank or room reads the same: what findings group by. */
   signature: string;
@@ -92,23 +92,24 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
   const family: FailureFamily = transport ? "transport" : "process";
   const cls = parsedClass ?? classOfKind(ev, reasonKind);
   const summary = summaryOf(ev, thread, reasonKind);
-  const machine = ev.attrs?.scope === "machine";
+  const scope = ev.attrs?.scope;
+  const machine = scope === "machine" || scope === "pod";
   return {
     ev,
     family,
     cls,
     ...(reasonKind === "abort" && { aborted: true }),
     fatal: isFatal(ev, thread),
-    rank: machine ? machineLabel(ev.host) : evidence.rank(ev),
+    rank: machine ? scopeLabel(scope, ev.host) : evidence.rank(ev),
     ...(machine && { machine: true as const }),
     signature: `${family}|${cls}|${ev.kind}|${template(summary)}`,
     summary,
   };
 }
 
-/** A machine as failure records name it: "machine gpu-node-3". */
-function machineLabel(host: string | null): string {
-  return host === null || host === "" ? "a machine of unknown name" : `machine ${host}`;
+/** A machine or a pod as failure records name it: "machine gpu-node-3", "pod sglang-decode-0". */
+function scopeLabel(scope: "machine" | "pod", host: string | null): string {
+  return host === null || host === "" ? `a ${scope} of unknown name` : `${scope} ${host}`;
 }
 
 function isFatal(ev: StoredEvent, thread: string | undefined): boolean {
