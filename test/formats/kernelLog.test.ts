@@ -76,6 +76,19 @@ test("journalctl -k and kern.log: a `kernel` line is read by the kernel's templa
   assert.equal(events[1]!.attrs?.pid, undefined, "no process owned the channel");
 });
 
+test("kern.log in rsyslog's RFC 3339 form: the syslog stamp dates the kernel's line, not dmesg's seconds since boot", () => {
+  const lines = [
+    "2026-06-11T14:07:11.309055+00:00 gpu-node-3 kernel: [ 1843.309055] Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:251234560kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:493212kB oom_score_adj:0",
+    "2026-06-11T14:09:02.551020+00:00 gpu-node-3 kernel: [ 2011.551020] NVRM: Xid (PCI:0000:3b:00): 79, pid=41301, name=python3, GPU has fallen off the bus.",
+  ];
+  assert.equal(detectWrapper(lines)?.name, "journald");
+  const { events } = parseLines(lines, { wrapper: "journald" });
+  assert.deepEqual(events.map((e) => [e.kind, e.tsUs, e.tsInferred]), [
+    [LogKind.crash, us("2026-06-11T14:07:11.309055Z"), undefined],
+    [LogKind.error, us("2026-06-11T14:09:02.551020Z"), undefined],
+  ]);
+});
+
 test("journalctl -o json: an entry of the kernel's transport is read by the kernel's templates", () => {
   const entry = (message: string, transport: string) =>
     JSON.stringify({ __CURSOR: "s=9f;i=1", __REALTIME_TIMESTAMP: "1781186831309055", _HOSTNAME: "gpu-node-3", _TRANSPORT: transport, MESSAGE: message });

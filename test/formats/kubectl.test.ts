@@ -105,10 +105,44 @@ test("kubectl describe pod: an OOMKilled or non-zero termination is the pod's de
   assert.equal(events[7]!.attrs?.error, "container sglang terminated: Error (exit code 139); restarted once");
 });
 
+test("kubectl describe pod of an evicted pod: the eviction is the pod's death, with the kubelet's message and no time", () => {
+  const evicted = [
+    "Name:             sglang-prefill-1",
+    "Namespace:        default",
+    "Node:             gpu-node-4/10.0.4.4",
+    "Status:           Failed",
+    "Reason:           Evicted",
+    "Message:          The node was low on resource: memory. Threshold quantity: 100Mi, available: 91232Ki. Container sglang was using 203123456Ki, request is 0, has larger consumption of memory. ",
+    "IP:               10.244.4.9",
+    "Containers:",
+    "  sglang:",
+    "    State:          Terminated",
+    "      Reason:       ContainerStatusUnknown",
+    "      Message:      The container could not be located when the pod was terminated",
+    "      Exit Code:    137",
+    "      Started:      Mon, 01 Jan 0001 00:00:00 +0000",
+    "      Finished:     Mon, 01 Jan 0001 00:00:00 +0000",
+    "    Restart Count:  0",
+    "Events:           <none>",
+  ].join("\n");
+  assert.equal(detectFormat(evicted).name, "kubectl-describe-pod");
+  const { events, issues } = parse(kubectlDescribePod, evicted);
+  assert.deepEqual(issues, []);
+  assert.deepEqual(events.map((e) => [e.line, e.kind, e.attrs?.failureClass, e.host]), [
+    [5, LogKind.crash, "evicted", "sglang-prefill-1"],
+    [10, LogKind.crash, "crash", "sglang-prefill-1"],
+  ]);
+  assert.equal(events[0]!.attrs?.error, "pod evicted: The node was low on resource: memory. Threshold quantity: 100Mi, available: 91232Ki. Container sglang was using 203123456Ki, request is 0, has larger consumption of memory.");
+  assert.equal(events[0]!.text.split("\n").length, 2);
+  assert.equal(events[0]!.tsInferred, true);
+  assert.equal(events[1]!.tsInferred, true, "Go's zero time is no time");
+});
+
 test("kubectl describe pod: RFC 1123 times with their offset", () => {
   assert.equal(rfc1123Us("Thu, 11 Jun 2026 16:07:11 +0200"), us("2026-06-11T14:07:11Z"));
   assert.equal(rfc1123Us("Thu, 11 Jun 2026 14:07:11 -0330"), us("2026-06-11T17:37:11Z"));
   assert.equal(rfc1123Us("11 Jun 2026 14:07:11"), null);
+  assert.equal(rfc1123Us("Mon, 01 Jan 0001 00:00:00 +0000"), null);
 });
 
 const EVENTS = `LAST SEEN   TYPE      REASON       OBJECT                 MESSAGE

@@ -3,7 +3,9 @@
 // `Name:`, its containers, each with its `State:` and `Last State:` (Running
 // with `Started:`; Waiting with `Reason:`; Terminated with `Reason:`,
 // `Exit Code:`, `Signal:`, `Started:`, `Finished:`) and `Restart Count:`,
-// then the pod's `Events:` table. Levels are two spaces each. A container
+// then the pod's `Events:` table; a pod the kubelet evicted says so at its
+// own level (`Status: Failed`, `Reason: Evicted`, `Message: The node was low
+// on resource: memory. …`), with no time. Levels are two spaces each. A container
 // state's times are RFC 1123 (`Thu, 11 Jun 2026 14:07:11 +0000`) and date its
 // record; the Events table's ages date nothing. The pod's name is the host,
 // and gives the role (`sglang-decode-0`); several pods in one file are read
@@ -13,12 +15,15 @@ import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import type { Role } from "../../../domain/vocabulary.js";
 import { roleOfName } from "../../inputs/pathIdentity.js";
+import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
 import { readHeader, readRow, type Columns } from "./columns.js";
 import { countOfAge, podEventOf } from "./podEvents.js";
 
 const POD_NAME = /^Name:\s+(\S+)\s*$/;
+const POD_EVICTED = /^Reason:\s+Evicted\s*$/;
+const POD_MESSAGE = /^Message:\s+(.*?)\s*$/;
 const CONTAINER = /^ {2}([a-z0-9][a-z0-9.-]*):\s*$/;
 const STATE = /^ {4}(State|Last State):\s+(\w+)\s*$/;
 const STATE_FIELD = /^ {6}(Reason|Message|Exit Code|Signal|Started|Finished):\s+(.*?)\s*$/;
@@ -30,13 +35,17 @@ const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 /** A signal's exit code, 128 + n, and the class its death is. */
 const SEGFAULT_EXIT = 139;
 
-/** A Go RFC1123Z time in µs since the epoch; null when the text is none. */
+/**
+ * A Go RFC1123Z time in µs since the epoch; null when the text is none, or
+ * Go's zero time (`Mon, 01 Jan 0001 00:00:00 +0000`, a state whose time the
+ * runtime lost) or any other outside the years a log is read in.
+ */
 export function rfc1123Us(text: string): number | null {
   const m = RFC1123Z.exec(text);
   if (m === null) return null;
-  const ms = Date.UTC(+m[3]!, MONTHS.indexOf(m[2]!) / 3, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
-  const offset = (m[7] === "-" ? -1 : 1) * (+m[8]! * 60 + +m[9]!);
-  return Number.isNaN(ms) ? null : (ms - offset * 60_000) * 1000;
+  const civil = { year: +m[3]!, month: MONTHS.indexOf(m[2]!) / 3 + 1, day: +m[1]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
+  if (!isValidCivil(civil)) return null;
+  return civilToUs(civil, 0, (m[7] === "-" ? -1 : 1) * (+m[8]! * 60 + +m[9]!));
 }
 
 interface ContainerState {
@@ -61,6 +70,8 @@ class DescribePodParser implements LineParser {
   private container: Container | null = null;
   private state: ContainerState | null = null;
   private columns: Columns | null = null;
+  /** The pod's eviction, waiting for the `Message:` line that may follow it. */
+  private eviction: ParsedEvent | null = null;
 
   constructor(private readonly ctx: ParseContext) {
     this.dater = new RecordDater(ctx.dating, ctx.tzOffsetMinutes, (ev) => this.out.push(ev));
@@ -69,13 +80,14 @@ class DescribePodParser implements LineParser {
   line(text: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
     const line = text.endsWith("\r") ? text.slice(0, -1) : text;
-    if (line.length > 0 && line.charCodeAt(0) !== 32) return this.topLine(line);
+    if (line.length > 0 && line.charCodeAt(0) !== 32) return this.topLine(line, lineNo);
     if (this.section === "containers") return this.containerLine(line, lineNo);
     if (this.section === "events") this.eventLine(line, lineNo, issues);
   }
 
   end(out: ParsedEvent[]): void {
     this.out = out;
+    this.closeEviction();
     this.closeContainer();
     this.dater.finish();
   }
@@ -84,9 +96,24 @@ class DescribePodParser implements LineParser {
     return this.dater.origin();
   }
 
-  /** A line at the pod's level: its name, or the section that starts. */
-  private topLine(line: string): void {
+  /** A line at the pod's level: its name, its eviction, or the section that starts. */
+  private topLine(line: string, lineNo: number): void {
+    const message = this.eviction !== null ? POD_MESSAGE.exec(line) : null;
+    if (message !== null) {
+      const ev = this.eviction!;
+      ev.text += `\n${line}`;
+      Object.assign(ev.attrs!, { message: message[1], error: `pod evicted: ${message[1]}` });
+      return;
+    }
+    this.closeEviction();
     this.closeContainer();
+    if (POD_EVICTED.test(line)) {
+      const ev = this.newEvent(lineNo, line);
+      ev.kind = LogKind.crash;
+      ev.attrs = { scope: "pod", reason: "Evicted", what: "evicted by the kubelet", fatal: true, failureClass: "evicted", error: "pod evicted" };
+      this.eviction = ev;
+      return;
+    }
     const name = POD_NAME.exec(line);
     if (name !== null) {
       this.pod = { host: name[1]!, role: roleOfName(name[1]!) };
@@ -120,6 +147,11 @@ class DescribePodParser implements LineParser {
     this.state = null;
     const restarts = RESTARTS.exec(line);
     if (restarts !== null) this.container.restarts = Number(restarts[1]);
+  }
+
+  private closeEviction(): void {
+    if (this.eviction !== null) this.dater.undated(this.eviction);
+    this.eviction = null;
   }
 
   /** The container's states, as records: a termination that was no success is the process's death. */
