@@ -32,7 +32,7 @@ const EVENT_COLUMNS = ["Type", "Reason", "Age", "From", "Message"];
 // Go's time.RFC1123Z, as describeContainerState prints StartedAt and FinishedAt.
 const RFC1123Z = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)$/;
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-/** A signal's exit code, 128 + n, and the class its death is. */
+/** A process killed by signal n exits with 128 + n: 139 is SIGSEGV's (11). */
 const SEGFAULT_EXIT = 139;
 
 /**
