@@ -71,6 +71,8 @@ export const LogKind = {
   /** SGLang's scheduler watchdog: a forward pass took longer than `watchdog_timeout`. */
   schedulerWatchdog: "sched.watchdog",
   httpAccess: "http.access",
+  /** What Kubernetes said of a pod that is no failure: a container's state, an event of its Events table (`kubectl describe pod`, `kubectl get events`). */
+  podEvent: "pod.event",
   config: "config",
   /**
    * An error-level line no template reads: its dialect said ERROR / FATAL /
@@ -382,6 +384,7 @@ export const KINDS = {
     doc: "an error-level line no template reads",
     fields: { level: "string?", component: "string?", source: "string?", error: "string?", ...EXCEPTION },
   },
+  [LogKind.podEvent]: { lane: "logs", tone: 0, doc: "a pod's container state or Kubernetes event that is no failure (kubectl describe pod, kubectl get events)", fields: { level: "string?", reason: "string?", eventType: "string?", message: "string?", container: "string?", state: "string?", count: "number?" } },
   [LogKind.message]: { lane: "logs", tone: 0, colour: "#8a93ad", doc: "a line in a known dialect whose message no template reads", fields: { level: "string?", component: "string?", source: "string?" } },
   [LogKind.unparsed]: { lane: "logs", tone: 0, colour: "#767f9c", doc: "a line in no known dialect that no template reads", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
   ...TELEMETRY_KINDS,

@@ -27,6 +27,8 @@ export interface FailureRecord {
   /** The record says the process died. */
   fatal: boolean;
   rank: string;
+  /** A record of a machine or a pod, not of a rank (the kernel's OOM kill or Xid, a container's termination): `rank` names it. */
+  machine?: true;
   /** The same failure on any rank or room reads the same: what findings group by. */
   signature: string;
   /** One line for titles: the exception, the watchdog, the engine message. */
@@ -90,16 +92,24 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
   const family: FailureFamily = transport ? "transport" : "process";
   const cls = parsedClass ?? classOfKind(ev, reasonKind);
   const summary = summaryOf(ev, thread, reasonKind);
+  const scope = ev.attrs?.scope;
+  const machine = scope === "machine" || scope === "pod";
   return {
     ev,
     family,
     cls,
     ...(reasonKind === "abort" && { aborted: true }),
     fatal: isFatal(ev, thread),
-    rank: evidence.rank(ev),
+    rank: machine ? scopeLabel(scope, ev.host) : evidence.rank(ev),
+    ...(machine && { machine: true as const }),
     signature: `${family}|${cls}|${ev.kind}|${template(summary)}`,
     summary,
   };
+}
+
+/** A machine or a pod as failure records name it: "machine gpu-node-3", "pod sglang-decode-0". */
+function scopeLabel(scope: "machine" | "pod", host: string | null): string {
+  return host === null || host === "" ? `a ${scope} of unknown name` : `${scope} ${host}`;
 }
 
 function isFatal(ev: StoredEvent, thread: string | undefined): boolean {
@@ -157,6 +167,9 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   if (ev.kind === LogKind.error) return firstLine(attrString(ev, "error") ?? message(ev.text));
   const stuckIn = ev.kind === LogKind.schedulerWatchdog ? attrString(ev, "stuckIn") : undefined;
   if (stuckIn !== undefined) return `the watchdog's py-spy dump: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}`;
+  // The kernel's report of a process it killed says it in words of its own (ingest/formats/templates/kernel.ts).
+  const error = ev.kind === LogKind.crash ? attrString(ev, "error") : undefined;
+  if (error !== undefined) return firstLine(error);
   const frame = ev.kind === LogKind.crash ? attrString(ev, "frame") : undefined;
   return `${firstLine(message(ev.text))}${frame ? ` in ${frame}` : ""}`;
 }

@@ -13,12 +13,15 @@ import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** Classes of failure that stop a rank's work even when the process lives on. */
-const SERIOUS = new Set(["cuda-error", "cuda-oom", "segfault", "nccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash"]);
+const SERIOUS = new Set(["cuda-error", "cuda-oom", "segfault", "nccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task"]);
 
 const FALSIFY: Record<string, string> = {
   "cuda-oom": "Rerun the same load with more memory headroom (a lower --mem-fraction-static or --max-running-requests): the rank must not run out of memory and must keep logging.",
   nccl: "Rerun with TORCH_NCCL_TRACE_BUFFER_SIZE set (Flight Recorder) and compare the ranks' last collectives: a rank that never entered the timed-out collective is the culprit; with it fixed, no watchdog fires.",
   gloo: "Rerun with the gloo group's peers logging their last collective: the one that never entered it is the culprit; with it fixed, no timeout fires.",
+  "host-oom": "Rerun the same load with the machine's memory watched (the serving processes' RSS, the page cache, other tenants): if the host ran out, the same process is killed again; with more host memory or fewer processes on it, none is.",
+  "container-oom": "Rerun the same load with the container's memory limit raised (or the server's host-side buffers lowered): a container that ran into its limit is OOMKilled again at the same load, and runs on with the higher limit.",
+  "gpu-device": "Run the GPU's diagnostics (`nvidia-smi -q -d ECC,ROW_REMAPPER`, DCGM's `dcgmi diag -r 3`) and rerun the load on another GPU: a faulty device fails its diagnostics and the load runs clean elsewhere.",
   segfault: "Rerun the same requests with CUDA_LAUNCH_BLOCKING=1 and PYTHONFAULTHANDLER=1: the dump's current thread names the kernel; without that path the rank must not crash.",
 };
 
@@ -51,9 +54,9 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
   const others = otherMessages(g);
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
-    title: `${ranksText(g.ranks, true)} ${died}: ${g.summaries[0]}`,
+    title: `${g.records.every((r) => r.machine === true) ? `On ${ranksText(g.ranks)}, a process ${died}` : `${ranksText(g.ranks, true)} ${died}`}: ${g.summaries[0]}`,
     explanation:
-      `Let ${ranksText(g.ranks)} run the server's scheduler and its threads. Then they must keep serving, ` +
+      `Let ${g.records.every((r) => r.machine === true) ? `the serving processes of ${ranksText(g.ranks)} run` : `${ranksText(g.ranks)} run the server's scheduler and its threads`}. Then they must keep serving, ` +
       `but ${occurrence(evidence, g)}${g.fatal ? "; the process died there" : ""}.${others}${silenceText}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
     facts: { silencesExplained: silences.length, onsetUs: onsetOf(g) },

@@ -27,7 +27,9 @@ export type FormatName =
   | "sglang-request-metrics"
   | "otlp-json"
   | "jaeger-json"
-  | "sglang-crash-dump";
+  | "sglang-crash-dump"
+  | "kubectl-describe-pod"
+  | "kubectl-events";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */
 export interface ParseContext {

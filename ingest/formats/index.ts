@@ -8,6 +8,8 @@ import { sglangCrashDump } from "./crashDump.js";
 import { flightRecorder, flightRecorderPickle } from "./flightRecorder.js";
 import { pageDumpJsonl } from "./pageDump/index.js";
 import { probeJsonl } from "./probeJsonl.js";
+import { kubectlDescribePod } from "./kubectl/describePod.js";
+import { kubectlEvents } from "./kubectl/getEvents.js";
 import { glogLog, textLog } from "./log/logFormats.js";
 import { sglangLog } from "./sglangLog.js";
 import { prometheusText } from "./metrics/exposition.js";
@@ -28,6 +30,8 @@ export const FORMATS: readonly InputFormat[] = [
   sglangRequestMetrics,
   checksumCsv,
   prometheusText,
+  kubectlDescribePod,
+  kubectlEvents,
   sglangLog,
   glogLog,
   textLog,
@@ -81,16 +85,22 @@ export function looksBinary(head: Buffer): boolean {
  * hints' anchor as their place in the order (a scrape saved without timestamps).
  */
 export function takesDatingHints(name: FormatName): boolean {
-  return isLogFormat(name) || name === "prometheus-text" || name === "sglang-request-metrics";
+  return isLogFormat(name) || name === "prometheus-text" || name === "sglang-request-metrics" || isKubectlFormat(name);
 }
 
 /**
  * Formats whose every event names its own machine (a trace file holds the
- * spans of every host an exporter saw): the file itself is no machine's
+ * spans of every host an exporter saw, `kubectl get events` every pod's
+ * events): the file itself is no machine's
  * clock, whatever folder it is in.
  */
 export function namesHostPerEvent(name: string | null): boolean {
-  return name === "otlp-json" || name === "jaeger-json";
+  return name === "otlp-json" || name === "jaeger-json" || name === "kubectl-events";
+}
+
+/** What kubectl printed of pods (describe, events): records of the pods they name, their times stated or not. */
+export function isKubectlFormat(name: FormatName): boolean {
+  return name === "kubectl-describe-pod" || name === "kubectl-events";
 }
 
 /** The formats read by the shared log parser (ingest/formats/log/logParser.ts). */
@@ -114,7 +124,7 @@ export function prefersSourceHost(name: FormatName): boolean {
  * of a trace or metrics file, whose records name every machine an exporter saw.
  */
 export function identityLines(name: FormatName): number {
-  if (isLogFormat(name) || name === "probe-jsonl" || formatByName(name).parseBytes !== undefined || name === "flight-recorder") return Infinity;
+  if (isLogFormat(name) || isKubectlFormat(name) || name === "probe-jsonl" || formatByName(name).parseBytes !== undefined || name === "flight-recorder") return Infinity;
   if (name === "checksum-csv" || name === "checksum-jsonl" || name === "page-dump-jsonl") return 2;
   return 0;
 }

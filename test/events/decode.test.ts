@@ -22,7 +22,7 @@ import { bundleInputs, fixtureInputs, ingestedIncident } from "../sharedIncident
 const SGLANG_ROWS = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS];
 const INCIDENTS = [
   ...["stale-slot-reuse", "hicache-indexk-race", "overlap-desync"].map(fixtureInputs),
-  ...["abort-attribution", "k8s-mooncake-pod-logs", "nccl-watchdog", "page-dumps", "metrics-wedge", "traces-wedge"].map(bundleInputs),
+  ...["abort-attribution", "k8s-mooncake-pod-logs", "nccl-watchdog", "page-dumps", "metrics-wedge", "traces-wedge", "node-oom-kill"].map(bundleInputs),
 ];
 
 async function storedEvents(): Promise<StoredEvent[]> {

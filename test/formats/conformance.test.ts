@@ -15,6 +15,7 @@ import { MOONCAKE_ROWS, NCCL_ROWS, NIXL_ROWS, PRINTED_ROWS, TORCH_ROWS, UCX_ROWS
 import { rowLine, type EngineConformanceRow, type Expected, type SglangConformanceRow } from "./conformance/row.js";
 import { messageStart } from "../../ingest/formats/templates/check.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
+import { KERNEL_ROWS } from "./conformance/kernel.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "./conformance/sglangScheduler.js";
@@ -23,7 +24,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...KERNEL_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -109,6 +110,14 @@ for (const row of PRINTED_ROWS) {
     assert.deepEqual(issues, [], row.template);
     assert.equal(events.length, 2, `${row.template}: two events`);
     check(events[1], row.expect, row.template);
+  });
+}
+
+// The kernel's lines as `dmesg` prints them: the record is the machine's, with no rank, whatever file holds it.
+for (const row of KERNEL_ROWS) {
+  test(`kernel, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
+    const ev = throughLogParser(row);
+    assert.equal(ev.tp, undefined, `${row.template}: no rank`);
   });
 }
 

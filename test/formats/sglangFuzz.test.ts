@@ -81,6 +81,8 @@ const WRAP: Record<WrapperName, (line: string, i: number) => string> = {
   "kubectl-prefix": (line, i) => `[pod/sglang-decode-${i % 2}/sglang] 2026-08-20T10:20:01.554102345Z ${line}`,
   journald: (line) => `2026-08-20T10:20:01+0000 gpu-node-3 python3[48211]: ${line}`,
   "journald-json": (line, i) => JSON.stringify({ __CURSOR: `s=9f;i=${i}`, __REALTIME_TIMESTAMP: String(1787221201554102 + i), _HOSTNAME: "gpu-node-3", MESSAGE: line }),
+  // An entry over several lines: the run's lines are split on LF below.
+  "journald-json-pretty": (line, i) => `{\n\t"__REALTIME_TIMESTAMP" : "${1787221201554102 + i}",\n\t"_HOSTNAME" : "gpu-node-3",\n\t"MESSAGE" : ${JSON.stringify(line)}\n}`,
   compose: (line, i) => `sglang-${i % 2}  | ${line}`,
   "srun-label": (line, i) => `${String(i % 12).padStart(2)}: ${line}`,
   pdsh: (line, i) => `gpu-node-${i % 3}: ${line}`,
@@ -178,7 +180,7 @@ test("mutated real lines inside each container wrapper: never a throw, never a l
         const inner = r() < 0.5 ? mutate(r, real) : real;
         const wrapped = WRAP[wrapper](inner, i);
         return r() < 0.1 ? mutate(r, wrapped) : wrapped;
-      });
+      }).flatMap((l) => l.split("\n"));
       checkRun(lines, `${wrapper} run ${run}`, wrapper);
     }
   }

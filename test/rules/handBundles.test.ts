@@ -48,6 +48,8 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     // A write into pages decode gave to another room, read by it (critical); its control, overwritten in time, times out only (medium).
     "late-write-meta-pages": 1,
     "late-write-overwritten": 0,
+    // The prefill server killed by the host's OOM killer (dmesg, kubectl get events); decode lost its connection.
+    "node-oom-kill": 1,
   };
   for (const name of BUNDLE_NAMES) assert.ok(name in exits, `${name}: say whether CI should be red for it`);
   for (const [name, exit] of Object.entries(exits)) {
@@ -165,6 +167,25 @@ test("segfault: the faulthandler dump is a critical crash of decode/tp1 that exp
   const [transport] = violated(report, "transport-failure");
   assert.equal(transport!.count, 6);
   assert.match(transport!.explanation, /A process died first: decode\/tp1/);
+});
+
+test("node OOM kill: the kernel's kill is a critical death on the prefill machine, at no time of ours; the pod's warnings are no failure", async () => {
+  const { report } = await bundle("node-oom-kill");
+  const [death] = violated(report, "process-failure");
+  assert.ok(death);
+  assert.equal(violated(report, "process-failure").length, 1, "dmesg's kill and kubectl's OOMKilling event are one cause");
+  assert.equal(death.severity, "critical");
+  assert.deepEqual(death.ranks, ["machine gpu-node-3"], "a finding on the machine: the kernel names a process, not a rank");
+  assert.equal(death.title, "On machine gpu-node-3, a process died: python3 (pid 41234) killed by the kernel's OOM killer");
+  // dmesg's seconds since boot and kubectl's ages date nothing: the finding states no time.
+  assert.equal(death.ts, undefined);
+  assert.match(death.explanation, /at an unknown time \(no line of its file is dated\)/);
+  assert.deepEqual(death.witness.map((w) => w.text.match(/Out of memory: Killed process 41234/) !== null), [true, true]);
+  assert.equal(report.suspects[0]?.cause, "process-crash");
+  const [lost] = violated(report, "transport-failure");
+  assert.equal(lost!.count, 12);
+  // Xid 45 (the driver's cleanup of the killed process's channels) and the readiness probe's 503s are warnings.
+  assert.ok(!report.findings.some((f) => f.verdict === "violated" && /Xid|probe/.test(f.title)));
 });
 
 test("NCCL watchdog: three ranks taken down by the watchdog are one critical finding; tp3 is missing against tp_size=4", async () => {

@@ -69,6 +69,7 @@ const EXPECTED: Record<string, string> = {
   [LogKind.watchdog]: "collectives",
   [LogKind.ncclWarning]: "collectives",
   [LogKind.httpAccess]: "scheduler",
+  [LogKind.podEvent]: "logs",
   [LogKind.error]: "logs",
   [LogKind.message]: "logs",
   [LogKind.unparsed]: "logs",

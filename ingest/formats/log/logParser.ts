@@ -24,8 +24,8 @@ import { glogStartInside, looksLikeTorchLine, readTorchLine, type TorchStamp } f
 import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
-import { ANY_MESSAGES, ENGINE_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, type ProcessTag } from "./otherDialects.js";
+import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
+import { readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, type KernelHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -38,6 +38,8 @@ interface Line {
   no: number;
   wrapperUs: number;
   wrapperHost: string | undefined;
+  /** The wrapper says the kernel wrote the line (journald's `kernel` identifier). */
+  fromKernel?: boolean;
   /** The multi-process server's tag before the text (`(VllmWorker rank=0 pid=4893) `), stripped from `inner`. */
   process?: ProcessTag;
 }
@@ -113,7 +115,7 @@ export class LogParser implements LineParser {
     const rawText = joined ? [...this.partialRaw, text].join("\n") : text;
     const no = joined ? this.partialLine : lineNo;
     this.partialRaw = [];
-    this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: u.tsUs, wrapperHost: u.host });
+    this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: u.tsUs, wrapperHost: u.host, fromKernel: u.kernel });
   }
 
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
@@ -149,6 +151,7 @@ export class LogParser implements LineParser {
         l.inner = l.inner.substring(tag.end);
       }
     }
+    if (l.fromKernel === true) return this.kernelLine(l, readKernelHead(l.inner, this.ctx.tzOffsetMinutes));
     const s = l.inner;
     const c0 = s.charCodeAt(0);
     if (c0 === 91 /* [ */ || c0 === 40 /* ( */) {
@@ -244,12 +247,7 @@ export class LogParser implements LineParser {
       return true;
     }
     const kernel = s.charCodeAt(0) === 91 /* [ */ ? readKernelHead(s, this.ctx.tzOffsetMinutes) : null;
-    if (kernel !== null) {
-      const ev = this.newEvent(l);
-      this.messages(ANY_MESSAGES, l, kernel.msgStart, ev);
-      this.openTimed(ev, l, kernel.tsUs, { dialect: "kernel", msgStart: kernel.msgStart });
-      return true;
-    }
+    if (kernel !== null) return this.kernelLine(l, kernel), true;
     const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
     if (iso !== null) {
       const how: RecordHead = { dialect: "iso", level: levelOfWord(iso.level), msgStart: iso.msgStart, source: iso.target };
@@ -301,6 +299,14 @@ export class LogParser implements LineParser {
     this.messages(ANY_MESSAGES, l, py.msgStart, ev);
     this.openTimed(ev, l, -1, how);
     return true;
+  }
+
+  /** A line of the kernel's log: after `dmesg`'s stamp (`head`), or whole where a syslog wrapper named the kernel its writer. */
+  private kernelLine(l: Line, head: KernelHead | null): void {
+    const msgStart = head?.msgStart ?? 0;
+    const ev = this.newEvent(l);
+    this.messages(KERNEL_MESSAGES, l, msgStart, ev);
+    this.openTimed(ev, l, head?.tsUs ?? -1, { dialect: "kernel", msgStart });
   }
 
   /** Lines that open a record without a prefix: a thread or child-process death, a crash, a traceback after a finished one. */

@@ -5,6 +5,7 @@
 // all read these rows.
 
 import { DYNAMO_RUNTIME } from "./dynamoRuntime.js";
+import { KERNEL } from "./kernel.js";
 import { LMCACHE } from "./lmcache.js";
 import { TemplateMatcher } from "./match.js";
 import { MOONCAKE_INTEGRATION } from "./mooncakeIntegration.js";
@@ -38,6 +39,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   TORCH_C10D,
   NCCL,
   DYNAMO_RUNTIME,
+  KERNEL,
 ];
 
 export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);
@@ -51,3 +53,6 @@ export const SGLANG_TEMPLATES = new TemplateMatcher(templatesOf("sglang"));
 
 /** torch c10d's watchdog templates, tried on glog/absl/c10 messages before the transfer engines' (ingest/formats/log/messages.ts). */
 export const TORCH_TEMPLATES = new TemplateMatcher(TORCH_C10D.templates);
+
+/** The kernel's templates, tried on a line of the kernel's log (a `dmesg` stamp, a syslog line of `kernel`) before every other set. */
+export const KERNEL_TEMPLATES = new TemplateMatcher(templatesOf("kernel"));

@@ -1,6 +1,6 @@
 // Container wrappers (DESIGN.md "Inputs"): the envelope a runtime puts around
 // every line a process wrote — Kubernetes CRI, Docker's json-file, `kubectl
-// logs --timestamps` and `--prefix`, journald's short-iso and `-o json`, `docker compose logs`, `stern`, Loki's `logcli query`, Slurm's `srun --label`, `pdsh`. A wrapper is decided once per file
+// logs --timestamps` and `--prefix`, journald's short forms, `-o json` and `-o json-pretty`, `docker compose logs`, `stern`, Loki's `logcli query`, Slurm's `srun --label`, `pdsh`. A wrapper is decided once per file
 // (from its head) and stripped from each line before the line's own dialect
 // is read; its time is used when the inner line has none, and the raw line is
 // what the event keeps.
@@ -10,6 +10,7 @@ import { cri } from "./cri.js";
 import { dockerJson } from "./dockerJson.js";
 import { journald } from "./journald.js";
 import { journaldJson } from "./journaldJson.js";
+import { journaldJsonPretty } from "./journaldJsonPretty.js";
 import { kubectl } from "./kubectl.js";
 import { kubectlPrefix } from "./kubectlPrefix.js";
 import { logcli } from "./logcli.js";
@@ -17,12 +18,12 @@ import { srunLabel } from "./srunLabel.js";
 import { pdsh } from "./pdsh.js";
 import { stern } from "./stern.js";
 
-export type WrapperName = "cri" | "docker-json" | "kubectl" | "kubectl-prefix" | "journald" | "journald-json" | "logcli" | "compose" | "stern" | "srun-label" | "pdsh";
+export type WrapperName = "cri" | "docker-json" | "kubectl" | "kubectl-prefix" | "journald" | "journald-json" | "journald-json-pretty" | "logcli" | "compose" | "stern" | "srun-label" | "pdsh";
 
 /** What unwrapping one line gives. */
 export type Unwrapped =
-  /** The inner line, the wrapper's time (µs, UTC; -1 when it states none) and, for journald, kubectl's prefix, logcli, compose, stern, srun and pdsh, the host it names. */
-  | { kind: "line"; inner: string; tsUs: number; host?: string }
+  /** The inner line, the wrapper's time (µs, UTC; -1 when it states none) and, for journald, kubectl's prefix, logcli, compose, stern, srun and pdsh, the host it names; `kernel` where journald says the kernel wrote it. */
+  | { kind: "line"; inner: string; tsUs: number; host?: string; kernel?: true }
   /** A partial line (CRI `P`, docker without a final newline): its rest comes on the next lines. */
   | { kind: "partial" }
   /** The line is not in the wrapper's shape (a broken JSON line, a line written around the runtime). */
@@ -44,7 +45,7 @@ export interface Wrapper {
 }
 
 /** Most specific first: kubectl's `<time> <line>` also matches every CRI and logcli line. */
-export const WRAPPERS: readonly Wrapper[] = [cri, dockerJson, journaldJson, logcli, journald, kubectl, kubectlPrefix, compose, stern, srunLabel, pdsh];
+export const WRAPPERS: readonly Wrapper[] = [cri, dockerJson, journaldJson, journaldJsonPretty, logcli, journald, kubectl, kubectlPrefix, compose, stern, srunLabel, pdsh];
 
 /** Lines of the head looked at, and the share of them that must be in a wrapper's shape. */
 const DETECT_LINES = 50;

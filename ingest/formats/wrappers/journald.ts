@@ -1,5 +1,10 @@
 // journald's `journalctl -o short-iso` (and short-iso-precise) lines:
 //   2026-06-11T14:03:07+0000 <host> <identifier>[<pid>]: <message>
+// (`+00:00` since systemd 250), `-o short-full`'s
+//   Thu 2026-06-11 14:03:07 UTC <host> <identifier>[<pid>]: <message>
+// (format_timestamp: `%a %Y-%m-%d %H:%M:%S` and the zone's abbreviation,
+// which dates the line where it is UTC, GMT or a numeric `+05`/`-0330`; a
+// name such as CEST is no offset for sure, and the line is left undated),
 // and its default, `short` (and short-precise), whose stamp is syslog's:
 //   Jun 11 14:03:07[.554102] <host> <identifier>[<pid>]: <message>
 // (systemd src/shared/logs-show.c output_timestamp_realtime, "%b %d %H:%M:%S"),
@@ -7,28 +12,49 @@
 // with the day space-padded. That stamp has no year and is in the local time
 // of the machine journalctl ran on, so it dates nothing: a line takes its own
 // time (the SGLang prefix inside), else one between its dated neighbours.
-// The host it names stands in for a host the path does not give.
+// The host it names stands in for a host the path does not give; a line of
+// the identifier `kernel` (`journalctl -k`, /var/log/kern.log) is the
+// kernel's log, read by the kernel's templates.
 // journalctl also writes lines of its own, between `-- ` and ` --`: the
 // journal's span (`-- Journal begins at …, ends at …. --`, before systemd 246
 // `-- Logs begin at …, end at …. --`), `-- No entries --`, and the boot
 // separators (`-- Boot <id> --`, `-- Reboot --`).
 
-import { readRfc3339 } from "./rfc3339.js";
+import { civilToUs, isValidCivil } from "../sglang/prefix.js";
+import { readRfc3339, type Instant } from "./rfc3339.js";
 import type { Unwrapped, Wrapper } from "./index.js";
 
 // The identifier is a program's name (`kernel`, `python3`, `(sd-pam)`): a word, never `#15` (a C++ backtrace's
 // `<time> frame #15: …` under `kubectl logs --timestamps` is no journald line).
 const REST = /^ (\S+) ([\w(][^\s:[]*)(?:\[\d+\])?: /;
 const SYSLOG_STAMP = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?/;
+const SHORT_FULL = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) (UTC|GMT|[+-]\d\d(?:\d\d)?|[A-Z]{2,6})(?= )/;
 const OWN_LINE = /^-- (?:Journal begins at .*|Logs begin at .*|No entries|Boot [0-9a-f]{32}|Reboot) --$/;
 
 function unwrap(line: string): Unwrapped {
   if (OWN_LINE.test(line)) return { kind: "own" };
-  const t = readRfc3339(line, 0);
+  const t = readRfc3339(line, 0) ?? readShortFull(line);
   const end = t?.end ?? SYSLOG_STAMP.exec(line)?.[0].length;
   const m = end === undefined ? null : REST.exec(line.substring(end, end + 256));
   if (end === undefined || m === null) return { kind: "foreign", why: "not a journald line (<time> <host> <unit>[<pid>]: <message>)" };
-  return { kind: "line", inner: line.substring(end + m[0].length), tsUs: t?.us ?? -1, host: m[1] };
+  return { kind: "line", inner: line.substring(end + m[0].length), tsUs: t?.us ?? -1, host: m[1], ...(m[2] === "kernel" && { kernel: true }) };
+}
+
+/** `-o short-full`'s stamp: its time in µs where its zone names an offset, else -1. */
+function readShortFull(line: string): Instant | null {
+  const m = SHORT_FULL.exec(line);
+  if (m === null) return null;
+  const civil = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
+  if (!isValidCivil(civil)) return null;
+  const zone = m[7]!;
+  const offset = zone === "UTC" || zone === "GMT" ? 0 : /^[+-]/.test(zone) ? zoneOffsetMinutes(zone) : null;
+  return { us: offset === null ? -1 : civilToUs(civil, 0, offset), end: m[0].length };
+}
+
+/** `+05`, `-0330`: minutes east of UTC. */
+function zoneOffsetMinutes(zone: string): number {
+  const sign = zone.charCodeAt(0) === 45 ? -1 : 1;
+  return sign * (Number(zone.substring(1, 3)) * 60 + (zone.length > 3 ? Number(zone.substring(3, 5)) : 0));
 }
 
 export const journald: Wrapper = {

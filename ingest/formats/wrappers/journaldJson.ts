@@ -25,22 +25,37 @@ interface JournalEntry {
   /** Null where journalctl left it out. */
   message: string | null;
   host: string | null;
+  /** journald's `_TRANSPORT` is `kernel`: the kernel's log. */
+  kernel: boolean;
 }
 
 function readEntry(line: string): JournalEntry | string {
   const value = jsonObjectOf(line, "journalctl -o json");
-  if (typeof value === "string") return value;
-  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host } = value;
+  return typeof value === "string" ? value : entryOf(value);
+}
+
+function entryOf(value: Record<string, unknown>): JournalEntry | string {
+  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host, _TRANSPORT: transport } = value;
   const tsUs = realtimeUs(realtime);
   if (tsUs === null) return "a JSON object without a journald __REALTIME_TIMESTAMP";
-  return { tsUs, message: messageText(message), host: typeof host === "string" && host !== "" ? host : null };
+  return { tsUs, message: messageText(message), host: typeof host === "string" && host !== "" ? host : null, kernel: transport === "kernel" };
 }
 
 function unwrap(line: string): Unwrapped {
-  const e = readEntry(line);
+  return unwrapEntry(readEntry(line));
+}
+
+/** The line a journal entry holds (an object `journalctl -o json` or `-o json-pretty` printed), or why it holds none. */
+export function unwrapEntry(e: JournalEntry | string): Unwrapped {
   if (typeof e === "string") return { kind: "foreign", why: e };
   if (e.message === null) return { kind: "foreign", why: "a journald entry whose MESSAGE journalctl left out (longer than it prints without --all)" };
-  return { kind: "line", inner: e.message, tsUs: e.tsUs, ...(e.host !== null && { host: e.host }) };
+  return { kind: "line", inner: e.message, tsUs: e.tsUs, ...(e.host !== null && { host: e.host }), ...(e.kernel && { kernel: true }) };
+}
+
+/** The entry `journalctl -o json-pretty` printed over several lines, joined back. */
+export function readPrettyEntry(text: string): Unwrapped {
+  const value = jsonObjectOf(text, "journalctl -o json-pretty");
+  return unwrapEntry(typeof value === "string" ? value : entryOf(value));
 }
 
 function messageText(message: unknown): string | null {

@@ -1,0 +1,59 @@
+// The kernel's rows (ingest/formats/templates/kernel.ts): what each line of
+// the kernel's log must give, written by hand from the format strings of
+// mm/oom_kill.c, arch/x86/mm/fault.c, kernel/hung_task.c and the NVIDIA
+// driver's kernel_rc.c. Every record is the machine's, none a rank's.
+
+import { LogKind } from "../../../domain/kinds.js";
+import type { EngineConformanceRow } from "./row.js";
+
+const machine = { scope: "machine" };
+
+export const KERNEL_ROWS: EngineConformanceRow[] = [
+  {
+    template: "kernel.oom_killed",
+    expect: {
+      kind: LogKind.crash,
+      attrs: { ...machine, pid: 41234, process: "python3", anonRssKb: 251234560, signal: "SIGKILL", fatal: true, failureClass: "host-oom", error: "python3 (pid 41234) killed by the kernel's OOM killer" },
+    },
+  },
+  {
+    template: "kernel.oom_killed",
+    sample: 1,
+    expect: { kind: LogKind.crash, attrs: { pid: 7781, process: "sglang::schedul", error: "sglang::schedul (pid 7781) killed by the kernel's OOM killer (its memory cgroup's limit)" } },
+  },
+  { template: "kernel.oom_killed", sample: 2, expect: { kind: LogKind.crash, attrs: { pid: 7781, process: "python", anonRssKb: 61234567, failureClass: "host-oom" } } },
+  { template: "kernel.oom_invoked", expect: { kind: LogKind.message, attrs: { ...machine, level: "warning", process: "python3", gfpMask: "0x140cca" } } },
+  { template: "kernel.oom_summary", expect: { kind: LogKind.message, attrs: { ...machine, level: "info", constraint: "CONSTRAINT_NONE", process: "python3", pid: 41234 } } },
+  {
+    template: "kernel.segfault",
+    expect: {
+      kind: LogKind.crash,
+      attrs: {
+        ...machine, pid: 41301, process: "python3", address: "0", signal: "SIGSEGV", fatal: true, failureClass: "segfault",
+        error: "python3 (pid 41301) killed by SIGSEGV: segfault at 0 in libmooncake_transfer_engine.so",
+      },
+    },
+  },
+  {
+    template: "kernel.hung_task",
+    expect: { kind: LogKind.error, attrs: { ...machine, level: "error", pid: 41301, process: "python3", blockedS: 122, failureClass: "hung-task", error: "python3 (pid 41301) blocked in the kernel for more than 122 s" } },
+  },
+  {
+    template: "kernel.nvidia_xid",
+    expect: {
+      kind: LogKind.error,
+      attrs: { ...machine, xid: 79, pci: "0000:3b:00", pid: 41301, process: "python3", failureClass: "transport", error: "Xid 79 on GPU PCI:0000:3b:00: GPU has fallen off the bus." },
+    },
+  },
+  {
+    template: "kernel.nvidia_xid",
+    sample: 1,
+    expect: {
+      kind: LogKind.error,
+      attrs: { xid: 74, pci: "0000:b3:00", failureClass: "transport", error: "Xid 74 on GPU PCI:0000:b3:00 (NVLink Error): NVLink: fatal error detected on link 3(0x0, 0x0, 0x10000, 0x0, 0x0, 0x0, 0x0)" },
+    },
+  },
+  { template: "kernel.nvidia_xid", sample: 2, expect: { kind: LogKind.error, attrs: { xid: 79, pci: "0000:01:00", failureClass: "transport" } } },
+  { template: "kernel.nvidia_xid", sample: 3, expect: { kind: LogKind.error, attrs: { xid: 31, pid: 41301, process: "python3", failureClass: "cuda-error" } } },
+  { template: "kernel.nvidia_xid_warning", expect: { kind: LogKind.message, attrs: { ...machine, xid: 45, level: "warning", pid: 41301, process: "python3" } } },
+];
