@@ -247,7 +247,10 @@ export class LogParser implements LineParser {
       return true;
     }
     const kernel = s.charCodeAt(0) === 91 /* [ */ ? readKernelHead(s, this.ctx.tzOffsetMinutes) : null;
-    if (kernel !== null) return this.kernelLine(l, kernel), true;
+    if (kernel !== null) {
+      this.kernelLine(l, kernel);
+      return true;
+    }
     const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
     if (iso !== null) {
       const how: RecordHead = { dialect: "iso", level: levelOfWord(iso.level), msgStart: iso.msgStart, source: iso.target };
