@@ -184,6 +184,22 @@ test("kubectl get events -A -o wide: the extra columns are read by their header'
   ]);
 });
 
+test("kubectl output pasted with the terminal's line that ran it: still read as kubectl's, the command line kept as text and no error", () => {
+  const describe = `root@bastion:~# kubectl describe pod sglang-decode-0 -n default\n${DESCRIBE}`;
+  assert.equal(detectFormat(describe).name, "kubectl-describe-pod");
+  const described = parse(kubectlDescribePod, describe);
+  assert.deepEqual(
+    described.events.filter((e) => e.kind === LogKind.crash).map((e) => [e.host, e.attrs?.failureClass]),
+    parse(kubectlDescribePod, DESCRIBE).events.filter((e) => e.kind === LogKind.crash).map((e) => [e.host, e.attrs?.failureClass]),
+  );
+  const events = `$ kubectl get events -n default\n${EVENTS}`;
+  assert.equal(detectFormat(events).name, "kubectl-events");
+  const read = parse(kubectlEvents, events);
+  assert.deepEqual(read.issues, []);
+  assert.deepEqual(read.events.map((e) => e.kind), [LogKind.unparsed, ...parse(kubectlEvents, EVENTS).events.map((e) => e.kind)]);
+  assert.equal(read.events[0]!.text, "$ kubectl get events -n default");
+});
+
 test("a row out of the table's columns is kept and reported; an SGLang log is neither kubectl shape", () => {
   const { events, issues } = parse(kubectlEvents, `${EVENTS.split("\n")[0]}\nsomething pasted here`);
   assert.deepEqual([events[0]!.kind, issues.map((i) => i.line)], [LogKind.unparsed, [2]]);

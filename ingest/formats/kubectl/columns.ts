@@ -41,3 +41,17 @@ export function readRow(line: string, columns: Columns): Map<string, string> | n
   }
   return cells;
 }
+
+/** A terminal's line that ran kubectl, pasted above its output. */
+export const KUBECTL_COMMAND = /\bkubectl\s+(?:get|describe)\b/;
+
+/**
+ * Where kubectl's own output starts in a file's head: after blank lines and,
+ * in a pasted terminal, the one line that ran it (`$ kubectl get events -n
+ * llm`, `root@node:~# kubectl describe pod sglang-decode-0`).
+ */
+export function kubectlOutputOf(head: string): string {
+  const start = head.replace(/^(?:\s*\n)*/, "");
+  const first = start.substring(0, start.indexOf("\n") >>> 0);
+  return KUBECTL_COMMAND.test(first) ? start.substring(first.length + 1).replace(/^(?:\s*\n)*/, "") : start;
+}

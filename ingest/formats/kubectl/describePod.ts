@@ -18,7 +18,7 @@ import { roleOfName } from "../../inputs/pathIdentity.js";
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
-import { readHeader, readRow, type Columns } from "./columns.js";
+import { kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
 import { countOfAge, podEventOf } from "./podEvents.js";
 
 const POD_NAME = /^Name:\s+(\S+)\s*$/;
@@ -232,7 +232,7 @@ function stateAttrs(c: Container, s: ContainerState): Record<string, unknown> {
 
 /** The first line of the file is a pod's `Name:`, and the head has its `Namespace:` and a `Containers:` or `Events:` section. */
 function detect(head: string): boolean {
-  const start = head.replace(/^(?:\s*\n)*/, "");
+  const start = kubectlOutputOf(head);
   return POD_NAME.test(start.substring(0, start.indexOf("\n") >>> 0)) && /^Namespace:\s+\S/m.test(head) && /^(?:Containers|Events):/m.test(head);
 }
 

@@ -12,7 +12,7 @@ import { LogKind } from "../../../domain/kinds.js";
 import { roleOfName } from "../../inputs/pathIdentity.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
-import { readHeader, readRow, type Columns } from "./columns.js";
+import { KUBECTL_COMMAND, kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
 import { countOfAge, podEventOf } from "./podEvents.js";
 
 const HEADER = /^(?:NAMESPACE\s+)?LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+/;
@@ -40,7 +40,8 @@ class GetEventsParser implements LineParser {
     const row = this.columns === null ? null : readRow(line, this.columns);
     const ev: ParsedEvent = { tsUs: 0, line: lineNo, kind: LogKind.unparsed, text: line };
     if (row === null || !row.get("TYPE") || !row.get("REASON")) {
-      issues.push({ line: lineNo, message: "not a row of kubectl get events' table (LAST SEEN TYPE REASON OBJECT MESSAGE); its message is kept uninterpreted" });
+      // The terminal's line that ran kubectl, pasted above the table, is kept as text and is no error of the table.
+      if (this.columns !== null || !KUBECTL_COMMAND.test(line)) issues.push({ line: lineNo, message: "not a row of kubectl get events' table (LAST SEEN TYPE REASON OBJECT MESSAGE); its message is kept uninterpreted" });
       ev.unparsedMessage = line.trim();
       if (this.ctx.host !== undefined) ev.host = this.ctx.host;
     } else {
@@ -71,6 +72,6 @@ class GetEventsParser implements LineParser {
 
 export const kubectlEvents: InputFormat = {
   name: "kubectl-events",
-  detect: (head) => HEADER.test(head.replace(/^(?:\s*\n)*/, "")),
+  detect: (head) => HEADER.test(kubectlOutputOf(head)),
   createParser: (ctx) => new GetEventsParser(ctx),
 };
