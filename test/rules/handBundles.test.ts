@@ -5,8 +5,13 @@
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AnalysisReport } from "../../analyzer/rules/finding.js";
 import { stateAt } from "../../analyzer/replay/timeTravel.js";
 import { replayIncident } from "../../analyzer/replay/replay.js";
+import { BUNDLES } from "../sharedIncident.js";
+import { scratchDir } from "../scratchDir.js";
 import { analyzeCli, BUNDLE_NAMES, bundle, bundleText, cleanUp, coverage, roomsOf, violated } from "./handBundles.js";
 
 after(cleanUp);
@@ -186,6 +191,34 @@ test("node OOM kill: the kernel's kill is a critical death on the prefill machin
   assert.equal(lost!.count, 12);
   // Xid 45 (the driver's cleanup of the killed process's channels) and the readiness probe's 503s are warnings.
   assert.ok(!report.findings.some((f) => f.verdict === "violated" && /Xid|probe/.test(f.title)));
+  // The prefill's log stops at 14:07:10; the kill has no time of ours: it may be the cause, or come later, so the silence still weakens.
+  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
+  assert.match(silence?.detail ?? "", /a process of machine gpu-node-3 died at an unknown time \(.*dmesg\.txt:6: python3 \(pid 41234\) killed by the kernel's OOM killer\), which may explain it$/);
+  assert.equal(silence?.explainedBy, undefined);
+  assert.ok((silence?.weakens ?? []).length > 0);
+});
+
+test("node OOM kill dated by journalctl -k at the silence's start: the machine's death explains the prefill's silence", () => {
+  const dir = join(scratchDir("kvrewind-node-oom-"), "node-oom-kill");
+  cpSync(join(BUNDLES, "node-oom-kill"), dir, { recursive: true });
+  rmSync(join(dir, "gpu-node-3", "dmesg.txt"));
+  // `journalctl -k -o short-iso`, as the operator would take it instead of plain dmesg.
+  writeFileSync(
+    join(dir, "gpu-node-3", "kernel.log"),
+    [
+      "2026-06-11T14:07:11+0000 gpu-node-3 kernel: python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0",
+      "2026-06-11T14:07:11+0000 gpu-node-3 kernel: Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
+      "",
+    ].join("\n"),
+  );
+  rmSync(join(dir, "kubectl-get-events.txt"));
+  const r = analyzeCli(dir, "--json");
+  const report = JSON.parse(r.stdout) as AnalysisReport;
+  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
+  assert.match(silence?.explainedBy ?? "", /^machine gpu-node-3 crashed: python3 \(pid 41234\) killed by the kernel's OOM killer/);
+  assert.match(silence?.detail ?? "", /died at 2026-06-11T14:07:11\.000Z .*which explains it$/);
+  const [death] = violated(report, "process-failure");
+  assert.match(death!.explanation, /the crash explains the silence/);
 });
 
 test("NCCL watchdog: three ranks taken down by the watchdog are one critical finding; tp3 is missing against tp_size=4", async () => {

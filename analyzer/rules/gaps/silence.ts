@@ -59,11 +59,14 @@ function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], las
     const after = s.afterSeq === null ? undefined : evidence.event(s.afterSeq);
     const rank = evidence.rank(before);
     const name = (parts.get(s.stream) ?? 0) > 1 ? `${s.stream} (rotated, ${parts.get(s.stream)} files)` : source.path;
-    const death = explainingDeath(deaths, rank, s);
+    const death = explainingDeath(deaths, rank, s) ?? machineDeath(deaths, before.host, s);
+    // A death of the machine at a time its log does not give (plain dmesg) may be the silence's cause, or may come after it.
+    const maybe = death !== undefined && death.machine === true && death.ev.timeless;
     const span = after
       ? `for ${seconds(s.afterUs - s.beforeUs)} (${evidence.where(before)} to ${evidence.where(after)})`
       : `after ${evidence.where(before)}, for the last ${seconds(s.afterUs - s.beforeUs)} of the incident`;
-    const why = death ? `; ${death.rank} ${death.fatal ? "died" : "failed"} at ${death.ev.timeless ? "an unknown time" : isoTime(death.ev.tsUs)} (${evidence.where(death.ev)}: ${death.summary}), which explains it` : "";
+    const why = death ? `; ${death.machine ? `a process of ${death.rank}` : death.rank} ${death.fatal ? "died" : "failed"} at ${death.ev.timeless ? "an unknown time" : isoTime(death.ev.tsUs)} (${evidence.where(death.ev)}: ${death.summary}), which ${maybe ? "may explain" : "explains"} it` : "";
+    const explainedBy = death && !maybe ? `${death.rank} ${death.fatal ? "crashed" : "failed"}: ${death.summary} (${evidence.where(death.ev)})` : undefined;
     out.push({
       severity: "low",
       witness: [before, ...(after ? [after] : []), ...(death ? [death.ev] : [])],
@@ -74,13 +77,22 @@ function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], las
         from: isoTime(s.beforeUs),
         to: isoTime(s.afterUs),
         // What the rank did in its silence is unknown (a hang, a lost segment): the rules its records feed keep their verdicts on what was logged.
-        ...(death ? { blinds: [] } : { weakens: rulesOfSource(source.role) }),
-        ...(death && { explainedBy: `${death.rank} ${death.fatal ? "crashed" : "failed"}: ${death.summary} (${evidence.where(death.ev)})` }),
+        ...(explainedBy !== undefined ? { blinds: [], explainedBy } : { weakens: rulesOfSource(source.role) }),
         detail: `${name} writes no periodic record ${span} while ${others} were written elsewhere${why}`,
       },
     });
   }
   return out;
+}
+
+/**
+ * A fatal failure the kernel or Kubernetes reported of the silent rank's
+ * machine or pod (an OOM kill, a container's termination): at the silence's
+ * start, or at a time unknown.
+ */
+function machineDeath(deaths: Map<string, FailureRecord>, host: string | null, s: Silence): FailureRecord | undefined {
+  if (host === null) return undefined;
+  return [...deaths.values()].find((f) => f.machine === true && f.ev.host === host && (f.ev.timeless || Math.abs(f.ev.tsUs - s.beforeUs) <= EXPLAIN_SLACK_US));
 }
 
 /** The fatal failure of the silent rank, or of another rank of its server, at the silence's start. */
