@@ -189,6 +189,18 @@ test("a UCX line whose `[host:pid:thread]` part is missing is still UCX's; an er
   assert.equal(ev.attrs?.failureClass, "transport");
 });
 
+test("a UCX line with its metadata alone, its time and process fields cut, is still UCX's and its error a UCX transport error", () => {
+  // smg-project/smg#2503: the paste keeps UCX's `file:line  UCX  LEVEL` and no `[time] [host:pid:thread]`.
+  const ev = parseOne("ib_mlx5_dv.c:433  UCX  ERROR   mlx5dv_devx_obj_modify(opcode=0x503) failed, syndrome 0x5d668c: Remote I/O error");
+  assert.equal(ev.kind, LogKind.transportError);
+  assert.equal(ev.tsInferred, true, "no time of its own");
+  assert.equal(ev.attrs?.engine, "ucx");
+  assert.equal(ev.attrs?.level, "error");
+  assert.equal(ev.attrs?.failureClass, "transport");
+  // A file and line before other words is not UCX's.
+  assert.equal(parseOne("scheduler.cc:120 started the loop").kind, LogKind.unparsed);
+});
+
 test("multiprocessing's `Process Process-2:` opens a child's death, whether or not the paste kept its traceback", () => {
   const alone = parseLines(["DetokenizerManager hit an exception:", "  ...", "  OSError: Unable to load vocabulary from file.", "", "Process Process-2:"]).events;
   assert.deepEqual(alone.map((e) => e.kind), [LogKind.error, LogKind.exception]);
@@ -276,6 +288,8 @@ test("colour codes around Ray's worker prefix, their escape character lost in th
     [LogKind.message, "warning", "CUDAGraph.cpp:145"],
   ]);
   assert.equal(events[1]!.text, pasted[1], "the record keeps the raw line");
+  const noSpace = parseOne(pasted[1]!.trimStart());
+  assert.deepEqual([noSpace.kind, noSpace.attrs?.level], [LogKind.message, "warning"], "the escape character lost without a space in its place");
   const escaped = parseOne(pasted[1]!.replace(/ \[(\d+)m/g, "\x1b[$1m"));
   assert.equal(escaped.kind, LogKind.message);
   assert.equal(escaped.attrs?.level, "warning");
