@@ -201,6 +201,19 @@ test("a UCX line with its metadata alone, its time and process fields cut, is st
   assert.equal(parseOne("scheduler.cc:120 started the loop").kind, LogKind.unparsed);
 });
 
+test("urllib3's retry failure broken over lines of its own continues the error that logged it", () => {
+  // ai-dynamo/dynamo#5309: SGLang's bootstrap error as the PR quoted it, the message broken after each `: ` part.
+  const { events } = parseLines([
+    "ERROR conn._get_prefill_parallel_info_from_server: Error fetching prefill parallel info from bootstrap: ",
+    "HTTPConnectionPool(host='10.52.49.143', port=32963): Max retries exceeded with url: /route?engine_rank=-1&target_dp_group=-1&target_pp_rank=-1 ",
+    `(Caused by NewConnectionError("HTTPConnection(host='10.52.49.143', port=32963): Failed to establish a new connection: [Errno 111] Connection refused"))`,
+    "",
+    "ERROR decode._update_handshake_waiters: Decode handshake failed ... with exception NIXL KVReceiver Exception",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.text.split("\n").length]), [[1, 4], [5, 1]]);
+  assert.equal(events[0]!.attrs?.level, "error");
+});
+
 test("multiprocessing's `Process Process-2:` opens a child's death, whether or not the paste kept its traceback", () => {
   const alone = parseLines(["DetokenizerManager hit an exception:", "  ...", "  OSError: Unable to load vocabulary from file.", "", "Process Process-2:"]).events;
   assert.deepEqual(alone.map((e) => e.kind), [LogKind.error, LogKind.exception]);
