@@ -189,6 +189,31 @@ test("a UCX line whose `[host:pid:thread]` part is missing is still UCX's; an er
   assert.equal(ev.attrs?.failureClass, "transport");
 });
 
+test("a UCX line with its metadata alone, its time and process fields cut, is still UCX's and its error a UCX transport error", () => {
+  // smg-project/smg#2503: the paste keeps UCX's `file:line  UCX  LEVEL` and no `[time] [host:pid:thread]`.
+  const ev = parseOne("ib_mlx5_dv.c:433  UCX  ERROR   mlx5dv_devx_obj_modify(opcode=0x503) failed, syndrome 0x5d668c: Remote I/O error");
+  assert.equal(ev.kind, LogKind.transportError);
+  assert.equal(ev.tsInferred, true, "no time of its own");
+  assert.equal(ev.attrs?.engine, "ucx");
+  assert.equal(ev.attrs?.level, "error");
+  assert.equal(ev.attrs?.failureClass, "transport");
+  // A file and line before other words is not UCX's.
+  assert.equal(parseOne("scheduler.cc:120 started the loop").kind, LogKind.unparsed);
+});
+
+test("urllib3's retry failure broken over lines of its own continues the error that logged it", () => {
+  // ai-dynamo/dynamo#5309: SGLang's bootstrap error as the PR quoted it, the message broken after each `: ` part.
+  const { events } = parseLines([
+    "ERROR conn._get_prefill_parallel_info_from_server: Error fetching prefill parallel info from bootstrap: ",
+    "HTTPConnectionPool(host='10.52.49.143', port=32963): Max retries exceeded with url: /route?engine_rank=-1&target_dp_group=-1&target_pp_rank=-1 ",
+    `(Caused by NewConnectionError("HTTPConnection(host='10.52.49.143', port=32963): Failed to establish a new connection: [Errno 111] Connection refused"))`,
+    "",
+    "ERROR decode._update_handshake_waiters: Decode handshake failed ... with exception NIXL KVReceiver Exception",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.text.split("\n").length]), [[1, 4], [5, 1]]);
+  assert.equal(events[0]!.attrs?.level, "error");
+});
+
 test("multiprocessing's `Process Process-2:` opens a child's death, whether or not the paste kept its traceback", () => {
   const alone = parseLines(["DetokenizerManager hit an exception:", "  ...", "  OSError: Unable to load vocabulary from file.", "", "Process Process-2:"]).events;
   assert.deepEqual(alone.map((e) => e.kind), [LogKind.error, LogKind.exception]);
@@ -276,6 +301,8 @@ test("colour codes around Ray's worker prefix, their escape character lost in th
     [LogKind.message, "warning", "CUDAGraph.cpp:145"],
   ]);
   assert.equal(events[1]!.text, pasted[1], "the record keeps the raw line");
+  const noSpace = parseOne(pasted[1]!.trimStart());
+  assert.deepEqual([noSpace.kind, noSpace.attrs?.level], [LogKind.message, "warning"], "the escape character lost without a space in its place");
   const escaped = parseOne(pasted[1]!.replace(/ \[(\d+)m/g, "\x1b[$1m"));
   assert.equal(escaped.kind, LogKind.message);
   assert.equal(escaped.attrs?.level, "warning");

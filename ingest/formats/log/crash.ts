@@ -182,6 +182,20 @@ export function isErrorChainHead(line: string): boolean {
 }
 
 /**
+ * urllib3's retry failure, the message requests raises as a ConnectionError
+ * and SGLang logs after `Error fetching prefill parallel info from bootstrap: `
+ * (urllib3 src/urllib3/exceptions.py: PoolError `f"{pool}: {message}"` with the
+ * pool `HTTPConnectionPool(host=…, port=…)`, MaxRetryError `f"Max retries
+ * exceeded with url: {url} (Caused by {reason!r})"`): a part of it on a line
+ * of its own, where a paste or a terminal broke the line, continues the record above.
+ */
+const URLLIB3_MESSAGE_PART = /^(?:HTTPS?ConnectionPool\(host=|\(Caused by \w+\()/;
+
+export function isUrllib3MessagePart(line: string): boolean {
+  return URLLIB3_MESSAGE_PART.test(line);
+}
+
+/**
  * A frame of the backtrace UCX prints when it handles a fatal signal or a
  * failed assertion (openucx/ucx src/ucs/debug/debug.c,
  * UCS_DEBUG_BACKTRACE_LINE_FMT): `"%2d  %s"` with backtrace_symbols' text

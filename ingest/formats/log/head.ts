@@ -1,16 +1,17 @@
-// The lines of a file's head as the dialects see them: a container wrapper
-// (if the head is wrapped) stripped, paste debris cleaned. Detection of the
+// The lines of a file's head as the dialects see them: `grep -n`'s file and
+// line number and a container wrapper (if the head is wrapped) stripped, paste
+// debris cleaned. Detection of the
 // log formats reads these.
 
 import { detectWrapper, type Wrapper } from "../wrappers/index.js";
-import { cleanPasted, mayBePasted } from "./pasted.js";
+import { cleanPasted, mayBePasted, withoutGrepHead } from "./pasted.js";
 
 /** Lines of the head inspected by detection. */
 const DETECT_LINES = 500;
 
 function rawLines(head: string): string[] {
   const lines = head.split("\n", DETECT_LINES + 1).slice(0, DETECT_LINES);
-  return lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  return lines.map((l) => withoutGrepHead(l.endsWith("\r") ? l.slice(0, -1) : l));
 }
 
 /** The head's wrapper, or null when its lines are bare. */

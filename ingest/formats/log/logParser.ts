@@ -3,7 +3,9 @@
 //   1. the wrapper (CRI, docker json-file, kubectl, journald) is stripped and
 //      its time kept; partial lines are joined; a line not in the wrapper's
 //      shape stays a line of its own, reported by number;
-//   2. paste debris (`> `, backticks, stray spaces) is cleaned;
+//   2. paste debris (`> `, backticks, stray spaces, `grep -n`'s file and line
+//      number, an indentation every line of a block carries: ./dedent.ts) is
+//      cleaned;
 //   3. the dialect is read from the line's start: SGLang's prefix (with a
 //      time, or only rank tags), torch c10 / glog / absl, UCX, the kernel's
 //      dmesg, an ISO-dated line of another logger, NCCL, Python's logging
@@ -24,9 +26,10 @@ import { glogStartInside, looksLikeTorchLine, readTorchLine, type TorchStamp } f
 import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
+import { BlockDedenter } from "./dedent.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, type KernelHead, type ProcessTag } from "./otherDialects.js";
-import { cleanPasted, mayBePasted } from "./pasted.js";
+import { readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
+import { cleanPasted, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
 import { levelOfWord, type RecordHead } from "./unread.js";
@@ -63,6 +66,7 @@ export class LogParser implements LineParser {
   private readonly dater: RecordDater;
   private readonly records: RecordAssembler;
   private readonly unwrapper: LineUnwrapper | null;
+  private readonly dedenter = new BlockDedenter((text, original, no) => this.lineOfBlock(text, original, no));
   private out: ParsedEvent[] = [];
   private issues: ParseIssue[] = [];
   /** Raw lines of a partial wrapped line, and where it started. */
@@ -89,7 +93,12 @@ export class LogParser implements LineParser {
     this.out = out;
     this.issues = issues;
     const text = stripCr(raw);
-    if (this.unwrapper === null) return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+    this.dedenter.push(withoutGrepHead(text), text, lineNo);
+  }
+
+  /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */
+  private lineOfBlock(text: string, original: string, lineNo: number): void {
+    if (this.unwrapper === null) return this.read({ inner: clean(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     let u = this.unwrapper.unwrap(text);
     // A pasted first line may carry a backtick or quote mark before the wrapper's stamp.
     if (u.kind === "foreign" && mayBePasted(text)) {
@@ -98,21 +107,21 @@ export class LogParser implements LineParser {
     }
     if (u.kind === "partial") {
       if (this.partialRaw.length === 0) this.partialLine = lineNo;
-      this.partialRaw.push(text);
+      this.partialRaw.push(original);
       return;
     }
     if (u.kind === "own") {
       this.flushPartial();
-      return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+      return this.read({ inner: clean(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     }
     if (u.kind === "foreign") {
       // A partial line the runtime never finished is a line of its own, before this one.
       this.flushPartial();
-      issues.push({ line: lineNo, message: `${u.why}; the line is kept as it stands` });
-      return this.read({ inner: clean(text), raw: text, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+      this.issues.push({ line: lineNo, message: `${u.why}; the line is kept as it stands` });
+      return this.read({ inner: clean(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     }
     const joined = this.partialRaw.length > 0;
-    const rawText = joined ? [...this.partialRaw, text].join("\n") : text;
+    const rawText = joined ? [...this.partialRaw, original].join("\n") : original;
     const no = joined ? this.partialLine : lineNo;
     this.partialRaw = [];
     this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: u.tsUs, wrapperHost: u.host, fromKernel: u.kernel });
@@ -121,6 +130,7 @@ export class LogParser implements LineParser {
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
     this.issues = issues;
+    this.dedenter.end();
     this.flushPartial();
     this.records.finish();
     this.dater.finish();
@@ -234,6 +244,13 @@ export class LogParser implements LineParser {
       this.messages(ENGINE_MESSAGES, l, ucx.msgStart, ev);
       ev.tsUs = ucx.tsUs;
       this.records.open(ev, RecordTime.own, null, s, { dialect: "ucx", level: levelOfWord(UCX_LEVEL.exec(s.substring(ucx.msgStart))?.[1]), msgStart: ucx.msgStart });
+      return true;
+    }
+    const ucxUntimed = ucxMetadataStart(s);
+    if (ucxUntimed >= 0) {
+      const ev = this.newEvent(l);
+      this.messages(ENGINE_MESSAGES, l, ucxUntimed, ev);
+      this.openTimed(ev, l, -1, { dialect: "ucx", level: levelOfWord(UCX_LEVEL.exec(s.substring(ucxUntimed))?.[1]), msgStart: ucxUntimed });
       return true;
     }
     const trtllm = s.charCodeAt(0) === 91 /* [ */ ? readTrtllmHead(s) : null;
@@ -449,10 +466,10 @@ export function timeOriginOf(tallies: readonly TimeTally[], hints: DatingHints |
  * after it alone. Both parts of the cut see the same line as the seam.
  */
 export function isLogSeam(previous: string, line: string, ctx: ParseContext): boolean {
-  let inner = stripCr(line);
+  let inner = withoutGrepHead(stripCr(line));
   if (ctx.wrapper !== undefined) {
     const wrapper = wrapperByName(ctx.wrapper);
-    if (wrapper.create().unwrap(stripCr(previous)).kind === "partial") return false;
+    if (wrapper.create().unwrap(withoutGrepHead(stripCr(previous))).kind === "partial") return false;
     const u = wrapper.create().unwrap(inner);
     if (u.kind !== "line") return false;
     inner = u.inner;

@@ -140,6 +140,19 @@ export function readUcxHead(line: string): UcxHead | null {
   return m ? { tsUs: Number(m[1]) * 1_000_000 + Number(m[2]!.padEnd(6, "0")), msgStart: m[0].length } : null;
 }
 
+/**
+ * UCX's metadata alone, the time and `[host:pid:thread]` fields cut by the paste or by the tool that
+ * forwarded the line (src/ucs/debug/log.c, UCS_LOG_METADATA_FMT `"%17s:%-4u %-4s %-5s %*s"`: the file
+ * right-aligned, its line, the component, the level): `ib_mlx5_dv.c:433  UCX  ERROR   mlx5dv_devx_obj_modify(…) failed`.
+ */
+const UCX_METADATA = /^[\w.-]+\.(?:c|cc|cpp|h|inl):\d+ +(?=UCX +[A-Z]+ )/;
+
+/** Where `UCX  LEVEL …` starts in a line that opens with UCX's metadata and no time, or -1. */
+export function ucxMetadataStart(line: string): number {
+  const m = UCX_METADATA.exec(line);
+  return m === null ? -1 : m[0].length;
+}
+
 export interface TrtllmHead {
   level: string;
   /** The MPI rank the rank-taking overload prints (`[TensorRT-LLM][INFO][3] `). */

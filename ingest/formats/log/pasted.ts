@@ -13,6 +13,9 @@ const TAB = 9;
 const GT = 62;
 const BACKTICK = 96;
 const QUOTE = 34;
+const BRACKET = 91;
+const LETTER_M = 109;
+const SEMICOLON = 59;
 const ISO_DATE = /^\d{4}-\d\d-\d\d[T ]\d\d:/;
 const ESC = 27;
 /** A line that opens with an SGR colour code (`\x1b[36m`), its escape character possibly lost or a space in its place. */
@@ -38,7 +41,28 @@ function isBlank(c: number): boolean {
 export function mayBePasted(line: string): boolean {
   if (line.length === 0) return false;
   const first = line.charCodeAt(0);
-  return first === GT || first === BACKTICK || first === QUOTE || first === ESC || line.charCodeAt(line.length - 1) === BACKTICK || isBlank(first) || line.indexOf("\x1b[") >= 0;
+  return (
+    first === GT ||
+    first === BACKTICK ||
+    first === QUOTE ||
+    first === ESC ||
+    line.charCodeAt(line.length - 1) === BACKTICK ||
+    isBlank(first) ||
+    line.indexOf("\x1b[") >= 0 ||
+    (first === BRACKET && opensWithBareSgr(line))
+  );
+}
+
+/** `[36m…`: an SGR code at the line's start whose escape character the paste lost (a digit run, then `m` or `;`; SGLang's `[2026-…` has a dash). */
+function opensWithBareSgr(line: string): boolean {
+  let i = 1;
+  while (i < 5 && isDigit(line.charCodeAt(i))) i++;
+  const c = line.charCodeAt(i);
+  return i > 1 && (c === LETTER_M || c === SEMICOLON);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /**
@@ -74,4 +98,23 @@ function opensWithPrefix(s: string): boolean {
   if (ISO_DATE.test(s)) return true;
   const level = c0 === 73 || c0 === 87 || c0 === 69 || c0 === 70; // I W E F
   return level && c1 >= 48 && c1 <= 57 && (s.charCodeAt(5) === SPACE || s.charCodeAt(9) === SPACE);
+}
+
+/**
+ * `grep -n` over several files (or with `-H`) puts each line after its file's
+ * name and number, `f847…-json.log:190174:{"log":…}` (GNU grep src/grep.c
+ * print_line_head: the file name, SEP, the line number, SEP; SEP is `:` on a
+ * matching line and `-` on a context line of `-A`/`-B`/`-C`). Only a log
+ * file's name is taken (`.log`, `.txt`, `.out`, `.err`, rotated `.log.1`):
+ * elsewhere `name:12:` is a compiler's or Python's place in a source file.
+ */
+const GREP_HEAD = /^[^\s:]*\.(?:log|txt|out|err)(?:\.\d+)?([:-])\d+\1/;
+
+/** The line without the file name and line number `grep -n` put before it. */
+export function withoutGrepHead(line: string): string {
+  const c0 = line.charCodeAt(0);
+  // Most lines open with a bracket, a brace, a space or a level letter and a digit; a file name does not.
+  if (c0 === BRACKET || c0 === 123 /* { */ || isBlank(c0) || line.length < 8) return line;
+  const m = GREP_HEAD.exec(line);
+  return m === null ? line : line.substring(m[0].length);
 }

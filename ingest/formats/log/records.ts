@@ -12,7 +12,7 @@
 import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
-import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, messageTailOf, pyspyMainThread } from "./crash.js";
+import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isUrllib3MessagePart, messageTailOf, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, TRACEBACK, tracebackGoesOn, tracebackStateOfHead, TracebackState } from "./traceback.js";
@@ -125,7 +125,7 @@ export class RecordAssembler {
     if (this.dump && isDumpLine(line)) return true;
     if (this.panic && (this.more.length === 0 || isRustPanicTail(line))) return true;
     if (this.tail !== null && this.tail(line)) return true;
-    return isBacktraceLine(line) || isErrorChainHead(line);
+    return isBacktraceLine(line) || isErrorChainHead(line) || isUrllib3MessagePart(line);
   }
 
   private close(): void {
