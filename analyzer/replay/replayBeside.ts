@@ -9,7 +9,6 @@
 // model over the same events.
 
 import { existsSync } from "node:fs";
-import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { IncidentDb } from "../../store/db.js";
 import type { BlockReader, Reading } from "../../store/blocks/pass.js";
 import { eventCount } from "../../store/read/incident.js";
@@ -17,6 +16,7 @@ import { bundledEntry } from "../../store/packageFiles.js";
 import { PageKernels } from "../model/pageKernels.js";
 import type { ModelDumpedPage } from "../model/pagePath.js";
 import type { ReplayEvidence } from "../rules/replayEvidence.js";
+import { startAnsweringThread } from "../threadAnswer.js";
 import type { ReplayWorkerData, ReplayWorkerMessage } from "./replayWorker.js";
 
 const WORKER_URL = bundledEntry("replayWorker");
@@ -41,19 +41,13 @@ export interface ReplayBesideOptions {
  */
 export function replayBeside(db: IncidentDb, opts: ReplayBesideOptions = {}): Reading<ReplayEvidence> | null {
   if (db.memory || !existsSync(WORKER_URL)) return null;
-  const { port1, port2 } = new MessageChannel();
-  const done = new Int32Array(new SharedArrayBuffer(4));
-  const data: ReplayWorkerData = { dbPath: db.name, ...(opts.profileFlag !== undefined && { profileFlag: opts.profileFlag }), port: port2, done };
-  new Worker(WORKER_URL, { workerData: data, transferList: [port2], execArgv: [] }).unref();
+  const data: ReplayWorkerData = { dbPath: db.name, ...(opts.profileFlag !== undefined && { profileFlag: opts.profileFlag }) };
+  const thread = startAnsweringThread<ReplayWorkerMessage>(WORKER_URL, data, "the replay");
   const readers: BlockReader[] = opts.onProgress ? [progressReader(eventCount(db), opts.onProgress)] : [];
   return {
     readers,
     finish() {
-      Atomics.wait(done, 0, 0);
-      const msg = receiveMessageOnPort(port1)?.message as ReplayWorkerMessage | undefined;
-      port1.close();
-      if (msg === undefined) throw new Error("the replay's worker thread ended without an answer");
-      if (msg.type === "error") throw new Error(`the replay's worker thread failed: ${msg.message}`);
+      const msg = thread.answer();
       return msg.dumped === null ? msg.evidence : { ...msg.evidence, pages: kernelsOf(msg.dumped) };
     },
   };

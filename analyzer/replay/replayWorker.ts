@@ -4,26 +4,22 @@
 // it (analyzer/rules/replayEvidence.ts), then wakes the analysis, which waits
 // for it synchronously once its own pass is done.
 
-import { parentPort, workerData, type MessagePort } from "node:worker_threads";
+import { workerData } from "node:worker_threads";
 import type { ModelDumpedPage } from "../model/pagePath.js";
 import type { ReplayEvidence } from "../rules/replayEvidence.js";
+import { answerOnce, type AnsweringData } from "../threadAnswer.js";
 
 export interface ReplayWorkerData {
   dbPath: string;
   profileFlag?: string;
-  /** Where the evidence (or the error) is posted. */
-  port: MessagePort;
-  /** Set to 1, then notified, once the message is on the port. */
-  done: Int32Array;
 }
 
 /** The evidence, its page kernels as the pages dumped (a class does not cross threads: the kernels are run again on them). */
-export type ReplayWorkerMessage = { type: "evidence"; evidence: Omit<ReplayEvidence, "pages">; dumped: ModelDumpedPage[] | null } | { type: "error"; message: string };
+export type ReplayWorkerMessage = { type: "evidence"; evidence: Omit<ReplayEvidence, "pages">; dumped: ModelDumpedPage[] | null };
 
-const data = workerData as ReplayWorkerData;
-const post = (msg: ReplayWorkerMessage): void => data.port.postMessage(msg);
-try {
-  // Loaded here, inside the try: a module that fails to load is an error posted, not a thread that never answers.
+const data = workerData as ReplayWorkerData & AnsweringData;
+await answerOnce<ReplayWorkerMessage>(data, async (post) => {
+  // Loaded here, inside the answer: a module that fails to load is an error posted, not a thread that never answers.
   const [{ openIncident }, { replayEvidenceOf }, { replayIncident }] = await Promise.all([import("../../store/db.js"), import("../rules/replayEvidence.js"), import("./replay.js")]);
   const db = openIncident(data.dbPath, { readonly: true });
   try {
@@ -33,10 +29,4 @@ try {
   } finally {
     db.close();
   }
-} catch (err) {
-  post({ type: "error", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-} finally {
-  Atomics.store(data.done, 0, 1);
-  Atomics.notify(data.done, 0);
-  parentPort?.close();
-}
+});

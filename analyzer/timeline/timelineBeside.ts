@@ -7,11 +7,11 @@
 // are, instead of after them (bench/RESULTS.md "bench:ui").
 
 import { existsSync } from "node:fs";
-import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { IncidentDb } from "../../store/db.js";
 import { eventCount } from "../../store/read/incident.js";
 import { bundledEntry } from "../../store/packageFiles.js";
 import type { LandingColumns } from "../model/transferPairing.js";
+import { startAnsweringThread } from "../threadAnswer.js";
 import type { TimelineIndex } from "./timelineIndex.js";
 import type { TimelineWorkerData, TimelineWorkerMessage, TimelineWorkerRequest } from "./timelineWorker.js";
 
@@ -37,29 +37,19 @@ export interface TimelineBeside {
  */
 export function timelineBeside(db: IncidentDb, opts: { minEvents?: number } = {}): TimelineBeside | null {
   if (db.memory || !existsSync(WORKER_URL) || eventCount(db) < (opts.minEvents ?? TIMELINE_BESIDE_EVENTS)) return null;
-  const { port1, port2 } = new MessageChannel();
-  const done = new Int32Array(new SharedArrayBuffer(4));
-  const data: TimelineWorkerData = { dbPath: db.name, port: port2, done };
-  new Worker(WORKER_URL, { workerData: data, transferList: [port2], execArgv: [] }).unref();
-  const send = (request: TimelineWorkerRequest): void => port1.postMessage(request);
-  const answer = (): TimelineWorkerMessage => {
-    Atomics.wait(done, 0, 0);
-    const msg = receiveMessageOnPort(port1)?.message as TimelineWorkerMessage | undefined;
-    port1.close();
-    if (msg === undefined) throw new Error("the timeline's worker thread ended without an answer");
-    if (msg.type === "error") throw new Error(`the timeline's worker thread failed: ${msg.message}`);
-    return msg;
-  };
+  const data: TimelineWorkerData = { dbPath: db.name };
+  const thread = startAnsweringThread<TimelineWorkerMessage>(WORKER_URL, data, "the timeline");
+  const send = (request: TimelineWorkerRequest): void => thread.send(request);
   return {
     landed: (landings) => send({ type: "landings", landings }),
     index() {
-      const msg = answer();
+      const msg = thread.answer();
       if (msg.type !== "index") throw new Error("the timeline's worker thread answered without an index");
       return msg.index;
     },
     cancel() {
       send({ type: "cancel" });
-      port1.close();
+      thread.close();
     },
   };
 }
