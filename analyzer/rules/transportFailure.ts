@@ -62,7 +62,9 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
       `but ${occurrence(evidence, g)}.${otherMessages(g)}${rooms}${cause}`,
     falsify: crash
       ? "Keep the crashed process alive (fix its own failure first) and rerun: if the crash caused these, the transport errors disappear with it."
-      : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",
+      : g.records.some((r) => r.machine === true)
+        ? "Check the machine's GPUs and their links (`nvidia-smi -q`, `nvidia-smi nvlink --status`, DCGM's `dcgmi diag -r 3`) and rerun the load on another machine: a GPU or link fault shows there, and elsewhere the transfers complete."
+        : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",
     // Only a transfer engine's own lines (Mooncake, NIXL, UCX templates set `engine`) say the engine failed;
     // SGLang's connector raising about the transfer (a RuntimeError on mismatched TP sizes) does not.
     facts: { afterCrash: crash?.rank ?? null, engines: engineNames(g), aborted },

@@ -221,6 +221,26 @@ test("node OOM kill dated by journalctl -k at the silence's start: the machine's
   assert.match(death!.explanation, /the crash explains the silence/);
 });
 
+test("a GPU fallen off the bus (dmesg -T's Xid 79) beside the decode's lost transfers: one transport failure on the machine, its falsification the GPU's own checks", () => {
+  const dir = join(scratchDir("kvrewind-xid-"), "xid-79");
+  cpSync(join(BUNDLES, "node-oom-kill", "sglang-decode-0"), join(dir, "gpu-node-9"), { recursive: true });
+  rmSync(join(dir, "gpu-node-9", "kubectl-describe-sglang-decode-0.txt"));
+  writeFileSync(
+    join(dir, "gpu-node-9", "dmesg-T.txt"),
+    [
+      "[Thu Jun 11 13:58:02 2026] nvidia-nvlink: Nvlink Core is being initialized, major device number 510",
+      "[Thu Jun 11 14:07:24 2026] NVRM: Xid (PCI:0000:18:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+      "[Thu Jun 11 14:07:24 2026] NVRM: GPU 0000:18:00.0: GPU has fallen off the bus.",
+      "",
+    ].join("\n"),
+  );
+  const report = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
+  const [lost] = violated(report, "transport-failure");
+  assert.deepEqual(lost!.ranks, ["decode/tp0", "machine gpu-node-9"]);
+  assert.match(lost!.title, /Xid 79 on GPU PCI:0000:18:00: GPU has fallen off the bus/);
+  assert.match(lost!.falsify, /nvidia-smi -q.*rerun the load on another machine/);
+});
+
 test("NCCL watchdog: three ranks taken down by the watchdog are one critical finding; tp3 is missing against tp_size=4", async () => {
   const { report } = await bundle("nccl-watchdog");
   const failures = violated(report, "process-failure");
