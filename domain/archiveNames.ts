@@ -3,7 +3,7 @@
 // server and the page name an uploaded incident the same way. What a file is
 // is told by its content; only the name shown is cut here.
 
-const ARCHIVE_SUFFIX = /\.(?:tar\.gz|tgz|tar\.zst|tzst|tar|zip|gz|zst)$/i;
+const ARCHIVE_SUFFIX = /\.(?:tar\.gz|tgz|tar\.zst|tzst|tar\.xz|txz|tar|zip|gz|zst|xz)$/i;
 
 /** A name without its archive or compression extension (`node-a.tar.zst` → `node-a`); the name itself when nothing is left. */
 export function archiveStem(name: string): string {

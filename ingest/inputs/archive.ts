@@ -1,8 +1,10 @@
 // The archives incident bundles come in, told by their content, not their
 // name: tar (ustar magic at offset 257), gzip (0x1f 0x8b; a gzipped tar is a
-// .tgz), zstd (0x28 0xb5 0x2f 0xfd, RFC 8878 §3.1.1; a .tar.zst is unpacked
-// to its tar first), and zip (a local file header `PK\x03\x04`, or the end
-// record of an empty one). Other packings (xz, bzip2, 7-Zip, RAR, LZ4) are
+// .tgz), zstd (0x28 0xb5 0x2f 0xfd, RFC 8878 §3.1.1), xz (0xfd "7zXZ" 0x00,
+// the .xz file format 1.2.1 §2.1.1.1; sosreport's .tar.xz, logrotate's
+// `compresscmd xz`); a .tar.zst or .tar.xz is unpacked to its tar first; and
+// zip (a local file header `PK\x03\x04`, or the end
+// record of an empty one). Other packings (bzip2, 7-Zip, RAR, LZ4) are
 // named by their magic bytes so that their refusal says how to unpack them. Entries are read one at a time as streams; names come back as
 // they are written in the archive, and `entryPath` makes them plain relative
 // paths (`./p0/x.log`, as `tar -C dir .` writes, is `p0/x.log`). An entry that
@@ -17,7 +19,9 @@ import { constants as zlibConstants, createGunzip, gunzipSync } from "node:zlib"
 import * as tar from "tar-stream";
 import yauzl from "yauzl";
 
-export type Container = "gzip" | "zstd" | "tar" | "zip" | "plain";
+export type Container = "gzip" | "zstd" | "xz" | "tar" | "zip" | "plain";
+/** The packings unpacked whole before what they hold is read (ingest/inputs/inputs.ts). */
+export type Compression = "gzip" | "zstd" | "xz";
 export type ArchiveKind = "tar" | "tgz" | "zip";
 
 const HEAD_BYTES = 512;
@@ -26,12 +30,14 @@ const HEAD_BYTES = 512;
 export function sniffHead(head: Buffer): Container {
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return "gzip";
   if (startsWith(head, ZSTD_MAGIC)) return "zstd";
+  if (startsWith(head, XZ_MAGIC)) return "xz";
   if (head.length >= 262 && head.toString("latin1", 257, 262) === "ustar") return "tar";
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))) return "zip";
   return "plain";
 }
 
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+const XZ_MAGIC = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00];
 
 function startsWith(head: Buffer, magic: readonly number[]): boolean {
   return head.length >= magic.length && magic.every((b, i) => head[i] === b);
@@ -39,7 +45,6 @@ function startsWith(head: Buffer, magic: readonly number[]): boolean {
 
 /** Packings read by none of the above, by their magic bytes (each format's own specification), and the tool that unpacks them. */
 const OTHER_PACKINGS: readonly { name: string; magic: readonly number[]; unpack: string }[] = [
-  { name: "xz", magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], unpack: "xz -d" },
   { name: "bzip2", magic: [0x42, 0x5a, 0x68], unpack: "bunzip2" },
   { name: "7-Zip", magic: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], unpack: "7z x" },
   { name: "RAR", magic: [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07], unpack: "unrar x" },
@@ -50,7 +55,7 @@ const OTHER_PACKINGS: readonly { name: string; magic: readonly number[]; unpack:
 export function otherPacking(head: Buffer): string | undefined {
   // bzip2's "BZh" is followed by its block size, '1' to '9'.
   const packing = OTHER_PACKINGS.find((p) => startsWith(head, p.magic) && (p.name !== "bzip2" || (head[3]! >= 0x31 && head[3]! <= 0x39)));
-  return packing && `${packing.name}-compressed: not unpacked (gzip, zstd, tar and zip are); unpack it with \`${packing.unpack}\` and give its files`;
+  return packing && `${packing.name}-compressed: not unpacked (gzip, zstd, xz, tar and zip are); unpack it with \`${packing.unpack}\` and give its files`;
 }
 
 /** The first `bytes` bytes of a file (fewer when it is shorter). */
@@ -81,7 +86,7 @@ function isEmptyTar(content: Buffer, name: string): boolean {
 }
 
 function namedAsTar(name: string): boolean {
-  return /\.(tar|tar\.gz|tgz|tar\.zst|tzst)$/i.test(name);
+  return /\.(tar|tar\.gz|tgz|tar\.zst|tzst|tar\.xz|txz)$/i.test(name);
 }
 
 /** The archive a file is, a gzipped tar included; null for anything else (a plain file, a gzipped log). */
@@ -93,8 +98,8 @@ export function archiveKindOf(path: string): ArchiveKind | null {
     const size = statSync(path).size;
     return size <= GZIP_HEAD_BYTES && isEmptyTar(readHead(path, size), path) ? "tar" : null;
   }
-  // A zstd file is unpacked whole first (ingest/inputs/inputs.ts), a tar inside it then read as a tar.
-  if (kind === "zstd") return null;
+  // A zstd or xz file is unpacked whole first (ingest/inputs/inputs.ts), a tar inside it then read as a tar.
+  if (kind === "zstd" || kind === "xz") return null;
   let inner: Buffer;
   const head = readHead(path, GZIP_HEAD_BYTES);
   try {

@@ -1,6 +1,6 @@
 // From the paths a user names to plain files the sniff and load can read:
-// directories are walked recursively (in name order), and gzip, zstd, tar and
-// zip content — told by its magic bytes, not its name (ingest/inputs/archive.ts) —
+// directories are walked recursively (in name order), and gzip, zstd, xz, tar
+// and zip content — told by its magic bytes, not its name (ingest/inputs/archive.ts) —
 // is unpacked, and UTF-16 text transcoded (ingest/inputs/utf16.ts), into a
 // private temporary directory (so that every source can
 // later be read in step with the others, which an archive stream does not
@@ -14,14 +14,13 @@
 // machine's folder and keeps its name; one holding folders is the bundle's
 // top and does not (nor does the one folder an archive wraps its bundle in).
 
-import { createReadStream, createWriteStream, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, utimesSync } from "node:fs";
+import { createWriteStream, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, utimesSync } from "node:fs";
 import { basename, join, posix, resolve, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { createGunzip } from "node:zlib";
-import { DecompressStream } from "zstd-napi";
 import { transcodeUtf16, utf16Of } from "./utf16.js";
 import { archiveStem } from "../../domain/archiveNames.js";
-import { archiveKindOf, entryPath, keepEntryTime, readArchive, readHead, refusedEntry, sniffFile, type ArchiveKind } from "./archive.js";
+import { archiveKindOf, entryPath, keepEntryTime, readArchive, readHead, refusedEntry, sniffFile, type ArchiveKind, type Compression } from "./archive.js";
+import { COMPRESSED_SUFFIX, unpackTo } from "./compression.js";
 import { InputError } from "./pathIdentity.js";
 
 export interface InputFile {
@@ -111,7 +110,7 @@ export class InputExpander {
     const archive = archiveKindOf(file);
     const container = archive ? null : sniffFile(file);
     if (archive) await this.addArchive(file, archive, displayPath, identityPath, depth, bundle);
-    else if (container === "gzip" || container === "zstd") await this.addCompressed(file, container, displayPath, identityPath, named, depth, bundle);
+    else if (container === "gzip" || container === "zstd" || container === "xz") await this.addCompressed(file, container, displayPath, identityPath, named, depth, bundle);
     else this.files.push({ displayPath, plainPath: this.asUtf8(file, displayPath), identityPath, named, bundle });
   }
 
@@ -131,11 +130,11 @@ export class InputExpander {
    * `*.log.gz`, a `.log.zst`, a `.tar.zst`): its content unpacked, then read as
    * what it is (a tar inside is unpacked as a tar).
    */
-  private async addCompressed(file: string, kind: "gzip" | "zstd", displayPath: string, identityPath: string, named: boolean, depth: number, bundle: number): Promise<void> {
-    const suffix = kind === "gzip" ? /\.gz$/i : /\.zst$/i;
-    const out = this.tempPath(displayPath.replace(/\.t?(?:gz|zst)$/i, ""));
+  private async addCompressed(file: string, kind: Compression, displayPath: string, identityPath: string, named: boolean, depth: number, bundle: number): Promise<void> {
+    const suffix = COMPRESSED_SUFFIX[kind];
+    const out = this.tempPath(displayPath.replace(/\.t?(?:gz|zst|xz)$/i, ""));
     try {
-      await pipeline(createReadStream(file), kind === "gzip" ? createGunzip() : new DecompressStream(), createWriteStream(out));
+      await unpackTo(file, kind, out);
       const { mtime } = statSync(file);
       utimesSync(out, mtime, mtime);
     } catch (e) {

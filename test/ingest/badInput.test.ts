@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { symlinkSync } from "node:fs";
+import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ingest } from "../../ingest/pipeline.js";
 import type { SourceSummary } from "../../ingest/sourceSummaries.js";
+import { REPO_ROOT } from "../sharedIncident.js";
 import { eventRows, logStamp, probeTs, T0, tarOf, tempDir, withDb, writeTree } from "./bundle.js";
 
 function decodeLog(lines: number, tp = 0): string {
@@ -184,7 +185,27 @@ test("a log and a probe file saved with a UTF-8 byte order mark: the first line 
   withDb(join(dir, "i.db"), (h) => assert.deepEqual(eventRows(h).filter((r) => r.line === 1).map((r) => r.kind).sort(), ["batch.decode", "kv.alloc"]));
 });
 
-test("zstd: a .tar.zst bundle and a rotated .log.zst are read like their gzip forms; xz and bzip2 are refused naming how to unpack them", async () => {
+test("xz: a .tar.xz bundle (sosreport's packing) and a rotated .log.xz, made by the xz tool, are read like their gzip forms; a cut one is refused by name", async () => {
+  const dir = tempDir("xz");
+  // test/ingest/packed/: `tar -cf bundle.tar d0 p0 && xz -9 bundle.tar`, `xz decode-tp1.log.1` (XZ Utils 5), the lines of decodeLog(3), prefillLog(2) and decodeLog(2, 1).
+  const packed = join(REPO_ROOT, "test/ingest/packed");
+  const bundle = readFileSync(join(packed, "bundle.tar.xz"));
+  writeTree(dir, {
+    "in/bundle.tar.xz": bundle,
+    "in/d1/decode-tp1.log.1.xz": readFileSync(join(packed, "decode-tp1.log.1.xz")),
+    "in/cut.tar.xz": bundle.subarray(0, bundle.length - 40),
+  });
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "in")] });
+  const decode = find(summary.sources, `${join(dir, "in/bundle.tar.xz")}:d0/decode-tp0.log`);
+  assert.deepEqual([decode.status, decode.host, decode.role, decode.events], ["ingested", "d0", "decode", 3]);
+  const prefill = find(summary.sources, `${join(dir, "in/bundle.tar.xz")}:p0/prefill-tp0.log`);
+  assert.deepEqual([prefill.status, prefill.host, prefill.role, prefill.events], ["ingested", "p0", "prefill", 2]);
+  const rotated = find(summary.sources, join(dir, "in/d1/decode-tp1.log.1.xz"));
+  assert.deepEqual([rotated.status, rotated.host, rotated.events], ["ingested", "d1", 2]);
+  assert.match(find(summary.sources, join(dir, "in/cut.tar.xz")).reason!, /^truncated or corrupt xz \(.+\); not ingested$/);
+});
+
+test("zstd: a .tar.zst bundle and a rotated .log.zst are read like their gzip forms; bzip2 and 7-Zip are refused naming how to unpack them", async () => {
   const dir = tempDir("zstd");
   const { compress } = await import("zstd-napi");
   const tarball = await tarOf({ "incident/d0/decode-tp0.log": decodeLog(3), "incident/p0/prefill-tp0.log": prefillLog(2) });
@@ -192,7 +213,7 @@ test("zstd: a .tar.zst bundle and a rotated .log.zst are read like their gzip fo
     "in/bundle.tar.zst": compress(tarball),
     "in/d1/decode-tp1.log.1.zst": compress(Buffer.from(decodeLog(2, 1))),
     // Their magic bytes and a little of what follows: refused by content, whatever their names.
-    "in/old.tar.xz": Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00, 0x04, 0xe6, 0xd6, 0xb4, 0x46, 0x02, 0x00, 0x21, 0x01]),
+    "in/old.tar.7z": Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0x00, 0x04, 0xe6, 0xd6, 0xb4, 0x46, 0x02, 0x00, 0x21, 0x01]),
     "in/older.dat": Buffer.concat([Buffer.from("BZh91AY&SY"), Buffer.from([0x8f, 0x1c, 0x02, 0x00, 0x00, 0x01])]),
   });
   const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "in")] });
@@ -202,7 +223,7 @@ test("zstd: a .tar.zst bundle and a rotated .log.zst are read like their gzip fo
   assert.deepEqual([prefill.status, prefill.host, prefill.role, prefill.events], ["ingested", "p0", "prefill", 2]);
   const rotated = find(summary.sources, join(dir, "in/d1/decode-tp1.log.1.zst"));
   assert.deepEqual([rotated.status, rotated.host, rotated.events], ["ingested", "d1", 2]);
-  assert.match(find(summary.sources, join(dir, "in/old.tar.xz")).reason!, /^xz-compressed: not unpacked .*`xz -d`/);
+  assert.match(find(summary.sources, join(dir, "in/old.tar.7z")).reason!, /^7-Zip-compressed: not unpacked \(gzip, zstd, xz, tar and zip are\); .*`7z x`/);
   assert.match(find(summary.sources, join(dir, "in/older.dat")).reason!, /^bzip2-compressed: .*`bunzip2`/);
 });
 

@@ -1,5 +1,5 @@
 // The incident list and the upload form: files, a folder (picked or dropped,
-// its files' paths kept), or archives (.tar.gz, .tgz, .tar.zst, .tar, .zip). Each
+// its files' paths kept), or archives (.tar.gz, .tgz, .tar.zst, .tar.xz, .tar, .zip). Each
 // incident can be analyzed again or deleted. While any incident is still
 // being ingested or analyzed the list refreshes itself.
 
@@ -22,7 +22,7 @@ export function renderIncidentList(root: HTMLElement, open: (id: string) => void
   const drop = h(
     "div",
     { class: "dropzone" },
-    h("p", {}, "Drop an incident bundle here — every rank's logs, probe JSONL and checksum dumps: a folder, files, or archives (.tar.gz, .tgz, .tar.zst, .tar, .zip; archives of archives too)."),
+    h("p", {}, "Drop an incident bundle here — every rank's logs, probe JSONL and checksum dumps: a folder, files, or archives (.tar.gz, .tgz, .tar.zst, .tar.xz, .tar, .zip; archives of archives too)."),
     h(
       "div",
       { class: "upload-buttons" },
