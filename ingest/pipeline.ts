@@ -79,6 +79,8 @@ export interface IngestOptions {
   loadWorkers?: number;
   /** From what size a file is parsed in parts on both load workers, and the parts' size (default ingest/load/loadPlan.ts DEFAULT_SPLIT). */
   loadSplit?: SplitOptions;
+  /** Most bytes the compressed inputs (`.gz`, `.zst`, `.xz`, a `.tar.zst`) may unpack to, together; past it a file is refused (default: no limit; the server passes its upload limit). */
+  maxUnpackedBytes?: number;
   /** Bytes of parsed rows kept in memory until the merge; past them the rows wait in a temporary file (default ingest/load/runStore.ts RUN_MEMORY_BYTES). */
   runMemoryBytes?: number;
 }
@@ -123,7 +125,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   if (!existsSync(dbDir) || !statSync(dbDir).isDirectory()) throw new InputError(`${opts.db}: directory ${dbDir} does not exist`);
   const temp = mkdtempSync(join(tmpdir(), "kvrewind-ingest-"));
   try {
-    const inputs = await expandInputs(opts.paths, temp);
+    const inputs = await expandInputs(opts.paths, temp, opts.maxUnpackedBytes);
     // A pulled source is named by the user, and its path names no machine folder, role or rank.
     const bundles = opts.paths.length;
     inputs.files.push(...pulled.map((p, i) => ({ displayPath: p.displayPath, plainPath: p.plainPath, identityPath: "pulled", named: true, bundle: bundles + i })));

@@ -19,8 +19,9 @@ import { basename, join, posix, resolve, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { transcodeUtf16, utf16Of } from "./utf16.js";
 import { archiveStem } from "../../domain/archiveNames.js";
+import { formatBytes } from "../../domain/byteSize.js";
 import { archiveKindOf, entryPath, keepEntryTime, readArchive, readHead, refusedEntry, sniffFile, type ArchiveKind, type Compression } from "./archive.js";
-import { COMPRESSED_SUFFIX, unpackTo } from "./compression.js";
+import { COMPRESSED_SUFFIX, UnpackLimitError, unpackTo } from "./compression.js";
 import { InputError } from "./pathIdentity.js";
 
 export interface InputFile {
@@ -62,7 +63,14 @@ export class InputExpander {
   readonly files: InputFile[] = [];
   readonly rejected: RejectedInput[] = [];
 
-  constructor(private readonly tempDir: string) {}
+  /** Bytes the compressed files unpacked so far, against `maxUnpackedBytes`. */
+  private unpackedBytes = 0;
+
+  /** `maxUnpackedBytes`: most bytes the compressed files may unpack to, together (a server's guard against decompression bombs). */
+  constructor(
+    private readonly tempDir: string,
+    private readonly maxUnpackedBytes = Infinity,
+  ) {}
 
   private bundles = 0;
 
@@ -134,12 +142,16 @@ export class InputExpander {
     const suffix = COMPRESSED_SUFFIX[kind];
     const out = this.tempPath(displayPath.replace(/\.t?(?:gz|zst|xz)$/i, ""));
     try {
-      await unpackTo(file, kind, out);
+      this.unpackedBytes += await unpackTo(file, kind, out, this.maxUnpackedBytes - this.unpackedBytes);
       const { mtime } = statSync(file);
       utimesSync(out, mtime, mtime);
     } catch (e) {
       rmSync(out, { force: true });
-      this.rejected.push({ displayPath, reason: `truncated or corrupt ${kind} (${(e as Error).message}); not ingested` });
+      const reason =
+        e instanceof UnpackLimitError
+          ? `unpacks to more than ${formatBytes(this.maxUnpackedBytes)}, what the compressed files may unpack to together (a decompression bomb?); not ingested`
+          : `truncated or corrupt ${kind} (${(e as Error).message}); not ingested`;
+      this.rejected.push({ displayPath, reason });
       return;
     }
     await this.addFile(out, displayPath, identityPath.replace(suffix, ""), named, depth, bundle);
@@ -227,9 +239,9 @@ function bundlePaths(names: readonly string[], stem: string): string[] {
   return [...names];
 }
 
-export async function expandInputs(paths: readonly string[], tempDir: string): Promise<ExpandedInputs> {
+export async function expandInputs(paths: readonly string[], tempDir: string, maxUnpackedBytes?: number): Promise<ExpandedInputs> {
   assertPathsExist(paths);
-  const expander = new InputExpander(tempDir);
+  const expander = new InputExpander(tempDir, maxUnpackedBytes);
   for (const p of paths) await expander.add(p);
   return { files: expander.files, rejected: expander.rejected };
 }

@@ -205,6 +205,24 @@ test("xz: a .tar.xz bundle (sosreport's packing) and a rotated .log.xz, made by 
   assert.match(find(summary.sources, join(dir, "in/cut.tar.xz")).reason!, /^truncated or corrupt xz \(.+\); not ingested$/);
 });
 
+test("compressed files unpack within the limit an ingest is given, together: the one that passes it is refused by name", async () => {
+  const dir = tempDir("unpack-limit");
+  writeTree(dir, {
+    "in/d0/decode-tp0.log.2.gz": gzipSync(decodeLog(2)),
+    // ~300 bytes a line: 40 lines unpack to ~12 KiB from a few hundred bytes.
+    "in/d0/decode-tp0.log.1.gz": gzipSync(decodeLog(40)),
+    "in/d0/decode-tp0.log": decodeLog(1),
+  });
+  const limit = 2 * decodeLog(2).length;
+  const summary = await ingest({ db: join(dir, "i.db"), paths: [join(dir, "in")], maxUnpackedBytes: limit });
+  assert.deepEqual([find(summary.sources, join(dir, "in/d0/decode-tp0.log.2.gz")).status, find(summary.sources, join(dir, "in/d0/decode-tp0.log")).status], ["ingested", "ingested"]);
+  const bomb = find(summary.sources, join(dir, "in/d0/decode-tp0.log.1.gz"));
+  assert.equal(bomb.status, "refused");
+  assert.match(bomb.reason!, /^unpacks to more than \d+ B, what the compressed files may unpack to together \(a decompression bomb\?\); not ingested$/);
+  const unlimited = await ingest({ db: join(dir, "j.db"), paths: [join(dir, "in")] });
+  assert.equal(find(unlimited.sources, join(dir, "in/d0/decode-tp0.log.1.gz")).events, 40, "no limit unless one is given");
+});
+
 test("zstd: a .tar.zst bundle and a rotated .log.zst are read like their gzip forms; bzip2 and 7-Zip are refused naming how to unpack them", async () => {
   const dir = tempDir("zstd");
   const { compress } = await import("zstd-napi");

@@ -5,7 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { getJson, startTestServer, tarGz, uploadFiles, type TestServer } from "./serverHarness.js";
+import { gzipSync } from "node:zlib";
+import { getJson, startTestServer, tarGz, uploadFiles, waitForIncident, type TestServer } from "./serverHarness.js";
 
 const LOG_LINE = "[2026-08-20 10:15:32 DP0 TP0] Prefill batch, #new-seq: 3, #new-token: 12288, #cached-token: 2048, token usage: 0.21, #running-req: 3, #queue-req: 5\n";
 
@@ -93,6 +94,28 @@ test("size and file-count limits answer 413 with the limit in the message", asyn
     const bomb = await refused(server, [{ name: "bomb.tar.gz", content: await tarGz([{ name: "big.log", content: LOG_LINE.repeat(80) }]) }]);
     assert.equal(bomb.status, 413);
     assert.equal(bomb.error, "archive 'bomb.tar.gz' unpacks to more than 4.0 KiB");
+  } finally {
+    await server.close();
+  }
+});
+
+test("a compressed log the job unpacks past the limit is refused by name, and the rest of the upload is read", async () => {
+  const server = await startTestServer({ limits: { maxExtractedBytes: 4096 } });
+  try {
+    const up = await uploadFiles(
+      server,
+      [
+        { name: "p0/prefill-tp0.log", content: LOG_LINE.repeat(3) },
+        // 10 KiB of log lines gzipped to a few hundred bytes: not an archive the server unpacks, so the job's ingest does, and stops at 4 KiB.
+        { name: "p0/prefill-tp0.log.1.gz", content: gzipSync(LOG_LINE.repeat(80)) },
+      ],
+      "?name=gz-bomb",
+    );
+    assert.equal(up.status, 202, JSON.stringify(up.body));
+    const incident = await waitForIncident(server, "gz-bomb");
+    assert.equal(incident["status"], "ready", JSON.stringify(incident));
+    assert.deepEqual(incident["warnings"], ["p0/prefill-tp0.log.1.gz: unpacks to more than 4.0 KiB, what the compressed files may unpack to together (a decompression bomb?); not ingested"]);
+    assert.equal((incident["summary"] as { events: number }).events, 3);
   } finally {
     await server.close();
   }

@@ -14,7 +14,8 @@ import { dirname, join, posix } from "node:path";
 import { archiveStem } from "../../domain/archiveNames.js";
 import { archiveKindOf, entryPath, keepEntryTime, readArchive, type ArchiveKind } from "../../ingest/inputs/archive.js";
 import { MAX_ARCHIVE_NESTING } from "../../ingest/inputs/inputs.js";
-import { HttpError, formatBytes } from "./errors.js";
+import { formatBytes } from "../../domain/byteSize.js";
+import { HttpError } from "./errors.js";
 import { safeRelativePath, type UploadLimits } from "./upload.js";
 
 export interface Received {

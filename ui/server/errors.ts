@@ -2,6 +2,7 @@
 // Anything else becomes a 500 with a generic message (the detail goes to the
 // server's stderr, never to the response).
 
+import { formatBytes } from "../../domain/byteSize.js";
 import type { NextFunction, Request, Response } from "express";
 import multer from "multer";
 import { z } from "zod";
@@ -73,9 +74,3 @@ export function errorHandler(limits: UploadLimitsView, log: (line: string) => vo
   };
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(1)} GiB`;
-  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(1)} MiB`;
-  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;
-  return `${n} B`;
-}

@@ -21,6 +21,8 @@ export interface PipelineInput {
   dbPath: string;
   /** The incident's name in reports. */
   name: string;
+  /** Most bytes the upload's compressed files may unpack to in the ingest (the archives the server unpacked itself are counted on upload). */
+  maxUnpackedBytes?: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
   const summary = await ingest({
     db: input.dbPath,
     paths: ["."],
+    ...(input.maxUnpackedBytes !== undefined && { maxUnpackedBytes: input.maxUnpackedBytes }),
     onProgress: (p) => report({ type: "progress", progress: ingestProgress(p) }),
   }).catch((e: unknown) => {
     throw e instanceof InputError ? new Error(`no events could be read from the upload: ${e.message}`) : e;

@@ -38,7 +38,8 @@ export interface RunningServer {
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const registry = new Registry(opts.dataDir);
-  const jobs = new JobQueue(registry, log);
+  const limits = { ...DEFAULT_UPLOAD_LIMITS, ...opts.limits };
+  const jobs = new JobQueue(registry, log, limits.maxExtractedBytes);
   // Work that a previous server left unfinished is picked up again: ingest is
   // idempotent, so a half-ingested incident simply continues. An incident
   // file of another schema is rebuilt from the incident's own input folder;
@@ -61,7 +62,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
   }
   warmIndexes(registry, log);
-  const limits = { ...DEFAULT_UPLOAD_LIMITS, ...opts.limits };
   let access: AccessPolicy | undefined;
   const app = createApp({ access: () => access, registry, jobs, limits, log });
   const host = opts.host ?? "127.0.0.1";

@@ -7,7 +7,8 @@ import { mkdirSync } from "node:fs";
 import type { Request, Response } from "express";
 import multer from "multer";
 import { entryPath, unsafeEntryName } from "../../ingest/inputs/archive.js";
-import { HttpError, formatBytes } from "./errors.js";
+import { formatBytes } from "../../domain/byteSize.js";
+import { HttpError } from "./errors.js";
 
 export interface UploadLimits {
   /** Largest single uploaded file (an archive counts as one file). */

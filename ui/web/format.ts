@@ -56,12 +56,6 @@ export function formatDuration(us: number): string {
   return `${Math.round(us)} µs`;
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(1)} GiB`;
-  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(1)} MiB`;
-  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(1)} KiB`;
-  return `${n} B`;
-}
 
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");

@@ -7,7 +7,8 @@ import { api, upload } from "./api.js";
 import { archiveStem } from "../../domain/archiveNames.js";
 import { h, clear } from "./dom.js";
 import { droppedFiles, type NamedFile } from "./dropped.js";
-import { formatBytes, formatCount, formatDuration } from "./format.js";
+import { formatBytes } from "../../domain/byteSize.js";
+import { formatCount, formatDuration } from "./format.js";
 import type { IncidentRecord } from "./types.js";
 
 const POLL_MS = 1000;
