@@ -22,6 +22,7 @@ import { archiveStem } from "../../domain/archiveNames.js";
 import { formatBytes } from "../../domain/byteSize.js";
 import { archiveKindOf, entryPath, keepEntryTime, readArchive, readHead, refusedEntry, sniffFile, type ArchiveKind, type Compression } from "./archive.js";
 import { COMPRESSED_SUFFIX, UnpackLimitError, unpackTo } from "./compression.js";
+import { sosReportHost } from "./sosReport.js";
 import { InputError } from "./pathIdentity.js";
 
 export interface InputFile {
@@ -78,7 +79,9 @@ export class InputExpander {
   async add(path: string): Promise<void> {
     const bundle = this.bundles++;
     const st = statSync(path);
-    if (st.isDirectory()) await this.walk(path, holdsFolders(path) ? "" : basename(resolve(path)), bundle);
+    // A folder of folders is the bundle's top and names no machine, unless it is a sos report, one machine's.
+    const name = basename(resolve(path));
+    if (st.isDirectory()) await this.walk(path, holdsFolders(path) && sosReportHost(name) === undefined ? "" : name, bundle);
     else if (st.isFile()) await this.addFile(path, path, path, true, 0, bundle);
     else this.rejected.push({ displayPath: path, reason: "not a regular file or directory" });
   }
@@ -235,7 +238,8 @@ function bundlePaths(names: readonly string[], stem: string): string[] {
   if (names.every((n) => !n.includes("/"))) return names.map((n) => posix.join(stem, n));
   const top = names[0]!.split("/")[0]!;
   const wrapped = names.every((n) => n.startsWith(`${top}/`));
-  if (wrapped && names.some((n) => n.split("/").length > 2)) return names.map((n) => n.slice(top.length + 1));
+  // A sos report's folder names its machine: kept.
+  if (wrapped && sosReportHost(top) === undefined && names.some((n) => n.split("/").length > 2)) return names.map((n) => n.slice(top.length + 1));
   return [...names];
 }
 

@@ -8,6 +8,7 @@
 
 import { ROLES, type Role } from "../../domain/vocabulary.js";
 import { rotationOf } from "./rotation.js";
+import { sosReportHost } from "./sosReport.js";
 
 export class InputError extends Error {
   readonly exitCode = 2;
@@ -93,6 +94,12 @@ function machineFolder(parts: readonly string[]): { host: string; folder: string
     const { folder, name } = at(up);
     const pod = K8S_POD_DIR.exec(name);
     if (pod) return { host: pod[1]!, folder };
+  }
+  // A sos report is one machine's however deep its files lie (ingest/inputs/sosReport.ts).
+  for (let up = 2; up <= parts.length; up++) {
+    const { folder, name } = at(up);
+    const host = sosReportHost(name);
+    if (host !== undefined) return { host, folder };
   }
   for (let up = 2; up <= FOLDER_DEPTH && up <= parts.length; up++) {
     const { folder, name } = at(up);

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { ingest } from "../../ingest/pipeline.js";
 import type { SourceSummary } from "../../ingest/sourceSummaries.js";
 import { listIngestedSources } from "../../store/read/sources.js";
-import { eventRows, tempDir, withDb, writeTree } from "./bundle.js";
+import { sosReportHost } from "../../ingest/inputs/sosReport.js";
+import { eventRows, tarOf, tempDir, withDb, writeTree } from "./bundle.js";
 
 const ROOM = "8972542885242963296";
 
@@ -128,4 +129,43 @@ test("one stream of several machines' lines (kubectl logs -l … --prefix, docke
       ["prefill-1", "prefill", "log.exception"],
     ]);
   });
+});
+
+/** What `sos report` collects of a serving node, in its own layout: the kernel's ring buffer under sos_commands, syslog under var/log. */
+function sosReportFiles(top: string): Record<string, string> {
+  return {
+    [`${top}/sos_commands/kernel/dmesg_-T`]:
+      "[Thu Jun 11 14:07:11 2026] Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0\n",
+    [`${top}/var/log/messages`]: [
+      "Jun 11 14:06:58 gpu-node-3 python3[41234]: [2026-06-11 14:06:58 DP0 TP0] Prefill batch, #new-seq: 3, #new-token: 12288, #cached-token: 1536, token usage: 0.07, #running-req: 0, #queue-req: 4",
+      "Jun 11 14:07:12 gpu-node-3 systemd[1]: sglang-prefill.service: Failed with result 'oom-kill'.",
+      "",
+    ].join("\n"),
+  };
+}
+
+test("sos report folder names: friendly and legacy, the short hostname out of them; other folders name none", () => {
+  assert.equal(sosReportHost("sosreport-gpu-node-3-2026-06-11-xkqvbzt"), "gpu-node-3");
+  assert.equal(sosReportHost("sosreport-gpu-node-3.01234567-20260611140712"), "gpu-node-3");
+  assert.equal(sosReportHost("sosreport-gpu-node-3-20260611140712"), "gpu-node-3");
+  // A label or case id reads as part of the name: the report's own files correct it (next test).
+  assert.equal(sosReportHost("sosreport-gpu-node-3-oom-2026-06-11-xkqvbzt"), "gpu-node-3-oom");
+  assert.equal(sosReportHost("sosreport"), undefined);
+  assert.equal(sosReportHost("sosreports-2026-06-11"), undefined);
+});
+
+test("a sos report is one machine's, however deep its files lie: as a folder, as a .tar.xz, and named with a label its syslog corrects", async () => {
+  const dir = tempDir("sosreport");
+  const top = "sosreport-gpu-node-3-2026-06-11-xkqvbzt";
+  writeTree(dir, sosReportFiles(top));
+  const folder = await ingest({ db: join(dir, "folder.db"), paths: [join(dir, top)] });
+  assert.deepEqual(folder.sources.map((s) => [s.path.slice(s.path.indexOf(top)), s.host]).sort(), [
+    [`${top}/sos_commands/kernel/dmesg_-T`, "gpu-node-3"],
+    [`${top}/var/log/messages`, "gpu-node-3"],
+  ]);
+
+  const labelled = "sosreport-gpu-node-3-oom-2026-06-11-abcdefg";
+  writeTree(dir, { "packed/report.tar": await tarOf(sosReportFiles(labelled)) });
+  const packed = await ingest({ db: join(dir, "packed.db"), paths: [join(dir, "packed/report.tar")] });
+  assert.deepEqual(packed.sources.map((s) => s.host), ["gpu-node-3", "gpu-node-3"], "the syslog's host, shared with the kernel's file");
 });
