@@ -4,7 +4,7 @@
 // (timelineWorker.ts) reads the events while the model replays them here,
 // finishes the index when the landings are posted to it, and hands it back
 // to be stored; the index is then ready about when the replay and the checks
-// are, instead of after them (bench/RESULTS.md "bench:ui").
+// are, instead of after them (bench/RESULTS.md "bench:job").
 
 import { existsSync } from "node:fs";
 import type { IncidentDb } from "../../store/db.js";
