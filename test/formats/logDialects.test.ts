@@ -297,6 +297,35 @@ test("Gloo's connectivity report is a line of its own: info when every peer is c
   );
 });
 
+test("cuFile's cufile.log lines: the day-first date, the level and the module are read, the leading space kept or not", () => {
+  // The first two as LMCache/LMCache#795 pasted them (the whole paste indented by cuFile's space); the third as an
+  // ABCI guide shows `head cufile.log` below its shell prompt, the space kept; the last, a month 13, is no date.
+  const alone = parseLines([
+    " 09-06-2025 01:51:11:418 [pid=7742 tid=7742] NOTICE  cufio-drv:830 running in compatible mode",
+    " 09-06-2025 01:52:46:947 [pid=7742 tid=7921] ERROR  cufio-fs:327 error creating udev_device for block device dev_no: 0:383",
+  ]).events;
+  assert.deepEqual(
+    alone.map((e) => [e.kind, e.tsUs, e.tsInferred === true, e.attrs?.level]),
+    [
+      [LogKind.message, us("2025-06-09T01:51:11.418Z"), false, "info"],
+      [LogKind.error, us("2025-06-09T01:52:46.947Z"), false, "error"],
+    ],
+  );
+  const mixed = parseLines([
+    "[username@hnode001 ~] head cufile.log",
+    " 06-02-2025 18:40:12:770 [pid=2528915 tid=2528915] INFO   0:163 nvidia_fs driver open invoked",
+    " 13-13-2025 18:40:12:770 [pid=2528915 tid=2528915] INFO   0:163 nvidia_fs driver open invoked",
+  ]).events;
+  assert.deepEqual(
+    mixed.map((e) => [e.line, e.kind, e.tsUs]),
+    [
+      [1, LogKind.unparsed, us("2025-02-06T18:40:12.77Z")],
+      [2, LogKind.message, us("2025-02-06T18:40:12.77Z")],
+    ],
+  );
+  assert.equal(mixed[1]!.text.split("\n").length, 2, "a line that is no date continues the record above");
+});
+
 test("libfabric's EFA provider abort is one proc.crash record, its error lines and last words in it", () => {
   // As a CI triage comment of ai-dynamo/nixl#2278 quoted the nixl_example LIBFABRIC run; the blank lines are the ones
   // the provider's fprintf writes (ofiwg/libfabric prov/efa efa_base_ep_write_eq_error), the older spelling by hand.

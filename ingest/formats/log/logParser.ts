@@ -28,7 +28,7 @@ import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
+import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -171,6 +171,7 @@ export class LogParser implements LineParser {
         this.issues.push({ line: l.no, message: "impossible date or time in the log prefix; the line is kept as text" });
       }
     }
+    if (c0 === 32 && s.charCodeAt(3) === 45 /* - */ && this.cufileLine(l)) return;
     if (c0 !== 32 && c0 !== 9 && s.length > 0) {
       if (looksLikeTorchLine(s) && this.torchLine(l)) return;
       if (this.otherDialect(l)) return;
@@ -235,7 +236,7 @@ export class LogParser implements LineParser {
     return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.raw);
   }
 
-  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, vLLM, NCCL, Python logging, uvicorn. */
+  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, cuFile, vLLM, NCCL, Python logging, uvicorn. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
     const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
@@ -278,6 +279,7 @@ export class LogParser implements LineParser {
       this.records.open(ev, RecordTime.own, null, s, how);
       return true;
     }
+    if (this.cufileLine(l)) return true;
     const c1 = s.charCodeAt(1);
     // The second letter of DEBUG, INFO, WARNING, ERROR, CRITICAL.
     const vllm = c1 === 69 || c1 === 78 || c1 === 65 || c1 === 82 ? readVllmHead(s) : null;
@@ -318,6 +320,16 @@ export class LogParser implements LineParser {
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, py.msgStart, ev);
     this.openTimed(ev, l, -1, how);
+    return true;
+  }
+
+  /** A line of cuFile's cufile.log; cuFile starts its lines with a space, which the paste may keep. */
+  private cufileLine(l: Line): boolean {
+    const head = readCufileHead(l.inner, this.ctx.tzOffsetMinutes);
+    if (head === null) return false;
+    const ev = this.newEvent(l);
+    this.messages(ENGINE_MESSAGES, l, head.msgStart, ev);
+    this.openTimed(ev, l, head.tsUs, { dialect: "cufile", level: levelOfWord(head.level), msgStart: head.msgStart, source: head.source || undefined });
     return true;
   }
 

@@ -6,6 +6,7 @@
 // torch c10 forms are read by ../sglang/torchLines.ts. Each reader says where
 // the message starts, so the message templates run on the message alone.
 // UCX's `[sec.usec] [host:pid:tid] file:line UCX LEVEL …` carries its own unix time.
+// cuFile's cufile.log (GPUDirect Storage) carries a day-first date and its own level.
 // The kernel's log as `dmesg` prints it (RDMA and GPU driver lines pasted beside a server's).
 
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
@@ -171,6 +172,31 @@ export function readTrtllmHead(line: string): TrtllmHead | null {
   const m = TRTLLM.exec(line);
   if (m === null) return null;
   return { level: m[1]!, ...(m[2] !== undefined && { rank: Number(m[2]) }), msgStart: m[0].length };
+}
+
+export interface CufileHead {
+  tsUs: number;
+  level: string;
+  /** The module and line cuFile names (`cufio-fs:327`). */
+  source: string;
+  msgStart: number;
+}
+
+// cuFile's own log (cufile.log, NVIDIA GPUDirect Storage; the library is closed, the shape is its log as the GDS
+// Installation and Troubleshooting Guide and users show it, e.g. an ABCI guide's `head cufile.log`):
+// ` 06-02-2025 18:40:12:774 [pid=2528915 tid=2528915] INFO   cufio-drv:408 GDS release version: 1.11.1.6` — a space,
+// the day before the month, milliseconds after a colon, the level padded, the module and line. Local time.
+const CUFILE = /^ ?(\d\d)-(\d\d)-(\d{4}) (\d\d):(\d\d):(\d\d):(\d{3}) \[pid=\d+ tid=\d+\] (TRACE|DEBUG|INFO|NOTICE|WARN|ERROR) +(?:([\w-]+:\d+) +)?/;
+
+/** A cufile.log line, its leading space kept or cut by the paste; its time is read in `tzOffsetMinutes`. */
+export function readCufileHead(line: string, tzOffsetMinutes: number): CufileHead | null {
+  const at = line.charCodeAt(0) === 32 ? 1 : 0;
+  if (line.charCodeAt(at + 2) !== 45 || line.charCodeAt(at + 5) !== 45) return null;
+  const m = CUFILE.exec(line);
+  if (m === null) return null;
+  const civil = { year: +m[3]!, month: +m[2]!, day: +m[1]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
+  if (!isValidCivil(civil)) return null;
+  return { tsUs: civilToUs(civil, Number(m[7]) * 1000, tzOffsetMinutes), level: m[8]!, source: m[9] ?? "", msgStart: m[0].length };
 }
 
 export interface PythonLoggingHead {
