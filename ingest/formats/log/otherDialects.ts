@@ -287,3 +287,24 @@ export function readGlooHead(line: string): GlooHead | null {
   const short = m[3] !== undefined || (m[2] !== undefined && Number(m[1]) < Number(m[2]));
   return { level: short ? "warning" : "info", msgStart: 7 };
 }
+
+export interface SlurmHead {
+  /** `srun`, `slurmstepd` (`slurmstepd-node-3` on a test cluster of several slurmd per machine). */
+  program: string;
+  level: string;
+  msgStart: number;
+}
+
+// Slurm's own lines on a job's stderr (slurm src/common/log.c _log_msg: `"%s: %s%s"`, the program's
+// name, the level's prefix, the message): `srun: error: `, `slurmstepd: error: `, `srun: ` (info,
+// verbose: no prefix), `srun: warning: `, `srun: fatal: `, `srun: debug:  `; slurmstepd names itself
+// `slurmstepd-{node}` where several slurmd share a machine (src/slurmd/slurmstepd/mgr.c, MULTIPLE_SLURMD).
+const SLURM = /^(srun|sbatch|salloc|slurmstepd(?:-[\w.-]+)?): (?:(error|fatal|warning|debug[2-5]?): +)?/;
+
+/** A line Slurm's srun or slurmstepd wrote into the job's output (no time: a line states its own where it does). */
+export function readSlurmHead(line: string): SlurmHead | null {
+  const m = SLURM.exec(line);
+  if (m === null) return null;
+  const level = m[2] === undefined ? "info" : m[2].startsWith("debug") ? "debug" : m[2];
+  return { program: m[1]!, level, msgStart: m[0].length };
+}
