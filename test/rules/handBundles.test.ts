@@ -57,6 +57,8 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     "node-oom-kill": 1,
     // The prefill task killed by its Slurm step's cgroup OOM killer (srun's and slurmstepd's lines); decode lost its connection.
     "slurm-oom-kill": 1,
+    // The prefill's Ray worker killed by Ray's memory monitor (the raylet's summary in the driver's output).
+    "ray-oom-kill": 1,
   };
   for (const name of BUNDLE_NAMES) assert.ok(name in exits, `${name}: say whether CI should be red for it`);
   for (const [name, exit] of Object.entries(exits)) {
@@ -245,6 +247,22 @@ test("Slurm OOM kill: srun's and slurmstepd's lines are one critical death of th
   const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
   assert.match(silence?.detail ?? "", /a process of machine node-3 died at an unknown time \(.*slurm-1234\.out:2: Slurm task 0 on node-3: Out Of Memory \(the step's cgroup OOM killer\)\), which may explain it$/);
   assert.equal(silence?.explainedBy, undefined);
+});
+
+test("Ray OOM kill: the raylet's summary is a critical death of the machine at 10.0.3.17, dated by its prefix, which explains the prefill's silence", async () => {
+  const { report } = await bundle("ray-oom-kill");
+  const [death, ...more] = violated(report, "process-failure");
+  assert.equal(more.length, 0);
+  assert.equal(death!.severity, "critical");
+  // The line names an address, never a rank: the finding is the machine's.
+  assert.deepEqual(death!.ranks, ["machine 10.0.3.17"]);
+  assert.equal(death!.title, "On machine 10.0.3.17, a process died: Ray on 10.0.3.17: 1 worker(s) killed by its memory monitor (OOM), 0 crashed for other reasons");
+  assert.equal(death!.ts, "2026-06-11T14:07:11.445Z");
+  assert.equal(report.suspects[0]?.cause, "process-crash");
+  assert.equal(violated(report, "transport-failure")[0]?.count, 12);
+  // The folder named by the node's address holds the prefill's log, silent from 14:07:10: the kill a second later explains it.
+  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
+  assert.match(silence?.explainedBy ?? "", /^machine 10\.0\.3\.17 crashed: Ray on 10\.0\.3\.17: 1 worker\(s\) killed by its memory monitor \(OOM\)/);
 });
 
 test("NCCL watchdog: three ranks taken down by the watchdog are one critical finding; tp3 is missing against tp_size=4", async () => {

@@ -9,7 +9,7 @@
 //   3. the dialect is read from the line's start: SGLang's prefix (with a
 //      time, or only rank tags), torch c10 / glog / absl, UCX, the kernel's
 //      dmesg, an ISO-dated line of another logger, NCCL, Slurm's srun and
-//      slurmstepd, Python's logging default, uvicorn, a crash or exception opener, a progress bar — or none;
+//      slurmstepd, Ray's daemons, Python's logging default, uvicorn, a crash or exception opener, a progress bar — or none;
 //   4. the message goes through the templates of its dialect (./messages.ts);
 //   5. the line opens a record or continues the one above (./records.ts), and
 //      records are timed by ./dating.ts (undated ones interpolated, never lost).
@@ -29,7 +29,7 @@ import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readSlurmHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
+import { readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -236,7 +236,7 @@ export class LogParser implements LineParser {
     return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.raw);
   }
 
-  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, vLLM, NCCL, Slurm's srun and slurmstepd, Python logging, uvicorn. */
+  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, vLLM, NCCL, Slurm's srun and slurmstepd, Ray's C++ daemons, Python logging, uvicorn. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
     const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
@@ -277,6 +277,14 @@ export class LogParser implements LineParser {
       this.messages(ANY_MESSAGES, l, iso.msgStart, ev);
       ev.tsUs = iso.tsUs;
       this.records.open(ev, RecordTime.own, null, s, how);
+      return true;
+    }
+    const ray = s.charCodeAt(0) === 91 /* [ */ ? readRayHead(s, this.ctx.tzOffsetMinutes) : null;
+    if (ray !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, ray.msgStart, ev);
+      ev.tsUs = ray.tsUs;
+      this.records.open(ev, RecordTime.own, null, s, { dialect: "ray", level: levelOfWord(ray.level), msgStart: ray.msgStart, source: ray.source });
       return true;
     }
     const c1 = s.charCodeAt(1);

@@ -13,6 +13,7 @@ import { MOONCAKE_STORE } from "./mooncakeStore.js";
 import { MOONCAKE_TRANSFER_ENGINE } from "./mooncakeTransferEngine.js";
 import { NCCL } from "./nccl.js";
 import { NIXL_AGENT } from "./nixlAgent.js";
+import { RAY } from "./ray.js";
 import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
 import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
 import { SGLANG_MOONCAKE } from "./sglangMooncake.js";
@@ -42,6 +43,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   DYNAMO_RUNTIME,
   KERNEL,
   SLURM,
+  RAY,
 ];
 
 export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);
@@ -61,3 +63,6 @@ export const KERNEL_TEMPLATES = new TemplateMatcher(templatesOf("kernel"));
 
 /** Slurm's templates, tried on the message of a line srun or slurmstepd wrote (`srun: error: `), and no other set. */
 export const SLURM_TEMPLATES = new TemplateMatcher(templatesOf("slurm"));
+
+/** Ray's templates, tried last on a line of any other logger (a raylet's line forwarded behind its `(raylet) ` tag, Ray's C++ prefix). */
+export const RAY_TEMPLATES = new TemplateMatcher(templatesOf("ray"));
