@@ -138,6 +138,39 @@ test("kubectl describe pod of an evicted pod: the eviction is the pod's death, w
   assert.equal(events[1]!.tsInferred, true, "Go's zero time is no time");
 });
 
+test("kubectl describe pod: a pod lost with its node, ended by its node's shutdown or refused at admission is the pod's end, with the message; another reason is none", () => {
+  const pod = (reason: string, message: string): string =>
+    [
+      "Name:             sglang-decode-1",
+      "Namespace:        llm",
+      "Node:             gpu-node-5/10.0.4.5",
+      "Status:           Failed",
+      `Reason:           ${reason}`,
+      `Message:          ${message}`,
+      "Containers:",
+      "  sglang:",
+      "    State:          Running",
+      "      Started:      Thu, 11 Jun 2026 13:58:02 +0000",
+      "    Restart Count:  0",
+      "Events:           <none>",
+    ].join("\n");
+  const cases: Array<[string, string, string, string]> = [
+    ["NodeLost", "Node gpu-node-5 which was running pod sglang-decode-1 is unresponsive", "node-failure", "pod lost: its node stopped answering: Node gpu-node-5 which was running pod sglang-decode-1 is unresponsive"],
+    ["Terminated", "Pod was terminated in response to imminent node shutdown.", "node-shutdown", "pod terminated by its node's shutdown: Pod was terminated in response to imminent node shutdown."],
+    ["Shutdown", "Node is shutting, evicting pods", "node-shutdown", "pod terminated by its node's shutdown: Node is shutting, evicting pods"],
+    ["UnexpectedAdmissionError", "Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 7, which is unexpected", "admission", "pod refused at admission: Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 7, which is unexpected"],
+  ];
+  for (const [reason, message, failureClass, error] of cases) {
+    const { events, issues } = parse(kubectlDescribePod, pod(reason, message));
+    assert.deepEqual(issues, [], reason);
+    assert.deepEqual([events[0]!.kind, events[0]!.attrs?.reason, events[0]!.attrs?.failureClass, events[0]!.attrs?.fatal, events[0]!.attrs?.error], [LogKind.crash, reason, failureClass, true, error]);
+    assert.deepEqual([events[1]!.kind, events[1]!.attrs?.state], [LogKind.podEvent, "Running"]);
+  }
+  // A pod-level reason kvrewind does not know is no death it claims.
+  const { events } = parse(kubectlDescribePod, pod("NodeAffinity", "Pod Predicate NodeAffinity failed"));
+  assert.ok(events.every((e) => e.kind !== LogKind.crash));
+});
+
 test("kubectl describe pod: RFC 1123 times with their offset", () => {
   assert.equal(rfc1123Us("Thu, 11 Jun 2026 16:07:11 +0200"), us("2026-06-11T14:07:11Z"));
   assert.equal(rfc1123Us("Thu, 11 Jun 2026 14:07:11 -0330"), us("2026-06-11T17:37:11Z"));
