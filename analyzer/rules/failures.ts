@@ -27,8 +27,10 @@ export interface FailureRecord {
   /** The record says the process died. */
   fatal: boolean;
   rank: string;
-  /** A record of a machine or a pod, not of a rank (the kernel's OOM kill or Xid, a container's termination): `rank` names it. */
+  /** A record of a machine, a pod or a Slurm job, not of a rank (the kernel's OOM kill or Xid, a container's termination, a task's end): `rank` names it. */
   machine?: true;
+  /** The machine the record names (its host, or the node a Slurm line names), where it names one. */
+  machineName?: string;
   /** The same failure on any rank or room reads the same: what findings group by. */
   signature: string;
   /** One line for titles: the exception, the watchdog, the engine message. */
@@ -93,23 +95,26 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
   const cls = parsedClass ?? classOfKind(ev, reasonKind);
   const summary = summaryOf(ev, thread, reasonKind);
   const scope = ev.attrs?.scope;
-  const machine = scope === "machine" || scope === "pod";
+  const machine = scope === "machine" || scope === "pod" || scope === "job";
+  const machineName = scope === "job" ? undefined : (attrString(ev, "node") ?? ev.host ?? undefined);
   return {
     ev,
     family,
     cls,
     ...(reasonKind === "abort" && { aborted: true }),
     fatal: isFatal(ev, thread),
-    rank: machine ? scopeLabel(scope, ev.host) : evidence.rank(ev),
+    rank: machine ? scopeLabel(scope, scope === "job" ? attrString(ev, "job") : machineName) : evidence.rank(ev),
     ...(machine && { machine: true as const }),
+    ...(machine && machineName !== undefined && machineName !== "" && { machineName }),
     signature: `${family}|${cls}|${ev.kind}|${template(summary)}`,
     summary,
   };
 }
 
-/** A machine or a pod as failure records name it: "machine gpu-node-3", "pod sglang-decode-0". */
-function scopeLabel(scope: "machine" | "pod", host: string | null): string {
-  return host === null || host === "" ? `a ${scope} of unknown name` : `${scope} ${host}`;
+/** A machine, a pod or a Slurm job as failure records name it: "machine gpu-node-3", "pod sglang-decode-0", "Slurm job 1234". */
+function scopeLabel(scope: "machine" | "pod" | "job", name: string | undefined): string {
+  const what = scope !== "job" ? scope : name?.includes(".") === true ? "Slurm step" : "Slurm job";
+  return name === undefined || name === "" ? `a ${what} of unknown name` : `${what} ${name}`;
 }
 
 function isFatal(ev: StoredEvent, thread: string | undefined): boolean {

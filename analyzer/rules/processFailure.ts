@@ -13,7 +13,7 @@ import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** Classes of failure that stop a rank's work even when the process lives on. */
-const SERIOUS = new Set(["cuda-error", "cuda-oom", "segfault", "nccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task"]);
+const SERIOUS = new Set(["cuda-error", "cuda-oom", "segfault", "nccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task", "node-failure"]);
 
 const FALSIFY: Record<string, string> = {
   "cuda-oom": "Rerun the same load with more memory headroom (a lower --mem-fraction-static or --max-running-requests): the rank must not run out of memory and must keep logging.",

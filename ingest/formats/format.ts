@@ -29,6 +29,7 @@ export type FormatName =
   | "jaeger-json"
   | "sglang-crash-dump"
   | "kubectl-describe-pod"
+  | "kubectl-describe-node"
   | "kubectl-events";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */

@@ -8,6 +8,7 @@ import { sglangCrashDump } from "./crashDump.js";
 import { flightRecorder, flightRecorderPickle } from "./flightRecorder.js";
 import { pageDumpJsonl } from "./pageDump/index.js";
 import { probeJsonl } from "./probeJsonl.js";
+import { kubectlDescribeNode } from "./kubectl/describeNode.js";
 import { kubectlDescribePod } from "./kubectl/describePod.js";
 import { kubectlEvents } from "./kubectl/getEvents.js";
 import { glogLog, textLog } from "./log/logFormats.js";
@@ -31,6 +32,7 @@ export const FORMATS: readonly InputFormat[] = [
   checksumCsv,
   prometheusText,
   kubectlDescribePod,
+  kubectlDescribeNode,
   kubectlEvents,
   sglangLog,
   glogLog,
@@ -98,9 +100,9 @@ export function namesHostPerEvent(name: string | null): boolean {
   return name === "otlp-json" || name === "jaeger-json" || name === "kubectl-events";
 }
 
-/** What kubectl printed of pods (describe, events): records of the pods they name, their times stated or not. */
+/** What kubectl printed of pods and nodes (describe, events): records of the pods and machines they name, their times stated or not. */
 export function isKubectlFormat(name: FormatName): boolean {
-  return name === "kubectl-describe-pod" || name === "kubectl-events";
+  return name === "kubectl-describe-pod" || name === "kubectl-describe-node" || name === "kubectl-events";
 }
 
 /** The formats read by the shared log parser (ingest/formats/log/logParser.ts). */

@@ -16,6 +16,8 @@ import { rowLine, type EngineConformanceRow, type Expected, type SglangConforman
 import { messageStart } from "../../ingest/formats/templates/check.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
 import { KERNEL_ROWS } from "./conformance/kernel.js";
+import { RAY_ROWS } from "./conformance/ray.js";
+import { SLURM_ROWS } from "./conformance/slurm.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "./conformance/sglangScheduler.js";
@@ -24,7 +26,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...KERNEL_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...RAY_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -116,6 +118,22 @@ for (const row of PRINTED_ROWS) {
 // The kernel's lines as `dmesg` prints them: the record is the machine's, with no rank, whatever file holds it.
 for (const row of KERNEL_ROWS) {
   test(`kernel, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
+    const ev = throughLogParser(row);
+    assert.equal(ev.tp, undefined, `${row.template}: no rank`);
+  });
+}
+
+// Slurm's lines as srun and slurmstepd write them into a job's output: no rank of the server's, whatever file holds them.
+for (const row of SLURM_ROWS) {
+  test(`Slurm, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
+    const ev = throughLogParser(row);
+    assert.equal(ev.tp, undefined, `${row.template}: no rank`);
+  });
+}
+
+// Ray's lines as a driver prints them, behind the raylet's tag: the machine's, no rank of the server's.
+for (const row of RAY_ROWS) {
+  test(`Ray, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
     const ev = throughLogParser(row);
     assert.equal(ev.tp, undefined, `${row.template}: no rank`);
   });

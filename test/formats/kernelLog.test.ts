@@ -160,3 +160,25 @@ test("journalctl -o json-pretty cut short: an entry a new one cuts off, or the f
   assert.deepEqual(issues.map((i) => i.line), [6]);
   assert.ok(events.some((e) => e.kind === LogKind.exception && e.attrs?.excMessage === "NCCL error"));
 });
+
+test("before 4.19 the OOM killer names its choice first, or a child of it: both lines are the machine's host OOM; a trap kills the process it names", () => {
+  const lines = [
+    "[ 1843.308145] python3 invoked oom-killer: gfp_mask=0x24280ca(GFP_HIGHUSER_MOVABLE|__GFP_ZERO), nodemask=0, order=0, oom_score_adj=0",
+    "[ 1843.309050] Out of memory: Kill process 41234 (python3) score 912 or sacrifice child",
+    "[ 1843.309055] Killed process 41234 (python3) total-vm:812345612kB, anon-rss:251234560kB, file-rss:0kB, shmem-rss:0kB",
+    "[ 2011.551020] traps: python3[41301] general protection ip:7f3a9c2b1e40 sp:7ffd4c1a2b30 error:0 in libnccl.so.2[7f3a9c200000+3b1000]",
+    "[ 2011.551044] traps: pt_main_thread[41388] trap divide error ip:7f3a9c2b1e40 sp:7ffd4c1a2b30 error:0",
+  ];
+  const { events, issues } = parseLines(lines, { host: "gpu-node-3" });
+  assert.deepEqual(issues, []);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.failureClass, e.attrs?.pid, e.attrs?.signal, e.attrs?.scope]), [
+    [LogKind.message, undefined, undefined, undefined, "machine"],
+    [LogKind.crash, "host-oom", 41234, "SIGKILL", "machine"],
+    [LogKind.crash, "host-oom", 41234, "SIGKILL", "machine"],
+    [LogKind.crash, "segfault", 41301, "SIGSEGV", "machine"],
+    [LogKind.crash, "crash", 41388, "SIGFPE", "machine"],
+  ]);
+  // The choice may fall on a child: the line says so, and no more.
+  assert.equal(events[1]!.attrs?.error, "python3 (pid 41234) or a child of it killed by the kernel's OOM killer");
+  assert.equal(events[4]!.attrs?.error, "pt_main_thread (pid 41388) killed by SIGFPE: trap divide error");
+});

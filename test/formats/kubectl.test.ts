@@ -9,6 +9,7 @@ import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import { LogKind } from "../../domain/kinds.js";
 import { detectFormat } from "../../ingest/formats/index.js";
 import type { InputFormat } from "../../ingest/formats/format.js";
+import { kubectlDescribeNode } from "../../ingest/formats/kubectl/describeNode.js";
 import { kubectlDescribePod, rfc1123Us } from "../../ingest/formats/kubectl/describePod.js";
 import { kubectlEvents } from "../../ingest/formats/kubectl/getEvents.js";
 import { us } from "./sglangHarness.js";
@@ -138,6 +139,39 @@ test("kubectl describe pod of an evicted pod: the eviction is the pod's death, w
   assert.equal(events[1]!.tsInferred, true, "Go's zero time is no time");
 });
 
+test("kubectl describe pod: a pod lost with its node, ended by its node's shutdown or refused at admission is the pod's end, with the message; another reason is none", () => {
+  const pod = (reason: string, message: string): string =>
+    [
+      "Name:             sglang-decode-1",
+      "Namespace:        llm",
+      "Node:             gpu-node-5/10.0.4.5",
+      "Status:           Failed",
+      `Reason:           ${reason}`,
+      `Message:          ${message}`,
+      "Containers:",
+      "  sglang:",
+      "    State:          Running",
+      "      Started:      Thu, 11 Jun 2026 13:58:02 +0000",
+      "    Restart Count:  0",
+      "Events:           <none>",
+    ].join("\n");
+  const cases: Array<[string, string, string, string]> = [
+    ["NodeLost", "Node gpu-node-5 which was running pod sglang-decode-1 is unresponsive", "node-failure", "pod lost: its node stopped answering: Node gpu-node-5 which was running pod sglang-decode-1 is unresponsive"],
+    ["Terminated", "Pod was terminated in response to imminent node shutdown.", "node-shutdown", "pod terminated by its node's shutdown: Pod was terminated in response to imminent node shutdown."],
+    ["Shutdown", "Node is shutting, evicting pods", "node-shutdown", "pod terminated by its node's shutdown: Node is shutting, evicting pods"],
+    ["UnexpectedAdmissionError", "Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 7, which is unexpected", "admission", "pod refused at admission: Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 7, which is unexpected"],
+  ];
+  for (const [reason, message, failureClass, error] of cases) {
+    const { events, issues } = parse(kubectlDescribePod, pod(reason, message));
+    assert.deepEqual(issues, [], reason);
+    assert.deepEqual([events[0]!.kind, events[0]!.attrs?.reason, events[0]!.attrs?.failureClass, events[0]!.attrs?.fatal, events[0]!.attrs?.error], [LogKind.crash, reason, failureClass, true, error]);
+    assert.deepEqual([events[1]!.kind, events[1]!.attrs?.state], [LogKind.podEvent, "Running"]);
+  }
+  // A pod-level reason kvrewind does not know is no death it claims.
+  const { events } = parse(kubectlDescribePod, pod("NodeAffinity", "Pod Predicate NodeAffinity failed"));
+  assert.ok(events.every((e) => e.kind !== LogKind.crash));
+});
+
 test("kubectl describe pod: RFC 1123 times with their offset", () => {
   assert.equal(rfc1123Us("Thu, 11 Jun 2026 16:07:11 +0200"), us("2026-06-11T14:07:11Z"));
   assert.equal(rfc1123Us("Thu, 11 Jun 2026 14:07:11 -0330"), us("2026-06-11T17:37:11Z"));
@@ -205,4 +239,45 @@ test("a row out of the table's columns is kept and reported; an SGLang log is ne
   assert.deepEqual([events[0]!.kind, issues.map((i) => i.line)], [LogKind.unparsed, [2]]);
   const sglang = "[2026-06-11 14:00:02 DP0 TP0] Init torch distributed begin.\nName: sglang\nNamespace: default\nContainers:";
   assert.equal(detectFormat(sglang).name, "sglang-log");
+});
+
+/** `kubectl describe node`'s head and Conditions table as describeNode prints them (tabwriter; each cell of a row followed by a space). */
+const NODE = [
+  "Name:               gpu-node-3",
+  "Roles:              <none>",
+  "Labels:             kubernetes.io/hostname=gpu-node-3",
+  "                    nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3",
+  "CreationTimestamp:  Mon, 08 Jun 2026 09:10:02 +0000",
+  "Taints:             node.kubernetes.io/memory-pressure:NoSchedule",
+  "Unschedulable:      false",
+  "Conditions:",
+  "  Type                 Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message",
+  "  ----                 ------  -----------------                 ------------------                ------                       -------",
+  "  MemoryPressure       True    Thu, 11 Jun 2026 14:07:31 +0000   Thu, 11 Jun 2026 14:06:58 +0000   KubeletHasInsufficientMemory kubelet has insufficient memory available",
+  "  DiskPressure         False   Thu, 11 Jun 2026 14:07:31 +0000   Mon, 08 Jun 2026 09:12:31 +0000   KubeletHasNoDiskPressure     kubelet has no disk pressure",
+  "  PIDPressure          False   Thu, 11 Jun 2026 14:07:31 +0000   Mon, 08 Jun 2026 09:12:31 +0000   KubeletHasSufficientPID      kubelet has sufficient PID available",
+  "  Ready                False   Thu, 11 Jun 2026 14:07:31 +0000   Thu, 11 Jun 2026 14:07:20 +0000   KubeletNotReady              PLEG is not healthy: pleg was last seen active 3m2s ago; threshold is 3m0s",
+  "Addresses:",
+  "  InternalIP:  10.0.4.3",
+  "  Hostname:    gpu-node-3",
+  "Events:              <none>",
+].join("\n");
+
+test("kubectl describe node: Ready False is the machine's failure and a pressure its warning, each dated by its transition; the file is no pod's nor SGLang's", () => {
+  assert.equal(detectFormat(NODE).name, "kubectl-describe-node");
+  assert.equal(detectFormat(`$ kubectl describe node gpu-node-3\n${NODE}`).name, "kubectl-describe-node");
+  assert.notEqual(detectFormat("[2026-06-11 14:07:10 TP0] Name: gpu-node-3\nRoles: x\nConditions:\n").name, "kubectl-describe-node");
+  const { events, issues } = parse(kubectlDescribeNode, NODE);
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.line, e.kind, e.host, e.attrs?.scope, e.attrs?.condition, e.attrs?.level, e.attrs?.failureClass, e.tsUs]),
+    [
+      [11, LogKind.message, "gpu-node-3", "machine", "MemoryPressure", "warning", undefined, us("2026-06-11T14:06:58Z")],
+      [12, LogKind.message, "gpu-node-3", "machine", "DiskPressure", "info", undefined, us("2026-06-08T09:12:31Z")],
+      [13, LogKind.message, "gpu-node-3", "machine", "PIDPressure", "info", undefined, us("2026-06-08T09:12:31Z")],
+      [14, LogKind.error, "gpu-node-3", "machine", "Ready", "error", "node-failure", us("2026-06-11T14:07:20Z")],
+    ],
+  );
+  const ready = events.find((e) => e.attrs?.condition === "Ready")!;
+  assert.equal(ready.attrs?.error, "node not ready (Ready False, KubeletNotReady): PLEG is not healthy: pleg was last seen active 3m2s ago; threshold is 3m0s");
 });

@@ -55,6 +55,10 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     "late-write-overwritten": 0,
     // The prefill server killed by the host's OOM killer (dmesg, kubectl get events); decode lost its connection.
     "node-oom-kill": 1,
+    // The prefill task killed by its Slurm step's cgroup OOM killer (srun's and slurmstepd's lines); decode lost its connection.
+    "slurm-oom-kill": 1,
+    // The prefill's Ray worker killed by Ray's memory monitor (the raylet's summary in the driver's output).
+    "ray-oom-kill": 1,
   };
   for (const name of BUNDLE_NAMES) assert.ok(name in exits, `${name}: say whether CI should be red for it`);
   for (const [name, exit] of Object.entries(exits)) {
@@ -339,4 +343,44 @@ test("per-rank files and probe records interleaved: replay and rules name the sa
     const traceback = v.witness.find((w) => w.text.startsWith("Exception in thread"));
     assert.ok(traceback?.source.endsWith(`prefill-tp${tp}.log`), `${v.rank}: its own traceback`);
   }
+});
+
+test("Slurm OOM kill: srun's and slurmstepd's lines are one critical death of the step and of node-3's task, at no time of ours", async () => {
+  const { report } = await bundle("slurm-oom-kill");
+  const deaths = violated(report, "process-failure");
+  assert.equal(deaths.length, 1, "slurmstepd's count of OOM kills and srun's report of the task are one failure");
+  const [death] = deaths;
+  assert.equal(death!.severity, "critical");
+  // The lines name a Slurm step and a node with its task, never a TP rank of the server.
+  assert.deepEqual(death!.ranks, ["Slurm step 1234.0", "machine node-3"]);
+  assert.match(death!.title, /a process died: Slurm step 1234\.0: 1 task process killed by the step's cgroup OOM killer$/);
+  assert.equal(death!.ts, undefined, "no Slurm line here states a time");
+  assert.deepEqual(death!.witness.map((w) => w.text), [
+    "slurmstepd: error: Detected 1 oom_kill event in StepId=1234.0. Some of the step tasks have been OOM Killed.",
+    "srun: error: node-3: task 0: Out Of Memory",
+  ]);
+  assert.equal(report.suspects[0]?.cause, "process-crash");
+  assert.equal(violated(report, "transport-failure")[0]?.count, 12);
+  // srun's teardown line is no failure of its own.
+  assert.ok(!report.findings.some((f) => f.verdict === "violated" && /Job step aborted/.test(f.title)));
+  // node-3's folder holds the prefill's log, silent after 14:07:10; the task's death on node-3 at no time of ours may explain it.
+  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
+  assert.match(silence?.detail ?? "", /a process of machine node-3 died at an unknown time \(.*slurm-1234\.out:2: Slurm task 0 on node-3: Out Of Memory \(the step's cgroup OOM killer\)\), which may explain it$/);
+  assert.equal(silence?.explainedBy, undefined);
+});
+
+test("Ray OOM kill: the raylet's summary is a critical death of the machine at 10.0.3.17, dated by its prefix, which explains the prefill's silence", async () => {
+  const { report } = await bundle("ray-oom-kill");
+  const [death, ...more] = violated(report, "process-failure");
+  assert.equal(more.length, 0);
+  assert.equal(death!.severity, "critical");
+  // The line names an address, never a rank: the finding is the machine's.
+  assert.deepEqual(death!.ranks, ["machine 10.0.3.17"]);
+  assert.equal(death!.title, "On machine 10.0.3.17, a process died: Ray on 10.0.3.17: 1 worker(s) killed by its memory monitor (OOM), 0 crashed for other reasons");
+  assert.equal(death!.ts, "2026-06-11T14:07:11.445Z");
+  assert.equal(report.suspects[0]?.cause, "process-crash");
+  assert.equal(violated(report, "transport-failure")[0]?.count, 12);
+  // The folder named by the node's address holds the prefill's log, silent from 14:07:10: the kill a second later explains it.
+  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
+  assert.match(silence?.explainedBy ?? "", /^machine 10\.0\.3\.17 crashed: Ray on 10\.0\.3\.17: 1 worker\(s\) killed by its memory monitor \(OOM\)/);
 });

@@ -92,7 +92,7 @@ function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], las
  */
 function machineDeath(deaths: Map<string, FailureRecord>, host: string | null, s: Silence): FailureRecord | undefined {
   if (host === null) return undefined;
-  return [...deaths.values()].find((f) => f.machine === true && f.ev.host === host && (f.ev.timeless || Math.abs(f.ev.tsUs - s.beforeUs) <= EXPLAIN_SLACK_US));
+  return [...deaths.values()].find((f) => f.machine === true && f.machineName === host && (f.ev.timeless || Math.abs(f.ev.tsUs - s.beforeUs) <= EXPLAIN_SLACK_US));
 }
 
 /** The fatal failure of the silent rank, or of another rank of its server, at the silence's start. */

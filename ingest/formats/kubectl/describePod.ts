@@ -5,7 +5,10 @@
 // `Exit Code:`, `Signal:`, `Started:`, `Finished:`) and `Restart Count:`,
 // then the pod's `Events:` table; a pod the kubelet evicted says so at its
 // own level (`Status: Failed`, `Reason: Evicted`, `Message: The node was low
-// on resource: memory. …`), with no time. Levels are two spaces each. A container
+// on resource: memory. …`), with no time; so does a pod its node's controller
+// gave up with the node (`NodeLost`), one the node's shutdown ended
+// (`Shutdown`, `Terminated`) and one the kubelet refused at admission
+// (`UnexpectedAdmissionError`: a device it could not allocate). Levels are two spaces each. A container
 // state's times are RFC 1123 (`Thu, 11 Jun 2026 14:07:11 +0000`) and date its
 // record; the Events table's ages date nothing. The pod's name is the host,
 // and gives the role (`sglang-decode-0`); several pods in one file are read
@@ -22,7 +25,21 @@ import { kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js
 import { countOfAge, podEventOf } from "./podEvents.js";
 
 const POD_NAME = /^Name:\s+(\S+)\s*$/;
-const POD_EVICTED = /^Reason:\s+Evicted\s*$/;
+const POD_REASON = /^Reason:\s+(\S+)\s*$/;
+
+/**
+ * The pod-level reasons of a pod that stopped (kubernetes pkg/kubelet/eviction,
+ * pkg/kubelet/nodeshutdown (`Shutdown`, later `Terminated`), pkg/util/node's `NodeLost`,
+ * pkg/kubelet/lifecycle admission's `UnexpectedAdmissionError`): what each says
+ * of it and how its end is classed.
+ */
+const POD_ENDS: Readonly<Record<string, { what: string; said: string; failureClass: string }>> = {
+  Evicted: { what: "evicted by the kubelet", said: "pod evicted", failureClass: "evicted" },
+  NodeLost: { what: "lost with its node", said: "pod lost: its node stopped answering", failureClass: "node-failure" },
+  Shutdown: { what: "terminated by its node's shutdown", said: "pod terminated by its node's shutdown", failureClass: "node-shutdown" },
+  Terminated: { what: "terminated by its node's shutdown", said: "pod terminated by its node's shutdown", failureClass: "node-shutdown" },
+  UnexpectedAdmissionError: { what: "refused by the kubelet's admission", said: "pod refused at admission", failureClass: "admission" },
+};
 const POD_MESSAGE = /^Message:\s+(.*?)\s*$/;
 const CONTAINER = /^ {2}([a-z0-9][a-z0-9.-]*):\s*$/;
 const STATE = /^ {4}(State|Last State):\s+(\w+)\s*$/;
@@ -70,8 +87,8 @@ class DescribePodParser implements LineParser {
   private container: Container | null = null;
   private state: ContainerState | null = null;
   private columns: Columns | null = null;
-  /** The pod's eviction, waiting for the `Message:` line that may follow it. */
-  private eviction: ParsedEvent | null = null;
+  /** The pod's end (an eviction, its node lost or shut down, its admission refused), waiting for the `Message:` line that may follow it. */
+  private podEnd: ParsedEvent | null = null;
 
   constructor(private readonly ctx: ParseContext) {
     this.dater = new RecordDater(ctx.dating, ctx.tzOffsetMinutes, (ev) => this.out.push(ev));
@@ -87,7 +104,7 @@ class DescribePodParser implements LineParser {
 
   end(out: ParsedEvent[]): void {
     this.out = out;
-    this.closeEviction();
+    this.closePodEnd();
     this.closeContainer();
     this.dater.finish();
   }
@@ -96,22 +113,24 @@ class DescribePodParser implements LineParser {
     return this.dater.origin();
   }
 
-  /** A line at the pod's level: its name, its eviction, or the section that starts. */
+  /** A line at the pod's level: its name, its end, or the section that starts. */
   private topLine(line: string, lineNo: number): void {
-    const message = this.eviction !== null ? POD_MESSAGE.exec(line) : null;
+    const message = this.podEnd !== null ? POD_MESSAGE.exec(line) : null;
     if (message !== null) {
-      const ev = this.eviction!;
+      const ev = this.podEnd!;
       ev.text += `\n${line}`;
-      Object.assign(ev.attrs!, { message: message[1], error: `pod evicted: ${message[1]}` });
+      Object.assign(ev.attrs!, { message: message[1], error: `${ev.attrs!.error}: ${message[1]}` });
       return;
     }
-    this.closeEviction();
+    this.closePodEnd();
     this.closeContainer();
-    if (POD_EVICTED.test(line)) {
+    const reason = POD_REASON.exec(line)?.[1];
+    const end = reason === undefined ? undefined : POD_ENDS[reason];
+    if (end !== undefined) {
       const ev = this.newEvent(lineNo, line);
       ev.kind = LogKind.crash;
-      ev.attrs = { scope: "pod", reason: "Evicted", what: "evicted by the kubelet", fatal: true, failureClass: "evicted", error: "pod evicted" };
-      this.eviction = ev;
+      ev.attrs = { scope: "pod", reason, what: end.what, fatal: true, failureClass: end.failureClass, error: end.said };
+      this.podEnd = ev;
       return;
     }
     const name = POD_NAME.exec(line);
@@ -149,9 +168,9 @@ class DescribePodParser implements LineParser {
     if (restarts !== null) this.container.restarts = Number(restarts[1]);
   }
 
-  private closeEviction(): void {
-    if (this.eviction !== null) this.dater.undated(this.eviction);
-    this.eviction = null;
+  private closePodEnd(): void {
+    if (this.podEnd !== null) this.dater.undated(this.podEnd);
+    this.podEnd = null;
   }
 
   /** The container's states, as records: a termination that was no success is the process's death. */

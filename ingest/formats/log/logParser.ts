@@ -8,8 +8,8 @@
 //      cleaned;
 //   3. the dialect is read from the line's start: SGLang's prefix (with a
 //      time, or only rank tags), torch c10 / glog / absl, UCX, the kernel's
-//      dmesg, an ISO-dated line of another logger, NCCL, Python's logging
-//      default, uvicorn, a crash or exception opener, a progress bar — or none;
+//      dmesg, an ISO-dated line of another logger, NCCL, Slurm's srun and
+//      slurmstepd, Ray's daemons, Python's logging default, uvicorn, a crash or exception opener, a progress bar — or none;
 //   4. the message goes through the templates of its dialect (./messages.ts);
 //   5. the line opens a record or continues the one above (./records.ts), and
 //      records are timed by ./dating.ts (undated ones interpolated, never lost).
@@ -19,6 +19,7 @@
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import type { LineParser, ParseContext, TimeTally } from "../format.js";
+import { slurmStatedUs } from "../templates/slurm.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
@@ -27,8 +28,8 @@ import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
-import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
+import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
+import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -236,7 +237,7 @@ export class LogParser implements LineParser {
     return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.raw);
   }
 
-  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, cuFile, vLLM, NCCL, Python logging, uvicorn. */
+  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, Slurm's srun and slurmstepd, Python logging, uvicorn. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
     const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
@@ -279,6 +280,14 @@ export class LogParser implements LineParser {
       this.records.open(ev, RecordTime.own, null, s, how);
       return true;
     }
+    const ray = s.charCodeAt(0) === 91 /* [ */ ? readRayHead(s, this.ctx.tzOffsetMinutes) : null;
+    if (ray !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, ray.msgStart, ev);
+      ev.tsUs = ray.tsUs;
+      this.records.open(ev, RecordTime.own, null, s, { dialect: "ray", level: levelOfWord(ray.level), msgStart: ray.msgStart, source: ray.source });
+      return true;
+    }
     if (this.cufileLine(l)) return true;
     const c1 = s.charCodeAt(1);
     // The second letter of DEBUG, INFO, WARNING, ERROR, CRITICAL.
@@ -308,6 +317,13 @@ export class LogParser implements LineParser {
       return true;
     }
     const c0 = s.charCodeAt(0);
+    const slurm = c0 === 115 /* s */ ? readSlurmHead(s) : null;
+    if (slurm !== null) {
+      const ev = this.newEvent(l);
+      this.messages(SLURM_MESSAGES, l, slurm.msgStart, ev);
+      this.openTimed(ev, l, slurmStatedUs(s, slurm.msgStart, this.ctx.tzOffsetMinutes), { dialect: "slurm", level: levelOfWord(slurm.level), msgStart: slurm.msgStart });
+      return true;
+    }
     if (c0 < 65 || c0 > 90 || s.indexOf(":") < 0) return false;
     if (s.indexOf(' - "') > 0) {
       const ev = this.newEvent(l);

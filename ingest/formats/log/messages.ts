@@ -1,13 +1,13 @@
 // Which message templates a line's dialect goes through. SGLang's own lines
 // take SGLang's templates; glog/absl/c10 lines take torch's watchdog and the
 // transfer engines' templates (Mooncake, NIXL, UCX); lines of other loggers
-// (ISO-dated, Python logging, plain) may carry either and take both; the
-// kernel's lines take the kernel's first.
+// (ISO-dated, Python logging, plain, Ray's) may carry either and take both, then Ray's; the
+// kernel's lines take the kernel's first; Slurm's (`srun: error: …`) only Slurm's.
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import { parseEngineMessage } from "../messages/engineMessage.js";
 import type { MatchResult } from "../sglang/match.js";
-import { KERNEL_TEMPLATES, SGLANG_TEMPLATES, TORCH_TEMPLATES } from "../templates/index.js";
+import { KERNEL_TEMPLATES, RAY_TEMPLATES, SGLANG_TEMPLATES, SLURM_TEMPLATES, TORCH_TEMPLATES } from "../templates/index.js";
 
 export type MessageMatcher = (line: string, at: number, ev: ParsedEvent) => MatchResult;
 
@@ -17,9 +17,12 @@ const sglangTemplates: MessageMatcher = (line, at, ev) => SGLANG_TEMPLATES.match
 
 export const SGLANG_MESSAGES: readonly MessageMatcher[] = [sglangTemplates];
 export const ENGINE_MESSAGES: readonly MessageMatcher[] = [torchWatchdog, parseEngineMessage];
-export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES];
+const rayTemplates: MessageMatcher = (line, at, ev) => RAY_TEMPLATES.match(line, at, ev);
+export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES, rayTemplates];
 const kernelTemplates: MessageMatcher = (line, at, ev) => KERNEL_TEMPLATES.match(line, at, ev);
 export const KERNEL_MESSAGES: readonly MessageMatcher[] = [kernelTemplates, ...ANY_MESSAGES];
+const slurmTemplates: MessageMatcher = (line, at, ev) => SLURM_TEMPLATES.match(line, at, ev);
+export const SLURM_MESSAGES: readonly MessageMatcher[] = [slurmTemplates];
 
 /** The first template set that claims the message: true, false, or the name of a template that half-matched. */
 export function matchMessage(matchers: readonly MessageMatcher[], line: string, at: number, ev: ParsedEvent): MatchResult {

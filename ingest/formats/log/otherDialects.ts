@@ -266,7 +266,7 @@ export function readVllmHead(line: string): VllmHead | null {
 }
 
 export interface ProcessTag {
-  /** What the tags say of the process: its name, and a rank where one is named. */
+  /** What the tags say of the process: its name (`raylet` for Ray's own daemon, empty for Ray's bare `pid=`), and a rank where one is named. */
   name: string;
   tp?: number;
   dp?: number;
@@ -275,8 +275,12 @@ export interface ProcessTag {
 }
 
 // `(VllmWorker rank=0 pid=4893) `, `(Worker pid=782969) (Worker_DP0_TP1_EP1 pid=782969) `, `(APIServer pid=782545) `,
-// Ray's `(RayWorkerWrapper pid=123, ip=10.0.0.1) `: the process a multi-process server's output came from.
-const PROCESS_TAG = /^\(([A-Za-z_][\w-]*)(?: rank=(\d+)| TP(\d+))? pid=\d+(?:, ip=[\d.]+)?\) /;
+// Ray's `(RayWorkerWrapper pid=123, ip=10.0.0.1) `, `(pid=123) ` and its daemons' `(raylet) `, `(raylet, ip=10.0.3.17) `,
+// `(autoscaler +1m2s) ` (ray python/ray/_private/worker.py print_worker_logs: `({prefix_for}{pid}{, ip=…}) `,
+// prefix_for empty for the raylet and the autoscaler, else `[{actor or task name} ]pid=`): the process a
+// multi-process server's output came from (the node's address is not a host name of ours: it is left to
+// the lines that state whose it is). A Ray line with nothing after its tag is the tag alone.
+const PROCESS_TAG = /^\((?:(?:([A-Za-z_][\w-]*)(?: rank=(\d+)| TP(\d+))? )?pid=\d+|(raylet|autoscaler \+\w+))(?:, ip=[\d.]+)?\)(?: |$)/;
 
 /** The process tags before a line's text, innermost last; null when the line has none. */
 export function readProcessTags(line: string): ProcessTag | null {
@@ -285,7 +289,7 @@ export function readProcessTags(line: string): ProcessTag | null {
   for (;;) {
     const m = PROCESS_TAG.exec(at === 0 ? line : line.substring(at));
     if (!m) return tag;
-    const name = m[1]!;
+    const name = m[1] ?? m[4]?.split(" ")[0] ?? "";
     at += m[0].length;
     tag = { name, end: at };
     const tp = m[2] ?? m[3] ?? /_TP(\d+)(?:_|$)/.exec(name)?.[1];
@@ -312,4 +316,50 @@ export function readGlooHead(line: string): GlooHead | null {
   if (m === null) return null;
   const short = m[3] !== undefined || (m[2] !== undefined && Number(m[1]) < Number(m[2]));
   return { level: short ? "warning" : "info", msgStart: 7 };
+}
+
+export interface SlurmHead {
+  /** `srun`, `slurmstepd` (`slurmstepd-node-3` on a test cluster of several slurmd per machine). */
+  program: string;
+  level: string;
+  msgStart: number;
+}
+
+// Slurm's own lines on a job's stderr (slurm src/common/log.c _log_msg: `"%s: %s%s"`, the program's
+// name, the level's prefix, the message): `srun: error: `, `slurmstepd: error: `, `srun: ` (info,
+// verbose: no prefix), `srun: warning: `, `srun: fatal: `, `srun: debug:  `; slurmstepd names itself
+// `slurmstepd-{node}` where several slurmd share a machine (src/slurmd/slurmstepd/mgr.c, MULTIPLE_SLURMD).
+const SLURM = /^(srun|sbatch|salloc|slurmstepd(?:-[\w.-]+)?): (?:(error|fatal|warning|debug[2-5]?): +)?/;
+
+/** A line Slurm's srun or slurmstepd wrote into the job's output (no time: a line states its own where it does). */
+export function readSlurmHead(line: string): SlurmHead | null {
+  const m = SLURM.exec(line);
+  if (m === null) return null;
+  const level = m[2] === undefined ? "info" : m[2].startsWith("debug") ? "debug" : m[2];
+  return { program: m[1]!, level, msgStart: m[0].length };
+}
+
+export interface RayHead {
+  tsUs: number;
+  level: string;
+  /** `node_manager.cc:3049`. */
+  source?: string;
+  msgStart: number;
+}
+
+// Ray's C++ logger (src/ray/util/logging.cc kLogFormatTextPattern `[%Y-%m-%d %H:%M:%S,%e %L %P %t] %v`:
+// spdlog's one-letter level, the pid and the thread), the message opening with the component and the
+// place in newer releases: `[2023-04-09 07:23:59,445 E 395 395] (raylet) node_manager.cc:3049: `.
+const RAY = /^\[(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d),(\d{3}) ([TDIWEC]) \d+ \d+\] (?:\([\w-]+\) )?(?:([\w.-]+\.(?:cc|h|cpp):\d+): )?/;
+const RAY_LEVELS: Readonly<Record<string, string>> = { T: "TRACE", D: "DEBUG", I: "INFO", W: "WARNING", E: "ERROR", C: "CRITICAL" };
+
+/** A line of a Ray daemon's own log (the raylet's, the GCS's), as its driver forwards it; the time read in `tzOffsetMinutes`. */
+export function readRayHead(line: string, tzOffsetMinutes: number): RayHead | null {
+  const m = RAY.exec(line);
+  if (m === null) return null;
+  const civil = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
+  if (!isValidCivil(civil)) return null;
+  const head: RayHead = { tsUs: civilToUs(civil, Number(m[7]) * 1000, tzOffsetMinutes), level: RAY_LEVELS[m[8]!]!, msgStart: m[0].length };
+  if (m[9] !== undefined) head.source = m[9];
+  return head;
 }

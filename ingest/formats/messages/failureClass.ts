@@ -8,7 +8,7 @@
 // specific cause beats a generic one (an NCCL watchdog timeout is `nccl`, a
 // UCX `Endpoint timeout` is `transport`, a bare `timed out` is `timeout`).
 
-export type FailureClass = "cuda-error" | "cuda-oom" | "segfault" | "nccl" | "timeout" | "transport" | "assertion" | "other";
+export type FailureClass = "host-oom" | "cuda-error" | "cuda-oom" | "segfault" | "nccl" | "timeout" | "transport" | "assertion" | "other";
 
 interface Rule {
   cls: FailureClass;
@@ -19,6 +19,9 @@ interface Rule {
 }
 
 const RULES: readonly Rule[] = [
+  // Ray's memory monitor killed the task's worker for the host's memory (python/ray/exceptions.py
+  // OutOfMemoryError, `Task was killed due to the node running low on memory.`): no CUDA allocation.
+  { cls: "host-oom", type: /^ray\.exceptions\.OutOfMemoryError$/, text: /node running low on memory/ },
   // torch.OutOfMemoryError (torch ≥ 2.5), torch.cuda.OutOfMemoryError before; the
   // caching allocator's text; cuBLAS/cuDNN allocation failures.
   {

@@ -4,7 +4,7 @@
 // that still matches there). Ids must be unique, and a row must hold together
 // (a function head names its first characters, a pattern is sticky).
 
-import { readIsoHead, readKernelHead, readNcclHead, readProcessTags } from "../log/otherDialects.js";
+import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readRayHead, readSlurmHead } from "../log/otherDialects.js";
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { readTorchLine } from "../sglang/torchLines.js";
 import { positional } from "./match.js";
@@ -28,6 +28,11 @@ export function messageStart(dialect: Dialect, line: string): number {
     return iso === null ? -1 : at + iso.msgStart;
   }
   if (dialect === "kernel") return readKernelHead(line, 0)?.msgStart ?? -1;
+  if (dialect === "slurm") return readSlurmHead(line)?.msgStart ?? -1;
+  if (dialect === "ray") {
+    const at = readProcessTags(line)?.end ?? 0;
+    return at + (readRayHead(line.substring(at), 0)?.msgStart ?? 0);
+  }
   // glog / absl lines (Mooncake, NIXL), NCCL's own; UCX's own lines have no dialect prefix, only UCX's.
   return readTorchLine(line)?.msgStart ?? readNcclHead(line)?.msgStart ?? ucxMessageStart(line);
 }

@@ -13,11 +13,13 @@ import { MOONCAKE_STORE } from "./mooncakeStore.js";
 import { MOONCAKE_TRANSFER_ENGINE } from "./mooncakeTransferEngine.js";
 import { NCCL } from "./nccl.js";
 import { NIXL_AGENT } from "./nixlAgent.js";
+import { RAY } from "./ray.js";
 import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
 import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
 import { SGLANG_MOONCAKE } from "./sglangMooncake.js";
 import { SGLANG_NIXL } from "./sglangNixl.js";
 import { SGLANG_SCHEDULER } from "./sglangScheduler.js";
+import { SLURM } from "./slurm.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
 import { TORCH_C10D } from "./torchC10d.js";
 import { UCX } from "./ucx.js";
@@ -40,6 +42,8 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   NCCL,
   DYNAMO_RUNTIME,
   KERNEL,
+  SLURM,
+  RAY,
 ];
 
 export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);
@@ -56,3 +60,9 @@ export const TORCH_TEMPLATES = new TemplateMatcher(TORCH_C10D.templates);
 
 /** The kernel's templates, tried on a line of the kernel's log (a `dmesg` stamp, a syslog line of `kernel`) before every other set. */
 export const KERNEL_TEMPLATES = new TemplateMatcher(templatesOf("kernel"));
+
+/** Slurm's templates, tried on the message of a line srun or slurmstepd wrote (`srun: error: `), and no other set. */
+export const SLURM_TEMPLATES = new TemplateMatcher(templatesOf("slurm"));
+
+/** Ray's templates, tried last on a line of any other logger (a raylet's line forwarded behind its `(raylet) ` tag, Ray's C++ prefix). */
+export const RAY_TEMPLATES = new TemplateMatcher(templatesOf("ray"));

@@ -1,7 +1,8 @@
 // The kernel's own reports of what it did to a machine's processes and GPUs,
 // as `dmesg`, `journalctl -k` and /var/log/kern.log hold them: the OOM
 // killer (mm/oom_kill.c), a user-space segfault (arch/x86/mm/fault.c
-// show_signal_msg), a task blocked in the kernel (kernel/hung_task.c) and the
+// show_signal_msg) or a trap (arch/x86/kernel/traps.c show_signal), a task
+// blocked in the kernel (kernel/hung_task.c) and the
 // NVIDIA driver's Xid reports (open-gpu-kernel-modules
 // src/nvidia/src/kernel/gpu/rc/kernel_rc.c). They name a process (its
 // 15-character `comm` and pid) and a GPU, never a rank: every record is the
@@ -21,6 +22,28 @@ function processText(g: Groups): string {
 
 function oomKilled(ev: ParsedEvent, g: Groups): void {
   ev.attrs!.error = `${processText(g)} killed by the kernel's OOM killer${g.why === "Memory cgroup out of memory" ? " (its memory cgroup's limit)" : ""}`;
+}
+
+function oomChose(ev: ParsedEvent, g: Groups): void {
+  ev.attrs!.error = `${processText(g)} or a child of it killed by the kernel's OOM killer${g.why === "Memory cgroup out of memory" ? " (its memory cgroup's limit)" : ""}`;
+}
+
+/** What a trap's description names, as arch/x86/kernel/traps.c passes it (do_trap's `str`, exc_general_protection's `desc`): its signal and class. */
+const TRAPS: Readonly<Record<string, { signal: string; failureClass: string }>> = {
+  "general protection fault": { signal: "SIGSEGV", failureClass: "segfault" },
+  "general protection": { signal: "SIGSEGV", failureClass: "segfault" },
+  "trap invalid opcode": { signal: "SIGILL", failureClass: "crash" },
+  "trap divide error": { signal: "SIGFPE", failureClass: "crash" },
+  "trap stack segment": { signal: "SIGBUS", failureClass: "segfault" },
+  "trap int3": { signal: "SIGTRAP", failureClass: "crash" },
+};
+
+/** A trap this table does not name still killed the process: a `crash`, its signal unsaid. */
+function trapped(ev: ParsedEvent, g: Groups): void {
+  const trap = TRAPS[g.trap!];
+  ev.attrs!.failureClass = trap?.failureClass ?? "crash";
+  if (trap !== undefined) ev.attrs!.signal = trap.signal;
+  ev.attrs!.error = `${processText(g)} killed by ${trap?.signal ?? "a trap"}: ${g.trap}${g.in === undefined ? "" : ` in ${g.in}`}`;
 }
 
 function segfault(ev: ParsedEvent, g: Groups): void {
@@ -137,6 +160,21 @@ const templates: LogTemplate[] = [
     ],
   },
   {
+    id: "kernel.oom_chose",
+    kind: LogKind.crash,
+    checked: "✔",
+    level: "err",
+    format:
+      "{message}: Kill process {pid} ({comm}) score {points} or sacrifice child — before 4.19, the OOM killer's choice, printed before `Killed process …`: the process, or a child of it with its own memory, is killed",
+    source: "mm/oom_kill.c oom_kill_process (torvalds/linux, v3.x–v4.18; index copies)",
+    head: (line, at) => line.startsWith("Out of memory: Kill process ", at) || line.startsWith("Memory cgroup out of memory: Kill process ", at) || line.startsWith("Out of memory (oom_kill_allocating_task): Kill process ", at),
+    firstChars: "OM",
+    pattern: /(?<why>Out of memory|Memory cgroup out of memory|Out of memory \(oom_kill_allocating_task\)): Kill process (?<pid>\d+) \((?<process>[^)]*)\) score (?<score>\d+) or sacrifice child/ys,
+    attrs: { scope: "machine", what: "killed by the kernel's OOM killer", signal: "SIGKILL", pid: cap("pid", "number"), process: cap("process"), oomScore: cap("score", "number"), fatal: true, failureClass: "host-oom" },
+    refine: oomChose,
+    samples: ["[ 1843.309050] Out of memory: Kill process 41234 (python3) score 912 or sacrifice child"],
+  },
+  {
     id: "kernel.oom_invoked",
     kind: LogKind.message,
     checked: "✔",
@@ -181,6 +219,24 @@ const templates: LogTemplate[] = [
     refine: segfault,
     samples: [
       "[ 2011.551020] python3[41301]: segfault at 0 ip 00007f3a9c2b1e40 sp 00007ffd4c1a2b30 error 4 in libmooncake_transfer_engine.so[7f3a9c200000+3b1000] likely on CPU 17 (core 5, socket 0)",
+    ],
+  },
+  {
+    id: "kernel.trap",
+    kind: LogKind.crash,
+    checked: "✔",
+    level: "info",
+    format:
+      "traps: {comm}[{pid}] {trap}{desc} ip:{ip} sp:{sp} error:{code} in {file}[{base}+{size}] — `trap invalid opcode`, `trap divide error`, … (do_trap, `\"trap \"` before the trap's name) or `general protection fault` (`general protection` before 5.x's wording); printed only for a signal the process does not handle, so it died",
+    source: "arch/x86/kernel/traps.c show_signal, do_trap, exc_general_protection (pr_fmt `traps: `); index copies of several releases",
+    head: "traps: ",
+    pattern: /traps: (?<process>.{1,16}?)\[(?<pid>\d+)\] (?<trap>general protection(?: fault)?|trap [a-z][a-z0-9 ]*?) ip:[0-9a-f]+ sp:[0-9a-f]+ error:[0-9a-f]+(?: in (?<in>[^[\s]+))?/ys,
+    attrs: { scope: "machine", what: "killed by a trap", pid: cap("pid", "number"), process: cap("process"), fatal: true },
+    refine: trapped,
+    truncated: "kernel trap line",
+    samples: [
+      "[ 2011.551020] traps: python3[41301] general protection fault ip:7f3a9c2b1e40 sp:7ffd4c1a2b30 error:0 in libmooncake_transfer_engine.so[7f3a9c200000+3b1000]",
+      "[ 2011.551020] traps: python3[41301] trap invalid opcode ip:7f3a9c2b1e40 sp:7ffd4c1a2b30 error:0 in libtorch_cuda.so[7f3a8c000000+5b1000]",
     ],
   },
   {
@@ -237,8 +293,8 @@ const templates: LogTemplate[] = [
 export const KERNEL: TemplateComponent = {
   name: "kernel",
   dialect: "kernel",
-  title: "The kernel: OOM killer, segfaults, hung tasks, NVIDIA Xid",
+  title: "The kernel: OOM killer, segfaults and traps, hung tasks, NVIDIA Xid",
   intro:
-    "Lines of the kernel's log (`dmesg`, `dmesg -T`, `journalctl -k`, /var/log/kern.log), read after the `dmesg` stamp or a syslog line's `kernel:` identifier. They name a process and a GPU, never a rank: each event is the machine's (`scope: machine`), judged by process-failure (an OOM kill, a segfault, a hung task, a fault of the GPU) or transport-failure (Xid 74, 79) as a finding on the machine. `dmesg`'s seconds since boot date nothing: in a file with no other time the records are timeless.",
+    "Lines of the kernel's log (`dmesg`, `dmesg -T`, `journalctl -k`, /var/log/kern.log), read after the `dmesg` stamp or a syslog line's `kernel:` identifier. They name a process and a GPU, never a rank: each event is the machine's (`scope: machine`), judged by process-failure (an OOM kill, a segfault or a trap, a hung task, a fault of the GPU) or transport-failure (Xid 74, 79) as a finding on the machine. `dmesg`'s seconds since boot date nothing: in a file with no other time the records are timeless.",
   templates,
 };

@@ -22,6 +22,25 @@ export const KERNEL_ROWS: EngineConformanceRow[] = [
     expect: { kind: LogKind.crash, attrs: { pid: 7781, process: "sglang::schedul", error: "sglang::schedul (pid 7781) killed by the kernel's OOM killer (its memory cgroup's limit)" } },
   },
   { template: "kernel.oom_killed", sample: 2, expect: { kind: LogKind.crash, attrs: { pid: 7781, process: "python", anonRssKb: 61234567, failureClass: "host-oom" } } },
+  {
+    template: "kernel.oom_chose",
+    expect: {
+      kind: LogKind.crash,
+      attrs: { ...machine, pid: 41234, process: "python3", oomScore: 912, signal: "SIGKILL", fatal: true, failureClass: "host-oom", error: "python3 (pid 41234) or a child of it killed by the kernel's OOM killer" },
+    },
+  },
+  {
+    template: "kernel.trap",
+    expect: {
+      kind: LogKind.crash,
+      attrs: { ...machine, pid: 41301, process: "python3", signal: "SIGSEGV", fatal: true, failureClass: "segfault", error: "python3 (pid 41301) killed by SIGSEGV: general protection fault in libmooncake_transfer_engine.so" },
+    },
+  },
+  {
+    template: "kernel.trap",
+    sample: 1,
+    expect: { kind: LogKind.crash, attrs: { pid: 41301, signal: "SIGILL", failureClass: "crash", error: "python3 (pid 41301) killed by SIGILL: trap invalid opcode in libtorch_cuda.so" } },
+  },
   { template: "kernel.oom_invoked", expect: { kind: LogKind.message, attrs: { ...machine, level: "warning", process: "python3", gfpMask: "0x140cca" } } },
   { template: "kernel.oom_summary", expect: { kind: LogKind.message, attrs: { ...machine, level: "info", constraint: "CONSTRAINT_NONE", process: "python3", pid: 41234 } } },
   {

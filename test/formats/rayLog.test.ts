@@ -1,0 +1,53 @@
+// A Ray driver's output beside an SGLang server on Ray, in the shapes an
+// operator pastes it: workers' lines behind their `(Name pid=…, ip=…)` tags,
+// the raylet's behind `(raylet)`, its C++ lines with Ray's own prefix. Lines
+// written by hand from ray's format strings (docs/log-templates.md "Ray").
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LogKind } from "../../domain/kinds.js";
+import { parseLines, us } from "./sglangHarness.js";
+
+test("Ray's tags: an actor's, a bare pid's and the raylet's are stripped; the line beneath is read in its own dialect", () => {
+  const { events, issues } = parseLines([
+    "(SGLangEngine pid=4242, ip=10.0.3.17) [2026-06-11 14:07:10 TP1] Prefill batch. #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.12, #running-req: 0, #queue-req: 0",
+    "(pid=4242, ip=10.0.3.17) ValueError: port_base 30000 is not available",
+    "(raylet, ip=10.0.3.17) [2026-06-11 14:07:11,445 W 395 395] (raylet) node_manager.cc:1200: Something the raylet says",
+    "(raylet)",
+  ]);
+  assert.deepEqual(issues, []);
+  assert.deepEqual(events.map((e) => [e.kind, e.tp, e.attrs?.level]), [
+    ["batch.prefill", 1, undefined],
+    [LogKind.exception, undefined, undefined],
+    [LogKind.message, undefined, "warning"],
+  ]);
+  // The raylet's own prefix dates its line; the address in the tag is no host of ours.
+  assert.equal(events[2]!.tsUs, us("2026-06-11T14:07:11.445Z"));
+  assert.equal(events[2]!.attrs?.source, "node_manager.cc:1200");
+  assert.equal(events[2]!.host, undefined);
+});
+
+test("a worker the memory monitor killed: the raylet's summary and the driver's exception are host OOM, not CUDA's", () => {
+  const { events } = parseLines([
+    "(raylet, ip=10.0.3.17) [2026-06-11 14:07:11,445 E 395 395] (raylet) node_manager.cc:3049: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: e5d953ef03e55e26f13973ea1b5a0fd0ecc729cd820bc89e4aa50451, IP: 10.0.3.17) over the last time period. To see more information about the Workers killed on this node, use `ray logs raylet.out -ip 10.0.3.17`",
+    "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.",
+    "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.failureClass, e.attrs?.node]), [
+    [LogKind.crash, "host-oom", "10.0.3.17"],
+    [LogKind.exception, "host-oom", undefined],
+    [LogKind.exception, "other", undefined],
+  ]);
+});
+
+test("a worker's death names its address and pid; a line that only quotes the words halfway is kept uninterpreted and named", () => {
+  const died =
+    "(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Lease ID: 0100 Worker ID: 12a6 Node ID: 0b6a Worker IP address: 10.0.3.17 Worker port: 45555 Worker PID: 26103 Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.";
+  const { events, issues } = parseLines([died, "(raylet) A worker died or was killed while executing a task by an unexpected system error."]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.scope, e.attrs?.node, e.attrs?.pid, e.attrs?.failureClass]), [
+    [LogKind.crash, "machine", "10.0.3.17", 26103, "crash"],
+    [LogKind.unparsed, undefined, undefined, undefined, undefined],
+  ]);
+  assert.equal(events[0]!.host, undefined, "an IP address is no host name of ours");
+  assert.deepEqual(issues.map((i) => i.line), [2]);
+});
