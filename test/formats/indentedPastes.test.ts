@@ -84,12 +84,3 @@ test("an indented paste after an unindented block of the same file loses its own
   assert.deepEqual(flat[1], [3, LogKind.exception, "RuntimeError", "Failed to initialize the NIXL agent: NIXL_ERR_BACKEND"]);
   assert.deepEqual(readingOf([SCHEDULER_TRACEBACK[0]!, "", ...indent(BARE_TRACEBACK, "  ")]), flat);
 });
-
-test("a log quoted in a reply (`> ` before every line, `>` alone on its blank lines, or quoted twice) reads as itself", () => {
-  const flat = readingOf(SCHEDULER_TRACEBACK);
-  const quote = (lines: readonly string[], by: string): string[] => lines.map((l) => (l === "" ? by.trimEnd() : by + l));
-  assert.deepEqual(readingOf(quote(SCHEDULER_TRACEBACK, "> ")), flat);
-  assert.deepEqual(readingOf(quote(SCHEDULER_TRACEBACK, "> > ")), flat);
-  const bare = readingOf(BARE_TRACEBACK);
-  assert.deepEqual(readingOf(quote(BARE_TRACEBACK, ">")), bare, "a quote with no space after its marker");
-});

@@ -1,12 +1,10 @@
-// A paste indented or quoted as a whole reads as its unindented self. A log pasted as a
+// A paste indented as a whole reads as its unindented self. A log pasted as a
 // code block nested under a Markdown list item carries the item's indentation
 // on every line (CommonMark spec 0.31, "List items": the item's lines are "Ls
 // indented by W + 1 spaces", W the marker's width, and "If a line is empty,
 // then it need not be indented"); a quoted e-mail or forum post may indent
 // the same way. Left alone, a traceback's exception line keeps that indentation
-// and reads as one more frame line. A reply that quotes a log (CommonMark
-// "Block quotes": each line behind `>` and an optional space, nested `> >`;
-// an e-mail's quoting the same) is the same case, its prefix the markers.
+// and reads as one more frame line.
 //
 // The unit is a block: the lines between blank ones. A block whose every line
 // starts with the same whitespace loses it; a block with one line at the first
@@ -44,7 +42,7 @@ export class BlockDedenter {
   /** `line` as the dialects will see it; `original`, the file's line it comes from (the event keeps it). */
   push(line: string, original: string, lineNo: number): void {
     const c0 = line.charCodeAt(0);
-    const indented = c0 === 32 || c0 === 9 || c0 === 62; /* > */
+    const indented = c0 === 32 || c0 === 9;
     // The common case, decided on the first character: a line at the first column inside a block.
     if (!indented && line.length > 0 && this.phase === Phase.passing) return this.emit(line, original, lineNo);
     if (isBlank(line)) {
@@ -113,19 +111,17 @@ export class BlockDedenter {
   }
 }
 
-/** A line with nothing but whitespace, or quote markers: a quoted paste's blank line is `>` alone. */
 function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 62) return false;
+    if (c !== 32 && c !== 9) return false;
   }
   return true;
 }
 
-/** The whitespace and quote markers a line starts with. */
 function leadingSpace(line: string): string {
   let i = 0;
-  for (let c = line.charCodeAt(0); c === 32 || c === 9 || c === 62; c = line.charCodeAt(++i));
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
   return line.substring(0, i);
 }
 
