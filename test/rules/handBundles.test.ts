@@ -5,14 +5,10 @@
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { AnalysisReport } from "../../analyzer/rules/finding.js";
 import { stateAt } from "../../analyzer/replay/timeTravel.js";
 import { replayIncident } from "../../analyzer/replay/replay.js";
-import { BUNDLES } from "../sharedIncident.js";
-import { scratchDir } from "../scratchDir.js";
-import { analyzeCli, BUNDLE_NAMES, bundle, bundleText, cleanUp, coverage, roomsOf, violated } from "./handBundles.js";
+import { analyzeCli, BUNDLE_NAMES, bundleVariant, bundle, bundleText, cleanUp, coverage, roomsOf, violated } from "./handBundles.js";
 
 after(cleanUp);
 
@@ -203,19 +199,13 @@ test("node OOM kill: the kernel's kill is a critical death on the prefill machin
 });
 
 test("node OOM kill dated by journalctl -k at the silence's start: the machine's death explains the prefill's silence", () => {
-  const dir = join(scratchDir("kvrewind-node-oom-"), "node-oom-kill");
-  cpSync(join(BUNDLES, "node-oom-kill"), dir, { recursive: true });
-  rmSync(join(dir, "gpu-node-3", "dmesg.txt"));
   // `journalctl -k -o short-iso`, as the operator would take it instead of plain dmesg.
-  writeFileSync(
-    join(dir, "gpu-node-3", "kernel.log"),
-    [
-      "2026-06-11T14:07:11+0000 gpu-node-3 kernel: python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0",
-      "2026-06-11T14:07:11+0000 gpu-node-3 kernel: Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
-      "",
-    ].join("\n"),
-  );
-  rmSync(join(dir, "kubectl-get-events.txt"));
+  const kernelLog = [
+    "2026-06-11T14:07:11+0000 gpu-node-3 kernel: python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0",
+    "2026-06-11T14:07:11+0000 gpu-node-3 kernel: Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
+    "",
+  ].join("\n");
+  const dir = bundleVariant("node-oom-kill", "node-oom-kill", { remove: ["gpu-node-3/dmesg.txt", "kubectl-get-events.txt"], write: { "gpu-node-3/kernel.log": kernelLog } });
   const r = analyzeCli(dir, "--json");
   const report = JSON.parse(r.stdout) as AnalysisReport;
   const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
@@ -226,18 +216,13 @@ test("node OOM kill dated by journalctl -k at the silence's start: the machine's
 });
 
 test("a GPU fallen off the bus (dmesg -T's Xid 79) beside the decode's lost transfers: one transport failure on the machine, its falsification the GPU's own checks", () => {
-  const dir = join(scratchDir("kvrewind-xid-"), "xid-79");
-  cpSync(join(BUNDLES, "node-oom-kill", "sglang-decode-0"), join(dir, "gpu-node-9"), { recursive: true });
-  rmSync(join(dir, "gpu-node-9", "kubectl-describe-sglang-decode-0.txt"));
-  writeFileSync(
-    join(dir, "gpu-node-9", "dmesg-T.txt"),
-    [
-      "[Thu Jun 11 13:58:02 2026] nvidia-nvlink: Nvlink Core is being initialized, major device number 510",
-      "[Thu Jun 11 14:07:24 2026] NVRM: Xid (PCI:0000:18:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
-      "[Thu Jun 11 14:07:24 2026] NVRM: GPU 0000:18:00.0: GPU has fallen off the bus.",
-      "",
-    ].join("\n"),
-  );
+  const dmesg = [
+    "[Thu Jun 11 13:58:02 2026] nvidia-nvlink: Nvlink Core is being initialized, major device number 510",
+    "[Thu Jun 11 14:07:24 2026] NVRM: Xid (PCI:0000:18:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+    "[Thu Jun 11 14:07:24 2026] NVRM: GPU 0000:18:00.0: GPU has fallen off the bus.",
+    "",
+  ].join("\n");
+  const dir = bundleVariant("node-oom-kill/sglang-decode-0", "gpu-node-9", { remove: ["kubectl-describe-sglang-decode-0.txt"], write: { "dmesg-T.txt": dmesg } });
   const report = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
   const [lost] = violated(report, "transport-failure");
   assert.deepEqual(lost!.ranks, ["decode/tp0", "machine gpu-node-9"]);

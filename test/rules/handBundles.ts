@@ -2,12 +2,13 @@
 // real pipeline and analyzed once per test run (test/sharedIncident.ts);
 // facts a test needs (rooms, rids) are read from the bundle's own files.
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { openIncident, type IncidentDb } from "../../store/db.js";
 import type { AnalysisReport, Finding } from "../../analyzer/rules/finding.js";
 import { BUNDLES, bundleInputs, incidentCopy } from "../sharedIncident.js";
+import { scratchDir } from "../scratchDir.js";
 import { KVREWIND_CLI } from "../kvrewindCli.js";
 
 const MAIN = KVREWIND_CLI;
@@ -64,4 +65,17 @@ export function coverage(report: AnalysisReport, rule: Finding["rule"]): Analysi
 /** Every room a finding names. */
 export function roomsOf(f: Finding): string[] {
   return f.rooms ?? (f.room ? [f.room] : []);
+}
+
+/**
+ * A copy of a bundle's folder (`from`, a path inside test/bundles) in a scratch
+ * directory as `as`, with some of its files removed and others written:
+ * the same incident collected another way.
+ */
+export function bundleVariant(from: string, as: string, change: { remove?: readonly string[]; write?: Record<string, string> }): string {
+  const dir = join(scratchDir("kvrewind-variant-"), as);
+  cpSync(join(BUNDLES, from), dir, { recursive: true });
+  for (const path of change.remove ?? []) rmSync(join(dir, path));
+  for (const [path, text] of Object.entries(change.write ?? {})) writeFileSync(join(dir, path), text);
+  return dir;
 }
