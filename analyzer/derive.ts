@@ -71,6 +71,8 @@ export interface PendingTimeline {
   landed(replayed: ReplaySummary | undefined): void;
   /** Stores the index of the replay landed; nothing when none ran. */
   store(): void;
+  /** `store`, for a caller that can yield: a timeline thread that dies fails it instead of leaving it waiting. */
+  storeLater(): Promise<void>;
 }
 
 /** Begins the timeline: on a second thread for a big incident whose timeline is not current, else at `store`. */
@@ -87,6 +89,10 @@ export function beginTimeline(db: IncidentDb, opts: DeriveOptions = {}): Pending
     store() {
       if (!replayed) return;
       writeTimelineIndex(db, beside ? beside.index() : buildTimelineIndex(db, replayed.landings));
+    },
+    async storeLater() {
+      if (!replayed) return;
+      writeTimelineIndex(db, beside ? await beside.indexLater() : buildTimelineIndex(db, replayed.landings));
     },
   };
 }

@@ -36,8 +36,15 @@ export async function answerOnce<M>(data: AnsweringData, work: (post: (msg: M, t
 export interface AnsweringThread<M> {
   /** Posts to the thread. */
   send(msg: unknown): void;
-  /** Waits for the thread's answer; throws the error it posted, or when it ended without one. */
+  /**
+   * Waits for the thread's answer, blocking this thread; throws the error it
+   * posted, or when it ended without one. A thread that dies without running
+   * its own `finally` (its heap exhausted) would leave this waiting: callers
+   * that can yield take `answerLater`.
+   */
   answer(): M;
+  /** The thread's answer, or a rejection with the error it posted or when it exits without answering. */
+  answerLater(): Promise<M>;
   /** Stops listening: the thread ends once its work is done. */
   close(): void;
 }
@@ -46,16 +53,40 @@ export function startAnsweringThread<M>(url: string, data: object, what: string)
   const { port1, port2 } = new MessageChannel();
   const done = new Int32Array(new SharedArrayBuffer(4));
   const workerData: AnsweringData = { ...data, port: port2, done };
-  new Worker(url, { workerData, transferList: [port2], execArgv: [] }).unref();
+  const worker = new Worker(url, { workerData, transferList: [port2], execArgv: [] });
+  worker.unref();
+  const taken = (msg: M | ThreadError | undefined): M => {
+    port1.close();
+    if (msg === undefined) throw new Error(`${what}'s worker thread ended without an answer`);
+    if ((msg as ThreadError).type === "error") throw new Error(`${what}'s worker thread failed: ${(msg as ThreadError).message}`);
+    return msg as M;
+  };
   return {
     send: (msg) => port1.postMessage(msg),
     answer() {
       Atomics.wait(done, 0, 0);
-      const msg = receiveMessageOnPort(port1)?.message as M | ThreadError | undefined;
-      port1.close();
-      if (msg === undefined) throw new Error(`${what}'s worker thread ended without an answer`);
-      if ((msg as ThreadError).type === "error") throw new Error(`${what}'s worker thread failed: ${(msg as ThreadError).message}`);
-      return msg as M;
+      return taken(receiveMessageOnPort(port1)?.message as M | ThreadError | undefined);
+    },
+    answerLater() {
+      const posted = receiveMessageOnPort(port1);
+      if (posted !== undefined) return Promise.resolve().then(() => taken(posted.message as M | ThreadError));
+      // Waited for, the thread holds the process open until it answers or exits.
+      worker.ref();
+      return new Promise<M>((resolve, reject) => {
+        const settle = (msg: M | ThreadError | undefined) => {
+          worker.off("exit", onExit);
+          worker.unref();
+          try {
+            resolve(taken(msg));
+          } catch (err) {
+            reject(err as Error);
+          }
+        };
+        // An answer posted just before the thread exits is still on the port when the exit is seen.
+        const onExit = () => settle(receiveMessageOnPort(port1)?.message as M | ThreadError | undefined);
+        port1.once("message", (msg: M | ThreadError) => settle(msg));
+        worker.once("exit", onExit);
+      });
     },
     close: () => port1.close(),
   };

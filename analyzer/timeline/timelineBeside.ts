@@ -24,8 +24,10 @@ export const TIMELINE_BESIDE_EVENTS = 1_000_000;
 export interface TimelineBeside {
   /** Hands the worker the model's landings: it finishes the index while the caller goes on. */
   landed(landings: LandingColumns): void;
-  /** Waits for the index the landings finished. */
+  /** Waits for the index the landings finished, blocking this thread. */
   index(): TimelineIndex;
+  /** The index the landings finish, for a caller that can yield (a worker that dies rejects it). */
+  indexLater(): Promise<TimelineIndex>;
   /** The index is not wanted: the worker stops once its reading is done. */
   cancel(): void;
 }
@@ -42,14 +44,16 @@ export function timelineBeside(db: IncidentDb, opts: { minEvents?: number } = {}
   const send = (request: TimelineWorkerRequest): void => thread.send(request);
   return {
     landed: (landings) => send({ type: "landings", landings }),
-    index() {
-      const msg = thread.answer();
-      if (msg.type !== "index") throw new Error("the timeline's worker thread answered without an index");
-      return msg.index;
-    },
+    index: () => indexOf(thread.answer()),
+    indexLater: async () => indexOf(await thread.answerLater()),
     cancel() {
       send({ type: "cancel" });
       thread.close();
     },
   };
+}
+
+function indexOf(msg: TimelineWorkerMessage): TimelineIndex {
+  if (msg.type !== "index") throw new Error("the timeline's worker thread answered without an index");
+  return msg.index;
 }

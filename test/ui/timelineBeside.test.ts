@@ -35,6 +35,9 @@ for (const [label, inputs, types] of CASES) {
       const built = buildTimelineIndex(db, landings);
       for (const type of types) assert.ok(built.spans.type.includes(type), `the case has spans of type ${type}`);
       assert.deepEqual(read, built);
+      const later = timelineBeside(db, { minEvents: 0 })!;
+      later.landed(landings);
+      assert.deepEqual(await later.indexLater(), built, "the same index, waited for without blocking");
     } finally {
       db.close();
     }

@@ -80,7 +80,7 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
     storeAnalysis(db, analyzeIncident(db, { name: input.name || basename(input.dbPath), ...(replayed && { replayed }) }));
     report({ type: "analyzed" });
     report({ type: "progress", progress: { phase: "analyze", step: "indexing the timeline", percent: null } });
-    timeline.store();
+    await timeline.storeLater();
   } finally {
     db.close();
   }
