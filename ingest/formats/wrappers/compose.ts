@@ -5,7 +5,8 @@
 // (ANSI escapes around it). The container is the line's host.
 
 import { lineAfterTime } from "./rfc3339.js";
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 
 const COMPOSE = /^(?:\x1b\[[\d;]*m)*([A-Za-z0-9][\w.-]*)(?:\x1b\[[\d;]*m)* +\|(?:\x1b\[[\d;]*m)*(?: |$)/;
 
@@ -15,8 +16,4 @@ function unwrap(line: string): Unwrapped {
   return lineAfterTime(line.substring(m[0].length), m[1]!);
 }
 
-export const compose: Wrapper = {
-  name: "compose",
-  matches: (line) => unwrap(line).kind === "line",
-  create: () => ({ unwrap, end: () => null }),
-};
+export const compose = perLineWrapper("compose", unwrap);

@@ -22,7 +22,8 @@
 
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import { readRfc3339, type Instant } from "./rfc3339.js";
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 
 // The identifier is a program's name (`kernel`, `python3`, `(sd-pam)`): a word, never `#15` (a C++ backtrace's
 // `<time> frame #15: …` under `kubectl logs --timestamps` is no journald line).
@@ -57,8 +58,4 @@ function zoneOffsetMinutes(zone: string): number {
   return sign * (Number(zone.substring(1, 3)) * 60 + (zone.length > 3 ? Number(zone.substring(3, 5)) : 0));
 }
 
-export const journald: Wrapper = {
-  name: "journald",
-  matches: (line) => unwrap(line).kind !== "foreign",
-  create: () => ({ unwrap, end: () => null }),
-};
+export const journald = perLineWrapper("journald", unwrap, (line) => unwrap(line).kind !== "foreign");

@@ -7,7 +7,8 @@
 // names stands in for a host the path does not give, as journald's short-iso.
 
 import { isValidCivil } from "../sglang/prefix.js";
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 import { jsonObjectOf } from "./jsonLine.js";
 
 const REALTIME = /^\d{1,17}$/;
@@ -64,8 +65,4 @@ function messageText(message: unknown): string | null {
   return null;
 }
 
-export const journaldJson: Wrapper = {
-  name: "journald-json",
-  matches: (line) => line.includes('"__REALTIME_TIMESTAMP"') && typeof readEntry(line) !== "string",
-  create: () => ({ unwrap, end: () => null }),
-};
+export const journaldJson = perLineWrapper("journald-json", unwrap, (line) => line.includes('"__REALTIME_TIMESTAMP"') && typeof readEntry(line) !== "string");

@@ -2,7 +2,8 @@
 // time and a space, `2026-06-11T14:03:07.554102345Z <line>`.
 
 import { readRfc3339 } from "./rfc3339.js";
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 
 // A Rust `tracing` line (Dynamo's runtime and frontend, the router) opens with the same RFC3339
 // time and a space; then comes the level, padded to five (tracing-subscriber
@@ -22,8 +23,4 @@ function matches(line: string): boolean {
   return u.kind === "line" && !TRACING_AFTER_TIME.test(u.inner);
 }
 
-export const kubectl: Wrapper = {
-  name: "kubectl",
-  matches,
-  create: () => ({ unwrap, end: () => null }),
-};
+export const kubectl = perLineWrapper("kubectl", unwrap, matches);

@@ -4,7 +4,8 @@
 // runtime's RFC3339Nano time and a space follow. The pod is the line's host.
 
 import { lineAfterTime } from "./rfc3339.js";
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 
 // A pod's name is a DNS subdomain; the container's a DNS label, empty where kubectl could not tell it.
 const PREFIX = /^\[pod\/([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)\/([a-z0-9-]*)\] /;
@@ -15,8 +16,4 @@ function unwrap(line: string): Unwrapped {
   return lineAfterTime(line.substring(m[0].length), m[1]!);
 }
 
-export const kubectlPrefix: Wrapper = {
-  name: "kubectl-prefix",
-  matches: (line) => unwrap(line).kind === "line",
-  create: () => ({ unwrap, end: () => null }),
-};
+export const kubectlPrefix = perLineWrapper("kubectl-prefix", unwrap);

@@ -9,7 +9,8 @@
 // reads as `kubectl logs --timestamps`.
 
 import { readRfc3339 } from "./rfc3339.js";
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 
 const LABELS = /^\{(?:[A-Za-z_]\w*="(?:[^"\\]|\\.)*"(?:, (?=[A-Za-z_]))?)*\} +/;
 /** Labels that name a machine, most specific first. */
@@ -33,8 +34,4 @@ function hostOf(labels: string): string | undefined {
   return undefined;
 }
 
-export const logcli: Wrapper = {
-  name: "logcli",
-  matches: (line) => unwrap(line).kind === "line",
-  create: () => ({ unwrap, end: () => null }),
-};
+export const logcli = perLineWrapper("logcli", unwrap);

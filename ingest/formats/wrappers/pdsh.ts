@@ -7,7 +7,8 @@
 // (`node01`, `gpu-node-3`, `10.0.0.12`), so that `RuntimeError: …` or
 // `WARNING: …` opening an ordinary log is no node.
 
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 
 const NODE = /^([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*): /;
 
@@ -17,8 +18,4 @@ function unwrap(line: string): Unwrapped {
   return { kind: "line", inner: line.substring(m[0].length), tsUs: -1, host: m[1]! };
 }
 
-export const pdsh: Wrapper = {
-  name: "pdsh",
-  matches: (line) => unwrap(line).kind === "line",
-  create: () => ({ unwrap, end: () => null }),
-};
+export const pdsh = perLineWrapper("pdsh", unwrap);

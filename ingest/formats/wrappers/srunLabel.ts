@@ -9,7 +9,8 @@
 // and slurmstepd's where they appear, are the stream's own, read as they stand.
 
 import { readSlurmHead } from "../log/otherDialects.js";
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 
 const LABEL = /^(?:P(\d{1,4}) )? *(\d{1,6}): /;
 
@@ -20,8 +21,4 @@ function unwrap(line: string): Unwrapped {
   return { kind: "line", inner: line.substring(m[0].length), tsUs: -1, host: m[1] === undefined ? task : `P${Number(m[1])}-${task}` };
 }
 
-export const srunLabel: Wrapper = {
-  name: "srun-label",
-  matches: (line) => unwrap(line).kind === "line",
-  create: () => ({ unwrap, end: () => null }),
-};
+export const srunLabel = perLineWrapper("srun-label", unwrap);

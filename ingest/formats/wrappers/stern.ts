@@ -6,7 +6,8 @@
 // generated parts alphanumeric), so that two plain words at the start of a line
 // are no wrapper. The pod is the line's host.
 
-import type { Unwrapped, Wrapper } from "./index.js";
+import type { Unwrapped } from "./index.js";
+import { perLineWrapper } from "./perLine.js";
 
 const C = String.raw`(?:\x1b\[[\d;]*m)*`;
 const STERN = new RegExp(`^${C}([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?-[a-z0-9]{6,10}-[a-z0-9]{5})${C} ${C}([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)${C} `);
@@ -17,8 +18,4 @@ function unwrap(line: string): Unwrapped {
   return { kind: "line", inner: line.substring(m[0].length), tsUs: -1, host: m[1]! };
 }
 
-export const stern: Wrapper = {
-  name: "stern",
-  matches: (line) => unwrap(line).kind === "line",
-  create: () => ({ unwrap, end: () => null }),
-};
+export const stern = perLineWrapper("stern", unwrap);
