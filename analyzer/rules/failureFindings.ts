@@ -112,11 +112,38 @@ export function groupFinding(rule: DraftFinding["rule"], g: FailureGroup, text: 
   };
 }
 
-/** "prefill/tp1" or "3 ranks (prefill/tp0, prefill/tp1, prefill/tp2)". */
-/** The ranks in words; `start` when they open a sentence (a rank label keeps its case). */
+/**
+ * The ranks in words, "prefill/tp1" or "3 ranks (prefill/tp0, prefill/tp1,
+ * prefill/tp2)"; `start` when they open a sentence (a rank label keeps its case).
+ */
 export function ranksText(ranks: string[], start = false): string {
   if (ranks.length === 1) return ranks[0] === "unknown" ? `${start ? "A" : "a"} process of unknown role` : ranks[0]!;
   return `${ranks.length} ranks (${[...ranks].sort().join(", ")})`;
+}
+
+/** Who a group's records name: its ranks, and apart from them the machines, pods and Slurm steps that are not ranks. */
+export function groupParties(g: FailureGroup): { ranks: string[]; places: string[] } {
+  const places = new Set(g.records.filter((r) => r.machine === true).map((r) => r.rank));
+  return { ranks: g.ranks.filter((r) => !places.has(r)), places: [...places].sort() };
+}
+
+/** Machines, pods and Slurm steps in words: "machine node-3", "Slurm step 1234.0 and machine node-3"; `start` capitalises the first. */
+export function placesText(places: string[], start = false): string {
+  const text = places.length <= 1 ? (places[0] ?? "") : `${places.slice(0, -1).join(", ")} and ${places.at(-1)!}`;
+  return start ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+/** A group's ranks and places in words: "decode/tp0 and machine gpu-node-9", "2 ranks (…) and Slurm step 1234.0". */
+export function partiesText(g: FailureGroup, start = false): string {
+  const { ranks, places } = groupParties(g);
+  if (places.length === 0) return ranksText(ranks, start);
+  if (ranks.length === 0) return placesText(places, start);
+  return `${ranksText(ranks, start)} and ${placesText(places)}`;
+}
+
+/** "3 ranks" when the group names ranks only, else who it names ("prefill/tp0 and machine gpu-node-3"). */
+function onParties(g: FailureGroup): string {
+  return groupParties(g).places.length === 0 ? `${g.ranks.length} ranks` : partiesText(g);
 }
 
 /** Where and when the group starts, and how many more records it has. */
@@ -124,7 +151,7 @@ export function occurrence(evidence: Evidence, g: FailureGroup): string {
   const first = g.records[0]!;
   // A record with no time of its own (a dump, a traceback) carries one interpolated from its neighbours.
   const when = first.ev.timeless ? "an unknown time (no line of its file is dated)" : `${first.ev.tsInferred ? "about " : ""}${isoTime(first.ev.tsUs)}`;
-  const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${g.ranks.length} ranks` : ""}` : "";
+  const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${onParties(g)}` : ""}` : "";
   return `${first.rank} ${first.telemetry ? "showed" : "logged"} \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
 }
 

@@ -8,7 +8,7 @@
 
 import { attrNumber, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount } from "./failures.js";
-import { groupFailures, groupFinding, occurrence, otherMessages, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
+import { groupFailures, groupFinding, groupParties, occurrence, otherMessages, partiesText, placesText, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
 import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -54,14 +54,27 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
   const others = otherMessages(g);
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
-    title: `${g.records.every((r) => r.machine === true) ? `On ${ranksText(g.ranks)}, a process ${died}` : `${ranksText(g.ranks, true)} ${died}`}: ${g.summaries[0]}`,
+    title: `${whoFailed(g, died)}: ${g.summaries[0]}`,
     explanation:
-      `Let ${g.records.every((r) => r.machine === true) ? `the serving processes of ${ranksText(g.ranks)} run` : `${ranksText(g.ranks)} run the server's scheduler and its threads`}. Then they must keep serving, ` +
+      `Let ${g.records.every((r) => r.machine === true) ? `the serving processes of ${partiesText(g)} run` : `${partiesText(g)} run the server's scheduler and its threads`}. Then they must keep serving, ` +
       `but ${occurrence(evidence, g)}${g.fatal ? "; the process died there" : ""}.${others}${silenceText}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
     facts: { silencesExplained: silences.length, onsetUs: onsetOf(g) },
     because: silenceCauses(g, silences),
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
+}
+
+/**
+ * Who failed, in a title's words: "decode/tp0 died"; "On machine node-3, a
+ * process died" (the kernel, Kubernetes or Slurm name a machine, pod or step,
+ * not the rank); "Machine node-3 failed" where the machine itself did (a node
+ * not ready); "decode/tp0 died, and a process on machine gpu-node-9".
+ */
+function whoFailed(g: FailureGroup, died: string): string {
+  const { ranks, places } = groupParties(g);
+  if (ranks.length === 0) return g.cls === "node-failure" ? `${placesText(places, true)} failed` : `On ${placesText(places)}, a process ${died}`;
+  const who = `${ranksText(ranks, true)} ${died}`;
+  return places.length === 0 ? who : `${who}, and a process on ${placesText(places)}`;
 }
 
 /**

@@ -10,7 +10,7 @@
 
 import { attrString, isoTime, type Evidence } from "./evidence.js";
 import { engineName, failureRecords, serverLogCount, type FailureRecord } from "./failures.js";
-import { groupFailures, groupFinding, occurrence, otherMessages, ranksText, type FailureGroup } from "./failureFindings.js";
+import { groupFailures, groupFinding, occurrence, otherMessages, partiesText, type FailureGroup } from "./failureFindings.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** A crash this long before a transport failure may have caused it (the peer's heartbeat and transfer timeouts). */
@@ -56,7 +56,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
   const aborted = g.records.every((r) => r.aborted === true);
   return groupFinding("transport-failure", g, {
     severity: g.fatal ? "critical" : aborted ? "low" : "high",
-    title: `Transport failure on ${ranksText(g.ranks)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
+    title: `Transport failure on ${partiesText(g)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
     explanation:
       `Let the transfer engine carry each room's KV cache between prefill and decode. Then a transfer must complete or be retried within its timeout, ` +
       `but ${occurrence(evidence, g)}.${otherMessages(g)}${rooms}${cause}`,

@@ -226,8 +226,50 @@ test("a GPU fallen off the bus (dmesg -T's Xid 79) beside the decode's lost tran
   const report = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
   const [lost] = violated(report, "transport-failure");
   assert.deepEqual(lost!.ranks, ["decode/tp0", "machine gpu-node-9"]);
+  assert.match(lost!.title, /^Transport failure on decode\/tp0 and machine gpu-node-9: /, "a rank and a machine, not \"2 ranks\"");
   assert.match(lost!.title, /Xid 79 on GPU PCI:0000:18:00: GPU has fallen off the bus/);
   assert.match(lost!.falsify, /nvidia-smi -q.*rerun the load on another machine/);
+});
+
+test("a node gone NotReady (kubectl describe node) is the machine's own failure, titled so, not a process's", () => {
+  const node = [
+    "Name:               gpu-node-3",
+    "Roles:              <none>",
+    "Labels:             kubernetes.io/hostname=gpu-node-3",
+    "CreationTimestamp:  Mon, 08 Jun 2026 09:10:02 +0000",
+    "Unschedulable:      false",
+    "Conditions:",
+    "  Type                 Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message",
+    "  ----                 ------  -----------------                 ------------------                ------                       -------",
+    "  MemoryPressure       False   Thu, 11 Jun 2026 14:07:31 +0000   Mon, 08 Jun 2026 09:12:31 +0000   KubeletHasSufficientMemory   kubelet has sufficient memory available",
+    "  Ready                False   Thu, 11 Jun 2026 14:07:31 +0000   Thu, 11 Jun 2026 14:07:12 +0000   KubeletNotReady              PLEG is not healthy: pleg was last seen active 3m2s ago; threshold is 3m0s",
+    "Addresses:",
+    "  InternalIP:  10.0.3.17",
+    "  Hostname:    gpu-node-3",
+    "Events:              <none>",
+    "",
+  ].join("\n");
+  const dir = bundleVariant("node-oom-kill", "node-oom-kill", { remove: ["gpu-node-3/dmesg.txt", "kubectl-get-events.txt"], write: { "gpu-node-3/kubectl-describe-node.txt": node } });
+  const report = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
+  const [down] = violated(report, "process-failure");
+  assert.deepEqual(down!.ranks, ["machine gpu-node-3"]);
+  assert.equal(down!.title, "Machine gpu-node-3 failed: node not ready (Ready False, KubeletNotReady): PLEG is not healthy: pleg was last seen active 3m2s ago; threshold is 3m0s");
+});
+
+test("a segfault the kernel reports on the prefill's machine and the prefill's own dump: one finding on the rank and the machine, each named as what it is", () => {
+  const dmesg = [
+    "[Thu Jun 11 14:07:11 2026] python3[41234]: segfault at 0 ip 00007f3a9c2b1e40 sp 00007ffd4c1a2b30 error 4 in libmooncake_transfer_engine.so[7f3a9c200000+3b1000]",
+    "",
+  ].join("\n");
+  const prefill = `${bundleText("node-oom-kill", "gpu-node-3/sglang-prefill.log")}Fatal Python error: Segmentation fault\n\nThread 0x00007f2b8effd640 (most recent call first):\n  File "/usr/lib/python3.12/threading.py", line 359 in wait\n`;
+  const dir = bundleVariant("node-oom-kill", "node-oom-kill", {
+    remove: ["gpu-node-3/dmesg.txt", "kubectl-get-events.txt"],
+    write: { "gpu-node-3/dmesg-T.txt": dmesg, "gpu-node-3/sglang-prefill.log": prefill },
+  });
+  const report = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
+  const crash = violated(report, "process-failure").find((f) => f.ranks?.includes("machine gpu-node-3"));
+  assert.deepEqual(crash?.ranks, ["machine gpu-node-3", "prefill/tp0"]);
+  assert.match(crash!.title, /^prefill\/tp0 died, and a process on machine gpu-node-3: /);
 });
 
 test("NCCL watchdog: three ranks taken down by the watchdog are one critical finding; tp3 is missing against tp_size=4", async () => {
@@ -338,7 +380,7 @@ test("Slurm OOM kill: srun's and slurmstepd's lines are one critical death of th
   assert.equal(death!.severity, "critical");
   // The lines name a Slurm step and a node with its task, never a TP rank of the server.
   assert.deepEqual(death!.ranks, ["Slurm step 1234.0", "machine node-3"]);
-  assert.match(death!.title, /a process died: Slurm step 1234\.0: 1 task process killed by the step's cgroup OOM killer$/);
+  assert.equal(death!.title, "On Slurm step 1234.0 and machine node-3, a process died: Slurm step 1234.0: 1 task process killed by the step's cgroup OOM killer");
   assert.equal(death!.ts, undefined, "no Slurm line here states a time");
   assert.deepEqual(death!.witness.map((w) => w.text), [
     "slurmstepd: error: Detected 1 oom_kill event in StepId=1234.0. Some of the step tasks have been OOM Killed.",
