@@ -70,24 +70,12 @@ test("the halves are the ones the README's rules give, decided by the id alone",
  */
 const UNFLAGGED_BY_RULE = new Set(["sglang-12293-a", "sglang-20859-a"]);
 
-/**
- * Working-half failures whose paste's shape kvrewind does not read yet, each with what it would take. The
- * excerpt of sgl-project/sglang#22607 is a scheduler traceback copied from a web log console's table: GitHub
- * turned the rows into Markdown table rows (empty cells, the time and the text as `|` cells, a `-- | -- | --`
- * row), and the traceback is cut before its exception line and after its header. Reading it needs a reader of
- * such table rows and a traceback re-logged line by line under a time whose header was cut; neither is built,
- * and the one excerpt is no reason to fit them to it.
- */
-const NOT_READ_YET = new Set(["sglang-22607-a"]);
-
 test("working half: every failure is flagged, no healthy excerpt is flagged above low, no error-level line is unread", async () => {
   const misses: string[] = [];
   for (const entry of manifest.filter((e) => e.half === "working")) {
     const o = await outcomeOf(entry);
-    const excused = UNFLAGGED_BY_RULE.has(entry.id) || NOT_READ_YET.has(entry.id);
-    if (entry.failure && !o.flagged && !excused) misses.push(`${entry.id} (${entry.class}) not flagged`);
+    if (entry.failure && !o.flagged && !UNFLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (${entry.class}) not flagged`);
     if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
-    if (NOT_READ_YET.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off NOT_READ_YET`);
     if (!entry.failure && o.flagged) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (o.errorUnread > 0) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
   }

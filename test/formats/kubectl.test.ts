@@ -234,6 +234,29 @@ test("kubectl output pasted with the terminal's line that ran it: still read as 
   assert.equal(read.events[0]!.text, "$ kubectl get events -n default");
 });
 
+test("kubectl output pasted as a Markdown quote (`> ` before each line) reads as the same output", () => {
+  const quote = (text: string): string => text.split("\n").map((l) => (l === "" ? ">" : `> ${l}`)).join("\n");
+  const crashes = (events: ParsedEvent[]): unknown[] => events.filter((e) => e.kind === LogKind.crash).map((e) => [e.line, e.host, e.tsUs, e.attrs?.error]);
+  assert.equal(detectFormat(quote(DESCRIBE)).name, "kubectl-describe-pod");
+  const quoted = parse(kubectlDescribePod, quote(DESCRIBE));
+  assert.deepEqual(quoted.issues, []);
+  assert.deepEqual(crashes(quoted.events), crashes(parse(kubectlDescribePod, DESCRIBE).events));
+  assert.equal(detectFormat(quote(NODE)).name, "kubectl-describe-node");
+  assert.deepEqual(parse(kubectlDescribeNode, quote(NODE)).events.map((e) => [e.kind, e.tsUs]), parse(kubectlDescribeNode, NODE).events.map((e) => [e.kind, e.tsUs]));
+  assert.equal(detectFormat(quote(`$ kubectl get events -n default\n${EVENTS}`)).name, "kubectl-events");
+  assert.deepEqual(parse(kubectlEvents, quote(EVENTS)).events.map((e) => [e.kind, e.attrs?.reason]), parse(kubectlEvents, EVENTS).events.map((e) => [e.kind, e.attrs?.reason]));
+});
+
+test("kubectl describe pod pasted from below its name (the paste's window cut the head) is still the pod's description", () => {
+  const cut = DESCRIBE.split("\n").slice(3).join("\n");
+  assert.match(cut, /^Node: /);
+  assert.equal(detectFormat(cut).name, "kubectl-describe-pod");
+  const { events } = parse(kubectlDescribePod, cut, "sglang-decode-0");
+  assert.deepEqual(events.filter((e) => e.kind === LogKind.crash).map((e) => e.attrs?.failureClass), ["container-oom", "segfault"]);
+  // Fields like describePod's at the head of another file do not make it one: its containers and their images must follow.
+  assert.notEqual(detectFormat("Status: Running\nNode: gpu-node-3\nthe server started\n").name, "kubectl-describe-pod");
+});
+
 test("a row out of the table's columns is kept and reported; an SGLang log is neither kubectl shape", () => {
   const { events, issues } = parse(kubectlEvents, `${EVENTS.split("\n")[0]}\nsomething pasted here`);
   assert.deepEqual([events[0]!.kind, issues.map((i) => i.line)], [LogKind.unparsed, [2]]);

@@ -5,6 +5,8 @@
 // header's offsets cut every row (kubectl pkg/printers/tablewriter.go,
 // pkg/describe/describe.go DescribeEvents).
 
+import { withoutQuoteMarks } from "../log/pasted.js";
+
 /** A table's columns: each name and the offset its cells start at. */
 export interface Columns {
   names: readonly string[];
@@ -42,16 +44,32 @@ export function readRow(line: string, columns: Columns): Map<string, string> | n
   return cells;
 }
 
+/**
+ * A line of kubectl's output as its parsers read it: without its carriage
+ * return, and without the `> ` a paste quoted with Markdown put before it
+ * (kubectl's own lines never open with `>`).
+ */
+export function kubectlLine(text: string): string {
+  const line = text.endsWith("\r") ? text.slice(0, -1) : text;
+  return line.charCodeAt(0) === 62 /* > */ ? withoutQuoteMarks(line) : line;
+}
+
 /** A terminal's line that ran kubectl, pasted above its output. */
 export const KUBECTL_COMMAND = /\bkubectl\s+(?:get|describe)\b/;
 
 /**
  * Where kubectl's own output starts in a file's head: after blank lines and,
  * in a pasted terminal, the one line that ran it (`$ kubectl get events -n
- * llm`, `root@node:~# kubectl describe pod sglang-decode-0`).
+ * llm`, `root@node:~# kubectl describe pod sglang-decode-0`), its lines
+ * unquoted when the paste was quoted with Markdown's `> `.
  */
 export function kubectlOutputOf(head: string): string {
-  const start = head.replace(/^(?:\s*\n)*/, "");
+  const start = unquoted(head.replace(/^(?:\s*\n)*/, ""));
   const first = start.substring(0, start.indexOf("\n") >>> 0);
   return KUBECTL_COMMAND.test(first) ? start.substring(first.length + 1).replace(/^(?:\s*\n)*/, "") : start;
+}
+
+/** A head whose first line is quoted with `> `, every line unquoted. */
+function unquoted(head: string): string {
+  return head.charCodeAt(0) === 62 /* > */ ? head.split("\n").map(kubectlLine).join("\n") : head;
 }

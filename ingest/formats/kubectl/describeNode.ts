@@ -13,7 +13,7 @@ import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
-import { kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
+import { kubectlLine, kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
 import { rfc1123Us } from "./describePod.js";
 
 const NODE_NAME = /^Name:\s+(\S+)\s*$/;
@@ -34,7 +34,7 @@ class DescribeNodeParser implements LineParser {
 
   line(text: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
-    const line = text.endsWith("\r") ? text.slice(0, -1) : text;
+    const line = kubectlLine(text);
     if (line.length > 0 && line.charCodeAt(0) !== 32) {
       const name = NODE_NAME.exec(line);
       if (name !== null) this.host = name[1];
@@ -97,7 +97,7 @@ function conditionOf(ev: ParsedEvent, type: string, status: string, reason: stri
 /** The first line of the file is a node's `Name:`, and the head has its `Roles:` and a `Conditions:` section. */
 function detect(head: string): boolean {
   const start = kubectlOutputOf(head);
-  return NODE_NAME.test(start.substring(0, start.indexOf("\n") >>> 0)) && /^Roles:\s/m.test(head) && /^Conditions:\s*$/m.test(head);
+  return NODE_NAME.test(start.substring(0, start.indexOf("\n") >>> 0)) && /^Roles:\s/m.test(start) && /^Conditions:\s*$/m.test(start);
 }
 
 export const kubectlDescribeNode: InputFormat = {

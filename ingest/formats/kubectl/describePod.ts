@@ -21,10 +21,12 @@ import { roleOfName } from "../../inputs/pathIdentity.js";
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
-import { kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
+import { kubectlLine, kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
 import { countOfAge, podEventOf } from "./podEvents.js";
 
 const POD_NAME = /^Name:\s+(\S+)\s*$/;
+/** The pod-level fields describePod prints after `Name:` and before `Containers:`, in its order. */
+const POD_FIELD = /^(?:Namespace|Priority|Priority Class Name|Runtime Class Name|Service Account|Node|Start Time|Labels|Annotations|Status|IP|IPs|Controlled By):(?:\s|$)/;
 const POD_REASON = /^Reason:\s+(\S+)\s*$/;
 
 /**
@@ -96,7 +98,7 @@ class DescribePodParser implements LineParser {
 
   line(text: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
-    const line = text.endsWith("\r") ? text.slice(0, -1) : text;
+    const line = kubectlLine(text);
     if (line.length > 0 && line.charCodeAt(0) !== 32) return this.topLine(line, lineNo);
     if (this.section === "containers") return this.containerLine(line, lineNo);
     if (this.section === "events") this.eventLine(line, lineNo, issues);
@@ -252,7 +254,10 @@ function stateAttrs(c: Container, s: ContainerState): Record<string, unknown> {
 /** The first line of the file is a pod's `Name:`, and the head has its `Namespace:` and a `Containers:` or `Events:` section. */
 function detect(head: string): boolean {
   const start = kubectlOutputOf(head);
-  return POD_NAME.test(start.substring(0, start.indexOf("\n") >>> 0)) && /^Namespace:\s+\S/m.test(head) && /^(?:Containers|Events):/m.test(head);
+  const first = start.substring(0, start.indexOf("\n") >>> 0);
+  if (POD_NAME.test(first)) return /^Namespace:\s+\S/m.test(start) && /^(?:Containers|Events):/m.test(start);
+  // A paste that starts below the pod's name: one of describePod's own fields first, then its containers with their images.
+  return POD_FIELD.test(first) && /^Containers:\s*$/m.test(start) && /^ {4}Image:\s+\S/m.test(start);
 }
 
 export const kubectlDescribePod: InputFormat = {

@@ -12,7 +12,7 @@ import { LogKind } from "../../../domain/kinds.js";
 import { roleOfName } from "../../inputs/pathIdentity.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
-import { KUBECTL_COMMAND, kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
+import { KUBECTL_COMMAND, kubectlLine, kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
 import { countOfAge, podEventOf } from "./podEvents.js";
 
 const HEADER = /^(?:NAMESPACE\s+)?LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+/;
@@ -31,7 +31,7 @@ class GetEventsParser implements LineParser {
 
   line(text: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
-    const line = text.endsWith("\r") ? text.slice(0, -1) : text;
+    const line = kubectlLine(text);
     if (line.trim() === "") return;
     if (HEADER.test(line)) {
       this.columns = readHeader(line, COLUMNS);

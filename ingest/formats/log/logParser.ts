@@ -4,8 +4,8 @@
 //      its time kept; partial lines are joined; a line not in the wrapper's
 //      shape stays a line of its own, reported by number;
 //   2. paste debris (`> `, backticks, stray spaces, `grep -n`'s file and line
-//      number, an indentation every line of a block carries: ./dedent.ts) is
-//      cleaned;
+//      number, a web console's table turned into Markdown cells, an
+//      indentation every line of a block carries: ./dedent.ts) is cleaned;
 //   3. the dialect is read from the line's start: SGLang's prefix (with a
 //      time, or only rank tags), torch c10 / glog / absl, UCX, the kernel's
 //      dmesg, an ISO-dated line of another logger, NCCL, Slurm's srun and
@@ -30,7 +30,7 @@ import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dati
 import { BlockDedenter } from "./dedent.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
 import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
-import { cleanPasted, mayBePasted, withoutGrepHead } from "./pasted.js";
+import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
 import { levelOfWord, type RecordHead } from "./unread.js";
@@ -94,7 +94,7 @@ export class LogParser implements LineParser {
     this.out = out;
     this.issues = issues;
     const text = stripCr(raw);
-    this.dedenter.push(withoutGrepHead(text), text, lineNo);
+    this.dedenter.push(fromTableRow(withoutGrepHead(text)), text, lineNo);
   }
 
   /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */

@@ -74,9 +74,7 @@ export function cleanPasted(line: string): string {
   // Colour codes go only from a line that opens with one: elsewhere `[0m` could be text.
   let s = SGR_OPENER.test(line) ? line.replace(SGR_CODES, "") : line;
   if (s.indexOf("\x1b[") >= 0) s = s.replace(ESCAPED_SGR, "");
-  while (s.charCodeAt(0) === GT && (s.length === 1 || s.charCodeAt(1) === SPACE || s.charCodeAt(1) === GT)) {
-    s = s.substring(s.charCodeAt(1) === SPACE ? 2 : 1);
-  }
+  s = withoutQuoteMarks(s);
   let end = s.length;
   while (end > 0 && (isBlank(s.charCodeAt(end - 1)) || s.charCodeAt(end - 1) === BACKTICK)) end--;
   let indent = 0;
@@ -88,6 +86,15 @@ export function cleanPasted(line: string): string {
   const rest = s.substring(start, end);
   if (indent > 0 && opensWithPrefix(rest)) return rest;
   return s.substring(0, indent) + rest;
+}
+
+/** The line without the `> ` quote marks (one for each level of quoting) a Markdown quote put before it; `>text` is text. */
+export function withoutQuoteMarks(line: string): string {
+  let s = line;
+  while (s.charCodeAt(0) === GT && (s.length === 1 || s.charCodeAt(1) === SPACE || s.charCodeAt(1) === GT)) {
+    s = s.substring(s.charCodeAt(1) === SPACE ? 2 : 1);
+  }
+  return s;
 }
 
 /** `[` + a digit (SGLang's date) or `[rank`, an ISO date, or a glog level letter and four (or, with the year, eight) digits. */
@@ -118,3 +125,38 @@ export function withoutGrepHead(line: string): string {
   const m = GREP_HEAD.exec(line);
   return m === null ? line : line.substring(m[0].length);
 }
+
+const PIPE = 124;
+/** A cell that is a time and nothing else, as a log console's time column shows it. */
+const TIME_CELL = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?$/;
+
+/** A pipe table's delimiter row: `-- | -- | --`, `| --- | :-: |` (GFM "Tables": at least two columns here). */
+const TABLE_DELIMITER = /^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$/;
+
+/**
+ * A log copied from a web console's table (Grafana, Kibana, a cloud's log
+ * service) and pasted into GitHub arrives as a Markdown table: GitHub turns
+ * pasted HTML tables into pipe tables (its "paste as Markdown"), one row a
+ * line, cells between ` | `, a `-- | -- | --` delimiter row under the first,
+ * the console's empty columns (expand icons) as empty cells, and the row
+ * closed by a last pipe (GitHub Flavored Markdown spec, "Tables"). The
+ * console strips each message's own indentation. A row is taken apart only
+ * when it ends with a pipe and one of its cells is a time: a logger's own `|`
+ * separators (loguru's `time | LEVEL | name - message`) never end a line.
+ * Returns the time, then the other non-empty cells, one space apart; `\|`
+ * inside a cell is GitHub's escape of a pipe. The delimiter row reads as the
+ * blank line it stands for, which continues the record above (./records.ts).
+ */
+export function fromTableRow(line: string): string {
+  const c0 = line.charCodeAt(0);
+  // The delimiter row is the table's markup, no text of the log: read as the blank line it stands for.
+  if ((c0 === 45 /* - */ || c0 === PIPE || c0 === 58 /* : */) && TABLE_DELIMITER.test(line)) return "";
+  let end = line.length;
+  while (end > 0 && isBlank(line.charCodeAt(end - 1))) end--;
+  if (end < 3 || line.charCodeAt(end - 1) !== PIPE || line.charCodeAt(end - 2) === 92 /* \ */) return line;
+  const cells = line.substring(0, end - 1).split(/(?<!\\)\|/).map((c) => c.trim()).filter((c) => c !== "");
+  const time = cells.findIndex((c) => TIME_CELL.test(c));
+  if (time < 0 || cells.length < 2) return line;
+  return [cells[time], ...cells.filter((_, i) => i !== time)].join(" ").replace(/\\\|/g, "|");
+}
+
