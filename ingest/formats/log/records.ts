@@ -64,8 +64,7 @@ export class RecordAssembler {
     this.time = time;
     this.stamp = stamp;
     this.head = inner;
-    // A logger that re-logs a traceback line by line may start with a frame (the paste began mid-traceback): its message is what counts.
-    this.tb = tracebackStateOfHead(how.msgStart > 0 ? inner.substring(how.msgStart) : inner);
+    this.tb = tracebackStateOfHead(inner, how.msgStart);
     this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
     this.panic = ev.kind === LogKind.exception && opensRustPanic(inner);
     this.tail = messageTailOf(inner);

@@ -85,15 +85,18 @@ export function opensTraceback(head: string): boolean {
  * frames; a frame line opens them too, its header cut (the file or the paste
  * starts inside the traceback, or the header is above the search window), so
  * that the frames' source lines, their markers and the exception line below
- * stay the one record; any other line opens none.
+ * stay the one record; any other line opens none. `messageStart`: where the
+ * message starts after a logger's prefix (a logger that re-logs a traceback
+ * line by line may start with a frame when the paste began mid-traceback).
  */
-export function tracebackStateOfHead(head: string): TracebackState {
+export function tracebackStateOfHead(head: string, messageStart = 0): TracebackState {
   if (opensTraceback(head)) return TracebackState.frames;
-  const c = head.charCodeAt(0);
+  const c = head.charCodeAt(messageStart);
   if (c !== 70 /* F */ && c !== 32 && c !== 9) return TracebackState.none;
-  if (!FRAME_HEAD.test(head)) return TracebackState.none;
+  const message = messageStart === 0 ? head : head.substring(messageStart);
+  if (!FRAME_HEAD.test(message)) return TracebackState.none;
   // A frame line whose indentation was stripped may have its source line below it stripped too.
-  return isIndented(head) ? TracebackState.frames : TracebackState.source;
+  return isIndented(message) ? TracebackState.frames : TracebackState.source;
 }
 
 interface ThreadDeath {
