@@ -23,25 +23,13 @@ import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
 import { kubectlLine, kubectlOutputOf, readHeader, readRow, type Columns } from "./columns.js";
 import { countOfAge, podEventOf } from "./podEvents.js";
+import { containerStateAttrs, podEndAttrs, withPodEndMessage, type ContainerStateReading } from "./podStates.js";
 
 const POD_NAME = /^Name:\s+(\S+)\s*$/;
 /** The pod-level fields describePod prints after `Name:` and before `Containers:`, in its order. */
 const POD_FIELD = /^(?:Namespace|Priority|Priority Class Name|Runtime Class Name|Service Account|Node|Start Time|Labels|Annotations|Status|IP|IPs|Controlled By):(?:\s|$)/;
 const POD_REASON = /^Reason:\s+(\S+)\s*$/;
 
-/**
- * The pod-level reasons of a pod that stopped (kubernetes pkg/kubelet/eviction,
- * pkg/kubelet/nodeshutdown (`Shutdown`, later `Terminated`), pkg/util/node's `NodeLost`,
- * pkg/kubelet/lifecycle admission's `UnexpectedAdmissionError`): what each says
- * of it and how its end is classed.
- */
-const POD_ENDS: Readonly<Record<string, { what: string; said: string; failureClass: string }>> = {
-  Evicted: { what: "evicted by the kubelet", said: "pod evicted", failureClass: "evicted" },
-  NodeLost: { what: "lost with its node", said: "pod lost: its node stopped answering", failureClass: "node-failure" },
-  Shutdown: { what: "terminated by its node's shutdown", said: "pod terminated by its node's shutdown", failureClass: "node-shutdown" },
-  Terminated: { what: "terminated by its node's shutdown", said: "pod terminated by its node's shutdown", failureClass: "node-shutdown" },
-  UnexpectedAdmissionError: { what: "refused by the kubelet's admission", said: "pod refused at admission", failureClass: "admission" },
-};
 const POD_MESSAGE = /^Message:\s+(.*?)\s*$/;
 const CONTAINER = /^ {2}([a-z0-9][a-z0-9.-]*):\s*$/;
 const STATE = /^ {4}(State|Last State):\s+(\w+)\s*$/;
@@ -51,8 +39,6 @@ const EVENT_COLUMNS = ["Type", "Reason", "Age", "From", "Message"];
 // Go's time.RFC1123Z, as describeContainerState prints StartedAt and FinishedAt.
 const RFC1123Z = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)$/;
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-/** A process killed by signal n exits with 128 + n: 139 is SIGSEGV's (11). */
-const SEGFAULT_EXIT = 139;
 
 /**
  * A Go RFC1123Z time in µs since the epoch; null when the text is none, or
@@ -121,17 +107,17 @@ class DescribePodParser implements LineParser {
     if (message !== null) {
       const ev = this.podEnd!;
       ev.text += `\n${line}`;
-      Object.assign(ev.attrs!, { message: message[1], error: `${ev.attrs!.error}: ${message[1]}` });
+      withPodEndMessage(ev.attrs!, message[1]!);
       return;
     }
     this.closePodEnd();
     this.closeContainer();
     const reason = POD_REASON.exec(line)?.[1];
-    const end = reason === undefined ? undefined : POD_ENDS[reason];
+    const end = reason === undefined ? undefined : podEndAttrs(reason);
     if (end !== undefined) {
       const ev = this.newEvent(lineNo, line);
       ev.kind = LogKind.crash;
-      ev.attrs = { scope: "pod", reason, what: end.what, fatal: true, failureClass: end.failureClass, error: end.said };
+      ev.attrs = end;
       this.podEnd = ev;
       return;
     }
@@ -227,28 +213,19 @@ class DescribePodParser implements LineParser {
   }
 }
 
-/** What a container's state says: a Terminated state other than success is a failure, with its class. */
+/** A container's state block as describePod prints it, read. */
 function stateAttrs(c: Container, s: ContainerState): Record<string, unknown> {
+  const number = (field: string): number | undefined => (s.fields.has(field) ? Number(s.fields.get(field)) : undefined);
+  const reading: ContainerStateReading = { container: c.name, stateOf: s.which === "State" ? "current" : "last", state: s.state, restarts: c.restarts };
   const reason = s.fields.get("Reason");
-  const exitCode = s.fields.has("Exit Code") ? Number(s.fields.get("Exit Code")) : undefined;
-  const attrs: Record<string, unknown> = { scope: "pod", container: c.name, stateOf: s.which === "State" ? "current" : "last", state: s.state };
-  if (reason !== undefined) attrs.reason = reason;
-  if (exitCode !== undefined) attrs.exitCode = exitCode;
-  if (s.fields.has("Signal")) attrs.signal = Number(s.fields.get("Signal"));
-  if (c.restarts > 0) attrs.restartCount = c.restarts;
-  const failed = s.state === "Terminated" && (reason === "OOMKilled" || (exitCode !== undefined && exitCode !== 0));
-  if (!failed) {
-    attrs.level = s.state === "Waiting" && reason !== undefined && reason !== "ContainerCreating" && reason !== "PodInitializing" ? "warning" : "info";
-    return attrs;
-  }
-  const restarts = c.restarts > 1 ? `; restarted ${c.restarts} times` : c.restarts === 1 ? "; restarted once" : "";
-  attrs.what = `container ${c.name} terminated`;
-  attrs.error = `container ${c.name} terminated: ${reason ?? "exit"} (exit code ${exitCode ?? "?"})${restarts}`;
-  attrs.fatal = true;
-  attrs.failureClass = reason === "OOMKilled" ? "container-oom" : exitCode === SEGFAULT_EXIT ? "segfault" : "crash";
+  const exitCode = number("Exit Code");
+  const signal = number("Signal");
   const message = s.fields.get("Message");
-  if (message !== undefined) attrs.message = message;
-  return attrs;
+  if (reason !== undefined) reading.reason = reason;
+  if (exitCode !== undefined) reading.exitCode = exitCode;
+  if (signal !== undefined) reading.signal = signal;
+  if (message !== undefined) reading.message = message;
+  return containerStateAttrs(reading);
 }
 
 /** The first line of the file is a pod's `Name:`, and the head has its `Namespace:` and a `Containers:` or `Events:` section. */
