@@ -30,7 +30,8 @@ export type FormatName =
   | "sglang-crash-dump"
   | "kubectl-describe-pod"
   | "kubectl-describe-node"
-  | "kubectl-events";
+  | "kubectl-events"
+  | "kubernetes-json";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */
 export interface ParseContext {

@@ -11,6 +11,7 @@ import { probeJsonl } from "./probeJsonl.js";
 import { kubectlDescribeNode } from "./kubectl/describeNode.js";
 import { kubectlDescribePod } from "./kubectl/describePod.js";
 import { kubectlEvents } from "./kubectl/getEvents.js";
+import { kubernetesJson } from "./kubectl/objectsJson.js";
 import { glogLog, textLog } from "./log/logFormats.js";
 import { sglangLog } from "./sglangLog.js";
 import { prometheusText } from "./metrics/exposition.js";
@@ -31,6 +32,7 @@ export const FORMATS: readonly InputFormat[] = [
   sglangRequestMetrics,
   checksumCsv,
   prometheusText,
+  kubernetesJson,
   kubectlDescribePod,
   kubectlDescribeNode,
   kubectlEvents,
@@ -93,16 +95,16 @@ export function takesDatingHints(name: FormatName): boolean {
 /**
  * Formats whose every event names its own machine (a trace file holds the
  * spans of every host an exporter saw, `kubectl get events` every pod's
- * events): the file itself is no machine's
+ * events, a Kubernetes JSON list every pod's or node's): the file itself is no machine's
  * clock, whatever folder it is in.
  */
 export function namesHostPerEvent(name: string | null): boolean {
-  return name === "otlp-json" || name === "jaeger-json" || name === "kubectl-events";
+  return name === "otlp-json" || name === "jaeger-json" || name === "kubectl-events" || name === "kubernetes-json";
 }
 
 /** What kubectl printed of pods and nodes (describe, events): records of the pods and machines they name, their times stated or not. */
 export function isKubectlFormat(name: FormatName): boolean {
-  return name === "kubectl-describe-pod" || name === "kubectl-describe-node" || name === "kubectl-events";
+  return name === "kubectl-describe-pod" || name === "kubectl-describe-node" || name === "kubectl-events" || name === "kubernetes-json";
 }
 
 /** The formats read by the shared log parser (ingest/formats/log/logParser.ts). */

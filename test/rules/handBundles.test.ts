@@ -5,6 +5,8 @@
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AnalysisReport } from "../../analyzer/rules/finding.js";
 import { stateAt } from "../../analyzer/replay/timeTravel.js";
 import { replayIncident } from "../../analyzer/replay/replay.js";
@@ -270,6 +272,57 @@ test("a segfault the kernel reports on the prefill's machine and the prefill's o
   const crash = violated(report, "process-failure").find((f) => f.ranks?.includes("machine gpu-node-3"));
   assert.deepEqual(crash?.ranks, ["machine gpu-node-3", "prefill/tp0"]);
   assert.match(crash!.title, /^prefill\/tp0 died, and a process on machine gpu-node-3: /);
+});
+
+test("kubectl cluster-info dump's events.json and pods.json beside the logs: the node's OOM kill and the container's at their stated time, on the machine and the pod", () => {
+  // Typed lists as cluster-info dump writes them (Go's field order, four-space indentation), only the fields read kept.
+  const events = JSON.stringify({
+    kind: "EventList", apiVersion: "v1", metadata: { resourceVersion: "812401" },
+    items: [{
+      metadata: { name: "gpu-node-3.17d8a1f2c3b4a5e6", namespace: "default", uid: "0c9d6f3e-8a41-4d2b-9e57-3f1a2b4c5d6e", creationTimestamp: "2026-06-11T14:07:11Z" },
+      involvedObject: { kind: "Node", name: "gpu-node-3", uid: "gpu-node-3" },
+      reason: "OOMKilling",
+      message: "Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
+      source: { component: "kernel-monitor", host: "gpu-node-3" },
+      firstTimestamp: "2026-06-11T14:07:11Z", lastTimestamp: "2026-06-11T14:07:11Z", count: 1, type: "Warning", eventTime: null,
+    }],
+  }, null, 4);
+  const pods = JSON.stringify({
+    kind: "PodList", apiVersion: "v1", metadata: { resourceVersion: "812401" },
+    items: [{
+      metadata: { name: "sglang-prefill-0", namespace: "llm", uid: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d" },
+      spec: { nodeName: "gpu-node-3" },
+      status: {
+        phase: "Running",
+        containerStatuses: [{
+          name: "sglang",
+          state: { running: { startedAt: "2026-06-11T14:07:40Z" } },
+          lastState: { terminated: { exitCode: 137, reason: "OOMKilled", startedAt: "2026-06-11T13:58:04Z", finishedAt: "2026-06-11T14:07:11Z" } },
+          ready: true, restartCount: 1,
+        }],
+      },
+    }],
+  }, null, 4);
+  const dir = bundleVariant("node-oom-kill", "cluster-dump", {
+    remove: ["gpu-node-3/dmesg.txt", "kubectl-get-events.txt", "sglang-decode-0/kubectl-describe-sglang-decode-0.txt"],
+    write: { "nodes.json": '{\n    "kind": "NodeList",\n    "apiVersion": "v1",\n    "metadata": {},\n    "items": []\n}\n' },
+  });
+  mkdirSync(join(dir, "llm"));
+  writeFileSync(join(dir, "llm/events.json"), `${events}\n`);
+  writeFileSync(join(dir, "llm/pods.json"), `${pods}\n`);
+  const r = analyzeCli(dir, "--json");
+  assert.equal(r.status, 1, r.stderr);
+  const report = JSON.parse(r.stdout) as AnalysisReport;
+  const deaths = violated(report, "process-failure");
+  const byPlace = new Map(deaths.map((f) => [f.ranks?.join(","), f]));
+  const node = byPlace.get("machine gpu-node-3");
+  const pod = byPlace.get("pod sglang-prefill-0");
+  assert.equal(node?.severity, "critical");
+  assert.equal(node?.ts, "2026-06-11T14:07:11.000Z", "the event states its time, where kubectl's table gave only an age");
+  assert.match(node!.title, /^On machine gpu-node-3, a process died: the node's OOM killer: Out of memory: Killed process 41234/);
+  assert.equal(pod?.ts, "2026-06-11T14:07:11.000Z");
+  assert.match(pod!.title, /container sglang terminated: OOMKilled \(exit code 137\); restarted once$/);
+  assert.ok(!report.coverage.gaps.some((g) => g.kind === "clock-offset" && /\bllm\b/.test(g.detail)), "a folder of namespace-wide lists is no machine's clock");
 });
 
 test("NCCL watchdog: three ranks taken down by the watchdog are one critical finding; tp3 is missing against tp_size=4", async () => {

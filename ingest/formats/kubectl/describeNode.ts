@@ -82,7 +82,7 @@ class DescribeNodeParser implements LineParser {
 }
 
 /** Fills `ev` from a condition's row: the machine not ready is its failure, a pressure its warning. */
-function conditionOf(ev: ParsedEvent, type: string, status: string, reason: string, message: string): void {
+export function conditionOf(ev: ParsedEvent, type: string, status: string, reason: string, message: string): void {
   const attrs: Record<string, unknown> = { scope: "machine", condition: type, status, reason, message };
   ev.attrs = attrs;
   if (type === "Ready" && (status === "False" || status === "Unknown")) {
