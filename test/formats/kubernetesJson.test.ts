@@ -257,3 +257,30 @@ test("JSON that is not these objects is left to other readers; a broken file is 
   assert.equal(issues.length, 1);
   assert.match(issues[0]!.message, /^not JSON/);
 });
+
+test("kubectl cluster-info dump to standard output: its documents are read, and each container's log as its pod's", () => {
+  const dump = [
+    NODES,
+    PODS,
+    "==== START logs for container sglang of pod llm/sglang-decode-0 ====",
+    "[2026-06-11 14:07:25 DP0 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='7c8e2a3f90d14b6fb1e3a5c7d9f02468' decode_req.req.bootstrap_room=6827014371155442690 with exception Lost connection with prefill instance (bootstrap_addr: 10.0.3.17:8998), 12 requests affected",
+    "==== END logs for container sglang of pod llm/sglang-decode-0 ====",
+    "==== START logs for container sglang of pod llm/sglang-prefill-0 ====",
+    "[2026-06-11 14:07:45 DP0 TP0] Init torch distributed begin.",
+    "==== END logs for container sglang of pod llm/sglang-prefill-0 ====",
+    "",
+  ].join("\n");
+  assert.equal(detectFormat(dump).name, "kubernetes-json");
+  const { events, issues } = parse(dump);
+  assert.deepEqual(issues, []);
+  assert.ok(events.some((e) => e.attrs?.failureClass === "container-oom" && e.host === "sglang-decode-0"), "pods.json's termination");
+  assert.ok(events.some((e) => e.attrs?.failureClass === "node-failure" && e.host === "gpu-node-3"), "nodes.json's Ready False");
+  const decodeLine = lineWith(dump, "Decode transfer failed");
+  const decode = events.find((e) => e.line === decodeLine)!;
+  assert.deepEqual([decode.kind, decode.host, decode.role, decode.tsUs], [LogKind.transferFailed, "sglang-decode-0", "decode", us("2026-06-11T14:07:25Z")]);
+  const prefill = events.find((e) => e.line === lineWith(dump, "Init torch distributed begin"))!;
+  assert.deepEqual([prefill.host, prefill.role], ["sglang-prefill-0", "prefill"]);
+  const markers = events.filter((e) => e.text.startsWith("===="));
+  assert.equal(markers.length, 4, "kubectl's own lines are kept as text");
+  assert.ok(markers.every((e) => e.kind === LogKind.unparsed));
+});

@@ -11,6 +11,8 @@
 // each says is read as kubectl's printed forms are (./podEvents.ts,
 // ./podStates.ts, ./describeNode.ts): the pods and machines named are the
 // records' hosts. A record's line is where its object's `metadata.uid` stands.
+// cluster-info dump without a directory writes its documents and every
+// container's log to one stream: each log is read as its pod's.
 
 import { z } from "zod";
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
@@ -18,6 +20,7 @@ import { LogKind } from "../../../domain/kinds.js";
 import { roleOfName } from "../../inputs/pathIdentity.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
+import { textLog } from "../log/logFormats.js";
 import { isPlainObject, wholeDocumentParser } from "../records.js";
 import { readRfc3339 } from "../wrappers/rfc3339.js";
 import { conditionOf } from "./describeNode.js";
@@ -69,6 +72,11 @@ const KINDS = new Set<string>(["Event", "Pod", "Node"]);
 /** A document of these objects: a `"kind"` of one of them or of its list, beside an `"apiVersion"`. */
 const KIND_IN_HEAD = /"kind"\s*:\s*"(?:Event|Pod|Node)(?:List)?"/;
 
+/** The lines kubectl cluster-info dump puts around each container's log (clusterinfo_dump.go printContainer). */
+const LOGS_START = "==== START logs for container ";
+const LOGS_END = "==== END logs for container ";
+const LOGS_START_LINE = /^==== START logs for container \S+ of pod [^/\s]+\/(\S+) ====$/;
+
 /** Microseconds since the epoch of an RFC 3339 time, or null. */
 function instantUs(text: string | null | undefined): number | null {
   return text ? (readRfc3339(text, 0)?.us ?? null) : null;
@@ -102,21 +110,76 @@ class ObjectsParser implements LineParser {
   }
 
   private read(doc: string, issues: ParseIssue[]): void {
+    if (doc.includes(LOGS_START)) return this.readDump(doc.split("\n"), issues);
+    this.readDocument(doc, 1, issues);
+  }
+
+  /** One JSON document whose first line is `firstLine` of the file. */
+  private readDocument(doc: string, firstLine: number, issues: ParseIssue[]): void {
     let root: unknown;
     try {
       root = JSON.parse(doc);
     } catch (e) {
-      issues.push({ line: 1, message: `not JSON: ${(e as Error).message}; the file is not read` });
+      issues.push({ line: firstLine, message: `not JSON: ${(e as Error).message}; the document is not read` });
       return;
     }
     this.doc = doc;
-    if (!isPlainObject(root)) return void issues.push({ line: 1, message: "not a Kubernetes object or list; the file is not read" });
+    this.searchFrom = 0;
+    this.searchLine = firstLine;
+    if (!isPlainObject(root)) return void issues.push({ line: firstLine, message: "not a Kubernetes object or list; the document is not read" });
     const listKind = typeof root.kind === "string" && root.kind.endsWith("List") ? root.kind.slice(0, -4) : undefined;
     const items = Array.isArray(root.items) ? root.items : [root];
     for (const item of items) {
       const kind = isPlainObject(item) && typeof item.kind === "string" ? item.kind : listKind;
       if (kind !== undefined && KINDS.has(kind)) this.object(kind as ObjectKind, item, issues);
     }
+  }
+
+  /**
+   * `kubectl cluster-info dump` to standard output: its JSON documents (each
+   * opening with `{` and closing with `}` at the first column, MarshalIndent's
+   * form) one after another, then each container's log between its START and
+   * END lines, read as that pod's log. A line in neither is kept as text.
+   */
+  private readDump(lines: readonly string[], issues: ParseIssue[]): void {
+    for (let i = 0; i < lines.length; ) {
+      const line = lines[i]!;
+      if (line === "{") {
+        const end = lines.indexOf("}", i + 1);
+        const last = end < 0 ? lines.length - 1 : end;
+        this.readDocument(lines.slice(i, last + 1).join("\n"), i + 1, issues);
+        i = last + 1;
+        continue;
+      }
+      const pod = LOGS_START_LINE.exec(line)?.[1];
+      if (pod !== undefined) {
+        i = this.readContainerLog(lines, i, pod, issues);
+        continue;
+      }
+      if (line.trim() !== "") this.text(line, i + 1);
+      i++;
+    }
+  }
+
+  /** A container's log from its START line at `start`, as its pod's; returns the index after its END line. */
+  private readContainerLog(lines: readonly string[], start: number, pod: string, issues: ParseIssue[]): number {
+    const log = textLog.createParser({ ...this.ctx, host: pod, role: roleOfName(pod) });
+    this.text(lines[start]!, start + 1, pod);
+    let i = start + 1;
+    const events: ParsedEvent[] = [];
+    for (; i < lines.length && !lines[i]!.startsWith(LOGS_END); i++) log.line(lines[i]!, i + 1, events, issues);
+    log.end(events, issues);
+    this.out.push(...events);
+    if (i < lines.length) this.text(lines[i]!, i + 1, pod);
+    return i + 1;
+  }
+
+  /** A line of the dump that is neither an object nor a container's log line (its START and END lines, kubectl's own notes). */
+  private text(line: string, lineNo: number, host?: string): void {
+    const ev = this.newEvent(lineNo, line, host);
+    ev.kind = LogKind.unparsed;
+    ev.unparsedMessage = line.trim();
+    this.dater.undated(ev);
   }
 
   private object(kind: ObjectKind, item: unknown, issues: ParseIssue[]): void {
