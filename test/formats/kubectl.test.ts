@@ -96,7 +96,7 @@ test("kubectl describe pod: an OOMKilled or non-zero termination is the pod's de
   assert.equal(oom.tsInferred, undefined);
   assert.deepEqual(oom.attrs, {
     scope: "pod", container: "sglang", stateOf: "last", state: "Terminated", reason: "OOMKilled", exitCode: 137, restartCount: 2,
-    what: "container sglang terminated", error: "container sglang terminated: OOMKilled (exit code 137); restarted 2 times", fatal: true, failureClass: "container-oom",
+    what: "container sglang terminated", error: "container sglang terminated: OOMKilled (exit code 137); restarted 2 times", fatal: true, failureClass: "container-oom", nodeName: "gpu-node-7",
   });
   assert.equal(oom.text.split("\n").length, 5, "the state's block is the record");
   assert.equal(events[0]!.attrs?.reason, "CrashLoopBackOff");

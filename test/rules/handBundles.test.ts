@@ -5,7 +5,7 @@
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AnalysisReport } from "../../analyzer/rules/finding.js";
 import { stateAt } from "../../analyzer/replay/timeTravel.js";
@@ -323,6 +323,40 @@ test("kubectl cluster-info dump's events.json and pods.json beside the logs: the
   assert.equal(pod?.ts, "2026-06-11T14:07:11.000Z");
   assert.match(pod!.title, /container sglang terminated: OOMKilled \(exit code 137\); restarted once$/);
   assert.ok(!report.coverage.gaps.some((g) => g.kind === "clock-offset" && /\bllm\b/.test(g.detail)), "a folder of namespace-wide lists is no machine's clock");
+});
+
+test("pod logs in the pod's folder, the machine's dmesg -T in its own: the pod's Node: joins them, and the machine's OOM kill explains the pod's silence", () => {
+  const describe = [
+    "Name:             sglang-prefill-0",
+    "Namespace:        default",
+    "Priority:         0",
+    "Node:             gpu-node-3/10.0.3.17",
+    "Start Time:       Thu, 11 Jun 2026 13:58:02 +0000",
+    "Status:           Running",
+    "Containers:",
+    "  sglang:",
+    "    Container ID:  containerd://9c1f2b7e9a4d",
+    "    Image:         lmsysorg/sglang:v0.5.14-cu129",
+    "    State:          Running",
+    "      Started:      Thu, 11 Jun 2026 13:58:10 +0000",
+    "    Ready:          False",
+    "    Restart Count:  0",
+    "Events:            <none>",
+    "",
+  ].join("\n");
+  const dmesg = [
+    "[Thu Jun 11 14:07:11 2026] python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0",
+    "[Thu Jun 11 14:07:11 2026] Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
+    "",
+  ].join("\n");
+  const dir = bundleVariant("node-oom-kill", "pods-and-nodes", { remove: ["gpu-node-3/dmesg.txt", "kubectl-get-events.txt"], write: { "gpu-node-3/dmesg-T.txt": dmesg } });
+  mkdirSync(join(dir, "sglang-prefill-0"));
+  renameSync(join(dir, "gpu-node-3/sglang-prefill.log"), join(dir, "sglang-prefill-0/sglang-prefill.log"));
+  writeFileSync(join(dir, "sglang-prefill-0/kubectl-describe-sglang-prefill-0.txt"), describe);
+  const report = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
+  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap" && g.ranks?.includes("prefill/tp0"));
+  assert.ok(silence, "the prefill pod's log stops");
+  assert.match(silence!.explainedBy ?? "", /^machine gpu-node-3 crashed: python3 \(pid 41234\) killed by the kernel's OOM killer/);
 });
 
 test("NCCL watchdog: three ranks taken down by the watchdog are one critical finding; tp3 is missing against tp_size=4", async () => {

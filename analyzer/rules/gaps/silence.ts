@@ -12,6 +12,7 @@ import { lastRecordPerStreamReading } from "../../../store/read/seqs.js";
 import { sourcePausesReading, type SourcePause } from "../../../store/read/sources.js";
 import { isoTime, seconds, type Evidence } from "../evidence.js";
 import { deathsByRank, type FailureRecord } from "../failures.js";
+import { machinesOfPods } from "../placements.js";
 import { rulesOfSource, type Gap } from "./gap.js";
 
 /** Records written every iteration or every few: their silence is visible. */
@@ -47,6 +48,7 @@ function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], las
     if (endUs - last.tsUs >= GAP_MIN_US) silences.push({ stream: last.stream, sourceId: last.sourceId, beforeSeq: last.seq, beforeUs: last.tsUs, afterSeq: null, afterUs: endUs });
   }
   const deaths = deathsByRank(evidence);
+  const podMachines = machinesOfPods(evidence);
   const parts = new Map<string, number>();
   for (const src of evidence.sources()) parts.set(src.stream, (parts.get(src.stream) ?? 0) + 1);
   const out: Gap[] = [];
@@ -59,7 +61,7 @@ function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], las
     const after = s.afterSeq === null ? undefined : evidence.event(s.afterSeq);
     const rank = evidence.rank(before);
     const name = (parts.get(s.stream) ?? 0) > 1 ? `${s.stream} (rotated, ${parts.get(s.stream)} files)` : source.path;
-    const death = explainingDeath(deaths, rank, s) ?? machineDeath(deaths, before.host, s);
+    const death = explainingDeath(deaths, rank, s) ?? machineDeath(deaths, before.host, s) ?? machineDeath(deaths, podMachines.get(before.host ?? "") ?? null, s);
     // A death of the machine at a time its log does not give (plain dmesg) may be the silence's cause, or may come after it.
     const maybe = death !== undefined && death.machine === true && death.ev.timeless;
     const span = after
@@ -88,7 +90,7 @@ function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], las
 /**
  * A fatal failure the kernel or Kubernetes reported of the silent rank's
  * machine or pod (an OOM kill, a container's termination): at the silence's
- * start, or at a time unknown.
+ * start, or at a time unknown. `host` is the rank's, or the machine its pod ran on.
  */
 function machineDeath(deaths: Map<string, FailureRecord>, host: string | null, s: Silence): FailureRecord | undefined {
   if (host === null) return undefined;

@@ -11,8 +11,9 @@
 // (`UnexpectedAdmissionError`: a device it could not allocate). Levels are two spaces each. A container
 // state's times are RFC 1123 (`Thu, 11 Jun 2026 14:07:11 +0000`) and date its
 // record; the Events table's ages date nothing. The pod's name is the host,
-// and gives the role (`sglang-decode-0`); several pods in one file are read
-// in turn.
+// and gives the role (`sglang-decode-0`); its `Node:` (`gpu-node-7/10.0.4.27`)
+// is the machine it ran on, kept on its records as `nodeName`; several pods in
+// one file are read in turn.
 
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
@@ -26,6 +27,8 @@ import { countOfAge, podEventOf } from "./podEvents.js";
 import { containerStateAttrs, podEndAttrs, withPodEndMessage, type ContainerStateReading } from "./podStates.js";
 
 const POD_NAME = /^Name:\s+(\S+)\s*$/;
+/** `Node: gpu-node-7/10.0.4.27`: the machine the pod was scheduled on, and its address (`<none>` before it is). */
+const POD_NODE = /^Node:\s+([^\s/<][^\s/]*)(?:\/\S*)?\s*$/;
 /** The pod-level fields describePod prints after `Name:` and before `Containers:`, in its order. */
 const POD_FIELD = /^(?:Namespace|Priority|Priority Class Name|Runtime Class Name|Service Account|Node|Start Time|Labels|Annotations|Status|IP|IPs|Controlled By):(?:\s|$)/;
 const POD_REASON = /^Reason:\s+(\S+)\s*$/;
@@ -70,7 +73,7 @@ interface Container {
 class DescribePodParser implements LineParser {
   private readonly dater: RecordDater;
   private out: ParsedEvent[] = [];
-  private pod: { host: string; role: Role | undefined } | null = null;
+  private pod: { host: string; role: Role | undefined; node?: string } | null = null;
   private section: "top" | "containers" | "events" | "other" = "top";
   private container: Container | null = null;
   private state: ContainerState | null = null;
@@ -121,6 +124,8 @@ class DescribePodParser implements LineParser {
       this.podEnd = ev;
       return;
     }
+    const node = POD_NODE.exec(line)?.[1];
+    if (node !== undefined && this.pod !== null) this.pod.node = node;
     const name = POD_NAME.exec(line);
     if (name !== null) {
       this.pod = { host: name[1]!, role: roleOfName(name[1]!) };
@@ -157,7 +162,7 @@ class DescribePodParser implements LineParser {
   }
 
   private closePodEnd(): void {
-    if (this.podEnd !== null) this.dater.undated(this.podEnd);
+    if (this.podEnd !== null) this.dater.undated(this.placed(this.podEnd));
     this.podEnd = null;
   }
 
@@ -172,10 +177,10 @@ class DescribePodParser implements LineParser {
       ev.attrs = stateAttrs(c, s);
       ev.kind = ev.attrs.failureClass !== undefined ? LogKind.crash : LogKind.podEvent;
       const us = rfc1123Us(s.fields.get("Finished") ?? s.fields.get("Started") ?? "");
-      if (us === null) this.dater.undated(ev);
+      if (us === null) this.dater.undated(this.placed(ev));
       else {
         ev.tsUs = us;
-        this.dater.dated(ev);
+        this.dater.dated(this.placed(ev));
       }
     }
   }
@@ -200,7 +205,7 @@ class DescribePodParser implements LineParser {
       podEventOf(ev, row.get("Type")!, row.get("Reason")!, row.get("Message")!, countOfAge(row.get("Age")!));
       Object.assign(ev.attrs!, { scope: "pod", from: row.get("From") });
     }
-    this.dater.undated(ev);
+    this.dater.undated(this.placed(ev));
   }
 
   private newEvent(line: number, text: string): ParsedEvent {
@@ -209,6 +214,12 @@ class DescribePodParser implements LineParser {
     const role = this.pod?.role ?? this.ctx.role;
     if (host !== undefined) ev.host = host;
     if (role !== undefined) ev.role = role;
+    return ev;
+  }
+
+  /** A record of the pod goes out with the machine it ran on, once the description said it (`Node:` comes before the containers). */
+  private placed(ev: ParsedEvent): ParsedEvent {
+    if (this.pod?.node !== undefined) (ev.attrs ??= {}).nodeName = this.pod.node;
     return ev;
   }
 }

@@ -222,6 +222,7 @@ class ObjectsParser implements LineParser {
       const ev = this.newEvent(line, `pod/${name ?? ""} ${p.status!.reason!}: ${p.status!.message ?? ""}`, name);
       ev.kind = LogKind.crash;
       ev.attrs = end;
+      if (p.spec?.nodeName) end.nodeName = p.spec.nodeName;
       this.at(ev, null);
     }
     for (const c of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])]) {
@@ -231,7 +232,7 @@ class ObjectsParser implements LineParser {
         const ev = this.newEvent(line, `pod/${name ?? ""} container ${c.name} ${stateOf === "last" ? "last state" : "state"}: ${JSON.stringify(s)}`, name);
         ev.attrs = containerStateAttrs(reading);
         ev.kind = ev.attrs.failureClass !== undefined ? LogKind.crash : LogKind.podEvent;
-        // Not `node`: that names the machine a record is of (analyzer/rules/failures.ts), and this record is the pod's.
+        // Not `node`: that names the machine a record is of (analyzer/rules/failures.ts); this record is the pod's, on that machine.
         if (p.spec?.nodeName) ev.attrs.nodeName = p.spec.nodeName;
         this.at(ev, instantUs(s?.terminated?.finishedAt) ?? instantUs(s?.terminated?.startedAt) ?? instantUs(s?.running?.startedAt));
       }
