@@ -81,6 +81,8 @@ export interface IngestOptions {
   loadSplit?: SplitOptions;
   /** Most bytes the compressed inputs (`.gz`, `.zst`, `.xz`, a `.tar.zst`) may unpack to, together; past it a file is refused (default: no limit; the server passes its upload limit). */
   maxUnpackedBytes?: number;
+  /** Bytes counted against `maxUnpackedBytes` before the ingest (an upload's archives the server unpacked). */
+  unpackedBefore?: number;
   /** Bytes of parsed rows kept in memory until the merge; past them the rows wait in a temporary file (default ingest/load/runStore.ts RUN_MEMORY_BYTES). */
   runMemoryBytes?: number;
 }
@@ -125,7 +127,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   if (!existsSync(dbDir) || !statSync(dbDir).isDirectory()) throw new InputError(`${opts.db}: directory ${dbDir} does not exist`);
   const temp = mkdtempSync(join(tmpdir(), "kvrewind-ingest-"));
   try {
-    const inputs = await expandInputs(opts.paths, temp, opts.maxUnpackedBytes);
+    const inputs = await expandInputs(opts.paths, temp, opts.maxUnpackedBytes, opts.unpackedBefore);
     // A pulled source is named by the user, and its path names no machine folder, role or rank.
     const bundles = opts.paths.length;
     inputs.files.push(...pulled.map((p, i) => ({ displayPath: p.displayPath, plainPath: p.plainPath, identityPath: "pulled", named: true, bundle: bundles + i })));

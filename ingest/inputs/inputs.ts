@@ -64,14 +64,20 @@ export class InputExpander {
   readonly files: InputFile[] = [];
   readonly rejected: RejectedInput[] = [];
 
-  /** Bytes the compressed files unpacked so far, against `maxUnpackedBytes`. */
-  private unpackedBytes = 0;
+  /** Bytes unpacked so far, against `maxUnpackedBytes`. */
+  private unpackedBytes: number;
 
-  /** `maxUnpackedBytes`: most bytes the compressed files may unpack to, together (a server's guard against decompression bombs). */
+  /**
+   * `maxUnpackedBytes`: most bytes the compressed files may unpack to, together (a server's guard against decompression
+   * bombs); `unpackedBefore`: what the inputs' archives already unpacked to against the same limit (an upload's, unpacked by the server).
+   */
   constructor(
     private readonly tempDir: string,
     private readonly maxUnpackedBytes = Infinity,
-  ) {}
+    private readonly unpackedBefore = 0,
+  ) {
+    this.unpackedBytes = unpackedBefore;
+  }
 
   private bundles = 0;
 
@@ -152,7 +158,7 @@ export class InputExpander {
       rmSync(out, { force: true });
       const reason =
         e instanceof UnpackLimitError
-          ? `unpacks to more than ${formatBytes(this.maxUnpackedBytes)}, what the compressed files may unpack to together (a decompression bomb?); not ingested`
+          ? `unpacks to more than ${formatBytes(this.maxUnpackedBytes)}, what the ${this.unpackedBefore > 0 ? "upload's archives and its " : ""}compressed files may unpack to together (a decompression bomb?); not ingested`
           : `truncated or corrupt ${kind} (${(e as Error).message}); not ingested`;
       this.rejected.push({ displayPath, reason });
       return;
@@ -243,9 +249,9 @@ function bundlePaths(names: readonly string[], stem: string): string[] {
   return [...names];
 }
 
-export async function expandInputs(paths: readonly string[], tempDir: string, maxUnpackedBytes?: number): Promise<ExpandedInputs> {
+export async function expandInputs(paths: readonly string[], tempDir: string, maxUnpackedBytes?: number, unpackedBefore?: number): Promise<ExpandedInputs> {
   assertPathsExist(paths);
-  const expander = new InputExpander(tempDir, maxUnpackedBytes);
+  const expander = new InputExpander(tempDir, maxUnpackedBytes, unpackedBefore);
   for (const p of paths) await expander.add(p);
   return { files: expander.files, rejected: expander.rejected };
 }

@@ -121,6 +121,32 @@ test("a compressed log the job unpacks past the limit is refused by name, and th
   }
 });
 
+test("the archives the server unpacked and the compressed files the job unpacks share the one limit", async () => {
+  const server = await startTestServer({ limits: { maxExtractedBytes: 4096 } });
+  try {
+    // About 3 KiB from the archive, on upload, and 2 KiB from the .gz in the job: each under 4 KiB, together over it.
+    const archive = await tarGz([{ name: "p0/prefill-tp0.log", content: LOG_LINE.repeat(18) }]);
+    const up = await uploadFiles(
+      server,
+      [
+        { name: "logs.tar.gz", content: archive },
+        { name: "p0/prefill-tp0.log.1.gz", content: gzipSync(LOG_LINE.repeat(12)) },
+      ],
+      "?name=shared-limit",
+    );
+    assert.equal(up.status, 202, JSON.stringify(up.body));
+    const incident = await waitForIncident(server, "shared-limit");
+    assert.equal(incident["status"], "ready", JSON.stringify(incident));
+    assert.equal(incident["unpackedBytes"], LOG_LINE.length * 18);
+    assert.deepEqual(incident["warnings"], [
+      "p0/prefill-tp0.log.1.gz: unpacks to more than 4.0 KiB, what the upload's archives and its compressed files may unpack to together (a decompression bomb?); not ingested",
+    ]);
+    assert.equal((incident["summary"] as { events: number }).events, 18, "the archive's lines are read");
+  } finally {
+    await server.close();
+  }
+});
+
 test("an upload with no files, or a corrupt archive, is a 400 with a message", async () => {
   const server = await startTestServer();
   try {

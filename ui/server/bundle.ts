@@ -21,6 +21,8 @@ import { safeRelativePath, type UploadLimits } from "./upload.js";
 export interface Received {
   files: number;
   bytes: number;
+  /** What the upload's archives unpacked to. */
+  unpacked: number;
   /** What a person should know about how the upload was placed (renamed duplicates, archives not unpacked). */
   warnings: string[];
 }
@@ -36,8 +38,7 @@ export async function placeFiles(files: Express.Multer.File[], inputDir: string,
 }
 
 class BundlePlacer {
-  readonly received: Received = { files: 0, bytes: 0, warnings: [] };
-  private extracted = 0;
+  readonly received: Received = { files: 0, bytes: 0, unpacked: 0, warnings: [] };
 
   constructor(
     private readonly inputDir: string,
@@ -102,9 +103,9 @@ class BundlePlacer {
     const out = await open(dest, "wx");
     try {
       for await (const chunk of content) {
-        this.extracted += chunk.length;
+        this.received.unpacked += chunk.length;
         this.received.bytes += chunk.length;
-        if (this.extracted > this.limits.maxExtractedBytes) {
+        if (this.received.unpacked > this.limits.maxExtractedBytes) {
           throw new HttpError(413, `archive '${shown}' unpacks to more than ${formatBytes(this.limits.maxExtractedBytes)}`);
         }
         await out.write(chunk);

@@ -31,6 +31,8 @@ export const IncidentRecord = z.object({
   findingsReady: z.boolean().optional(),
   inputBytes: z.number(),
   inputFiles: z.number(),
+  /** What the upload's archives unpacked to on upload: the job's compressed files may unpack to the rest of the limit. */
+  unpackedBytes: z.number().optional(),
   /** A fingerprint of the inputs an incident was built from (the demo skips rebuilding an unchanged one). */
   inputKey: z.string().optional(),
   summary: IncidentSummary.optional(),

@@ -21,7 +21,7 @@ export class JobQueue {
   /** Incidents whose running job was ended on purpose: their failure is not recorded. */
   private readonly cancelled = new Set<string>();
 
-  /** `maxUnpackedBytes`: what an upload's compressed files may unpack to in its job (UploadLimits.maxExtractedBytes). */
+  /** `maxUnpackedBytes`: what an upload may unpack to, its archives on upload and its compressed files in its job together (UploadLimits.maxExtractedBytes). */
   constructor(
     private readonly registry: Registry,
     private readonly log: (line: string) => void,
@@ -101,7 +101,13 @@ export class JobQueue {
   }
 
   private run(id: string): Promise<void> {
-    const input: PipelineInput = { dbPath: this.registry.dbPathOf(id), name: this.registry.get(id)!.name, ...(this.maxUnpackedBytes !== undefined && { maxUnpackedBytes: this.maxUnpackedBytes }) };
+    const record = this.registry.get(id)!;
+    const input: PipelineInput = {
+      dbPath: this.registry.dbPathOf(id),
+      name: record.name,
+      ...(this.maxUnpackedBytes !== undefined && { maxUnpackedBytes: this.maxUnpackedBytes }),
+      ...(record.unpackedBytes !== undefined && { unpackedBefore: record.unpackedBytes }),
+    };
     this.registry.update(id, { status: "ingesting", progress: { phase: "ingest", step: "starting", percent: 0 }, findingsReady: false });
     return new Promise((resolve, reject) => {
       const child = fork(JOB_MAIN, [JSON.stringify(input)], { cwd: this.registry.inputDirOf(id), stdio: ["ignore", "ignore", "pipe", "ipc"] });

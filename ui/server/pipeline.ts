@@ -21,8 +21,10 @@ export interface PipelineInput {
   dbPath: string;
   /** The incident's name in reports. */
   name: string;
-  /** Most bytes the upload's compressed files may unpack to in the ingest (the archives the server unpacked itself are counted on upload). */
+  /** Most bytes the upload may unpack to: its archives, which the server unpacked on upload, and its compressed files, which the ingest unpacks. */
   maxUnpackedBytes?: number;
+  /** What the upload's archives unpacked to on upload, counted against `maxUnpackedBytes`. */
+  unpackedBefore?: number;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function runPipeline(input: PipelineInput, report: (msg: PipelineMe
     db: input.dbPath,
     paths: ["."],
     ...(input.maxUnpackedBytes !== undefined && { maxUnpackedBytes: input.maxUnpackedBytes }),
+    ...(input.unpackedBefore !== undefined && { unpackedBefore: input.unpackedBefore }),
     onProgress: (p) => report({ type: "progress", progress: ingestProgress(p) }),
   }).catch((e: unknown) => {
     throw e instanceof InputError ? new Error(`no events could be read from the upload: ${e.message}`) : e;

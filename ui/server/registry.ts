@@ -88,7 +88,7 @@ export class Registry {
   }
 
   /** A new incident whose input folder is `inputDir` (moved into place). */
-  adopt(name: string, inputDir: string, received: { files: number; bytes: number; warnings: string[] }): IncidentRecord {
+  adopt(name: string, inputDir: string, received: { files: number; bytes: number; unpacked: number; warnings: string[] }): IncidentRecord {
     const id = this.freeId(slug(name));
     mkdirSync(this.dirOf(id), { recursive: true });
     renameSync(inputDir, this.inputDirOf(id));
@@ -99,6 +99,7 @@ export class Registry {
       status: "receiving",
       inputBytes: received.bytes,
       inputFiles: received.files,
+      ...(received.unpacked > 0 && { unpackedBytes: received.unpacked }),
       ...(received.warnings.length && { uploadWarnings: received.warnings, warnings: received.warnings }),
     };
     this.save(record);
