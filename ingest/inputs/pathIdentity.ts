@@ -83,6 +83,12 @@ export function readPath(path: string): PathReading {
   }
   const machine = machineFolder(parts);
   if (machine) Object.assign(out, machine);
+  // `oc adm inspect`'s pod folder lies deeper than a role's reach, and names it all the same.
+  const inspected = inspectedPod(parts);
+  if (out.role === undefined && inspected !== undefined) {
+    const podRole = roleOfName(inspected);
+    if (podRole !== undefined) out.role = podRole;
+  }
   const host = out.host ?? out.fileHost;
   return host !== undefined ? { ...out, host } : out;
 }
@@ -90,6 +96,8 @@ export function readPath(path: string): PathReading {
 /** The folder that is the file's machine, and the host it names. */
 function machineFolder(parts: readonly string[]): { host: string; folder: string } | undefined {
   const at = (up: number) => ({ folder: parts.slice(0, parts.length - up + 1).join("/"), name: parts[parts.length - up]! });
+  const inspected = inspectedPod(parts);
+  if (inspected !== undefined) return { host: inspected, folder: parts.slice(0, parts.indexOf(inspected, parts.length - 6) + 1).join("/") };
   for (let up = 2; up <= FOLDER_DEPTH && up <= parts.length; up++) {
     const { folder, name } = at(up);
     const pod = K8S_POD_DIR.exec(name);
@@ -106,6 +114,19 @@ function machineFolder(parts: readonly string[]): { host: string; folder: string
     if (DOCKER_CONTAINER_DIR.test(name)) return { host: name.slice(0, 12), folder };
     if (!NOT_A_MACHINE.test(name)) return { host: name, folder };
   }
+  return undefined;
+}
+
+/**
+ * The pod of a file that `oc adm inspect` (OpenShift's must-gather) wrote:
+ * `pods/<pod>/<container>/<container>/logs/current.log` (and `previous.log`,
+ * their `.insecure` forms) and `pods/<pod>/<pod>.yaml` (oc
+ * pkg/cli/admin/inspect/pod.go gatherContainerLogs).
+ */
+function inspectedPod(parts: readonly string[]): string | undefined {
+  const n = parts.length;
+  if (n >= 6 && parts[n - 2] === "logs" && parts[n - 3] === parts[n - 4] && parts[n - 6] === "pods") return parts[n - 5];
+  if (n >= 3 && parts[n - 3] === "pods" && parts[n - 1]!.replace(/\.ya?ml$/i, "") === parts[n - 2]) return parts[n - 2];
   return undefined;
 }
 

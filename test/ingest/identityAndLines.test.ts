@@ -31,6 +31,11 @@ test("host, role and TP rank from the path: a machine's folder is its host, a fi
     host: "sglang-prefill-1",
     role: "prefill",
   });
+  // `oc adm inspect` (OpenShift must-gather): namespaces/<ns>/pods/<pod>/<container>/<container>/logs/, and the pod's own YAML.
+  const inspected = "must-gather.local.5218/quay-io-openshift-must-gather-sha256-9f1c/namespaces/llm/pods/sglang-decode-0";
+  assert.deepEqual(identityFromPath(`${inspected}/sglang/sglang/logs/current.log`), { host: "sglang-decode-0", role: "decode" });
+  assert.deepEqual(identityFromPath(`${inspected}/sglang/sglang/logs/previous.insecure.log`), { host: "sglang-decode-0", role: "decode" });
+  assert.deepEqual(identityFromPath(`${inspected}/sglang-decode-0.yaml`), { host: "sglang-decode-0", role: "decode" });
   // Docker's json-file folder: the container by its short id.
   const id = "3f2a9c1b7d4e" + "0".repeat(52);
   assert.deepEqual(identityFromPath(`containers/${id}/${id}-json.log`), { host: "3f2a9c1b7d4e" });
