@@ -10,6 +10,7 @@
 // The kernel's log as `dmesg` prints it (RDMA and GPU driver lines pasted beside a server's).
 
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
+import { sinceBootUsOf } from "./kernelClock.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
 
 export interface IsoHead {
@@ -79,21 +80,23 @@ function zoneMinutes(zone: string): number {
 export interface KernelHead {
   /** The time `dmesg -T` prints; -1 for the seconds since boot `dmesg` prints by default. */
   tsUs: number;
+  /** The seconds since boot `dmesg` prints, in µs. */
+  sinceBootUs?: number;
   msgStart: number;
 }
 
 // util-linux sys-utils/dmesg.c print_record: `[%5ld.%06ld] ` (seconds since boot), or with -T
 // `[%s] ` holding ctime(3)'s `%a %b %e %H:%M:%S %Y` in local time (`[Wed Jul 29 14:40:27 2026] `).
 const KERNEL =
-  /^\[(?: *\d+\.\d{6}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4}))\] /;
+  /^\[(?: *(\d+\.\d{6})|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4}))\] /;
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 /** A kernel log line as `dmesg` prints it (no level); its ctime is read in `tzOffsetMinutes`. */
 export function readKernelHead(line: string, tzOffsetMinutes: number): KernelHead | null {
   const m = KERNEL.exec(line);
   if (!m) return null;
-  if (m[1] === undefined) return { tsUs: -1, msgStart: m[0].length };
-  const civil = { year: +m[6]!, month: MONTHS.indexOf(m[1]) / 3 + 1, day: +m[2]!.trim(), hour: +m[3]!, minute: +m[4]!, second: +m[5]! };
+  if (m[1] !== undefined) return { tsUs: -1, sinceBootUs: sinceBootUsOf(m[1]), msgStart: m[0].length };
+  const civil = { year: +m[7]!, month: MONTHS.indexOf(m[2]!) / 3 + 1, day: +m[3]!.trim(), hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
   return isValidCivil(civil) ? { tsUs: civilToUs(civil, 0, tzOffsetMinutes), msgStart: m[0].length } : null;
 }
 
