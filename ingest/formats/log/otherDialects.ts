@@ -17,15 +17,19 @@ export interface IsoHead {
   tsUs: number;
   msgStart: number;
   level?: string;
-  /** A Rust tracing target (`sglang_router_rs::routers::http::pd_router`). */
+  /** A Rust tracing target (`sglang_router_rs::routers::http::pd_router`), or the `file.py:N` Ray's Python loggers print. */
   target?: string;
 }
 
 const ISO_TIME = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(?: ?(Z|[+-]\d\d:?\d\d))?(?=[\s|\]]|$)/;
 // What follows the time before the message: ` - name - LEVEL - `, ` | LEVEL | where - `, ` LEVEL name: `,
-// `] name LEVEL: ` (LMCache), ` LEVEL crate::module: ` (Rust tracing: the target, then one space), `] `.
+// `] name LEVEL: ` (LMCache), ` LEVEL crate::module: ` (Rust tracing: the target, then one space),
+// `\tLEVEL file.py:N -- ` (Ray's Python loggers, python/ray/_private/ray_constants.py LOGGER_FORMAT
+// `%(asctime)s\t%(levelname)s %(filename)s:%(lineno)s -- %(message)s`: the driver's own lines, and in
+// releases before the raylet's lines were forwarded behind `(raylet)`, the cluster's errors it printed with
+// logger.warning, python/ray/_private/worker.py listen_error_messages), `] `.
 const AFTER_TIME =
-  /^\]?\s*(?:(?:-\s+)?(?:[\w.\-[\]]+\s+-\s+|[A-Za-z][\w.]*\s+(?=(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE):))?\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE)\]?\s*(?:(?<target>[A-Za-z_]\w*(?:::\w+)+): |(?:\|\s*[\w.:<>-]+\s*)?(?:[-|:]\s+)?))?/;
+  /^\]?\s*(?:(?:-\s+)?(?:[\w.\-[\]]+\s+-\s+|[A-Za-z][\w.]*\s+(?=(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE):))?\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE)\]?\s*(?:(?<target>[A-Za-z_]\w*(?:::\w+)+): |(?<place>[\w.-]+\.py:\d+) -- |(?:\|\s*[\w.:<>-]+\s*)?(?:[-|:]\s+)?))?/;
 
 /**
  * The name sglang_router's two loggers print before their time, in the same
@@ -59,7 +63,8 @@ export function readIsoHead(line: string, tzOffsetMinutes: number): IsoHead | nu
   const rest = AFTER_TIME.exec(line.substring(timeEnd, timeEnd + 200));
   const head: IsoHead = { tsUs: civilToUs(civil, fractionUs, offset), msgStart: timeEnd + (rest ? rest[0].length : 0) };
   if (rest?.[1] !== undefined) head.level = rest[1];
-  if (rest?.groups?.target !== undefined) head.target = rest.groups.target;
+  const target = rest?.groups?.target ?? rest?.groups?.place;
+  if (target !== undefined) head.target = target;
   return head;
 }
 
