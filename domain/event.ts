@@ -12,6 +12,7 @@
 // float.
 
 
+import type { KernelLineMark } from "./kernelLines.js";
 import type { Role } from "./vocabulary.js";
 
 /**
@@ -63,6 +64,8 @@ export interface ParsedEvent {
    * Not stored.
    */
   unparsedMessage?: string;
+  /** A kernel record's clock as its line states it, for the source's facts (ingest/formats/log/kernelClock.ts). Not stored. */
+  kernelLine?: KernelLineMark;
 }
 
 /**

@@ -52,7 +52,8 @@ export interface LoadPlan {
 export function planLoad(sources: readonly LoadSource[], workers: number, opts: SplitOptions): LoadPlan {
   const total = sources.reduce((n, s) => n + s.bytes, 0);
   const cut = (s: LoadSource): boolean =>
-    workers > 1 && s.bytes >= opts.splitBytes && s.bytes * 2 * workers > total && formatByName(s.format).isSeam !== undefined;
+    // A plain dmesg file anchored by its runs is read whole: its runs are counted from its first line (ingest/formats/log/kernelClock.ts).
+    workers > 1 && s.bytes >= opts.splitBytes && s.bytes * 2 * workers > total && formatByName(s.format).isSeam !== undefined && s.dating?.kernelRuns === undefined;
   const load = new Array<number>(workers).fill(0);
   const jobs: PartJob[][] = Array.from({ length: workers }, () => []);
   const split: SplitSource[] = [];

@@ -1,7 +1,8 @@
 // What the parse of a source learns about it besides its events, read from
 // the same bytes and events in the same pass: its content hash, what its
 // content says of who wrote it (ingest/sources/sourceIdentity.ts), the dates it
-// spans (ingest/sources/dateSpan.ts) and its clock anchors (ingest/sources/clock.ts).
+// spans (ingest/sources/dateSpan.ts), its clock anchors (ingest/sources/clock.ts)
+// and its kernel lines' clocks (ingest/formats/log/kernelClock.ts).
 // The parse runs before the source's identity is decided (that needs every
 // source: ingest/pipeline.ts), so its events carry only what their own lines
 // say; ingest/load/runs.ts gives the rows the source's identity afterwards.
@@ -13,6 +14,7 @@ import type { FormatName } from "../formats/format.js";
 import { identityLines, isLogFormat } from "../formats/index.js";
 import { anchorsOf, AnchorTable } from "../sources/clock.js";
 import { DateSpan } from "../sources/dateSpan.js";
+import type { DatedKernelLine, PlainKernelLine } from "../../domain/kernelLines.js";
 import { combineContents, ContentIdentityReader, type ContentIdentity } from "../sources/sourceIdentity.js";
 
 /**
@@ -40,6 +42,25 @@ export interface SourceFacts {
   /** Logs: the first and last dates written, read in the file's zone; null when none. */
   dated: { firstUs: number; lastUs: number } | null;
   anchors: AnchorAgg[];
+  /** Its kernel records' clocks, the latest MAX_KERNEL_LINES of each kind, for the anchors of plain dmesg files (ingest/sources/kernelBoot.ts). */
+  kernel: KernelLines;
+}
+
+export interface KernelLines {
+  plain: PlainKernelLine[];
+  dated: DatedKernelLine[];
+}
+
+/** Kernel lines kept per kind: a kernel ring holds tens of thousands of lines; the latest are those of the incident. */
+const MAX_KERNEL_LINES = 50_000;
+
+function keepLatest<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length >= 2 * MAX_KERNEL_LINES) list.splice(0, list.length - MAX_KERNEL_LINES);
+}
+
+function latest<T>(list: T[]): T[] {
+  return list.length > MAX_KERNEL_LINES ? list.slice(list.length - MAX_KERNEL_LINES) : list;
 }
 
 /** Gathers a source's facts as its parse reads chunks and hands out events. */
@@ -51,6 +72,7 @@ export class FactsReader {
   private readonly identityLines: number;
   private readonly anchors = new AnchorTable();
   private anchored = 0;
+  private readonly kernel: KernelLines = { plain: [], dated: [] };
 
   constructor(
     private readonly format: FormatName,
@@ -74,6 +96,11 @@ export class FactsReader {
 
   onEvent(ev: ParsedEvent): void {
     if (ev.line <= this.identityLines) this.identity.fromEvent(ev);
+    const k = ev.kernelLine;
+    if (k !== undefined) {
+      if ("plain" in k) keepLatest(this.kernel.plain, k.plain);
+      else keepLatest(this.kernel.dated, k.dated);
+    }
     // Sampled out before its anchors are built: past the first FULL_ANCHOR_EVENTS, nine events in ten would build them for nothing.
     if (this.anchored >= FULL_ANCHOR_EVENTS && Math.floor(ev.tsUs / 1_000_000) % 10 !== 0) return;
     const anchors = anchorsOf(ev);
@@ -89,6 +116,7 @@ export class FactsReader {
       content: this.identity.result(),
       dated: this.dates?.span(this.tzOffsetMinutes) ?? null,
       anchors: this.anchors.drain(),
+      kernel: { plain: latest(this.kernel.plain), dated: latest(this.kernel.dated) },
     };
   }
 }
@@ -109,5 +137,6 @@ export function combineFacts(parts: readonly SourceFacts[], sha256: string, byte
     content: combineContents(parts.map((p) => p.content)),
     dated: dated.length === 0 ? null : { firstUs: dated[0]!.firstUs, lastUs: Math.max(dated[0]!.firstUs, dated[dated.length - 1]!.lastUs) },
     anchors: parts.flatMap((p) => p.anchors),
+    kernel: { plain: latest(parts.flatMap((p) => p.kernel.plain)), dated: latest(parts.flatMap((p) => p.kernel.dated)) },
   };
 }

@@ -3,7 +3,8 @@
 // decides of it from every source — who wrote it (its content, then its
 // path and the flags, then the files of its folder: ingest/inputs/machines.ts),
 // whether it is a duplicate (same path, same sha256), the dating hints of
-// its undated records (ingest/sources/timeHints.ts) — is decided here from the
+// its undated records (ingest/sources/timeHints.ts) and the boot times of
+// its plain dmesg lines (ingest/sources/kernelBoot.ts) — is decided here from the
 // parses' facts. Dating hints are the one decision a parse needs before it
 // starts: a log with a date in its first chunk gives its own; the others
 // are parsed after, with hints from the sources parsed first, and parsed
@@ -23,6 +24,7 @@ import { runParse } from "../load/workers.js";
 import type { RunStore } from "../load/runStore.js";
 import { resolveIdentity, type SourceIdentity } from "./sourceIdentity.js";
 import { datingHints, type TimeSpan } from "./timeHints.js";
+import { kernelRunAnchors, type DatedKernelSource } from "./kernelBoot.js";
 import { sourceKey } from "../../store/writer.js";
 
 export interface Candidate {
@@ -101,12 +103,39 @@ export async function parseCandidates(candidates: Candidate[], opts: ParseOption
 /** The hints of the fresh sources that take them, as the incident's dated sources decide them. */
 function hintsOf(fresh: readonly Candidate[], stored: TimeSpan | null): Map<Candidate, DatingHints> {
   const all = datingHints(fresh.map((c) => ({ host: c.identity!.host, dated: c.parsed?.facts.dated ?? null, mtimeUs: c.sniff.mtimeUs })), stored);
-  return new Map(fresh.flatMap((c, i) => (takesDatingHints(c.sniff.format) ? [[c, all[i]!] as const] : [])));
+  const kernelLogs = datedKernelLogs(fresh);
+  return new Map(
+    fresh.flatMap((c, i) => {
+      if (!takesDatingHints(c.sniff.format)) return [];
+      const plain = c.parsed?.facts.kernel.plain ?? [];
+      const dated = c.identity!.host === null ? undefined : kernelLogs.get(c.identity!.host);
+      return [[c, plain.length > 0 && dated !== undefined ? { ...all[i]!, kernelRuns: kernelRunAnchors(plain, dated) } : all[i]!] as const];
+    }),
+  );
+}
+
+/** Each host's dated kernel logs (ingest/sources/kernelBoot.ts). */
+function datedKernelLogs(fresh: readonly Candidate[]): Map<string, DatedKernelSource[]> {
+  const byHost = new Map<string, DatedKernelSource[]>();
+  for (const c of fresh) {
+    const lines = c.parsed?.facts.kernel.dated ?? [];
+    const host = c.identity!.host;
+    if (host === null || lines.length === 0) continue;
+    byHost.set(host, [...(byHost.get(host) ?? []), { path: c.file.displayPath, lines }]);
+  }
+  return byHost;
 }
 
 function sameHints(a: DatingHints | null, b: DatingHints | null): boolean {
   if (a === null || b === null) return a === b;
-  return a.hasDatedLines === b.hasDatedLines && a.anchorUs === b.anchorUs && a.anchorOrigin === b.anchorOrigin && a.yearNearUs === b.yearNearUs && a.yearOrigin === b.yearOrigin;
+  return (
+    a.hasDatedLines === b.hasDatedLines &&
+    a.anchorUs === b.anchorUs &&
+    a.anchorOrigin === b.anchorOrigin &&
+    a.yearNearUs === b.yearNearUs &&
+    a.yearOrigin === b.yearOrigin &&
+    JSON.stringify(a.kernelRuns) === JSON.stringify(b.kernelRuns)
+  );
 }
 
 /**

@@ -182,3 +182,21 @@ test("before 4.19 the OOM killer names its choice first, or a child of it: both 
   assert.equal(events[1]!.attrs?.error, "python3 (pid 41234) or a child of it killed by the kernel's OOM killer");
   assert.equal(events[4]!.attrs?.error, "pt_main_thread (pid 41388) killed by SIGFPE: trap divide error");
 });
+
+test("the kernel's clock as each shape states it: dmesg's seconds since boot, dmesg -T's ctime, journald's stamp with the kernel's own", () => {
+  const oom = "Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:251234560kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:493212kB oom_score_adj:0";
+  const plain = parseLines([`[ 1843.309055] ${oom}`, "[    0.000000] Linux version 5.15.0-91-generic (buildd@lcy02-amd64-045) #101-Ubuntu SMP"], { host: "gpu-node-3" }).events;
+  assert.deepEqual(
+    plain.map((e) => e.kernelLine),
+    [{ plain: { run: 0, afterSleep: false, sinceBootUs: 1843309055, message: oom } }, { plain: { run: 1, afterSleep: false, sinceBootUs: 0, message: "Linux version 5.15.0-91-generic (buildd@lcy02-amd64-045) #101-Ubuntu SMP" } }],
+    "the seconds going back start a second boot",
+  );
+  assert.ok(plain.every((e) => e.timeless === true || e.tsInferred === true), "no anchor given: no time");
+  const ctime = parseLines([`[Thu Jun 11 14:07:11 2026] ${oom}`]).events[0]!;
+  assert.deepEqual(ctime.kernelLine, { dated: { wallUs: us("2026-06-11T14:07:11Z"), sinceBootUs: null, message: oom, stamp: "ctime" } });
+  // rsyslog's RFC 3339 kern.log, which kept dmesg's stamp in the message (imklog).
+  const kernLog = parseLines([`2026-06-11T14:07:11.204312+00:00 gpu-node-3 kernel: [ 1843.309055] ${oom}`], { wrapper: "journald" }).events[0]!;
+  assert.deepEqual(kernLog.kernelLine, { dated: { wallUs: us("2026-06-11T14:07:11.204312Z"), sinceBootUs: 1843309055, message: oom, stamp: "received" } });
+  const json = JSON.stringify({ __REALTIME_TIMESTAMP: "1781186831204312", __MONOTONIC_TIMESTAMP: "1843311200", _HOSTNAME: "gpu-node-3", _TRANSPORT: "kernel", _SOURCE_MONOTONIC_TIMESTAMP: "1843309055", MESSAGE: oom });
+  assert.deepEqual(parseLines([json], { wrapper: "journald-json" }).events[0]!.kernelLine, { dated: { wallUs: 1781186831204312, sinceBootUs: 1843309055, message: oom, stamp: "received" } });
+});

@@ -51,3 +51,24 @@ test("a worker's death names its address and pid; a line that only quotes the wo
   assert.equal(events[0]!.host, undefined, "an IP address is no host name of ours");
   assert.deepEqual(issues.map((i) => i.line), [2]);
 });
+
+test("Ray's Python loggers' `asctime\\tLEVEL file.py:N -- ` form: the driver's older warning of a worker's death is that death, dated by the line", () => {
+  // python/ray/_private/ray_constants.py LOGGER_FORMAT; the driver printed the raylet's errors with logger.warning (worker.py listen_error_messages).
+  const { events, issues } = parseLines([
+    "2023-04-09 07:23:58,120\tINFO worker.py:1636 -- Connecting to existing Ray cluster at address: 10.0.3.17:6379...",
+    "2023-04-09 07:23:59,445\tWARNING worker.py:1866 -- A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. RayTask ID: ffffffffffffffffc90bbe1574830f10a33b147c01000000 Worker ID: f7ea96b1e8e804f578390a97c97d6bf28b5bc9fed13f0ef433e444c7 Node ID: cc69c4cc97291a2847bc91bcfbd1f19c419b6e6fbe86aad345f2f665 Worker IP address: 10.0.3.18 Worker port: 41497 Worker PID: 269812",
+    // Ray 1.x's wording names the task only, no node and no pid: whose machine is unknown, so it stays the warning it is.
+    "2021-03-01 12:00:00,123\tWARNING worker.py:1107 -- A worker died or was killed while executing task ffffffffffffffff4f6e7b8c01000000.",
+  ]);
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.tsUs, e.attrs?.level, e.attrs?.source, e.attrs?.scope, e.attrs?.node, e.attrs?.pid]),
+    [
+      [LogKind.message, us("2023-04-09T07:23:58.120Z"), "info", "worker.py:1636", undefined, undefined, undefined],
+      // A template's event keeps its own attributes: the logger's place is said of a line no template read.
+      [LogKind.crash, us("2023-04-09T07:23:59.445Z"), undefined, undefined, "machine", "10.0.3.18", 269812],
+      [LogKind.message, us("2021-03-01T12:00:00.123Z"), "warning", "worker.py:1107", undefined, undefined, undefined],
+    ],
+  );
+  assert.equal(events[2]!.unparsedMessage, "A worker died or was killed while executing task ffffffffffffffff4f6e7b8c01000000.", "the message read from after the place, its shape counted");
+});

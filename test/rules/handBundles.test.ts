@@ -57,6 +57,8 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     "slurm-oom-kill": 1,
     // The prefill's Ray worker killed by Ray's memory monitor (the raylet's summary in the driver's output).
     "ray-oom-kill": 1,
+    // The prefill server killed by the host's OOM killer, its plain dmesg dated by the machine's journalctl -k; decode lost its connection.
+    "node-oom-anchored": 1,
   };
   for (const name of BUNDLE_NAMES) assert.ok(name in exits, `${name}: say whether CI should be red for it`);
   for (const [name, exit] of Object.entries(exits)) {
@@ -497,4 +499,28 @@ test("Ray OOM kill: the raylet's summary is a critical death of the machine at 1
   // The folder named by the node's address holds the prefill's log, silent from 14:07:10: the kill a second later explains it.
   const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
   assert.match(silence?.explainedBy ?? "", /^machine 10\.0\.3\.17 crashed: Ray on 10\.0\.3\.17: 1 worker\(s\) killed by its memory monitor \(OOM\)/);
+});
+
+test("node OOM kill in plain dmesg, dated by the machine's journalctl -k: the kill is placed at its time and explains the prefill's silence", async () => {
+  const { report } = await bundle("node-oom-anchored");
+  const [death, ...more] = violated(report, "process-failure");
+  assert.equal(more.length, 0);
+  assert.equal(death!.severity, "critical");
+  assert.deepEqual(death!.ranks, ["machine gpu-node-3"]);
+  // journalctl -k (short-iso) holds two lines of the ring that dmesg.txt holds too, read at once: 14:03:10 - 1602.417725 s and
+  // 14:03:12 - 1604.880113 s put second 0 at 13:36:27.582275 (the later); the kill's 1843.309055 s is 14:07:10.891330.
+  assert.equal(death!.ts, "2026-06-11T14:07:10.891Z");
+  // The kill, timed, then the prefill's last line before its silence.
+  assert.deepEqual(death!.witness.map((w) => [w.source.slice(w.source.indexOf("gpu-node-3/")), w.line, w.timeless === true]), [
+    ["gpu-node-3/dmesg.txt", 9, false],
+    ["gpu-node-3/sglang-prefill.log", 71, false],
+  ]);
+  assert.equal(report.suspects[0]?.cause, "process-crash");
+  assert.equal(violated(report, "transport-failure")[0]?.count, 12);
+  // The prefill's log stops at 14:07:10; the kill 0.9 s later is timed evidence of why, no longer a "may explain".
+  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
+  assert.match(silence?.explainedBy ?? "", /^machine gpu-node-3 crashed: python3 \(pid 41234\) killed by the kernel's OOM killer \(.*dmesg\.txt:9\)$/);
+  assert.match(silence?.detail ?? "", /died at 2026-06-11T14:07:10\.891Z \(.*dmesg\.txt:9: .*\), which explains it$/);
+  assert.deepEqual(silence?.blinds, []);
+  assert.match(death!.explanation, /the crash explains the silence/);
 });

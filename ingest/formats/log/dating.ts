@@ -15,6 +15,7 @@
 import type { ParsedEvent } from "../../../domain/event.js";
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
+import type { KernelRunAnchor } from "./kernelClock.js";
 
 /** What the ingest knows about a file's times before its lines are read (ingest/sources/candidates.ts). */
 export interface DatingHints {
@@ -26,6 +27,12 @@ export interface DatingHints {
   /** A year for stamps that carry none, near this instant, and where it came from. */
   yearNearUs: number;
   yearOrigin: string;
+  /**
+   * A plain dmesg file's runs of one clock (./kernelClock.ts), each with the
+   * wall time of its second 0 where the same host's dated kernel logs give
+   * it (ingest/sources/kernelBoot.ts). Absent when the host has no dated kernel log.
+   */
+  kernelRuns?: readonly KernelRunAnchor[];
 }
 
 /** Undated records held at most while waiting for a dated one; beyond that they take the last time known. */
@@ -95,7 +102,7 @@ export class RecordDater {
 
   /** What this dater inferred, to be added up with the other parts of a file read in parts (ingest/load/sourceParts.ts). */
   tally(): DatingTally {
-    return { undated: this.undatedCount, yearFromHint: this.yearFromHint, anyDated: this.lastDatedUs >= 0 };
+    return { undated: this.undatedCount, yearFromHint: this.yearFromHint, anyDated: this.lastDatedUs >= 0, kernelAnchored: 0 };
   }
 
   private anchor(): number {
@@ -136,21 +143,29 @@ export interface DatingTally {
   yearFromHint: number;
   /** Some record of the file had a time of its own. */
   anyDated: boolean;
+  /** Plain dmesg records dated by their run's anchor (./kernelClock.ts). */
+  kernelAnchored: number;
 }
 
 /** Where a file's inferred times came from, said in words; null when nothing was inferred. */
 export function datingOrigin(t: DatingTally, hints: DatingHints | undefined): string | null {
   const parts: string[] = [];
   if (t.undated > 0) {
+    // A file with no dated line (its dates read before the parse, ingest/sources/dateSpan.ts) makes every undated record timeless (undated()).
     parts.push(
-      t.anyDated
-        ? `${t.undated} record(s) without a time took times between their dated neighbours in the file`
-        : hints !== undefined && !hints.hasDatedLines
-          ? `${t.undated} record(s) in a file with no dated line are timeless (time unknown), placed in the order ${hints.anchorOrigin}`
+      hints !== undefined && !hints.hasDatedLines
+        ? `${t.undated} record(s) in a file with no dated line are timeless (time unknown), placed in the order ${hints.anchorOrigin}`
+        : t.anyDated
+          ? `${t.undated} record(s) without a time took times between their dated neighbours in the file`
           : `${t.undated} record(s) without a time took ${hints?.anchorOrigin ?? "no anchor (none was given)"}`,
     );
   }
   if (t.yearFromHint > 0) parts.push(`${t.yearFromHint} glog/c10 stamp(s) before any dated line took the year of ${hints?.yearOrigin}`);
+  const runs = hints?.kernelRuns;
+  if (runs !== undefined && runs.length > 0) {
+    const each = runs.map((r, i) => (runs.length > 1 ? `run ${i + 1}: ${r.origin}` : r.origin));
+    parts.push(`${t.kernelAnchored} kernel record(s) stamped in seconds since boot took their boot's wall time (${each.join("; ")})`);
+  }
   return parts.length > 0 ? parts.join("; ") : null;
 }
 

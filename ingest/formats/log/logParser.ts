@@ -28,6 +28,7 @@ import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
+import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
 import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
@@ -42,8 +43,9 @@ interface Line {
   no: number;
   wrapperUs: number;
   wrapperHost: string | undefined;
-  /** The wrapper says the kernel wrote the line (journald's `kernel` identifier). */
+  /** The wrapper says the kernel wrote the line (journald's `kernel` identifier), with the kernel's stamp where journald's JSON gives it. */
   fromKernel?: boolean;
+  kernelSinceBootUs?: number;
   /** The multi-process server's tag before the text (`(VllmWorker rank=0 pid=4893) `), stripped from `inner`. */
   process?: ProcessTag;
 }
@@ -65,6 +67,7 @@ const QUARTER_HOUR_MIN = 15;
 export class LogParser implements LineParser {
   private readonly prefix: PrefixReader;
   private readonly dater: RecordDater;
+  private readonly kernelClock: KernelClock;
   private readonly records: RecordAssembler;
   private readonly unwrapper: LineUnwrapper | null;
   private readonly dedenter = new BlockDedenter((text, original, no) => this.lineOfBlock(text, original, no));
@@ -80,6 +83,7 @@ export class LogParser implements LineParser {
   constructor(private readonly ctx: ParseContext) {
     this.prefix = new PrefixReader(ctx.tzOffsetMinutes);
     this.dater = new RecordDater(ctx.dating, ctx.tzOffsetMinutes, (ev) => this.out.push(ev));
+    this.kernelClock = new KernelClock(ctx.dating?.kernelRuns);
     this.records = new RecordAssembler(this.dater);
     this.unwrapper = ctx.wrapper !== undefined ? wrapperByName(ctx.wrapper).create() : null;
     if (ctx.zoneFixMinutes !== undefined) this.settleZone(ctx.zoneFixMinutes);
@@ -125,7 +129,7 @@ export class LogParser implements LineParser {
     const rawText = joined ? [...this.partialRaw, original].join("\n") : original;
     const no = joined ? this.partialLine : lineNo;
     this.partialRaw = [];
-    this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: u.tsUs, wrapperHost: u.host, fromKernel: u.kernel });
+    this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: u.tsUs, wrapperHost: u.host, fromKernel: u.kernel, kernelSinceBootUs: u.kernelSinceBootUs });
   }
 
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
@@ -151,7 +155,7 @@ export class LogParser implements LineParser {
   }
 
   timeTally(): TimeTally {
-    return { ...this.dater.tally(), zoneNote: this.zoneNote };
+    return { ...this.dater.tally(), kernelAnchored: this.kernelClock.anchored, zoneNote: this.zoneNote };
   }
 
   private read(l: Line): void {
@@ -354,7 +358,8 @@ export class LogParser implements LineParser {
     const msgStart = head?.msgStart ?? 0;
     const ev = this.newEvent(l);
     this.messages(KERNEL_MESSAGES, l, msgStart, ev);
-    this.openTimed(ev, l, head?.tsUs ?? -1, { dialect: "kernel", msgStart });
+    const us = this.kernelClock.wallUs(ev, l.inner.substring(msgStart), head?.tsUs ?? -1, head?.sinceBootUs ?? l.kernelSinceBootUs, l.wrapperUs);
+    this.openTimed(ev, l, us, { dialect: "kernel", msgStart });
   }
 
   /** Lines that open a record without a prefix: a thread or child-process death, a crash, a traceback after a finished one. */
@@ -473,10 +478,11 @@ export class LogParser implements LineParser {
 
 /** Where the times a file did not state came from, from the tallies of its parts (one for a file read whole). */
 export function timeOriginOf(tallies: readonly TimeTally[], hints: DatingHints | undefined): string | null {
-  const sum = { undated: 0, yearFromHint: 0, anyDated: false };
+  const sum = { undated: 0, yearFromHint: 0, anyDated: false, kernelAnchored: 0 };
   for (const t of tallies) {
     sum.undated += t.undated;
     sum.yearFromHint += t.yearFromHint;
+    sum.kernelAnchored += t.kernelAnchored;
     sum.anyDated ||= t.anyDated;
   }
   const zoneNote = tallies.find((t) => t.zoneNote !== null)?.zoneNote ?? null;

@@ -10,21 +10,26 @@
 // The kernel's log as `dmesg` prints it (RDMA and GPU driver lines pasted beside a server's).
 
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
+import { sinceBootUsOf } from "./kernelClock.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
 
 export interface IsoHead {
   tsUs: number;
   msgStart: number;
   level?: string;
-  /** A Rust tracing target (`sglang_router_rs::routers::http::pd_router`). */
+  /** A Rust tracing target (`sglang_router_rs::routers::http::pd_router`), or the `file.py:N` Ray's Python loggers print. */
   target?: string;
 }
 
 const ISO_TIME = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(?: ?(Z|[+-]\d\d:?\d\d))?(?=[\s|\]]|$)/;
 // What follows the time before the message: ` - name - LEVEL - `, ` | LEVEL | where - `, ` LEVEL name: `,
-// `] name LEVEL: ` (LMCache), ` LEVEL crate::module: ` (Rust tracing: the target, then one space), `] `.
+// `] name LEVEL: ` (LMCache), ` LEVEL crate::module: ` (Rust tracing: the target, then one space),
+// `\tLEVEL file.py:N -- ` (Ray's Python loggers, python/ray/_private/ray_constants.py LOGGER_FORMAT
+// `%(asctime)s\t%(levelname)s %(filename)s:%(lineno)s -- %(message)s`: the driver's own lines, and in
+// releases before the raylet's lines were forwarded behind `(raylet)`, the cluster's errors it printed with
+// logger.warning, python/ray/_private/worker.py listen_error_messages), `] `.
 const AFTER_TIME =
-  /^\]?\s*(?:(?:-\s+)?(?:[\w.\-[\]]+\s+-\s+|[A-Za-z][\w.]*\s+(?=(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE):))?\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE)\]?\s*(?:(?<target>[A-Za-z_]\w*(?:::\w+)+): |(?:\|\s*[\w.:<>-]+\s*)?(?:[-|:]\s+)?))?/;
+  /^\]?\s*(?:(?:-\s+)?(?:[\w.\-[\]]+\s+-\s+|[A-Za-z][\w.]*\s+(?=(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE):))?\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE)\]?\s*(?:(?<target>[A-Za-z_]\w*(?:::\w+)+): |(?<place>[\w.-]+\.py:\d+) -- |(?:\|\s*[\w.:<>-]+\s*)?(?:[-|:]\s+)?))?/;
 
 /**
  * The name sglang_router's two loggers print before their time, in the same
@@ -58,7 +63,8 @@ export function readIsoHead(line: string, tzOffsetMinutes: number): IsoHead | nu
   const rest = AFTER_TIME.exec(line.substring(timeEnd, timeEnd + 200));
   const head: IsoHead = { tsUs: civilToUs(civil, fractionUs, offset), msgStart: timeEnd + (rest ? rest[0].length : 0) };
   if (rest?.[1] !== undefined) head.level = rest[1];
-  if (rest?.groups?.target !== undefined) head.target = rest.groups.target;
+  const target = rest?.groups?.target ?? rest?.groups?.place;
+  if (target !== undefined) head.target = target;
   return head;
 }
 
@@ -79,21 +85,23 @@ function zoneMinutes(zone: string): number {
 export interface KernelHead {
   /** The time `dmesg -T` prints; -1 for the seconds since boot `dmesg` prints by default. */
   tsUs: number;
+  /** The seconds since boot `dmesg` prints, in µs. */
+  sinceBootUs?: number;
   msgStart: number;
 }
 
 // util-linux sys-utils/dmesg.c print_record: `[%5ld.%06ld] ` (seconds since boot), or with -T
 // `[%s] ` holding ctime(3)'s `%a %b %e %H:%M:%S %Y` in local time (`[Wed Jul 29 14:40:27 2026] `).
 const KERNEL =
-  /^\[(?: *\d+\.\d{6}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4}))\] /;
+  /^\[(?: *(\d+\.\d{6})|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4}))\] /;
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 /** A kernel log line as `dmesg` prints it (no level); its ctime is read in `tzOffsetMinutes`. */
 export function readKernelHead(line: string, tzOffsetMinutes: number): KernelHead | null {
   const m = KERNEL.exec(line);
   if (!m) return null;
-  if (m[1] === undefined) return { tsUs: -1, msgStart: m[0].length };
-  const civil = { year: +m[6]!, month: MONTHS.indexOf(m[1]) / 3 + 1, day: +m[2]!.trim(), hour: +m[3]!, minute: +m[4]!, second: +m[5]! };
+  if (m[1] !== undefined) return { tsUs: -1, sinceBootUs: sinceBootUsOf(m[1]), msgStart: m[0].length };
+  const civil = { year: +m[7]!, month: MONTHS.indexOf(m[2]!) / 3 + 1, day: +m[3]!.trim(), hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
   return isValidCivil(civil) ? { tsUs: civilToUs(civil, 0, tzOffsetMinutes), msgStart: m[0].length } : null;
 }
 

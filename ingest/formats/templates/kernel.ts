@@ -295,6 +295,6 @@ export const KERNEL: TemplateComponent = {
   dialect: "kernel",
   title: "The kernel: OOM killer, segfaults and traps, hung tasks, NVIDIA Xid",
   intro:
-    "Lines of the kernel's log (`dmesg`, `dmesg -T`, `journalctl -k`, /var/log/kern.log), read after the `dmesg` stamp or a syslog line's `kernel:` identifier. They name a process and a GPU, never a rank: each event is the machine's (`scope: machine`), judged by process-failure (an OOM kill, a segfault or a trap, a hung task, a fault of the GPU) or transport-failure (Xid 74, 79) as a finding on the machine. `dmesg`'s seconds since boot date nothing: in a file with no other time the records are timeless.",
+    "Lines of the kernel's log (`dmesg`, `dmesg -T`, `journalctl -k`, /var/log/kern.log), read after the `dmesg` stamp or a syslog line's `kernel:` identifier. They name a process and a GPU, never a rank: each event is the machine's (`scope: machine`), judged by process-failure (an OOM kill, a segfault or a trap, a hung task, a fault of the GPU) or transport-failure (Xid 74, 79) as a finding on the machine. `dmesg`'s seconds since boot are dated only by the boot time the same machine's dated kernel log gives (see below the table); without one, the records are timeless.",
   templates,
 };

@@ -22,8 +22,11 @@ export type WrapperName = "cri" | "docker-json" | "kubectl" | "kubectl-prefix" |
 
 /** What unwrapping one line gives. */
 export type Unwrapped =
-  /** The inner line, the wrapper's time (µs, UTC; -1 when it states none) and, for journald, kubectl's prefix, logcli, compose, stern, srun and pdsh, the host it names; `kernel` where journald says the kernel wrote it. */
-  | { kind: "line"; inner: string; tsUs: number; host?: string; kernel?: true }
+  /**
+   * The inner line, the wrapper's time (µs, UTC; -1 when it states none) and, for journald, kubectl's prefix, logcli, compose, stern, srun and pdsh,
+   * the host it names; `kernel` where journald says the kernel wrote it, with the kernel's own stamp (µs since boot) where journald's JSON gives it.
+   */
+  | { kind: "line"; inner: string; tsUs: number; host?: string; kernel?: true; kernelSinceBootUs?: number }
   /** A partial line (CRI `P`, docker without a final newline): its rest comes on the next lines. */
   | { kind: "partial" }
   /** The line is not in the wrapper's shape (a broken JSON line, a line written around the runtime). */

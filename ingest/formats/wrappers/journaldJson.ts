@@ -5,17 +5,22 @@
 // MESSAGE is a string, an array of its bytes where it is not valid UTF-8, or
 // null where it is longer than journalctl prints without --all. The host it
 // names stands in for a host the path does not give, as journald's short-iso.
+// A kernel entry's _SOURCE_MONOTONIC_TIMESTAMP is the kernel's own stamp of the
+// line, the µs since boot plain `dmesg` prints (systemd src/journal/journald-kmsg.c
+// dev_kmsg_record; systemd.journal-fields(7)); __MONOTONIC_TIMESTAMP is
+// journald's CLOCK_MONOTONIC when it received the entry, another clock, not used.
 
 import { isValidCivil } from "../sglang/prefix.js";
 import type { Unwrapped } from "./index.js";
 import { perLineWrapper } from "./perLine.js";
 import { jsonObjectOf } from "./jsonLine.js";
 
-const REALTIME = /^\d{1,17}$/;
+/** journald's timestamps: microseconds as a decimal string. */
+const MICROSECONDS = /^\d{1,17}$/;
 
 /** A __REALTIME_TIMESTAMP in the years every other reader accepts, in µs; null otherwise. */
 function realtimeUs(value: unknown): number | null {
-  if (typeof value !== "string" || !REALTIME.test(value)) return null;
+  if (typeof value !== "string" || !MICROSECONDS.test(value)) return null;
   const d = new Date(Number(value) / 1000);
   const civil = { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: 0, minute: 0, second: 0 };
   return isValidCivil(civil) ? Number(value) : null;
@@ -28,6 +33,8 @@ interface JournalEntry {
   host: string | null;
   /** journald's `_TRANSPORT` is `kernel`: the kernel's log. */
   kernel: boolean;
+  /** A kernel entry's _SOURCE_MONOTONIC_TIMESTAMP (µs since boot); null when absent. */
+  sinceBootUs: number | null;
 }
 
 function readEntry(line: string): JournalEntry | string {
@@ -36,10 +43,17 @@ function readEntry(line: string): JournalEntry | string {
 }
 
 function entryOf(value: Record<string, unknown>): JournalEntry | string {
-  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host, _TRANSPORT: transport } = value;
+  const { __REALTIME_TIMESTAMP: realtime, MESSAGE: message, _HOSTNAME: host, _TRANSPORT: transport, _SOURCE_MONOTONIC_TIMESTAMP: sinceBoot } = value;
   const tsUs = realtimeUs(realtime);
   if (tsUs === null) return "a JSON object without a journald __REALTIME_TIMESTAMP";
-  return { tsUs, message: messageText(message), host: typeof host === "string" && host !== "" ? host : null, kernel: transport === "kernel" };
+  const kernel = transport === "kernel";
+  return {
+    tsUs,
+    message: messageText(message),
+    host: typeof host === "string" && host !== "" ? host : null,
+    kernel,
+    sinceBootUs: kernel && typeof sinceBoot === "string" && MICROSECONDS.test(sinceBoot) ? Number(sinceBoot) : null,
+  };
 }
 
 function unwrap(line: string): Unwrapped {
@@ -50,7 +64,14 @@ function unwrap(line: string): Unwrapped {
 export function unwrapEntry(e: JournalEntry | string): Unwrapped {
   if (typeof e === "string") return { kind: "foreign", why: e };
   if (e.message === null) return { kind: "foreign", why: "a journald entry whose MESSAGE journalctl left out (longer than it prints without --all)" };
-  return { kind: "line", inner: e.message, tsUs: e.tsUs, ...(e.host !== null && { host: e.host }), ...(e.kernel && { kernel: true }) };
+  return {
+    kind: "line",
+    inner: e.message,
+    tsUs: e.tsUs,
+    ...(e.host !== null && { host: e.host }),
+    ...(e.kernel && { kernel: true }),
+    ...(e.sinceBootUs !== null && { kernelSinceBootUs: e.sinceBootUs }),
+  };
 }
 
 /** The entry `journalctl -o json-pretty` printed over several lines, joined back. */
