@@ -11,11 +11,11 @@ import assert from "node:assert/strict";
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import { LogKind } from "../../domain/kinds.js";
 import { detectFormat } from "../../ingest/formats/index.js";
-import { kubernetesJson } from "../../ingest/formats/kubectl/objectsJson.js";
+import { kubernetesObjects } from "../../ingest/formats/kubectl/objects.js";
 import { us } from "./sglangHarness.js";
 
 function parse(text: string, host?: string): { events: ParsedEvent[]; issues: ParseIssue[] } {
-  const parser = kubernetesJson.createParser({ sourcePath: "dump/llm/x.json", tzOffsetMinutes: 0, ...(host !== undefined && { host }) });
+  const parser = kubernetesObjects.createParser({ sourcePath: "dump/llm/x.json", tzOffsetMinutes: 0, ...(host !== undefined && { host }) });
   const events: ParsedEvent[] = [];
   const issues: ParseIssue[] = [];
   text.split("\n").forEach((line, i) => parser.line(line, i + 1, events, issues));
@@ -208,7 +208,7 @@ const NODES = `{
 }`;
 
 test("kubectl get events -o json: each event at its first time, on the node or pod it names, at its uid's line; a node's OOM kill is its death", () => {
-  assert.equal(detectFormat(GET_EVENTS).name, "kubernetes-json");
+  assert.equal(detectFormat(GET_EVENTS).name, "kubernetes-objects");
   const { events, issues } = parse(GET_EVENTS, "llm");
   assert.deepEqual(issues, []);
   assert.deepEqual(
@@ -223,7 +223,7 @@ test("kubectl get events -o json: each event at its first time, on the node or p
 });
 
 test("cluster-info dump's pods.json: a container's last termination at its finishedAt, a pod's eviction undated; the running state is information", () => {
-  assert.equal(detectFormat(PODS).name, "kubernetes-json");
+  assert.equal(detectFormat(PODS).name, "kubernetes-objects");
   const { events, issues } = parse(PODS);
   assert.deepEqual(issues, []);
   const oom = events.find((e) => e.attrs?.failureClass === "container-oom")!;
@@ -250,8 +250,8 @@ test("cluster-info dump's nodes.json: Ready False is the machine's failure at it
 });
 
 test("JSON that is not these objects is left to other readers; a broken file is one issue", () => {
-  assert.notEqual(detectFormat('{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "x"}}').name, "kubernetes-json");
-  assert.notEqual(detectFormat('{"data": [], "kind": "Pod"}').name, "kubernetes-json");
+  assert.notEqual(detectFormat('{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "x"}}').name, "kubernetes-objects");
+  assert.notEqual(detectFormat('{"data": [], "kind": "Pod"}').name, "kubernetes-objects");
   const { events, issues } = parse(GET_EVENTS.slice(0, 400));
   assert.deepEqual(events, []);
   assert.equal(issues.length, 1);
@@ -270,7 +270,7 @@ test("kubectl cluster-info dump to standard output: its documents are read, and 
     "==== END logs for container sglang of pod llm/sglang-prefill-0 ====",
     "",
   ].join("\n");
-  assert.equal(detectFormat(dump).name, "kubernetes-json");
+  assert.equal(detectFormat(dump).name, "kubernetes-objects");
   const { events, issues } = parse(dump);
   assert.deepEqual(issues, []);
   assert.ok(events.some((e) => e.attrs?.failureClass === "container-oom" && e.host === "sglang-decode-0"), "pods.json's termination");
@@ -283,4 +283,88 @@ test("kubectl cluster-info dump to standard output: its documents are read, and 
   const markers = events.filter((e) => e.text.startsWith("===="));
   assert.equal(markers.length, 4, "kubectl's own lines are kept as text");
   assert.ok(markers.every((e) => e.kind === LogKind.unparsed));
+});
+
+/** `kubectl get pod sglang-decode-0 -o yaml` (kubectl's YAML printer: sorted keys, times quoted), cut to the fields read. */
+const POD_YAML = `apiVersion: v1
+kind: Pod
+metadata:
+  creationTimestamp: "2026-06-11T13:58:02Z"
+  name: sglang-decode-0
+  namespace: llm
+  uid: 5b1e2f3a-4c5d-4e6f-8a9b-0c1d2e3f4a5b
+spec:
+  containers:
+  - image: lmsysorg/sglang:v0.5.14-cu129
+    name: sglang
+  nodeName: gpu-node-7
+status:
+  containerStatuses:
+  - image: lmsysorg/sglang:v0.5.14-cu129
+    lastState:
+      terminated:
+        containerID: containerd://3f1c2b7e9a4d
+        exitCode: 139
+        finishedAt: "2026-06-11T14:07:11Z"
+        reason: Error
+        startedAt: "2026-06-11T13:58:04Z"
+    name: sglang
+    ready: true
+    restartCount: 1
+    started: true
+    state:
+      running:
+        startedAt: "2026-06-11T14:07:40Z"
+  phase: Running
+`;
+
+test("kubectl get pod -o yaml: the container's segfault (exit 139) at its finishedAt, on the pod, at its uid's line", () => {
+  assert.equal(detectFormat(POD_YAML).name, "kubernetes-objects");
+  const { events, issues } = parse(POD_YAML);
+  assert.deepEqual(issues, []);
+  const crash = events.find((e) => e.kind === LogKind.crash)!;
+  assert.deepEqual(
+    [crash.host, crash.role, crash.line, crash.tsUs, crash.attrs?.failureClass, crash.attrs?.nodeName],
+    ["sglang-decode-0", "decode", lineWith(POD_YAML, "uid: 5b1e2f3a"), us("2026-06-11T14:07:11Z"), "segfault", "gpu-node-7"],
+  );
+  assert.equal(crash.attrs?.error, "container sglang terminated: Error (exit code 139); restarted once");
+});
+
+test("YAML events in a stream of documents (`---`), and YAML that is not these objects", () => {
+  const stream = [
+    "---",
+    "apiVersion: v1",
+    "kind: Event",
+    "metadata:",
+    "  name: gpu-node-3.17d8a1f2c3b4a5e6",
+    "  uid: 0c9d6f3e-8a41-4d2b-9e57-3f1a2b4c5d6e",
+    "involvedObject:",
+    "  kind: Node",
+    "  name: gpu-node-3",
+    "reason: OOMKilling",
+    'message: "Out of memory: Killed process 41234 (python3)"',
+    'firstTimestamp: "2026-06-11T14:07:11Z"',
+    "type: Warning",
+    "---",
+    "apiVersion: v1",
+    "kind: Event",
+    "metadata:",
+    "  uid: 7e8f9a0b-1c2d-4e3f-9a4b-5c6d7e8f9a0b",
+    "involvedObject: {kind: Pod, name: sglang-decode-0}",
+    "reason: Unhealthy",
+    "message: 'Readiness probe failed: HTTP probe failed with statuscode: 503'",
+    'firstTimestamp: "2026-06-11T14:07:31Z"',
+    "type: Warning",
+    "",
+  ].join("\n");
+  assert.equal(detectFormat(stream).name, "kubernetes-objects");
+  const { events } = parse(stream);
+  assert.deepEqual(events.map((e) => [e.line, e.kind, e.host, e.tsUs]), [
+    [lineWith(stream, "uid: 0c9d6f3e"), LogKind.crash, "gpu-node-3", us("2026-06-11T14:07:11Z")],
+    [lineWith(stream, "uid: 7e8f9a0b"), LogKind.podEvent, "sglang-decode-0", us("2026-06-11T14:07:31Z")],
+  ]);
+  const deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sglang\n";
+  assert.notEqual(detectFormat(deployment).name, "kubernetes-objects");
+  const { issues } = parse("apiVersion: v1\nkind: Pod\nmetadata: [unclosed\n");
+  assert.match(issues[0]?.message ?? "", /^not YAML/);
 });

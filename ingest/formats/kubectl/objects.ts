@@ -1,19 +1,22 @@
-// Kubernetes objects as JSON, as an operator saves them: `kubectl get events
-// -o json`, `kubectl get pods -o json`, `kubectl get nodes -o json` (a `List`
-// whose items each state their kind), one object (`kubectl get pod x -o
-// json`), and the `events.json`, `pods.json` and `nodes.json` that `kubectl
-// cluster-info dump --output-directory` writes (typed lists, `EventList`,
-// `PodList`, `NodeList`, whose items state no kind; kubectl
-// pkg/cmd/clusterinfo/clusterinfo_dump.go). Unlike kubectl's tables, every
-// object states its times in RFC 3339 (kubernetes pkg/apis/core types.go):
-// an event's `firstTimestamp` (or `eventTime`), a container state's
-// `finishedAt` or `startedAt`, a node condition's `lastTransitionTime`. What
-// each says is read as kubectl's printed forms are (./podEvents.ts,
-// ./podStates.ts, ./describeNode.ts): the pods and machines named are the
-// records' hosts. A record's line is where its object's `metadata.uid` stands.
-// cluster-info dump without a directory writes its documents and every
-// container's log to one stream: each log is read as its pod's.
+// Kubernetes objects as an operator saves them, in JSON or YAML: `kubectl
+// get events|pods|nodes -o json` or `-o yaml` (a `List` whose items each
+// state their kind), one object (`kubectl get pod x -o yaml`), the
+// `events.json`, `pods.json` and `nodes.json` that `kubectl cluster-info dump
+// --output-directory` writes (typed lists, `EventList`, `PodList`,
+// `NodeList`, whose items state no kind; kubectl
+// pkg/cmd/clusterinfo/clusterinfo_dump.go), and the `<pod>.yaml` and
+// `events.yaml` of OpenShift's must-gather (`oc adm inspect`). Unlike
+// kubectl's tables, every object states its times in RFC 3339 (kubernetes
+// pkg/apis/core types.go): an event's `firstTimestamp` (or `eventTime`), a
+// container state's `finishedAt` or `startedAt`, a node condition's
+// `lastTransitionTime`. What each says is read as kubectl's printed forms
+// are (./podEvents.ts, ./podStates.ts, ./describeNode.ts): the pods and
+// machines named are the records' hosts. A record's line is where its
+// object's `metadata.uid` stands. cluster-info dump without a directory
+// writes its documents and every container's log to one stream: each log is
+// read as its pod's.
 
+import { parseAllDocuments } from "yaml";
 import { z } from "zod";
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
@@ -71,6 +74,10 @@ type ObjectKind = "Event" | "Pod" | "Node";
 const KINDS = new Set<string>(["Event", "Pod", "Node"]);
 /** A document of these objects: a `"kind"` of one of them or of its list, beside an `"apiVersion"`. */
 const KIND_IN_HEAD = /"kind"\s*:\s*"(?:Event|Pod|Node)(?:List)?"/;
+/** The same in YAML: the first line one of an object's top-level keys (after a `---`), a `kind:` of these objects at any depth. */
+const YAML_OPENING = /^(?:---\s*\n)?(?:apiVersion|kind|items|metadata):/;
+const YAML_API = /^(?:- |\s)*apiVersion:\s*\S/m;
+const YAML_KIND = /^(?:- |\s)*kind:\s*["']?(?:Event|Pod|Node)(?:List)?["']?\s*$/m;
 
 /** The lines kubectl cluster-info dump puts around each container's log (clusterinfo_dump.go printContainer). */
 const LOGS_START = "==== START logs for container ";
@@ -83,7 +90,7 @@ function instantUs(text: string | null | undefined): number | null {
 }
 
 class ObjectsParser implements LineParser {
-  private readonly document = wholeDocumentParser("Kubernetes JSON", (doc, _out, issues) => this.read(doc, issues));
+  private readonly document = wholeDocumentParser("Kubernetes objects", (doc, _out, issues) => this.read(doc, issues));
   private readonly dater: RecordDater;
   private out: ParsedEvent[] = [];
   private doc = "";
@@ -111,7 +118,23 @@ class ObjectsParser implements LineParser {
 
   private read(doc: string, issues: ParseIssue[]): void {
     if (doc.includes(LOGS_START)) return this.readDump(doc.split("\n"), issues);
-    this.readDocument(doc, 1, issues);
+    if (doc.trimStart().startsWith("{")) return this.readDocument(doc, 1, issues);
+    this.readYaml(doc, issues);
+  }
+
+  /** A YAML stream of one or more documents (`---` between them). */
+  private readYaml(text: string, issues: ParseIssue[]): void {
+    this.doc = text;
+    this.searchFrom = 0;
+    this.searchLine = 1;
+    for (const doc of parseAllDocuments(text)) {
+      const error = doc.errors[0];
+      if (error !== undefined) {
+        issues.push({ line: error.linePos?.[0].line ?? 1, message: `not YAML: ${error.message.split("\n")[0]}; the document is not read` });
+        continue;
+      }
+      this.readRoot(doc.toJS(), issues);
+    }
   }
 
   /** One JSON document whose first line is `firstLine` of the file. */
@@ -126,7 +149,12 @@ class ObjectsParser implements LineParser {
     this.doc = doc;
     this.searchFrom = 0;
     this.searchLine = firstLine;
-    if (!isPlainObject(root)) return void issues.push({ line: firstLine, message: "not a Kubernetes object or list; the document is not read" });
+    this.readRoot(root, issues);
+  }
+
+  /** An object or a list of them. */
+  private readRoot(root: unknown, issues: ParseIssue[]): void {
+    if (!isPlainObject(root)) return void issues.push({ line: this.searchLine, message: "not a Kubernetes object or list; the document is not read" });
     const listKind = typeof root.kind === "string" && root.kind.endsWith("List") ? root.kind.slice(0, -4) : undefined;
     const items = Array.isArray(root.items) ? root.items : [root];
     for (const item of items) {
@@ -195,7 +223,8 @@ class ObjectsParser implements LineParser {
   /** The line where the object's uid stands: objects are searched in document order, each after the one before. */
   private lineOf(uid: unknown): number {
     if (typeof uid !== "string" || uid === "") return this.searchLine;
-    const at = this.doc.indexOf(`"${uid}"`, this.searchFrom);
+    // Quoted in JSON, bare in YAML: a uid is unique in the file either way.
+    const at = this.doc.indexOf(uid, this.searchFrom);
     if (at < 0) return this.searchLine;
     for (let i = this.doc.indexOf("\n", this.searchFrom); i >= 0 && i < at; i = this.doc.indexOf("\n", i + 1)) this.searchLine++;
     this.searchFrom = at;
@@ -275,11 +304,12 @@ function stateReading(container: string, stateOf: "current" | "last", s: z.infer
   return undefined;
 }
 
-export const kubernetesJson: InputFormat = {
-  name: "kubernetes-json",
+export const kubernetesObjects: InputFormat = {
+  name: "kubernetes-objects",
   detect(head) {
     const t = head.trimStart();
-    return t.startsWith("{") && /"apiVersion"\s*:\s*"/.test(t) && KIND_IN_HEAD.test(t);
+    if (t.startsWith("{")) return /"apiVersion"\s*:\s*"/.test(t) && KIND_IN_HEAD.test(t);
+    return YAML_OPENING.test(t) && YAML_API.test(t) && YAML_KIND.test(t);
   },
   createParser: (ctx) => new ObjectsParser(ctx),
 };
