@@ -110,3 +110,32 @@ test("a frame line opens a traceback only at the start of its line: a message th
   const { events } = parseLines(['Error in File "/x.py", line 3, in f', "next line"]);
   assert.deepEqual(events.map((e) => e.line), [1, 2]);
 });
+
+// sgl-project/sglang#22592: frames copied out of a JSON-encoded log record, each quote escaped (RFC 8259 §7), at column 0.
+const JSON_ESCAPED_FRAMES = [
+  String.raw`File \"/sgl-workspace/sglang/python/sglang/srt/mem_cache/hi_mamba_radix_cache.py\", line 709, in evict_host`,
+  "  num_evicted += self._evict_host_leaf(x)",
+  "                 ^^^^^^^^^^^^^^^^^^^^^^^^",
+  String.raw`File \"/sgl-workspace/sglang/python/sglang/srt/mem_cache/hi_mamba_radix_cache.py\", line 603, in _delete_tombstone_leaf`,
+  String.raw`  assert v == node, f\"parent does not have child key, {key}\"`,
+  "         ^^^^^^^^^",
+];
+
+test("frames copied out of a JSON log keep JSON's escaped quotes: still one traceback record, its header and exception line cut", () => {
+  const { events } = parseLines(JSON_ESCAPED_FRAMES);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception]]);
+  assert.equal(events[0]!.text.split("\n").length, JSON_ESCAPED_FRAMES.length);
+  assert.equal(events[0]!.attrs?.what, "Python traceback frames whose header and exception line are not in the log");
+});
+
+test("a JSON-escaped traceback ends at its exception line like any other; the next line opens a record of its own", () => {
+  const { events } = parseLines([...JSON_ESCAPED_FRAMES, "AssertionError: parent does not have child key, 42", "Killed"]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception], [8, LogKind.crash]]);
+  assert.equal(events[0]!.attrs?.excType, "AssertionError");
+  assert.equal(events[0]!.attrs?.excMessage, "parent does not have child key, 42");
+});
+
+test("an escaped quote opens a frame only as a whole frame line: a line that quotes a path with it is not a traceback", () => {
+  const { events } = parseLines([String.raw`File \"/x.py\" was not found`, "next line"]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.unparsed], [2, LogKind.unparsed]]);
+});

@@ -68,3 +68,25 @@ test("tqdm progress lines are read as progress at info, whatever their descripti
     [LogKind.message, "info"],
   ]);
 });
+
+// kvcache-ai/Mooncake#1627: glog lines whose time and thread id the paste cut, their level letter and place kept
+// (the error line is written by hand in the same shape).
+test("glog without its time and thread: the level and the place are read, the line undated; a warning is no failure", () => {
+  const { events } = parseLines([
+    "W topology.cpp:152] No RDMA devices found, check your device installation",
+    "I transfer_engine_impl.cpp:232] Topology discovery complete. Found 0 HCAs.",
+    "E transfer_engine.cpp:120] handshake failed",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind, e.attrs?.level, e.attrs?.source]), [
+    [1, LogKind.message, "warning", "topology.cpp:152"],
+    [2, LogKind.message, "info", "transfer_engine_impl.cpp:232"],
+    [3, LogKind.transportError, "error", "transfer_engine.cpp:120"],
+  ]);
+  assert.equal(events[2]!.attrs?.engine, "mooncake");
+  assert.ok(events.every((e) => e.tsInferred === true), "no time of their own");
+});
+
+test("a line that opens with a capital letter and a space is glog only when a C/C++ place and its bracket follow", () => {
+  const { events } = parseLines(["I think the transfer engine hung here", "E topology: no devices] found", "W setup.py:12] not a C++ source"]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.unparsed, LogKind.unparsed, LogKind.unparsed]);
+});

@@ -40,10 +40,18 @@ export const TracebackState = {
 export type TracebackState = (typeof TracebackState)[keyof typeof TracebackState];
 
 /**
- * A frame line a paste stripped of its indentation: `File "/sgl-workspace/…/scheduler.py", line 1787, in run_scheduler_process`;
- * a rich-text paste also turns its quotes typographic (`File “/vllm-workspace/…/worker_base.py”, line 311, in …`).
+ * The file a frame line names, in the quotes Python prints (`File "{}", line {}, in {}`, CPython
+ * Lib/traceback.py StackSummary.format_frame_summary) or in those a copy gave them: a rich-text paste
+ * turns them typographic (`File “/vllm-workspace/…/worker_base.py”, line 311, in …`); a line copied out
+ * of a JSON-encoded log record keeps JSON's escape of each quote (`File \"/sgl-workspace/…/x.py\", line
+ * 863, in …`, RFC 8259 §7), as a log console or a log shipper's export shows its message field.
  */
-const BARE_FRAME = /^File (?:"[^"]+"|\u201c[^\u201d]+\u201d), line \d+, in /;
+const QUOTED_FILE = String.raw`(?:"[^"]+"|\u201c[^\u201d]+\u201d|\\"[^"]+\\")`;
+/**
+ * A frame line a paste stripped of its indentation: `File "/sgl-workspace/…/scheduler.py", line 1787, in run_scheduler_process`,
+ * its file in any of QUOTED_FILE's quotes.
+ */
+const BARE_FRAME = new RegExp(`^File ${QUOTED_FILE}, line \\d+, in `);
 /** What an exception line opens with: a dotted class name of an exception (`RuntimeError`, `zmq.error.ZMQError`). */
 const EXCEPTION_NAME = /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure)\b/;
 /**
@@ -55,7 +63,12 @@ const EXCEPTION_NAME = /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Inte
  */
 const MARKERS = /^[ \t]*[\^~][\^~ \t]*$/;
 /** A frame line, indented or not: a record opened by one is a traceback whose header line the paste or a search window cut. */
-const FRAME_HEAD = /^[ \t]*File (?:"[^"]+"|\u201c[^\u201d]+\u201d), line \d+, in /;
+const FRAME_HEAD = new RegExp(`^[ \\t]*File ${QUOTED_FILE}, line \\d+, in `);
+/**
+ * A frame line of a traceback (`, line 12, in f`) or of a faulthandler dump (`, line 12 in f`), indented
+ * or not: the line a record that no template read is known as a traceback by (./unread.ts).
+ */
+export const FRAME_LINE = new RegExp(`^\\s*File ${QUOTED_FILE}, line \\d+(?:,| in)`);
 
 /** The state after one more line of a record. */
 export function nextTracebackState(state: TracebackState, line: string): TracebackState {

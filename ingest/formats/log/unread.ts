@@ -23,6 +23,7 @@ import { classifyFailure } from "../messages/failureClass.js";
 import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engineFailure.js";
 import { isUcxBacktraceLine } from "./crash.js";
+import { FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
 import type { TemplateComponent } from "../templates/template.js";
 
@@ -56,8 +57,6 @@ export interface RecordHead {
 const TRACEBACK = "Traceback (most recent call last):";
 /** What a traceback whose exception line was cut is, where a title would name the exception. */
 const CUT_TRACEBACK = "a Python traceback whose exception line is not in the log";
-/** A Python frame line of a traceback, its indentation possibly stripped by a paste. */
-const FRAME = /^\s*File "[^"]+", line \d+(?:,| in)/;
 /** `ValueError: …`, `zmq.error.ZMQError: …`, `KVTransferError(bootstrap_room=…): …`, `torch.OutOfMemoryError: …`. */
 const EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure))(\([^)]*\))?(?::\s*(.*))?$/s;
 /** `Scheduler hit an exception: …`, `Exception in ControllerSingle:`, `TpModelWorkerClient hit an exception`. */
@@ -112,15 +111,15 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
 }
 
 function isTraceback(message: string, more: readonly string[]): boolean {
-  if (message.endsWith(TRACEBACK) || FRAME.test(message)) return true;
-  return more.some((l) => l.startsWith(TRACEBACK) || FRAME.test(l));
+  if (message.endsWith(TRACEBACK) || FRAME_LINE.test(message)) return true;
+  return more.some((l) => l.startsWith(TRACEBACK) || FRAME_LINE.test(l));
 }
 
 /** A traceback that ./traceback.ts could not end with its exception line: the line was cut, or the header was. */
 function asException(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead): void {
   ev.kind = LogKind.exception;
   const attrs = withHead(ev, how);
-  const last = [...more].reverse().find((l) => l.trim().length > 0 && !FRAME.test(l) && !/^\s/.test(l));
+  const last = [...more].reverse().find((l) => l.trim().length > 0 && !FRAME_LINE.test(l) && !/^\s/.test(l));
   const line = last !== undefined ? EXCEPTION_LINE.exec(last.trim()) : null;
   if (line !== null) {
     attrs.excType = line[1];

@@ -41,6 +41,16 @@ const GLOG = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ([\w
  */
 const GLOG_PASTED = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ((?:[\w.-]+ ){1,4}[\w.-]*\.(?:cc|cpp|cxx|c|h|hpp):\d+)\]? /;
 
+/**
+ * A glog line whose time and thread id were cut, its level letter and place kept:
+ * `W topology.cpp:152] No RDMA devices found, check your device installation`
+ * (kvcache-ai/Mooncake#1627). glog's prefix is `Lyyyymmdd hh:mm:ss.uuuuuu threadid file:line] msg`
+ * (google/glog README, "Log Line Prefix Format"); a paste shortened by hand keeps the first letter
+ * and the last field. The place must be a C/C++ or CUDA source file, so that a line of prose that
+ * opens with `I ` is not taken for one.
+ */
+const GLOG_UNTIMED = /^([IWEF]) ([\w.-]+\.(?:cc|cpp|cxx|c|h|hpp|cu):\d+)\] /;
+
 const GLOO_TIMEOUT = /Timed out waiting (\d+)ms for (recv|send) operation to complete/;
 
 /** Cheap test on the first characters: could this be a c10 / glog line? */
@@ -52,7 +62,9 @@ export function looksLikeTorchLine(line: string): boolean {
     const c2 = line.charCodeAt(2);
     return isLevel(c1) && (c2 === 32 || (c2 >= 48 && c2 <= 57));
   }
-  return isLevel(c0) && isDigit(line.charCodeAt(1)) && (line.charCodeAt(5) === 32 || line.charCodeAt(9) === 32);
+  if (!isLevel(c0)) return false;
+  const c1 = line.charCodeAt(1);
+  return c1 === 32 || (isDigit(c1) && (line.charCodeAt(5) === 32 || line.charCodeAt(9) === 32));
 }
 
 export function readTorchLine(line: string): TorchLine | null {
@@ -62,6 +74,10 @@ export function readTorchLine(line: string): TorchLine | null {
     if (m[1] !== undefined) out.globalRank = Number(m[1]);
     if (m[3] !== undefined) out.stamp = stamp(m[3], m[4], m[5], m[6], m[7]);
     return out;
+  }
+  if (line.charCodeAt(1) === 32 /* space */) {
+    const u = GLOG_UNTIMED.exec(line);
+    return u === null ? null : { level: u[1], msgStart: u[0].length, source: u[2] };
   }
   const g = GLOG.exec(line) ?? GLOG_PASTED.exec(line);
   if (!g) return null;
