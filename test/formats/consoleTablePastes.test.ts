@@ -53,3 +53,10 @@ test("a traceback pasted from a console table is one failure record at its time,
   assert.match(String(tb!.attrs?.excMessage), /illegal memory access/);
   assert.equal(tb!.text.split("\n").length, ROWS.length, "the record keeps every row as pasted");
 });
+
+test("inside a container's wrapper a row of pipes is the program's own output, not a console's table", () => {
+  const line = "2026-06-11T14:03:07.554102345Z stdout F | 2026-06-11 14:00:00 | 12 requests | ok |";
+  const { events, issues } = parseLines([line], { wrapper: "cri" });
+  assert.deepEqual(issues, []);
+  assert.equal(events[0]!.tsUs, us("2026-06-11T14:03:07.554102Z"), "the wrapper's time, the row untouched");
+});

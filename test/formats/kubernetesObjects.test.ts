@@ -1,10 +1,10 @@
-// Kubernetes objects saved as JSON, written by hand in the shapes kubectl
+// Kubernetes objects saved as JSON or YAML, written by hand in the shapes kubectl
 // prints them: `kubectl get events -o json` (an unstructured `List`, keys in
 // sorted order, each item with its kind), and `kubectl cluster-info dump
 // --output-directory`'s `events.json`, `pods.json` and `nodes.json` (typed
 // lists, Go's field order, four-space indentation; kubectl
-// pkg/cmd/clusterinfo/clusterinfo_dump.go) — read by
-// ingest/formats/kubectl/objectsJson.ts.
+// pkg/cmd/clusterinfo/clusterinfo_dump.go), and `kubectl get pod -o yaml` — read by
+// ingest/formats/kubectl/objects.ts.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

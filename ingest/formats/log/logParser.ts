@@ -98,7 +98,9 @@ export class LogParser implements LineParser {
     this.out = out;
     this.issues = issues;
     const text = stripCr(raw);
-    this.dedenter.push(fromTableRow(withoutGrepHead(text)), text, lineNo);
+    const line = withoutGrepHead(text);
+    // A web console's table is a paste: inside a container's wrapper, a row of pipes is the program's own output.
+    this.dedenter.push(this.unwrapper === null ? fromTableRow(line) : line, text, lineNo);
   }
 
   /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */
