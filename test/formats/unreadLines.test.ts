@@ -96,7 +96,7 @@ test("LMCache's bracketed ISO prefix: the level is read, an ERROR line is a fail
 
 test("an LMCache line without its bracketed time: the level is still read, an ERROR line is a failure", () => {
   // As LMCache/LMCache#2907 quoted it (the selection started at the logger's name); the WARNING line
-  // is written by hand in the same shape, from a message of LMCache's.
+  // is written by hand in the same shape.
   const { events } = parseLines([
     "LMCache WARNING: Please set the chunk size to a multiple of 256 for better performance",
     "LMCache ERROR: Failed to initialize LMCacheManager components: . System will operate in degraded mode (recompute).",
@@ -107,8 +107,9 @@ test("an LMCache line without its bracketed time: the level is still read, an ER
   assert.equal(parseOne("LMCacheConnector ERROR: x").kind, LogKind.unparsed);
 });
 
-test("TensorRT-LLM's backtrace continues the exception that carries it, its `]` escaped as `[]` by the issue's page", () => {
-  // As ai-dynamo/aiconfigurator#375 pasted it (GitHub rendered each `]` as `[]`), cut to three frames.
+test("TensorRT-LLM's backtrace continues the exception that carries it, each `]` reading `[]` as the thread's text holds it", () => {
+  // As ai-dynamo/aiconfigurator#375 pasted it (each `]` reads `[]` in the thread's text), cut to two frames; the
+  // third is written by hand, a two-digit frame with its padding squeezed and its signature shortened.
   const lines = [
     "2026-02-13T00:15:52.483521Z ERROR engine.get_llm_engine: Error in engine context: Executor worker returned error",
     "RuntimeError: [TensorRT-LLM[][ERROR[] Assertion failed: maxNumTokens.value() % tokensPerBlock == 0 (../tensorrt_llm/batch_manager/cacheTransBuffer.cpp:206)",
