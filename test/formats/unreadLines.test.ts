@@ -94,6 +94,37 @@ test("LMCache's bracketed ISO prefix: the level is read, an ERROR line is a fail
   assert.equal(events[1]!.tsUs, Date.UTC(2026, 7, 29, 12, 45, 30, 873) * 1000);
 });
 
+test("an LMCache line without its bracketed time: the level is still read, an ERROR line is a failure", () => {
+  // As LMCache/LMCache#2907 quoted it (the selection started at the logger's name); the WARNING line
+  // is written by hand in the same shape.
+  const { events } = parseLines([
+    "LMCache WARNING: Please set the chunk size to a multiple of 256 for better performance",
+    "LMCache ERROR: Failed to initialize LMCacheManager components: . System will operate in degraded mode (recompute).",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [[LogKind.message, "warning"], [LogKind.error, "error"]]);
+  assert.equal(events[1]!.attrs?.error, "Failed to initialize LMCacheManager components: . System will operate in degraded mode (recompute).");
+  // Only the logger's own name opens the form: a sentence that starts with another word stays a line of its own.
+  assert.equal(parseOne("LMCacheConnector ERROR: x").kind, LogKind.unparsed);
+});
+
+test("TensorRT-LLM's backtrace continues the exception that carries it, each `]` reading `[]` as the thread's text holds it", () => {
+  // As ai-dynamo/aiconfigurator#375 pasted it (each `]` reads `[]` in the thread's text), cut to two frames; the
+  // third is written by hand, a two-digit frame with its padding squeezed and its signature shortened.
+  const lines = [
+    "2026-02-13T00:15:52.483521Z ERROR engine.get_llm_engine: Error in engine context: Executor worker returned error",
+    "RuntimeError: [TensorRT-LLM[][ERROR[] Assertion failed: maxNumTokens.value() % tokensPerBlock == 0 (../tensorrt_llm/batch_manager/cacheTransBuffer.cpp:206)",
+    "1       0x7f8524ec97bf tensorrt_llm::_v1::common::throwRuntimeError(char const*, int, char const*) + 76",
+    "2       0x7f84ec42d3c8 /opt/dynamo/venv/lib/python3.12/site-packages/tensorrt_llm/libs/libtensorrt_llm.so(+0x18473c8) [0x7f84ec42d3c8[]",
+    "12 0x7f84ed8af610 tensorrt_llm::batch_manager::CacheTransceiver::CacheTransceiver() + 1024",
+  ];
+  const { events } = parseLines(lines);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.error], [2, LogKind.exception]]);
+  assert.equal(events[1]!.attrs?.excType, "RuntimeError");
+  assert.equal(events[1]!.text, lines.slice(1).join("\n"));
+  // A numbered line that is no frame (no pointer after the number) is not taken in.
+  assert.equal(parseLines([lines[0]!, "1       request finished"]).events.length, 2);
+});
+
 test("a Rust tracing ERROR line of the router is a failure record naming its target", () => {
   const ev = parseOne(
     "2025-08-31 07:32:08 ERROR sglang_router_rs::routers::http::pd_router: src/routers/http/pd_router.rs:1319: Stream error from decode server http://10.3.238.50:30000: error decoding response body",

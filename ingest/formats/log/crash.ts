@@ -114,9 +114,33 @@ export function isDumpLine(line: string): boolean {
   );
 }
 
-/** Lines of a C++ backtrace torch, glog or UCX prints under an error. */
+/** Lines of a C++ backtrace torch, glog, UCX or TensorRT-LLM prints under an error. */
 export function isBacktraceLine(line: string): boolean {
-  return line.startsWith("frame #") || line.startsWith("Exception raised from ") || line.startsWith("*** ") || line.startsWith("@ ") || isUcxBacktraceLine(line) || isCudaErrorTail(line);
+  return (
+    line.startsWith("frame #") ||
+    line.startsWith("Exception raised from ") ||
+    line.startsWith("*** ") ||
+    line.startsWith("@ ") ||
+    isUcxBacktraceLine(line) ||
+    isTrtllmFrame(line) ||
+    isCudaErrorTail(line)
+  );
+}
+
+/**
+ * A frame of the backtrace TensorRT-LLM appends to a TllmException's message
+ * (NVIDIA/TensorRT-LLM cpp/tensorrt_llm/common/tllmException.cpp, getTrace):
+ * `"%-3d %*p %s + %zd"` with the demangled symbol and its offset
+ * (`1       0x7f8524ec97bf tensorrt_llm::_v1::common::throwRuntimeError(char const*, int, char const*) + 76`),
+ * else `"%-3d %*p %s"` with backtrace_symbols' text; the pointer is padded to 18
+ * columns, which a paste may squeeze. The frames start at 1, under the
+ * exception's `[TensorRT-LLM][ERROR] … (file:line)` message.
+ */
+const TRTLLM_FRAME = /^\d{1,3} +0x[0-9a-f]{4,16} \S/;
+
+function isTrtllmFrame(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return c >= 49 && c <= 57 && TRTLLM_FRAME.test(line);
 }
 
 /**

@@ -30,7 +30,7 @@ import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dati
 import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
+import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheUntimedHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -243,7 +243,7 @@ export class LogParser implements LineParser {
     return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.raw);
   }
 
-  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, Slurm's srun and slurmstepd, Python logging, uvicorn. */
+  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, Slurm's srun and slurmstepd, LMCache without its time, Python logging, uvicorn. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
     const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
@@ -334,6 +334,15 @@ export class LogParser implements LineParser {
     if (s.indexOf(' - "') > 0) {
       const ev = this.newEvent(l);
       if (parseHttpAccess(s, 0, ev)) return this.openTimed(ev, l, -1), true;
+    }
+    const lmcache = c0 === 76 /* L */ ? readLmcacheUntimedHead(s) : null;
+    if (lmcache !== null) {
+      const how: RecordHead = { dialect: "lmcache", level: levelOfWord(lmcache.level), msgStart: lmcache.msgStart };
+      if (this.relogged(l, how)) return true;
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, lmcache.msgStart, ev);
+      this.openTimed(ev, l, -1, how);
+      return true;
     }
     const py = readPythonLoggingHead(s);
     if (py === null) return false;

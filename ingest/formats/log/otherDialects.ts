@@ -221,6 +221,23 @@ export function readPythonLoggingHead(line: string): PythonLoggingHead | null {
   return m ? { level: m[1]!, logger: m[2]!, msgStart: m[0].length } : null;
 }
 
+export interface LmcacheHead {
+  level: string;
+  msgStart: number;
+}
+
+// LMCache's format (LMCache lmcache/logging.py build_format):
+// `{color}[%(asctime)s] LMCache %(levelname)s:{reset} %(message)s {underline}(%(filename)s:%(lineno)d:%(name)s){reset}`.
+// readIsoHead reads the whole line; a user who selects from the logger's name on, or whose
+// terminal dropped the time with the colour code before it, pastes `LMCache ERROR: …`.
+const LMCACHE_UNTIMED = /^LMCache (DEBUG|INFO|WARNING|ERROR|CRITICAL):\s/;
+
+/** An LMCache line without its bracketed time: `LMCache ERROR: Failed to initialize …`. */
+export function readLmcacheUntimedHead(line: string): LmcacheHead | null {
+  const m = LMCACHE_UNTIMED.exec(line);
+  return m ? { level: m[1]!, msgStart: m[0].length } : null;
+}
+
 export interface PythonWarningHead {
   /** `quant_api.py:1731`: the file and line the warning names. */
   source: string;
