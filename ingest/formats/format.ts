@@ -31,6 +31,7 @@ export type FormatName =
   | "kubectl-describe-pod"
   | "kubectl-describe-node"
   | "kubectl-events"
+  | "kubectl-pods"
   | "kubernetes-objects";
 
 /** What the ingest pipeline knows about a source before its lines are parsed. */

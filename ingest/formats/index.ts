@@ -11,6 +11,7 @@ import { probeJsonl } from "./probeJsonl.js";
 import { kubectlDescribeNode } from "./kubectl/describeNode.js";
 import { kubectlDescribePod } from "./kubectl/describePod.js";
 import { kubectlEvents } from "./kubectl/getEvents.js";
+import { kubectlPods } from "./kubectl/getPods.js";
 import { kubernetesObjects } from "./kubectl/objects.js";
 import { glogLog, textLog } from "./log/logFormats.js";
 import { sglangLog } from "./sglangLog.js";
@@ -36,6 +37,7 @@ export const FORMATS: readonly InputFormat[] = [
   kubectlDescribePod,
   kubectlDescribeNode,
   kubectlEvents,
+  kubectlPods,
   sglangLog,
   glogLog,
   textLog,
@@ -99,12 +101,12 @@ export function takesDatingHints(name: FormatName): boolean {
  * clock, whatever folder it is in.
  */
 export function namesHostPerEvent(name: string | null): boolean {
-  return name === "otlp-json" || name === "jaeger-json" || name === "kubectl-events" || name === "kubernetes-objects";
+  return name === "otlp-json" || name === "jaeger-json" || name === "kubectl-events" || name === "kubectl-pods" || name === "kubernetes-objects";
 }
 
 /** What kubectl printed of pods and nodes (describe, events): records of the pods and machines they name, their times stated or not. */
 export function isKubectlFormat(name: FormatName): boolean {
-  return name === "kubectl-describe-pod" || name === "kubectl-describe-node" || name === "kubectl-events" || name === "kubernetes-objects";
+  return name === "kubectl-describe-pod" || name === "kubectl-describe-node" || name === "kubectl-events" || name === "kubectl-pods" || name === "kubernetes-objects";
 }
 
 /** The formats read by the shared log parser (ingest/formats/log/logParser.ts). */

@@ -12,6 +12,7 @@ import type { InputFormat } from "../../ingest/formats/format.js";
 import { kubectlDescribeNode } from "../../ingest/formats/kubectl/describeNode.js";
 import { kubectlDescribePod, rfc1123Us } from "../../ingest/formats/kubectl/describePod.js";
 import { kubectlEvents } from "../../ingest/formats/kubectl/getEvents.js";
+import { kubectlPods } from "../../ingest/formats/kubectl/getPods.js";
 import { us } from "./sglangHarness.js";
 
 function parse(format: InputFormat, text: string, host?: string): { events: ParsedEvent[]; issues: ParseIssue[] } {
@@ -255,6 +256,34 @@ test("kubectl describe pod pasted from below its name (the paste's window cut th
   assert.deepEqual(events.filter((e) => e.kind === LogKind.crash).map((e) => e.attrs?.failureClass), ["container-oom", "segfault"]);
   // Fields like describePod's at the head of another file do not make it one: its containers and their images must follow.
   assert.notEqual(detectFormat("Status: Running\nNode: gpu-node-3\nthe server started\n").name, "kubectl-describe-pod");
+});
+
+/** `kubectl get pods -o wide` (tabwriter, three spaces after each column's widest cell; RESTARTS with kubectl 1.24's `(… ago)`). */
+const PODS = [
+  "NAME               READY   STATUS             RESTARTS      AGE   IP            NODE         NOMINATED NODE   READINESS GATES",
+  "sglang-decode-0    0/1     CrashLoopBackOff   5 (2m ago)    41m   10.244.3.17   gpu-node-7   <none>           <none>",
+  "sglang-prefill-0   0/1     OOMKilled          2 (30s ago)   41m   10.244.1.9    gpu-node-3   <none>           <none>",
+  "sglang-router-0    1/1     Running            0             41m   10.244.2.4    gpu-node-5   <none>           <none>",
+  "sglang-prefill-1   0/1     Signal:11          1 (5m ago)    41m   10.244.1.10   gpu-node-3   <none>           <none>",
+  "sglang-decode-1    0/1     Evicted            0             41m   <none>        gpu-node-7   <none>           <none>"
+].join("\n");
+
+test("kubectl get pods -o wide: a terminated pod is its death, a pod-level end its end, a back-off a warning; NODE is where it ran; nothing is dated", () => {
+  assert.equal(detectFormat(`$ kubectl get pods -o wide -n llm\n${PODS}`).name, "kubectl-pods");
+  const { events, issues } = parse(kubectlPods, PODS, "bundle-folder");
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.line, e.kind, e.host, e.role, e.attrs?.failureClass ?? e.attrs?.level, e.attrs?.restartCount, e.attrs?.nodeName, e.tsInferred]),
+    [
+      [2, LogKind.podEvent, "sglang-decode-0", "decode", "warning", 5, "gpu-node-7", true],
+      [3, LogKind.crash, "sglang-prefill-0", "prefill", "container-oom", 2, "gpu-node-3", true],
+      [4, LogKind.podEvent, "sglang-router-0", "router", "info", undefined, "gpu-node-5", true],
+      [5, LogKind.crash, "sglang-prefill-1", "prefill", "segfault", 1, "gpu-node-3", true],
+      [6, LogKind.crash, "sglang-decode-1", "decode", "evicted", undefined, "gpu-node-7", true],
+    ],
+  );
+  assert.equal(events[1]!.attrs?.error, "pod status OOMKilled: its container terminated; restarted 2 times");
+  assert.equal(events[1]!.attrs?.fatal, true);
 });
 
 test("a row out of the table's columns is kept and reported; an SGLang log is neither kubectl shape", () => {

@@ -327,6 +327,27 @@ test("kubectl cluster-info dump's events.json and pods.json beside the logs: the
   assert.ok(!report.coverage.gaps.some((g) => g.kind === "clock-offset" && /\bllm\b/.test(g.detail)), "a folder of namespace-wide lists is no machine's clock");
 });
 
+/**
+ * node-oom-kill collected another way: the prefill's log in its pod's folder, the machine's `dmesg -T` (a dated OOM kill)
+ * in the machine's, and `placement` (the bundle path and text of what says which machine the pod ran on).
+ */
+function podOnMachine(placement: [string, string]): AnalysisReport {
+  const dmesg = [
+    "[Thu Jun 11 14:07:11 2026] python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0",
+    "[Thu Jun 11 14:07:11 2026] Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
+    "",
+  ].join("\n");
+  const dir = bundleVariant("node-oom-kill", "pods-and-nodes", { remove: ["gpu-node-3/dmesg.txt", "kubectl-get-events.txt"], write: { "gpu-node-3/dmesg-T.txt": dmesg } });
+  mkdirSync(join(dir, "sglang-prefill-0"));
+  renameSync(join(dir, "gpu-node-3/sglang-prefill.log"), join(dir, "sglang-prefill-0/sglang-prefill.log"));
+  writeFileSync(join(dir, placement[0]), placement[1]);
+  return JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
+}
+
+function prefillSilence(report: AnalysisReport): AnalysisReport["coverage"]["gaps"][number] | undefined {
+  return report.coverage.gaps.find((g) => g.kind === "time-gap" && g.ranks?.includes("prefill/tp0"));
+}
+
 test("pod logs in the pod's folder, the machine's dmesg -T in its own: the pod's Node: joins them, and the machine's OOM kill explains the pod's silence", () => {
   const describe = [
     "Name:             sglang-prefill-0",
@@ -346,19 +367,20 @@ test("pod logs in the pod's folder, the machine's dmesg -T in its own: the pod's
     "Events:            <none>",
     "",
   ].join("\n");
-  const dmesg = [
-    "[Thu Jun 11 14:07:11 2026] python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0",
-    "[Thu Jun 11 14:07:11 2026] Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
-    "",
-  ].join("\n");
-  const dir = bundleVariant("node-oom-kill", "pods-and-nodes", { remove: ["gpu-node-3/dmesg.txt", "kubectl-get-events.txt"], write: { "gpu-node-3/dmesg-T.txt": dmesg } });
-  mkdirSync(join(dir, "sglang-prefill-0"));
-  renameSync(join(dir, "gpu-node-3/sglang-prefill.log"), join(dir, "sglang-prefill-0/sglang-prefill.log"));
-  writeFileSync(join(dir, "sglang-prefill-0/kubectl-describe-sglang-prefill-0.txt"), describe);
-  const report = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
-  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap" && g.ranks?.includes("prefill/tp0"));
+  const silence = prefillSilence(podOnMachine(["sglang-prefill-0/kubectl-describe-sglang-prefill-0.txt", describe]));
   assert.ok(silence, "the prefill pod's log stops");
   assert.match(silence!.explainedBy ?? "", /^machine gpu-node-3 crashed: python3 \(pid 41234\) killed by the kernel's OOM killer/);
+});
+
+test("kubectl get pods -o wide beside the bundle: its NODE column joins the pod to its machine the same way", () => {
+  const pods = [
+    "NAME               READY   STATUS    RESTARTS   AGE   IP            NODE         NOMINATED NODE   READINESS GATES",
+    "sglang-decode-0    1/1     Running   0          12m   10.244.3.17   gpu-node-7   <none>           <none>",
+    "sglang-prefill-0   0/1     Running   0          12m   10.244.1.9    gpu-node-3   <none>           <none>",
+    "",
+  ].join("\n");
+  const silence = prefillSilence(podOnMachine(["kubectl-get-pods.txt", pods]));
+  assert.match(silence?.explainedBy ?? "", /^machine gpu-node-3 crashed: python3 \(pid 41234\) killed by the kernel's OOM killer/);
 });
 
 test("NCCL watchdog: three ranks taken down by the watchdog are one critical finding; tp3 is missing against tp_size=4", async () => {

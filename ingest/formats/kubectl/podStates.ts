@@ -70,3 +70,42 @@ export function containerStateAttrs(s: ContainerStateReading): Record<string, un
   if (s.message !== undefined) attrs.message = s.message;
   return attrs;
 }
+
+/** Statuses `kubectl get pods` prints for a pod whose containers run or start as they should. */
+const PODS_FINE = new Set(["Running", "Completed", "Succeeded", "ContainerCreating", "PodInitializing", "Pending"]);
+/** `ExitCode:N` and `Signal:N`: a container that terminated without a reason, as printPod names it. */
+const EXIT_STATUS = /^(ExitCode|Signal):(-?\d+)$/;
+const SIGSEGV = 11;
+
+/**
+ * What the STATUS column of `kubectl get pods` says of the pod (kubectl
+ * pkg/printers/internalversion/printers.go printPod: the pod's own reason,
+ * else the last container's waiting or terminated reason, `Signal:N` or
+ * `ExitCode:N`, `Init:…` while initialising, `Terminating`, `Unknown` for a
+ * pod lost with its node): a termination other than success is the pod's
+ * death, a pod-level end is its end (POD_ENDS), any other status but a
+ * running or starting one (`CrashLoopBackOff`, `ImagePullBackOff`,
+ * `NotReady`, `Init:Error`, …) a warning.
+ */
+export function podStatusAttrs(status: string, restarts: number): Record<string, unknown> {
+  const end = podEndAttrs(status);
+  if (end !== undefined) return { ...end, status, ...(restarts > 0 && { restartCount: restarts }) };
+  const attrs: Record<string, unknown> = { scope: "pod", status };
+  if (restarts > 0) attrs.restartCount = restarts;
+  const exit = EXIT_STATUS.exec(status);
+  const code = exit === null ? undefined : Number(exit[2]);
+  const failed = status === "OOMKilled" || status === "Error" || status === "ContainerCannotRun" || status === "StartError" || (code !== undefined && code !== 0);
+  if (!failed) {
+    attrs.level = PODS_FINE.has(status) ? "info" : "warning";
+    return attrs;
+  }
+  const segfault = (exit?.[1] === "Signal" && code === SIGSEGV) || (exit?.[1] === "ExitCode" && code === SEGFAULT_EXIT);
+  const again = restarts > 1 ? `; restarted ${restarts} times` : restarts === 1 ? "; restarted once" : "";
+  return {
+    ...attrs,
+    what: "its container terminated",
+    error: `pod status ${status}: its container terminated${again}`,
+    fatal: true,
+    failureClass: status === "OOMKilled" ? "container-oom" : segfault ? "segfault" : "crash",
+  };
+}
