@@ -49,6 +49,8 @@ export interface PathReading extends PathIdentity {
 const PATH_RANK = /(?:^|[^a-z])(?:tp|rank)[-_]?(\d{1,4})(?![\d])/i;
 /** A rank token at the end of a pod-named file (`sglang-prefill-0_tp3`): the rank, not part of the pod's name. */
 const TRAILING_RANK = /[-_.](?:tp|rank)[-_]?\d{1,4}$/i;
+/** `kubectl logs --previous > sglang-decode-0-previous.log`: the container's run before its restart, the same pod's. */
+const PREVIOUS_RUN = /[-_.](?:previous|prev)$|^(?:previous|prev)[-_.]/i;
 
 /** Host, role and TP rank from one path alone (no sibling seen): its machine folder's host, else its name's. */
 export function identityFromPath(path: string): PathIdentity {
@@ -61,8 +63,9 @@ export function identityFromPath(path: string): PathIdentity {
  * file name, else a folder up to three levels above it), the machine folder
  * (kubelet's pod folder, a docker container's, else the nearest folder that
  * is no layout or rank folder) and the host the file name gives (a
- * role-named stem without its rank token: `sglang-prefill-0_tp3.log` is
- * pod sglang-prefill-0's). A rotated part reads as its live file.
+ * role-named stem without its rank token or a previous run's mark:
+ * `sglang-prefill-0_tp3.log` and `sglang-prefill-0-previous.log` are pod
+ * sglang-prefill-0's). A rotated part reads as its live file.
  */
 export function readPath(path: string): PathReading {
   const parts = path.split(/[\\/]+/).filter((p) => p !== "" && p !== "." && p !== "..");
@@ -74,7 +77,7 @@ export function readPath(path: string): PathReading {
   if (role) {
     out.role = role[1]!.toLowerCase() as Role;
     const stem = file.replace(/\.[^.]*$/, "");
-    out.fileHost = stem.replace(TRAILING_RANK, "") || stem;
+    out.fileHost = stem.replace(PREVIOUS_RUN, "").replace(TRAILING_RANK, "").replace(PREVIOUS_RUN, "") || stem;
   }
   for (let up = 2; up <= FOLDER_DEPTH && up <= parts.length; up++) {
     const folder = parts[parts.length - up]!;

@@ -23,6 +23,10 @@ test("host, role and TP rank from the path: a machine's folder is its host, a fi
   // No folder: the file's name is all there is (`docker logs sglang-decode-0 > sglang-decode-0.log`); its ordinal is no rank.
   assert.deepEqual(identityFromPath("sglang-decode-0.log"), { host: "sglang-decode-0", role: "decode" });
   assert.deepEqual(identityFromPath("decode-tp3.log"), { host: "decode", role: "decode", tp: 3 });
+  // `kubectl logs --previous` saved beside the current log: the container's run before its restart, the same pod.
+  assert.deepEqual(identityFromPath("sglang-decode-0-previous.log"), { host: "sglang-decode-0", role: "decode" });
+  assert.deepEqual(identityFromPath("previous-sglang-decode-0.log"), { host: "sglang-decode-0", role: "decode" });
+  assert.deepEqual(identityFromPath("pods/sglang-prefill-0_tp3.prev.log"), { host: "sglang-prefill-0", role: "prefill", tp: 3 });
   // One file per rank of a pod in a layout folder: the rank is the file's, the pod still the host, so its ranks share one clock.
   assert.deepEqual(identityFromPath("pods/sglang-prefill-0_tp3.log"), { host: "sglang-prefill-0", role: "prefill", tp: 3 });
   assert.deepEqual(identityFromPath("pods/sglang-prefill-0.rank-1.stderr"), { host: "sglang-prefill-0", role: "prefill", tp: 1 });
