@@ -5,24 +5,16 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
+import type { ParsedEvent } from "../../domain/event.js";
 import { LogKind } from "../../domain/kinds.js";
 import { detectFormat } from "../../ingest/formats/index.js";
-import type { InputFormat } from "../../ingest/formats/format.js";
 import { kubectlDescribeNode } from "../../ingest/formats/kubectl/describeNode.js";
 import { kubectlDescribePod, rfc1123Us } from "../../ingest/formats/kubectl/describePod.js";
 import { kubectlEvents } from "../../ingest/formats/kubectl/getEvents.js";
 import { kubectlPods } from "../../ingest/formats/kubectl/getPods.js";
-import { us } from "./sglangHarness.js";
+import { parseWith, us } from "./sglangHarness.js";
 
-function parse(format: InputFormat, text: string, host?: string): { events: ParsedEvent[]; issues: ParseIssue[] } {
-  const parser = format.createParser({ sourcePath: "bundle/x.txt", tzOffsetMinutes: 0, ...(host !== undefined && { host }) });
-  const events: ParsedEvent[] = [];
-  const issues: ParseIssue[] = [];
-  text.split("\n").forEach((line, i) => parser.line(line, i + 1, events, issues));
-  parser.end(events, issues);
-  return { events, issues };
-}
+const parse = parseWith;
 
 /** A decode pod whose server was OOMKilled by its container's limit twice and is in back-off, then a prefill pod that segfaulted once. */
 const DESCRIBE = `Name:             sglang-decode-0

@@ -8,19 +8,13 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import { LogKind } from "../../domain/kinds.js";
 import { detectFormat } from "../../ingest/formats/index.js";
 import { kubernetesObjects } from "../../ingest/formats/kubectl/objects.js";
-import { us } from "./sglangHarness.js";
+import { parseWith, us, type Parsed } from "./sglangHarness.js";
 
-function parse(text: string, host?: string): { events: ParsedEvent[]; issues: ParseIssue[] } {
-  const parser = kubernetesObjects.createParser({ sourcePath: "dump/llm/x.json", tzOffsetMinutes: 0, ...(host !== undefined && { host }) });
-  const events: ParsedEvent[] = [];
-  const issues: ParseIssue[] = [];
-  text.split("\n").forEach((line, i) => parser.line(line, i + 1, events, issues));
-  parser.end(events, issues);
-  return { events, issues };
+function parse(text: string, host?: string): Parsed {
+  return parseWith(kubernetesObjects, text, host);
 }
 
 /** The line of `text` on which `needle` stands (1-based). */

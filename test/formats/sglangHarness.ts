@@ -4,6 +4,7 @@
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { Role } from "../../domain/vocabulary.js";
 import type { DatingHints } from "../../ingest/formats/log/dating.js";
+import type { InputFormat } from "../../ingest/formats/format.js";
 import { sglangLog } from "../../ingest/formats/sglangLog.js";
 import type { WrapperName } from "../../ingest/formats/wrappers/index.js";
 
@@ -58,4 +59,14 @@ export function us(iso: string): number {
   const secondsMs = m ? Date.parse(m[1] + m[3]) : NaN;
   if (m === null || Number.isNaN(secondsMs)) throw new Error(`bad ISO time ${iso}`);
   return secondsMs * 1000 + Number((m[2] ?? "").padEnd(6, "0"));
+}
+
+/** Feeds `text` through `format`'s parser line by line, as the pipeline does, in UTC; `host` as a path would give it. */
+export function parseWith(format: InputFormat, text: string, host?: string): Parsed {
+  const parser = format.createParser({ sourcePath: "bundle/x.txt", tzOffsetMinutes: 0, ...(host !== undefined && { host }) });
+  const events: ParsedEvent[] = [];
+  const issues: ParseIssue[] = [];
+  text.split("\n").forEach((line, i) => parser.line(line, i + 1, events, issues));
+  parser.end(events, issues);
+  return { events, issues };
 }
