@@ -133,7 +133,7 @@ test("pdsh: the node's name stripped and taken as the line's host; a log whose l
   ]);
 });
 
-test("journalctl's default short output and syslog files: the stamp (no year, the reader's local time) dates nothing; the host and the line are read", async () => {
+test("journalctl's default short output and syslog files: the stamp (no year, the reader's local time) takes the year of the file's dated lines; the host and the line are read", async () => {
   // `journalctl -u sglang > sglang.log` (logs-show.c: "%b %d %H:%M:%S", short-precise adding microseconds) and rsyslog's /var/log/syslog (day space-padded).
   const lines = [
     "-- Logs begin at Mon 2025-11-10 08:00:01 UTC, end at Tue 2025-11-11 21:50:00 UTC. --",
@@ -152,4 +152,21 @@ test("journalctl's default short output and syslog files: the stamp (no year, th
   ]);
   assert.deepEqual(issues, []);
   assert.equal(events[1]!.tsUs, us("2025-11-11T21:44:05Z"));
+  // A line with no time of its own takes the stamp's, in the year of the dated line before it (read in the zone given, UTC here).
+  assert.deepEqual([events[2]!.tsUs, events[2]!.tsInferred], [us("2025-11-11T21:44:06.123456Z"), undefined]);
+});
+
+test("a kern.log in syslog's traditional format alone: its stamps take the year the dating hints give, nearest to it across New Year", () => {
+  // rsyslog's RSYSLOG_TraditionalFileFormat, as Ubuntu writes /var/log/kern.log: `%b %e %H:%M:%S host kernel: [secs] message`.
+  const lines = [
+    "Dec 31 23:59:58 gpu-node-3 kernel: [ 1843.309055] Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
+    "Jan  1 00:00:03 gpu-node-3 kernel: [ 1848.000001] NVRM: Xid (PCI:0000:18:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+  ];
+  const near = us("2025-12-31T12:00:00Z");
+  const dating = { hasDatedLines: false, anchorUs: near, anchorOrigin: "before host gpu-node-3's first dated line", yearNearUs: near, yearOrigin: "host gpu-node-3's dated lines in other files" };
+  const { events } = parseLines(lines, { wrapper: "journald", dating });
+  assert.deepEqual(events.map((e) => [e.host, e.tsUs, e.timeless]), [
+    ["gpu-node-3", us("2025-12-31T23:59:58Z"), undefined],
+    ["gpu-node-3", us("2026-01-01T00:00:03Z"), undefined],
+  ]);
 });

@@ -50,6 +50,7 @@ export class RecordDater {
   private lastDatedUs = -1;
   private undatedCount = 0;
   private yearFromHint = 0;
+  private syslogYearFromHint = 0;
 
   constructor(
     private readonly hints: DatingHints | undefined,
@@ -72,6 +73,22 @@ export class RecordDater {
     if (this.lastDatedUs < 0) this.yearFromHint++;
     ev.tsUs = us;
     this.dated(ev);
+  }
+
+  /**
+   * A wrapper's time of day without a year (syslog's `Jun 11 14:03:07`, as
+   * rsyslog's traditional format and journalctl's `short` print it): its
+   * instant, the year that of the record still open (`openUs`, -1: none
+   * timed) or the file's last dated one, else the hints'; -1 when none is
+   * known (the line is then undated).
+   */
+  wrapperInstant(stamp: TorchStamp, openUs: number): number {
+    const known = openUs >= 0 ? openUs : this.lastDatedUs;
+    const near = known >= 0 ? known : this.hints?.yearNearUs;
+    const us = near === undefined ? null : nearestYear(stamp, near, this.tzOffsetMinutes);
+    if (us === null) return -1;
+    if (known < 0) this.syslogYearFromHint++;
+    return us;
   }
 
   undated(ev: ParsedEvent): void {
@@ -102,7 +119,7 @@ export class RecordDater {
 
   /** What this dater inferred, to be added up with the other parts of a file read in parts (ingest/load/sourceParts.ts). */
   tally(): DatingTally {
-    return { undated: this.undatedCount, yearFromHint: this.yearFromHint, anyDated: this.lastDatedUs >= 0, kernelAnchored: 0 };
+    return { undated: this.undatedCount, yearFromHint: this.yearFromHint, syslogYearFromHint: this.syslogYearFromHint, anyDated: this.lastDatedUs >= 0, kernelAnchored: 0 };
   }
 
   private anchor(): number {
@@ -141,6 +158,8 @@ export interface DatingTally {
   undated: number;
   /** glog/c10 stamps before any dated line that took the year of the hints. */
   yearFromHint: number;
+  /** Syslog stamps (a wrapper's, without a year) before any dated line that took the year of the hints. */
+  syslogYearFromHint: number;
   /** Some record of the file had a time of its own. */
   anyDated: boolean;
   /** Plain dmesg records dated by their run's anchor (./kernelClock.ts). */
@@ -161,6 +180,7 @@ export function datingOrigin(t: DatingTally, hints: DatingHints | undefined): st
     );
   }
   if (t.yearFromHint > 0) parts.push(`${t.yearFromHint} glog/c10 stamp(s) before any dated line took the year of ${hints?.yearOrigin}`);
+  if (t.syslogYearFromHint > 0) parts.push(`${t.syslogYearFromHint} syslog stamp(s) (no year) before any dated line took the year of ${hints?.yearOrigin}`);
   const runs = hints?.kernelRuns;
   if (runs !== undefined && runs.length > 0) {
     const each = runs.map((r, i) => (runs.length > 1 ? `run ${i + 1}: ${r.origin}` : r.origin));

@@ -24,7 +24,7 @@ import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { glogStartInside, looksLikeTorchLine, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
-import { wrapperByName, type LineUnwrapper } from "../wrappers/index.js";
+import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
@@ -131,7 +131,7 @@ export class LogParser implements LineParser {
     const rawText = joined ? [...this.partialRaw, original].join("\n") : original;
     const no = joined ? this.partialLine : lineNo;
     this.partialRaw = [];
-    this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: u.tsUs, wrapperHost: u.host, fromKernel: u.kernel, kernelSinceBootUs: u.kernelSinceBootUs });
+    this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: this.wrapperUs(u), wrapperHost: u.host, fromKernel: u.kernel, kernelSinceBootUs: u.kernelSinceBootUs });
   }
 
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
@@ -149,7 +149,12 @@ export class LogParser implements LineParser {
     if (!rest || rest.kind !== "line") return;
     const raw = this.partialRaw.join("\n");
     this.partialRaw = [];
-    this.read({ inner: clean(rest.inner), raw, no: this.partialLine, wrapperUs: rest.tsUs, wrapperHost: rest.host });
+    this.read({ inner: clean(rest.inner), raw, no: this.partialLine, wrapperUs: this.wrapperUs(rest), wrapperHost: rest.host });
+  }
+
+  /** The wrapper's time of a line: stated, or a time of day whose year the dater gives (syslog's stamp); -1 when none. */
+  private wrapperUs(u: Extract<Unwrapped, { kind: "line" }>): number {
+    return u.tsUs >= 0 || u.stamp === undefined ? u.tsUs : this.dater.wrapperInstant(u.stamp, this.records.openTimeUs());
   }
 
   timeOrigin(): string | null {
@@ -489,10 +494,11 @@ export class LogParser implements LineParser {
 
 /** Where the times a file did not state came from, from the tallies of its parts (one for a file read whole). */
 export function timeOriginOf(tallies: readonly TimeTally[], hints: DatingHints | undefined): string | null {
-  const sum = { undated: 0, yearFromHint: 0, anyDated: false, kernelAnchored: 0 };
+  const sum = { undated: 0, yearFromHint: 0, syslogYearFromHint: 0, anyDated: false, kernelAnchored: 0 };
   for (const t of tallies) {
     sum.undated += t.undated;
     sum.yearFromHint += t.yearFromHint;
+    sum.syslogYearFromHint += t.syslogYearFromHint;
     sum.kernelAnchored += t.kernelAnchored;
     sum.anyDated ||= t.anyDated;
   }

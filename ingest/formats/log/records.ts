@@ -72,6 +72,11 @@ export class RecordAssembler {
     this.block = report === "debug-info" ? "blank" : report === "pyspy-dump" ? "prefix" : null;
   }
 
+  /** The open record's own time, -1 when none is open or it has none yet (the dater times it when it closes). */
+  openTimeUs(): number {
+    return this.current !== null && this.time === RecordTime.own ? this.current.tsUs : -1;
+  }
+
   /** Adds a line that opens nothing to the open record; false when it must be a record of its own. */
   append(line: string, raw: string): boolean {
     if (this.current === null || this.more.length >= MAX_RECORD_LINES || !this.continues(line)) return false;

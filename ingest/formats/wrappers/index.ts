@@ -5,6 +5,7 @@
 // is read; its time is used when the inner line has none, and the raw line is
 // what the event keeps.
 
+import type { TorchStamp } from "../sglang/torchLines.js";
 import { compose } from "./compose.js";
 import { cri } from "./cri.js";
 import { dockerJson } from "./dockerJson.js";
@@ -24,9 +25,10 @@ export type WrapperName = "cri" | "docker-json" | "kubectl" | "kubectl-prefix" |
 export type Unwrapped =
   /**
    * The inner line, the wrapper's time (µs, UTC; -1 when it states none) and, for journald, kubectl's prefix, logcli, compose, stern, srun and pdsh,
-   * the host it names; `kernel` where journald says the kernel wrote it, with the kernel's own stamp (µs since boot) where journald's JSON gives it.
+   * the host it names; `kernel` where journald says the kernel wrote it, with the kernel's own stamp (µs since boot) where journald's JSON gives it;
+   * `stamp`, a time of day without a year (syslog's), where that is all the wrapper states (`tsUs` is then -1).
    */
-  | { kind: "line"; inner: string; tsUs: number; host?: string; kernel?: true; kernelSinceBootUs?: number }
+  | { kind: "line"; inner: string; tsUs: number; host?: string; kernel?: true; kernelSinceBootUs?: number; stamp?: TorchStamp }
   /** A partial line (CRI `P`, docker without a final newline): its rest comes on the next lines. */
   | { kind: "partial" }
   /** The line is not in the wrapper's shape (a broken JSON line, a line written around the runtime). */

@@ -10,8 +10,11 @@
 // (systemd src/shared/logs-show.c output_timestamp_realtime, "%b %d %H:%M:%S"),
 // written as rsyslog's traditional file format writes /var/log/syslog too,
 // with the day space-padded. That stamp has no year and is in the local time
-// of the machine journalctl ran on, so it dates nothing: a line takes its own
-// time (the SGLang prefix inside), else one between its dated neighbours.
+// of the machine journalctl ran on: like a glog stamp, it is read in the zone
+// the ingest is given (--tz, UTC by default) and takes the year of the file's
+// last dated record, else of its host's dated sources or its modification
+// time (ingest/sources/timeHints.ts), which the source's time origin names.
+// A line's own time (the SGLang prefix inside) comes first.
 // The host it names stands in for a host the path does not give; a line of
 // the identifier `kernel` (`journalctl -k`, /var/log/kern.log) is the
 // kernel's log, read by the kernel's templates.
@@ -21,6 +24,7 @@
 // separators (`-- Boot <id> --`, `-- Reboot --`).
 
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
+import type { TorchStamp } from "../sglang/torchLines.js";
 import { readRfc3339, type Instant } from "./rfc3339.js";
 import type { Unwrapped } from "./index.js";
 import { perLineWrapper } from "./perLine.js";
@@ -38,7 +42,23 @@ function unwrap(line: string): Unwrapped {
   const end = t?.end ?? SYSLOG_STAMP.exec(line)?.[0].length;
   const m = end === undefined ? null : REST.exec(line.substring(end, end + 256));
   if (end === undefined || m === null) return { kind: "foreign", why: "not a journald line (<time> <host> <unit>[<pid>]: <message>)" };
-  return { kind: "line", inner: line.substring(end + m[0].length), tsUs: t?.us ?? -1, host: m[1], ...(m[2] === "kernel" && { kernel: true }) };
+  const stamp = t === null ? syslogStamp(line) : undefined;
+  return { kind: "line", inner: line.substring(end + m[0].length), tsUs: t?.us ?? -1, host: m[1], ...(m[2] === "kernel" && { kernel: true }), ...(stamp !== undefined && { stamp }) };
+}
+
+const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+
+/** Syslog's `Jun 11 14:03:07[.554102]`, read as a time of day without a year. */
+function syslogStamp(line: string): TorchStamp {
+  const fraction = line.charCodeAt(15) === 46 /* . */ ? line.substring(16, 22).replace(/\D.*$/, "") : "";
+  return {
+    month: MONTHS.indexOf(line.substring(0, 3)) / 3 + 1,
+    day: Number(line.substring(4, 6).trim()),
+    hour: Number(line.substring(7, 9)),
+    minute: Number(line.substring(10, 12)),
+    second: Number(line.substring(13, 15)),
+    fractionUs: fraction === "" ? 0 : Number(fraction.padEnd(6, "0")),
+  };
 }
 
 /** `-o short-full`'s stamp: its time in µs where its zone names an offset, else -1. */
