@@ -219,6 +219,20 @@ test("node OOM kill dated by journalctl -k at the silence's start: the machine's
   assert.match(death!.explanation, /the crash explains the silence/);
 });
 
+test("node OOM kill in Ubuntu's kern.log (syslog's stamp, no year): dated with the year of the machine's SGLang log, it explains the prefill's silence", () => {
+  const kernLog = [
+    "Jun 11 14:07:11 gpu-node-3 kernel: [ 1843.308145] python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0",
+    "Jun 11 14:07:11 gpu-node-3 kernel: [ 1843.309055] Out of memory: Killed process 41234 (python3) total-vm:812345612kB, anon-rss:1951234560kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:3893212kB oom_score_adj:0",
+    "",
+  ].join("\n");
+  const dir = bundleVariant("node-oom-kill", "node-oom-kill", { remove: ["gpu-node-3/dmesg.txt", "kubectl-get-events.txt"], write: { "gpu-node-3/kern.log": kernLog } });
+  const report = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
+  const [death] = violated(report, "process-failure");
+  assert.equal(death!.ts, "2026-06-11T14:07:11.000Z");
+  const silence = report.coverage.gaps.find((g) => g.kind === "time-gap");
+  assert.match(silence?.explainedBy ?? "", /^machine gpu-node-3 crashed: python3 \(pid 41234\) killed by the kernel's OOM killer/);
+});
+
 test("a GPU fallen off the bus (dmesg -T's Xid 79) beside the decode's lost transfers: one transport failure on the machine, its falsification the GPU's own checks", () => {
   const dmesg = [
     "[Thu Jun 11 13:58:02 2026] nvidia-nvlink: Nvlink Core is being initialized, major device number 510",
