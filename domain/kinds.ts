@@ -55,6 +55,8 @@ export const LogKind = {
   bootstrapRegisterFailed: "boot.register_failed",
   /** Decode's heartbeat to a prefill bootstrap server failed once (`Attempting to reconnect to {addr}...`). */
   heartbeatFailed: "boot.heartbeat_failed",
+  /** A router could not reach a worker (sgl-router's gRPC connect or health check): a probe, not the router's failure. */
+  routerProbeFailed: "router.probe_failed",
   /** One room gave up waiting for its KV (NIXL receiver `Request {room} waiting_timeout`); the room is Failed. */
   roomTimeout: "pd.room_timeout",
   /** A request refused at admission for capacity (`Request {rid} exceeds the maximum number of tokens: {n} > {cap}`). */
@@ -343,6 +345,7 @@ export const KINDS = {
     fields: { what: "string?", attempt: "number?", attempts: "number?", status: "number?", body: "string?", error: "string?", final: "boolean?", failureClass: "string?" },
   },
   [LogKind.heartbeatFailed]: { lane: "bootstrap", tone: 2, doc: "decode's heartbeat to a prefill bootstrap server failed once", fields: { bootstrapAddr: "string?" } },
+  [LogKind.routerProbeFailed]: { lane: "logs", tone: 1, doc: "a router could not reach a worker (a failed gRPC connect or health check): the worker not up yet or gone; the router's start-up timeout or removal of the worker is the failure", fields: { worker: "string?", error: "string?" } },
   [LogKind.roomTimeout]: { lane: "transfer", tone: 1,
     doc: "`Request {room} waiting_timeout` (NIXL receiver): the room is Failed",
     fields: { room: "room?", state: "kvpoll?", timeoutState: "string?", failureClass: "string?" },

@@ -62,6 +62,7 @@ const EXPECTED: Record<string, string> = {
   [LogKind.schedulerWatchdog]: "scheduler",
   [LogKind.bootstrapRegisterFailed]: "bootstrap",
   [LogKind.heartbeatFailed]: "bootstrap",
+  [LogKind.routerProbeFailed]: "logs",
   [LogKind.roomTimeout]: "transfer",
   [LogKind.capacityRejected]: "scheduler",
   [LogKind.prefetchRevoked]: "hicache",

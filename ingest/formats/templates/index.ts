@@ -19,6 +19,7 @@ import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
 import { SGLANG_MOONCAKE } from "./sglangMooncake.js";
 import { SGLANG_NIXL } from "./sglangNixl.js";
 import { SGLANG_SCHEDULER } from "./sglangScheduler.js";
+import { SGL_ROUTER } from "./sglRouter.js";
 import { SLURM } from "./slurm.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
 import { TORCH_C10D } from "./torchC10d.js";
@@ -41,6 +42,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   TORCH_C10D,
   NCCL,
   DYNAMO_RUNTIME,
+  SGL_ROUTER,
   KERNEL,
   SLURM,
   RAY,

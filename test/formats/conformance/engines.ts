@@ -152,4 +152,13 @@ export const PRINTED_ROWS: EngineConformanceRow[] = [
     template: "dynamoRuntime.no_instances",
     expect: { kind: LogKind.error, attrs: { error: "no instances found for endpoint", endpoint: '"instances/dynamo/Frontend/chat/completions"', failureClass: "other" } },
   },
+  // sgl-router's reports that a worker could not be reached, with the log call's place its tracing format prints (sgl-project/sglang#11310).
+  { template: "sglRouter.grpc_connect_failed", expect: { kind: LogKind.routerProbeFailed, attrs: { worker: "grpc://localhost:20000", error: "transport error" } } },
+  {
+    template: "sglRouter.health_check_failed",
+    expect: {
+      kind: LogKind.routerProbeFailed,
+      attrs: { worker: "grpc://localhost:20001", error: "Connection failed for worker grpc://localhost:20001: Failed to connect to gRPC server: transport error" },
+    },
+  },
 ];
