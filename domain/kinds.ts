@@ -345,7 +345,7 @@ export const KINDS = {
     fields: { what: "string?", attempt: "number?", attempts: "number?", status: "number?", body: "string?", error: "string?", final: "boolean?", failureClass: "string?" },
   },
   [LogKind.heartbeatFailed]: { lane: "bootstrap", tone: 2, doc: "decode's heartbeat to a prefill bootstrap server failed once", fields: { bootstrapAddr: "string?" } },
-  [LogKind.routerProbeFailed]: { lane: "logs", tone: 1, doc: "a router could not reach a worker (a failed gRPC connect or health check): the worker not up yet or gone; the router's start-up timeout or removal of the worker is the failure", fields: { worker: "string?", error: "string?" } },
+  [LogKind.routerProbeFailed]: { lane: "logs", tone: 1, doc: "a router could not reach a worker (a failed gRPC connect or health check): the worker not up yet, gone, or its link broken; transport-failure keeps it low, never a suspect", fields: { worker: "string?", error: "string?" } },
   [LogKind.roomTimeout]: { lane: "transfer", tone: 1,
     doc: "`Request {room} waiting_timeout` (NIXL receiver): the room is Failed",
     fields: { room: "room?", state: "kvpoll?", timeoutState: "string?", failureClass: "string?" },

@@ -49,8 +49,8 @@ function chained(groups: FailureGroup[]): FailureGroup[] {
   const out: FailureGroup[] = [];
   for (const g of groups.sort((a, b) => a.records[0]!.ev.seq - b.records[0]!.ev.seq)) {
     const start = g.records[0]!.ev.tsUs;
-    // Transfers an abort stopped are not folded into failures of the transport, nor these into them: their weight differs.
-    const cause = out.find((h) => h.family === g.family && shareRank(h.ranks, g.ranks) && start - h.records.at(-1)!.ev.tsUs <= CHAIN_WINDOW_US && start >= h.records[0]!.ev.tsUs && allAborted(h) === allAborted(g));
+    // Transfers an abort stopped and failed probes are not folded into failures of the transport, nor these into them: their weight differs.
+    const cause = out.find((h) => h.family === g.family && shareRank(h.ranks, g.ranks) && start - h.records.at(-1)!.ev.tsUs <= CHAIN_WINDOW_US && start >= h.records[0]!.ev.tsUs && weakness(h) === weakness(g));
     if (!cause) {
       out.push(g);
       continue;
@@ -65,8 +65,11 @@ function chained(groups: FailureGroup[]): FailureGroup[] {
   return out;
 }
 
-function allAborted(g: FailureGroup): boolean {
-  return g.records.every((r) => r.aborted === true);
+/** What makes every record of a group weak evidence of a transport failure: all aborts, all failed probes, or neither. */
+export function weakness(g: FailureGroup): "aborts" | "probes" | null {
+  if (g.records.every((r) => r.aborted === true)) return "aborts";
+  if (g.records.every((r) => r.probe === true)) return "probes";
+  return null;
 }
 
 function shareRank(a: string[], b: string[]): boolean {

@@ -39,6 +39,12 @@ export interface FailureRecord {
   rooms?: string[];
   /** The transfer was stopped by an abort, not failed by the transport (low, never a suspect). */
   aborted?: boolean;
+  /**
+   * A router's probe of a worker failed (sgl-router's gRPC connect or health
+   * check): the worker was unreachable then, which a worker still starting
+   * or already gone explains as well as a broken link (low, never a suspect).
+   */
+  probe?: true;
   /** Read from the operator's telemetry (series, dumps), not from a log line. */
   telemetry?: true;
   /** Further records that prove it (the samples before and after a counter's rise, the queue that held work). */
@@ -58,7 +64,7 @@ const STALL_REASONS = new Set(["timeout"]);
 const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog, LogKind.error];
 const TRANSPORT_KINDS = [
   LogKind.transportError, LogKind.transferTimeout, LogKind.bootstrapFetchFailed, LogKind.bootstrapServerError, LogKind.bootstrapRegisterFailed, LogKind.nodeFailure,
-  LogKind.transferFailed, LogKind.bootstrapFailed, LogKind.handshakeFailed,
+  LogKind.transferFailed, LogKind.bootstrapFailed, LogKind.handshakeFailed, LogKind.routerProbeFailed,
 ];
 const TRANSPORT_CLASSES = new Set(["transport"]);
 
@@ -102,6 +108,7 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
     family,
     cls,
     ...(reasonKind === "abort" && { aborted: true }),
+    ...(ev.kind === LogKind.routerProbeFailed && { probe: true as const }),
     fatal: isFatal(ev, thread),
     rank: machine ? scopeLabel(scope, scope === "job" ? attrString(ev, "job") : machineName) : evidence.rank(ev),
     ...(machine && { machine: true as const }),

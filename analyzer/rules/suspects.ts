@@ -346,9 +346,9 @@ function saturation(of: Of, config: RunConfig): CauseCase {
   return c;
 }
 
-/** Transport failures other than transfers an abort stopped (a client's or the other side's, not the transport's doing). */
+/** Transport failures other than transfers an abort stopped (a client's or the other side's, not the transport's doing) and a router's failed probes. */
 function transportFailures(of: Of): NumberedFinding[] {
-  return of("transport-failure").filter((f) => f.draft.facts?.aborted !== true);
+  return of("transport-failure").filter((f) => f.draft.facts?.aborted !== true && f.draft.facts?.probesOnly !== true);
 }
 
 /** The model's per-room stall causes behind a timeout finding. */

@@ -10,7 +10,7 @@
 
 import { attrString, isoTime, type Evidence } from "./evidence.js";
 import { engineName, failureRecords, serverLogCount, type FailureRecord } from "./failures.js";
-import { groupFailures, groupFinding, occurrence, otherMessages, partiesText, type FailureGroup } from "./failureFindings.js";
+import { groupFailures, groupFinding, occurrence, otherMessages, partiesText, type FailureGroup, weakness } from "./failureFindings.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** A crash this long before a transport failure may have caused it (the peer's heartbeat and transfer timeouts). */
@@ -52,22 +52,26 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
     ? ` A process died first: ${crash.rank} at ${isoTime(crash.ev.tsUs)} (${evidence.where(crash.ev)}: ${crash.summary}); the transport failure follows from that crash.`
     : "";
   // Transfers failed by an abort (`Aborted by AbortReq.`, `… by decode-side abort notification.`) were
-  // stopped by a client or by the other side, not by the transport: recorded, low, never a suspect of their own.
-  const aborted = g.records.every((r) => r.aborted === true);
+  // stopped by a client or by the other side, not by the transport; a router's failed probes of a worker
+  // are what a worker still starting or already gone gives too: recorded, low, never a suspect of their own.
+  const weak = weakness(g);
+  const aborted = weak === "aborts";
   return groupFinding("transport-failure", g, {
-    severity: g.fatal ? "critical" : aborted ? "low" : "high",
+    severity: g.fatal ? "critical" : weak !== null ? "low" : "high",
     title: `Transport failure on ${partiesText(g)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
     explanation:
       `Let the transfer engine carry each room's KV cache between prefill and decode. Then a transfer must complete or be retried within its timeout, ` +
       `but ${occurrence(evidence, g)}.${otherMessages(g)}${rooms}${cause}`,
     falsify: crash
       ? "Keep the crashed process alive (fix its own failure first) and rerun: if the crash caused these, the transport errors disappear with it."
+      : weak === "probes"
+        ? "Read the worker's own log and health endpoint at those times: a worker that was up and serving makes these the router's link to it failing; one still starting or already gone explains them."
       : g.records.some((r) => r.machine === true)
         ? "Check the machine's GPUs and their links (`nvidia-smi -q`, `nvidia-smi nvlink --status`, DCGM's `dcgmi diag -r 3`) and rerun the load on another machine: a GPU or link fault shows there, and elsewhere the transfers complete."
         : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",
     // Only a transfer engine's own lines (Mooncake, NIXL, UCX templates set `engine`) say the engine failed;
     // SGLang's connector raising about the transfer (a RuntimeError on mismatched TP sizes) does not.
-    facts: { afterCrash: crash?.rank ?? null, engines: engineNames(g), aborted },
+    facts: { afterCrash: crash?.rank ?? null, engines: engineNames(g), aborted, probesOnly: weak === "probes" },
     ...(crash && { because: [{ cause: crash.ev, effect: g.records[0]!.ev }] }),
   }, crash ? [crash.ev] : []);
 }

@@ -56,6 +56,6 @@ export const SGL_ROUTER: TemplateComponent = {
   dialect: "engine",
   title: "SGLang router (sgl-router)",
   intro:
-    "`sgl-project/sglang` `sgl-router/`: the router's reports that it could not reach a worker, read where the message starts (after its `tracing` target and the log call's `file.rs:N: ` place). A failed probe of a worker is no failure of the router: the worker was not up yet or is gone, and the router's own start-up timeout or removal of the worker says which. Event: `router.probe_failed` (`worker`, `error`).",
+    "`sgl-project/sglang` `sgl-router/`: the router's reports that it could not reach a worker, read where the message starts (after its `tracing` target and the log call's `file.rs:N: ` place). A failed probe of a worker is no failure of the router: the worker was not up yet, is gone, or its link failed, and the router's own start-up timeout or removal of the worker says which. transport-failure judges the probes as what they are, the worker unreachable then: a low finding, never a suspect of its own. Event: `router.probe_failed` (`worker`, `error`).",
   templates,
 };
