@@ -68,14 +68,37 @@ test("the halves are the ones the README's rules give, decided by the id alone",
  * also what rank 0's ordinary exit does to the other ranks; the NCCL timeout the thread reports is not
  * in the excerpt, so no rule calls a failure from these lines alone.
  */
-const UNFLAGGED_BY_RULE = new Set(["sglang-12293-a", "sglang-20859-a"]);
+const UNFLAGGED_BY_RULE = new Set([
+  "sglang-12293-a",
+  "sglang-20859-a",
+  // Failures the thread reports whose pasted lines are the ordinary ones of a working or a stopping process,
+  // no error among them: vllm-project/aibrix#1060's vineyard cache logs `update kv cache: … updated=16` at
+  // DEBUG while (the thread says) nothing reaches vineyard's memory; vllm-project/production-stack#448's
+  // router prints uvicorn's `Shutting down` / `Waiting for application shutdown.` and closes its clients,
+  // which is also what an ordinary stop prints (the thread calls it a crash under load); the llm-d routing
+  // sidecar of llm-d/llm-d-routing-sidecar#57 logs only klog's `"shutting down" logger="proxy server"` at
+  // info while vLLM loads its weights. No rule calls a failure from an info line or a clean shutdown.
+  "aibrix-1060-a",
+  "production-stack-448-a",
+  "llm-d-routing-sidecar-57-a",
+]);
+
+/**
+ * Working-half failures whose lines are not read yet, so not flagged: vllm-project/aibrix#874 is a
+ * `kubectl get pods -o wide` table whose vLLM pod shows `1 (3m26s ago)` restarts, and kubectl's `get pods`
+ * table has no reader (its `describe pod`, events and objects do). Read, it would still state no failure: a
+ * Running container with a restart count names no Terminated state, which is what ingest/formats/kubectl/
+ * podStates.ts calls a container's failure. Remove an id once it is flagged.
+ */
+const NOT_READ_YET = new Set(["aibrix-874-a"]);
 
 test("working half: every failure is flagged, no healthy excerpt is flagged above low, no error-level line is unread", async () => {
   const misses: string[] = [];
   for (const entry of manifest.filter((e) => e.half === "working")) {
     const o = await outcomeOf(entry);
-    if (entry.failure && !o.flagged && !UNFLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (${entry.class}) not flagged`);
-    if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
+    const excused = UNFLAGGED_BY_RULE.has(entry.id) || NOT_READ_YET.has(entry.id);
+    if (entry.failure && !o.flagged && !excused) misses.push(`${entry.id} (${entry.class}) not flagged`);
+    if (excused && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE or NOT_READ_YET`);
     if (!entry.failure && o.flagged) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (o.errorUnread > 0) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
   }
