@@ -1,11 +1,11 @@
-// The real-log corpus (test/corpus/README.md): 591 excerpts users pasted into
+// The real-log corpus (test/corpus/README.md): 631 excerpts users pasted into
 // public issue threads, each ingested and analyzed in-process as `analyze`
 // would, and read as bench/corpusOutcome.ts says (flagged, error-level lines
 // unread).
 //
 // The corpus is split by id alone, each batch by the rule fixed before it was
 // tuned on: sha256(id)'s first byte < 0x80 (batch 1, 85 excerpts) or even
-// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6) is the working half, the
+// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40) is the working half, the
 // rest is the HELD-BACK half.
 // Templates and rules were tuned on the working half only; this test holds the working half to what
 // was tuned (every failure flagged but those a rule keeps low, no healthy excerpt flagged above low but the one
@@ -52,8 +52,8 @@ test("the halves are the ones the README's rules give, decided by the id alone",
     assert.equal(e.half, working ? "working" : "held-back", e.id);
   }
   const count = (batch: number, half: string): number => manifest.filter((e) => e.batch === batch && e.half === half).length;
-  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
-  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1]);
+  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
+  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17]);
 });
 
 /**
@@ -68,7 +68,25 @@ test("the halves are the ones the README's rules give, decided by the id alone",
  * also what rank 0's ordinary exit does to the other ranks; the NCCL timeout the thread reports is not
  * in the excerpt, so no rule calls a failure from these lines alone.
  */
-const UNFLAGGED_BY_RULE = new Set(["sglang-12293-a", "sglang-20859-a"]);
+const UNFLAGGED_BY_RULE = new Set([
+  "sglang-12293-a",
+  "sglang-20859-a",
+  // Failures the thread reports whose pasted lines are the ordinary ones of a working or a stopping process,
+  // no error among them: vllm-project/aibrix#1060's vineyard cache logs `update kv cache: … updated=16` at
+  // DEBUG while (the thread says) nothing reaches vineyard's memory; vllm-project/production-stack#448's
+  // router prints uvicorn's `Shutting down` / `Waiting for application shutdown.` and closes its clients,
+  // which is also what an ordinary stop prints (the thread calls it a crash under load); the llm-d routing
+  // sidecar of llm-d/llm-d-routing-sidecar#57 logs only klog's `"shutting down" logger="proxy server"` at
+  // info while vLLM loads its weights. No rule calls a failure from an info line or a clean shutdown.
+  "aibrix-1060-a",
+  "production-stack-448-a",
+  "llm-d-routing-sidecar-57-a",
+  // vllm-project/aibrix#874 is a `kubectl get pods -o wide` table whose vLLM pod is Running with `1 (3m26s ago)`
+  // restarts: kubectl's printPod shows the status of the container's current run, and a Running one with a
+  // restart count names no terminated run (ingest/formats/kubectl/podStates.ts podStatusAttrs), so the row is the
+  // pod's information, no failure; the restart's cause is not in the excerpt.
+  "aibrix-874-a",
+]);
 
 /**
  * Working-half healthy excerpts flagged on purpose, each with the reason the verdict is not made weaker.

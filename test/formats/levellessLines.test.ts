@@ -90,3 +90,19 @@ test("a line that opens with a capital letter and a space is glog only when a C/
   const { events } = parseLines(["I think the transfer engine hung here", "E topology: no devices] found", "W setup.py:12] not a C++ source"]);
   assert.deepEqual(events.map((e) => e.kind), [LogKind.unparsed, LogKind.unparsed, LogKind.unparsed]);
 });
+
+// vllm-project/vllm-ascend#14802 (the working half of test/corpus): torch_npu's allocator writes glog's prefix with
+// the place as the build gave its path; the second line is written by hand in the same shape.
+test("glog's prefix whose place is a path, not glog's base name: the level, the place and the time are read", () => {
+  const { events } = parseLines([
+    "E0824 11:45:01.752239 15252 ../torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:3009] Event: aclrtSynchronizeEvent failed, event = 0xfff9dd8e3440",
+    "E0824 11:45:01.752365 15252 /opt/build/mooncake-transfer-engine/src/transport/tcp_transport/tcp_transport.cpp:223] Session::readBody failed.",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level, e.attrs?.source]), [
+    [LogKind.error, "error", "../torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:3009"],
+    [LogKind.transportError, "error", "/opt/build/mooncake-transfer-engine/src/transport/tcp_transport/tcp_transport.cpp:223"],
+  ]);
+  assert.equal(events[0]!.attrs?.error, "Event: aclrtSynchronizeEvent failed, event = 0xfff9dd8e3440");
+  // The component is the place's base name's, whatever path precedes it.
+  assert.equal(events[1]!.attrs?.engine, "mooncake");
+});

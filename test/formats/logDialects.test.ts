@@ -498,3 +498,24 @@ test("Rust tracing lines (Dynamo's runtime) open with an RFC3339 time too, but a
     [4, LogKind.message, "info"],
   ]);
 });
+
+test("spdlog's full pattern: the logger's name and the lower-case level after the bracketed time; an error is a failure record", () => {
+  // InfiniStore's client under AIBrix (vllm-project/aibrix#1093, the working half of test/corpus), then lines
+  // written by hand in spdlog's default pattern without a source location.
+  const { events } = parseLines([
+    "[2025-05-15 15:48:41.233] [infini] [error] [libinfinistore.cpp:910] Please register memory first",
+    "[2025-05-15 15:48:41.240] [infini] [warning] retrying the connection",
+    "[2025-05-15 15:48:41.250] [kvcache] [info] connected",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [
+    [LogKind.error, "error"],
+    [LogKind.message, "warning"],
+    [LogKind.message, "info"],
+  ]);
+  assert.equal(events[0]!.attrs?.error, "Please register memory first");
+  assert.equal(events[0]!.tsUs, us("2025-05-15T15:48:41.233Z"));
+  // SGLang's own line, whose message may open with a bracket too, states no level.
+  const { events: sglang } = parseLines(["[2025-05-15 15:48:41 TP0] [Router] request routed to decode-1"]);
+  assert.equal(sglang[0]!.tp, 0);
+  assert.equal(sglang[0]!.attrs?.level, undefined);
+});

@@ -72,3 +72,22 @@ test("Ray's Python loggers' `asctime\\tLEVEL file.py:N -- ` form: the driver's o
   );
   assert.equal(events[2]!.unparsedMessage, "A worker died or was killed while executing task ffffffffffffffff4f6e7b8c01000000.", "the message read from after the place, its shape counted");
 });
+
+test("an actor's tag names it as Ray Serve does, `ServeReplica:{app}:{deployment}`: the tag is stripped and the line beneath read", () => {
+  // ray-project/ray#53267 (the working half of test/corpus): a Serve replica's vLLM engine died; its traceback's
+  // last frame, the exception, then Serve's own error line, each behind the replica's tag.
+  const tag = "(ServeReplica:default:LLMDeploymentqwen-0_5b pid=14262)";
+  const { events } = parseLines([
+    `${tag}     raise self._format_exception(outputs) from None`,
+    `${tag} vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.`,
+    `${tag} ERROR 2025-05-23 00:42:04,876 default_LLMDeploymentqwen-0_5b rcja4aht 700823bf-0cfe-460a-bb1c-00e25d0f3fb8 -- Encountered failure while handling request 700823bf-0cfe-460a-bb1c-00e25d0f3fb8`,
+  ]);
+  const exc = events.find((e) => e.kind === LogKind.exception);
+  assert.equal(exc?.line, 2);
+  assert.equal(exc?.attrs?.excType, "vllm.v1.engine.exceptions.EngineDeadError");
+  // Ray prints the actor's or task's name as it is (python/ray/_private/worker.py print_worker_logs, prefix_for);
+  // Serve's replica actors are `ServeReplica:{app}:{deployment}`, or `ServeReplica:{deployment}` in releases without
+  // applications (python/ray/serve/_private/common.py to_replica_actor_class_name). Written by hand.
+  const { events: more } = parseLines(["(ServeReplica:Summarizer pid=2177, ip=10.0.1.5) ValueError: port_base 30000 is not available"]);
+  assert.deepEqual(more.map((e) => [e.kind, e.attrs?.excType]), [[LogKind.exception, "ValueError"]]);
+});

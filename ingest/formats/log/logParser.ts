@@ -30,7 +30,7 @@ import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dati
 import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheUntimedHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
+import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheUntimedHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readSpdlogFields, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
 import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -202,9 +202,10 @@ export class LogParser implements LineParser {
       ev.pp = p.pp >= 0 ? p.pp : undefined;
       ev.tp = p.tp >= 0 ? p.tp : undefined;
     }
-    this.messages(SGLANG_MESSAGES, l, p.msgStart, ev);
+    const spdlog = readSpdlogFields(l.inner, p.msgStart);
+    const how: RecordHead = spdlog === null ? { dialect: "sglang", msgStart: p.msgStart } : { dialect: "spdlog", level: levelOfWord(spdlog.level), msgStart: spdlog.msgStart };
+    this.messages(spdlog === null ? SGLANG_MESSAGES : ANY_MESSAGES, l, how.msgStart, ev);
     if (p.tagAttrs !== null) ev.attrs = ev.attrs === undefined ? p.tagAttrs : Object.assign(ev.attrs, p.tagAttrs);
-    const how: RecordHead = { dialect: "sglang", msgStart: p.msgStart };
     if (!timed) return this.openTimed(ev, l, -1, how);
     ev.tsUs = p.tsUs + this.zoneFix(p.tsUs, l.wrapperUs);
     this.records.open(ev, RecordTime.own, null, l.inner, how);

@@ -32,6 +32,22 @@ const AFTER_TIME =
   /^\]?\s*(?:(?:-\s+)?(?:[\w.\-[\]]+\s+-\s+|[A-Za-z][\w.]*\s+(?=(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE):))?\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE)\]?\s*(?:(?<target>[A-Za-z_]\w*(?:::\w+)+): |(?<place>[\w.-]+\.py:\d+) -- |(?:\|\s*[\w.:<>-]+\s*)?(?:[-|:]\s+)?))?/;
 
 /**
+ * spdlog's full pattern, `[%Y-%m-%d %H:%M:%S.%e] [%n] [%l] %v`: after the bracketed time (read as SGLang's
+ * prefix, which it matches), the logger's name, then the level in spdlog's lower-case names (gabime/spdlog
+ * include/spdlog/details/pattern_formatter-inl.h full_formatter; SPDLOG_LEVEL_NAMES in include/spdlog/common.h),
+ * and ` [file:line]` after the level when the call passed its source location:
+ * `[2025-05-15 15:48:41.233] [infini] [error] [libinfinistore.cpp:910] …` (InfiniStore's client, vllm-project/aibrix#1093).
+ */
+const SPDLOG_FIELDS = /^\[[^\]]+\] \[(trace|debug|info|warning|error|critical)\] (?:\[[\w.-]+:\d+\] )?/;
+
+/** spdlog's name and level fields at `from` (where the text after the time starts), or null. */
+export function readSpdlogFields(line: string, from: number): { level: string; msgStart: number } | null {
+  if (line.charCodeAt(from) !== 91 /* [ */) return null;
+  const m = SPDLOG_FIELDS.exec(line.substring(from, from + 200));
+  return m === null ? null : { level: m[1]!, msgStart: from + m[0].length };
+}
+
+/**
  * The name sglang_router's two loggers print before their time, in the same
  * `{name} {asctime} - {level} - {message}` shape: `[Router (Python)] ` (sgl-router
  * py_src/sglang_router/launch_server.py and launch_router.py setup_logger,
@@ -305,7 +321,7 @@ export interface ProcessTag {
 // prefix_for empty for the raylet and the autoscaler, else `[{actor or task name} ]pid=`): the process a
 // multi-process server's output came from (the node's address is not a host name of ours: it is left to
 // the lines that state whose it is). A Ray line with nothing after its tag is the tag alone.
-const PROCESS_TAG = /^\((?:(?:([A-Za-z_][\w-]*)(?: rank=(\d+)| TP(\d+))? )?pid=\d+|(raylet|autoscaler \+\w+))(?:, ip=[\d.]+)?\)(?: |$)/;
+const PROCESS_TAG = /^\((?:(?:([A-Za-z_]\S*?)(?: rank=(\d+)| TP(\d+))? )?pid=\d+|(raylet|autoscaler \+\w+))(?:, ip=[\d.]+)?\)(?: |$)/;
 
 /** The process tags before a line's text, innermost last; null when the line has none. */
 export function readProcessTags(line: string): ProcessTag | null {

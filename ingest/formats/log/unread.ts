@@ -84,7 +84,8 @@ const SOURCE_FILES = COMPONENTS.filter((c) => c.sourceFiles !== undefined);
 /** The component whose C++ sources a glog place names (`client.cpp:380` → Mooncake store), else undefined. */
 export function componentOfSource(source: string | undefined): TemplateComponent | undefined {
   if (source === undefined) return undefined;
-  const file = source.replace(/:\d+$/, "");
+  // The base name: a place may carry the path the build gave it (`../torch_npu/csrc/…/X.cpp:3009`).
+  const file = source.replace(/:\d+$/, "").replace(/^.*\//, "");
   return SOURCE_FILES.find((c) => c.sourceFiles!.test(file));
 }
 

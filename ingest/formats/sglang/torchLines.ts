@@ -31,7 +31,13 @@ export interface TorchLine {
 }
 
 const BRACKETED = /^(?:\[rank(\d+)\]:)?\[([IWEF])(?:(\d{3,4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}))? ?(?:\d+ )?([\w.]+:\d+)\] /;
-const GLOG = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ([\w.]+:\d+)\] /;
+/**
+ * glog's prefix (google/glog src/logging.cc: `Lyyyymmdd hh:mm:ss.uuuuuu threadid file:line] `), its place the
+ * file's base name as glog prints it (`const_basename(file)`), or the path the build gave `__FILE__` where a
+ * logger writes glog's prefix itself: torch_npu's allocator lines carry `../torch_npu/csrc/core/npu/
+ * NPUCachingAllocator.cpp:3009]` (vllm-project/vllm-ascend#14802).
+ */
+const GLOG = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ((?:[\w.-]*\/)*[\w.]+:\d+)\] /;
 /**
  * A glog line whose place a rich-text paste mangled: Markdown emphasis took the
  * underscores of the file name (`ascend_direct_transport.cpp:460]` became
