@@ -362,3 +362,20 @@ test("YAML events in a stream of documents (`---`), and YAML that is not these o
   const { issues } = parse("apiVersion: v1\nkind: Pod\nmetadata: [unclosed\n");
   assert.match(issues[0]?.message ?? "", /^not YAML/);
 });
+
+test("cluster-info dump to standard output cut inside a document: that document is one issue, and the documents and logs after it are read", () => {
+  const cut = NODES.split("\n").slice(0, 12).join("\n");
+  const dump = [
+    cut,
+    PODS,
+    '{"kind": "EventList", "apiVersion": "v1", "metadata": {}, "items": []}',
+    "==== START logs for container sglang of pod llm/sglang-prefill-0 ====",
+    "[2026-06-11 14:07:45 DP0 TP0] Init torch distributed begin.",
+    "==== END logs for container sglang of pod llm/sglang-prefill-0 ====",
+  ].join("\n");
+  const { events, issues } = parse(dump);
+  assert.deepEqual(issues.map((i) => [i.line, /^not JSON/.test(i.message)]), [[1, true]]);
+  assert.ok(events.some((e) => e.attrs?.failureClass === "container-oom"), "pods.json after the cut document is read");
+  assert.ok(events.some((e) => e.host === "sglang-prefill-0" && e.line === lineWith(dump, "Init torch distributed begin")), "and the log after it");
+});
+

@@ -13,8 +13,9 @@
 // are (./podEvents.ts, ./podStates.ts, ./describeNode.ts): the pods and
 // machines named are the records' hosts. A record's line is where its
 // object's `metadata.uid` stands. cluster-info dump without a directory
-// writes its documents and every container's log to one stream: each log is
-// read as its pod's.
+// writes its documents and every container's log to one stream: each
+// document is read as it closes and each log as its pod's as it streams, so
+// a dump of any size is read (a YAML file is read whole).
 
 import { parseAllDocuments } from "yaml";
 import { z } from "zod";
@@ -24,7 +25,7 @@ import { roleOfName } from "../../inputs/pathIdentity.js";
 import type { InputFormat, LineParser, ParseContext } from "../format.js";
 import { RecordDater } from "../log/dating.js";
 import { textLog } from "../log/logFormats.js";
-import { isPlainObject, wholeDocumentParser } from "../records.js";
+import { isPlainObject, MAX_DOCUMENT_CHARS, wholeDocumentParser } from "../records.js";
 import { readRfc3339 } from "../wrappers/rfc3339.js";
 import { conditionOf } from "./describeNode.js";
 import { podEventOf } from "./podEvents.js";
@@ -80,7 +81,6 @@ const YAML_API = /^(?:- |\s)*apiVersion:\s*\S/m;
 const YAML_KIND = /^(?:- |\s)*kind:\s*["']?(?:Event|Pod|Node)(?:List)?["']?\s*$/m;
 
 /** The lines kubectl cluster-info dump puts around each container's log (clusterinfo_dump.go printContainer). */
-const LOGS_START = "==== START logs for container ";
 const LOGS_END = "==== END logs for container ";
 const LOGS_START_LINE = /^==== START logs for container \S+ of pod [^/\s]+\/(\S+) ====$/;
 
@@ -90,9 +90,17 @@ function instantUs(text: string | null | undefined): number | null {
 }
 
 class ObjectsParser implements LineParser {
-  private readonly document = wholeDocumentParser("Kubernetes objects", (doc, _out, issues) => this.read(doc, issues));
   private readonly dater: RecordDater;
   private out: ParsedEvent[] = [];
+  /** JSON documents are read one at a time as they close; YAML whole, at the file's end. Decided by the first line. */
+  private mode: "json" | "yaml" | null = null;
+  private readonly yaml = wholeDocumentParser("Kubernetes objects (YAML)", (doc, _out, issues) => this.readYaml(doc, issues));
+  /** The JSON document being read: its lines so far and the line it opened on. */
+  private docLines: string[] = [];
+  private docFirst = 0;
+  private docChars = 0;
+  /** The container log being read (cluster-info dump's standard output), as its pod's. */
+  private log: { parser: LineParser; pod: string } | null = null;
   private doc = "";
   /** Where the search for the next object's uid starts, and the line it is on. */
   private searchFrom = 0;
@@ -103,12 +111,20 @@ class ObjectsParser implements LineParser {
   }
 
   line(text: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
-    this.document.line(text, lineNo, out, issues);
+    this.out = out;
+    if (this.mode === null) {
+      if (text.trim() === "") return;
+      this.mode = text.trimStart().startsWith("{") ? "json" : "yaml";
+    }
+    if (this.mode === "yaml") return this.yaml.line(text, lineNo, out, issues);
+    this.jsonLine(text, lineNo, issues);
   }
 
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
-    this.document.end(out, issues);
+    if (this.mode === "yaml") this.yaml.end(out, issues);
+    if (this.docLines.length > 0) this.closeDocument(issues);
+    if (this.log !== null) this.closeLog(issues);
     this.dater.finish();
   }
 
@@ -116,10 +132,50 @@ class ObjectsParser implements LineParser {
     return this.dater.origin();
   }
 
-  private read(doc: string, issues: ParseIssue[]): void {
-    if (doc.includes(LOGS_START)) return this.readDump(doc.split("\n"), issues);
-    if (doc.trimStart().startsWith("{")) return this.readDocument(doc, 1, issues);
-    this.readYaml(doc, issues);
+  /**
+   * A line of JSON documents, one after another as `kubectl cluster-info dump`
+   * writes them to standard output (each opening with `{` and closing with `}`
+   * at the first column, MarshalIndent's form; or one document a line), then
+   * each container's log between its START and END lines, read as that pod's
+   * log as it streams. A line in neither is kept as text.
+   */
+  private jsonLine(text: string, lineNo: number, issues: ParseIssue[]): void {
+    if (this.log !== null) {
+      if (!text.startsWith(LOGS_END)) return this.log.parser.line(text, lineNo, this.out, issues);
+      const pod = this.log.pod;
+      this.closeLog(issues);
+      return this.text(text, lineNo, pod);
+    }
+    // A document cut short (a truncated dump) ends where the next one or a container's log begins.
+    if (this.docLines.length > 0 && (text === "{" || LOGS_START_LINE.test(text))) this.closeDocument(issues);
+    if (this.docLines.length > 0 || text === "{") return this.documentLine(text, lineNo, issues);
+    if (text.startsWith("{") && text.trimEnd().endsWith("}")) return this.readDocument(text, lineNo, issues);
+    const pod = LOGS_START_LINE.exec(text)?.[1];
+    if (pod !== undefined) {
+      this.log = { parser: textLog.createParser({ ...this.ctx, host: pod, role: roleOfName(pod) }), pod };
+      return this.text(text, lineNo, pod);
+    }
+    if (text.trim() !== "") this.text(text, lineNo);
+  }
+
+  /** A line of the JSON document being read: the document is read when its closing brace comes. */
+  private documentLine(text: string, lineNo: number, issues: ParseIssue[]): void {
+    if (this.docLines.length === 0) this.docFirst = lineNo;
+    this.docChars += text.length + 1;
+    if (this.docChars <= MAX_DOCUMENT_CHARS) this.docLines.push(text);
+    if (text === "}") this.closeDocument(issues);
+  }
+
+  private closeDocument(issues: ParseIssue[]): void {
+    if (this.docChars > MAX_DOCUMENT_CHARS) issues.push({ line: this.docFirst, message: "a JSON document larger than 256 MiB; not read" });
+    else this.readDocument(this.docLines.join("\n"), this.docFirst, issues);
+    this.docLines = [];
+    this.docChars = 0;
+  }
+
+  private closeLog(issues: ParseIssue[]): void {
+    this.log!.parser.end(this.out, issues);
+    this.log = null;
   }
 
   /** A YAML stream of one or more documents (`---` between them). */
@@ -161,45 +217,6 @@ class ObjectsParser implements LineParser {
       const kind = isPlainObject(item) && typeof item.kind === "string" ? item.kind : listKind;
       if (kind !== undefined && KINDS.has(kind)) this.object(kind as ObjectKind, item, issues);
     }
-  }
-
-  /**
-   * `kubectl cluster-info dump` to standard output: its JSON documents (each
-   * opening with `{` and closing with `}` at the first column, MarshalIndent's
-   * form) one after another, then each container's log between its START and
-   * END lines, read as that pod's log. A line in neither is kept as text.
-   */
-  private readDump(lines: readonly string[], issues: ParseIssue[]): void {
-    for (let i = 0; i < lines.length; ) {
-      const line = lines[i]!;
-      if (line === "{") {
-        const end = lines.indexOf("}", i + 1);
-        const last = end < 0 ? lines.length - 1 : end;
-        this.readDocument(lines.slice(i, last + 1).join("\n"), i + 1, issues);
-        i = last + 1;
-        continue;
-      }
-      const pod = LOGS_START_LINE.exec(line)?.[1];
-      if (pod !== undefined) {
-        i = this.readContainerLog(lines, i, pod, issues);
-        continue;
-      }
-      if (line.trim() !== "") this.text(line, i + 1);
-      i++;
-    }
-  }
-
-  /** A container's log from its START line at `start`, as its pod's; returns the index after its END line. */
-  private readContainerLog(lines: readonly string[], start: number, pod: string, issues: ParseIssue[]): number {
-    const log = textLog.createParser({ ...this.ctx, host: pod, role: roleOfName(pod) });
-    this.text(lines[start]!, start + 1, pod);
-    let i = start + 1;
-    const events: ParsedEvent[] = [];
-    for (; i < lines.length && !lines[i]!.startsWith(LOGS_END); i++) log.line(lines[i]!, i + 1, events, issues);
-    log.end(events, issues);
-    this.out.push(...events);
-    if (i < lines.length) this.text(lines[i]!, i + 1, pod);
-    return i + 1;
   }
 
   /** A line of the dump that is neither an object nor a container's log line (its START and END lines, kubectl's own notes). */
