@@ -86,7 +86,20 @@ const UNFLAGGED_BY_RULE = new Set([
   // restart count names no terminated run (ingest/formats/kubectl/podStates.ts podStatusAttrs), so the row is the
   // pod's information, no failure; the restart's cause is not in the excerpt.
   "aibrix-874-a",
+  // sgl-project/sglang#23676 is a `py-spy top` profile of the process the thread calls frozen (the tokenizer's
+  // added_tokens_encoder at 87 % of its samples): a profile says where a process spends its time, which is also what
+  // one of a busy, working process says; no line of it is a failure, and no rule calls one from a profile.
+  "sglang-23676-a",
 ]);
+
+/**
+ * Working-half failures of batch 17 left unread, not by a rule: their lines are a class no reader knows yet (DeepEP's
+ * kernel printf `DeepEP dispatch NVL receiver timeout, …`, NVSHMEM's `ibgda.cpp:1889: NULL value cannot allocate …`),
+ * and the session that collected batch 17 transcribed held-back excerpts of the same classes, so a reader it wrote
+ * would be fitted knowing the held-back half (test/corpus/README.md, the split). A session that has not seen them may
+ * write those readers, from DeepEP's and NVSHMEM's sources, and take these ids off.
+ */
+const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["deepep-137-a", "sglang-12533-a"]);
 
 /**
  * Working-half healthy excerpts flagged on purpose, each with the reason the verdict is not made weaker.
@@ -102,7 +115,9 @@ test("working half: every failure is flagged, no healthy excerpt is flagged abov
   const misses: string[] = [];
   for (const entry of manifest.filter((e) => e.half === "working")) {
     const o = await outcomeOf(entry);
-    if (entry.failure && !o.flagged && !UNFLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (${entry.class}) not flagged`);
+    const leftUnflagged = UNFLAGGED_BY_RULE.has(entry.id) || UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id);
+    if (entry.failure && !o.flagged && !leftUnflagged) misses.push(`${entry.id} (${entry.class}) not flagged`);
+    if (UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNREAD_UNTIL_AN_UNTAINTED_READER`);
     if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
     if (!entry.failure && o.flagged && !FLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (FLAGGED_BY_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_BY_RULE`);
