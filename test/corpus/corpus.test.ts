@@ -1,11 +1,11 @@
-// The real-log corpus (test/corpus/README.md): 645 excerpts users pasted into
+// The real-log corpus (test/corpus/README.md): 676 excerpts users pasted into
 // public issue threads, each ingested and analyzed in-process as `analyze`
 // would, and read as bench/corpusOutcome.ts says (flagged, error-level lines
 // unread).
 //
 // The corpus is split by id alone, each batch by the rule fixed before it was
 // tuned on: sha256(id)'s first byte < 0x80 (batch 1, 85 excerpts) or even
-// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 18, 14) is the working half, the
+// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14) is the working half, the
 // rest is the HELD-BACK half.
 // Templates and rules were tuned on the working half only; this test holds the working half to what
 // was tuned (every failure flagged but those a rule keeps low, no healthy excerpt flagged above low but the one
@@ -52,8 +52,8 @@ test("the halves are the ones the README's rules give, decided by the id alone",
     assert.equal(e.half, working ? "working" : "held-back", e.id);
   }
   const count = (batch: number, half: string): number => manifest.filter((e) => e.batch === batch && e.half === half).length;
-  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
-  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 8, 6]);
+  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
+  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6]);
 });
 
 /**
@@ -86,7 +86,20 @@ const UNFLAGGED_BY_RULE = new Set([
   // restart count names no terminated run (ingest/formats/kubectl/podStates.ts podStatusAttrs), so the row is the
   // pod's information, no failure; the restart's cause is not in the excerpt.
   "aibrix-874-a",
+  // sgl-project/sglang#23676 is a `py-spy top` profile of the process the thread calls frozen (the tokenizer's
+  // added_tokens_encoder at 87 % of its samples): a profile says where a process spends its time, which is also what
+  // one of a busy, working process says; no line of it is a failure, and no rule calls one from a profile.
+  "sglang-23676-a",
 ]);
+
+/**
+ * Working-half failures of batch 17 left unread, not by a rule: their lines are a class no reader knows yet (DeepEP's
+ * kernel printf `DeepEP dispatch NVL receiver timeout, …`, NVSHMEM's `ibgda.cpp:1889: NULL value cannot allocate …`),
+ * and the session that collected batch 17 transcribed held-back excerpts of the same classes, so a reader it wrote
+ * would be fitted knowing the held-back half (test/corpus/README.md, the split). A session that has not seen them may
+ * write those readers, from DeepEP's and NVSHMEM's sources, and take these ids off.
+ */
+const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["deepep-137-a", "sglang-12533-a"]);
 
 /**
  * Working-half healthy excerpts flagged on purpose, each with the reason the verdict is not made weaker.
@@ -102,7 +115,9 @@ test("working half: every failure is flagged, no healthy excerpt is flagged abov
   const misses: string[] = [];
   for (const entry of manifest.filter((e) => e.half === "working")) {
     const o = await outcomeOf(entry);
-    if (entry.failure && !o.flagged && !UNFLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (${entry.class}) not flagged`);
+    const leftUnflagged = UNFLAGGED_BY_RULE.has(entry.id) || UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id);
+    if (entry.failure && !o.flagged && !leftUnflagged) misses.push(`${entry.id} (${entry.class}) not flagged`);
+    if (UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNREAD_UNTIL_AN_UNTAINTED_READER`);
     if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
     if (!entry.failure && o.flagged && !FLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (FLAGGED_BY_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_BY_RULE`);

@@ -25,6 +25,23 @@ test("C++ backtrace frames whose error line was cut are one exception record, be
   assert.equal(events[0]!.text.split("\n").length, 4, "the frames and the blank line after them");
 });
 
+test("the lines PyTorch appends to a CUDA error, pasted without the error line above them, are one CUDA-error exception record", () => {
+  // deepseek-ai/DeepEP#128: a paste that starts at the tail of the error's message.
+  const { events } = parseLines([
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+    "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+    "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
+  ]);
+  assert.deepEqual(events.map((e) => [e.line, e.kind]), [[1, LogKind.exception]]);
+  assert.equal(events[0]!.attrs?.what, "the lines PyTorch appends to a CUDA error, whose error line is not in the log");
+  assert.equal(events[0]!.attrs?.failureClass, "cuda-error");
+});
+
+test("a line that only mentions CUDA_LAUNCH_BLOCKING in a sentence of its own is not a CUDA error's tail", () => {
+  const { events } = parseLines(["Tip: set CUDA_LAUNCH_BLOCKING=1 when debugging kernels"]);
+  assert.notEqual(events[0]?.kind, LogKind.exception);
+});
+
 test("under kubectl --timestamps, `<time> frame #15: …` lines are that wrapper's, not journald's `<time> <host> <unit>: …`", () => {
   const lines = [
     "2025-11-10T09:50:25.136395428Z frame #15: sglang::scheduler_TP0() [0x59e4a6]",

@@ -380,8 +380,8 @@ test("the lines PyTorch appends to a CUDA error's message continue the record th
   assert.equal(events.length, 1);
   assert.equal(events[0]!.kind, LogKind.error);
   assert.equal(events[0]!.text.split("\n").length, 6);
-  // On a line of its own, with nothing above it to continue, such a line is still no record of a failure.
-  assert.equal(parseLines(["For debugging consider passing CUDA_LAUNCH_BLOCKING=1"]).events[0]!.kind, LogKind.unparsed);
+  // With nothing above it to continue, such a line is the CUDA error whose error line the paste cut (./cutRecords.test.ts).
+  assert.equal(parseLines(["For debugging consider passing CUDA_LAUNCH_BLOCKING=1"]).events[0]!.attrs?.failureClass, "cuda-error");
 });
 
 test("TensorRT-LLM's C++ logger: `[TensorRT-LLM][LEVEL] ` gives the level; an error no row reads is a failure, its info and warnings are not", () => {

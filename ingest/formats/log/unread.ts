@@ -5,6 +5,8 @@
 //     lines were re-logged one by one under another logger's prefix, is still
 //     an exception (`log.exception`, its type unknown when the line is gone);
 //     so is a torch C++ backtrace whose error line was cut (`frame #3: …`),
+//     and the lines PyTorch appends to a CUDA error whose error line was
+//     (`CUDA kernel errors might be asynchronously reported …`),
 //     and UCX's backtrace of a fatal signal whose `Caught signal` line was
 //     (` 4  /…/libucp.so.0(+0x9140f) [0x7fc44301140f]`);
 //   - a line its dialect calls error or fatal (glog/absl `E`/`F`, Python
@@ -22,7 +24,7 @@ import { LogKind } from "../../../domain/kinds.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engineFailure.js";
-import { isUcxBacktraceLine } from "./crash.js";
+import { isCudaErrorTail, isUcxBacktraceLine } from "./crash.js";
 import { FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
 import type { TemplateComponent } from "../templates/template.js";
@@ -104,6 +106,8 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
   if (exception !== null && how.level !== "debug" && how.level !== "info") return asExceptionLine(ev, exception, how);
   if (how.dialect === null && CPP_BACKTRACE.test(message)) return asCutBacktrace(ev, message, "a C++ backtrace whose error line is not in the log");
   if (how.dialect === null && isUcxBacktraceLine(message)) return asCutBacktrace(ev, message, "a UCX backtrace whose error line (its `Caught signal …`) is not in the log");
+  // PyTorch appends these lines only to a CUDA or HIP error's message (c10/cuda/CUDAException.cpp, ./crash.ts CUDA_ERROR_TAIL).
+  if (how.dialect === null && isCudaErrorTail(message)) return asCutBacktrace(ev, message, "the lines PyTorch appends to a CUDA error, whose error line is not in the log", "cuda-error");
   const verdict = how.level === undefined && how.dialect !== "sglang" && FAILURE_VERDICT.test(message);
   const failing =
     how.level === "error" || how.level === "fatal" || verdict || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
@@ -133,11 +137,11 @@ function asException(ev: ParsedEvent, message: string, more: readonly string[], 
 }
 
 /** C++ backtrace frames whose error line (a c10 `… terminated with exception: …`, a `what():`, UCX's `Caught signal`) is not in the log. */
-function asCutBacktrace(ev: ParsedEvent, message: string, what: string): void {
+function asCutBacktrace(ev: ParsedEvent, message: string, what: string, failureClass = classifyFailure(undefined, message)): void {
   ev.kind = LogKind.exception;
   const attrs = (ev.attrs ??= {});
   attrs.what = what;
-  attrs.failureClass = classifyFailure(undefined, message);
+  attrs.failureClass = failureClass;
   delete ev.unparsedMessage;
 }
 
