@@ -7,16 +7,13 @@
 // row's host, and a pod's gives the role. Ages (`2m3s`, `<unknown>`) date
 // nothing: the rows are undated.
 
-import { roleOfName } from "../../inputs/pathIdentity.js";
 import type { InputFormat } from "../format.js";
 import { kubectlOutputOf } from "./columns.js";
-import { countOfAge, podEventOf } from "./podEvents.js";
+import { countOfAge, placeEvent, podEventOf } from "./podEvents.js";
 import { KubectlTableParser, type KubectlTable } from "./table.js";
 
 const HEADER = /^(?:NAMESPACE\s+)?LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+/;
 const COLUMNS = ["NAMESPACE", "LAST SEEN", "TYPE", "REASON", "OBJECT", "SUBOBJECT", "SOURCE", "MESSAGE", "FIRST SEEN", "COUNT", "NAME"];
-/** Objects whose name is a machine of ours: a pod, a node. */
-const MACHINE_OBJECT = /^(pod|node)\/(.+)$/i;
 
 const EVENTS: KubectlTable = {
   header: HEADER,
@@ -27,14 +24,7 @@ const EVENTS: KubectlTable = {
     const object = row.get("OBJECT") ?? "";
     const count = row.get("COUNT");
     podEventOf(ev, row.get("TYPE")!, row.get("REASON")!, row.get("MESSAGE") ?? "", count !== undefined && /^\d+$/.test(count) ? Number(count) : countOfAge(row.get("LAST SEEN") ?? ""));
-    ev.attrs!.object = object;
-    const named = MACHINE_OBJECT.exec(object);
-    const machine = named?.[2];
-    if (named !== null) ev.attrs!.scope = named[1]!.toLowerCase() === "node" ? "machine" : "pod";
-    const host = machine ?? ctx.host;
-    if (host !== undefined) ev.host = host;
-    const role = (machine !== undefined ? roleOfName(machine) : undefined) ?? ctx.role;
-    if (role !== undefined) ev.role = role;
+    placeEvent(ev, object, ctx);
     return true;
   },
 };

@@ -28,7 +28,7 @@ import { textLog } from "../log/logFormats.js";
 import { isPlainObject, MAX_DOCUMENT_CHARS, wholeDocumentParser } from "../records.js";
 import { readRfc3339 } from "../wrappers/rfc3339.js";
 import { conditionOf } from "./describeNode.js";
-import { podEventOf } from "./podEvents.js";
+import { placeEvent, podEventOf } from "./podEvents.js";
 import { containerStateAttrs, podEndAttrs, type ContainerStateReading } from "./podStates.js";
 
 const time = z.string().nullish();
@@ -253,11 +253,10 @@ class ObjectsParser implements LineParser {
     const objectKind = about?.kind ?? "";
     const name = about?.name ?? "";
     const message = e.message ?? e.note ?? "";
-    const ev = this.newEvent(line, `${e.type ?? ""} ${e.reason ?? ""} ${objectKind.toLowerCase()}/${name}: ${message}`, objectKind === "Node" || objectKind === "Pod" ? name : undefined);
+    const object = `${objectKind.toLowerCase()}/${name}`;
+    const ev: ParsedEvent = { tsUs: 0, line, kind: LogKind.podEvent, text: `${e.type ?? ""} ${e.reason ?? ""} ${object}: ${message}` };
     podEventOf(ev, e.type ?? "", e.reason ?? "", message, e.count ?? undefined);
-    ev.attrs!.object = `${objectKind.toLowerCase()}/${name}`;
-    if (objectKind === "Node") ev.attrs!.scope = "machine";
-    else if (objectKind === "Pod") ev.attrs!.scope = "pod";
+    placeEvent(ev, object, this.ctx);
     this.at(ev, instantUs(e.firstTimestamp) ?? instantUs(e.eventTime) ?? instantUs(e.metadata?.creationTimestamp));
   }
 

@@ -11,6 +11,8 @@
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
+import type { Role } from "../../../domain/vocabulary.js";
+import { roleOfName } from "../../inputs/pathIdentity.js";
 
 /** `2m1s (x5 over 3m)`: how many times the event was seen. */
 const COUNT = /\(x(\d+) over [^)]*\)/;
@@ -37,6 +39,26 @@ export function podEventOf(ev: ParsedEvent, type: string, reason: string, messag
   }
   ev.kind = LogKind.podEvent;
   attrs.level = "warning";
+}
+
+/** Objects whose name is a machine of ours: a pod, a node. */
+const MACHINE_OBJECT = /^(pod|node)\/(.+)$/i;
+
+/**
+ * Places the record of an event on the object it is about, `<kind>/<name>`
+ * as kubectl prints it (`pod/sglang-decode-0`, `node/gpu-node-3`): a pod's or a
+ * node's name is the record's host (a pod's gives its role too) and says its
+ * scope; any other object leaves the file's host and role (`file`).
+ */
+export function placeEvent(ev: ParsedEvent, object: string, file: { host?: string; role?: Role }): void {
+  (ev.attrs ??= {}).object = object;
+  const named = MACHINE_OBJECT.exec(object);
+  const machine = named?.[2];
+  if (named !== null) ev.attrs.scope = named[1]!.toLowerCase() === "node" ? "machine" : "pod";
+  const host = machine ?? file.host;
+  if (host !== undefined) ev.host = host;
+  const role = (machine !== undefined ? roleOfName(machine) : undefined) ?? file.role;
+  if (role !== undefined) ev.role = role;
 }
 
 /** The count an age cell states (`2m1s (x5 over 3m)`), where the table has no COUNT column. */
