@@ -15,6 +15,7 @@
 // is the machine it ran on, kept on its records as `nodeName`; several pods in
 // one file are read in turn.
 
+import { monthOfAbbreviation } from "../../../domain/timeFormat.js";
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import type { Role } from "../../../domain/vocabulary.js";
@@ -41,7 +42,6 @@ const RESTARTS = /^ {4}Restart Count:\s+(\d+)\s*$/;
 const EVENT_COLUMNS = ["Type", "Reason", "Age", "From", "Message"];
 // Go's time.RFC1123Z, as describeContainerState prints StartedAt and FinishedAt.
 const RFC1123Z = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)$/;
-const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 /**
  * A Go RFC1123Z time in µs since the epoch; null when the text is none, or
@@ -51,7 +51,7 @@ const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 export function rfc1123Us(text: string): number | null {
   const m = RFC1123Z.exec(text);
   if (m === null) return null;
-  const civil = { year: +m[3]!, month: MONTHS.indexOf(m[2]!) / 3 + 1, day: +m[1]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
+  const civil = { year: +m[3]!, month: monthOfAbbreviation(m[2]!), day: +m[1]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
   if (!isValidCivil(civil)) return null;
   return civilToUs(civil, 0, (m[7] === "-" ? -1 : 1) * (+m[8]! * 60 + +m[9]!));
 }

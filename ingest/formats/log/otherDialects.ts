@@ -9,6 +9,7 @@
 // cuFile's cufile.log (GPUDirect Storage) carries a day-first date and its own level.
 // The kernel's log as `dmesg` prints it (RDMA and GPU driver lines pasted beside a server's).
 
+import { monthOfAbbreviation } from "../../../domain/timeFormat.js";
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import { sinceBootUsOf } from "./kernelClock.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
@@ -110,14 +111,13 @@ export interface KernelHead {
 // `[%s] ` holding ctime(3)'s `%a %b %e %H:%M:%S %Y` in local time (`[Wed Jul 29 14:40:27 2026] `).
 const KERNEL =
   /^\[(?: *(\d+\.\d{6})|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4}))\] /;
-const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 /** A kernel log line as `dmesg` prints it (no level); its ctime is read in `tzOffsetMinutes`. */
 export function readKernelHead(line: string, tzOffsetMinutes: number): KernelHead | null {
   const m = KERNEL.exec(line);
   if (!m) return null;
   if (m[1] !== undefined) return { tsUs: -1, sinceBootUs: sinceBootUsOf(m[1]), msgStart: m[0].length };
-  const civil = { year: +m[7]!, month: MONTHS.indexOf(m[2]!) / 3 + 1, day: +m[3]!.trim(), hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
+  const civil = { year: +m[7]!, month: monthOfAbbreviation(m[2]!), day: +m[3]!.trim(), hour: +m[4]!, minute: +m[5]!, second: +m[6]! };
   return isValidCivil(civil) ? { tsUs: civilToUs(civil, 0, tzOffsetMinutes), msgStart: m[0].length } : null;
 }
 

@@ -23,6 +23,7 @@
 // `-- Logs begin at …, end at …. --`), `-- No entries --`, and the boot
 // separators (`-- Boot <id> --`, `-- Reboot --`).
 
+import { monthOfAbbreviation } from "../../../domain/timeFormat.js";
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
 import { readRfc3339, type Instant } from "./rfc3339.js";
@@ -46,13 +47,12 @@ function unwrap(line: string): Unwrapped {
   return { kind: "line", inner: line.substring(end + m[0].length), tsUs: t?.us ?? -1, host: m[1], ...(m[2] === "kernel" && { kernel: true }), ...(stamp !== undefined && { stamp }) };
 }
 
-const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 /** Syslog's `Jun 11 14:03:07[.554102]`, read as a time of day without a year. */
 function syslogStamp(line: string): TorchStamp {
   const fraction = line.charCodeAt(15) === 46 /* . */ ? line.substring(16, 22).replace(/\D.*$/, "") : "";
   return {
-    month: MONTHS.indexOf(line.substring(0, 3)) / 3 + 1,
+    month: monthOfAbbreviation(line.substring(0, 3)),
     day: Number(line.substring(4, 6).trim()),
     hour: Number(line.substring(7, 9)),
     minute: Number(line.substring(10, 12)),
