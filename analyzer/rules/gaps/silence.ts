@@ -61,7 +61,7 @@ function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], las
     const after = s.afterSeq === null ? undefined : evidence.event(s.afterSeq);
     const rank = evidence.rank(before);
     const name = (parts.get(s.stream) ?? 0) > 1 ? `${s.stream} (rotated, ${parts.get(s.stream)} files)` : source.path;
-    const death = explainingDeath(deaths, rank, s) ?? machineDeath(deaths, before.host, s) ?? machineDeath(deaths, podMachines.get(before.host ?? "") ?? null, s);
+    const death = explainingDeath(deaths, rank, s) ?? machineDeath(deaths, before.host, podMachines, s);
     // A death of the machine at a time its log does not give (plain dmesg) may be the silence's cause, or may come after it.
     const maybe = death !== undefined && death.machine === true && death.ev.timeless;
     const span = after
@@ -90,11 +90,14 @@ function silentStretches(evidence: Evidence, pauses: readonly SourcePause[], las
 /**
  * A fatal failure the kernel or Kubernetes reported of the silent rank's
  * machine or pod (an OOM kill, a container's termination): at the silence's
- * start, or at a time unknown. `host` is the rank's, or the machine its pod ran on.
+ * start, or at a time unknown. The machine is the rank's host, or the one
+ * its pod ran on (`podMachines`, ../placements.ts).
  */
-function machineDeath(deaths: Map<string, FailureRecord>, host: string | null, s: Silence): FailureRecord | undefined {
+function machineDeath(deaths: Map<string, FailureRecord>, host: string | null, podMachines: ReadonlyMap<string, string>, s: Silence): FailureRecord | undefined {
   if (host === null) return undefined;
-  return [...deaths.values()].find((f) => f.machine === true && f.machineName === host && (f.ev.timeless || Math.abs(f.ev.tsUs - s.beforeUs) <= EXPLAIN_SLACK_US));
+  const onIt = (machine: string | undefined): FailureRecord | undefined =>
+    machine === undefined ? undefined : [...deaths.values()].find((f) => f.machine === true && f.machineName === machine && (f.ev.timeless || Math.abs(f.ev.tsUs - s.beforeUs) <= EXPLAIN_SLACK_US));
+  return onIt(host) ?? onIt(podMachines.get(host));
 }
 
 /** The fatal failure of the silent rank, or of another rank of its server, at the silence's start. */
