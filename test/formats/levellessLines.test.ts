@@ -56,6 +56,38 @@ test("a verdict on a line in no dialect is a failure; the same words on an SGLan
   assert.equal(warning.kind, LogKind.message);
 });
 
+// deepseek-ai/DeepEP#17, llm-d/llm-d#650, kvcache-ai/Mooncake#2011 and ai-dynamo/nixl#2069 (the working half of
+// test/corpus); the prose lines are written by hand.
+test("a verdict in other words on a bare line, or after glog's place alone, is a failure; prose without one, or a warning's, is not", () => {
+  const { events } = parseLines([
+    "connect EPS failed",
+    "AsyncLLM output_handler failed.",
+    "Prefetch operation ... failed to retrieve page ...",
+    "gds_utils.cpp:163] Error in setting up Batch",
+    "Loaded plugin UCX_MO",
+    "ibgda init: WARN: Failed to initialize all selected devices. Perf may be limited.",
+    "the failed requests were retried by the router",
+    "Cuda graph is disabled for prefill server",
+  ]);
+  assert.deepEqual(events.map((e) => e.kind), [
+    LogKind.error,
+    LogKind.error,
+    LogKind.error,
+    LogKind.transportError,
+    LogKind.unparsed,
+    LogKind.unparsed,
+    LogKind.unparsed,
+    LogKind.unparsed,
+  ]);
+  // glog's place names NIXL's sources (nixlAgent.ts sourceFiles), so its error is that engine's.
+  assert.deepEqual([events[3]!.attrs?.engine, events[3]!.attrs?.source, events[3]!.attrs?.error], ["nixl", "gds_utils.cpp:163", "Error in setting up Batch"]);
+});
+
+test("glog's place alone opens a line only with a C/C++ source and glog's bracket", () => {
+  const { events } = parseLines(["setup.py:12] not a C++ source", "gds_utils.cpp:163 Error without the bracket"]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.unparsed, LogKind.unparsed]);
+});
+
 test("tqdm progress lines are read as progress at info, whatever their description", () => {
   const { events } = parseLines([
     "Loading safetensors checkpoint shards:   0% Completed | 0/4 [00:00<?, ?it/s]",

@@ -23,7 +23,8 @@ import { slurmStatedUs } from "../templates/slurm.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
-import { glogStartInside, looksLikeTorchLine, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
+import { readStructuredEntry, type StructuredEntry } from "./structured.js";
+import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
@@ -34,7 +35,7 @@ import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheU
 import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
-import { levelOfWord, type RecordHead } from "./unread.js";
+import { levelOfWord, type LineLevel, type RecordHead } from "./unread.js";
 
 /** A line as the dialect readers see it: its inner text, its raw text, and the wrapper's time (-1: none). */
 interface Line {
@@ -48,6 +49,8 @@ interface Line {
   kernelSinceBootUs?: number;
   /** The multi-process server's tag before the text (`(VllmWorker rank=0 pid=4893) `), stripped from `inner`. */
   process?: ProcessTag;
+  /** The level and logger of the structured record (./structured.ts) whose message `inner` is. */
+  structured?: { level: LineLevel; source?: string };
 }
 
 const US_PER_MINUTE = 60_000_000;
@@ -176,6 +179,10 @@ export class LogParser implements LineParser {
     if (l.fromKernel === true) return this.kernelLine(l, readKernelHead(l.inner, this.ctx.tzOffsetMinutes));
     const s = l.inner;
     const c0 = s.charCodeAt(0);
+    if (c0 === 123 /* { */ && l.structured === undefined) {
+      const entry = readStructuredEntry(s, this.ctx.tzOffsetMinutes);
+      if (entry !== null) return this.structuredLine(l, entry);
+    }
     if (c0 === 91 /* [ */ || c0 === 40 /* ( */) {
       const found = this.prefix.read(s);
       if (found === PrefixResult.ok || found === PrefixResult.tagsOnly) return this.sglangLine(l, found === PrefixResult.ok);
@@ -189,8 +196,22 @@ export class LogParser implements LineParser {
       if (this.otherDialect(l)) return;
       if (this.opener(l)) return;
     }
-    if (this.records.append(s, l.raw)) return;
+    // A structured record is one log call: its message never continues the record before it.
+    if (l.structured === undefined && this.records.append(s, l.raw)) return;
     this.plain(l);
+  }
+
+  /**
+   * A structured record (./structured.ts): its message read as the line its logger would have printed as text, in
+   * its own dialect if it has one, else at the record's level; its time and host stand where a wrapper's would. Lines
+   * after the message's first (a traceback logged with it) are read as the lines that follow it.
+   */
+  private structuredLine(l: Line, entry: StructuredEntry): void {
+    const [first, ...more] = entry.message.split("\n");
+    const wrapperUs = entry.tsUs >= 0 ? entry.tsUs : l.wrapperUs;
+    const wrapperHost = l.wrapperHost ?? entry.host;
+    this.read({ ...l, inner: clean(first!), wrapperUs, wrapperHost, structured: { level: entry.level, source: entry.source } });
+    for (const text of more) this.read({ ...l, inner: clean(text), wrapperUs, wrapperHost, structured: undefined });
   }
 
   /** A line with SGLang's prefix: its rank tags, and a time unless it carries only tags. */
@@ -415,6 +436,17 @@ export class LogParser implements LineParser {
   private plain(l: Line): void {
     const glogAt = glogStartInside(l.inner);
     if (glogAt > 0 && this.torchLine(l, glogAt)) return;
+    if (l.structured !== undefined) {
+      const ev = this.newEvent(l);
+      this.messages(ANY_MESSAGES, l, 0, ev);
+      return this.openTimed(ev, l, -1, { dialect: "structured", level: l.structured.level, msgStart: 0, source: l.structured.source });
+    }
+    const place = readGlogPlace(l.inner);
+    if (place !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ENGINE_MESSAGES, l, place.msgStart, ev);
+      return this.openTimed(ev, l, -1, { dialect: "glog", msgStart: place.msgStart, source: place.source });
+    }
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, 0, ev);
     const level = BARE_LEVEL.exec(l.inner);

@@ -13,7 +13,8 @@
 //     logging's ERROR/CRITICAL, vLLM's `ERROR 10-23 …`, Rust tracing, NCCL
 //     WARN, UCX ERROR), or whose words are an exception's, a crash's, a failed
 //     assertion's or a timeout's, or a line whose dialect states no level and
-//     whose words are a verdict (`ibverbs init qp failed: End of file`), is a
+//     whose words are a verdict (`ibverbs init qp failed: End of file`; on a
+//     bare line also `connect EPS failed`), is a
 //     failure record (`log.error`) that process-failure or transport-failure judges;
 //   - any other line whose dialect was read is `log.message` (time, rank and
 //     level known, the message not interpreted); a line in no known dialect
@@ -78,6 +79,15 @@ const FAILURE_WORDS =
  * and its failures have templates.
  */
 const FAILURE_VERDICT = /\b(?:failed|[Ee]rror): \S/;
+/**
+ * A verdict on a line whose level no dialect gives, where nothing of a prefix is left but glog's place, if that:
+ * `connect EPS failed`, `AsyncLLM output_handler failed.`, `Prefetch operation ... failed to retrieve page ...`,
+ * `gds_utils.cpp:163] Error in setting up Batch`. Not on the kernel's lines, which say `failed` of probes and
+ * firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
+ */
+const BARE_VERDICT = /\b[Ff]ailed to [a-z]|\bfailed[.!]?$|^Error (?:in|while|during|when)\b/;
+/** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */
+const LEVEL_BELOW_ERROR = /\b(?:WARN(?:ING)?|INFO|DEBUG|NOTICE|TRACE)\b|^Warning\b/;
 /** A line of a torch C++ backtrace, which c10::Error appends to its message (torch c10/util/Exception.cpp): `Exception raised from … (most recent call first):`, then `frame #N: …`. */
 const CPP_BACKTRACE = /^(?:frame #\d+: |Exception raised from )/;
 
@@ -108,7 +118,10 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
   if (how.dialect === null && isUcxBacktraceLine(message)) return asCutBacktrace(ev, message, "a UCX backtrace whose error line (its `Caught signal …`) is not in the log");
   // PyTorch appends these lines only to a CUDA or HIP error's message (c10/cuda/CUDAException.cpp, ./crash.ts CUDA_ERROR_TAIL).
   if (how.dialect === null && isCudaErrorTail(message)) return asCutBacktrace(ev, message, "the lines PyTorch appends to a CUDA error, whose error line is not in the log", "cuda-error");
-  const verdict = how.level === undefined && how.dialect !== "sglang" && FAILURE_VERDICT.test(message);
+  const verdict =
+    how.level === undefined &&
+    how.dialect !== "sglang" &&
+    (FAILURE_VERDICT.test(message) || ((how.dialect === null || how.dialect === "glog") && BARE_VERDICT.test(message) && !LEVEL_BELOW_ERROR.test(message)));
   const failing =
     how.level === "error" || how.level === "fatal" || verdict || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
   if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") return asError(ev, message, more, how);

@@ -57,6 +57,20 @@ const GLOG_PASTED = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\
  */
 const GLOG_UNTIMED = /^([IWEF]) ([\w.-]+\.(?:cc|cpp|cxx|c|h|hpp|cu):\d+)\] /;
 
+/**
+ * glog's place alone, its level letter, time and thread cut by the paste: `gds_utils.cpp:163] Error in setting up
+ * Batch` (ai-dynamo/nixl#2069). The place must be a C/C++ or CUDA source file and line, as a build gives `__FILE__`,
+ * followed by glog's bracket (google/glog README, "Log Line Prefix Format"), so that prose does not open one. The
+ * level is gone with the letter: the line's words decide whether it is a failure (../log/unread.ts).
+ */
+const GLOG_PLACE_ONLY = /^((?:[\w.-]*\/)*[\w.-]+\.(?:cc|cpp|cxx|c|h|hpp|cu):\d+)\] /;
+
+/** glog's place and where the message starts, on a line that kept only that field of glog's prefix; null otherwise. */
+export function readGlogPlace(line: string): { msgStart: number; source: string } | null {
+  const m = GLOG_PLACE_ONLY.exec(line);
+  return m === null ? null : { msgStart: m[0].length, source: m[1]! };
+}
+
 const GLOO_TIMEOUT = /Timed out waiting (\d+)ms for (recv|send) operation to complete/;
 
 /** Cheap test on the first characters: could this be a c10 / glog line? */
