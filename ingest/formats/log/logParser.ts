@@ -23,6 +23,7 @@ import { slurmStatedUs } from "../templates/slurm.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
+import { readLevelField } from "./levelField.js";
 import { readStructuredEntry, type StructuredEntry } from "./structured.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
@@ -448,9 +449,11 @@ export class LogParser implements LineParser {
       return this.openTimed(ev, l, -1, { dialect: "glog", msgStart: place.msgStart, source: place.source });
     }
     const ev = this.newEvent(l);
-    this.messages(ANY_MESSAGES, l, 0, ev);
     const level = BARE_LEVEL.exec(l.inner);
+    const field = level === null ? readLevelField(l.inner) : null;
+    this.messages(ANY_MESSAGES, l, field?.msgStart ?? 0, ev);
     if (level !== null) return this.openTimed(ev, l, -1, { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 });
+    if (field !== null) return this.openTimed(ev, l, -1, { dialect: "level-field", level: field.level, msgStart: field.msgStart });
     const gloo = readGlooHead(l.inner);
     if (gloo !== null) return this.openTimed(ev, l, -1, { dialect: "gloo", level: gloo.level, msgStart: gloo.msgStart });
     this.openTimed(ev, l, -1, PROGRESS.test(l.inner) ? { dialect: "progress", level: "info", msgStart: 0 } : undefined);

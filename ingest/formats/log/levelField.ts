@@ -1,0 +1,60 @@
+// A level word after a prefix no reader knows (issue "Every failure in an
+// operator's logs becomes a finding": a severity for every line, whatever its
+// dialect). Loggers print their level after a few fields of their own:
+//   - `12:00:00.123 [main] ERROR c.e.Class - …` (logback's default pattern,
+//     `%d{HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg`);
+//   - `2025/01/01 12:00:00 [error] 123#0: *1 connect() failed …` (nginx's error log);
+//   - `[1] 2025/01/01 12:00:00.000000 [ERR] …` (the NATS server Dynamo runs beside
+//     its workers: the pid, Go's `log` time with microseconds, then `[INF]`, `[WRN]`,
+//     `[ERR]`, `[FTL]`, `[DBG]` or `[TRC]`; nats-server logger/log.go setPlainLabelFormats);
+//   - `[proxy] ERROR: …`, `rank0: ERROR …`, a prefix a launcher or a script added.
+// Each field before the level is bracketed, or a token with a digit or
+// punctuation in it (a time, a date, a pid, a host, a place): at most six, in
+// the first 120 characters. Prose has bare words (`Request failed with ERROR
+// code 5`), which no field is, so its words are never read as a level. The
+// fields are not read further: a time in a form no reader knows dates nothing.
+
+import { levelOfWord, type LineLevel } from "./unread.js";
+
+export interface LevelField {
+  level: LineLevel;
+  /** Where the message starts, after the level and its delimiters. */
+  msgStart: number;
+}
+
+const MAX_FIELDS = 6;
+const MAX_PREFIX = 120;
+
+/** A field of a prefix: bracketed, a separator, or a token with a digit or punctuation, then its spaces. */
+const FIELD = /^(?:\[[^\]]{0,40}\]|\([^)]{0,40}\)|<[^>]{0,40}>|[|-]|[^\s[\](){}<>|"']*[\d:./=#@,_][^\s[\](){}<>|"']*)[ \t]+|^(?:\[[^\]]{0,40}\]|\([^)]{0,40}\)|<[^>]{0,40}>)/;
+
+/** A level word: upper-case bare (`ERROR`), any case bracketed (`[error]`, `<Warn>`); then a delimiter or the end. */
+const LEVEL = /^(?:([A-Z]{3,8})|[[(<]([A-Za-z]{3,8})[\])>])(?=[\s:|,\]-]|$)[\s:|,\]-]*/;
+
+/** Three- and four-letter names and the others the dialects' words (levelOfWord) lack. */
+const SHORT_LEVELS: Readonly<Record<string, LineLevel>> = {
+  TRC: "debug", DBG: "debug", INF: "info", WRN: "warning", CRIT: "fatal", CRT: "fatal", FTL: "fatal", SEVERE: "error",
+};
+
+function levelOf(word: string): LineLevel | undefined {
+  const upper = word.toUpperCase();
+  return levelOfWord(upper.length === 1 ? undefined : upper) ?? SHORT_LEVELS[upper];
+}
+
+/** The level a line states after a prefix of fields (see the file's head), or null. */
+export function readLevelField(line: string): LevelField | null {
+  let at = 0;
+  for (let fields = 0; fields <= MAX_FIELDS && at < MAX_PREFIX; fields++) {
+    const rest = line.substring(at, at + MAX_PREFIX);
+    const level = fields > 0 ? LEVEL.exec(rest) : null;
+    if (level !== null) {
+      const word = level[1] ?? level[2]!;
+      const named = levelOf(word);
+      if (named !== undefined) return { level: named, msgStart: at + level[0].length };
+    }
+    const field = FIELD.exec(rest);
+    if (field === null || field[0].length === 0) return null;
+    at += field[0].length;
+  }
+  return null;
+}
