@@ -2,7 +2,7 @@
 // front of each line, stray backticks around a line or a code fence, spaces
 // before a prefixed line and after any line, terminal colour codes around a
 // line's prefix (Ray prints a worker's output behind `\x1b[36m(RayWorkerVllm
-// pid=5085)\x1b[0m `; a paste often loses the escape character, or keeps a
+// pid=5085)\x1b[0m `, ray/_private/worker.py print_worker_logs; a paste often loses the escape character, or keeps a
 // space in its place: ` [36m(RayWorkerVllm pid=5085) [0m [E …`, or loses the
 // whole `\x1b[`: `36m(EngineCore_DP0 pid=820)0m ERROR …`), and colour
 // codes with their escape character anywhere in a line (a coloured level). Cleaning is
