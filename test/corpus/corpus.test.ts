@@ -1,11 +1,11 @@
-// The real-log corpus (test/corpus/README.md): 699 excerpts users pasted into
+// The real-log corpus (test/corpus/README.md): 729 excerpts users pasted into
 // public issue threads, each ingested and analyzed in-process as `analyze`
 // would, and read as bench/corpusOutcome.ts says (flagged, error-level lines
 // unread).
 //
 // The corpus is split by id alone, each batch by the rule fixed before it was
 // tuned on: sha256(id)'s first byte < 0x80 (batch 1, 85 excerpts) or even
-// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14; batch 19, 23) is the working half, the
+// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14; batch 19, 23; batch 20, 30) is the working half, the
 // rest is the HELD-BACK half.
 // Templates and rules were tuned on the working half only; this test holds the working half to what
 // was tuned (every failure flagged but those a rule keeps low, no healthy excerpt flagged above low but the one
@@ -52,8 +52,8 @@ test("the halves are the ones the README's rules give, decided by the id alone",
     assert.equal(e.half, working ? "working" : "held-back", e.id);
   }
   const count = (batch: number, half: string): number => manifest.filter((e) => e.batch === batch && e.half === half).length;
-  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
-  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6, 7, 16]);
+  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
+  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6, 7, 16, 17, 13]);
 });
 
 /**
@@ -98,8 +98,22 @@ const UNFLAGGED_BY_RULE = new Set([
  * and the session that collected batch 17 transcribed held-back excerpts of the same classes, so a reader it wrote
  * would be fitted knowing the held-back half (test/corpus/README.md, the split). A session that has not seen them may
  * write those readers, from DeepEP's and NVSHMEM's sources, and take these ids off.
+ * Batch 20's vllm-ascend-3479-a and gpustack-3315-a (vLLM-Ascend on 310P) are CANN's error report of an sdma copy
+ * error, read by no reader: CANN's `EH9999: …` error-code lines and torch_npu's `[Error]: … ` / `Rectify the fault
+ * based on the error information in the ascend log.` pair. The session that collected batch 20 transcribed a held-back
+ * excerpt of that batch closing on the same torch_npu pair, and others with CANN's error text, so it left the reader to a
+ * session that has not seen them.
  */
-const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["deepep-137-a", "sglang-12533-a"]);
+const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["deepep-137-a", "sglang-12533-a", "vllm-ascend-3479-a", "gpustack-3315-a"]);
+
+/**
+ * Working-half healthy excerpts flagged, not by a rule: batch 20's xllm-270-a is the start-up of xLLM's master service,
+ * whose `E… etcd_client.cpp:104] etcd get XLLM:SERVICE:MASTER failed: etcd-cpp-apiv3: key not found` is what the first
+ * master logs before `Set current service as master!`. A rule that reads that line as the first master's normal path
+ * would be fitted knowing the held-back half: the session that collected batch 20 transcribed a held-back excerpt of the
+ * same start-up. A session that has not seen it may write that rule from xLLM's service sources and take the id off.
+ */
+const FLAGGED_UNTIL_AN_UNTAINTED_RULE = new Set(["xllm-270-a"]);
 
 /**
  * Working-half healthy excerpts flagged on purpose, each with the reason the verdict is not made weaker.
@@ -119,9 +133,11 @@ test("working half: every failure is flagged, no healthy excerpt is flagged abov
     if (entry.failure && !o.flagged && !leftUnflagged) misses.push(`${entry.id} (${entry.class}) not flagged`);
     if (UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNREAD_UNTIL_AN_UNTAINTED_READER`);
     if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
-    if (!entry.failure && o.flagged && !FLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
+    const leftFlagged = FLAGGED_BY_RULE.has(entry.id) || FLAGGED_UNTIL_AN_UNTAINTED_RULE.has(entry.id);
+    if (!entry.failure && o.flagged && !leftFlagged) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
+    if (FLAGGED_UNTIL_AN_UNTAINTED_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_UNTIL_AN_UNTAINTED_RULE`);
     if (FLAGGED_BY_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_BY_RULE`);
-    if (o.errorUnread > 0) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
+    if (o.errorUnread > 0 && !UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id)) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
   }
   assert.deepEqual(misses, []);
 });

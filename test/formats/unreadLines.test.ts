@@ -340,6 +340,22 @@ test("colour codes around Ray's worker prefix, their escape character lost in th
   assert.equal(parseOne("    [0m is not a colour code in an indented line that does not open with one").kind, LogKind.unparsed);
 });
 
+test("colour codes around a process tag that lost their whole escape sequence (`36m(…)0m`) are debris", () => {
+  // gpustack/gpustack#4194: vLLM-Ascend under Ray, each `\x1b[` of the tag's colour codes gone from the paste.
+  const pasted = [
+    "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] EngineCore failed to start.",
+    "36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708] Traceback (most recent call last):",
+    '36m(EngineCore_DP0 pid=820)0m ERROR 01-08 09:17:07 [core.py:708]   File "/usr/local/python3.11/lib/python3.11/site-packages/vllm/v1/engine/core.py", line 699, in run_engine_core',
+  ];
+  const { events } = parseLines(pasted);
+  // vLLM's error line and the traceback it logged are one record, as without the debris.
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level, e.attrs?.source]), [[LogKind.exception, "error", "core.py:708"]]);
+  const clean = parseLines(pasted.map((l) => l.replace("36m(EngineCore_DP0 pid=820)0m", "(EngineCore_DP0 pid=820)"))).events;
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs]), clean.map((e) => [e.kind, e.attrs]));
+  assert.equal(events[0]!.text.split("\n")[0], pasted[0], "the record keeps the raw line");
+  assert.equal(parseOne("36m is not a colour code where no process tag follows").kind, LogKind.unparsed);
+});
+
 test("a glog line whose place a rich-text paste mangled (underscores and bracket lost) is still glog, and its error line a failure", () => {
   // vllm-project/vllm-ascend#13966: `ascend_direct_transport.cpp:460]` as the paste left it.
   const info = parseOne("I0805 09:42:09.763092 80495 ascend direct transport.cpp:444 AscendDirectTransport register mem addr:0x12da73a00000, length:183369728, location:, mem type:0");

@@ -2,8 +2,9 @@
 // front of each line, stray backticks around a line or a code fence, spaces
 // before a prefixed line and after any line, terminal colour codes around a
 // line's prefix (Ray prints a worker's output behind `\x1b[36m(RayWorkerVllm
-// pid=5085)\x1b[0m `; a paste often loses the escape character, or keeps a
-// space in its place: ` [36m(RayWorkerVllm pid=5085) [0m [E …`), and colour
+// pid=5085)\x1b[0m `, ray/_private/worker.py print_worker_logs; a paste often loses the escape character, or keeps a
+// space in its place: ` [36m(RayWorkerVllm pid=5085) [0m [E …`, or loses the
+// whole `\x1b[`: `36m(EngineCore_DP0 pid=820)0m ERROR …`), and colour
 // codes with their escape character anywhere in a line (a coloured level). Cleaning is
 // cheap to skip: most lines start with `[` or a letter and end with a visible
 // character.
@@ -16,6 +17,7 @@ const QUOTE = 34;
 const BRACKET = 91;
 const LETTER_M = 109;
 const SEMICOLON = 59;
+const PAREN = 40;
 const ISO_DATE = /^\d{4}-\d\d-\d\d[T ]\d\d:/;
 const ESC = 27;
 /** A line that opens with an SGR colour code (`\x1b[36m`), its escape character possibly lost or a space in its place. */
@@ -28,6 +30,13 @@ const SGR_CODES = /(?:\x1b| )?\[\d{0,3}(?:;\d{1,3})*m/g;
  * one around the level word; with the escape character it is never text.
  */
 const ESCAPED_SGR = /\x1b\[[\d;]*m/g;
+/**
+ * A process tag (`(RayWorkerWrapper pid=1189)`, vLLM's `(EngineCore_DP0 pid=820)`)
+ * between SGR codes that lost their whole escape sequence, `\x1b[` (`36m(…)0m `):
+ * the opening code's digits and `m` directly before the tag's parenthesis, the
+ * closing one directly after it.
+ */
+const BARE_SGR_TAG = /^\d{1,3}m(\([^()]*\))(?:\d{1,3}m)?/;
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB;
@@ -49,8 +58,16 @@ export function mayBePasted(line: string): boolean {
     line.charCodeAt(line.length - 1) === BACKTICK ||
     isBlank(first) ||
     line.indexOf("\x1b[") >= 0 ||
-    (first === BRACKET && opensWithBareSgr(line))
+    (first === BRACKET && opensWithBareSgr(line)) ||
+    (isDigit(first) && opensWithBareSgrTag(line))
   );
+}
+
+/** `36m(`: an SGR code that lost its `\x1b[`, directly before a process tag (a digit run, `m`, then `(`). */
+function opensWithBareSgrTag(line: string): boolean {
+  let i = 1;
+  while (i < 4 && isDigit(line.charCodeAt(i))) i++;
+  return line.charCodeAt(i) === LETTER_M && line.charCodeAt(i + 1) === PAREN;
 }
 
 /** `[36m…`: an SGR code at the line's start whose escape character the paste lost (a digit run, then `m` or `;`; SGLang's `[2026-…` has a dash). */
@@ -72,7 +89,7 @@ function isDigit(c: number): boolean {
  */
 export function cleanPasted(line: string): string {
   // Colour codes go only from a line that opens with one: elsewhere `[0m` could be text.
-  let s = SGR_OPENER.test(line) ? line.replace(SGR_CODES, "") : line;
+  let s = SGR_OPENER.test(line) ? line.replace(SGR_CODES, "") : line.replace(BARE_SGR_TAG, "$1");
   if (s.indexOf("\x1b[") >= 0) s = s.replace(ESCAPED_SGR, "");
   s = withoutQuoteMarks(s);
   let end = s.length;
