@@ -1,6 +1,7 @@
 // A level word after a prefix no reader knows (ingest/formats/log/levelField.ts).
 // The lines are written by hand in the shape each logger prints (logback's
-// default pattern, nginx's error log, the NATS server's `[ERR]` labels), and
+// default pattern, nginx's error log, the NATS server's `[ERR]` labels, logfmt
+// as go-kit, Go's slog and logrus print it), and
 // the negative ones are lines of the working half of test/corpus that carry
 // no level.
 
@@ -41,4 +42,20 @@ test("prose with a level word in it, and lines with no level, keep no level", ()
     "2 ERROR(S) in the summary above",
   ]);
   assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), events.map(() => [LogKind.unparsed, undefined]));
+});
+
+test("logfmt: the level pair among the record's pairs is its level, whatever pairs come before it", () => {
+  const { events } = parseLines([
+    'ts=2024-11-05T09:12:44.123Z caller=notifier.go:530 level=error component=notifier alertmanager=http://am:9093/api/v2/alerts count=1 msg="Error sending alert" err="context deadline exceeded"',
+    'time=2025-03-01T10:00:00.000Z level=INFO source=main.go:42 msg="Server is ready to receive web requests."',
+    'time="2025-03-01T10:00:01Z" level=warning msg="retrying the scrape of sglang-decode-0"',
+    'level=medium interval=30.0s',
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [
+    [LogKind.error, "error"],
+    [LogKind.message, "info"],
+    [LogKind.message, "warning"],
+    [LogKind.unparsed, undefined],
+  ]);
+  assert.equal(events[0]!.attrs?.error, 'component=notifier alertmanager=http://am:9093/api/v2/alerts count=1 msg="Error sending alert" err="context deadline exceeded"');
 });

@@ -7,7 +7,10 @@
 //   - `[1] 2025/01/01 12:00:00.000000 [ERR] …` (the NATS server Dynamo runs beside
 //     its workers: the pid, Go's `log` time with microseconds, then `[INF]`, `[WRN]`,
 //     `[ERR]`, `[FTL]`, `[DBG]` or `[TRC]`; nats-server logger/log.go setPlainLabelFormats);
-//   - `[proxy] ERROR: …`, `rank0: ERROR …`, a prefix a launcher or a script added.
+//   - `[proxy] ERROR: …`, `rank0: ERROR …`, a prefix a launcher or a script added;
+//   - logfmt's `key=value` pairs with the level as one of them: `ts=… caller=main.go:1 level=error msg="…"`
+//     (go-kit log, Prometheus before 3.0), `time=… level=ERROR source=… msg="…"` (Go log/slog TextHandler),
+//     `time="…" level=error msg="…"` (logrus's TextFormatter without a terminal).
 // Each field before the level is bracketed, or a token with a digit or
 // punctuation in it (a time, a date, a pid, a host, a place): at most six, in
 // the first 120 characters. Prose has bare words (`Request failed with ERROR
@@ -25,8 +28,11 @@ export interface LevelField {
 const MAX_FIELDS = 6;
 const MAX_PREFIX = 120;
 
-/** A field of a prefix: bracketed, a separator, or a token with a digit or punctuation, then its spaces. */
-const FIELD = /^(?:\[[^\]]{0,40}\]|\([^)]{0,40}\)|<[^>]{0,40}>|[|-]|[^\s[\](){}<>|"']*[\d:./=#@,_][^\s[\](){}<>|"']*)[ \t]+|^(?:\[[^\]]{0,40}\]|\([^)]{0,40}\)|<[^>]{0,40}>)/;
+/** logfmt's level pair: `level=error`, `lvl=warn`, `severity="ERROR"`, then a space or the end. */
+const LEVEL_PAIR = /^(?:level|lvl|severity)=("?)([A-Za-z]{3,8})\1(?:[ \t]+|$)/;
+
+/** A field of a prefix: a logfmt pair (its value quoted or not), bracketed, a separator, or a token with a digit or punctuation, then its spaces. */
+const FIELD = /^(?:[\w.]+=(?:"[^"]*"|[^\s"]*)|\[[^\]]{0,40}\]|\([^)]{0,40}\)|<[^>]{0,40}>|[|-]|[^\s[\](){}<>|"']*[\d:./=#@,_][^\s[\](){}<>|"']*)[ \t]+|^(?:\[[^\]]{0,40}\]|\([^)]{0,40}\)|<[^>]{0,40}>)/;
 
 /** A level word: upper-case bare (`ERROR`), any case bracketed (`[error]`, `<Warn>`); then a delimiter or the end. */
 const LEVEL = /^(?:([A-Z]{3,8})|[[(<]([A-Za-z]{3,8})[\])>])(?=[\s:|,\]-]|$)[\s:|,\]-]*/;
@@ -46,6 +52,11 @@ export function readLevelField(line: string): LevelField | null {
   let at = 0;
   for (let fields = 0; fields <= MAX_FIELDS && at < MAX_PREFIX; fields++) {
     const rest = line.substring(at, at + MAX_PREFIX);
+    const pair = LEVEL_PAIR.exec(rest);
+    if (pair !== null) {
+      const named = levelOf(pair[2]!);
+      if (named !== undefined) return { level: named, msgStart: at + pair[0].length };
+    }
     const level = fields > 0 ? LEVEL.exec(rest) : null;
     if (level !== null) {
       const word = level[1] ?? level[2]!;
