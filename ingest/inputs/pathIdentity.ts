@@ -7,6 +7,7 @@
 // are machines is decided over a whole bundle (ingest/inputs/machines.ts).
 
 import { ROLES, type Role } from "../../domain/vocabulary.js";
+import { isDeploymentPodName } from "./podName.js";
 import { rotationOf } from "./rotation.js";
 import { sosReportHost } from "./sosReport.js";
 
@@ -65,7 +66,8 @@ export function identityFromPath(path: string): PathIdentity {
  * is no layout or rank folder) and the host the file name gives (a
  * role-named stem without its rank token or a previous run's mark:
  * `sglang-prefill-0_tp3.log` and `sglang-prefill-0-previous.log` are pod
- * sglang-prefill-0's). A rotated part reads as its live file.
+ * sglang-prefill-0's; a Deployment's pod name whatever its role). A rotated
+ * part reads as its live file.
  */
 export function readPath(path: string): PathReading {
   const parts = path.split(/[\\/]+/).filter((p) => p !== "" && p !== "." && p !== "..");
@@ -74,10 +76,14 @@ export function readPath(path: string): PathReading {
   const rank = PATH_RANK.exec(file) ?? (dir !== undefined ? PATH_RANK.exec(dir) : null);
   const out: PathReading = rank ? { tp: Number(rank[1]) } : {};
   const role = FILE_ROLE.exec(file) ?? DIR_ROLE.exec(file);
+  const stem = file.replace(/\.[^.]*$/, "");
   if (role) {
     out.role = role[1]!.toLowerCase() as Role;
-    const stem = file.replace(/\.[^.]*$/, "");
     out.fileHost = stem.replace(PREVIOUS_RUN, "").replace(TRAILING_RANK, "").replace(PREVIOUS_RUN, "") || stem;
+  } else {
+    // `kubectl logs dynamo-frontend-7d9c8b6f5-x2kqp > dynamo-frontend-7d9c8b6f5-x2kqp.log`: a Deployment's pod, whatever its role.
+    const pod = stem.replace(PREVIOUS_RUN, "");
+    if (isDeploymentPodName(pod)) out.fileHost = pod;
   }
   for (let up = 2; up <= FOLDER_DEPTH && up <= parts.length; up++) {
     const folder = parts[parts.length - up]!;

@@ -86,7 +86,7 @@ const WRAP: Record<WrapperName, (line: string, i: number) => string> = {
   compose: (line, i) => `sglang-${i % 2}  | ${line}`,
   "srun-label": (line, i) => `${String(i % 12).padStart(2)}: ${line}`,
   pdsh: (line, i) => `gpu-node-${i % 3}: ${line}`,
-  stern: (line, i) => `sglang-decode-6458459f69-qxv6${i % 2} sglang ${line}`,
+  stern: (line, i) => `sglang-decode-6458459f69-qxv6${"bc"[i % 2]} sglang ${line}`,
 };
 
 const NASTY = "[]_ :=.,'\"()0123456789\r\t\u0000\u001b\ufffd\ud800é中-%#";

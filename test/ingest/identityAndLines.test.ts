@@ -45,6 +45,12 @@ test("host, role and TP rank from the path: a machine's folder is its host, a fi
   assert.deepEqual(identityFromPath(`containers/${id}/${id}-json.log`), { host: "3f2a9c1b7d4e" });
   // A rotated part reads as its live file.
   assert.deepEqual(identityFromPath("d1/decode-tp2.log.3"), { host: "d1", role: "decode", tp: 2 });
+  // `kubectl logs <pod> > <pod>.log` of a Deployment's pod that names no role: the pod is the host all the same.
+  assert.deepEqual(identityFromPath("dynamo-frontend-7d9c8b6f5-x2kqp.log"), { host: "dynamo-frontend-7d9c8b6f5-x2kqp" });
+  assert.deepEqual(identityFromPath("dynamo-frontend-7d9c8b6f5-x2kqp-previous.log"), { host: "dynamo-frontend-7d9c8b6f5-x2kqp" });
+  // Words that are no generated name (vowels, the digits 0, 1 and 3 Kubernetes' alphabet leaves out) name no host.
+  assert.deepEqual(identityFromPath("notes-summary-final.log"), {});
+  assert.deepEqual(identityFromPath("run-20260611-10341.log"), {});
 });
 
 test("a folder of pods' logs saved under their names is no machine; a machine's folder is", () => {

@@ -52,6 +52,8 @@ interface Line {
   process?: ProcessTag;
   /** The level and logger of the structured record (./structured.ts) whose message `inner` is. */
   structured?: { level: LineLevel; source?: string };
+  /** A later line of a structured record's message: the file's line is already the text of the record it continues. */
+  rawInRecord?: boolean;
 }
 
 const US_PER_MINUTE = 60_000_000;
@@ -198,21 +200,22 @@ export class LogParser implements LineParser {
       if (this.opener(l)) return;
     }
     // A structured record is one log call: its message never continues the record before it.
-    if (l.structured === undefined && this.records.append(s, l.raw)) return;
+    if (l.structured === undefined && this.records.append(s, l.rawInRecord ? null : l.raw)) return;
     this.plain(l);
   }
 
   /**
    * A structured record (./structured.ts): its message read as the line its logger would have printed as text, in
    * its own dialect if it has one, else at the record's level; its time and host stand where a wrapper's would. Lines
-   * after the message's first (a traceback logged with it) are read as the lines that follow it.
+   * after the message's first (a traceback logged with it) are read as the lines that follow it: one that continues the
+   * record adds nothing to its text (the file's line is already there), one that opens a record of its own is its text.
    */
   private structuredLine(l: Line, entry: StructuredEntry): void {
     const [first, ...more] = entry.message.split("\n");
     const wrapperUs = entry.tsUs >= 0 ? entry.tsUs : l.wrapperUs;
     const wrapperHost = l.wrapperHost ?? entry.host;
     this.read({ ...l, inner: clean(first!), wrapperUs, wrapperHost, structured: { level: entry.level, source: entry.source } });
-    for (const text of more) this.read({ ...l, inner: clean(text), wrapperUs, wrapperHost, structured: undefined });
+    for (const text of more) this.read({ ...l, inner: clean(text), raw: text, wrapperUs, wrapperHost, structured: undefined, rawInRecord: true });
   }
 
   /** A line with SGLang's prefix: its rank tags, and a time unless it carries only tags. */
@@ -268,7 +271,7 @@ export class LogParser implements LineParser {
 
   /** A line that re-logs the next line of the open record's traceback under the same prefix: folded into it. */
   private relogged(l: Line, how: RecordHead): boolean {
-    return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.raw);
+    return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.rawInRecord ? null : l.raw);
   }
 
   /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, Slurm's srun and slurmstepd, LMCache without its time, Python logging, uvicorn. */
@@ -426,7 +429,7 @@ export class LogParser implements LineParser {
     }
     if (!s.startsWith(TRACEBACK)) return false;
     // After a log line, a traceback is that line's (logger.exception); after a finished traceback, a new record.
-    if (this.records.append(s, l.raw)) return true;
+    if (this.records.append(s, l.rawInRecord ? null : l.raw)) return true;
     const ev = this.newEvent(l);
     ev.kind = LogKind.exception;
     this.openTimed(ev, l, -1);

@@ -78,12 +78,13 @@ export class RecordAssembler {
   }
 
   /** Adds a line that opens nothing to the open record; false when it must be a record of its own. */
-  append(line: string, raw: string): boolean {
+  append(line: string, raw: string | null): boolean {
     if (this.current === null || this.more.length >= MAX_RECORD_LINES || !this.continues(line)) return false;
     this.tb = nextTracebackState(this.tb, line);
     if (raw !== line && this.moreRaw === null) this.moreRaw = this.more.slice();
     this.more.push(line);
-    this.moreRaw?.push(raw);
+    // null: the line's text in the file is already the record's (a later line of a structured record's message).
+    if (raw !== null) this.moreRaw?.push(raw);
     return true;
   }
 
@@ -92,7 +93,7 @@ export class RecordAssembler {
    * message continues the record's traceback (vLLM and dynamo re-log each
    * traceback line under their own prefix): false when it opens a record.
    */
-  appendRelogged(dialect: string, inner: string, msgStart: number, raw: string): boolean {
+  appendRelogged(dialect: string, inner: string, msgStart: number, raw: string | null): boolean {
     if (this.current === null || this.how.dialect !== dialect || this.more.length >= MAX_RECORD_LINES) return false;
     const c = inner.charCodeAt(msgStart);
     const indented = c === 32 || c === 9;
@@ -104,7 +105,7 @@ export class RecordAssembler {
     this.tb = nextTracebackState(this.tb, message);
     if (this.moreRaw === null) this.moreRaw = this.more.slice();
     this.more.push(message);
-    this.moreRaw.push(raw);
+    if (raw !== null) this.moreRaw.push(raw);
     return true;
   }
 
@@ -137,7 +138,8 @@ export class RecordAssembler {
     const ev = this.current;
     if (ev === null) return;
     if (this.more.length > 0) {
-      ev.text += "\n" + (this.moreRaw ?? this.more).join("\n");
+      const raw = this.moreRaw ?? this.more;
+      if (raw.length > 0) ev.text += "\n" + raw.join("\n");
       attachContinuation(ev, this.head, this.more);
     }
     settleUnread(ev, this.head, this.more, this.how);

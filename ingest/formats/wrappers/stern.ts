@@ -3,14 +3,15 @@
 // {{color .ContainerColor .ContainerName}} {{.Message}}`, coloured or not
 // (`{{.PodName}} {{.ContainerName}} {{.Message}}` with --color never). Only a
 // Deployment's pod name is taken (`<name>-<pod-template-hash>-<5>`, the two
-// generated parts alphanumeric), so that two plain words at the start of a line
-// are no wrapper. The pod is the line's host.
+// generated parts in Kubernetes' alphabet, ../../inputs/podName.ts), so that two
+// plain words at the start of a line are no wrapper. The pod is the line's host.
 
+import { DEPLOYMENT_POD_NAME } from "../../inputs/podName.js";
 import type { Unwrapped } from "./index.js";
 import { perLineWrapper } from "./perLine.js";
 
 const C = String.raw`(?:\x1b\[[\d;]*m)*`;
-const STERN = new RegExp(`^${C}([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?-[a-z0-9]{6,10}-[a-z0-9]{5})${C} ${C}([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)${C} `);
+const STERN = new RegExp(`^${C}(${DEPLOYMENT_POD_NAME})${C} ${C}([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)${C} `);
 
 function unwrap(line: string): Unwrapped {
   const m = STERN.exec(line);
