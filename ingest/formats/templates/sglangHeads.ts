@@ -42,7 +42,7 @@ const COMMON_NEW = "0094505d";
 const COMMON_OLD = "ad7733e4";
 const MOONCAKE_NEW = "0005973a";
 const PREFILL_NEW = "000c2b94";
-/** Index copies read whole without a commit of their own (nixl/conn.py of the staging era, decode.py of 76 KB). */
+/** Index copies read whole without a commit of their own (nixl/conn.py of the staging era, decode.py of 76 KB, scheduler.py of 74 KB). */
 const INDEX_COPY = "index copy";
 
 export const SGLANG_HEADS: readonly SglangHead[] = [
@@ -103,6 +103,12 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "decode_staging_thread: unexpected message tag ", level: "warning", file: NIXL, where: "NixlKVManager._start_decode_staging_thread", read: INDEX_COPY },
   { head: "STAGING_REQ received for unregistered room=", level: "warning", file: NIXL, where: "NixlKVManager._handle_staging_req", read: INDEX_COPY },
   { head: "Using Mamba state slice transfer for different TP sizes. ", level: "warning", file: NIXL, where: "NixlKVManager._send_mamba_state_slice (warning_once)", read: INDEX_COPY },
+  // managers/scheduler.py (an index copy of the pre-disaggregation era; run_scheduler_process's head is the same in every copy the index holds)
+  { head: "Scheduler hit an exception: ", level: "error", file: "managers/scheduler.py", where: "run_scheduler_process", read: INDEX_COPY },
+  { head: "Watchdog timeout (", level: "error", file: "managers/scheduler.py", where: "Scheduler.watchdog_thread", read: INDEX_COPY },
+  { head: "Multimodal prompt is too long after expanding multimodal tokens. ", level: "error", file: "managers/scheduler.py", where: "Scheduler.handle_generate_request", read: INDEX_COPY },
+  { head: "The SGLang server is not configured to enable custom logit processor.", level: "warning", file: "managers/scheduler.py", where: "Scheduler.handle_generate_request", read: INDEX_COPY },
+  { head: "Cache not flushed because there are pending requests. ", level: "warning", file: "managers/scheduler.py", where: "Scheduler.flush_cache", read: INDEX_COPY },
   // disaggregation/ascend/transfer_engine.py (one copy adds ` for store_url={…}` before the period)
   { head: "Ascend Transfer Engine initialization failed", level: "error", file: "disaggregation/ascend/transfer_engine.py", where: "AscendTransferEngine.initialize", read: "index copies" },
   // entrypoints/http_server.py
