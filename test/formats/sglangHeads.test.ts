@@ -47,6 +47,11 @@ test("an error head of an engine's SGLang side is that engine's transport error"
   assert.equal(ev.attrs?.failureClass, "transport");
   assert.equal(ev.attrs?.level, "error");
   assert.equal(ev.attrs?.source, "disaggregation/mooncake/conn.py");
+  // mem_cache/storage/mooncake_store/mooncake_store.py MooncakeStore.__init__: logger.error(f"failed to setup mooncake store, error code: {ret_code}")
+  const store = parseOne(`${PREFIX}failed to setup mooncake store, error code: -800`);
+  assert.equal(store.kind, LogKind.transportError);
+  assert.equal(store.attrs?.engine, "mooncake");
+  assert.equal(store.attrs?.source, "mem_cache/storage/mooncake_store/mooncake_store.py");
 });
 
 test("a warning head is no failure, whatever its words say", () => {

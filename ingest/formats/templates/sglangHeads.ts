@@ -37,6 +37,7 @@ const PREFILL = "disaggregation/prefill.py";
 const COMMON = "disaggregation/common/conn.py";
 const MOONCAKE = "disaggregation/mooncake/conn.py";
 const NIXL = "disaggregation/nixl/conn.py";
+const STORE = "mem_cache/storage/mooncake_store/mooncake_store.py";
 /** Copies of the index whose commit the index gives. */
 const COMMON_NEW = "0094505d";
 const COMMON_OLD = "ad7733e4";
@@ -103,6 +104,13 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "decode_staging_thread: unexpected message tag ", level: "warning", file: NIXL, where: "NixlKVManager._start_decode_staging_thread", read: INDEX_COPY },
   { head: "STAGING_REQ received for unregistered room=", level: "warning", file: NIXL, where: "NixlKVManager._handle_staging_req", read: INDEX_COPY },
   { head: "Using Mamba state slice transfer for different TP sizes. ", level: "warning", file: NIXL, where: "NixlKVManager._send_mamba_state_slice (warning_once)", read: INDEX_COPY },
+  // mem_cache/storage/mooncake_store/mooncake_store.py (HiCache's Mooncake store backend)
+  { head: "failed to setup mooncake store, error code: ", level: "error", file: STORE, where: "MooncakeStore.__init__", read: "8704aa6a", transfer: true, engine: "mooncake" },
+  { head: "Launch mooncake store server timeout", level: "error", file: STORE, where: "MooncakeStore.check_server", read: "8704aa6a", transfer: true, engine: "mooncake" },
+  { head: "failed to register buffer, error code: ", level: "error", file: STORE, where: "MooncakeStore.register_mem_pool_host", read: "8704aa6a", transfer: true, engine: "mooncake" },
+  { head: "Failed to register buffer to Mooncake Store: ", level: "error", file: STORE, where: "MooncakeStore.register_mem_pool_host", read: "8704aa6a", transfer: true, engine: "mooncake" },
+  { head: "Configuration loading failed: ", level: "error", file: STORE, where: "MooncakeStore.__init__", read: "8704aa6a" },
+  { head: "An error occurred while loading the configuration: ", level: "error", file: STORE, where: "MooncakeStore.__init__", read: "8704aa6a" },
   // managers/scheduler.py (an index copy of the pre-disaggregation era; run_scheduler_process's head is the same in every copy the index holds)
   { head: "Scheduler hit an exception: ", level: "error", file: "managers/scheduler.py", where: "run_scheduler_process", read: INDEX_COPY },
   { head: "Watchdog timeout (", level: "error", file: "managers/scheduler.py", where: "Scheduler.watchdog_thread", read: INDEX_COPY },
