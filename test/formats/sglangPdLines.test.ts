@@ -127,10 +127,12 @@ test("a rid whose repr uses double quotes", () => {
   assert.equal(ev.rid, `it's-${RID}`);
 });
 
-test("a truncated failure line is kept uninterpreted and reported", () => {
+test("a truncated failure line is reported, and is still a failure by the head of its logger.error call", () => {
   const { events, issues } = parseLines([`${TS} Decode transfer failed for request rank=3 decode_req.req.rid='${RID}' decode_req.req.bootstr`]);
   assert.equal(events.length, 1);
-  assert.equal(events[0].kind, LogKind.message);
+  // Not read by its template (no room, no reason): a transfer's failure by its head (ingest/formats/templates/sglangHeads.ts).
+  assert.equal(events[0].kind, LogKind.error);
+  assert.equal(events[0].attrs?.failureClass, "transport");
   assert.equal(events[0].room, undefined);
   assert.equal(issues.length, 1);
   assert.equal(issues[0].line, 1);

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import type { ParsedEvent } from "../../domain/event.js";
 import { TEMPLATE_SIGNS, type SignEvent } from "../../domain/templateSigns.js";
 import { CHANGES } from "../../analyzer/model/profile.js";
-import { renderTemplateDocs } from "../../ingest/formats/templates/docs.js";
+import { renderHeadDocs, renderTemplateDocs } from "../../ingest/formats/templates/docs.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
 import { renderSignsModule } from "../../ingest/formats/templates/signs.js";
 import { parseLines } from "./sglangHarness.js";
@@ -22,6 +22,11 @@ test("docs/log-templates.md's template sections are the table's (npm run docs:te
   const doc = read("docs/log-templates.md");
   assert.equal(renderTemplateDocs(doc), doc);
   for (const t of TEMPLATES) assert.ok(doc.includes(`| \`${t.id}\` |`), t.id);
+});
+
+test("docs/log-templates.md's SGLang heads table is sglangHeads.ts's (npm run docs:templates)", () => {
+  const doc = read("docs/log-templates.md");
+  assert.equal(renderHeadDocs(doc), doc);
 });
 
 test("domain/templateSigns.ts is the table's signs (npm run docs:templates)", () => {

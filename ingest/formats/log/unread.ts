@@ -16,6 +16,10 @@
 //     whose words are a verdict (`ibverbs init qp failed: End of file`; on a
 //     bare line also `connect EPS failed`), is a
 //     failure record (`log.error`) that process-failure or transport-failure judges;
+//   - an SGLang line, whose prefix states no level, takes the level of the
+//     logger call whose head its message opens with (../templates/sglangHeads.ts):
+//     an error's is a failure record (a transfer's judged by transport-failure),
+//     a warning's a `log.message` of level warning, whatever its words;
 //   - any other line whose dialect was read is `log.message` (time, rank and
 //     level known, the message not interpreted); a line in no known dialect
 //     stays `log.unparsed`.
@@ -28,6 +32,7 @@ import { engineErrorClass } from "../templates/engineFailure.js";
 import { isCudaErrorTail, isUcxBacktraceLine } from "./crash.js";
 import { FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
+import { sglangHeadOf, type SglangHead } from "../templates/sglangHeads.js";
 import type { TemplateComponent } from "../templates/template.js";
 
 /** A line's severity, in the words of the dialects (normalised). */
@@ -76,7 +81,7 @@ const FAILURE_WORDS =
  * prefix the paste cut, a bare line). Not on SGLang's own lines: SGLang prints
  * its warnings under the same level-less prefix as its errors
  * (`Setup Custom allreduce failed with CUDART error: … To silence this warning`),
- * and its failures have templates.
+ * and its failures have templates or heads (../templates/sglangHeads.ts).
  */
 const FAILURE_VERDICT = /\b(?:failed|[Ee]rror): \S/;
 /**
@@ -111,6 +116,13 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
   }
   if (ev.kind !== LogKind.unparsed) return;
   const message = head.substring(how.msgStart).trim();
+  // SGLang's prefix states no level: the head of the logger call that printed the message does (../templates/sglangHeads.ts).
+  const sglang = how.dialect === "sglang" && how.level === undefined ? sglangHeadOf(message) : undefined;
+  settleMessage(ev, message, more, sglang === undefined ? how : { ...how, level: sglang.level, source: sglang.file }, sglang);
+}
+
+/** An unread record by its message, the level its prefix or its SGLang head (`sglang`) states, and the lines after it. */
+function settleMessage(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead, sglang: SglangHead | undefined): void {
   if (isTraceback(message, more)) return asException(ev, message, more, how);
   const exception = EXCEPTION_LINE.exec(message);
   if (exception !== null && how.level !== "debug" && how.level !== "info") return asExceptionLine(ev, exception, how);
@@ -124,7 +136,7 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
     (FAILURE_VERDICT.test(message) || ((how.dialect === null || how.dialect === "glog") && BARE_VERDICT.test(message) && !LEVEL_BELOW_ERROR.test(message)));
   const failing =
     how.level === "error" || how.level === "fatal" || verdict || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
-  if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") return asError(ev, message, more, how);
+  if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") return asError(ev, message, more, how, sglang);
   if (how.dialect !== null) asMessage(ev, how);
 }
 
@@ -178,15 +190,17 @@ function asExceptionLine(ev: ParsedEvent, line: RegExpExecArray, how: RecordHead
 /** UCX's component and level words before its message (`UCX  ERROR `): everything UCX's logger prints is UCX's. */
 const UCX_WORDS = /^UCX +[A-Z]+ +/;
 
-function asError(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead): void {
+function asError(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead, sglang: SglangHead | undefined): void {
   if (how.dialect === "ucx") return asEngineError(ev, message.replace(UCX_WORDS, ""), how, "ucx");
-  const engine = componentOfSource(how.source)?.engine;
+  const engine = sglang?.engine ?? componentOfSource(how.source)?.engine;
   if (engine !== undefined) return asEngineError(ev, message, how, engine);
   ev.kind = LogKind.error;
   const attrs = withHead(ev, how);
   // The message without its wrapper and prefix: what a finding quotes.
   attrs.error = message;
-  attrs.failureClass = FAILURE_WORDS.test(message) || !isDump(message, more) ? classifyFailure(undefined, message) : "thread-dump";
+  // A transfer's, a bootstrap's or a peer's failure is a transport failure unless its words name a narrower class, as an engine's is.
+  if (sglang?.transfer === true) engineErrorClass(ev);
+  else attrs.failureClass = FAILURE_WORDS.test(message) || !isDump(message, more) ? classifyFailure(undefined, message) : "thread-dump";
   if (how.level === "fatal" && how.dialect === "glog") attrs.fatal = true;
   delete ev.unparsedMessage;
 }

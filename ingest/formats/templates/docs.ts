@@ -1,8 +1,11 @@
 // docs/log-templates.md's template sections, written from the table: each
 // component's section sits between `<!-- templates:{name} -->` and
-// `<!-- /templates -->`; the prose around them stays as written.
+// `<!-- /templates -->`, SGLang's heads (./sglangHeads.ts) between
+// `<!-- sglang-heads -->` and `<!-- /sglang-heads -->`; the prose around them
+// stays as written.
 
 import { COMPONENTS } from "./index.js";
+import { SGLANG_HEADS } from "./sglangHeads.js";
 import { isCapture, type LogTemplate, type TemplateComponent } from "./template.js";
 
 const OPEN = /<!-- templates:(\w+) -->\n[\s\S]*?<!-- \/templates -->/g;
@@ -60,4 +63,15 @@ function eventOf(t: LogTemplate): string {
 
 function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+const HEADS = /<!-- sglang-heads -->\n[\s\S]*?<!-- \/sglang-heads -->/;
+
+/** `current` with its SGLang heads table rewritten from ./sglangHeads.ts; throws when it has no place for it. */
+export function renderHeadDocs(current: string): string {
+  if (!HEADS.test(current)) throw new Error("docs/log-templates.md has no <!-- sglang-heads --> section");
+  const rows = SGLANG_HEADS.map(
+    (h) => `| \`${cell(h.head)}\` | ${h.level}${h.transfer === true ? ` (transfer${h.engine !== undefined ? `, ${h.engine}` : ""})` : ""} | \`${h.file}\` ${cell(h.where)} | ${cell(h.read)} |`,
+  );
+  return current.replace(HEADS, ["<!-- sglang-heads -->", "| head | level | file and function | read |", "|-|-|-|-|", ...rows, "<!-- /sglang-heads -->"].join("\n"));
 }

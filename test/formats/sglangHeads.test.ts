@@ -1,0 +1,125 @@
+// SGLang prints no level, so a line no template reads takes the level of the
+// logger call whose head its message opens with
+// (ingest/formats/templates/sglangHeads.ts). The lines are written in the
+// shape SGLang prints them (`[%(asctime)s DPx TPy] message`), the messages as
+// the f-strings of the cited files format them.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LogKind } from "../../domain/kinds.js";
+import { SGLANG_HEADS, sglangHeadOf } from "../../ingest/formats/templates/sglangHeads.js";
+import { templatesOf } from "../../ingest/formats/templates/index.js";
+import { parseLines, parseOne } from "./sglangHarness.js";
+
+const PREFIX = "[2026-01-05 10:00:00 DP0 TP0] ";
+
+test("an SGLang error head no template reads is a failure record with the level and file of its call", () => {
+  // entrypoints/http_server.py health_generate: logger.error(f"Health check failed. Server couldn't get a response from detokenizer for last {HEALTH_CHECK_TIMEOUT} seconds. …")
+  const ev = parseOne(`${PREFIX}Health check failed. Server couldn't get a response from detokenizer for last 20 seconds. tic start time: 10:00:00. last_heartbeat time: 09:58:41`);
+  assert.equal(ev.kind, LogKind.error);
+  assert.equal(ev.attrs?.level, "error");
+  assert.equal(ev.attrs?.source, "entrypoints/http_server.py");
+  assert.equal(ev.attrs?.error, "Health check failed. Server couldn't get a response from detokenizer for last 20 seconds. tic start time: 10:00:00. last_heartbeat time: 09:58:41");
+  assert.notEqual(ev.attrs?.failureClass, "transport");
+  assert.equal(ev.dp, 0);
+  assert.equal(ev.tp, 0);
+});
+
+test("a bootstrap's or a peer's error head is a transport failure unless its words name a narrower class", () => {
+  // disaggregation/common/conn.py (ad7733e4) CommonKVReceiver._get_prefill_dp_size_from_server:
+  // logger.error(f"Failed to get prefill parallel info: {response.status_code}, {response.text}")
+  const status = parseOne(`${PREFIX}Failed to get prefill parallel info: 404, Bootstrap info not Found`);
+  assert.equal(status.kind, LogKind.error);
+  assert.equal(status.attrs?.failureClass, "transport");
+  assert.equal(status.attrs?.source, "disaggregation/common/conn.py");
+  // The same call's other branch: logger.error(f"Error fetching prefill parallel info from bootstrap: {e}"), a requests timeout.
+  const timeout = parseOne(`${PREFIX}Error fetching prefill parallel info from bootstrap: HTTPConnectionPool(host='10.0.3.17', port=8998): Read timed out. (read timeout=5)`);
+  assert.equal(timeout.kind, LogKind.error);
+  assert.equal(timeout.attrs?.failureClass, "timeout");
+});
+
+test("an error head of an engine's SGLang side is that engine's transport error", () => {
+  // disaggregation/mooncake/conn.py MooncakeKVManager._send_kvcache_generic
+  const ev = parseOne(`${PREFIX}Prefill transfer kvcache error, layers_current_pp_stage is out of range: layers_current_pp_stage=61, len(dst_k_ptrs)=30`);
+  assert.equal(ev.kind, LogKind.transportError);
+  assert.equal(ev.attrs?.engine, "mooncake");
+  assert.equal(ev.attrs?.errorKind, "unrecognised");
+  assert.equal(ev.attrs?.failureClass, "transport");
+  assert.equal(ev.attrs?.level, "error");
+  assert.equal(ev.attrs?.source, "disaggregation/mooncake/conn.py");
+  // mem_cache/storage/mooncake_store/mooncake_store.py MooncakeStore.__init__: logger.error(f"failed to setup mooncake store, error code: {ret_code}")
+  const store = parseOne(`${PREFIX}failed to setup mooncake store, error code: -800`);
+  assert.equal(store.kind, LogKind.transportError);
+  assert.equal(store.attrs?.engine, "mooncake");
+  assert.equal(store.attrs?.source, "mem_cache/storage/mooncake_store/mooncake_store.py");
+});
+
+test("a warning head is no failure, whatever its words say", () => {
+  // disaggregation/common/conn.py CommonKVManager._resolve_rank_mapping (warning_once)
+  const tp = parseOne(`${PREFIX}Performance is NOT guaranteed when using different TP sizes for non-MLA models. `);
+  assert.equal(tp.kind, LogKind.message);
+  assert.equal(tp.attrs?.level, "warning");
+  assert.equal(tp.attrs?.source, "disaggregation/common/conn.py");
+  // entrypoints/engine.py sigchld_handler: logger.warning(f"Child process unexpectedly failed with {exitcode=}. {pid=}")
+  const child = parseOne(`${PREFIX}Child process unexpectedly failed with exitcode=256. pid=32885`);
+  assert.equal(child.kind, LogKind.message);
+  assert.equal(child.attrs?.level, "warning");
+  // mooncake/conn.py _do_staging_transfer: "failing affected requests" is the warning's own words.
+  const staging = parseOne(`${PREFIX}[Staging] a chunk exceeds the staging ring; failing affected requests. Increase SGLANG_DISAGG_STAGING_POOL_SIZE_MB or reduce chunked_prefill_size.`);
+  assert.equal(staging.kind, LogKind.message);
+  assert.equal(staging.attrs?.level, "warning");
+});
+
+test("a line with no known head is read as before: a message, or a failure by its words alone", () => {
+  const plain = parseOne(`${PREFIX}Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify disable_custom_all_reduce=True explicitly.`);
+  assert.equal(plain.kind, LogKind.message);
+  assert.equal(plain.attrs, undefined, "no level, no source");
+  const words = parseOne(`${PREFIX}TpModelWorkerClient hit an exception: Traceback (most recent call last):`);
+  assert.notEqual(words.kind, LogKind.message);
+  assert.equal(words.attrs?.source, undefined);
+});
+
+test("a template that reads the line wins over its head", () => {
+  // `Decode transfer failed for request ` is both a head and sglangDisaggregation's template.
+  const ev = parseOne(
+    `${PREFIX}Decode transfer failed for request rank=0 decode_req.req.rid='a04107ccff5349bab42803eb77df5cd5' decode_req.req.bootstrap_room=6555093254675405189 with exception KVTransferError(bootstrap_room=6555093254675405189): Aborted by AbortReq.`,
+  );
+  assert.equal(ev.kind, LogKind.transferFailed);
+  assert.equal(ev.attrs?.source, undefined);
+});
+
+test("a head logged with logger.exception keeps its traceback as one exception record, with the call's level and file", () => {
+  const { events } = parseLines([
+    `${PREFIX}Failed to deregister buffers during teardown`,
+    "Traceback (most recent call last):",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/mooncake/conn.py", line 512, in teardown',
+    "    self.deregister_buffer_to_engine()",
+    "RuntimeError: batch_unregister_memory failed",
+  ]);
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.kind, LogKind.exception);
+  assert.equal(events[0]!.attrs?.excType, "RuntimeError");
+});
+
+test("the longest head a message opens with is its call's", () => {
+  assert.equal(sglangHeadOf("Could not fetch prefill parallel info from bootstrap_addr: 10.0.3.17:8998")?.file, "disaggregation/nixl/conn.py");
+  assert.equal(sglangHeadOf("Could not fetch prefill parallel info from 10.0.3.17:8998 after 15 attempts")?.file, "disaggregation/decode.py");
+  assert.equal(sglangHeadOf("Could not fetch"), undefined);
+});
+
+test("every head is long enough to tell its call apart, and no head is listed twice", () => {
+  for (const h of SGLANG_HEADS) assert.ok(h.head.length >= 12, h.head);
+  assert.equal(new Set(SGLANG_HEADS.map((h) => h.head)).size, SGLANG_HEADS.length);
+  for (const h of SGLANG_HEADS) assert.ok(h.engine === undefined || h.transfer === true, `${h.head}: an engine's head is a transfer's`);
+});
+
+test("a head that a template also reads has the level the template's row gives its call", () => {
+  for (const h of SGLANG_HEADS) {
+    for (const t of templatesOf("sglang")) {
+      if (typeof t.head !== "string" || !(h.head.startsWith(t.head) || t.head.startsWith(h.head))) continue;
+      // A template row names logger.exception's records `exception`: an error-level call.
+      const level = t.level.startsWith("exception") ? "error" : t.level;
+      assert.ok(level.startsWith(h.level), `${h.head}: template ${t.id} says ${t.level}`);
+    }
+  }
+});
