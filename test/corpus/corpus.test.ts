@@ -93,15 +93,6 @@ const UNFLAGGED_BY_RULE = new Set([
 ]);
 
 /**
- * Working-half failures of batch 17 left unread, not by a rule: their lines are a class no reader knows yet (DeepEP's
- * kernel printf `DeepEP dispatch NVL receiver timeout, …`, NVSHMEM's `ibgda.cpp:1889: NULL value cannot allocate …`),
- * and the session that collected batch 17 transcribed held-back excerpts of the same classes, so a reader it wrote
- * would be fitted knowing the held-back half (test/corpus/README.md, the split). A session that has not seen them may
- * write those readers, from DeepEP's and NVSHMEM's sources, and take these ids off.
- */
-const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["deepep-137-a", "sglang-12533-a"]);
-
-/**
  * Working-half healthy excerpts flagged on purpose, each with the reason the verdict is not made weaker.
  * The excerpt of ai-dynamo/dynamo#2185 is a Dynamo worker's `ERROR dynamo_runtime::pipeline::network::tcp::client:
  * failed to join writer task: I/O error: Broken pipe (os error 32)` under its `Caused by:` chain: the thread says the
@@ -115,9 +106,7 @@ test("working half: every failure is flagged, no healthy excerpt is flagged abov
   const misses: string[] = [];
   for (const entry of manifest.filter((e) => e.half === "working")) {
     const o = await outcomeOf(entry);
-    const leftUnflagged = UNFLAGGED_BY_RULE.has(entry.id) || UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id);
-    if (entry.failure && !o.flagged && !leftUnflagged) misses.push(`${entry.id} (${entry.class}) not flagged`);
-    if (UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNREAD_UNTIL_AN_UNTAINTED_READER`);
+    if (entry.failure && !o.flagged && !UNFLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (${entry.class}) not flagged`);
     if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
     if (!entry.failure && o.flagged && !FLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (FLAGGED_BY_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_BY_RULE`);
