@@ -27,13 +27,14 @@ const MACRO_WORDS = /^(?:non-zero status: -?\d+|NULL value |error status: -?\d+|
 const NVSHMEM_FILES =
   /^(?:ibgda|ibrc|ibdevx|libfabric|ucx|transport(?:_\w+)?|init(?:_device|_nvtx)?|bootstrap(?:_\w+)?|cudawrap|nvmlwrap|proxy|topo|mem(?:_heap|_transport)?|team(?:_internal\w*)?|util|sockets|p2p|cs|query_host|env_vars|collective_launch|cpu_coll|custom_malloc|shared_memory)\.(?:cpp|cu|c)$/;
 const EXITING = /exiting ?\.\.\./;
-/** The four characters before a line's first colon, where a C or C++ file name ends. */
-const SOURCE_ENDING = /\.(?:cpp|cu|cuh|cc|c|h|hpp)$/;
+/** The extensions of C, C++ and CUDA sources, which end the text before a line's first colon. */
+const SOURCE_EXTENSIONS = new Set(["cpp", "cu", "cuh", "cc", "c", "h", "hpp"]);
 
 /** A line NVSHMEM's error macros printed, or null: its path names NVSHMEM, or its words are the macros' after one of NVSHMEM's files. */
 export function readNvshmemHead(line: string): NvshmemHead | null {
   const colon = line.indexOf(":");
-  if (colon < 3 || !SOURCE_ENDING.test(line.substring(colon - 4, colon))) return null;
+  const dot = colon < 3 ? -1 : line.lastIndexOf(".", colon);
+  if (dot < 0 || colon - dot > 4 || !SOURCE_EXTENSIONS.has(line.substring(dot + 1, colon))) return null;
   const m = PLACE.exec(line);
   if (m === null) return null;
   const msgStart = m[0].length;
