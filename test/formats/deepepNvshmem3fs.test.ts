@@ -24,14 +24,10 @@ test("DeepEP: a kernel's timeout print is a stalled collective on the rank it na
   assert.equal(events[3]!.attrs?.rank, 2);
 });
 
-test("DeepEP: the older internode forms without the NVL rank are read, with no EP rank made up", () => {
-  const ev = parseOne("DeepEP dispatch RDMA sender timeout, channel: 3, RDMA: 1, dst RDMA lane: 0, head: 10, tail: 12");
+test("DeepEP: the coordinator's earlier form (9fe9021 to bc118b2) is read with the same ranks", () => {
+  const ev = parseOne("DeepEP RDMA sender coordinator timeout, channel: 7, IB: 1, nvl 2, dst IB: 0, tail 128, num_tokens_to_send 64");
   assert.equal(ev.kind, LogKind.watchdog);
-  assert.equal(ev.attrs?.rdmaRank, 1);
-  assert.equal(ev.attrs?.nvlRank, undefined);
-  assert.equal(ev.attrs?.rank, undefined);
-  const coordinator = parseOne("DeepEP RDMA sender coordinator timeout, channel: 7, IB: 1, dst IB: 0, tail: 128, remaining: 64");
-  assert.equal(coordinator.attrs?.stage, "RDMA sender coordinator");
+  assert.deepEqual([ev.attrs?.stage, ev.attrs?.rdmaRank, ev.attrs?.nvlRank, ev.attrs?.rank], ["RDMA sender coordinator", 1, 2, 10]);
 });
 
 test("DeepEP: the host's exception after a timeout is an exception of class timeout", () => {

@@ -6,7 +6,7 @@
 // that rank waiting for a peer: `coll.watchdog` with `backend: deepep`, as
 // torch's watchdog reports an NCCL collective that timed out (torchC10d.ts).
 // Read in the whole history of the repository's main line (`git grep` per
-// commit, v1.0.0 … v1.2.1 and the EPv2 tree of 2026-04); the host's
+// commit, from ebfe47e of 2025-02-25 through v1.2.1 to the EPv2 tree of 2026-04); the host's
 // exceptions after a trap (`DeepEP error: timeout (dispatch CPU)`, EPException's
 // `Failed: CUDA error …`) are Python exceptions, read as every traceback is.
 
@@ -16,14 +16,16 @@ import { cap, type Groups, type LogTemplate, type TemplateComponent } from "./te
 
 const COLLECTIVE = { backend: "deepep", report: "timeout" } as const;
 
-/** The operation a stage belongs to: its first word (`dispatch NVL receiver`, `combine forwarder`, `barrier`). */
+const FIRST_WORD = /^\w+/;
+
+/** The operation a stage belongs to: its first word (`dispatch receivers`, `combine receive`, `barrier`). */
 function opOfStage(ev: ParsedEvent, g: Groups): void {
-  ev.attrs!.op = /^(?:hybrid )?(\w+)/.exec(g.stage!)![1];
+  ev.attrs!.op = FIRST_WORD.exec(g.stage!)![0];
 }
 
 /** The EP rank of an internode line: the RDMA rank's node times NUM_MAX_NVL_PEERS (8, csrc/kernels/configs.cuh) plus the NVL rank. */
 function internodeRank(ev: ParsedEvent, g: Groups): void {
-  if (g.nvl !== undefined) ev.attrs!.rank = Number(g.rdma) * 8 + Number(g.nvl);
+  ev.attrs!.rank = Number(g.rdma) * 8 + Number(g.nvl);
 }
 
 const templates: LogTemplate[] = [
@@ -35,7 +37,7 @@ const templates: LogTemplate[] = [
       " / `DeepEP timeout for combine senders, rank {rank}, responsible_channel = {channel}` / `DeepEP timeout for combine receivers, rank {rank}, responsible_channel = {channel}, expect = {head}`" +
       " — a sender waited for free queue slots, a receiver for tokens, on the NVLink channel; then `trap()`",
     source: "csrc/kernels/intranode.cu dispatch / combine (csrc/kernels/legacy/intranode.cu:347, :461, :804, :929 in the EPv2 tree)",
-    versions: "v1.0.0+",
+    versions: "ebfe47e (2025-02-25) +",
     checked: "✔",
     head: "DeepEP timeout for ",
     pattern: /DeepEP timeout for (?<stage>(?:dispatch|combine) (?:senders|receivers)), rank (?<rank>\d+), responsible_channel = (?<channel>\d+)(?:, tokens remained: (?<remaining>-?\d+)|, expect = (?<expect>-?\d+))?/y,
@@ -51,17 +53,17 @@ const templates: LogTemplate[] = [
     id: "deepep.internode_dispatch_timeout",
     level: "stdout",
     format:
-      "DeepEP dispatch RDMA sender timeout, channel: {c}, RDMA: {rdma}, nvl: {nvl}, dst RDMA lane: {lane}, head: {h}, tail: {t} (before v1.1 without `nvl: {nvl}, `)" +
-      " / `DeepEP RDMA sender coordinator timeout, channel: {c}, IB: {rdma}, nvl {nvl}, dst IB: {ib}, tail: {t}, remaining: {n}` (earlier `tail {t}, num_tokens_to_send {n}`)" +
+      "DeepEP dispatch RDMA sender timeout, channel: {c}, RDMA: {rdma}, nvl: {nvl}, dst RDMA lane: {lane}, head: {h}, tail: {t} (from bc118b2, 2025-06-24)" +
+      " / `DeepEP RDMA sender coordinator timeout, channel: {c}, IB: {rdma}, nvl {nvl}, dst IB: {ib}, tail: {t}, remaining: {n}` (from bc118b2; `tail {t}, num_tokens_to_send {n}` from 9fe9021, 2025-05-28)" +
       " / `DeepEP dispatch forwarder timeout (RDMA meta|NVL check|RDMA check), channel: {c}, RDMA: {rdma}, nvl: {nvl}, …`" +
       " / `DeepEP dispatch NVL receiver timeout, channel: {c}, RDMA: {rdma}, nvl: {nvl}, src RDMA: {r}, src nvl: {n}, start: {s}, end: {e}` and `…, src NVL: {n}, head: {h}, tail: {t}`" +
       " — one role of the internode dispatch waited for its peer (RDMA: the node's rank, nvl: the GPU's on it); then `trap()`",
     source: "csrc/kernels/internode.cu dispatch (csrc/kernels/legacy/internode.cu:654, :785, :884, :924, :949, :1087, :1117 in the EPv2 tree)",
-    versions: "v1.0.0+",
+    versions: "ebfe47e (2025-02-25) +",
     checked: "✔",
     head: "DeepEP ",
     pattern:
-      /DeepEP (?<stage>dispatch (?:RDMA sender|forwarder|NVL receiver)|RDMA sender coordinator) timeout(?: \((?<check>RDMA meta|NVL check|RDMA check)\))?, channel: (?<channel>\d+), (?:RDMA|IB): (?<rdma>\d+)(?:, nvl:? (?<nvl>\d+))?/y,
+      /DeepEP (?<stage>dispatch (?:RDMA sender|forwarder|NVL receiver)|RDMA sender coordinator) timeout(?: \((?<check>RDMA meta|NVL check|RDMA check)\))?, channel: (?<channel>\d+), (?:RDMA|IB): (?<rdma>\d+), nvl:? (?<nvl>\d+)/y,
     kind: LogKind.watchdog,
     attrs: { ...COLLECTIVE, kernel: "internode", op: "dispatch", stage: cap("stage"), check: cap("check"), channel: cap("channel", "number"), rdmaRank: cap("rdma", "number"), nvlRank: cap("nvl", "number") },
     refine: internodeRank,
@@ -79,13 +81,13 @@ const templates: LogTemplate[] = [
       "DeepEP combine NVL sender timeout, channel: {c}, RDMA: {rdma}, nvl: {nvl}, dst NVL: {n}, RDMA lane: {l}, head: {h}, tail: {t}, start: {s}, end: {e}" +
       " / `DeepEP combine forwarder (RDMA check) timeout, channel: {c}, RDMA: {rdma}, nvl: {nvl}, dst RDMA: {r}, head: {h}, tail: {t}, chunked: {n}`" +
       " / `DeepEP combine forwarder (NVL check) timeout, channel: {c}, RDMA: {rdma}, nvl: {nvl}, src NVL: {n}, dst RDMA: {r}, tail: {t}, waiting: {w}, total: {n}, sub: {s}, large: {l}, expected: {e}`" +
-      " / `DeepEP combine RDMA receiver timeout, channel: {c}, RDMA: {rdma}, nvl: {nvl}, src RDMA: {r}, tail: {t}, waiting: {w}, expect: {e}` (before v1.1 without `nvl: {nvl}, `); then `trap()`",
+      " / `DeepEP combine RDMA receiver timeout, channel: {c}, RDMA: {rdma}, nvl: {nvl}, src RDMA: {r}, tail: {t}, waiting: {w}, expect: {e}`; then `trap()`",
     source: "csrc/kernels/internode.cu combine (csrc/kernels/legacy/internode.cu:1857, :2029, :2062, :2182 in the EPv2 tree)",
-    versions: "v1.0.0+",
+    versions: "ebfe47e (2025-02-25) +",
     checked: "✔",
     head: "DeepEP combine ",
     pattern:
-      /DeepEP (?<stage>combine (?:NVL sender|forwarder \((?:RDMA|NVL) check\)|RDMA receiver)) timeout, channel: (?<channel>\d+), RDMA: (?<rdma>\d+)(?:, nvl: (?<nvl>\d+))?/y,
+      /DeepEP (?<stage>combine (?:NVL sender|forwarder \((?:RDMA|NVL) check\)|RDMA receiver)) timeout, channel: (?<channel>\d+), RDMA: (?<rdma>\d+), nvl: (?<nvl>\d+)/y,
     kind: LogKind.watchdog,
     attrs: { ...COLLECTIVE, kernel: "internode", op: "combine", stage: cap("stage"), channel: cap("channel", "number"), rdmaRank: cap("rdma", "number"), nvlRank: cap("nvl", "number") },
     refine: internodeRank,
@@ -101,7 +103,7 @@ const templates: LogTemplate[] = [
       "Warning: DeepEP timeout for barrier, rank {rank}, dst_rank {peer} / `Warning: DeepEP timeout for dispatch receive, rank {rank}, local_expert_idx {e}, src_rank {peer}` / `Warning: DeepEP timeout for combine receive, …`" +
       " — the low-latency kernels' waits on a peer; the peer is masked when the buffer has a mask (elastic EP), else `trap()`",
     source: "csrc/kernels/internode_ll.cu (csrc/kernels/legacy/internode_ll.cu:61, :398, :962 in the EPv2 tree)",
-    versions: "2025-09 (#370) +",
+    versions: "c475ec6 (2025-09-25, #370) +",
     checked: "✔",
     head: "Warning: DeepEP timeout for ",
     pattern: /Warning: DeepEP timeout for (?<stage>barrier|dispatch receive|combine receive), rank (?<rank>\d+), (?:dst_rank (?<dst>\d+)|local_expert_idx (?<expert>\d+), src_rank (?<src>\d+))/y,
@@ -114,10 +116,10 @@ const templates: LogTemplate[] = [
     id: "deepep.barrier_timeout",
     level: "stdout",
     format:
-      "DeepEP timeout check failed: rank = {rank}, thread = {t}, value = {v}) (earlier `rank = {rank}, thread = {t})`, first `DeepEP timeout check failed: {tag} (rank = {rank})`)" +
+      "DeepEP timeout check failed: rank = {rank}, thread = {t}, value = {v}) (from c50f3d6, 2025-07-08; `rank = {rank}, thread = {t})` from 8da2d7b, 2025-06-10; `DeepEP timeout check failed: {tag} (rank = {rank})` from ebfe47e)" +
       " — barrier_block's wait for the NVLink peers' signals; then `trap()`",
     source: "csrc/kernels/utils.cuh barrier_block (csrc/kernels/legacy/utils.cuh:539 in the EPv2 tree)",
-    versions: "v1.0.0+",
+    versions: "ebfe47e (2025-02-25) +",
     checked: "✔",
     head: "DeepEP timeout check failed: ",
     pattern: /DeepEP timeout check failed: (?:rank = (?<rank>\d+), thread = (?<thread>\d+)(?:, value = -?\d+)?\)|(?<tag>-?\d+) \(rank = (?<tagRank>\d+)\))/y,
