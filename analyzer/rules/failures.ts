@@ -167,6 +167,8 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   const what = attrString(ev, "what");
   if (ev.kind === LogKind.exception && what !== undefined) return `${what}${where}`;
   if (ev.kind === LogKind.watchdog) {
+    // DeepEP's kernels name the role that waited (ingest/formats/templates/deepep.ts).
+    if (attrString(ev, "backend") === "deepep") return `DeepEP ${attrString(ev, "stage") ?? attrString(ev, "op") ?? "kernel"} timeout`;
     const op = attrString(ev, "op");
     const ms = attrString(ev, "timeoutMs");
     return attrString(ev, "report") === "timeout"
@@ -188,7 +190,7 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
 
 /** A transfer engine's name as its project writes it (the templates' `engine` attr). */
 export function engineName(engine: string): string {
-  return ({ mooncake: "Mooncake", nixl: "NIXL", ucx: "UCX", lmcache: "LMCache" } as Record<string, string>)[engine] ?? engine;
+  return ({ mooncake: "Mooncake", nixl: "NIXL", ucx: "UCX", lmcache: "LMCache", nvshmem: "NVSHMEM", "3fs": "3FS" } as Record<string, string>)[engine] ?? engine;
 }
 
 /** A transfer engine's message in words, from the fields its parser read (ingest/formats/messages/). */

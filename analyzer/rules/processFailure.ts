@@ -19,6 +19,7 @@ const FALSIFY: Record<string, string> = {
   "cuda-oom": "Rerun the same load with more memory headroom (a lower --mem-fraction-static or --max-running-requests): the rank must not run out of memory and must keep logging.",
   nccl: "Rerun with TORCH_NCCL_TRACE_BUFFER_SIZE set (Flight Recorder) and compare the ranks' last collectives: a rank that never entered the timed-out collective is the culprit; with it fixed, no watchdog fires.",
   gloo: "Rerun with the gloo group's peers logging their last collective: the one that never entered it is the culprit; with it fixed, no timeout fires.",
+  deepep: "Run DeepEP's own tests (tests/test_intranode.py, test_internode.py, test_low_latency.py) on the same GPUs and NICs: a peer or link at fault stalls them the same way; with it fixed, no kernel times out.",
   "host-oom": "Rerun the same load with the machine's memory watched (the serving processes' RSS, the page cache, other tenants): if the host ran out, the same process is killed again; with more host memory or fewer processes on it, none is.",
   "container-oom": "Rerun the same load with the container's memory limit raised (or the server's host-side buffers lowered): a container that ran into its limit is OOMKilled again at the same load, and runs on with the higher limit.",
   "gpu-device": "Run the GPU's diagnostics (`nvidia-smi -q -d ECC,ROW_REMAPPER`, DCGM's `dcgmi diag -r 3`) and rerun the load on another GPU: a faulty device fails its diagnostics and the load runs clean elsewhere.",

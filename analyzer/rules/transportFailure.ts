@@ -37,6 +37,21 @@ export const transportFailure: Rule = {
   },
 };
 
+/**
+ * What a transport that is not the KV path's carries, and how to test it: NVSHMEM carries DeepEP's
+ * expert-parallel traffic between GPUs, 3FS holds the pages HiCache stores (engine names, failures.ts engineName).
+ */
+const OTHER_TRANSPORTS: Readonly<Record<string, { premise: string; falsify: string }>> = {
+  NVSHMEM: {
+    premise: "Let NVSHMEM carry the expert-parallel traffic (DeepEP's dispatch and combine) between the ranks' GPUs. Then its transports must come up and its operations complete",
+    falsify: "Rerun with NVSHMEM_DEBUG=INFO and the NICs' error counters watched: a transport that cannot come up (a device, a permission, a QP that does not reach RTR) says why there; with it fixed, NVSHMEM initializes and the dispatch runs.",
+  },
+  "3FS": {
+    premise: "Let 3FS hold the KV pages HiCache stores and reads back. Then its operations must succeed",
+    falsify: "Check the 3FS cluster at that time (admin_cli `list-nodes`, the mgmtd, meta and storage services' logs) and rerun: with every 3FS service up, HiCache's reads and writes complete.",
+  },
+};
+
 function engineNames(g: FailureGroup): string[] {
   return [...new Set(g.records.flatMap((r) => {
     const engine = attrString(r.ev, "engine");
@@ -56,14 +71,18 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
   // are what a worker still starting or already gone gives too: recorded, low, never a suspect of their own.
   const weak = weakness(g);
   const aborted = weak === "aborts";
+  const engines = engineNames(g);
+  const other = engines.length === 1 ? OTHER_TRANSPORTS[engines[0]!] : undefined;
   return groupFinding("transport-failure", g, {
     severity: g.fatal ? "critical" : weak !== null ? "low" : "high",
     title: `Transport failure on ${partiesText(g)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
     explanation:
-      `Let the transfer engine carry each room's KV cache between prefill and decode. Then a transfer must complete or be retried within its timeout, ` +
+      `${other?.premise ?? "Let the transfer engine carry each room's KV cache between prefill and decode. Then a transfer must complete or be retried within its timeout"}, ` +
       `but ${occurrence(evidence, g)}.${otherMessages(g)}${rooms}${cause}`,
     falsify: crash
       ? "Keep the crashed process alive (fix its own failure first) and rerun: if the crash caused these, the transport errors disappear with it."
+      : other !== undefined
+        ? other.falsify
       : weak === "probes"
         ? "Read the worker's own log and health endpoint at those times: a worker that was up and serving makes these the router's link to it failing; one still starting or already gone explains them."
       : g.records.some((r) => r.machine === true)
@@ -71,7 +90,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
         : "Rerun the same transfers with the transfer engine's own logs at debug (MC_LOG_LEVEL / UCX_LOG_LEVEL) and the NICs' error counters: a transport fault shows there; with a healthy link, the transfers complete.",
     // Only a transfer engine's own lines (Mooncake, NIXL, UCX templates set `engine`) say the engine failed;
     // SGLang's connector raising about the transfer (a RuntimeError on mismatched TP sizes) does not.
-    facts: { afterCrash: crash?.rank ?? null, engines: engineNames(g), aborted, probesOnly: weak === "probes" },
+    facts: { afterCrash: crash?.rank ?? null, engines, aborted, probesOnly: weak === "probes" },
     ...(crash && { because: [{ cause: crash.ev, effect: g.records[0]!.ev }] }),
   }, crash ? [crash.ev] : []);
 }

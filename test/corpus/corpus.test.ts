@@ -93,18 +93,14 @@ const UNFLAGGED_BY_RULE = new Set([
 ]);
 
 /**
- * Working-half failures of batch 17 left unread, not by a rule: their lines are a class no reader knows yet (DeepEP's
- * kernel printf `DeepEP dispatch NVL receiver timeout, …`, NVSHMEM's `ibgda.cpp:1889: NULL value cannot allocate …`),
- * and the session that collected batch 17 transcribed held-back excerpts of the same classes, so a reader it wrote
- * would be fitted knowing the held-back half (test/corpus/README.md, the split). A session that has not seen them may
- * write those readers, from DeepEP's and NVSHMEM's sources, and take these ids off.
- * Batch 20's vllm-ascend-3479-a and gpustack-3315-a (vLLM-Ascend on 310P) are CANN's error report of an sdma copy
+ * Working-half failures left unread, not by a rule, until a session that has not seen the held-back excerpts of their
+ * class writes their reader (test/corpus/README.md, the split). Batch 20's vllm-ascend-3479-a and gpustack-3315-a (vLLM-Ascend on 310P) are CANN's error report of an sdma copy
  * error, read by no reader: CANN's `EH9999: …` error-code lines and torch_npu's `[Error]: … ` / `Rectify the fault
  * based on the error information in the ascend log.` pair. The session that collected batch 20 transcribed a held-back
  * excerpt of that batch closing on the same torch_npu pair, and others with CANN's error text, so it left the reader to a
  * session that has not seen them.
  */
-const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["deepep-137-a", "sglang-12533-a", "vllm-ascend-3479-a", "gpustack-3315-a"]);
+const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["vllm-ascend-3479-a", "gpustack-3315-a"]);
 
 /**
  * Working-half healthy excerpts flagged, not by a rule: batch 20's xllm-270-a is the start-up of xLLM's master service,

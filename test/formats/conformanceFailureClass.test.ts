@@ -25,6 +25,14 @@ test("each class from the exception type or the message that names it", () => {
     ["RuntimeError", "[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete", "timeout"],
     ["AssertionError", "First message should be b'NixlMsgGuard'. Foreign traffic?", "assertion"],
     [undefined, "Check failed: slice->target_id >= 0", "assertion"],
+    // DeepEP's EPException (csrc/kernels/exception.cuh in v1, deep_ep/include/deep_ep/common/exception.cuh in EPv2) and its host waits.
+    ["RuntimeError", "Failed: Assertion error /workspace/DeepEP/csrc/deep_ep.cpp:475 'num_rdma_recv_tokens >= 0'", "assertion"],
+    ["RuntimeError", "Assertion exception (/workspace/DeepEP/csrc/elastic/buffer.hpp:979): num_sms <= jit::device_runtime->get_num_sms()", "assertion"],
+    ["RuntimeError", "Failed: CUDA error /workspace/DeepEP/csrc/deep_ep.cpp:86 'unspecified launch failure'", "cuda-error"],
+    ["RuntimeError", "CUDA runtime exception (/workspace/DeepEP/csrc/elastic/buffer.hpp:210): an illegal memory access was encountered", "cuda-error"],
+    ["RuntimeError", "NCCL exception (/workspace/DeepEP/csrc/kernels/backend/nccl.cu:88): unhandled system error", "nccl"],
+    ["RuntimeError", "DeepEP error: CPU recv timeout", "timeout"],
+    ["RuntimeError", "Dispatch CPU wait exception (/workspace/DeepEP/csrc/elastic/buffer.hpp:1063): CPU side received count (scaleup: 3): 12 0 # 4 4", "timeout"],
     ["ValueError", "invalid literal for int() with base 10: b'ABORT'", "other"],
     [undefined, "Aborted by AbortReq.", "other"],
   ];

@@ -36,6 +36,8 @@ import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheU
 import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
+import { readNvshmemHead } from "./nvshmemHead.js";
+import { readThreeFsHead } from "./threeFsHead.js";
 import { levelOfWord, type LineLevel, type RecordHead } from "./unread.js";
 
 /** A line as the dialect readers see it: its inner text, its raw text, and the wrapper's time (-1: none). */
@@ -274,7 +276,7 @@ export class LogParser implements LineParser {
     return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.rawInRecord ? null : l.raw);
   }
 
-  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, Slurm's srun and slurmstepd, LMCache without its time, Python logging, uvicorn. */
+  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Slurm's srun and slurmstepd, LMCache without its time, Python logging, uvicorn. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
     const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
@@ -305,6 +307,14 @@ export class LogParser implements LineParser {
     const kernel = s.charCodeAt(0) === 91 /* [ */ ? readKernelHead(s, this.ctx.tzOffsetMinutes) : null;
     if (kernel !== null) {
       this.kernelLine(l, kernel);
+      return true;
+    }
+    const threeFs = readThreeFsHead(s);
+    if (threeFs !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ENGINE_MESSAGES, l, threeFs.msgStart, ev);
+      ev.tsUs = threeFs.tsUs;
+      this.records.open(ev, RecordTime.own, null, s, { dialect: "3fs", level: levelOfWord(threeFs.level), msgStart: threeFs.msgStart, source: threeFs.source });
       return true;
     }
     const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
@@ -344,6 +354,13 @@ export class LogParser implements LineParser {
       if (ev.kind === LogKind.unparsed && nccl.level !== "INFO" && nccl.level !== "TRACE") ev.kind = LogKind.ncclWarning;
       ev.attrs = { ...ev.attrs, ncclLevel: nccl.level, ncclHost: nccl.ncclHost, cudaDev: nccl.cudaDev };
       this.openTimed(ev, l, -1, { dialect: "nccl", level: levelOfWord(nccl.level), msgStart: nccl.msgStart });
+      return true;
+    }
+    const nvshmem = readNvshmemHead(s);
+    if (nvshmem !== null) {
+      const ev = this.newEvent(l);
+      this.messages(ENGINE_MESSAGES, l, nvshmem.msgStart, ev);
+      this.openTimed(ev, l, -1, { dialect: "nvshmem", level: nvshmem.level, msgStart: nvshmem.msgStart, source: nvshmem.source });
       return true;
     }
     const warning = readPythonWarningHead(s);

@@ -1,22 +1,24 @@
 // Which message templates a line's dialect goes through. SGLang's own lines
 // take SGLang's templates; glog/absl/c10 lines take torch's watchdog and the
-// transfer engines' templates (Mooncake, NIXL, UCX); lines of other loggers
+// DeepEP's kernel timeouts and the transfer engines' templates (Mooncake, NIXL, UCX); lines of other loggers
 // (ISO-dated, Python logging, plain, Ray's) may carry either and take both, then Ray's; the
 // kernel's lines take the kernel's first; Slurm's (`srun: error: …`) only Slurm's.
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import { parseEngineMessage } from "../messages/engineMessage.js";
 import type { MatchResult } from "../sglang/match.js";
-import { KERNEL_TEMPLATES, RAY_TEMPLATES, SGLANG_TEMPLATES, SLURM_TEMPLATES, TORCH_TEMPLATES } from "../templates/index.js";
+import { DEEPEP_TEMPLATES, KERNEL_TEMPLATES, RAY_TEMPLATES, SGLANG_TEMPLATES, SLURM_TEMPLATES, TORCH_TEMPLATES } from "../templates/index.js";
 
 export type MessageMatcher = (line: string, at: number, ev: ParsedEvent) => MatchResult;
 
 const torchWatchdog: MessageMatcher = (line, at, ev) => TORCH_TEMPLATES.match(line, at, ev);
 
+const deepepTimeouts: MessageMatcher = (line, at, ev) => DEEPEP_TEMPLATES.match(line, at, ev);
+
 const sglangTemplates: MessageMatcher = (line, at, ev) => SGLANG_TEMPLATES.match(line, at, ev);
 
 export const SGLANG_MESSAGES: readonly MessageMatcher[] = [sglangTemplates];
-export const ENGINE_MESSAGES: readonly MessageMatcher[] = [torchWatchdog, parseEngineMessage];
+export const ENGINE_MESSAGES: readonly MessageMatcher[] = [torchWatchdog, deepepTimeouts, parseEngineMessage];
 const rayTemplates: MessageMatcher = (line, at, ev) => RAY_TEMPLATES.match(line, at, ev);
 export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES, rayTemplates];
 const kernelTemplates: MessageMatcher = (line, at, ev) => KERNEL_TEMPLATES.match(line, at, ev);

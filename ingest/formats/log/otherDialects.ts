@@ -93,7 +93,8 @@ function readRouterHead(line: string, tzOffsetMinutes: number): IsoHead | null {
   return head;
 }
 
-function zoneMinutes(zone: string): number {
+/** A `+08:00` / `-0330` offset in minutes east of UTC. */
+export function zoneMinutes(zone: string): number {
   const sign = zone.charCodeAt(0) === 45 ? -1 : 1;
   const digits = zone.substring(1).replace(":", "");
   return sign * (Number(digits.substring(0, 2)) * 60 + Number(digits.substring(2, 4)));

@@ -192,6 +192,9 @@ const UCX_WORDS = /^UCX +[A-Z]+ +/;
 
 function asError(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead, sglang: SglangHead | undefined): void {
   if (how.dialect === "ucx") return asEngineError(ev, message.replace(UCX_WORDS, ""), how, "ucx");
+  // Everything NVSHMEM's error macros print is its transport's or its set-up's failure (./nvshmemHead.ts);
+  // an error-level 3FS line is a failure of the storage HiCache keeps its pages in (./threeFsHead.ts).
+  if (how.dialect === "nvshmem" || how.dialect === "3fs") return asEngineError(ev, message, how, how.dialect);
   const engine = sglang?.engine ?? componentOfSource(how.source)?.engine;
   if (engine !== undefined) return asEngineError(ev, message, how, engine);
   ev.kind = LogKind.error;

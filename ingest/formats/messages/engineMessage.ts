@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, nixlAgent, ucx, NCCL's warnings (nccl), Dynamo's runtime errors (dynamoRuntime) and sgl-router's failed probes of a worker (sglRouter); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Dynamo's runtime errors (dynamoRuntime) and sgl-router's failed probes of a worker (sglRouter); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -17,10 +17,12 @@ import { MOONCAKE_TRANSFER_ENGINE } from "../templates/mooncakeTransferEngine.js
 import { NCCL } from "../templates/nccl.js";
 import { NIXL_AGENT } from "../templates/nixlAgent.js";
 import { SGL_ROUTER } from "../templates/sglRouter.js";
+import { THREE_FS } from "../templates/threeFs.js";
 import { UCX, ucxPrefixEnd } from "../templates/ucx.js";
 
 /** Mooncake's components' templates, one matcher: their opening words do not overlap. */
 const MOONCAKE_TEMPLATES = new TemplateMatcher([...MOONCAKE_TRANSFER_ENGINE.templates, ...MOONCAKE_STORE.templates, ...MOONCAKE_INTEGRATION.templates]);
+const THREE_FS_TEMPLATES = new TemplateMatcher(THREE_FS.templates);
 const NIXL_TEMPLATES = new TemplateMatcher(NIXL_AGENT.templates);
 const UCX_TEMPLATES = new TemplateMatcher(UCX.templates);
 const DYNAMO_TEMPLATES = new TemplateMatcher(DYNAMO_RUNTIME.templates);
@@ -35,6 +37,8 @@ const SGL_ROUTER_TEMPLATES = new TemplateMatcher(SGL_ROUTER.templates);
 export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): MatchResult {
   const mooncake = MOONCAKE_TEMPLATES.match(msg, at, ev);
   if (mooncake !== false) return mooncake;
+  const threeFs = THREE_FS_TEMPLATES.match(msg, at, ev);
+  if (threeFs !== false) return threeFs;
   const nixl = NIXL_TEMPLATES.match(msg, at, ev);
   if (nixl !== false) return nixl;
   const dynamo = DYNAMO_TEMPLATES.match(msg, at, ev);

@@ -35,7 +35,8 @@ const RULES: readonly Rule[] = [
     cls: "cuda-error",
     type: /AcceleratorError$|CudaError$|CUDAError$/,
     // A kernel's own assert() prints `file.cu:1478: kernel: block: [..], thread: [..] Assertion `…` failed.` (the device-side assert).
-    text: /CUDA error|CUDA driver error|cudaError|CUBLAS_STATUS_|CUDNN_STATUS_|cuDNN error|illegal memory access|device-side assert|unspecified launch failure|\bXid\b|\.cuh?:\d+: .*\bAssertion\b/,
+    // DeepEP's EPException: `Failed: CU error …` (the driver API, v1), `CUDA runtime exception (…): …` / `CUDA driver exception (…)` (EPv2).
+    text: /CUDA error|CUDA driver error|^Failed: CU error |^CUDA (?:runtime|driver) exception \(|cudaError|CUBLAS_STATUS_|CUDNN_STATUS_|cuDNN error|illegal memory access|device-side assert|unspecified launch failure|\bXid\b|\.cuh?:\d+: .*\bAssertion\b/,
   },
   { cls: "segfault", text: /Segmentation fault|SIGSEGV|\bBus error\b|SIGBUS/ },
   // c10::DistBackendError / torch.distributed.DistBackendError wrap NCCL failures;
@@ -43,7 +44,7 @@ const RULES: readonly Rule[] = [
   {
     cls: "nccl",
     type: /DistBackendError$|NCCLError$/,
-    text: /\bNCCL (?:error|Error|WARN)|nccl(?:InternalError|UnhandledCudaError|SystemError|RemoteError|InvalidUsage|InvalidArgument)|ProcessGroupNCCL|Watchdog caught collective operation timeout/,
+    text: /\bNCCL (?:error|Error|WARN)|^NCCL exception \(|nccl(?:InternalError|UnhandledCudaError|SystemError|RemoteError|InvalidUsage|InvalidArgument)|ProcessGroupNCCL|Watchdog caught collective operation timeout/,
   },
   // Transfer engines and the PD control plane: NIXL status names and exception
   // classes, Mooncake's dead-session and dead-thread texts, RDMA completion
@@ -53,13 +54,15 @@ const RULES: readonly Rule[] = [
     type: /^nixl|\.nixl\w*Error$|ZMQError$|ConnectionError$|ConnectionRefusedError$|ConnectionResetError$|BrokenPipeError$/,
     text: /NIXL_ERR_|NIXL transfer encountered ERR|KVSender transfer encountered an error|remote mooncake session|Transfer thread failed because of|Failed to get kvcache from prefill instance|Failed to send kv chunk|Failed to send state components|Los(?:t|ing) connection with prefill instance|Failed to send aux data|is healthy before, but now it is down|transport retry counter exceeded|Transport retry count exceeded|retry count exceeded|Work Request Flushed Error|Remote access error|Remote operation error|Endpoint timeout|Connection reset by remote peer|Connection refused|Connection reset|ibv_post_send|\bUCX\b|zmq\.error/i,
   },
+  // DeepEP's host waits (v1 `DeepEP error: timeout (dispatch CPU)`; EPv2 `Dispatch CPU wait exception (…): …`, deep_ep's csrc/elastic/buffer.hpp).
   {
     cls: "timeout",
     type: /TimeoutError$|^socket\.timeout$/,
-    text: /timed out|\btimeout\b|Timed out waiting/i,
+    text: /timed out|\btimeout\b|Timed out waiting|^Dispatch CPU wait exception \(/i,
   },
-  // Python asserts, C assert() (`Assertion `x' failed.`), glog/absl CHECK failures.
-  { cls: "assertion", type: /^AssertionError$/, text: /^Assertion |Assertion `.*' failed|\bCheck failed: / },
+  // Python asserts, C assert() (`Assertion `x' failed.`), glog/absl CHECK failures, DeepEP's EP_HOST_ASSERT
+  // (EPException: `Failed: Assertion error {file}:{line} '{cond}'` in v1, `Assertion exception ({file}:{line}): {cond}` in EPv2).
+  { cls: "assertion", type: /^AssertionError$/, text: /^Assertion |Assertion `.*' failed|\bCheck failed: |^Failed: Assertion error / },
 ];
 
 /**

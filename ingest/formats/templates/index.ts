@@ -4,6 +4,7 @@
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
 
+import { DEEPEP } from "./deepep.js";
 import { DYNAMO_RUNTIME } from "./dynamoRuntime.js";
 import { KERNEL } from "./kernel.js";
 import { LMCACHE } from "./lmcache.js";
@@ -22,6 +23,7 @@ import { SGLANG_SCHEDULER } from "./sglangScheduler.js";
 import { SGL_ROUTER } from "./sglRouter.js";
 import { SLURM } from "./slurm.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
+import { THREE_FS } from "./threeFs.js";
 import { TORCH_C10D } from "./torchC10d.js";
 import { UCX } from "./ucx.js";
 import { UVICORN } from "./uvicorn.js";
@@ -37,9 +39,11 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   MOONCAKE_TRANSFER_ENGINE,
   MOONCAKE_STORE,
   MOONCAKE_INTEGRATION,
+  THREE_FS,
   NIXL_AGENT,
   UCX,
   TORCH_C10D,
+  DEEPEP,
   NCCL,
   DYNAMO_RUNTIME,
   SGL_ROUTER,
@@ -59,6 +63,9 @@ export const SGLANG_TEMPLATES = new TemplateMatcher(templatesOf("sglang"));
 
 /** torch c10d's watchdog templates, tried on glog/absl/c10 messages before the transfer engines' (ingest/formats/log/messages.ts). */
 export const TORCH_TEMPLATES = new TemplateMatcher(TORCH_C10D.templates);
+
+/** DeepEP's kernel timeouts, tried on glog/absl/c10 messages and lines of no logger after torch's watchdog (ingest/formats/log/messages.ts). */
+export const DEEPEP_TEMPLATES = new TemplateMatcher(DEEPEP.templates);
 
 /** The kernel's templates, tried on a line of the kernel's log (a `dmesg` stamp, a syslog line of `kernel`) before every other set. */
 export const KERNEL_TEMPLATES = new TemplateMatcher(templatesOf("kernel"));

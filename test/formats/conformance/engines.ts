@@ -147,6 +147,11 @@ export const PRINTED_ROWS: EngineConformanceRow[] = [
   // Mooncake's glog message, pasted without its prefix (kvcache-ai/Mooncake#180).
   { template: "mooncakeTransferEngine.tcp_asio_exception", expect: { kind: error, attrs: { errorKind: "tcp_transfer", error: "connect: Connection refused", failureClass: "transport" } } },
   { template: "nixlAgent.bench_xfer_failed", expect: { kind: error, attrs: { errorKind: "bench_xfer_failed", error: "NIXL_ERR_CANCELED" } } },
+  // 3FS's admin_cli, printed with no logger (deepseek-ai/3FS#184).
+  {
+    template: "threeFs.admin_cli_error",
+    expect: { kind: error, attrs: { engine: "3fs", errorKind: "admin_cli", statusCode: 6004, statusName: "MgmtdClient::RoutingInfoNotReady", error: "6004(MgmtdClient::RoutingInfoNotReady)", failureClass: "transport" } },
+  },
   // An error value of Dynamo's router, as a user pasted it on its own (ai-dynamo/dynamo#1540).
   {
     template: "dynamoRuntime.no_instances",

@@ -1,0 +1,28 @@
+// DeepEP's kernel timeout lines (deepseek-ai/DeepEP, ingest/formats/templates/deepep.ts),
+// printed by the device's `printf` with no prefix. The expectations are written by
+// hand from the format strings: `rank` is the EP rank the line prints, or on the
+// internode lines RDMA rank × 8 (NUM_MAX_NVL_PEERS) + NVL rank.
+
+import { LogKind } from "../../../domain/kinds.js";
+import type { EngineConformanceRow } from "./row.js";
+
+const stalled = (attrs: Record<string, unknown>) => ({ kind: LogKind.watchdog, attrs: { backend: "deepep", report: "timeout", ...attrs } });
+
+export const DEEPEP_ROWS: EngineConformanceRow[] = [
+  { template: "deepep.intranode_timeout", expect: stalled({ kernel: "intranode", op: "dispatch", stage: "dispatch receivers", rank: 3, channel: 5 }) },
+  { template: "deepep.intranode_timeout", sample: 1, expect: stalled({ op: "combine", stage: "combine senders", rank: 0, channel: 11 }) },
+  { template: "deepep.internode_dispatch_timeout", expect: stalled({ kernel: "internode", op: "dispatch", stage: "dispatch NVL receiver", channel: 0, rdmaRank: 1, nvlRank: 6, rank: 14 }) },
+  { template: "deepep.internode_dispatch_timeout", sample: 1, expect: stalled({ stage: "dispatch forwarder", check: "RDMA meta", channel: 2, rdmaRank: 0, nvlRank: 3, rank: 3 }) },
+  { template: "deepep.internode_dispatch_timeout", sample: 2, expect: stalled({ op: "dispatch", stage: "RDMA sender coordinator", channel: 7, rdmaRank: 1, nvlRank: 2, rank: 10 }) },
+  { template: "deepep.internode_combine_timeout", expect: stalled({ op: "combine", stage: "combine forwarder (NVL check)", channel: 3, rdmaRank: 0, nvlRank: 5, rank: 5 }) },
+  { template: "deepep.internode_combine_timeout", sample: 1, expect: stalled({ stage: "combine RDMA receiver", channel: 9, rdmaRank: 1, nvlRank: 0, rank: 8 }) },
+  { template: "deepep.low_latency_timeout", expect: stalled({ kernel: "low_latency", op: "dispatch", stage: "dispatch receive", rank: 5, localExpert: 2, srcRank: 12 }) },
+  { template: "deepep.low_latency_timeout", sample: 1, expect: stalled({ op: "barrier", stage: "barrier", rank: 0, dstRank: 9 }) },
+  { template: "deepep.barrier_timeout", expect: stalled({ op: "barrier", rank: 2, thread: 5 }) },
+  { template: "deepep.barrier_timeout", sample: 1, expect: stalled({ op: "barrier", rank: 3 }) },
+  { template: "deepep.v2_barrier_timeout", expect: stalled({ kernel: "elastic", op: "barrier", stage: "NVLink barrier", rank: 6 }) },
+  { template: "deepep.v2_dispatch_timeout", expect: stalled({ op: "dispatch", stage: "notify", rank: 4 }) },
+  { template: "deepep.v2_dispatch_timeout", sample: 1, expect: stalled({ op: "dispatch", stage: "hybrid notify (scale-up reduction)" }) },
+  { template: "deepep.v2_combine_timeout", expect: stalled({ op: "combine", stage: "combine (scale-out wait all)", channel: 6, scaleoutRank: 1, scaleupRank: 4 }) },
+  { template: "deepep.v2_pp_timeout", expect: stalled({ op: "pp", stage: "PP recv" }) },
+];
