@@ -25,6 +25,7 @@ import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
 import { TORCH_C10D } from "./torchC10d.js";
 import { UCX } from "./ucx.js";
 import { UVICORN } from "./uvicorn.js";
+import { XLLM_SERVICE } from "./xllmService.js";
 
 export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_SCHEDULER,
@@ -43,6 +44,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   NCCL,
   DYNAMO_RUNTIME,
   SGL_ROUTER,
+  XLLM_SERVICE,
   KERNEL,
   SLURM,
   RAY,
