@@ -98,22 +98,8 @@ const UNFLAGGED_BY_RULE = new Set([
  * and the session that collected batch 17 transcribed held-back excerpts of the same classes, so a reader it wrote
  * would be fitted knowing the held-back half (test/corpus/README.md, the split). A session that has not seen them may
  * write those readers, from DeepEP's and NVSHMEM's sources, and take these ids off.
- * Batch 20's vllm-ascend-3479-a and gpustack-3315-a (vLLM-Ascend on 310P) are CANN's error report of an sdma copy
- * error, read by no reader: CANN's `EH9999: …` error-code lines and torch_npu's `[Error]: … ` / `Rectify the fault
- * based on the error information in the ascend log.` pair. The session that collected batch 20 transcribed a held-back
- * excerpt of that batch closing on the same torch_npu pair, and others with CANN's error text, so it left the reader to a
- * session that has not seen them.
  */
-const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["deepep-137-a", "sglang-12533-a", "vllm-ascend-3479-a", "gpustack-3315-a"]);
-
-/**
- * Working-half healthy excerpts flagged, not by a rule: batch 20's xllm-270-a is the start-up of xLLM's master service,
- * whose `E… etcd_client.cpp:104] etcd get XLLM:SERVICE:MASTER failed: etcd-cpp-apiv3: key not found` is what the first
- * master logs before `Set current service as master!`. A rule that reads that line as the first master's normal path
- * would be fitted knowing the held-back half: the session that collected batch 20 transcribed a held-back excerpt of the
- * same start-up. A session that has not seen it may write that rule from xLLM's service sources and take the id off.
- */
-const FLAGGED_UNTIL_AN_UNTAINTED_RULE = new Set(["xllm-270-a"]);
+const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["deepep-137-a", "sglang-12533-a"]);
 
 /**
  * Working-half healthy excerpts flagged on purpose, each with the reason the verdict is not made weaker.
@@ -133,9 +119,7 @@ test("working half: every failure is flagged, no healthy excerpt is flagged abov
     if (entry.failure && !o.flagged && !leftUnflagged) misses.push(`${entry.id} (${entry.class}) not flagged`);
     if (UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNREAD_UNTIL_AN_UNTAINTED_READER`);
     if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
-    const leftFlagged = FLAGGED_BY_RULE.has(entry.id) || FLAGGED_UNTIL_AN_UNTAINTED_RULE.has(entry.id);
-    if (!entry.failure && o.flagged && !leftFlagged) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
-    if (FLAGGED_UNTIL_AN_UNTAINTED_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_UNTIL_AN_UNTAINTED_RULE`);
+    if (!entry.failure && o.flagged && !FLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (FLAGGED_BY_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_BY_RULE`);
     if (o.errorUnread > 0 && !UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id)) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
   }

@@ -4,7 +4,7 @@
 // error_manager.cc GetErrorMessage / AssembleInnerErrorMessage, torch_npu
 // NPUException.h NPU_CHECK_WARN and NPUException.cpp formatErrorCode); the
 // others are pasted lines of the working half of test/corpus
-// (vllm-ascend-3479-a, vllm-ascend-14802-a, vllm-ascend-10829-a).
+// (vllm-ascend-3479-a, vllm-ascend-14802-a, vllm-ascend-10829-a, gpustack-3315-a).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -100,18 +100,33 @@ test("pasted reports: a window opening on an item, a TraceBack header stripped o
   assert.match(String(events[3]!.attrs?.error), /^The error from device\(chipId:4, dieId:0\)/);
 });
 
+test("a device exception dump (pasted; its printer not found in a source) is one error record quoting its message", () => {
+  const { events } = parseLines([
+    "(EngineCore_DP0 pid=415) DEVICE[0] PID[415]: ",
+    "(EngineCore_DP0 pid=415) EXCEPTION STREAM:",
+    "(EngineCore_DP0 pid=415)   Exception info:TGID=3256087, model id=65535, stream id=1, stream phase=3",
+    "(EngineCore_DP0 pid=415)   Message info[0]:RTS_HWTS: hwts sdma error, slot_id=15, stream_id=1",
+    "(EngineCore_DP0 pid=415)     Other info[0]:time=2025-11-17-03:40:18.381.648, function=int_process_hwts_sdma_error, line=1381, error code=0x20b",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.error, e.attrs?.failureClass, lineCount(e.text)]), [
+    [LogKind.error, "RTS_HWTS: hwts sdma error, slot_id=15, stream_id=1", "npu-error", 5],
+  ]);
+});
+
 test("lines that only look like a report's keep their readers: glog's letters, level words, prose", () => {
   const { events } = parseLines([
     "E0611 14:03:07.554102 88213 scheduler.cpp:91] Failed to bind request to instance incarnation ids.",
     "E20251022 15:08:56.529011 140899 etcd_client.cpp:104] etcd get XLLM:SERVICE:INSTANCE failed: etcd-cpp-apiv3: key not found",
     "WARNING: the NPU driver is older than the toolkit",
     "EXCEPTION STREAM:",
+    "DEVICE[0] PID[415]: the device is ready",
     "E1001 is the code the docs list for this",
   ]);
   assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [
     [LogKind.error, "error"],
     [LogKind.error, "error"],
     [LogKind.message, "warning"],
+    [LogKind.unparsed, undefined],
     [LogKind.unparsed, undefined],
     [LogKind.unparsed, undefined],
   ]);

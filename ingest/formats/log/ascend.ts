@@ -27,14 +27,17 @@
 //     error` — `ERR`, the submodule (00 PTA, 01 OPS, 02 DIST, 03 GRAPH, 04 PROF)
 //     and the ErrCode (100 an ACL call, 200 an HCCL call; ERR99999 torch_npu's
 //     Python side's `UNKNOWN applicaiton exception`, sic).
+//   - the runtime's dump of a device exception, seen in a pasted log only (its
+//     printer was not found in a public source): `DEVICE[0] PID[415]: `, then
+//     `EXCEPTION STREAM:` and indented `Exception info:…`, `Message info[0]:
+//     RTS_HWTS: hwts sdma error, …`, `Other info[0]:…` lines (gpustack-3315-a).
 // Each is one error-level record (a W code's report a warning's) whose
 // continuation lines are the rest of its report: the indented lines, CANN's
 // `TraceBack (most recent call last):` (a paste may strip its indentation),
 // the report's item lines, and after torch_npu's `[Error]:` line the CANN
 // report it appends.
 
-import type { FailureClass } from "../messages/failureClass.js";
-import { classifyFailure } from "../messages/failureClass.js";
+import { classifyFailure, type FailureClass } from "../messages/failureClass.js";
 import type { LineLevel } from "./unread.js";
 
 export const ASCEND_DIALECT = "ascend";
@@ -59,6 +62,12 @@ const NPU_ERROR = "[Error]: ";
 /** torch_npu's error code line: `[ERROR] 2025-12-12-12:10:10 (PID:324, Device:5, RankID:-1) ERR02005 DIST internal error`. */
 const ERR_CODE = /^\[ERROR\] [\d:.-]+ \(PID:\d+, Device:-?\d+, RankID:-?\d+\)\.? (?=ERR(\d{2})(\d{3}) )/;
 
+/** The device exception dump's first line, and the line under it (see the file's head). */
+const DEVICE_DUMP = /^DEVICE\[\d+\] PID\[\d+\]:\s*$/;
+const DEVICE_DUMP_STREAM = "EXCEPTION STREAM:";
+/** The dump's line that says what failed: `Message info[0]:RTS_HWTS: hwts sdma error, slot_id=15, stream_id=1`. */
+const DEVICE_DUMP_MESSAGE = /^\s*Message info\[\d+\]:\s*(.*)$/;
+
 /** The level and message of a line that opens an Ascend error report, or null. */
 export function readAscendHead(line: string): AscendHead | null {
   const c0 = line.charCodeAt(0);
@@ -69,6 +78,7 @@ export function readAscendHead(line: string): AscendHead | null {
     const report = line.startsWith("[PID: ") ? REPORT_HEAD.exec(line) : null;
     return report === null ? null : cannHead(report[2]!, report[0].length);
   }
+  if (c0 === 68 /* D */) return DEVICE_DUMP.test(line) ? { level: "error", msgStart: 0 } : null;
   if (c0 !== 69 /* E */ && c0 !== 87 /* W */) return null;
   const m = REPORT_ITEM.exec(line) ?? REPORT_HEAD.exec(line);
   return m === null ? null : cannHead(m[1]!, m[0].length);
@@ -81,9 +91,11 @@ function cannHead(code: string, msgStart: number): AscendHead {
 /**
  * The lines that go on with the report a record's first line opened (not its
  * indented ones, which continue any record): its items, CANN's `TraceBack`
- * header, and one CANN report after torch_npu's `[Error]:` line.
+ * header, and one CANN report after torch_npu's `[Error]:` line; a device
+ * exception dump's `EXCEPTION STREAM:` line.
  */
 export function ascendReportTail(head: string): (line: string) => boolean {
+  if (DEVICE_DUMP.test(head)) return (line) => line.startsWith(DEVICE_DUMP_STREAM);
   let reportOpened = !head.startsWith(NPU_ERROR);
   return (line) => {
     if (line.startsWith(CANN_TRACEBACK) || REPORT_ITEM.test(line)) return true;
@@ -95,10 +107,15 @@ export function ascendReportTail(head: string): (line: string) => boolean {
 
 /**
  * What an Ascend record's finding quotes: its message, except CANN's `Inner
- * Error!`, which says only that the report lists internal items; then the
- * report's first item (its code, PID and time left out).
+ * Error!`, which says only that the report lists internal items (then the
+ * report's first item, its code, PID and time left out), and a device exception
+ * dump's first line (then its message).
  */
 export function ascendErrorText(message: string, more: readonly string[]): string {
+  if (DEVICE_DUMP.test(message)) {
+    const line = more.map((l) => DEVICE_DUMP_MESSAGE.exec(l)).find((m) => m !== null);
+    return line?.[1]?.trim() ?? message.trim();
+  }
   if (message !== "Inner Error!") return message;
   for (const line of more) {
     const item = REPORT_ITEM.exec(line);
