@@ -1,5 +1,5 @@
 // Failure classes (CONTRACTS.md "Failure attributes"), from exception types
-// and messages as PyTorch, NCCL, NIXL, Mooncake and Python print them.
+// and messages as PyTorch, torch_npu, NCCL, HCCL, NIXL, Mooncake and Python print them.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -25,6 +25,11 @@ test("each class from the exception type or the message that names it", () => {
     ["RuntimeError", "[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete", "timeout"],
     ["AssertionError", "First message should be b'NixlMsgGuard'. Foreign traffic?", "assertion"],
     [undefined, "Check failed: slice->target_id >= 0", "assertion"],
+    // torch_npu raises its allocator's failure as torch.OutOfMemoryError, the type cuda-oom reads: the words say NPU.
+    ["torch.OutOfMemoryError", "NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.96 GiB total capacity; 58.12 GiB already allocated)", "npu-oom"],
+    [undefined, "[Rank 5] HCCL watchdog thread terminated with exception:", "hccl"],
+    ["RuntimeError", "operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:47 NPU function error: SUSPECT REMOTE ERROR, error code is 507057", "npu-error"],
+    [undefined, "ERR00100 PTA call acl api failed", "npu-error"],
     ["ValueError", "invalid literal for int() with base 10: b'ABORT'", "other"],
     [undefined, "Aborted by AbortReq.", "other"],
   ];
