@@ -13,11 +13,14 @@ import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** Classes of failure that stop a rank's work even when the process lives on. */
-const SERIOUS = new Set(["cuda-error", "cuda-oom", "segfault", "nccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task", "node-failure"]);
+const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segfault", "nccl", "hccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task", "node-failure"]);
 
 const FALSIFY: Record<string, string> = {
   "cuda-oom": "Rerun the same load with more memory headroom (a lower --mem-fraction-static or --max-running-requests): the rank must not run out of memory and must keep logging.",
   nccl: "Rerun with TORCH_NCCL_TRACE_BUFFER_SIZE set (Flight Recorder) and compare the ranks' last collectives: a rank that never entered the timed-out collective is the culprit; with it fixed, no watchdog fires.",
+  "npu-oom": "Rerun the same load with more NPU memory headroom (a lower --gpu-memory-utilization or --mem-fraction-static, fewer running requests): the rank must not run out of device memory and must keep logging.",
+  "npu-error": "Rerun the same requests with ASCEND_LAUNCH_BLOCKING=1 and the device's CANN logs kept (plog under ASCEND_PROCESS_LOG_PATH): the first error report names the task and operator that failed; on another NPU, or without that operator, the rank must not fail.",
+  hccl: "Rerun with the ranks' CANN logs kept at info level (ASCEND_GLOBAL_LOG_LEVEL=1) and compare the ranks' last collectives: a rank that never entered the failed collective, or whose link is down, is the culprit; with it fixed, no HCCL error is raised.",
   gloo: "Rerun with the gloo group's peers logging their last collective: the one that never entered it is the culprit; with it fixed, no timeout fires.",
   deepep: "Run DeepEP's own tests (tests/test_intranode.py, test_internode.py, test_low_latency.py) on the same GPUs and NICs: a peer or link at fault stalls them the same way; with it fixed, no kernel times out.",
   "host-oom": "Rerun the same load with the machine's memory watched (the serving processes' RSS, the page cache, other tenants): if the host ran out, the same process is killed again; with more host memory or fewer processes on it, none is.",

@@ -93,25 +93,6 @@ const UNFLAGGED_BY_RULE = new Set([
 ]);
 
 /**
- * Working-half failures left unread, not by a rule, until a session that has not seen the held-back excerpts of their
- * class writes their reader (test/corpus/README.md, the split). Batch 20's vllm-ascend-3479-a and gpustack-3315-a (vLLM-Ascend on 310P) are CANN's error report of an sdma copy
- * error, read by no reader: CANN's `EH9999: …` error-code lines and torch_npu's `[Error]: … ` / `Rectify the fault
- * based on the error information in the ascend log.` pair. The session that collected batch 20 transcribed a held-back
- * excerpt of that batch closing on the same torch_npu pair, and others with CANN's error text, so it left the reader to a
- * session that has not seen them.
- */
-const UNREAD_UNTIL_AN_UNTAINTED_READER = new Set(["vllm-ascend-3479-a", "gpustack-3315-a"]);
-
-/**
- * Working-half healthy excerpts flagged, not by a rule: batch 20's xllm-270-a is the start-up of xLLM's master service,
- * whose `E… etcd_client.cpp:104] etcd get XLLM:SERVICE:MASTER failed: etcd-cpp-apiv3: key not found` is what the first
- * master logs before `Set current service as master!`. A rule that reads that line as the first master's normal path
- * would be fitted knowing the held-back half: the session that collected batch 20 transcribed a held-back excerpt of the
- * same start-up. A session that has not seen it may write that rule from xLLM's service sources and take the id off.
- */
-const FLAGGED_UNTIL_AN_UNTAINTED_RULE = new Set(["xllm-270-a"]);
-
-/**
  * Working-half healthy excerpts flagged on purpose, each with the reason the verdict is not made weaker.
  * The excerpt of ai-dynamo/dynamo#2185 is a Dynamo worker's `ERROR dynamo_runtime::pipeline::network::tcp::client:
  * failed to join writer task: I/O error: Broken pipe (os error 32)` under its `Caused by:` chain: the thread says the
@@ -125,15 +106,11 @@ test("working half: every failure is flagged, no healthy excerpt is flagged abov
   const misses: string[] = [];
   for (const entry of manifest.filter((e) => e.half === "working")) {
     const o = await outcomeOf(entry);
-    const leftUnflagged = UNFLAGGED_BY_RULE.has(entry.id) || UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id);
-    if (entry.failure && !o.flagged && !leftUnflagged) misses.push(`${entry.id} (${entry.class}) not flagged`);
-    if (UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNREAD_UNTIL_AN_UNTAINTED_READER`);
+    if (entry.failure && !o.flagged && !UNFLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (${entry.class}) not flagged`);
     if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
-    const leftFlagged = FLAGGED_BY_RULE.has(entry.id) || FLAGGED_UNTIL_AN_UNTAINTED_RULE.has(entry.id);
-    if (!entry.failure && o.flagged && !leftFlagged) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
-    if (FLAGGED_UNTIL_AN_UNTAINTED_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_UNTIL_AN_UNTAINTED_RULE`);
+    if (!entry.failure && o.flagged && !FLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (FLAGGED_BY_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_BY_RULE`);
-    if (o.errorUnread > 0 && !UNREAD_UNTIL_AN_UNTAINTED_READER.has(entry.id)) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
+    if (o.errorUnread > 0) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
   }
   assert.deepEqual(misses, []);
 });

@@ -1,5 +1,5 @@
 // Failure classes (CONTRACTS.md "Failure attributes"), from exception types
-// and messages as PyTorch, NCCL, NIXL, Mooncake and Python print them.
+// and messages as PyTorch, torch_npu, NCCL, HCCL, NIXL, Mooncake and Python print them.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -33,6 +33,11 @@ test("each class from the exception type or the message that names it", () => {
     ["RuntimeError", "NCCL exception (/workspace/DeepEP/csrc/kernels/backend/nccl.cu:88): unhandled system error", "nccl"],
     ["RuntimeError", "DeepEP error: CPU recv timeout", "timeout"],
     ["RuntimeError", "Dispatch CPU wait exception (/workspace/DeepEP/csrc/elastic/buffer.hpp:1063): CPU side received count (scaleup: 3): 12 0 # 4 4", "timeout"],
+    // torch_npu raises its allocator's failure as torch.OutOfMemoryError, the type cuda-oom reads: the words say NPU.
+    ["torch.OutOfMemoryError", "NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.96 GiB total capacity; 58.12 GiB already allocated)", "npu-oom"],
+    [undefined, "[Rank 5] HCCL watchdog thread terminated with exception:", "hccl"],
+    ["RuntimeError", "operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:47 NPU function error: SUSPECT REMOTE ERROR, error code is 507057", "npu-error"],
+    [undefined, "ERR00100 PTA call acl api failed", "npu-error"],
     ["ValueError", "invalid literal for int() with base 10: b'ABORT'", "other"],
     [undefined, "Aborted by AbortReq.", "other"],
   ];

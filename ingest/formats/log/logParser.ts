@@ -27,6 +27,7 @@ import { readLevelField } from "./levelField.js";
 import { readStructuredEntry, type StructuredEntry } from "./structured.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
+import { ASCEND_DIALECT, readAscendHead } from "./ascend.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
@@ -276,9 +277,10 @@ export class LogParser implements LineParser {
     return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.rawInRecord ? null : l.raw);
   }
 
-  /** Lines of other loggers that say so at their start: UCX, TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Slurm's srun and slurmstepd, LMCache without its time, Python logging, uvicorn. */
+  /** Lines of other loggers that say so at their start: Ascend's error reports, UCX, TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Slurm's srun and slurmstepd, LMCache without its time, Python logging, uvicorn. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
+    if (this.ascendLine(l)) return true;
     const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
     if (ucx !== null) {
       const ev = this.newEvent(l);
@@ -399,6 +401,17 @@ export class LogParser implements LineParser {
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, py.msgStart, ev);
     this.openTimed(ev, l, -1, how);
+    return true;
+  }
+
+  /** A line of an Ascend error report (./ascend.ts): the next line of the report the open record holds, else a record of its own. */
+  private ascendLine(l: Line): boolean {
+    const head = readAscendHead(l.inner);
+    if (head === null) return false;
+    if (this.records.appendToReport(ASCEND_DIALECT, l.inner, l.raw)) return true;
+    const ev = this.newEvent(l);
+    this.messages(ANY_MESSAGES, l, head.msgStart, ev);
+    this.openTimed(ev, l, -1, { dialect: ASCEND_DIALECT, level: head.level, msgStart: head.msgStart, code: head.code });
     return true;
   }
 

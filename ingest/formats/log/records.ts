@@ -15,6 +15,7 @@ import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isUrllib3MessagePart, messageTailOf, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
+import { ascendReportTail, ASCEND_DIALECT } from "./ascend.js";
 import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, TRACEBACK, tracebackGoesOn, tracebackStateOfHead, TracebackState } from "./traceback.js";
 import { settleUnread, type RecordHead } from "./unread.js";
 
@@ -67,7 +68,7 @@ export class RecordAssembler {
     this.tb = tracebackStateOfHead(inner, how.msgStart);
     this.dump = ev.kind === LogKind.crash && inner.startsWith("Fatal Python error");
     this.panic = ev.kind === LogKind.exception && opensRustPanic(inner);
-    this.tail = messageTailOf(inner);
+    this.tail = messageTailOf(inner) ?? (how.dialect === ASCEND_DIALECT ? ascendReportTail(inner) : null);
     const report = ev.kind === LogKind.schedulerWatchdog ? ev.attrs?.report : undefined;
     this.block = report === "debug-info" ? "blank" : report === "pyspy-dump" ? "prefix" : null;
   }
@@ -85,6 +86,15 @@ export class RecordAssembler {
     this.more.push(line);
     // null: the line's text in the file is already the record's (a later line of a structured record's message).
     if (raw !== null) this.moreRaw?.push(raw);
+    return true;
+  }
+
+  /** Adds a line that goes on with the report the open record of `dialect` opened (its tail); false when it opens a record. */
+  appendToReport(dialect: string, line: string, raw: string): boolean {
+    if (this.current === null || this.how.dialect !== dialect || this.tail === null || this.more.length >= MAX_RECORD_LINES || !this.tail(line)) return false;
+    if (raw !== line && this.moreRaw === null) this.moreRaw = this.more.slice();
+    this.more.push(line);
+    this.moreRaw?.push(raw);
     return true;
   }
 

@@ -29,6 +29,7 @@ import { LogKind } from "../../../domain/kinds.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engineFailure.js";
+import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./ascend.js";
 import { isCudaErrorTail, isUcxBacktraceLine } from "./crash.js";
 import { FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
@@ -60,6 +61,8 @@ export interface RecordHead {
   msgStart: number;
   /** The place the prefix names: a glog `file.cc:123`, a Python logger, a Rust target. */
   source?: string;
+  /** The error code the prefix states (CANN's `EI0002`, torch_npu's `ERR02005`: ./ascend.ts). */
+  code?: string;
 }
 
 const TRACEBACK = "Traceback (most recent call last):";
@@ -199,11 +202,18 @@ function asError(ev: ParsedEvent, message: string, more: readonly string[], how:
   if (engine !== undefined) return asEngineError(ev, message, how, engine);
   ev.kind = LogKind.error;
   const attrs = withHead(ev, how);
-  // The message without its wrapper and prefix: what a finding quotes.
-  attrs.error = message;
-  // A transfer's, a bootstrap's or a peer's failure is a transport failure unless its words name a narrower class, as an engine's is.
-  if (sglang?.transfer === true) engineErrorClass(ev);
-  else attrs.failureClass = FAILURE_WORDS.test(message) || !isDump(message, more) ? classifyFailure(undefined, message) : "thread-dump";
+  if (how.dialect === ASCEND_DIALECT) {
+    // An Ascend report says what failed in its later lines (./ascend.ts).
+    attrs.error = ascendErrorText(message, more);
+    if (how.code !== undefined) attrs.errorCode = how.code;
+    attrs.failureClass = ascendFailureClass(how.code, message, more);
+  } else {
+    // The message without its wrapper and prefix: what a finding quotes.
+    attrs.error = message;
+    // A transfer's, a bootstrap's or a peer's failure is a transport failure unless its words name a narrower class, as an engine's is.
+    if (sglang?.transfer === true) engineErrorClass(ev);
+    else attrs.failureClass = FAILURE_WORDS.test(message) || !isDump(message, more) ? classifyFailure(undefined, message) : "thread-dump";
+  }
   if (how.level === "fatal" && how.dialect === "glog") attrs.fatal = true;
   delete ev.unparsedMessage;
 }

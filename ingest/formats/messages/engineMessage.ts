@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Dynamo's runtime errors (dynamoRuntime) and sgl-router's failed probes of a worker (sglRouter); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -19,6 +19,7 @@ import { NIXL_AGENT } from "../templates/nixlAgent.js";
 import { SGL_ROUTER } from "../templates/sglRouter.js";
 import { THREE_FS } from "../templates/threeFs.js";
 import { UCX, ucxPrefixEnd } from "../templates/ucx.js";
+import { XLLM_SERVICE } from "../templates/xllmService.js";
 
 /** Mooncake's components' templates, one matcher: their opening words do not overlap. */
 const MOONCAKE_TEMPLATES = new TemplateMatcher([...MOONCAKE_TRANSFER_ENGINE.templates, ...MOONCAKE_STORE.templates, ...MOONCAKE_INTEGRATION.templates]);
@@ -28,6 +29,7 @@ const UCX_TEMPLATES = new TemplateMatcher(UCX.templates);
 const DYNAMO_TEMPLATES = new TemplateMatcher(DYNAMO_RUNTIME.templates);
 const NCCL_TEMPLATES = new TemplateMatcher(NCCL.templates);
 const SGL_ROUTER_TEMPLATES = new TemplateMatcher(SGL_ROUTER.templates);
+const XLLM_SERVICE_TEMPLATES = new TemplateMatcher(XLLM_SERVICE.templates);
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -45,6 +47,8 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (dynamo !== false) return dynamo;
   const router = SGL_ROUTER_TEMPLATES.match(msg, at, ev);
   if (router !== false) return router;
+  const xllm = XLLM_SERVICE_TEMPLATES.match(msg, at, ev);
+  if (xllm !== false) return xllm;
   const nccl = NCCL_TEMPLATES.match(msg, at, ev);
   if (nccl !== false) return nccl;
   return parseUcxMessage(msg, at, ev);

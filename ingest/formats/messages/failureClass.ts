@@ -8,7 +8,8 @@
 // specific cause beats a generic one (an NCCL watchdog timeout is `nccl`, a
 // UCX `Endpoint timeout` is `transport`, a bare `timed out` is `timeout`).
 
-export type FailureClass = "host-oom" | "cuda-error" | "cuda-oom" | "segfault" | "nccl" | "timeout" | "transport" | "assertion" | "other";
+export type FailureClass =
+  | "host-oom" | "npu-oom" | "cuda-error" | "cuda-oom" | "segfault" | "hccl" | "nccl" | "npu-error" | "timeout" | "transport" | "assertion" | "other";
 
 interface Rule {
   cls: FailureClass;
@@ -22,6 +23,9 @@ const RULES: readonly Rule[] = [
   // Ray's memory monitor killed the task's worker for the host's memory (python/ray/exceptions.py
   // OutOfMemoryError, `Task was killed due to the node running low on memory.`): no CUDA allocation.
   { cls: "host-oom", type: /^ray\.exceptions\.OutOfMemoryError$/, text: /node running low on memory/ },
+  // An Ascend NPU's memory ran out: torch_npu's caching allocator (`NPU out of memory. Tried to allocate …`, raised as
+  // torch.OutOfMemoryError, so before cuda-oom's type), ACL's 207018 and 200000/207001 texts (torch_npu NPUErrorCodes.h).
+  { cls: "npu-oom", text: /NPU out of memory|memory on the device is exhausted|Failed to apply for memory/ },
   // torch.OutOfMemoryError (torch ≥ 2.5), torch.cuda.OutOfMemoryError before; the
   // caching allocator's text; cuBLAS/cuDNN allocation failures.
   {
@@ -39,6 +43,9 @@ const RULES: readonly Rule[] = [
     text: /CUDA error|CUDA driver error|^Failed: CU error |^CUDA (?:runtime|driver) exception \(|cudaError|CUBLAS_STATUS_|CUDNN_STATUS_|cuDNN error|illegal memory access|device-side assert|unspecified launch failure|\bXid\b|\.cuh?:\d+: .*\bAssertion\b/,
   },
   { cls: "segfault", text: /Segmentation fault|SIGSEGV|\bBus error\b|SIGBUS/ },
+  // HCCL, NCCL's counterpart on Ascend: torch_npu's ProcessGroupHCCL and its watchdog (`[Rank 5] HCCL watchdog thread
+  // terminated with exception`, `WorkHCCL(…)`), its error codes' `call hccl api failed` (NPUException.cpp errCodeMap).
+  { cls: "hccl", text: /\bHCCL\b|ProcessGroupHCCL|WorkHCCL|call hccl api failed/ },
   // c10::DistBackendError / torch.distributed.DistBackendError wrap NCCL failures;
   // the NCCL library's own result names; the ProcessGroupNCCL watchdog.
   {
@@ -54,6 +61,10 @@ const RULES: readonly Rule[] = [
     type: /^nixl|\.nixl\w*Error$|ZMQError$|ConnectionError$|ConnectionRefusedError$|ConnectionResetError$|BrokenPipeError$/,
     text: /NIXL_ERR_|NIXL transfer encountered ERR|KVSender transfer encountered an error|remote mooncake session|Transfer thread failed because of|Failed to get kvcache from prefill instance|Failed to send kv chunk|Failed to send state components|Los(?:t|ing) connection with prefill instance|Failed to send aux data|is healthy before, but now it is down|transport retry counter exceeded|Transport retry count exceeded|retry count exceeded|Work Request Flushed Error|Remote access error|Remote operation error|Endpoint timeout|Connection reset by remote peer|Connection refused|Connection reset|ibv_post_send|\bUCX\b|zmq\.error/i,
   },
+  // An Ascend NPU's own error as torch_npu raises it (NPUException.h NPU_CHECK_ERROR `NPU error, error code is N`, the
+  // newer `NPU function error: …, error code is N`) or codes it (`ERR00100 PTA call acl api failed`); after transport,
+  // whose words name the cause when a transfer engine quotes it.
+  { cls: "npu-error", text: /\bNPU (?:function )?error\b|call acl api failed/ },
   // DeepEP's host waits (v1 `DeepEP error: timeout (dispatch CPU)`; EPv2 `Dispatch CPU wait exception (…): …`, deep_ep's csrc/elastic/buffer.hpp).
   {
     cls: "timeout",

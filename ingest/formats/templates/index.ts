@@ -27,6 +27,7 @@ import { THREE_FS } from "./threeFs.js";
 import { TORCH_C10D } from "./torchC10d.js";
 import { UCX } from "./ucx.js";
 import { UVICORN } from "./uvicorn.js";
+import { XLLM_SERVICE } from "./xllmService.js";
 
 export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_SCHEDULER,
@@ -47,6 +48,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   NCCL,
   DYNAMO_RUNTIME,
   SGL_ROUTER,
+  XLLM_SERVICE,
   KERNEL,
   SLURM,
   RAY,

@@ -166,4 +166,6 @@ export const PRINTED_ROWS: EngineConformanceRow[] = [
       attrs: { worker: "grpc://localhost:20001", error: "Connection failed for worker grpc://localhost:20001: Failed to connect to gRPC server: transport error" },
     },
   },
+  // xLLM's first master finding no master's key in etcd (xLLM-AI/xllm#270): the start-up, no failure.
+  { template: "xllmService.no_master_yet", expect: { kind: LogKind.message, attrs: { level: "info", etcdKey: "XLLM:SERVICE:MASTER" } } },
 ];
