@@ -1,4 +1,4 @@
-// Huawei Ascend's error reports (ingest/formats/log/ascend.ts): CANN's error
+// Huawei Ascend's error reports (ingest/formats/log/dialects/ascend.ts): CANN's error
 // manager, torch_npu's `[Error]:` lines and its error codes. The first lines of
 // each test are written by hand in the shape the source prints (metadef
 // error_manager.cc GetErrorMessage / AssembleInnerErrorMessage, torch_npu

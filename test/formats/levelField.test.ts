@@ -1,4 +1,4 @@
-// A level word after a prefix no reader knows (ingest/formats/log/levelField.ts).
+// A level word after a prefix no reader knows (ingest/formats/log/dialects/levelField.ts).
 // The lines are written by hand in the shape each logger prints (logback's
 // default pattern, nginx's error log, the NATS server's `[ERR]` labels, logfmt
 // as go-kit, Go's slog and logrus print it), and

@@ -1,5 +1,5 @@
 // Lines whose dialect states no level, or states it in a form first seen in
-// users' pastes (ingest/formats/log/otherDialects.ts, unread.ts, logParser.ts):
+// users' pastes (ingest/formats/log/dialects/otherDialects.ts, unread.ts, logParser.ts):
 // glog with its year, the kernel's log as dmesg prints it, a verdict on a line
 // in no dialect, tqdm progress lines. The lines are from pastes in public issue
 // threads: the working half of test/corpus (the held-back half is never used

@@ -271,7 +271,7 @@ test("sglang_router's loggers name themselves before the time: the time, the lev
     ],
   );
   // A bracketed name that is not the router's is no prefix of the router's: its time is not read (the level word
-  // after its fields still is, ingest/formats/log/levelField.ts).
+  // after its fields still is, ingest/formats/log/dialects/levelField.ts).
   const other = parseLines(["[Router (Go)] 2025-05-17 01:10:45 - INFO - x"]).events[0]!;
   assert.deepEqual([other.kind, other.tsInferred, other.attrs?.level], [LogKind.message, true, "info"]);
 });

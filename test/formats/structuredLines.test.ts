@@ -1,4 +1,4 @@
-// Structured log lines (ingest/formats/log/structured.ts): one JSON object per
+// Structured log lines (ingest/formats/log/dialects/structured.ts): one JSON object per
 // record. Dynamo's lines are the ones its logging guide prints
 // (ai-dynamo/dynamo/docs/observability/logging.md); the others are written by
 // hand in the shape each logger's encoder prints (zap's production encoder,

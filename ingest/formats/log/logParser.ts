@@ -23,22 +23,22 @@ import { slurmStatedUs } from "../templates/slurm.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
-import { readLevelField } from "./levelField.js";
-import { readStructuredEntry, type StructuredEntry } from "./structured.js";
+import { readLevelField } from "./dialects/levelField.js";
+import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
-import { ASCEND_DIALECT, readAscendHead } from "./ascend.js";
+import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
-import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheUntimedHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readSpdlogFields, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./otherDialects.js";
+import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheUntimedHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readSpdlogFields, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
 import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
-import { readNvshmemHead } from "./nvshmemHead.js";
-import { readThreeFsHead } from "./threeFsHead.js";
+import { readNvshmemHead } from "./dialects/nvshmemHead.js";
+import { readThreeFsHead } from "./dialects/threeFsHead.js";
 import { levelOfWord, type LineLevel, type RecordHead } from "./unread.js";
 
 /** A line as the dialect readers see it: its inner text, its raw text, and the wrapper's time (-1: none). */
@@ -53,7 +53,7 @@ interface Line {
   kernelSinceBootUs?: number;
   /** The multi-process server's tag before the text (`(VllmWorker rank=0 pid=4893) `), stripped from `inner`. */
   process?: ProcessTag;
-  /** The level and logger of the structured record (./structured.ts) whose message `inner` is. */
+  /** The level and logger of the structured record (./dialects/structured.ts) whose message `inner` is. */
   structured?: { level: LineLevel; source?: string };
   /** A later line of a structured record's message: the file's line is already the text of the record it continues. */
   rawInRecord?: boolean;
@@ -208,7 +208,7 @@ export class LogParser implements LineParser {
   }
 
   /**
-   * A structured record (./structured.ts): its message read as the line its logger would have printed as text, in
+   * A structured record (./dialects/structured.ts): its message read as the line its logger would have printed as text, in
    * its own dialect if it has one, else at the record's level; its time and host stand where a wrapper's would. Lines
    * after the message's first (a traceback logged with it) are read as the lines that follow it: one that continues the
    * record adds nothing to its text (the file's line is already there), one that opens a record of its own is its text.
@@ -404,7 +404,7 @@ export class LogParser implements LineParser {
     return true;
   }
 
-  /** A line of an Ascend error report (./ascend.ts): the next line of the report the open record holds, else a record of its own. */
+  /** A line of an Ascend error report (./dialects/ascend.ts): the next line of the report the open record holds, else a record of its own. */
   private ascendLine(l: Line): boolean {
     const head = readAscendHead(l.inner);
     if (head === null) return false;

@@ -15,7 +15,7 @@ import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isUrllib3MessagePart, messageTailOf, pyspyMainThread } from "./crash.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
-import { ascendReportTail, ASCEND_DIALECT } from "./ascend.js";
+import { ascendReportTail, ASCEND_DIALECT } from "./dialects/ascend.js";
 import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, TRACEBACK, tracebackGoesOn, tracebackStateOfHead, TracebackState } from "./traceback.js";
 import { settleUnread, type RecordHead } from "./unread.js";
 

@@ -29,7 +29,7 @@ import { LogKind } from "../../../domain/kinds.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engineFailure.js";
-import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./ascend.js";
+import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./dialects/ascend.js";
 import { isCudaErrorTail, isUcxBacktraceLine } from "./crash.js";
 import { FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
@@ -195,15 +195,15 @@ const UCX_WORDS = /^UCX +[A-Z]+ +/;
 
 function asError(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead, sglang: SglangHead | undefined): void {
   if (how.dialect === "ucx") return asEngineError(ev, message.replace(UCX_WORDS, ""), how, "ucx");
-  // Everything NVSHMEM's error macros print is its transport's or its set-up's failure (./nvshmemHead.ts);
-  // an error-level 3FS line is a failure of the storage HiCache keeps its pages in (./threeFsHead.ts).
+  // Everything NVSHMEM's error macros print is its transport's or its set-up's failure (./dialects/nvshmemHead.ts);
+  // an error-level 3FS line is a failure of the storage HiCache keeps its pages in (./dialects/threeFsHead.ts).
   if (how.dialect === "nvshmem" || how.dialect === "3fs") return asEngineError(ev, message, how, how.dialect);
   const engine = sglang?.engine ?? componentOfSource(how.source)?.engine;
   if (engine !== undefined) return asEngineError(ev, message, how, engine);
   ev.kind = LogKind.error;
   const attrs = withHead(ev, how);
   if (how.dialect === ASCEND_DIALECT) {
-    // An Ascend report says what failed in its later lines (./ascend.ts).
+    // An Ascend report says what failed in its later lines (./dialects/ascend.ts).
     attrs.error = ascendErrorText(message, more);
     if (how.code !== undefined) attrs.errorCode = how.code;
     attrs.failureClass = ascendFailureClass(how.code, message, more);

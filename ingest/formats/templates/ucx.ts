@@ -10,7 +10,7 @@ import { engineErrorClass } from "./engineFailure.js";
 import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
 
 const COMPONENT_LEVEL = /UCX +(?:ERROR|WARN|DIAG|INFO|DEBUG|FATAL|TRACE\w*) +/y;
-// `[sec.usec] [host:pid:thread] file:line ` before the component; the `[host:pid:thread]` part may be missing (../log/otherDialects.ts).
+// `[sec.usec] [host:pid:thread] file:line ` before the component; the `[host:pid:thread]` part may be missing (../log/dialects/otherDialects.ts).
 const LINE_PREFIX = /\[\d+\.\d+\] (?:\[[^\]]*\] +)?[\w.-]+:\d+ +(?=UCX )/y;
 
 /**

@@ -8,7 +8,7 @@
 // stream unlabelled (src/common/log.c writes them to srun's own stderr): they,
 // and slurmstepd's where they appear, are the stream's own, read as they stand.
 
-import { readSlurmHead } from "../log/otherDialects.js";
+import { readSlurmHead } from "../log/dialects/otherDialects.js";
 import type { Unwrapped } from "./index.js";
 import { perLineWrapper } from "./perLine.js";
 

@@ -37,8 +37,8 @@
 // the report's item lines, and after torch_npu's `[Error]:` line the CANN
 // report it appends.
 
-import { classifyFailure, type FailureClass } from "../messages/failureClass.js";
-import type { LineLevel } from "./unread.js";
+import { classifyFailure, type FailureClass } from "../../messages/failureClass.js";
+import type { LineLevel } from "../unread.js";
 
 export const ASCEND_DIALECT = "ascend";
 

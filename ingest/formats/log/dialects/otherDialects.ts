@@ -3,16 +3,16 @@
 // loggers (Python's `%(asctime)s`, loguru, Mooncake's Python client), NCCL's
 // `host:pid:tid [rank] NCCL INFO|WARN …` (no time at all), and Python's
 // `logging` default `LEVEL:name:message` (no time either). glog/absl and the
-// torch c10 forms are read by ../sglang/torchLines.ts. Each reader says where
+// torch c10 forms are read by ../../sglang/torchLines.ts. Each reader says where
 // the message starts, so the message templates run on the message alone.
 // UCX's `[sec.usec] [host:pid:tid] file:line UCX LEVEL …` carries its own unix time.
 // cuFile's cufile.log (GPUDirect Storage) carries a day-first date and its own level.
 // The kernel's log as `dmesg` prints it (RDMA and GPU driver lines pasted beside a server's).
 
-import { monthOfAbbreviation } from "../../../domain/timeFormat.js";
-import { civilToUs, isValidCivil } from "../sglang/prefix.js";
-import { sinceBootUsOf } from "./kernelClock.js";
-import type { TorchStamp } from "../sglang/torchLines.js";
+import { monthOfAbbreviation } from "../../../../domain/timeFormat.js";
+import { civilToUs, isValidCivil } from "../../sglang/prefix.js";
+import { sinceBootUsOf } from "../kernelClock.js";
+import type { TorchStamp } from "../../sglang/torchLines.js";
 
 export interface IsoHead {
   tsUs: number;

@@ -14,7 +14,7 @@
 // Only an object with both a level and a message is a log record: a JSON document
 // printed by a program (a request body, a config) is left to the other readers.
 
-import { levelOfWord, type LineLevel } from "./unread.js";
+import { levelOfWord, type LineLevel } from "../unread.js";
 import { readIsoHead } from "./otherDialects.js";
 
 export interface StructuredEntry {

@@ -5,7 +5,7 @@
 // line, and the level folly's is mapped to (DEBUG, INFO, WARNING, ERROR,
 // CRITICAL, FATAL). A message with newlines is printed one prefixed line per part.
 
-import { civilToUs, isValidCivil } from "../sglang/prefix.js";
+import { civilToUs, isValidCivil } from "../../sglang/prefix.js";
 import { zoneMinutes } from "./otherDialects.js";
 
 export interface ThreeFsHead {

@@ -17,7 +17,7 @@
 // code 5`), which no field is, so its words are never read as a level. The
 // fields are not read further: a time in a form no reader knows dates nothing.
 
-import { levelOfWord, type LineLevel } from "./unread.js";
+import { levelOfWord, type LineLevel } from "../unread.js";
 
 export interface LevelField {
   level: LineLevel;
