@@ -45,6 +45,11 @@ const LEVEL_WORDS: Readonly<Record<string, LineLevel>> = {
   WARN: "warning", WARNING: "warning", W: "warning",
   ERROR: "error", ERR: "error", E: "error", ABORT: "error",
   CRITICAL: "fatal", FATAL: "fatal", F: "fatal", PANIC: "fatal",
+  // The NATS server's labels (nats-server logger/log.go setPlainLabelFormats) and other short forms.
+  TRC: "debug", DBG: "debug", INF: "info", WRN: "warning", SEVERE: "error", CRIT: "fatal", CRT: "fatal", FTL: "fatal",
+  // zap's DPanicLevel, an error that panics only in development (go.uber.org/zap/zapcore level.go); Google Cloud's
+  // LogSeverity names beyond ERROR, and its DEFAULT.
+  DPANIC: "error", ALERT: "fatal", EMERGENCY: "fatal", DEFAULT: "info",
 };
 
 /** The level a dialect's word or glog letter names, case-insensitively; undefined for any other word. */

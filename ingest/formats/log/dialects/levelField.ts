@@ -37,16 +37,6 @@ const FIELD = /^(?:[\w.]+=(?:"[^"]*"|[^\s"]*)|\[[^\]]{0,40}\]|\([^)]{0,40}\)|<[^
 /** A level word: upper-case bare (`ERROR`), any case bracketed (`[error]`, `<Warn>`); then a delimiter or the end. */
 const LEVEL = /^(?:([A-Z]{3,8})|[[(<]([A-Za-z]{3,8})[\])>])(?=[\s:|,\]-]|$)[\s:|,\]-]*/;
 
-/** Three- and four-letter names and the others the dialects' words (levelOfWord) lack. */
-const SHORT_LEVELS: Readonly<Record<string, LineLevel>> = {
-  TRC: "debug", DBG: "debug", INF: "info", WRN: "warning", CRIT: "fatal", CRT: "fatal", FTL: "fatal", SEVERE: "error",
-};
-
-function levelOf(word: string): LineLevel | undefined {
-  const upper = word.toUpperCase();
-  return levelOfWord(upper.length === 1 ? undefined : upper) ?? SHORT_LEVELS[upper];
-}
-
 /** The level a line states after a prefix of fields (see the file's head), or null. */
 export function readLevelField(line: string): LevelField | null {
   let at = 0;
@@ -54,13 +44,13 @@ export function readLevelField(line: string): LevelField | null {
     const rest = line.substring(at, at + MAX_PREFIX);
     const pair = LEVEL_PAIR.exec(rest);
     if (pair !== null) {
-      const named = levelOf(pair[2]!);
+      const named = levelOfWord(pair[2]);
       if (named !== undefined) return { level: named, msgStart: at + pair[0].length };
     }
     const level = fields > 0 ? LEVEL.exec(rest) : null;
     if (level !== null) {
       const word = level[1] ?? level[2]!;
-      const named = levelOf(word);
+      const named = levelOfWord(word);
       if (named !== undefined) return { level: named, msgStart: at + level[0].length };
     }
     const field = FIELD.exec(rest);

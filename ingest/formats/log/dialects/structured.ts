@@ -34,16 +34,6 @@ const TIME_KEYS = ["time", "ts", "timestamp", "@timestamp", "asctime"] as const;
 const SOURCE_KEYS = ["log.target", "target", "logger", "name", "caller"] as const;
 const HOST_KEYS = ["hostname", "host"] as const;
 
-/** Level names the structured loggers use beyond the dialects' (levelOfWord). */
-const STRUCTURED_LEVELS: Readonly<Record<string, LineLevel>> = {
-  // zap's DPanicLevel: an error that panics only in development (go.uber.org/zap/zapcore level.go).
-  DPANIC: "error",
-  // Google Cloud's LogSeverity above ERROR.
-  ALERT: "fatal",
-  EMERGENCY: "fatal",
-  DEFAULT: "info",
-};
-
 /** pino's and bunyan's numeric levels (pinojs/pino/docs/api.md "logger.level", bunyan README "Levels"). */
 function levelOfNumber(n: number): LineLevel | undefined {
   if (n >= 60) return "fatal";
@@ -57,8 +47,7 @@ function levelOf(value: unknown): LineLevel | undefined {
   if (typeof value === "number") return levelOfNumber(value);
   if (typeof value !== "string") return undefined;
   // slog prints a level between the named ones as `ERROR+2`, `INFO-4` (log/slog level.go Level.String).
-  const word = value.replace(/[+-]\d+$/, "").toUpperCase();
-  return levelOfWord(word) ?? STRUCTURED_LEVELS[word];
+  return levelOfWord(value.replace(/[+-]\d+$/, ""));
 }
 
 /** Epoch seconds (zap, with a fraction) or milliseconds (pino, bunyan), in µs; -1 for a number in neither range. */
