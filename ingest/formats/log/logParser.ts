@@ -23,22 +23,22 @@ import { slurmStatedUs } from "../templates/slurm.js";
 import { parseHttpAccess } from "../templates/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
-import { readLevelField } from "./dialects/levelField.js";
-import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
-import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
 import { crashHeadOf } from "./crash.js";
 import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
+import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
+import { readLevelField } from "./dialects/levelField.js";
+import { readNvshmemHead } from "./dialects/nvshmemHead.js";
 import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheUntimedHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readSpdlogFields, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
+import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
+import { readThreeFsHead } from "./dialects/threeFsHead.js";
 import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
-import { readNvshmemHead } from "./dialects/nvshmemHead.js";
-import { readThreeFsHead } from "./dialects/threeFsHead.js";
 import { levelOfWord, type LineLevel, type RecordHead } from "./unread.js";
 
 /** A line as the dialect readers see it: its inner text, its raw text, and the wrapper's time (-1: none). */
@@ -57,6 +57,11 @@ interface Line {
   structured?: { level: LineLevel; source?: string };
   /** A later line of a structured record's message: the file's line is already the text of the record it continues. */
   rawInRecord?: boolean;
+}
+
+/** The line's text as a record it continues takes it: none for a later line of a structured record's message, already the record's. */
+function recordRaw(l: Line): string | null {
+  return l.rawInRecord === true ? null : l.raw;
 }
 
 const US_PER_MINUTE = 60_000_000;
@@ -203,7 +208,7 @@ export class LogParser implements LineParser {
       if (this.opener(l)) return;
     }
     // A structured record is one log call: its message never continues the record before it.
-    if (l.structured === undefined && this.records.append(s, l.rawInRecord ? null : l.raw)) return;
+    if (l.structured === undefined && this.records.append(s, recordRaw(l))) return;
     this.plain(l);
   }
 
@@ -274,7 +279,7 @@ export class LogParser implements LineParser {
 
   /** A line that re-logs the next line of the open record's traceback under the same prefix: folded into it. */
   private relogged(l: Line, how: RecordHead): boolean {
-    return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, l.rawInRecord ? null : l.raw);
+    return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, recordRaw(l));
   }
 
   /** Lines of other loggers that say so at their start: Ascend's error reports, UCX, TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Slurm's srun and slurmstepd, LMCache without its time, Python logging, uvicorn. */
@@ -408,7 +413,7 @@ export class LogParser implements LineParser {
   private ascendLine(l: Line): boolean {
     const head = readAscendHead(l.inner);
     if (head === null) return false;
-    if (this.records.appendToReport(ASCEND_DIALECT, l.inner, l.raw)) return true;
+    if (this.records.appendToReport(ASCEND_DIALECT, l.inner, recordRaw(l))) return true;
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, head.msgStart, ev);
     this.openTimed(ev, l, -1, { dialect: ASCEND_DIALECT, level: head.level, msgStart: head.msgStart, code: head.code });
@@ -459,7 +464,7 @@ export class LogParser implements LineParser {
     }
     if (!s.startsWith(TRACEBACK)) return false;
     // After a log line, a traceback is that line's (logger.exception); after a finished traceback, a new record.
-    if (this.records.append(s, l.rawInRecord ? null : l.raw)) return true;
+    if (this.records.append(s, recordRaw(l))) return true;
     const ev = this.newEvent(l);
     ev.kind = LogKind.exception;
     this.openTimed(ev, l, -1);

@@ -82,20 +82,22 @@ export class RecordAssembler {
   append(line: string, raw: string | null): boolean {
     if (this.current === null || this.more.length >= MAX_RECORD_LINES || !this.continues(line)) return false;
     this.tb = nextTracebackState(this.tb, line);
-    if (raw !== line && this.moreRaw === null) this.moreRaw = this.more.slice();
-    this.more.push(line);
-    // null: the line's text in the file is already the record's (a later line of a structured record's message).
-    if (raw !== null) this.moreRaw?.push(raw);
+    this.push(line, raw);
     return true;
   }
 
   /** Adds a line that goes on with the report the open record of `dialect` opened (its tail); false when it opens a record. */
-  appendToReport(dialect: string, line: string, raw: string): boolean {
+  appendToReport(dialect: string, line: string, raw: string | null): boolean {
     if (this.current === null || this.how.dialect !== dialect || this.tail === null || this.more.length >= MAX_RECORD_LINES || !this.tail(line)) return false;
+    this.push(line, raw);
+    return true;
+  }
+
+  /** Adds a line to the open record; `raw` null: the line's text in the file is already the record's (a later line of a structured record's message). */
+  private push(line: string, raw: string | null): void {
     if (raw !== line && this.moreRaw === null) this.moreRaw = this.more.slice();
     this.more.push(line);
-    this.moreRaw?.push(raw);
-    return true;
+    if (raw !== null) this.moreRaw?.push(raw);
   }
 
   /**
