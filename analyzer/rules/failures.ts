@@ -167,7 +167,7 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   const what = attrString(ev, "what");
   if (ev.kind === LogKind.exception && what !== undefined) return `${what}${where}`;
   if (ev.kind === LogKind.watchdog) {
-    // DeepEP's kernels name the role that waited (ingest/formats/templates/deepep.ts).
+    // DeepEP's kernels name the role that waited (ingest/formats/templates/engines/deepep.ts).
     if (attrString(ev, "backend") === "deepep") return `DeepEP ${attrString(ev, "stage") ?? attrString(ev, "op") ?? "kernel"} timeout`;
     const op = attrString(ev, "op");
     const ms = attrString(ev, "timeoutMs");
@@ -181,7 +181,7 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   if (ev.kind === LogKind.error) return firstLine(attrString(ev, "error") ?? message(ev.text));
   const stuckIn = ev.kind === LogKind.schedulerWatchdog ? attrString(ev, "stuckIn") : undefined;
   if (stuckIn !== undefined) return `the watchdog's py-spy dump: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}`;
-  // The kernel's report of a process it killed says it in words of its own (ingest/formats/templates/kernel.ts).
+  // The kernel's report of a process it killed says it in words of its own (ingest/formats/templates/platform/kernel.ts).
   const error = ev.kind === LogKind.crash ? attrString(ev, "error") : undefined;
   if (error !== undefined) return firstLine(error);
   const frame = ev.kind === LogKind.crash ? attrString(ev, "frame") : undefined;

@@ -3,7 +3,7 @@
 // chunk go to their columns, the tag's other fields to attrs in the tag's
 // order, and the tag text stays in attrs as it was written. Both places a
 // tag appears use it: the `sending kvcache … with notif` line
-// (its template in ingest/formats/templates/sglangNixl.ts) and the probe's `kv.notify` record
+// (its template in ingest/formats/templates/sglang/sglangNixl.ts) and the probe's `kv.notify` record
 // (probeJsonl.ts). Readers read these fields; no tag is parsed after the
 // store.
 

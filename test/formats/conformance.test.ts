@@ -148,7 +148,7 @@ for (const row of TORCH_ROWS) {
 }
 
 test("a line cut short after a template's opening words is kept uninterpreted and named in an issue", () => {
-  // The last column: what the record is without its template, a failure where its logger call's head is an error's (templates/sglangHeads.ts).
+  // The last column: what the record is without its template, a failure where its logger call's head is an error's (templates/sglang/sglangHeads.ts).
   const cases: Array<[string, string, string]> = [
     [`[2026-06-11 14:03:07 TP3] Decode transfer failed for request rank=3 decode_req.req.rid='a04107cc`, "request failure line", LogKind.error],
     ["[2026-06-11 14:03:07 TP3] Revoking prefetch for request a04107ccff5349bab42803eb77df5cd5 due to", "HiCache prefetch revoke line", LogKind.message],

@@ -1,8 +1,8 @@
 // The lines DeepSeek-style deployments print beside SGLang's (SGLang with DeepEP
 // expert parallelism over NVSHMEM, 3FS under HiCache): DeepEP's kernel timeouts
-// (ingest/formats/templates/deepep.ts), NVSHMEM's error macros
+// (ingest/formats/templates/engines/deepep.ts), NVSHMEM's error macros
 // (ingest/formats/log/dialects/nvshmemHead.ts) and 3FS's log prefix and admin_cli error
-// (ingest/formats/log/dialects/threeFsHead.ts, templates/threeFs.ts). Lines written in the
+// (ingest/formats/log/dialects/threeFsHead.ts, templates/engines/threeFs.ts). Lines written in the
 // exact shape the sources print, and lines pasted into public threads (the
 // working half of test/corpus: deepseek-ai/DeepEP#137, #17, #158,
 // sgl-project/sglang#12533, deepseek-ai/3FS#184).

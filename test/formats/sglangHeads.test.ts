@@ -1,13 +1,13 @@
 // SGLang prints no level, so a line no template reads takes the level of the
 // logger call whose head its message opens with
-// (ingest/formats/templates/sglangHeads.ts). The lines are written in the
+// (ingest/formats/templates/sglang/sglangHeads.ts). The lines are written in the
 // shape SGLang prints them (`[%(asctime)s DPx TPy] message`), the messages as
 // the f-strings of the cited files format them.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LogKind } from "../../domain/kinds.js";
-import { SGLANG_HEADS, sglangHeadOf } from "../../ingest/formats/templates/sglangHeads.js";
+import { SGLANG_HEADS, sglangHeadOf } from "../../ingest/formats/templates/sglang/sglangHeads.js";
 import { templatesOf } from "../../ingest/formats/templates/index.js";
 import { parseLines, parseOne } from "./sglangHarness.js";
 

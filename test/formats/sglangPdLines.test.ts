@@ -130,7 +130,7 @@ test("a rid whose repr uses double quotes", () => {
 test("a truncated failure line is reported, and is still a failure by the head of its logger.error call", () => {
   const { events, issues } = parseLines([`${TS} Decode transfer failed for request rank=3 decode_req.req.rid='${RID}' decode_req.req.bootstr`]);
   assert.equal(events.length, 1);
-  // Not read by its template (no room, no reason): a transfer's failure by its head (ingest/formats/templates/sglangHeads.ts).
+  // Not read by its template (no room, no reason): a transfer's failure by its head (ingest/formats/templates/sglang/sglangHeads.ts).
   assert.equal(events[0].kind, LogKind.error);
   assert.equal(events[0].attrs?.failureClass, "transport");
   assert.equal(events[0].room, undefined);

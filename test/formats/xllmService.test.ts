@@ -1,4 +1,4 @@
-// xLLM's service (ingest/formats/templates/xllmService.ts): the first master's
+// xLLM's service (ingest/formats/templates/platform/xllmService.ts): the first master's
 // lookup of the master's etcd key, which glog prints at ERROR, read as the
 // start-up it is (xllm-service scheduler.cpp Scheduler::Scheduler, etcd_client.cpp
 // EtcdClient::get). The lines are the working half's xllm-270-a; the last one is

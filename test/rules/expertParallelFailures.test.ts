@@ -1,5 +1,5 @@
 // The failures of a DeepSeek-style deployment's other libraries, judged
-// (ingest/formats/templates/deepep.ts, ingest/formats/log/dialects/nvshmemHead.ts and
+// (ingest/formats/templates/engines/deepep.ts, ingest/formats/log/dialects/nvshmemHead.ts and
 // threeFsHead.ts): DeepEP's kernel timeouts are a stalled collective
 // (process-failure, as torch's watchdog is), NVSHMEM's error prints a transport
 // failure of the expert-parallel traffic, a 3FS error a failure of HiCache's

@@ -1,5 +1,5 @@
 // A router that cannot reach a worker (sgl-router's failed gRPC connects and
-// health checks, ingest/formats/templates/sglRouter.ts) is evidence that the
+// health checks, ingest/formats/templates/sglang/sglRouter.ts) is evidence that the
 // worker was unreachable then, and no more: a transport failure kept low,
 // never a suspect of its own (analyzer/rules/transportFailure.ts).
 

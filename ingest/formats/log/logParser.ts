@@ -19,8 +19,8 @@
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import type { LineParser, ParseContext, TimeTally } from "../format.js";
-import { slurmStatedUs } from "../templates/slurm.js";
-import { parseHttpAccess } from "../templates/uvicorn.js";
+import { slurmStatedUs } from "../templates/platform/slurm.js";
+import { parseHttpAccess } from "../templates/platform/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";

@@ -17,7 +17,7 @@
 //     bare line also `connect EPS failed`), is a
 //     failure record (`log.error`) that process-failure or transport-failure judges;
 //   - an SGLang line, whose prefix states no level, takes the level of the
-//     logger call whose head its message opens with (../templates/sglangHeads.ts):
+//     logger call whose head its message opens with (../templates/sglang/sglangHeads.ts):
 //     an error's is a failure record (a transfer's judged by transport-failure),
 //     a warning's a `log.message` of level warning, whatever its words;
 //   - any other line whose dialect was read is `log.message` (time, rank and
@@ -28,12 +28,12 @@ import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { decodeFailureReason } from "../sglang/failureReason.js";
-import { engineErrorClass } from "../templates/engineFailure.js";
+import { engineErrorClass } from "../templates/engines/engineFailure.js";
 import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./dialects/ascend.js";
 import { isCudaErrorTail, isUcxBacktraceLine } from "./crash.js";
 import { FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
-import { sglangHeadOf, type SglangHead } from "../templates/sglangHeads.js";
+import { sglangHeadOf, type SglangHead } from "../templates/sglang/sglangHeads.js";
 import type { TemplateComponent } from "../templates/template.js";
 
 /** A line's severity, in the words of the dialects (normalised). */
@@ -66,7 +66,7 @@ export interface RecordHead {
   msgStart: number;
   /** The place the prefix names: a glog `file.cc:123`, a Python logger, a Rust target. */
   source?: string;
-  /** The error code the prefix states (CANN's `EI0002`, torch_npu's `ERR02005`: ./ascend.ts). */
+  /** The error code the prefix states (CANN's `EI0002`, torch_npu's `ERR02005`: ./dialects/ascend.ts). */
   code?: string;
 }
 
@@ -89,7 +89,7 @@ const FAILURE_WORDS =
  * prefix the paste cut, a bare line). Not on SGLang's own lines: SGLang prints
  * its warnings under the same level-less prefix as its errors
  * (`Setup Custom allreduce failed with CUDART error: … To silence this warning`),
- * and its failures have templates or heads (../templates/sglangHeads.ts).
+ * and its failures have templates or heads (../templates/sglang/sglangHeads.ts).
  */
 const FAILURE_VERDICT = /\b(?:failed|[Ee]rror): \S/;
 /**
@@ -124,7 +124,7 @@ export function settleUnread(ev: ParsedEvent, head: string, more: readonly strin
   }
   if (ev.kind !== LogKind.unparsed) return;
   const message = head.substring(how.msgStart).trim();
-  // SGLang's prefix states no level: the head of the logger call that printed the message does (../templates/sglangHeads.ts).
+  // SGLang's prefix states no level: the head of the logger call that printed the message does (../templates/sglang/sglangHeads.ts).
   const sglang = how.dialect === "sglang" && how.level === undefined ? sglangHeadOf(message) : undefined;
   settleMessage(ev, message, more, sglang === undefined ? how : { ...how, level: sglang.level, source: sglang.file }, sglang);
 }

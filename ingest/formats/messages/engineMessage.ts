@@ -9,17 +9,17 @@
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
-import { DYNAMO_RUNTIME } from "../templates/dynamoRuntime.js";
+import { DYNAMO_RUNTIME } from "../templates/platform/dynamoRuntime.js";
 import { TemplateMatcher } from "../templates/match.js";
-import { MOONCAKE_INTEGRATION } from "../templates/mooncakeIntegration.js";
-import { MOONCAKE_STORE } from "../templates/mooncakeStore.js";
-import { MOONCAKE_TRANSFER_ENGINE } from "../templates/mooncakeTransferEngine.js";
-import { NCCL } from "../templates/nccl.js";
-import { NIXL_AGENT } from "../templates/nixlAgent.js";
-import { SGL_ROUTER } from "../templates/sglRouter.js";
-import { THREE_FS } from "../templates/threeFs.js";
-import { UCX, ucxPrefixEnd } from "../templates/ucx.js";
-import { XLLM_SERVICE } from "../templates/xllmService.js";
+import { MOONCAKE_INTEGRATION } from "../templates/engines/mooncakeIntegration.js";
+import { MOONCAKE_STORE } from "../templates/engines/mooncakeStore.js";
+import { MOONCAKE_TRANSFER_ENGINE } from "../templates/engines/mooncakeTransferEngine.js";
+import { NCCL } from "../templates/engines/nccl.js";
+import { NIXL_AGENT } from "../templates/engines/nixlAgent.js";
+import { SGL_ROUTER } from "../templates/sglang/sglRouter.js";
+import { THREE_FS } from "../templates/engines/threeFs.js";
+import { UCX, ucxPrefixEnd } from "../templates/engines/ucx.js";
+import { XLLM_SERVICE } from "../templates/platform/xllmService.js";
 
 /** Mooncake's components' templates, one matcher: their opening words do not overlap. */
 const MOONCAKE_TEMPLATES = new TemplateMatcher([...MOONCAKE_TRANSFER_ENGINE.templates, ...MOONCAKE_STORE.templates, ...MOONCAKE_INTEGRATION.templates]);

@@ -3,7 +3,7 @@
 // older `[E ProcessGroupNCCL.cpp:737] ...`, glog `E0321 02:07:08.408271 1234 file.cpp:607] ...`,
 // and glog with its year, `E20260106 06:43:02.966156  5793 file.cpp:820] ...`: glog prints the year
 // when `log_year_in_prefix` is set, its default since glog 0.6 — google/glog src/logging.cc).
-// The collective watchdog's messages are templates (../templates/torchC10d.ts).
+// The collective watchdog's messages are templates (../templates/engines/torchC10d.ts).
 // Gloo has no watchdog line: a timed-out gloo collective raises
 // `Timed out waiting {ms}ms for recv|send operation to complete`, read from an
 // exception's message instead.

@@ -9,7 +9,7 @@ import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { readTorchLine } from "../sglang/torchLines.js";
 import { positional } from "./match.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
-import { ucxMessageStart } from "./ucx.js";
+import { ucxMessageStart } from "./engines/ucx.js";
 
 export interface TemplateProblem {
   id: string;

@@ -1,11 +1,11 @@
 // docs/log-templates.md's template sections, written from the table: each
 // component's section sits between `<!-- templates:{name} -->` and
-// `<!-- /templates -->`, SGLang's heads (./sglangHeads.ts) between
+// `<!-- /templates -->`, SGLang's heads (./sglang/sglangHeads.ts) between
 // `<!-- sglang-heads -->` and `<!-- /sglang-heads -->`; the prose around them
 // stays as written.
 
 import { COMPONENTS } from "./index.js";
-import { SGLANG_HEADS } from "./sglangHeads.js";
+import { SGLANG_HEADS } from "./sglang/sglangHeads.js";
 import { isCapture, type LogTemplate, type TemplateComponent } from "./template.js";
 
 const OPEN = /<!-- templates:(\w+) -->\n[\s\S]*?<!-- \/templates -->/g;
@@ -67,7 +67,7 @@ function cell(text: string): string {
 
 const HEADS = /<!-- sglang-heads -->\n[\s\S]*?<!-- \/sglang-heads -->/;
 
-/** `current` with its SGLang heads table rewritten from ./sglangHeads.ts; throws when it has no place for it. */
+/** `current` with its SGLang heads table rewritten from ./sglang/sglangHeads.ts; throws when it has no place for it. */
 export function renderHeadDocs(current: string): string {
   if (!HEADS.test(current)) throw new Error("docs/log-templates.md has no <!-- sglang-heads --> section");
   const rows = SGLANG_HEADS.map(

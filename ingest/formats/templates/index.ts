@@ -1,33 +1,37 @@
 // The template table: every log template kvrewind reads, one file per source
 // component, registered here in the order they are tried (a component is one
-// line below; a template is one row of its file). The log parser, the
+// line below; a template is one row of its file). The components sit by family:
+// sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
+// collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
+// 3FS, LMCache), platform/ (what runs them: the kernel, Slurm, Ray, uvicorn,
+// Dynamo's and xLLM's runtimes). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
 
-import { DEEPEP } from "./deepep.js";
-import { DYNAMO_RUNTIME } from "./dynamoRuntime.js";
-import { KERNEL } from "./kernel.js";
-import { LMCACHE } from "./lmcache.js";
+import { DEEPEP } from "./engines/deepep.js";
+import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
+import { KERNEL } from "./platform/kernel.js";
+import { LMCACHE } from "./engines/lmcache.js";
 import { TemplateMatcher } from "./match.js";
-import { MOONCAKE_INTEGRATION } from "./mooncakeIntegration.js";
-import { MOONCAKE_STORE } from "./mooncakeStore.js";
-import { MOONCAKE_TRANSFER_ENGINE } from "./mooncakeTransferEngine.js";
-import { NCCL } from "./nccl.js";
-import { NIXL_AGENT } from "./nixlAgent.js";
-import { RAY } from "./ray.js";
-import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
-import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
-import { SGLANG_MOONCAKE } from "./sglangMooncake.js";
-import { SGLANG_NIXL } from "./sglangNixl.js";
-import { SGLANG_SCHEDULER } from "./sglangScheduler.js";
-import { SGL_ROUTER } from "./sglRouter.js";
-import { SLURM } from "./slurm.js";
+import { MOONCAKE_INTEGRATION } from "./engines/mooncakeIntegration.js";
+import { MOONCAKE_STORE } from "./engines/mooncakeStore.js";
+import { MOONCAKE_TRANSFER_ENGINE } from "./engines/mooncakeTransferEngine.js";
+import { NCCL } from "./engines/nccl.js";
+import { NIXL_AGENT } from "./engines/nixlAgent.js";
+import { RAY } from "./platform/ray.js";
+import { SGLANG_COMMON_CONN } from "./sglang/sglangCommonConn.js";
+import { SGLANG_DISAGGREGATION } from "./sglang/sglangDisaggregation.js";
+import { SGLANG_MOONCAKE } from "./sglang/sglangMooncake.js";
+import { SGLANG_NIXL } from "./sglang/sglangNixl.js";
+import { SGLANG_SCHEDULER } from "./sglang/sglangScheduler.js";
+import { SGL_ROUTER } from "./sglang/sglRouter.js";
+import { SLURM } from "./platform/slurm.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
-import { THREE_FS } from "./threeFs.js";
-import { TORCH_C10D } from "./torchC10d.js";
-import { UCX } from "./ucx.js";
-import { UVICORN } from "./uvicorn.js";
-import { XLLM_SERVICE } from "./xllmService.js";
+import { THREE_FS } from "./engines/threeFs.js";
+import { TORCH_C10D } from "./engines/torchC10d.js";
+import { UCX } from "./engines/ucx.js";
+import { UVICORN } from "./platform/uvicorn.js";
+import { XLLM_SERVICE } from "./platform/xllmService.js";
 
 export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_SCHEDULER,

@@ -1,4 +1,4 @@
-// DeepEP's kernel timeout lines (deepseek-ai/DeepEP, ingest/formats/templates/deepep.ts),
+// DeepEP's kernel timeout lines (deepseek-ai/DeepEP, ingest/formats/templates/engines/deepep.ts),
 // printed by the device's `printf` with no prefix. The expectations are written by
 // hand from the format strings: `rank` is the EP rank the line prints, or on the
 // internode lines RDMA rank × 8 (NUM_MAX_NVL_PEERS) + NVL rank.

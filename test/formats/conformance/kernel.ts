@@ -1,4 +1,4 @@
-// The kernel's rows (ingest/formats/templates/kernel.ts): what each line of
+// The kernel's rows (ingest/formats/templates/platform/kernel.ts): what each line of
 // the kernel's log must give, written by hand from the format strings of
 // mm/oom_kill.c, arch/x86/mm/fault.c, kernel/hung_task.c and the NVIDIA
 // driver's kernel_rc.c. Every record is the machine's, none a rank's.

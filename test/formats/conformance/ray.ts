@@ -1,4 +1,4 @@
-// Ray's rows (ingest/formats/templates/ray.ts): what the raylet's reports of
+// Ray's rows (ingest/formats/templates/platform/ray.ts): what the raylet's reports of
 // lost workers must give, written by hand from src/ray/raylet/node_manager.cc's
 // messages as a Ray driver prints them. The address is the machine's; no rank.
 

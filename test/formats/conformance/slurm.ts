@@ -1,4 +1,4 @@
-// Slurm's rows (ingest/formats/templates/slurm.ts): what each line srun and
+// Slurm's rows (ingest/formats/templates/platform/slurm.ts): what each line srun and
 // slurmstepd write into a job's output must give, written by hand from the
 // format strings of src/srun/launch.c _task_finish, src/slurmd/slurmstepd/req.c
 // _handle_signal_container, src/plugins/task/cgroup/task_cgroup_memory.c and

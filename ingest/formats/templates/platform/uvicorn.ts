@@ -14,9 +14,9 @@
 // `10.32.6.65:47558 - "GET /health HTTP/1.1" 200 OK`. Its client is an IP
 // address and port, IPv6 in brackets.
 
-import type { ParsedEvent } from "../../../domain/event.js";
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const ACCESS = /(?<level>INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE): +(?:(?<client>\S+) )?- "(?<method>\S+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>\d{3})(?: (?<reason>.*))?$/ys;
 const BARE_ACCESS = /(?<client>\d[\d.]*:\d+|\[[0-9A-Fa-f:.]+\]:\d+) - "(?<method>[A-Z]+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>\d{3})(?: (?<reason>.*))?$/ys;

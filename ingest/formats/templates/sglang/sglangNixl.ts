@@ -4,11 +4,11 @@
 // bootstrap calls. Mostly debug level, so a run shows them only with
 // --log-level debug.
 
-import { LogKind } from "../../../domain/kinds.js";
-import { parseNotifTag } from "../../../domain/notifTag.js";
-import { putNotifTag } from "../notifFields.js";
-import { classifyError } from "./refine.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { parseNotifTag } from "../../../../domain/notifTag.js";
+import { putNotifTag } from "../../notifFields.js";
+import { classifyError } from "../refine.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const NIXL = "disaggregation/nixl/conn.py";
 

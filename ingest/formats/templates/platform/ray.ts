@@ -9,9 +9,9 @@
 // node's IP address and, for a worker, its pid: the record is that machine's
 // (`scope: machine`, `node` the address as printed), never a rank's.
 
-import type { ParsedEvent } from "../../../domain/event.js";
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type Groups, type LogTemplate, type TemplateComponent } from "./template.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
 
 /** A worker's exit detail that says Ray's memory monitor or the kernel's OOM killer took it. */
 const OOM_DETAIL = /\bOOM\b|running low on memory|out of memory/i;

@@ -1,9 +1,9 @@
 // Rows shared by Mooncake's components (kvcache-ai/Mooncake): the glog line
 // their samples are written in, and the two events an engine row makes.
 
-import { LogKind } from "../../../domain/kinds.js";
+import { LogKind } from "../../../../domain/kinds.js";
 import { engineErrorClass } from "./engineFailure.js";
-import { cap, type LogTemplate } from "./template.js";
+import { cap, type LogTemplate } from "../template.js";
 
 export const PEER_NIC = "10.99.91.49:15295@mlx5_1";
 

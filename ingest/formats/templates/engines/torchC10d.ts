@@ -2,7 +2,7 @@
 // torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp), printed through c10 /
 // glog lines (`[rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] …`,
 // older `[E ProcessGroupNCCL.cpp:737] …`, glog `E0321 … file.cpp:607] …`,
-// read by ../sglang/torchLines.ts). The message opens with the watchdog's
+// read by ../../sglang/torchLines.ts). The message opens with the watchdog's
 // logPrefix, `[Rank 3] `, `[PG 1 Rank 3] `, `[PG 0 (default_pg) Rank 3] ` or
 // `[PG ID 0 PG GUID 0(default_pg) Rank 3] ` by version, and the same text is
 // quoted again inside `Process group watchdog thread terminated with
@@ -10,9 +10,9 @@
 // read WorkNCCL(...), whose fields came and went over time (no SeqNum,
 // TensorShape=[..] instead of Numel*), field by field.
 
-import type { ParsedEvent } from "../../../domain/event.js";
-import { LogKind } from "../../../domain/kinds.js";
-import type { LogTemplate, TemplateComponent } from "./template.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import type { LogTemplate, TemplateComponent } from "../template.js";
 
 const SOURCE = "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp";
 const TIMEOUT_HEAD = "Watchdog caught collective operation timeout: Work";

@@ -4,10 +4,10 @@
 // calls to it (`/route`, `/query_dp_ranks`, registration), the heartbeat that
 // declares a prefill dead, the per-side timeout hints.
 
-import { LogKind } from "../../../domain/kinds.js";
-import { classifyFailure } from "../messages/failureClass.js";
-import { classifyError } from "./refine.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { classifyFailure } from "../../messages/failureClass.js";
+import { classifyError } from "../refine.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const COMMON = "disaggregation/common/conn.py";
 /** The text a 503 from an unready bootstrap server carries. */

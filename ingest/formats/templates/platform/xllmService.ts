@@ -2,8 +2,8 @@
 // election whose glog level says more than the line means. The templates match
 // the message after glog's prefix.
 
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const templates: LogTemplate[] = [
   {

@@ -4,8 +4,8 @@
 // and the engine wrapper SGLang calls it through,
 // distributed/device_communicators/mooncake_transfer_engine.py. Mostly debug.
 
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const MOONCAKE = "disaggregation/mooncake/conn.py";
 const ENGINE = "distributed/device_communicators/mooncake_transfer_engine.py";

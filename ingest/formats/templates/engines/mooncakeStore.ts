@@ -1,7 +1,7 @@
 // Mooncake store (kvcache-ai/Mooncake mooncake-store/src/), glog: the batch
 // waits of the store's transfers. The format is what follows the glog prefix.
 
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 import { error, errorRow, glog, timeout, timeoutRow } from "./mooncakeRows.js";
 
 const templates: LogTemplate[] = [

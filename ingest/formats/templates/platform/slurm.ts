@@ -9,10 +9,10 @@
 // task said. A cancellation names the job or step, and is the end of every task
 // of it (`scope: job`).
 
-import type { ParsedEvent } from "../../../domain/event.js";
-import { LogKind } from "../../../domain/kinds.js";
-import { civilToUs, isValidCivil } from "../sglang/prefix.js";
-import { cap, type Groups, type LogTemplate, type TemplateComponent } from "./template.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { civilToUs, isValidCivil } from "../../sglang/prefix.js";
+import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
 
 /** What strsignal(3) (glibc) prints for the signals a task dies of, and how each is classed. */
 const SIGNALS: Readonly<Record<string, { signal: string; failureClass: string }>> = {

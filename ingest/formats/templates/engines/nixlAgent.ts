@@ -7,10 +7,10 @@
 // a real log line behind them are written from the stream as the source
 // prints it, under the same prefix.
 
-import { LogKind } from "../../../domain/kinds.js";
-import type { ParsedEvent } from "../../../domain/event.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
 import { engineErrorClass } from "./engineFailure.js";
-import { cap, type Groups, type LogTemplate, type TemplateComponent } from "./template.js";
+import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const AGENT_CPP = "src/core/nixl_agent.cpp nixlAgent::";
 const UCX_UTILS = "src/plugins/ucx/ucx_utils.cpp (src/utils/ucx/ before #1005, 2026-01)";

@@ -8,9 +8,9 @@
 // 15-character `comm` and pid) and a GPU, never a rank: every record is the
 // machine's (`scope: machine`), its host the folder's or the syslog line's.
 
-import type { ParsedEvent } from "../../../domain/event.js";
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type Groups, type LogTemplate, type TemplateComponent } from "./template.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
 
 /** The letters, digits and marks a process's `comm` may start with (its dispatch buckets). */
 const COMM_FIRST = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-:(";

@@ -6,10 +6,10 @@
 // (`req.rid='…'`) and rooms bare. Every rank logs a failure; a rank that only
 // sees the MIN-reduced Failed logs at debug (§3.4 "Propagation muting").
 
-import type { Role } from "../../../domain/vocabulary.js";
-import { LogKind } from "../../../domain/kinds.js";
-import { requestFailure } from "./refine.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import type { Role } from "../../../../domain/vocabulary.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { requestFailure } from "../refine.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const DECODE = "disaggregation/decode.py";
 const PREFILL = "disaggregation/prefill.py";

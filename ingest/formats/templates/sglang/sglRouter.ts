@@ -3,8 +3,8 @@
 // prints the log call's place (`src/core/worker.rs:517: `) after the target,
 // before the message; the templates step over it.
 
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 /** The `file.rs:N: ` place sgl-router's tracing format puts before the message. */
 const PLACE = /[\w./-]+\.rs:\d+: /y;

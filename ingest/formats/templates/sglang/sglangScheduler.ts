@@ -4,11 +4,11 @@
 // SIGQUIT (entrypoints/engine.py), v0.1's KV-pool exhaustion; and the HiCache prefetch thread's revokes
 // (docs/hicache-indexk.md).
 
-import type { ParsedEvent } from "../../../domain/event.js";
-import type { Role } from "../../../domain/vocabulary.js";
-import { LogKind } from "../../../domain/kinds.js";
-import { parseBatchLine } from "../sglang/batchLine.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
+import type { Role } from "../../../../domain/vocabulary.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { parseBatchLine } from "../../sglang/batchLine.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 /** Queues that exist on one side only (§3.4 `abort_request`). */
 const QUEUE_ROLE: Record<string, Role> = {

@@ -4,8 +4,8 @@
 // templates too (ingest/formats/log/messages.ts), so its rows sit in that set;
 // a row's sample is a whole line as the log holds it.
 
-import { LogKind } from "../../../domain/kinds.js";
-import type { LogTemplate, TemplateComponent } from "./template.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import type { LogTemplate, TemplateComponent } from "../template.js";
 
 const templates: LogTemplate[] = [
   {

@@ -3,8 +3,8 @@
 // or a user pastes on their own. The templates match the error's text where
 // the message starts.
 
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const templates: LogTemplate[] = [
   {

@@ -1,12 +1,12 @@
 // 3FS (deepseek-ai/3FS), the file system SGLang's HiCache can keep its KV
 // pages in (HiCacheHF3FS): admin_cli's report of a failed command, printed
 // with no logger. 3FS's own log lines (`[time thread:tid file:line LEVEL] `)
-// are a dialect of their own (../log/dialects/threeFsHead.ts): an error-level one no
-// row reads is still 3FS's failure (../log/unread.ts).
+// are a dialect of their own (../../log/dialects/threeFsHead.ts): an error-level one no
+// row reads is still 3FS's failure (../../log/unread.ts).
 
-import { LogKind } from "../../../domain/kinds.js";
+import { LogKind } from "../../../../domain/kinds.js";
 import { engineErrorClass } from "./engineFailure.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const templates: LogTemplate[] = [
   {

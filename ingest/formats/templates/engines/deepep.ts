@@ -10,9 +10,9 @@
 // exceptions after a trap (`DeepEP error: timeout (dispatch CPU)`, EPException's
 // `Failed: CUDA error …`) are Python exceptions, read as every traceback is.
 
-import type { ParsedEvent } from "../../../domain/event.js";
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type Groups, type LogTemplate, type TemplateComponent } from "./template.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const COLLECTIVE = { backend: "deepep", report: "timeout" } as const;
 

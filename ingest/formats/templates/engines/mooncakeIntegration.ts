@@ -5,7 +5,7 @@
 // without a real log line behind them are written from the stream as the
 // source prints it, under the same prefix.
 
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 import { error, errorRow, glog, timeout, timeoutRow } from "./mooncakeRows.js";
 
 const PY = "mooncake-integration/transfer_engine/transfer_engine_py.cpp";

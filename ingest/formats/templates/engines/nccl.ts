@@ -1,11 +1,11 @@
 // NCCL's own warnings (NVIDIA/nccl, printed with NCCL_DEBUG=WARN or INFO):
 // the message after NCCL's `host:pid:tid [dev] file:line NCCL WARN ` prefix
-// (src/debug.cc ncclDebugLog; read by ../log/dialects/otherDialects.ts readNcclHead).
+// (src/debug.cc ncclDebugLog; read by ../../log/dialects/otherDialects.ts readNcclHead).
 // Only the warnings NCCL prints on the way to returning an error are rows
 // here; an NCCL WARN no row reads stays `nccl.warn`.
 
-import { LogKind } from "../../../domain/kinds.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const templates: LogTemplate[] = [
   {

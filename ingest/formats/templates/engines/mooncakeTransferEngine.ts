@@ -5,10 +5,10 @@
 // Samples without a real log line behind them are written from the stream as
 // the source prints it, under the same prefix.
 
-import type { ParsedEvent } from "../../../domain/event.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
 import { engineErrorClass } from "./engineFailure.js";
 import { error, errorRow, glog, PEER_NIC, timeout, timeoutRow } from "./mooncakeRows.js";
-import { cap, type Groups, type LogTemplate, type TemplateComponent } from "./template.js";
+import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const RDMA = "mooncake-transfer-engine/src/transport/rdma_transport/";
 const SLICE =

@@ -5,12 +5,12 @@
 // `ucxPrefixEnd` has stepped over the time, place, component and level. A
 // message with `\n` is printed one line per part; only its first line is read.
 
-import { LogKind } from "../../../domain/kinds.js";
+import { LogKind } from "../../../../domain/kinds.js";
 import { engineErrorClass } from "./engineFailure.js";
-import { cap, type LogTemplate, type TemplateComponent } from "./template.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const COMPONENT_LEVEL = /UCX +(?:ERROR|WARN|DIAG|INFO|DEBUG|FATAL|TRACE\w*) +/y;
-// `[sec.usec] [host:pid:thread] file:line ` before the component; the `[host:pid:thread]` part may be missing (../log/dialects/otherDialects.ts).
+// `[sec.usec] [host:pid:thread] file:line ` before the component; the `[host:pid:thread]` part may be missing (../../log/dialects/otherDialects.ts).
 const LINE_PREFIX = /\[\d+\.\d+\] (?:\[[^\]]*\] +)?[\w.-]+:\d+ +(?=UCX )/y;
 
 /**

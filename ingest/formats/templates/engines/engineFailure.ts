@@ -4,10 +4,10 @@
 // unless its text names a more specific class (a CUDA error in an NVLink
 // copy, a timeout); a timeout row carries `failureClass: timeout` as a constant.
 // An SGLang transfer failure no template reads is classed the same way
-// (ingest/formats/log/unread.ts, by its head in ./sglangHeads.ts).
+// (ingest/formats/log/unread.ts, by its head in ../sglang/sglangHeads.ts).
 
-import type { ParsedEvent } from "../../../domain/event.js";
-import { classifyFailure } from "../messages/failureClass.js";
+import type { ParsedEvent } from "../../../../domain/event.js";
+import { classifyFailure } from "../../messages/failureClass.js";
 
 /** Appends `failureClass` from the `error` attr the row (or the unread record) filled. */
 export function engineErrorClass(ev: ParsedEvent): void {
