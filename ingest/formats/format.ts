@@ -54,7 +54,7 @@ export interface ParseContext {
   /**
    * Logs, a part of a file read on its own (ingest/load/sourceParts.ts): the minutes
    * the file's own first wrapped prefix line decided to add to its prefix
-   * times (./log/logParser.ts zoneFix).
+   * times (./log/prefixZone.ts).
    */
   zoneFixMinutes?: number;
 }

@@ -10,7 +10,8 @@
 
 import type { InputFormat } from "./format.js";
 import { headLines } from "./log/head.js";
-import { isLogSeam, LogParser } from "./log/logParser.js";
+import { isLogSeam } from "./log/logSeam.js";
+import { LogParser } from "./log/logParser.js";
 import { PrefixReader, PrefixResult } from "./sglang/prefix.js";
 import { readTorchLine } from "./sglang/torchLines.js";
 

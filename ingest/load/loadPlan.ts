@@ -7,7 +7,7 @@
 
 import { formatByName } from "../formats/index.js";
 import { lineStartsEvery } from "../inputs/lines.js";
-import { timeOriginOf } from "../formats/log/logParser.js";
+import { timeOriginOf } from "../formats/log/dating.js";
 import type { TimeTally } from "../formats/format.js";
 import { MAX_KEPT_ERRORS, type LoadedStats, type LoadSource, type ParsedSource } from "./loadStream.js";
 import { combineFacts } from "./sourceFacts.js";

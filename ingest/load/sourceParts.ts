@@ -114,7 +114,7 @@ export class PartRowStream implements RowStream {
 }
 
 /**
- * A wrapped log's zone fix (ingest/formats/log/logParser.ts zoneFix) as its
+ * A wrapped log's zone fix (ingest/formats/log/prefixZone.ts) as its
  * first wrapped prefix line decides it, when that line lies above `beforeByte`;
  * undefined otherwise (the part then decides it from its own lines, as a
  * reading of the whole file would).

@@ -16,6 +16,7 @@ import type { ParsedEvent } from "../../../domain/event.js";
 import { civilToUs, isValidCivil } from "../sglang/prefix.js";
 import type { TorchStamp } from "../sglang/torchLines.js";
 import type { KernelRunAnchor } from "./kernelClock.js";
+import type { TimeTally } from "../format.js";
 
 /** What the ingest knows about a file's times before its lines are read (ingest/sources/candidates.ts). */
 export interface DatingHints {
@@ -200,4 +201,19 @@ export function nearestYear(s: TorchStamp, nearUs: number, tzOffsetMinutes: numb
     if (best === null || Math.abs(us - nearUs) < Math.abs(best - nearUs)) best = us;
   }
   return best !== null && Math.abs(best - nearUs) < 200 * US_PER_DAY ? best : null;
+}
+
+/** Where the times a file did not state came from, from the tallies of its parts (one for a file read whole). */
+export function timeOriginOf(tallies: readonly TimeTally[], hints: DatingHints | undefined): string | null {
+  const sum = { undated: 0, yearFromHint: 0, syslogYearFromHint: 0, anyDated: false, kernelAnchored: 0 };
+  for (const t of tallies) {
+    sum.undated += t.undated;
+    sum.yearFromHint += t.yearFromHint;
+    sum.syslogYearFromHint += t.syslogYearFromHint;
+    sum.kernelAnchored += t.kernelAnchored;
+    sum.anyDated ||= t.anyDated;
+  }
+  const zoneNote = tallies.find((t) => t.zoneNote !== null)?.zoneNote ?? null;
+  const parts = [zoneNote, datingOrigin(sum, hints)].filter((p): p is string => p !== null);
+  return parts.length > 0 ? parts.join("; ") : null;
 }

@@ -7,7 +7,8 @@
 import type { InputFormat } from "../format.js";
 import { readTorchLine } from "../sglang/torchLines.js";
 import { headLines } from "./head.js";
-import { isLogSeam, LogParser } from "./logParser.js";
+import { isLogSeam } from "./logSeam.js";
+import { LogParser } from "./logParser.js";
 
 export const glogLog: InputFormat = {
   name: "glog",

@@ -6,10 +6,12 @@
 //   2. paste debris (`> `, backticks, stray spaces, `grep -n`'s file and line
 //      number, a web console's table turned into Markdown cells, an
 //      indentation every line of a block carries: ./dedent.ts) is cleaned;
-//   3. the dialect is read from the line's start: SGLang's prefix (with a
-//      time, or only rank tags), torch c10 / glog / absl, UCX, the kernel's
-//      dmesg, an ISO-dated line of another logger, NCCL, Slurm's srun and
-//      slurmstepd, Ray's daemons, Python's logging default, uvicorn, a crash or exception opener, a progress bar — or none;
+//   3. the dialect is read from the line's start: a structured (JSON) record,
+//      SGLang's prefix (with a time, or only rank tags), torch c10 / glog /
+//      absl, another logger's head (./dialects/dialectHead.ts: UCX, the
+//      kernel's dmesg, ISO-dated lines, NCCL, Slurm, Ray, vLLM, Python's
+//      logging default, …), uvicorn's access line, a crash or exception
+//      opener, a bare level word, a progress bar — or none;
 //   4. the message goes through the templates of its dialect (./messages.ts);
 //   5. the line opens a record or continues the one above (./records.ts), and
 //      records are timed by ./dating.ts (undated ones interpolated, never lost).
@@ -19,24 +21,23 @@
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import type { LineParser, ParseContext, TimeTally } from "../format.js";
-import { slurmStatedUs } from "../templates/platform/slurm.js";
 import { parseHttpAccess } from "../templates/platform/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
 import { crashHeadOf } from "./crash.js";
-import { datingOrigin, nearestYear, RecordDater, type DatingHints } from "./dating.js";
+import { nearestYear, RecordDater, timeOriginOf } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
-import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "./messages.js";
+import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
 import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
 import { readLevelField } from "./dialects/levelField.js";
-import { readNvshmemHead } from "./dialects/nvshmemHead.js";
-import { readCufileHead, readGlooHead, readIsoHead, readKernelHead, readLmcacheUntimedHead, readNcclHead, readProcessTags, readPythonLoggingHead, readPythonWarningHead, readRayHead, readSlurmHead, readSpdlogFields, readTrtllmHead, readUcxHead, readVllmHead, ucxMetadataStart, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
+import { cufile, mayOpenWithLoggerWord, readLoggerWordHead, readSelfNamedHead, settleHead, type DialectHead } from "./dialects/dialectHead.js";
+import { readGlooHead, readKernelHead, readProcessTags, readSpdlogFields, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
 import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
-import { readThreeFsHead } from "./dialects/threeFsHead.js";
-import { cleanPasted, fromTableRow, mayBePasted, withoutGrepHead } from "./pasted.js";
+import { cleanIfPasted, cleanPasted, fromTableRow, mayBePasted, stripCr, withoutGrepHead } from "./pasted.js";
+import { PrefixZone } from "./prefixZone.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
 import { levelOfWord, type LineLevel, type RecordHead } from "./unread.js";
@@ -64,7 +65,6 @@ function recordRaw(l: Line): string | null {
   return l.rawInRecord === true ? null : l.raw;
 }
 
-const US_PER_MINUTE = 60_000_000;
 /** A line with no other prefix that opens with a level word: `ERROR: …`, `[WARNING] …`, `FATAL …`. */
 const BARE_LEVEL = /^\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?[:\s]/;
 /**
@@ -72,11 +72,8 @@ const BARE_LEVEL = /^\[?(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?[:\s]/;
  * `Capturing batches (avail_mem=29.01 GB):  87%|████████▋ | 20/23 [00:07<00:00,  3.19it/s]`): read as progress.
  */
 const PROGRESS = /^(?:[^|]*?: +)?\d{1,3}%(?: Completed \||\|[^|]*\|) *\d+(?:\.\d+)?[kMG]?\/\d+(?:\.\d+)?[kMG]? \[[\d:]+</;
-/** UCX's level after its component word: `UCX  ERROR …`. */
-const UCX_LEVEL = /^UCX\s+([A-Z]+)/;
 /** Characters of an unparsed message kept for its shape. */
 const MAX_MESSAGE_CHARS = 400;
-const QUARTER_HOUR_MIN = 15;
 
 export class LogParser implements LineParser {
   private readonly prefix: PrefixReader;
@@ -90,9 +87,8 @@ export class LogParser implements LineParser {
   /** Raw lines of a partial wrapped line, and where it started. */
   private partialRaw: string[] = [];
   private partialLine = 0;
-  /** Microseconds added to the file's own prefix times when its wrapper's UTC stamps show another zone. */
-  private zoneFixUs: number | null = null;
-  private zoneNote: string | null = null;
+  /** Minutes added to the file's own prefix times when its wrapper's UTC stamps show another zone. */
+  private readonly zone: PrefixZone;
 
   constructor(private readonly ctx: ParseContext) {
     this.prefix = new PrefixReader(ctx.tzOffsetMinutes);
@@ -100,12 +96,12 @@ export class LogParser implements LineParser {
     this.kernelClock = new KernelClock(ctx.dating?.kernelRuns);
     this.records = new RecordAssembler(this.dater);
     this.unwrapper = ctx.wrapper !== undefined ? wrapperByName(ctx.wrapper).create() : null;
-    if (ctx.zoneFixMinutes !== undefined) this.settleZone(ctx.zoneFixMinutes);
+    this.zone = new PrefixZone(ctx.tzOffsetMinutes, ctx.tzGiven === true, ctx.zoneFixMinutes);
   }
 
   /** The minutes added to prefix times once the file's first wrapped prefix line decided them, else null. */
   get settledZoneFixMinutes(): number | null {
-    return this.zoneFixUs === null ? null : this.zoneFixUs / US_PER_MINUTE;
+    return this.zone.settledMinutes;
   }
 
   line(raw: string, lineNo: number, out: ParsedEvent[], issues: ParseIssue[]): void {
@@ -119,7 +115,7 @@ export class LogParser implements LineParser {
 
   /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */
   private lineOfBlock(text: string, original: string, lineNo: number): void {
-    if (this.unwrapper === null) return this.read({ inner: clean(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+    if (this.unwrapper === null) return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     let u = this.unwrapper.unwrap(text);
     // A pasted first line may carry a backtick or quote mark before the wrapper's stamp.
     if (u.kind === "foreign" && mayBePasted(text)) {
@@ -133,19 +129,19 @@ export class LogParser implements LineParser {
     }
     if (u.kind === "own") {
       this.flushPartial();
-      return this.read({ inner: clean(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+      return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     }
     if (u.kind === "foreign") {
       // A partial line the runtime never finished is a line of its own, before this one.
       this.flushPartial();
       this.issues.push({ line: lineNo, message: `${u.why}; the line is kept as it stands` });
-      return this.read({ inner: clean(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+      return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     }
     const joined = this.partialRaw.length > 0;
     const rawText = joined ? [...this.partialRaw, original].join("\n") : original;
     const no = joined ? this.partialLine : lineNo;
     this.partialRaw = [];
-    this.read({ inner: clean(u.inner), raw: rawText, no, wrapperUs: this.wrapperUs(u), wrapperHost: u.host, fromKernel: u.kernel, kernelSinceBootUs: u.kernelSinceBootUs });
+    this.read({ inner: cleanIfPasted(u.inner), raw: rawText, no, wrapperUs: this.wrapperUs(u), wrapperHost: u.host, fromKernel: u.kernel, kernelSinceBootUs: u.kernelSinceBootUs });
   }
 
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
@@ -163,7 +159,7 @@ export class LogParser implements LineParser {
     if (!rest || rest.kind !== "line") return;
     const raw = this.partialRaw.join("\n");
     this.partialRaw = [];
-    this.read({ inner: clean(rest.inner), raw, no: this.partialLine, wrapperUs: this.wrapperUs(rest), wrapperHost: rest.host });
+    this.read({ inner: cleanIfPasted(rest.inner), raw, no: this.partialLine, wrapperUs: this.wrapperUs(rest), wrapperHost: rest.host });
   }
 
   /** The wrapper's time of a line: stated, or a time of day whose year the dater gives (syslog's stamp); -1 when none. */
@@ -176,7 +172,7 @@ export class LogParser implements LineParser {
   }
 
   timeTally(): TimeTally {
-    return { ...this.dater.tally(), kernelAnchored: this.kernelClock.anchored, zoneNote: this.zoneNote };
+    return { ...this.dater.tally(), kernelAnchored: this.kernelClock.anchored, zoneNote: this.zone.note };
   }
 
   private read(l: Line): void {
@@ -201,7 +197,10 @@ export class LogParser implements LineParser {
         this.issues.push({ line: l.no, message: "impossible date or time in the log prefix; the line is kept as text" });
       }
     }
-    if (c0 === 32 && s.charCodeAt(3) === 45 /* - */ && this.cufileLine(l)) return;
+    if (c0 === 32 && s.charCodeAt(3) === 45 /* - */) {
+      const head = cufile(s, this.ctx.tzOffsetMinutes);
+      if (head !== null) return void this.openHead(l, head);
+    }
     if (c0 !== 32 && c0 !== 9 && s.length > 0) {
       if (looksLikeTorchLine(s) && this.torchLine(l)) return;
       if (this.otherDialect(l)) return;
@@ -222,8 +221,8 @@ export class LogParser implements LineParser {
     const [first, ...more] = entry.message.split("\n");
     const wrapperUs = entry.tsUs >= 0 ? entry.tsUs : l.wrapperUs;
     const wrapperHost = l.wrapperHost ?? entry.host;
-    this.read({ ...l, inner: clean(first!), wrapperUs, wrapperHost, structured: { level: entry.level, source: entry.source } });
-    for (const text of more) this.read({ ...l, inner: clean(text), raw: text, wrapperUs, wrapperHost, structured: undefined, rawInRecord: true });
+    this.read({ ...l, inner: cleanIfPasted(first!), wrapperUs, wrapperHost, structured: { level: entry.level, source: entry.source } });
+    for (const text of more) this.read({ ...l, inner: cleanIfPasted(text), raw: text, wrapperUs, wrapperHost, structured: undefined, rawInRecord: true });
   }
 
   /** A line with SGLang's prefix: its rank tags, and a time unless it carries only tags. */
@@ -240,7 +239,7 @@ export class LogParser implements LineParser {
     this.messages(spdlog === null ? SGLANG_MESSAGES : ANY_MESSAGES, l, how.msgStart, ev);
     if (p.tagAttrs !== null) ev.attrs = ev.attrs === undefined ? p.tagAttrs : Object.assign(ev.attrs, p.tagAttrs);
     if (!timed) return this.openTimed(ev, l, -1, how);
-    ev.tsUs = p.tsUs + this.zoneFix(p.tsUs, l.wrapperUs);
+    ev.tsUs = p.tsUs + this.zone.fixFor(p.tsUs, l.wrapperUs);
     this.records.open(ev, RecordTime.own, null, l.inner, how);
   }
 
@@ -282,130 +281,30 @@ export class LogParser implements LineParser {
     return this.records.appendRelogged(how.dialect!, l.inner, how.msgStart, recordRaw(l));
   }
 
-  /** Lines of other loggers that say so at their start: Ascend's error reports, UCX, TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Slurm's srun and slurmstepd, LMCache without its time, Python logging, uvicorn. */
+  /** Lines of other loggers that say so at their start (./dialects/dialectHead.ts), Ascend's error reports, an HTTP access line. */
   private otherDialect(l: Line): boolean {
     const s = l.inner;
     if (this.ascendLine(l)) return true;
-    const ucx = s.charCodeAt(0) === 91 /* [ */ ? readUcxHead(s) : null;
-    if (ucx !== null) {
-      const ev = this.newEvent(l);
-      this.messages(ENGINE_MESSAGES, l, ucx.msgStart, ev);
-      ev.tsUs = ucx.tsUs;
-      this.records.open(ev, RecordTime.own, null, s, { dialect: "ucx", level: levelOfWord(UCX_LEVEL.exec(s.substring(ucx.msgStart))?.[1]), msgStart: ucx.msgStart });
-      return true;
-    }
-    const ucxUntimed = ucxMetadataStart(s);
-    if (ucxUntimed >= 0) {
-      const ev = this.newEvent(l);
-      this.messages(ENGINE_MESSAGES, l, ucxUntimed, ev);
-      this.openTimed(ev, l, -1, { dialect: "ucx", level: levelOfWord(UCX_LEVEL.exec(s.substring(ucxUntimed))?.[1]), msgStart: ucxUntimed });
-      return true;
-    }
-    const trtllm = s.charCodeAt(0) === 91 /* [ */ ? readTrtllmHead(s) : null;
-    if (trtllm !== null) {
-      const how: RecordHead = { dialect: "trtllm", level: levelOfWord(trtllm.level), msgStart: trtllm.msgStart };
-      if (this.relogged(l, how)) return true;
-      const ev = this.newEvent(l);
-      this.messages(ANY_MESSAGES, l, trtllm.msgStart, ev);
-      if (trtllm.rank !== undefined) (ev.attrs ??= {}).globalRank = trtllm.rank;
-      this.openTimed(ev, l, -1, how);
-      return true;
-    }
-    const kernel = s.charCodeAt(0) === 91 /* [ */ ? readKernelHead(s, this.ctx.tzOffsetMinutes) : null;
-    if (kernel !== null) {
-      this.kernelLine(l, kernel);
-      return true;
-    }
-    const threeFs = readThreeFsHead(s);
-    if (threeFs !== null) {
-      const ev = this.newEvent(l);
-      this.messages(ENGINE_MESSAGES, l, threeFs.msgStart, ev);
-      ev.tsUs = threeFs.tsUs;
-      this.records.open(ev, RecordTime.own, null, s, { dialect: "3fs", level: levelOfWord(threeFs.level), msgStart: threeFs.msgStart, source: threeFs.source });
-      return true;
-    }
-    const iso = readIsoHead(s, this.ctx.tzOffsetMinutes);
-    if (iso !== null) {
-      const how: RecordHead = { dialect: "iso", level: levelOfWord(iso.level), msgStart: iso.msgStart, source: iso.target };
-      if (this.relogged(l, how)) return true;
-      const ev = this.newEvent(l);
-      this.messages(ANY_MESSAGES, l, iso.msgStart, ev);
-      ev.tsUs = iso.tsUs;
-      this.records.open(ev, RecordTime.own, null, s, how);
-      return true;
-    }
-    const ray = s.charCodeAt(0) === 91 /* [ */ ? readRayHead(s, this.ctx.tzOffsetMinutes) : null;
-    if (ray !== null) {
-      const ev = this.newEvent(l);
-      this.messages(ANY_MESSAGES, l, ray.msgStart, ev);
-      ev.tsUs = ray.tsUs;
-      this.records.open(ev, RecordTime.own, null, s, { dialect: "ray", level: levelOfWord(ray.level), msgStart: ray.msgStart, source: ray.source });
-      return true;
-    }
-    if (this.cufileLine(l)) return true;
-    const c1 = s.charCodeAt(1);
-    // The second letter of DEBUG, INFO, WARNING, ERROR, CRITICAL.
-    const vllm = c1 === 69 || c1 === 78 || c1 === 65 || c1 === 82 ? readVllmHead(s) : null;
-    if (vllm !== null) {
-      const how: RecordHead = { dialect: "vllm", level: levelOfWord(vllm.level), msgStart: vllm.msgStart, source: vllm.source };
-      if (this.relogged(l, how)) return true;
-      const ev = this.newEvent(l);
-      this.messages(ANY_MESSAGES, l, vllm.msgStart, ev);
-      this.openStamped(ev, l, vllm, how);
-      return true;
-    }
-    const nccl = readNcclHead(s);
-    if (nccl !== null) {
-      const ev = this.newEvent(l);
-      this.messages(ENGINE_MESSAGES, l, nccl.msgStart, ev);
-      if (ev.kind === LogKind.unparsed && nccl.level !== "INFO" && nccl.level !== "TRACE") ev.kind = LogKind.ncclWarning;
-      ev.attrs = { ...ev.attrs, ncclLevel: nccl.level, ncclHost: nccl.ncclHost, cudaDev: nccl.cudaDev };
-      this.openTimed(ev, l, -1, { dialect: "nccl", level: levelOfWord(nccl.level), msgStart: nccl.msgStart });
-      return true;
-    }
-    const nvshmem = readNvshmemHead(s);
-    if (nvshmem !== null) {
-      const ev = this.newEvent(l);
-      this.messages(ENGINE_MESSAGES, l, nvshmem.msgStart, ev);
-      this.openTimed(ev, l, -1, { dialect: "nvshmem", level: nvshmem.level, msgStart: nvshmem.msgStart, source: nvshmem.source });
-      return true;
-    }
-    const warning = readPythonWarningHead(s);
-    if (warning !== null) {
-      const ev = this.newEvent(l);
-      this.messages(ANY_MESSAGES, l, warning.msgStart, ev);
-      this.openTimed(ev, l, -1, { dialect: "python-warning", level: "warning", msgStart: warning.msgStart, source: warning.source });
-      return true;
-    }
-    const c0 = s.charCodeAt(0);
-    const slurm = c0 === 115 /* s */ ? readSlurmHead(s) : null;
-    if (slurm !== null) {
-      const ev = this.newEvent(l);
-      this.messages(SLURM_MESSAGES, l, slurm.msgStart, ev);
-      this.openTimed(ev, l, slurmStatedUs(s, slurm.msgStart, this.ctx.tzOffsetMinutes), { dialect: "slurm", level: levelOfWord(slurm.level), msgStart: slurm.msgStart });
-      return true;
-    }
-    if (c0 < 65 || c0 > 90 || s.indexOf(":") < 0) return false;
+    const head = readSelfNamedHead(s, this.ctx.tzOffsetMinutes);
+    if (head !== null) return this.openHead(l, head);
+    if (!mayOpenWithLoggerWord(s)) return false;
     if (s.indexOf(' - "') > 0) {
       const ev = this.newEvent(l);
       if (parseHttpAccess(s, 0, ev)) return this.openTimed(ev, l, -1), true;
     }
-    const lmcache = c0 === 76 /* L */ ? readLmcacheUntimedHead(s) : null;
-    if (lmcache !== null) {
-      const how: RecordHead = { dialect: "lmcache", level: levelOfWord(lmcache.level), msgStart: lmcache.msgStart };
-      if (this.relogged(l, how)) return true;
-      const ev = this.newEvent(l);
-      this.messages(ANY_MESSAGES, l, lmcache.msgStart, ev);
-      this.openTimed(ev, l, -1, how);
-      return true;
-    }
-    const py = readPythonLoggingHead(s);
-    if (py === null) return false;
-    const how: RecordHead = { dialect: "python", level: levelOfWord(py.level), msgStart: py.msgStart, source: py.logger || undefined };
-    if (this.relogged(l, how)) return true;
+    const word = readLoggerWordHead(s);
+    return word !== null && this.openHead(l, word);
+  }
+
+  /** Opens the record a dialect's head describes (or folds a re-logged traceback line into the open one). */
+  private openHead(l: Line, head: DialectHead): true {
+    if (head.kernel !== undefined) return this.kernelLine(l, head.kernel), true;
+    if (head.relogs === true && this.relogged(l, head.how)) return true;
     const ev = this.newEvent(l);
-    this.messages(ANY_MESSAGES, l, py.msgStart, ev);
-    this.openTimed(ev, l, -1, how);
+    this.messages(head.matchers, l, head.how.msgStart, ev);
+    settleHead(ev, head);
+    if (head.stamp !== undefined) this.openStamped(ev, l, head.stamp, head.how);
+    else this.openTimed(ev, l, head.ownUs, head.how);
     return true;
   }
 
@@ -417,16 +316,6 @@ export class LogParser implements LineParser {
     const ev = this.newEvent(l);
     this.messages(ANY_MESSAGES, l, head.msgStart, ev);
     this.openTimed(ev, l, -1, { dialect: ASCEND_DIALECT, level: head.level, msgStart: head.msgStart, code: head.code });
-    return true;
-  }
-
-  /** A line of cuFile's cufile.log; cuFile starts its lines with a space, which the paste may keep. */
-  private cufileLine(l: Line): boolean {
-    const head = readCufileHead(l.inner, this.ctx.tzOffsetMinutes);
-    if (head === null) return false;
-    const ev = this.newEvent(l);
-    this.messages(ENGINE_MESSAGES, l, head.msgStart, ev);
-    this.openTimed(ev, l, head.tsUs, { dialect: "cufile", level: levelOfWord(head.level), msgStart: head.msgStart, source: head.source || undefined });
     return true;
   }
 
@@ -541,84 +430,9 @@ export class LogParser implements LineParser {
     }
     return ev;
   }
-
-  /**
-   * A wrapped file whose own prefix times stand a whole number of quarter
-   * hours from the runtime's UTC stamps was logged in another zone than it
-   * was read in: unless the user named the zone (--tz), the stamps decide it.
-   */
-  private zoneFix(prefixUs: number, wrapperUs: number): number {
-    if (this.zoneFixUs !== null) return this.zoneFixUs;
-    if (wrapperUs < 0) return 0;
-    const diffMin = (prefixUs - wrapperUs) / US_PER_MINUTE;
-    const quarters = Math.round(diffMin / QUARTER_HOUR_MIN);
-    const fix = this.ctx.tzGiven !== true && quarters !== 0 && Math.abs(diffMin - quarters * QUARTER_HOUR_MIN) < 2 ? -quarters * QUARTER_HOUR_MIN : 0;
-    this.settleZone(fix);
-    return this.zoneFixUs!;
-  }
-
-  private settleZone(fixMinutes: number): void {
-    this.zoneFixUs = fixMinutes * US_PER_MINUTE;
-    if (fixMinutes !== 0) {
-      const east = this.ctx.tzOffsetMinutes - fixMinutes;
-      this.zoneNote = `log prefix times read at UTC${east >= 0 ? "+" : "-"}${hhmm(Math.abs(east))}, as the container runtime's UTC stamps show`;
-    }
-  }
-}
-
-/** Where the times a file did not state came from, from the tallies of its parts (one for a file read whole). */
-export function timeOriginOf(tallies: readonly TimeTally[], hints: DatingHints | undefined): string | null {
-  const sum = { undated: 0, yearFromHint: 0, syslogYearFromHint: 0, anyDated: false, kernelAnchored: 0 };
-  for (const t of tallies) {
-    sum.undated += t.undated;
-    sum.yearFromHint += t.yearFromHint;
-    sum.syslogYearFromHint += t.syslogYearFromHint;
-    sum.kernelAnchored += t.kernelAnchored;
-    sum.anyDated ||= t.anyDated;
-  }
-  const zoneNote = tallies.find((t) => t.zoneNote !== null)?.zoneNote ?? null;
-  const parts = [zoneNote, datingOrigin(sum, hints)].filter((p): p is string => p !== null);
-  return parts.length > 0 ? parts.join("; ") : null;
-}
-
-/**
- * Where a log may be cut into parts parsed on their own (ingest/load/sourceParts.ts):
- * a line with SGLang's timed prefix, after a line that is complete in its
- * wrapper. Such a line opens a record whatever came before it (read()), so no
- * record spans the cut and no partial wrapped line is open; and it is dated,
- * so the dater (./dating.ts) times the undated records above it before it is
- * emitted, and every record below it takes its time from it and the lines
- * after it alone. Both parts of the cut see the same line as the seam.
- */
-export function isLogSeam(previous: string, line: string, ctx: ParseContext): boolean {
-  let inner = withoutGrepHead(stripCr(line));
-  if (ctx.wrapper !== undefined) {
-    const wrapper = wrapperByName(ctx.wrapper);
-    if (wrapper.create().unwrap(withoutGrepHead(stripCr(previous))).kind === "partial") return false;
-    const u = wrapper.create().unwrap(inner);
-    if (u.kind !== "line") return false;
-    inner = u.inner;
-  }
-  inner = clean(inner);
-  const c0 = inner.charCodeAt(0);
-  return (c0 === 91 /* [ */ || c0 === 40) /* ( */ && new PrefixReader(ctx.tzOffsetMinutes).read(inner) === PrefixResult.ok;
-}
-
-function hhmm(minutes: number): string {
-  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
 function isBlankCode(c: number): boolean {
   return c === 32 || c === 9;
 }
 
-function clean(line: string): string {
-  return mayBePasted(line) ? cleanPasted(line) : line;
-}
-
-/** The pipeline strips line endings; a `\r` left over from CRLF text would defeat `$` in the templates. */
-function stripCr(line: string): string {
-  let end = line.length;
-  while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
-  return end === line.length ? line : line.substring(0, end);
-}

@@ -177,3 +177,14 @@ export function fromTableRow(line: string): string {
   return [cells[time], ...cells.filter((_, i) => i !== time)].join(" ").replace(/\\\|/g, "|");
 }
 
+/** The line without paste debris where it may carry some (cheap for the many lines that cannot). */
+export function cleanIfPasted(line: string): string {
+  return mayBePasted(line) ? cleanPasted(line) : line;
+}
+
+/** The pipeline strips line endings; a `\r` left over from CRLF text would defeat `$` in the templates. */
+export function stripCr(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+  return end === line.length ? line : line.substring(0, end);
+}
