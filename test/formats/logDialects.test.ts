@@ -44,8 +44,9 @@ test("CRI: the runtime's prefix is stripped, partial lines are joined, the raw l
   assert.deepEqual(
     events.map((e) => [e.line, e.kind, e.tsUs, e.tsInferred === true]),
     [
-      [1, LogKind.transferFailed, us("2026-06-11T14:03:07Z"), false],
-      [2, LogKind.decodeBatch, us("2026-06-11T14:03:08Z"), false],
+      // SGLang's prefix states whole seconds; the runtime's stamp inside that second gives the microseconds.
+      [1, LogKind.transferFailed, us("2026-06-11T14:03:07.554102Z"), false],
+      [2, LogKind.decodeBatch, us("2026-06-11T14:03:08.1Z"), false],
       // A line with no time of its own takes the runtime's: a real time, not an inferred one.
       [4, LogKind.unparsed, us("2026-06-11T14:03:09Z"), false],
     ],
@@ -102,7 +103,25 @@ test("a wrapped file whose prefix times are a zone away from the runtime's UTC s
   );
   assert.deepEqual(
     events.map((e) => e.tsUs),
-    [us("2026-06-11T06:03:07Z"), us("2026-06-11T06:03:08Z")],
+    [us("2026-06-11T06:03:07.554Z"), us("2026-06-11T06:03:08.001Z")],
+  );
+});
+
+test("a prefix of whole seconds takes the runtime's microseconds only inside its own second", () => {
+  const { events } = parseLines(
+    [
+      // The stamp inside the prefix's second: the line was written then.
+      `2026-06-11T14:03:07.998001Z stderr F [2026-06-11 14:03:07 TP3] ${BATCH}`,
+      // The runtime stamped the line in the next second: the prefix's own second stands.
+      `2026-06-11T14:03:09.000200Z stderr F [2026-06-11 14:03:08 TP3] ${BATCH}`,
+      // SGLANG_LOG_MS: the prefix states its milliseconds, and they stand.
+      `2026-06-11T14:03:09.512345Z stderr F [2026-06-11 14:03:09.511 TP3] ${BATCH}`,
+    ],
+    { wrapper: "cri" },
+  );
+  assert.deepEqual(
+    events.map((e) => e.tsUs),
+    [us("2026-06-11T14:03:07.998001Z"), us("2026-06-11T14:03:08Z"), us("2026-06-11T14:03:09.511Z")],
   );
 });
 

@@ -239,7 +239,7 @@ export class LogParser implements LineParser {
     this.messages(spdlog === null ? SGLANG_MESSAGES : ANY_MESSAGES, l, how.msgStart, ev);
     if (p.tagAttrs !== null) ev.attrs = ev.attrs === undefined ? p.tagAttrs : Object.assign(ev.attrs, p.tagAttrs);
     if (!timed) return this.openTimed(ev, l, -1, how);
-    ev.tsUs = p.tsUs + this.zone.fixFor(p.tsUs, l.wrapperUs);
+    ev.tsUs = this.zone.timeOf(p.tsUs, p.wholeSecond, l.wrapperUs);
     this.records.open(ev, RecordTime.own, null, l.inner, how);
   }
 

@@ -3,7 +3,8 @@
 // it, once, on the file's first line that has both (DESIGN.md "Inputs": times). A part of a file cut for parallel
 // parsing starts with the fix its part above decided (ParseContext.zoneFixMinutes).
 
-const US_PER_MINUTE = 60_000_000;
+const US_PER_SECOND = 1_000_000;
+const US_PER_MINUTE = 60 * US_PER_SECOND;
 const QUARTER_HOUR_MIN = 15;
 
 export class PrefixZone {
@@ -28,8 +29,18 @@ export class PrefixZone {
     return this.noteText;
   }
 
+  /**
+   * A prefix time in the read zone. A prefix of whole seconds (SGLang's default) takes the wrapper's microseconds
+   * when the wrapper's stamp falls inside that second: the runtime stamped the line as the process wrote it, so lines
+   * of one second keep their order against other files' lines.
+   */
+  timeOf(prefixUs: number, wholeSecond: boolean, wrapperUs: number): number {
+    const us = prefixUs + this.fixFor(prefixUs, wrapperUs);
+    return wholeSecond && wrapperUs >= us && wrapperUs < us + US_PER_SECOND ? wrapperUs : us;
+  }
+
   /** Microseconds to add to a prefix time, deciding them on the first line with a wrapper's time (`wrapperUs` ≥ 0). */
-  fixFor(prefixUs: number, wrapperUs: number): number {
+  private fixFor(prefixUs: number, wrapperUs: number): number {
     if (this.fixUs !== null) return this.fixUs;
     if (wrapperUs < 0) return 0;
     const diffMin = (prefixUs - wrapperUs) / US_PER_MINUTE;

@@ -81,6 +81,8 @@ function digitsAt(s: string, i: number, n: number): number {
  */
 export class PrefixReader {
   tsUs = 0;
+  /** The time states whole seconds only (SGLang's `datefmt` without `SGLANG_LOG_MS`: docs/protocol.md §1). */
+  wholeSecond = true;
   /** Index in the line where the message starts. */
   msgStart = 0;
   /** -1 when the tag is absent. */
@@ -128,6 +130,7 @@ export class PrefixReader {
     if (i < 0) return PrefixResult.none;
     if (!timeOk || second > 60) return PrefixResult.badTime;
     this.tsUs = this.minuteBaseUs + second * 1_000_000 + fractionUs;
+    this.wholeSecond = line.charCodeAt(p + 20) !== DOT;
     this.msgStart = i;
     return PrefixResult.ok;
   }
