@@ -125,6 +125,15 @@ test("pdsh: the node's name stripped and taken as the line's host; a log whose l
   const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
   assert.equal(detectWrapper(lines)?.name, "pdsh");
   assert.equal(detectWrapper(["RuntimeError: CUDA error: out of memory", "WARNING: the kernel was slow", "ValueError: bad"]), null);
+  // A short paste whose every line opens with a qualified exception's, a logger's or a program's name.
+  for (const line of [
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.02 GiB is free.",
+    "zmq.error.ZMQError: Address already in use (addr='tcp://10.0.0.3:30001')",
+    "torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 4211) of binary: /usr/bin/python3",
+    "nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+  ]) {
+    assert.equal(detectWrapper([line]), null, line);
+  }
   const { events } = parseLines(lines, { wrapper: "pdsh" });
   assert.deepEqual(events.map((e) => [e.host, e.kind]), [
     ["node01", "batch.decode"],

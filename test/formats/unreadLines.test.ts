@@ -67,6 +67,11 @@ test("a bare exception line is an exception; str(KVTransferError) gives its room
   const port = parseOne("ValueError: port_base at 11434 is not available in 30 seconds. port_base is used by a process already.");
   assert.equal(port.kind, LogKind.exception);
   assert.equal(port.attrs?.excType, "ValueError");
+  // A library's class, qualified by its module, whose name ends as PyTorch's compile failures do.
+  const dynamo = parseOne("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:");
+  assert.deepEqual([dynamo.kind, dynamo.attrs?.excType], [LogKind.exception, "torch._dynamo.exc.BackendCompilerFailed"]);
+  // A warning's category is no failure.
+  assert.notEqual(parseOne("UserWarning: TypedStorage is deprecated.").kind, LogKind.exception);
   const kv = parseOne("KVTransferError(bootstrap_room=6677116944225248479): Could not fetch prefill parallel info from bootstrap_addr: sglang-prefill-svc:30000");
   assert.equal(kv.kind, LogKind.exception);
   assert.equal(kv.room, "6677116944225248479");

@@ -52,8 +52,16 @@ const QUOTED_FILE = String.raw`(?:"[^"]+"|\u201c[^\u201d]+\u201d|\\"[^"]+\\")`;
  * its file in any of QUOTED_FILE's quotes.
  */
 const BARE_FRAME = new RegExp(`^File ${QUOTED_FILE}, line \\d+, in `);
-/** What an exception line opens with: a dotted class name of an exception (`RuntimeError`, `zmq.error.ZMQError`). */
-const EXCEPTION_NAME = /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure)\b/;
+/**
+ * The class name of a Python exception that is a failure, qualified by its module where it is not a builtin, as a
+ * traceback's last line and `logger.exception` print it (`RuntimeError`, `zmq.error.ZMQError`, `KeyboardInterrupt`,
+ * `SystemExit`, `torch._dynamo.exc.BackendCompilerFailed`): a capitalised last name with the ending of an exception's.
+ */
+export const FAILURE_CLASS_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)`;
+/** A warning's category (`UserWarning`, `torch.jit.TracerWarning`), which an exception line may also name. */
+const WARNING_CLASS_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning`;
+/** What an exception line opens with: the class name of an exception or a warning. */
+const EXCEPTION_NAME = new RegExp(`^(?:${FAILURE_CLASS_NAME}|${WARNING_CLASS_NAME})\\b`);
 /**
  * The markers Python 3.11 on prints under a frame's source line, at the
  * columns of the failing expression (CPython Lib/traceback.py,

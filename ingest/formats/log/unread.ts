@@ -31,7 +31,7 @@ import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engines/engineFailure.js";
 import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./dialects/ascend.js";
 import { isCudaErrorTail, isUcxBacktraceLine } from "./crash.js";
-import { FRAME_LINE } from "./traceback.js";
+import { FAILURE_CLASS_NAME, FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
 import { sglangHeadOf, type SglangHead } from "../templates/sglang/sglangHeads.js";
 import type { TemplateComponent } from "../templates/template.js";
@@ -73,8 +73,8 @@ export interface RecordHead {
 const TRACEBACK = "Traceback (most recent call last):";
 /** What a traceback whose exception line was cut is, where a title would name the exception. */
 const CUT_TRACEBACK = "a Python traceback whose exception line is not in the log";
-/** `ValueError: …`, `zmq.error.ZMQError: …`, `KVTransferError(bootstrap_room=…): …`, `torch.OutOfMemoryError: …`. */
-const EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure))(\([^)]*\))?(?::\s*(.*))?$/s;
+/** `ValueError: …`, `zmq.error.ZMQError: …`, `KVTransferError(bootstrap_room=…): …`, `torch.OutOfMemoryError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
+const EXCEPTION_LINE = new RegExp(`^(${FAILURE_CLASS_NAME})(\\([^)]*\\))?(?::\\s*(.*))?$`, "s");
 /** `Scheduler hit an exception: …`, `Exception in ControllerSingle:`, `TpModelWorkerClient hit an exception`. */
 const EXCEPTION_WORDS = /\bhit an exception\b|^Exception in [\w .-]+:/;
 /** A faulthandler thread dump whose `Fatal Python error` header is missing or garbled. */
@@ -95,10 +95,11 @@ const FAILURE_VERDICT = /\b(?:failed|[Ee]rror): \S/;
 /**
  * A verdict on a line whose level no dialect gives, where nothing of a prefix is left but glog's place, if that:
  * `connect EPS failed`, `AsyncLLM output_handler failed.`, `Prefetch operation ... failed to retrieve page ...`,
+ * `NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.`,
  * `gds_utils.cpp:163] Error in setting up Batch`. Not on the kernel's lines, which say `failed` of probes and
  * firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
  */
-const BARE_VERDICT = /\b[Ff]ailed to [a-z]|\bfailed[.!]?$|^Error (?:in|while|during|when)\b/;
+const BARE_VERDICT = /\b[Ff]ailed to [a-z]|\bfailed[.!]?$|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */
 const LEVEL_BELOW_ERROR = /\b(?:WARN(?:ING)?|INFO|DEBUG|NOTICE|TRACE)\b|^Warning\b/;
 /** A line of a torch C++ backtrace, which c10::Error appends to its message (torch c10/util/Exception.cpp): `Exception raised from … (most recent call first):`, then `frame #N: …`. */
