@@ -93,11 +93,32 @@ test("journalctl -o json: an entry of the kernel's transport is read by the kern
   const entry = (message: string, transport: string) =>
     JSON.stringify({ __CURSOR: "s=9f;i=1", __REALTIME_TIMESTAMP: "1781186831309055", _HOSTNAME: "gpu-node-3", _TRANSPORT: transport, MESSAGE: message });
   const xid = "NVRM: Xid (PCI:0000:3b:00): 48, pid=41301, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.";
-  const { events } = parseLines([entry(xid, "kernel"), entry(xid, "stdout")], { wrapper: "journald-json" });
+  const batch = "[2026-06-11 14:07:11 TP3] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, #transfer-req: 9, gen throughput (token/s): 3712.55, #queue-req: 0";
+  const { events } = parseLines([entry(xid, "kernel"), entry(batch, "stdout")], { wrapper: "journald-json" });
   assert.deepEqual(events.map((e) => [e.kind, e.attrs?.failureClass, e.tsUs]), [
     [LogKind.error, "gpu-device", 1781186831309055],
-    [LogKind.unparsed, undefined, 1781186831309055],
+    // A program's line keeps its own dialect; its prefix's whole second takes the journal's microseconds.
+    ["batch.decode", undefined, us("2026-06-11T14:07:11.309055Z")],
   ]);
+});
+
+test("a bare kernel line without dmesg's stamp (`dmesg -t`, a console, a paste that cut it) is the kernel's when only the kernel prints its text", () => {
+  const { events } = parseLines([
+    "NVRM: Xid (PCI:0000:3b:00): 48, pid=41301, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.",
+    "Out of memory: Killed process 41301 (python3) total-vm:812345678kB, anon-rss:501234567kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:1234kB oom_score_adj:0",
+    "INFO: task python3:41301 blocked for more than 122 seconds.",
+    "NVRM: GPU at PCI:0000:3b:00: GPU-3f1c2b7e-9a4d-4c1e-8b7a-2d5e6f708192",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.failureClass]),
+    [
+      [LogKind.error, "gpu-device"],
+      [LogKind.crash, "host-oom"],
+      [LogKind.error, "hung-task"],
+      // The driver's other lines name no failure.
+      [LogKind.unparsed, undefined],
+    ],
+  );
 });
 
 test("journalctl -o short-iso (+00:00), -o short-full: the stamp dates the line where it names its offset; a zone's name dates nothing", () => {

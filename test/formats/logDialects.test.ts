@@ -444,6 +444,24 @@ test("other deaths: terminate, absl's and glog's signal handlers (with their uni
   assert.equal(events[1]!.tsUs, 1781186587_000_000);
 });
 
+test("a launch script's shell reporting its child's death by a signal: the death, with the signal; a shell's other words are not", () => {
+  // bash jobs.c notify_of_job_status: `%s: line %d: ` then the job as `jobs -l` lists it (pid, the signal's
+  // description padded, the command).
+  const { events } = parseLines([
+    "./launch_decode.sh: line 12: 48211 Killed                  python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --disaggregation-mode decode",
+    "line 3: 9120 Segmentation fault      (core dumped) python3 -m sglang.launch_server --model-path /models/Qwen3-8B",
+    "./launch_decode.sh: line 14: cd: /models/missing: No such file or directory",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.what, e.attrs?.signal]),
+    [
+      [LogKind.crash, "Killed", "SIGKILL"],
+      [LogKind.crash, "Segmentation fault", "SIGSEGV"],
+      [LogKind.unparsed, undefined, undefined],
+    ],
+  );
+});
+
 test("pasted text: quote markers, backticks and spaces around a line do not hide it", () => {
   const { events, issues } = parseLines([
     "```",

@@ -6,6 +6,7 @@
 //   *** SIGSEGV received at time=1781186587 on cpu 3 ***   (absl's failure handler)
 //   *** Aborted at 1781186587 (unix time) try "date -d @1781186587" …  (glog's)
 //   Segmentation fault (core dumped)                  (the shell that ran it)
+//   ./launch.sh: line 12: 48211 Killed     python3 …  (a script's shell, of its child)
 //   free(): invalid pointer                           (glibc's malloc, before it aborts)
 //   Libfabric EFA provider has encountered an internal error:   (libfabric's EFA
 //                                                        provider, before it aborts)
@@ -27,7 +28,16 @@ const FATAL_PYTHON = "Fatal Python error: ";
 const TERMINATE = /^terminate called (?:after throwing an instance of '([^']+)'|without an active exception)/;
 const ABSL_SIGNAL = /^\*\*\* (SIG[A-Z]+) received at time=(\d+)(?: on cpu \d+)? \*\*\*/;
 const GLOG_ABORTED = /^\*\*\* Aborted at (\d+) \(unix time\)/;
-const SHELL_DEATH = /^(Segmentation fault|Aborted|Bus error|Floating point exception|Illegal instruction|Killed)(?: \(core dumped\))?$/;
+const DEATH_WORDS = "Segmentation fault|Aborted|Bus error|Floating point exception|Illegal instruction|Killed";
+const SHELL_DEATH = new RegExp(`^(${DEATH_WORDS})(?: \\(core dumped\\))?$`);
+/**
+ * A non-interactive shell (a launch script) reporting the death of a child it waited for: bash jobs.c
+ * notify_of_job_status, `fprintf (stderr, "%s: line %d: ", get_name_for_error (), line_number)` then
+ * pretty_print_job (job, JLIST_NONINTERACTIVE, …): the pid, the signal's description padded to
+ * LONGEST_SIGNAL_DESC, the command (`foo: line 2: 11663 Broken pipe             cat /etc/termcap`, bash's own
+ * CWRU notes). The script's name is absent when the shell has none to give.
+ */
+const SCRIPT_CHILD_DEATH = new RegExp(`^(?:[^\\s:]+: )?line \\d+: +\\d+ (${DEATH_WORDS})(?: +\\(core dumped\\))?(?: +\\S.*)?$`);
 /**
  * A heap check of glibc's malloc that failed: malloc_printerr (glibc
  * malloc/malloc.c, 2.27 on) writes its message alone on a line of stderr,
@@ -82,7 +92,7 @@ export function crashHeadOf(line: string): CrashHead | null {
     case 76 /* L */:
       return EFA_ABORT.test(line) ? { what: "libfabric EFA provider internal error", signal: "SIGABRT" } : null;
     default: {
-      const m = SHELL_DEATH.exec(line);
+      const m = SHELL_DEATH.exec(line) ?? SCRIPT_CHILD_DEATH.exec(line);
       if (m) return withSignal(m[1]!);
       return GLIBC_HEAP_ABORT.test(line) ? { what: `glibc heap check failed: ${line}`, signal: "SIGABRT" } : null;
     }

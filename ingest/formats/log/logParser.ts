@@ -30,7 +30,7 @@ import { crashHeadOf } from "./crash.js";
 import { nearestYear, RecordDater, timeOriginOf } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
-import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
+import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, PLAIN_MESSAGES, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
 import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
 import { readLevelField } from "./dialects/levelField.js";
 import { cufile, mayOpenWithLoggerWord, readLoggerWordHead, readSelfNamedHead, settleHead, type DialectHead } from "./dialects/dialectHead.js";
@@ -378,7 +378,8 @@ export class LogParser implements LineParser {
     const ev = this.newEvent(l);
     const level = BARE_LEVEL.exec(l.inner);
     const field = level === null ? readLevelField(l.inner) : null;
-    this.messages(ANY_MESSAGES, l, field?.msgStart ?? 0, ev);
+    // In a wrapper that names each line's writer, only the kernel's own lines are its (./messages.ts PLAIN_MESSAGES).
+    this.messages(this.unwrapper === null ? PLAIN_MESSAGES : ANY_MESSAGES, l, field?.msgStart ?? 0, ev);
     if (level !== null) return this.openTimed(ev, l, -1, { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 });
     if (field !== null) return this.openTimed(ev, l, -1, { dialect: "level-field", level: field.level, msgStart: field.msgStart });
     const gloo = readGlooHead(l.inner);

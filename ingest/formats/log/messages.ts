@@ -2,7 +2,7 @@
 // take SGLang's templates; glog/absl/c10 lines take torch's watchdog and the
 // DeepEP's kernel timeouts and the transfer engines' templates (Mooncake, NIXL, UCX); lines of other loggers
 // (ISO-dated, Python logging, plain, Ray's) may carry either and take both, then Ray's; the
-// kernel's lines take the kernel's first; Slurm's (`srun: error: …`) only Slurm's.
+// kernel's lines take the kernel's first, lines of no dialect take them last; Slurm's (`srun: error: …`) only Slurm's.
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import { parseEngineMessage } from "../messages/engineMessage.js";
@@ -23,6 +23,12 @@ const rayTemplates: MessageMatcher = (line, at, ev) => RAY_TEMPLATES.match(line,
 export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES, rayTemplates];
 const kernelTemplates: MessageMatcher = (line, at, ev) => KERNEL_TEMPLATES.match(line, at, ev);
 export const KERNEL_MESSAGES: readonly MessageMatcher[] = [kernelTemplates, ...ANY_MESSAGES];
+/**
+ * A bare line of no dialect: any logger's templates, then the kernel's. A kernel line without `dmesg`'s stamp (`dmesg -t`,
+ * a console, a paste that cut it) is still the kernel's when its text is one only the kernel prints (an OOM kill, an
+ * Xid, a hung task). Not inside a wrapper, which says whose line it is.
+ */
+export const PLAIN_MESSAGES: readonly MessageMatcher[] = [...ANY_MESSAGES, kernelTemplates];
 const slurmTemplates: MessageMatcher = (line, at, ev) => SLURM_TEMPLATES.match(line, at, ev);
 export const SLURM_MESSAGES: readonly MessageMatcher[] = [slurmTemplates];
 
