@@ -462,6 +462,25 @@ test("a launch script's shell reporting its child's death by a signal: the death
   );
 });
 
+test("torchrun's per-line prefix (`[rank3]: `, `[default0]:`) is stripped: the traceback and the exception under it are read; c10's `[rank3]:[E…]` stays torch's", () => {
+  const { events } = parseLines([
+    "[rank3]: Traceback (most recent call last):",
+    '[rank3]:   File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2673, in run_scheduler_process',
+    "[rank3]:     scheduler.event_loop_overlap_disagg_decode()",
+    "[rank3]: RuntimeError: NCCL communicator was aborted on rank 3.",
+    "[default0]:torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+    "[rank3]:[E1206 10:01:02.123456789 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600032 milliseconds before timing out.",
+  ], { dating: hints() });
+  assert.deepEqual(
+    events.map((e) => [e.line, e.kind, e.attrs?.excType ?? e.attrs?.globalRank]),
+    [
+      [1, LogKind.exception, "RuntimeError"],
+      [5, LogKind.exception, "torch.OutOfMemoryError"],
+      [6, LogKind.watchdog, 3],
+    ],
+  );
+});
+
 test("pasted text: quote markers, backticks and spaces around a line do not hide it", () => {
   const { events, issues } = parseLines([
     "```",

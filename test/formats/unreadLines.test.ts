@@ -70,6 +70,9 @@ test("a bare exception line is an exception; str(KVTransferError) gives its room
   // A library's class, qualified by its module, whose name ends as PyTorch's compile failures do.
   const dynamo = parseOne("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:");
   assert.deepEqual([dynamo.kind, dynamo.attrs?.excType], [LogKind.exception, "torch._dynamo.exc.BackendCompilerFailed"]);
+  // Any class of a module of exceptions.
+  const triton = parseOne("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 233472, Hardware limit: 232448.");
+  assert.deepEqual([triton.kind, triton.attrs?.excType], [LogKind.exception, "triton.runtime.errors.OutOfResources"]);
   // A warning's category is no failure.
   assert.notEqual(parseOne("UserWarning: TypedStorage is deprecated.").kind, LogKind.exception);
   const kv = parseOne("KVTransferError(bootstrap_room=6677116944225248479): Could not fetch prefill parallel info from bootstrap_addr: sglang-prefill-svc:30000");
@@ -188,6 +191,31 @@ test("docker compose: the service's prefix is stripped and names the host; a sec
     events.map((e) => [e.host, e.kind, e.tp]),
     [["sglang-1", LogKind.message, 0], ["sglang-1", LogKind.message, 1], ["router-1", LogKind.error, undefined]],
   );
+});
+
+test("docker compose's line for a container that stopped: a death of that container unless it was a clean exit or a stop asked for", async () => {
+  // compose v2 pkg/compose/printer.go: Status(container, "exited with code %d"), printed without the bar, coloured.
+  const lines = [
+    "sglang-decode-1  | [2025-11-01 16:50:36 TP0] sglang is using nccl==2.27.3",
+    "\x1b[36msglang-decode-1 exited with code 137\x1b[0m",
+    "router-1 exited with code 1",
+    "sglang-prefill-1 exited with code 143",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "compose");
+  const { events, issues } = parseLines(lines, { wrapper: "compose" });
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.host, e.kind, e.attrs?.signal]),
+    [
+      ["sglang-decode-1", LogKind.message, undefined],
+      ["sglang-decode-1", LogKind.crash, "SIGKILL"],
+      ["router-1", LogKind.crash, undefined],
+      // SIGTERM's code: someone stopped it.
+      ["sglang-prefill-1", LogKind.unparsed, undefined],
+    ],
+  );
+  assert.equal(events[1]!.attrs?.what, "container sglang-decode-1 exited with code 137");
 });
 
 test("a quote mark the paste left before the first line's prefix is debris", () => {

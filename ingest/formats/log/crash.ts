@@ -7,6 +7,7 @@
 //   *** Aborted at 1781186587 (unix time) try "date -d @1781186587" …  (glog's)
 //   Segmentation fault (core dumped)                  (the shell that ran it)
 //   ./launch.sh: line 12: 48211 Killed     python3 …  (a script's shell, of its child)
+//   sglang-decode-1 exited with code 137              (docker compose, of a container)
 //   free(): invalid pointer                           (glibc's malloc, before it aborts)
 //   Libfabric EFA provider has encountered an internal error:   (libfabric's EFA
 //                                                        provider, before it aborts)
@@ -62,6 +63,33 @@ const GLIBC_HEAP_ABORT =
  */
 const EFA_ABORT = /^Libfabric EFA provider has encountere?d an internal error:$/;
 const EFA_ABORT_TAIL = /^(?:Libfabric error: \(-?\d+\) |EFA internal error: \(-?\d+\) |Your application will now abort\(\)\.$)/;
+
+/**
+ * docker compose's report of a container that stopped while it printed the logs: compose v2 pkg/compose/printer.go
+ * hands the log consumer `Status(container, fmt.Sprintf("exited with code %d", event.ExitCode))`, printed after the
+ * container's name without the log lines' bar (v1 names it `<project>_<service>_<n>`).
+ */
+const CONTAINER_EXIT = /^([A-Za-z0-9][\w.-]*) exited with code (\d+)$/;
+/** A process killed by signal n exits with 128 + n; the signals a server dies of. */
+const SIGNAL_OF_EXIT: Readonly<Record<number, string>> = { 132: "SIGILL", 134: "SIGABRT", 135: "SIGBUS", 136: "SIGFPE", 137: "SIGKILL", 139: "SIGSEGV" };
+/** Exit codes of a stop, not a death: success, and SIGINT's and SIGTERM's (130, 143) when someone stopped the container. */
+const STOP_EXITS: ReadonlySet<number> = new Set([0, 130, 143]);
+
+/** The container and exit code of docker compose's line for a container that stopped; null for any other line. */
+export function containerExitOf(line: string): { container: string; code: number } | null {
+  // Compose colours the line as it colours the container's name.
+  const m = CONTAINER_EXIT.exec(line.includes("\x1b") ? line.replace(/\x1b\[[\d;]*m/g, "") : line);
+  return m === null ? null : { container: m[1]!, code: Number(m[2]) };
+}
+
+/** docker compose's line for a container that died (not one that exited cleanly or was stopped), else null. */
+export function containerDeathOf(line: string): CrashHead | null {
+  const exit = line.indexOf(" exited with code ") > 0 ? containerExitOf(line) : null;
+  if (exit === null || STOP_EXITS.has(exit.code)) return null;
+  const signal = SIGNAL_OF_EXIT[exit.code];
+  const what = `container ${exit.container} exited with code ${exit.code}`;
+  return signal !== undefined ? { what, signal } : { what };
+}
 
 /** faulthandler names the fatal signal in words (Python's faulthandler.c). */
 const SIGNAL_OF: Record<string, string> = {

@@ -26,12 +26,13 @@ import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
-import { crashHeadOf } from "./crash.js";
+import { containerDeathOf, crashHeadOf } from "./crash.js";
 import { nearestYear, RecordDater, timeOriginOf } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, PLAIN_MESSAGES, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
 import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
+import { launcherPrefixEnd } from "./dialects/launcherPrefix.js";
 import { readLevelField } from "./dialects/levelField.js";
 import { cufile, mayOpenWithLoggerWord, readLoggerWordHead, readSelfNamedHead, settleHead, type DialectHead } from "./dialects/dialectHead.js";
 import { readGlooHead, readKernelHead, readProcessTags, readSpdlogFields, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
@@ -176,6 +177,8 @@ export class LogParser implements LineParser {
   }
 
   private read(l: Line): void {
+    const launcherEnd = launcherPrefixEnd(l.inner);
+    if (launcherEnd > 0) l.inner = l.inner.substring(launcherEnd);
     if (l.inner.charCodeAt(0) === 40 /* ( */) {
       const tag = readProcessTags(l.inner);
       if (tag !== null) {
@@ -339,7 +342,8 @@ export class LogParser implements LineParser {
       this.openTimed(ev, l, -1);
       return true;
     }
-    const crash = crashHeadOf(s);
+    // Compose's line for a stopped container stands alone; a logger's message in those words is the logger's.
+    const crash = crashHeadOf(s) ?? (l.structured === undefined ? containerDeathOf(s) : null);
     if (crash !== null) {
       const ev = this.newEvent(l);
       ev.kind = LogKind.crash;

@@ -55,9 +55,10 @@ const BARE_FRAME = new RegExp(`^File ${QUOTED_FILE}, line \\d+, in `);
 /**
  * The class name of a Python exception that is a failure, qualified by its module where it is not a builtin, as a
  * traceback's last line and `logger.exception` print it (`RuntimeError`, `zmq.error.ZMQError`, `KeyboardInterrupt`,
- * `SystemExit`, `torch._dynamo.exc.BackendCompilerFailed`): a capitalised last name with the ending of an exception's.
+ * `SystemExit`, `torch._dynamo.exc.BackendCompilerFailed`): a capitalised last name with the ending of an exception's,
+ * or any capitalised name in a module of exceptions (`triton.runtime.errors.OutOfResources`, `torch._dynamo.exc.Unsupported`).
  */
-export const FAILURE_CLASS_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)`;
+export const FAILURE_CLASS_NAME = String.raw`(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*)`;
 /** A warning's category (`UserWarning`, `torch.jit.TracerWarning`), which an exception line may also name. */
 const WARNING_CLASS_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning`;
 /** What an exception line opens with: the class name of an exception or a warning. */
