@@ -19,6 +19,7 @@ import { DEEPEP_ROWS } from "./conformance/deepep.js";
 import { KERNEL_ROWS } from "./conformance/kernel.js";
 import { RAY_ROWS } from "./conformance/ray.js";
 import { SLURM_ROWS } from "./conformance/slurm.js";
+import { SYSTEMD_ROWS } from "./conformance/systemd.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "./conformance/sglangScheduler.js";
@@ -27,7 +28,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...RAY_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -137,6 +138,18 @@ for (const row of RAY_ROWS) {
   test(`Ray, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
     const ev = throughLogParser(row);
     assert.equal(ev.tp, undefined, `${row.template}: no rank`);
+  });
+}
+
+// systemd's lines in a unit's journal (journalctl's default short output): the journal names the machine; no rank.
+for (const row of SYSTEMD_ROWS) {
+  test(`systemd, whole line in its journal through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
+    const line = `Jun 11 14:07:11 gpu-node-3 systemd[1]: ${rowLine(row)}`;
+    const { events, issues } = parseLines([line], { wrapper: "journald" });
+    assert.deepEqual(issues, [], row.template);
+    assert.equal(events.length, 1, `${row.template}: one event`);
+    check(events[0], row.expect, row.template);
+    assert.deepEqual([events[0].host, events[0].tp], ["gpu-node-3", undefined]);
   });
 }
 

@@ -16,6 +16,9 @@ export interface TemplateProblem {
   problem: string;
 }
 
+/** The manager's identifier in a journal line, before its message. */
+const SYSTEMD_IDENT = /^.*? systemd\[\d+\]: /;
+
 /** Where a sample's message starts, after its dialect's prefix; -1 when the prefix is not there. */
 export function messageStart(dialect: Dialect, line: string): number {
   if (dialect === "sglang") {
@@ -29,6 +32,8 @@ export function messageStart(dialect: Dialect, line: string): number {
   }
   if (dialect === "kernel") return readKernelHead(line, 0)?.msgStart ?? -1;
   if (dialect === "slurm") return readSlurmHead(line)?.msgStart ?? -1;
+  // systemd's messages, alone (`journalctl -o cat`) or after the manager's `systemd[1]: `.
+  if (dialect === "systemd") return SYSTEMD_IDENT.exec(line)?.[0].length ?? 0;
   if (dialect === "ray") {
     const at = readProcessTags(line)?.end ?? 0;
     return at + (readRayHead(line.substring(at), 0)?.msgStart ?? 0);
