@@ -136,6 +136,10 @@ test("warning heads of HiCache, the communicators and the tokenizer manager are 
   );
   assert.equal(allreduce.kind, LogKind.message);
   assert.equal(allreduce.attrs?.level, "warning");
+  // A head is the whole sentence where calls of another level open the same way: this one is logger.info (index copies).
+  const info = parseOne(`${MAIN}Disable piecewise CUDA graph because --disable-piecewise-cuda-graph is set`);
+  assert.equal(info.kind, LogKind.message);
+  assert.equal(info.attrs, undefined);
   // managers/tokenizer_manager.py SignalHandler.sigterm_handler: logger.warning(f"SIGTERM received. {signum=} {frame=}. Draining requests and shutting down...")
   const sigterm = parseOne(`${MAIN}SIGTERM received. signum=15 frame=None. Draining requests and shutting down...`);
   assert.equal(sigterm.kind, LogKind.message);

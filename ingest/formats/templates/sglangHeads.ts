@@ -54,6 +54,7 @@ const UPDATE_WEIGHTS = "managers/scheduler_update_weights_mixin.py";
 const HICACHE_FILE = "mem_cache/hicache_storage.py";
 const NIXL_STORE = "mem_cache/storage/nixl/hicache_nixl.py";
 const MODEL_RUNNER = "model_executor/model_runner.py";
+const ALLREDUCE = "distributed/device_communicators/custom_all_reduce.py";
 const HTTP_SERVER = "entrypoints/http_server.py";
 const ENGINE = "entrypoints/engine.py";
 const XGRAMMAR = "constrained/xgrammar_backend.py";
@@ -215,7 +216,11 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "--kv-cache-dtype falls back to 'auto' because this torch version does not support torch.float4_e2m1fn_x2", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.configure_kv_cache_dtype", read: MODEL_RUNNER_READ },
   { head: "Overriding draft attention backend to ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner._get_attention_backend", read: MODEL_RUNNER_READ },
   { head: "Warning: Attention backend specified by --attention-backend or default backend might be overridden.", level: "warning", file: MODEL_RUNNER, where: "ModelRunner._get_attention_backend", read: MODEL_RUNNER_READ },
-  { head: "Disable piecewise CUDA graph because ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_prefill_cuda_graph", read: MODEL_RUNNER_READ },
+  // Whole sentences: `Disable piecewise CUDA graph because --disable-piecewise-cuda-graph is set` and `… some layers do not apply
+  // Standard GQA` open the same way at info level (piecewise_cuda_graph copies of the index; log_info_on_rank0 here).
+  { head: "Disable piecewise CUDA graph because the model is not a language model", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_prefill_cuda_graph", read: MODEL_RUNNER_READ },
+  { head: "Disable piecewise CUDA graph because the capture size is not set", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_prefill_cuda_graph", read: MODEL_RUNNER_READ },
+  { head: "Disable piecewise CUDA graph because the model does not have a 'layers' attribute", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_prefill_cuda_graph", read: MODEL_RUNNER_READ },
   { head: "Detected the current machine has ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_threads_binding", read: MODEL_RUNNER_READ },
   { head: "DFLASH draft config num_target_layers=", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.__init__", read: MODEL_RUNNER_READ },
   { head: "indexer-topk capture is CUDA-only; ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_indexer_capturer", read: MODEL_RUNNER_READ },
@@ -223,7 +228,11 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "Please install mooncake for using remote instance transfer engine", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.remote_instance_init_transfer_engine", read: MODEL_RUNNER_READ },
   // distributed/device_communicators/
   { head: "No available block found in ", level: "warning", file: "distributed/device_communicators/shm_broadcast.py", where: "MessageQueue.acquire_write", read: "1214112f" },
-  { head: "Custom allreduce is disabled ", level: "warning", file: "distributed/device_communicators/custom_all_reduce.py", where: "CustomAllreduce.__init__ (four reasons)", read: "004e6561" },
+  // One row a reason: `Custom allreduce is disabled because of missing custom allreduce library` is info (index copies).
+  { head: "Custom allreduce is disabled because this process group spans across nodes.", level: "warning", file: ALLREDUCE, where: "CustomAllreduce.__init__", read: "004e6561" },
+  { head: "Custom allreduce is disabled due to an unsupported world size: ", level: "warning", file: ALLREDUCE, where: "CustomAllreduce.__init__", read: "004e6561" },
+  { head: "Custom allreduce is disabled because it's not supported on more than two PCIe-only GPUs.", level: "warning", file: ALLREDUCE, where: "CustomAllreduce.__init__", read: "004e6561" },
+  { head: "Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed.", level: "warning", file: ALLREDUCE, where: "CustomAllreduce.__init__", read: "004e6561" },
   // entrypoints/http_server.py, engine.py (the rest of both files)
   { head: "[http_server] Error: ", level: "error", file: HTTP_SERVER, where: "generate_request", read: "0025436e" },
   { head: "Weights are not ready after waiting ", level: "error", file: HTTP_SERVER, where: "_wait_weights_ready", read: "0025436e" },
