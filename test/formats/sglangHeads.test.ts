@@ -74,9 +74,76 @@ test("a line with no known head is read as before: a message, or a failure by it
   const plain = parseOne(`${PREFIX}Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify disable_custom_all_reduce=True explicitly.`);
   assert.equal(plain.kind, LogKind.message);
   assert.equal(plain.attrs, undefined, "no level, no source");
-  const words = parseOne(`${PREFIX}TpModelWorkerClient hit an exception: Traceback (most recent call last):`);
-  assert.notEqual(words.kind, LogKind.message);
+  // managers/controller_single.py of v0.2: `Exception in ControllerSingle:`, a failure by its words, a call no head names.
+  const words = parseOne(`${PREFIX}Exception in ControllerSingle:`);
+  assert.equal(words.kind, LogKind.error);
   assert.equal(words.attrs?.source, undefined);
+});
+
+// The scheduler and its workers print `[time DPx TPy]` or `[time TPy]`; the tokenizer manager, the data parallel
+// controller and the HTTP server print `[time]` alone (utils/common.py configure_logger's prefix).
+const TP3 = "[2026-01-05 10:00:00 TP3] ";
+const MAIN = "[2026-01-05 10:00:00] ";
+
+test("error heads of the scheduler's process, the tokenizer manager and the launcher are failures of their files", () => {
+  // managers/scheduler_output_processor_mixin.py process_batch_result_decode: logger.error(f"Grammar accept_token failed for req {req.rid} with token {next_token_id}: {e}")
+  const grammar = parseOne(`${TP3}Grammar accept_token failed for req 9f1c2a77d0e04b7c with token 128009: Token 128009 is rejected by the grammar`);
+  assert.equal(grammar.kind, LogKind.error);
+  assert.equal(grammar.attrs?.source, "managers/scheduler_output_processor_mixin.py");
+  assert.equal(grammar.tp, 3);
+  assert.equal(grammar.dp, undefined);
+  // managers/tokenizer_manager.py SignalHandler.running_phase_sigquit_handler: logger.error(f"SIGQUIT received. {signum=}, {frame=}. It usually means one child failed.")
+  const sigquit = parseOne(`${MAIN}SIGQUIT received. signum=3, frame=None. It usually means one child failed.`);
+  assert.equal(sigquit.kind, LogKind.error);
+  assert.equal(sigquit.attrs?.level, "error");
+  assert.equal(sigquit.attrs?.source, "managers/tokenizer_manager.py");
+  // managers/data_parallel_controller.py run_data_parallel_controller_process: f"Scheduler or DataParallelController {proc.pid} terminated with {proc.exitcode}"
+  const died = parseOne(`${MAIN}Scheduler or DataParallelController 48213 terminated with -9`);
+  assert.equal(died.kind, LogKind.error);
+  assert.equal(died.attrs?.source, "managers/data_parallel_controller.py");
+  assert.notEqual(died.attrs?.failureClass, "transport");
+});
+
+test("an error head keeps the class its words name, and HiCache's NIXL backend fails as NIXL", () => {
+  // model_executor/model_runner.py update_weights_from_distributed: f"Failed to update parameter online: {e}. The full weights of the ModelRunner are partially updated. …"
+  const online = parseOne(
+    `${PREFIX}Failed to update parameter online: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356, unhandled system error. The full weights of the ModelRunner are partially updated. Please discard the whole weights.`,
+  );
+  assert.equal(online.kind, LogKind.error);
+  assert.equal(online.attrs?.source, "model_executor/model_runner.py");
+  assert.equal(online.attrs?.failureClass, "nccl");
+  // mem_cache/storage/nixl/hicache_nixl.py HiCacheNixl._xfer_and_wait: logger.error(f"Failed to execute transfer: {e}")
+  const store = parseOne(`${TP3}Failed to execute transfer: nixlBackendError: NIXL_ERR_BACKEND`);
+  assert.equal(store.kind, LogKind.transportError);
+  assert.equal(store.attrs?.engine, "nixl");
+  assert.equal(store.attrs?.failureClass, "transport");
+  assert.equal(store.attrs?.source, "mem_cache/storage/nixl/hicache_nixl.py");
+});
+
+test("warning heads of HiCache, the communicators and the tokenizer manager are no failures", () => {
+  // managers/cache_controller.py _page_get_zero_copy: logger.warning(f"Prefetch operation {operation.request_id} failed to retrieve page {hash_values[i]}.")
+  const prefetch = parseOne(`${TP3}Prefetch operation 3b5d0e8f41a24c1f failed to retrieve page 9c0f6b2d1e7a4f53.`);
+  assert.equal(prefetch.kind, LogKind.message);
+  assert.equal(prefetch.attrs?.level, "warning");
+  assert.equal(prefetch.attrs?.source, "managers/cache_controller.py");
+  // distributed/device_communicators/shm_broadcast.py MessageQueue.acquire_write: logger.warning("No available block found in %s second. ", …)
+  const ring = parseOne(`${PREFIX}No available block found in 60 second. `);
+  assert.equal(ring.kind, LogKind.message);
+  assert.equal(ring.attrs?.source, "distributed/device_communicators/shm_broadcast.py");
+  // distributed/device_communicators/custom_all_reduce.py CustomAllreduce.__init__: "… or P2P test failed. To silence this warning, …"
+  const allreduce = parseOne(
+    `${TP3}Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.`,
+  );
+  assert.equal(allreduce.kind, LogKind.message);
+  assert.equal(allreduce.attrs?.level, "warning");
+  // A head is the whole sentence where calls of another level open the same way: this one is logger.info (index copies).
+  const info = parseOne(`${MAIN}Disable piecewise CUDA graph because --disable-piecewise-cuda-graph is set`);
+  assert.equal(info.kind, LogKind.message);
+  assert.equal(info.attrs, undefined);
+  // managers/tokenizer_manager.py SignalHandler.sigterm_handler: logger.warning(f"SIGTERM received. {signum=} {frame=}. Draining requests and shutting down...")
+  const sigterm = parseOne(`${MAIN}SIGTERM received. signum=15 frame=None. Draining requests and shutting down...`);
+  assert.equal(sigterm.kind, LogKind.message);
+  assert.equal(sigterm.attrs?.source, "managers/tokenizer_manager.py");
 });
 
 test("a template that reads the line wins over its head", () => {

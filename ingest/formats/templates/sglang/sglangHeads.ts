@@ -45,6 +45,23 @@ const MOONCAKE_NEW = "0005973a";
 const PREFILL_NEW = "000c2b94";
 /** Index copies read whole without a commit of their own (nixl/conn.py of the staging era, decode.py of 76 KB, scheduler.py of 74 KB). */
 const INDEX_COPY = "index copy";
+/** The newest snapshot of the index read in the tenth session: tokenizer_manager.py, cache_controller.py, hicache_storage.py, engine.py. */
+const SNAPSHOT = "001067ff";
+const TOKENIZER = "managers/tokenizer_manager.py";
+const DP_CONTROLLER = "managers/data_parallel_controller.py";
+const CACHE_CONTROLLER = "managers/cache_controller.py";
+const UPDATE_WEIGHTS = "managers/scheduler_update_weights_mixin.py";
+const HICACHE_FILE = "mem_cache/hicache_storage.py";
+const NIXL_STORE = "mem_cache/storage/nixl/hicache_nixl.py";
+const MODEL_RUNNER = "model_executor/model_runner.py";
+const ALLREDUCE = "distributed/device_communicators/custom_all_reduce.py";
+const HTTP_SERVER = "entrypoints/http_server.py";
+const ENGINE = "entrypoints/engine.py";
+const XGRAMMAR = "constrained/xgrammar_backend.py";
+const EPLB = "eplb/eplb_manager.py";
+const LORA = "lora/lora_manager.py";
+const MODEL_RUNNER_READ = "0005834c";
+const NIXL_STORE_READ = "070d0bee";
 
 export const SGLANG_HEADS: readonly SglangHead[] = [
   // disaggregation/decode.py
@@ -120,12 +137,117 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   // disaggregation/ascend/transfer_engine.py (one copy adds ` for store_url={…}` before the period)
   { head: "Ascend Transfer Engine initialization failed", level: "error", file: "disaggregation/ascend/transfer_engine.py", where: "AscendTransferEngine.initialize", read: "index copies" },
   // entrypoints/http_server.py
-  { head: "Health check failed. Server couldn't get a response from detokenizer for last ", level: "error", file: "entrypoints/http_server.py", where: "health_generate", read: "index copies" },
-  { head: "Initialization failed. warmup error: ", level: "error", file: "entrypoints/http_server.py", where: "_wait_and_warmup", read: "index copies" },
+  { head: "Health check failed. Server couldn't get a response from detokenizer for last ", level: "error", file: HTTP_SERVER, where: "health_generate", read: "0025436e, index copies" },
+  { head: "Initialization failed. warmup error: ", level: "error", file: HTTP_SERVER, where: "_execute_server_warmup (_wait_and_warmup in older copies)", read: "0025436e, index copies" },
   // managers/tokenizer_manager.py
-  { head: "Signal SIGTERM received while force shutdown flag set. Force exiting.", level: "error", file: "managers/tokenizer_manager.py", where: "TokenizerManager.sigterm_watchdog", read: INDEX_COPY },
+  { head: "Signal SIGTERM received while force shutdown flag set. Force exiting.", level: "error", file: TOKENIZER, where: "TokenizerManager.sigterm_watchdog", read: `${SNAPSHOT}, ${INDEX_COPY}` },
   // entrypoints/engine.py (`{exitcode=}. {pid=}` in f-string copies, `an exit code %d. pid=%d` in %-style ones)
-  { head: "Child process unexpectedly failed with ", level: "warning", file: "entrypoints/engine.py", where: "_set_envs_and_config sigchld_handler", read: "index copies" },
+  { head: "Child process unexpectedly failed with ", level: "warning", file: ENGINE, where: "_set_envs_and_config sigchld_handler", read: "index copies" },
+  // managers/tokenizer_manager.py (the rest of the file)
+  { head: "Signal SIGTERM received while health check failed. Force exiting.", level: "error", file: TOKENIZER, where: "TokenizerManager.sigterm_watchdog", read: SNAPSHOT },
+  { head: "TokenizerManager hit an exception: ", level: "error", file: TOKENIZER, where: "print_exception_wrapper", read: SNAPSHOT },
+  { head: "SIGQUIT received. ", level: "error", file: TOKENIZER, where: "SignalHandler.running_phase_sigquit_handler", read: SNAPSHOT },
+  { head: "Dumping requests before crash. ", level: "error", file: TOKENIZER, where: "TokenizerManager.dump_requests_before_crash", read: SNAPSHOT },
+  { head: "No live scheduler processes found; skipping py-spy and CUDA coredump.", level: "error", file: TOKENIZER, where: "TokenizerManager.dump_requests_before_crash", read: SNAPSHOT },
+  { head: "Failed to pickle dump with server_args: ", level: "error", file: TOKENIZER, where: "TokenizerManager._dump_data_to_file, dump_requests_before_crash", read: SNAPSHOT },
+  { head: "Failed to snapshot the resolved config for the dump: ", level: "error", file: TOKENIZER, where: "TokenizerManager._dump_config_snapshot", read: SNAPSHOT },
+  { head: "Falling back to nested input top logprobs for rid=", level: "error", file: TOKENIZER, where: "TokenizerManager.add_logprob_to_meta_info", read: SNAPSHOT },
+  { head: "SIGTERM received. ", level: "warning", file: TOKENIZER, where: "SignalHandler.sigterm_handler", read: SNAPSHOT },
+  { head: "Encoder embedding not available, falling back to local mm processing", level: "warning", file: TOKENIZER, where: "TokenizerManager._tokenize_one_request", read: SNAPSHOT },
+  { head: "mm_hashes length (", level: "warning", file: TOKENIZER, where: "TokenizerManager._tokenize_one_request", read: SNAPSHOT },
+  { head: "Ignoring malformed mm_hashes entry ", level: "warning", file: TOKENIZER, where: "TokenizerManager._tokenize_one_request", read: SNAPSHOT },
+  { head: "Requested token count (", level: "warning", file: TOKENIZER, where: "TokenizerManager._validate_one_request", read: SNAPSHOT },
+  { head: "Streaming backlog: rid=", level: "warning", file: TOKENIZER, where: "TokenizerManager._coalesce_streaming_chunks", read: SNAPSHOT },
+  { head: "Sending a single large batch with parallel sampling (n > 1) has not been well optimized. ", level: "warning", file: TOKENIZER, where: "TokenizerManager._handle_batch_request", read: SNAPSHOT },
+  { head: "Ignore abort_request with empty rid and abort_all=False", level: "warning", file: TOKENIZER, where: "TokenizerManager.abort_request", read: SNAPSHOT },
+  { head: "Open session response arrived after waiter cleanup: ", level: "warning", file: TOKENIZER, where: "TokenizerManager._handle_open_session_req_output", read: SNAPSHOT },
+  { head: "Batch request (batch_size=", level: "warning", file: TOKENIZER, where: "TokenizerManager._should_dispatch_to_encoder", read: SNAPSHOT },
+  // managers/detokenizer_manager.py, data_parallel_controller.py, tp_worker_overlap_thread.py, session_controller.py
+  { head: "DetokenizerManager hit an exception: ", level: "error", file: "managers/detokenizer_manager.py", where: "run_detokenizer_process", read: "000935bd" },
+  { head: "DataParallelController hit an exception: ", level: "error", file: DP_CONTROLLER, where: "run_data_parallel_controller_process", read: "000a3db1" },
+  { head: "Scheduler or DataParallelController ", level: "error", file: DP_CONTROLLER, where: "run_data_parallel_controller_process (engine.py's block_until_scheduler_exits logs the same)", read: `000a3db1, engine ${SNAPSHOT}` },
+  { head: "Timeout waiting for worker ports from node 0", level: "error", file: DP_CONTROLLER, where: "DataParallelController._receive_ports_as_client", read: "000a3db1" },
+  { head: "The 'minimum_tokens' load balancing method is deprecated for now and will introduced later.", level: "warning", file: DP_CONTROLLER, where: "DataParallelController.minimum_tokens_scheduler", read: "000a3db1" },
+  { head: "TpModelWorkerClient hit an exception: ", level: "error", file: "managers/tp_worker_overlap_thread.py", where: "TpModelWorkerClient.forward_thread_func", read: "index copies" },
+  { head: "The request in a session is appending to a request that hasn't finished.", level: "warning", file: "managers/session_controller.py", where: "Session.create_req (the root logger)", read: "00385336" },
+  // managers/scheduler_output_processor_mixin.py, scheduler_update_weights_mixin.py (the model runner's messages it logs)
+  { head: "Grammar accept_token failed for req ", level: "error", file: "managers/scheduler_output_processor_mixin.py", where: "SchedulerOutputProcessorMixin.process_batch_result_prefill, process_batch_result_decode", read: "004ec010" },
+  { head: "check_weights see error: ", level: "warning", file: UPDATE_WEIGHTS, where: "SchedulerUpdateWeightsMixin.check_weights", read: "018c9109" },
+  { head: "Failed to get model loader: ", level: "error", file: UPDATE_WEIGHTS, where: "SchedulerUpdateWeightsMixin.update_weights_from_disk (ModelRunner.update_weights_from_disk's message)", read: `018c9109, model_runner ${MODEL_RUNNER_READ}` },
+  { head: "Failed to get weights iterator: ", level: "error", file: UPDATE_WEIGHTS, where: "SchedulerUpdateWeightsMixin.update_weights_from_disk (ModelRunner.update_weights_from_disk's message)", read: `018c9109, model_runner ${MODEL_RUNNER_READ}` },
+  { head: "Failed to update weights: ", level: "error", file: UPDATE_WEIGHTS, where: "SchedulerUpdateWeightsMixin.update_weights_from_disk (ModelRunner.update_weights_from_disk's message)", read: `018c9109, model_runner ${MODEL_RUNNER_READ}` },
+  // managers/cache_controller.py (HiCache's host and storage tiers)
+  { head: "Failed to stop HiCache storage threads cleanly: ", level: "error", file: CACHE_CONTROLLER, where: "HiCacheController._stop_storage_threads", read: SNAPSHOT },
+  { head: "Stop storage threads failed: ", level: "error", file: CACHE_CONTROLLER, where: "HiCacheController.detach_storage_backend (logger.exception)", read: SNAPSHOT },
+  { head: "Failed to close storage backend cleanly.", level: "error", file: CACHE_CONTROLLER, where: "HiCacheController.detach_storage_backend (logger.exception)", read: SNAPSHOT },
+  { head: "Prefetch operation ", level: "warning", file: CACHE_CONTROLLER, where: "HiCacheController._page_get_zero_copy, _generic_page_get", read: SNAPSHOT },
+  { head: "HiCache prefetch rate-limited: ", level: "warning", file: CACHE_CONTROLLER, where: "HiCacheController._log_rate_limited", read: SNAPSHOT },
+  { head: "Write page to storage: ", level: "warning", file: CACHE_CONTROLLER, where: "HiCacheController._page_backup", read: SNAPSHOT },
+  // mem_cache/hicache_storage.py (HiCacheFile, the file backend)
+  { head: "Failed to save tensor ", level: "error", file: HICACHE_FILE, where: "HiCacheFile.set", read: SNAPSHOT },
+  { head: "Failed to clear HiCacheFile storage: ", level: "error", file: HICACHE_FILE, where: "HiCacheFile.clear", read: SNAPSHOT },
+  // mem_cache/storage/nixl/hicache_nixl.py (HiCache's NIXL storage backend: its transfers are NIXL's)
+  { head: "Failed to create transfer request: ", level: "error", file: NIXL_STORE, where: "HiCacheNixl._xfer_and_wait", read: NIXL_STORE_READ, transfer: true, engine: "nixl" },
+  { head: "Failed to execute transfer: ", level: "error", file: NIXL_STORE, where: "HiCacheNixl._xfer_and_wait", read: NIXL_STORE_READ, transfer: true, engine: "nixl" },
+  { head: "Failed to build host xfer descs", level: "error", file: NIXL_STORE, where: "HiCacheNixl._xfer_pre_registered", read: NIXL_STORE_READ, transfer: true, engine: "nixl" },
+  { head: "Mismatch between number of host buffers and keys", level: "error", file: NIXL_STORE, where: "HiCacheNixl._xfer_pre_registered", read: NIXL_STORE_READ },
+  { head: "Mismatch between number of key_strs and host_buffers", level: "error", file: NIXL_STORE, where: "HiCacheNixl._batch_xfer", read: NIXL_STORE_READ },
+  { head: "HiCacheNixl: hybrid pool ", level: "error", file: NIXL_STORE, where: "HiCacheNixl._get_hybrid_zero_copy_buffers, _prepare_pool_transfer", read: NIXL_STORE_READ },
+  { head: "HiCacheNixl: mismatch between number of keys and number of buffer meta entries, keys: ", level: "error", file: NIXL_STORE, where: "HiCacheNixl._get_location_and_size_list_from_meta", read: NIXL_STORE_READ },
+  { head: "HiCacheNixl: batch size ", level: "error", file: NIXL_STORE, where: "HiCacheNixl._batch_preprocess", read: NIXL_STORE_READ },
+  { head: "HiCacheNixl batch_get_v1: register_mem_pool_host must be called first", level: "error", file: NIXL_STORE, where: "HiCacheNixl.batch_get_v1", read: NIXL_STORE_READ },
+  { head: "HiCacheNixl batch_set_v1: register_mem_pool_host must be called first", level: "error", file: NIXL_STORE, where: "HiCacheNixl.batch_set_v1", read: NIXL_STORE_READ },
+  { head: "HiCacheNixl: empty keys or mismatch in keys and host_indices lengths. keys: ", level: "warning", file: NIXL_STORE, where: "HiCacheNixl._batch_preprocess", read: NIXL_STORE_READ },
+  { head: "HiCacheNixl: O_DIRECT is active but ", level: "warning", file: NIXL_STORE, where: "HiCacheNixl.register_mem_pool_host, _hybrid_pool_supports_zero_copy", read: NIXL_STORE_READ },
+  // model_executor/model_runner.py (the logger.error(message) calls log the message's own head)
+  { head: "Failed to register transfer engine info for tp_rank=", level: "error", file: MODEL_RUNNER, where: "ModelRunner._register_to_engine_info_bootstrap", read: MODEL_RUNNER_READ },
+  { head: "Failed to init group: ", level: "error", file: MODEL_RUNNER, where: "ModelRunner.init_weights_send_group_for_remote_instance", read: MODEL_RUNNER_READ },
+  { head: "Failed to send weights: ", level: "error", file: MODEL_RUNNER, where: "ModelRunner.send_weights_to_remote_instance", read: MODEL_RUNNER_READ },
+  { head: "Failed to initialize custom process group: ", level: "error", file: MODEL_RUNNER, where: "ModelRunner.init_weights_update_group", read: MODEL_RUNNER_READ },
+  { head: "Failed to destroy custom process group: ", level: "error", file: MODEL_RUNNER, where: "ModelRunner.destroy_weights_update_group", read: MODEL_RUNNER_READ },
+  { head: "Failed to update parameter online: ", level: "error", file: MODEL_RUNNER, where: "ModelRunner.update_weights_from_distributed, _update_bucketed_weights_from_distributed", read: MODEL_RUNNER_READ },
+  { head: "Error when getting parameter ", level: "error", file: MODEL_RUNNER, where: "ModelRunner.get_weights_by_name", read: MODEL_RUNNER_READ },
+  { head: "IPC weight update failed: ", level: "error", file: MODEL_RUNNER, where: "ModelRunner.update_weights_from_ipc", read: MODEL_RUNNER_READ },
+  { head: "The memory capacity is unbalanced. Some GPUs may be occupied by other processes. ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_torch_distributed", read: MODEL_RUNNER_READ },
+  { head: "init_cpu_threads_env and shared memory based AllReduce is disabled", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_torch_distributed", read: MODEL_RUNNER_READ },
+  { head: "Using FP8 KV cache but no scaling factors provided. ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.load_model", read: MODEL_RUNNER_READ },
+  { head: "FP4 (E2M1) KV Cache might lead to a accuracy drop!", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.configure_kv_cache_dtype", read: MODEL_RUNNER_READ },
+  { head: "--kv-cache-dtype falls back to 'auto' because this torch version does not support torch.float4_e2m1fn_x2", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.configure_kv_cache_dtype", read: MODEL_RUNNER_READ },
+  { head: "Overriding draft attention backend to ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner._get_attention_backend", read: MODEL_RUNNER_READ },
+  { head: "Warning: Attention backend specified by --attention-backend or default backend might be overridden.", level: "warning", file: MODEL_RUNNER, where: "ModelRunner._get_attention_backend", read: MODEL_RUNNER_READ },
+  // Whole sentences: `Disable piecewise CUDA graph because --disable-piecewise-cuda-graph is set` and `… some layers do not apply
+  // Standard GQA` open the same way at info level (piecewise_cuda_graph copies of the index; log_info_on_rank0 here).
+  { head: "Disable piecewise CUDA graph because the model is not a language model", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_prefill_cuda_graph", read: MODEL_RUNNER_READ },
+  { head: "Disable piecewise CUDA graph because the capture size is not set", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_prefill_cuda_graph", read: MODEL_RUNNER_READ },
+  { head: "Disable piecewise CUDA graph because the model does not have a 'layers' attribute", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_prefill_cuda_graph", read: MODEL_RUNNER_READ },
+  { head: "Detected the current machine has ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_threads_binding", read: MODEL_RUNNER_READ },
+  { head: "DFLASH draft config num_target_layers=", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.__init__", read: MODEL_RUNNER_READ },
+  { head: "indexer-topk capture is CUDA-only; ", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_indexer_capturer", read: MODEL_RUNNER_READ },
+  { head: "Please install msprobe for tensor data dump", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.init_msprobe", read: MODEL_RUNNER_READ },
+  { head: "Please install mooncake for using remote instance transfer engine", level: "warning", file: MODEL_RUNNER, where: "ModelRunner.remote_instance_init_transfer_engine", read: MODEL_RUNNER_READ },
+  // distributed/device_communicators/
+  { head: "No available block found in ", level: "warning", file: "distributed/device_communicators/shm_broadcast.py", where: "MessageQueue.acquire_write", read: "1214112f" },
+  // One row a reason: `Custom allreduce is disabled because of missing custom allreduce library` is info (index copies).
+  { head: "Custom allreduce is disabled because this process group spans across nodes.", level: "warning", file: ALLREDUCE, where: "CustomAllreduce.__init__", read: "004e6561" },
+  { head: "Custom allreduce is disabled due to an unsupported world size: ", level: "warning", file: ALLREDUCE, where: "CustomAllreduce.__init__", read: "004e6561" },
+  { head: "Custom allreduce is disabled because it's not supported on more than two PCIe-only GPUs.", level: "warning", file: ALLREDUCE, where: "CustomAllreduce.__init__", read: "004e6561" },
+  { head: "Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed.", level: "warning", file: ALLREDUCE, where: "CustomAllreduce.__init__", read: "004e6561" },
+  // entrypoints/http_server.py, engine.py (the rest of both files)
+  { head: "Weights are not ready after waiting ", level: "error", file: HTTP_SERVER, where: "_wait_weights_ready", read: "0025436e" },
+  { head: "Can not initialize OpenAIServingResponses, error: ", level: "warning", file: HTTP_SERVER, where: "lifespan", read: "0025436e" },
+  { head: "Signal handler is not added because the engine is not in the main thread.", level: "warning", file: ENGINE, where: "_set_envs_and_config", read: SNAPSHOT },
+  { head: "Weight cache daemon (pid=", level: "warning", file: ENGINE, where: "Engine._terminate_weight_cache_daemons", read: SNAPSHOT },
+  // constrained/ (xgrammar logs through the root logger)
+  { head: "Skip unsupported ", level: "warning", file: "constrained/base_grammar_backend.py", where: "BaseGrammarBackend._not_supported", read: "022f7202" },
+  { head: "Skip invalid json_schema: ", level: "warning", file: XGRAMMAR, where: "XGrammarGrammarBackend.dispatch_json", read: "00b76639" },
+  { head: "Skip invalid ebnf: ", level: "warning", file: XGRAMMAR, where: "XGrammarGrammarBackend.dispatch_ebnf", read: "00b76639" },
+  { head: "Skip invalid regex: ", level: "warning", file: XGRAMMAR, where: "XGrammarGrammarBackend.dispatch_regex, dispatch_structural_tag", read: "00b76639" },
+  // eplb/, lora/, utils/common.py
+  { head: "[EPLBManager] Error saving expert metadata: ", level: "error", file: EPLB, where: "EPLBManager.rebalance", read: "06120cc8" },
+  { head: "[EPLBManager] Could not save expert metadata, import error: ", level: "warning", file: EPLB, where: "EPLBManager.rebalance", read: "06120cc8" },
+  { head: "WARNING: get_module_name() is not defined, ", level: "warning", file: LORA, where: "LoRAManager.init_loras", read: "002c60aa" },
+  { head: "WARNING: get_hidden_dim() is not defined, ", level: "warning", file: LORA, where: "LoRAManager.init_lora_memory_pool", read: "002c60aa" },
+  { head: "get_bool_env_var(", level: "warning", file: "utils/common.py", where: "get_bool_env_var", read: "004f0c7a" },
 ];
 
 /** Heads by their first 12 characters (the shortest head kept). */
