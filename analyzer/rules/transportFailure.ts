@@ -39,12 +39,17 @@ export const transportFailure: Rule = {
 
 /**
  * What a transport that is not the KV path's carries, and how to test it: NVSHMEM carries DeepEP's
- * expert-parallel traffic between GPUs, 3FS holds the pages HiCache stores (engine names, failures.ts engineName).
+ * expert-parallel traffic between GPUs, LMCache keeps the KV cache it offloads, 3FS holds the pages
+ * HiCache stores (engine names, failures.ts engineName).
  */
 const OTHER_TRANSPORTS: Readonly<Record<string, { premise: string; falsify: string }>> = {
   NVSHMEM: {
     premise: "Let NVSHMEM carry the expert-parallel traffic (DeepEP's dispatch and combine) between the ranks' GPUs. Then its transports must come up and its operations complete",
     falsify: "Rerun with NVSHMEM_DEBUG=INFO and the NICs' error counters watched: a transport that cannot come up (a device, a permission, a QP that does not reach RTR) says why there; with it fixed, NVSHMEM initializes and the dispatch runs.",
+  },
+  LMCache: {
+    premise: "Let LMCache keep the KV cache it offloads in its storage (its local tiers and the L2 adapters behind them) and read it back. Then a block it stores must be stored, and a block its lookup found must be read back",
+    falsify: "Check the storage LMCache writes to at that time (the L2 adapter's server, Redis or another, its log and whether the LMCache process reaches it; the local disk's space) and rerun: with the storage up and reachable, the stores complete and the blocks read back.",
   },
   "3FS": {
     premise: "Let 3FS hold the KV pages HiCache stores and reads back. Then its operations must succeed",
