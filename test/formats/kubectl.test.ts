@@ -260,20 +260,22 @@ const PODS = [
   "sglang-decode-1    0/1     Evicted            0             41m   <none>        gpu-node-7   <none>           <none>"
 ].join("\n");
 
-test("kubectl get pods -o wide: a terminated pod is its death, a pod-level end its end, a back-off a warning; NODE is where it ran; nothing is dated", () => {
+test("kubectl get pods -o wide: a terminated pod is its death, a pod-level end its end, a back-off after restarts a container that keeps exiting; NODE is where it ran; nothing is dated", () => {
   assert.equal(detectFormat(`$ kubectl get pods -o wide -n llm\n${PODS}`).name, "kubectl-pods");
   const { events, issues } = parse(kubectlPods, PODS, "bundle-folder");
   assert.deepEqual(issues, []);
   assert.deepEqual(
     events.map((e) => [e.line, e.kind, e.host, e.role, e.attrs?.failureClass ?? e.attrs?.level, e.attrs?.restartCount, e.attrs?.nodeName, e.tsInferred]),
     [
-      [2, LogKind.podEvent, "sglang-decode-0", "decode", "warning", 5, "gpu-node-7", true],
+      // Restarted five times and backing off: the container keeps exiting.
+      [2, LogKind.crash, "sglang-decode-0", "decode", "crash", 5, "gpu-node-7", true],
       [3, LogKind.crash, "sglang-prefill-0", "prefill", "container-oom", 2, "gpu-node-3", true],
       [4, LogKind.podEvent, "sglang-router-0", "router", "info", undefined, "gpu-node-5", true],
       [5, LogKind.crash, "sglang-prefill-1", "prefill", "segfault", 1, "gpu-node-3", true],
       [6, LogKind.crash, "sglang-decode-1", "decode", "evicted", undefined, "gpu-node-7", true],
     ],
   );
+  assert.equal(events[0]!.attrs?.error, "pod status CrashLoopBackOff: its container keeps exiting; restarted 5 times");
   assert.equal(events[1]!.attrs?.error, "pod status OOMKilled: its container terminated; restarted 2 times");
   assert.equal(events[1]!.attrs?.fatal, true);
 });

@@ -83,9 +83,10 @@ const SIGSEGV = 11;
  * else the last container's waiting or terminated reason, `Signal:N` or
  * `ExitCode:N`, `Init:…` while initialising, `Terminating`, `Unknown` for a
  * pod lost with its node): a termination other than success is the pod's
- * death, a pod-level end is its end (POD_ENDS), any other status but a
- * running or starting one (`CrashLoopBackOff`, `ImagePullBackOff`,
- * `NotReady`, `Init:Error`, …) a warning.
+ * death, a pod-level end is its end (POD_ENDS), `CrashLoopBackOff` after
+ * restarts the death of a container that keeps exiting, any other status
+ * but a running or starting one (`ImagePullBackOff`, `NotReady`,
+ * `Init:Error`, a back-off before any restart, …) a warning.
  */
 export function podStatusAttrs(status: string, restarts: number): Record<string, unknown> {
   const end = podEndAttrs(status);
@@ -94,17 +95,20 @@ export function podStatusAttrs(status: string, restarts: number): Record<string,
   if (restarts > 0) attrs.restartCount = restarts;
   const exit = EXIT_STATUS.exec(status);
   const code = exit === null ? undefined : Number(exit[2]);
-  const failed = status === "OOMKilled" || status === "Error" || status === "ContainerCannotRun" || status === "StartError" || (code !== undefined && code !== 0);
+  // A back-off after restarts: the container kept exiting, and the kubelet waits before the next start.
+  const backingOff = status === "CrashLoopBackOff" && restarts > 0;
+  const failed = backingOff || status === "OOMKilled" || status === "Error" || status === "ContainerCannotRun" || status === "StartError" || (code !== undefined && code !== 0);
   if (!failed) {
     attrs.level = PODS_FINE.has(status) ? "info" : "warning";
     return attrs;
   }
   const segfault = (exit?.[1] === "Signal" && code === SIGSEGV) || (exit?.[1] === "ExitCode" && code === SEGFAULT_EXIT);
   const again = restarts > 1 ? `; restarted ${restarts} times` : restarts === 1 ? "; restarted once" : "";
+  const what = backingOff ? "its container keeps exiting" : "its container terminated";
   return {
     ...attrs,
-    what: "its container terminated",
-    error: `pod status ${status}: its container terminated${again}`,
+    what,
+    error: `pod status ${status}: ${what}${again}`,
     fatal: true,
     failureClass: status === "OOMKilled" ? "container-oom" : segfault ? "segfault" : "crash",
   };
