@@ -14,6 +14,7 @@ import { MOONCAKE_STORE } from "./mooncakeStore.js";
 import { MOONCAKE_TRANSFER_ENGINE } from "./mooncakeTransferEngine.js";
 import { NCCL } from "./nccl.js";
 import { NIXL_AGENT } from "./nixlAgent.js";
+import { OPEN_MPI } from "./openMpi.js";
 import { RAY } from "./ray.js";
 import { SGLANG_COMMON_CONN } from "./sglangCommonConn.js";
 import { SGLANG_DISAGGREGATION } from "./sglangDisaggregation.js";
@@ -51,6 +52,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   XLLM_SERVICE,
   KERNEL,
   SLURM,
+  OPEN_MPI,
   RAY,
 ];
 
