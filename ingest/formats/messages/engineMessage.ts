@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Open MPI's launcher's report of a dead process (openMpi), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Open MPI's launcher's report of a dead process (openMpi), DeepEP's test programs' prints (deepepTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -9,6 +9,7 @@
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
+import { DEEPEP_TESTS } from "../templates/deepepTests.js";
 import { DYNAMO_RUNTIME } from "../templates/dynamoRuntime.js";
 import { TemplateMatcher } from "../templates/match.js";
 import { MOONCAKE_INTEGRATION } from "../templates/mooncakeIntegration.js";
@@ -32,6 +33,7 @@ const NCCL_TEMPLATES = new TemplateMatcher(NCCL.templates);
 const SGL_ROUTER_TEMPLATES = new TemplateMatcher(SGL_ROUTER.templates);
 const XLLM_SERVICE_TEMPLATES = new TemplateMatcher(XLLM_SERVICE.templates);
 const OPEN_MPI_TEMPLATES = new TemplateMatcher(OPEN_MPI.templates);
+const DEEPEP_TESTS_TEMPLATES = new TemplateMatcher(DEEPEP_TESTS.templates);
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -55,6 +57,8 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (nccl !== false) return nccl;
   const openMpi = OPEN_MPI_TEMPLATES.match(msg, at, ev);
   if (openMpi !== false) return openMpi;
+  const deepepTests = DEEPEP_TESTS_TEMPLATES.match(msg, at, ev);
+  if (deepepTests !== false) return deepepTests;
   return parseUcxMessage(msg, at, ev);
 }
 

@@ -5,6 +5,7 @@
 // all read these rows.
 
 import { DEEPEP } from "./deepep.js";
+import { DEEPEP_TESTS } from "./deepepTests.js";
 import { DYNAMO_RUNTIME } from "./dynamoRuntime.js";
 import { KERNEL } from "./kernel.js";
 import { LMCACHE } from "./lmcache.js";
@@ -46,6 +47,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   UCX,
   TORCH_C10D,
   DEEPEP,
+  DEEPEP_TESTS,
   NCCL,
   DYNAMO_RUNTIME,
   SGL_ROUTER,
