@@ -15,11 +15,12 @@ import { MOONCAKE_ROWS, NCCL_ROWS, NIXL_ROWS, PRINTED_ROWS, TORCH_ROWS, UCX_ROWS
 import { rowLine, type EngineConformanceRow, type Expected, type SglangConformanceRow } from "./conformance/row.js";
 import { messageStart } from "../../ingest/formats/templates/check.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
-import { DEEPEP_ROWS } from "./conformance/deepep.js";
+import { DEEPEP_ROWS, DEEPEP_TEST_ROWS } from "./conformance/deepep.js";
 import { KERNEL_ROWS } from "./conformance/kernel.js";
 import { RAY_ROWS } from "./conformance/ray.js";
 import { SLURM_ROWS } from "./conformance/slurm.js";
 import { SYSTEMD_ROWS } from "./conformance/systemd.js";
+import { OPEN_MPI_ROWS } from "./conformance/openMpi.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
 import { SGLANG_BOOTSTRAP_ROWS, SGLANG_SCHEDULER_ROWS } from "./conformance/sglangScheduler.js";
@@ -28,7 +29,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -108,7 +109,7 @@ for (const row of NCCL_ROWS) {
   });
 }
 
-for (const row of [...PRINTED_ROWS, ...DEEPEP_ROWS]) {
+for (const row of [...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...OPEN_MPI_ROWS]) {
   test(`printed without a prefix: ${row.template} #${row.sample ?? 0}`, () => {
     const { events, issues } = parseLines([DATED, rowLine(row)]);
     assert.deepEqual(issues, [], row.template);

@@ -12,14 +12,14 @@ import assert from "node:assert/strict";
 import { LogKind } from "../../domain/kinds.js";
 import { parseLines, parseOne, us } from "./sglangHarness.js";
 
-test("DeepEP: a kernel's timeout print is a stalled collective on the rank it names; the test's progress lines are not", () => {
+test("DeepEP: a kernel's timeout print is a stalled collective on the rank it names; the test's progress lines are its information (templates/engines/deepepTests.ts)", () => {
   const { events } = parseLines([
     "[config] num_tokens=4096, hidden=7168, num_topk_groups=4, num_topk=8",
     "[testing] Running with BF16, without top-k (async=False, previous=False) ... passed",
     "DeepEP dispatch NVL receiver timeout, channel: 11, RDMA: 1, nvl: 4, src RDMA: 0, src nvl: 3, start: 0, end: 0",
     "DeepEP dispatch NVL receiver timeout, channel: 5, RDMA: 0, nvl: 2, src NVL: 7, head: 16, tail: 16",
   ]);
-  assert.deepEqual(events.map((e) => e.kind), [LogKind.unparsed, LogKind.unparsed, LogKind.watchdog, LogKind.watchdog]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.message, LogKind.message, LogKind.watchdog, LogKind.watchdog]);
   assert.deepEqual(events[2]!.attrs, { backend: "deepep", report: "timeout", kernel: "internode", op: "dispatch", stage: "dispatch NVL receiver", channel: 11, rdmaRank: 1, nvlRank: 4, rank: 12 });
   assert.equal(events[3]!.attrs?.rank, 2);
 });

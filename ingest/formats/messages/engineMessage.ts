@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Open MPI's launcher's report of a dead process (openMpi), DeepEP's test programs' prints (deepepTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -9,6 +9,7 @@
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
+import { DEEPEP_TESTS } from "../templates/engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "../templates/platform/dynamoRuntime.js";
 import { TemplateMatcher } from "../templates/match.js";
 import { MOONCAKE_INTEGRATION } from "../templates/engines/mooncakeIntegration.js";
@@ -16,6 +17,7 @@ import { MOONCAKE_STORE } from "../templates/engines/mooncakeStore.js";
 import { MOONCAKE_TRANSFER_ENGINE } from "../templates/engines/mooncakeTransferEngine.js";
 import { NCCL } from "../templates/engines/nccl.js";
 import { NIXL_AGENT } from "../templates/engines/nixlAgent.js";
+import { OPEN_MPI } from "../templates/platform/openMpi.js";
 import { SGL_ROUTER } from "../templates/sglang/sglRouter.js";
 import { THREE_FS } from "../templates/engines/threeFs.js";
 import { UCX, ucxPrefixEnd } from "../templates/engines/ucx.js";
@@ -30,6 +32,8 @@ const DYNAMO_TEMPLATES = new TemplateMatcher(DYNAMO_RUNTIME.templates);
 const NCCL_TEMPLATES = new TemplateMatcher(NCCL.templates);
 const SGL_ROUTER_TEMPLATES = new TemplateMatcher(SGL_ROUTER.templates);
 const XLLM_SERVICE_TEMPLATES = new TemplateMatcher(XLLM_SERVICE.templates);
+const OPEN_MPI_TEMPLATES = new TemplateMatcher(OPEN_MPI.templates);
+const DEEPEP_TESTS_TEMPLATES = new TemplateMatcher(DEEPEP_TESTS.templates);
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -51,6 +55,10 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (xllm !== false) return xllm;
   const nccl = NCCL_TEMPLATES.match(msg, at, ev);
   if (nccl !== false) return nccl;
+  const openMpi = OPEN_MPI_TEMPLATES.match(msg, at, ev);
+  if (openMpi !== false) return openMpi;
+  const deepepTests = DEEPEP_TESTS_TEMPLATES.match(msg, at, ev);
+  if (deepepTests !== false) return deepepTests;
   return parseUcxMessage(msg, at, ev);
 }
 

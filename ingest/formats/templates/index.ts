@@ -9,6 +9,7 @@
 // all read these rows.
 
 import { DEEPEP } from "./engines/deepep.js";
+import { DEEPEP_TESTS } from "./engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
 import { KERNEL } from "./platform/kernel.js";
 import { LMCACHE } from "./engines/lmcache.js";
@@ -18,6 +19,7 @@ import { MOONCAKE_STORE } from "./engines/mooncakeStore.js";
 import { MOONCAKE_TRANSFER_ENGINE } from "./engines/mooncakeTransferEngine.js";
 import { NCCL } from "./engines/nccl.js";
 import { NIXL_AGENT } from "./engines/nixlAgent.js";
+import { OPEN_MPI } from "./platform/openMpi.js";
 import { RAY } from "./platform/ray.js";
 import { SGLANG_COMMON_CONN } from "./sglang/sglangCommonConn.js";
 import { SGLANG_DISAGGREGATION } from "./sglang/sglangDisaggregation.js";
@@ -50,12 +52,14 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   UCX,
   TORCH_C10D,
   DEEPEP,
+  DEEPEP_TESTS,
   NCCL,
   DYNAMO_RUNTIME,
   SGL_ROUTER,
   XLLM_SERVICE,
   KERNEL,
   SLURM,
+  OPEN_MPI,
   RAY,
   SYSTEMD,
 ];

@@ -26,3 +26,17 @@ export const DEEPEP_ROWS: EngineConformanceRow[] = [
   { template: "deepep.v2_combine_timeout", expect: stalled({ op: "combine", stage: "combine (scale-out wait all)", channel: 6, scaleoutRank: 1, scaleupRank: 4 }) },
   { template: "deepep.v2_pp_timeout", expect: stalled({ op: "pp", stage: "PP recv" }) },
 ];
+
+// DeepEP's test programs' prints (ingest/formats/templates/engines/deepepTests.ts), written by hand from
+// tests/test_internode.py's format strings: the test's information, at info.
+const told = (attrs: Record<string, unknown>) => ({ kind: LogKind.message, attrs: { level: "info", test: "deepep", ...attrs } });
+
+export const DEEPEP_TEST_ROWS: EngineConformanceRow[] = [
+  { template: "deepepTests.config", expect: told({ numTokens: 4096, hidden: 7168 }) },
+  { template: "deepepTests.config", sample: 1, expect: told({ numTokens: 4096, hidden: 7168 }) },
+  { template: "deepepTests.layout", expect: told({ layoutMs: 0.054 }) },
+  { template: "deepepTests.case", expect: told({ dtype: "BF16", passed: true }) },
+  { template: "deepepTests.case", sample: 1, expect: told({ dtype: "FP8", passed: false }) },
+  { template: "deepepTests.tuning", expect: told({ sms: 24 }) },
+  { template: "deepepTests.tuning", sample: 1, expect: told({ sms: 24 }) },
+];

@@ -12,20 +12,8 @@
 import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
 import { civilToUs, isValidCivil } from "../../sglang/prefix.js";
+import { SIGNALS_BY_TEXT } from "./signals.js";
 import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
-
-/** What strsignal(3) (glibc) prints for the signals a task dies of, and how each is classed. */
-const SIGNALS: Readonly<Record<string, { signal: string; failureClass: string }>> = {
-  Killed: { signal: "SIGKILL", failureClass: "crash" },
-  "Segmentation fault": { signal: "SIGSEGV", failureClass: "segfault" },
-  "Bus error": { signal: "SIGBUS", failureClass: "segfault" },
-  Aborted: { signal: "SIGABRT", failureClass: "crash" },
-  Terminated: { signal: "SIGTERM", failureClass: "crash" },
-  "Illegal instruction": { signal: "SIGILL", failureClass: "crash" },
-  "Floating point exception": { signal: "SIGFPE", failureClass: "crash" },
-  Hangup: { signal: "SIGHUP", failureClass: "crash" },
-  Interrupt: { signal: "SIGINT", failureClass: "crash" },
-};
 
 /** `{hosts}: task {ids}: ` or `{hosts}: tasks {ids}: `: a hostlist (`node-3`, `node-[1-2]`) and bit_fmt's task ids (`5`, `0-3,5`). */
 const TASKS = String.raw`(?<nodes>[^\s:]+): tasks? (?<tasks>\d+(?:[-,]\d+)*): `;
@@ -46,7 +34,7 @@ function exited(ev: ParsedEvent, g: Groups): void {
 }
 
 function signalled(ev: ParsedEvent, g: Groups): void {
-  const meaning = SIGNALS[g.signal!]!;
+  const meaning = SIGNALS_BY_TEXT[g.signal!]!;
   Object.assign(ev.attrs!, { signal: meaning.signal, failureClass: meaning.failureClass });
   if (g.core !== undefined) ev.attrs!.coreDumped = true;
   taskEnd(ev, g, `killed by ${meaning.signal} (${g.signal}${g.core ?? ""})`);
@@ -113,7 +101,7 @@ const templates: LogTemplate[] = [
     source: "src/srun/launch.c _task_finish (SchedMD/slurm, main 284c3b95)",
     head: (line, at) => line.indexOf(": task", at) > at,
     firstChars: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
-    pattern: new RegExp(`${TASKS}(?<signal>${Object.keys(SIGNALS).join("|")})(?<core> \\(core dumped\\))?$`, "y"),
+    pattern: new RegExp(`${TASKS}(?<signal>${Object.keys(SIGNALS_BY_TEXT).join("|")})(?<core> \\(core dumped\\))?$`, "y"),
     attrs: { scope: "machine", what: "killed by a signal", fatal: true },
     refine: signalled,
     samples: ["srun: error: node-3: task 5: Killed", "srun: error: gpu-node-1: task 1: Segmentation fault (core dumped)"],

@@ -1,0 +1,80 @@
+// DeepEP's test programs (deepseek-ai/DeepEP tests/test_intranode.py,
+// test_internode.py): what an operator runs to check a node's or a cluster's
+// expert-parallel kernels before serving on them, and pastes beside a server's
+// logs. Rank 0 prints each step with `print` (no logger, no level, no time):
+// the configuration, the layout kernel's time, each functional case and the
+// word ` passed` once its checks held (a case that failed is cut before it, the
+// assertion's traceback after), and the tuning sweep's bandwidths. All of it is
+// the test's information: `log.message` at info.
+
+import { LogKind } from "../../../../domain/kinds.js";
+import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
+
+const SOURCE = "tests/test_internode.py test_main (deepseek-ai/DeepEP 058d696b); tests/test_intranode.py prints the same words without num_topk_groups and RDMA chunks";
+
+const templates: LogTemplate[] = [
+  {
+    id: "deepepTests.config",
+    level: "stdout",
+    format: "[config] num_tokens={n}, hidden={h}, num_topk_groups={g}, num_topk={k} (intranode: no `num_topk_groups`)",
+    source: SOURCE,
+    checked: "✔",
+    head: "[config] num_tokens=",
+    pattern: /\[config\] num_tokens=(?<tokens>\d+), hidden=(?<hidden>\d+)(?:, num_topk_groups=\d+)?, num_topk=\d+/y,
+    kind: LogKind.message,
+    attrs: { level: "info", test: "deepep", numTokens: cap("tokens", "number"), hidden: cap("hidden", "number") },
+    samples: ["[config] num_tokens=4096, hidden=7168, num_topk_groups=4, num_topk=8", "[config] num_tokens=4096, hidden=7168, num_topk=8"],
+  },
+  {
+    id: "deepepTests.layout",
+    level: "stdout",
+    format: "[layout] Kernel performance: {ms:.3f} ms — get_dispatch_layout's time",
+    source: SOURCE,
+    checked: "✔",
+    head: "[layout] Kernel performance: ",
+    pattern: /\[layout\] Kernel performance: (?<ms>\d+\.\d+) ms/y,
+    kind: LogKind.message,
+    attrs: { level: "info", test: "deepep", layoutMs: cap("ms", "number") },
+    samples: ["[layout] Kernel performance: 0.054 ms"],
+  },
+  {
+    id: "deepepTests.case",
+    level: "stdout",
+    format: "[testing] Running with {FP8|BF16}, {with|without} top-k (async={bool}, previous={bool}) ... passed — printed without a newline before the case's checks, ` passed` once they held",
+    source: SOURCE,
+    checked: "✔",
+    head: "[testing] Running with ",
+    pattern: /\[testing\] Running with (?<dtype>FP8|BF16), (?:with|without) top-k \(async=(?:True|False), previous=(?:True|False)\) \.\.\.(?<passed> passed)?/y,
+    kind: LogKind.message,
+    attrs: { level: "info", test: "deepep", dtype: cap("dtype") },
+    refine: (ev, g) => {
+      ev.attrs!.passed = g.passed !== undefined;
+    },
+    samples: ["[testing] Running with BF16, without top-k (async=False, previous=False) ... passed", "[testing] Running with FP8, with top-k (async=True, previous=True) ..."],
+  },
+  {
+    id: "deepepTests.tuning",
+    level: "stdout",
+    format:
+      "[tuning] SMs {n}, NVL chunk {c}[, RDMA chunk {r}]: {x:.2f} GB/s (RDMA), {y:.2f} GB/s (NVL) / `[tuning] Best dispatch ({FP8|BF16}): SMs {n}, …` / `[tuning] Best combine: SMs {n}, …` — the tuning sweep's bandwidth of each configuration and the best one",
+    source: SOURCE,
+    checked: "✔",
+    head: "[tuning] ",
+    pattern: /\[tuning\] (?:Best (?:dispatch \((?:FP8|BF16)\)|combine): )?SMs (?<sms>\d+), NVL chunk \d+/y,
+    kind: LogKind.message,
+    attrs: { level: "info", test: "deepep", sms: cap("sms", "number") },
+    samples: [
+      "[tuning] SMs 24, NVL chunk 4, RDMA chunk 8: 43.21 GB/s (RDMA), 140.57 GB/s (NVL) ",
+      "[tuning] Best dispatch (FP8): SMs 24, NVL chunk 32, RDMA chunk 16: 45.02 GB/s (RDMA), 146.48 GB/s (NVL)",
+    ],
+  },
+];
+
+export const DEEPEP_TESTS: TemplateComponent = {
+  name: "deepepTests",
+  dialect: "engine",
+  title: "DeepEP's tests",
+  intro:
+    "Rank 0's prints of `deepseek-ai/DeepEP`'s `tests/test_intranode.py` and `tests/test_internode.py`, with no logger: the configuration, the layout kernel's time, each functional case (` passed` at its end once its checks held) and the tuning sweep. Event: `log.message` at info (`test: deepep`); a case that failed is followed by its assertion's traceback, read as every traceback is.",
+  templates,
+};
