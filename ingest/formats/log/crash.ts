@@ -15,6 +15,8 @@
 // (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
 // the record above them.
 
+import { SIGNALS_BY_TEXT, signalOfNumber } from "../templates/platform/signals.js";
+
 export interface CrashHead {
   /** What killed it: "Segmentation fault", "Aborted", "SIGSEGV", "std::terminate", … */
   what: string;
@@ -70,8 +72,8 @@ const EFA_ABORT_TAIL = /^(?:Libfabric error: \(-?\d+\) |EFA internal error: \(-?
  * container's name without the log lines' bar (v1 names it `<project>_<service>_<n>`).
  */
 const CONTAINER_EXIT = /^([A-Za-z0-9][\w.-]*) exited with code (\d+)$/;
-/** A process killed by signal n exits with 128 + n; the signals a server dies of. */
-const SIGNAL_OF_EXIT: Readonly<Record<number, string>> = { 132: "SIGILL", 134: "SIGABRT", 135: "SIGBUS", 136: "SIGFPE", 137: "SIGKILL", 139: "SIGSEGV" };
+/** A process killed by signal n exits with 128 + n. */
+const SIGNALLED_EXIT = 128;
 /** Exit codes of a stop, not a death: success, and SIGINT's and SIGTERM's (130, 143) when someone stopped the container. */
 const STOP_EXITS: ReadonlySet<number> = new Set([0, 130, 143]);
 
@@ -86,20 +88,11 @@ export function containerExitOf(line: string): { container: string; code: number
 export function containerDeathOf(line: string): CrashHead | null {
   const exit = line.indexOf(" exited with code ") > 0 ? containerExitOf(line) : null;
   if (exit === null || STOP_EXITS.has(exit.code)) return null;
-  const signal = SIGNAL_OF_EXIT[exit.code];
+  const signal = exit.code > SIGNALLED_EXIT ? signalOfNumber(exit.code - SIGNALLED_EXIT)?.signal : undefined;
   const what = `container ${exit.container} exited with code ${exit.code}`;
   return signal !== undefined ? { what, signal } : { what };
 }
 
-/** faulthandler names the fatal signal in words (Python's faulthandler.c). */
-const SIGNAL_OF: Record<string, string> = {
-  "Segmentation fault": "SIGSEGV",
-  Aborted: "SIGABRT",
-  "Bus error": "SIGBUS",
-  "Floating point exception": "SIGFPE",
-  "Illegal instruction": "SIGILL",
-  Killed: "SIGKILL",
-};
 
 export function crashHeadOf(line: string): CrashHead | null {
   switch (line.charCodeAt(0)) {
@@ -136,7 +129,8 @@ function withTime(head: CrashHead, unixSeconds: string): CrashHead {
 }
 
 function withSignal(what: string): CrashHead {
-  const signal = SIGNAL_OF[what];
+  // faulthandler and the shell name the fatal signal in words, as strsignal(3) does.
+  const signal = SIGNALS_BY_TEXT[what]?.signal;
   return signal !== undefined ? { what, signal } : { what };
 }
 
