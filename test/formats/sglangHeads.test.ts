@@ -13,6 +13,17 @@ import { parseLines, parseOne } from "./sglangHarness.js";
 
 const PREFIX = "[2026-01-05 10:00:00 DP0 TP0] ";
 
+test("the KV pool's out-of-memory error, logged before the scheduler raises, is a failure with the lines of its message", () => {
+  // mem_cache/common.py alloc_for_extend: logger.error(f"Prefill out of memory. Try to lower your batch size.\nTry to allocate {n} tokens.\n{…}")
+  const { events } = parseLines([
+    `${PREFIX}Prefill out of memory. Try to lower your batch size.`,
+    "Try to allocate 8192 tokens.",
+    "Available full tokens: 899840 (full_available_size=11776 + full_evictable_size_=888064)",
+  ]);
+  assert.equal(events.length, 1);
+  assert.deepEqual([events[0]!.kind, events[0]!.attrs?.level, events[0]!.attrs?.source], [LogKind.error, "error", "mem_cache/common.py"]);
+});
+
 test("an SGLang error head no template reads is a failure record with the level and file of its call", () => {
   // entrypoints/http_server.py health_generate: logger.error(f"Health check failed. Server couldn't get a response from detokenizer for last {HEALTH_CHECK_TIMEOUT} seconds. …")
   const ev = parseOne(`${PREFIX}Health check failed. Server couldn't get a response from detokenizer for last 20 seconds. tic start time: 10:00:00. last_heartbeat time: 09:58:41`);

@@ -248,6 +248,9 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "WARNING: get_module_name() is not defined, ", level: "warning", file: LORA, where: "LoRAManager.init_loras", read: "002c60aa" },
   { head: "WARNING: get_hidden_dim() is not defined, ", level: "warning", file: LORA, where: "LoRAManager.init_lora_memory_pool", read: "002c60aa" },
   { head: "get_bool_env_var(", level: "warning", file: "utils/common.py", where: "get_bool_env_var", read: "004f0c7a" },
+  // mem_cache/common.py (managers/schedule_batch.py before the allocation moved): the KV pool could not hold a batch; the scheduler raises next.
+  { head: "Prefill out of memory. Try to lower your batch size.", level: "error", file: "mem_cache/common.py", where: "alloc_for_extend (ScheduleBatch.alloc_token_slots in older copies)", read: INDEX_COPY },
+  { head: "Decode out of memory. Try to lower your batch size.", level: "error", file: "mem_cache/common.py", where: "alloc_for_decode (ScheduleBatch.alloc_token_slots in older copies)", read: INDEX_COPY },
 ];
 
 /** Heads by their first 12 characters (the shortest head kept). */
