@@ -94,16 +94,28 @@ export const FALLBACK_PRINTS: readonly FallbackPrint[] = [
     failing: "`mmap failed (hugepage={yes|no}), size={n}, errno={e} ({strerror})` (utils.cpp allocate_buffer_mmap_memory)",
   },
   {
+    id: "mooncakeStore.arena_pool_hugepages",
+    library: "Mooncake store v0.3.11+",
+    printed: "error (glog `E`)",
+    file: "mmap_arena.cpp",
+    message: /^Arena hugepage mmap failed for pool_size=\d+ bytes, errno=\d+ \([^)]*\); regular-page fallback disabled because MC_STORE_USE_HUGEPAGE explicitly requested hugepages$/,
+    format:
+      "Arena hugepage mmap failed for pool_size={n} bytes, errno={e} ({strerror}); regular-page fallback disabled because MC_STORE_USE_HUGEPAGE explicitly requested hugepages",
+    fallback: "the arena's pool could not be mapped on huge pages, so the arena does not start (`=== ARENA INITIALIZATION FAILED ===` follows); buffers are mapped with plain mmap() on huge pages instead",
+    source:
+      "mooncake-store/src/mmap_arena.cpp MmapArena::initialize (`return false;`), whose one caller is utils.cpp initializeGlobalArena, which falls back as `mooncakeStore.arena_init_failed` (v0.3.11 … main 3b5a5941)",
+    failing: "`mmap failed (hugepage=yes), size={n}, errno={e} ({strerror})` (utils.cpp allocate_buffer_mmap_memory)",
+  },
+  {
     id: "mooncakeStore.arena_pool_mmap",
     library: "Mooncake store v0.3.11+",
     printed: "error (glog `E`)",
     file: "mmap_arena.cpp",
-    message: /^Arena (?:hugepage mmap failed for pool_size=\d+ bytes, errno=\d+ \([^)]*\); regular-page fallback disabled because MC_STORE_USE_HUGEPAGE explicitly requested hugepages|mmap failed: size=\d+, errno=\d+ \([^)]*\))$/,
-    format:
-      "Arena hugepage mmap failed for pool_size={n} bytes, errno={e} ({strerror}); regular-page fallback disabled because MC_STORE_USE_HUGEPAGE explicitly requested hugepages — or `Arena mmap failed: size={n}, errno={e} ({strerror})`",
-    fallback: "the arena's pool could not be mapped, so the arena does not start (`=== ARENA INITIALIZATION FAILED ===` follows); buffers are mapped with plain mmap() instead",
+    message: /^Arena mmap failed: size=\d+, errno=\d+ \([^)]*\)$/,
+    format: "Arena mmap failed: size={n}, errno={e} ({strerror})",
+    fallback: "the arena's pool could not be mapped on regular pages either, so the arena does not start (`=== ARENA INITIALIZATION FAILED ===` follows); buffers are mapped one by one with plain mmap() instead",
     source:
-      "mooncake-store/src/mmap_arena.cpp MmapArena::initialize (`return false;` after each), whose one caller is utils.cpp initializeGlobalArena, which falls back as `mooncakeStore.arena_init_failed` (v0.3.11 … main 3b5a5941)",
+      "mooncake-store/src/mmap_arena.cpp MmapArena::initialize (`return false;` after the retry without huge pages), whose one caller is utils.cpp initializeGlobalArena, which falls back as `mooncakeStore.arena_init_failed` (v0.3.11 … main 3b5a5941)",
     failing: "`mmap failed (hugepage={yes|no}), size={n}, errno={e} ({strerror})` (utils.cpp allocate_buffer_mmap_memory)",
   },
   {
