@@ -3,7 +3,7 @@
 // the code does next, and the same library's print on the path that gives up
 // stays a failure. The lines are in the shape each logger prints them: c10's
 // `[E304 19:44:40.793259564 TCPStore.cpp:277] ` (the torchrun lines are a
-// user's, pasted in a public SGLang thread), glog's and absl's
+// user's output, held in the public-code index), glog's and absl's
 // `E0611 14:03:07.554102 88213 utils.cpp:166] `, the messages as the cited
 // calls format them.
 
