@@ -97,6 +97,22 @@ test("NIXL before 0.7.1: a plugin that does not open at discovery is a warning; 
   assert.equal(events[3]!.attrs?.engine, "nixl");
 });
 
+test("SGLang's tokenizer manager degrading one request's top logprobs to nested lists is a warning; its crash stays a failure", () => {
+  // managers/tokenizer_manager.py add_logprob_to_meta_info: logger.error("Falling back to nested input top logprobs for rid=%s: %s", …, e)
+  const { events } = parseLines([
+    "[2026-06-11 14:03:07] Falling back to nested input top logprobs for rid=5b1c0f2e9a6d4e31: input_top_logprobs_val has ragged rows",
+    "[2026-06-11 14:03:09] TokenizerManager hit an exception: Traceback (most recent call last):",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.level, e.attrs?.fallbackPrint]),
+    [
+      [LogKind.message, "warning", "sglang.nested_top_logprobs"],
+      [LogKind.exception, "error", undefined],
+    ],
+  );
+  assert.equal(events[0]!.attrs?.source, "managers/tokenizer_manager.py");
+});
+
 test("a row's message printed from another file, or at glog's fatal level, stays a failure", () => {
   assert.deepEqual(
     readings([

@@ -156,6 +156,18 @@ export const FALLBACK_PRINTS: readonly FallbackPrint[] = [
       "src/core/nixl_plugin_manager.cpp nixlPluginManager::loadPlugin (`return nullptr;`); discoverPluginsFromDir, which calls it for every plugin file at start-up, goes on to the next (ai-dynamo/nixl 0.2.0 … 0.7.0)",
     failing: "`createBackend: unsupported backend '{type}'` (nixl_agent.cpp nixlAgent::createBackend, `return NIXL_ERR_NOT_FOUND`)",
   },
+  {
+    id: "sglang.nested_top_logprobs",
+    library: "SGLang",
+    printed: "error (`logger.error`: SGLang's prefix prints no level, its heads table gives the call's)",
+    file: "tokenizer_manager.py",
+    message: /^Falling back to nested input top logprobs for rid=\S*: .+$/,
+    format: "Falling back to nested input top logprobs for rid={rid}: {e}",
+    fallback: "the request's input top logprobs could not be packed into the flat fields; they are returned nested instead, and the batch's other requests go on",
+    source:
+      "python/sglang/srt/managers/tokenizer_manager.py TokenizerManager.add_logprob_to_meta_info: `except ValueError as e:` sets the flat fields to None and logs this (`# A raise here would disrupt unrelated requests in the shared batch-output loop; degrade to nested instead.`), then builds the nested lists (index copy, the heads table's 001067ff)",
+    failing: "`TokenizerManager hit an exception: {traceback}` (the same file's print_exception_wrapper, which then kills the server)",
+  },
 ];
 
 /** The base name of a prefix's place (`TCPStore.cpp:277`, `../torch_npu/…/X.cpp:3009` → `X.cpp`). */
