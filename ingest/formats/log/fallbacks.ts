@@ -20,7 +20,7 @@ export interface FallbackPrint {
   readonly library: string;
   /** The level the call prints at, as its logger writes it. */
   readonly printed: string;
-  /** The base name of the file the line's prefix names as its place (glog, absl, c10); a line whose place the paste cut is read by its message alone. */
+  /** The base name of the file the line's prefix names as its place (glog, absl, c10; an SGLang line's is its head's file); a line whose place the paste cut is read by its message alone. */
   readonly file: string;
   /** The whole message after the prefix, as the call formats it. */
   readonly message: RegExp;
