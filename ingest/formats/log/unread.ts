@@ -15,7 +15,10 @@
 //     assertion's or a timeout's, or a line whose dialect states no level and
 //     whose words are a verdict (`ibverbs init qp failed: End of file`; on a
 //     bare line also `connect EPS failed`), is a
-//     failure record (`log.error`) that process-failure or transport-failure judges;
+//     failure record (`log.error`) that process-failure or transport-failure judges,
+//     unless its library's source shows the code carrying on after that very
+//     print (./fallbacks.ts): then it is a `log.message` of level warning that
+//     names the fallback;
 //   - an SGLang line, whose prefix states no level, takes the level of the
 //     logger call whose head its message opens with (../templates/sglang/sglangHeads.ts):
 //     an error's is a failure record (a transfer's judged by transport-failure),
@@ -31,6 +34,7 @@ import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engines/engineFailure.js";
 import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./dialects/ascend.js";
 import { isCudaErrorTail, isUcxBacktraceLine } from "./crash.js";
+import { fallbackPrintOf, type FallbackPrint } from "./fallbacks.js";
 import { FAILURE_CLASS_NAME, FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
 import { sglangHeadOf, type SglangHead } from "../templates/sglang/sglangHeads.js";
@@ -145,7 +149,11 @@ function settleMessage(ev: ParsedEvent, message: string, more: readonly string[]
     (FAILURE_VERDICT.test(message) || ((how.dialect === null || how.dialect === "glog") && BARE_VERDICT.test(message) && !LEVEL_BELOW_ERROR.test(message)));
   const failing =
     how.level === "error" || how.level === "fatal" || verdict || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
-  if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") return asError(ev, message, more, how, sglang);
+  if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") {
+    // A print its library follows by carrying on (./fallbacks.ts): a warning that names what the code does instead.
+    const fallback = how.level !== "fatal" ? fallbackPrintOf(message, how.source) : undefined;
+    return fallback === undefined ? asError(ev, message, more, how, sglang) : asFallback(ev, how, fallback);
+  }
   if (how.dialect !== null) asMessage(ev, how);
 }
 
@@ -238,6 +246,16 @@ function asEngineError(ev: ParsedEvent, message: string, how: RecordHead, engine
 
 function isDump(message: string, more: readonly string[]): boolean {
   return THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
+}
+
+/** An error-level print whose code goes on (./fallbacks.ts): a `log.message` of level warning naming the fallback and the level printed. */
+function asFallback(ev: ParsedEvent, how: RecordHead, print: FallbackPrint): void {
+  ev.kind = LogKind.message;
+  const attrs = withHead(ev, how);
+  attrs.level = "warning";
+  if (how.level !== undefined) attrs.printedLevel = how.level;
+  attrs.fallbackPrint = print.id;
+  attrs.fallback = print.fallback;
 }
 
 function asMessage(ev: ParsedEvent, how: RecordHead): void {

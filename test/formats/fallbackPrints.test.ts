@@ -1,0 +1,143 @@
+// Error-level prints a library makes on its way to a fallback
+// (ingest/formats/log/fallbacks.ts): each is read as a warning that names what
+// the code does next, and the same library's print on the path that gives up
+// stays a failure. The lines are in the shape each logger prints them: c10's
+// `[E304 19:44:40.793259564 TCPStore.cpp:277] ` (the torchrun lines are a
+// user's output, held in the public-code index), glog's and absl's
+// `E0611 14:03:07.554102 88213 utils.cpp:166] `, the messages as the cited
+// calls format them.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import type { ParsedEvent } from "../../domain/event.js";
+import { LogKind } from "../../domain/kinds.js";
+import { renderFallbackDocs } from "../../ingest/formats/log/fallbackDocs.js";
+import { FALLBACK_PRINTS } from "../../ingest/formats/log/fallbacks.js";
+import { parseLines } from "./sglangHarness.js";
+
+/** Each record's kind, level and the fallback row that read it. */
+function readings(lines: readonly string[]): [string, unknown, unknown][] {
+  return parseLines(lines).events.map((e: ParsedEvent) => [e.kind, e.attrs?.level, e.attrs?.fallbackPrint]);
+}
+
+test("torchrun's agent store: the bind that the agent's store explains is a warning, the client's timeout a failure", () => {
+  const lines = [
+    "[W304 19:44:40.789045482 socket.cpp:767] [c10d] The client socket cannot be initialized to connect to [localhost]:29500 (errno: 97 - Address family not supported by protocol).",
+    "[E304 19:44:40.793259564 TCPStore.cpp:277] [c10d] The server socket on 29500 has failed to bind. TORCHELASTIC_USE_AGENT_STORE is enabled so ignoring the error.",
+    "[E304 19:54:40.801122334 TCPStore.cpp:310] [c10d] TCP client failed to connect/validate to host localhost:29500 - timed out (try=57, timeout=600000ms): The client socket has timed out after 600000ms while trying to connect to (localhost, 29500).",
+    "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use",
+  ];
+  assert.deepEqual(readings(lines), [
+    [LogKind.message, "warning", undefined],
+    [LogKind.message, "warning", "torchC10d.agent_store_bind"],
+    [LogKind.error, "error", undefined],
+    [LogKind.exception, undefined, undefined],
+  ]);
+  const bind = parseLines(lines).events[1]!;
+  assert.equal(bind.attrs?.printedLevel, "error");
+  assert.equal(bind.attrs?.source, "TCPStore.cpp:277");
+  assert.match(String(bind.attrs?.fallback), /agent already serves the store/);
+});
+
+test("Mooncake's arena allocator that does not start is a fallback to mmap; a buffer mmap cannot map stays a failure", () => {
+  assert.deepEqual(
+    readings([
+      "E0611 14:03:07.551002 88213 mmap_arena.cpp:123] Arena mmap failed: size=17179869184, errno=12 (Cannot allocate memory)",
+      "E0611 14:03:07.554102 88213 utils.cpp:166] === ARENA INITIALIZATION FAILED ===",
+      "E0611 14:03:07.554110 88213 utils.cpp:167] Falling back to traditional mmap()",
+      "E0611 14:03:07.554113 88213 utils.cpp:169] MC_STORE_USE_HUGEPAGE is set, so the fallback path will also require hugepages",
+      "E0611 14:03:07.554117 88213 utils.cpp:172] Arena initialization is only attempted once per process; restart after fixing the environment if you want to retry arena bring-up",
+      "E0611 14:03:07.560201 88213 mmap_arena.cpp:103] Arena hugepage mmap failed for pool_size=17179869184 bytes, errno=12 (Cannot allocate memory); regular-page fallback disabled because MC_STORE_USE_HUGEPAGE explicitly requested hugepages",
+      "E0611 14:03:09.120044 88213 utils.cpp:435] mmap failed (hugepage=yes), size=4294967296, errno=12 (Cannot allocate memory)",
+    ]),
+    [
+      [LogKind.message, "warning", "mooncakeStore.arena_pool_mmap"],
+      [LogKind.message, "warning", "mooncakeStore.arena_init_failed"],
+      [LogKind.message, "warning", "mooncakeStore.arena_fallback_mmap"],
+      [LogKind.message, "warning", "mooncakeStore.arena_fallback_hugepages"],
+      [LogKind.message, "warning", "mooncakeStore.arena_once"],
+      [LogKind.message, "warning", "mooncakeStore.arena_pool_hugepages"],
+      [LogKind.error, "error", undefined],
+    ],
+  );
+});
+
+test("Mooncake's topology skips an RDMA device whose sysfs path does not resolve; no transport at all stays the engine's failure", () => {
+  const { events } = parseLines([
+    "E0611 14:03:07.554102 88213 topology.cpp:236] listInfiniBandDevices: realpath /sys/class/infiniband/mlx5_bond_0/../.. failed: No such file or directory [2]",
+    "E0611 14:03:07.601532 88213 transfer_engine_impl.cpp:397] No HCA detected and neither NVLink nor TCP transport is compiled in",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.level, e.attrs?.fallbackPrint]),
+    [
+      [LogKind.message, "warning", "mooncakeTransferEngine.hca_path_unresolved"],
+      [LogKind.transportError, "error", undefined],
+    ],
+  );
+  assert.equal(events[1]!.attrs?.engine, "mooncake");
+});
+
+test("NIXL before 0.7.1: a plugin that does not open at discovery is a warning; the backend asked for and not loaded stays NIXL's failure", () => {
+  const { events } = parseLines([
+    "E0721 08:06:26.781179    4330 nixl_plugin_manager.cpp:122] Failed to load plugin from /usr/local/nixl/lib/x86_64-linux-gnu/plugins/libplugin_GDS.so: libcufile.so.0: cannot open shared object file: No such file or directory",
+    "E0721 08:06:26.781201    4330 nixl_plugin_manager.cpp:288] Failed to load plugin 'GDS' from any directory",
+    "I0721 08:06:26.790020    4330 nixl_plugin_manager.cpp:316] Discovered and loaded plugin: UCX",
+    "E0721 08:06:27.100000    4330 nixl_agent.cpp:335] createBackend: unsupported backend 'GDS'",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.level, e.attrs?.fallbackPrint]),
+    [
+      [LogKind.message, "warning", "nixlAgent.plugin_dlopen_failed"],
+      [LogKind.message, "warning", "nixlAgent.plugin_not_loaded"],
+      [LogKind.message, "info", undefined],
+      [LogKind.transportError, "error", undefined],
+    ],
+  );
+  assert.equal(events[3]!.attrs?.engine, "nixl");
+});
+
+test("SGLang's tokenizer manager degrading one request's top logprobs to nested lists is a warning; its crash stays a failure", () => {
+  // managers/tokenizer_manager.py add_logprob_to_meta_info: logger.error("Falling back to nested input top logprobs for rid=%s: %s", …, e)
+  const { events } = parseLines([
+    "[2026-06-11 14:03:07] Falling back to nested input top logprobs for rid=5b1c0f2e9a6d4e31: input_top_logprobs_val has ragged rows",
+    "[2026-06-11 14:03:09] TokenizerManager hit an exception: Traceback (most recent call last):",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.level, e.attrs?.fallbackPrint]),
+    [
+      [LogKind.message, "warning", "sglang.nested_top_logprobs"],
+      [LogKind.exception, "error", undefined],
+    ],
+  );
+  assert.equal(events[0]!.attrs?.source, "managers/tokenizer_manager.py");
+});
+
+test("a row's message printed from another file, or at glog's fatal level, stays a failure", () => {
+  assert.deepEqual(
+    readings([
+      "E0611 14:03:07.554110 88213 main.cpp:167] Falling back to traditional mmap()",
+      "F0611 14:03:07.554110 88213 utils.cpp:167] Falling back to traditional mmap()",
+    ]),
+    [
+      [LogKind.error, "error", undefined],
+      [LogKind.error, "fatal", undefined],
+    ],
+  );
+});
+
+test("every row's print is read by it, and by no other row", () => {
+  for (const p of FALLBACK_PRINTS) {
+    const others = FALLBACK_PRINTS.filter((q) => q !== p && q.file === p.file);
+    const sample = p.format.replace(/\{[^}]*\}/g, "1");
+    assert.ok(p.message.test(sample), `${p.id} does not read its own format: ${sample}`);
+    for (const q of others) assert.ok(!q.message.test(sample), `${p.id}'s format is also ${q.id}'s`);
+  }
+  assert.equal(new Set(FALLBACK_PRINTS.map((p) => p.id)).size, FALLBACK_PRINTS.length);
+});
+
+test("docs/log-templates.md's fallback table is fallbacks.ts's (npm run docs:templates)", () => {
+  const doc = readFileSync(new URL("../../../docs/log-templates.md", import.meta.url), "utf8");
+  assert.equal(renderFallbackDocs(doc), doc);
+  for (const p of FALLBACK_PRINTS) assert.ok(doc.includes(`| \`${p.id}\` |`), p.id);
+});
