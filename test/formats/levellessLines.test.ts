@@ -81,6 +81,9 @@ test("a verdict in other words on a bare line, or after glog's place alone, is a
     LogKind.unparsed,
     LogKind.unparsed,
   ]);
+  // Mooncake store's file storage (mooncake-store/src/storage_backend.cpp StorageBackend::Init) is Mooncake's, though NIXL names its backends `*_backend.cpp`.
+  const store = parseLines(["E1206 10:01:02.123456 12345 storage_backend.cpp:318] Failed to create storage root directory: \"/mnt/mooncake/offload\""]).events[0]!;
+  assert.equal(store.attrs?.engine, "mooncake");
   // glog's place names NIXL's sources (nixlAgent.ts sourceFiles), so its error is that engine's.
   assert.deepEqual([events[3]!.attrs?.engine, events[3]!.attrs?.source, events[3]!.attrs?.error], ["nixl", "gds_utils.cpp:163", "Error in setting up Batch"]);
 });

@@ -45,7 +45,7 @@ const templates: LogTemplate[] = [
 export const MOONCAKE_STORE: TemplateComponent = {
   name: "mooncakeStore",
   dialect: "engine",
-  sourceFiles: /^(?:client|client_service|real_client|master_client|pybind_client|transfer_task|allocator|client_buffer\w*)\.cpp$/,
+  sourceFiles: /^(?:client|client_service|real_client|master_client|pybind_client|transfer_task|allocator|client_buffer\w*|storage_backend)\.cpp$/,
   engine: "mooncake",
   title: "Mooncake store",
   intro:
