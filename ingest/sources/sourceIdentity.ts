@@ -99,7 +99,9 @@ export function resolveIdentity(fallback: IdentityFallback, contents: readonly C
   const content = combineContents(contents);
   const host = content.host ?? fromPath.host ?? fallback.flagHost;
   const role = content.role ?? fromPath.role ?? fallback.flagRole;
-  return { host, hostPerLine: content.severalHosts, role, rank: fromPath.tp !== undefined ? { tp: fromPath.tp } : singleRank(content) };
+  // A file of several machines' lines (compose, stern, pdsh) is no one process's: its lines keep the ranks they name.
+  const rank = fromPath.tp !== undefined ? { tp: fromPath.tp } : content.severalHosts ? null : singleRank(content);
+  return { host, hostPerLine: content.severalHosts, role, rank };
 }
 
 /** The content readings of a file's parts, in file order, as one reading of the whole file. */
