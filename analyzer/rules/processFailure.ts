@@ -60,12 +60,19 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
     title: `${whoFailed(g, died)}: ${g.summaries[0]}`,
     explanation:
-      `Let ${g.records.every((r) => r.machine === true) ? `the serving processes of ${partiesText(g)} run` : `${partiesText(g)} run the server's scheduler and its threads`}. Then they must keep serving, ` +
+      `Let ${premiseOf(g)}. Then they must keep serving, ` +
       `but ${occurrence(evidence, g)}${g.fatal ? "; the process died there" : ""}.${others}${silenceText}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
     facts: { silencesExplained: silences.length, onsetUs: onsetOf(g) },
     because: silenceCauses(g, silences),
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
+}
+
+/** What the failing parties do when they serve: a machine's serving processes, a router routing, a server's scheduler. */
+function premiseOf(g: FailureGroup): string {
+  if (g.records.every((r) => r.machine === true)) return `the serving processes of ${partiesText(g)} run`;
+  if (g.records.every((r) => r.ev.role === "router")) return `${partiesText(g)} route each request to a prefill and a decode server`;
+  return `${partiesText(g)} run the server's scheduler and its threads`;
 }
 
 /**

@@ -20,6 +20,9 @@ test("docker compose: the decode container's exit with code 137 is its death, be
   // The status line states no time: it stands between the decode's last batch (14:07:10) and the router's error (14:07:11).
   assert.deepEqual(decode.witness.map((w) => [w.line, w.tsInferred === true]), [[6, true]]);
   assert.ok(decode.ts! > "2026-06-11T14:07:10" && decode.ts! < "2026-06-11T14:07:11", decode.ts);
+  // The router's broken stream: a router routes requests; it runs no scheduler.
+  const router = deaths.find((f) => f.ranks.some((r) => r.startsWith("router")));
+  assert.match(router!.explanation, /^Let router\S* route each request to a prefill and a decode server\./);
   const [transport] = violated(report, "transport-failure");
   assert.deepEqual(roomsOf(transport!).sort(), ["5830149913321000001", "7000000000000000007", "8972542885242963296"]);
   assert.equal(transport!.ts, "2026-06-11T14:07:21.000Z");
