@@ -23,7 +23,6 @@ export class Evidence {
   private runConfig: RunConfig | undefined;
   private qualifyHosts: boolean | undefined;
   private rankRowsCache: Pick<StoredEvent, "host" | "role" | "pp" | "tp">[] | undefined;
-  private readonly sourceRanks = new Map<number, { pp: number | null; tp: number } | undefined>();
 
   constructor(readonly db: IncidentDb) {}
 
@@ -128,29 +127,14 @@ export class Evidence {
    * violations: "decode/tp3", "decode/pp1/tp3", with the host in front
    * ("d1/decode/tp3") when a role runs on more than one host.
    */
-  rank(ev: Pick<StoredEvent, "host" | "role" | "pp" | "tp"> & { sourceId?: number }): string {
+  rank(ev: Pick<StoredEvent, "host" | "role" | "pp" | "tp">): string {
     const role = ev.role ?? "unknown";
     this.qualifyHosts ??= modelOptions(this.db).qualifyHosts ?? false;
     const qualify = this.qualifyHosts;
     if (ev.tp !== null) return rankLabel(ev.host, role, ev.pp, ev.tp, qualify);
-    // A record with no TP tag (a thread's traceback) belongs to the rank of a per-rank file...
-    const own = ev.sourceId === undefined ? undefined : this.sourceRank(ev.sourceId);
-    if (own) return rankLabel(ev.host, role, own.pp, own.tp, qualify);
-    // ...else it names only its role (a tokenizer line in a shared file).
+    // No TP tag and none the ingest gave it from its per-rank file (ingest/sources/sourceIdentity.ts): its role alone.
     return qualify && ev.host ? `${ev.host}/${role}` : role;
   }
-
-  /** The one TP rank a source's tagged records name (a per-rank log file), if there is exactly one. */
-  private sourceRank(sourceId: number): { pp: number | null; tp: number } | undefined {
-    if (!this.sourceRanks.has(sourceId)) {
-      const ranks = new Set((this.source(sourceId)?.ranks ?? []).flatMap((r) => /(?:\/pp(\d+))?\/tp(\d+)$/.exec(r)?.slice(1, 3).join("/") ?? []));
-      const [only] = ranks;
-      const [pp, tp] = only?.split("/") ?? [];
-      this.sourceRanks.set(sourceId, ranks.size === 1 && tp !== undefined ? { pp: pp ? Number(pp) : null, tp: Number(tp) } : undefined);
-    }
-    return this.sourceRanks.get(sourceId);
-  }
-
 }
 
 /** An attribute as a string (rooms and tags stay strings; numbers are printed). */
