@@ -113,6 +113,24 @@ test("SGLang's tokenizer manager degrading one request's top logprobs to nested 
   assert.equal(events[0]!.attrs?.source, "managers/tokenizer_manager.py");
 });
 
+test("SGLang's refusal of one request and an output after its request's abort are warnings; the scheduler's crash stays a failure", () => {
+  // entrypoints/http_server.py generate_request: logger.error(f"[http_server] Error: {e}") then the error to that client;
+  // managers/tokenizer_manager.py _handle_batch_output: logger.error(f"Received output for {rid=} but the state was deleted in TokenizerManager.") then continue.
+  const { events } = parseLines([
+    "[2026-06-11 14:03:07] [http_server] Error: The input (132000 tokens) is longer than the model's context length (131072 tokens).",
+    "[2026-06-11 14:03:08] Received output for rid='5e5de8901d2349fd8d9107f21df3ab92' but the state was deleted in TokenizerManager.",
+    "[2026-06-11 14:03:09 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.level, e.attrs?.fallbackPrint, e.attrs?.printedLevel]),
+    [
+      [LogKind.message, "warning", "sglang.request_error", "error"],
+      [LogKind.message, "warning", "sglang.output_after_abort", "error"],
+      [LogKind.exception, undefined, undefined, undefined],
+    ],
+  );
+});
+
 test("a row's message printed from another file, or at glog's fatal level, stays a failure", () => {
   assert.deepEqual(
     readings([

@@ -168,6 +168,30 @@ export const FALLBACK_PRINTS: readonly FallbackPrint[] = [
       "python/sglang/srt/managers/tokenizer_manager.py TokenizerManager.add_logprob_to_meta_info: `except ValueError as e:` sets the flat fields to None and logs this (`# A raise here would disrupt unrelated requests in the shared batch-output loop; degrade to nested instead.`), then builds the nested lists (index copy, the heads table's 001067ff)",
     failing: "`TokenizerManager hit an exception: {traceback}` (the same file's print_exception_wrapper, which then kills the server)",
   },
+  {
+    id: "sglang.request_error",
+    library: "SGLang",
+    printed: "error (`logger.error`: SGLang's prefix prints no level, its heads table gives the call's)",
+    file: "http_server.py",
+    message: /^\[http_server\] Error: .+$/,
+    format: "[http_server] Error: {e}",
+    fallback: "the request was refused (a ValueError of its own: an over-long input, a bad parameter); its client gets the error, the server goes on",
+    source:
+      "python/sglang/srt/entrypoints/http_server.py generate_request: `except ValueError as e:` logs this, then answers that request with the error (a streamed `{\"error\": …}` and `[DONE]`, else an error response) (0025436e, index copies)",
+    failing: "`Scheduler hit an exception: {traceback}` (the scheduler's own failure, which ends the server)",
+  },
+  {
+    id: "sglang.output_after_abort",
+    library: "SGLang",
+    printed: "error (`logger.error`: SGLang's prefix prints no level, its heads table gives the call's)",
+    file: "tokenizer_manager.py",
+    message: /^Received output for rid=\S+ but the state was deleted in TokenizerManager\.$/,
+    format: "Received output for rid={rid} but the state was deleted in TokenizerManager.",
+    fallback: "an output arrived for a request the tokenizer manager no longer holds (aborted, or its client left); the output is dropped and the loop goes on with the batch's other requests. Many of them mean requests that keep running after their clients left",
+    source:
+      "python/sglang/srt/managers/tokenizer_manager.py TokenizerManager._handle_batch_output: `if state is None:` logs this and `continue`s (001067ff, index copies)",
+    failing: "`TokenizerManager hit an exception: {traceback}` (the same file's print_exception_wrapper, which then kills the server)",
+  },
 ];
 
 /** The base name of a prefix's place (`TCPStore.cpp:277`, `../torch_npu/…/X.cpp:3009` → `X.cpp`). */

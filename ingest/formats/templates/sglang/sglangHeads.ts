@@ -139,12 +139,14 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   // entrypoints/http_server.py
   { head: "Health check failed. Server couldn't get a response from detokenizer for last ", level: "error", file: HTTP_SERVER, where: "health_generate", read: "0025436e, index copies" },
   { head: "Initialization failed. warmup error: ", level: "error", file: HTTP_SERVER, where: "_execute_server_warmup (_wait_and_warmup in older copies)", read: "0025436e, index copies" },
+  { head: "[http_server] Error: ", level: "error", file: HTTP_SERVER, where: "generate_request", read: "0025436e" },
   // managers/tokenizer_manager.py
   { head: "Signal SIGTERM received while force shutdown flag set. Force exiting.", level: "error", file: TOKENIZER, where: "TokenizerManager.sigterm_watchdog", read: `${SNAPSHOT}, ${INDEX_COPY}` },
   // entrypoints/engine.py (`{exitcode=}. {pid=}` in f-string copies, `an exit code %d. pid=%d` in %-style ones)
   { head: "Child process unexpectedly failed with ", level: "warning", file: ENGINE, where: "_set_envs_and_config sigchld_handler", read: "index copies" },
   // managers/tokenizer_manager.py (the rest of the file)
   { head: "Signal SIGTERM received while health check failed. Force exiting.", level: "error", file: TOKENIZER, where: "TokenizerManager.sigterm_watchdog", read: SNAPSHOT },
+  { head: "Received output for ", level: "error", file: TOKENIZER, where: "TokenizerManager._handle_batch_output", read: SNAPSHOT },
   { head: "TokenizerManager hit an exception: ", level: "error", file: TOKENIZER, where: "print_exception_wrapper", read: SNAPSHOT },
   { head: "SIGQUIT received. ", level: "error", file: TOKENIZER, where: "SignalHandler.running_phase_sigquit_handler", read: SNAPSHOT },
   { head: "Dumping requests before crash. ", level: "error", file: TOKENIZER, where: "TokenizerManager.dump_requests_before_crash", read: SNAPSHOT },
