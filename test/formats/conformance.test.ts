@@ -19,6 +19,7 @@ import { DEEPEP_ROWS, DEEPEP_TEST_ROWS } from "./conformance/deepep.js";
 import { KERNEL_ROWS } from "./conformance/kernel.js";
 import { RAY_ROWS } from "./conformance/ray.js";
 import { SLURM_ROWS } from "./conformance/slurm.js";
+import { SUPERVISORD_ROWS } from "./conformance/supervisord.js";
 import { SYSTEMD_ROWS } from "./conformance/systemd.js";
 import { OPEN_MPI_ROWS } from "./conformance/openMpi.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
@@ -29,7 +30,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -151,6 +152,17 @@ for (const row of SYSTEMD_ROWS) {
     assert.equal(events.length, 1, `${row.template}: one event`);
     check(events[0], row.expect, row.template);
     assert.deepEqual([events[0].host, events[0].tp], ["gpu-node-3", undefined]);
+  });
+}
+
+// supervisord's lines in its log (`%(asctime)s %(levelname)s %(message)s`, the level INFO whatever happened): no rank.
+for (const row of SUPERVISORD_ROWS) {
+  test(`supervisord, whole line in its log through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
+    const { events, issues } = parseLines([`2026-06-11 14:07:11,445 INFO ${rowLine(row)}`]);
+    assert.deepEqual(issues, [], row.template);
+    assert.equal(events.length, 1, `${row.template}: one event`);
+    check(events[0], row.expect, row.template);
+    assert.equal(events[0].tp, undefined);
   });
 }
 

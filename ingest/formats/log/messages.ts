@@ -1,13 +1,13 @@
 // Which message templates a line's dialect goes through. SGLang's own lines
 // take SGLang's templates; glog/absl/c10 lines take torch's watchdog and the
 // DeepEP's kernel timeouts and the transfer engines' templates (Mooncake, NIXL, UCX); lines of other loggers
-// (ISO-dated, Python logging, plain, Ray's, a journal's) may carry either and take both, then Ray's and systemd's; the
+// (ISO-dated, Python logging, plain, Ray's, a journal's) may carry either and take both, then Ray's and the service managers' (systemd's, supervisord's); the
 // kernel's lines take the kernel's first, lines of no dialect take them last; Slurm's (`srun: error: …`) only Slurm's.
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import { parseEngineMessage } from "../messages/engineMessage.js";
 import type { MatchResult } from "../sglang/match.js";
-import { DEEPEP_TEMPLATES, KERNEL_TEMPLATES, RAY_TEMPLATES, SGLANG_TEMPLATES, SLURM_TEMPLATES, SYSTEMD_TEMPLATES, TORCH_TEMPLATES } from "../templates/index.js";
+import { DEEPEP_TEMPLATES, KERNEL_TEMPLATES, RAY_TEMPLATES, SGLANG_TEMPLATES, SLURM_TEMPLATES, SERVICE_MANAGER_TEMPLATES, TORCH_TEMPLATES } from "../templates/index.js";
 
 export type MessageMatcher = (line: string, at: number, ev: ParsedEvent) => MatchResult;
 
@@ -20,8 +20,8 @@ const sglangTemplates: MessageMatcher = (line, at, ev) => SGLANG_TEMPLATES.match
 export const SGLANG_MESSAGES: readonly MessageMatcher[] = [sglangTemplates];
 export const ENGINE_MESSAGES: readonly MessageMatcher[] = [torchWatchdog, deepepTimeouts, parseEngineMessage];
 const rayTemplates: MessageMatcher = (line, at, ev) => RAY_TEMPLATES.match(line, at, ev);
-const systemdTemplates: MessageMatcher = (line, at, ev) => SYSTEMD_TEMPLATES.match(line, at, ev);
-export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES, rayTemplates, systemdTemplates];
+const serviceManagerTemplates: MessageMatcher = (line, at, ev) => SERVICE_MANAGER_TEMPLATES.match(line, at, ev);
+export const ANY_MESSAGES: readonly MessageMatcher[] = [...SGLANG_MESSAGES, ...ENGINE_MESSAGES, rayTemplates, serviceManagerTemplates];
 const kernelTemplates: MessageMatcher = (line, at, ev) => KERNEL_TEMPLATES.match(line, at, ev);
 export const KERNEL_MESSAGES: readonly MessageMatcher[] = [kernelTemplates, ...ANY_MESSAGES];
 /**

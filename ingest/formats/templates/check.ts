@@ -34,6 +34,8 @@ export function messageStart(dialect: Dialect, line: string): number {
   if (dialect === "slurm") return readSlurmHead(line)?.msgStart ?? -1;
   // systemd's messages, alone (`journalctl -o cat`) or after the manager's `systemd[1]: `.
   if (dialect === "systemd") return SYSTEMD_IDENT.exec(line)?.[0].length ?? 0;
+  // supervisord's messages, alone or after its `%(asctime)s %(levelname)s ` prefix.
+  if (dialect === "supervisord") return readIsoHead(line, 0)?.msgStart ?? 0;
   if (dialect === "ray") {
     const at = readProcessTags(line)?.end ?? 0;
     return at + (readRayHead(line.substring(at), 0)?.msgStart ?? 0);

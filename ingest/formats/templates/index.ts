@@ -4,7 +4,7 @@
 // sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
 // collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
 // 3FS, LMCache), platform/ (what runs them: the kernel, Slurm, Ray, uvicorn,
-// Dynamo's and xLLM's runtimes, systemd). This folder holds the machinery that reads them. The log parser, the
+// Dynamo's and xLLM's runtimes, systemd, supervisord). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
 
@@ -28,6 +28,7 @@ import { SGLANG_NIXL } from "./sglang/sglangNixl.js";
 import { SGLANG_SCHEDULER } from "./sglang/sglangScheduler.js";
 import { SGL_ROUTER } from "./sglang/sglRouter.js";
 import { SLURM } from "./platform/slurm.js";
+import { SUPERVISORD } from "./platform/supervisord.js";
 import { SYSTEMD } from "./platform/systemd.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
 import { THREE_FS } from "./engines/threeFs.js";
@@ -62,6 +63,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   OPEN_MPI,
   RAY,
   SYSTEMD,
+  SUPERVISORD,
 ];
 
 export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);
@@ -88,5 +90,8 @@ export const SLURM_TEMPLATES = new TemplateMatcher(templatesOf("slurm"));
 /** Ray's templates, tried last on a line of any other logger (a raylet's line forwarded behind its `(raylet) ` tag, Ray's C++ prefix). */
 export const RAY_TEMPLATES = new TemplateMatcher(templatesOf("ray"));
 
-/** systemd's reports of a service's end, tried after Ray's on a line of any other logger (a journal's `systemd[1]: ` lines). */
-export const SYSTEMD_TEMPLATES = new TemplateMatcher(templatesOf("systemd"));
+/**
+ * The service managers' reports of a service's end, tried after Ray's on a line of any other logger: systemd's (a
+ * journal's `systemd[1]: ` lines) and supervisord's (its `INFO exited: …`).
+ */
+export const SERVICE_MANAGER_TEMPLATES = new TemplateMatcher([...templatesOf("systemd"), ...templatesOf("supervisord")]);

@@ -26,3 +26,8 @@ export const SIGNALS_BY_TEXT: Readonly<Record<string, SignalMeaning>> = {
 export function signalOfNumber(n: number): SignalMeaning | undefined {
   return Object.values(SIGNALS_BY_TEXT).find((m) => m.number === n);
 }
+
+/** By name (`SIGSEGV`); undefined for a signal the table does not hold. */
+export function signalOfName(signal: string): SignalMeaning | undefined {
+  return Object.values(SIGNALS_BY_TEXT).find((m) => m.signal === signal);
+}

@@ -8,6 +8,7 @@
 import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
 import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
+import { signalOfName } from "./signals.js";
 
 const UNIT_FIRST_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -20,13 +21,11 @@ function unitHead(message: string): (line: string, at: number) => boolean {
   };
 }
 
-/** Signals a server dies of, as systemd names them (signal_to_string: the name without `SIG`). */
-const SEGFAULT_SIGNALS: ReadonlySet<string> = new Set(["SEGV", "BUS"]);
-
 function killed(ev: ParsedEvent, g: Groups): void {
   const attrs = ev.attrs!;
   attrs.signal = `SIG${g.signal}`;
-  attrs.failureClass = SEGFAULT_SIGNALS.has(g.signal!) ? "segfault" : "crash";
+  // systemd names a signal without its `SIG` (signal_to_string).
+  attrs.failureClass = signalOfName(`SIG${g.signal}`)?.failureClass ?? "crash";
   attrs.error = `${g.unit}.service: main process ${g.code === "dumped" ? "dumped core on" : "killed by"} SIG${g.signal}`;
 }
 
