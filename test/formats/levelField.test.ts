@@ -41,7 +41,9 @@ test("prose with a level word in it, and lines with no level, keep no level", ()
     "completed 500 entries",
     "2 ERROR(S) in the summary above",
   ]);
-  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), events.map(() => [LogKind.unparsed, undefined]));
+  assert.deepEqual(events.map((e) => e.attrs?.level), events.map(() => undefined));
+  // The first is a failure by its verdict (`… failed with …`, ingest/formats/log/unread.ts), not by a level.
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.error, ...events.slice(1).map(() => LogKind.unparsed)]);
 });
 
 test("logfmt: the level pair among the record's pairs is its level, whatever pairs come before it", () => {
@@ -58,4 +60,37 @@ test("logfmt: the level pair among the record's pairs is its level, whatever pai
     [LogKind.unparsed, undefined],
   ]);
   assert.equal(events[0]!.attrs?.error, 'component=notifier alertmanager=http://am:9093/api/v2/alerts count=1 msg="Error sending alert" err="context deadline exceeded"');
+});
+
+// Each line written by hand in the shape its logger prints: zap's console encoder (tab-separated, the level in lower
+// case), loguru's default format, spdlog's default logger (no name field), env_logger's default format (sgl-router
+// before tracing), and a C++ logger's `<time> error <pid>` (sglang#10748's memory-fabric lines, the working half).
+test("a level right after an ISO time, in any case, bare, padded or bracketed, is the line's level; an error one is a failure", () => {
+  const { events } = parseLines([
+    '2025-09-22T20:20:40.102Z\terror\tproxy/proxy.go:120\tfailed to reach the prefill pod\t{"error": "context deadline exceeded"}',
+    "2025-09-22T20:20:40.103Z\tinfo\tproxy/proxy.go:88\tserving on :8000",
+    "2025-09-22 20:20:40.123 | ERROR    | kvcache.worker:run:212 - worker died",
+    "2025-09-22 20:20:40.124 | WARNING  | kvcache.worker:run:230 - slow store",
+    "[2025-09-22 20:20:40.125] [error] transfer to peer 3 failed",
+    "[2025-09-22 20:20:40.126] [info] transfer to peer 3 done",
+    "[2025-03-05T10:00:00Z ERROR sglang_router_rs::router] Failed to send request to the prefill server",
+    "[2025-03-05T10:00:01Z INFO  sglang_router_rs::server] Router ready",
+    "2025-09-22 20:20:40.102319 error 12789 pid[12789] [SMEM smem_trans.cpp:44] hybm core init failed: -3",
+  ]);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [
+    [LogKind.error, "error"],
+    [LogKind.message, "info"],
+    [LogKind.error, "error"],
+    [LogKind.message, "warning"],
+    [LogKind.error, "error"],
+    [LogKind.message, "info"],
+    [LogKind.error, "error"],
+    [LogKind.message, "info"],
+    [LogKind.error, "error"],
+  ]);
+  // Dated by the line; the message is what follows the level (and env_logger's module path, read as the line's place).
+  assert.equal(events[0]!.tsUs, Date.UTC(2025, 8, 22, 20, 20, 40, 102) * 1000);
+  assert.equal(events[2]!.attrs?.error, "kvcache.worker:run:212 - worker died");
+  assert.equal(events[6]!.attrs?.error, "Failed to send request to the prefill server");
+  assert.equal(events[6]!.attrs?.source, "sglang_router_rs::router");
 });

@@ -143,3 +143,35 @@ test("glog's prefix whose place is a path, not glog's base name: the level, the 
   // The component is the place's base name's, whatever path precedes it.
   assert.equal(events[1]!.attrs?.engine, "mooncake");
 });
+
+// deepseek-ai/DeepEP#17, a ionic RDMA provider's line and kvcache-ai/Mooncake#691 (the working half of test/corpus);
+// the perror lines and the counts are written by hand in the shapes perror(3), Rust's io::Error and a test summary print.
+test("a call's failure in the C library's words, `<subject> failed on|with|,` and `with error N` on a bare line are failures; a count of no failures is not", () => {
+  const { events } = parseLines([
+    "ibgda_rc_init2rtr failed on RC #0.",
+    "ionic_comp_msn:1277: cqe with error 12 for 0x1 (msn), qpid 2048 cqid 2049",
+    "ugin: connect()10.1.0.21:15468: Connection refused [111]",
+    "write: Broken pipe",
+    "recv from 10.0.0.7:17001: Connection reset by peer (os error 104)",
+    "open /dev/infiniband/uverbs0: Permission denied",
+    "ls: cannot access '/dev/shm/mooncake': No such file or directory",
+    "Tests: 5 passed, 0 failed",
+    "bench: ok=500 failed=0",
+    "job finished with error code 0",
+  ]);
+  assert.deepEqual(events.map((e) => e.kind), [
+    LogKind.error,
+    LogKind.error,
+    LogKind.error,
+    LogKind.error,
+    LogKind.error,
+    LogKind.error,
+    LogKind.unparsed,
+    LogKind.unparsed,
+    LogKind.unparsed,
+    LogKind.unparsed,
+  ]);
+  assert.equal(events[2]!.attrs?.failureClass, "transport");
+  // The same words on a line whose level says info are no failure.
+  assert.equal(parseOne("2025-09-22 20:20:40,102 INFO probe of 10.0.0.7:17001: Connection refused, retrying").kind, LogKind.message);
+});

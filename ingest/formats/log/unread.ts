@@ -97,13 +97,26 @@ const FAILURE_WORDS =
  */
 const FAILURE_VERDICT = /\b(?:failed|[Ee]rror): \S/;
 /**
+ * perror's shape, `<call>: <strerror(errno)>`, with the C library's text of an errno that a failed call of the
+ * network, the memory or a device sets (glibc string/_strerror.c, sysdeps/gnu/errlist.h), then its number, a
+ * stop or the end: `connect()10.1.0.21:15468: Connection refused [111]`, `write: Broken pipe`, Rust's
+ * `… (os error 104)`. The errnos a healthy run also meets on its way (ENOENT of a probe, EAGAIN, EINTR) are not
+ * among them. A verdict where FAILURE_VERDICT is one.
+ */
+const ERRNO_VERDICT =
+  /: (?:Connection (?:refused|reset by peer|timed out)|No route to host|Network is (?:unreachable|down)|Host is down|Broken pipe|Input\/output error|Remote I\/O error|Cannot allocate memory|No space left on device|Bad address|Transport endpoint is not connected|Address already in use|Cannot assign requested address|Too many open files|Device or resource busy|Operation not permitted|Permission denied|No such device|Protocol error)(?: \[\d+\]| \((?:os error|errno:?) ?\d+\)|[.,;]|$)/;
+/**
  * A verdict on a line whose level no dialect gives, where nothing of a prefix is left but glog's place, if that:
  * `connect EPS failed`, `AsyncLLM output_handler failed.`, `Prefetch operation ... failed to retrieve page ...`,
+ * `ibgda_rc_init2rtr failed on RC #0.`, `ionic_comp_msn:1277: cqe with error 12 for 0x1 (msn)`,
  * `NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.`,
  * `gds_utils.cpp:163] Error in setting up Batch`. Not on the kernel's lines, which say `failed` of probes and
  * firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
  */
-const BARE_VERDICT = /\b[Ff]ailed to [a-z]|\bfailed[.!]?$|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b/;
+const BARE_VERDICT =
+  /\b[Ff]ailed to [a-z]|\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b/;
+/** A count of no failures (`5 passed, 0 failed`, `failed=0`): a summary, not a verdict. */
+const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */
 const LEVEL_BELOW_ERROR = /\b(?:WARN(?:ING)?|INFO|DEBUG|NOTICE|TRACE)\b|^Warning\b/;
 /** A line of a torch C++ backtrace, which c10::Error appends to its message (torch c10/util/Exception.cpp): `Exception raised from … (most recent call first):`, then `frame #N: …`. */
@@ -146,7 +159,8 @@ function settleMessage(ev: ParsedEvent, message: string, more: readonly string[]
   const verdict =
     how.level === undefined &&
     how.dialect !== "sglang" &&
-    (FAILURE_VERDICT.test(message) || ((how.dialect === null || how.dialect === "glog") && BARE_VERDICT.test(message) && !LEVEL_BELOW_ERROR.test(message)));
+    !NO_FAILURE_COUNT.test(message) &&
+    (FAILURE_VERDICT.test(message) || ERRNO_VERDICT.test(message) || ((how.dialect === null || how.dialect === "glog") && BARE_VERDICT.test(message) && !LEVEL_BELOW_ERROR.test(message)));
   const failing =
     how.level === "error" || how.level === "fatal" || verdict || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
   if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") {

@@ -12,6 +12,7 @@
 import { monthOfAbbreviation } from "../../../../domain/timeFormat.js";
 import { civilToUs, isValidCivil } from "../../sglang/prefix.js";
 import { sinceBootUsOf } from "../kernelClock.js";
+import { levelOfWord } from "../unread.js";
 import type { TorchStamp } from "../../sglang/torchLines.js";
 
 export interface IsoHead {
@@ -36,10 +37,12 @@ const AFTER_TIME =
  * spdlog's full pattern, `[%Y-%m-%d %H:%M:%S.%e] [%n] [%l] %v`: after the bracketed time (read as SGLang's
  * prefix, which it matches), the logger's name, then the level in spdlog's lower-case names (gabime/spdlog
  * include/spdlog/details/pattern_formatter-inl.h full_formatter; SPDLOG_LEVEL_NAMES in include/spdlog/common.h),
- * and ` [file:line]` after the level when the call passed its source location:
+ * and ` [file:line]` after the level when the call passed its source location. The name's field is left out
+ * when the name is empty, as the default logger's is (full_formatter writes it only `if (msg.logger_name.size() >
+ * 0)`): `[2025-09-22 20:20:40.102] [error] …`. With a name:
  * `[2025-05-15 15:48:41.233] [infini] [error] [libinfinistore.cpp:910] …` (InfiniStore's client, vllm-project/aibrix#1093).
  */
-const SPDLOG_FIELDS = /^\[[^\]]+\] \[(trace|debug|info|warning|error|critical)\] (?:\[[\w.-]+:\d+\] )?/;
+const SPDLOG_FIELDS = /^(?:\[[^\]]+\] )?\[(trace|debug|info|warning|error|critical)\] (?:\[[\w.-]+:\d+\] )?/;
 
 /** spdlog's name and level fields at `from` (where the text after the time starts), or null. */
 export function readSpdlogFields(line: string, from: number): { level: string; msgStart: number } | null {
@@ -76,13 +79,46 @@ export function readIsoHead(line: string, tzOffsetMinutes: number): IsoHead | nu
   const zone = m[8];
   const offset = zone === undefined ? tzOffsetMinutes : zone === "Z" ? 0 : zoneMinutes(zone);
   const timeEnd = bracket + m[0].length;
-  if (bracket === 1 && line.charCodeAt(timeEnd) !== 93 /* ] */) return null;
+  const tsUs = civilToUs(civil, fractionUs, offset);
+  if (bracket === 1 && line.charCodeAt(timeEnd) !== 93 /* ] */) return readEnvLoggerFields(line, timeEnd, tsUs);
   const rest = AFTER_TIME.exec(line.substring(timeEnd, timeEnd + 200));
-  const head: IsoHead = { tsUs: civilToUs(civil, fractionUs, offset), msgStart: timeEnd + (rest ? rest[0].length : 0) };
+  const head: IsoHead = { tsUs, msgStart: timeEnd + (rest ? rest[0].length : 0) };
   if (rest?.[1] !== undefined) head.level = rest[1];
+  else readLevelAfterTime(line, timeEnd, head);
   const target = rest?.groups?.target ?? rest?.groups?.place;
   if (target !== undefined) head.target = target;
   return head;
+}
+
+/**
+ * A level word right after the time, in any case, bare or bracketed, then the end of its field: zap's console
+ * encoder, `2025-09-22T20:20:40.102Z\terror\trouter/server.go:120\t…` (uber-go/zap zapcore/console_encoder.go joins
+ * the fields with a tab; zapcore LowercaseLevelEncoder is the production config's), loguru's default format,
+ * `2025-09-22 20:20:40.123 | ERROR    | app:main:12 - …` (Delgan/loguru loguru/_defaults.py LOGURU_FORMAT), and
+ * other C++ loggers' `<time> error <pid> …`. Only where {@link AFTER_TIME} read no level.
+ */
+const LEVEL_AFTER_TIME = /^\]?(?:[ \t]+\|)?[ \t]+(?:\[([A-Za-z]{3,8})\]|([A-Za-z]{3,8}))(?:[ \t]*\|[ \t]*|[ \t]+|:[ \t]+|$)/;
+
+function readLevelAfterTime(line: string, timeEnd: number, head: IsoHead): void {
+  const m = LEVEL_AFTER_TIME.exec(line.substring(timeEnd, timeEnd + 40));
+  const word = m === null ? undefined : (m[1] ?? m[2])!;
+  if (word === undefined || levelOfWord(word) === undefined) return;
+  head.level = word;
+  head.msgStart = timeEnd + m![0].length;
+}
+
+/**
+ * env_logger's default format, `[{time} {LEVEL:<5} {module}] {message}`: the time, the level and the module path in
+ * one bracket (rust-cli/env_logger src/fmt/mod.rs DefaultFormat: write_header_value opens the bracket before the
+ * first field and puts a space before each other, finish_header closes it). sgl-router printed its lines so before
+ * it moved to tracing: `[2025-03-05T10:00:00Z ERROR sglang_router_rs::router] …`.
+ */
+const ENV_LOGGER_FIELDS = /^ ([A-Z]{4,5}) +([A-Za-z_][\w:.-]*)\] /;
+
+function readEnvLoggerFields(line: string, timeEnd: number, tsUs: number): IsoHead | null {
+  const m = ENV_LOGGER_FIELDS.exec(line.substring(timeEnd, timeEnd + 200));
+  if (m === null || levelOfWord(m[1]) === undefined) return null;
+  return { tsUs, msgStart: timeEnd + m[0].length, level: m[1], target: m[2] };
 }
 
 function readRouterHead(line: string, tzOffsetMinutes: number): IsoHead | null {
