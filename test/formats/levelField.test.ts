@@ -76,6 +76,8 @@ test("a level right after an ISO time, in any case, bare, padded or bracketed, i
     "[2025-03-05T10:00:00Z ERROR sglang_router_rs::router] Failed to send request to the prefill server",
     "[2025-03-05T10:00:01Z INFO  sglang_router_rs::server] Router ready",
     "2025-09-22 20:20:40.102319 error 12789 pid[12789] [SMEM smem_trans.cpp:44] hybm core init failed: -3",
+    "2025-09-22 20:20:41.001 [grpc-default-executor-3] ERROR c.e.EtcdClient - connection to etcd lost",
+    "2025-09-22 20:20:41 Starting ERROR handler",
   ]);
   assert.deepEqual(events.map((e) => [e.kind, e.attrs?.level]), [
     [LogKind.error, "error"],
@@ -87,6 +89,10 @@ test("a level right after an ISO time, in any case, bare, padded or bracketed, i
     [LogKind.error, "error"],
     [LogKind.message, "info"],
     [LogKind.error, "error"],
+    // logback's pattern with its date: the thread's field between the time and the level (./levelField.ts).
+    [LogKind.error, "error"],
+    // Prose after the time: a bare word is no field, so the level word in it is none.
+    [LogKind.message, undefined],
   ]);
   // Dated by the line; the message is what follows the level (and env_logger's module path, read as the line's place).
   assert.equal(events[0]!.tsUs, Date.UTC(2025, 8, 22, 20, 20, 40, 102) * 1000);

@@ -37,10 +37,14 @@ const FIELD = /^(?:[\w.]+=(?:"[^"]*"|[^\s"]*)|\[[^\]]{0,40}\]|\([^)]{0,40}\)|<[^
 /** A level word: upper-case bare (`ERROR`), any case bracketed (`[error]`, `<Warn>`); then a delimiter or the end. */
 const LEVEL = /^(?:([A-Z]{3,8})|[[(<]([A-Za-z]{3,8})[\])>])(?=[\s:|,\]-]|$)[\s:|,\]-]*/;
 
-/** The level a line states after a prefix of fields (see the file's head), or null. */
-export function readLevelField(line: string): LevelField | null {
-  let at = 0;
-  for (let fields = 0; fields <= MAX_FIELDS && at < MAX_PREFIX; fields++) {
+/**
+ * The level a line states after a prefix of fields (see the file's head), or null. `from`: where the fields start,
+ * after a time another reader read (`2025-09-22 20:20:40.102 [main] ERROR …`); the time is then the first field.
+ */
+export function readLevelField(line: string, from = 0): LevelField | null {
+  let at = from;
+  while (from > 0 && (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9)) at++;
+  for (let fields = from > 0 ? 1 : 0; fields <= MAX_FIELDS && at - from < MAX_PREFIX; fields++) {
     const rest = line.substring(at, at + MAX_PREFIX);
     const pair = LEVEL_PAIR.exec(rest);
     if (pair !== null) {

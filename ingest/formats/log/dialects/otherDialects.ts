@@ -13,6 +13,7 @@ import { monthOfAbbreviation } from "../../../../domain/timeFormat.js";
 import { civilToUs, isValidCivil } from "../../sglang/prefix.js";
 import { sinceBootUsOf } from "../kernelClock.js";
 import { levelOfWord } from "../unread.js";
+import { readLevelField } from "./levelField.js";
 import type { TorchStamp } from "../../sglang/torchLines.js";
 
 export interface IsoHead {
@@ -102,9 +103,16 @@ const LEVEL_AFTER_TIME = /^\]?(?:[ \t]+\|)?[ \t]+(?:\[([A-Za-z]{3,8})\]|([A-Za-z
 function readLevelAfterTime(line: string, timeEnd: number, head: IsoHead): void {
   const m = LEVEL_AFTER_TIME.exec(line.substring(timeEnd, timeEnd + 40));
   const word = m === null ? undefined : (m[1] ?? m[2])!;
-  if (word === undefined || levelOfWord(word) === undefined) return;
-  head.level = word;
-  head.msgStart = timeEnd + m![0].length;
+  if (word !== undefined && levelOfWord(word) !== undefined) {
+    head.level = word;
+    head.msgStart = timeEnd + m![0].length;
+    return;
+  }
+  // A level after fields of the logger's own between the time and it (logback's `[main] ERROR`): ./levelField.ts.
+  const field = line.charCodeAt(timeEnd) === 93 /* ] */ ? null : readLevelField(line, timeEnd);
+  if (field === null) return;
+  head.level = field.level;
+  head.msgStart = field.msgStart;
 }
 
 /**
