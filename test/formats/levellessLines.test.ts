@@ -145,8 +145,9 @@ test("glog's prefix whose place is a path, not glog's base name: the level, the 
 });
 
 // deepseek-ai/DeepEP#17, a ionic RDMA provider's line and kvcache-ai/Mooncake#691 (the working half of test/corpus);
-// the perror lines and the counts are written by hand in the shapes perror(3), Rust's io::Error and a test summary print.
-test("a call's failure in the C library's words, `<subject> failed on|with|,` and `with error N` on a bare line are failures; a count of no failures is not", () => {
+// the perror lines, the counts, curl's and nvidia-smi's lines are written by hand in the shapes perror(3), Rust's
+// io::Error, a test summary, curl (src/tool_operate.c) and nvidia-smi print.
+test("a call's failure in the C library's words, `<subject> failed on|with|,`, `with error N`, `Unable to …` and curl's error on a bare line are failures; a count of no failures is not", () => {
   const { events } = parseLines([
     "ibgda_rc_init2rtr failed on RC #0.",
     "ionic_comp_msn:1277: cqe with error 12 for 0x1 (msn), qpid 2048 cqid 2049",
@@ -158,6 +159,8 @@ test("a call's failure in the C library's words, `<subject> failed on|with|,` an
     "Tests: 5 passed, 0 failed",
     "bench: ok=500 failed=0",
     "job finished with error code 0",
+    "curl: (52) Empty reply from server",
+    "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error",
   ]);
   assert.deepEqual(events.map((e) => e.kind), [
     LogKind.error,
@@ -170,6 +173,8 @@ test("a call's failure in the C library's words, `<subject> failed on|with|,` an
     LogKind.unparsed,
     LogKind.unparsed,
     LogKind.unparsed,
+    LogKind.error,
+    LogKind.error,
   ]);
   assert.equal(events[2]!.attrs?.failureClass, "transport");
   // The same words on a line whose level says info are no failure.

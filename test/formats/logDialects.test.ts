@@ -462,6 +462,27 @@ test("a launch script's shell reporting its child's death by a signal: the death
   );
 });
 
+// Written by hand in zsh's words (Src/signames1.awk, Src/jobs.c printjob) and glibc's (debug/fortify_fail.c).
+test("zsh reporting a job's death in its own words, and glibc's fortify abort: the death, with the signal; a job stopped by SIGTERM is none", () => {
+  const { events } = parseLines([
+    "zsh: killed     python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --disaggregation-mode decode",
+    "zsh: segmentation fault (core dumped)  python3 -m sglang.launch_server --model-path /models/Qwen3-8B",
+    "[1]  + 48211 bus error  python3 -m sglang.launch_server --model-path /models/Qwen3-8B",
+    "*** stack smashing detected ***: terminated",
+    "zsh: terminated  python3 -m sglang.launch_server --model-path /models/Qwen3-8B",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.signal, e.attrs?.failureClass]),
+    [
+      [LogKind.crash, "SIGKILL", undefined],
+      [LogKind.crash, "SIGSEGV", "segfault"],
+      [LogKind.crash, "SIGBUS", "segfault"],
+      [LogKind.crash, "SIGABRT", undefined],
+      [LogKind.unparsed, undefined, undefined],
+    ],
+  );
+});
+
 test("torchrun's per-line prefix (`[rank3]: `, `[default0]:`) is stripped: the traceback and the exception under it are read; c10's `[rank3]:[E…]` stays torch's", () => {
   const { events } = parseLines([
     "[rank3]: Traceback (most recent call last):",

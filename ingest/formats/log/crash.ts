@@ -7,6 +7,8 @@
 //   *** Aborted at 1781186587 (unix time) try "date -d @1781186587" …  (glog's)
 //   Segmentation fault (core dumped)                  (the shell that ran it)
 //   ./launch.sh: line 12: 48211 Killed     python3 …  (a script's shell, of its child)
+//   zsh: killed     python3 -m sglang.launch_server …  (an interactive zsh, of its job)
+//   *** stack smashing detected ***: terminated       (glibc's fortify checks, before they abort)
 //   sglang-decode-1 exited with code 137              (docker compose, of a container)
 //   free(): invalid pointer                           (glibc's malloc, before it aborts)
 //   Libfabric EFA provider has encountered an internal error:   (libfabric's EFA
@@ -40,6 +42,26 @@ const SHELL_DEATH = new RegExp(`^(${DEATH_WORDS})(?: \\(core dumped\\))?$`);
  * LONGEST_SIGNAL_DESC, the command (`foo: line 2: 11663 Broken pipe             cat /etc/termcap`, bash's own
  * CWRU notes). The script's name is absent when the shell has none to give.
  */
+/**
+ * zsh's report of a job that died of a signal, in its own words for the signal (zsh Src/signames1.awk's messages;
+ * Src/jobs.c printjob): `zsh: segmentation fault (core dumped)  ./server`, `zsh: killed     python3 …`, and, with job
+ * control, the job table's `[1]  + 12345 killed     python3 …`. SIGTERM's `terminated` and SIGINT's are stops.
+ */
+const ZSH_DEATH = /^(?:zsh: |\[\d+\] +[-+]? *\d+ )(killed|segmentation fault|bus error|abort|illegal hardware instruction|floating point exception)(?: \(core dumped\))? +\S/;
+const ZSH_SIGNALS: Readonly<Record<string, string>> = {
+  killed: "SIGKILL",
+  "segmentation fault": "SIGSEGV",
+  "bus error": "SIGBUS",
+  abort: "SIGABRT",
+  "illegal hardware instruction": "SIGILL",
+  "floating point exception": "SIGFPE",
+};
+/**
+ * glibc's fortify checks that failed (debug/fortify_fail.c __fortify_fail → `__libc_message ("*** %s ***: terminated\n",
+ * msg)`; before 2.26 with the program's name, `*** %s ***: %s terminated`), then abort: a stack canary overwritten, a
+ * checked copy that overflowed its buffer.
+ */
+const FORTIFY_ABORT = /^\*\*\* (stack smashing detected|buffer overflow detected) \*\*\*: (?:\S+ )?terminated$/;
 const SCRIPT_CHILD_DEATH = new RegExp(`^(?:[^\\s:]+: )?line \\d+: +\\d+ (${DEATH_WORDS})(?: +\\(core dumped\\))?(?: +\\S.*)?$`);
 /**
  * A heap check of glibc's malloc that failed: malloc_printerr (glibc
@@ -108,13 +130,17 @@ export function crashHeadOf(line: string): CrashHead | null {
       const absl = ABSL_SIGNAL.exec(line);
       if (absl) return withTime({ what: absl[1]!, signal: absl[1]! }, absl[2]!);
       const glog = GLOG_ABORTED.exec(line);
-      return glog ? withTime({ what: "Aborted" }, glog[1]!) : null;
+      if (glog) return withTime({ what: "Aborted" }, glog[1]!);
+      const fortify = FORTIFY_ABORT.exec(line);
+      return fortify ? { what: `glibc: ${fortify[1]}`, signal: "SIGABRT" } : null;
     }
     case 76 /* L */:
       return EFA_ABORT.test(line) ? { what: "libfabric EFA provider internal error", signal: "SIGABRT" } : null;
     default: {
       const m = SHELL_DEATH.exec(line) ?? SCRIPT_CHILD_DEATH.exec(line);
       if (m) return withSignal(m[1]!);
+      const zsh = ZSH_DEATH.exec(line);
+      if (zsh) return { what: `zsh: ${zsh[1]}`, signal: ZSH_SIGNALS[zsh[1]!] };
       return GLIBC_HEAP_ABORT.test(line) ? { what: `glibc heap check failed: ${line}`, signal: "SIGABRT" } : null;
     }
   }

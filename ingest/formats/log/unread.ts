@@ -109,12 +109,15 @@ const ERRNO_VERDICT =
  * A verdict on a line whose level no dialect gives, where nothing of a prefix is left but glog's place, if that:
  * `connect EPS failed`, `AsyncLLM output_handler failed.`, `Prefetch operation ... failed to retrieve page ...`,
  * `ibgda_rc_init2rtr failed on RC #0.`, `ionic_comp_msn:1277: cqe with error 12 for 0x1 (msn)`,
+ * `Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error` (nvidia-smi), curl's report of a
+ * transfer that failed, `curl: (52) Empty reply from server` (curl src/tool_operate.c: `"curl: (%d) %s\n"` only
+ * when the result is not CURLE_OK),
  * `NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.`,
  * `gds_utils.cpp:163] Error in setting up Batch`. Not on the kernel's lines, which say `failed` of probes and
  * firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
  */
 const BARE_VERDICT =
-  /\b[Ff]ailed to [a-z]|\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b/;
+  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b/;
 /** A count of no failures (`5 passed, 0 failed`, `failed=0`): a summary, not a verdict. */
 const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */
