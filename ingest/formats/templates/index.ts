@@ -12,6 +12,7 @@ import { DEEPEP } from "./engines/deepep.js";
 import { DEEPEP_TESTS } from "./engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
 import { KERNEL } from "./platform/kernel.js";
+import { KERNEL_DEVICES } from "./platform/kernelDevices.js";
 import { LMCACHE } from "./engines/lmcache.js";
 import { TemplateMatcher } from "./match.js";
 import { MOONCAKE_INTEGRATION } from "./engines/mooncakeIntegration.js";
@@ -59,6 +60,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   SGL_ROUTER,
   XLLM_SERVICE,
   KERNEL,
+  KERNEL_DEVICES,
   SLURM,
   OPEN_MPI,
   RAY,

@@ -75,4 +75,13 @@ export const KERNEL_ROWS: EngineConformanceRow[] = [
   { template: "kernel.nvidia_xid", sample: 2, expect: { kind: LogKind.error, attrs: { xid: 79, pci: "0000:01:00", failureClass: "transport" } } },
   { template: "kernel.nvidia_xid", sample: 3, expect: { kind: LogKind.error, attrs: { xid: 31, pid: 41301, process: "python3", failureClass: "cuda-error" } } },
   { template: "kernel.nvidia_xid_warning", expect: { kind: LogKind.message, attrs: { ...machine, xid: 45, level: "warning", pid: 41301, process: "python3" } } },
+  // The device rows (ingest/formats/templates/platform/kernelDevices.ts), from the NVIDIA driver's nv.h/osinit.c/nv.c,
+  // mlx5 health.c and the PCIe AER driver's format strings.
+  { template: "devices.gpu_off_bus", expect: { kind: LogKind.error, attrs: { ...machine, level: "error", pci: "0000:3b:00.0", failureClass: "transport", error: "GPU 0000:3b:00.0 has fallen off the bus" } } },
+  { template: "devices.gpu_init_failed", expect: { kind: LogKind.error, attrs: { ...machine, pci: "0000:3b:00.0", failureClass: "gpu-device", error: "GPU 0000:3b:00.0: RmInitAdapter failed (0x62:0x55:2477)" } } },
+  { template: "devices.gpu_init_failed", sample: 1, expect: { kind: LogKind.error, attrs: { failureClass: "gpu-device", error: "the NVIDIA driver could not initialize GPU minor 3" } } },
+  { template: "devices.mlx5_fatal", expect: { kind: LogKind.error, attrs: { ...machine, pci: "0000:3b:00.0", failureClass: "transport", error: "NIC 0000:3b:00.0: firmware fatal error 1" } } },
+  { template: "devices.mlx5_fatal", sample: 1, expect: { kind: LogKind.error, attrs: { error: "NIC 0000:3b:00.0: firmware stopped answering its health counter" } } },
+  { template: "devices.pcie_fatal", expect: { kind: LogKind.error, attrs: { ...machine, pci: "0000:00:01.0", failureClass: "transport", error: "PCIe fatal uncorrectable error reported by 0000:00:01.0 from 0000:3b:00.0" } } },
+  { template: "devices.pcie_fatal", sample: 1, expect: { kind: LogKind.error, attrs: { error: "PCIe fatal uncorrectable error reported by 0000:00:01.0" } } },
 ];
