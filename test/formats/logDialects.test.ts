@@ -198,8 +198,9 @@ test("NCCL lines whose host, pid and tid a user replaced with placeholders are s
     nccl.map((e) => [e.line, e.kind, e.attrs?.ncclLevel, e.attrs?.ncclHost]),
     [
       [1, LogKind.error, "WARN", "[Node-A]"],
-      [4, LogKind.message, "INFO", "[Node-A]"],
-      [5, LogKind.message, "INFO", "[Node-A]"],
+      // The error passed up by each caller (NCCL src/include/checks.h NCCLCHECK): failures too, at INFO.
+      [4, LogKind.error, "INFO", "[Node-A]"],
+      [5, LogKind.error, "INFO", "[Node-A]"],
     ],
   );
   assert.deepEqual(

@@ -140,6 +140,12 @@ export const NCCL_ROWS: EngineConformanceRow[] = [
     sample: 1,
     expect: { kind: LogKind.error, attrs: { peer: "10.46.70.21<50854>", wcStatus: 5, vendorErr: 249, failureClass: "nccl", ncclLevel: "WARN", ncclHost: "atl1g3r4u9gpu", cudaDev: 5 } },
   },
+  {
+    template: "nccl.error_return",
+    expect: { kind: LogKind.error, attrs: { place: "transport/net.cc:1302", ncclResult: 6, failureClass: "nccl", error: "an NCCL call returned ncclRemoteError (6)", ncclLevel: "INFO" } },
+  },
+  { template: "nccl.error_return", sample: 1, expect: { kind: LogKind.error, attrs: { place: "misc/socket.cc:749", ncclResult: 6, ncclHost: "ng30903", cudaDev: 0 } } },
+  { template: "nccl.error_return", sample: 2, expect: { kind: LogKind.error, attrs: { place: "group.cc:65", ncclResult: 3, error: "an NCCL call returned ncclInternalError (3)" } } },
 ];
 
 /** Lines with no logger prefix, an engine's tool `print`ing them (level `stdout`) or a user pasting the message alone: read by the log parser as a line of a rank's file. */

@@ -2,10 +2,32 @@
 // the message after NCCL's `host:pid:tid [dev] file:line NCCL WARN ` prefix
 // (src/debug.cc ncclDebugLog; read by ../../log/dialects/otherDialects.ts readNcclHead).
 // Only the warnings NCCL prints on the way to returning an error are rows
-// here; an NCCL WARN no row reads stays `nccl.warn`.
+// here, and the INFO line each caller prints as the error passes up; an NCCL
+// WARN no row reads stays `nccl.warn`.
 
+import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
-import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
+import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
+
+/** ncclResult_t's errors (src/nccl.h.in): what a `-> N` chain line says the call returned. */
+const NCCL_RESULTS: Readonly<Record<string, string>> = {
+  "1": "ncclUnhandledCudaError",
+  "2": "ncclSystemError",
+  "3": "ncclInternalError",
+  "4": "ncclInvalidArgument",
+  "5": "ncclInvalidUsage",
+  "6": "ncclRemoteError",
+};
+
+function errorReturn(ev: ParsedEvent, g: Groups): void {
+  ev.attrs!.error = `an NCCL call returned ${NCCL_RESULTS[g.result!]} (${g.result})`;
+}
+
+/** `transport/net.cc:1302 -> 6`: a source place, then the result the call there returned. */
+function errorReturnHead(line: string, at: number): boolean {
+  const arrow = line.indexOf(" -> ", at);
+  return arrow > at && line.charCodeAt(arrow - 1) >= 48 && line.charCodeAt(arrow - 1) <= 57;
+}
 
 const templates: LogTemplate[] = [
   {
@@ -35,6 +57,31 @@ const templates: LogTemplate[] = [
       "atl1g3r4u9gpu:146600:146782 [5] transport/net_ib.cc:2244 NCCL WARN NET/IB: Got completion from peer 10.46.70.21<50854> with status=5 opcode=31245 len=0 vendor err 249 (Recv) localGid fe80::9e63:c0ff:feab:b8da remoteGidsfe80::9e63:c0ff:feab:b9ca hca mlx5_9",
     ],
   },
+  {
+    id: "nccl.error_return",
+    kind: LogKind.error,
+    checked: "✔",
+    level: "INFO",
+    format:
+      "{file}:{line} -> {result}[ ({strerror})][ [Async thread]] — a call returned an error (ncclResult_t 1–6: unhandled CUDA error, system," +
+      " internal, invalid argument, invalid usage, remote) and its caller passes it up; one line per frame, the deepest first. Printed at INFO," +
+      " and only for an error: ncclSuccess prints none, and ncclInProgress (7) none since 2.14",
+    source:
+      "src/include/checks.h NCCLCHECK, NCCLCHECKGOTO, SYSCHECKGOTO, EQCHECK, NEQCHECK: `INFO(NCCL_ALL,\"%s:%d -> %d\", __FILE__, __LINE__, res)` when res is" +
+      " not ncclSuccess (nor ncclInProgress), ` (%s)` with strerror(errno) after a system call; group.cc adds ` [Async thread]` (NVIDIA/nccl, index copies)",
+    head: errorReturnHead,
+    firstChars: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_",
+    pattern: /(?<place>[\w./-]+\.(?:cc|cu|cpp|c|h):\d+) -> (?<result>[1-6])(?: \((?<why>[^)]*)\))?(?: \[Async thread\])?\s*$/y,
+    attrs: { place: cap("place"), ncclResult: cap("result", "number"), reason: cap("why"), failureClass: "nccl" },
+    refine: errorReturn,
+    samples: [
+      // sgl-project/sglang#4857 (the working half of test/corpus): the user's placeholders, the paste's two trailing spaces.
+      "[Node-A]:[PID]:[Thread] [0] NCCL INFO transport/net.cc:1302 -> 6  ",
+      // NVIDIA/nccl#1235 (batch 23's working half): a socket's failure passed up at communicator init.
+      "ng30903:3063025:3066048 [0] NCCL INFO misc/socket.cc:749 -> 6",
+      "ng30903:3063025:3066048 [0] NCCL INFO group.cc:65 -> 3 [Async thread]",
+    ],
+  },
 ];
 
 export const NCCL: TemplateComponent = {
@@ -42,6 +89,6 @@ export const NCCL: TemplateComponent = {
   dialect: "engine",
   title: "NCCL",
   intro:
-    "`NVIDIA/nccl`: the warnings NCCL prints (NCCL_DEBUG) just before a call returns an error, read after NCCL's prefix. The error fails the communicator's operation whatever level NCCL printed it at. Event: `log.error` (`error`, the fields named, `failureClass: nccl`).",
+    "`NVIDIA/nccl`: the warnings NCCL prints (NCCL_DEBUG) just before a call returns an error, and the `file:line -> N` line each caller prints as the error passes up, read after NCCL's prefix. The error fails the communicator's operation whatever level NCCL printed it at. Event: `log.error` (`error`, the fields named, `failureClass: nccl`).",
   templates,
 };
