@@ -155,6 +155,7 @@ test("a call's failure in the C library's words, `<subject> failed on|with|,`, `
     "write: Broken pipe",
     "recv from 10.0.0.7:17001: Connection reset by peer (os error 104)",
     "open /dev/infiniband/uverbs0: Permission denied",
+    "[Errno 111] Connection refused",
     "ls: cannot access '/dev/shm/mooncake': No such file or directory",
     "Tests: 5 passed, 0 failed",
     "bench: ok=500 failed=0",
@@ -163,6 +164,7 @@ test("a call's failure in the C library's words, `<subject> failed on|with|,`, `
     "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error",
   ]);
   assert.deepEqual(events.map((e) => e.kind), [
+    LogKind.error,
     LogKind.error,
     LogKind.error,
     LogKind.error,
