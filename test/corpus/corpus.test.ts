@@ -1,15 +1,16 @@
-// The real-log corpus (test/corpus/README.md): 787 excerpts users pasted into
+// The real-log corpus (test/corpus/README.md): 820 excerpts users pasted into
 // public issue threads, each ingested and analyzed in-process as `analyze`
 // would, and read as bench/corpusOutcome.ts says (flagged, error-level lines
 // unread).
 //
 // The corpus is split by id alone, each batch by the rule fixed before it was
 // tuned on: sha256(id)'s first byte < 0x80 (batch 1, 85 excerpts) or even
-// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14; batch 19, 23; batch 20, 30; batch 21, 33; batch 22, 25) is the working half, the
+// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14; batch 19, 23; batch 20, 30; batch 21, 33; batch 22, 25; batch 23, 33) is the working half, the
 // rest is the HELD-BACK half.
 // Templates and rules were tuned on the working half only; this test holds the working half to what
 // was tuned (every failure flagged but those a rule keeps low, no healthy excerpt flagged above low but the one
-// whose evidence cannot be told from a failure's, no error-level line unread). The held-back half is checked only for what must
+// whose evidence cannot be told from a failure's, no error-level line unread), less the batch-23 misses named below
+// as left for a reader not yet written. The held-back half is checked only for what must
 // hold whatever was tuned — every excerpt is read without refusal — and its
 // outcomes are never printed excerpt by excerpt; `npm run bench:corpus`
 // prints its totals.
@@ -52,8 +53,8 @@ test("the halves are the ones the README's rules give, decided by the id alone",
     assert.equal(e.half, working ? "working" : "held-back", e.id);
   }
   const count = (batch: number, half: string): number => manifest.filter((e) => e.batch === batch && e.half === half).length;
-  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
-  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6, 7, 16, 17, 13, 18, 15, 14, 11]);
+  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
+  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6, 7, 16, 17, 13, 18, 15, 14, 11, 13, 20]);
 });
 
 /**
@@ -106,15 +107,36 @@ const UNFLAGGED_BY_RULE = new Set([
  */
 const FLAGGED_BY_RULE = new Set(["dynamo-2185-a", "mooncake-2138-a"]);
 
+/**
+ * Working-half misses of batch 23 left for a session that has not read its held-back half: the session that
+ * collected the batch transcribed the held-back excerpts too, and the readers these misses call for would read lines
+ * it knows some of them hold, so it built none (the brief's rule; bench/RESULTS.md, bench:corpus, eleventh session).
+ * NVIDIA/nccl#1235's NCCL warnings (`socketProgress: Connection closed by remote peer`, `Socket recv failed while
+ * polling for opId=…`, `Cuda failure 'out of memory'`) are printed on the way to returning an error, so they are rows
+ * nccl.ts does not have yet; each stays `nccl.warn` until then. The miss is kept here, by name, so that the reader
+ * that flags it must take it off.
+ */
+const UNFLAGGED_UNTIL_READ = new Set(["nccl-1235-a"]);
+
+/**
+ * Working-half error-level lines left unread for the same reason, by excerpt and count. pytorch/pytorch#123023's
+ * paste is a commit message hard-wrapped at ~72 columns: `Exception hit in NCCL work: 2` is the second half of the
+ * c10 record `[E329 19:15:11.777459894 ProcessGroupNCCL.cpp:1561] [PG 0 Rank 0]`, and reading a wrapped record's
+ * rest is a rule of reading no reader has.
+ */
+const ERROR_UNREAD_UNTIL_READ = new Map([["pytorch-123023-a", 1]]);
+
 test("working half: every failure is flagged, no healthy excerpt is flagged above low, no error-level line is unread", async () => {
   const misses: string[] = [];
   for (const entry of manifest.filter((e) => e.half === "working")) {
     const o = await outcomeOf(entry);
-    if (entry.failure && !o.flagged && !UNFLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (${entry.class}) not flagged`);
-    if (UNFLAGGED_BY_RULE.has(entry.id) && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
+    const unflaggedKnown = UNFLAGGED_BY_RULE.has(entry.id) || UNFLAGGED_UNTIL_READ.has(entry.id);
+    if (entry.failure && !o.flagged && !unflaggedKnown) misses.push(`${entry.id} (${entry.class}) not flagged`);
+    if (unflaggedKnown && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE or UNFLAGGED_UNTIL_READ`);
     if (!entry.failure && o.flagged && !FLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (FLAGGED_BY_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_BY_RULE`);
-    if (o.errorUnread > 0) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
+    const errorUnreadKnown = ERROR_UNREAD_UNTIL_READ.get(entry.id) ?? 0;
+    if (o.errorUnread !== errorUnreadKnown) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread (${errorUnreadKnown} known)`);
   }
   assert.deepEqual(misses, []);
 });
