@@ -4,7 +4,8 @@
 // that still matches there). Ids must be unique, and a row must hold together
 // (a function head names its first characters, a pattern is sticky).
 
-import { readIsoHead, readKernelHead, readNcclHead, readProcessTags, readRayHead, readSlurmHead } from "../log/dialects/otherDialects.js";
+import { readIsoHead } from "../log/dialects/isoHead.js";
+import { readKernelHead, readNcclHead, readProcessTags, readRayHead, readSlurmHead } from "../log/dialects/otherDialects.js";
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { readTorchLine } from "../sglang/torchLines.js";
 import { positional } from "./match.js";

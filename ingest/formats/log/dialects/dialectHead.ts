@@ -10,10 +10,10 @@ import { slurmStatedUs } from "../../templates/platform/slurm.js";
 import type { TorchStamp } from "../../sglang/torchLines.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "../messages.js";
 import { levelOfWord, type RecordHead } from "../unread.js";
+import { readIsoHead } from "./isoHead.js";
 import { readNvshmemHead } from "./nvshmemHead.js";
 import {
   readCufileHead,
-  readIsoHead,
   readKernelHead,
   readLmcacheUntimedHead,
   readNcclHead,

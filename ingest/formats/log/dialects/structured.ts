@@ -15,7 +15,7 @@
 // printed by a program (a request body, a config) is left to the other readers.
 
 import { levelOfWord, type LineLevel } from "../unread.js";
-import { readIsoHead } from "./otherDialects.js";
+import { readIsoHead } from "./isoHead.js";
 
 export interface StructuredEntry {
   /** The record's message; a traceback or stack logged with it may follow on further lines. */

@@ -6,7 +6,7 @@
 // CRITICAL, FATAL). A message with newlines is printed one prefixed line per part.
 
 import { civilToUs, isValidCivil } from "../../sglang/prefix.js";
-import { zoneMinutes } from "./otherDialects.js";
+import { zoneMinutes } from "./isoHead.js";
 
 export interface ThreeFsHead {
   tsUs: number;
