@@ -5,8 +5,9 @@
 // - a rule's `consistent` does not stand beside a violated hypothesis of its
 //   check: the hypothesis saw what the rule's evidence did not show
 //   (`contradictions`, read by the verdict discipline);
-// - a hypothesis is not ruled out beside a violated finding of its check: it
-//   reads the finding's decision and cites its lines (`readDecisions`);
+// - a hypothesis is neither ruled out nor left undetermined beside a violated
+//   finding of its check: it reads the finding's decision and cites its lines
+//   (`readDecisions`);
 // - nor is it `consistent` where a gap blinds its rule (a rank or a PD side
 //   missing): what the missing records would show is unknown to both
 //   (`readDecisions`, as the verdict discipline does for the rule).
@@ -31,15 +32,17 @@ export function contradictions(ledger: readonly HypothesisVerdict[], rule: RuleI
 
 /**
  * The ledger with each hypothesis that a violated finding of its check
- * contradicts reading that finding's decision, and each `consistent` one
- * whose rule a gap blinds undetermined.
+ * contradicts (a consistent one) or decides (an undetermined one) reading
+ * that finding's decision, and each `consistent` one whose rule a gap blinds
+ * undetermined.
  */
 export function readDecisions(ledger: readonly HypothesisVerdict[], findings: readonly NumberedFinding[], evidence: Evidence, gaps: readonly Gap[]): HypothesisVerdict[] {
   return ledger.map((h) => {
     const check = h.name === undefined ? undefined : HYPOTHESIS_CHECKS[h.name];
-    if (!check || h.verdict !== "consistent") return h;
+    // A violated hypothesis stands; a consistent or undetermined one reads the decision of the rule that decides its check.
+    if (!check || h.verdict === "violated") return h;
     const violated = findingsOfCheck(check, findings).filter((f) => f.draft.verdict === "violated");
-    if (violated.length === 0) return blinded(h, check.rule, blindingGaps(gaps, check.rule));
+    if (violated.length === 0) return h.verdict === "consistent" ? blinded(h, check.rule, blindingGaps(gaps, check.rule)) : h;
     const named = violated.map((f) => `${f.id} (${f.draft.title})`).join("; ");
     return {
       ...h,
@@ -47,7 +50,7 @@ export function readDecisions(ledger: readonly HypothesisVerdict[], findings: re
       witnesses: violated.flatMap((f) => findingWitness(evidence, f)).slice(0, SHOWN_WITNESSES),
       explanation:
         `${h.explanation} But the rule ${check.rule} decides this check and finds it violated: ${named}. ` +
-        `Those findings rest on records this pattern does not match, so the hypothesis is not ruled out.`,
+        `Those findings rest on records this pattern does not match, so the hypothesis is not ${h.verdict === "consistent" ? "ruled out" : "left undetermined"}.`,
     };
   });
 }

@@ -61,18 +61,36 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
     title: `${whoFailed(g, died)}: ${g.summaries[0]}`,
     explanation:
       `Let ${premiseOf(g)}. Then they must keep serving, ` +
-      `but ${occurrence(evidence, g)}${g.fatal ? "; the process died there" : ""}.${others}${silenceText}`,
+      `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${silenceText}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
     facts: { silencesExplained: silences.length, onsetUs: onsetOf(g) },
     because: silenceCauses(g, silences),
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
 }
 
+/** Where the group's first death is: at its first record, or after it (a watchdog's timeout, then the terminate it ends in). */
+function deathText(evidence: Evidence, g: FailureGroup): string {
+  const death = g.records.find((r) => r.fatal);
+  if (death === undefined) return "";
+  return death === g.records[0] ? "; the process died there" : `; ${death.rank} died after it (${evidence.where(death.ev)})`;
+}
+
 /** What the failing parties do when they serve: a machine's serving processes, a router routing, a server's scheduler. */
 function premiseOf(g: FailureGroup): string {
   if (g.records.every((r) => r.machine === true)) return `the serving processes of ${partiesText(g)} run`;
   if (g.records.every((r) => r.ev.role === "router")) return `${partiesText(g)} route each request to a prefill and a decode server`;
-  return `${partiesText(g)} run the server's scheduler and its threads`;
+  const routers = routerRanks(g);
+  if (routers.length === 0) return `${partiesText(g)} run the server's scheduler and its threads`;
+  const servers = g.ranks.filter((r) => !routers.includes(r) && !g.records.some((x) => x.rank === r && x.machine === true));
+  return `${ranksText(servers)} run the server's scheduler and its threads, and ${ranksText(routers)} route each request to a prefill and a decode server`;
+}
+
+/** The group's ranks whose every record is a router's. */
+function routerRanks(g: FailureGroup): string[] {
+  return g.ranks.filter((rank) => {
+    const own = g.records.filter((r) => r.rank === rank);
+    return own.length > 0 && own.every((r) => r.ev.role === "router" && r.machine !== true);
+  });
 }
 
 /**
@@ -84,7 +102,10 @@ function premiseOf(g: FailureGroup): string {
 function whoFailed(g: FailureGroup, died: string): string {
   const { ranks, places } = groupParties(g);
   if (ranks.length === 0) return g.cls === "node-failure" ? `${placesText(places, true)} failed` : `On ${placesText(places)}, a process ${died}`;
-  const who = `${ranksText(ranks, true)} ${died}`;
+  // A group of one cause may hold a death and the failures around it: only the ranks with a fatal record died.
+  const dead = g.fatal ? ranks.filter((rank) => g.records.some((r) => r.rank === rank && r.fatal)) : ranks;
+  const failedToo = ranks.filter((rank) => !dead.includes(rank));
+  const who = dead.length > 0 && failedToo.length > 0 ? `${ranksText(dead, true)} ${died}, and ${ranksText(failedToo)} failed` : `${ranksText(ranks, true)} ${dead.length > 0 ? died : "failed"}`;
   return places.length === 0 ? who : `${who}, and a process on ${placesText(places)}`;
 }
 

@@ -307,11 +307,23 @@ function processCrash(of: Of): CauseCase {
   if (deaths.length && late.length === deaths.length) {
     c.against.push({ factor: 0.15, note: `every death came after the transfer path wedged (from ${isoTime(wedgeUs)}): the wedge came first` });
   }
+  // The same on one rank or machine: a NIC's fatal error, the engine's failed work requests, then the process's abort.
+  const transportFirst = transportFailures(of).filter((t) => t.draft.facts?.afterCrash == null && t.draft.tsUs !== undefined);
+  const follows = (d: NumberedFinding): boolean =>
+    transportFirst.some((t) => {
+      const at = onset(d);
+      return at !== undefined && at >= t.draft.tsUs! && at - t.draft.tsUs! <= TRANSPORT_LEAD_US && t.draft.ranks.some((r) => d.draft.ranks.includes(r));
+    });
+  if (deaths.length && deaths.every(follows)) {
+    c.against.push({ factor: 0.5, note: "every death came just after a transport failure on the same rank or machine: the transport failed first" });
+  }
   return c;
 }
 
 /** A death more than this after a wedge began did not cause it. */
 const WEDGE_LEAD_US = 60_000_000;
+/** A death this soon after a transport failure on its rank or machine may be that failure's end. */
+const TRANSPORT_LEAD_US = 60_000_000;
 
 /** The transfer path itself failed: engine errors and timeouts, node failures, rooms failed for transport reasons. */
 function transportCase(of: Of): CauseCase {
