@@ -19,7 +19,7 @@ import { DEEPEP_ROWS, DEEPEP_TEST_ROWS } from "./conformance/deepep.js";
 import { KERNEL_ROWS } from "./conformance/kernel.js";
 import { RAY_ROWS } from "./conformance/ray.js";
 import { SLURM_ROWS } from "./conformance/slurm.js";
-import { SUPERVISORD_ROWS } from "./conformance/supervisord.js";
+import { KUBELET_ROWS, SUPERVISORD_ROWS } from "./conformance/supervisord.js";
 import { SYSTEMD_ROWS } from "./conformance/systemd.js";
 import { OPEN_MPI_ROWS } from "./conformance/openMpi.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
@@ -30,7 +30,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -163,6 +163,16 @@ for (const row of SUPERVISORD_ROWS) {
     assert.equal(events.length, 1, `${row.template}: one event`);
     check(events[0], row.expect, row.template);
     assert.equal(events[0].tp, undefined);
+  });
+}
+
+// The kubelet's event messages on lines of their own: warnings, as the Events table's reader makes them; no rank.
+for (const row of KUBELET_ROWS) {
+  test(`kubelet, its event's message alone through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
+    const { events, issues } = parseLines([rowLine(row)]);
+    assert.deepEqual(issues, [], row.template);
+    assert.equal(events.length, 1, `${row.template}: one event`);
+    check(events[0], row.expect, row.template);
   });
 }
 

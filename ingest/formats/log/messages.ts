@@ -1,7 +1,7 @@
 // Which message templates a line's dialect goes through. SGLang's own lines
 // take SGLang's templates; glog/absl/c10 lines take torch's watchdog and the
 // DeepEP's kernel timeouts and the transfer engines' templates (Mooncake, NIXL, UCX); lines of other loggers
-// (ISO-dated, Python logging, plain, Ray's, a journal's) may carry either and take both, then Ray's and the service managers' (systemd's, supervisord's); the
+// (ISO-dated, Python logging, plain, Ray's, a journal's) may carry either and take both, then Ray's and the service managers' (systemd's, supervisord's, the kubelet's); the
 // kernel's lines take the kernel's first, lines of no dialect take them last; Slurm's (`srun: error: …`) only Slurm's.
 
 import type { ParsedEvent } from "../../../domain/event.js";

@@ -37,6 +37,8 @@ export function messageStart(dialect: Dialect, line: string): number {
   if (dialect === "systemd") return SYSTEMD_IDENT.exec(line)?.[0].length ?? 0;
   // supervisord's messages, alone or after its `%(asctime)s %(levelname)s ` prefix.
   if (dialect === "supervisord") return readIsoHead(line, 0)?.msgStart ?? 0;
+  // The kubelet's event messages, alone.
+  if (dialect === "kubelet") return 0;
   if (dialect === "ray") {
     const at = readProcessTags(line)?.end ?? 0;
     return at + (readRayHead(line.substring(at), 0)?.msgStart ?? 0);

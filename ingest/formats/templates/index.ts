@@ -4,7 +4,7 @@
 // sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
 // collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
 // 3FS, LMCache), platform/ (what runs them: the kernel, Slurm, Ray, uvicorn,
-// Dynamo's and xLLM's runtimes, systemd, supervisord). This folder holds the machinery that reads them. The log parser, the
+// Dynamo's and xLLM's runtimes, systemd, supervisord, the kubelet). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
 
@@ -13,6 +13,7 @@ import { DEEPEP_TESTS } from "./engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
 import { KERNEL } from "./platform/kernel.js";
 import { KERNEL_DEVICES } from "./platform/kernelDevices.js";
+import { KUBELET } from "./platform/kubelet.js";
 import { LMCACHE } from "./engines/lmcache.js";
 import { TemplateMatcher } from "./match.js";
 import { MOONCAKE_INTEGRATION } from "./engines/mooncakeIntegration.js";
@@ -66,6 +67,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   RAY,
   SYSTEMD,
   SUPERVISORD,
+  KUBELET,
 ];
 
 export const TEMPLATES: readonly LogTemplate[] = COMPONENTS.flatMap((c) => c.templates);
@@ -93,7 +95,7 @@ export const SLURM_TEMPLATES = new TemplateMatcher(templatesOf("slurm"));
 export const RAY_TEMPLATES = new TemplateMatcher(templatesOf("ray"));
 
 /**
- * The service managers' reports of a service's end, tried after Ray's on a line of any other logger: systemd's (a
- * journal's `systemd[1]: ` lines) and supervisord's (its `INFO exited: …`).
+ * What the programs that run the servers report of them, tried after Ray's on a line of any other logger: systemd's
+ * (a journal's `systemd[1]: ` lines), supervisord's (its `INFO exited: …`) and the kubelet's events.
  */
-export const SERVICE_MANAGER_TEMPLATES = new TemplateMatcher([...templatesOf("systemd"), ...templatesOf("supervisord")]);
+export const SERVICE_MANAGER_TEMPLATES = new TemplateMatcher([...templatesOf("systemd"), ...templatesOf("supervisord"), ...templatesOf("kubelet")]);

@@ -96,7 +96,7 @@ export interface LogTemplate {
 }
 
 /** The dialects whose message templates a component belongs to (ingest/formats/log/messages.ts). */
-export type Dialect = "sglang" | "engine" | "kernel" | "slurm" | "ray" | "systemd" | "supervisord";
+export type Dialect = "sglang" | "engine" | "kernel" | "slurm" | "ray" | "systemd" | "supervisord" | "kubelet";
 
 /** One source component's templates: one file under this folder. */
 export interface TemplateComponent {
