@@ -100,8 +100,9 @@ const FAILURE_VERDICT = /\b(?:failed|[Ee]rror): \S/;
  * perror's shape, `<call>: <strerror(errno)>`, with the C library's text of an errno that a failed call of the
  * network, the memory or a device sets (glibc string/_strerror.c, sysdeps/gnu/errlist.h), then its number, a
  * stop or the end: `connect()10.1.0.21:15468: Connection refused [111]`, `write: Broken pipe`, Rust's
- * `… (os error 104)`, and Python's OSError as str() gives it, `[Errno 111] Connection refused`. The errnos a healthy run also meets on its way (ENOENT of a probe, EAGAIN, EINTR) are not
- * among them. A verdict where FAILURE_VERDICT is one.
+ * `… (os error 104)`, and Python's OSError as str() gives it, `[Errno 111] Connection refused`. The errnos a
+ * healthy run also meets on its way (ENOENT of a probe, EAGAIN, EINTR) are not among them. A verdict where
+ * FAILURE_VERDICT is one.
  */
 const ERRNO_VERDICT =
   /(?:: |\[Errno \d+\] )(?:Connection (?:refused|reset by peer|timed out)|No route to host|Network is (?:unreachable|down)|Host is down|Broken pipe|Input\/output error|Remote I\/O error|Cannot allocate memory|No space left on device|Bad address|Transport endpoint is not connected|Address already in use|Cannot assign requested address|Too many open files|Device or resource busy|Operation not permitted|Permission denied|No such device|Protocol error)(?: \[\d+\]| \((?:os error|errno:?) ?\d+\)|[.,;]|$)/;
