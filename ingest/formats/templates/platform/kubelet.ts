@@ -7,10 +7,11 @@
 import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
 import { countOfAge, podEventOf } from "../../kubectl/podEvents.js";
-import type { LogTemplate, TemplateComponent } from "../template.js";
+import type { Groups, LogTemplate, TemplateComponent } from "../template.js";
 
-function asEvent(reason: string): (ev: ParsedEvent) => void {
-  return (ev) => podEventOf(ev, "Warning", reason, ev.text.substring(ev.text.search(/(?:Readiness|Liveness|Startup) probe|Back-off restarting/)).trim(), undefined);
+/** The Warning event of `reason` whose message the template's `message` group holds. */
+function asEvent(reason: string): (ev: ParsedEvent, g: Groups) => void {
+  return (ev, g) => podEventOf(ev, "Warning", reason, g.message!, undefined);
 }
 
 const EVENT_ROW = /(?<type>Normal|Warning) {2,}(?<reason>[A-Z][A-Za-z]+) {2,}(?<age>\S.*?) {2,}(?<from>\S+(?:, \S+)?) {2,}(?<message>\S.*)$/y;
@@ -48,7 +49,7 @@ const templates: LogTemplate[] = [
     source: "kubernetes pkg/kubelet/prober/prober.go runProbeWithRetries' caller probe: recordContainerEvent(…, v1.EventTypeWarning, events.ContainerUnhealthy, \"%s probe failed: %s\" | \"%s probe errored: %v\", probeType, …) (index copies)",
     head: (line, at) => line.includes(" probe ", at),
     firstChars: "RLS",
-    pattern: /(?:Readiness|Liveness|Startup) probe (?:failed|errored): .*$/ys,
+    pattern: /(?<message>(?:Readiness|Liveness|Startup) probe (?:failed|errored): .*)$/ys,
     attrs: {},
     refine: asEvent("Unhealthy"),
     samples: [
@@ -64,7 +65,7 @@ const templates: LogTemplate[] = [
     format: "Back-off restarting failed container[ {container} in pod {pod}] — the event BackOff: the kubelet waits before restarting a container that exited",
     source: "kubernetes pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff, events.BackOffStartContainer (index copies)",
     head: "Back-off restarting failed container",
-    pattern: /Back-off restarting failed container(?: \S+ in pod \S+)?$/y,
+    pattern: /(?<message>Back-off restarting failed container(?: \S+ in pod \S+)?)$/y,
     attrs: {},
     refine: asEvent("BackOff"),
     samples: ["Back-off restarting failed container sglang in pod sglang-decode-0_default(4c1d2e3f-0000-4000-8000-000000000001)"],
