@@ -35,6 +35,7 @@ import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
 import { launcherPrefixEnd } from "./dialects/launcherPrefix.js";
 import { readLevelField } from "./dialects/levelField.js";
 import { cufile, mayOpenWithLoggerWord, readLoggerWordHead, readSelfNamedHead, settleHead, type DialectHead } from "./dialects/dialectHead.js";
+import { signalOfName } from "../templates/platform/signals.js";
 import { readSpdlogFields } from "./dialects/isoHead.js";
 import { readGlooHead, readKernelHead, readProcessTags, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
 import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
@@ -351,7 +352,8 @@ export class LogParser implements LineParser {
       const attrs: Record<string, unknown> = { what: crash.what, fatal: true };
       if (crash.signal !== undefined) attrs.signal = crash.signal;
       if (crash.excType !== undefined) attrs.excType = crash.excType;
-      if (crash.signal === "SIGSEGV" || crash.signal === "SIGBUS") attrs.failureClass = "segfault";
+      // The signal table says which deaths are segfaults (SIGSEGV, SIGBUS); any other is classed by its kind.
+      if (crash.signal !== undefined && signalOfName(crash.signal)?.failureClass === "segfault") attrs.failureClass = "segfault";
       ev.attrs = attrs;
       this.openTimed(ev, l, crash.tsUs ?? -1);
       return true;

@@ -29,11 +29,3 @@ export const SUPERVISORD_ROWS: EngineConformanceRow[] = [
   },
 ];
 
-// The kubelet's event messages and a headerless row of the Events table (ingest/formats/templates/platform/kubelet.ts),
-// written by hand from kubelet's prober.go and kuberuntime_manager.go: warnings, as the Events table's reader makes them.
-export const KUBELET_ROWS: EngineConformanceRow[] = [
-  { template: "kubelet.event_row", expect: { kind: LogKind.podEvent, attrs: { eventType: "Warning", reason: "Unhealthy", count: 20, level: "warning" } } },
-  { template: "kubelet.probe_failed", expect: { kind: LogKind.podEvent, attrs: { eventType: "Warning", reason: "Unhealthy", level: "warning" } } },
-  { template: "kubelet.probe_failed", sample: 1, expect: { kind: LogKind.podEvent, attrs: { reason: "Unhealthy", message: "Liveness probe failed: HTTP probe failed with statuscode: 503" } } },
-  { template: "kubelet.back_off", expect: { kind: LogKind.podEvent, attrs: { eventType: "Warning", reason: "BackOff", level: "warning" } } },
-];
