@@ -103,9 +103,10 @@ function whoFailed(g: FailureGroup, died: string): string {
   const { ranks, places } = groupParties(g);
   if (ranks.length === 0) return g.cls === "node-failure" ? `${placesText(places, true)} failed` : `On ${placesText(places)}, a process ${died}`;
   // A group of one cause may hold a death and the failures around it: only the ranks with a fatal record died.
-  const dead = g.fatal ? ranks.filter((rank) => g.records.some((r) => r.rank === rank && r.fatal)) : ranks;
-  const failedToo = ranks.filter((rank) => !dead.includes(rank));
-  const who = dead.length > 0 && failedToo.length > 0 ? `${ranksText(dead, true)} ${died}, and ${ranksText(failedToo)} failed` : `${ranksText(ranks, true)} ${dead.length > 0 ? died : "failed"}`;
+  const dead = ranks.filter((rank) => g.records.some((r) => r.rank === rank && r.fatal));
+  const alive = ranks.filter((rank) => !dead.includes(rank));
+  const who =
+    dead.length === 0 ? `${ranksText(ranks, true)} failed` : alive.length === 0 ? `${ranksText(dead, true)} died` : `${ranksText(dead, true)} died, and ${ranksText(alive)} failed`;
   return places.length === 0 ? who : `${who}, and a process on ${placesText(places)}`;
 }
 
