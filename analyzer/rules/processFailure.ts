@@ -52,20 +52,26 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
   const serious = g.fatal || SERIOUS.has(g.cls) || g.records.some((r) => r.ev.attrs?.thread !== undefined || r.ev.kind !== "log.exception");
   const silences = silencesAfter(g, gaps);
   const died = g.fatal ? "died" : "failed";
+  const dead = deadRanks(g);
   const silenceText = silences.length
     ? ` After it, ${silences.map((s) => `${s.gap.ranks?.join(", ") ?? s.gap.source} writes no periodic record (${s.gap.from} to ${s.gap.to})`).join("; ")}: the crash explains the silence.`
     : "";
   const others = otherMessages(g);
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
-    title: `${whoFailed(g, died)}: ${g.summaries[0]}`,
+    title: `${whoFailed(g, died, dead)}: ${g.summaries[0]}`,
     explanation:
       `Let ${premiseOf(g)}. Then they must keep serving, ` +
       `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${silenceText}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
-    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g) },
+    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g), deadRanks: dead },
     because: silenceCauses(g, silences),
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
+}
+
+/** The group's ranks, machines and pods with a fatal record: a group of one cause may hold a death and the failures around it. */
+function deadRanks(g: FailureGroup): string[] {
+  return g.ranks.filter((rank) => g.records.some((r) => r.rank === rank && r.fatal));
 }
 
 /** Where the group's first death is: at its first record, or after it (a watchdog's timeout, then the terminate it ends in). */
@@ -99,11 +105,10 @@ function routerRanks(g: FailureGroup): string[] {
  * not the rank); "Machine node-3 failed" where the machine itself did (a node
  * not ready); "decode/tp0 died, and a process on machine gpu-node-9".
  */
-function whoFailed(g: FailureGroup, died: string): string {
+function whoFailed(g: FailureGroup, died: string, deadParties: readonly string[]): string {
   const { ranks, places } = groupParties(g);
   if (ranks.length === 0) return g.cls === "node-failure" ? `${placesText(places, true)} failed` : `On ${placesText(places)}, a process ${died}`;
-  // A group of one cause may hold a death and the failures around it: only the ranks with a fatal record died.
-  const dead = ranks.filter((rank) => g.records.some((r) => r.rank === rank && r.fatal));
+  const dead = ranks.filter((rank) => deadParties.includes(rank));
   const alive = ranks.filter((rank) => !dead.includes(rank));
   const who =
     dead.length === 0 ? `${ranksText(ranks, true)} failed` : alive.length === 0 ? `${ranksText(dead, true)} died` : `${ranksText(dead, true)} died, and ${ranksText(alive)} failed`;

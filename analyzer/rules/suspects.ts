@@ -281,9 +281,12 @@ function uncountedState(of: Of): CauseCase {
   return c;
 }
 
-/** "d0/decode/tp1, p0/prefill/tp0: " for the ranks the findings name, each once; nothing when they name none (a process of unknown role). */
-function namedRanks(findings: readonly NumberedFinding[]): string {
-  const ranks = [...new Set(findings.flatMap((f) => f.draft.ranks))].filter((r) => r !== "unknown");
+/**
+ * "d0/decode/tp1, p0/prefill/tp0: " for the ranks the findings name (or those `of` picks from each), each once; nothing
+ * when they name none (a process of unknown role).
+ */
+function namedRanks(findings: readonly NumberedFinding[], of: (f: NumberedFinding) => readonly string[] = (f) => f.draft.ranks): string {
+  const ranks = [...new Set(findings.flatMap(of))].filter((r) => r !== "unknown");
   return ranks.length ? `${ranks.join(", ")}: ` : "";
 }
 
@@ -293,7 +296,9 @@ function processCrash(of: Of): CauseCase {
   const failures = of("process-failure");
   const deaths = failures.filter((f) => f.draft.facts?.fatal === true);
   const serious = failures.filter((f) => f.draft.facts?.fatal !== true && f.draft.severity === "high");
-  if (deaths.length) c.for.push({ weight: 0.85, findings: ids(deaths), note: `${namedRanks(deaths)}the process died (${deaths.map((f) => f.draft.title).join("; ")})` });
+  // A death's group may hold another rank's failure beside it (process-failure's `deadRanks`): name only those that died.
+  const dead = (f: NumberedFinding): readonly string[] => (f.draft.facts?.deadRanks as string[] | undefined) ?? f.draft.ranks;
+  if (deaths.length) c.for.push({ weight: 0.85, findings: ids(deaths), note: `${namedRanks(deaths, dead)}the process died (${deaths.map((f) => f.draft.title).join("; ")})` });
   if (serious.length) c.for.push({ weight: deaths.length ? 0.2 : 0.6, findings: ids(serious), note: `a rank's work failed (${serious.map((f) => f.draft.title).join("; ")})` });
   const silenced = failures.filter((f) => Number(f.draft.facts?.silencesExplained ?? 0) > 0);
   if (silenced.length) c.for.push({ weight: 0.1, findings: ids(silenced), note: "the crashed ranks went silent after it" });
