@@ -73,6 +73,12 @@ test("a bare exception line is an exception; str(KVTransferError) gives its room
   // Any class of a module of exceptions.
   const triton = parseOne("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 233472, Hardware limit: 232448.");
   assert.deepEqual([triton.kind, triton.attrs?.excType], [LogKind.exception, "triton.runtime.errors.OutOfResources"]);
+  // A C++ exception a pybind11 module registered under its camel-cased C++ name (NIXL's bindings), with its module.
+  const nixl = parseOne("nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND");
+  assert.deepEqual([nixl.kind, nixl.attrs?.excType], [LogKind.exception, "nixl._bindings.nixlBackendError"]);
+  assert.equal(parseOne("nixl._bindings.nixlRemoteDisconnectError: NIXL_ERR_REMOTE_DISCONNECT").attrs?.failureClass, "transport");
+  // Without a module such a name is a field of a record, not a class.
+  assert.notEqual(parseOne("lastError: 0").kind, LogKind.exception);
   // A warning's category is no failure.
   assert.notEqual(parseOne("UserWarning: TypedStorage is deprecated.").kind, LogKind.exception);
   const kv = parseOne("KVTransferError(bootstrap_room=6677116944225248479): Could not fetch prefill parallel info from bootstrap_addr: sglang-prefill-svc:30000");

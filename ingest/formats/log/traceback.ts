@@ -56,9 +56,13 @@ const BARE_FRAME = new RegExp(`^File ${QUOTED_FILE}, line \\d+, in `);
  * The class name of a Python exception that is a failure, qualified by its module where it is not a builtin, as a
  * traceback's last line and `logger.exception` print it (`RuntimeError`, `zmq.error.ZMQError`, `KeyboardInterrupt`,
  * `SystemExit`, `torch._dynamo.exc.BackendCompilerFailed`): a capitalised last name with the ending of an exception's,
- * or any capitalised name in a module of exceptions (`triton.runtime.errors.OutOfResources`, `torch._dynamo.exc.Unsupported`).
+ * any capitalised name in a module of exceptions (`triton.runtime.errors.OutOfResources`, `torch._dynamo.exc.Unsupported`),
+ * or a C++ exception a binding registered under its C++ name, camel-cased from a lower-case prefix and printed with its
+ * module: NIXL's `nixl._bindings.nixlBackendError` (ai-dynamo/nixl src/bindings/python/nixl_bindings.cpp,
+ * `py::register_exception<nixlBackendError>(m, "nixlBackendError")` in `PYBIND11_MODULE(_bindings, m)`). The module is
+ * required there: a bare `lastError: 0` is a field, not a class.
  */
-export const FAILURE_CLASS_NAME = String.raw`(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*)`;
+export const FAILURE_CLASS_NAME = String.raw`(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*|(?:[A-Za-z_]\w*\.)+[a-z][a-z0-9]*[A-Z]\w*(?:Error|Exception))`;
 /** A warning's category (`UserWarning`, `torch.jit.TracerWarning`), which an exception line may also name. */
 const WARNING_CLASS_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning`;
 /** What an exception line opens with: the class name of an exception or a warning. */
