@@ -3,7 +3,8 @@
 // `Fatal Python error` / segfault dump, a CUDA error or out-of-memory, an
 // NCCL/gloo watchdog timeout or ProcessGroupNCCL abort, SGLang's scheduler
 // watchdog (failures.ts reads them). Critical when the process died, high
-// otherwise; a plain traceback outside the scheduler and threads is medium.
+// otherwise; a plain traceback outside the scheduler and threads, and a
+// request answered with a server error, are medium.
 // A crash also explains the silence of its rank that follows (gaps/silence.ts).
 
 import { attrNumber, type Evidence } from "./evidence.js";
@@ -14,6 +15,9 @@ import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult
 
 /** Classes of failure that stop a rank's work even when the process lives on. */
 const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segfault", "nccl", "hccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task", "node-failure"]);
+
+/** A request the server answered with a server error (an access line's 5xx): the request failed, the process went on. */
+const FAILED_REQUEST = "request";
 
 const FALSIFY: Record<string, string> = {
   "cuda-oom": "Rerun the same load with more memory headroom (a lower --mem-fraction-static or --max-running-requests): the rank must not run out of memory and must keep logging.",
@@ -49,7 +53,7 @@ export const processFailure: Rule = {
 };
 
 function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[]): DraftFinding {
-  const serious = g.fatal || SERIOUS.has(g.cls) || g.records.some((r) => r.ev.attrs?.thread !== undefined || r.ev.kind !== "log.exception");
+  const serious = g.fatal || SERIOUS.has(g.cls) || (g.cls !== FAILED_REQUEST && g.records.some((r) => r.ev.attrs?.thread !== undefined || r.ev.kind !== "log.exception"));
   const silences = silencesAfter(g, gaps);
   const died = g.fatal ? "died" : "failed";
   const dead = deadRanks(g);

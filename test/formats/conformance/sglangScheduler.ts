@@ -164,12 +164,21 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
   },
   {
     template: "uvicorn.access",
-    expect: { kind: LogKind.httpAccess, attrs: { level: "INFO", client: "192.168.0.45:57586", method: "POST", path: "/v1/chat/completions", status: 500 } },
+    expect: {
+      kind: LogKind.httpAccess,
+      attrs: { level: "INFO", client: "192.168.0.45:57586", method: "POST", path: "/v1/chat/completions", status: 500, failureClass: "request", error: "POST /v1/chat/completions answered 500 Internal Server Error" },
+    },
+  },
+  {
+    template: "uvicorn.access",
+    sample: 1,
+    expect: { kind: LogKind.httpAccess, attrs: { level: "INFO", path: "/health_generate", status: 503, reason: "Service Unavailable", failureClass: undefined } },
   },
   {
     template: "uvicorn.access_message",
     expect: { kind: LogKind.httpAccess, attrs: { client: "10.32.6.65:47558", method: "GET", path: "/health_generate", status: 200, reason: "OK" } },
   },
+
   {
     template: "sglangScheduler.abort_request",
     sample: 1,

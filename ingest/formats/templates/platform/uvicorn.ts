@@ -13,6 +13,10 @@
 // `%(levelprefix)s` (uvicorn logging.py, which adds the reason phrase):
 // `10.32.6.65:47558 - "GET /health HTTP/1.1" 200 OK`. Its client is an IP
 // address and port, IPv6 in brackets.
+//
+// A server error in the status (a 5xx but 503, failedOnServer) makes the line
+// the request's failure, which process-failure judges at medium: the cause is
+// in what the server logged before it, where one is logged.
 
 import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
@@ -74,8 +78,23 @@ function readWith(pattern: RegExp, line: string, at: number, ev: ParsedEvent): b
   };
   if (g.level !== undefined) attrs.level = g.level;
   if (g.reason !== undefined && g.reason.length > 0) attrs.reason = g.reason;
+  if (failedOnServer(attrs.status as number)) {
+    attrs.failureClass = "request";
+    attrs.error = `${g.method} ${g.path} answered ${g.status}${attrs.reason === undefined ? "" : ` ${attrs.reason as string}`}`;
+  }
   ev.attrs = attrs;
   return true;
+}
+
+/**
+ * A status by which the server says the request failed on its side: a 5xx (RFC 9110 §15.6), uvicorn's 500 for an
+ * application that raised (`Exception in ASGI application`), the server's own 500 for a request it aborted. Not a
+ * 503: SGLang's health endpoint answers it while the server starts and while it shuts down (python/sglang/srt/
+ * entrypoints/http_server.py health_generate), uvicorn when `--limit-concurrency` is reached — a refusal to take
+ * the request, which a healthy server also gives.
+ */
+function failedOnServer(status: number): boolean {
+  return status >= 500 && status <= 599 && status !== 503;
 }
 
 /** What an access line says of its request, with or without a level before it. */
@@ -92,7 +111,7 @@ const templates: LogTemplate[] = [
   {
     id: "uvicorn.access",
     level: "info",
-    format: '[%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s',
+    format: '[%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s — a 5xx other than 503 is the request\'s failure (`failureClass: request`)',
     source: "uvicorn's access logger under SGLang's log format (docs/protocol.md §1)",
     checked: "✔ (users' logs)",
     head: accessHead,
@@ -101,12 +120,15 @@ const templates: LogTemplate[] = [
     kind: LogKind.httpAccess,
     attrs: { level: cap("level"), ...REQUEST_ATTRS },
     read: readAccess,
-    samples: ['[2026-04-06 12:49:33] INFO:     192.168.0.45:57586 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error'],
+    samples: [
+      '[2026-04-06 12:49:33] INFO:     192.168.0.45:57586 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error',
+      '[2026-03-26 08:44:08] INFO: 127.0.0.1:38764 - "GET /health_generate HTTP/1.1" 503 Service Unavailable',
+    ],
   },
   {
     id: "uvicorn.access_message",
     level: "info",
-    format: '%(client_addr)s - "%(request_line)s" %(status_code)s (the access record with no level prefix)',
+    format: '%(client_addr)s - "%(request_line)s" %(status_code)s (the access record with no level prefix) — a 5xx other than 503 is the request\'s failure',
     source: "uvicorn protocols/http/h11_impl.py and httptools_impl.py, RequestResponseCycle.send (`'%s - \"%s %s HTTP/%s\" %d'`); logging.py AccessFormatter adds the reason phrase",
     checked: "✔",
     head: bareAccessHead,
