@@ -178,8 +178,20 @@ test("journalctl -o json-pretty cut short: an entry a new one cuts off, or the f
   const { events, issues } = parseLines(lines, { wrapper: "journald-json-pretty" });
   const covered = new Set(events.flatMap((e) => e.text.split("\n").map((_, i) => e.line + i)));
   for (let i = 1; i <= lines.length; i++) assert.ok(covered.has(i), `line ${i} is in an event`);
-  assert.deepEqual(issues.map((i) => i.line), [6]);
+  assert.deepEqual(issues.map((i) => i.line), [1], "the issue names the entry that was cut off");
   assert.ok(events.some((e) => e.kind === LogKind.exception && e.attrs?.excMessage === "NCCL error"));
+});
+
+test("journalctl -o json-pretty: the entry that cut another off is its own, whatever line follows its `{`", () => {
+  const cutting = pretty(1781186831554102, "RuntimeError: NCCL error");
+  // The new entry's first field mangled (not a field's shape), as a damaged file or a paste leaves it.
+  const lines = [...pretty(1781186587000000, "x").slice(0, 4), "{", '\t"中_REALTIME_TIMESTAMP" : "1781186831554102",', ...cutting.slice(2)];
+  const { events, issues } = parseLines(lines, { wrapper: "journald-json-pretty" });
+  const at = new Map<number, number>();
+  for (const e of events) e.text.split("\n").forEach((_, i) => at.set(e.line + i, (at.get(e.line + i) ?? 0) + 1));
+  for (let i = 1; i <= lines.length; i++) assert.equal(at.get(i), 1, `line ${i} is in one event`);
+  assert.equal(issues[0]!.line, 1);
+  assert.equal(events.find((e) => e.line === 5)?.text.split("\n")[0], "{", "the cutting entry's `{` opens its own record");
 });
 
 test("before 4.19 the OOM killer names its choice first, or a child of it: both lines are the machine's host OOM; a trap kills the process it names", () => {

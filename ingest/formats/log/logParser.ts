@@ -126,6 +126,7 @@ export class LogParser implements LineParser {
       if (cleaned.kind === "line") u = cleaned;
     }
     if (u.kind === "partial") {
+      if (u.cuts !== undefined) this.cutPartial(u.cuts);
       if (this.partialRaw.length === 0) this.partialLine = lineNo;
       this.partialRaw.push(original);
       return;
@@ -154,6 +155,12 @@ export class LogParser implements LineParser {
     this.flushPartial();
     this.records.finish();
     this.dater.finish();
+  }
+
+  /** The open partial line, which the line after it cut off: read as it stands, the issue named at its first line. */
+  private cutPartial(why: string): void {
+    if (this.partialRaw.length > 0) this.issues.push({ line: this.partialLine, message: `${why}; its lines are kept as they stand` });
+    this.flushPartial();
   }
 
   /** A partial wrapped line still waiting for its end, read as the line it makes so far. */

@@ -29,8 +29,12 @@ export type Unwrapped =
    * `stamp`, a time of day without a year (syslog's), where that is all the wrapper states (`tsUs` is then -1).
    */
   | { kind: "line"; inner: string; tsUs: number; host?: string; kernel?: true; kernelSinceBootUs?: number; stamp?: TorchStamp }
-  /** A partial line (CRI `P`, docker without a final newline): its rest comes on the next lines. */
-  | { kind: "partial" }
+  /**
+   * A partial line (CRI `P`, docker without a final newline): its rest comes on the next lines. `cuts`: the line
+   * opens a new one while the open one never closed (a json-pretty entry's `{` inside another), which end() hands
+   * back first, named by why it was cut.
+   */
+  | { kind: "partial"; cuts?: string }
   /** The line is not in the wrapper's shape (a broken JSON line, a line written around the runtime). */
   | { kind: "foreign"; why: string }
   /** A line the tool that saved the log wrote of its own (journalctl's `-- Journal begins at … --`): kept as it stands, no error. */

@@ -29,7 +29,7 @@ class PrettyUnwrapper implements LineUnwrapper {
       const open = this.lines.length > 0;
       if (open) this.cut = this.lines;
       this.lines = [line];
-      return open ? { kind: "foreign", why: "a journalctl -o json-pretty entry that a new one cut off" } : { kind: "partial" };
+      return open ? { kind: "partial", cuts: "a journalctl -o json-pretty entry that a new one cut off" } : { kind: "partial" };
     }
     if (this.lines.length === 0) return { kind: "foreign", why: "not inside a journalctl -o json-pretty entry ({ … })" };
     if (line === "}") {
