@@ -25,6 +25,9 @@ export interface Parallelism {
   role: "prefill" | "decode";
   tpSize?: number;
   dpSize?: number;
+  ppSize?: number;
+  /** Machines one server runs on (ServerArgs.nnodes): each runs a block of its ranks. */
+  nnodes?: number;
 }
 
 /** One thing the incident shows and what it implies. */
@@ -178,6 +181,10 @@ function serverArgsSign(text: string, role: Parallelism["role"]): Partial<Sign> 
   const dp = int("dp_size");
   if (tp !== undefined) parallelism.tpSize = tp;
   if (dp !== undefined) parallelism.dpSize = dp;
+  const pp = int("pp_size");
+  if (pp !== undefined) parallelism.ppSize = pp;
+  const nnodes = int("nnodes");
+  if (nnodes !== undefined) parallelism.nnodes = nnodes;
   const out: Partial<Sign> = { parallelism };
   const stated: string[] = [];
   const model = /[(, ]model_path='([^']*)'/.exec(text)?.[1];

@@ -105,3 +105,19 @@ test("a PD side alone, and ranks missing only against the highest rank seen, are
   assert.equal(ranks.severity, "medium");
   assert.match((ranks.facts?.gaps as CoverageGap[])[0]!.detail, /tp_size=4 stated/);
 });
+
+test("a server spread over two machines: each machine owes its own block of ranks, and a block no machine shows is missing", async () => {
+  // SGLang's engine runs tp_size / nnodes ranks on each machine, node_rank's block (engine.py _launch_subprocesses).
+  const args = (node: number): string =>
+    `[2026-08-20 10:00:00] server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-V3', tp_size=8, dp_size=1, pp_size=1, nnodes=2, node_rank=${node}, disaggregation_mode='decode')`;
+  const batches = (tps: number[]): string[] => tps.map((tp) => decodeBatch(10, 0, 64, tp));
+  const both = gapsOf(await buildIncident([
+    { path: "gpu-node-0/decode.log", text: lines(args(0), batches([0, 1, 2, 3])) },
+    { path: "gpu-node-1/decode.log", text: lines(args(1), batches([4, 5, 7])) },
+  ])).filter((g) => g.kind === "missing-ranks");
+  assert.deepEqual(both.map((g) => g.ranks), [["gpu-node-1/decode/tp6"]], "node 0 is complete; node 1 lacks rank 6 of its block");
+  assert.match(both[0]!.detail, /gpu-node-1\/decode shows 3 of the 4 TP ranks its machine runs/);
+  const one = gapsOf(await buildIncident([{ path: "gpu-node-0/decode.log", text: lines(args(0), batches([0, 1, 2, 3])) }])).filter((g) => g.kind === "missing-ranks");
+  assert.deepEqual(one.map((g) => g.ranks), [["decode/tp4", "decode/tp5", "decode/tp6", "decode/tp7"]]);
+  assert.match(one[0]!.detail, /decode runs on 2 machines of 4 TP ranks each \(tp_size=8 stated .*\); no machine of it shows decode\/tp4/);
+});

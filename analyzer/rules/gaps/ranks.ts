@@ -43,15 +43,36 @@ export function missingRoles(evidence: Evidence): Gap[] {
 interface StatedSize {
   tp: number;
   dp?: number;
+  /** TP ranks each machine of a server runs, where the server states more machines than one. */
+  perMachine?: number;
   where: string;
   seq: number;
+}
+
+/**
+ * TP ranks per machine of a server spread over `nnodes` machines: tp_size / max(nnodes / pp_size, 1), each machine
+ * the block of node_rank (sglang python/sglang/srt/entrypoints/engine.py _launch_subprocesses, `tp_rank_range`).
+ */
+function ranksPerMachine(p: Parallelism): number | undefined {
+  if (p.tpSize === undefined || p.nnodes === undefined || p.nnodes <= 1) return undefined;
+  const machines = Math.max(Math.floor(p.nnodes / (p.ppSize ?? 1)), 1);
+  return machines > 1 && p.tpSize % machines === 0 ? p.tpSize / machines : undefined;
 }
 
 function statedSizes(evidence: Evidence): Map<string, StatedSize> {
   const out = new Map<string, StatedSize>();
   for (const p of profileSigns(evidence.db).flatMap((s) => (s.parallelism ? [{ ...s.parallelism, seq: s.seq }] : [])) as (Parallelism & { seq: number })[]) {
     const ev = evidence.event(p.seq);
-    if (p.tpSize !== undefined) out.set(p.role, { tp: p.tpSize, ...(p.dpSize !== undefined && { dp: p.dpSize }), where: `server_args at ${ev ? evidence.where(ev) : `seq ${p.seq}`}`, seq: p.seq });
+    const perMachine = ranksPerMachine(p);
+    if (p.tpSize !== undefined) {
+      out.set(p.role, {
+        tp: p.tpSize,
+        ...(p.dpSize !== undefined && { dp: p.dpSize }),
+        ...(perMachine !== undefined && { perMachine }),
+        where: `server_args at ${ev ? evidence.where(ev) : `seq ${p.seq}`}`,
+        seq: p.seq,
+      });
+    }
   }
   for (const role of SIDES) {
     const e = evidence.config().entry("tp_size", role);
@@ -74,26 +95,38 @@ export function missingRanks(evidence: Evidence): Gap[] {
   }
   const stated = statedSizes(evidence);
   const out: Gap[] = [];
+  const machineBlocks = new Map<string, Set<number>>();
   for (const [group, { role, tps }] of groups) {
     const s = stated.get(role);
     const size = Math.max(s?.tp ?? 0, Math.max(...tps) + 1);
-    const missing = [...Array(size).keys()].filter((tp) => !tps.has(tp)).map((tp) => `${group}/tp${tp}`);
+    // A machine of a server spread over several owes the blocks its ranks fall in; blocks no machine shows are the role's.
+    const blocks = s?.perMachine === undefined ? undefined : new Set([...tps].map((tp) => Math.floor(tp / s.perMachine!)));
+    if (blocks) machineBlocks.set(role, new Set([...(machineBlocks.get(role) ?? []), ...blocks]));
+    const owed = [...Array(size).keys()].filter((tp) => blocks === undefined || blocks.has(Math.floor(tp / s!.perMachine!)));
+    const missing = owed.filter((tp) => !tps.has(tp)).map((tp) => `${group}/tp${tp}`);
     if (missing.length === 0) continue;
     const basis = s ? `tp_size=${s.tp} stated (${s.where})` : "size from the highest rank seen; no tp_size stated";
-    const statement = s ? evidence.event(s.seq) : undefined;
-    out.push({
-      // Ranks missing against the size the run states are the run contradicting the evidence (medium);
-      // against the highest rank seen, an inference (a DP-attention rank logs batch lines only when it
-      // has a batch, and an excerpt holds a few seconds of them): low, its rules blinded all the same.
-      severity: s ? "medium" : "low",
-      witness: statement ? [statement] : [],
-      gap: {
-        kind: "missing-ranks",
-        ranks: missing,
-        blinds: rulesOfRanks(role),
-        detail: `${group} shows ${tps.size} of ${size} TP ranks (${basis}); missing ${missing.join(", ")}`,
-      },
-    });
+    const shown = blocks === undefined ? `${tps.size} of ${size} TP ranks` : `${tps.size} of the ${owed.length} TP ranks its machine runs`;
+    out.push(rankGap(evidence, role, missing, s, `${group} shows ${shown} (${basis}); missing ${missing.join(", ")}`));
+  }
+  for (const [role, blocks] of machineBlocks) {
+    const s = stated.get(role)!;
+    const missing = [...Array(s.tp).keys()].filter((tp) => !blocks.has(Math.floor(tp / s.perMachine!))).map((tp) => `${role}/tp${tp}`);
+    if (missing.length === 0) continue;
+    const machines = s.tp / s.perMachine!;
+    out.push(rankGap(evidence, role, missing, s, `${role} runs on ${machines} machines of ${s.perMachine} TP ranks each (tp_size=${s.tp} stated (${s.where})); no machine of it shows ${missing.join(", ")}`));
   }
   return out;
+}
+
+function rankGap(evidence: Evidence, role: string, missing: string[], s: StatedSize | undefined, detail: string): Gap {
+  const statement = s ? evidence.event(s.seq) : undefined;
+  return {
+    // Ranks missing against the size the run states are the run contradicting the evidence (medium);
+    // against the highest rank seen, an inference (a DP-attention rank logs batch lines only when it
+    // has a batch, and an excerpt holds a few seconds of them): low, its rules blinded all the same.
+    severity: s ? "medium" : "low",
+    witness: statement ? [statement] : [],
+    gap: { kind: "missing-ranks", ranks: missing, blinds: rulesOfRanks(role), detail },
+  };
 }
