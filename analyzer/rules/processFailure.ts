@@ -7,7 +7,7 @@
 // request answered with a server error, are medium.
 // A crash also explains the silence of its rank that follows (gaps/silence.ts).
 
-import { attrNumber, type Evidence } from "./evidence.js";
+import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount } from "./failures.js";
 import { groupFailures, groupFinding, groupParties, occurrence, otherMessages, partiesText, placesText, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
 import type { Gap } from "./gaps/index.js";
@@ -61,14 +61,18 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
     ? ` After it, ${silences.map((s) => `${s.gap.ranks?.join(", ") ?? s.gap.source} writes no periodic record (${s.gap.from} to ${s.gap.to})`).join("; ")}: the crash explains the silence.`
     : "";
   const others = otherMessages(g);
+  const waited = waitedOnPeer(g);
+  const waitedText = waited
+    ? ` Each of its ${waited.waits} DeepEP timeouts waited on rank ${waited.peer}, which reports no timeout of its own: rank ${waited.peer} did not send its part, and the stall starts there (what it did instead is not in these logs).`
+    : "";
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
     title: `${whoFailed(g, died, dead)}: ${g.summaries[0]}`,
     explanation:
       `Let ${premiseOf(g)}. Then they must keep serving, ` +
-      `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${silenceText}`,
+      `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${waitedText}${silenceText}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
-    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g), deadRanks: dead },
+    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g), deadRanks: dead, ...(waited && { waitedOnRank: waited.peer }) },
     because: silenceCauses(g, silences),
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
 }
@@ -76,6 +80,28 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
 /** The group's ranks, machines and pods with a fatal record: a group of one cause may hold a death and the failures around it. */
 function deadRanks(g: FailureGroup): string[] {
   return g.ranks.filter((rank) => g.records.some((r) => r.rank === rank && r.fatal));
+}
+
+/**
+ * The rank the group's DeepEP low-latency timeouts waited on. Each names the peer whose writes it waits for
+ * (`src_rank` of a dispatch or combine receive, `dst_rank` of a barrier: DeepEP csrc/kernels/internode_ll.cu) and
+ * its own rank. Where two or more name a peer, all name the same one, and that peer reports no timeout itself,
+ * the waits start at it: the one rank that did not take part.
+ */
+function waitedOnPeer(g: FailureGroup): { peer: number; waits: number } | undefined {
+  const waits = g.records.filter((r) => attrString(r.ev, "backend") === "deepep");
+  if (waits.length < 2) return undefined;
+  const peers = new Set<number>();
+  const waiting = new Set<number>();
+  for (const r of waits) {
+    const peer = attrNumber(r.ev, "srcRank") ?? attrNumber(r.ev, "dstRank");
+    if (peer === undefined) return undefined;
+    peers.add(peer);
+    const own = attrNumber(r.ev, "rank");
+    if (own !== undefined) waiting.add(own);
+  }
+  const [peer] = peers;
+  return peers.size === 1 && !waiting.has(peer!) ? { peer: peer!, waits: waits.length } : undefined;
 }
 
 /** Where the group's first death is: at its first record, or after it (a watchdog's timeout, then the terminate it ends in). */

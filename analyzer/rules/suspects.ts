@@ -300,6 +300,12 @@ function processCrash(of: Of): CauseCase {
   const dead = (f: NumberedFinding): readonly string[] => (f.draft.facts?.deadRanks as string[] | undefined) ?? f.draft.ranks;
   if (deaths.length) c.for.push({ weight: 0.85, findings: ids(deaths), note: `${namedRanks(deaths, dead)}the process died (${deaths.map((f) => f.draft.title).join("; ")})` });
   if (serious.length) c.for.push({ weight: deaths.length ? 0.2 : 0.6, findings: ids(serious), note: `a rank's work failed (${serious.map((f) => f.draft.title).join("; ")})` });
+  // A rank the others' DeepEP timeouts all waited on, silent itself, hung first (process-failure's `waitedOnRank`).
+  const waited = failures.filter((f) => typeof f.draft.facts?.waitedOnRank === "number");
+  if (waited.length) {
+    const peers = [...new Set(waited.map((f) => f.draft.facts!.waitedOnRank as number))].join(", ");
+    c.for.push({ weight: 0.1, findings: ids(waited), note: `the DeepEP timeouts waited on rank ${peers}, which reported none itself: the stall began there` });
+  }
   const silenced = failures.filter((f) => Number(f.draft.facts?.silencesExplained ?? 0) > 0);
   if (silenced.length) c.for.push({ weight: 0.1, findings: ids(silenced), note: "the crashed ranks went silent after it" });
   const consequences = of("transport-failure").filter((f) => f.draft.facts?.afterCrash);

@@ -61,6 +61,8 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     "compose-exit": 1,
     // supervisord's prefill killed by SIGABRT just after the machine's NIC reported a firmware fatal error.
     "supervisord-nic-fatal": 1,
+    // Every rank's DeepEP dispatch timed out waiting on rank 3; three schedulers died of the kernels' trap.
+    "deepep-straggler": 1,
   };
   for (const name of BUNDLE_NAMES) assert.ok(name in exits, `${name}: say whether CI should be red for it`);
   for (const [name, exit] of Object.entries(exits)) {
