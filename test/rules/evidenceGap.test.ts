@@ -117,7 +117,12 @@ test("a server spread over two machines: each machine owes its own block of rank
   ])).filter((g) => g.kind === "missing-ranks");
   assert.deepEqual(both.map((g) => g.ranks), [["gpu-node-1/decode/tp6"]], "node 0 is complete; node 1 lacks rank 6 of its block");
   assert.match(both[0]!.detail, /gpu-node-1\/decode shows 3 of the 4 TP ranks its machine runs/);
-  const one = gapsOf(await buildIncident([{ path: "gpu-node-0/decode.log", text: lines(args(0), batches([0, 1, 2, 3])) }])).filter((g) => g.kind === "missing-ranks");
-  assert.deepEqual(one.map((g) => g.ranks), [["decode/tp4", "decode/tp5", "decode/tp6", "decode/tp7"]]);
-  assert.match(one[0]!.detail, /decode runs on 2 machines of 4 TP ranks each \(tp_size=8 stated .*\); no machine of it shows decode\/tp4/);
+  const oneMachine = runRule(evidenceGap, new Evidence(await buildIncident([{ path: "gpu-node-0/decode.log", text: lines(args(0), batches([0, 1, 2, 3])) }])));
+  const one = oneMachine.findings.filter((f) => (f.facts?.gaps as CoverageGap[])[0]!.kind === "missing-ranks");
+  const gap = (one[0]!.facts?.gaps as CoverageGap[])[0]!;
+  assert.deepEqual(gap.ranks, ["decode/tp4", "decode/tp5", "decode/tp6", "decode/tp7"]);
+  assert.match(gap.detail, /decode runs on 2 machines of 4 TP ranks each \(tp_size=8 stated .*\); no machine of it shows decode\/tp4/);
+  // The other machine's log was not collected: the input, as a PD side with no source, is low; a rank missing
+  // inside a machine's own block (above) is the run contradicting the evidence, medium.
+  assert.equal(one[0]!.severity, "low");
 });
