@@ -151,3 +151,31 @@ test("a time a user replaced by a placeholder word: the tags are read, the time 
   assert.deepEqual(events.map((e) => [e.kind, e.dp, e.tp]), [[LogKind.message, 3, 3], [LogKind.message, undefined, 0], [LogKind.unparsed, undefined, undefined]]);
   assert.equal(events[0]!.tsInferred, true);
 });
+
+test("SGLang's older prefix, a time of day without a date (datefmt %H:%M:%S): the tags are read, the line has no time of its own", () => {
+  const { events } = parseLines([
+    "[23:17:01 TP6] Memory pool end. avail mem=18.61 GB",
+    "[23:17:01 TP3] Capture cuda graph begin. This can take up to several minutes.",
+    "[23:17:08] Receive: obj=GenerateReqInput(rid='9f2c4c0e1b2a4f7d8e6a')",
+  ]);
+  const dated = parseLines([
+    "[2026-08-20 23:17:01 TP6] Memory pool end. avail mem=18.61 GB",
+    "[2026-08-20 23:17:01 TP3] Capture cuda graph begin. This can take up to several minutes.",
+    "[2026-08-20 23:17:08] Receive: obj=GenerateReqInput(rid='9f2c4c0e1b2a4f7d8e6a')",
+  ]).events;
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.tp]),
+    dated.map((e) => [e.kind, e.tp]),
+    "the message is read as the dated prefix's is",
+  );
+  assert.deepEqual(events.map((e) => e.tp), [6, 3, undefined]);
+  for (const ev of events) assert.notEqual(ev.kind, LogKind.unparsed);
+  for (const ev of events) assert.equal(ev.tsInferred, true);
+});
+
+test("time-of-day look-alikes are not prefixes", () => {
+  const notPrefixes = ["[24:00:00 TP0] no such hour", "[23:60:00 TP0] no such minute", "[23:17:1 TP0] one-digit seconds", "[23:17:01 tp0] lower-case tag", "[23:17:01TP0] no space before the tag", "[23-17-01 TP0] dashes"];
+  const { events } = parseLines(notPrefixes);
+  assert.equal(events.length, notPrefixes.length, "each look-alike is a record of its own");
+  for (const ev of events) assert.deepEqual([ev.kind, ev.tp], [LogKind.unparsed, undefined]);
+});

@@ -1,5 +1,6 @@
 // The SGLang log line prefix (docs/protocol.md §1):
 //   ^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?:\.(\d{3}))?((?: [A-Z_]+\d+)*)\] (.*)$
+// and the older one whose time has no date, `[23:17:01 TP7] …` (`datefmt="%H:%M:%S"`).
 // Tags appear in any order and subset (the order changed four times upstream),
 // so they are read order-independently. The prefix is scanned by hand rather
 // than by that regex: it is the one step every line pays for.
@@ -12,7 +13,10 @@ export const PrefixResult = {
   ok: 1,
   /** The shape of a prefix with an impossible date or time in it. */
   badTime: 2,
-  /** Rank tags without a time, `[ TP3] message` (a format whose asctime is empty): the line has no time of its own. */
+  /**
+   * Rank tags without a time, `[ TP3] message` (a format whose asctime is empty), or with a time of day but no date
+   * (`[23:17:01 TP7] message`): the line has no time of its own.
+   */
   tagsOnly: 3,
 } as const;
 export type PrefixResult = (typeof PrefixResult)[keyof typeof PrefixResult];
@@ -114,7 +118,9 @@ export class PrefixReader {
     if (line.charCodeAt(p + 1) === SPACE) return this.readTagsOnly(line, p + 1);
     // Consecutive lines share their minute: its text matched, only the seconds need reading.
     const sameMinute = this.minuteKey.length > 0 && line.startsWith(this.minuteKey, p + 1) && line.charCodeAt(p + 17) === 58;
-    if (!sameMinute && !this.hasDateShape(line, p + 1)) return this.readPlaceholder(line, p + 1);
+    if (!sameMinute && !this.hasDateShape(line, p + 1)) {
+      return isTimeOfDay(line, p + 1) ? this.readTimeOfDay(line, p + 1) : this.readPlaceholder(line, p + 1);
+    }
     const timeOk = sameMinute || this.readMinute(line, p + 1);
     const second = digitsAt(line, p + 18, 2);
     if (second < 0) return PrefixResult.none;
@@ -145,6 +151,18 @@ export class PrefixReader {
     let i = at;
     for (let c = line.charCodeAt(i); isLetter(c) || c === DOT || c === ELLIPSIS; c = line.charCodeAt(++i));
     return i > at && line.charCodeAt(i) === SPACE ? this.readTagsOnly(line, i) : PrefixResult.none;
+  }
+
+  /**
+   * SGLang's prefix before its date was added: `configure_logger` passed `datefmt="%H:%M:%S"` (docs/protocol.md §1), so
+   * a line reads `[23:17:01 TP7] Load weight end. …`, or `[23:17:08] …` from a process without tags. Its tags are
+   * read; a time of day without its date places the line at no instant, so it has no time of its own.
+   */
+  private readTimeOfDay(line: string, at: number): PrefixResult {
+    const i = this.readTags(line, at + TIME_OF_DAY_CHARS);
+    if (i < 0) return PrefixResult.none;
+    this.msgStart = i;
+    return PrefixResult.tagsOnly;
   }
 
   private readTagsOnly(line: string, at: number): PrefixResult {
@@ -228,6 +246,17 @@ export class PrefixReader {
     if (this.tagAttrs === null) this.tagAttrs = {};
     this.tagAttrs[name] = value;
   }
+}
+
+const TIME_OF_DAY_CHARS = 8;
+
+/** `HH:MM:SS` at `i`, a real time of day. */
+function isTimeOfDay(s: string, i: number): boolean {
+  if (s.charCodeAt(i + 2) !== 58 || s.charCodeAt(i + 5) !== 58) return false;
+  const hour = digitsAt(s, i, 2);
+  const minute = digitsAt(s, i + 3, 2);
+  const second = digitsAt(s, i + 6, 2);
+  return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 60;
 }
 
 function isLetter(c: number): boolean {
