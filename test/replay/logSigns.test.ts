@@ -55,7 +55,7 @@ test("a server_args start-up line states the backend, the overlap schedule and H
   const serverArgs = findSigns(db).find((s) => s.parallelism !== undefined)!;
   assert.deepEqual(
     { backend: serverArgs.backend, overlap: serverArgs.overlap, hicache: serverArgs.hicache, parallelism: serverArgs.parallelism },
-    { backend: "mooncake", overlap: false, hicache: true, parallelism: { role: "decode", tpSize: 8, dpSize: 1 } },
+    { backend: "mooncake", overlap: false, hicache: true, parallelism: { role: "decode", tpSize: 8, dpSize: 1, ppSize: 1 } },
   );
   assert.equal(serverArgs.indexK, true, "model_path='deepseek-ai/DeepSeek-V3.2-Exp' is an NSA model");
   const { reasons } = selectProfile(db);
