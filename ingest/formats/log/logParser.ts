@@ -2,7 +2,7 @@
 // around lines of several dialects, decided per line. For each line:
 //   1. the wrapper (CRI, docker json-file, kubectl, journald) is stripped and
 //      its time kept; partial lines are joined; a line not in the wrapper's
-//      shape stays a line of its own, reported by number;
+//      shape stays a line of its own, reported by number (./wrappedLines.ts);
 //   2. paste debris (`> `, backticks, stray spaces, `grep -n`'s file and line
 //      number, a web console's table turned into Markdown cells, an
 //      indentation every line of a block carries: ./dedent.ts) is cleaned;
@@ -25,7 +25,7 @@ import { parseHttpAccess } from "../templates/platform/uvicorn.js";
 import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
-import { wrapperByName, type LineUnwrapper, type Unwrapped } from "../wrappers/index.js";
+import { wrapperByName, type Unwrapped } from "../wrappers/index.js";
 import { containerDeathOf, crashHeadOf } from "./crash.js";
 import { nearestYear, RecordDater, timeOriginOf } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
@@ -39,22 +39,15 @@ import { signalOfName } from "../templates/platform/signals.js";
 import { readSpdlogFields } from "./dialects/isoHead.js";
 import { readGlooHead, readKernelHead, readProcessTags, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
 import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
-import { cleanIfPasted, cleanPasted, fromTableRow, mayBePasted, stripCr, withoutGrepHead } from "./pasted.js";
+import { cleanIfPasted, fromTableRow, stripCr, withoutGrepHead } from "./pasted.js";
 import { PrefixZone } from "./prefixZone.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
 import { levelOfWord, type LineLevel, type RecordHead } from "./unread.js";
+import { WrappedLines, type WrappedLine } from "./wrappedLines.js";
 
-/** A line as the dialect readers see it: its inner text, its raw text, and the wrapper's time (-1: none). */
-interface Line {
-  inner: string;
-  raw: string;
-  no: number;
-  wrapperUs: number;
-  wrapperHost: string | undefined;
-  /** The wrapper says the kernel wrote the line (journald's `kernel` identifier), with the kernel's stamp where journald's JSON gives it. */
-  fromKernel?: boolean;
-  kernelSinceBootUs?: number;
+/** A line as the dialect readers see it: the program's line (./wrappedLines.ts) and what its head said before the dialect. */
+interface Line extends WrappedLine {
   /** The multi-process server's tag before the text (`(VllmWorker rank=0 pid=4893) `), stripped from `inner`. */
   process?: ProcessTag;
   /** The level and logger of the structured record (./dialects/structured.ts) whose message `inner` is. */
@@ -83,13 +76,11 @@ export class LogParser implements LineParser {
   private readonly dater: RecordDater;
   private readonly kernelClock: KernelClock;
   private readonly records: RecordAssembler;
-  private readonly unwrapper: LineUnwrapper | null;
+  /** The wrapper's lines as the program wrote them, where the file has a wrapper. */
+  private readonly wrapped: WrappedLines | null;
   private readonly dedenter = new BlockDedenter((text, original, no) => this.lineOfBlock(text, original, no));
   private out: ParsedEvent[] = [];
   private issues: ParseIssue[] = [];
-  /** Raw lines of a partial wrapped line, and where it started. */
-  private partialRaw: string[] = [];
-  private partialLine = 0;
   /** Minutes added to the file's own prefix times when its wrapper's UTC stamps show another zone. */
   private readonly zone: PrefixZone;
 
@@ -98,7 +89,14 @@ export class LogParser implements LineParser {
     this.dater = new RecordDater(ctx.dating, ctx.tzOffsetMinutes, (ev) => this.out.push(ev));
     this.kernelClock = new KernelClock(ctx.dating?.kernelRuns);
     this.records = new RecordAssembler(this.dater);
-    this.unwrapper = ctx.wrapper !== undefined ? wrapperByName(ctx.wrapper).create() : null;
+    this.wrapped =
+      ctx.wrapper === undefined
+        ? null
+        : new WrappedLines(wrapperByName(ctx.wrapper).create(), {
+            read: (l) => this.read(l),
+            issue: (issue) => this.issues.push(issue),
+            wrapperUs: (u) => this.wrapperUs(u),
+          });
     this.zone = new PrefixZone(ctx.tzOffsetMinutes, ctx.tzGiven === true, ctx.zoneFixMinutes);
   }
 
@@ -113,63 +111,22 @@ export class LogParser implements LineParser {
     const text = stripCr(raw);
     const line = withoutGrepHead(text);
     // A web console's table is a paste: inside a container's wrapper, a row of pipes is the program's own output.
-    this.dedenter.push(this.unwrapper === null ? fromTableRow(line) : line, text, lineNo);
+    this.dedenter.push(this.wrapped === null ? fromTableRow(line) : line, text, lineNo);
   }
 
   /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */
   private lineOfBlock(text: string, original: string, lineNo: number): void {
-    if (this.unwrapper === null) return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
-    let u = this.unwrapper.unwrap(text);
-    // A pasted first line may carry a backtick or quote mark before the wrapper's stamp.
-    if (u.kind === "foreign" && mayBePasted(text)) {
-      const cleaned = this.unwrapper.unwrap(cleanPasted(text).trimStart());
-      if (cleaned.kind === "line") u = cleaned;
-    }
-    if (u.kind === "partial") {
-      if (u.cuts !== undefined) this.cutPartial(u.cuts);
-      if (this.partialRaw.length === 0) this.partialLine = lineNo;
-      this.partialRaw.push(original);
-      return;
-    }
-    if (u.kind === "own") {
-      this.flushPartial();
-      return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
-    }
-    if (u.kind === "foreign") {
-      // A partial line the runtime never finished is a line of its own, before this one.
-      this.flushPartial();
-      this.issues.push({ line: lineNo, message: `${u.why}; the line is kept as it stands` });
-      return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
-    }
-    const joined = this.partialRaw.length > 0;
-    const rawText = joined ? [...this.partialRaw, original].join("\n") : original;
-    const no = joined ? this.partialLine : lineNo;
-    this.partialRaw = [];
-    this.read({ inner: cleanIfPasted(u.inner), raw: rawText, no, wrapperUs: this.wrapperUs(u), wrapperHost: u.host, fromKernel: u.kernel, kernelSinceBootUs: u.kernelSinceBootUs });
+    if (this.wrapped === null) return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
+    this.wrapped.push(text, original, lineNo);
   }
 
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
     this.issues = issues;
     this.dedenter.end();
-    this.flushPartial();
+    this.wrapped?.end();
     this.records.finish();
     this.dater.finish();
-  }
-
-  /** The open partial line, which the line after it cut off: read as it stands, the issue named at its first line. */
-  private cutPartial(why: string): void {
-    if (this.partialRaw.length > 0) this.issues.push({ line: this.partialLine, message: `${why}; its lines are kept as they stand` });
-    this.flushPartial();
-  }
-
-  /** A partial wrapped line still waiting for its end, read as the line it makes so far. */
-  private flushPartial(): void {
-    const rest = this.unwrapper?.end();
-    if (!rest || rest.kind !== "line") return;
-    const raw = this.partialRaw.join("\n");
-    this.partialRaw = [];
-    this.read({ inner: cleanIfPasted(rest.inner), raw, no: this.partialLine, wrapperUs: this.wrapperUs(rest), wrapperHost: rest.host });
   }
 
   /** The wrapper's time of a line: stated, or a time of day whose year the dater gives (syslog's stamp); -1 when none. */
@@ -393,7 +350,7 @@ export class LogParser implements LineParser {
     const level = BARE_LEVEL.exec(l.inner);
     const field = level === null ? readLevelField(l.inner) : null;
     // In a wrapper that names each line's writer, only the kernel's own lines are its (./messages.ts PLAIN_MESSAGES).
-    this.messages(this.unwrapper === null ? PLAIN_MESSAGES : ANY_MESSAGES, l, field?.msgStart ?? 0, ev);
+    this.messages(this.wrapped === null ? PLAIN_MESSAGES : ANY_MESSAGES, l, field?.msgStart ?? 0, ev);
     if (level !== null) return this.openTimed(ev, l, -1, { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 });
     if (field !== null) return this.openTimed(ev, l, -1, { dialect: "level-field", level: field.level, msgStart: field.msgStart });
     const gloo = readGlooHead(l.inner);
