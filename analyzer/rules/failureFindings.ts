@@ -7,6 +7,7 @@ import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { template, type FailureFamily, type FailureRecord } from "./failures.js";
 import type { Gap } from "./gaps/index.js";
 import type { DraftFinding } from "./rule.js";
+import type { StoredEvent } from "../../store/read/events.js";
 
 /** Witness lines of one group: the first record of each rank, and of each other message, at most. */
 const WITNESS_RANKS = 6;
@@ -152,10 +153,23 @@ function onParties(g: FailureGroup): string {
 /** Where and when the group starts, and how many more records it has. */
 export function occurrence(evidence: Evidence, g: FailureGroup): string {
   const first = g.records[0]!;
-  // A record with no time of its own (a dump, a traceback) carries one interpolated from its neighbours.
-  const when = first.ev.timeless ? "an unknown time (no line of its file is dated)" : `${first.ev.tsInferred ? "about " : ""}${isoTime(first.ev.tsUs)}`;
+  const when = first.ev.timeless ? "an unknown time (no line of its file is dated)" : first.ev.tsInferred ? undatedWhen(first.ev) : isoTime(first.ev.tsUs);
   const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${onParties(g)}` : ""}` : "";
   return `${first.rank} ${first.telemetry ? "showed" : "logged"} \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
+}
+
+/**
+ * When a record with no time of its own (a dump, a device's print, a traceback) was written: between its file's dated
+ * neighbours (ingest/formats/log/dating.ts `writtenBetweenUs`), not at the instant interpolated to place it.
+ */
+function undatedWhen(ev: StoredEvent): string {
+  const bounds = ev.attrs?.writtenBetweenUs;
+  if (!Array.isArray(bounds)) return `about ${isoTime(ev.tsUs)}`;
+  const [from, to] = bounds as (number | null)[];
+  const unstated = "a time its line does not state";
+  if (from != null && to != null) return from === to ? `${isoTime(from)} (its line states no time; the lines around it do)` : `${unstated}, between ${isoTime(from)} and ${isoTime(to)}`;
+  if (from != null) return `${unstated}, after ${isoTime(from)}`;
+  return to != null ? `${unstated}, before ${isoTime(to)}` : `about ${isoTime(ev.tsUs)}`;
 }
 
 /** The group's other messages, first seen first, for an explanation. */

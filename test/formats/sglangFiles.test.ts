@@ -52,6 +52,8 @@ test("prefill tp3: the bootstrap thread dies on an ABORT frame and the bootstrap
   // No time of its own: halfway between its dated neighbours (14:05:30 and 14:05:31), marked inferred.
   assert.equal(death.tsUs, us("2026-06-20T14:05:30.5Z"));
   assert.equal(death.tsInferred, true);
+  // What the file says of its time: written after the line before it and before the line after it.
+  assert.deepEqual(death.attrs?.writtenBetweenUs, [us("2026-06-20T14:05:30Z"), us("2026-06-20T14:05:31Z")]);
   assert.equal(death.text.split("\n").length, 10);
   assert.equal(death.attrs?.thread, "bootstrap_thread");
   assert.equal(death.attrs?.excType, "AssertionError");

@@ -22,6 +22,8 @@ test("DeepEP's timeouts all wait on one rank that reports none: that rank is nam
   assert.ok(trap, "the schedulers' CUDA errors are a finding of their own");
   assert.deepEqual([...trap.ranks].sort(), ["gpu-node-0/decode/tp0", "gpu-node-1/decode/tp11", "gpu-node-1/decode/tp8"]);
   assert.ok(Date.parse(stall.ts!) < Date.parse(trap.ts!), "the timeouts come before the errors they end in");
+  // DeepEP's device prints state no time: the report gives the bounds the lines around them state, not an instant.
+  assert.match(stall.explanation, /at a time its line does not state, between 2026-06-11T14:06:40\.000Z and 2026-06-11T14:08:21\.000Z \(gpu-node-1\/decode\.log:154\)/);
   // The server runs on both machines (nnodes=2): each shows its own eight ranks, and none is missing.
   assert.deepEqual(violated(report, "evidence-gap").filter((f) => /Ranks missing/.test(f.title)).map((f) => f.explanation), []);
   const first = report.suspects[0]!;

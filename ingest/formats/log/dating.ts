@@ -148,6 +148,9 @@ export class RecordDater {
         }
         if (last < 0 || atEnd) ev.tsUs = last < 0 ? nextUs : last;
         else ev.tsUs = nextUs > last ? last + Math.floor(((nextUs - last) * (i + 1)) / (n + 1)) : last;
+        // A log is written in order: the record was written between its dated neighbours, which is all its file says
+        // of its time (the instant above only places it); a report states these bounds, not that instant.
+        (ev.attrs ??= {}).writtenBetweenUs = [last < 0 ? null : last, atEnd ? null : nextUs];
       }
       this.out(ev);
     }
