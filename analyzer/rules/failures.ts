@@ -204,7 +204,9 @@ function engineSummary(ev: StoredEvent, engine: string): string {
   }
   const peer = attrString(ev, "peer");
   const error = attrString(ev, "error");
-  return `${name} ${(attrString(ev, "errorKind") ?? "transport error").replace(/_/g, " ")}${peer ? ` to ${peer}` : ""}${error ? `: ${firstLine(error)}` : ""}`;
+  // A kind that repeats the engine's name (`ucx_completion`) reads once: "UCX completion", not "UCX ucx completion".
+  const kind = (attrString(ev, "errorKind") ?? "transport error").replace(new RegExp(`^${engine}_`), "").replace(/_/g, " ");
+  return `${name} ${kind}${peer ? ` to ${peer}` : ""}${error ? `: ${firstLine(error)}` : ""}`;
 }
 
 /** A message with its numbers, addresses and rooms blanked: "Session 10.0.4.21:16001 failed." → "Session #.#.#.#:# failed." */

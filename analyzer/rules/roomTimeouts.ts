@@ -138,7 +138,9 @@ function groupFinding(evidence: Evidence, rooms: TimeoutRecord[][], roomCount: n
   const title = rooms.length === 1
     ? `Room ${room ?? "?"} timed out in KVPoll.${first.state}${after} on ${ranks.length} rank(s)`
     : `${rooms.length} rooms timed out in KVPoll.${first.state}${after} on ${ranks.length} rank(s)${cause ? ` (${cause})` : ""}`;
-  const span = others.length ? ` The same timeout hit ${others.length} more room(s) between ${isoTime(first.ev.tsUs)} and ${isoTime(others.at(-1)![0]!.ev.tsUs)}: ${others.slice(0, 10).map((r) => r[0]!.room ?? "?").join(", ")}${others.length > 10 ? " …" : ""}.` : "";
+  const lastUs = others.at(-1)?.[0]!.ev.tsUs;
+  const when = lastUs === first.ev.tsUs ? "at the same time" : `between ${isoTime(first.ev.tsUs)} and ${isoTime(lastUs ?? first.ev.tsUs)}`;
+  const span = others.length ? ` The same timeout hit ${others.length} more room(s) ${when}: ${others.slice(0, 10).map((r) => r[0]!.room ?? "?").join(", ")}${others.length > 10 ? " …" : ""}.` : "";
   return {
     rule: "transfer-stall",
     severity: roomCount >= MANY_ROOMS ? "high" : "medium",
