@@ -260,3 +260,18 @@ test("warning heads of the new transfer paths and the scheduler are no failures,
   assert.equal(setup.kind, LogKind.message);
   assert.equal(setup.attrs?.level, "warning");
 });
+
+test("utils/common.py's heads: a launcher thread's failure is an error, a long GC pause and a leak report are warnings", () => {
+  // utils/common.py launch_dummy_health_check_server: logger.error(f"Dummy health check server failed to start: {e}"), then raise
+  const health = parseOne(`${MAIN}Dummy health check server failed to start: [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use`);
+  assert.equal(health.kind, LogKind.error);
+  assert.equal(health.attrs?.source, "utils/common.py");
+  // configure_gc_warning: logger.warn(f"LONG GARBAGE COLLECTION DETECTED | Generation {gen} | Duration: {duration:.4f}s | …")
+  const gc = parseOne(`${TP3}LONG GARBAGE COLLECTION DETECTED | Generation 2 | Duration: 1.2034s | # Objects: gen0=512, gen1=88, gen2=2310440 | This may cause latency jitter.`);
+  assert.equal(gc.kind, LogKind.message);
+  assert.equal(gc.attrs?.level, "warning");
+  // managers/scheduler_components/invariant_checker.py _check_req_pool through raise_error_or_warn's logger.warning
+  const leak = parseOne(`${PREFIX}req_to_token_pool memory leak detected!available_size=4093, session_held=0, total_size=4096`);
+  assert.equal(leak.kind, LogKind.message);
+  assert.equal(leak.attrs?.source, "managers/scheduler_components/invariant_checker.py");
+});

@@ -73,6 +73,8 @@ const STAGING = "disaggregation/common/staging_handler.py";
 /** staging_handler.py and decode_hicache_mixin.py were read at one commit. */
 const STAGING_READ = "008b79d2";
 const STORE_NEW = "00fe477f";
+const UTILS_COMMON = "utils/common.py";
+const UTILS_COMMON_READ = "004f0c7a";
 
 export const SGLANG_HEADS: readonly SglangHead[] = [
   // disaggregation/decode.py
@@ -310,7 +312,20 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "[EPLBManager] Could not save expert metadata, import error: ", level: "warning", file: EPLB, where: "EPLBManager.rebalance", read: "06120cc8" },
   { head: "WARNING: get_module_name() is not defined, ", level: "warning", file: LORA, where: "LoRAManager.init_loras", read: "002c60aa" },
   { head: "WARNING: get_hidden_dim() is not defined, ", level: "warning", file: LORA, where: "LoRAManager.init_lora_memory_pool", read: "002c60aa" },
-  { head: "get_bool_env_var(", level: "warning", file: "utils/common.py", where: "get_bool_env_var", read: "004f0c7a" },
+  { head: "get_bool_env_var(", level: "warning", file: UTILS_COMMON, where: "get_bool_env_var", read: UTILS_COMMON_READ },
+  // utils/common.py in full (kill_process_tree logs nothing)
+  { head: "Dummy health check server failed to start: ", level: "error", file: UTILS_COMMON, where: "launch_dummy_health_check_server (then raises)", read: UTILS_COMMON_READ },
+  { head: "retry() failed once (", level: "warning", file: UTILS_COMMON, where: "retry", read: UTILS_COMMON_READ },
+  { head: "Can not get local ip by remote", level: "warning", file: UTILS_COMMON, where: "get_local_ip_by_remote", read: UTILS_COMMON_READ },
+  { head: "Fail to set RLIMIT_NOFILE: ", level: "warning", file: UTILS_COMMON, where: "set_ulimit", read: UTILS_COMMON_READ },
+  { head: "Fail to set RLIMIT_STACK: ", level: "warning", file: UTILS_COMMON, where: "set_ulimit", read: UTILS_COMMON_READ },
+  { head: "Failed to get GPU memory capacity from nvidia-smi, falling back to torch.cuda.mem_get_info().", level: "warning", file: UTILS_COMMON, where: "get_nvgpu_memory_capacity", read: UTILS_COMMON_READ },
+  { head: "CPU device enabled, using torch native backend, low performance expected.", level: "warning", file: UTILS_COMMON, where: "get_device", read: UTILS_COMMON_READ },
+  { head: "kill_itself_when_parent_died is only supported in linux.", level: "warning", file: UTILS_COMMON, where: "kill_itself_when_parent_died", read: UTILS_COMMON_READ },
+  { head: "LONG GARBAGE COLLECTION DETECTED | Generation ", level: "warning", file: UTILS_COMMON, where: "configure_gc_warning (logger.warn)", read: UTILS_COMMON_READ },
+  // managers/scheduler_components/invariant_checker.py: the idle leak check reports through utils/common.py raise_error_or_warn, a warning
+  // (a ValueError instead where SGLANG_ENABLE_STRICT_MEM_CHECK_DURING_IDLE is set; `{pool_name} memory leak detected! …` opens with a placeholder)
+  { head: "req_to_token_pool memory leak detected!available_size=", level: "warning", file: "managers/scheduler_components/invariant_checker.py", where: "SchedulerInvariantChecker._check_req_pool", read: `030c4212, utils/common.py ${UTILS_COMMON_READ}` },
   // mem_cache/common.py (managers/schedule_batch.py before the allocation moved): the KV pool could not hold a batch; the scheduler raises next.
   { head: "Prefill out of memory. Try to lower your batch size.", level: "error", file: "mem_cache/common.py", where: "alloc_for_extend (ScheduleBatch.alloc_token_slots in older copies)", read: INDEX_COPY },
   { head: "Decode out of memory. Try to lower your batch size.", level: "error", file: "mem_cache/common.py", where: "alloc_for_decode (ScheduleBatch.alloc_token_slots in older copies)", read: INDEX_COPY },
