@@ -200,3 +200,78 @@ test("a head that a template also reads has the level the template's row gives i
     }
   }
 });
+
+test("error heads of the newest decode queue, the scheduler and the Mooncake store are failures of their files", () => {
+  // disaggregation/decode.py (0035ca42) DecodeTransferQueue._commit_transfer_to_req, a line cut before the template's fields:
+  // still reported as a line its template could not read, and a failure by its head
+  const gate = parseLines([`${PREFIX}Metadata unexpectedly not ready after readiness gate: request a04107ccff5349bab42803eb77df5cd5, bootstrap_room=`]);
+  assert.equal(gate.issues.length, 1);
+  assert.deepEqual([gate.events[0]!.kind, gate.events[0]!.attrs?.source], [LogKind.error, "disaggregation/decode.py"]);
+  // managers/scheduler.py (0003215c) handle_generate_request: f"Invalid request: Disaggregated request received without bootstrap room id. {req.rid=}"
+  const room = parseOne(`${TP3}Invalid request: Disaggregated request received without bootstrap room id. req.rid='9f1c2a77d0e04b7c'`);
+  assert.equal(room.kind, LogKind.error);
+  assert.equal(room.attrs?.level, "error");
+  assert.equal(room.attrs?.source, "managers/scheduler.py");
+  assert.notEqual(room.attrs?.failureClass, "transport");
+  // mem_cache/storage/mooncake_store/mooncake_store.py (00fe477f) MooncakeBaseStore.register_buffer: the older copy's lowercase `failed` is its own row
+  const store = parseOne(`${PREFIX}Failed to register buffer, error code: -600`);
+  assert.equal(store.kind, LogKind.transportError);
+  assert.equal(store.attrs?.engine, "mooncake");
+  assert.equal(store.attrs?.source, "mem_cache/storage/mooncake_store/mooncake_store.py");
+});
+
+test("Mori's transfer and bootstrap threads fail as transport failures with no engine of their own", () => {
+  // disaggregation/mori/conn.py MoriKVManager._start_bootstrap_thread: logger.exception("Bootstrap worker failed"), its traceback cut
+  const bootstrap = parseOne(`${PREFIX}Bootstrap worker failed`);
+  assert.equal(bootstrap.kind, LogKind.error);
+  assert.equal(bootstrap.attrs?.source, "disaggregation/mori/conn.py");
+  assert.equal(bootstrap.attrs?.failureClass, "transport");
+  // MoriKVManager.notify_decode_status: logger.exception("Failed to sync status %s to decode endpoint %s:%s for room %s", …), its traceback cut
+  const sync = parseOne(`${PREFIX}Failed to sync status KVPoll.Success to decode endpoint 10.0.3.17:40127 for room 6555093254675405189`);
+  assert.equal(sync.kind, LogKind.error);
+  assert.equal(sync.attrs?.failureClass, "transport");
+  assert.equal(sync.attrs?.engine, undefined);
+  // disaggregation/common/staging_handler.py (008b79d2) DecodeStagingHandler.register_decode_req fails the room
+  const staging = parseOne(`${TP3}[STAGING] decode prefix length 8200 is not page-aligned (page_size=64); failing room=6555093254675405189 (staging scatter offsets would be wrong).`);
+  assert.equal(staging.kind, LogKind.error);
+  assert.equal(staging.attrs?.source, "disaggregation/common/staging_handler.py");
+  assert.equal(staging.attrs?.failureClass, "transport");
+});
+
+test("warning heads of the new transfer paths and the scheduler are no failures, whatever their words say", () => {
+  // disaggregation/mori/conn.py MoriKVManager._send_swa_dsa_state
+  const mismatch = parseOne(`${PREFIX}State index length mismatch for swa: src=12 dst=11; truncating to common prefix=11`);
+  assert.equal(mismatch.kind, LogKind.message);
+  assert.equal(mismatch.attrs?.level, "warning");
+  assert.equal(mismatch.attrs?.source, "disaggregation/mori/conn.py");
+  // disaggregation/decode_hicache_mixin.py _try_hicache_queue_load_back: "failed" in a warning's words
+  const loadBack = parseOne(`${TP3}HiCache load_back failed for rid=9f1c2a77d0e04b7c: device_indices=0, new_indices=0, expected decode_prefix_len=4096 (l1=0, l2=4096, l3=0)`);
+  assert.equal(loadBack.kind, LogKind.message);
+  assert.equal(loadBack.attrs?.source, "disaggregation/decode_hicache_mixin.py");
+  // managers/scheduler.py (0003215c) update_running_batch: a retraction, not an out-of-memory failure
+  const retract = parseOne(`${PREFIX}KV cache pool is full. Retract requests. #retracted_reqs: 3, #new_tokens_gained: 24576, #new_token_ratio: 0.7000 -> 0.9100`);
+  assert.equal(retract.kind, LogKind.message);
+  assert.equal(retract.attrs?.level, "warning");
+  assert.equal(retract.attrs?.source, "managers/scheduler.py");
+  // mem_cache/storage/mooncake_store/mooncake_store.py (00fe477f) MooncakeStore.__init__: setup() is retried without the parameter
+  const setup = parseOne(
+    `${TP3}The installed Mooncake version does not support the enable_ssd_offload parameter(s) in setup(). Retrying without enable_ssd_offload. Please upgrade Mooncake to enable SSD offload support.`,
+  );
+  assert.equal(setup.kind, LogKind.message);
+  assert.equal(setup.attrs?.level, "warning");
+});
+
+test("utils/common.py's heads: a launcher thread's failure is an error, a long GC pause and a leak report are warnings", () => {
+  // utils/common.py launch_dummy_health_check_server: logger.error(f"Dummy health check server failed to start: {e}"), then raise
+  const health = parseOne(`${MAIN}Dummy health check server failed to start: [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use`);
+  assert.equal(health.kind, LogKind.error);
+  assert.equal(health.attrs?.source, "utils/common.py");
+  // configure_gc_warning: logger.warn(f"LONG GARBAGE COLLECTION DETECTED | Generation {gen} | Duration: {duration:.4f}s | …")
+  const gc = parseOne(`${TP3}LONG GARBAGE COLLECTION DETECTED | Generation 2 | Duration: 1.2034s | # Objects: gen0=512, gen1=88, gen2=2310440 | This may cause latency jitter.`);
+  assert.equal(gc.kind, LogKind.message);
+  assert.equal(gc.attrs?.level, "warning");
+  // managers/scheduler_components/invariant_checker.py _check_req_pool through raise_error_or_warn's logger.warning
+  const leak = parseOne(`${PREFIX}req_to_token_pool memory leak detected!available_size=4093, session_held=0, total_size=4096`);
+  assert.equal(leak.kind, LogKind.message);
+  assert.equal(leak.attrs?.source, "managers/scheduler_components/invariant_checker.py");
+});

@@ -62,13 +62,31 @@ const EPLB = "eplb/eplb_manager.py";
 const LORA = "lora/lora_manager.py";
 const MODEL_RUNNER_READ = "0005834c";
 const NIXL_STORE_READ = "070d0bee";
+/** The newest copies of the index read: decode.py (98 KB, DeepSeek V4 and decode-side HiCache) and scheduler.py (250 KB, scheduler_components). */
+const DECODE_NEW = "0035ca42";
+const SCHEDULER = "managers/scheduler.py";
+const SCHEDULER_NEW = "0003215c";
+const MORI = "disaggregation/mori/conn.py";
+/** mori/conn.py was read at the same index commit as common/conn.py's newer copy. */
+const MORI_READ = COMMON_NEW;
+const STAGING = "disaggregation/common/staging_handler.py";
+/** staging_handler.py and decode_hicache_mixin.py were read at one commit. */
+const STAGING_READ = "008b79d2";
+const STORE_NEW = "00fe477f";
+const UTILS_COMMON = "utils/common.py";
+const UTILS_COMMON_READ = "004f0c7a";
 
 export const SGLANG_HEADS: readonly SglangHead[] = [
   // disaggregation/decode.py
-  { head: "Decode handshake failed for request ", level: "error", file: DECODE, where: "DecodePreallocQueue._update_handshake_waiters", read: `278e503a, ${INDEX_COPY}`, transfer: true },
-  { head: "Decode transfer failed for request ", level: "error", file: DECODE, where: "DecodeTransferQueue.pop_transferred", read: `278e503a, ${INDEX_COPY}`, transfer: true },
-  { head: "Could not fetch prefill parallel info from ", level: "error", file: DECODE, where: "DecodePreallocQueue._ensure_prefill_info", read: INDEX_COPY, transfer: true },
-  { head: "Context corruption detected: Request ", level: "error", file: DECODE, where: "DecodeTransferQueue._commit_transfer_to_req", read: INDEX_COPY },
+  { head: "Decode handshake failed for request ", level: "error", file: DECODE, where: "DecodePreallocQueue._update_handshake_waiters", read: `278e503a, ${DECODE_NEW}, ${INDEX_COPY}`, transfer: true },
+  { head: "Decode transfer failed for request ", level: "error", file: DECODE, where: "DecodeTransferQueue.pop_transferred", read: `278e503a, ${DECODE_NEW}, ${INDEX_COPY}`, transfer: true },
+  { head: "Could not fetch prefill parallel info from ", level: "error", file: DECODE, where: "DecodePreallocQueue._ensure_prefill_info", read: `${DECODE_NEW}, ${INDEX_COPY}`, transfer: true },
+  { head: "Context corruption detected: Request ", level: "error", file: DECODE, where: "DecodeTransferQueue._commit_transfer_to_req", read: `${DECODE_NEW}, ${INDEX_COPY}` },
+  { head: "Metadata unexpectedly not ready after readiness gate: request ", level: "error", file: DECODE, where: "DecodeTransferQueue._commit_transfer_to_req", read: DECODE_NEW },
+  { head: "Eviction insufficient: needed ", level: "warning", file: DECODE, where: "DecodePreallocQueue._pre_alloc", read: DECODE_NEW },
+  // disaggregation/decode_hicache_mixin.py: a failed L3 prefetch degrades to the host tier; a failed load-back fails the request, which decode.py logs as its transfer's failure.
+  { head: "HiCache L3 prefetch failed for rid=", level: "warning", file: "disaggregation/decode_hicache_mixin.py", where: "DecodeHiCachePreallocMixin._start_hicache_prefetch", read: STAGING_READ },
+  { head: "HiCache load_back failed for rid=", level: "warning", file: "disaggregation/decode_hicache_mixin.py", where: "DecodeHiCacheTransferMixin._try_hicache_queue_load_back", read: STAGING_READ },
   // disaggregation/prefill.py
   { head: "Prefill bootstrap failed for request ", level: "error", file: PREFILL, where: "PrefillBootstrapQueue.pop_bootstrapped", read: PREFILL_NEW, transfer: true },
   { head: "Prefill transfer failed for request ", level: "warning", file: PREFILL, where: "process_disagg_prefill_inflight_queue", read: `${PREFILL_NEW}, index copies` },
@@ -121,6 +139,32 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "decode_staging_thread: unexpected message tag ", level: "warning", file: NIXL, where: "NixlKVManager._start_decode_staging_thread", read: INDEX_COPY },
   { head: "STAGING_REQ received for unregistered room=", level: "warning", file: NIXL, where: "NixlKVManager._handle_staging_req", read: INDEX_COPY },
   { head: "Using Mamba state slice transfer for different TP sizes. ", level: "warning", file: NIXL, where: "NixlKVManager._send_mamba_state_slice (warning_once)", read: INDEX_COPY },
+  // disaggregation/mori/conn.py (AMD's Mori IO engine; its threads log and go on to the next message)
+  { head: "Mori transfer worker failed for room ", level: "error", file: MORI, where: "MoriKVManager._transfer_worker (logger.exception)", read: MORI_READ, transfer: true },
+  { head: "Mori transfer worker failover failed for room ", level: "error", file: MORI, where: "MoriKVManager._transfer_worker (logger.exception)", read: MORI_READ, transfer: true },
+  { head: "Mori KV transfer submission failed for bootstrap_room=", level: "error", file: MORI, where: "MoriKVManager.add_transfer_request (logger.exception)", read: MORI_READ, transfer: true },
+  { head: "Failed to register remote peer", level: "error", file: MORI, where: "MoriKVManager._handle_register_message (logger.exception)", read: MORI_READ, transfer: true },
+  { head: "Failed to parse transfer info message", level: "error", file: MORI, where: "MoriKVManager._handle_transfer_message (logger.exception)", read: MORI_READ, transfer: true },
+  { head: "Bootstrap worker failed", level: "error", file: MORI, where: "MoriKVManager._start_bootstrap_thread (logger.exception)", read: MORI_READ, transfer: true },
+  { head: "Decode status worker failed", level: "error", file: MORI, where: "MoriKVManager._start_decode_thread (logger.exception)", read: MORI_READ, transfer: true },
+  { head: "Failed to sync status ", level: "error", file: MORI, where: "MoriKVManager.notify_decode_status (logger.exception)", read: MORI_READ, transfer: true },
+  { head: "Received malformed bootstrap message", level: "warning", file: MORI, where: "MoriKVManager._validate_message", read: MORI_READ },
+  { head: "Received malformed status message on decode worker", level: "warning", file: MORI, where: "MoriKVManager._start_decode_thread", read: MORI_READ },
+  { head: "Incomplete status payload received", level: "warning", file: MORI, where: "MoriKVManager._start_decode_thread", read: MORI_READ },
+  { head: "Unknown status code ", level: "warning", file: MORI, where: "MoriKVManager._start_decode_thread", read: MORI_READ },
+  { head: "Using Mamba state slice transfer for different TP sizes between prefill and decode. Prefill attn_tp_size=", level: "warning", file: MORI, where: "MoriKVManager._send_mamba_state (warning_once)", read: MORI_READ },
+  { head: "State index length mismatch for ", level: "warning", file: MORI, where: "MoriKVManager._send_swa_dsa_state", read: MORI_READ },
+  // disaggregation/common/staging_handler.py (heterogeneous-TP staging; `[STAGING_REQ] alloc failed room=` is left out: its prefill falls back to the
+  // slice path in this copy and fails the requests in mooncake/conn.py's, and `[STAGING] room=` opens too generically)
+  { head: "[STAGING] decode prefix length ", level: "error", file: STAGING, where: "DecodeStagingHandler.register_decode_req", read: STAGING_READ, transfer: true },
+  { head: "[STAGING] releasing unscattered staging allocation room=", level: "warning", file: STAGING, where: "DecodeStagingHandler.release_room", read: STAGING_READ },
+  { head: "[STAGING] submit_chunk_scatter: room=", level: "warning", file: STAGING, where: "DecodeStagingHandler.submit_chunk_scatter", read: STAGING_READ },
+  { head: "submit_chunk_scatter failed room=", level: "warning", file: STAGING, where: "DecodeStagingHandler.submit_chunk_scatter", read: STAGING_READ },
+  { head: "Staging chunk arrived for unregistered room=", level: "warning", file: STAGING, where: "DecodeStagingHandler.handle_chunk_arrived", read: STAGING_READ },
+  { head: "[STAGING] submit_last_scatter_async: room=", level: "warning", file: STAGING, where: "DecodeStagingHandler.submit_last_scatter_async", read: STAGING_READ },
+  { head: "STAGING_RSP RECV but tinfo=None room=", level: "warning", file: STAGING, where: "handle_staging_rsp", read: STAGING_READ },
+  { head: "STAGING_REQ ignored: allocator is None room=", level: "warning", file: STAGING, where: "handle_staging_req", read: STAGING_READ },
+  { head: "STAGING_REQ dropped: no receiver for room=", level: "warning", file: STAGING, where: "handle_staging_req", read: STAGING_READ },
   // mem_cache/storage/mooncake_store/mooncake_store.py (HiCache's Mooncake store backend)
   { head: "failed to setup mooncake store, error code: ", level: "error", file: STORE, where: "MooncakeStore.__init__", read: "8704aa6a", transfer: true, engine: "mooncake" },
   { head: "Launch mooncake store server timeout", level: "error", file: STORE, where: "MooncakeStore.check_server", read: "8704aa6a", transfer: true, engine: "mooncake" },
@@ -128,12 +172,31 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "Failed to register buffer to Mooncake Store: ", level: "error", file: STORE, where: "MooncakeStore.register_mem_pool_host", read: "8704aa6a", transfer: true, engine: "mooncake" },
   { head: "Configuration loading failed: ", level: "error", file: STORE, where: "MooncakeStore.__init__", read: "8704aa6a" },
   { head: "An error occurred while loading the configuration: ", level: "error", file: STORE, where: "MooncakeStore.__init__", read: "8704aa6a" },
+  { head: "Failed to register buffer, error code: ", level: "error", file: STORE, where: "MooncakeBaseStore.register_buffer", read: STORE_NEW, transfer: true, engine: "mooncake" },
+  { head: "Mooncake group semantics is enabled, but the installed Mooncake package does not support ReplicateConfig.group_ids. Falling back to the existing batch_put_from path.", level: "warning", file: STORE, where: "MooncakeStore.__init__", read: STORE_NEW },
+  { head: "Failed to parse device_name as JSON: ", level: "warning", file: STORE, where: "MooncakeStore.__init__", read: STORE_NEW },
+  { head: "The installed Mooncake version does not support the ", level: "warning", file: STORE, where: "MooncakeStore.__init__ (setup() retried without the parameters)", read: STORE_NEW },
   // managers/scheduler.py (an index copy of the pre-disaggregation era; run_scheduler_process's head is the same in every copy the index holds)
-  { head: "Scheduler hit an exception: ", level: "error", file: "managers/scheduler.py", where: "run_scheduler_process", read: INDEX_COPY },
-  { head: "Watchdog timeout (", level: "error", file: "managers/scheduler.py", where: "Scheduler.watchdog_thread", read: INDEX_COPY },
-  { head: "Multimodal prompt is too long after expanding multimodal tokens. ", level: "error", file: "managers/scheduler.py", where: "Scheduler.handle_generate_request", read: INDEX_COPY },
-  { head: "The SGLang server is not configured to enable custom logit processor.", level: "warning", file: "managers/scheduler.py", where: "Scheduler.handle_generate_request", read: INDEX_COPY },
-  { head: "Cache not flushed because there are pending requests. ", level: "warning", file: "managers/scheduler.py", where: "Scheduler.flush_cache", read: INDEX_COPY },
+  { head: "Scheduler hit an exception: ", level: "error", file: SCHEDULER, where: "run_scheduler_process", read: `${INDEX_COPY}, ${SCHEDULER_NEW}` },
+  { head: "Watchdog timeout (", level: "error", file: SCHEDULER, where: "Scheduler.watchdog_thread", read: INDEX_COPY },
+  { head: "Multimodal prompt is too long after expanding multimodal tokens. ", level: "error", file: SCHEDULER, where: "Scheduler.handle_generate_request", read: INDEX_COPY },
+  { head: "The SGLang server is not configured to enable custom logit processor.", level: "warning", file: SCHEDULER, where: "Scheduler.handle_generate_request", read: INDEX_COPY },
+  { head: "Cache not flushed because there are pending requests. ", level: "warning", file: SCHEDULER, where: "Scheduler.flush_cache", read: `${INDEX_COPY}, ${SCHEDULER_NEW}` },
+  // managers/scheduler.py, the newest copy read (its watchdog, output and weight paths moved to managers/scheduler_components/)
+  { head: "Invalid request: Disaggregated request received without bootstrap room id. ", level: "error", file: SCHEDULER, where: "Scheduler.handle_generate_request", read: SCHEDULER_NEW },
+  { head: "Multimodal feature reconstruction failed (", level: "error", file: SCHEDULER, where: "Scheduler._materialize_cuda_vmm_inputs", read: SCHEDULER_NEW },
+  { head: "Attach HiCache storage backend failed with exception.", level: "error", file: SCHEDULER, where: "Scheduler.attach_hicache_storage_wrapped (logger.exception)", read: SCHEDULER_NEW },
+  { head: "Detach HiCache storage backend failed with exception.", level: "error", file: SCHEDULER, where: "Scheduler.detach_hicache_storage_wrapped (logger.exception)", read: SCHEDULER_NEW },
+  { head: "Failed to call rpc ", level: "error", file: SCHEDULER, where: "Scheduler.handle_rpc_request", read: SCHEDULER_NEW },
+  { head: "KV cache pool is full. Retract requests. #retracted_reqs: ", level: "warning", file: SCHEDULER, where: "Scheduler.update_running_batch", read: SCHEDULER_NEW },
+  { head: "Capping max_new_tokens of request ", level: "warning", file: SCHEDULER, where: "Scheduler.init_req_max_new_tokens", read: SCHEDULER_NEW },
+  { head: "Failed to get world size in mm_inputs handling with ", level: "warning", file: SCHEDULER, where: "Scheduler._process_and_broadcast_mm_inputs", read: SCHEDULER_NEW },
+  { head: "Failed to load multimodal processor in scheduler; M-RoPE fallback will not be available.", level: "warning", file: SCHEDULER, where: "Scheduler.init_tokenizer", read: SCHEDULER_NEW },
+  { head: "Reasoning parser think_end_token ", level: "warning", file: SCHEDULER, where: "Scheduler.init_tokenizer", read: SCHEDULER_NEW },
+  { head: "Chunked prefill is disabled for multimodal models with the Transformers backend to avoid partial multimodal chunk mismatches.", level: "warning", file: SCHEDULER, where: "Scheduler.init_chunked_prefill", read: SCHEDULER_NEW },
+  { head: "load snapshot writer init failed: ", level: "warning", file: SCHEDULER, where: "Scheduler.init_ipc_channels", read: SCHEDULER_NEW },
+  { head: "load snapshot publish failed: ", level: "warning", file: SCHEDULER, where: "Scheduler.publish_load_snapshot", read: SCHEDULER_NEW },
+  { head: "Hierarchical cache is not enabled.", level: "warning", file: SCHEDULER, where: "Scheduler.clear_hicache_storage_wrapped (the root logger)", read: SCHEDULER_NEW },
   // disaggregation/ascend/transfer_engine.py (one copy adds ` for store_url={…}` before the period)
   { head: "Ascend Transfer Engine initialization failed", level: "error", file: "disaggregation/ascend/transfer_engine.py", where: "AscendTransferEngine.initialize", read: "index copies" },
   // entrypoints/http_server.py
@@ -249,7 +312,20 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   { head: "[EPLBManager] Could not save expert metadata, import error: ", level: "warning", file: EPLB, where: "EPLBManager.rebalance", read: "06120cc8" },
   { head: "WARNING: get_module_name() is not defined, ", level: "warning", file: LORA, where: "LoRAManager.init_loras", read: "002c60aa" },
   { head: "WARNING: get_hidden_dim() is not defined, ", level: "warning", file: LORA, where: "LoRAManager.init_lora_memory_pool", read: "002c60aa" },
-  { head: "get_bool_env_var(", level: "warning", file: "utils/common.py", where: "get_bool_env_var", read: "004f0c7a" },
+  { head: "get_bool_env_var(", level: "warning", file: UTILS_COMMON, where: "get_bool_env_var", read: UTILS_COMMON_READ },
+  // utils/common.py in full (kill_process_tree logs nothing)
+  { head: "Dummy health check server failed to start: ", level: "error", file: UTILS_COMMON, where: "launch_dummy_health_check_server (then raises)", read: UTILS_COMMON_READ },
+  { head: "retry() failed once (", level: "warning", file: UTILS_COMMON, where: "retry", read: UTILS_COMMON_READ },
+  { head: "Can not get local ip by remote", level: "warning", file: UTILS_COMMON, where: "get_local_ip_by_remote", read: UTILS_COMMON_READ },
+  { head: "Fail to set RLIMIT_NOFILE: ", level: "warning", file: UTILS_COMMON, where: "set_ulimit", read: UTILS_COMMON_READ },
+  { head: "Fail to set RLIMIT_STACK: ", level: "warning", file: UTILS_COMMON, where: "set_ulimit", read: UTILS_COMMON_READ },
+  { head: "Failed to get GPU memory capacity from nvidia-smi, falling back to torch.cuda.mem_get_info().", level: "warning", file: UTILS_COMMON, where: "get_nvgpu_memory_capacity", read: UTILS_COMMON_READ },
+  { head: "CPU device enabled, using torch native backend, low performance expected.", level: "warning", file: UTILS_COMMON, where: "get_device", read: UTILS_COMMON_READ },
+  { head: "kill_itself_when_parent_died is only supported in linux.", level: "warning", file: UTILS_COMMON, where: "kill_itself_when_parent_died", read: UTILS_COMMON_READ },
+  { head: "LONG GARBAGE COLLECTION DETECTED | Generation ", level: "warning", file: UTILS_COMMON, where: "configure_gc_warning (logger.warn)", read: UTILS_COMMON_READ },
+  // managers/scheduler_components/invariant_checker.py: the idle leak check reports through utils/common.py raise_error_or_warn, a warning
+  // (a ValueError instead where SGLANG_ENABLE_STRICT_MEM_CHECK_DURING_IDLE is set; `{pool_name} memory leak detected! …` opens with a placeholder)
+  { head: "req_to_token_pool memory leak detected!available_size=", level: "warning", file: "managers/scheduler_components/invariant_checker.py", where: "SchedulerInvariantChecker._check_req_pool", read: `030c4212, utils/common.py ${UTILS_COMMON_READ}` },
   // mem_cache/common.py (managers/schedule_batch.py before the allocation moved): the KV pool could not hold a batch; the scheduler raises next.
   { head: "Prefill out of memory. Try to lower your batch size.", level: "error", file: "mem_cache/common.py", where: "alloc_for_extend (ScheduleBatch.alloc_token_slots in older copies)", read: INDEX_COPY },
   { head: "Decode out of memory. Try to lower your batch size.", level: "error", file: "mem_cache/common.py", where: "alloc_for_decode (ScheduleBatch.alloc_token_slots in older copies)", read: INDEX_COPY },
