@@ -180,7 +180,8 @@ test("NCCL lines: no time of their own (placed between their dated neighbours), 
       [LogKind.decodeBatch, us("2026-06-11T14:03:03Z"), false],
     ],
   );
-  assert.deepEqual(events[2]!.attrs, { ncclLevel: "WARN", ncclHost: "gpu-node-3", cudaDev: 3 });
+  // Written after 14:03:00 and before 14:03:03: all the file says of its time.
+  assert.deepEqual(events[2]!.attrs, { ncclLevel: "WARN", ncclHost: "gpu-node-3", cudaDev: 3, writtenBetweenUs: [us("2026-06-11T14:03:00Z"), us("2026-06-11T14:03:03Z")] });
 });
 
 test("NCCL lines whose host, pid and tid a user replaced with placeholders are still NCCL's; its IB completion error is a failure", () => {
@@ -400,6 +401,8 @@ test("a faulthandler dump is one proc.crash record: the signal, the crashing thr
     failureClass: "segfault",
     threads: 2,
     frame: "get_index_k_continuous (/sgl-workspace/sglang/python/sglang/srt/layers/attention/nsa/index_buf_accessor.py:214)",
+    // The dump ends the file: written after the last dated line, nothing bounds it after.
+    writtenBetweenUs: [us("2026-06-11T14:03:07Z"), null],
   });
 });
 

@@ -65,6 +65,7 @@ test("a bootstrap-thread death is one log.exception event naming the thread and 
     excType: "AssertionError",
     excMessage: "First message should be b'NixlMsgGuard'. Foreign traffic?",
     failureClass: "assertion",
+    writtenBetweenUs: [us("2026-08-20T10:20:00.500Z"), us("2026-08-20T10:20:41Z")],
   });
 });
 

@@ -68,7 +68,8 @@ test("an old watchdog line without time, SeqNum or Numel fields takes the last p
   );
   assert.equal(ev.kind, LogKind.watchdog);
   assert.equal(ev.tsUs, us("2026-08-20T10:20:00.100Z"));
-  assert.deepEqual(ev.attrs, { backend: "nccl", report: "timeout", rank: 1, op: "ALLREDUCE", timeoutMs: 1800000, elapsedMs: 1802212 });
+  // The last line of its file: written after the batch line, nothing bounds it after.
+  assert.deepEqual(ev.attrs, { backend: "nccl", report: "timeout", rank: 1, op: "ALLREDUCE", timeoutMs: 1800000, elapsedMs: 1802212, writtenBetweenUs: [us("2026-08-20T10:20:00.100Z"), null] });
 });
 
 test("a glog-format watchdog line (zero-padded month, thread id)", () => {

@@ -150,7 +150,9 @@ export class RecordDater {
         else ev.tsUs = nextUs > last ? last + Math.floor(((nextUs - last) * (i + 1)) / (n + 1)) : last;
         // A log is written in order: the record was written between its dated neighbours, which is all its file says
         // of its time (the instant above only places it); a report states these bounds, not that instant.
-        (ev.attrs ??= {}).writtenBetweenUs = [last < 0 ? null : last, atEnd ? null : nextUs];
+        const after = last < 0 ? null : last;
+        const before = atEnd ? null : nextUs;
+        if (after !== null || before !== null) (ev.attrs ??= {}).writtenBetweenUs = [after, before];
       }
       this.out(ev);
     }
