@@ -8,7 +8,7 @@
 
 import { ROLES, type Role } from "../../domain/vocabulary.js";
 import { isDeploymentPodName } from "./podName.js";
-import { rotationOf } from "./rotation.js";
+import { PREVIOUS_RUN, rotationOf } from "./rotation.js";
 import { sosReportHost } from "./sosReport.js";
 
 export class InputError extends Error {
@@ -50,8 +50,6 @@ export interface PathReading extends PathIdentity {
 const PATH_RANK = /(?:^|[^a-z])(?:tp|rank)[-_]?(\d{1,4})(?![\d])/i;
 /** A rank token at the end of a pod-named file (`sglang-prefill-0_tp3`): the rank, not part of the pod's name. */
 const TRAILING_RANK = /[-_.](?:tp|rank)[-_]?\d{1,4}$/i;
-/** `kubectl logs --previous > sglang-decode-0-previous.log`: the container's run before its restart, the same pod's. */
-const PREVIOUS_RUN = /[-_.](?:previous|prev)$|^(?:previous|prev)[-_.]/i;
 
 /** Host, role and TP rank from one path alone (no sibling seen): its machine folder's host, else its name's. */
 export function identityFromPath(path: string): PathIdentity {

@@ -5,13 +5,21 @@
 // rotates a container's `0.log` to `0.log.20261204-140000`; some tools put
 // the number before the extension (`x.1.log`). Each such file is a part of
 // the stream of the live file it was cut from, older the higher its number
-// or the earlier its date.
+// or the earlier its date. A container's log before its restart, saved with
+// `kubectl logs --previous` beside the current one under a mark of its own
+// (`x-previous.log`, `x.prev.log`, `previous_x.log`), is that stream's
+// oldest part: the same process's writing, before it died and restarted.
 
 /** Extensions a rotated log keeps before its rotation suffix. */
 const EXT = "log|txt|out|err|stderr|stdout|jsonl";
 const NUMBERED = new RegExp(`^(.+\\.(?:${EXT}))\\.(\\d{1,4})$`, "i");
 const NUMBER_BEFORE_EXT = new RegExp(`^(.+)\\.(\\d{1,4})\\.(${EXT})$`, "i");
 const DATED = new RegExp(`^(.+\\.(?:${EXT}))[-.](\\d{4}-?\\d\\d-?\\d\\d(?:[-_T]?\\d\\d(?:[-:]?\\d\\d(?:[-:]?\\d\\d)?)?)?)$`, "i");
+/** `kubectl logs --previous > sglang-decode-0-previous.log`: a file name's stem marked as the container's run before its restart. */
+export const PREVIOUS_RUN = /[-_.](?:previous|prev)$|^(?:previous|prev)[-_.]/i;
+const WITH_EXT = new RegExp(`^(.+)\\.(${EXT})$`, "i");
+/** Where a previous run stands: before every numbered or dated part of the stream. */
+const PREVIOUS_ORDER = -1e15;
 
 export interface RotationPart {
   /** The live file's name: the stream the part belongs to. */
@@ -33,6 +41,8 @@ export function rotationOf(name: string): RotationPart {
   if (before) return { live: `${before[1]}.${before[3]}`, order: -Number(before[2]) };
   const dated = DATED.exec(bare);
   if (dated) return { live: dated[1]!, order: Number(dated[2]!.replace(/\D/g, "").padEnd(14, "0")) };
+  const named = WITH_EXT.exec(bare);
+  if (named && PREVIOUS_RUN.test(named[1]!)) return { live: `${named[1]!.replace(PREVIOUS_RUN, "")}.${named[2]}`, order: PREVIOUS_ORDER };
   return { live: bare, order: Number.POSITIVE_INFINITY };
 }
 

@@ -65,6 +65,9 @@ test("rotated parts: the live file they were cut from, oldest first", () => {
   const order = (names: string[]) => [...names].sort((a, b) => rotationOf(a).order - rotationOf(b).order);
   assert.deepEqual(order(["decode.log", "decode.log.1", "decode.log.2.gz"]), ["decode.log.2.gz", "decode.log.1", "decode.log"]);
   assert.deepEqual(order(["x.log", "x.log-20261204", "x.log-20261203"]), ["x.log-20261203", "x.log-20261204", "x.log"]);
+  // A container's run before its restart (`kubectl logs --previous`), marked after the name or before it: the stream's oldest part.
+  assert.deepEqual(["sglang-decode-0-previous.log", "x.prev.log", "previous_x.log"].map((p) => rotationOf(p).live), ["sglang-decode-0.log", "x.log", "x.log"]);
+  assert.deepEqual(order(["x.log", "x.log.1", "x-previous.log"]), ["x-previous.log", "x.log.1", "x.log"]);
   // Not rotations: a rank's file, kubelet's restart count, a Flight Recorder dump.
   assert.deepEqual(["tp3.log", "1.log", "nccl_trace_rank_1.json", "decode-tp3.log"].map((p) => rotationOf(p).live), ["tp3.log", "1.log", "nccl_trace_rank_1.json", "decode-tp3.log"]);
   assert.equal(streamOf("bundle.tgz:d0/decode.log.2.gz"), "bundle.tgz:d0/decode.log");

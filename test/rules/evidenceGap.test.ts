@@ -6,7 +6,7 @@ import { evidenceGap } from "../../analyzer/rules/evidenceGap.js";
 import type { CoverageGap } from "../../analyzer/rules/finding.js";
 import type { IncidentDb } from "../../store/db.js";
 import { buildIncident } from "./incidentBuilder.js";
-import { decodeBatch, decodeTimeout, lines, prefillBatch } from "./logLines.js";
+import { decodeBatch, decodeTimeout, lines, prefillBatch, prefix } from "./logLines.js";
 import { probe } from "./probeLines.js";
 
 function gapsOf(db: IncidentDb): CoverageGap[] {
@@ -125,4 +125,18 @@ test("a server spread over two machines: each machine owes its own block of rank
   // The other machine's log was not collected: the input, as a PD side with no source, is low; a rank missing
   // inside a machine's own block (above) is the run contradicting the evidence, medium.
   assert.equal(one[0]!.severity, "low");
+});
+
+test("a container's run before its restart, saved with kubectl logs --previous beside the current one, is the same stream: its silence ends where the new run writes", async () => {
+  const steady = (tp: number, from: number, to: number) => [...Array(Math.floor((to - from) / 5)).keys()].map((i) => decodeBatch(from + i * 5, 0, 64, tp));
+  // The run before the restart writes to 10:05:00 and dies there; the restarted one writes again from 10:08:00.
+  const crash = [`${prefix(301, "DP0 TP0")} Scheduler hit an exception: Traceback (most recent call last):`, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB."];
+  const db = await buildIncident([
+    { path: "sglang-decode-0-previous.log", text: lines(steady(0, 0, 305), crash) },
+    { path: "sglang-decode-0.log", text: lines(steady(0, 480, 900)) },
+    { path: "sglang-decode-1.log", text: lines(steady(0, 0, 900)) },
+  ]);
+  const silent = gapsOf(db).filter((g) => g.kind === "time-gap");
+  assert.deepEqual(silent.map((g) => [g.source, g.from, g.to]), [["sglang-decode-0.log (rotated, 2 files)", "2026-08-20T10:05:00.000Z", "2026-08-20T10:08:00.000Z"]]);
+  assert.ok(silent[0]!.explainedBy !== undefined, "the crash at its start explains it");
 });
