@@ -14,7 +14,7 @@
 
 import { LogKind } from "../../domain/kinds.js";
 import type { StoredEvent } from "../../store/read/events.js";
-import { attrString, type Evidence } from "./evidence.js";
+import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { telemetryFailureRecords } from "./telemetryFailures.js";
 
 export type FailureFamily = "process" | "transport";
@@ -195,17 +195,32 @@ export function engineName(engine: string): string {
   return ({ mooncake: "Mooncake", nixl: "NIXL", ucx: "UCX", lmcache: "LMCache", nvshmem: "NVSHMEM", "3fs": "3FS" } as Record<string, string>)[engine] ?? engine;
 }
 
+/** The Mooncake store's own transfers (its templates' `store_…` scope and kinds: ingest/formats/templates/engines/mooncakeStore.ts), not the PD path's. */
+const STORE_PART = /^store_/;
+
+/**
+ * The transport an engine's record is of, as its project names it: the engine (the templates' `engine` attr), or the
+ * Mooncake store where the record is of the store's own transfers (HiCache's or LMCache's offloaded KV cache).
+ */
+export function transportName(ev: StoredEvent): string | undefined {
+  const engine = attrString(ev, "engine");
+  if (engine === undefined) return undefined;
+  return STORE_PART.test(attrString(ev, "scope") ?? attrString(ev, "errorKind") ?? "") ? `${engineName(engine)} store` : engineName(engine);
+}
+
 /** A transfer engine's message in words, from the fields its parser read (ingest/formats/messages/). */
 function engineSummary(ev: StoredEvent, engine: string): string {
-  const name = engineName(engine);
+  const name = transportName(ev)!;
   if (ev.kind === LogKind.transferTimeout) {
-    const after = attrString(ev, "timeoutS");
+    const ms = attrNumber(ev, "timeoutMs");
+    const after = ms !== undefined ? String(ms / 1000) : attrString(ev, "timeoutS");
     return `${name} transfers not complete${after ? ` after ${after} s` : ""}`;
   }
   const peer = attrString(ev, "peer");
   const error = attrString(ev, "error");
-  // A kind that repeats the engine's name (`ucx_completion`) reads once: "UCX completion", not "UCX ucx completion".
-  const kind = (attrString(ev, "errorKind") ?? "transport error").replace(new RegExp(`^${engine}_`), "").replace(/_/g, " ");
+  // A kind that repeats the transport's name (`ucx_completion`, the store's `store_batch_status`) reads once:
+  // "UCX completion", not "UCX ucx completion".
+  const kind = (attrString(ev, "errorKind") ?? "transport error").replace(new RegExp(`^${engine}_`), "").replace(STORE_PART, "").replace(/_/g, " ");
   return `${name} ${kind}${peer ? ` to ${peer}` : ""}${error ? `: ${firstLine(error)}` : ""}`;
 }
 

@@ -8,8 +8,8 @@
 // High; critical when a transfer thread died with it. When a process crash
 // came first, the failure is its consequence and the finding says so.
 
-import { attrString, isoTime, type Evidence } from "./evidence.js";
-import { engineName, failureRecords, serverLogCount, type FailureRecord } from "./failures.js";
+import { isoTime, type Evidence } from "./evidence.js";
+import { failureRecords, serverLogCount, transportName, type FailureRecord } from "./failures.js";
 import { groupFailures, groupFinding, occurrence, otherMessages, partiesText, type FailureGroup, weakness } from "./failureFindings.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -39,8 +39,8 @@ export const transportFailure: Rule = {
 
 /**
  * What a transport that is not the KV path's carries, and how to test it: NVSHMEM carries DeepEP's
- * expert-parallel traffic between GPUs, LMCache keeps the KV cache it offloads, 3FS holds the pages
- * HiCache stores (engine names, failures.ts engineName).
+ * expert-parallel traffic between GPUs, LMCache keeps the KV cache it offloads, the Mooncake store and 3FS hold
+ * the pages HiCache stores (transport names, failures.ts transportName).
  */
 const OTHER_TRANSPORTS: Readonly<Record<string, { premise: string; falsify: string }>> = {
   NVSHMEM: {
@@ -51,6 +51,10 @@ const OTHER_TRANSPORTS: Readonly<Record<string, { premise: string; falsify: stri
     premise: "Let LMCache keep the KV cache it offloads in its storage (its local tiers and the L2 adapters behind them) and read it back. Then a block it stores must be stored, and a block its lookup found must be read back",
     falsify: "Check the storage LMCache writes to at that time (the L2 adapter's server, Redis or another, its log and whether the LMCache process reaches it; the local disk's space) and rerun: with the storage up and reachable, the stores complete and the blocks read back.",
   },
+  "Mooncake store": {
+    premise: "Let the Mooncake store hold the KV pages HiCache (or LMCache) offloads to it, on the segments its clients mount, and read them back. Then its transfers must complete within their timeout",
+    falsify: "Check the Mooncake store at that time (mooncake_master's log, the clients' mounted segments and the hosts that hold them, the transfer engine's log at MC_LOG_LEVEL=INFO) and rerun: with every segment's host up and reachable, the store's transfers complete.",
+  },
   "3FS": {
     premise: "Let 3FS hold the KV pages HiCache stores and reads back. Then its operations must succeed",
     falsify: "Check the 3FS cluster at that time (admin_cli `list-nodes`, the mgmtd, meta and storage services' logs) and rerun: with every 3FS service up, HiCache's reads and writes complete.",
@@ -59,8 +63,8 @@ const OTHER_TRANSPORTS: Readonly<Record<string, { premise: string; falsify: stri
 
 function engineNames(g: FailureGroup): string[] {
   return [...new Set(g.records.flatMap((r) => {
-    const engine = attrString(r.ev, "engine");
-    return engine ? [engineName(engine)] : [];
+    const name = transportName(r.ev);
+    return name ? [name] : [];
   }))];
 }
 
