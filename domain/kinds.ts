@@ -73,6 +73,7 @@ export const LogKind = {
   /** SGLang's scheduler watchdog: a forward pass took longer than `watchdog_timeout`. */
   schedulerWatchdog: "sched.watchdog",
   httpAccess: "http.access",
+  httpFailed: "http.failed",
   /** What Kubernetes said of a pod that is no failure: a container's state, an event of its Events table (`kubectl describe pod`, `kubectl get events`). */
   podEvent: "pod.event",
   config: "config",
@@ -393,6 +394,10 @@ export const KINDS = {
   [LogKind.httpAccess]: { lane: "scheduler", tone: 0, colour: "#7d8fb8",
     doc: "a uvicorn access line",
     fields: { client: "string?", method: "string?", path: "string?", httpVersion: "string?", status: "number?", reason: "string?", level: "string?" },
+  },
+  [LogKind.httpFailed]: { lane: "scheduler", tone: 2,
+    doc: "a uvicorn access line whose status says the request failed on the server (a 5xx but 503)",
+    fields: { client: "string?", method: "string?", path: "string?", httpVersion: "string?", status: "number?", reason: "string?", level: "string?", failureClass: "string?", error: "string?" },
   },
   [LogKind.error]: { lane: "logs", tone: 2,
     doc: "an error-level line no template reads",

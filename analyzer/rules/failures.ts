@@ -61,8 +61,7 @@ const TRANSPORT_REASONS = new Set(["peer_loss", "bootstrap", "mooncake_transfer"
  * knows), except a timeout: transfer-stall judges those (roomTimeouts.ts).
  */
 const STALL_REASONS = new Set(["timeout"]);
-/** An access line is a failure only where the status says the request failed on the server (its `failureClass`). */
-const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog, LogKind.error, LogKind.httpAccess];
+const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog, LogKind.error, LogKind.httpFailed];
 const TRANSPORT_KINDS = [
   LogKind.transportError, LogKind.transferTimeout, LogKind.bootstrapFetchFailed, LogKind.bootstrapServerError, LogKind.bootstrapRegisterFailed, LogKind.nodeFailure,
   LogKind.transferFailed, LogKind.bootstrapFailed, LogKind.handshakeFailed, LogKind.routerProbeFailed,
@@ -93,7 +92,6 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
   const isFailureLine = ev.kind === LogKind.transferFailed || ev.kind === LogKind.bootstrapFailed || ev.kind === LogKind.handshakeFailed;
   if (isFailureLine && STALL_REASONS.has(reasonKind ?? "")) return undefined;
   const parsedClass = attrString(ev, "failureClass");
-  if (ev.kind === LogKind.httpAccess && parsedClass === undefined) return undefined;
   const transport =
     TRANSPORT_KINDS.includes(ev.kind as (typeof TRANSPORT_KINDS)[number]) ||
     TRANSPORT_CLASSES.has(parsedClass ?? "") ||
@@ -180,7 +178,7 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   if (reasonKind) return firstLine(attrString(ev, "reason") ?? reasonKind);
   const engine = attrString(ev, "engine");
   if (engine && (ev.kind === LogKind.transportError || ev.kind === LogKind.transferTimeout)) return engineSummary(ev, engine);
-  if (ev.kind === LogKind.error || ev.kind === LogKind.httpAccess) return firstLine(attrString(ev, "error") ?? message(ev.text));
+  if (ev.kind === LogKind.error || ev.kind === LogKind.httpFailed) return firstLine(attrString(ev, "error") ?? message(ev.text));
   const stuckIn = ev.kind === LogKind.schedulerWatchdog ? attrString(ev, "stuckIn") : undefined;
   if (stuckIn !== undefined) return `the watchdog's py-spy dump: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}`;
   // The kernel's report of a process it killed says it in words of its own (ingest/formats/templates/platform/kernel.ts).

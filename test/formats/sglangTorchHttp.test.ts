@@ -142,7 +142,6 @@ test("uvicorn access lines", () => {
     ['INFO:     10.0.1.5:40112 - "GET /health HTTP/1.1" 503 Service Unavailable', { client: "10.0.1.5:40112", method: "GET", path: "/health", status: 503, reason: "Service Unavailable" }],
     ['INFO:     [::1]:40112 - "POST /v1/chat/completions?stream=true HTTP/1.1" 400 Bad Request', { client: "[::1]:40112", path: "/v1/chat/completions?stream=true", status: 400 }],
     ['INFO:      - "GET /get_model_info HTTP/1.0" 200 OK', { client: "", method: "GET", httpVersion: "1.0" }],
-    ['INFO:     127.0.0.1:52344 - "POST /abort_request HTTP/1.1" 599 ', { status: 599, reason: undefined }],
     ['WARNING:  127.0.0.1:52344 - "GET /metrics HTTP/1.1" 404 Not Found', { level: "WARNING", status: 404 }],
     // uvicorn with colours forced: the escapes go, the fields stay.
     ['INFO:     127.0.0.1:52344 - "\u001b[1mPOST /generate HTTP/1.1\u001b[0m" \u001b[32m200 OK\u001b[0m', { method: "POST", path: "/generate", status: 200, reason: "OK" }],
@@ -156,6 +155,20 @@ test("uvicorn access lines", () => {
     for (const [k, v] of Object.entries(expected)) assert.equal(ev.attrs?.[k], v, `${msg}: ${k}`);
     assert.equal(ev.text, `[2026-08-20 10:31:00] ${msg}`);
   }
+});
+
+test("an access line whose status says the request failed on the server (a 5xx but 503) is the request's failure, http.failed", () => {
+  const { events, issues } = parseLines([
+    // A user's log (the uvicorn template's former sample), and a code with no reason phrase.
+    '[2026-04-06 12:49:33] INFO:     192.168.0.45:57586 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error',
+    '[2026-04-06 12:49:34] INFO:     127.0.0.1:52344 - "POST /abort_request HTTP/1.1" 599 ',
+  ]);
+  assert.deepEqual(issues, []);
+  assert.deepEqual(events.map((e) => [e.kind, e.attrs?.status, e.attrs?.failureClass, e.attrs?.error]), [
+    [LogKind.httpFailed, 500, "request", "POST /v1/chat/completions answered 500 Internal Server Error"],
+    [LogKind.httpFailed, 599, "request", "POST /abort_request answered 599"],
+  ]);
+  assert.equal(events[1]!.attrs?.reason, undefined);
 });
 
 test("uvicorn's other lines are read but not interpreted", () => {

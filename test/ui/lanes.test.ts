@@ -70,6 +70,7 @@ const EXPECTED: Record<string, string> = {
   [LogKind.watchdog]: "collectives",
   [LogKind.ncclWarning]: "collectives",
   [LogKind.httpAccess]: "scheduler",
+  [LogKind.httpFailed]: "scheduler",
   [LogKind.podEvent]: "logs",
   [LogKind.error]: "logs",
   [LogKind.message]: "logs",

@@ -15,8 +15,10 @@
 // address and port, IPv6 in brackets.
 //
 // A server error in the status (a 5xx but 503, failedOnServer) makes the line
-// the request's failure, which process-failure judges at medium: the cause is
-// in what the server logged before it, where one is logged.
+// the request's failure, an `http.failed` record, which process-failure judges
+// at medium: the cause is in what the server logged before it, where one is
+// logged. A kind of its own: a server logs an access line for every request
+// and health check, and the rules read only the failures.
 
 import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
@@ -68,7 +70,6 @@ function readWith(pattern: RegExp, line: string, at: number, ev: ParsedEvent): b
   const m = pattern.exec(text);
   if (m === null) return false;
   const g = m.groups!;
-  ev.kind = LogKind.httpAccess;
   const attrs: Record<string, unknown> = {
     client: g.client ?? "",
     method: g.method,
@@ -78,7 +79,9 @@ function readWith(pattern: RegExp, line: string, at: number, ev: ParsedEvent): b
   };
   if (g.level !== undefined) attrs.level = g.level;
   if (g.reason !== undefined && g.reason.length > 0) attrs.reason = g.reason;
+  ev.kind = LogKind.httpAccess;
   if (failedOnServer(attrs.status as number)) {
+    ev.kind = LogKind.httpFailed;
     attrs.failureClass = "request";
     attrs.error = `${g.method} ${g.path} answered ${g.status}${attrs.reason === undefined ? "" : ` ${attrs.reason as string}`}`;
   }
@@ -111,7 +114,7 @@ const templates: LogTemplate[] = [
   {
     id: "uvicorn.access",
     level: "info",
-    format: '[%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s — a 5xx other than 503 is the request\'s failure (`failureClass: request`)',
+    format: '[%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s — a 5xx other than 503 is the request\'s failure, `http.failed` (`failureClass: request`)',
     source: "uvicorn's access logger under SGLang's log format (docs/protocol.md §1)",
     checked: "✔ (users' logs)",
     head: accessHead,
@@ -121,14 +124,14 @@ const templates: LogTemplate[] = [
     attrs: { level: cap("level"), ...REQUEST_ATTRS },
     read: readAccess,
     samples: [
-      '[2026-04-06 12:49:33] INFO:     192.168.0.45:57586 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error',
+      '[2025-09-17 16:23:13] INFO:     10.10.11.1:41698 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
       '[2026-03-26 08:44:08] INFO: 127.0.0.1:38764 - "GET /health_generate HTTP/1.1" 503 Service Unavailable',
     ],
   },
   {
     id: "uvicorn.access_message",
     level: "info",
-    format: '%(client_addr)s - "%(request_line)s" %(status_code)s (the access record with no level prefix) — a 5xx other than 503 is the request\'s failure',
+    format: '%(client_addr)s - "%(request_line)s" %(status_code)s (the access record with no level prefix) — a 5xx other than 503 is the request\'s failure, `http.failed`',
     source: "uvicorn protocols/http/h11_impl.py and httptools_impl.py, RequestResponseCycle.send (`'%s - \"%s %s HTTP/%s\" %d'`); logging.py AccessFormatter adds the reason phrase",
     checked: "✔",
     head: bareAccessHead,
