@@ -100,35 +100,46 @@ export function missingRanks(evidence: Evidence): Gap[] {
     const s = stated.get(role);
     const size = Math.max(s?.tp ?? 0, Math.max(...tps) + 1);
     // A machine of a server spread over several owes the blocks its ranks fall in; blocks no machine shows are the role's.
-    const blocks = s?.perMachine === undefined ? undefined : new Set([...tps].map((tp) => Math.floor(tp / s.perMachine!)));
+    const blocks = s?.perMachine === undefined ? undefined : new Set([...tps].map((tp) => blockOf(s, tp)));
     if (blocks) machineBlocks.set(role, new Set([...(machineBlocks.get(role) ?? []), ...blocks]));
-    const owed = [...Array(size).keys()].filter((tp) => blocks === undefined || blocks.has(Math.floor(tp / s!.perMachine!)));
+    const owed = [...Array(size).keys()].filter((tp) => blocks === undefined || blocks.has(blockOf(s!, tp)));
     const missing = owed.filter((tp) => !tps.has(tp)).map((tp) => `${group}/tp${tp}`);
     if (missing.length === 0) continue;
     const basis = s ? `tp_size=${s.tp} stated (${s.where})` : "size from the highest rank seen; no tp_size stated";
     const shown = blocks === undefined ? `${tps.size} of ${size} TP ranks` : `${tps.size} of the ${owed.length} TP ranks its machine runs`;
-    out.push(rankGap(evidence, role, missing, s, `${group} shows ${shown} (${basis}); missing ${missing.join(", ")}`));
+    // Ranks missing against the size the run states are the run contradicting the evidence (medium);
+    // against the highest rank seen, an inference (a DP-attention rank logs batch lines only when it
+    // has a batch, and an excerpt holds a few seconds of them): low, its rules blinded all the same.
+    out.push(rankGap(evidence, role, missing, s, `${group} shows ${shown} (${basis}); missing ${missing.join(", ")}`, s ? "medium" : "low"));
   }
   for (const [role, blocks] of machineBlocks) {
-    const s = stated.get(role)!;
-    const missing = [...Array(s.tp).keys()].filter((tp) => !blocks.has(Math.floor(tp / s.perMachine!))).map((tp) => `${role}/tp${tp}`);
-    if (missing.length === 0) continue;
-    const machines = s.tp / s.perMachine!;
-    // A whole machine's block absent is a machine whose log was not collected, as a PD side with no source is: the
-    // input, not the run, so low (its rules blinded all the same).
-    const detail = `${role} runs on ${machines} machines of ${s.perMachine} TP ranks each (tp_size=${s.tp} stated (${s.where})); no machine of it shows ${missing.join(", ")}`;
-    out.push({ ...rankGap(evidence, role, missing, s, detail), severity: "low" });
+    const gap = unshownMachines(evidence, role, stated.get(role)!, blocks);
+    if (gap) out.push(gap);
   }
   return out;
 }
 
-function rankGap(evidence: Evidence, role: string, missing: string[], s: StatedSize | undefined, detail: string): Gap {
+/** The machine (block of ranks) of a TP rank of a server spread over several. */
+function blockOf(s: StatedSize, tp: number): number {
+  return Math.floor(tp / s.perMachine!);
+}
+
+/**
+ * The ranks of a multi-machine server's blocks that no machine's folder shows. A whole machine's block absent is a
+ * machine whose log was not collected, as a PD side with no source is: the input, not the run, so low (its rules
+ * blinded all the same).
+ */
+function unshownMachines(evidence: Evidence, role: string, s: StatedSize, shown: ReadonlySet<number>): Gap | undefined {
+  const missing = [...Array(s.tp).keys()].filter((tp) => !shown.has(blockOf(s, tp))).map((tp) => `${role}/tp${tp}`);
+  if (missing.length === 0) return undefined;
+  const detail = `${role} runs on ${s.tp / s.perMachine!} machines of ${s.perMachine} TP ranks each (tp_size=${s.tp} stated (${s.where})); no machine of it shows ${missing.join(", ")}`;
+  return rankGap(evidence, role, missing, s, detail, "low");
+}
+
+function rankGap(evidence: Evidence, role: string, missing: string[], s: StatedSize | undefined, detail: string, severity: Gap["severity"]): Gap {
   const statement = s ? evidence.event(s.seq) : undefined;
   return {
-    // Ranks missing against the size the run states are the run contradicting the evidence (medium);
-    // against the highest rank seen, an inference (a DP-attention rank logs batch lines only when it
-    // has a batch, and an excerpt holds a few seconds of them): low, its rules blinded all the same.
-    severity: s ? "medium" : "low",
+    severity,
     witness: statement ? [statement] : [],
     gap: { kind: "missing-ranks", ranks: missing, blinds: rulesOfRanks(role), detail },
   };
