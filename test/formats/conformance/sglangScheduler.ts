@@ -172,6 +172,17 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     expect: { kind: LogKind.httpAccess, attrs: { level: "INFO", path: "/health_generate", status: 503, reason: "Service Unavailable", failureClass: undefined } },
   },
   {
+    template: "uvicorn.access_failed",
+    expect: {
+      kind: LogKind.httpFailed,
+      attrs: { level: "INFO", client: "192.168.0.45:57586", method: "POST", path: "/v1/chat/completions", status: 500, failureClass: "request", error: "POST /v1/chat/completions answered 500 Internal Server Error" },
+    },
+  },
+  {
+    template: "uvicorn.access_message_failed",
+    expect: { kind: LogKind.httpFailed, attrs: { client: "10.32.6.65:47570", method: "POST", path: "/generate", status: 500, failureClass: "request", error: "POST /generate answered 500 Internal Server Error" } },
+  },
+  {
     template: "uvicorn.access_message",
     expect: { kind: LogKind.httpAccess, attrs: { client: "10.32.6.65:47558", method: "GET", path: "/health_generate", status: 200, reason: "OK" } },
   },

@@ -14,7 +14,7 @@
 // `10.32.6.65:47558 - "GET /health HTTP/1.1" 200 OK`. Its client is an IP
 // address and port, IPv6 in brackets.
 //
-// A server error in the status (a 5xx but 503, failedOnServer) makes the line
+// A server error in the status (a 5xx but 503, FAILED_STATUS) makes the line
 // the request's failure, an `http.failed` record, which process-failure judges
 // at medium: the cause is in what the server logged before it, where one is
 // logged. A kind of its own: a server logs an access line for every request
@@ -24,8 +24,26 @@ import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
 import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
-const ACCESS = /(?<level>INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE): +(?:(?<client>\S+) )?- "(?<method>\S+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>\d{3})(?: (?<reason>.*))?$/ys;
-const BARE_ACCESS = /(?<client>\d[\d.]*:\d+|\[[0-9A-Fa-f:.]+\]:\d+) - "(?<method>[A-Z]+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>\d{3})(?: (?<reason>.*))?$/ys;
+/** The access line with a level before it, its status as `status` says (any code, a failed one, or any other). */
+function accessPattern(status: string): RegExp {
+  return new RegExp(String.raw`(?<level>INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE): +(?:(?<client>\S+) )?- "(?<method>\S+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>${status})(?: (?<reason>.*))?$`, "ys");
+}
+/** The access record on its own. */
+function bareAccessPattern(status: string): RegExp {
+  return new RegExp(String.raw`(?<client>\d[\d.]*:\d+|\[[0-9A-Fa-f:.]+\]:\d+) - "(?<method>[A-Z]+) (?<path>.*) HTTP\/(?<httpVersion>[0-9.]+)" (?<status>${status})(?: (?<reason>.*))?$`, "ys");
+}
+/**
+ * A status by which the server says the request failed on its side: a 5xx (RFC 9110 §15.6), uvicorn's 500 for an
+ * application that raised (`Exception in ASGI application`), the server's own 500 for a request it aborted. Not a
+ * 503: SGLang's health endpoint answers it while the server starts and while it shuts down (python/sglang/srt/
+ * entrypoints/http_server.py health_generate), uvicorn when `--limit-concurrency` is reached — a refusal to take
+ * the request, which a healthy server also gives.
+ */
+const FAILED_STATUS = String.raw`5(?:0[0-24-9]|[1-9]\d)`;
+const FAILED = new RegExp(`^(?:${FAILED_STATUS})$`);
+const OTHER_STATUS = String.raw`(?!${FAILED_STATUS})\d{3}`;
+const ACCESS = accessPattern(String.raw`\d{3}`);
+const BARE_ACCESS = bareAccessPattern(String.raw`\d{3}`);
 /** How far into the line a client address and port may run before its ` - "`. */
 const MAX_CLIENT = 64;
 // uvicorn's colour escapes (use_colors).
@@ -80,7 +98,7 @@ function readWith(pattern: RegExp, line: string, at: number, ev: ParsedEvent): b
   if (g.level !== undefined) attrs.level = g.level;
   if (g.reason !== undefined && g.reason.length > 0) attrs.reason = g.reason;
   ev.kind = LogKind.httpAccess;
-  if (failedOnServer(attrs.status as number)) {
+  if (FAILED.test(g.status!)) {
     ev.kind = LogKind.httpFailed;
     attrs.failureClass = "request";
     attrs.error = `${g.method} ${g.path} answered ${g.status}${attrs.reason === undefined ? "" : ` ${attrs.reason as string}`}`;
@@ -89,16 +107,6 @@ function readWith(pattern: RegExp, line: string, at: number, ev: ParsedEvent): b
   return true;
 }
 
-/**
- * A status by which the server says the request failed on its side: a 5xx (RFC 9110 §15.6), uvicorn's 500 for an
- * application that raised (`Exception in ASGI application`), the server's own 500 for a request it aborted. Not a
- * 503: SGLang's health endpoint answers it while the server starts and while it shuts down (python/sglang/srt/
- * entrypoints/http_server.py health_generate), uvicorn when `--limit-concurrency` is reached — a refusal to take
- * the request, which a healthy server also gives.
- */
-function failedOnServer(status: number): boolean {
-  return status >= 500 && status <= 599 && status !== 503;
-}
 
 /** What an access line says of its request, with or without a level before it. */
 const REQUEST_ATTRS = {
@@ -110,16 +118,22 @@ const REQUEST_ATTRS = {
   reason: cap("reason"),
 };
 
+const ACCESS_FORMAT = '[%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s';
+const ACCESS_SOURCE = "uvicorn's access logger under SGLang's log format (docs/protocol.md §1)";
+const BARE_FORMAT = '%(client_addr)s - "%(request_line)s" %(status_code)s (the access record with no level prefix)';
+const BARE_SOURCE =
+  "uvicorn protocols/http/h11_impl.py and httptools_impl.py, RequestResponseCycle.send (`'%s - \"%s %s HTTP/%s\" %d'`); logging.py AccessFormatter adds the reason phrase";
+
 const templates: LogTemplate[] = [
   {
     id: "uvicorn.access",
     level: "info",
-    format: '[%(asctime)s] %(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s — a 5xx other than 503 is the request\'s failure, `http.failed` (`failureClass: request`)',
-    source: "uvicorn's access logger under SGLang's log format (docs/protocol.md §1)",
+    format: `${ACCESS_FORMAT} — any status but a server error (a 503 is a refusal: the server starting, shutting down or full)`,
+    source: ACCESS_SOURCE,
     checked: "✔ (users' logs)",
     head: accessHead,
     firstChars: "IWEDCT",
-    pattern: ACCESS,
+    pattern: accessPattern(OTHER_STATUS),
     kind: LogKind.httpAccess,
     attrs: { level: cap("level"), ...REQUEST_ATTRS },
     read: readAccess,
@@ -129,19 +143,49 @@ const templates: LogTemplate[] = [
     ],
   },
   {
+    id: "uvicorn.access_failed",
+    level: "info",
+    format: `${ACCESS_FORMAT} — a 5xx other than 503: the request failed on the server (\`failureClass: request\`, \`error\`)`,
+    source: ACCESS_SOURCE,
+    checked: "✔ (users' logs)",
+    head: accessHead,
+    firstChars: "IWEDCT",
+    pattern: accessPattern(FAILED_STATUS),
+    kind: LogKind.httpFailed,
+    attrs: { level: cap("level"), ...REQUEST_ATTRS, failureClass: "request" },
+    read: readAccess,
+    samples: ['[2026-04-06 12:49:33] INFO:     192.168.0.45:57586 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error'],
+  },
+  {
     id: "uvicorn.access_message",
     level: "info",
-    format: '%(client_addr)s - "%(request_line)s" %(status_code)s (the access record with no level prefix) — a 5xx other than 503 is the request\'s failure, `http.failed`',
-    source: "uvicorn protocols/http/h11_impl.py and httptools_impl.py, RequestResponseCycle.send (`'%s - \"%s %s HTTP/%s\" %d'`); logging.py AccessFormatter adds the reason phrase",
+    format: `${BARE_FORMAT} — any status but a server error`,
+    source: BARE_SOURCE,
     checked: "✔",
     head: bareAccessHead,
     firstChars: "0123456789[",
     bare: true,
-    pattern: BARE_ACCESS,
+    pattern: bareAccessPattern(OTHER_STATUS),
     kind: LogKind.httpAccess,
     attrs: REQUEST_ATTRS,
     read: readBareAccess,
     samples: ['10.32.6.65:47558 - "GET /health_generate HTTP/1.1" 200 OK', '127.0.0.1:59888 - "POST /v1/chat/completions HTTP/1.1" 200 OK'],
+  },
+  {
+    id: "uvicorn.access_message_failed",
+    level: "info",
+    format: `${BARE_FORMAT} — a 5xx other than 503: the request failed on the server`,
+    source: BARE_SOURCE,
+    checked: "✔",
+    head: bareAccessHead,
+    firstChars: "0123456789[",
+    bare: true,
+    pattern: bareAccessPattern(FAILED_STATUS),
+    kind: LogKind.httpFailed,
+    attrs: { ...REQUEST_ATTRS, failureClass: "request" },
+    read: readBareAccess,
+    // Written in the printer's shape: no user's paste we hold has one.
+    samples: ['10.32.6.65:47570 - "POST /generate HTTP/1.1" 500 Internal Server Error'],
   },
 ];
 
