@@ -39,6 +39,8 @@ import { signalOfName } from "../templates/platform/signals.js";
 import { readSpdlogFields } from "./dialects/isoHead.js";
 import { readGlooHead, readKernelHead, readProcessTags, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
 import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
+import { ExceptionGroupMargin } from "./exceptionGroup.js";
+import { BrokenLines, PasteWidth } from "./hardWrap.js";
 import { cleanIfPasted, fromTableRow, stripCr, withoutGrepHead } from "./pasted.js";
 import { PrefixZone } from "./prefixZone.js";
 import { RecordAssembler, RecordTime } from "./records.js";
@@ -79,6 +81,10 @@ export class LogParser implements LineParser {
   /** The wrapper's lines as the program wrote them, where the file has a wrapper. */
   private readonly wrapped: WrappedLines | null;
   private readonly dedenter = new BlockDedenter((text, original, no) => this.lineOfBlock(text, original, no));
+  /** Whether an unwrapped file is a paste hard-wrapped at a width (./hardWrap.ts); null in a wrapper's file. */
+  private readonly pasteWidth: PasteWidth | null;
+  private readonly brokenLines: BrokenLines<Line>;
+  private readonly groupMargin = new ExceptionGroupMargin();
   private out: ParsedEvent[] = [];
   private issues: ParseIssue[] = [];
   /** Minutes added to the file's own prefix times when its wrapper's UTC stamps show another zone. */
@@ -98,6 +104,8 @@ export class LogParser implements LineParser {
             wrapperUs: (u) => this.wrapperUs(u),
           });
     this.zone = new PrefixZone(ctx.tzOffsetMinutes, ctx.tzGiven === true, ctx.zoneFixMinutes);
+    this.pasteWidth = ctx.wrapper === undefined ? new PasteWidth((text, no) => this.physicalLine(text, no)) : null;
+    this.brokenLines = new BrokenLines(this.records, (l) => this.readLine(l), (text) => PROGRESS.test(text));
   }
 
   /** The minutes added to prefix times once the file's first wrapped prefix line decided them, else null. */
@@ -109,13 +117,23 @@ export class LogParser implements LineParser {
     this.out = out;
     this.issues = issues;
     const text = stripCr(raw);
+    if (this.pasteWidth !== null) this.pasteWidth.push(text, lineNo);
+    else this.physicalLine(text, lineNo);
+  }
+
+  private physicalLine(text: string, lineNo: number): void {
     const line = withoutGrepHead(text);
     // A web console's table is a paste: inside a container's wrapper, a row of pipes is the program's own output.
     this.dedenter.push(this.wrapped === null ? fromTableRow(line) : line, text, lineNo);
   }
 
+  private get wrapWidth(): number {
+    return this.pasteWidth === null ? 0 : this.pasteWidth.width;
+  }
+
   /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */
   private lineOfBlock(text: string, original: string, lineNo: number): void {
+    if (this.wrapWidth > 0) this.brokenLines.physical(original);
     if (this.wrapped === null) return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     this.wrapped.push(text, original, lineNo);
   }
@@ -123,6 +141,7 @@ export class LogParser implements LineParser {
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
     this.issues = issues;
+    this.pasteWidth?.end();
     this.dedenter.end();
     this.wrapped?.end();
     this.records.finish();
@@ -143,6 +162,12 @@ export class LogParser implements LineParser {
   }
 
   private read(l: Line): void {
+    if (this.wrapWidth <= 0) this.readLine(l);
+    else this.brokenLines.read(l, this.issues);
+  }
+
+  private readLine(l: Line): void {
+    l.inner = this.groupMargin.unmargined(l.inner);
     const launcherEnd = launcherPrefixEnd(l.inner);
     if (launcherEnd > 0) l.inner = l.inner.substring(launcherEnd);
     if (l.inner.charCodeAt(0) === 40 /* ( */) {
@@ -346,14 +371,16 @@ export class LogParser implements LineParser {
       this.messages(ENGINE_MESSAGES, l, place.msgStart, ev);
       return this.openTimed(ev, l, -1, { dialect: "glog", msgStart: place.msgStart, source: place.source });
     }
-    const ev = this.newEvent(l);
     const level = BARE_LEVEL.exec(l.inner);
     const field = level === null ? readLevelField(l.inner) : null;
+    const gloo = level === null && field === null ? readGlooHead(l.inner) : null;
+    // In a hard-wrapped paste, the rest of a line the wrap broke (./hardWrap.ts).
+    if (level === null && field === null && gloo === null && this.wrapWidth > 0 && this.brokenLines.joined(l, this.wrapWidth, this.issues)) return;
+    const ev = this.newEvent(l);
     // In a wrapper that names each line's writer, only the kernel's own lines are its (./messages.ts PLAIN_MESSAGES).
     this.messages(this.wrapped === null ? PLAIN_MESSAGES : ANY_MESSAGES, l, field?.msgStart ?? 0, ev);
     if (level !== null) return this.openTimed(ev, l, -1, { dialect: "level", level: levelOfWord(level[1]), msgStart: 0 });
     if (field !== null) return this.openTimed(ev, l, -1, { dialect: "level-field", level: field.level, msgStart: field.msgStart });
-    const gloo = readGlooHead(l.inner);
     if (gloo !== null) return this.openTimed(ev, l, -1, { dialect: "gloo", level: gloo.level, msgStart: gloo.msgStart });
     this.openTimed(ev, l, -1, PROGRESS.test(l.inner) ? { dialect: "progress", level: "info", msgStart: 0 } : undefined);
   }

@@ -54,12 +54,15 @@ export class RecordAssembler {
    */
   private block: "blank" | "prefix" | null = null;
   private how: RecordHead = NO_DIALECT;
+  /** Records opened so far: a reader tells by it whether a line opened one. */
+  opened = 0;
 
   constructor(private readonly dater: RecordDater) {}
 
   /** Closes the open record and opens `ev`, whose first line reads `inner` (ev.text holds it raw), its prefix read as `how`. */
   open(ev: ParsedEvent, time: RecordTime, stamp: TorchStamp | null, inner: string, how: RecordHead = NO_DIALECT): void {
     this.close();
+    this.opened++;
     this.current = ev;
     this.how = how;
     this.time = time;
@@ -71,6 +74,17 @@ export class RecordAssembler {
     this.tail = messageTailOf(inner) ?? (how.dialect === ASCEND_DIALECT ? ascendReportTail(inner) : null);
     const report = ev.kind === LogKind.schedulerWatchdog ? ev.attrs?.report : undefined;
     this.block = report === "debug-info" ? "blank" : report === "pyspy-dump" ? "prefix" : null;
+  }
+
+  /** True when the open record is its first line alone and no template read that line. */
+  openIsUnreadLine(): boolean {
+    return this.current !== null && this.current.kind === LogKind.unparsed && this.more.length === 0;
+  }
+
+  /** Drops the open record unread (its line is read again, joined with the rest a paste broke off: ./hardWrap.ts). */
+  discardOpen(): void {
+    this.current = null;
+    this.moreRaw = null;
   }
 
   /** The open record's own time, -1 when none is open or it has none yet (the dater times it when it closes). */
