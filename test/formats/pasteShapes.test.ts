@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LogKind } from "../../domain/kinds.js";
-import { brokeBefore, wrapWidthOf } from "../../ingest/formats/log/hardWrap.js";
+import { brokeBefore, wrapOf } from "../../ingest/formats/log/hardWrap.js";
 import { parseLines } from "./sglangHarness.js";
 
 /** A greedy fill at `width` columns, as GNU fmt and git's editors wrap a paragraph. */
@@ -57,14 +57,38 @@ test("the same records unwrapped read the same", () => {
 });
 
 test("a wrap width is a fill's: lines no longer than it, broken before words that would not fit", () => {
-  assert.equal(wrapWidthOf(fill(WATCHDOG, 72)), Math.max(...fill(WATCHDOG, 72).map((l) => l.length)));
+  assert.deepEqual(wrapOf(fill(WATCHDOG, 72)), { width: Math.max(...fill(WATCHDOG, 72).map((l) => l.length)), atColumn: false });
   // A log whose lines are not filled: no width, whatever their lengths.
-  assert.equal(wrapWidthOf(["short line", "another one", "and a third"]), 0);
-  assert.equal(wrapWidthOf([WATCHDOG, EXCEPTION_HIT]), 0);
+  assert.equal(wrapOf(["short line", "another one", "and a third"]).width, 0);
+  assert.equal(wrapOf([WATCHDOG, EXCEPTION_HIT]).width, 0);
   // A rule of dashes is no word a fill moved.
   assert.equal(brokeBefore(60, "-".repeat(72), 72), false);
   assert.equal(brokeBefore(66, "caught collective", 72), true);
   assert.equal(brokeBefore(65, "caught collective", 72), false);
+});
+
+/** A terminal's copy at `columns`: each line cut at the last column, mid-word, every line padded with spaces to it. */
+function terminalCopy(lines: readonly string[], columns: number): string[] {
+  const out: string[] = [];
+  for (const line of lines) for (let at = 0; at < line.length; at += columns) out.push(line.substring(at, at + columns).padEnd(columns, " "));
+  return out;
+}
+
+test("a watchdog timeout copied from an 80-column terminal, cut mid-word and padded, is read whole", () => {
+  const lines = terminalCopy([WATCHDOG, EXCEPTION_HIT], 80);
+  assert.deepEqual(wrapOf(lines), { width: 80, atColumn: true });
+  const { events } = parseLines(lines);
+  assert.equal(events.length, 2);
+  assert.equal(events[0]!.kind, LogKind.watchdog);
+  assert.deepEqual([events[0]!.attrs?.seq, events[0]!.attrs?.numelIn, events[0]!.attrs?.elapsedMs], [57, 4096, 600046]);
+  assert.match(String(events[1]!.attrs?.error), /Exception hit in NCCL work: 57$/);
+});
+
+test("a log whose longest lines repeat one message is no terminal's copy: the line after one stays its own", () => {
+  const warning = "[2026-03-02 10:15:07] WARNING: The server is fired up but the KV transfer backend reports no peers yet.";
+  const lines = [warning, "peer table empty", warning, "peer table empty", "[2026-03-02 10:15:09] Bootstrap server started."];
+  assert.equal(wrapOf(lines).width, 0);
+  assert.deepEqual(parseLines(lines).events.map((e) => e.line), [1, 2, 3, 4, 5]);
 });
 
 test("in a wrapped paste, a line after a record a template read stays a line of its own", () => {

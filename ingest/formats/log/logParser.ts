@@ -40,7 +40,7 @@ import { readSpdlogFields } from "./dialects/isoHead.js";
 import { readGlooHead, readKernelHead, readProcessTags, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
 import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
 import { ExceptionGroupMargin } from "./exceptionGroup.js";
-import { BrokenLines, PasteWidth } from "./hardWrap.js";
+import { BrokenLines, NOT_WRAPPED, PasteWidth, type PasteWrap } from "./hardWrap.js";
 import { cleanIfPasted, fromTableRow, stripCr, withoutGrepHead } from "./pasted.js";
 import { PrefixZone } from "./prefixZone.js";
 import { RecordAssembler, RecordTime } from "./records.js";
@@ -127,13 +127,14 @@ export class LogParser implements LineParser {
     this.dedenter.push(this.wrapped === null ? fromTableRow(line) : line, text, lineNo);
   }
 
-  private get wrapWidth(): number {
-    return this.pasteWidth === null ? 0 : this.pasteWidth.width;
+  /** How the file was wrapped by a paste; NOT_WRAPPED while undecided or in a wrapper's file. */
+  private get pasteWrap(): PasteWrap {
+    return this.pasteWidth?.wrap ?? NOT_WRAPPED;
   }
 
   /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */
   private lineOfBlock(text: string, original: string, lineNo: number): void {
-    if (this.wrapWidth > 0) this.brokenLines.physical(original);
+    if (this.pasteWrap.width > 0) this.brokenLines.physical(original);
     if (this.wrapped === null) return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     this.wrapped.push(text, original, lineNo);
   }
@@ -162,7 +163,7 @@ export class LogParser implements LineParser {
   }
 
   private read(l: Line): void {
-    if (this.wrapWidth <= 0) this.readLine(l);
+    if (this.pasteWrap.width === 0) this.readLine(l);
     else this.brokenLines.read(l, this.issues);
   }
 
@@ -375,7 +376,7 @@ export class LogParser implements LineParser {
     const field = level === null ? readLevelField(l.inner) : null;
     const gloo = level === null && field === null ? readGlooHead(l.inner) : null;
     // In a hard-wrapped paste, the rest of a line the wrap broke (./hardWrap.ts).
-    if (level === null && field === null && gloo === null && this.wrapWidth > 0 && this.brokenLines.joined(l, this.wrapWidth, this.issues)) return;
+    if (level === null && field === null && gloo === null && this.pasteWrap.width > 0 && this.brokenLines.joined(l, this.pasteWrap, this.issues)) return;
     const ev = this.newEvent(l);
     // In a wrapper that names each line's writer, only the kernel's own lines are its (./messages.ts PLAIN_MESSAGES).
     this.messages(this.wrapped === null ? PLAIN_MESSAGES : ANY_MESSAGES, l, field?.msgStart ?? 0, ev);
