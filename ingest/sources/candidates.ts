@@ -134,6 +134,7 @@ function sameHints(a: DatingHints | null, b: DatingHints | null): boolean {
     a.anchorOrigin === b.anchorOrigin &&
     a.yearNearUs === b.yearNearUs &&
     a.yearOrigin === b.yearOrigin &&
+    a.yearAtMostUs === b.yearAtMostUs &&
     JSON.stringify(a.kernelRuns) === JSON.stringify(b.kernelRuns)
   );
 }

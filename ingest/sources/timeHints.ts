@@ -47,7 +47,7 @@ function hintsFor(s: DatedSource, host: TimeSpan | null, all: TimeSpan | null): 
         ? { yearNearUs: host.firstUs, yearOrigin: `host ${s.host}'s dated lines in other files` }
         : all !== null
           ? { yearNearUs: all.firstUs, yearOrigin: "the incident's other dated files" }
-          : { yearNearUs: s.mtimeUs, yearOrigin: mtime };
+          : { yearNearUs: s.mtimeUs, yearOrigin: mtime, yearAtMostUs: s.mtimeUs };
   return { hasDatedLines: s.dated !== null, ...anchorFor(s, host, all, mtime), ...year };
 }
 

@@ -166,6 +166,25 @@ test("a text file named on its own is ingested as text, its lines timeless: its 
   assert.match(s!.timeOrigin!, /timeless .*no file of the incident has a dated line/);
 });
 
+test("glog stamps without a year, in an incident with no dated line, take the latest year that is not after the file's modification time", async () => {
+  const dir = tempDir("stamp-year");
+  const logs = writeTree(dir, {
+    "node-3/trainer.log": [
+      "[E329 19:15:11.775879730 ProcessGroupNCCL.cpp:565] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=10, NumelOut=10, Timeout(ms)=10000) ran for 10028 milliseconds before timing out.",
+      "E1204 08:00:01.000000 4101 ProcessGroupNCCL.cpp:1561] [PG 0 Rank 0] Exception hit in NCCL work: 2",
+      "",
+    ].join("\n"),
+  });
+  // Collected in December: March's line is the last March before it, not the next one; December's is this December's.
+  const mtime = new Date("2026-12-05T09:00:00Z");
+  utimesSync(join(logs, "node-3/trainer.log"), mtime, mtime);
+  const db = join(dir, "i.db");
+  const summary = await ingest({ db, paths: [logs], tz: "UTC" });
+  assert.match(summary.sources[0]!.timeOrigin ?? "", /modification time/);
+  const stamps = withDb(db, eventRows).map((r) => new Date(r.ts_us / 1000).toISOString());
+  assert.deepEqual(stamps, ["2026-03-29T19:15:11.775Z", "2026-12-04T08:00:01.000Z"]);
+});
+
 test("adding sources later gives the same history as ingesting them together", async () => {
   const dir = tempDir("incremental");
   const bundle = mixedBundle(join(dir, "bundle"));

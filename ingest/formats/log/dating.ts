@@ -29,6 +29,11 @@ export interface DatingHints {
   yearNearUs: number;
   yearOrigin: string;
   /**
+   * Where the year comes from the file's modification time: the file was written no later than it, so a stamp
+   * takes the latest year that does not put it after that time, not the nearest.
+   */
+  yearAtMostUs?: number;
+  /**
    * A plain dmesg file's runs of one clock (./kernelClock.ts), each with the
    * wall time of its second 0 where the same host's dated kernel logs give
    * it (ingest/sources/kernelBoot.ts). Absent when the host has no dated kernel log.
@@ -68,8 +73,7 @@ export class RecordDater {
 
   /** A record with a time of day and no year: it waits for a dated record when neither the file nor the hints give one. */
   stamped(ev: ParsedEvent, stamp: TorchStamp): void {
-    const near = this.lastDatedUs >= 0 ? this.lastDatedUs : this.hints?.yearNearUs;
-    const us = near === undefined ? null : nearestYear(stamp, near, this.tzOffsetMinutes);
+    const us = this.lastDatedUs >= 0 ? firstYearFrom(stamp, this.lastDatedUs, this.tzOffsetMinutes) : this.yearFromHints(stamp);
     if (us === null) return this.hold({ ev, stamp });
     if (this.lastDatedUs < 0) this.yearFromHint++;
     ev.tsUs = us;
@@ -85,8 +89,7 @@ export class RecordDater {
    */
   wrapperInstant(stamp: TorchStamp, openUs: number): number {
     const known = openUs >= 0 ? openUs : this.lastDatedUs;
-    const near = known >= 0 ? known : this.hints?.yearNearUs;
-    const us = near === undefined ? null : nearestYear(stamp, near, this.tzOffsetMinutes);
+    const us = known >= 0 ? firstYearFrom(stamp, known, this.tzOffsetMinutes) : this.yearFromHints(stamp);
     if (us === null) return -1;
     if (known < 0) this.syslogYearFromHint++;
     return us;
@@ -101,6 +104,22 @@ export class RecordDater {
       return this.out(ev);
     }
     this.hold({ ev, stamp: null });
+  }
+
+  /**
+   * A held stamp's instant: a log is written in order, so a stamp after a dated record is not before it, and one
+   * before a dated record not after it; at the end of a file with no dated line, the year nearest the anchor.
+   */
+  private yearBetween(stamp: TorchStamp, lastUs: number, nextUs: number, atEnd: boolean): number | null {
+    if (lastUs >= 0) return firstYearFrom(stamp, lastUs, this.tzOffsetMinutes);
+    return atEnd ? nearestYear(stamp, nextUs, this.tzOffsetMinutes) : latestYearAtMost(stamp, nextUs, this.tzOffsetMinutes);
+  }
+
+  /** The stamp's instant in the year the hints give, null without hints. */
+  private yearFromHints(stamp: TorchStamp): number | null {
+    const hints = this.hints;
+    if (hints === undefined) return null;
+    return hints.yearAtMostUs !== undefined ? latestYearAtMost(stamp, hints.yearAtMostUs, this.tzOffsetMinutes) : nearestYear(stamp, hints.yearNearUs, this.tzOffsetMinutes);
   }
 
   private hold(h: Held): void {
@@ -139,7 +158,7 @@ export class RecordDater {
     const n = held.length;
     for (let i = 0; i < n; i++) {
       const { ev, stamp } = held[i]!;
-      const stamped = stamp === null ? null : nearestYear(stamp, last >= 0 ? last : nextUs, this.tzOffsetMinutes);
+      const stamped = stamp === null ? null : this.yearBetween(stamp, last, nextUs, atEnd);
       if (stamped !== null) ev.tsUs = stamped;
       else {
         if (stamp !== null) {
@@ -206,6 +225,34 @@ export function nearestYear(s: TorchStamp, nearUs: number, tzOffsetMinutes: numb
     if (best === null || Math.abs(us - nearUs) < Math.abs(best - nearUs)) best = us;
   }
   return best !== null && Math.abs(best - nearUs) < 200 * US_PER_DAY ? best : null;
+}
+
+/** The stamp's instant in each of the years from `year` on by `step`, up to four of them, where it is a real date. */
+function* stampYears(s: TorchStamp, year: number, step: 1 | -1, tzOffsetMinutes: number): Generator<number> {
+  for (let y = year; y !== year + 5 * step; y += step) {
+    const civil = { year: y, month: s.month, day: s.day, hour: s.hour, minute: s.minute, second: s.second };
+    if (isValidCivil(civil)) yield civilToUs(civil, s.fractionUs, tzOffsetMinutes);
+  }
+}
+
+function yearOf(us: number, tzOffsetMinutes: number): number {
+  return new Date(us / 1000 + tzOffsetMinutes * 60_000).getUTCFullYear();
+}
+
+/**
+ * The stamp's time in the latest year that does not put it after `atMostUs` (a dated line after it, or a file's
+ * modification time: its lines were written before it); a day's grace for threads that print out of order and a
+ * zone the stamp was not read in. Null when it is no real date.
+ */
+export function latestYearAtMost(s: TorchStamp, atMostUs: number, tzOffsetMinutes: number): number | null {
+  for (const us of stampYears(s, yearOf(atMostUs, tzOffsetMinutes) + 1, -1, tzOffsetMinutes)) if (us <= atMostUs + US_PER_DAY) return us;
+  return null;
+}
+
+/** The stamp's time in the first year that does not put it before `fromUs` (a dated line before it), with the same grace. */
+export function firstYearFrom(s: TorchStamp, fromUs: number, tzOffsetMinutes: number): number | null {
+  for (const us of stampYears(s, yearOf(fromUs, tzOffsetMinutes) - 1, 1, tzOffsetMinutes)) if (us >= fromUs - US_PER_DAY) return us;
+  return null;
 }
 
 /** Where the times a file did not state came from, from the tallies of its parts (one for a file read whole). */
