@@ -97,6 +97,28 @@ test("NIXL before 0.7.1: a plugin that does not open at discovery is a warning; 
   assert.equal(events[3]!.attrs?.engine, "nixl");
 });
 
+test("Triton's pipeliner leaving a loop unpipelined is a warning; a compiler pass that fails stays a failure", () => {
+  // A DP-attention start-up's paste (sgl-project/sglang#3667); Triton ≤ 3.1 PipelineExpander.cpp verifySchedule
+  // emitError("operation scheduled before its operands"), MLIR's diagnostic printed as `loc(…): error: …`.
+  const loc = 'loc("/workspace/sglang/python/sglang/srt/layers/attention/triton_ops/decode_attention.py":310:16)';
+  const { events } = parseLines([
+    `${loc}: error: operation scheduled before its operands`,
+    `${loc}: error: operation scheduled before its operands`,
+    `${loc}: error: failed to legalize unresolved materialization from ('i64') to 'index' that remained live after conversion`,
+    "RuntimeError: PassManager::run failed",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.level, e.attrs?.fallbackPrint]),
+    [
+      [LogKind.message, "warning", "triton.schedule_before_operands"],
+      [LogKind.message, "warning", "triton.schedule_before_operands"],
+      [LogKind.error, undefined, undefined],
+      [LogKind.exception, undefined, undefined],
+    ],
+  );
+  assert.match(String(events[0]!.attrs?.fallback), /leaves that loop as it was, not pipelined/);
+});
+
 test("SGLang's tokenizer manager degrading one request's top logprobs to nested lists is a warning; its crash stays a failure", () => {
   // managers/tokenizer_manager.py add_logprob_to_meta_info: logger.error("Falling back to nested input top logprobs for rid=%s: %s", …, e)
   const { events } = parseLines([

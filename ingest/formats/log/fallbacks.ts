@@ -157,6 +157,18 @@ export const FALLBACK_PRINTS: readonly FallbackPrint[] = [
     failing: "`createBackend: unsupported backend '{type}'` (nixl_agent.cpp nixlAgent::createBackend, `return NIXL_ERR_NOT_FOUND`)",
   },
   {
+    id: "triton.schedule_before_operands",
+    library: "Triton ≤ 3.1 (its software pipeliner, compiling any kernel: SGLang's and vLLM's Triton attention)",
+    printed: "error (an MLIR diagnostic, `loc(…): error: …`; its place is the kernel's Python source, so it is read by its message)",
+    file: "PipelineExpander.cpp",
+    message: /^loc\(.+\): error: operation scheduled before its operands$/,
+    format: "loc(\"{kernel source}\":{line}:{column}): error: operation scheduled before its operands",
+    fallback: "the software pipeliner found no valid schedule for one loop of the kernel and leaves that loop as it was, not pipelined; the kernel compiles and runs",
+    source:
+      "lib/Dialect/TritonGPU/Transforms/Pipeliner/PipelineExpander.cpp LoopPipelinerInternal::verifySchedule: `consumer->emitError(\"operation scheduled before its operands\"); return false;`, so initializeLoopInfo and pipelineForLoop fail, and SoftwarePipeliner.cpp pipelineLoop goes on with the loop unchanged (`if (succeeded(newForOp)) …`); Triton 3.2 prints the same check as a remark (`PERF_WARNING`, 004d4228). SGLang's triton_ops/decode_attention.py logged at import `The following error message 'operation scheduled before its operands' can be ignored.` (`# TODO: Remove this when triton>=3.2.0. This issue will not affect performance and accuracy.`; an index copy in a fork, cjmcv/sglang; vLLM's copy prints it when `triton.__version__ < 3.2.0`) (triton-lang/triton, index copies)",
+    failing: "`RuntimeError: PassManager::run failed` (a compiler pass that fails ends the kernel's compilation)",
+  },
+  {
     id: "sglang.nested_top_logprobs",
     library: "SGLang",
     printed: "error (`logger.error`: SGLang's prefix prints no level, its heads table gives the call's)",
