@@ -84,6 +84,15 @@ test("a watchdog timeout copied from an 80-column terminal, cut mid-word and pad
   assert.match(String(events[1]!.attrs?.error), /Exception hit in NCCL work: 57$/);
 });
 
+test("a terminal's cut just before a space leaves the space at the start of the next line: the record is read whole all the same", () => {
+  // Cut at 86 columns, the second and third parts start with the spaces before `operation` and `Timeout`.
+  const lines = terminalCopy([WATCHDOG, EXCEPTION_HIT], 86);
+  assert.ok(lines.some((l) => /^ \S/.test(l)), "a part starts with one space");
+  const { events } = parseLines(lines);
+  assert.equal(events[0]!.kind, LogKind.watchdog);
+  assert.deepEqual([events[0]!.attrs?.op, events[0]!.attrs?.seq], ["ALLREDUCE", 57]);
+});
+
 test("a log whose longest lines repeat one message is no terminal's copy: the line after one stays its own", () => {
   const warning = "[2026-03-02 10:15:07] WARNING: The server is fired up but the KV transfer backend reports no peers yet.";
   const lines = [warning, "peer table empty", warning, "peer table empty", "[2026-03-02 10:15:09] Bootstrap server started."];

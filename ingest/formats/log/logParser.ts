@@ -202,6 +202,8 @@ export class LogParser implements LineParser {
       if (this.opener(l)) return;
     }
     // A structured record is one log call: its message never continues the record before it.
+    // A terminal cut a line just before a space: the rest starts with it (./hardWrap.ts).
+    if (c0 === 32 && s.charCodeAt(1) !== 32 && this.pasteWrap.atColumn && this.brokenLines.joined(l, this.pasteWrap, this.issues)) return;
     if (l.structured === undefined && this.records.append(s, recordRaw(l))) return;
     this.plain(l);
   }
