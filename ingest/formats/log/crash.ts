@@ -107,6 +107,29 @@ export function containerExitOf(line: string): { container: string; code: number
 }
 
 /** docker compose's line for a container that died (not one that exited cleanly or was stopped), else null. */
+/**
+ * Open MPI's report of an MPI call that failed under a fatal error handler (MPI_ERRORS_ARE_FATAL, the default, or
+ * MPI_ERRORS_ABORT), after which the process aborts the job (open-mpi/ompi ompi/errhandler/errhandler_predefined.c,
+ * backend_abort: `out("*** An error occurred in %s\n", arg)`, `*** on %s`, the error's string `*** %s`, `*** MPI_ERRORS_ARE_FATAL
+ * (processes in this %s will now abort,` and its second line, then ompi_mpi_abort; read in the index's copy 3191907229).
+ * Each line goes through opal_output, behind `[host:pid] `; with the runtime up the same words come from the show-help
+ * text mpi_errors_are_fatal, which adds `*** reported by process [jobid,vpid]`. The first line opens the record; the
+ * others continue it.
+ */
+const MPI_ABORT = /^(\[[^\s\]]+:\d+\] \*\*\* )An error occurred(?: in (\S.*))?$/;
+
+function mpiAbortOf(line: string): CrashHead | null {
+  const m = MPI_ABORT.exec(line);
+  if (m === null) return null;
+  return { what: m[2] !== undefined ? `Open MPI aborted the job: an error occurred in ${m[2]}` : "Open MPI aborted the job: an MPI call failed" };
+}
+
+/** The banner's later lines: the same process's `[host:pid] *** `; another process's banner is a record of its own. */
+function mpiAbortTailOf(head: string): ((line: string) => boolean) | null {
+  const prefix = MPI_ABORT.exec(head)?.[1];
+  return prefix === undefined ? null : (line) => line.startsWith(prefix);
+}
+
 export function containerDeathOf(line: string): CrashHead | null {
   const exit = line.indexOf(" exited with code ") > 0 ? containerExitOf(line) : null;
   if (exit === null || STOP_EXITS.has(exit.code)) return null;
@@ -137,6 +160,8 @@ export function crashHeadOf(line: string): CrashHead | null {
     case 76 /* L */:
       return EFA_ABORT.test(line) ? { what: "libfabric EFA provider internal error", signal: "SIGABRT" } : null;
     default: {
+      const mpi = line.charCodeAt(0) === 91 /* [ */ ? mpiAbortOf(line) : null;
+      if (mpi) return mpi;
       const m = SHELL_DEATH.exec(line) ?? SCRIPT_CHILD_DEATH.exec(line);
       if (m) return withSignal(m[1]!);
       const zsh = ZSH_DEATH.exec(line);
@@ -249,7 +274,8 @@ function isEfaAbortTail(line: string): boolean {
 /** The lines that finish the message a record's first line starts, printed on lines of their own: null when it starts none. */
 export function messageTailOf(head: string): ((line: string) => boolean) | null {
   if (opensTerminate(head)) return isTerminateTail;
-  return EFA_ABORT.test(head) ? isEfaAbortTail : null;
+  if (EFA_ABORT.test(head)) return isEfaAbortTail;
+  return head.charCodeAt(0) === 91 /* [ */ ? mpiAbortTailOf(head) : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Open MPI's launcher's report of a dead process (openMpi), DeepEP's test programs' prints (deepepTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -20,6 +20,7 @@ import { NIXL_AGENT } from "../templates/engines/nixlAgent.js";
 import { OPEN_MPI } from "../templates/platform/openMpi.js";
 import { SGL_ROUTER } from "../templates/sglang/sglRouter.js";
 import { THREE_FS } from "../templates/engines/threeFs.js";
+import { TORCH_ELASTIC } from "../templates/platform/torchElastic.js";
 import { UCX, ucxPrefixEnd } from "../templates/engines/ucx.js";
 import { XLLM_SERVICE } from "../templates/platform/xllmService.js";
 
@@ -33,6 +34,7 @@ const NCCL_TEMPLATES = new TemplateMatcher(NCCL.templates);
 const SGL_ROUTER_TEMPLATES = new TemplateMatcher(SGL_ROUTER.templates);
 const XLLM_SERVICE_TEMPLATES = new TemplateMatcher(XLLM_SERVICE.templates);
 const OPEN_MPI_TEMPLATES = new TemplateMatcher(OPEN_MPI.templates);
+const TORCH_ELASTIC_TEMPLATES = new TemplateMatcher(TORCH_ELASTIC.templates);
 const DEEPEP_TESTS_TEMPLATES = new TemplateMatcher(DEEPEP_TESTS.templates);
 
 /**
@@ -57,6 +59,8 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (nccl !== false) return nccl;
   const openMpi = OPEN_MPI_TEMPLATES.match(msg, at, ev);
   if (openMpi !== false) return openMpi;
+  const torchElastic = TORCH_ELASTIC_TEMPLATES.match(msg, at, ev);
+  if (torchElastic !== false) return torchElastic;
   const deepepTests = DEEPEP_TESTS_TEMPLATES.match(msg, at, ev);
   if (deepepTests !== false) return deepepTests;
   return parseUcxMessage(msg, at, ev);

@@ -3,7 +3,7 @@
 // line below; a template is one row of its file). The components sit by family:
 // sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
 // collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
-// 3FS, LMCache), platform/ (what runs them: the kernel, Slurm, Ray, uvicorn,
+// 3FS, LMCache), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn,
 // Dynamo's and xLLM's runtimes, systemd, supervisord, the kubelet). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
@@ -35,6 +35,7 @@ import { SYSTEMD } from "./platform/systemd.js";
 import type { Dialect, LogTemplate, TemplateComponent } from "./template.js";
 import { THREE_FS } from "./engines/threeFs.js";
 import { TORCH_C10D } from "./engines/torchC10d.js";
+import { TORCH_ELASTIC } from "./platform/torchElastic.js";
 import { UCX } from "./engines/ucx.js";
 import { UVICORN } from "./platform/uvicorn.js";
 import { XLLM_SERVICE } from "./platform/xllmService.js";
@@ -64,6 +65,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   KERNEL_DEVICES,
   SLURM,
   OPEN_MPI,
+  TORCH_ELASTIC,
   RAY,
   SYSTEMD,
   SUPERVISORD,
