@@ -106,7 +106,6 @@ export function containerExitOf(line: string): { container: string; code: number
   return m === null ? null : { container: m[1]!, code: Number(m[2]) };
 }
 
-/** docker compose's line for a container that died (not one that exited cleanly or was stopped), else null. */
 /**
  * Open MPI's report of an MPI call that failed under a fatal error handler (MPI_ERRORS_ARE_FATAL, the default, or
  * MPI_ERRORS_ABORT), after which the process aborts the job (open-mpi/ompi ompi/errhandler/errhandler_predefined.c,
@@ -130,6 +129,7 @@ function mpiAbortTailOf(head: string): ((line: string) => boolean) | null {
   return prefix === undefined ? null : (line) => line.startsWith(prefix);
 }
 
+/** docker compose's line for a container that died (not one that exited cleanly or was stopped), else null. */
 export function containerDeathOf(line: string): CrashHead | null {
   const exit = line.indexOf(" exited with code ") > 0 ? containerExitOf(line) : null;
   if (exit === null || STOP_EXITS.has(exit.code)) return null;
