@@ -17,7 +17,7 @@
 // (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
 // the record above them.
 
-import { SIGNALS_BY_TEXT, signalOfNumber } from "../templates/platform/signals.js";
+import { SIGNALS_BY_TEXT, signalOfName, signalOfNumber } from "../templates/platform/signals.js";
 
 export interface CrashHead {
   /** What killed it: "Segmentation fault", "Aborted", "SIGSEGV", "std::terminate", … */
@@ -127,6 +127,16 @@ function mpiAbortOf(line: string): CrashHead | null {
 function mpiAbortTailOf(head: string): ((line: string) => boolean) | null {
   const prefix = MPI_ABORT.exec(head)?.[1];
   return prefix === undefined ? null : (line) => line.startsWith(prefix);
+}
+
+/** The attributes of the `proc.crash` record a crash's line opens. */
+export function crashAttrs(crash: CrashHead): Record<string, unknown> {
+  const attrs: Record<string, unknown> = { what: crash.what, fatal: true };
+  if (crash.signal !== undefined) attrs.signal = crash.signal;
+  if (crash.excType !== undefined) attrs.excType = crash.excType;
+  // The signal table says which deaths are segfaults (SIGSEGV, SIGBUS); any other is classed by its kind.
+  if (crash.signal !== undefined && signalOfName(crash.signal)?.failureClass === "segfault") attrs.failureClass = "segfault";
+  return attrs;
 }
 
 /** docker compose's line for a container that died (not one that exited cleanly or was stopped), else null. */

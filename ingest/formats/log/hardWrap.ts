@@ -43,7 +43,7 @@ export interface PasteWrap {
   atColumn: boolean;
 }
 
-export const NOT_WRAPPED: PasteWrap = { width: 0, atColumn: false };
+const NOT_WRAPPED: PasteWrap = { width: 0, atColumn: false };
 
 /** The length of a line's first word (to its first space), the word a wrap moved to the next line. */
 function firstWordLength(line: string): number {
@@ -108,7 +108,7 @@ export function wrapOf(lines: readonly string[]): PasteWrap {
  * at the first line wider than any terminal, at WINDOW_LINES lines, or at the end.
  * Lines then pass in order, unchanged.
  */
-export class PasteWidth {
+class PasteWidth {
   /** How the paste was wrapped once decided; null while lines are held. */
   wrap: PasteWrap | null = null;
   private held: string[] = [];
@@ -153,12 +153,15 @@ interface OpenRecords {
 }
 
 /**
- * The lines of a hard-wrapped paste joined back to the line a wrap broke
- * them off: a line of no dialect whose first word a greedy fill moved off
- * the line before it joins that line when it opened a record no template
- * read; the two are read again as one line (a watchdog's timeout read whole).
+ * A file that may be a hard-wrapped paste, and its lines joined back to the
+ * line a wrap broke them off: once the file's first lines say how it was
+ * wrapped (PasteWidth), a line of no dialect that the wrap broke off the line
+ * before it joins that line when it opened a record no template read; the
+ * two are read again as one line (a watchdog's timeout read whole). In a file
+ * not wrapped, lines are read as they come.
  */
-export class BrokenLines<L extends ReadLine> {
+export class HardWrappedPaste<L extends ReadLine> {
+  private readonly width: PasteWidth;
   /** The line that opened the open record, as it was given to be read, and where its issues start. */
   private openLine: L | null = null;
   private openIssues: ParseIssue[] = [];
@@ -173,16 +176,36 @@ export class BrokenLines<L extends ReadLine> {
     private readonly readLine: (line: L) => void,
     /** A line that is one of its own whatever its length (a progress bar, which redraws its line). */
     private readonly standsAlone: (text: string) => boolean,
-  ) {}
+    /** Where the file's lines go once the wrap is known, in order and unchanged. */
+    physicalLine: (text: string, lineNo: number) => void,
+  ) {
+    this.width = new PasteWidth(physicalLine);
+  }
+
+  /** A line of the file, held until the file's first lines say how it was wrapped. */
+  push(text: string, lineNo: number): void {
+    this.width.push(text, lineNo);
+  }
+
+  /** The end of the file: lines still held go on. */
+  end(): void {
+    this.width.end();
+  }
+
+  private get wrap(): PasteWrap {
+    return this.width.wrap ?? NOT_WRAPPED;
+  }
 
   /** A physical line as the file has it (`original`), before it is read. */
   physical(original: string): void {
+    if (this.wrap.width === 0) return;
     this.prevLength = this.lineLength;
     this.lineLength = endTrimmedLength(original);
   }
 
   /** Reads `line`, noting it when it opens a record (a later line may join it). */
   read(line: L, issues: ParseIssue[]): void {
+    if (this.wrap.width === 0) return this.readLine(line);
     const given = { ...line };
     const opened = this.records.opened;
     const joins = this.joins;
@@ -194,10 +217,16 @@ export class BrokenLines<L extends ReadLine> {
     this.openIssueAt = issueAt;
   }
 
-  /** True when `line`, of no dialect, was joined to the line before it (as `wrap` broke them), and read with it. */
-  joined(line: L, wrap: PasteWrap, issues: ParseIssue[]): boolean {
+  /** True when a terminal cut the line before `line` just before a space, which `line` starts with, and they were read as one. */
+  joinedAfterSpace(line: L, issues: ParseIssue[]): boolean {
+    return this.wrap.atColumn && line.inner.charCodeAt(1) !== 32 && this.joined(line, issues);
+  }
+
+  /** True when `line`, of no dialect, was joined to the line before it (as the wrap broke them), and read with it. */
+  joined(line: L, issues: ParseIssue[]): boolean {
+    const wrap = this.wrap;
     const head = this.openLine;
-    if (head === null || !this.records.openIsUnreadLine() || !wrappedBefore(this.prevLength, line.inner, wrap)) return false;
+    if (wrap.width === 0 || head === null || !this.records.openIsUnreadLine() || !wrappedBefore(this.prevLength, line.inner, wrap)) return false;
     if (this.standsAlone(head.inner) || this.standsAlone(line.inner)) return false;
     this.records.discardOpen();
     // The issues the broken line raised alone (a template half-matched) are the joined line's to raise again.

@@ -26,7 +26,7 @@ import type { MatchResult } from "../sglang/match.js";
 import { civilToUs, isValidCivil, PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { glogStartInside, looksLikeTorchLine, readGlogPlace, readTorchLine, type TorchStamp } from "../sglang/torchLines.js";
 import { wrapperByName, type Unwrapped } from "../wrappers/index.js";
-import { containerDeathOf, crashHeadOf } from "./crash.js";
+import { containerDeathOf, crashAttrs, crashHeadOf } from "./crash.js";
 import { nearestYear, RecordDater, timeOriginOf } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
@@ -35,12 +35,11 @@ import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
 import { launcherPrefixEnd } from "./dialects/launcherPrefix.js";
 import { readLevelField } from "./dialects/levelField.js";
 import { cufile, mayOpenWithLoggerWord, readLoggerWordHead, readSelfNamedHead, settleHead, type DialectHead } from "./dialects/dialectHead.js";
-import { signalOfName } from "../templates/platform/signals.js";
 import { readSpdlogFields } from "./dialects/isoHead.js";
 import { readGlooHead, readKernelHead, readProcessTags, type KernelHead, type ProcessTag } from "./dialects/otherDialects.js";
 import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
 import { ExceptionGroupMargin } from "./exceptionGroup.js";
-import { BrokenLines, NOT_WRAPPED, PasteWidth, type PasteWrap } from "./hardWrap.js";
+import { HardWrappedPaste } from "./hardWrap.js";
 import { cleanIfPasted, fromTableRow, stripCr, withoutGrepHead } from "./pasted.js";
 import { PrefixZone } from "./prefixZone.js";
 import { RecordAssembler, RecordTime } from "./records.js";
@@ -81,9 +80,8 @@ export class LogParser implements LineParser {
   /** The wrapper's lines as the program wrote them, where the file has a wrapper. */
   private readonly wrapped: WrappedLines | null;
   private readonly dedenter = new BlockDedenter((text, original, no) => this.lineOfBlock(text, original, no));
-  /** Whether an unwrapped file is a paste hard-wrapped at a width (./hardWrap.ts); null in a wrapper's file. */
-  private readonly pasteWidth: PasteWidth | null;
-  private readonly brokenLines: BrokenLines<Line>;
+  /** A file without a wrapper, which may be a paste hard-wrapped at a width (./hardWrap.ts); null in a wrapper's file. */
+  private readonly paste: HardWrappedPaste<Line> | null;
   private readonly groupMargin = new ExceptionGroupMargin();
   private out: ParsedEvent[] = [];
   private issues: ParseIssue[] = [];
@@ -104,8 +102,10 @@ export class LogParser implements LineParser {
             wrapperUs: (u) => this.wrapperUs(u),
           });
     this.zone = new PrefixZone(ctx.tzOffsetMinutes, ctx.tzGiven === true, ctx.zoneFixMinutes);
-    this.pasteWidth = ctx.wrapper === undefined ? new PasteWidth((text, no) => this.physicalLine(text, no)) : null;
-    this.brokenLines = new BrokenLines(this.records, (l) => this.readLine(l), (text) => PROGRESS.test(text));
+    this.paste =
+      ctx.wrapper === undefined
+        ? new HardWrappedPaste<Line>(this.records, (l) => this.readLine(l), (text) => PROGRESS.test(text), (text, no) => this.physicalLine(text, no))
+        : null;
   }
 
   /** The minutes added to prefix times once the file's first wrapped prefix line decided them, else null. */
@@ -117,7 +117,7 @@ export class LogParser implements LineParser {
     this.out = out;
     this.issues = issues;
     const text = stripCr(raw);
-    if (this.pasteWidth !== null) this.pasteWidth.push(text, lineNo);
+    if (this.paste !== null) this.paste.push(text, lineNo);
     else this.physicalLine(text, lineNo);
   }
 
@@ -127,14 +127,9 @@ export class LogParser implements LineParser {
     this.dedenter.push(this.wrapped === null ? fromTableRow(line) : line, text, lineNo);
   }
 
-  /** How the file was wrapped by a paste; NOT_WRAPPED while undecided or in a wrapper's file. */
-  private get pasteWrap(): PasteWrap {
-    return this.pasteWidth?.wrap ?? NOT_WRAPPED;
-  }
-
   /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */
   private lineOfBlock(text: string, original: string, lineNo: number): void {
-    if (this.pasteWrap.width > 0) this.brokenLines.physical(original);
+    this.paste?.physical(original);
     if (this.wrapped === null) return this.read({ inner: cleanIfPasted(text), raw: original, no: lineNo, wrapperUs: -1, wrapperHost: undefined });
     this.wrapped.push(text, original, lineNo);
   }
@@ -142,7 +137,7 @@ export class LogParser implements LineParser {
   end(out: ParsedEvent[], issues: ParseIssue[]): void {
     this.out = out;
     this.issues = issues;
-    this.pasteWidth?.end();
+    this.paste?.end();
     this.dedenter.end();
     this.wrapped?.end();
     this.records.finish();
@@ -163,8 +158,8 @@ export class LogParser implements LineParser {
   }
 
   private read(l: Line): void {
-    if (this.pasteWrap.width === 0) this.readLine(l);
-    else this.brokenLines.read(l, this.issues);
+    if (this.paste === null) this.readLine(l);
+    else this.paste.read(l, this.issues);
   }
 
   private readLine(l: Line): void {
@@ -201,9 +196,9 @@ export class LogParser implements LineParser {
       if (this.otherDialect(l)) return;
       if (this.opener(l)) return;
     }
-    // A structured record is one log call: its message never continues the record before it.
     // A terminal cut a line just before a space: the rest starts with it (./hardWrap.ts).
-    if (c0 === 32 && s.charCodeAt(1) !== 32 && this.pasteWrap.atColumn && this.brokenLines.joined(l, this.pasteWrap, this.issues)) return;
+    if (c0 === 32 && this.paste?.joinedAfterSpace(l, this.issues) === true) return;
+    // A structured record is one log call: its message never continues the record before it.
     if (l.structured === undefined && this.records.append(s, recordRaw(l))) return;
     this.plain(l);
   }
@@ -329,25 +324,13 @@ export class LogParser implements LineParser {
   private opener(l: Line): boolean {
     const s = l.inner;
     const death = deathAttrsOf(s);
-    if (death !== null) {
-      const ev = this.newEvent(l);
-      ev.kind = LogKind.exception;
-      ev.attrs = death;
-      this.openTimed(ev, l, -1);
-      return true;
-    }
     // Compose's line for a stopped container stands alone; a logger's message in those words is the logger's.
-    const crash = crashHeadOf(s) ?? (l.structured === undefined ? containerDeathOf(s) : null);
-    if (crash !== null) {
+    const crash = death === null ? (crashHeadOf(s) ?? (l.structured === undefined ? containerDeathOf(s) : null)) : null;
+    if (death !== null || crash !== null) {
       const ev = this.newEvent(l);
-      ev.kind = LogKind.crash;
-      const attrs: Record<string, unknown> = { what: crash.what, fatal: true };
-      if (crash.signal !== undefined) attrs.signal = crash.signal;
-      if (crash.excType !== undefined) attrs.excType = crash.excType;
-      // The signal table says which deaths are segfaults (SIGSEGV, SIGBUS); any other is classed by its kind.
-      if (crash.signal !== undefined && signalOfName(crash.signal)?.failureClass === "segfault") attrs.failureClass = "segfault";
-      ev.attrs = attrs;
-      this.openTimed(ev, l, crash.tsUs ?? -1);
+      ev.kind = death !== null ? LogKind.exception : LogKind.crash;
+      ev.attrs = death ?? crashAttrs(crash!);
+      this.openTimed(ev, l, crash?.tsUs ?? -1);
       return true;
     }
     if (!s.startsWith(TRACEBACK)) return false;
@@ -378,7 +361,7 @@ export class LogParser implements LineParser {
     const field = level === null ? readLevelField(l.inner) : null;
     const gloo = level === null && field === null ? readGlooHead(l.inner) : null;
     // In a hard-wrapped paste, the rest of a line the wrap broke (./hardWrap.ts).
-    if (level === null && field === null && gloo === null && this.pasteWrap.width > 0 && this.brokenLines.joined(l, this.pasteWrap, this.issues)) return;
+    if (level === null && field === null && gloo === null && this.paste?.joined(l, this.issues) === true) return;
     const ev = this.newEvent(l);
     // In a wrapper that names each line's writer, only the kernel's own lines are its (./messages.ts PLAIN_MESSAGES).
     this.messages(this.wrapped === null ? PLAIN_MESSAGES : ANY_MESSAGES, l, field?.msgStart ?? 0, ev);
