@@ -506,7 +506,7 @@ test("torchrun's per-line prefix (`[rank3]: `, `[default0]:`) is stripped: the t
   );
 });
 
-test("MPI launchers' per-line tags (Open MPI's `--tag-output`, Hydra's `-prepend-rank`) are stripped; zsh's job table keeps its `[1]`", () => {
+test("MPI launchers' per-line tags (Open MPI's `--tag-output`, Hydra's `-prepend-rank`) are stripped, Open MPI's rank the line's; zsh's job table keeps its `[1]`", () => {
   const { events } = parseLines([
     "[1,3]<stdout>:gpu-node-2:20417:20533 [3] NCCL INFO Channel 00/0 : 3[3] -> 11[3] [send] via NET/IB/0/GDRDMA",
     "[1,3]<stderr>: RuntimeError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, remote process exited or there was a network error, NCCL version 2.21.5",
@@ -514,14 +514,15 @@ test("MPI launchers' per-line tags (Open MPI's `--tag-output`, Hydra's `-prepend
     "[2] gpu-node-1:13572:13572 [1] NCCL INFO Connected all rings",
     "[1]    20417 killed     python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --tp 16",
   ]);
+  // Open MPI's tag names the line's rank; Hydra's `[2] ` may be another program's pid, and zsh's line names none.
   assert.deepEqual(
-    events.map((e) => [e.line, e.kind, e.attrs?.excType ?? e.attrs?.ncclHost ?? e.attrs?.signal]),
+    events.map((e) => [e.line, e.kind, e.attrs?.excType ?? e.attrs?.ncclHost ?? e.attrs?.signal, e.tp]),
     [
-      [1, LogKind.message, "gpu-node-2"],
-      [2, LogKind.exception, "RuntimeError"],
-      [3, LogKind.exception, "torch.OutOfMemoryError"],
-      [4, LogKind.message, "gpu-node-1"],
-      [5, LogKind.crash, "SIGKILL"],
+      [1, LogKind.message, "gpu-node-2", 3],
+      [2, LogKind.exception, "RuntimeError", 3],
+      [3, LogKind.exception, "torch.OutOfMemoryError", 5],
+      [4, LogKind.message, "gpu-node-1", undefined],
+      [5, LogKind.crash, "SIGKILL", undefined],
     ],
   );
 });

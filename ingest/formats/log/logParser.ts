@@ -32,7 +32,7 @@ import { BlockDedenter } from "./dedent.js";
 import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, PLAIN_MESSAGES, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
 import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
-import { launcherPrefixEnd } from "./dialects/launcherPrefix.js";
+import { readLauncherPrefix } from "./dialects/launcherPrefix.js";
 import { readLevelField } from "./dialects/levelField.js";
 import { cufile, mayOpenWithLoggerWord, readLoggerWordHead, readSelfNamedHead, settleHead, type DialectHead } from "./dialects/dialectHead.js";
 import { readSpdlogFields } from "./dialects/isoHead.js";
@@ -164,8 +164,11 @@ export class LogParser implements LineParser {
 
   private readLine(l: Line): void {
     l.inner = this.groupMargin.unmargined(l.inner);
-    const launcherEnd = launcherPrefixEnd(l.inner);
-    if (launcherEnd > 0) l.inner = l.inner.substring(launcherEnd);
+    const launcher = readLauncherPrefix(l.inner);
+    if (launcher !== null) {
+      l.inner = l.inner.substring(launcher.end);
+      if (launcher.rank !== undefined) l.process = { name: "", tp: launcher.rank, end: 0 };
+    }
     if (l.inner.charCodeAt(0) === 40 /* ( */) {
       const tag = readProcessTags(l.inner);
       if (tag !== null) {

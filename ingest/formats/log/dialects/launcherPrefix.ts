@@ -1,5 +1,6 @@
 // A launcher's prefix on each line of a worker's output; the prefix says which worker wrote the line, and the line
-// after it is read as it would be without it.
+// after it is read as it would be without it. Open MPI's tag names the line's rank (MPI's world rank, read as the
+// line's rank where the line names none, as vLLM's worker tag `rank=` is: ./otherDialects.ts readProcessTags).
 //   - torchrun: with `--tee` or a log directory, torch's elastic launcher prefixes every line a worker writes with
 //     its log_line_prefix_template, by default `[${role_name}${local_rank}]:` (`[default0]:`;
 //     torch/distributed/elastic/multiprocessing/__init__.py), or the template TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE
@@ -13,23 +14,33 @@
 //     (../crash.ts ZSH_DEATH), which stays whole.
 
 const LAUNCHER_PREFIX = /^\[(?:rank\d+|[a-z_][a-z_]*\d+)\]: ?/;
-const MPI_TAG = /^\[[^\],\s]+,\d+\](?:\[[^\]\s]+:\d+\])?<(?:stdout|stderr|stddiag)>: ?/;
+const MPI_TAG = /^\[[^\],\s]+,(\d+)\](?:\[[^\]\s]+:\d+\])?<(?:stdout|stderr|stddiag)>: ?/;
 const HYDRA_RANK = /^\[\d{1,6}\] (?![\s\d]|\d+ )/;
 
-/** Where the line's own text starts after a launcher's prefix; 0 when the line carries none. */
-export function launcherPrefixEnd(line: string): number {
-  if (line.charCodeAt(0) !== 91 /* [ */) return 0;
-  const c1 = line.charCodeAt(1);
-  if ((c1 >= 97 && c1 <= 122) || c1 === 95) return torchrunPrefixEnd(line);
-  if (c1 < 48 || c1 > 57) return 0;
-  const m = MPI_TAG.exec(line) ?? HYDRA_RANK.exec(line);
-  return m === null ? 0 : m[0].length;
+/** A launcher's prefix: where the line's own text starts after it, and the MPI rank it names. */
+export interface LauncherPrefix {
+  end: number;
+  rank?: number;
 }
 
-function torchrunPrefixEnd(line: string): number {
+/** The launcher's prefix the line starts with; null when it carries none. */
+export function readLauncherPrefix(line: string): LauncherPrefix | null {
+  if (line.charCodeAt(0) !== 91 /* [ */) return null;
+  const c1 = line.charCodeAt(1);
+  if ((c1 >= 97 && c1 <= 122) || c1 === 95) return torchrunPrefix(line);
+  if (c1 < 48 || c1 > 57) return null;
+  const tag = MPI_TAG.exec(line);
+  if (tag !== null) return { end: tag[0].length, rank: Number(tag[1]) };
+  // Other programs print a pid the same way (torch_npu's `[170] [2025-12-12 12:10:10:654] torch.distributed: …`): the
+  // number is no rank for sure.
+  const hydra = HYDRA_RANK.exec(line);
+  return hydra === null ? null : { end: hydra[0].length };
+}
+
+function torchrunPrefix(line: string): LauncherPrefix | null {
   const m = LAUNCHER_PREFIX.exec(line);
-  if (m === null) return 0;
+  if (m === null) return null;
   const end = m[0].length;
   // `[rank3]:[E…`: c10's line, read whole by torch's reader.
-  return line.charCodeAt(end) === 91 /* [ */ && line.charCodeAt(end - 1) === 58 /* : */ ? 0 : end;
+  return line.charCodeAt(end) === 91 /* [ */ && line.charCodeAt(end - 1) === 58 /* : */ ? null : { end };
 }
