@@ -216,28 +216,27 @@ export function datingOrigin(t: DatingTally, hints: DatingHints | undefined): st
 
 /** The stamp's time in the year (of three candidates) that puts it nearest `nearUs`, or null when it is no real date. */
 export function nearestYear(s: TorchStamp, nearUs: number, tzOffsetMinutes: number): number | null {
-  const year = new Date(nearUs / 1000 + tzOffsetMinutes * 60_000).getUTCFullYear();
+  const year = yearOf(nearUs, tzOffsetMinutes);
   let best: number | null = null;
-  for (const y of [year - 1, year, year + 1]) {
-    const civil = { year: y, month: s.month, day: s.day, hour: s.hour, minute: s.minute, second: s.second };
-    if (!isValidCivil(civil)) continue;
-    const us = civilToUs(civil, s.fractionUs, tzOffsetMinutes);
-    if (best === null || Math.abs(us - nearUs) < Math.abs(best - nearUs)) best = us;
+  for (let y = year - 1; y <= year + 1; y++) {
+    const us = stampInYear(s, y, tzOffsetMinutes);
+    if (us !== null && (best === null || Math.abs(us - nearUs) < Math.abs(best - nearUs))) best = us;
   }
   return best !== null && Math.abs(best - nearUs) < 200 * US_PER_DAY ? best : null;
 }
 
-/** The stamp's instant in each of the years from `year` on by `step`, up to four of them, where it is a real date. */
-function* stampYears(s: TorchStamp, year: number, step: 1 | -1, tzOffsetMinutes: number): Generator<number> {
-  for (let y = year; y !== year + 5 * step; y += step) {
-    const civil = { year: y, month: s.month, day: s.day, hour: s.hour, minute: s.minute, second: s.second };
-    if (isValidCivil(civil)) yield civilToUs(civil, s.fractionUs, tzOffsetMinutes);
-  }
+/** The stamp's instant in `year`, null when that is no real date (29 February of another year). */
+function stampInYear(s: TorchStamp, year: number, tzOffsetMinutes: number): number | null {
+  const civil = { year, month: s.month, day: s.day, hour: s.hour, minute: s.minute, second: s.second };
+  return isValidCivil(civil) ? civilToUs(civil, s.fractionUs, tzOffsetMinutes) : null;
 }
 
 function yearOf(us: number, tzOffsetMinutes: number): number {
   return new Date(us / 1000 + tzOffsetMinutes * 60_000).getUTCFullYear();
 }
+
+/** Years a stamp is looked for in, either side of a bound: a leap day's next one is four years off. */
+const YEARS_SEARCHED = 5;
 
 /**
  * The stamp's time in the latest year that does not put it after `atMostUs` (a dated line after it, or a file's
@@ -245,13 +244,21 @@ function yearOf(us: number, tzOffsetMinutes: number): number {
  * zone the stamp was not read in. Null when it is no real date.
  */
 export function latestYearAtMost(s: TorchStamp, atMostUs: number, tzOffsetMinutes: number): number | null {
-  for (const us of stampYears(s, yearOf(atMostUs, tzOffsetMinutes) + 1, -1, tzOffsetMinutes)) if (us <= atMostUs + US_PER_DAY) return us;
+  const from = yearOf(atMostUs, tzOffsetMinutes) + 1;
+  for (let y = from; y > from - YEARS_SEARCHED; y--) {
+    const us = stampInYear(s, y, tzOffsetMinutes);
+    if (us !== null && us <= atMostUs + US_PER_DAY) return us;
+  }
   return null;
 }
 
 /** The stamp's time in the first year that does not put it before `fromUs` (a dated line before it), with the same grace. */
 export function firstYearFrom(s: TorchStamp, fromUs: number, tzOffsetMinutes: number): number | null {
-  for (const us of stampYears(s, yearOf(fromUs, tzOffsetMinutes) - 1, 1, tzOffsetMinutes)) if (us >= fromUs - US_PER_DAY) return us;
+  const from = yearOf(fromUs, tzOffsetMinutes) - 1;
+  for (let y = from; y < from + YEARS_SEARCHED; y++) {
+    const us = stampInYear(s, y, tzOffsetMinutes);
+    if (us !== null && us >= fromUs - US_PER_DAY) return us;
+  }
   return null;
 }
 

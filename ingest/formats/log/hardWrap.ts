@@ -27,6 +27,7 @@ const MAX_FILL_WIDTH = 100;
 const MAX_TERMINAL_WIDTH = 512;
 /** The narrowest terminal (VT100's 80 columns). */
 const MIN_TERMINAL_WIDTH = 80;
+/** Numbers a full line's words are compared without (one message at two times is one line's words). */
 const DIGITS = /\d+/g;
 /** The narrowest wrap: below it, lines are short by nature, not by a wrap. */
 const MIN_WRAP_WIDTH = 48;
@@ -76,7 +77,7 @@ function joint(prevLength: number, wrap: PasteWrap): string {
 }
 
 /** A line's length without the spaces a paste left at its end. */
-export function endTrimmedLength(line: string): number {
+function endTrimmedLength(line: string): number {
   let end = line.length;
   while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
   return end;
