@@ -157,6 +157,17 @@ test("an exception group's member traceback is read behind its margin: its excep
   assert.equal(events.at(-1)!.kind, LogKind.httpFailed);
 });
 
+test("an exception group behind each line's process tag (vLLM's `(APIServer pid=…) `) is read the same", () => {
+  const { events } = parseLines(ASGI_GROUP.slice(0, 15).map((l) => `(APIServer pid=2211) ${l}`));
+  assert.deepEqual(
+    events.filter((e) => e.kind === LogKind.exception || e.kind === LogKind.error).map((e) => [e.line, e.attrs?.excType]),
+    [
+      [1, "ExceptionGroup"],
+      [9, "ValueError"],
+    ],
+  );
+});
+
 test("a paste that starts inside a group's member, behind its margin, is a traceback whose exception line is not in the log", () => {
   const { events } = parseLines(ASGI_GROUP.slice(8, 12).map((l) => "  " + l));
   assert.deepEqual(

@@ -163,7 +163,6 @@ export class LogParser implements LineParser {
   }
 
   private readLine(l: Line): void {
-    l.inner = this.groupMargin.unmargined(l.inner);
     const launcher = readLauncherPrefix(l.inner);
     if (launcher !== null) {
       l.inner = l.inner.substring(launcher.end);
@@ -176,6 +175,8 @@ export class LogParser implements LineParser {
         l.inner = l.inner.substring(tag.end);
       }
     }
+    // Behind a launcher's or a process's tag, an exception group's margin (./exceptionGroup.ts).
+    l.inner = this.groupMargin.unmargined(l.inner);
     if (l.fromKernel === true) return this.kernelLine(l, readKernelHead(l.inner, this.ctx.tzOffsetMinutes));
     const s = l.inner;
     const c0 = s.charCodeAt(0);
