@@ -17,6 +17,8 @@
 // (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
 // the record above them.
 
+import type { Role } from "../../../domain/vocabulary.js";
+import { roleOfLaunchCommand } from "../sglang/launchCommand.js";
 import { SIGNALS_BY_TEXT, signalOfName, signalOfNumber } from "../templates/platform/signals.js";
 
 export interface CrashHead {
@@ -27,6 +29,10 @@ export interface CrashHead {
   excType?: string;
   /** A time the line states (absl and glog print the unix time), µs. */
   tsUs?: number;
+  /** The command of the job or child that died, as the shell that reports the death quotes it. */
+  command?: string;
+  /** The server's role, where that command states it (ingest/formats/sglang/launchCommand.ts). */
+  role?: Role;
 }
 
 const FATAL_PYTHON = "Fatal Python error: ";
@@ -36,18 +42,11 @@ const GLOG_ABORTED = /^\*\*\* Aborted at (\d+) \(unix time\)/;
 const DEATH_WORDS = "Segmentation fault|Aborted|Bus error|Floating point exception|Illegal instruction|Killed";
 const SHELL_DEATH = new RegExp(`^(${DEATH_WORDS})(?: \\(core dumped\\))?$`);
 /**
- * A non-interactive shell (a launch script) reporting the death of a child it waited for: bash jobs.c
- * notify_of_job_status, `fprintf (stderr, "%s: line %d: ", get_name_for_error (), line_number)` then
- * pretty_print_job (job, JLIST_NONINTERACTIVE, …): the pid, the signal's description padded to
- * LONGEST_SIGNAL_DESC, the command (`foo: line 2: 11663 Broken pipe             cat /etc/termcap`, bash's own
- * CWRU notes). The script's name is absent when the shell has none to give.
- */
-/**
  * zsh's report of a job that died of a signal, in its own words for the signal (zsh Src/signames1.awk's messages;
  * Src/jobs.c printjob): `zsh: segmentation fault (core dumped)  ./server`, `zsh: killed     python3 …`, and, with job
  * control, the job table's `[1]  + 12345 killed     python3 …`. SIGTERM's `terminated` and SIGINT's are stops.
  */
-const ZSH_DEATH = /^(?:zsh: |\[\d+\] +[-+]? *\d+ )(killed|segmentation fault|bus error|abort|illegal hardware instruction|floating point exception)(?: \(core dumped\))? +\S/;
+const ZSH_DEATH = /^(?:zsh: |\[\d+\] +[-+]? *\d+ )(killed|segmentation fault|bus error|abort|illegal hardware instruction|floating point exception)(?: \(core dumped\))? +(\S.*)$/;
 const ZSH_SIGNALS: Readonly<Record<string, string>> = {
   killed: "SIGKILL",
   "segmentation fault": "SIGSEGV",
@@ -62,7 +61,24 @@ const ZSH_SIGNALS: Readonly<Record<string, string>> = {
  * checked copy that overflowed its buffer.
  */
 const FORTIFY_ABORT = /^\*\*\* (stack smashing detected|buffer overflow detected) \*\*\*: (?:\S+ )?terminated$/;
-const SCRIPT_CHILD_DEATH = new RegExp(`^(?:[^\\s:]+: )?line \\d+: +\\d+ (${DEATH_WORDS})(?: +\\(core dumped\\))?(?: +\\S.*)?$`);
+/**
+ * A non-interactive shell (a launch script) reporting the death of a child it waited for: bash jobs.c
+ * notify_of_job_status, `fprintf (stderr, "%s: line %d: ", get_name_for_error (), line_number)` then
+ * pretty_print_job (job, JLIST_NONINTERACTIVE, …): the pid, the signal's description padded to
+ * LONGEST_SIGNAL_DESC, the command (`foo: line 2: 11663 Broken pipe             cat /etc/termcap`, bash's own
+ * CWRU notes). The script's name is absent when the shell has none to give.
+ */
+/**
+ * An interactive bash's report of a job that ended, in its job table (bash jobs.c pretty_print_job with JLIST_STANDARD,
+ * `[%d]%c ` and the current/previous mark, then print_pipeline: the pid with `jobs -l`, printable_job_status's text
+ * padded to LONGEST_SIGNAL_DESC, `(core dumped) ` when it dumped core, the command). printable_job_status says `Done`
+ * for a zero exit, `Exit N` for another, the signal's description for a death (bash 5.2: `[2]   Exit 3
+ * sh -c "exit 3"`, `[5]+  Aborted                 (core dumped) sh -c …`). A death or a non-zero exit is the job's
+ * failure; `Done`, `Terminated` and `Interrupt` (someone stopped it), `Stopped` and `Running` are not, nor is the exit
+ * status of a process that stopped on SIGINT or SIGTERM (STOP_EXITS).
+ */
+const BASH_JOB_END = new RegExp(`^\\[\\d+\\][-+ ] +(?:\\d+ +)?(${DEATH_WORDS}|Exit (\\d+))(?: +\\(core dumped\\))? +(\\S.*)$`);
+const SCRIPT_CHILD_DEATH = new RegExp(`^(?:[^\\s:]+: )?line \\d+: +\\d+ (${DEATH_WORDS})(?: +\\(core dumped\\))?(?: +(\\S.*))?$`);
 /**
  * A heap check of glibc's malloc that failed: malloc_printerr (glibc
  * malloc/malloc.c, 2.27 on) writes its message alone on a line of stderr,
@@ -99,6 +115,12 @@ const SIGNALLED_EXIT = 128;
 /** Exit codes of a stop, not a death: success, and SIGINT's and SIGTERM's (130, 143) when someone stopped the container. */
 const STOP_EXITS: ReadonlySet<number> = new Set([0, 130, 143]);
 
+/** bash's job-table line for a job that died or failed (BASH_JOB_END); null for one that someone stopped. */
+function bashJobEnd(status: string, exitStatus: string | undefined): CrashHead | null {
+  if (exitStatus === undefined) return withSignal(status);
+  return STOP_EXITS.has(Number(exitStatus)) ? null : { what: `bash: a job ended with ${status}` };
+}
+
 /** The container and exit code of docker compose's line for a container that stopped; null for any other line. */
 export function containerExitOf(line: string): { container: string; code: number } | null {
   // Compose colours the line as it colours the container's name.
@@ -134,6 +156,7 @@ export function crashAttrs(crash: CrashHead): Record<string, unknown> {
   const attrs: Record<string, unknown> = { what: crash.what, fatal: true };
   if (crash.signal !== undefined) attrs.signal = crash.signal;
   if (crash.excType !== undefined) attrs.excType = crash.excType;
+  if (crash.command !== undefined) attrs.command = crash.command;
   // The signal table says which deaths are segfaults (SIGSEGV, SIGBUS); any other is classed by its kind.
   if (crash.signal !== undefined && signalOfName(crash.signal)?.failureClass === "segfault") attrs.failureClass = "segfault";
   return attrs;
@@ -173,9 +196,11 @@ export function crashHeadOf(line: string): CrashHead | null {
       const mpi = line.charCodeAt(0) === 91 /* [ */ ? mpiAbortOf(line) : null;
       if (mpi) return mpi;
       const m = SHELL_DEATH.exec(line) ?? SCRIPT_CHILD_DEATH.exec(line);
-      if (m) return withSignal(m[1]!);
+      if (m) return withCommand(withSignal(m[1]!), m[2]);
+      const job = BASH_JOB_END.exec(line);
+      if (job) return withCommand(bashJobEnd(job[1]!, job[2]), job[3]);
       const zsh = ZSH_DEATH.exec(line);
-      if (zsh) return { what: `zsh: ${zsh[1]}`, signal: ZSH_SIGNALS[zsh[1]!] };
+      if (zsh) return withCommand({ what: `zsh: ${zsh[1]}`, signal: ZSH_SIGNALS[zsh[1]!] }, zsh[2]);
       return GLIBC_HEAP_ABORT.test(line) ? { what: `glibc heap check failed: ${line}`, signal: "SIGABRT" } : null;
     }
   }
@@ -186,6 +211,14 @@ const MAX_UNIX_DIGITS = 10;
 
 function withTime(head: CrashHead, unixSeconds: string): CrashHead {
   if (unixSeconds.length <= MAX_UNIX_DIGITS) head.tsUs = Number(unixSeconds) * 1_000_000;
+  return head;
+}
+
+function withCommand(head: CrashHead | null, command: string | undefined): CrashHead | null {
+  if (head === null || command === undefined) return head;
+  head.command = command.trimEnd();
+  const role = roleOfLaunchCommand(head.command);
+  if (role !== undefined) head.role = role;
   return head;
 }
 

@@ -334,6 +334,7 @@ export class LogParser implements LineParser {
       const ev = this.newEvent(l);
       ev.kind = death !== null ? LogKind.exception : LogKind.crash;
       ev.attrs = death ?? crashAttrs(crash!);
+      if (crash?.role !== undefined) ev.role = crash.role;
       this.openTimed(ev, l, crash?.tsUs ?? -1);
       return true;
     }

@@ -3,7 +3,7 @@
 // line below; a template is one row of its file). The components sit by family:
 // sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
 // collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
-// 3FS, LMCache), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn,
+// 3FS, LMCache), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn, an HTTP client's print,
 // Dynamo's and xLLM's runtimes, systemd, supervisord, the kubelet). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
@@ -11,6 +11,7 @@
 import { DEEPEP } from "./engines/deepep.js";
 import { DEEPEP_TESTS } from "./engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
+import { HTTP_RESPONSE } from "./platform/httpResponse.js";
 import { KERNEL } from "./platform/kernel.js";
 import { KERNEL_DEVICES } from "./platform/kernelDevices.js";
 import { KUBELET } from "./platform/kubelet.js";
@@ -47,6 +48,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_MOONCAKE,
   SGLANG_COMMON_CONN,
   UVICORN,
+  HTTP_RESPONSE,
   LMCACHE,
   MOONCAKE_TRANSFER_ENGINE,
   MOONCAKE_STORE,

@@ -186,6 +186,25 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     template: "uvicorn.access_message",
     expect: { kind: LogKind.httpAccess, attrs: { client: "10.32.6.65:47558", method: "GET", path: "/health_generate", status: 200, reason: "OK" } },
   },
+  // A client's print of the answer (ingest/formats/templates/platform/httpResponse.ts).
+  { template: "httpResponse.status_line", expect: { kind: LogKind.httpAccess, attrs: { httpVersion: "1.1", status: 200, reason: "OK", error: undefined } } },
+  { template: "httpResponse.status_line", sample: 1, expect: { kind: LogKind.httpAccess, attrs: { httpVersion: "1.0", status: 503, reason: "Service Unavailable", error: undefined } } },
+  {
+    template: "httpResponse.status_line_failed",
+    expect: { kind: LogKind.httpFailed, attrs: { httpVersion: "1.0", status: 500, failureClass: "request", error: "the server answered 500 Internal Server Error" } },
+  },
+  { template: "httpResponse.status_line_failed", sample: 1, expect: { kind: LogKind.httpFailed, attrs: { status: 502, error: "the server answered 502 Bad Gateway" } } },
+  { template: "httpResponse.error_body", expect: { kind: LogKind.httpAccess, attrs: { status: 404, errorType: "NotFoundError", message: "The model `deepseek-v3` does not exist." } } },
+  { template: "httpResponse.error_body", sample: 1, expect: { kind: LogKind.httpAccess, attrs: { status: 400, errorType: "BadRequestError" } } },
+  {
+    template: "httpResponse.error_body_failed",
+    expect: { kind: LogKind.httpFailed, attrs: { status: 500, failureClass: "request", error: "the server answered 500 InternalServerError: Internal server error" } },
+  },
+  {
+    template: "httpResponse.error_body_failed",
+    sample: 1,
+    expect: { kind: LogKind.httpFailed, attrs: { status: 500, message: "KV transfer failed for request 8f2c", errorType: "InternalServerError" } },
+  },
 
   {
     template: "sglangScheduler.abort_request",

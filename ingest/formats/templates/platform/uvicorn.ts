@@ -39,9 +39,14 @@ function bareAccessPattern(status: string): RegExp {
  * entrypoints/http_server.py health_generate), uvicorn when `--limit-concurrency` is reached — a refusal to take
  * the request, which a healthy server also gives.
  */
-const FAILED_STATUS = String.raw`5(?:0[0-24-9]|[1-9]\d)`;
+export const FAILED_STATUS = String.raw`5(?:0[0-24-9]|[1-9]\d)`;
 const FAILED = new RegExp(`^(?:${FAILED_STATUS})$`);
-const OTHER_STATUS = String.raw`(?!${FAILED_STATUS})\d{3}`;
+export const OTHER_STATUS = String.raw`(?!${FAILED_STATUS})\d{3}`;
+
+/** Whether a status says the request failed on the server (FAILED_STATUS). */
+export function isFailedStatus(status: number): boolean {
+  return FAILED.test(String(status));
+}
 const ACCESS = accessPattern(String.raw`\d{3}`);
 const BARE_ACCESS = bareAccessPattern(String.raw`\d{3}`);
 /** How far into the line a client address and port may run before its ` - "`. */
@@ -98,7 +103,7 @@ function readWith(pattern: RegExp, line: string, at: number, ev: ParsedEvent): b
   if (g.level !== undefined) attrs.level = g.level;
   if (g.reason !== undefined && g.reason.length > 0) attrs.reason = g.reason;
   ev.kind = LogKind.httpAccess;
-  if (FAILED.test(g.status!)) {
+  if (isFailedStatus(Number(g.status))) {
     ev.kind = LogKind.httpFailed;
     attrs.failureClass = "request";
     attrs.error = `${g.method} ${g.path} answered ${g.status}${attrs.reason === undefined ? "" : ` ${attrs.reason as string}`}`;
