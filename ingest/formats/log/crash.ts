@@ -8,17 +8,20 @@
 //   Segmentation fault (core dumped)                  (the shell that ran it)
 //   ./launch.sh: line 12: 48211 Killed     python3 …  (a script's shell, of its child)
 //   zsh: killed     python3 -m sglang.launch_server …  (an interactive zsh, of its job)
+//   [2]-  Killed                  python3 -m sglang.launch_server …  (an interactive bash's job table)
 //   *** stack smashing detected ***: terminated       (glibc's fortify checks, before they abort)
 //   sglang-decode-1 exited with code 137              (docker compose, of a container)
 //   free(): invalid pointer                           (glibc's malloc, before it aborts)
 //   Libfabric EFA provider has encountered an internal error:   (libfabric's EFA
 //                                                        provider, before it aborts)
+//   Program terminated with signal SIGABRT, Aborted.  (gdb, on the process's core)
 // Each opens a `proc.crash` record. Thread dumps and C++ backtraces
 // (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
-// the record above them.
+// the record above them (./recordTails.ts).
 
 import type { Role } from "../../../domain/vocabulary.js";
 import { roleOfLaunchCommand } from "../sglang/launchCommand.js";
+import { errorCqeTailOf } from "../templates/engines/rdmaVerbs.js";
 import { SIGNALS_BY_TEXT, signalOfName, signalOfNumber } from "../templates/platform/signals.js";
 
 export interface CrashHead {
@@ -66,8 +69,10 @@ const FORTIFY_ABORT = /^\*\*\* (stack smashing detected|buffer overflow detected
  * notify_of_job_status, `fprintf (stderr, "%s: line %d: ", get_name_for_error (), line_number)` then
  * pretty_print_job (job, JLIST_NONINTERACTIVE, …): the pid, the signal's description padded to
  * LONGEST_SIGNAL_DESC, the command (`foo: line 2: 11663 Broken pipe             cat /etc/termcap`, bash's own
- * CWRU notes). The script's name is absent when the shell has none to give.
+ * CWRU notes). The script's name is absent when the shell has none to give, the line when it reads no script
+ * (`bash: 29544 Aborted                 (core dumped) ( … )`, bash 5.2 under `bash -c`).
  */
+const SCRIPT_CHILD_DEATH = new RegExp(`^(?:[^\\s:]+: (?:line \\d+: +)?|line \\d+: +)\\d+ (${DEATH_WORDS})(?: +\\(core dumped\\))?(?: +(\\S.*))?$`);
 /**
  * An interactive bash's report of a job that ended, in its job table (bash jobs.c pretty_print_job with JLIST_STANDARD,
  * `[%d]%c ` and the current/previous mark, then print_pipeline: the pid with `jobs -l`, printable_job_status's text
@@ -78,7 +83,6 @@ const FORTIFY_ABORT = /^\*\*\* (stack smashing detected|buffer overflow detected
  * status of a process that stopped on SIGINT or SIGTERM (STOP_EXITS).
  */
 const BASH_JOB_END = new RegExp(`^\\[\\d+\\][-+ ] +(?:\\d+ +)?(${DEATH_WORDS}|Exit (\\d+))(?: +\\(core dumped\\))? +(\\S.*)$`);
-const SCRIPT_CHILD_DEATH = new RegExp(`^(?:[^\\s:]+: )?line \\d+: +\\d+ (${DEATH_WORDS})(?: +\\(core dumped\\))?(?: +(\\S.*))?$`);
 /**
  * A heap check of glibc's malloc that failed: malloc_printerr (glibc
  * malloc/malloc.c, 2.27 on) writes its message alone on a line of stderr,
@@ -151,6 +155,22 @@ function mpiAbortTailOf(head: string): ((line: string) => boolean) | null {
   return prefix === undefined ? null : (line) => line.startsWith(prefix);
 }
 
+/**
+ * gdb's report of the signal a process died of: on a core file, `Program terminated with signal SIGSEGV,
+ * Segmentation fault.` (gdb/corelow.c core_target_open, `"Program terminated with signal %s, %s.\n"`); on a process it
+ * runs, `Program received signal SIGABRT, Aborted.` or, with threads, `Thread 1 "python3" received signal SIGSEGV,
+ * Segmentation fault.` (gdb/infrun.c print_signal_received_reason). A signal someone sends to stop or inspect the
+ * process (SIGINT, SIGTERM, SIGHUP, SIGTRAP) is no death.
+ */
+const GDB_SIGNAL = /^(?:Program terminated with|Program received|Thread \d+ (?:"[^"]*" )?received) signal (SIG[A-Z0-9]+), /;
+const NOT_A_DEATH: ReadonlySet<string> = new Set(["SIGINT", "SIGTERM", "SIGHUP", "SIGTRAP"]);
+
+function gdbSignalOf(line: string): CrashHead | null {
+  const signal = GDB_SIGNAL.exec(line)?.[1];
+  if (signal === undefined || NOT_A_DEATH.has(signal)) return null;
+  return { what: `gdb: ${line.trimEnd()}`, signal };
+}
+
 /** The attributes of the `proc.crash` record a crash's line opens. */
 export function crashAttrs(crash: CrashHead): Record<string, unknown> {
   const attrs: Record<string, unknown> = { what: crash.what, fatal: true };
@@ -192,6 +212,9 @@ export function crashHeadOf(line: string): CrashHead | null {
     }
     case 76 /* L */:
       return EFA_ABORT.test(line) ? { what: "libfabric EFA provider internal error", signal: "SIGABRT" } : null;
+    case 80 /* P */:
+    case 84 /* T */:
+      return gdbSignalOf(line);
     default: {
       const mpi = line.charCodeAt(0) === 91 /* [ */ ? mpiAbortOf(line) : null;
       if (mpi) return mpi;
@@ -228,66 +251,6 @@ function withSignal(what: string): CrashHead {
   return signal !== undefined ? { what, signal } : { what };
 }
 
-/** Lines of a faulthandler dump after its first: thread headers, frames, the module list. */
-export function isDumpLine(line: string): boolean {
-  return (
-    line.startsWith("Thread 0x") ||
-    line.startsWith("Current thread 0x") ||
-    line.startsWith("Extension modules:") ||
-    line.startsWith("<no Python frame>") ||
-    line.startsWith("Stack (most recent call first):") ||
-    line.startsWith("Python runtime state:")
-  );
-}
-
-/** Lines of a C++ backtrace torch, glog, UCX or TensorRT-LLM prints under an error. */
-export function isBacktraceLine(line: string): boolean {
-  return (
-    line.startsWith("frame #") ||
-    line.startsWith("Exception raised from ") ||
-    line.startsWith("*** ") ||
-    line.startsWith("@ ") ||
-    isUcxBacktraceLine(line) ||
-    isTrtllmFrame(line) ||
-    isCudaErrorTail(line)
-  );
-}
-
-/**
- * A frame of the backtrace TensorRT-LLM appends to a TllmException's message
- * (NVIDIA/TensorRT-LLM cpp/tensorrt_llm/common/tllmException.cpp, getTrace):
- * `"%-3d %*p %s + %zd"` with the demangled symbol and its offset
- * (`1       0x7f8524ec97bf tensorrt_llm::_v1::common::throwRuntimeError(char const*, int, char const*) + 76`),
- * else `"%-3d %*p %s"` with backtrace_symbols' text; the pointer is padded to 18
- * columns, which a paste may squeeze. The frames start at 1, under the
- * exception's `[TensorRT-LLM][ERROR] … (file:line)` message.
- */
-const TRTLLM_FRAME = /^\d{1,3} +0x[0-9a-f]{4,16} \S/;
-
-function isTrtllmFrame(line: string): boolean {
-  const c = line.charCodeAt(0);
-  return c >= 49 && c <= 57 && TRTLLM_FRAME.test(line);
-}
-
-/**
- * The fixed lines PyTorch appends to a CUDA or HIP error's message (c10/cuda,
- * `c10_cuda_check_implementation` and the suffix it adds), each on a line of
- * its own, unindented, under the line that logged the error (a c10 watchdog's
- * `… terminated with exception: CUDA error: an illegal memory access was
- * encountered`, a `RuntimeError: CUDA error: …`):
- * ``Search for `cudaErrorIllegalAddress' in https://docs.nvidia.com/… for more information.``,
- * `CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.`,
- * `For debugging consider passing CUDA_LAUNCH_BLOCKING=1` (`AMD_SERIALIZE_KERNEL=3` on ROCm),
- * ``Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.``.
- * They continue that record; none is a record of its own.
- */
-const CUDA_ERROR_TAIL =
-  /^(?:Search for `(?:cuda|hip)Error\w*' in |(?:CUDA|HIP) kernel errors might be asynchronously reported |For debugging consider passing (?:CUDA_LAUNCH_BLOCKING|HIP_LAUNCH_BLOCKING|AMD_SERIALIZE_KERNEL)=|Compile with `TORCH_USE_(?:CUDA|HIP)_DSA` )/;
-
-export function isCudaErrorTail(line: string): boolean {
-  return CUDA_ERROR_TAIL.test(line);
-}
-
 /**
  * The rest of a C++ terminate message after its first line, as libstdc++'s
  * verbose terminate handler writes it (libsupc++/vterminate.cc,
@@ -318,86 +281,6 @@ function isEfaAbortTail(line: string): boolean {
 export function messageTailOf(head: string): ((line: string) => boolean) | null {
   if (opensTerminate(head)) return isTerminateTail;
   if (EFA_ABORT.test(head)) return isEfaAbortTail;
+  if (head.charCodeAt(0) === 109 /* m */) return errorCqeTailOf(head);
   return head.charCodeAt(0) === 91 /* [ */ ? mpiAbortTailOf(head) : null;
-}
-
-/**
- * The header of a Rust error's cause chain as `anyhow` (and `eyre`) print an
- * error with `{:?}` (anyhow `src/fmt.rs`, `ErrorImpl::debug`): the message, a
- * blank line, `Caused by:`, then each cause indented (`    0: creating primary
- * lease`). Dynamo's runtime logs its errors so (`Application shutdown with
- * error: …`, `Error: …`). The header continues the error above it.
- */
-export function isErrorChainHead(line: string): boolean {
-  return line.trimEnd() === "Caused by:";
-}
-
-/**
- * urllib3's retry failure, the message requests raises as a ConnectionError
- * and SGLang logs after `Error fetching prefill parallel info from bootstrap: `
- * (urllib3 src/urllib3/exceptions.py: PoolError `f"{pool}: {message}"` with the
- * pool `HTTPConnectionPool(host=…, port=…)`, MaxRetryError `f"Max retries
- * exceeded with url: {url} (Caused by {reason!r})"`): a part of it on a line
- * of its own, where a paste or a terminal broke the line, continues the record above.
- */
-const URLLIB3_MESSAGE_PART = /^(?:HTTPS?ConnectionPool\(host=|\(Caused by \w+\()/;
-
-export function isUrllib3MessagePart(line: string): boolean {
-  return URLLIB3_MESSAGE_PART.test(line);
-}
-
-/**
- * A frame of the backtrace UCX prints when it handles a fatal signal or a
- * failed assertion (openucx/ucx src/ucs/debug/debug.c,
- * UCS_DEBUG_BACKTRACE_LINE_FMT): `"%2d  %s"` with backtrace_symbols' text
- * (` 5  /…/libuct-4eacacdc.so.0.0.0(uct_tcp_ep_am_bcopy+0x8d) [0x7fc4604d557d]`),
- * or, built with BFD, `"%2d 0x%016lx %s()  %s:%u"`
- * (` 3 0x0000000000029b69 uct_tcp_ep_am_bcopy()  ???:0`). A paste may strip
- * the padding of the frame number.
- */
-const UCX_FRAME = /^\s*\d{1,2} +(?:\S.*\) \[0x[0-9a-f]+\]|0x[0-9a-f]{8,16} \S.*\(\) +\S*:\d+)\s*$/;
-
-/** A UCX backtrace's frame, or its `==== backtrace (tid:%7d) ====` header and its closing line of `=`. */
-export function isUcxBacktraceLine(line: string): boolean {
-  const c = line.charCodeAt(0);
-  if (c === 61 /* = */) return line.startsWith("==== backtrace (tid:") || /^={20,}\s*$/.test(line);
-  return (c === 32 || (c >= 48 && c <= 57)) && UCX_FRAME.test(line);
-}
-
-const FRAME = /^ {2}File "([^"]+)", line (\d+) in (\S+)/;
-
-/** From a faulthandler dump: the crashing thread's innermost frame, and how many threads were dumped. */
-export function dumpSummary(lines: readonly string[]): { threads: number; frame?: string } {
-  let threads = 0;
-  let frame: string | undefined;
-  let inCurrent = false;
-  for (const line of lines) {
-    if (line.startsWith("Thread 0x") || line.startsWith("Current thread 0x")) {
-      threads++;
-      inCurrent = line.startsWith("Current");
-      continue;
-    }
-    if (inCurrent && frame === undefined) {
-      const m = FRAME.exec(line);
-      if (m) frame = `${m[3]} (${m[1]}:${m[2]})`;
-    }
-  }
-  return frame !== undefined ? { threads, frame } : { threads };
-}
-
-const PYSPY_THREAD = /^Thread (?:0x)?[0-9a-fA-F]+ \((active|idle)[^)]*\): "([^"]*)"/;
-
-/**
- * From py-spy's dump (`Thread 163685 (idle): "MainThread"` then its frames,
- * innermost first, indented): the main thread's state and innermost frame —
- * where the scheduler was stuck when its watchdog fired.
- */
-export function pyspyMainThread(lines: readonly string[]): { thread?: string; stuckIn?: string } {
-  for (let i = 0; i < lines.length; i++) {
-    const m = PYSPY_THREAD.exec(lines[i]!);
-    if (m === null || m[2] !== "MainThread") continue;
-    const frame = lines[i + 1]?.trim();
-    return frame ? { thread: `MainThread (${m[1]})`, stuckIn: frame } : { thread: `MainThread (${m[1]})` };
-  }
-  return {};
 }

@@ -12,7 +12,8 @@
 import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
-import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isUrllib3MessagePart, messageTailOf, pyspyMainThread } from "./crash.js";
+import { messageTailOf } from "./crash.js";
+import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isUrllib3MessagePart, pyspyMainThread } from "./recordTails.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { ascendReportTail, ASCEND_DIALECT } from "./dialects/ascend.js";

@@ -33,7 +33,7 @@ import { classifyFailure } from "../messages/failureClass.js";
 import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engines/engineFailure.js";
 import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./dialects/ascend.js";
-import { isCudaErrorTail, isUcxBacktraceLine } from "./crash.js";
+import { isCudaErrorTail, isUcxBacktraceLine } from "./recordTails.js";
 import { fallbackPrintOf, type FallbackPrint } from "./fallbacks.js";
 import { FAILURE_CLASS_NAME, FRAME_LINE } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";

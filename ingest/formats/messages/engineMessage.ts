@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -18,6 +18,7 @@ import { MOONCAKE_TRANSFER_ENGINE } from "../templates/engines/mooncakeTransferE
 import { NCCL } from "../templates/engines/nccl.js";
 import { NIXL_AGENT } from "../templates/engines/nixlAgent.js";
 import { OPEN_MPI } from "../templates/platform/openMpi.js";
+import { RDMA_VERBS } from "../templates/engines/rdmaVerbs.js";
 import { SGL_ROUTER } from "../templates/sglang/sglRouter.js";
 import { THREE_FS } from "../templates/engines/threeFs.js";
 import { TORCH_ELASTIC } from "../templates/platform/torchElastic.js";
@@ -31,6 +32,7 @@ const NIXL_TEMPLATES = new TemplateMatcher(NIXL_AGENT.templates);
 const UCX_TEMPLATES = new TemplateMatcher(UCX.templates);
 const DYNAMO_TEMPLATES = new TemplateMatcher(DYNAMO_RUNTIME.templates);
 const NCCL_TEMPLATES = new TemplateMatcher(NCCL.templates);
+const RDMA_VERBS_TEMPLATES = new TemplateMatcher(RDMA_VERBS.templates);
 const SGL_ROUTER_TEMPLATES = new TemplateMatcher(SGL_ROUTER.templates);
 const XLLM_SERVICE_TEMPLATES = new TemplateMatcher(XLLM_SERVICE.templates);
 const OPEN_MPI_TEMPLATES = new TemplateMatcher(OPEN_MPI.templates);
@@ -57,6 +59,8 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (xllm !== false) return xllm;
   const nccl = NCCL_TEMPLATES.match(msg, at, ev);
   if (nccl !== false) return nccl;
+  const verbs = RDMA_VERBS_TEMPLATES.match(msg, at, ev);
+  if (verbs !== false) return verbs;
   const openMpi = OPEN_MPI_TEMPLATES.match(msg, at, ev);
   if (openMpi !== false) return openMpi;
   const torchElastic = TORCH_ELASTIC_TEMPLATES.match(msg, at, ev);

@@ -3,7 +3,7 @@
 // line below; a template is one row of its file). The components sit by family:
 // sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
 // collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
-// 3FS, LMCache), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn, an HTTP client's print,
+// 3FS, LMCache, the RDMA verbs provider), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn, an HTTP client's print,
 // Dynamo's and xLLM's runtimes, systemd, supervisord, the kubelet). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
@@ -24,6 +24,7 @@ import { NCCL } from "./engines/nccl.js";
 import { NIXL_AGENT } from "./engines/nixlAgent.js";
 import { OPEN_MPI } from "./platform/openMpi.js";
 import { RAY } from "./platform/ray.js";
+import { RDMA_VERBS } from "./engines/rdmaVerbs.js";
 import { SGLANG_COMMON_CONN } from "./sglang/sglangCommonConn.js";
 import { SGLANG_DISAGGREGATION } from "./sglang/sglangDisaggregation.js";
 import { SGLANG_MOONCAKE } from "./sglang/sglangMooncake.js";
@@ -60,6 +61,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   DEEPEP,
   DEEPEP_TESTS,
   NCCL,
+  RDMA_VERBS,
   DYNAMO_RUNTIME,
   SGL_ROUTER,
   XLLM_SERVICE,

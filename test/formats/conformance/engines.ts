@@ -174,4 +174,9 @@ export const PRINTED_ROWS: EngineConformanceRow[] = [
   },
   // xLLM's first master finding no master's key in etcd (xLLM-AI/xllm#270): the start-up, no failure.
   { template: "xllmService.no_master_yet", expect: { kind: LogKind.message, attrs: { level: "info", etcdKey: "XLLM:SERVICE:MASTER" } } },
+  // rdma-core's mlx5 provider's failed completion, as it prints it on stderr (providers/mlx5/cq.c).
+  {
+    template: "rdmaVerbs.mlx5_error_cqe",
+    expect: { kind: error, attrs: { engine: "verbs", errorKind: "mlx5_error_cqe", hostname: "gpu-node-3", failureClass: "transport" } },
+  },
 ];
