@@ -182,3 +182,16 @@ test("a call's failure in the C library's words, `<subject> failed on|with|,`, `
   // The same words on a line whose level says info are no failure.
   assert.equal(parseOne("2025-09-22 20:20:40,102 INFO probe of 10.0.0.7:17001: Connection refused, retrying").kind, LogKind.message);
 });
+
+// Each in its printer's words: Docker's client (moby client/errors.go), glibc's dynamic loader (elf/dl-error.c),
+// CPython's main (Modules/main.c) and runpy (Lib/runpy.py).
+test("a program that could not start, in its launcher's words, is a failure; the same program's name before other words is not", () => {
+  const { events } = parseLines([
+    'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
+    "python3: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory",
+    "python3: can't open file '/sgl-workspace/bench_one.py': [Errno 2] No such file or directory",
+    "/usr/bin/python3: No module named sglang.launch_server",
+    "python3: loaded 8 shards of the checkpoint",
+  ]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.error, LogKind.error, LogKind.error, LogKind.error, LogKind.unparsed]);
+});

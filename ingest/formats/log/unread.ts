@@ -114,11 +114,15 @@ const ERRNO_VERDICT =
  * transfer that failed, `curl: (52) Empty reply from server` (curl src/tool_operate.c: `"curl: (%d) %s\n"` only
  * when the result is not CURLE_OK),
  * `NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.`,
- * `gds_utils.cpp:163] Error in setting up Batch`. Not on the kernel's lines, which say `failed` of probes and
- * firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
+ * `gds_utils.cpp:163] Error in setting up Batch`; a program that could not start: Docker's client relaying the
+ * daemon's refusal (`docker: Error response from daemon: could not select device driver …`, moby client/errors.go),
+ * the dynamic loader's `python3: error while loading shared libraries: libcuda.so.1: …` (glibc elf/dl-error.c),
+ * CPython's `python3: can't open file '…': [Errno 2] …` (Modules/main.c pymain_run_file_obj) and runpy's
+ * `/usr/bin/python3: No module named sglang.launch_server` (Lib/runpy.py _run_module_as_main). Not on the kernel's
+ * lines, which say `failed` of probes and firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
  */
 const BARE_VERDICT =
-  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b/;
+  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)/;
 /** A count of no failures (`5 passed, 0 failed`, `failed=0`): a summary, not a verdict. */
 const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */
