@@ -155,7 +155,7 @@ export function occurrence(evidence: Evidence, g: FailureGroup): string {
   const first = g.records[0]!;
   const when = first.ev.timeless ? "an unknown time (no line of its file is dated)" : first.ev.tsInferred ? undatedWhen(first.ev) : isoTime(first.ev.tsUs);
   const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${onParties(g)}` : ""}` : "";
-  return `${first.rank} ${first.telemetry ? "showed" : "logged"} \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
+  return `${ranksText([first.rank])} ${first.telemetry ? "showed" : "logged"} \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
 }
 
 /**
@@ -172,9 +172,23 @@ function undatedWhen(ev: StoredEvent): string {
   return to != null ? `${unstated}, before ${isoTime(to)}` : `about ${isoTime(ev.tsUs)}`;
 }
 
-/** The group's other messages, first seen first, for an explanation. */
+/** Python's exception groups (PEP 654): a group's own message says only that its members failed. */
+const EXCEPTION_GROUP = /(?:^|\.)(?:Base)?ExceptionGroup$/;
+
+/**
+ * The message a group is titled by: its first record's, unless that record is an exception group, whose members'
+ * exceptions (records of their own, ingest/formats/log/exceptionGroup.ts) say what failed.
+ */
+export function headline(g: FailureGroup): string {
+  const telling = g.records.find((r) => !EXCEPTION_GROUP.test(String(r.ev.attrs?.excType ?? "")));
+  return telling?.summary ?? g.summaries[0]!;
+}
+
+/** The group's messages other than its headline and its first record's (which occurrence quotes), first seen first, for an explanation. */
 export function otherMessages(g: FailureGroup): string {
-  return g.summaries.length > 1 ? ` The group also holds: ${g.summaries.slice(1, 4).map((m) => `\`${m}\``).join(", ")}${g.summaries.length > 4 ? ` and ${g.summaries.length - 4} more` : ""}.` : "";
+  const said = [headline(g), g.records[0]!.summary];
+  const others = g.summaries.filter((m) => !said.includes(m));
+  return others.length > 0 ? ` The group also holds: ${others.slice(0, 3).map((m) => `\`${m}\``).join(", ")}${others.length > 3 ? ` and ${others.length - 3} more` : ""}.` : "";
 }
 
 /** The silences (evidence gaps) that the group's deaths explain. */

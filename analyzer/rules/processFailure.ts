@@ -9,7 +9,7 @@
 
 import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount } from "./failures.js";
-import { groupFailures, groupFinding, groupParties, occurrence, otherMessages, partiesText, placesText, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
+import { groupFailures, groupFinding, groupParties, headline, occurrence, otherMessages, partiesText, placesText, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
 import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -67,7 +67,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
     : "";
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
-    title: `${whoFailed(g, died, dead)}: ${g.summaries[0]}`,
+    title: `${whoFailed(g, died, dead)}: ${headline(g)}`,
     explanation:
       `Let ${premiseOf(g)}. Then they must keep serving, ` +
       `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${waitedText}${silenceText}`,

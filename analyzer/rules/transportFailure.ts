@@ -10,7 +10,7 @@
 
 import { isoTime, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount, transportName, type FailureRecord } from "./failures.js";
-import { groupFailures, groupFinding, occurrence, otherMessages, partiesText, type FailureGroup, weakness } from "./failureFindings.js";
+import { groupFailures, groupFinding, headline, occurrence, otherMessages, partiesText, type FailureGroup, weakness } from "./failureFindings.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** A crash this long before a transport failure may have caused it (the peer's heartbeat and transfer timeouts). */
@@ -84,7 +84,7 @@ function failureFinding(evidence: Evidence, g: FailureGroup, crashes: FailureRec
   const other = engines.length === 1 ? OTHER_TRANSPORTS[engines[0]!] : undefined;
   return groupFinding("transport-failure", g, {
     severity: g.fatal ? "critical" : weak !== null ? "low" : "high",
-    title: `Transport failure on ${partiesText(g)}: ${g.summaries[0]}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
+    title: `Transport failure on ${partiesText(g)}: ${headline(g)}${g.rooms.length > 1 ? ` (${g.rooms.length} rooms)` : ""}`,
     explanation:
       `${other?.premise ?? "Let the transfer engine carry each room's KV cache between prefill and decode. Then a transfer must complete or be retried within its timeout"}, ` +
       `but ${occurrence(evidence, g)}.${otherMessages(g)}${rooms}${cause}`,

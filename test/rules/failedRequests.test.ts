@@ -51,3 +51,40 @@ test("the bare access record, with no level before it, is read the same way", ()
   assert.equal(failures.length, 1);
   assert.match(failures[0]!.title, /POST \/v1\/chat\/completions answered 502 Bad Gateway/);
 });
+
+test("a client's print of a 500 beside the server's log (curl's status line and the error body) is the request's failure, medium; a 400 body is not", () => {
+  const r = report("curl.txt", [
+    "HTTP/1.1 500 Internal Server Error",
+    "content-type: application/json",
+    "",
+    '{"object":"error","message":"KV transfer failed for request 8f2c","type":"InternalServerError","param":null,"code":500}root@gpu-node-1:~# ',
+  ]);
+  const [failure, ...others] = violated(r, "process-failure");
+  assert.equal(others.length, 0);
+  assert.equal(failure!.severity, "medium");
+  assert.match(failure!.title, /the server answered 500 Internal Server Error/);
+  assert.match(failure!.explanation, /the server answered 500 InternalServerError: KV transfer failed for request 8f2c/);
+  const refused = report("curl.txt", ['{"error":{"message":"This model\'s maximum context length is 4096 tokens.","type":"BadRequestError","param":null,"code":400}}']);
+  assert.deepEqual(violated(refused, "process-failure"), []);
+});
+
+test("a request that failed inside an exception group is titled by the member's exception, not the group's", () => {
+  const r = report("decode.log", [
+    ...STARTED,
+    "ERROR:    Exception in ASGI application",
+    "  + Exception Group Traceback (most recent call last):",
+    '  |   File "/usr/local/lib/python3.12/dist-packages/starlette/_utils.py", line 76, in collapse_excgroups',
+    "  |     yield",
+    "  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)",
+    "  +-+---------------- 1 ----------------",
+    "    | Traceback (most recent call last):",
+    '    |   File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/tokenizer_manager.py", line 1210, in _wait_one_response',
+    '    |     raise ValueError(out["meta_info"]["finish_reason"]["message"])',
+    "    | ValueError: KV transfer failed for request rid=3f2a bootstrap_room=7741",
+    "    +------------------------------------",
+  ]);
+  const [failure] = violated(r, "process-failure");
+  assert.match(failure!.title, /: ValueError: KV transfer failed for request rid=3f2a bootstrap_room=7741$/);
+  // The explanation quotes the group's first line once; the member's message is the title's.
+  assert.equal(failure!.explanation.match(/ExceptionGroup: unhandled errors/g)?.length, 1);
+});
