@@ -70,6 +70,8 @@ export const LogKind = {
   watchdog: "coll.watchdog",
   /** An NCCL WARN/ERROR line (NCCL_DEBUG): NCCL's own report of a failed call, a lost peer, a transport error. */
   ncclWarning: "nccl.warn",
+  /** A dump of a live process's threads someone took (py-spy's `dump`): where each thread was at that instant. */
+  stackDump: "proc.stack_dump",
   /** SGLang's scheduler watchdog: a forward pass took longer than `watchdog_timeout`. */
   schedulerWatchdog: "sched.watchdog",
   httpAccess: "http.access",
@@ -389,7 +391,11 @@ export const KINDS = {
   [LogKind.ncclWarning]: { lane: "collectives", tone: 0, doc: "an NCCL WARN/ERROR line", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
   [LogKind.schedulerWatchdog]: { lane: "scheduler", tone: 2,
     doc: "a forward pass took longer than `watchdog_timeout`",
-    fields: { component: "string?", timeoutS: "number?", soft: "boolean?", fatal: "boolean?", failureClass: "string?", report: "string?", pid: "number?", error: "string?", thread: "string?", stuckIn: "string?" },
+    fields: { component: "string?", timeoutS: "number?", soft: "boolean?", fatal: "boolean?", failureClass: "string?", report: "string?", pid: "number?", error: "string?", thread: "string?", stuckIn: "string?", threads: "number?", waitingIn: "string?", waitOp: "string?" },
+  },
+  [LogKind.stackDump]: { lane: "scheduler", tone: 1,
+    doc: "a dump of a live process's threads (py-spy's `dump`): its main thread's state and innermost frame, and whether that frame waits in a collective or a KV transfer",
+    fields: { pid: "number?", command: "string?", threads: "number?", thread: "string?", stuckIn: "string?", waitingIn: "string?", waitOp: "string?", failureClass: "string?" },
   },
   [LogKind.httpAccess]: { lane: "scheduler", tone: 0, colour: "#7d8fb8",
     doc: "an HTTP exchange: a uvicorn access line, or a client's print of the server's answer (curl's status line, an error body)",

@@ -61,7 +61,7 @@ const TRANSPORT_REASONS = new Set(["peer_loss", "bootstrap", "mooncake_transfer"
  * knows), except a timeout: transfer-stall judges those (roomTimeouts.ts).
  */
 const STALL_REASONS = new Set(["timeout"]);
-const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog, LogKind.error, LogKind.httpFailed];
+const PROCESS_KINDS = [LogKind.exception, LogKind.crash, LogKind.watchdog, LogKind.schedulerWatchdog, LogKind.error, LogKind.httpFailed, LogKind.stackDump];
 const TRANSPORT_KINDS = [
   LogKind.transportError, LogKind.transferTimeout, LogKind.bootstrapFetchFailed, LogKind.bootstrapServerError, LogKind.bootstrapRegisterFailed, LogKind.nodeFailure,
   LogKind.transferFailed, LogKind.bootstrapFailed, LogKind.handshakeFailed, LogKind.routerProbeFailed,
@@ -86,7 +86,9 @@ export function failureRecords(evidence: Evidence): FailureRecord[] {
 }
 
 function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefined {
-  const thread = attrString(ev, "thread");
+  // A thread dump is a failure's evidence only where it caught the process waiting in a collective or a transfer.
+  if (ev.kind === LogKind.stackDump && attrString(ev, "waitingIn") === undefined) return undefined;
+  const thread = ev.kind === LogKind.stackDump ? undefined : attrString(ev, "thread");
   if (ev.kind === LogKind.exception && thread !== undefined && OWN_RULE_THREADS.test(thread)) return undefined;
   const reasonKind = attrString(ev, "reasonKind");
   const isFailureLine = ev.kind === LogKind.transferFailed || ev.kind === LogKind.bootstrapFailed || ev.kind === LogKind.handshakeFailed;
@@ -156,6 +158,12 @@ function classOfKind(ev: StoredEvent, reasonKind: string | undefined): string {
   }
 }
 
+/** What a dump's innermost frame waits in, where its file says (ingest/formats/log/pyspyDump.ts). */
+function waitText(ev: StoredEvent): string {
+  const waitingIn = attrString(ev, "waitingIn");
+  return waitingIn === "collective" ? ", a collective" : waitingIn === "transfer" ? ", a KV transfer's wait" : "";
+}
+
 /** The class of a PD failure line's reason (pd §3.5): a lost peer is a node failure, a failed chunk a transport one. */
 const REASON_CLASS: Record<string, string> = { peer_loss: "node-failure", bootstrap: "bootstrap", mooncake_transfer: "transport", nixl_error: "transport" };
 
@@ -179,8 +187,8 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   const engine = attrString(ev, "engine");
   if (engine && (ev.kind === LogKind.transportError || ev.kind === LogKind.transferTimeout)) return engineSummary(ev, engine);
   if (ev.kind === LogKind.error || ev.kind === LogKind.httpFailed) return firstLine(attrString(ev, "error") ?? message(ev.text));
-  const stuckIn = ev.kind === LogKind.schedulerWatchdog ? attrString(ev, "stuckIn") : undefined;
-  if (stuckIn !== undefined) return `the watchdog's py-spy dump: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}`;
+  const stuckIn = ev.kind === LogKind.schedulerWatchdog || ev.kind === LogKind.stackDump ? attrString(ev, "stuckIn") : undefined;
+  if (stuckIn !== undefined) return `${ev.kind === LogKind.stackDump ? "py-spy's dump" : "the watchdog's py-spy dump"}: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}${waitText(ev)}`;
   // The kernel's report of a process it killed says it in words of its own (ingest/formats/templates/platform/kernel.ts).
   const error = ev.kind === LogKind.crash ? attrString(ev, "error") : undefined;
   if (error !== undefined) return firstLine(error);

@@ -18,6 +18,10 @@ const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segf
 
 /** A request the server answered with a server error (an access line's 5xx): the request failed, the process went on. */
 const FAILED_REQUEST = "request";
+/** A process a thread dump caught waiting in a collective or a transfer (ingest/formats/log/pyspyDump.ts): one instant's evidence. */
+const CAUGHT_WAITING = "hang";
+/** Classes whose records show a process that went on, or may have. */
+const WENT_ON: ReadonlySet<string> = new Set([FAILED_REQUEST, CAUGHT_WAITING]);
 
 const FALSIFY: Record<string, string> = {
   "cuda-oom": "Rerun the same load with more memory headroom (a lower --mem-fraction-static or --max-running-requests): the rank must not run out of memory and must keep logging.",
@@ -31,7 +35,13 @@ const FALSIFY: Record<string, string> = {
   "container-oom": "Rerun the same load with the container's memory limit raised (or the server's host-side buffers lowered): a container that ran into its limit is OOMKilled again at the same load, and runs on with the higher limit.",
   "gpu-device": "Run the GPU's diagnostics (`nvidia-smi -q -d ECC,ROW_REMAPPER`, DCGM's `dcgmi diag -r 3`) and rerun the load on another GPU: a faulty device fails its diagnostics and the load runs clean elsewhere.",
   segfault: "Rerun the same requests with CUDA_LAUNCH_BLOCKING=1 and PYTHONFAULTHANDLER=1: the dump's current thread names the kernel; without that path the rank must not crash.",
+  [CAUGHT_WAITING]:
+    "Dump every rank of the server twice, a minute apart (`py-spy dump --pid`): a rank in the same wait both times is stuck there, and a rank that is not in that collective (busy elsewhere, or gone) is the one the others wait for; if the frame has moved on, the dump caught a wait in passing.",
 };
+
+/** What one thread dump cannot say, for a group of them. */
+const ONE_INSTANT =
+  " A dump is one instant: whether the rank stayed in that wait, and which peer or transfer it waited for, is not in this evidence (a second dump of the rank, the other ranks' dumps at the same time).";
 
 export const processFailure: Rule = {
   id: "process-failure",
@@ -53,9 +63,10 @@ export const processFailure: Rule = {
 };
 
 function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[]): DraftFinding {
-  const serious = g.fatal || SERIOUS.has(g.cls) || (g.cls !== FAILED_REQUEST && g.records.some((r) => r.ev.attrs?.thread !== undefined || r.ev.kind !== "log.exception"));
+  const serious = g.fatal || SERIOUS.has(g.cls) || (!WENT_ON.has(g.cls) && g.records.some((r) => r.ev.attrs?.thread !== undefined || r.ev.kind !== "log.exception"));
   const silences = silencesAfter(g, gaps);
-  const died = g.fatal ? "died" : "failed";
+  const failed = g.cls === CAUGHT_WAITING ? "was caught waiting" : "failed";
+  const died = g.fatal ? "died" : failed;
   const dead = deadRanks(g);
   const silenceText = silences.length
     ? ` After it, ${silences.map((s) => `${s.gap.ranks?.join(", ") ?? s.gap.source} writes no periodic record (${s.gap.from} to ${s.gap.to})`).join("; ")}: the crash explains the silence.`
@@ -67,10 +78,10 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
     : "";
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
-    title: `${whoFailed(g, died, dead)}: ${headline(g)}`,
+    title: `${whoFailed(g, died, failed, dead)}: ${headline(g)}`,
     explanation:
       `Let ${premiseOf(g)}. Then they must keep serving, ` +
-      `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${waitedText}${silenceText}`,
+      `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${waitedText}${silenceText}${g.cls === CAUGHT_WAITING ? ONE_INSTANT : ""}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
     facts: { silencesExplained: silences.length, onsetUs: onsetOf(g), deadRanks: dead, ...(waited && { waitedOnRank: waited.peer }) },
     because: silenceCauses(g, silences),
@@ -135,13 +146,13 @@ function routerRanks(g: FailureGroup): string[] {
  * not the rank); "Machine node-3 failed" where the machine itself did (a node
  * not ready); "decode/tp0 died, and a process on machine gpu-node-9".
  */
-function whoFailed(g: FailureGroup, died: string, deadParties: readonly string[]): string {
+function whoFailed(g: FailureGroup, died: string, failed: string, deadParties: readonly string[]): string {
   const { ranks, places } = groupParties(g);
   if (ranks.length === 0) return g.cls === "node-failure" ? `${placesText(places, true)} failed` : `On ${placesText(places)}, a process ${died}`;
   const dead = ranks.filter((rank) => deadParties.includes(rank));
   const alive = ranks.filter((rank) => !dead.includes(rank));
   const who =
-    dead.length === 0 ? `${ranksText(ranks, true)} failed` : alive.length === 0 ? `${ranksText(dead, true)} died` : `${ranksText(dead, true)} died, and ${ranksText(alive)} failed`;
+    dead.length === 0 ? `${ranksText(ranks, true)} ${failed}` : alive.length === 0 ? `${ranksText(dead, true)} died` : `${ranksText(dead, true)} died, and ${ranksText(alive)} ${failed}`;
   return places.length === 0 ? who : `${who}, and a process on ${placesText(places)}`;
 }
 

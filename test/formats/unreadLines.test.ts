@@ -299,7 +299,7 @@ test("multiprocessing's `Process Process-2:` opens a child's death, whether or n
   ]).events;
   assert.equal(whole.length, 1);
   assert.equal(whole[0]!.attrs?.excType, "UnboundLocalError");
-  assert.equal(parseOne("Process 309: sglang::scheduler_TP6").kind, LogKind.unparsed, "py-spy's process line is no death");
+  assert.equal(parseOne("Process 309: sglang::scheduler_TP6").kind, LogKind.stackDump, "py-spy's process line is no death: it opens the dump's record");
 });
 
 test("SGLang v0.1's `Prefill out of memory. This should nerver happen.` is a fatal failure; its radix-tree dump stays with it", () => {

@@ -22,6 +22,7 @@
 import type { Role } from "../../../domain/vocabulary.js";
 import { roleOfLaunchCommand } from "../sglang/launchCommand.js";
 import { errorCqeTailOf } from "../templates/engines/rdmaVerbs.js";
+import { pyspyDumpTailOf } from "./pyspyDump.js";
 import { SIGNALS_BY_TEXT, signalOfName, signalOfNumber } from "../templates/platform/signals.js";
 
 export interface CrashHead {
@@ -282,5 +283,6 @@ export function messageTailOf(head: string): ((line: string) => boolean) | null 
   if (opensTerminate(head)) return isTerminateTail;
   if (EFA_ABORT.test(head)) return isEfaAbortTail;
   if (head.charCodeAt(0) === 109 /* m */) return errorCqeTailOf(head);
+  if (head.charCodeAt(0) === 80 /* P */) return pyspyDumpTailOf(head);
   return head.charCodeAt(0) === 91 /* [ */ ? mpiAbortTailOf(head) : null;
 }

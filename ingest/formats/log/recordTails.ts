@@ -1,7 +1,6 @@
 // The lines under a crash or an error that continue its record rather than open one: a faulthandler dump's threads
 // and frames, the C++ backtraces torch, glog, UCX, TensorRT-LLM and gdb print, PyTorch's fixed CUDA-error lines, a
-// Rust error's cause chain, a broken urllib3 message; and what a dump's lines say in summary (its threads, py-spy's
-// main thread). The records themselves are ./records.ts; the lines that open a crash are ./crash.ts.
+// Rust error's cause chain, a broken urllib3 message; and what a faulthandler dump's lines say in summary (its threads). The records themselves are ./records.ts; the lines that open a crash are ./crash.ts.
 
 /** Lines of a faulthandler dump after its first: thread headers, frames, the module list. */
 export function isDumpLine(line: string): boolean {
@@ -137,21 +136,4 @@ export function dumpSummary(lines: readonly string[]): { threads: number; frame?
     }
   }
   return frame !== undefined ? { threads, frame } : { threads };
-}
-
-const PYSPY_THREAD = /^Thread (?:0x)?[0-9a-fA-F]+ \((active|idle)[^)]*\): "([^"]*)"/;
-
-/**
- * From py-spy's dump (`Thread 163685 (idle): "MainThread"` then its frames,
- * innermost first, indented): the main thread's state and innermost frame —
- * where the scheduler was stuck when its watchdog fired.
- */
-export function pyspyMainThread(lines: readonly string[]): { thread?: string; stuckIn?: string } {
-  for (let i = 0; i < lines.length; i++) {
-    const m = PYSPY_THREAD.exec(lines[i]!);
-    if (m === null || m[2] !== "MainThread") continue;
-    const frame = lines[i + 1]?.trim();
-    return frame ? { thread: `MainThread (${m[1]})`, stuckIn: frame } : { thread: `MainThread (${m[1]})` };
-  }
-  return {};
 }

@@ -13,7 +13,8 @@ import type { ParsedEvent } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import { glooTimeout, type TorchStamp } from "../sglang/torchLines.js";
 import { messageTailOf } from "./crash.js";
-import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isUrllib3MessagePart, pyspyMainThread } from "./recordTails.js";
+import { pyspyDumpSummary } from "./pyspyDump.js";
+import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isUrllib3MessagePart } from "./recordTails.js";
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { ascendReportTail, ASCEND_DIALECT } from "./dialects/ascend.js";
@@ -189,7 +190,13 @@ function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void
     return;
   }
   if (ev.kind === LogKind.schedulerWatchdog && ev.attrs?.report === "pyspy-dump") {
-    Object.assign(ev.attrs, pyspyMainThread(more));
+    Object.assign(ev.attrs, pyspyDumpSummary(more));
+    return;
+  }
+  if (ev.kind === LogKind.stackDump) {
+    const summary = pyspyDumpSummary(more);
+    // A process caught waiting in a collective or a transfer is a hang's evidence; elsewhere, a dump is information.
+    Object.assign((ev.attrs ??= {}), summary, summary.waitingIn !== undefined && { failureClass: "hang" });
     return;
   }
   if (ev.kind === LogKind.exception && ev.attrs?.excType === "panic") {

@@ -3,7 +3,7 @@
 // line below; a template is one row of its file). The components sit by family:
 // sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
 // collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
-// 3FS, LMCache, the RDMA verbs provider), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn, an HTTP client's print,
+// 3FS, LMCache, the RDMA verbs provider), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn, an HTTP client's print, py-spy's dump,
 // Dynamo's and xLLM's runtimes, systemd, supervisord, the kubelet). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
@@ -23,6 +23,7 @@ import { MOONCAKE_TRANSFER_ENGINE } from "./engines/mooncakeTransferEngine.js";
 import { NCCL } from "./engines/nccl.js";
 import { NIXL_AGENT } from "./engines/nixlAgent.js";
 import { OPEN_MPI } from "./platform/openMpi.js";
+import { PYSPY } from "./platform/pyspy.js";
 import { RAY } from "./platform/ray.js";
 import { RDMA_VERBS } from "./engines/rdmaVerbs.js";
 import { SGLANG_COMMON_CONN } from "./sglang/sglangCommonConn.js";
@@ -50,6 +51,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   SGLANG_COMMON_CONN,
   UVICORN,
   HTTP_RESPONSE,
+  PYSPY,
   LMCACHE,
   MOONCAKE_TRANSFER_ENGINE,
   MOONCAKE_STORE,

@@ -186,6 +186,9 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     template: "uvicorn.access_message",
     expect: { kind: LogKind.httpAccess, attrs: { client: "10.32.6.65:47558", method: "GET", path: "/health_generate", status: 200, reason: "OK" } },
   },
+  // py-spy's dump's first line (ingest/formats/templates/platform/pyspy.ts).
+  { template: "pyspy.dump", expect: { kind: LogKind.stackDump, dp: 0, tp: 3, attrs: { pid: 48211, command: "sglang::scheduler_DP0_TP3" } } },
+  { template: "pyspy.dump", sample: 1, expect: { kind: LogKind.stackDump, role: "decode", attrs: { pid: 48102 } } },
   // A client's print of the answer (ingest/formats/templates/platform/httpResponse.ts).
   { template: "httpResponse.status_line", expect: { kind: LogKind.httpAccess, attrs: { httpVersion: "1.1", status: 200, reason: "OK", error: undefined } } },
   { template: "httpResponse.status_line", sample: 1, expect: { kind: LogKind.httpAccess, attrs: { httpVersion: "1.0", status: 503, reason: "Service Unavailable", error: undefined } } },
