@@ -155,7 +155,7 @@ export function occurrence(evidence: Evidence, g: FailureGroup): string {
   const first = g.records[0]!;
   const when = first.ev.timeless ? "an unknown time (no line of its file is dated)" : first.ev.tsInferred ? undatedWhen(first.ev) : isoTime(first.ev.tsUs);
   const more = g.records.length > 1 ? ` and ${g.records.length - 1} more record(s)${g.ranks.length > 1 ? ` on ${onParties(g)}` : ""}` : "";
-  return `${ranksText([first.rank])} ${first.telemetry ? "showed" : "logged"} \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
+  return `${ranksText([first.rank])} ${first.telemetry === true || first.shown === true ? "showed" : "logged"} \`${first.summary}\` at ${when} (${evidence.where(first.ev)})${more}`;
 }
 
 /**

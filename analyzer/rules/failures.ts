@@ -15,6 +15,7 @@
 import { LogKind } from "../../domain/kinds.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { attrNumber, attrString, type Evidence } from "./evidence.js";
+import { stalledSchedulers } from "./logStalls.js";
 import { telemetryFailureRecords } from "./telemetryFailures.js";
 
 export type FailureFamily = "process" | "transport";
@@ -47,6 +48,8 @@ export interface FailureRecord {
   probe?: true;
   /** Read from the operator's telemetry (series, dumps), not from a log line. */
   telemetry?: true;
+  /** What a thread dump or a rank's records together show (a batch line, then none while its server answered), not a line the process logged. */
+  shown?: true;
   /** Further records that prove it (the samples before and after a counter's rise, the queue that held work). */
   witness?: StoredEvent[];
 }
@@ -80,6 +83,8 @@ export function failureRecords(evidence: Evidence): FailureRecord[] {
     if (r) out.push(r);
   }
   out.push(...telemetryFailureRecords(evidence));
+  const deaths = out.filter((r) => r.family === "process" && r.fatal);
+  out.push(...stalledSchedulers(evidence, deaths));
   out.sort((a, b) => a.ev.seq - b.ev.seq);
   cache.set(evidence, out);
   return out;
@@ -117,6 +122,7 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
     ...(machine && machineName !== undefined && machineName !== "" && { machineName }),
     signature: `${family}|${cls}|${ev.kind}|${template(summary)}`,
     summary,
+    ...(ev.kind === LogKind.stackDump && { shown: true as const }),
   };
 }
 

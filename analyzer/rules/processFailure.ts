@@ -10,6 +10,7 @@
 import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount } from "./failures.js";
 import { groupFailures, groupFinding, groupParties, headline, occurrence, otherMessages, partiesText, placesText, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
+import { outsideCollective } from "./collectiveDumps.js";
 import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -20,6 +21,8 @@ const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segf
 const FAILED_REQUEST = "request";
 /** A process a thread dump caught waiting in a collective or a transfer (ingest/formats/log/pyspyDump.ts): one instant's evidence. */
 const CAUGHT_WAITING = "hang";
+/** A scheduler that stopped running batches while its server answered (logStalls.ts, telemetryFailures.ts). */
+const STOPPED = "scheduler-hang";
 /** Classes whose records show a process that went on, or may have. */
 const WENT_ON: ReadonlySet<string> = new Set([FAILED_REQUEST, CAUGHT_WAITING]);
 
@@ -35,13 +38,19 @@ const FALSIFY: Record<string, string> = {
   "container-oom": "Rerun the same load with the container's memory limit raised (or the server's host-side buffers lowered): a container that ran into its limit is OOMKilled again at the same load, and runs on with the higher limit.",
   "gpu-device": "Run the GPU's diagnostics (`nvidia-smi -q -d ECC,ROW_REMAPPER`, DCGM's `dcgmi diag -r 3`) and rerun the load on another GPU: a faulty device fails its diagnostics and the load runs clean elsewhere.",
   segfault: "Rerun the same requests with CUDA_LAUNCH_BLOCKING=1 and PYTHONFAULTHANDLER=1: the dump's current thread names the kernel; without that path the rank must not crash.",
+  [STOPPED]:
+    "While the ranks are stopped, dump their threads (`py-spy dump --pid`, twice a minute apart) and keep the Flight Recorder (TORCH_NCCL_TRACE_BUFFER_SIZE): the frame they wait in names the collective or the transfer; a scheduler that runs batches again by itself was slow, not stopped.",
   [CAUGHT_WAITING]:
     "Dump every rank of the server twice, a minute apart (`py-spy dump --pid`): a rank in the same wait both times is stuck there, and a rank that is not in that collective (busy elsewhere, or gone) is the one the others wait for; if the frame has moved on, the dump caught a wait in passing.",
 };
 
-/** What one thread dump cannot say, for a group of them. */
-const ONE_INSTANT =
-  " A dump is one instant: whether the rank stayed in that wait, and which peer or transfer it waited for, is not in this evidence (a second dump of the rank, the other ranks' dumps at the same time).";
+/** What a class's evidence cannot say, named in its finding. */
+const UNSAID: Record<string, string> = {
+  [CAUGHT_WAITING]:
+    " A dump is one instant: whether the rank stayed in that wait, and which peer or transfer it waited for, is not in this evidence (a second dump of the rank, the other ranks' dumps at the same time).",
+  [STOPPED]:
+    " Where the scheduler waited is not in this evidence: a collective whose peer never came, a KV transfer's poll, a kernel that never returned (a thread dump of the rank while it is stopped, the Flight Recorder's last collectives, the transfer engine's log would say).",
+};
 
 export const processFailure: Rule = {
   id: "process-failure",
@@ -65,25 +74,28 @@ export const processFailure: Rule = {
 function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[]): DraftFinding {
   const serious = g.fatal || SERIOUS.has(g.cls) || (!WENT_ON.has(g.cls) && g.records.some((r) => r.ev.attrs?.thread !== undefined || r.ev.kind !== "log.exception"));
   const silences = silencesAfter(g, gaps);
-  const failed = g.cls === CAUGHT_WAITING ? "was caught waiting" : "failed";
-  const died = g.fatal ? "died" : failed;
+  const died = g.fatal ? "died" : failedVerb(g.cls, false);
   const dead = deadRanks(g);
   const silenceText = silences.length
     ? ` After it, ${silences.map((s) => `${s.gap.ranks?.join(", ") ?? s.gap.source} writes no periodic record (${s.gap.from} to ${s.gap.to})`).join("; ")}: the crash explains the silence.`
     : "";
   const others = otherMessages(g);
   const waited = waitedOnPeer(g);
+  const outside = outsideCollective(evidence, g);
+  const outsideText = outside
+    ? ` ${outside.rank}'s dump is not in ${outside.op}: ${outside.where}. The ranks in the collective wait for it, and the stall starts there; why it is elsewhere is not in these dumps.`
+    : "";
   const waitedText = waited
     ? ` Each of its ${waited.waits} DeepEP timeouts waited on rank ${waited.peer}, which reports no timeout of its own: rank ${waited.peer} did not send its part, and the stall starts there (what it did instead is not in these logs).`
     : "";
   return groupFinding("process-failure", g, {
     severity: g.fatal ? "critical" : serious ? "high" : "medium",
-    title: `${whoFailed(g, died, failed, dead)}: ${headline(g)}`,
+    title: `${whoFailed(g, died, dead)}: ${headline(g)}`,
     explanation:
       `Let ${premiseOf(g)}. Then they must keep serving, ` +
-      `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${waitedText}${silenceText}${g.cls === CAUGHT_WAITING ? ONE_INSTANT : ""}`,
+      `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${waitedText}${outsideText}${silenceText}${UNSAID[g.cls] ?? ""}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
-    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g), deadRanks: dead, ...(waited && { waitedOnRank: waited.peer }) },
+    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g), deadRanks: dead, ...(waited && { waitedOnRank: waited.peer }), ...(outside && { outsideRank: outside.rank }) },
     because: silenceCauses(g, silences),
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
 }
@@ -140,19 +152,30 @@ function routerRanks(g: FailureGroup): string[] {
   });
 }
 
+/** What living ranks of a group did, in a title's words: failed; stopped (a scheduler that ran no batch); was caught waiting (a thread dump). */
+function failedVerb(cls: string, plural: boolean): string {
+  if (cls === STOPPED) return "stopped";
+  if (cls === CAUGHT_WAITING) return plural ? "were caught waiting" : "was caught waiting";
+  return "failed";
+}
+
 /**
  * Who failed, in a title's words: "decode/tp0 died"; "On machine node-3, a
  * process died" (the kernel, Kubernetes or Slurm name a machine, pod or step,
  * not the rank); "Machine node-3 failed" where the machine itself did (a node
  * not ready); "decode/tp0 died, and a process on machine gpu-node-9".
  */
-function whoFailed(g: FailureGroup, died: string, failed: string, deadParties: readonly string[]): string {
+function whoFailed(g: FailureGroup, died: string, deadParties: readonly string[]): string {
   const { ranks, places } = groupParties(g);
   if (ranks.length === 0) return g.cls === "node-failure" ? `${placesText(places, true)} failed` : `On ${placesText(places)}, a process ${died}`;
   const dead = ranks.filter((rank) => deadParties.includes(rank));
   const alive = ranks.filter((rank) => !dead.includes(rank));
   const who =
-    dead.length === 0 ? `${ranksText(ranks, true)} ${failed}` : alive.length === 0 ? `${ranksText(dead, true)} died` : `${ranksText(dead, true)} died, and ${ranksText(alive)} ${failed}`;
+    dead.length === 0
+      ? `${ranksText(ranks, true)} ${failedVerb(g.cls, ranks.length > 1)}`
+      : alive.length === 0
+        ? `${ranksText(dead, true)} died`
+        : `${ranksText(dead, true)} died, and ${ranksText(alive)} ${failedVerb(g.cls, alive.length > 1)}`;
   return places.length === 0 ? who : `${who}, and a process on ${placesText(places)}`;
 }
 

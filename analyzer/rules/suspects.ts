@@ -306,6 +306,12 @@ function processCrash(of: Of): CauseCase {
     const peers = [...new Set(waited.map((f) => f.draft.facts!.waitedOnRank as number))].join(", ");
     c.for.push({ weight: 0.1, findings: ids(waited), note: `the DeepEP timeouts waited on rank ${peers}, which reported none itself: the stall began there` });
   }
+  // The rank whose thread dump is not in the collective the others' dumps caught them in (process-failure's `outsideRank`).
+  const outside = failures.filter((f) => typeof f.draft.facts?.outsideRank === "string");
+  if (outside.length) {
+    const ranks = [...new Set(outside.map((f) => f.draft.facts!.outsideRank as string))].join(", ");
+    c.for.push({ weight: 0.1, findings: ids(outside), note: `the thread dumps caught every other rank in one collective and ${ranks} elsewhere: the stall began there` });
+  }
   const silenced = failures.filter((f) => Number(f.draft.facts?.silencesExplained ?? 0) > 0);
   if (silenced.length) c.for.push({ weight: 0.1, findings: ids(silenced), note: "the crashed ranks went silent after it" });
   const consequences = of("transport-failure").filter((f) => f.draft.facts?.afterCrash);

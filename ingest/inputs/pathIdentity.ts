@@ -24,8 +24,9 @@ const K8S_POD_DIR = /^[a-z0-9-]+_([a-z0-9][a-z0-9.-]*)_[0-9a-f]{8}-[0-9a-f]{4}-[
 const DOCKER_CONTAINER_DIR = /^[0-9a-f]{64}$/;
 /** How far up from the file a folder may name the role or be the machine (kubelet: <pod folder>/<container>/0.log). */
 const FOLDER_DEPTH = 3;
-/** Folders that hold logs without naming a machine: the bundle's own layout, a rank's folder. */
-const NOT_A_MACHINE = /^(?:logs?|var|tmp|pods|containers|output|outputs|data|dumps?|traces?|artifacts?|stdout|stderr|downloads|desktop|home|(?:tp|rank)[-_]?\d{1,4})$/i;
+/** Folders that hold logs without naming a machine: the bundle's own layout, a rank's folder, a kind of dump's (py-spy's, cores). */
+const NOT_A_MACHINE =
+  /^(?:logs?|var|tmp|pods|containers|output|outputs|data|dumps?|traces?|artifacts?|stdout|stderr|downloads|desktop|home|(?:tp|rank)[-_]?\d{1,4}|py[-_]?spy|stacks|stack[-_]?(?:dumps?|traces?)|core[-_]?dumps?|cores)$/i;
 
 /** The role a name states (`sglang-prefill-0`, `decode-1`), as a folder's name does. */
 export function roleOfName(name: string): Role | undefined {

@@ -67,6 +67,8 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     "nixl-rank-link": 1,
     // A terminal's bash job table: the decode job was killed; prefill's transfers to it failed.
     "terminal-session": 1,
+    // A decode server whose schedulers stopped with requests waiting while it answered /health; py-spy dumps of its ranks.
+    "pyspy-hang": 1,
   };
   for (const name of BUNDLE_NAMES) assert.ok(name in exits, `${name}: say whether CI should be red for it`);
   for (const [name, exit] of Object.entries(exits)) {

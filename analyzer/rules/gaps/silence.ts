@@ -18,7 +18,7 @@ import { rulesOfSource, type Gap } from "./gap.js";
 /** Records written every iteration or every few: their silence is visible. */
 export const PERIODIC_KINDS = ["batch.prefill", "batch.decode", "sched.iter"];
 /** A source's periodic records absent this long while others' continue is a gap. */
-const GAP_MIN_US = 120_000_000;
+export const GAP_MIN_US = 120_000_000;
 /** Records elsewhere inside a silence that make it a gap rather than a pause of the whole cluster. */
 const GAP_OTHER_EVENTS = 5;
 /** A failure this close to the silence's start explains it (tracebacks carry the time of the line before them). */

@@ -1,0 +1,69 @@
+// Evidence of a hang that no exception reports, judged by process-failure: a thread dump a user took of a server that
+// stopped answering (py-spy's `dump`, ingest/formats/log/pyspyDump.ts), where a scheduler caught waiting in a
+// collective or a transfer is that rank's failure at medium, with what one dump cannot say; and a scheduler that ran
+// no batch with requests waiting while its server answered HTTP (analyzer/rules/logStalls.ts). Written by hand in
+// py-spy's and SGLang's formats, the frames named after functions of PyTorch's and SGLang's sources; the bundle is
+// test/bundles/pyspy-hang (README there).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AnalysisReport } from "../../analyzer/rules/finding.js";
+import { scratchDir } from "../scratchDir.js";
+import { after } from "node:test";
+import { analyzeCli, bundle, cleanUp, violated } from "./handBundles.js";
+
+after(cleanUp);
+
+function report(name: string, lines: string[]): AnalysisReport {
+  const file = join(scratchDir("kvrewind-stack-dumps-"), name);
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return JSON.parse(analyzeCli(file, "--json").stdout) as AnalysisReport;
+}
+
+test("a user's py-spy dump of a scheduler caught in a collective is that rank's failure, medium, with what one dump cannot say; a dump of an idle scheduler is none", () => {
+  const header = ["Process 48211: sglang::scheduler_TP3", "Python v3.10.12 (/usr/bin/python3.10)", "", 'Thread 48211 (idle): "MainThread"'];
+  const r = report("pyspy-tp3.txt", [...header, "    all_reduce (torch/distributed/distributed_c10d.py:2501)", "    poll_and_all_reduce (sglang/srt/disaggregation/utils.py:84)"]);
+  const [failure, ...others] = violated(r, "process-failure");
+  assert.equal(others.length, 0);
+  assert.equal(failure!.severity, "medium");
+  assert.equal(failure!.title, "unknown/tp3 was caught waiting: py-spy's dump: MainThread (idle) in all_reduce (torch/distributed/distributed_c10d.py:2501), a collective");
+  assert.match(failure!.explanation, /A dump is one instant: whether the rank stayed in that wait/);
+  assert.match(failure!.falsify, /twice, a minute apart/);
+  const idle = report("pyspy-tp3.txt", [...header, "    recv_pyobj (zmq/sugar/socket.py:1034)", "    recv_requests (sglang/srt/managers/scheduler.py:1021)"]);
+  assert.deepEqual(violated(idle, "process-failure"), []);
+});
+
+const BATCH = (time: string, queued: number) =>
+  `[2026-06-11 ${time} DP0 TP0] Decode batch, #running-req: 48, #token: 331200, token usage: 0.69, pre-allocated usage: 0.01, #prealloc-req: 0, #transfer-req: 2, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 2318.40, #queue-req: ${queued}`;
+const HEALTH = (time: string) => `[2026-06-11 ${time}] INFO:     10.0.4.9:51022 - "GET /health HTTP/1.1" 200 OK`;
+
+test("a scheduler that ran no batch with requests waiting, while its server answered for minutes, stopped: high, with what the logs cannot say", () => {
+  const r = report("decode.log", [BATCH("14:06:30", 0), BATCH("14:06:40", 6), HEALTH("14:07:00"), HEALTH("14:08:00"), HEALTH("14:09:00")]);
+  const [stop, ...others] = violated(r, "process-failure");
+  assert.equal(others.length, 0);
+  assert.equal(stop!.severity, "high");
+  assert.equal(stop!.title, "decode/tp0 stopped: no batch after 2026-06-11T14:06:40.000Z, with 6 request(s) waiting to run and 48 running, while the server answered 3 HTTP request(s) to 2026-06-11T14:09:00.000Z");
+  assert.match(stop!.explanation, /decode\/tp0 showed `no batch after/);
+  assert.match(stop!.explanation, /Where the scheduler waited is not in this evidence/);
+});
+
+test("no stop where nothing waited (running requests may all finish before the next line), nor where the server's answers end within two minutes", () => {
+  const finished = report("decode.log", [BATCH("14:06:30", 0), BATCH("14:06:40", 0), HEALTH("14:07:00"), HEALTH("14:09:00")]);
+  assert.deepEqual(violated(finished, "process-failure"), []);
+  const brief = report("decode.log", [BATCH("14:06:40", 6), HEALTH("14:07:00"), HEALTH("14:08:30")]);
+  assert.deepEqual(violated(brief, "process-failure"), []);
+});
+
+test("pyspy-hang: the decode server stopped; the dumps caught tp1–tp3 in the scheduler's broadcast and tp0 elsewhere, where the stall starts", async () => {
+  const { report: r } = await bundle("pyspy-hang");
+  const [stop, caught, ...others] = violated(r, "process-failure");
+  assert.equal(others.length, 0);
+  assert.deepEqual([stop!.severity, stop!.ranks], ["high", ["decode/tp0", "decode/tp1", "decode/tp2", "decode/tp3"]]);
+  assert.match(stop!.title, /stopped: no batch after 2026-06-11T14:06:40.000Z, with 6 request\(s\) waiting to run/);
+  assert.deepEqual([caught!.severity, caught!.ranks], ["medium", ["decode/tp1", "decode/tp2", "decode/tp3"]]);
+  assert.match(caught!.title, /were caught waiting: py-spy's dump: MainThread \(idle\) in broadcast \(torch\/distributed\/distributed_c10d.py:2606\), a collective$/);
+  assert.match(caught!.explanation, /decode\/tp0's dump is not in broadcast: MainThread \(active\) in synchronize \(torch\/cuda\/__init__.py:954\)\. The ranks in the collective wait for it/);
+  assert.match(r.suspects[0]!.summary, /caught every other rank in one collective and decode\/tp0 elsewhere/);
+});
