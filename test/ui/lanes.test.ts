@@ -60,6 +60,7 @@ const EXPECTED: Record<string, string> = {
   [LogKind.bootstrapServerError]: "bootstrap",
   [LogKind.crash]: "logs",
   [LogKind.schedulerWatchdog]: "scheduler",
+  [LogKind.stackDump]: "scheduler",
   [LogKind.bootstrapRegisterFailed]: "bootstrap",
   [LogKind.heartbeatFailed]: "bootstrap",
   [LogKind.routerProbeFailed]: "logs",
