@@ -1,8 +1,8 @@
 // A log copied from an editor's screen with line numbers shown reads as the log
 // without them. Vim's 'number' option (and Neovim's) draws the number column
 // before each buffer line: the line's number right-aligned in number_width(wp)
-// characters and one space, `"%*ld "` (vim src/drawline.c win_line, Neovim
-// src/nvim/drawline.c get_line_number_str); number_width is the digits of the
+// characters and one space, `"%*ld "` (vim src/drawline.c, src/screen.c in
+// older copies; Neovim src/nvim/drawline.c get_line_number_str); number_width is the digits of the
 // buffer's last line number, at least 'numberwidth' - 1 (3 by default), the
 // same for every line of the window. A copy of the screen keeps the column:
 //   16433 [2026-07-23 15:23:26 DP2 TP2 EP2] Scheduler hit an exception: …
