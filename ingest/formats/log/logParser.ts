@@ -4,8 +4,9 @@
 //      its time kept; partial lines are joined; a line not in the wrapper's
 //      shape stays a line of its own, reported by number (./wrappedLines.ts);
 //   2. paste debris (`> `, backticks, stray spaces, `grep -n`'s file and line
-//      number, a web console's table turned into Markdown cells, an
-//      indentation every line of a block carries: ./dedent.ts) is cleaned;
+//      number, an editor's line-number column: ./editorGutter.ts, a web
+//      console's table turned into Markdown cells, an indentation every line
+//      of a block carries: ./dedent.ts) is cleaned;
 //   3. the dialect is read from the line's start: a structured (JSON) record,
 //      SGLang's prefix (with a time, or only rank tags), torch c10 / glog /
 //      absl, another logger's head (./dialects/dialectHead.ts: UCX, the
@@ -29,6 +30,7 @@ import { wrapperByName, type Unwrapped } from "../wrappers/index.js";
 import { containerDeathOf, crashAttrs, crashHeadOf } from "./crash.js";
 import { nearestYear, RecordDater, timeOriginOf } from "./dating.js";
 import { BlockDedenter } from "./dedent.js";
+import { EditorGutter } from "./editorGutter.js";
 import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, PLAIN_MESSAGES, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
 import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
@@ -80,6 +82,8 @@ export class LogParser implements LineParser {
   /** The wrapper's lines as the program wrote them, where the file has a wrapper. */
   private readonly wrapped: WrappedLines | null;
   private readonly dedenter = new BlockDedenter((text, original, no) => this.lineOfBlock(text, original, no));
+  /** A paste's lines without the line-number column an editor drew before them (./editorGutter.ts). */
+  private readonly gutter = new EditorGutter((text, original, no) => this.dedenter.push(fromTableRow(text), original, no));
   /** A file without a wrapper, which may be a paste hard-wrapped at a width (./hardWrap.ts); null in a wrapper's file. */
   private readonly paste: HardWrappedPaste<Line> | null;
   private readonly groupMargin = new ExceptionGroupMargin();
@@ -123,8 +127,10 @@ export class LogParser implements LineParser {
 
   private physicalLine(text: string, lineNo: number): void {
     const line = withoutGrepHead(text);
-    // A web console's table is a paste: inside a container's wrapper, a row of pipes is the program's own output.
-    this.dedenter.push(this.wrapped === null ? fromTableRow(line) : line, text, lineNo);
+    // An editor's screen and a web console's table are pastes: inside a container's wrapper, a number or a row of
+    // pipes is the program's own output.
+    if (this.wrapped === null) this.gutter.push(line, text, lineNo);
+    else this.dedenter.push(line, text, lineNo);
   }
 
   /** A line as read, `text` without the indentation its whole block carries (./dedent.ts). */
@@ -138,6 +144,7 @@ export class LogParser implements LineParser {
     this.out = out;
     this.issues = issues;
     this.paste?.end();
+    this.gutter.end();
     this.dedenter.end();
     this.wrapped?.end();
     this.records.finish();
