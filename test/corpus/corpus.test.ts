@@ -86,6 +86,11 @@ const UNFLAGGED_BY_RULE = new Set([
   // restart count names no terminated run (ingest/formats/kubectl/podStates.ts podStatusAttrs), so the row is the
   // pod's information, no failure; the restart's cause is not in the excerpt.
   "aibrix-874-a",
+  // NVIDIA/nccl#1612's excerpt is NCCL's WARN and INFO lines with their `host:pid:tid ` head cut by the user down to
+  // `[cudaDev] `: NCCL prints that head on every line (src/debug.cc ncclDebugLog), the NCCL dialect reads a line by
+  // it, and no other program's head is left; reading NCCL's words without it would be a reading made for one
+  // user's edit of a paste.
+  "nccl-1612-a",
   // sgl-project/sglang#23676 is a `py-spy top` profile of the process the thread calls frozen (the tokenizer's
   // added_tokens_encoder at 87 % of its samples): a profile says where a process spends its time, which is also what
   // one of a busy, working process says; no line of it is a failure, and no rule calls one from a profile.
