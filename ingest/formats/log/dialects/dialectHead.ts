@@ -28,6 +28,7 @@ import {
   type KernelHead,
 } from "./otherDialects.js";
 import { readThreeFsHead } from "./threeFsHead.js";
+import { ucxFatalMessageStart } from "./ucxFatalHead.js";
 
 export interface DialectHead {
   how: RecordHead;
@@ -63,6 +64,12 @@ const ucx: HeadReader = (s) => {
 const ucxUntimed: HeadReader = (s) => {
   const at = ucxMetadataStart(s);
   return at < 0 ? null : { how: { dialect: "ucx", level: ucxLevel(s, at), msgStart: at }, matchers: ENGINE_MESSAGES, ownUs: -1 };
+};
+
+/** UCX's fatal-error lines (./ucxFatalHead.ts): fatal by the path that prints them. */
+const ucxFatal: HeadReader = (s) => {
+  const at = ucxFatalMessageStart(s);
+  return at < 0 ? null : { how: { dialect: "ucx", level: "fatal", msgStart: at }, matchers: ENGINE_MESSAGES, ownUs: -1 };
 };
 
 const trtllm: HeadReader = (s) => {
@@ -133,8 +140,8 @@ const slurm: HeadReader = (s, tz) => {
   return h === null ? null : { how: { dialect: "slurm", level: levelOfWord(h.level), msgStart: h.msgStart }, matchers: SLURM_MESSAGES, ownUs: slurmStatedUs(s, h.msgStart, tz) };
 };
 
-/** Heads that say so at their start: UCX, TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd. */
-const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, trtllm, kernel, threeFs, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm];
+/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd. */
+const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm];
 
 export function readSelfNamedHead(line: string, tzOffsetMinutes: number): DialectHead | null {
   for (const read of SELF_NAMED) {
