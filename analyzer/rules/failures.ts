@@ -15,7 +15,6 @@
 import { LogKind } from "../../domain/kinds.js";
 import type { StoredEvent } from "../../store/read/events.js";
 import { attrNumber, attrString, type Evidence } from "./evidence.js";
-import { stalledSchedulers } from "./logStalls.js";
 import { telemetryFailureRecords } from "./telemetryFailures.js";
 
 export type FailureFamily = "process" | "transport";
@@ -83,8 +82,6 @@ export function failureRecords(evidence: Evidence): FailureRecord[] {
     if (r) out.push(r);
   }
   out.push(...telemetryFailureRecords(evidence));
-  const deaths = out.filter((r) => r.family === "process" && r.fatal);
-  out.push(...stalledSchedulers(evidence, deaths));
   out.sort((a, b) => a.ev.seq - b.ev.seq);
   cache.set(evidence, out);
   return out;

@@ -9,29 +9,45 @@
 // log's side of telemetryFailures.ts's stopped progress counter, and the same class of failure.
 
 import { LogKind } from "../../domain/kinds.js";
-import { hostRecordsFrom, lastRecordOfRank } from "../../store/read/ranks.js";
+import type { EventCursor } from "../../store/blocks/eventCursor.js";
+import type { Reading } from "../../store/blocks/pass.js";
 import { attrNumber, isoTime, type Evidence } from "./evidence.js";
 import type { FailureRecord } from "./failures.js";
 import { GAP_MIN_US } from "./gaps/silence.js";
 
-const BATCH_KINDS = [LogKind.prefillBatch, LogKind.decodeBatch];
-const ANSWER_KINDS = [LogKind.httpAccess, LogKind.httpFailed];
+const BATCH_KINDS: readonly string[] = [LogKind.prefillBatch, LogKind.decodeBatch];
+const ANSWER_KINDS: readonly string[] = [LogKind.httpAccess, LogKind.httpFailed];
 
-/** Ranks whose scheduler stopped with requests waiting while their server answered; `deaths` are the fatal records read so far, which explain a stop. */
-export function stalledSchedulers(evidence: Evidence, deaths: readonly FailureRecord[]): FailureRecord[] {
+/** Each rank's last batch line and each server's last HTTP answer, by seq, from the rules' one pass over the blocks. */
+export interface LastRecords {
+  batchByRank: Map<string, number>;
+  answerByServer: Map<string, number>;
+}
+
+const serverKey = (host: string | null, role: string | null): string => `${host}\u0001${role}`;
+
+/** The reading process-failure adds to the shared pass: a map update per batch line and per access line, no attribute decoded. */
+export function lastRecordsReading(): Reading<LastRecords> {
+  const batchByRank = new Map<string, number>();
+  const answerByServer = new Map<string, number>();
+  const batch = (ev: EventCursor): void => void batchByRank.set(`${serverKey(ev.host, ev.role)}\u0001${ev.tp}`, ev.seq);
+  const answer = (ev: EventCursor): void => void answerByServer.set(serverKey(ev.host, ev.role), ev.seq);
+  return { readers: [{ kinds: BATCH_KINDS, visit: batch }, { kinds: ANSWER_KINDS, visit: answer }], finish: () => ({ batchByRank, answerByServer }) };
+}
+
+/** Ranks whose scheduler stopped with requests waiting while their server answered; `deaths` are the fatal records, which explain a stop. */
+export function stalledSchedulers(evidence: Evidence, last: LastRecords, deaths: readonly FailureRecord[]): FailureRecord[] {
   const out: FailureRecord[] = [];
-  for (const row of evidence.rankRows()) {
-    if (row.host === null) continue;
-    const last = lastRecordOfRank(evidence.db, { host: row.host, role: row.role, tp: row.tp }, BATCH_KINDS);
-    if (last === undefined) continue;
-    const batch = evidence.event(last.seq)!;
+  for (const seq of last.batchByRank.values()) {
+    const batch = evidence.event(seq)!;
+    if (batch.host === null) continue;
     const queued = attrNumber(batch, "#queue-req") ?? 0;
     if (queued === 0) continue;
     // A death of the server's explains its silence (process-failure reports that death).
-    if (deaths.some((d) => d.ev.host === row.host && d.ev.role === row.role)) continue;
-    const answers = hostRecordsFrom(evidence.db, row.host, row.role, ANSWER_KINDS, last.tsUs + 1);
-    const answer = answers.lastSeq === null ? undefined : evidence.event(answers.lastSeq)!;
-    if (answer === undefined || answer.tsUs - last.tsUs < GAP_MIN_US) continue;
+    if (deaths.some((d) => d.ev.host === batch.host && d.ev.role === batch.role)) continue;
+    const answerSeq = last.answerByServer.get(serverKey(batch.host, batch.role));
+    const answer = answerSeq === undefined ? undefined : evidence.event(answerSeq)!;
+    if (answer === undefined || answer.tsUs - batch.tsUs < GAP_MIN_US) continue;
     const running = attrNumber(batch, "#running-req");
     out.push({
       ev: batch,
@@ -42,8 +58,8 @@ export function stalledSchedulers(evidence: Evidence, deaths: readonly FailureRe
       rank: evidence.rank(batch),
       witness: [answer],
       signature: `process|scheduler-hang|${batch.kind}`,
-      summary: `no batch after ${isoTime(last.tsUs)}, with ${queued} request(s) waiting to run${running ? ` and ${running} running` : ""}, while the server answered ${answers.count} HTTP request(s) to ${isoTime(answer.tsUs)}`,
+      summary: `no batch after ${isoTime(batch.tsUs)}, with ${queued} request(s) waiting to run${running ? ` and ${running} running` : ""}, while the server went on answering HTTP to ${isoTime(answer.tsUs)}`,
     });
   }
-  return out;
+  return out.sort((a, b) => a.ev.seq - b.ev.seq);
 }

@@ -11,6 +11,7 @@ import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount } from "./failures.js";
 import { groupFailures, groupFinding, groupParties, headline, occurrence, otherMessages, partiesText, placesText, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
 import { outsideCollective } from "./collectiveDumps.js";
+import { lastRecordsReading, stalledSchedulers, type LastRecords } from "./logStalls.js";
 import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -52,12 +53,14 @@ const UNSAID: Record<string, string> = {
     " Where the scheduler waited is not in this evidence: a collective whose peer never came, a KV transfer's poll, a kernel that never returned (a thread dump of the rank while it is stopped, the Flight Recorder's last collectives, the transfer engine's log would say).",
 };
 
-export const processFailure: Rule = {
+export const processFailure: Rule<LastRecords> = {
   id: "process-failure",
   needs: ["server logs with their stderr: tracebacks, `Fatal Python error` dumps, `terminate called …`, NCCL/gloo and scheduler watchdog lines"],
-  run({ evidence, gaps }): RuleResult {
+  reading: () => lastRecordsReading(),
+  run({ evidence, gaps }, last): RuleResult {
     const logs = serverLogCount(evidence);
-    const records = failureRecords(evidence).filter((f) => f.family === "process");
+    const read = failureRecords(evidence).filter((f) => f.family === "process");
+    const records = [...read, ...stalledSchedulers(evidence, last, read.filter((f) => f.fatal))].sort((a, b) => a.ev.seq - b.ev.seq);
     if (records.length === 0) {
       if (logs === 0) {
         return undetermined("process-failure", "No server log: process failures cannot be seen",

@@ -87,22 +87,3 @@ export function rankActiveAfter(db: IncidentDb, rank: RankColumns, kinds: readon
   scanEvents(db, { rank, kinds, fromSeq: afterSeq + 1, fromUs: atOrAfterUs }, () => ((found = true), false));
   return found;
 }
-
-/** The rank's last record of `kinds` (its seq and time), or undefined when it has none. */
-export function lastRecordOfRank(db: IncidentDb, rank: RankColumns, kinds: readonly string[]): { seq: number; tsUs: number } | undefined {
-  let last: { seq: number; tsUs: number } | undefined;
-  scanEvents(db, { rank, kinds }, (ev) => ((last = { seq: ev.seq, tsUs: ev.tsUs }), false), { reverse: true });
-  return last;
-}
-
-/** Records of `kinds` a host's process of `role` wrote at or after `fromUs`: how many, and the last one's seq. */
-export function hostRecordsFrom(db: IncidentDb, host: string, role: string | null, kinds: readonly string[], fromUs: number): { count: number; lastSeq: number | null } {
-  let count = 0;
-  let lastSeq: number | null = null;
-  scanEvents(db, { kinds, fromUs }, (ev) => {
-    if (ev.host !== host || (role !== null && ev.role !== null && ev.role !== role)) return;
-    count++;
-    lastSeq = ev.seq;
-  });
-  return { count, lastSeq };
-}
