@@ -9,17 +9,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { AnalysisReport } from "../../analyzer/rules/finding.js";
-import { scratchDir } from "../scratchDir.js";
-import { analyzeCli, violated } from "./handBundles.js";
+import { analyzeLines as report, violated } from "./handBundles.js";
 
-function report(name: string, lines: string[]): AnalysisReport {
-  const file = join(scratchDir("kvrewind-ep-failures-"), name);
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return JSON.parse(analyzeCli(file, "--json").stdout) as AnalysisReport;
-}
 
 test("DeepEP's kernel timeouts are one stalled collective, high, with DeepEP's own test as the refutation", () => {
   const r = report("internode.log", [

@@ -7,17 +7,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { AnalysisReport } from "../../analyzer/rules/finding.js";
-import { scratchDir } from "../scratchDir.js";
-import { analyzeCli, violated } from "./handBundles.js";
+import { analyzeLines as report, violated } from "./handBundles.js";
 
-function report(name: string, lines: string[]): AnalysisReport {
-  const file = join(scratchDir("kvrewind-failed-requests-"), name);
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return JSON.parse(analyzeCli(file, "--json").stdout) as AnalysisReport;
-}
 
 const STARTED = [
   '[2026-03-02 09:14:02] INFO:     10.0.4.9:51022 - "GET /health HTTP/1.1" 503 Service Unavailable',

@@ -48,6 +48,13 @@ export function bundleText(name: string, path: string): string {
   return readFileSync(join(BUNDLES, name, path), "utf8");
 }
 
+/** One file of `lines`, named `name` (its name may give its role), analyzed by the CLI: its JSON report. */
+export function analyzeLines(name: string, lines: readonly string[]): AnalysisReport {
+  const file = join(scratchDir("kvrewind-lines-"), name);
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return JSON.parse(analyzeCli(file, "--json").stdout) as AnalysisReport;
+}
+
 /** `kvrewind analyze <db> [args]`: its exit code and output. */
 export function analyzeCli(path: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [MAIN, "analyze", path, ...args], { encoding: "utf8" });

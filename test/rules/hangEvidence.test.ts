@@ -5,22 +5,12 @@
 // py-spy's and SGLang's formats, the frames named after functions of PyTorch's and SGLang's sources; the bundle is
 // test/bundles/pyspy-hang (README there).
 
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { AnalysisReport } from "../../analyzer/rules/finding.js";
-import { scratchDir } from "../scratchDir.js";
-import { after } from "node:test";
-import { analyzeCli, bundle, cleanUp, violated } from "./handBundles.js";
+import { analyzeLines as report, bundle, cleanUp, violated } from "./handBundles.js";
 
 after(cleanUp);
 
-function report(name: string, lines: string[]): AnalysisReport {
-  const file = join(scratchDir("kvrewind-stack-dumps-"), name);
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return JSON.parse(analyzeCli(file, "--json").stdout) as AnalysisReport;
-}
 
 test("a user's py-spy dump of a scheduler caught in a collective is that rank's failure, medium, with what one dump cannot say; a dump of an idle scheduler is none", () => {
   const header = ["Process 48211: sglang::scheduler_TP3", "Python v3.10.12 (/usr/bin/python3.10)", "", 'Thread 48211 (idle): "MainThread"'];
