@@ -2,8 +2,9 @@
 // requests waiting to run, the rank writes no batch line after it, and the same server's HTTP access lines go on for
 // longer than a silence takes to count (gaps/silence.ts). SGLang's scheduler takes waiting requests into its next
 // batch and prints a prefill batch line for every prefill batch and a decode batch line every `decode_log_interval`
-// steps while requests run (scheduler.py get_next_batch_to_run, log_prefill_stats, log_decode_stats): with requests
-// waiting, the next line comes within seconds. Requests still running at the last line are no such sign: they may
+// steps while requests run (python/sglang/srt/managers/scheduler.py, later scheduler_metrics_mixin.py,
+// log_prefill_stats and log_decode_stats, whose `#queue-req` is `len(self.waiting_queue)`): with requests waiting, the
+// next line comes within seconds. Requests still running at the last line are no such sign: they may
 // all finish before the next interval, and an idle scheduler prints nothing. The HTTP server is another process (the
 // tokenizer manager's uvicorn), so its answers show the server alive around a scheduler that ran no batch — the
 // log's side of telemetryFailures.ts's stopped progress counter, and the same class of failure.

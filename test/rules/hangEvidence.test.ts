@@ -11,7 +11,6 @@ import { analyzeLines as report, bundle, cleanUp, violated } from "./handBundles
 
 after(cleanUp);
 
-
 test("a user's py-spy dump of a scheduler caught in a collective is that rank's failure, medium, with what one dump cannot say; a dump of an idle scheduler is none", () => {
   const header = ["Process 48211: sglang::scheduler_TP3", "Python v3.10.12 (/usr/bin/python3.10)", "", 'Thread 48211 (idle): "MainThread"'];
   const r = report("pyspy-tp3.txt", [...header, "    all_reduce (torch/distributed/distributed_c10d.py:2501)", "    poll_and_all_reduce (sglang/srt/disaggregation/utils.py:84)"]);
