@@ -204,6 +204,18 @@ export const FALLBACK_PRINTS: readonly FallbackPrint[] = [
       "python/sglang/srt/managers/tokenizer_manager.py TokenizerManager._handle_batch_output: `if state is None:` logs this and `continue`s (001067ff, index copies)",
     failing: "`TokenizerManager hit an exception: {traceback}` (the same file's print_exception_wrapper, which then kills the server)",
   },
+  {
+    id: "grpc.shutdown_wait_timed_out",
+    library: "gRPC core 1.68+ (any process that loaded grpcio: Ray, OpenTelemetry's OTLP exporter, an etcd client)",
+    printed: "error (absl `E`, with absl's `E0000 00:00:{unix time}` before absl::InitializeLog)",
+    file: "init.cc",
+    message: /^grpc_wait_for_shutdown_with_timeout\(\) timed out\.$/,
+    format: "grpc_wait_for_shutdown_with_timeout() timed out.",
+    fallback: "printed while the process exits: the exit handler that cleans up OpenSSL waited for gRPC's own shutdown, gave up after its grace period (2 s), cleaned up and let the process exit as it was exiting",
+    source:
+      "src/core/lib/surface/init.cc grpc_wait_for_shutdown_with_timeout: `LOG(ERROR) << \"grpc_wait_for_shutdown_with_timeout() timed out.\"; return false;` after a timed wait for gRPC's initializations to end; its caller is the OpenSSL cleanup registered at exit (grpc/grpc#37768), whose grace period GRPC_OPENSSL_CLEANUP_TIMEOUT sets (#39297) (grpc/grpc, index copies)",
+    failing: "`failed to connect to all addresses; last error: UNAVAILABLE: …` (a call that could not reach its server: the caller gets an error status)",
+  },
 ];
 
 /** The base name of a prefix's place (`TCPStore.cpp:277`, `../torch_npu/…/X.cpp:3009` → `X.cpp`). */

@@ -259,6 +259,7 @@ export class LogParser implements LineParser {
     const ev = this.newEvent(l);
     this.messages(ENGINE_MESSAGES, l, msgStart, ev);
     if (torch.globalRank !== undefined) (ev.attrs ??= {}).globalRank = torch.globalRank;
+    if (torch.unixUs !== undefined) return this.openTimed(ev, l, torch.unixUs, how), true;
     const stamp = torch.stamp;
     if (stamp === undefined) return this.openTimed(ev, l, -1, how), true;
     const civil = torch.year !== undefined ? { year: torch.year, ...stamp } : null;

@@ -25,6 +25,8 @@ export interface TorchLine {
   stamp?: TorchStamp;
   /** The year, when the line prints one (glog's `log_year_in_prefix`). */
   year?: number;
+  /** The instant, in µs since the epoch, when the line prints the unix time (absl's prefix before it knows the zone). */
+  unixUs?: number;
   msgStart: number;
   /** The `file.cpp:123` the line was logged from. */
   source: string;
@@ -38,6 +40,13 @@ const BRACKETED = /^(?:\[rank(\d+)\]:)?\[([IWEF])(?:(\d{3,4}) (\d\d):(\d\d):(\d\
  * NPUCachingAllocator.cpp:3009]` (vllm-project/vllm-ascend#14802).
  */
 const GLOG = /^([IWEF])(\d{4})?(\d{4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) +\d+ ((?:[\w.-]*\/)*[\w.]+:\d+)\] /;
+/**
+ * absl's prefix written before the program loaded a time zone (absl::InitializeLog not yet called): the month, day,
+ * hour and minute printed as zeros and the seconds as the unix time, `E0000 00:00:1733392801.123456   12345
+ * init.cc:229] ` (abseil-cpp absl/log/internal/log_format.cc FormatBoundedFields, `"%c0000 00:00:%02d.%06d %7d "`).
+ * gRPC's and NIXL's lines before their logging is set up take it.
+ */
+const ABSL_UNZONED = /^([IWEF])0000 00:00:(\d+)\.(\d{6}) +-?\d+ ((?:[\w.-]*\/)*[\w.]+:\d+)\] /;
 /**
  * A glog line whose place a rich-text paste mangled: Markdown emphasis took the
  * underscores of the file name (`ascend_direct_transport.cpp:460]` became
@@ -99,6 +108,8 @@ export function readTorchLine(line: string): TorchLine | null {
     const u = GLOG_UNTIMED.exec(line);
     return u === null ? null : { level: u[1], msgStart: u[0].length, source: u[2] };
   }
+  const unzoned = line.startsWith("0000 00:00:", 1) ? ABSL_UNZONED.exec(line) : null;
+  if (unzoned !== null) return { level: unzoned[1]!, msgStart: unzoned[0].length, source: unzoned[4]!, unixUs: Number(unzoned[2]) * 1_000_000 + Number(unzoned[3]) };
   const g = GLOG.exec(line) ?? GLOG_PASTED.exec(line);
   if (!g) return null;
   const out: TorchLine = { level: g[1], msgStart: g[0].length, stamp: stamp(g[3], g[4], g[5], g[6], g[7]), source: g[8] };
