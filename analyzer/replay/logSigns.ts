@@ -9,6 +9,7 @@
 // profile's CHANGES (model/profile.ts); those marked [inference] are derived
 // from PR dates, not stated release contents.
 
+import { launchCommandSettings } from "../../domain/launchCommand.js";
 import type { Backend } from "../../domain/vocabulary.js";
 import { CHANGES, maxVersionWithout, minVersionWith, SGLANG_RELEASES, type ChangeId } from "../model/profile.js";
 import type { IncidentDb } from "../../store/db.js";
@@ -23,6 +24,8 @@ import { firstSeqOfKinds } from "../../store/read/seqs.js";
 /** The parallelism a server's `server_args=ServerArgs(…)` start-up line states. */
 export interface Parallelism {
   role: "prefill" | "decode";
+  /** What states it: the `server_args=ServerArgs(…)` line or the launch command. */
+  statedIn: "server_args" | "the launch command";
   tpSize?: number;
   dpSize?: number;
   ppSize?: number;
@@ -60,6 +63,10 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
     // python/sglang/srt/entrypoints/engine.py _launch_subprocesses), one line per server.
     { needles: ["server_args=ServerArgs(", "disaggregation_mode='prefill'"], implies: { why: "the prefill server_args start-up line" } },
     { needles: ["server_args=ServerArgs(", "disaggregation_mode='decode'"], implies: { why: "the decode server_args start-up line" } },
+    // The launch command, where a terminal, a job table or a thread dump quotes it (domain/launchCommand.ts).
+    ...(["prefill", "decode"] as const).flatMap((role) =>
+      [" ", "="].map((sep) => ({ needles: [LAUNCH_NEEDLE, `--disaggregation-mode${sep}${role}`], implies: { why: `the ${role} launch command` } })),
+    ),
     { needles: ["NIXL transfer encountered ERR"], implies: { backend: "nixl", why: "NIXL transfer ERR (docs/protocol.md §3.2)" } },
     { needles: ["NixlMsgGuard"], implies: { backend: "nixl", why: "the NIXL bootstrap GUARD in a traceback (docs/protocol.md §7.1)" } },
     {
@@ -90,7 +97,7 @@ function textSignList(): { needles: string[]; implies: Implication }[] {
  * profile's releases or CHANGES moves the bounds, so what is stored is keyed
  * by those too.
  */
-const SIGNS_VERSION = 6;
+const SIGNS_VERSION = 7;
 
 /** What the stored signs were found under: this list and the profile's releases and CHANGES. */
 export function signsKey(): string {
@@ -104,7 +111,8 @@ export function signsKey(): string {
  */
 export function findSigns(db: IncidentDb): Sign[] {
   const list = textSignList();
-  const records = firstRecordsWith(db, list.map((s) => s.needles));
+  const launchSets = new Set(list.flatMap((s, i) => (s.needles[0] === LAUNCH_NEEDLE ? [i] : [])));
+  const records = firstRecordsWith(db, list.map((s) => s.needles), launchSets);
   return [...textSigns(list, records), ...templateSigns(db), ...batchLineSigns(db), ...notifTagSigns(db), ...probeSigns(db)].sort((a, b) => a.seq - b.seq);
 }
 
@@ -126,6 +134,7 @@ function textSigns(list: ReturnType<typeof textSignList>, records: (RecordMatch 
       sign.indexK = indexK;
     }
     if (s.needles[0] === "server_args=ServerArgs(") Object.assign(sign, serverArgsSign(record.text, s.needles[1]!.includes("prefill") ? "prefill" : "decode"));
+    if (s.needles[0] === LAUNCH_NEEDLE) Object.assign(sign, launchSign(record.text));
     out.push(sign);
   });
   return out;
@@ -176,7 +185,7 @@ function serverArgsSign(text: string, role: Parallelism["role"]): Partial<Sign> 
     const m = new RegExp(`[(, ]${key}=(True|False)[,)]`).exec(text);
     return m ? m[1] === "True" : undefined;
   };
-  const parallelism: Parallelism = { role };
+  const parallelism: Parallelism = { role, statedIn: "server_args" };
   const tp = int("tp_size");
   const dp = int("dp_size");
   if (tp !== undefined) parallelism.tpSize = tp;
@@ -205,6 +214,26 @@ function serverArgsSign(text: string, role: Parallelism["role"]): Partial<Sign> 
     stated.push(`enable_hierarchical_cache=${hicache ? "True" : "False"}`);
   }
   if (stated.length > 0) out.why = `the ${role} server_args line states ${stated.join(", ")}`;
+  return out;
+}
+
+const LAUNCH_NEEDLE = "sglang.launch_server";
+
+/** What an SGLang launch command states, as serverArgsSign reads a server_args line: the why names each flag as given. */
+function launchSign(text: string): Partial<Sign> {
+  const line = text.split("\n").find((l) => l.includes(LAUNCH_NEEDLE)) ?? text;
+  const launch = launchCommandSettings(line.slice(line.indexOf(LAUNCH_NEEDLE)));
+  if (launch?.role === undefined) return {};
+  const parallelism: Parallelism = { role: launch.role, statedIn: "the launch command" };
+  if (launch.tpSize !== undefined) parallelism.tpSize = launch.tpSize;
+  if (launch.dpSize !== undefined) parallelism.dpSize = launch.dpSize;
+  if (launch.ppSize !== undefined) parallelism.ppSize = launch.ppSize;
+  if (launch.nnodes !== undefined) parallelism.nnodes = launch.nnodes;
+  const out: Partial<Sign> = { parallelism };
+  if (launch.backend !== undefined) out.backend = launch.backend;
+  if (launch.overlap !== undefined) out.overlap = launch.overlap;
+  if (launch.hicache !== undefined) out.hicache = launch.hicache;
+  if (launch.stated.length > 0) out.why = `the ${launch.role} launch command states ${launch.stated.join(", ")}`;
   return out;
 }
 

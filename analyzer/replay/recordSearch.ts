@@ -7,7 +7,7 @@
 
 import type { IncidentDb } from "../../store/db.js";
 import { textBlocks } from "../../store/eventText.js";
-import { sglangLogSources } from "../../store/read/sources.js";
+import { sglangLogSources, textSources } from "../../store/read/sources.js";
 import { firstSeqOfLines } from "../../store/read/seqs.js";
 
 export interface RecordMatch {
@@ -22,9 +22,15 @@ interface Found {
   text: string;
 }
 
-/** For each set of substrings, the first record in seq order that holds all of them. */
-export function firstRecordsWith(db: IncidentDb, needleSets: readonly (readonly string[])[]): (RecordMatch | undefined)[] {
-  const found = sglangLogSources(db).flatMap((sourceId) => firstInSource(db, sourceId, needleSets));
+/**
+ * For each set of substrings, the first record in seq order that holds all of them: in the SGLang logs, and for the
+ * sets of `alsoInText` in the plain text files too (a terminal's text, where a launch command stands).
+ */
+export function firstRecordsWith(db: IncidentDb, needleSets: readonly (readonly string[])[], alsoInText: ReadonlySet<number> = new Set()): (RecordMatch | undefined)[] {
+  const found = [
+    ...sglangLogSources(db).flatMap((sourceId) => firstInSource(db, sourceId, needleSets, new Set(needleSets.keys()))),
+    ...(alsoInText.size > 0 ? textSources(db).flatMap((sourceId) => firstInSource(db, sourceId, needleSets, new Set(alsoInText))) : []),
+  ];
   const seqs = firstSeqOfLines(db, found);
   const out: (RecordMatch | undefined)[] = needleSets.map(() => undefined);
   for (const f of found) {
@@ -36,10 +42,9 @@ export function firstRecordsWith(db: IncidentDb, needleSets: readonly (readonly 
   return out;
 }
 
-/** Per set, the source's first record (by line) holding all its substrings. */
-function firstInSource(db: IncidentDb, sourceId: number, needleSets: readonly (readonly string[])[]): Found[] {
+/** Per set of `open`, the source's first record (by line) holding all its substrings. */
+function firstInSource(db: IncidentDb, sourceId: number, needleSets: readonly (readonly string[])[], open: Set<number>): Found[] {
   const heads = needleSets.map((set) => Buffer.from(set[0]!));
-  const open = new Set(needleSets.keys());
   const out: Found[] = [];
   for (const { lines, ends, text } of textBlocks(db, sourceId)) {
     for (const set of open) {

@@ -96,6 +96,11 @@ export function sglangLogSources(db: IncidentDb): number[] {
   return db.prepare("SELECT id FROM sources WHERE status = 'complete' AND format = 'sglang-log' ORDER BY id").pluck().all() as number[];
 }
 
+/** The plain text files ingested whole (a terminal's text, a note): no log dialect decided their format. */
+export function textSources(db: IncidentDb): number[] {
+  return db.prepare("SELECT id FROM sources WHERE status = 'complete' AND format = 'text' ORDER BY id").pluck().all() as number[];
+}
+
 /** The stream of each source, by id: the parts of a rotated log share one (schema.ts). */
 export function streamsById(db: IncidentDb): Map<number, string> {
   const rows = db.prepare("SELECT id, stream FROM sources").all() as { id: number; stream: string }[];

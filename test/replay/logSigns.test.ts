@@ -55,7 +55,7 @@ test("a server_args start-up line states the backend, the overlap schedule and H
   const serverArgs = findSigns(db).find((s) => s.parallelism !== undefined)!;
   assert.deepEqual(
     { backend: serverArgs.backend, overlap: serverArgs.overlap, hicache: serverArgs.hicache, parallelism: serverArgs.parallelism },
-    { backend: "mooncake", overlap: false, hicache: true, parallelism: { role: "decode", tpSize: 8, dpSize: 1, ppSize: 1 } },
+    { backend: "mooncake", overlap: false, hicache: true, parallelism: { role: "decode", statedIn: "server_args", tpSize: 8, dpSize: 1, ppSize: 1 } },
   );
   assert.equal(serverArgs.indexK, true, "model_path='deepseek-ai/DeepSeek-V3.2-Exp' is an NSA model");
   const { reasons } = selectProfile(db);
@@ -66,6 +66,31 @@ test("a server_args start-up line states the backend, the overlap schedule and H
     assert.equal(r.evidence.length, 1, field);
   }
   assert.equal(reasons.find((x) => x.field === "overlap")!.value, false);
+  db.close();
+});
+
+test("a launch command a terminal quotes (a bash job's line) states the backend, the parallelism and the overlap schedule; the profile cites it", async () => {
+  const dir = scratchDir("kvrewind-launch-command-");
+  writeFileSync(
+    join(dir, "terminal.txt"),
+    [
+      "root@gpu-node-1:~# python3 -m sglang.launch_server --model-path /models/Qwen3-8B --disaggregation-mode=decode --tp 2 --disaggregation-transfer-backend nixl --disable-overlap-schedule > decode.log 2>&1 &",
+      "[1] 48211",
+      "[1]+  Killed                  python3 -m sglang.launch_server --model-path /models/Qwen3-8B --disaggregation-mode=decode --tp 2 --disaggregation-transfer-backend nixl --disable-overlap-schedule > decode.log 2>&1",
+    ].join("\n") + "\n",
+  );
+  const db = openIncident(await ingestedCopy({ paths: [dir] }));
+  const launch = findSigns(db).find((s) => s.parallelism !== undefined)!;
+  assert.deepEqual(
+    { backend: launch.backend, overlap: launch.overlap, parallelism: launch.parallelism },
+    { backend: "nixl", overlap: false, parallelism: { role: "decode", statedIn: "the launch command", tpSize: 2 } },
+  );
+  const { reasons } = selectProfile(db);
+  for (const field of ["backend", "overlap"] as const) {
+    const r = reasons.find((x) => x.field === field)!;
+    assert.equal(r.origin, "log", field);
+    assert.equal(r.why, "the decode launch command states --disaggregation-transfer-backend nixl, --disable-overlap-schedule", field);
+  }
   db.close();
 });
 

@@ -69,7 +69,7 @@ function statedSizes(evidence: Evidence): Map<string, StatedSize> {
         tp: p.tpSize,
         ...(p.dpSize !== undefined && { dp: p.dpSize }),
         ...(perMachine !== undefined && { perMachine }),
-        where: `server_args at ${ev ? evidence.where(ev) : `seq ${p.seq}`}`,
+        where: `${p.statedIn} at ${ev ? evidence.where(ev) : `seq ${p.seq}`}`,
         seq: p.seq,
       });
     }

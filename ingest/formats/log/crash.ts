@@ -20,7 +20,7 @@
 // the record above them (./recordTails.ts).
 
 import type { Role } from "../../../domain/vocabulary.js";
-import { roleOfLaunchCommand } from "../sglang/launchCommand.js";
+import { roleOfLaunchCommand } from "../../../domain/launchCommand.js";
 import { errorCqeTailOf } from "../templates/engines/rdmaVerbs.js";
 import { pyspyDumpTailOf } from "./pyspyDump.js";
 import { SIGNALS_BY_TEXT, signalOfName, signalOfNumber } from "../templates/platform/signals.js";
@@ -35,7 +35,7 @@ export interface CrashHead {
   tsUs?: number;
   /** The command of the job or child that died, as the shell that reports the death quotes it. */
   command?: string;
-  /** The server's role, where that command states it (ingest/formats/sglang/launchCommand.ts). */
+  /** The server's role, where that command states it (domain/launchCommand.ts). */
   role?: Role;
 }
 

@@ -9,7 +9,7 @@
 
 import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
-import { roleOfLaunchCommand } from "../../sglang/launchCommand.js";
+import { roleOfLaunchCommand } from "../../../../domain/launchCommand.js";
 import { cap, type Groups, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const SCHEDULER_TITLE = /^sglang::scheduler((?:_(?:DP|TP|PP|EP|NP)\d+)*)\s*$/;
