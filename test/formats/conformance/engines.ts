@@ -140,6 +140,8 @@ export const NCCL_ROWS: EngineConformanceRow[] = [
     sample: 1,
     expect: { kind: LogKind.error, attrs: { peer: "10.46.70.21<50854>", wcStatus: 5, vendorErr: 249, failureClass: "nccl", ncclLevel: "WARN", ncclHost: "atl1g3r4u9gpu", cudaDev: 5 } },
   },
+  { template: "nccl.cuda_failure", expect: { kind: LogKind.error, attrs: { error: "a CUDA call NCCL made failed", reason: "out of memory", failureClass: "nccl", ncclLevel: "WARN", cudaDev: 3 } } },
+  { template: "nccl.cuda_failure", sample: 1, expect: { kind: LogKind.error, attrs: { cudaError: 1, reason: "invalid argument", ncclHost: "n176-080-198", cudaDev: 0 } } },
   {
     template: "nccl.error_return",
     expect: { kind: LogKind.error, attrs: { place: "transport/net.cc:1302", ncclResult: 6, failureClass: "nccl", error: "an NCCL call returned ncclRemoteError (6)", ncclLevel: "INFO" } },

@@ -92,7 +92,12 @@ const threeFs: HeadReader = (s) => {
 
 const iso: HeadReader = (s, tz) => {
   const h = readIsoHead(s, tz);
-  return h === null ? null : { how: { dialect: "iso", level: levelOfWord(h.level), msgStart: h.msgStart, source: h.target }, matchers: ANY_MESSAGES, ownUs: h.tsUs, relogs: true };
+  if (h === null) return null;
+  // A time and nothing of a logger's own before NCCL's head: a stamp the pipeline that collected the line put there
+  // (NCCL prints none before 2.26, src/debug.cc ncclDebugLog); the line behind it is NCCL's, at that time.
+  const stamped = h.level === undefined && h.target === undefined ? ncclHeadAt(s, h.msgStart, h.tsUs) : null;
+  if (stamped !== null) return stamped;
+  return { how: { dialect: "iso", level: levelOfWord(h.level), msgStart: h.msgStart, source: h.target }, matchers: ANY_MESSAGES, ownUs: h.tsUs, relogs: true };
 };
 
 const ray: HeadReader = (s, tz) => {
@@ -113,17 +118,20 @@ const vllm: HeadReader = (s) => {
   return h === null ? null : { how: { dialect: "vllm", level: levelOfWord(h.level), msgStart: h.msgStart, source: h.source }, matchers: ANY_MESSAGES, ownUs: -1, stamp: h, relogs: true };
 };
 
-const nccl: HeadReader = (s) => {
-  const h = readNcclHead(s);
+/** NCCL's head where it starts at `from` (the line's start, or after a stamp), timed by `ownUs` (-1: none). */
+function ncclHeadAt(s: string, from: number, ownUs: number): DialectHead | null {
+  const h = readNcclHead(from === 0 ? s : s.substring(from));
   if (h === null) return null;
   return {
-    how: { dialect: "nccl", level: levelOfWord(h.level), msgStart: h.msgStart },
+    how: { dialect: "nccl", level: levelOfWord(h.level), msgStart: from + h.msgStart },
     matchers: ENGINE_MESSAGES,
-    ownUs: -1,
+    ownUs,
     attrs: { ncclLevel: h.level, ncclHost: h.ncclHost, cudaDev: h.cudaDev },
     unreadKind: h.level !== "INFO" && h.level !== "TRACE" ? LogKind.ncclWarning : undefined,
   };
-};
+}
+
+const nccl: HeadReader = (s) => ncclHeadAt(s, 0, -1);
 
 const nvshmem: HeadReader = (s) => {
   const h = readNvshmemHead(s);

@@ -58,6 +58,27 @@ const templates: LogTemplate[] = [
     ],
   },
   {
+    id: "nccl.cuda_failure",
+    kind: LogKind.error,
+    checked: "✔",
+    level: "WARN",
+    format:
+      "Cuda failure {code} '{reason}' (a CUDA driver call; `code` the CUresult) or Cuda failure '{reason}' (a CUDA runtime call) — a CUDA" +
+      " call NCCL made failed; the call returns `ncclUnhandledCudaError`, which every caller passes up (the `-> 1` INFO lines after it)",
+    source:
+      "src/include/cudawrap.h CUCHECK, CUCHECKGOTO (`WARN(\"Cuda failure %d '%s'\", err, errStr); return ncclUnhandledCudaError;`) and" +
+      " src/include/checks.h CUDACHECK, CUDACHECKGOTO (`WARN(\"Cuda failure '%s'\", cudaGetErrorString(err))`) (NVIDIA/nccl, index copies)",
+    head: "Cuda failure ",
+    pattern: /Cuda failure (?:(?<code>\d+) )?'(?<reason>[^']*)'/y,
+    attrs: { error: "a CUDA call NCCL made failed", cudaError: cap("code", "number"), reason: cap("reason"), failureClass: "nccl" },
+    samples: [
+      // NVIDIA/nccl#1235 (batch 23's working half): a runtime call's failure, at communicator init.
+      "ng30903:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'",
+      // NVIDIA/nccl#1283 (batch 29's working half): a driver call's, as NCCL printed it (the paste has a Ray tag and a time before it).
+      "n176-080-198:2657296:2658232 [0] include/alloc.h:102 NCCL WARN Cuda failure 1 'invalid argument'",
+    ],
+  },
+  {
     id: "nccl.error_return",
     kind: LogKind.error,
     checked: "✔",
