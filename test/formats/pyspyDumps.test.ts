@@ -31,10 +31,10 @@ test("a scheduler's dump is one record of its rank, from its process title; its 
   assert.equal(dump.text.split("\n").length, 10);
 });
 
-test("a main thread caught in a transfer backend's code waits on a KV transfer; one waiting for requests is information only", () => {
+test("an idle main thread caught in a transfer backend's code waits on a KV transfer; a running one, or one waiting for requests, is information only", () => {
   const transfer = parseLines([
     ...HEADER,
-    'Thread 48211 (active): "MainThread"',
+    'Thread 48211 (idle): "MainThread"',
     "    poll (sglang/srt/disaggregation/nixl/conn.py:912)",
     "    process_decode_queue (sglang/srt/disaggregation/decode.py:410)",
   ]).events[0]!;
@@ -47,6 +47,8 @@ test("a main thread caught in a transfer backend's code waits on a KV transfer; 
     "    event_loop_normal (sglang/srt/managers/scheduler.py:780)",
   ]).events[0]!;
   assert.deepEqual([idle.kind, idle.attrs?.stuckIn, idle.attrs?.waitingIn, idle.attrs?.failureClass], [LogKind.stackDump, "recv_pyobj (zmq/sugar/socket.py:1034)", undefined, undefined]);
+  const busy = parseLines([...HEADER, 'Thread 48211 (active): "MainThread"', "    all_reduce (torch/distributed/distributed_c10d.py:2501)"]).events[0]!;
+  assert.deepEqual([busy.attrs?.thread, busy.attrs?.waitingIn, busy.attrs?.failureClass], ["MainThread (active)", undefined, undefined]);
 });
 
 test("the server's own process: its launch command gives the role", () => {

@@ -10,7 +10,7 @@
 //       …
 //
 // What the dump says in summary: the main thread's state and innermost frame, and where that frame waits — in a
-// collective or in a KV transfer — when its file says so. One dump is one instant: a thread caught there may be
+// collective or in a KV transfer — when its file says so and py-spy found the thread idle (blocked, not running). One dump is one instant: a thread caught there may be
 // passing through, and a second dump in the same frame is what makes it a stall.
 
 /** The dump's first line: the process's pid and its command line (a process title set with setproctitle shows as it). */
@@ -65,6 +65,8 @@ export function pyspyDumpSummary(lines: readonly string[]): PyspyDumpSummary {
   }
   if (frames.length === 0) return out;
   out.stuckIn = frames[0]![0].trim();
+  // A thread py-spy found running (`active`) is busy, not blocked: only an idle one is caught waiting (dump.rs status_str).
+  if (!/\bidle\b/.test(THREAD.exec(lines[main]!)![1]!)) return out;
   const waiter = frames.find((f) => !WAITING_PRIMITIVE.test(f[2]!));
   const waitingIn = waiter === undefined ? undefined : COLLECTIVE_FILE.test(waiter[2]!) ? "collective" : TRANSFER_FILE.test(waiter[2]!) ? "transfer" : undefined;
   if (waitingIn !== undefined) Object.assign(out, { waitingIn, waitOp: waiter![1]! });
