@@ -89,5 +89,23 @@ test("records of unknown time are drawn apart, under a 'time unknown' mark on th
   const ticks = await page.locator("svg.axis g.tick:not(.fold)").evaluateAll((els) => els.map((e) => Number((e as unknown as { getAttribute(n: string): string }).getAttribute("transform").match(/translate\(([\d.-]+)/)![1])));
   const unknownX = Number((await page.locator("svg.axis g.tick.fold", { has: page.locator("text", { hasText: "time unknown" }) }).getAttribute("transform"))!.match(/translate\(([\d.-]+)/)![1]);
   assert.ok(ticks.every((x) => x > unknownX), "every clock time stands right of the undated records");
+  // The mark's label is whole inside the axis, and no clock label overlaps it.
+  type Box = { left: number; right: number };
+  type Boxed = { getBoundingClientRect(): Box };
+  const axisLeft = await page.locator("svg.axis").evaluate((el) => (el as unknown as Boxed).getBoundingClientRect().left);
+  const mark = await unknown.evaluate((el) => {
+    const r = (el as unknown as Boxed).getBoundingClientRect();
+    return { left: r.left, right: r.right };
+  });
+  assert.ok(mark.left >= axisLeft, `the 'time unknown' label starts at ${mark.left}, left of the axis at ${axisLeft}`);
+  const clocks = await page.locator("svg.axis g.tick:not(.fold) text").evaluateAll((els) =>
+    els.map((el) => {
+      const r = (el as unknown as Boxed).getBoundingClientRect();
+      return { left: r.left, right: r.right };
+    }),
+  );
+  for (const clock of clocks) {
+    assert.ok(clock.right <= mark.left || clock.left >= mark.right, `a clock label at ${clock.left}–${clock.right} overlaps 'time unknown' at ${mark.left}–${mark.right}`);
+  }
   assert.deepEqual(errors, []);
 });

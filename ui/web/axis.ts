@@ -29,11 +29,26 @@ interface Tick {
 }
 
 const PX_PER_TICK = 110;
+/** The "time unknown" label's width, half a clock label's (`14:01:00`, the widest at 11 px) and the gap kept between labels, in px. */
+const UNKNOWN_LABEL_PX = 72;
+const CLOCK_LABEL_HALF_PX = 28;
+const LABEL_GAP_PX = 6;
+
+/** Where the "time unknown" label spans: centred on its tick, or starting at it where centring would cut it at the left edge. */
+function unknownLabelSpan(x: number): [number, number] {
+  return x < UNKNOWN_LABEL_PX / 2 ? [x, x + UNKNOWN_LABEL_PX] : [x - UNKNOWN_LABEL_PX / 2, x + UNKNOWN_LABEL_PX / 2];
+}
 
 export function renderAxis(svg: SVGSVGElement, v: AxisView): void {
   const scale = v.width / (v.d1 - v.d0);
   const xOfD = (d: number) => (d - v.d0) * scale;
   const ticks: Tick[] = [];
+  const unknownD = v.unknownUs === null ? null : v.map.toD(v.unknownUs);
+  const unknownX = unknownD !== null && unknownD >= v.d0 && unknownD <= v.d1 ? xOfD(unknownD) : null;
+  const unknownSpan = unknownX === null ? null : unknownLabelSpan(unknownX);
+  // A clock label that would overlap the "time unknown" label is left out.
+  const clearOfUnknown = (x: number): boolean =>
+    unknownSpan === null || x + CLOCK_LABEL_HALF_PX + LABEL_GAP_PX <= unknownSpan[0] || x - CLOCK_LABEL_HALF_PX - LABEL_GAP_PX >= unknownSpan[1];
   // The unfolded stretches between folds, each an ordinary linear axis.
   const folds = v.map.folded.filter((g) => g.d1 > v.d0 && g.d0 < v.d1);
   const segments: [number, number][] = [];
@@ -51,13 +66,11 @@ export function renderAxis(svg: SVGSVGElement, v: AxisView): void {
     for (const t of values) {
       // Before the first dated record lies only the place of the undated ones: no clock time there.
       if (v.unknownUs !== null && t < v.originUs) continue;
+      if (!clearOfUnknown(x(t))) continue;
       ticks.push({ key: `t${t}`, x: x(t), text: formatClock(t, step), title: `${formatOffset(t - v.originUs, step)} from the first event`, fold: false });
     }
   }
-  if (v.unknownUs !== null) {
-    const d = v.map.toD(v.unknownUs);
-    if (d >= v.d0 && d <= v.d1) ticks.push({ key: "unknown", x: xOfD(d), text: "time unknown", title: "records whose file has no dated line, drawn apart from the dated ones", fold: true });
-  }
+  if (unknownX !== null) ticks.push({ key: "unknown", x: unknownX, text: "time unknown", title: "records whose file has no dated line, drawn apart from the dated ones", fold: true });
   for (const g of folds) {
     const x = (xOfD(g.d0) + xOfD(g.d1)) / 2;
     const w = xOfD(g.d1) - xOfD(g.d0);
@@ -76,6 +89,7 @@ export function renderAxis(svg: SVGSVGElement, v: AxisView): void {
     .attr("class", (t) => (t.fold ? "tick fold" : "tick"))
     .attr("transform", (t) => `translate(${t.x.toFixed(1)}, 0)`)
     .select("text")
+    .attr("text-anchor", (t) => (t.key === "unknown" && t.x < UNKNOWN_LABEL_PX / 2 ? "start" : "middle"))
     // Setting the text replaces the tooltip of the last render too.
     .text((t) => t.text)
     .append("title")
