@@ -27,6 +27,12 @@ export function rankLabel(host: string | null, role: string, pp: number | null, 
   return `${h}${role}${p}/tp${tp ?? 0}`;
 }
 
+/** The server a rank label names, its label less the TP rank (`decode/tp3` → `decode`); a label of no TP rank (a machine's, a pod's) is its own. */
+export function serverOfRank(label: string): string {
+  const at = label.lastIndexOf("/tp");
+  return at < 0 ? label : label.slice(0, at);
+}
+
 /** Entries of RankRegistry's cache of recent lookups (a power of two). */
 const RECENT = 1024;
 

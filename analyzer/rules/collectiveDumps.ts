@@ -3,6 +3,7 @@
 // or stuck in its own wait). That rank is where the stall starts; why it is elsewhere is in its own dump's frame.
 
 import { LogKind } from "../../domain/kinds.js";
+import { serverOfRank } from "../model/ranks.js";
 import { attrString, type Evidence } from "./evidence.js";
 import type { FailureGroup } from "./failureFindings.js";
 
@@ -14,23 +15,17 @@ export interface OutsideRank {
   op: string;
 }
 
-/** A rank label's server: `decode/tp3` → `decode`, `decode@d0/tp1` → `decode@d0`. */
-function serverOf(rank: string): string {
-  const at = rank.lastIndexOf("/tp");
-  return at < 0 ? rank : rank.slice(0, at);
-}
-
 /** The one rank of the group's server whose dump is not in the collective the group's dumps all caught, if there is one. */
 export function outsideCollective(evidence: Evidence, g: FailureGroup): OutsideRank | undefined {
   if (g.records.length < 2 || g.records.some((r) => r.ev.kind !== LogKind.stackDump || attrString(r.ev, "waitingIn") !== "collective")) return undefined;
   const ops = new Set(g.records.map((r) => attrString(r.ev, "waitOp")));
-  const servers = new Set(g.ranks.map(serverOf));
+  const servers = new Set(g.ranks.map(serverOfRank));
   if (ops.size !== 1 || servers.size !== 1) return undefined;
   const [op] = ops;
   const [server] = servers;
   const others = evidence.of(LogKind.stackDump).filter((ev) => {
     const rank = evidence.rank(ev);
-    return serverOf(rank) === server && !g.ranks.includes(rank) && attrString(ev, "waitOp") !== op;
+    return serverOfRank(rank) === server && !g.ranks.includes(rank) && attrString(ev, "waitOp") !== op;
   });
   const outside = new Set(others.map((ev) => evidence.rank(ev)));
   if (outside.size !== 1) return undefined;

@@ -11,6 +11,7 @@ import { roomFirstRecord } from "../../store/read/seqs.js";
 import { decodeAs } from "../events/decode.js";
 import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { abortHandlingFor } from "../model/profile.js";
+import { serverOfRank } from "../model/ranks.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleContext, type RuleResult } from "./rule.js";
 import { violationsOf } from "./replayEvidence.js";
 import { timeoutEvents } from "./roomTimeouts.js";
@@ -94,7 +95,7 @@ function threadDeaths(evidence: Evidence): Deaths[] {
   const groups = new Map<string, Deaths>();
   for (const ev of [...exits, ...exceptions].sort(byEvidenceOrder)) {
     const rank = evidence.rank(ev);
-    const instance = rank.includes("/tp") ? rank.slice(0, rank.lastIndexOf("/tp")) : rank;
+    const instance = serverOfRank(rank);
     const g: Deaths = groups.get(instance) ?? { instance, perRank: [], tracebacks: new Map() };
     groups.set(instance, g);
     if (!g.perRank.some((d) => d.rank === rank)) g.perRank.push({ rank, ev });

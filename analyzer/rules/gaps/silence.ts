@@ -14,6 +14,7 @@ import { isoTime, seconds, type Evidence } from "../evidence.js";
 import { deathsByRank, type FailureRecord } from "../failures.js";
 import { machinesOfPods } from "../placements.js";
 import { rulesOfSource, type Gap } from "./gap.js";
+import { serverOfRank } from "../../model/ranks.js";
 
 /** Records written every iteration or every few: their silence is visible. */
 export const PERIODIC_KINDS = ["batch.prefill", "batch.decode", "sched.iter"];
@@ -102,7 +103,7 @@ function machineDeath(deaths: Map<string, FailureRecord>, host: string | null, p
 
 /** The fatal failure of the silent rank, or of another rank of its server, at the silence's start. */
 function explainingDeath(deaths: Map<string, FailureRecord>, rank: string, s: Silence): FailureRecord | undefined {
-  const server = rank.includes("/tp") ? rank.slice(0, rank.lastIndexOf("/tp")) : rank;
+  const server = serverOfRank(rank);
   // A record with no time of its own (a faulthandler dump) happened at or after the time it carries.
   const near = (f: FailureRecord): boolean => f.ev.tsUs <= s.beforeUs + EXPLAIN_SLACK_US && (f.ev.tsInferred || f.ev.tsUs >= s.beforeUs - EXPLAIN_SLACK_US);
   const own = deaths.get(rank);
