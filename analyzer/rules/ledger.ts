@@ -18,7 +18,7 @@ import type { RuleId } from "../../domain/vocabulary.js";
 import { findingsOfCheck, HYPOTHESIS_CHECKS } from "./checks.js";
 import { isoTime, type Evidence } from "./evidence.js";
 import { blindingGaps, type Gap } from "./gaps/gap.js";
-import type { NumberedFinding } from "./suspects.js";
+import type { NumberedFinding } from "./suspectEvidence.js";
 
 /** Why a `consistent` of this rule cannot stand: each violated hypothesis that restates its check. */
 export function contradictions(ledger: readonly HypothesisVerdict[], rule: RuleId): string[] {

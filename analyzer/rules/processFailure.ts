@@ -98,9 +98,20 @@ function failureFinding(evidence: Evidence, g: FailureGroup, gaps: readonly Gap[
       `Let ${premiseOf(g)}. Then they must keep serving, ` +
       `but ${occurrence(evidence, g)}${deathText(evidence, g)}.${others}${waitedText}${outsideText}${silenceText}${UNSAID[g.cls] ?? ""}`,
     falsify: FALSIFY[g.cls] ?? "Rerun the same load with the failing rank's stderr captured in full: if this failure is the cause, the rank fails the same way; without it, the rank keeps serving.",
-    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g), deadRanks: dead, ...(waited && { waitedOnRank: waited.peer }), ...(outside && { outsideRank: outside.rank }) },
+    facts: { silencesExplained: silences.length, onsetUs: onsetOf(g), deadRanks: dead, ...hangOf(g), ...(waited && { waitedOnRank: waited.peer }), ...(outside && { outsideRank: outside.rank }) },
     because: silenceCauses(g, silences),
   }, silences.flatMap((s) => s.witness.slice(0, 1)));
+}
+
+/**
+ * Where ranks that stopped without dying wait, for the suspects (failureCauses.ts): in a collective or a KV
+ * transfer, as their thread dumps' frames say (`waitingIn`, `waitOp`); none known for a scheduler seen to stop.
+ */
+function hangOf(g: FailureGroup): { hang?: true; hangIn?: string[]; waitOps?: string[] } {
+  if (g.fatal || (g.cls !== STOPPED && g.cls !== CAUGHT_WAITING)) return {};
+  const where = [...new Set(g.records.flatMap((r) => attrString(r.ev, "waitingIn") ?? []))];
+  const waitOps = [...new Set(g.records.flatMap((r) => attrString(r.ev, "waitOp") ?? []))];
+  return { hang: true, hangIn: where, ...(waitOps.length && { waitOps }) };
 }
 
 /** The group's ranks, machines and pods with a fatal record: a group of one cause may hold a death and the failures around it. */

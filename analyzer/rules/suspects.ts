@@ -8,17 +8,13 @@
 // its own rule (checks.ts) is not `consistent`; one whose rule is
 // undetermined says so (DESIGN.md "A report agrees with itself").
 
-import { isoTime } from "./evidence.js";
 import { CAUSE_CHECKS } from "./checks.js";
 import type { RunConfig } from "./config.js";
 import type { Coverage, Suspect } from "./finding.js";
 import type { CauseId } from "../../domain/vocabulary.js";
 import type { DraftFinding } from "./rule.js";
-
-export interface NumberedFinding {
-  id: string;
-  draft: DraftFinding;
-}
+import { processCrash, transportCase } from "./failureCauses.js";
+import { causesOf, ids, roomsOf, timeouts, transportFailures, wedges, type CauseCase, type NumberedFinding, type Of } from "./suspectEvidence.js";
 
 /** What an A/B comparison says about each cause (see diff.ts). */
 export interface AbEvidence {
@@ -26,18 +22,6 @@ export interface AbEvidence {
   refutes: CauseId[];
   /** One sentence naming the settings and the rates, for the suspect summary. */
   note: string;
-}
-
-interface Indication {
-  weight: number;
-  findings: string[];
-  note: string;
-}
-
-interface CauseCase {
-  for: Indication[];
-  /** Factors below 1 for evidence against the cause. */
-  against: { factor: number; note: string }[];
 }
 
 const MIN_CONFIDENCE = 0.15;
@@ -112,7 +96,7 @@ export function rankSuspects(findings: readonly NumberedFinding[], ctx: SuspectC
       confidence: s.confidence,
       findings: [...new Set(s.c.for.flatMap((x) => x.findings))],
       summary: [...s.c.for.map((x) => x.note), ...s.c.against.map((a) => `against: ${a.note}`), ...undeterminedNote(s.check)].join("; "),
-      falsify: falsifyOf(s.cause, ctx),
+      falsify: s.c.falsify ?? falsifyOf(s.cause, ctx),
     }));
 }
 
@@ -146,8 +130,6 @@ function falsifyOf(cause: CauseId, ctx: SuspectContext): string {
   }
 }
 
-type Of = (rule: DraftFinding["rule"]) => NumberedFinding[];
-
 type RuleCoverage = Coverage["rules"][number];
 
 /** The verdict of the rule whose check is the cause's mechanism. */
@@ -161,18 +143,6 @@ function undeterminedNote(check: RuleCoverage): string[] {
   if (check.verdict !== "undetermined") return [];
   const missing = check.missing.length ? ` (missing: ${check.missing.join("; ")})` : "";
   return [`${check.rule}, the cause's own check, is undetermined${missing}: the cause rests on these findings alone`];
-}
-
-function ids(fs: NumberedFinding[]): string[] {
-  return fs.map((f) => f.id);
-}
-
-function wedges(of: Of): NumberedFinding[] {
-  return of("transfer-stall").filter((f) => f.draft.facts?.wedgeStartUs !== undefined);
-}
-
-function timeouts(of: Of): NumberedFinding[] {
-  return of("transfer-stall").filter((f) => Array.isArray(f.draft.facts?.rooms));
 }
 
 function overlapDesync(of: Of, config: RunConfig): CauseCase {
@@ -281,82 +251,6 @@ function uncountedState(of: Of): CauseCase {
   return c;
 }
 
-/**
- * "d0/decode/tp1, p0/prefill/tp0: " for the ranks the findings name (or those `of` picks from each), each once; nothing
- * when they name none (a process of unknown role).
- */
-function namedRanks(findings: readonly NumberedFinding[], of: (f: NumberedFinding) => readonly string[] = (f) => f.draft.ranks): string {
-  const ranks = [...new Set(findings.flatMap(of))].filter((r) => r !== "unknown");
-  return ranks.length ? `${ranks.join(", ")}: ` : "";
-}
-
-/** A process died (or a rank's work stopped): the failure itself is the cause until something explains it. */
-function processCrash(of: Of): CauseCase {
-  const c: CauseCase = { for: [], against: [] };
-  const failures = of("process-failure");
-  const deaths = failures.filter((f) => f.draft.facts?.fatal === true);
-  const serious = failures.filter((f) => f.draft.facts?.fatal !== true && f.draft.severity === "high");
-  // A death's group may hold another rank's failure beside it (process-failure's `deadRanks`): name only those that died.
-  const dead = (f: NumberedFinding): readonly string[] => (f.draft.facts?.deadRanks as string[] | undefined) ?? f.draft.ranks;
-  if (deaths.length) c.for.push({ weight: 0.85, findings: ids(deaths), note: `${namedRanks(deaths, dead)}the process died (${deaths.map((f) => f.draft.title).join("; ")})` });
-  if (serious.length) c.for.push({ weight: deaths.length ? 0.2 : 0.6, findings: ids(serious), note: `a rank's work failed (${serious.map((f) => f.draft.title).join("; ")})` });
-  // A rank the others' DeepEP timeouts all waited on, silent itself, hung first (process-failure's `waitedOnRank`).
-  const waited = failures.filter((f) => typeof f.draft.facts?.waitedOnRank === "number");
-  if (waited.length) {
-    const peers = [...new Set(waited.map((f) => f.draft.facts!.waitedOnRank as number))].join(", ");
-    c.for.push({ weight: 0.1, findings: ids(waited), note: `the DeepEP timeouts waited on rank ${peers}, which reported none itself: the stall began there` });
-  }
-  // The rank whose thread dump is not in the collective the others' dumps caught them in (process-failure's `outsideRank`).
-  const outside = failures.filter((f) => typeof f.draft.facts?.outsideRank === "string");
-  if (outside.length) {
-    const ranks = [...new Set(outside.map((f) => f.draft.facts!.outsideRank as string))].join(", ");
-    c.for.push({ weight: 0.1, findings: ids(outside), note: `the thread dumps caught every other rank in one collective and ${ranks} elsewhere: the stall began there` });
-  }
-  const silenced = failures.filter((f) => Number(f.draft.facts?.silencesExplained ?? 0) > 0);
-  if (silenced.length) c.for.push({ weight: 0.1, findings: ids(silenced), note: "the crashed ranks went silent after it" });
-  const consequences = of("transport-failure").filter((f) => f.draft.facts?.afterCrash);
-  if (c.for.length && consequences.length) c.for.push({ weight: 0.1, findings: ids(consequences), note: "transfers failed after the crash" });
-  // A cause comes before its effect: a death that began well after the path wedged (a crash dump at a forced
-  // exit, a restart) is its end, not its cause; a watchdog's death began when its timeout did.
-  const wedgeUs = Math.min(...wedges(of).map((f) => f.draft.facts!.wedgeStartUs as number));
-  const onset = (f: NumberedFinding): number | undefined => (f.draft.facts?.onsetUs as number | undefined) ?? f.draft.tsUs;
-  const late = deaths.filter((f) => onset(f) !== undefined && onset(f)! - wedgeUs > WEDGE_LEAD_US);
-  if (deaths.length && late.length === deaths.length) {
-    c.against.push({ factor: 0.15, note: `every death came after the transfer path wedged (from ${isoTime(wedgeUs)}): the wedge came first` });
-  }
-  // The same on one rank or machine: a NIC's fatal error, the engine's failed work requests, then the process's abort.
-  const transportFirst = transportFailures(of).filter((t) => t.draft.facts?.afterCrash == null && t.draft.tsUs !== undefined);
-  const follows = (d: NumberedFinding): boolean =>
-    transportFirst.some((t) => {
-      const at = onset(d);
-      return at !== undefined && at >= t.draft.tsUs! && at - t.draft.tsUs! <= TRANSPORT_LEAD_US && t.draft.ranks.some((r) => d.draft.ranks.includes(r));
-    });
-  if (deaths.length && deaths.every(follows)) {
-    c.against.push({ factor: 0.5, note: "every death came just after a transport failure on the same rank or machine: the transport failed first" });
-  }
-  return c;
-}
-
-/** A death more than this after a wedge began did not cause it. */
-const WEDGE_LEAD_US = 60_000_000;
-/** A death this soon after a transport failure on its rank or machine may be that failure's end. */
-const TRANSPORT_LEAD_US = 60_000_000;
-
-/** The transfer path itself failed: engine errors and timeouts, node failures, rooms failed for transport reasons. */
-function transportCase(of: Of): CauseCase {
-  const c: CauseCase = { for: [], against: [] };
-  const failures = transportFailures(of);
-  const engine = failures.filter((f) => Array.isArray(f.draft.facts?.engines) && f.draft.facts.engines.length > 0);
-  if (failures.length) c.for.push({ weight: 0.6, findings: ids(failures), note: `the transfer path failed (${failures.map((f) => f.draft.title).join("; ")})` });
-  if (engine.length) {
-    const names = [...new Set(engine.flatMap((f) => f.draft.facts!.engines as string[]))].join(" and ");
-    c.for.push({ weight: 0.2, findings: ids(engine), note: `the transfer engine's own log (${names}) reported errors` });
-  }
-  const afterCrash = failures.filter((f) => f.draft.facts?.afterCrash);
-  if (afterCrash.length > 0 && afterCrash.length === failures.length) c.against.push({ factor: 0.3, note: "a process crashed before every transport failure, which explains them" });
-  return c;
-}
-
 function saturation(of: Of, config: RunConfig): CauseCase {
   const c: CauseCase = { for: [], against: [] };
   const t = timeouts(of);
@@ -373,16 +267,6 @@ function saturation(of: Of, config: RunConfig): CauseCase {
   if (of("process-failure").some((f) => f.draft.facts?.fatal === true)) c.against.push({ factor: 0.3, note: "a crashed process explains the timeouts" });
   else if (transportFailures(of).length) c.against.push({ factor: 0.5, note: "failed transfers explain the timeouts" });
   return c;
-}
-
-/** Transport failures other than transfers an abort stopped (a client's or the other side's, not the transport's doing) and a router's failed probes. */
-function transportFailures(of: Of): NumberedFinding[] {
-  return of("transport-failure").filter((f) => f.draft.facts?.aborted !== true && f.draft.facts?.probesOnly !== true);
-}
-
-/** The model's per-room stall causes behind a timeout finding. */
-function causesOf(f: NumberedFinding): Record<string, number> {
-  return (f.draft.facts?.causes as Record<string, number> | undefined) ?? {};
 }
 
 /** A checksum finding's per-page attributions, over every room it groups. */
@@ -403,11 +287,6 @@ function mismatchSides(f: NumberedFinding): string[] {
 
 function hasAttribution(f: NumberedFinding, attribution: string, side: string): boolean {
   return attributions(f).some((a) => a.attribution === attribution && a.side === side);
-}
-
-/** Every room a finding names: a grouped finding's rooms, else its room. */
-function roomsOf(f: NumberedFinding): string[] {
-  return f.draft.rooms ?? (f.draft.room !== undefined ? [f.draft.room] : []);
 }
 
 function round2(x: number): number {

@@ -3,7 +3,8 @@
 // collective or a transfer is that rank's failure at medium, with what one dump cannot say; and a scheduler that ran
 // no batch with requests waiting while its server answered HTTP (analyzer/rules/logStalls.ts). Written by hand in
 // py-spy's and SGLang's formats, the frames named after functions of PyTorch's and SGLang's sources; the bundle is
-// test/bundles/pyspy-hang (README there).
+// test/bundles/pyspy-hang (README there). A hang's suspect is what the ranks wait in, not a crash
+// (analyzer/rules/failureCauses.ts): the collective or the transfer, or, where no dump says, that it is not known.
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -20,6 +21,11 @@ test("a user's py-spy dump of a scheduler caught in a collective is that rank's 
   assert.equal(failure!.title, "unknown/tp3 was caught waiting: py-spy's dump: MainThread (idle) in all_reduce (torch/distributed/distributed_c10d.py:2501), a collective");
   assert.match(failure!.explanation, /A dump is one instant: whether the rank stayed in that wait/);
   assert.match(failure!.falsify, /twice, a minute apart/);
+  const [suspect, ...otherSuspects] = r.suspects;
+  assert.equal(otherSuspects.length, 0);
+  assert.deepEqual([suspect!.cause, suspect!.confidence, suspect!.findings], ["process-crash", 0.3, [failure!.id]]);
+  assert.match(suspect!.summary, /^unknown\/tp3: no process died, yet the work stopped \(.*\): a hang, in a collective \(all_reduce\): the collective is suspected/);
+  assert.equal(suspect!.falsify, failure!.falsify);
   const idle = report("pyspy-tp3.txt", [...header, "    recv_pyobj (zmq/sugar/socket.py:1034)", "    recv_requests (sglang/srt/managers/scheduler.py:1021)"]);
   assert.deepEqual(violated(idle, "process-failure"), []);
 });
@@ -27,6 +33,22 @@ test("a user's py-spy dump of a scheduler caught in a collective is that rank's 
 const BATCH = (time: string, queued: number) =>
   `[2026-06-11 ${time} DP0 TP0] Decode batch, #running-req: 48, #token: 331200, token usage: 0.69, pre-allocated usage: 0.01, #prealloc-req: 0, #transfer-req: 2, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 2318.40, #queue-req: ${queued}`;
 const HEALTH = (time: string) => `[2026-06-11 ${time}] INFO:     10.0.4.9:51022 - "GET /health HTTP/1.1" 200 OK`;
+
+test("a scheduler caught in a KV transfer's poll makes the transfer the suspect", () => {
+  const r = report("pyspy-decode.txt", [
+    "Process 51877: sglang::scheduler_TP0",
+    "Python v3.12.3 (/usr/bin/python3.12)",
+    "",
+    'Thread 51877 (idle): "MainThread"',
+    "    wait (threading.py:355)",
+    "    poll (sglang/srt/disaggregation/mooncake/conn.py:1412)",
+    "    pop_transferred (sglang/srt/disaggregation/decode.py:744)",
+  ]);
+  const [failure] = violated(r, "process-failure");
+  assert.match(failure!.title, /was caught waiting: .* in wait \(threading.py:355\), a KV transfer's wait$/);
+  assert.match(r.suspects[0]!.summary, /: a hang, in a KV transfer's wait \(poll\): the transfer is suspected/);
+  assert.doesNotMatch(r.suspects[0]!.summary, /collective/);
+});
 
 test("a scheduler that ran no batch with requests waiting, while its server answered for minutes, stopped: high, with what the logs cannot say", () => {
   const r = report("decode.log", [BATCH("14:06:30", 0), BATCH("14:06:40", 6), HEALTH("14:07:00"), HEALTH("14:08:00"), HEALTH("14:09:00")]);
@@ -36,6 +58,10 @@ test("a scheduler that ran no batch with requests waiting, while its server answ
   assert.equal(stop!.title, "decode/tp0 stopped: no batch after 2026-06-11T14:06:40.000Z, with 6 request(s) waiting to run and 48 running, while the server went on answering HTTP to 2026-06-11T14:09:00.000Z");
   assert.match(stop!.explanation, /decode\/tp0 showed `no batch after/);
   assert.match(stop!.explanation, /Where the scheduler waited is not in this evidence/);
+  const [suspect] = r.suspects;
+  assert.deepEqual([suspect!.cause, suspect!.confidence], ["process-crash", 0.6]);
+  assert.match(suspect!.summary, /^decode\/tp0: no process died, yet the work stopped \(decode\/tp0 stopped: .*\): a hang: where the ranks wait is not in this evidence/);
+  assert.equal(suspect!.falsify, stop!.falsify);
 });
 
 test("no stop where nothing waited (running requests may all finish before the next line), nor where the server's answers end within two minutes", () => {
@@ -55,4 +81,6 @@ test("pyspy-hang: the decode server stopped; the dumps caught tp1–tp3 in the s
   assert.match(caught!.title, /were caught waiting: py-spy's dump: MainThread \(idle\) in broadcast \(torch\/distributed\/distributed_c10d.py:2606\), a collective$/);
   assert.match(caught!.explanation, /decode\/tp0's dump is not in broadcast: MainThread \(active\) in synchronize \(torch\/cuda\/__init__.py:954\)\. The ranks in the collective wait for it/);
   assert.match(r.suspects[0]!.summary, /caught every other rank in one collective and decode\/tp0 elsewhere/);
+  assert.match(r.suspects[0]!.summary, /a hang, in a collective \(broadcast\): the collective is suspected/);
+  assert.equal(r.suspects[0]!.falsify, caught!.falsify);
 });
