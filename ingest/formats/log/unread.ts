@@ -85,7 +85,7 @@ const EXCEPTION_WORDS = /\bhit an exception\b|^Exception in [\w .-]+:/;
 const THREAD_DUMP = /\b(?:Current thread|Thread) 0x[0-9a-f]{8,}\b|\(most recent call first\):/;
 /** Words that report a failure whatever the line's level: a crash, a failed assertion, a timeout, an error verdict at the message's start. */
 const FAILURE_WORDS =
-  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\btimed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b/;
+  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\b[Tt]imed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b/;
 
 /**
  * A verdict on the line's subject, `<what> failed: <why>`, `<what> error: <why>`:
@@ -108,7 +108,9 @@ const ERRNO_VERDICT =
   /(?:: |\[Errno \d+\] )(?:Connection (?:refused|reset by peer|timed out)|No route to host|Network is (?:unreachable|down)|Host is down|Broken pipe|Input\/output error|Remote I\/O error|Cannot allocate memory|No space left on device|Bad address|Transport endpoint is not connected|Address already in use|Cannot assign requested address|Too many open files|Device or resource busy|Operation not permitted|Permission denied|No such device|Protocol error)(?: \[\d+\]| \((?:os error|errno:?) ?\d+\)|[.,;]|$)/;
 /**
  * A verdict on a line whose level no dialect gives, where nothing of a prefix is left but glog's place, if that:
- * `connect EPS failed`, `AsyncLLM output_handler failed.`, `Prefetch operation ... failed to retrieve page ...`,
+ * `connect EPS failed`, `AsyncLLM output_handler failed.`, `… died unexpectedly` (vLLM's engine client of its core,
+ * vllm/v1/engine/core_client.py, there at error level), ninja's `FAILED: {outputs}` of a build step that failed
+ * (ninja src/status_printer.cc BuildEdgeFinished), `Prefetch operation ... failed to retrieve page ...`,
  * `ibgda_rc_init2rtr failed on RC #0.`, `ionic_comp_msn:1277: cqe with error 12 for 0x1 (msn)`,
  * `Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error` (nvidia-smi), curl's report of a
  * transfer that failed, `curl: (52) Empty reply from server` (curl src/tool_operate.c: `"curl: (%d) %s\n"` only
@@ -122,7 +124,7 @@ const ERRNO_VERDICT =
  * lines, which say `failed` of probes and firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
  */
 const BARE_VERDICT =
-  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)/;
+  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|\b(?:died|exited|terminated) unexpectedly\b|^FAILED: \S|^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)/;
 /** A count of no failures (`5 passed, 0 failed`, `failed=0`): a summary, not a verdict. */
 const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */

@@ -21,6 +21,7 @@ import {
   readPythonWarningHead,
   readRayHead,
   readSlurmHead,
+  readCudaToolHead,
   readTrtllmHead,
   readUcxHead,
   readVllmHead,
@@ -148,8 +149,15 @@ const slurm: HeadReader = (s, tz) => {
   return h === null ? null : { how: { dialect: "slurm", level: levelOfWord(h.level), msgStart: h.msgStart }, matchers: SLURM_MESSAGES, ownUs: slurmStatedUs(s, h.msgStart, tz) };
 };
 
-/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd. */
-const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm];
+const cudaTool: HeadReader = (s) => {
+  const c0 = s.charCodeAt(0);
+  // The first letter of nvcc, nvlink, nvdisasm; ptxas; fatbinary; cicc, cudafe++, cuobjdump.
+  const h = c0 === 110 || c0 === 112 || c0 === 102 || c0 === 99 ? readCudaToolHead(s) : null;
+  return h === null ? null : { how: { dialect: "cuda-tool", level: levelOfWord(h.level), msgStart: h.msgStart, source: h.tool }, matchers: ENGINE_MESSAGES, ownUs: -1 };
+};
+
+/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd, the CUDA toolkit's compilers. */
+const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm, cudaTool];
 
 export function readSelfNamedHead(line: string, tzOffsetMinutes: number): DialectHead | null {
   for (const read of SELF_NAMED) {

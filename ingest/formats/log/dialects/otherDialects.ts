@@ -319,3 +319,24 @@ export function readRayHead(line: string, tzOffsetMinutes: number): RayHead | nu
   if (m[9] !== undefined) head.source = m[9];
   return head;
 }
+
+export interface CudaToolHead {
+  /** `nvcc`, `ptxas`, `nvlink`, … */
+  tool: string;
+  level: string;
+  msgStart: number;
+}
+
+// The CUDA toolkit's compiler drivers and assemblers (closed source) report on stderr as `{tool} {level} : {msg}`, the
+// level padded to seven (`nvcc fatal   : Unsupported gpu architecture 'compute_89'`, `nvcc warning : …`, `ptxas info    :
+// Used 64 registers`), ptxas with the input and line before the level (`ptxas /tmp/tempfile-…, line 10; fatal   : …`,
+// `ptxas application ptx input, line 36; error   : …`). Quoted so by XLA's ptxas wrapper (xla/stream_executor/cuda/
+// ptx_compiler_helpers / subprocess_compilation.cc, which matches `ptxas fatal   : Value '`), Numba's CUDA driver
+// (`ptxas fatal   : Internal error: …`) and Triton's PTXASError, which quotes ptxas's stderr.
+const CUDA_TOOL = /^(nvcc|ptxas|nvlink|fatbinary|cicc|cudafe\+\+|nvdisasm|cuobjdump)(?: [^;\n]*, line \d+;)? (fatal|error|warning|info) *: /;
+
+/** A line of the CUDA toolkit's compilers (a JIT build's or an install's), with no time. */
+export function readCudaToolHead(line: string): CudaToolHead | null {
+  const m = CUDA_TOOL.exec(line);
+  return m === null ? null : { tool: m[1]!, level: m[2]!, msgStart: m[0].length };
+}

@@ -1,0 +1,48 @@
+// What a build prints when a server's JIT compile or an install fails: the CUDA toolkit's compilers (`{tool} {level} :`,
+// the level padded to seven; ptxas with its input and line first — the shapes XLA's and Numba's ptxas wrappers match
+// and Triton's PTXASError quotes), ninja's `FAILED: ` of a build step, and a supervisor's plain words that a process
+// ended unexpectedly or a wait timed out (ingest/formats/log/dialects/otherDialects.ts readCudaToolHead,
+// ingest/formats/log/unread.ts BARE_VERDICT and FAILURE_WORDS).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LogKind } from "../../domain/kinds.js";
+import { parseLines } from "./sglangHarness.js";
+
+test("the CUDA toolkit's compilers: fatal and error lines are failures with the tool named; warning and info lines are read at their level", () => {
+  const { events } = parseLines([
+    "nvcc fatal   : Unsupported gpu architecture 'compute_100a'",
+    "ptxas /tmp/tempfile-node3-528e6f61-1909-622b8be3ab01d, line 10; fatal   : Unsupported .version 8.7; current version is '8.4'",
+    "ptxas application ptx input, line 36; error   : Call has wrong number of parameters",
+    "nvcc error   : 'cicc' died due to signal 9 (Kill signal)",
+    "nvcc warning : The 'compute_35', 'compute_37', 'sm_35', and 'sm_37' architectures are deprecated, and may be removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).",
+    "ptxas info    : Used 64 registers, 400 bytes cmem[0]",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.level, e.attrs?.source]),
+    [
+      [LogKind.error, "fatal", "nvcc"],
+      [LogKind.error, "fatal", "ptxas"],
+      [LogKind.error, "error", "ptxas"],
+      [LogKind.error, "error", "nvcc"],
+      [LogKind.message, "warning", "nvcc"],
+      [LogKind.message, "info", "ptxas"],
+    ],
+  );
+  assert.equal(events[0]!.attrs?.error, "Unsupported gpu architecture 'compute_100a'");
+});
+
+test("nvcc's version banner is no diagnostic", () => {
+  const { events } = parseLines(["nvcc: NVIDIA (R) Cuda compiler driver", "Cuda compilation tools, release 12.8, V12.8.93"]);
+  assert.ok(events.every((e) => e.kind !== LogKind.error && e.attrs?.source !== "nvcc"), JSON.stringify(events.map((e) => [e.kind, e.attrs])));
+});
+
+test("ninja's failed step, a process that ended unexpectedly and a wait that timed out are failures on lines with no level", () => {
+  const { events } = parseLines([
+    "FAILED: flashinfer/build/batch_decode_kernel.cuda.o",
+    "Worker process died unexpectedly",
+    "Timed out waiting for the server to become healthy",
+    "[2/9] Building CUDA object csrc/CMakeFiles/common_ops.dir/moe_align.cu.o",
+  ]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.error, LogKind.error, LogKind.error, LogKind.unparsed]);
+});
