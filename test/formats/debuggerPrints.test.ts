@@ -1,5 +1,6 @@
 // A process's death as the tools around it report it: gdb on the process's core file and on a process it runs (gdb 13's
 // output here, for a Python process that called os.abort()), and a `bash -c`'s report of a child that died (bash 5.2's).
+// absl's failure signal handler reports SIGTERM beside the fatal signals (absl/debugging/failure_signal_handler.cc).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -44,4 +45,11 @@ test("gdb running a process: a fatal signal it received is the death; an interru
 test("a shell's report of a dead child without a script's line number (`bash -c`) is the death too", () => {
   const { events } = parseLines(["bash: 29544 Aborted                 (core dumped) ( ulimit -c unlimited; python3 -c \"import os; os.abort()\" )"]);
   assert.deepEqual([events[0]!.kind, events[0]!.attrs?.signal, events[0]!.attrs?.command], [LogKind.crash, "SIGABRT", '( ulimit -c unlimited; python3 -c "import os; os.abort()" )']);
+});
+
+test("absl's failure handler: a fatal signal is the death; SIGTERM, which it also reports, is a stop someone sent", () => {
+  const [segv] = parseLines(["*** SIGSEGV received at time=1781186587 on cpu 3 ***"]).events;
+  const [term] = parseLines(["*** SIGTERM received at time=1781186590 on cpu 12 ***"]).events;
+  assert.deepEqual([segv!.kind, segv!.attrs?.signal], [LogKind.crash, "SIGSEGV"]);
+  assert.deepEqual([term!.kind, term!.attrs?.signal], [LogKind.unparsed, undefined]);
 });

@@ -46,3 +46,20 @@ test("ninja's failed step, a process that ended unexpectedly and a wait that tim
   ]);
   assert.deepEqual(events.map((e) => e.kind), [LogKind.error, LogKind.error, LogKind.error, LogKind.unparsed]);
 });
+
+test("GNU make's and CMake's errors and the CUDA front end's count of errors are failures; make's other lines are not", () => {
+  const { events } = parseLines([
+    "gmake[2]: *** [CMakeFiles/common_ops.dir/build.make:90: CMakeFiles/common_ops.dir/csrc/moe/moe_align.cu.o] Error 1",
+    "make: *** [Makefile:136: all] Error 2",
+    "CMake Error at CMakeLists.txt:42 (find_package):",
+    '1 error detected in the compilation of "csrc/moe/moe_align.cu".',
+    "make[1]: Leaving directory '/workspace/Mooncake/build'",
+    "CMake Warning at CMakeLists.txt:18 (message):",
+  ]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.error, LogKind.error, LogKind.error, LogKind.error, LogKind.unparsed, LogKind.unparsed]);
+});
+
+test("asyncio's task that failed with nobody awaiting it is a failure, bare or through logging", () => {
+  const { events } = parseLines(["Task exception was never retrieved", "ERROR:asyncio:Future exception was never retrieved"]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.error, LogKind.error]);
+});

@@ -192,7 +192,6 @@ export function containerDeathOf(line: string): CrashHead | null {
   return signal !== undefined ? { what, signal } : { what };
 }
 
-
 export function crashHeadOf(line: string): CrashHead | null {
   switch (line.charCodeAt(0)) {
     case 70 /* F */:
@@ -205,7 +204,8 @@ export function crashHeadOf(line: string): CrashHead | null {
     }
     case 42 /* * */: {
       const absl = ABSL_SIGNAL.exec(line);
-      if (absl) return withTime({ what: absl[1]!, signal: absl[1]! }, absl[2]!);
+      // absl's handler also reports SIGTERM (absl/debugging/failure_signal_handler.cc failure_signal_data): a stop someone sent, as gdb's.
+      if (absl) return NOT_A_DEATH.has(absl[1]!) ? null : withTime({ what: absl[1]!, signal: absl[1]! }, absl[2]!);
       const glog = GLOG_ABORTED.exec(line);
       if (glog) return withTime({ what: "Aborted" }, glog[1]!);
       const fortify = FORTIFY_ABORT.exec(line);

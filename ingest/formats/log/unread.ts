@@ -79,8 +79,13 @@ const TRACEBACK = "Traceback (most recent call last):";
 const CUT_TRACEBACK = "a Python traceback whose exception line is not in the log";
 /** `ValueError: …`, `zmq.error.ZMQError: …`, `KVTransferError(bootstrap_room=…): …`, `torch.OutOfMemoryError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 const EXCEPTION_LINE = new RegExp(`^(${FAILURE_CLASS_NAME})(\\([^)]*\\))?(?::\\s*(.*))?$`, "s");
-/** `Scheduler hit an exception: …`, `Exception in ControllerSingle:`, `TpModelWorkerClient hit an exception`. */
-const EXCEPTION_WORDS = /\bhit an exception\b|^Exception in [\w .-]+:/;
+/**
+ * `Scheduler hit an exception: …`, `Exception in ControllerSingle:`, `TpModelWorkerClient hit an exception`, and asyncio's
+ * report of a task or future that failed with nobody awaiting it, `Task exception was never retrieved` (CPython
+ * Lib/asyncio/futures.py `Future.__del__`, logged by the loop's default exception handler; bare where logging is not
+ * configured).
+ */
+const EXCEPTION_WORDS = /\bhit an exception\b|^Exception in [\w .-]+:|\b(?:Task|Future) exception was never retrieved\b/;
 /** A faulthandler thread dump whose `Fatal Python error` header is missing or garbled. */
 const THREAD_DUMP = /\b(?:Current thread|Thread) 0x[0-9a-f]{8,}\b|\(most recent call first\):/;
 /** Words that report a failure whatever the line's level: a crash, a failed assertion, a timeout, an error verdict at the message's start. */
@@ -110,7 +115,9 @@ const ERRNO_VERDICT =
  * A verdict on a line whose level no dialect gives, where nothing of a prefix is left but glog's place, if that:
  * `connect EPS failed`, `AsyncLLM output_handler failed.`, `… died unexpectedly` (vLLM's engine client of its core,
  * vllm/v1/engine/core_client.py, there at error level), ninja's `FAILED: {outputs}` of a build step that failed
- * (ninja src/status_printer.cc BuildEdgeFinished), `Prefetch operation ... failed to retrieve page ...`,
+ * (ninja src/status_printer.cc BuildEdgeFinished), GNU make's errors, `make[2]: *** [Makefile:90: all] Error 2` (src/job.c
+ * child_error's `*** ` and src/output.c's `make[N]: ` before a fatal), CMake's `CMake Error at CMakeLists.txt:12 (message):`
+ * (Source/cmMessenger.cxx) and the CUDA front end's `1 error detected in the compilation of "…".`, `Prefetch operation ... failed to retrieve page ...`,
  * `ibgda_rc_init2rtr failed on RC #0.`, `ionic_comp_msn:1277: cqe with error 12 for 0x1 (msn)`,
  * `Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error` (nvidia-smi), curl's report of a
  * transfer that failed, `curl: (52) Empty reply from server` (curl src/tool_operate.c: `"curl: (%d) %s\n"` only
@@ -124,7 +131,7 @@ const ERRNO_VERDICT =
  * lines, which say `failed` of probes and firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
  */
 const BARE_VERDICT =
-  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|\b(?:died|exited|terminated) unexpectedly\b|^FAILED: \S|^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)/;
+  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|\b(?:died|exited|terminated) unexpectedly\b|^FAILED: \S|^g?make(?:\[\d+\])?: \*\*\* |^CMake Error\b|\b\d+ errors? detected in the compilation of |^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)/;
 /** A count of no failures (`5 passed, 0 failed`, `failed=0`): a summary, not a verdict. */
 const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */
