@@ -88,9 +88,13 @@ const EXCEPTION_LINE = new RegExp(`^(${FAILURE_CLASS_NAME})(\\([^)]*\\))?(?::\\s
 const EXCEPTION_WORDS = /\bhit an exception\b|^Exception in [\w .-]+:|\b(?:Task|Future) exception was never retrieved\b/;
 /** A faulthandler thread dump whose `Fatal Python error` header is missing or garbled. */
 const THREAD_DUMP = /\b(?:Current thread|Thread) 0x[0-9a-f]{8,}\b|\(most recent call first\):/;
-/** Words that report a failure whatever the line's level: a crash, a failed assertion, a timeout, an error verdict at the message's start. */
+/**
+ * Words that report a failure whatever the line's level: a crash, a failed assertion, a timeout, an error verdict at the
+ * message's start, a GitHub Actions job's `##[error]` (the runner's rendering of an `::error::` workflow command and of a
+ * failed step, `Process completed with exit code 1.`).
+ */
 const FAILURE_WORDS =
-  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\b[Tt]imed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b/;
+  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\b[Tt]imed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b|^##\[error\]/;
 
 /**
  * A verdict on the line's subject, `<what> failed: <why>`, `<what> error: <why>`:
@@ -115,7 +119,8 @@ const ERRNO_VERDICT =
  * A verdict on a line whose level no dialect gives, where nothing of a prefix is left but glog's place, if that:
  * `connect EPS failed`, `AsyncLLM output_handler failed.`, `… died unexpectedly` (vLLM's engine client of its core,
  * vllm/v1/engine/core_client.py, there at error level), ninja's `FAILED: {outputs}` of a build step that failed
- * (ninja src/status_printer.cc BuildEdgeFinished), GNU make's errors, `make[2]: *** [Makefile:90: all] Error 2` (src/job.c
+ * (ninja src/status_printer.cc BuildEdgeFinished), pytest's `FAILED {nodeid} - {message}` of a test that failed (its short
+ * test summary, src/_pytest/terminal.py), GNU make's errors, `make[2]: *** [Makefile:90: all] Error 2` (src/job.c
  * child_error's `*** ` and src/output.c's `make[N]: ` before a fatal), CMake's `CMake Error at CMakeLists.txt:12 (message):`
  * (Source/cmMessenger.cxx) and the CUDA front end's `1 error detected in the compilation of "…".`, `Prefetch operation ... failed to retrieve page ...`,
  * `ibgda_rc_init2rtr failed on RC #0.`, `ionic_comp_msn:1277: cqe with error 12 for 0x1 (msn)`,
@@ -131,7 +136,7 @@ const ERRNO_VERDICT =
  * lines, which say `failed` of probes and firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
  */
 const BARE_VERDICT =
-  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|\b(?:died|exited|terminated) unexpectedly\b|^FAILED: \S|^g?make(?:\[\d+\])?: \*\*\* |^CMake Error\b|\b\d+ errors? detected in the compilation of |^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)/;
+  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|\b(?:died|exited|terminated) unexpectedly\b|^FAILED: \S|^FAILED \S+\.py::\S|^g?make(?:\[\d+\])?: \*\*\* |^CMake Error\b|\b\d+ errors? detected in the compilation of |^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)/;
 /** A count of no failures (`5 passed, 0 failed`, `failed=0`): a summary, not a verdict. */
 const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */

@@ -1,8 +1,9 @@
-// What a build prints when a server's JIT compile or an install fails: the CUDA toolkit's compilers (`{tool} {level} :`,
-// the level padded to seven; ptxas with its input and line first — the shapes XLA's and Numba's ptxas wrappers match
-// and Triton's PTXASError quotes), ninja's `FAILED: ` of a build step, and a supervisor's plain words that a process
-// ended unexpectedly or a wait timed out (ingest/formats/log/dialects/otherDialects.ts readCudaToolHead,
-// ingest/formats/log/unread.ts BARE_VERDICT and FAILURE_WORDS).
+// What a build or a CI job prints when a server's JIT compile, an install or a test fails: the CUDA toolkit's compilers
+// (`{tool} {level} :`, the level padded to seven; ptxas with its input and line first — the shapes XLA's and Numba's
+// ptxas wrappers match and Triton's PTXASError quotes), ninja's `FAILED: `, GNU make's and CMake's errors, pytest's
+// short summary and a GitHub Actions `##[error]`, and a supervisor's plain words that a process ended unexpectedly or a
+// wait timed out (ingest/formats/log/dialects/otherDialects.ts readCudaToolHead, ingest/formats/log/unread.ts
+// BARE_VERDICT, FAILURE_WORDS and EXCEPTION_WORDS).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -62,4 +63,15 @@ test("GNU make's and CMake's errors and the CUDA front end's count of errors are
 test("asyncio's task that failed with nobody awaiting it is a failure, bare or through logging", () => {
   const { events } = parseLines(["Task exception was never retrieved", "ERROR:asyncio:Future exception was never retrieved"]);
   assert.deepEqual(events.map((e) => e.kind), [LogKind.error, LogKind.error]);
+});
+
+test("a CI job's failures: pytest's summary of a failed test and a GitHub Actions `##[error]`, behind the runner's time or not", () => {
+  const { events } = parseLines([
+    "FAILED test/srt/test_disaggregation.py::TestDisaggregationMooncake::test_gsm8k - AssertionError: 0.12 not greater than 0.62",
+    "=========================== short test summary info ============================",
+    "2025-06-11T14:03:07.1234567Z ##[error]Process completed with exit code 1.",
+    "##[error]The operation was canceled.",
+    "2025-06-11T14:03:08.0000000Z ##[group]Run python3 -m pytest test/srt",
+  ]);
+  assert.deepEqual(events.map((e) => e.kind === LogKind.error), [true, false, true, true, false]);
 });
