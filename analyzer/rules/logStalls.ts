@@ -1,13 +1,15 @@
-// A scheduler that stopped while its server went on answering, read from the logs: a rank's last batch line shows
-// requests waiting to run, the rank writes no batch line after it, and the same server's HTTP access lines go on for
-// longer than a silence takes to count (gaps/silence.ts). SGLang's scheduler takes waiting requests into its next
-// batch and prints a prefill batch line for every prefill batch and a decode batch line every `decode_log_interval`
-// steps while requests run (python/sglang/srt/managers/scheduler.py, later scheduler_metrics_mixin.py,
-// log_prefill_stats and log_decode_stats, whose `#queue-req` is `len(self.waiting_queue)`): with requests waiting, the
-// next line comes within seconds. Requests still running at the last line are no such sign: they may
-// all finish before the next interval, and an idle scheduler prints nothing. The HTTP server is another process (the
-// tokenizer manager's uvicorn), so its answers show the server alive around a scheduler that ran no batch — the
-// log's side of telemetryFailures.ts's stopped progress counter, and the same class of failure.
+// A scheduler that stopped while its server went on, read from the logs: a rank's last batch line shows requests
+// waiting to run, the rank writes no batch line after it, and the same server goes on for longer than a silence takes
+// to count (gaps/silence.ts) — its HTTP access lines, or any other line of the server's own log (another rank's
+// batches, a warning, a health check). SGLang's scheduler takes waiting requests into its next batch and prints a
+// prefill batch line for every prefill batch and a decode batch line every `decode_log_interval` steps while requests
+// run (python/sglang/srt/managers/scheduler.py, later scheduler_metrics_mixin.py, log_prefill_stats and
+// log_decode_stats, whose `#queue-req` is `len(self.waiting_queue)`): with requests waiting, the next line comes within
+// seconds. Requests still running at the last line are no such sign: they may all finish before the next interval,
+// and an idle scheduler prints nothing. The HTTP server is another process (the tokenizer manager's uvicorn), so its
+// answers show the server alive around a scheduler that ran no batch — the log's side of telemetryFailures.ts's
+// stopped progress counter, and the same class of failure. A log that merely ends says nothing: a paste or a
+// collection may stop anywhere.
 
 import { LogKind } from "../../domain/kinds.js";
 import type { EventCursor } from "../../store/blocks/eventCursor.js";
@@ -15,6 +17,8 @@ import type { Reading } from "../../store/blocks/pass.js";
 import { attrNumber, isoTime, type Evidence } from "./evidence.js";
 import type { FailureRecord } from "./failures.js";
 import { GAP_MIN_US } from "./gaps/silence.js";
+import { stepFrom } from "../../store/read/seqs.js";
+import type { StoredEvent } from "../../store/read/events.js";
 
 const BATCH_KINDS: readonly string[] = [LogKind.prefillBatch, LogKind.decodeBatch];
 const ANSWER_KINDS: readonly string[] = [LogKind.httpAccess, LogKind.httpFailed];
@@ -48,8 +52,11 @@ export function stalledSchedulers(evidence: Evidence, last: LastRecords, deaths:
     if (deaths.some((d) => d.ev.host === batch.host && d.ev.role === batch.role)) continue;
     const answerSeq = last.answerByServer.get(serverKey(batch.host, batch.role));
     const answer = answerSeq === undefined ? undefined : evidence.event(answerSeq)!;
-    if (answer === undefined || answer.tsUs - batch.tsUs < GAP_MIN_US) continue;
+    const answered = answer !== undefined && answer.tsUs - batch.tsUs >= GAP_MIN_US;
+    const later = answered ? answer : laterLineOfServer(evidence, batch);
+    if (later === undefined) continue;
     const running = attrNumber(batch, "#running-req");
+    const wentOn = answered ? `the server went on answering HTTP to ${isoTime(later.tsUs)}` : `its server went on logging to ${isoTime(later.tsUs)} (${evidence.where(later)})`;
     out.push({
       ev: batch,
       family: "process",
@@ -57,10 +64,27 @@ export function stalledSchedulers(evidence: Evidence, last: LastRecords, deaths:
       fatal: false,
       shown: true,
       rank: evidence.rank(batch),
-      witness: [answer],
+      witness: [later],
       signature: `process|scheduler-hang|${batch.kind}`,
-      summary: `no batch after ${isoTime(batch.tsUs)}, with ${queued} request(s) waiting to run${running ? ` and ${running} running` : ""}, while the server went on answering HTTP to ${isoTime(answer.tsUs)}`,
+      summary: `no batch after ${isoTime(batch.tsUs)}, with ${queued} request(s) waiting to run${running ? ` and ${running} running` : ""}, while ${wentOn}`,
     });
   }
   return out.sort((a, b) => a.ev.seq - b.ev.seq);
+}
+
+/**
+ * The first line of the batch's server (its host and role), other than that rank's batch lines, written a silence's
+ * length after the batch, in the batch's own log or another of its server's that goes on that long (the sources'
+ * statistics say which before any scan).
+ */
+function laterLineOfServer(evidence: Evidence, batch: StoredEvent): StoredEvent | undefined {
+  const fromUs = batch.tsUs + GAP_MIN_US;
+  const own = evidence.source(batch.sourceId)?.stream;
+  for (const source of evidence.sources()) {
+    const ofServer = source.stream === own || (source.host === batch.host && source.role === batch.role);
+    if (!ofServer || source.lastTsUs === null || source.lastTsUs < fromUs) continue;
+    const seq = stepFrom(evidence.db, batch.seq, "next", { sourceId: source.id, fromUs }, (ev) => ev.host === batch.host && ev.role === batch.role && !(BATCH_KINDS.includes(ev.kind) && ev.tp === batch.tp));
+    if (seq !== null) return evidence.event(seq);
+  }
+  return undefined;
 }

@@ -8,7 +8,11 @@
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeLines as report, bundle, cleanUp, violated } from "./handBundles.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { analyzeCli, analyzeLines as report, bundle, cleanUp, violated } from "./handBundles.js";
+import type { AnalysisReport } from "../../analyzer/rules/finding.js";
 
 after(cleanUp);
 
@@ -62,6 +66,32 @@ test("a scheduler that ran no batch with requests waiting, while its server answ
   assert.deepEqual([suspect!.cause, suspect!.confidence], ["process-crash", 0.6]);
   assert.match(suspect!.summary, /^decode\/tp0: no process died, yet the work stopped \(decode\/tp0 stopped: .*\): a hang: where the ranks wait is not in this evidence/);
   assert.equal(suspect!.falsify, stop!.falsify);
+});
+
+const DP1_BATCH = (time: string) =>
+  `[2026-06-11 ${time} DP1 TP1] Decode batch, #running-req: 40, #token: 301200, token usage: 0.62, pre-allocated usage: 0.01, #prealloc-req: 0, #transfer-req: 0, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 2100.40, #queue-req: 0`;
+
+test("a rank that ran no batch with requests waiting while its server's log went on (another rank's batches) stopped, and the later line is the witness", () => {
+  const r = report("decode.log", [BATCH("14:06:30", 0), BATCH("14:06:40", 6), DP1_BATCH("14:07:40"), DP1_BATCH("14:09:40")]);
+  const [stop, ...others] = violated(r, "process-failure");
+  assert.equal(others.length, 0);
+  assert.deepEqual([stop!.severity, stop!.ranks], ["high", ["decode/tp0"]]);
+  assert.match(stop!.title, /^decode\/tp0 stopped: no batch after 2026-06-11T14:06:40.000Z, with 6 request\(s\) waiting to run and 48 running, while its server went on logging to 2026-06-11T14:09:40.000Z \(.*decode.log:4\)$/);
+  assert.ok(stop!.witness.some((w) => w.line === 4), JSON.stringify(stop!.witness));
+});
+
+test("no stop where the log merely ends after the batch, nor where only another server's log goes on", () => {
+  assert.deepEqual(violated(report("decode.log", [BATCH("14:06:30", 0), BATCH("14:06:40", 6)]), "process-failure"), []);
+  const dir = mkdtempSync(join(tmpdir(), "kvrewind-stall-"));
+  try {
+    writeFileSync(join(dir, "decode.log"), `${[BATCH("14:06:30", 0), BATCH("14:06:40", 6)].join("\n")}\n`);
+    const prefill = (time: string) => `[2026-06-11 ${time} TP0] Prefill batch, #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.10, #unbootstrapped-req: 0, #queue-req: 0, #transferring-req: 1, input throughput (token/s): 9000.00`;
+    writeFileSync(join(dir, "prefill.log"), `${[prefill("14:06:35"), prefill("14:08:00"), prefill("14:09:40")].join("\n")}\n`);
+    const r = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
+    assert.deepEqual(violated(r, "process-failure"), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("no stop where nothing waited (running requests may all finish before the next line), nor where the server's answers end within two minutes", () => {
