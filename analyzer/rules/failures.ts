@@ -88,8 +88,10 @@ export function failureRecords(evidence: Evidence): FailureRecord[] {
 }
 
 function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefined {
-  // A thread dump is a failure's evidence only where it caught the process waiting in a collective or a transfer.
-  if (ev.kind === LogKind.stackDump && attrString(ev, "waitingIn") === undefined) return undefined;
+  // A thread dump, or the traceback of an interrupt someone sent, is a failure's evidence only where it caught the
+  // process waiting in a collective or a transfer.
+  const snapshot = ev.kind === LogKind.stackDump || ev.attrs?.interrupted === true;
+  if (snapshot && attrString(ev, "waitingIn") === undefined) return undefined;
   const thread = ev.kind === LogKind.stackDump ? undefined : attrString(ev, "thread");
   if (ev.kind === LogKind.exception && thread !== undefined && OWN_RULE_THREADS.test(thread)) return undefined;
   const reasonKind = attrString(ev, "reasonKind");
@@ -119,7 +121,7 @@ function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefine
     ...(machine && machineName !== undefined && machineName !== "" && { machineName }),
     signature: `${family}|${cls}|${ev.kind}|${template(summary)}`,
     summary,
-    ...(ev.kind === LogKind.stackDump && { shown: true as const }),
+    ...(snapshot && { shown: true as const }),
   };
 }
 
@@ -130,6 +132,7 @@ function scopeLabel(scope: "machine" | "pod" | "job", name: string | undefined):
 }
 
 function isFatal(ev: StoredEvent, thread: string | undefined): boolean {
+  if (ev.attrs?.interrupted === true) return false;
   if (ev.attrs?.fatal === true || ev.kind === LogKind.crash) return true;
   if (ev.kind !== LogKind.exception) return false;
   return thread === "scheduler" || ev.text.startsWith("terminate called after throwing");
@@ -161,7 +164,7 @@ function classOfKind(ev: StoredEvent, reasonKind: string | undefined): string {
   }
 }
 
-/** What a dump's innermost frame waits in, where its file says (ingest/formats/log/pyspyDump.ts). */
+/** What a dump's or an interrupt's innermost frame waits in, where its file says (ingest/formats/log/waitingFrames.ts). */
 function waitText(ev: StoredEvent): string {
   const waitingIn = attrString(ev, "waitingIn");
   return waitingIn === "collective" ? ", a collective" : waitingIn === "transfer" ? ", a KV transfer's wait" : "";
@@ -174,6 +177,8 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   const excType = attrString(ev, "excType");
   const excMessage = attrString(ev, "excMessage");
   const where = thread ? ` (${thread === "scheduler" ? "scheduler" : `thread ${thread}`})` : "";
+  const interruptedIn = ev.attrs?.interrupted === true ? attrString(ev, "stuckIn") : undefined;
+  if (interruptedIn !== undefined) return `${excType ?? "KeyboardInterrupt"}'s traceback: MainThread in ${interruptedIn}${waitText(ev)}`;
   if (excType) return `${excType}${excMessage ? `: ${firstLine(excMessage)}` : ""}${where}`;
   const what = attrString(ev, "what");
   if (ev.kind === LogKind.exception && what !== undefined) return `${what}${where}`;

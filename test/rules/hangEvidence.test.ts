@@ -4,7 +4,8 @@
 // no batch with requests waiting while its server answered HTTP (analyzer/rules/logStalls.ts). Written by hand in
 // py-spy's and SGLang's formats, the frames named after functions of PyTorch's and SGLang's sources; the bundle is
 // test/bundles/pyspy-hang (README there). A hang's suspect is what the ranks wait in, not a crash
-// (analyzer/rules/failureCauses.ts): the collective or the transfer, or, where no dump says, that it is not known.
+// (analyzer/rules/failureCauses.ts): the collective or the transfer, or, where no dump says, that it is not known. The
+// traceback Python prints when an operator interrupts a process (KeyboardInterrupt) is read as such a dump.
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -32,6 +33,38 @@ test("a user's py-spy dump of a scheduler caught in a collective is that rank's 
   assert.equal(suspect!.falsify, failure!.falsify);
   const idle = report("pyspy-tp3.txt", [...header, "    recv_pyobj (zmq/sugar/socket.py:1034)", "    recv_requests (sglang/srt/managers/scheduler.py:1021)"]);
   assert.deepEqual(violated(idle, "process-failure"), []);
+});
+
+const INTERRUPTED = (frames: readonly string[]) => [
+  "^CTraceback (most recent call last):",
+  '  File "/usr/lib/python3.10/runpy.py", line 196, in _run_module_as_main',
+  "    return _run_code(code, main_globals, None,",
+  '  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py", line 1021, in event_loop_normal_disagg_decode',
+  "    self.process_decode_queue()",
+  ...frames,
+  "KeyboardInterrupt",
+];
+
+test("the traceback of an operator's Ctrl-C is a picture of the main thread: in a collective, a hang's evidence; elsewhere, or with no traceback, a stop someone asked for", () => {
+  const r = report("decode.log", INTERRUPTED([
+    '  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/disaggregation/utils.py", line 84, in poll_and_all_reduce',
+    "    dist.all_reduce(tensor_to_reduce, op=dist.ReduceOp.MIN, group=gloo_group)",
+    '  File "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", line 2501, in all_reduce',
+    "    work.wait()",
+  ]));
+  const [caught, ...others] = violated(r, "process-failure");
+  assert.equal(others.length, 0);
+  assert.equal(caught!.severity, "medium");
+  assert.equal(caught!.title, "decode was caught waiting: KeyboardInterrupt's traceback: MainThread in all_reduce (/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py:2501), a collective");
+  assert.match(r.suspects[0]!.summary, /a hang, in a collective \(all_reduce\): the collective is suspected/);
+  const idle = report("decode.log", INTERRUPTED([
+    '  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py", line 1190, in recv_requests',
+    "    recv_req = self.recv_from_tokenizer.recv_pyobj(zmq.NOBLOCK)",
+    '  File "/usr/local/lib/python3.10/dist-packages/zmq/sugar/socket.py", line 1034, in recv_pyobj',
+    "    msg = self.recv(flags)",
+  ]));
+  assert.deepEqual(violated(idle, "process-failure"), []);
+  assert.deepEqual(violated(report("decode.log", ["KeyboardInterrupt"]), "process-failure"), []);
 });
 
 const BATCH = (time: string, queued: number) =>

@@ -13,6 +13,8 @@
 // collective or in a KV transfer — when its file says so and py-spy found the thread idle (blocked, not running). One dump is one instant: a thread caught there may be
 // passing through, and a second dump in the same frame is what makes it a stall.
 
+import { waitOfFrames } from "./waitingFrames.js";
+
 /** The dump's first line: the process's pid and its command line (a process title set with setproctitle shows as it). */
 const PROCESS = /^Process (\d+): \S/;
 /** The dump's later lines: its Python, its parent, its threads, their frames (indented) and the blank line after the header. */
@@ -26,17 +28,6 @@ export function pyspyDumpTailOf(head: string): ((line: string) => boolean) | nul
 const THREAD = /^Thread (?:0x)?[0-9a-fA-F]+ \(([^)]*)\)(?:: "([^"]*)")?/;
 /** A frame: `function (file:line)`, indented; `--native` frames of C code end `(file.c:line)` too. */
 const FRAME = /^\s+(\S.*?) \(([^():]+)(?::\d+)?\)\s*$/;
-
-/**
- * Where a frame's file says it waits. Collectives: torch.distributed's (distributed_c10d.py and its wrappers),
- * SGLang's and vLLM's communication ops and device communicators (pynccl, custom all-reduce), DeepEP's buffer.
- * KV transfers: the PD transfer backends' connection code of SGLang (python/sglang/srt/disaggregation/{mooncake,
- * nixl,ascend,mori,common}/), where the scheduler polls a transfer's state.
- */
-const COLLECTIVE_FILE = /(?:^|\/)(?:torch\/distributed\/|sglang\/srt\/distributed\/|vllm\/distributed\/|deep_ep\/)/;
-const TRANSFER_FILE = /(?:^|\/)sglang\/srt\/disaggregation\/(?:mooncake|nixl|ascend|mori|common|fake)\//;
-/** The standard library's and pyzmq's blocking calls: the frame that waits in them is the one that says on what. */
-const WAITING_PRIMITIVE = /(?:^|\/)(?:threading|queue|selectors|socket|subprocess)\.py$|(?:^|\/)(?:zmq|asyncio|concurrent\/futures)\//;
 
 export interface PyspyDumpSummary {
   threads?: number;
@@ -67,8 +58,7 @@ export function pyspyDumpSummary(lines: readonly string[]): PyspyDumpSummary {
   out.stuckIn = frames[0]![0].trim();
   // A thread py-spy found running (`active`) is busy, not blocked: only an idle one is caught waiting (dump.rs status_str).
   if (!/\bidle\b/.test(THREAD.exec(lines[main]!)![1]!)) return out;
-  const waiter = frames.find((f) => !WAITING_PRIMITIVE.test(f[2]!));
-  const waitingIn = waiter === undefined ? undefined : COLLECTIVE_FILE.test(waiter[2]!) ? "collective" : TRANSFER_FILE.test(waiter[2]!) ? "transfer" : undefined;
-  if (waitingIn !== undefined) Object.assign(out, { waitingIn, waitOp: waiter![1]! });
+  const wait = waitOfFrames(frames.map((f) => ({ fn: f[1]!, file: f[2]! })));
+  if (wait !== undefined) Object.assign(out, wait);
   return out;
 }

@@ -18,7 +18,8 @@ import { dumpSummary, isBacktraceLine, isDumpLine, isErrorChainHead, isUrllib3Me
 import type { RecordDater } from "./dating.js";
 import { classifyFailure } from "../messages/failureClass.js";
 import { ascendReportTail, ASCEND_DIALECT } from "./dialects/ascend.js";
-import { exceptionOf, isRustPanicTail, nextTracebackState, opensRustPanic, TRACEBACK, tracebackGoesOn, tracebackStateOfHead, TracebackState } from "./traceback.js";
+import { waitOfFrames } from "./waitingFrames.js";
+import { exceptionOf, innermostFrames, isInterrupt, isRustPanicTail, nextTracebackState, opensRustPanic, TRACEBACK, tracebackGoesOn, tracebackStateOfHead, TracebackState } from "./traceback.js";
 import { settleUnread, type RecordHead } from "./unread.js";
 
 /**
@@ -211,6 +212,7 @@ function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void
   attrs.excType = exc.excType;
   if (exc.excMessage !== undefined) attrs.excMessage = exc.excMessage;
   attrs.failureClass ??= classifyFailure(exc.excType, exc.excMessage ?? "");
+  if (isInterrupt(exc.excType)) Object.assign(attrs, interruptAttrs(more));
   if (ev.kind !== LogKind.unparsed && ev.kind !== LogKind.exception) return;
   const gloo = exc.excMessage !== undefined ? glooTimeout(exc.excMessage) : null;
   if (gloo !== null) {
@@ -224,3 +226,15 @@ function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void
   }
 }
 
+/**
+ * An interrupt's traceback is a stop someone asked for, and a picture of the main thread at that instant, as a py-spy
+ * dump is: where its innermost frames wait in a collective or a KV transfer, it is a hang's evidence (the operator
+ * stopped a process that hung); otherwise it says only that someone stopped the process.
+ */
+function interruptAttrs(more: readonly string[]): Record<string, unknown> {
+  const frames = innermostFrames(more);
+  const wait = waitOfFrames(frames);
+  const top = frames[0];
+  const stuckIn = top === undefined ? undefined : `${top.fn} (${top.file}${top.line !== undefined ? `:${top.line}` : ""})`;
+  return { interrupted: true, ...(stuckIn !== undefined && { stuckIn }), ...(wait !== undefined && { ...wait, failureClass: "hang" }) };
+}

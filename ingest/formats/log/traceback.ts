@@ -4,6 +4,8 @@
 // and the C++ `terminate called after throwing` block torch prints when a
 // watchdog kills the process.
 
+import type { StackFrame } from "./waitingFrames.js";
+
 export const TRACEBACK = "Traceback (most recent call last):";
 const THREAD_HEAD = /^Exception in thread (.+):$/;
 const PROCESS_HEAD = /^Process ([\w.:-]+):$/;
@@ -82,6 +84,27 @@ const FRAME_HEAD = new RegExp(`^[ \\t]*File ${QUOTED_FILE}, line \\d+, in `);
  * or not: the line a record that no template read is known as a traceback by (./unread.ts).
  */
 export const FRAME_LINE = new RegExp(`^\\s*File ${QUOTED_FILE}, line \\d+(?:,| in)`);
+
+/** SIGINT's exception in Python (an operator's Ctrl-C, or `kill -INT`), qualified or not. */
+export function isInterrupt(excType: string): boolean {
+  return /(?:^|\.)KeyboardInterrupt$/.test(excType);
+}
+
+const FRAME_PARTS = new RegExp(`^\\s*File (${QUOTED_FILE}), line (\\d+), in (.+?)\\s*$`);
+
+/** The frames of a record's last traceback, innermost first (a traceback lists them outermost first). */
+export function innermostFrames(lines: readonly string[]): StackFrame[] {
+  let start = 0;
+  lines.forEach((l, i) => {
+    if (l.trimStart().startsWith(TRACEBACK)) start = i + 1;
+  });
+  const frames: StackFrame[] = [];
+  for (const line of lines.slice(start)) {
+    const m = FRAME_PARTS.exec(line);
+    if (m !== null) frames.push({ file: m[1]!.replace(/^\\?["\u201c]|\\?["\u201d]$/g, ""), line: Number(m[2]), fn: m[3]! });
+  }
+  return frames.reverse();
+}
 
 /** The state after one more line of a record. */
 export function nextTracebackState(state: TracebackState, line: string): TracebackState {

@@ -35,7 +35,7 @@ import { engineErrorClass } from "../templates/engines/engineFailure.js";
 import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./dialects/ascend.js";
 import { isCudaErrorTail, isUcxBacktraceLine } from "./recordTails.js";
 import { fallbackPrintOf, type FallbackPrint } from "./fallbacks.js";
-import { FAILURE_CLASS_NAME, FRAME_LINE } from "./traceback.js";
+import { FAILURE_CLASS_NAME, FRAME_LINE, isInterrupt } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
 import { sglangHeadOf, type SglangHead } from "../templates/sglang/sglangHeads.js";
 import type { TemplateComponent } from "../templates/template.js";
@@ -231,6 +231,8 @@ function asExceptionLine(ev: ParsedEvent, line: RegExpExecArray, how: RecordHead
   attrs.excType = excType;
   if (excMessage !== undefined) attrs.excMessage = excMessage;
   attrs.failureClass = classifyFailure(excType, excMessage ?? "");
+  // An interrupt's line without its traceback: a stop someone asked for, with no frame to say where it waited.
+  if (isInterrupt(excType!)) attrs.interrupted = true;
   if (/(?:^|\.)KVTransferError$/.test(excType!)) {
     // str(KVTransferError) is `KVTransferError(bootstrap_room={room}): {reason}` (docs/log-templates.md "Failure reasons").
     const reason = decodeFailureReason(`KVTransferError${args ?? ""}: ${excMessage ?? ""}`);
