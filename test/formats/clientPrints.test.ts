@@ -3,6 +3,7 @@
 // bash 5.2's own output (jobs started with `&` in an interactive shell, then `jobs`); the curl lines are curl 7.88's
 // `-i` and `-v` output against a local server answering each status; the error bodies are in the shape of SGLang's
 // and vLLM's ErrorResponse (ingest/formats/templates/platform/httpResponse.ts).
+// `docker ps -a` rows are in the shape of the daemon's State.String (moby container/state.go) under the CLI's table.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -92,5 +93,27 @@ test("JSON that is no HTTP answer is not read as one: a JSON-RPC error's code, a
   assert.deepEqual(
     events.map((e) => e.kind === LogKind.httpFailed || e.kind === LogKind.httpAccess),
     [false, false, false],
+  );
+});
+
+test("`docker ps -a`: a container that exited non-zero is a death, named by its NAMES column; a clean exit, a stop's 143 and a running one are not", () => {
+  const { events } = parseLines([
+    "CONTAINER ID   IMAGE                          COMMAND                  CREATED          STATUS                            PORTS     NAMES",
+    '3f2a1b9c8d7e   lmsysorg/sglang:v0.5.6-cu129   "python3 -m sglang.l…"   12 minutes ago   Exited (137) 2 minutes ago                  sglang-decode',
+    '9a8b7c6d5e4f   lmsysorg/sglang:v0.5.6-cu129   "python3 -m sglang.l…"   12 minutes ago   Up 12 minutes                               sglang-prefill',
+    '1a2b3c4d5e6f   nats:2.10                      "/nats-server -js"       12 minutes ago   Exited (0) Less than a second ago           nats',
+    'a1b2c3d4e5f6   quay.io/coreos/etcd:v3.5.17    "etcd"                   2 hours ago      Exited (143) About a minute ago             etcd',
+    '0f9e8d7c6b5a   lmsysorg/sglang:v0.5.6-cu129   "python3 -m sglang_r…"   2 hours ago      Exited (1) About an hour ago                sglang-router',
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.attrs?.what, e.attrs?.signal]),
+    [
+      [LogKind.unparsed, undefined, undefined],
+      [LogKind.crash, "container sglang-decode exited with code 137", "SIGKILL"],
+      [LogKind.unparsed, undefined, undefined],
+      [LogKind.unparsed, undefined, undefined],
+      [LogKind.unparsed, undefined, undefined],
+      [LogKind.crash, "container sglang-router exited with code 1", undefined],
+    ],
   );
 });

@@ -183,9 +183,22 @@ export function crashAttrs(crash: CrashHead): Record<string, unknown> {
   return attrs;
 }
 
-/** docker compose's line for a container that died (not one that exited cleanly or was stopped), else null. */
+/**
+ * A row of `docker ps -a` (or podman's) whose STATUS is a container that exited: the daemon's `Exited ({code}) {how
+ * long} ago` (moby container/state.go State.String, go-units HumanDuration: `2 minutes`, `About an hour`, `Less than a
+ * second`), the NAMES column last, after at least two spaces.
+ */
+const PS_EXITED = /\bExited \((\d+)\) (?:Less than a second|About an? \w+|\d+ \w+) ago\b.*?\s{2,}([\w][\w.-]*)\s*$/;
+
+/** The container and exit code of a `docker ps -a` row whose container exited, else null. */
+function psExitOf(line: string): { container: string; code: number } | null {
+  const m = PS_EXITED.exec(line);
+  return m === null ? null : { container: m[2]!, code: Number(m[1]) };
+}
+
+/** docker compose's line, or a `docker ps -a` row, for a container that died (not one that exited cleanly or was stopped), else null. */
 export function containerDeathOf(line: string): CrashHead | null {
-  const exit = line.indexOf(" exited with code ") > 0 ? containerExitOf(line) : null;
+  const exit = line.indexOf(" exited with code ") > 0 ? containerExitOf(line) : line.indexOf("Exited (") >= 0 ? psExitOf(line) : null;
   if (exit === null || STOP_EXITS.has(exit.code)) return null;
   const signal = exit.code > SIGNALLED_EXIT ? signalOfNumber(exit.code - SIGNALLED_EXIT)?.signal : undefined;
   const what = `container ${exit.container} exited with code ${exit.code}`;
