@@ -39,6 +39,15 @@ test("an idle main thread caught in a transfer backend's code waits on a KV tran
     "    process_decode_queue (sglang/srt/disaggregation/decode.py:410)",
   ]).events[0]!;
   assert.deepEqual([transfer.attrs?.waitingIn, transfer.attrs?.waitOp, transfer.attrs?.failureClass], ["transfer", "poll", "hang"]);
+  // vLLM's KV connectors live under vllm/distributed/ but wait on a transfer, not a collective; NIXL's bindings too.
+  const vllm = parseLines([
+    ...HEADER,
+    'Thread 48211 (idle): "MainThread"',
+    "    check_xfer_state (nixl/_api.py:712)",
+    "    _pop_done_transfers (vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py:1203)",
+    "    get_finished (vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py:1121)",
+  ]).events[0]!;
+  assert.deepEqual([vllm.attrs?.waitingIn, vllm.attrs?.waitOp], ["transfer", "check_xfer_state"]);
   const idle = parseLines([
     ...HEADER,
     'Thread 48211 (idle): "MainThread"',
