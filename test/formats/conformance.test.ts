@@ -15,7 +15,7 @@ import { MOONCAKE_ROWS, NCCL_ROWS, NIXL_ROWS, PRINTED_ROWS, TORCH_ROWS, UCX_ROWS
 import { rowLine, type EngineConformanceRow, type Expected, type SglangConformanceRow } from "./conformance/row.js";
 import { messageStart } from "../../ingest/formats/templates/check.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
-import { DEEPEP_ROWS, DEEPEP_TEST_ROWS } from "./conformance/deepep.js";
+import { DEEPEP_ROWS, DEEPEP_TEST_ROWS, DEEPEP_V2_TEST_ROWS } from "./conformance/deepep.js";
 import { KERNEL_ROWS } from "./conformance/kernel.js";
 import { RAY_ROWS } from "./conformance/ray.js";
 import { SLURM_ROWS } from "./conformance/slurm.js";
@@ -23,6 +23,7 @@ import { KUBELET_ROWS } from "./conformance/kubelet.js";
 import { SUPERVISORD_ROWS } from "./conformance/supervisord.js";
 import { SYSTEMD_ROWS } from "./conformance/systemd.js";
 import { OPEN_MPI_ROWS } from "./conformance/openMpi.js";
+import { GDB_ROWS } from "./conformance/gdb.js";
 import { TORCH_ELASTIC_ROWS } from "./conformance/torchElastic.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
@@ -32,7 +33,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...TORCH_ELASTIC_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...DEEPEP_V2_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...TORCH_ELASTIC_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -112,12 +113,22 @@ for (const row of NCCL_ROWS) {
   });
 }
 
-for (const row of [...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...OPEN_MPI_ROWS, ...TORCH_ELASTIC_ROWS]) {
+for (const row of [...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...TORCH_ELASTIC_ROWS]) {
   test(`printed without a prefix: ${row.template} #${row.sample ?? 0}`, () => {
     const { events, issues } = parseLines([DATED, rowLine(row)]);
     assert.deepEqual(issues, [], row.template);
     assert.equal(events.length, 2, `${row.template}: two events`);
     check(events[1], row.expect, row.template);
+  });
+}
+
+// The V2 DeepEP test's indented bandwidth lines, each alone: a block of them opens a record per line.
+for (const row of DEEPEP_V2_TEST_ROWS) {
+  test(`printed alone, indented: ${row.template} #${row.sample ?? 0}`, () => {
+    const { events, issues } = parseLines([rowLine(row)]);
+    assert.deepEqual(issues, [], row.template);
+    assert.equal(events.length, 1, `${row.template}: one event`);
+    check(events[0], row.expect, row.template);
   });
 }
 

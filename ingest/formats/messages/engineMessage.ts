@@ -11,6 +11,7 @@ import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
 import { DEEPEP_TESTS } from "../templates/engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "../templates/platform/dynamoRuntime.js";
+import { GDB } from "../templates/platform/gdb.js";
 import { TemplateMatcher } from "../templates/match.js";
 import { MOONCAKE_INTEGRATION } from "../templates/engines/mooncakeIntegration.js";
 import { MOONCAKE_STORE } from "../templates/engines/mooncakeStore.js";
@@ -38,6 +39,7 @@ const XLLM_SERVICE_TEMPLATES = new TemplateMatcher(XLLM_SERVICE.templates);
 const OPEN_MPI_TEMPLATES = new TemplateMatcher(OPEN_MPI.templates);
 const TORCH_ELASTIC_TEMPLATES = new TemplateMatcher(TORCH_ELASTIC.templates);
 const DEEPEP_TESTS_TEMPLATES = new TemplateMatcher(DEEPEP_TESTS.templates);
+const GDB_TEMPLATES = new TemplateMatcher(GDB.templates);
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -67,6 +69,8 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (torchElastic !== false) return torchElastic;
   const deepepTests = DEEPEP_TESTS_TEMPLATES.match(msg, at, ev);
   if (deepepTests !== false) return deepepTests;
+  const gdb = GDB_TEMPLATES.match(msg, at, ev);
+  if (gdb !== false) return gdb;
   return parseUcxMessage(msg, at, ev);
 }
 

@@ -11,6 +11,7 @@
 import { DEEPEP } from "./engines/deepep.js";
 import { DEEPEP_TESTS } from "./engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
+import { GDB } from "./platform/gdb.js";
 import { HTTP_RESPONSE } from "./platform/httpResponse.js";
 import { KERNEL } from "./platform/kernel.js";
 import { KERNEL_DEVICES } from "./platform/kernelDevices.js";
@@ -72,6 +73,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   SLURM,
   OPEN_MPI,
   TORCH_ELASTIC,
+  GDB,
   RAY,
   SYSTEMD,
   SUPERVISORD,

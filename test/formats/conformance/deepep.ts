@@ -40,3 +40,10 @@ export const DEEPEP_TEST_ROWS: EngineConformanceRow[] = [
   { template: "deepepTests.tuning", expect: told({ sms: 24 }) },
   { template: "deepepTests.tuning", sample: 1, expect: told({ sms: 24 }) },
 ];
+
+// The V2 (elastic) test's bandwidth lines (tests/elastic/test_ep.py), which open with three spaces: printed alone, as
+// a pasted block of them is once its common indentation is taken off (after another record they continue it).
+export const DEEPEP_V2_TEST_ROWS: EngineConformanceRow[] = [
+  { template: "deepepTests.elastic_perf", expect: told({ op: "expanded dispatch", epRank: 4, epRanks: 16, us: 1064 }) },
+  { template: "deepepTests.elastic_perf", sample: 1, expect: told({ op: "combine", epRank: 11, epRanks: 16, us: 1387.125 }) },
+];

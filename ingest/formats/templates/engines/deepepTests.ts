@@ -5,12 +5,17 @@
 // the configuration, the layout kernel's time, each functional case and the
 // word ` passed` once its checks held (a case that failed is cut before it, the
 // assertion's traceback after), and the tuning sweep's bandwidths. All of it is
-// the test's information: `log.message` at info.
+// the test's information: `log.message` at info. The V2 (elastic) test,
+// tests/elastic/test_ep.py, prints each rank's bandwidth of each operation
+// with `dist_print` the same way: information too.
 
 import { LogKind } from "../../../../domain/kinds.js";
 import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
 
 const SOURCE = "tests/test_internode.py test_main (deepseek-ai/DeepEP 058d696b); tests/test_intranode.py prints the same words without num_topk_groups and RDMA chunks";
+
+/** The V2 test's bandwidth lines open with three spaces, one of `*-#@+` and ` EP: `, the rank right-aligned in three columns. */
+const ELASTIC_PERF_HEAD = /^ *[*\-#@+] EP: /;
 
 const templates: LogTemplate[] = [
   {
@@ -68,6 +73,27 @@ const templates: LogTemplate[] = [
       "[tuning] Best dispatch (FP8): SMs 24, NVL chunk 32, RDMA chunk 16: 45.02 GB/s (RDMA), 146.48 GB/s (NVL)",
     ],
   },
+  {
+    id: "deepepTests.elastic_perf",
+    level: "stdout",
+    format:
+      "   {*|-|#|@|+} EP: {rank:3}/{num_ranks} | {dispatch|expanded dispatch|cached dispatch|combine|reduced combine}: {so:.0f} GB/s (SO), {su:.0f} GB/s (SU), {t:.3f} us, {bytes:.0f} bytes | {copy|reduce}: {x:.0f} GB/s, {t:.3f} us — the V2 (elastic) test's bandwidth of each operation, one line per rank",
+    source:
+      "tests/elastic/test_ep.py test_dispatch_combine, `dist_print(f'   * EP: {buffer.rank_idx:3}/{buffer.num_ranks} | dispatch: …')` and the `-`, `#`, `@`, `+` lines after it (deepseek-ai/DeepEP 6757592e, index copy)",
+    checked: "✔",
+    head: (line, at) => ELASTIC_PERF_HEAD.test(line.substring(at, at + 12)),
+    firstChars: " *-#@+",
+    pattern:
+      /\s*[*\-#@+] EP: *(?<rank>\d+)\/(?<ranks>\d+) \| (?<op>dispatch|expanded dispatch|cached dispatch|combine|reduced combine): +\d+ GB\/s \(SO\), +\d+ GB\/s \(SU\), (?<us>\d+\.\d+) us, \d+ bytes/y,
+    kind: LogKind.message,
+    attrs: { level: "info", test: "deepep", op: cap("op"), epRank: cap("rank", "number"), epRanks: cap("ranks", "number"), us: cap("us", "number") },
+    samples: [
+      // awslabs/awsome-distributed-ai#1234 (the corpus's awsome-distributed-ai-1234-a): a 16-rank V2 run over NCCL GIN.
+      "   - EP:   4/16 | expanded dispatch: 115 GB/s (SO), 376 GB/s (SU), 1064.000 us, 400593024 bytes | copy: 4791 GB/s, 187.879 us",
+      // Written from the `@` line's format string: a combine, with its reduce epilogue's bandwidth.
+      "   @ EP:  11/16 | combine: 96 GB/s (SO), 301 GB/s (SU), 1387.125 us, 417792000 bytes | reduce: 1906 GB/s, 241.500 us",
+    ],
+  },
 ];
 
 export const DEEPEP_TESTS: TemplateComponent = {
@@ -75,6 +101,6 @@ export const DEEPEP_TESTS: TemplateComponent = {
   dialect: "engine",
   title: "DeepEP's tests",
   intro:
-    "Rank 0's prints of `deepseek-ai/DeepEP`'s `tests/test_intranode.py` and `tests/test_internode.py`, with no logger: the configuration, the layout kernel's time, each functional case (` passed` at its end once its checks held) and the tuning sweep. Event: `log.message` at info (`test: deepep`); a case that failed is followed by its assertion's traceback, read as every traceback is.",
+    "Rank 0's prints of `deepseek-ai/DeepEP`'s `tests/test_intranode.py` and `tests/test_internode.py`, with no logger: the configuration, the layout kernel's time, each functional case (` passed` at its end once its checks held) and the tuning sweep; and each rank's bandwidth lines of the V2 (elastic) test, `tests/elastic/test_ep.py` (`op`, `epRank`, `us`). Event: `log.message` at info (`test: deepep`); a case that failed is followed by its assertion's traceback, read as every traceback is.",
   templates,
 };
