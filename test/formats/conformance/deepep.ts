@@ -28,7 +28,8 @@ export const DEEPEP_ROWS: EngineConformanceRow[] = [
 ];
 
 // DeepEP's test programs' prints (ingest/formats/templates/engines/deepepTests.ts), written by hand from
-// tests/test_internode.py's format strings: the test's information, at info.
+// tests/test_internode.py's format strings, and from sgl-kernel-npu's tests/python/deepep (test_internode.py,
+// utils.py calculate_avg_stats) for its Ascend port: the test's information, at info.
 const told = (attrs: Record<string, unknown>) => ({ kind: LogKind.message, attrs: { level: "info", test: "deepep", ...attrs } });
 
 export const DEEPEP_TEST_ROWS: EngineConformanceRow[] = [
@@ -39,6 +40,10 @@ export const DEEPEP_TEST_ROWS: EngineConformanceRow[] = [
   { template: "deepepTests.case", sample: 1, expect: told({ dtype: "FP8", passed: false }) },
   { template: "deepepTests.tuning", expect: told({ sms: 24 }) },
   { template: "deepepTests.tuning", sample: 1, expect: told({ sms: 24 }) },
+  { template: "deepepTests.npu_tuning", expect: told({ phase: "Dispatch", hccsGBps: 35.3, rdmaGBps: 8.8, avgUs: 13283.41 }) },
+  { template: "deepepTests.npu_tuning", sample: 1, expect: told({ phase: "Combine", hccsGBps: 52.56, rdmaGBps: 13.24, avgUs: 8832.71 }) },
+  { template: "deepepTests.npu_average", expect: told({ phase: "Dispatch", bandwidthGBps: 46.29, avgUs: 634.32 }) },
+  { template: "deepepTests.npu_average", sample: 1, expect: told({ phase: "Combine", bandwidthGBps: 54.02, avgUs: 543.55 }) },
 ];
 
 // The V2 (elastic) test's bandwidth lines (tests/elastic/test_ep.py), which open with three spaces: printed alone, as

@@ -16,6 +16,12 @@ const SOURCE = "tests/test_internode.py test_main (deepseek-ai/DeepEP 058d696b);
 
 /** The V2 test's bandwidth lines open with three spaces, one of `*-#@+` and ` EP: `, the rank right-aligned in three columns. */
 const ELASTIC_PERF_HEAD = /^ *[*\-#@+] EP: /;
+// sgl-kernel-npu's port of the tests to Ascend NPUs (sgl-project/sgl-kernel-npu f425bdf1, tests/python/deepep) keeps
+// the `[tuning] ` word but prints each phase's bandwidth over HCCS (Huawei's on-node link), RDMA's between nodes, and
+// the kernel's mean time; its low-latency cases end with an average of their per-rank figures.
+const NPU_TUNING_SOURCE =
+  "tests/python/deepep/test_internode.py test_main (and test_internode_a2.py: `Dispatch (BF16) … (HCCS), … (RDMA), avg_t, notify_t`, `Combine … (HCCS), … (RDMA), avg_t`), test_intranode.py (`Dispatch (BF16)`, `Dispatch ({quant mode}, raw_bytes=…GB)`, `Combine`, HCCS only), test_normal_alltoall.py (`Dispatch (quant_type='…')`) — sgl-project/sgl-kernel-npu f425bdf1";
+const NPU_AVERAGE_SOURCE = "tests/python/deepep/utils.py calculate_avg_stats (sgl-project/sgl-kernel-npu f425bdf1): one print, the Dispatch line ending in a space";
 
 const templates: LogTemplate[] = [
   {
@@ -94,6 +100,35 @@ const templates: LogTemplate[] = [
       "   @ EP:  11/16 | combine: 96 GB/s (SO), 301 GB/s (SU), 1387.125 us, 417792000 bytes | reduce: 1906 GB/s, 241.500 us",
     ],
   },
+  {
+    id: "deepepTests.npu_tuning",
+    level: "stdout",
+    format:
+      "[tuning] Dispatch ({BF16|FP8|quant mode, raw_bytes=…GB|quant_type='…'}) {x:.2f} GB/s (HCCS)[, {y:.2f} GB/s (RDMA)], avg_t: {t:.2f} us[, notify_t: {n:.2f} us] / `[tuning] Combine {x:.2f} GB/s (HCCS)[, {y:.2f} GB/s (RDMA)], avg_t: {t:.2f} us` — sgl-kernel-npu's tuning figures on Ascend",
+    source: NPU_TUNING_SOURCE,
+    checked: "✔",
+    head: "[tuning] ",
+    pattern:
+      /\[tuning\] (?<phase>Dispatch|Combine) (?:\([^()]{1,80}\) )?(?<hccs>\d+\.\d+) GB\/s \(HCCS\)(?:, (?<rdma>\d+\.\d+) GB\/s \(RDMA\))?, avg_t: (?<us>\d+\.\d+) us/y,
+    kind: LogKind.message,
+    attrs: { level: "info", test: "deepep", phase: cap("phase"), hccsGBps: cap("hccs", "number"), rdmaGBps: cap("rdma", "number"), avgUs: cap("us", "number") },
+    samples: [
+      "[tuning] Dispatch (BF16) 35.30 GB/s (HCCS), 8.80 GB/s (RDMA), avg_t: 13283.41 us, notify_t: 2555.80 us",
+      "[tuning] Combine 52.56 GB/s (HCCS), 13.24 GB/s (RDMA), avg_t: 8832.71 us",
+    ],
+  },
+  {
+    id: "deepepTests.npu_average",
+    level: "stdout",
+    format: "Average {Dispatch|Combine} bandwidth: {bw:.2f} GB/s, avg_t={t:.2f} us — sgl-kernel-npu's mean of a low-latency case's per-rank figures",
+    source: NPU_AVERAGE_SOURCE,
+    checked: "✔",
+    head: "Average ",
+    pattern: /Average (?<phase>Dispatch|Combine) bandwidth: (?<bw>\d+\.\d+) GB\/s, avg_t=(?<us>\d+\.\d+) us/y,
+    kind: LogKind.message,
+    attrs: { level: "info", test: "deepep", phase: cap("phase"), bandwidthGBps: cap("bw", "number"), avgUs: cap("us", "number") },
+    samples: ["Average Dispatch bandwidth: 46.29 GB/s, avg_t=634.32 us ", "Average Combine bandwidth: 54.02 GB/s, avg_t=543.55 us"],
+  },
 ];
 
 export const DEEPEP_TESTS: TemplateComponent = {
@@ -101,6 +136,6 @@ export const DEEPEP_TESTS: TemplateComponent = {
   dialect: "engine",
   title: "DeepEP's tests",
   intro:
-    "Rank 0's prints of `deepseek-ai/DeepEP`'s `tests/test_intranode.py` and `tests/test_internode.py`, with no logger: the configuration, the layout kernel's time, each functional case (` passed` at its end once its checks held) and the tuning sweep; and each rank's bandwidth lines of the V2 (elastic) test, `tests/elastic/test_ep.py` (`op`, `epRank`, `us`). Event: `log.message` at info (`test: deepep`); a case that failed is followed by its assertion's traceback, read as every traceback is.",
+    "Rank 0's prints of `deepseek-ai/DeepEP`'s `tests/test_intranode.py` and `tests/test_internode.py`, with no logger: the configuration, the layout kernel's time, each functional case (` passed` at its end once its checks held) and the tuning sweep; each rank's bandwidth lines of the V2 (elastic) test, `tests/elastic/test_ep.py` (`op`, `epRank`, `us`); and the tuning and average bandwidth prints of `sgl-project/sgl-kernel-npu`'s Ascend port of them (`tests/python/deepep`). Event: `log.message` at info (`test: deepep`); a case that failed is followed by its assertion's traceback, read as every traceback is.",
   templates,
 };
