@@ -77,6 +77,14 @@ test("a bare exception line is an exception; str(KVTransferError) gives its room
   const nixl = parseOne("nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND");
   assert.deepEqual([nixl.kind, nixl.attrs?.excType], [LogKind.exception, "nixl._bindings.nixlBackendError"]);
   assert.equal(parseOne("nixl._bindings.nixlRemoteDisconnectError: NIXL_ERR_REMOTE_DISCONNECT").attrs?.failureClass, "transport");
+  // The base class itself, as CPython prints an exception of it and as a program's `except Exception as e:` handler
+  // prints one (`print(f"Exception: {e}")`, triton_distributed's hello_world client): the message may name another
+  // library's class, which stays the message.
+  const base = parseOne("Exception: nats: ServiceUnavailableError: code=503 err_code=10077 description='stream not found'");
+  assert.deepEqual([base.kind, base.attrs?.excType], [LogKind.exception, "Exception"]);
+  assert.equal(parseOne("Exception: Connection closed").kind, LogKind.exception);
+  // A word that only begins like the class is no exception line.
+  assert.notEqual(parseOne("Exceptional: the request took 3 retries").kind, LogKind.exception);
   // Without a module such a name is a field of a record, not a class.
   assert.notEqual(parseOne("lastError: 0").kind, LogKind.exception);
   // A warning's category is no failure.
@@ -85,6 +93,19 @@ test("a bare exception line is an exception; str(KVTransferError) gives its room
   assert.equal(kv.kind, LogKind.exception);
   assert.equal(kv.room, "6677116944225248479");
   assert.equal(kv.attrs?.reasonKind, "bootstrap");
+});
+
+test("a traceback whose exception is of the base class ends at its `Exception: …` line", () => {
+  const { events } = parseLines([
+    "Traceback (most recent call last):",
+    '  File "/workspace/examples/python/hello_world/client/client.py", line 71, in run',
+    "    raise Exception(\"no responders available\")",
+    "Exception: no responders available",
+    "Clients Stopped Exit Code 1",
+  ]);
+  assert.equal(events[0]!.kind, LogKind.exception);
+  assert.equal(events[0]!.attrs?.excType, "Exception");
+  assert.equal(events[0]!.attrs?.excMessage, "no responders available");
 });
 
 test("an exception header whose traceback the paste cut is still an exception", () => {

@@ -62,9 +62,14 @@ const BARE_FRAME = new RegExp(`^File ${QUOTED_FILE}, line \\d+, in `);
  * or a C++ exception a binding registered under its C++ name, camel-cased from a lower-case prefix and printed with its
  * module: NIXL's `nixl._bindings.nixlBackendError` (ai-dynamo/nixl src/bindings/python/nixl_bindings.cpp,
  * `py::register_exception<nixlBackendError>(m, "nixlBackendError")` in `PYBIND11_MODULE(_bindings, m)`). The module is
- * required there: a bare `lastError: 0` is a field, not a class.
+ * required there: a bare `lastError: 0` is a field, not a class. The base class itself, `Exception`, is one too: an
+ * exception of that class is printed `Exception: <str(e)>` (CPython Lib/traceback.py,
+ * TracebackException.format_exception_only: the class's qualname, its module left out for builtins, then `: ` and
+ * the message), and so is the message a program prints in its `except Exception as e:` handler in that shape
+ * (triton-inference-server/triton_distributed examples/python/hello_world/client/client.py, `print(f"Exception: {e}")`
+ * before returning exit code 1).
  */
-export const FAILURE_CLASS_NAME = String.raw`(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*|(?:[A-Za-z_]\w*\.)+[a-z][a-z0-9]*[A-Z]\w*(?:Error|Exception))`;
+export const FAILURE_CLASS_NAME = String.raw`(?:Exception|(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*|(?:[A-Za-z_]\w*\.)+[a-z][a-z0-9]*[A-Z]\w*(?:Error|Exception))`;
 /** A warning's category (`UserWarning`, `torch.jit.TracerWarning`), which an exception line may also name. */
 const WARNING_CLASS_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning`;
 /** What an exception line opens with: the class name of an exception or a warning. */
