@@ -1,4 +1,5 @@
-// What a server's thread dumps say together (ingest/formats/log/pyspyDump.ts): when the dumps caught every rank but one
+// What a server's thread dumps say together (ingest/formats/log/pyspyDump.ts; an interrupt's traceback is one too,
+// failures.ts isThreadSnapshot): when the dumps caught every rank but one
 // in the same collective, the ranks in it wait for the one that is not — the one that never arrived (busy elsewhere,
 // or stuck in its own wait). That rank is where the stall starts; why it is elsewhere is in its own dump's frame.
 
@@ -6,6 +7,7 @@ import { LogKind } from "../../domain/kinds.js";
 import { serverOfRank } from "../model/ranks.js";
 import { attrString, type Evidence } from "./evidence.js";
 import type { FailureGroup } from "./failureFindings.js";
+import { isThreadSnapshot } from "./failures.js";
 
 export interface OutsideRank {
   rank: string;
@@ -17,13 +19,14 @@ export interface OutsideRank {
 
 /** The one rank of the group's server whose dump is not in the collective the group's dumps all caught, if there is one. */
 export function outsideCollective(evidence: Evidence, g: FailureGroup): OutsideRank | undefined {
-  if (g.records.length < 2 || g.records.some((r) => r.ev.kind !== LogKind.stackDump || attrString(r.ev, "waitingIn") !== "collective")) return undefined;
+  if (g.records.length < 2 || g.records.some((r) => !isThreadSnapshot(r.ev) || attrString(r.ev, "waitingIn") !== "collective")) return undefined;
   const ops = new Set(g.records.map((r) => attrString(r.ev, "waitOp")));
   const servers = new Set(g.ranks.map(serverOfRank));
   if (ops.size !== 1 || servers.size !== 1) return undefined;
   const [op] = ops;
   const [server] = servers;
-  const others = evidence.of(LogKind.stackDump).filter((ev) => {
+  const snapshots = [...evidence.of(LogKind.stackDump), ...evidence.of(LogKind.exception).filter(isThreadSnapshot)];
+  const others = snapshots.filter((ev) => {
     const rank = evidence.rank(ev);
     return serverOfRank(rank) === server && !g.ranks.includes(rank) && attrString(ev, "waitOp") !== op;
   });

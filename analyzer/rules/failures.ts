@@ -87,10 +87,15 @@ export function failureRecords(evidence: Evidence): FailureRecord[] {
   return out;
 }
 
+/** A picture of a process's main thread at one instant: a thread dump, or the traceback of an interrupt someone sent. */
+export function isThreadSnapshot(ev: StoredEvent): boolean {
+  return ev.kind === LogKind.stackDump || ev.attrs?.interrupted === true;
+}
+
 function toRecord(evidence: Evidence, ev: StoredEvent): FailureRecord | undefined {
   // A thread dump, or the traceback of an interrupt someone sent, is a failure's evidence only where it caught the
   // process waiting in a collective or a transfer.
-  const snapshot = ev.kind === LogKind.stackDump || ev.attrs?.interrupted === true;
+  const snapshot = isThreadSnapshot(ev);
   if (snapshot && attrString(ev, "waitingIn") === undefined) return undefined;
   const thread = ev.kind === LogKind.stackDump ? undefined : attrString(ev, "thread");
   if (ev.kind === LogKind.exception && thread !== undefined && OWN_RULE_THREADS.test(thread)) return undefined;

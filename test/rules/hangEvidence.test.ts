@@ -67,6 +67,25 @@ test("the traceback of an operator's Ctrl-C is a picture of the main thread: in 
   assert.deepEqual(violated(report("decode.log", ["KeyboardInterrupt"]), "process-failure"), []);
 });
 
+test("interrupt tracebacks of a server's ranks are read together as its dumps are: the one rank outside the collective is where the stall starts", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kvrewind-interrupts-"));
+  try {
+    const collective = ['  File "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", line 2501, in all_reduce', "    work.wait()"];
+    const elsewhere = ['  File "/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py", line 954, in synchronize', "    return torch._C._cuda_synchronize()"];
+    for (const [tp, frames] of [[0, elsewhere], [1, collective], [2, collective]] as const) {
+      writeFileSync(join(dir, `decode-tp${tp}.log`), `${INTERRUPTED(frames).join("\n")}\n`);
+    }
+    const r = JSON.parse(analyzeCli(dir, "--json").stdout) as AnalysisReport;
+    const [caught, ...others] = violated(r, "process-failure");
+    assert.equal(others.length, 0);
+    assert.deepEqual([caught!.severity, caught!.ranks], ["medium", ["decode/tp1", "decode/tp2"]]);
+    assert.match(caught!.explanation, /decode\/tp0's dump is not in all_reduce: its main thread in synchronize \(.*torch\/cuda\/__init__.py:954\)\. The ranks in the collective wait for it/);
+    assert.match(r.suspects[0]!.summary, /caught every other rank in one collective and decode\/tp0 elsewhere/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 const BATCH = (time: string, queued: number) =>
   `[2026-06-11 ${time} DP0 TP0] Decode batch, #running-req: 48, #token: 331200, token usage: 0.69, pre-allocated usage: 0.01, #prealloc-req: 0, #transfer-req: 2, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 2318.40, #queue-req: ${queued}`;
 const HEALTH = (time: string) => `[2026-06-11 ${time}] INFO:     10.0.4.9:51022 - "GET /health HTTP/1.1" 200 OK`;
