@@ -181,3 +181,28 @@ test("docs/log-templates.md's fallback table is fallbacks.ts's (npm run docs:tem
   assert.equal(renderFallbackDocs(doc), doc);
   for (const p of FALLBACK_PRINTS) assert.ok(doc.includes(`| \`${p.id}\` |`), p.id);
 });
+
+test("pip's list of dependency conflicts after an install is a warning; a requirement it cannot resolve stays a failure", () => {
+  // pip 24's output of `pip install -r requirements.txt` in an image build: the conflicts, then the install's success.
+  const lines = [
+    "Successfully uninstalled fsspec-2024.9.0",
+    "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. This behaviour is the source of the following dependency conflicts.",
+    "gcsfs 2024.9.0.post1 requires fsspec==2024.9.0, but you have fsspec 2024.10.0 which is incompatible.",
+    "Successfully installed fsspec-2024.10.0 huggingface_hub-0.26.2",
+    // pip 20.2's legacy resolver: one line per conflict.
+    "ERROR: tensorflow 2.3.0 has requirement numpy<1.19.0,>=1.16.0, but you'll have numpy 1.19.4 which is incompatible.",
+    "ERROR: Could not find a version that satisfies the requirement sgl-kernel==9.9.9 (from versions: 0.3.9, 0.3.10)",
+  ];
+  const events = parseLines(lines).events;
+  const conflicts = events.filter((e) => e.attrs?.fallbackPrint !== undefined);
+  assert.deepEqual(
+    conflicts.map((e) => [e.line, e.kind, e.attrs?.level, e.attrs?.fallbackPrint]),
+    [
+      [2, LogKind.message, "warning", "pip.conflicts_after_install"],
+      [5, LogKind.message, "warning", "pip.legacy_conflict"],
+    ],
+  );
+  assert.match(String(conflicts[0]!.attrs?.fallback), /Successfully installed/);
+  const unresolved = events.find((e) => e.line === 6)!;
+  assert.equal(unresolved.kind, LogKind.error);
+});

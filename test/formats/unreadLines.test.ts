@@ -476,6 +476,22 @@ test("TensorRT-LLM's C++ logger: `[TensorRT-LLM][LEVEL] ` gives the level; an er
   assert.equal(ranked.attrs?.globalRank, 3);
 });
 
+test("TensorRT-LLM's Python logger: `[TRT-LLM] [RANK n] [E] ` gives the level, the rank and, under its handler, the time", () => {
+  // Written in the shapes tensorrt_llm/logger.py's Logger.log joins, under its handler's `[%m/%d/%Y-%H:%M:%S] `.
+  const timed = parseOne("[06/11/2026-14:03:07] [TRT-LLM] [RANK 1] [E] Failed to initialize executor on rank 1: Executor worker returned error", { tzOffsetMinutes: 0 });
+  assert.equal(timed.kind, LogKind.error);
+  assert.equal(timed.attrs?.level, "error");
+  assert.equal(timed.attrs?.globalRank, 1);
+  assert.equal(timed.tsUs, Date.UTC(2026, 5, 11, 14, 3, 7) * 1000);
+  assert.equal(timed.attrs?.error, "Failed to initialize executor on rank 1: Executor worker returned error");
+  // The oldest form (no rank), the newest (severity first, then the module and the rank), and an info line.
+  assert.equal(parseOne("[TRT-LLM] [E] Executor worker returned error").kind, LogKind.error);
+  const newest = parseOne("[TRT-LLM] [F] [executor] [RANK 0] Executor worker died");
+  assert.deepEqual([newest.kind, newest.attrs?.level, newest.attrs?.globalRank], [LogKind.error, "fatal", 0]);
+  const info = parseOne("[TRT-LLM] [RANK 0] [I] Starting TensorRT-LLM init.");
+  assert.deepEqual([info.kind, info.attrs?.level], [LogKind.message, "info"]);
+});
+
 test("Mooncake's TCP transport: `TcpTransport: ASIO exception: …` is a transport error, under glog's prefix or pasted without it", () => {
   // kvcache-ai/Mooncake#180 (pasted without the prefix), and the same message under glog's prefix (written by hand in glog's shape).
   for (const line of ["TcpTransport: ASIO exception: connect: Connection refused", "E0611 14:03:07.554102 88213 tcp_transport.cpp:812] TcpTransport: ASIO exception: connect: Connection refused"]) {
@@ -538,4 +554,22 @@ test("a level a logger coloured (colorlog, loguru, tracing's ANSI output) reads 
   assert.equal(parseLines(lines).events[0]!.text, lines[0]);
   // Without its escape character, `[0m` inside a line may be text: it stays.
   assert.match(parseOne("2025-11-11 21:44:06 \x1b[32mINFO\x1b[0m scheduler: [0m is written here as text").text, /\[0m is written here/);
+});
+
+test("a CUDA or HIP error code's name is a failure on a line of no level; a qualified `Exception` class is an exception", () => {
+  // The names as cudaGetErrorName, hipGetErrorName and cuGetErrorName give them, in the `{name}: {string}` shape
+  // programs print (nccl-tests' and nvbandwidth's checks), and mpi4py's exception as CPython prints its class.
+  for (const line of [
+    "cudaErrorNoDevice: no CUDA-capable device is detected",
+    "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
+    "Triton Error [CUDA]: CUDA_ERROR_ILLEGAL_ADDRESS",
+  ]) {
+    const ev = parseOne(line);
+    assert.equal(ev.kind, LogKind.error, line);
+  }
+  // A type in a quoted source line, and the name of success, are not.
+  assert.equal(parseOne("static_assert(std::is_same<cudaError_t, int>::value)").kind, LogKind.unparsed);
+  assert.equal(parseOne("cuda status after init: cudaSuccess").kind, LogKind.unparsed);
+  const mpi = parseOne("mpi4py.MPI.Exception: MPI_ERR_OTHER: known error not in list");
+  assert.deepEqual([mpi.kind, mpi.attrs?.excType, mpi.attrs?.excMessage], [LogKind.exception, "mpi4py.MPI.Exception", "MPI_ERR_OTHER: known error not in list"]);
 });

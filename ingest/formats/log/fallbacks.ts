@@ -216,6 +216,32 @@ export const FALLBACK_PRINTS: readonly FallbackPrint[] = [
       "src/core/lib/surface/init.cc grpc_wait_for_shutdown_with_timeout: `LOG(ERROR) << \"grpc_wait_for_shutdown_with_timeout() timed out.\"; return false;` after a timed wait for gRPC's initializations to end; its caller is the OpenSSL cleanup registered at exit (grpc/grpc#37768), whose grace period GRPC_OPENSSL_CLEANUP_TIMEOUT sets (#39297) (grpc/grpc, index copies)",
     failing: "`failed to connect to all addresses; last error: UNAVAILABLE: …` (a call that could not reach its server: the caller gets an error status)",
   },
+  {
+    id: "pip.conflicts_after_install",
+    library: "pip 20.3+ (any `pip install` in a set-up or CI log)",
+    printed: "critical (pip's `ERROR: ` prefix for error and critical)",
+    file: "install.py",
+    message:
+      /^(?:ERROR: )?pip's (?:dependency resolver does not currently take into account all the packages that are installed|legacy dependency resolver does not consider dependency conflicts when selecting packages)\. This behaviour is the source of the following dependency conflicts\.$/,
+    format: "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. This behaviour is the source of the following dependency conflicts.",
+    fallback:
+      "printed after the packages were installed: pip lists, one line each (`{package} {version} requires {requirement}, but you have {dep} {version} which is incompatible.`), the installed packages whose own requirements the new set no longer meets, then reports `Successfully installed …` and exits 0. A conflict can still break the program that imports them, which then fails on its own lines",
+    source:
+      "src/pip/_internal/commands/install.py InstallCommand._warn_about_conflicts: `logger.critical(\"\\n\".join(parts))`, called from run() after the install and before `Successfully installed`, which returns SUCCESS; src/pip/_internal/utils/logging.py IndentingFormatter.get_message_start gives `ERROR: ` to error and critical records (pypa/pip, index copies)",
+    failing: "`ERROR: Could not find a version that satisfies the requirement {req}` / `ERROR: No matching distribution found for {req}` (the resolver gives up and nothing is installed)",
+  },
+  {
+    id: "pip.legacy_conflict",
+    library: "pip up to 20.2 (its legacy resolver)",
+    printed: "critical (pip's `ERROR: ` prefix)",
+    file: "install.py",
+    message: /^(?:ERROR: )?\S+ \S+ (?:requires \S+, which is not installed|has requirement .+, but you'll have \S+ \S+ which is incompatible)\.$/,
+    format: "ERROR: {package} {version} has requirement {requirement}, but you'll have {dep} {version} which is incompatible.",
+    fallback: "printed after the packages were installed, one line per conflict (a missing one: `{package} {version} requires {requirement}, which is not installed.`): the install went through and pip exits 0",
+    source:
+      "src/pip/_internal/commands/install.py InstallCommand._warn_about_conflicts (pip 20.2 and before): one `logger.critical` per missing or conflicting requirement after the install (pypa/pip, index copies)",
+    failing: "`ERROR: No matching distribution found for {req}` (nothing is installed)",
+  },
 ];
 
 /** The base name of a prefix's place (`TCPStore.cpp:277`, `../torch_npu/…/X.cpp:3009` → `X.cpp`). */

@@ -67,9 +67,10 @@ const BARE_FRAME = new RegExp(`^File ${QUOTED_FILE}, line \\d+, in `);
  * TracebackException.format_exception_only: the class's qualname, its module left out for builtins, then `: ` and
  * the message), and so is the message a program prints in its `except Exception as e:` handler in that shape
  * (triton-inference-server/triton_distributed examples/python/hello_world/client/client.py, `print(f"Exception: {e}")`
- * before returning exit code 1).
+ * before returning exit code 1). A class a module names `Exception` is printed with its module: mpi4py's
+ * `mpi4py.MPI.Exception: MPI_ERR_OTHER: …` (mpi4py src/mpi4py/MPI/Exception.pyx, MPI.src/ in the newest: the class every MPI error raises).
  */
-export const FAILURE_CLASS_NAME = String.raw`(?:Exception|(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*|(?:[A-Za-z_]\w*\.)+[a-z][a-z0-9]*[A-Z]\w*(?:Error|Exception))`;
+export const FAILURE_CLASS_NAME = String.raw`(?:(?:[A-Za-z_]\w*\.)*Exception|(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*|(?:[A-Za-z_]\w*\.)+[a-z][a-z0-9]*[A-Z]\w*(?:Error|Exception))`;
 /** A warning's category (`UserWarning`, `torch.jit.TracerWarning`), which an exception line may also name. */
 const WARNING_CLASS_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning`;
 /** What an exception line opens with: the class name of an exception or a warning. */

@@ -2,7 +2,9 @@
 // mpirun's report of a process that died of a signal must give, written by
 // hand from orterun's [orterun:proc-aborted-strsignal] and [orterun:proc-aborted]
 // (orte/tools/orterun/help-orterun.txt) and PRRTE's [prun:…] of the same words.
-// The death is the node's, with the MPI rank; no rank of the server's.
+// The death is the node's, with the MPI rank; no rank of the server's. A
+// non-zero exit, from [orterun:non-zero-exit] and help-state-base.txt's
+// [normal-termination-but], is a crash of the node's job.
 
 import { LogKind } from "../../../domain/kinds.js";
 import type { EngineConformanceRow } from "./row.js";
@@ -24,5 +26,26 @@ export const OPEN_MPI_ROWS: EngineConformanceRow[] = [
     template: "openMpi.proc_aborted",
     sample: 2,
     expect: { kind: LogKind.crash, attrs: { node: "dgx-04", mpiRank: 3, signal: "SIGABRT", failureClass: "crash", error: "MPI rank 3 (PID 7755) on dgx-04: killed by SIGABRT, as prterun noticed" } },
+  },
+  {
+    template: "openMpi.non_zero_exit",
+    expect: {
+      kind: LogKind.crash,
+      attrs: { scope: "machine", fatal: true, failureClass: "crash", error: "a process of the MPI job exited with a non-zero status, and mpirun ended the job (the process and its exit code are on the lines below)" },
+    },
+  },
+  {
+    template: "openMpi.non_zero_exit",
+    sample: 1,
+    expect: { kind: LogKind.crash, attrs: { failureClass: "crash", error: "a process of the MPI job exited with a non-zero status, and prterun ended the job (the process and its exit code are on the lines below)" } },
+  },
+  {
+    template: "openMpi.job_non_zero_exit",
+    expect: { kind: LogKind.crash, attrs: { scope: "machine", count: 1, fatal: true, failureClass: "crash", error: "1 process(es) of the MPI job returned a non-zero exit code, and the job was aborted" } },
+  },
+  {
+    template: "openMpi.job_non_zero_exit",
+    sample: 1,
+    expect: { kind: LogKind.crash, attrs: { count: 2 } },
   },
 ];

@@ -22,13 +22,13 @@ import {
   readRayHead,
   readSlurmHead,
   readCudaToolHead,
-  readTrtllmHead,
   readUcxHead,
   readVllmHead,
   ucxMetadataStart,
   type KernelHead,
 } from "./otherDialects.js";
 import { readThreeFsHead } from "./threeFsHead.js";
+import { readTrtllmHead, readTrtllmPythonHead } from "./trtllmHead.js";
 import { ucxFatalMessageStart } from "./ucxFatalHead.js";
 
 export interface DialectHead {
@@ -73,10 +73,10 @@ const ucxFatal: HeadReader = (s) => {
   return at < 0 ? null : { how: { dialect: "ucx", level: "fatal", msgStart: at }, matchers: ENGINE_MESSAGES, ownUs: -1 };
 };
 
-const trtllm: HeadReader = (s) => {
-  const h = s.charCodeAt(0) === 91 /* [ */ ? readTrtllmHead(s) : null;
+const trtllm: HeadReader = (s, tz) => {
+  const h = s.charCodeAt(0) === 91 /* [ */ ? (readTrtllmHead(s) ?? readTrtllmPythonHead(s, tz)) : null;
   if (h === null) return null;
-  const head: DialectHead = { how: { dialect: "trtllm", level: levelOfWord(h.level), msgStart: h.msgStart }, matchers: ANY_MESSAGES, ownUs: -1, relogs: true };
+  const head: DialectHead = { how: { dialect: "trtllm", level: levelOfWord(h.level), msgStart: h.msgStart }, matchers: ANY_MESSAGES, ownUs: h.tsUs, relogs: true };
   if (h.rank !== undefined) head.attrs = { globalRank: h.rank };
   return head;
 };

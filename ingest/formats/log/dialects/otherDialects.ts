@@ -93,26 +93,6 @@ export function ucxMetadataStart(line: string): number {
   return m === null ? -1 : m[0].length;
 }
 
-export interface TrtllmHead {
-  level: string;
-  /** The MPI rank the rank-taking overload prints (`[TensorRT-LLM][INFO][3] `). */
-  rank?: number;
-  msgStart: number;
-}
-
-const TRTLLM = /^\[TensorRT-LLM\]\[(TRACE|DEBUG|INFO|WARNING|ERROR)\](?:\[(\d+)\])? /;
-
-/**
- * TensorRT-LLM's C++ logger (NVIDIA/TensorRT-LLM `cpp/include/tensorrt_llm/common/logger.h`,
- * `Logger::getPrefix`): `[TensorRT-LLM][ERROR] message`, or `[TensorRT-LLM][INFO][3] message`
- * from the overload that takes a rank. No time.
- */
-export function readTrtllmHead(line: string): TrtllmHead | null {
-  const m = TRTLLM.exec(line);
-  if (m === null) return null;
-  return { level: m[1]!, ...(m[2] !== undefined && { rank: Number(m[2]) }), msgStart: m[0].length };
-}
-
 export interface CufileHead {
   tsUs: number;
   level: string;
