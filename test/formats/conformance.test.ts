@@ -16,6 +16,7 @@ import { rowLine, type EngineConformanceRow, type Expected, type SglangConforman
 import { messageStart } from "../../ingest/formats/templates/check.js";
 import { TEMPLATES } from "../../ingest/formats/templates/index.js";
 import { DEEPEP_ROWS, DEEPEP_TEST_ROWS, DEEPEP_V2_TEST_ROWS } from "./conformance/deepep.js";
+import { NCCL_TEST_ROWS } from "./conformance/ncclTests.js";
 import { KERNEL_ROWS } from "./conformance/kernel.js";
 import { RAY_ROWS } from "./conformance/ray.js";
 import { SLURM_ROWS } from "./conformance/slurm.js";
@@ -33,7 +34,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...DEEPEP_V2_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...TORCH_ELASTIC_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...DEEPEP_V2_TEST_ROWS, ...NCCL_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...TORCH_ELASTIC_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -122,8 +123,9 @@ for (const row of [...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...OPEN
   });
 }
 
-// The V2 DeepEP test's indented bandwidth lines, each alone: a block of them opens a record per line.
-for (const row of DEEPEP_V2_TEST_ROWS) {
+// The V2 DeepEP test's indented bandwidth lines and nccl-tests' summary (the oldest opens with a space), each alone:
+// a block of them opens a record per line.
+for (const row of [...DEEPEP_V2_TEST_ROWS, ...NCCL_TEST_ROWS]) {
   test(`printed alone, indented: ${row.template} #${row.sample ?? 0}`, () => {
     const { events, issues } = parseLines([rowLine(row)]);
     assert.deepEqual(issues, [], row.template);

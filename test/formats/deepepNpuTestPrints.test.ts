@@ -1,4 +1,4 @@
-// sgl-kernel-npu's port of DeepEP's tests to Ascend NPUs (ingest/formats/templates/engines/deepepTests.ts,
+// sgl-kernel-npu's port of DeepEP's tests to Ascend NPUs (ingest/formats/templates/clusterTests/deepepTests.ts,
 // `deepepTests.npu_tuning`, `deepepTests.npu_average`; sgl-project/sgl-kernel-npu tests/python/deepep): the first
 // test's lines are the working half's sgl-kernel-npu-193-a and sgl-kernel-npu-586-a, as pasted (two servers'
 // internode tuning figures; a low-latency case's averages, the Dispatch line ending in a space); the second's are

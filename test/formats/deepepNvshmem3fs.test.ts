@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { LogKind } from "../../domain/kinds.js";
 import { parseLines, parseOne, us } from "./sglangHarness.js";
 
-test("DeepEP: a kernel's timeout print is a stalled collective on the rank it names; the test's progress lines are its information (templates/engines/deepepTests.ts)", () => {
+test("DeepEP: a kernel's timeout print is a stalled collective on the rank it names; the test's progress lines are its information (templates/clusterTests/deepepTests.ts)", () => {
   const { events } = parseLines([
     "[config] num_tokens=4096, hidden=7168, num_topk_groups=4, num_topk=8",
     "[testing] Running with BF16, without top-k (async=False, previous=False) ... passed",

@@ -1,4 +1,4 @@
-// DeepEP's test programs' prints (ingest/formats/templates/engines/deepepTests.ts): the
+// DeepEP's test programs' prints (ingest/formats/templates/clusterTests/deepepTests.ts): the
 // lines are the working half's deepep-261-a, as pasted (a passing
 // test_internode.py run whose thread asks why inference is slower); the last
 // case is written by hand, a case cut before ` passed` with its assertion after.

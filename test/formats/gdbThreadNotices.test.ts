@@ -1,7 +1,7 @@
 // gdb's notices of the inferior's threads (ingest/formats/templates/platform/gdb.ts: `[New %s]`, gdb/thread.c
 // add_thread_with_info; `[%s exited]`, gdb/linux-nat.c exit_lwp; the thread's name `Thread 0x%lx (LWP %ld)`,
 // gdb/linux-thread-db.c, or `LWP %ld`) and the V2 DeepEP test's bandwidth lines
-// (ingest/formats/templates/engines/deepepTests.ts, tests/elastic/test_ep.py). The first test's lines are the working
+// (ingest/formats/templates/clusterTests/deepepTests.ts, tests/elastic/test_ep.py). The first test's lines are the working
 // half's nccl-tests-273-a as pasted (an nccl-tests run under gdb); the others are written by hand from the format
 // strings, with faulthandler's dump (`Thread 0x%0*lx (most recent call first):`, CPython Python/traceback.c), which
 // stays a dump.

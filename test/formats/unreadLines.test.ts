@@ -573,3 +573,17 @@ test("a CUDA or HIP error code's name is a failure on a line of no level; a qual
   const mpi = parseOne("mpi4py.MPI.Exception: MPI_ERR_OTHER: known error not in list");
   assert.deepEqual([mpi.kind, mpi.attrs?.excType, mpi.attrs?.excMessage], [LogKind.exception, "mpi4py.MPI.Exception", "MPI_ERR_OTHER: known error not in list"]);
 });
+
+test("a child's failure as its waiter reports it is a failure: CalledProcessError's text, kubectl exec's exit code, an IDE's run console", () => {
+  // The texts as CPython's CalledProcessError.__str__, client-go's remotecommand and a JetBrains run console print them.
+  for (const line of [
+    "Command '['/usr/bin/gcc', '-O2', '-c', 'csrc/allreduce.cu']' returned non-zero exit status 1.",
+    "Command '['python3', '-m', 'sglang.launch_server']' died with <Signals.SIGKILL: 9>.",
+    "command terminated with exit code 137",
+    "Process finished with exit code 134 (interrupted by signal 6: SIGABRT)",
+  ]) {
+    assert.equal(parseOne(line).kind, LogKind.error, line);
+  }
+  // A success is not.
+  assert.equal(parseOne("Process finished with exit code 0").kind, LogKind.unparsed);
+});

@@ -135,11 +135,16 @@ const ERRNO_VERDICT =
  * daemon's refusal (`docker: Error response from daemon: could not select device driver …`, moby client/errors.go),
  * the dynamic loader's `python3: error while loading shared libraries: libcuda.so.1: …` (glibc elf/dl-error.c),
  * CPython's `python3: can't open file '…': [Errno 2] …` (Modules/main.c pymain_run_file_obj) and runpy's
- * `/usr/bin/python3: No module named sglang.launch_server` (Lib/runpy.py _run_module_as_main). Not on the kernel's
+ * `/usr/bin/python3: No module named sglang.launch_server` (Lib/runpy.py _run_module_as_main); a child that failed, as
+ * the one who waited for it says: CPython's CalledProcessError, `Command '[…]' returned non-zero exit status 1.` or
+ * `… died with <Signals.SIGKILL: 9>.` (Lib/subprocess.py CalledProcessError.__str__, printed bare where a caller
+ * re-raises its text), `kubectl exec`'s `command terminated with exit code 137` (client-go
+ * tools/remotecommand/v4.go errorDecoderV4) and a JetBrains IDE's run console, `Process finished with exit code 1`
+ * (its process-terminated listener; 0 is a success). Not on the kernel's
  * lines, which say `failed` of probes and firmware a machine runs on without, nor on SGLang's (FAILURE_VERDICT's reason).
  */
 const BARE_VERDICT =
-  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|\b(?:died|exited|terminated) unexpectedly\b|^FAILED: \S|^FAILED \S+\.py::\S|^g?make(?:\[\d+\])?: \*\*\* |^CMake Error\b|\b\d+ errors? detected in the compilation of |^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)/;
+  /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|\b(?:died|exited|terminated) unexpectedly\b|^FAILED: \S|^FAILED \S+\.py::\S|^g?make(?:\[\d+\])?: \*\*\* |^CMake Error\b|\b\d+ errors? detected in the compilation of |^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)|\breturned non-zero exit status [1-9]\d*|\bdied with <Signals\.SIG[A-Z0-9]+: \d+>|\bcommand terminated with exit code [1-9]\d*|^Process finished with exit code (?:-\d|[1-9])/;
 /** A count of no failures (`5 passed, 0 failed`, `failed=0`): a summary, not a verdict. */
 const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */

@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), nccl-tests' summary (ncclTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -9,7 +9,8 @@
 
 import type { ParsedEvent } from "../../../domain/event.js";
 import type { MatchResult } from "../sglang/match.js";
-import { DEEPEP_TESTS } from "../templates/engines/deepepTests.js";
+import { DEEPEP_TESTS } from "../templates/clusterTests/deepepTests.js";
+import { NCCL_TESTS } from "../templates/clusterTests/ncclTests.js";
 import { DYNAMO_RUNTIME } from "../templates/platform/dynamoRuntime.js";
 import { GDB } from "../templates/platform/gdb.js";
 import { TemplateMatcher } from "../templates/match.js";
@@ -38,7 +39,7 @@ const SGL_ROUTER_TEMPLATES = new TemplateMatcher(SGL_ROUTER.templates);
 const XLLM_SERVICE_TEMPLATES = new TemplateMatcher(XLLM_SERVICE.templates);
 const OPEN_MPI_TEMPLATES = new TemplateMatcher(OPEN_MPI.templates);
 const TORCH_ELASTIC_TEMPLATES = new TemplateMatcher(TORCH_ELASTIC.templates);
-const DEEPEP_TESTS_TEMPLATES = new TemplateMatcher(DEEPEP_TESTS.templates);
+const CLUSTER_TEST_TEMPLATES = new TemplateMatcher([...DEEPEP_TESTS.templates, ...NCCL_TESTS.templates]);
 const GDB_TEMPLATES = new TemplateMatcher(GDB.templates);
 
 /**
@@ -67,8 +68,8 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (openMpi !== false) return openMpi;
   const torchElastic = TORCH_ELASTIC_TEMPLATES.match(msg, at, ev);
   if (torchElastic !== false) return torchElastic;
-  const deepepTests = DEEPEP_TESTS_TEMPLATES.match(msg, at, ev);
-  if (deepepTests !== false) return deepepTests;
+  const clusterTests = CLUSTER_TEST_TEMPLATES.match(msg, at, ev);
+  if (clusterTests !== false) return clusterTests;
   const gdb = GDB_TEMPLATES.match(msg, at, ev);
   if (gdb !== false) return gdb;
   return parseUcxMessage(msg, at, ev);

@@ -3,13 +3,14 @@
 // line below; a template is one row of its file). The components sit by family:
 // sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
 // collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
-// 3FS, LMCache, the RDMA verbs provider), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn, an HTTP client's print, py-spy's dump,
+// 3FS, LMCache, the RDMA verbs provider), clusterTests/ (the programs an operator runs to check a cluster: DeepEP's tests, nccl-tests), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn, an HTTP client's print, py-spy's dump,
 // Dynamo's and xLLM's runtimes, systemd, supervisord, the kubelet). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
 
 import { DEEPEP } from "./engines/deepep.js";
-import { DEEPEP_TESTS } from "./engines/deepepTests.js";
+import { DEEPEP_TESTS } from "./clusterTests/deepepTests.js";
+import { NCCL_TESTS } from "./clusterTests/ncclTests.js";
 import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
 import { GDB } from "./platform/gdb.js";
 import { HTTP_RESPONSE } from "./platform/httpResponse.js";
@@ -63,6 +64,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   TORCH_C10D,
   DEEPEP,
   DEEPEP_TESTS,
+  NCCL_TESTS,
   NCCL,
   RDMA_VERBS,
   DYNAMO_RUNTIME,

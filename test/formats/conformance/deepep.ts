@@ -27,7 +27,7 @@ export const DEEPEP_ROWS: EngineConformanceRow[] = [
   { template: "deepep.v2_pp_timeout", expect: stalled({ op: "pp", stage: "PP recv" }) },
 ];
 
-// DeepEP's test programs' prints (ingest/formats/templates/engines/deepepTests.ts), written by hand from
+// DeepEP's test programs' prints (ingest/formats/templates/clusterTests/deepepTests.ts), written by hand from
 // tests/test_internode.py's format strings, and from sgl-kernel-npu's tests/python/deepep (test_internode.py,
 // utils.py calculate_avg_stats) for its Ascend port: the test's information, at info.
 const told = (attrs: Record<string, unknown>) => ({ kind: LogKind.message, attrs: { level: "info", test: "deepep", ...attrs } });
