@@ -16,7 +16,7 @@ import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** Classes of failure that stop a rank's work even when the process lives on. */
-const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segfault", "nccl", "hccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task", "node-failure"]);
+const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segfault", "nccl", "hccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task", "kernel-oops", "kernel-panic", "node-failure"]);
 
 /** A request the server answered with a server error (an access line's 5xx): the request failed, the process went on. */
 const FAILED_REQUEST = "request";

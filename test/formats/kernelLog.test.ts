@@ -233,3 +233,30 @@ test("the kernel's clock as each shape states it: dmesg's seconds since boot, dm
   const json = JSON.stringify({ __REALTIME_TIMESTAMP: "1781186831204312", __MONOTONIC_TIMESTAMP: "1843311200", _HOSTNAME: "gpu-node-3", _TRANSPORT: "kernel", _SOURCE_MONOTONIC_TIMESTAMP: "1843309055", MESSAGE: oom });
   assert.deepEqual(parseLines([json], { wrapper: "journald-json" }).events[0]!.kernelLine, { dated: { wallUs: 1781186831204312, sinceBootUs: 1843309055, message: oom, stamp: "received" } });
 });
+
+test("dmesg: a soft lockup, the kernel's oops and its panic are the machine's failures; the oops's register lines continue its record", () => {
+  // A machine whose kernel faulted under a serving process, in the shapes kernel/watchdog.c, arch/x86/mm/fault.c,
+  // arch/x86/kernel/dumpstack.c and kernel/panic.c print (the stamps and addresses written by hand).
+  const { events, issues } = parseLines(
+    [
+      "[ 8411.207331] watchdog: BUG: soft lockup - CPU#17 stuck for 23s! [python3:41301]",
+      "[ 9120.504112] BUG: unable to handle page fault for address: ffffafe180a40084",
+      "[ 9120.504119] #PF: supervisor write access in kernel mode",
+      "[ 9120.504152] Oops: 0002 [#1] PREEMPT SMP NOPTI",
+      "[ 9121.017745] Kernel panic - not syncing: Fatal exception",
+    ],
+    { host: "gpu-node-3" },
+  );
+  assert.deepEqual(issues, []);
+  const failures = events.filter((e) => e.kind === LogKind.error || e.kind === LogKind.crash);
+  assert.deepEqual(
+    failures.map((e) => [e.line, e.kind, e.attrs?.failureClass, e.attrs?.scope, e.host]),
+    [
+      [1, LogKind.error, "hung-task", "machine", "gpu-node-3"],
+      [2, LogKind.error, "kernel-oops", "machine", "gpu-node-3"],
+      [4, LogKind.error, "kernel-oops", "machine", "gpu-node-3"],
+      [5, LogKind.crash, "kernel-panic", "machine", "gpu-node-3"],
+    ],
+  );
+  assert.equal(failures[3]!.attrs?.fatal, true);
+});

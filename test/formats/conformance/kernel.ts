@@ -1,6 +1,7 @@
 // The kernel's rows (ingest/formats/templates/platform/kernel.ts): what each line of
 // the kernel's log must give, written by hand from the format strings of
-// mm/oom_kill.c, arch/x86/mm/fault.c, kernel/hung_task.c and the NVIDIA
+// mm/oom_kill.c, arch/x86/mm/fault.c, kernel/hung_task.c, kernel/watchdog.c,
+// kernel/panic.c and the NVIDIA
 // driver's kernel_rc.c. Every record is the machine's, none a rank's.
 
 import { LogKind } from "../../../domain/kinds.js";
@@ -57,6 +58,15 @@ export const KERNEL_ROWS: EngineConformanceRow[] = [
     template: "kernel.hung_task",
     expect: { kind: LogKind.error, attrs: { ...machine, level: "error", pid: 41301, process: "python3", blockedS: 122, failureClass: "hung-task", error: "python3 (pid 41301) blocked in the kernel for more than 122 s" } },
   },
+  {
+    template: "kernel.soft_lockup",
+    expect: { kind: LogKind.error, attrs: { ...machine, level: "error", pid: 41301, process: "python3", blockedS: 23, failureClass: "hung-task", error: "CPU 17 stuck in the kernel for 23 s, running python3 (pid 41301)" } },
+  },
+  { template: "kernel.oops", expect: { kind: LogKind.error, attrs: { ...machine, level: "error", failureClass: "kernel-oops", error: "the kernel faulted (an oops): BUG: unable to handle page fault for address: ffffafe180a40084" } } },
+  { template: "kernel.oops", sample: 1, expect: { kind: LogKind.error, attrs: { error: "the kernel faulted (an oops): BUG: kernel NULL pointer dereference, address: 0000000000000008" } } },
+  { template: "kernel.oops", sample: 2, expect: { kind: LogKind.error, attrs: { error: "the kernel faulted (an oops): kernel BUG at mm/slub.c:385!" } } },
+  { template: "kernel.oops", sample: 3, expect: { kind: LogKind.error, attrs: { error: "the kernel faulted (an oops): Oops: 0002 [#1]" } } },
+  { template: "kernel.panic", expect: { kind: LogKind.crash, attrs: { ...machine, fatal: true, failureClass: "kernel-panic", error: "the kernel panicked: Fatal exception" } } },
   {
     template: "kernel.nvidia_xid",
     expect: {

@@ -2,7 +2,10 @@
 // as `dmesg`, `journalctl -k` and /var/log/kern.log hold them: the OOM
 // killer (mm/oom_kill.c), a user-space segfault (arch/x86/mm/fault.c
 // show_signal_msg) or a trap (arch/x86/kernel/traps.c show_signal), a task
-// blocked in the kernel (kernel/hung_task.c) and the
+// blocked in the kernel (kernel/hung_task.c), a CPU stuck in the kernel
+// (kernel/watchdog.c), the kernel's own fault (an oops: arch/x86/mm/fault.c
+// show_fault_oops, the BUG() macro's report, arch/x86/kernel/dumpstack.c
+// __die) or its panic (kernel/panic.c), and the
 // NVIDIA driver's Xid reports (open-gpu-kernel-modules
 // src/nvidia/src/kernel/gpu/rc/kernel_rc.c). They name a process (its
 // 15-character `comm` and pid) and a GPU, never a rank: every record is the
@@ -53,6 +56,21 @@ function segfault(ev: ParsedEvent, g: Groups): void {
 function hungTask(ev: ParsedEvent, g: Groups): void {
   ev.attrs!.error = `${g.process} (pid ${g.pid}) blocked in the kernel for more than ${g.seconds} s`;
 }
+
+function softLockup(ev: ParsedEvent, g: Groups): void {
+  ev.attrs!.error = `CPU ${g.cpu} stuck in the kernel for ${g.seconds} s, running ${g.process} (pid ${g.pid})`;
+}
+
+function kernelOops(ev: ParsedEvent, g: Groups): void {
+  ev.attrs!.error = `the kernel faulted (an oops): ${g.what}`;
+}
+
+function kernelPanic(ev: ParsedEvent, g: Groups): void {
+  ev.attrs!.error = `the kernel panicked: ${g.reason}`;
+}
+
+/** The openings of an oops's first line: a fault the kernel took, or a BUG() it hit. */
+const OOPS_OPENINGS = ["BUG: unable to handle ", "BUG: kernel NULL pointer dereference", "kernel BUG at ", "Oops: "];
 
 /** What an Xid number reports and how it weighs (NVIDIA's "Xid Errors" catalogue, docs.nvidia.com/deploy/xid-errors). */
 interface XidMeaning {
@@ -255,6 +273,57 @@ const templates: LogTemplate[] = [
     samples: ["[ 2291.110843] INFO: task python3:41301 blocked for more than 122 seconds."],
   },
   {
+    id: "kernel.soft_lockup",
+    kind: LogKind.error,
+    checked: "✔",
+    level: "emerg",
+    format:
+      "watchdog: BUG: soft lockup - CPU#{cpu} stuck for {seconds}s! [{comm}:{pid}] (`watchdog: ` is the file's pr_fmt; older kernels print the line without it)" +
+      " — a CPU ran in the kernel without scheduling for twice `watchdog_thresh` (20 s by default), in the task named",
+    source: "kernel/watchdog.c watchdog_timer_fn (torvalds/linux, index copies)",
+    head: (line, at) => line.startsWith("watchdog: BUG: soft lockup - CPU#", at) || line.startsWith("BUG: soft lockup - CPU#", at),
+    firstChars: "wB",
+    pattern: /(?:watchdog: )?BUG: soft lockup - CPU#(?<cpu>\d+) stuck for (?<seconds>\d+)s! \[(?<process>.{1,16}?):(?<pid>\d+)\]/y,
+    attrs: { scope: "machine", level: "error", pid: cap("pid", "number"), process: cap("process"), blockedS: cap("seconds", "number"), failureClass: "hung-task" },
+    refine: softLockup,
+    samples: ["[ 8411.207331] watchdog: BUG: soft lockup - CPU#17 stuck for 23s! [python3:41301]"],
+  },
+  {
+    id: "kernel.oops",
+    kind: LogKind.error,
+    checked: "✔",
+    level: "alert",
+    format:
+      "BUG: unable to handle page fault for address: {addr} / `BUG: kernel NULL pointer dereference, address: {addr}` / `BUG: unable to handle kernel {NULL pointer dereference|paging request} at {addr}` (before 5.0) / `kernel BUG at {file}:{line}!` / `Oops: {code} [#{n}] …`" +
+      " — the kernel faulted in its own code (an oops): the task it ran is killed, and the machine may be left unstable",
+    source: "arch/x86/mm/fault.c show_fault_oops; include/asm-generic/bug.h and lib/bug.c report_bug (`kernel BUG at`); arch/x86/kernel/dumpstack.c __die_header (`Oops: `) (torvalds/linux, index copies)",
+    head: (line, at) => OOPS_OPENINGS.some((opening) => line.startsWith(opening, at)),
+    firstChars: "BkO",
+    pattern:
+      /(?<what>BUG: unable to handle (?:page fault for address: |kernel (?:NULL pointer dereference|paging request) at )[0-9a-fx]+|BUG: kernel NULL pointer dereference, address: [0-9a-fx]+|kernel BUG at [^\s!]+!|Oops: (?:Oops: )?[0-9a-f]{4} \[#\d+\])/y,
+    attrs: { scope: "machine", level: "error", failureClass: "kernel-oops" },
+    refine: kernelOops,
+    samples: [
+      "[ 9120.504112] BUG: unable to handle page fault for address: ffffafe180a40084",
+      "[ 9120.504119] BUG: kernel NULL pointer dereference, address: 0000000000000008",
+      "[ 9120.504188] kernel BUG at mm/slub.c:385!",
+      "[ 9120.504152] Oops: 0002 [#1] PREEMPT SMP NOPTI",
+    ],
+  },
+  {
+    id: "kernel.panic",
+    kind: LogKind.crash,
+    checked: "✔",
+    level: "emerg",
+    format: "Kernel panic - not syncing: {reason} — the kernel stopped the machine (a fatal exception, an out-of-memory panic, a hung task or soft lockup set to panic); every process on it is gone",
+    source: "kernel/panic.c panic(): `pr_emerg(\"Kernel panic - not syncing: %s\\n\", buf)` (torvalds/linux, index copies)",
+    head: "Kernel panic - not syncing: ",
+    pattern: /Kernel panic - not syncing: (?<reason>.+?)\s*$/y,
+    attrs: { scope: "machine", what: "the kernel panicked", fatal: true, failureClass: "kernel-panic" },
+    refine: kernelPanic,
+    samples: ["[ 9121.017745] Kernel panic - not syncing: Fatal exception"],
+  },
+  {
     id: "kernel.nvidia_xid",
     kind: LogKind.error,
     checked: "✔",
@@ -293,8 +362,8 @@ const templates: LogTemplate[] = [
 export const KERNEL: TemplateComponent = {
   name: "kernel",
   dialect: "kernel",
-  title: "The kernel: OOM killer, segfaults and traps, hung tasks, NVIDIA Xid",
+  title: "The kernel: OOM killer, segfaults and traps, hung tasks and soft lockups, oopses and panics, NVIDIA Xid",
   intro:
-    "Lines of the kernel's log (`dmesg`, `dmesg -T`, `journalctl -k`, /var/log/kern.log), read after the `dmesg` stamp or a syslog line's `kernel:` identifier. They name a process and a GPU, never a rank: each event is the machine's (`scope: machine`), judged by process-failure (an OOM kill, a segfault or a trap, a hung task, a fault of the GPU) or transport-failure (Xid 74, 79) as a finding on the machine. `dmesg`'s seconds since boot are dated only by the boot time the same machine's dated kernel log gives (see below the table); without one, the records are timeless.",
+    "Lines of the kernel's log (`dmesg`, `dmesg -T`, `journalctl -k`, /var/log/kern.log), read after the `dmesg` stamp or a syslog line's `kernel:` identifier. They name a process and a GPU, never a rank: each event is the machine's (`scope: machine`), judged by process-failure (an OOM kill, a segfault or a trap, a hung task or a CPU stuck in the kernel, the kernel's own oops or panic, a fault of the GPU) or transport-failure (Xid 74, 79) as a finding on the machine. `dmesg`'s seconds since boot are dated only by the boot time the same machine's dated kernel log gives (see below the table); without one, the records are timeless.",
   templates,
 };
