@@ -206,3 +206,22 @@ test("pip's list of dependency conflicts after an install is a warning; a requir
   const unresolved = events.find((e) => e.line === 6)!;
   assert.equal(unresolved.kind, LogKind.error);
 });
+
+test("XLA's factories already registered by a second copy of XLA are warnings, under absl's prefix and TensorFlow's sink", () => {
+  // The lines as TensorFlow 2.17 and JAX print them at import (TensorFlow's sink first, then absl's before InitializeLog).
+  const lines = [
+    "2024-08-15 02:37:52.102563: E external/local_xla/xla/stream_executor/cuda/cuda_fft.cc:485] Unable to register cuFFT factory: Attempting to register factory for plugin cuFFT when one has already been registered",
+    "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR",
+    "E0000 00:00:1764833020.571581    9063 cuda_dnn.cc:8579] Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered",
+    "E0000 00:00:1764833020.581461    9063 cuda_blas.cc:1407] Unable to register cuBLAS factory: Attempting to register factory for plugin cuBLAS when one has already been registered",
+    // The same file's other error, written by hand from its format: a failure.
+    "E0000 00:00:1764833020.581999    9063 cuda_dnn.cc:8601] Attempting to initialize an instance of the cuDNN support library with a non-CUDA StreamExecutor",
+  ];
+  assert.deepEqual(readings(lines), [
+    [LogKind.message, "warning", "xla.cufft_factory_registered"],
+    [LogKind.message, "warning", undefined],
+    [LogKind.message, "warning", "xla.cudnn_factory_registered"],
+    [LogKind.message, "warning", "xla.cublas_factory_registered"],
+    [LogKind.error, "error", undefined],
+  ]);
+});

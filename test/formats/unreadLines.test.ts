@@ -587,3 +587,13 @@ test("a child's failure as its waiter reports it is a failure: CalledProcessErro
   // A success is not.
   assert.equal(parseOne("Process finished with exit code 0").kind, LogKind.unparsed);
 });
+
+test("TensorFlow's and XLA's log sink: the time, the severity letter and the place; an error no row reads is a failure, info is not", () => {
+  // tsl/platform/default/logging.cc's `%s.%06d: %c%s %s:%d] %s`, as JAX and TensorFlow print it (the fatal line written by hand).
+  const info = parseOne("2025-07-09 15:56:28.133567: I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow binary is optimized to use available CPU instructions.", { tzOffsetMinutes: 0 });
+  assert.deepEqual([info.kind, info.attrs?.level, info.attrs?.source, info.tsUs], [LogKind.message, "info", "tensorflow/core/platform/cpu_feature_guard.cc:182", Date.UTC(2025, 6, 9, 15, 56, 28) * 1000 + 133567]);
+  const fatal = parseOne("2025-07-09 15:56:29.004112: F external/xla/xla/pjrt/pjrt_stream_executor_client.cc:1032] Check failed: device_buffer != nullptr");
+  assert.deepEqual([fatal.kind, fatal.attrs?.level, fatal.attrs?.fatal, fatal.attrs?.failureClass], [LogKind.error, "fatal", true, "assertion"]);
+  // With the thread id TF_CPP_LOG_THREAD_ID adds.
+  assert.equal(parseOne("2025-07-09 15:56:29.004112: E    4242 tensorflow/core/common_runtime/gpu/gpu_device.cc:2020] Could not allocate GPU device").kind, LogKind.error);
+});

@@ -34,6 +34,25 @@ export interface FallbackPrint {
   readonly failing: string;
 }
 
+/**
+ * XLA's stream executor (in TensorFlow's and JAX's wheels) registers its cuDNN, cuFFT and cuBLAS factories when its
+ * library loads; a second copy of XLA in the same process (TensorFlow imported beside JAX, or by transformers beside
+ * PyTorch) finds each already registered. The print is the only effect: the factory registered first is used.
+ */
+function xlaFactoryPrint(plugin: string, file: string): FallbackPrint {
+  return {
+    id: `xla.${plugin.toLowerCase()}_factory_registered`,
+    library: "XLA's stream executor (TensorFlow 2.15+, JAX; `external/local_xla/…` in TensorFlow's paths)",
+    printed: "error (TensorFlow's `E …]`, absl's `E0000 00:00:…` before absl::InitializeLog)",
+    file,
+    message: new RegExp(`^Unable to register ${plugin} factory: Attempting to register factory for plugin ${plugin} when one has already been registered$`),
+    format: `Unable to register ${plugin} factory: Attempting to register factory for plugin ${plugin} when one has already been registered`,
+    fallback: `a second copy of XLA in the process found its ${plugin} factory already registered; the factory registered first is used and the import goes on`,
+    source: `xla/stream_executor/cuda/${file} (the module initializer: \`LOG(ERROR) << "Unable to register ${plugin} factory: " << status.message()\` when PluginRegistry::RegisterFactory returns AlreadyExists, then it carries on) (openxla/xla and tensorflow/tensorflow, index copies)`,
+    failing: `\`Attempting to initialize an instance of the ${plugin} support library with a non-CUDA StreamExecutor\` (the same file's factory, which returns no support library)`,
+  };
+}
+
 export const FALLBACK_PRINTS: readonly FallbackPrint[] = [
   {
     id: "torchC10d.agent_store_bind",
@@ -242,6 +261,9 @@ export const FALLBACK_PRINTS: readonly FallbackPrint[] = [
       "src/pip/_internal/commands/install.py InstallCommand._warn_about_conflicts (pip 20.2 and before): one `logger.critical` per missing or conflicting requirement after the install (pypa/pip, index copies)",
     failing: "`ERROR: No matching distribution found for {req}` (nothing is installed)",
   },
+  xlaFactoryPrint("cuDNN", "cuda_dnn.cc"),
+  xlaFactoryPrint("cuFFT", "cuda_fft.cc"),
+  xlaFactoryPrint("cuBLAS", "cuda_blas.cc"),
 ];
 
 /** The base name of a prefix's place (`TCPStore.cpp:277`, `../torch_npu/…/X.cpp:3009` → `X.cpp`). */

@@ -29,6 +29,7 @@ import {
 } from "./otherDialects.js";
 import { readThreeFsHead } from "./threeFsHead.js";
 import { readTrtllmHead, readTrtllmPythonHead } from "./trtllmHead.js";
+import { readTslHead } from "./tslHead.js";
 import { ucxFatalMessageStart } from "./ucxFatalHead.js";
 
 export interface DialectHead {
@@ -89,6 +90,12 @@ const kernel: HeadReader = (s, tz) => {
 const threeFs: HeadReader = (s) => {
   const h = readThreeFsHead(s);
   return h === null ? null : { how: { dialect: "3fs", level: levelOfWord(h.level), msgStart: h.msgStart, source: h.source }, matchers: ENGINE_MESSAGES, ownUs: h.tsUs };
+};
+
+/** TensorFlow's and XLA's sink (./tslHead.ts): glog's letters and place after an ISO-like time, read as glog's. */
+const tsl: HeadReader = (s, tz) => {
+  const h = readTslHead(s, tz);
+  return h === null ? null : { how: { dialect: "glog", level: levelOfWord(h.level), msgStart: h.msgStart, source: h.source }, matchers: ENGINE_MESSAGES, ownUs: h.tsUs };
 };
 
 const iso: HeadReader = (s, tz) => {
@@ -156,8 +163,8 @@ const cudaTool: HeadReader = (s) => {
   return h === null ? null : { how: { dialect: "cuda-tool", level: levelOfWord(h.level), msgStart: h.msgStart, source: h.tool }, matchers: ENGINE_MESSAGES, ownUs: -1 };
 };
 
-/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd, the CUDA toolkit's compilers. */
-const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm, cudaTool];
+/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, TensorFlow's and XLA's, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd, the CUDA toolkit's compilers. */
+const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, tsl, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm, cudaTool];
 
 export function readSelfNamedHead(line: string, tzOffsetMinutes: number): DialectHead | null {
   for (const read of SELF_NAMED) {
