@@ -225,3 +225,17 @@ test("XLA's factories already registered by a second copy of XLA are warnings, u
     [LogKind.error, "error", undefined],
   ]);
 });
+
+test("the loader's refusal of a preloaded library is a warning; a library the program needs that will not load stays a failure", () => {
+  // glibc's elf/rtld.c do_preload and elf/dl-error.c, as a container that preloads jemalloc prints them.
+  assert.deepEqual(
+    readings([
+      "ERROR: ld.so: object '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2' from LD_PRELOAD cannot be preloaded (cannot open shared object file): ignored.",
+      "python3: error while loading shared libraries: libcudart.so.12: cannot open shared object file: No such file or directory",
+    ]),
+    [
+      [LogKind.message, "warning", "glibc.preload_ignored"],
+      [LogKind.error, undefined, undefined],
+    ],
+  );
+});

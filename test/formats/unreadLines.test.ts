@@ -597,3 +597,29 @@ test("TensorFlow's and XLA's log sink: the time, the severity letter and the pla
   // With the thread id TF_CPP_LOG_THREAD_ID adds.
   assert.equal(parseOne("2025-07-09 15:56:29.004112: E    4242 tensorflow/core/common_runtime/gpu/gpu_device.cc:2020] Could not allocate GPU device").kind, LogKind.error);
 });
+
+test("an exception CPython reports as ignored (a finalizer's, an atexit callback's, at shutdown) is a warning naming it, not a failure", () => {
+  // The default unraisable hook's report (Python/errors.c), after a server that shut down cleanly.
+  const { events } = parseLines([
+    "[2026-06-11 14:10:02] INFO:     Finished server process [41301]",
+    "Exception ignored in: <function Pool.__del__ at 0x7f0a8c1d2e80>",
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3.10/multiprocessing/pool.py", line 268, in __del__',
+    "ImportError: sys.meta_path is None, Python is likely shutting down",
+    "Exception ignored in atexit callback: <function _exit_function at 0x7f0a8c1d2f20>",
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3.10/multiprocessing/util.py", line 357, in _exit_function',
+    "KeyboardInterrupt: ",
+  ]);
+  assert.deepEqual(
+    events.map((e) => [e.line, e.kind, e.attrs?.level, e.attrs?.ignoredException]),
+    [
+      [1, LogKind.message, undefined, undefined],
+      [2, LogKind.message, "warning", "ImportError"],
+      [6, LogKind.message, "warning", "KeyboardInterrupt"],
+    ],
+  );
+  assert.equal(events[1]!.attrs?.excMessage, "sys.meta_path is None, Python is likely shutting down");
+  // An exception that was raised, not ignored, stays a failure.
+  assert.equal(parseLines(["Traceback (most recent call last):", '  File "x.py", line 1, in <module>', "ImportError: no module"]).events[0]!.kind, LogKind.exception);
+});

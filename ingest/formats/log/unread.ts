@@ -162,8 +162,18 @@ export function componentOfSource(source: string | undefined): TemplateComponent
   return SOURCE_FILES.find((c) => c.sourceFiles!.test(file));
 }
 
+/**
+ * CPython's report of an exception it could not raise — in a finalizer (`__del__`), a weakref or GC callback, an atexit
+ * callback, at interpreter shutdown: `Exception ignored in: <function Pool.__del__ at 0x…>` (since 3.8 also
+ * `Exception ignored in atexit callback: …`, since 3.13 `Exception ignored while …`), then the traceback and the
+ * exception line (Python/errors.c, the default unraisable hook, format_unraisable). The exception is dropped and the
+ * program goes on, or was already exiting.
+ */
+const UNRAISABLE = /^Exception ignored (?:in|on|while)\b/;
+
 /** Settles a closed record that no template read (see the file's head). */
 export function settleUnread(ev: ParsedEvent, head: string, more: readonly string[], how: RecordHead): void {
+  if ((ev.kind === LogKind.exception || ev.kind === LogKind.unparsed) && UNRAISABLE.test(head.substring(how.msgStart).trimStart())) return asIgnoredException(ev, more, how);
   // A traceback ./traceback.ts ended with its exception line keeps the level and place of the line that logged it.
   if (ev.kind === LogKind.exception && how.dialect !== null) withHead(ev, how);
   // One it could not end (the record stops inside the frames) says so, rather than being known by its header line.
@@ -206,12 +216,17 @@ function isTraceback(message: string, more: readonly string[]): boolean {
   return more.some((l) => l.startsWith(TRACEBACK) || FRAME_LINE.test(l));
 }
 
+/** The last line of a record's continuation that is neither a frame nor indented, read as an exception line; else null. */
+function lastExceptionLine(more: readonly string[]): RegExpExecArray | null {
+  const last = [...more].reverse().find((l) => l.trim().length > 0 && !FRAME_LINE.test(l) && !/^\s/.test(l));
+  return last !== undefined ? EXCEPTION_LINE.exec(last.trim()) : null;
+}
+
 /** A traceback that ./traceback.ts could not end with its exception line: the line was cut, or the header was. */
 function asException(ev: ParsedEvent, message: string, more: readonly string[], how: RecordHead): void {
   ev.kind = LogKind.exception;
   const attrs = withHead(ev, how);
-  const last = [...more].reverse().find((l) => l.trim().length > 0 && !FRAME_LINE.test(l) && !/^\s/.test(l));
-  const line = last !== undefined ? EXCEPTION_LINE.exec(last.trim()) : null;
+  const line = lastExceptionLine(more);
   if (line !== null) {
     attrs.excType = line[1];
     if (line[3] !== undefined) attrs.excMessage = line[3];
@@ -247,6 +262,21 @@ function asExceptionLine(ev: ParsedEvent, line: RegExpExecArray, how: RecordHead
     attrs.reasonKind = reason.reasonKind;
     if (reason.errorRoom !== undefined) ev.room = reason.errorRoom;
   }
+  delete ev.unparsedMessage;
+}
+
+/** An exception CPython reported and dropped: a warning naming the exception (`ignoredException`), no failure. */
+function asIgnoredException(ev: ParsedEvent, more: readonly string[], how: RecordHead): void {
+  const line = ev.attrs?.excType === undefined ? lastExceptionLine(more) : null;
+  const excType = ev.attrs?.excType ?? line?.[1];
+  const excMessage = ev.attrs?.excMessage ?? line?.[3];
+  ev.kind = LogKind.message;
+  ev.attrs = {};
+  const attrs = withHead(ev, how);
+  if (how.level !== undefined && how.level !== "warning") attrs.printedLevel = how.level;
+  attrs.level = "warning";
+  if (excType !== undefined) attrs.ignoredException = excType;
+  if (excMessage !== undefined) attrs.excMessage = excMessage;
   delete ev.unparsedMessage;
 }
 
