@@ -173,7 +173,8 @@ const UNRAISABLE = /^Exception ignored (?:in|on|while)\b/;
 
 /** Settles a closed record that no template read (see the file's head). */
 export function settleUnread(ev: ParsedEvent, head: string, more: readonly string[], how: RecordHead): void {
-  if ((ev.kind === LogKind.exception || ev.kind === LogKind.unparsed) && UNRAISABLE.test(head.substring(how.msgStart).trimStart())) return asIgnoredException(ev, more, how);
+  const unraisable = (ev.kind === LogKind.exception || ev.kind === LogKind.unparsed) && UNRAISABLE.test(head.substring(how.msgStart).trimStart());
+  if (unraisable) return asIgnoredException(ev, more, how);
   // A traceback ./traceback.ts ended with its exception line keeps the level and place of the line that logged it.
   if (ev.kind === LogKind.exception && how.dialect !== null) withHead(ev, how);
   // One it could not end (the record stops inside the frames) says so, rather than being known by its header line.
