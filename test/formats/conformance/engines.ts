@@ -104,6 +104,7 @@ export const UCX_ROWS: EngineConformanceRow[] = [
   { template: "ucx.verbs_completion", expect: { kind: error, attrs: { errorKind: "ucx_completion", direction: "send", localNic: "rdmap97s0", error: "Work Request Flushed Error", vendorErr: "0x1" } } },
   { template: "ucx.rc_verbs_completion", expect: { kind: error, attrs: { errorKind: "ucx_completion", error: "transport retry counter exceeded", qpn: "0x1a2b" } } },
   { template: "ucx.ep_unhandled", expect: { kind: error, attrs: { errorKind: "ucx_unhandled", error: "Endpoint timeout", lane: "rc_mlx5/mlx5_0:1" } } },
+  { template: "ucx.worker_ep_failed", expect: { kind: error, attrs: { engine: "ucx", errorKind: "ucx_ep_failed", error: "Destination is unreachable", endpoint: "0x55d0c1b2f010" } } },
 ];
 
 export const TORCH_ROWS: EngineConformanceRow[] = [

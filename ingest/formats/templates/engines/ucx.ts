@@ -4,6 +4,12 @@
 // (src/ucs/debug/log.c UCS_LOG_FMT); the templates match <message>, after
 // `ucxPrefixEnd` has stepped over the time, place, component and level. A
 // message with `\n` is printed one line per part; only its first line is read.
+// One row reads a DEBUG line: the worker's error handler, which UCT calls when a
+// transport endpoint failed and which sets the UCP endpoint failed with that
+// status. When the application installed an error callback (peer error handling,
+// as NIXL and UCX-Py do) UCX prints nothing else of the failure, so at
+// UCX_LOG_LEVEL=debug this line is its record; without a callback the error-level
+// `… will not be handled since no error callback is installed` follows.
 
 import { LogKind } from "../../../../domain/kinds.js";
 import { engineErrorClass } from "./engineFailure.js";
@@ -41,9 +47,14 @@ function ucx(file: string, message: string): string {
   return `[1784621081.896649] [prefill-0:537  :1] ${file.padStart(17)} UCX  ERROR ${message}`;
 }
 
+/** A sample printed at DEBUG (`UCX_LOG_LEVEL=debug`): the failure is reported below the error level. */
+function ucxDebug(file: string, message: string): string {
+  return `[1784621081.896651] [prefill-0:537  :1] ${file.padStart(17)} UCX  DEBUG ${message}`;
+}
+
 const error = (errorKind: string) => ({ engine: "ucx", errorKind, error: cap("error") });
 
-function row(t: Omit<LogTemplate, "kind" | "refine" | "checked" | "level"> & { checked?: string }): LogTemplate {
+function row(t: Omit<LogTemplate, "kind" | "refine" | "checked" | "level"> & { checked?: string; level?: string }): LogTemplate {
   return { checked: "✔", level: "ERROR", kind: LogKind.transportError, refine: engineErrorClass, ...t };
 }
 
@@ -96,6 +107,16 @@ const templates: LogTemplate[] = [
     pattern: /ep (?<endpoint>\S+): error '(?<error>[^']*)' on (?<lane>.*?) will not be handled since no error callback is installed/ys,
     attrs: { ...error("ucx_unhandled"), endpoint: cap("endpoint"), lane: cap("lane") },
     samples: [ucx("ucp_ep.c:1661", "ep 0x7f8b20022480: error 'Endpoint timeout' on rc_mlx5/mlx5_0:1 will not be handled since no error callback is installed")],
+  }),
+  row({
+    id: "ucx.worker_ep_failed",
+    level: "DEBUG",
+    format: "worker {worker ptr}: error handler called for uct_ep {uct ep ptr}: {ucs_status_string}",
+    source: "src/ucp/core/ucp_worker.c ucp_worker_iface_error_handler (the UCT interface's error handler; index copies print it alike)",
+    head: "worker ",
+    pattern: /worker (?<worker>0x[0-9a-f]+|\(nil\)): error handler called for uct_ep (?<endpoint>0x[0-9a-f]+|\(nil\)): (?<error>\S.*)/ys,
+    attrs: { ...error("ucx_ep_failed"), endpoint: cap("endpoint") },
+    samples: [ucxDebug("ucp_worker.c:569", "worker 0x55d0c1a3e8b0: error handler called for uct_ep 0x55d0c1b2f010: Destination is unreachable")],
   }),
 ];
 
