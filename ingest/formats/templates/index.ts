@@ -4,7 +4,7 @@
 // sglang/ (SGLang's own modules and its router), engines/ (the transfer engines,
 // collectives and caches beside it: Mooncake, NIXL, UCX, NCCL, torch c10d, DeepEP,
 // 3FS, LMCache, the RDMA verbs provider), clusterTests/ (the programs an operator runs to check a cluster: DeepEP's tests, nccl-tests), platform/ (what runs them: the kernel, Slurm, Open MPI's and torchrun's launchers, Ray, uvicorn, an HTTP client's print, py-spy's dump,
-// Dynamo's and xLLM's runtimes, systemd, supervisord, the kubelet). This folder holds the machinery that reads them. The log parser, the
+// Dynamo's and xLLM's runtimes, LightLLM's API server's start-up report, systemd, supervisord, the kubelet). This folder holds the machinery that reads them. The log parser, the
 // profile's version signs, the conformance tests and docs/log-templates.md
 // all read these rows.
 
@@ -17,6 +17,7 @@ import { HTTP_RESPONSE } from "./platform/httpResponse.js";
 import { KERNEL } from "./platform/kernel.js";
 import { KERNEL_DEVICES } from "./platform/kernelDevices.js";
 import { KUBELET } from "./platform/kubelet.js";
+import { LIGHTLLM_SERVER } from "./engines/lightllmServer.js";
 import { LMCACHE } from "./engines/lmcache.js";
 import { TemplateMatcher } from "./match.js";
 import { MOONCAKE_INTEGRATION } from "./engines/mooncakeIntegration.js";
@@ -76,6 +77,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   OPEN_MPI,
   TORCH_ELASTIC,
   GDB,
+  LIGHTLLM_SERVER,
   RAY,
   SYSTEMD,
   SUPERVISORD,

@@ -11,6 +11,7 @@ import type { TorchStamp } from "../../sglang/torchLines.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "../messages.js";
 import { levelOfWord, type RecordHead } from "../unread.js";
 import { readIsoHead } from "./isoHead.js";
+import { readLlamaCppHead } from "./llamaCppHead.js";
 import { readNvshmemHead } from "./nvshmemHead.js";
 import {
   readCufileHead,
@@ -163,8 +164,14 @@ const cudaTool: HeadReader = (s) => {
   return h === null ? null : { how: { dialect: "cuda-tool", level: levelOfWord(h.level), msgStart: h.msgStart, source: h.tool }, matchers: ENGINE_MESSAGES, ownUs: -1 };
 };
 
-/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, TensorFlow's and XLA's, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd, the CUDA toolkit's compilers. */
-const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, tsl, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm, cudaTool];
+/** llama.cpp's common log (./llamaCppHead.ts): a time since the process started, which is no time of day, and its level letter. */
+const llamaCpp: HeadReader = (s) => {
+  const h = readLlamaCppHead(s);
+  return h === null ? null : { how: { dialect: "llama.cpp", level: h.level, msgStart: h.msgStart }, matchers: ENGINE_MESSAGES, ownUs: -1 };
+};
+
+/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, TensorFlow's and XLA's, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd, the CUDA toolkit's compilers, llama.cpp's common log. */
+const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, tsl, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm, cudaTool, llamaCpp];
 
 export function readSelfNamedHead(line: string, tzOffsetMinutes: number): DialectHead | null {
   for (const read of SELF_NAMED) {
