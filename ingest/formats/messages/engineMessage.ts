@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), gdb's thread notices (gdb), Hydra's hint after a traceback (hydra), verl's console metrics (verl), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -12,6 +12,8 @@ import type { MatchResult } from "../sglang/match.js";
 import { DEEPEP_TESTS } from "../templates/engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "../templates/platform/dynamoRuntime.js";
 import { GDB } from "../templates/platform/gdb.js";
+import { HYDRA } from "../templates/platform/hydra.js";
+import { VERL } from "../templates/platform/verl.js";
 import { TemplateMatcher } from "../templates/match.js";
 import { MOONCAKE_INTEGRATION } from "../templates/engines/mooncakeIntegration.js";
 import { MOONCAKE_STORE } from "../templates/engines/mooncakeStore.js";
@@ -40,6 +42,8 @@ const OPEN_MPI_TEMPLATES = new TemplateMatcher(OPEN_MPI.templates);
 const TORCH_ELASTIC_TEMPLATES = new TemplateMatcher(TORCH_ELASTIC.templates);
 const DEEPEP_TESTS_TEMPLATES = new TemplateMatcher(DEEPEP_TESTS.templates);
 const GDB_TEMPLATES = new TemplateMatcher(GDB.templates);
+const HYDRA_TEMPLATES = new TemplateMatcher(HYDRA.templates);
+const VERL_TEMPLATES = new TemplateMatcher(VERL.templates);
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -71,6 +75,10 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (deepepTests !== false) return deepepTests;
   const gdb = GDB_TEMPLATES.match(msg, at, ev);
   if (gdb !== false) return gdb;
+  const hydra = HYDRA_TEMPLATES.match(msg, at, ev);
+  if (hydra !== false) return hydra;
+  const verl = VERL_TEMPLATES.match(msg, at, ev);
+  if (verl !== false) return verl;
   return parseUcxMessage(msg, at, ev);
 }
 

@@ -12,6 +12,8 @@ import { DEEPEP } from "./engines/deepep.js";
 import { DEEPEP_TESTS } from "./engines/deepepTests.js";
 import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
 import { GDB } from "./platform/gdb.js";
+import { HYDRA } from "./platform/hydra.js";
+import { VERL } from "./platform/verl.js";
 import { HTTP_RESPONSE } from "./platform/httpResponse.js";
 import { KERNEL } from "./platform/kernel.js";
 import { KERNEL_DEVICES } from "./platform/kernelDevices.js";
@@ -74,6 +76,8 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   OPEN_MPI,
   TORCH_ELASTIC,
   GDB,
+  HYDRA,
+  VERL,
   RAY,
   SYSTEMD,
   SUPERVISORD,
