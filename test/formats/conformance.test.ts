@@ -26,6 +26,7 @@ import { SYSTEMD_ROWS } from "./conformance/systemd.js";
 import { OPEN_MPI_ROWS } from "./conformance/openMpi.js";
 import { GDB_ROWS } from "./conformance/gdb.js";
 import { LIGHTLLM_SERVER_ROWS } from "./conformance/lightllmServer.js";
+import { HYDRA_ROWS, VERL_ROWS } from "./conformance/trainers.js";
 import { TORCH_ELASTIC_ROWS } from "./conformance/torchElastic.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
 import { SGLANG_PD_ROWS } from "./conformance/sglangPd.js";
@@ -35,7 +36,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...DEEPEP_V2_TEST_ROWS, ...NCCL_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...LIGHTLLM_SERVER_ROWS, ...TORCH_ELASTIC_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...DEEPEP_V2_TEST_ROWS, ...NCCL_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...LIGHTLLM_SERVER_ROWS, ...HYDRA_ROWS, ...VERL_ROWS, ...TORCH_ELASTIC_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -115,7 +116,7 @@ for (const row of NCCL_ROWS) {
   });
 }
 
-for (const row of [...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...LIGHTLLM_SERVER_ROWS, ...TORCH_ELASTIC_ROWS]) {
+for (const row of [...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...LIGHTLLM_SERVER_ROWS, ...HYDRA_ROWS, ...VERL_ROWS, ...TORCH_ELASTIC_ROWS]) {
   test(`printed without a prefix: ${row.template} #${row.sample ?? 0}`, () => {
     const { events, issues } = parseLines([DATED, rowLine(row)]);
     assert.deepEqual(issues, [], row.template);

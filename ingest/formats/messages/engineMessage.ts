@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), nccl-tests' summary (ncclTests), LightLLM's API server's report of its children's init state (lightllmServer), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), nccl-tests' summary (ncclTests), LightLLM's API server's report of its children's init state (lightllmServer), gdb's thread notices (gdb), Hydra's hint after a traceback (hydra), verl's console metrics (verl), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -14,6 +14,8 @@ import { NCCL_TESTS } from "../templates/clusterTests/ncclTests.js";
 import { DYNAMO_RUNTIME } from "../templates/platform/dynamoRuntime.js";
 import { GDB } from "../templates/platform/gdb.js";
 import { LIGHTLLM_SERVER } from "../templates/engines/lightllmServer.js";
+import { HYDRA } from "../templates/platform/hydra.js";
+import { VERL } from "../templates/platform/verl.js";
 import { TemplateMatcher } from "../templates/match.js";
 import { MOONCAKE_INTEGRATION } from "../templates/engines/mooncakeIntegration.js";
 import { MOONCAKE_STORE } from "../templates/engines/mooncakeStore.js";
@@ -43,6 +45,8 @@ const TORCH_ELASTIC_TEMPLATES = new TemplateMatcher(TORCH_ELASTIC.templates);
 const CLUSTER_TEST_TEMPLATES = new TemplateMatcher([...DEEPEP_TESTS.templates, ...NCCL_TESTS.templates]);
 const GDB_TEMPLATES = new TemplateMatcher(GDB.templates);
 const LIGHTLLM_SERVER_TEMPLATES = new TemplateMatcher(LIGHTLLM_SERVER.templates);
+const HYDRA_TEMPLATES = new TemplateMatcher(HYDRA.templates);
+const VERL_TEMPLATES = new TemplateMatcher(VERL.templates);
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -76,6 +80,10 @@ export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): Ma
   if (gdb !== false) return gdb;
   const lightllm = LIGHTLLM_SERVER_TEMPLATES.match(msg, at, ev);
   if (lightllm !== false) return lightllm;
+  const hydra = HYDRA_TEMPLATES.match(msg, at, ev);
+  if (hydra !== false) return hydra;
+  const verl = VERL_TEMPLATES.match(msg, at, ev);
+  if (verl !== false) return verl;
   return parseUcxMessage(msg, at, ev);
 }
 

@@ -13,6 +13,8 @@ import { DEEPEP_TESTS } from "./clusterTests/deepepTests.js";
 import { NCCL_TESTS } from "./clusterTests/ncclTests.js";
 import { DYNAMO_RUNTIME } from "./platform/dynamoRuntime.js";
 import { GDB } from "./platform/gdb.js";
+import { HYDRA } from "./platform/hydra.js";
+import { VERL } from "./platform/verl.js";
 import { HTTP_RESPONSE } from "./platform/httpResponse.js";
 import { KERNEL } from "./platform/kernel.js";
 import { KERNEL_DEVICES } from "./platform/kernelDevices.js";
@@ -78,6 +80,8 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   TORCH_ELASTIC,
   GDB,
   LIGHTLLM_SERVER,
+  HYDRA,
+  VERL,
   RAY,
   SYSTEMD,
   SUPERVISORD,
