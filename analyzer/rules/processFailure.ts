@@ -16,7 +16,7 @@ import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
 /** Classes of failure that stop a rank's work even when the process lives on. */
-const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segfault", "nccl", "hccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task", "kernel-oops", "kernel-panic", "node-failure"]);
+const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segfault", "nccl", "hccl", "gloo", "timeout", "assertion", "scheduler-watchdog", "crash", "host-oom", "container-oom", "evicted", "gpu-device", "hung-task", "kernel-oops", "kernel-panic", "cluster-test", "node-failure"]);
 
 /** A request the server answered with a server error (an access line's 5xx): the request failed, the process went on. */
 const FAILED_REQUEST = "request";
@@ -39,6 +39,8 @@ const FALSIFY: Record<string, string> = {
   "container-oom": "Rerun the same load with the container's memory limit raised (or the server's host-side buffers lowered): a container that ran into its limit is OOMKilled again at the same load, and runs on with the higher limit.",
   "gpu-device": "Run the GPU's diagnostics (`nvidia-smi -q -d ECC,ROW_REMAPPER`, DCGM's `dcgmi diag -r 3`) and rerun the load on another GPU: a faulty device fails its diagnostics and the load runs clean elsewhere.",
   segfault: "Rerun the same requests with CUDA_LAUNCH_BLOCKING=1 and PYTHONFAULTHANDLER=1: the dump's current thread names the kernel; without that path the rank must not crash.",
+  "cluster-test":
+    "Rerun the same test (nccl-tests with its data check on, `-c 1`) on the same machines, then on subsets of them (one pair of nodes at a time, one NIC at a time with NCCL_IB_HCA): a faulty GPU, NIC or link fails every run that includes it and none without it; a test that fails on every subset points at the software stack instead.",
   [STOPPED]:
     "While the ranks are stopped, dump their threads (`py-spy dump --pid`, twice a minute apart) and keep the Flight Recorder (TORCH_NCCL_TRACE_BUFFER_SIZE): the frame they wait in names the collective or the transfer; a scheduler that runs batches again by itself was slow, not stopped.",
   [CAUGHT_WAITING]:

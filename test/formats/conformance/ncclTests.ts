@@ -10,16 +10,16 @@ export const NCCL_TEST_ROWS: EngineConformanceRow[] = [
     template: "ncclTests.wrong_values",
     expect: {
       kind: LogKind.error,
-      attrs: { level: "error", test: "nccl-tests", wrongValues: 8, failureClass: "nccl", error: "nccl-tests: 8 value(s) came back wrong from the collective (its data check failed)" },
+      attrs: { scope: "machine", level: "error", test: "nccl-tests", wrongValues: 8, failureClass: "cluster-test", error: "nccl-tests: 8 value(s) came back wrong from the collective (its data check failed)" },
     },
   },
-  { template: "ncclTests.wrong_values", sample: 1, expect: { kind: LogKind.error, attrs: { wrongValues: 1024, failureClass: "nccl" } } },
+  { template: "ncclTests.wrong_values", sample: 1, expect: { kind: LogKind.error, attrs: { wrongValues: 1024, failureClass: "cluster-test" } } },
   { template: "ncclTests.values_ok", expect: { kind: LogKind.message, attrs: { level: "info", test: "nccl-tests", wrongValues: 0 } } },
   {
     template: "ncclTests.bandwidth_below_floor",
     expect: {
       kind: LogKind.error,
-      attrs: { level: "error", busBandwidthGBps: 21.4526, failureClass: "nccl", error: "nccl-tests: the average bus bandwidth, 21.4526 GB/s, is under the floor NCCL_TESTS_MIN_BW sets" },
+      attrs: { scope: "machine", level: "error", busBandwidthGBps: 21.4526, failureClass: "cluster-test", error: "nccl-tests: the average bus bandwidth, 21.4526 GB/s, is under the floor NCCL_TESTS_MIN_BW sets" },
     },
   },
   { template: "ncclTests.bandwidth", expect: { kind: LogKind.message, attrs: { level: "info", test: "nccl-tests", busBandwidthGBps: 183.297 } } },

@@ -6,8 +6,10 @@
 // bandwidth, with a verdict when NCCL_TESTS_MIN_BW sets a floor. The program
 // exits with EXIT_FAILURE exactly when one of them says FAILED, so that word is
 // the test's failure: wrong values are a collective that corrupted data, a
-// bandwidth under the floor a fabric slower than the operator requires. `OK`,
-// or no verdict, is the test's information.
+// bandwidth under the floor a fabric slower than the operator requires. The
+// test runs on the machines, not as a server's rank: its failure is the
+// machine's (`scope: machine`), of class `cluster-test`. `OK`, or no verdict,
+// is the test's information.
 
 import { LogKind } from "../../../../domain/kinds.js";
 import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
@@ -39,7 +41,7 @@ const templates: LogTemplate[] = [
     firstChars: "# O",
     pattern: /#? *Out of bounds values : (?<n>\d+) FAILED\s*$/y,
     kind: LogKind.error,
-    attrs: { level: "error", test: "nccl-tests", wrongValues: cap("n", "number"), failureClass: "nccl" },
+    attrs: { scope: "machine", level: "error", test: "nccl-tests", wrongValues: cap("n", "number"), failureClass: "cluster-test" },
     refine: (ev, g) => {
       ev.attrs!.error = `nccl-tests: ${g.n} value(s) came back wrong from the collective (its data check failed)`;
     },
@@ -68,7 +70,7 @@ const templates: LogTemplate[] = [
     firstChars: "# A",
     pattern: /#? *Avg bus bandwidth +: (?<bw>[\d.e+-]+) FAILED\s*$/y,
     kind: LogKind.error,
-    attrs: { level: "error", test: "nccl-tests", busBandwidthGBps: cap("bw", "number"), failureClass: "nccl" },
+    attrs: { scope: "machine", level: "error", test: "nccl-tests", busBandwidthGBps: cap("bw", "number"), failureClass: "cluster-test" },
     refine: (ev, g) => {
       ev.attrs!.error = `nccl-tests: the average bus bandwidth, ${g.bw} GB/s, is under the floor NCCL_TESTS_MIN_BW sets`;
     },
@@ -94,6 +96,6 @@ export const NCCL_TESTS: TemplateComponent = {
   dialect: "engine",
   title: "nccl-tests' summary",
   intro:
-    "The two summary lines `NVIDIA/nccl-tests`' programs (`all_reduce_perf`, `alltoall_perf`, …) print after their sweep, with no logger. A count of wrong values with `FAILED`, or an average bus bandwidth with `FAILED` (under NCCL_TESTS_MIN_BW), is the test's failure, exactly when the program exits with one: `log.error` (`test: nccl-tests`, `failureClass: nccl`, `wrongValues` or `busBandwidthGBps`). `OK`, or no verdict, is `log.message` at info. The sweep's table rows are not read.",
+    "The two summary lines `NVIDIA/nccl-tests`' programs (`all_reduce_perf`, `alltoall_perf`, …) print after their sweep, with no logger. A count of wrong values with `FAILED`, or an average bus bandwidth with `FAILED` (under NCCL_TESTS_MIN_BW), is the test's failure, exactly when the program exits with one: the machine's `log.error` (`scope: machine`, `test: nccl-tests`, `failureClass: cluster-test`, `wrongValues` or `busBandwidthGBps`). `OK`, or no verdict, is `log.message` at info. The sweep's table rows are not read.",
   templates,
 };
