@@ -30,23 +30,29 @@ import { TORCH_ELASTIC } from "../templates/platform/torchElastic.js";
 import { UCX, ucxPrefixEnd } from "../templates/engines/ucx.js";
 import { XLLM_SERVICE } from "../templates/platform/xllmService.js";
 
-/** Mooncake's components' templates, one matcher: their opening words do not overlap. */
-const MOONCAKE_TEMPLATES = new TemplateMatcher([...MOONCAKE_TRANSFER_ENGINE.templates, ...MOONCAKE_STORE.templates, ...MOONCAKE_INTEGRATION.templates]);
-const THREE_FS_TEMPLATES = new TemplateMatcher(THREE_FS.templates);
-const NIXL_TEMPLATES = new TemplateMatcher(NIXL_AGENT.templates);
 const UCX_TEMPLATES = new TemplateMatcher(UCX.templates);
-const DYNAMO_TEMPLATES = new TemplateMatcher(DYNAMO_RUNTIME.templates);
-const NCCL_TEMPLATES = new TemplateMatcher(NCCL.templates);
-const RDMA_VERBS_TEMPLATES = new TemplateMatcher(RDMA_VERBS.templates);
-const SGL_ROUTER_TEMPLATES = new TemplateMatcher(SGL_ROUTER.templates);
-const XLLM_SERVICE_TEMPLATES = new TemplateMatcher(XLLM_SERVICE.templates);
-const OPEN_MPI_TEMPLATES = new TemplateMatcher(OPEN_MPI.templates);
-const TORCH_ELASTIC_TEMPLATES = new TemplateMatcher(TORCH_ELASTIC.templates);
-const CLUSTER_TEST_TEMPLATES = new TemplateMatcher([...DEEPEP_TESTS.templates, ...NCCL_TESTS.templates]);
-const GDB_TEMPLATES = new TemplateMatcher(GDB.templates);
-const LIGHTLLM_SERVER_TEMPLATES = new TemplateMatcher(LIGHTLLM_SERVER.templates);
-const HYDRA_TEMPLATES = new TemplateMatcher(HYDRA.templates);
-const VERL_TEMPLATES = new TemplateMatcher(VERL.templates);
+
+/**
+ * The components' matchers in the order they are tried; a group shares one matcher where its opening words do not
+ * overlap (Mooncake's three components, the cluster's test programs). UCX's come last, with its prefix skipped.
+ */
+const ENGINE_MATCHERS: readonly TemplateMatcher[] = [
+  [MOONCAKE_TRANSFER_ENGINE, MOONCAKE_STORE, MOONCAKE_INTEGRATION],
+  [THREE_FS],
+  [NIXL_AGENT],
+  [DYNAMO_RUNTIME],
+  [SGL_ROUTER],
+  [XLLM_SERVICE],
+  [NCCL],
+  [RDMA_VERBS],
+  [OPEN_MPI],
+  [TORCH_ELASTIC],
+  [DEEPEP_TESTS, NCCL_TESTS],
+  [GDB],
+  [LIGHTLLM_SERVER],
+  [HYDRA],
+  [VERL],
+].map((group) => new TemplateMatcher(group.flatMap((c) => c.templates)));
 
 /**
  * Fills `ev` (kind, attrs) from the message at `at`: true when a template
@@ -54,36 +60,10 @@ const VERL_TEMPLATES = new TemplateMatcher(VERL.templates);
  * words matched while the rest did not (kept as unparsed, reported).
  */
 export function parseEngineMessage(msg: string, at: number, ev: ParsedEvent): MatchResult {
-  const mooncake = MOONCAKE_TEMPLATES.match(msg, at, ev);
-  if (mooncake !== false) return mooncake;
-  const threeFs = THREE_FS_TEMPLATES.match(msg, at, ev);
-  if (threeFs !== false) return threeFs;
-  const nixl = NIXL_TEMPLATES.match(msg, at, ev);
-  if (nixl !== false) return nixl;
-  const dynamo = DYNAMO_TEMPLATES.match(msg, at, ev);
-  if (dynamo !== false) return dynamo;
-  const router = SGL_ROUTER_TEMPLATES.match(msg, at, ev);
-  if (router !== false) return router;
-  const xllm = XLLM_SERVICE_TEMPLATES.match(msg, at, ev);
-  if (xllm !== false) return xllm;
-  const nccl = NCCL_TEMPLATES.match(msg, at, ev);
-  if (nccl !== false) return nccl;
-  const verbs = RDMA_VERBS_TEMPLATES.match(msg, at, ev);
-  if (verbs !== false) return verbs;
-  const openMpi = OPEN_MPI_TEMPLATES.match(msg, at, ev);
-  if (openMpi !== false) return openMpi;
-  const torchElastic = TORCH_ELASTIC_TEMPLATES.match(msg, at, ev);
-  if (torchElastic !== false) return torchElastic;
-  const clusterTests = CLUSTER_TEST_TEMPLATES.match(msg, at, ev);
-  if (clusterTests !== false) return clusterTests;
-  const gdb = GDB_TEMPLATES.match(msg, at, ev);
-  if (gdb !== false) return gdb;
-  const lightllm = LIGHTLLM_SERVER_TEMPLATES.match(msg, at, ev);
-  if (lightllm !== false) return lightllm;
-  const hydra = HYDRA_TEMPLATES.match(msg, at, ev);
-  if (hydra !== false) return hydra;
-  const verl = VERL_TEMPLATES.match(msg, at, ev);
-  if (verl !== false) return verl;
+  for (const matcher of ENGINE_MATCHERS) {
+    const r = matcher.match(msg, at, ev);
+    if (r !== false) return r;
+  }
   return parseUcxMessage(msg, at, ev);
 }
 

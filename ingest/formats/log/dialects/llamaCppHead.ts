@@ -8,15 +8,14 @@
 // line without a level prints no prefix; the colours (COMMON_LOG_COL_*) are escape codes a paste loses. The time is
 // relative to the process's start, so the line states no time of its own.
 
-import type { LineLevel } from "../unread.js";
+import { levelOfWord, type LineLevel } from "../unread.js";
 
 const HEAD = /^\d{1,7}\.\d{2}\.\d{3}\.\d{3} ([IWED]) /;
-const LEVELS: Readonly<Record<string, LineLevel>> = { I: "info", W: "warning", E: "error", D: "debug" };
 
 /** The level and where the message starts in a line of llama.cpp's common log, or null. */
 export function readLlamaCppHead(line: string): { level: LineLevel; msgStart: number } | null {
   const c0 = line.charCodeAt(0);
   if (c0 < 48 || c0 > 57) return null;
   const m = HEAD.exec(line);
-  return m === null ? null : { level: LEVELS[m[1]!]!, msgStart: m[0].length };
+  return m === null ? null : { level: levelOfWord(m[1])!, msgStart: m[0].length };
 }

@@ -25,7 +25,6 @@ export function readTrtllmHead(line: string): TrtllmHead | null {
   return { level: m[1]!, ...(m[2] !== undefined && { rank: Number(m[2]) }), tsUs: -1, msgStart: m[0].length };
 }
 
-const PYTHON_LEVELS: Readonly<Record<string, string>> = { F: "fatal", E: "error", W: "warning", I: "info", V: "debug", D: "debug" };
 
 const TRTLLM_PYTHON =
   /^(?:\[(\d\d)\/(\d\d)\/(\d{4})-(\d\d):(\d\d):(\d\d)\] )?\[TRT-LLM\] (?:\[RANK (\d+)\] )?\[([FEWIVD])\] (?:\[[\w.-]+\] )?(?:\[RANK (\d+)\] )?/;
@@ -43,5 +42,6 @@ export function readTrtllmPythonHead(line: string, tzOffsetMinutes: number): Trt
     tsUs = civilToUs(civil, 0, tzOffsetMinutes);
   }
   const rank = m[7] ?? m[9];
-  return { level: PYTHON_LEVELS[m[8]!]!, ...(rank !== undefined && { rank: Number(rank) }), tsUs, msgStart: m[0].length };
+  // The level as its letter, read by the dialect's one table of level words (../unread.ts levelOfWord); verbose is debug.
+  return { level: m[8] === "V" ? "D" : m[8]!, ...(rank !== undefined && { rank: Number(rank) }), tsUs, msgStart: m[0].length };
 }
