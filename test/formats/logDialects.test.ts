@@ -487,6 +487,29 @@ test("zsh reporting a job's death in its own words, and glibc's fortify abort: t
   );
 });
 
+test("a sanitizer's report of the error it stops for is the process's death; ThreadSanitizer's race and LeakSanitizer's report at exit are none", () => {
+  const { events } = parseLines([
+    "=================================================================",
+    "==4711==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x55d1c2a3b1e4 bp 0x7ffc8a0e2c10 sp 0x7ffc8a0e2c08",
+    "READ of size 4 at 0x602000000010 thread T0",
+    "==4712==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x7f2b1c3a1e4 bp 0x7ffc8a0 sp 0x7ffc890 T0)",
+    "==4713==WARNING: MemorySanitizer: use-of-uninitialized-value",
+    "WARNING: ThreadSanitizer: data race (pid=4714)",
+    "==4715==ERROR: LeakSanitizer: detected memory leaks",
+  ]);
+  const crashes = events.filter((e) => e.kind === LogKind.crash);
+  assert.deepEqual(
+    crashes.map((e) => [e.line, e.attrs?.signal, e.attrs?.failureClass]),
+    [
+      [2, undefined, undefined],
+      [4, "SIGSEGV", "segfault"],
+      [5, undefined, undefined],
+    ],
+  );
+  assert.match(String(crashes[0]!.attrs?.what), /^AddressSanitizer: heap-use-after-free on address/);
+  assert.equal(events.some((e) => e.line === 1 && e.kind === LogKind.exception), false, "the rule of `=` above the report is no backtrace");
+});
+
 test("torchrun's per-line prefix (`[rank3]: `, `[default0]:`) is stripped: the traceback and the exception under it are read; c10's `[rank3]:[E…]` stays torch's", () => {
   const { events } = parseLines([
     "[rank3]: Traceback (most recent call last):",

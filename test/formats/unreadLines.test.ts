@@ -359,6 +359,15 @@ test("UCX's backtrace of a fatal signal is one record: under its `Caught signal`
   assert.equal(whole[0]!.text.split("\n").length, 7, "the backtrace stays with its signal line");
   // Numbered lines of other shapes are not frames.
   assert.notEqual(parseOne(" 3 (151644, 8948, 198) r=1").kind, LogKind.exception);
+  // A row of `=` closes a backtrace; alone it is the rule a benchmark's summary or a banner draws, and no failure.
+  const benchmark = parseLines([
+    "============ Serving Benchmark Result ============",
+    "Backend:                                 sglang",
+    "Benchmark duration (s):                  51.72",
+    "==================================================",
+  ]).events;
+  assert.deepEqual(benchmark.filter((e) => e.kind === LogKind.exception || e.kind === LogKind.error), []);
+  assert.notEqual(parseOne("=================================================================").kind, LogKind.exception);
 });
 
 test("a Rust panic (Dynamo's frontend) is a thread's death: the message below its header and the hook's note stay with it", () => {

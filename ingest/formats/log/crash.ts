@@ -15,6 +15,7 @@
 //   Libfabric EFA provider has encountered an internal error:   (libfabric's EFA
 //                                                        provider, before it aborts)
 //   Program terminated with signal SIGABRT, Aborted.  (gdb, on the process's core)
+//   ==4711==ERROR: AddressSanitizer: heap-use-after-free on address …  (a sanitizer, before it ends the process)
 // Each opens a `proc.crash` record. Thread dumps and C++ backtraces
 // (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
 // the record above them (./recordTails.ts).
@@ -172,6 +173,25 @@ function gdbSignalOf(line: string): CrashHead | null {
   return { what: `gdb: ${line.trimEnd()}`, signal };
 }
 
+/**
+ * A sanitizer's report of the error it stops the process for: compiler-rt's Report() prefixes `==pid==`
+ * (sanitizer_common/sanitizer_printf.cpp), AddressSanitizer prints `ERROR: AddressSanitizer: %s on address %p at pc
+ * …` or, for a signal, `ERROR: AddressSanitizer: SEGV on unknown address …` (asan/asan_errors.cpp ErrorGeneric::Print,
+ * sanitizer_common ReportDeadlySignal), then dies (halt_on_error is on by default); HWAddressSanitizer's reports are
+ * the same shape. MemorySanitizer labels its report `WARNING:` yet halts by default too (msan_report.cpp
+ * ReportUMR). ThreadSanitizer's `WARNING: ThreadSanitizer: data race` goes on running, and LeakSanitizer reports at
+ * exit: neither is a death.
+ */
+const SANITIZER_DEATH = /^==\d+==(?:ERROR: (?:HW)?AddressSanitizer|WARNING: MemorySanitizer): (\S.*?)\s*$/;
+
+function sanitizerDeathOf(line: string): CrashHead | null {
+  const m = SANITIZER_DEATH.exec(line);
+  if (m === null) return null;
+  const signal = /^(SEGV|BUS|FPE|ILL|ABRT) on unknown address/.exec(m[1]!)?.[1];
+  const what = `${line.includes("MemorySanitizer") ? "MemorySanitizer" : "AddressSanitizer"}: ${m[1]}`;
+  return signal !== undefined ? { what, signal: `SIG${signal}` } : { what };
+}
+
 /** The attributes of the `proc.crash` record a crash's line opens. */
 export function crashAttrs(crash: CrashHead): Record<string, unknown> {
   const attrs: Record<string, unknown> = { what: crash.what, fatal: true };
@@ -224,6 +244,8 @@ export function crashHeadOf(line: string): CrashHead | null {
       const fortify = FORTIFY_ABORT.exec(line);
       return fortify ? { what: `glibc: ${fortify[1]}`, signal: "SIGABRT" } : null;
     }
+    case 61 /* = */:
+      return sanitizerDeathOf(line);
     case 76 /* L */:
       return EFA_ABORT.test(line) ? { what: "libfabric EFA provider internal error", signal: "SIGABRT" } : null;
     case 80 /* P */:

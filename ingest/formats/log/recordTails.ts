@@ -110,11 +110,21 @@ export function isUrllib3MessagePart(line: string): boolean {
  */
 const UCX_FRAME = /^\s*\d{1,2} +(?:\S.*\) \[0x[0-9a-f]+\]|0x[0-9a-f]{8,16} \S.*\(\) +\S*:\d+)\s*$/;
 
+const RULE_OF_EQUALS = /^={20,}\s*$/;
+
 /** A UCX backtrace's frame, or its `==== backtrace (tid:%7d) ====` header and its closing line of `=`. */
 export function isUcxBacktraceLine(line: string): boolean {
   const c = line.charCodeAt(0);
-  if (c === 61 /* = */) return line.startsWith("==== backtrace (tid:") || /^={20,}\s*$/.test(line);
+  if (c === 61 /* = */) return line.startsWith("==== backtrace (tid:") || RULE_OF_EQUALS.test(line);
   return (c === 32 || (c >= 48 && c <= 57)) && UCX_FRAME.test(line);
+}
+
+/**
+ * A UCX backtrace's line that is one for sure without the lines above it: its header or a frame. The closing row of `=`
+ * is one only under a backtrace; alone it is the rule that benchmark summaries, sanitizers and banners draw.
+ */
+export function isUcxBacktraceOwnLine(line: string): boolean {
+  return isUcxBacktraceLine(line) && !RULE_OF_EQUALS.test(line);
 }
 
 const FRAME = /^ {2}File "([^"]+)", line (\d+) in (\S+)/;

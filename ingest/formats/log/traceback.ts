@@ -57,7 +57,8 @@ const BARE_FRAME = new RegExp(`^File ${QUOTED_FILE}, line \\d+, in `);
 /**
  * The class name of a Python exception that is a failure, qualified by its module where it is not a builtin, as a
  * traceback's last line and `logger.exception` print it (`RuntimeError`, `zmq.error.ZMQError`, `KeyboardInterrupt`,
- * `SystemExit`, `torch._dynamo.exc.BackendCompilerFailed`): a capitalised last name with the ending of an exception's,
+ * `SystemExit`, `torch._dynamo.exc.BackendCompilerFailed`): a capitalised last name with the ending of an exception's
+ * (behind underscores where the class is private: grpc's `grpc._channel._InactiveRpcError`, grpc/_channel.py),
  * any capitalised name in a module of exceptions (`triton.runtime.errors.OutOfResources`, `torch._dynamo.exc.Unsupported`),
  * or a C++ exception a binding registered under its C++ name, camel-cased from a lower-case prefix and printed with its
  * module: NIXL's `nixl._bindings.nixlBackendError` (ai-dynamo/nixl src/bindings/python/nixl_bindings.cpp,
@@ -70,7 +71,7 @@ const BARE_FRAME = new RegExp(`^File ${QUOTED_FILE}, line \\d+, in `);
  * before returning exit code 1). A class a module names `Exception` is printed with its module: mpi4py's
  * `mpi4py.MPI.Exception: MPI_ERR_OTHER: …` (mpi4py src/mpi4py/MPI/Exception.pyx, MPI.src/ in the newest: the class every MPI error raises).
  */
-export const FAILURE_CLASS_NAME = String.raw`(?:(?:[A-Za-z_]\w*\.)*Exception|(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*|(?:[A-Za-z_]\w*\.)+[a-z][a-z0-9]*[A-Z]\w*(?:Error|Exception))`;
+export const FAILURE_CLASS_NAME = String.raw`(?:(?:[A-Za-z_]\w*\.)*Exception|(?:[A-Za-z_]\w*\.)*_*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Failed)|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?|exc)\.[A-Z]\w*|(?:[A-Za-z_]\w*\.)+[a-z][a-z0-9]*[A-Z]\w*(?:Error|Exception))`;
 /** A warning's category (`UserWarning`, `torch.jit.TracerWarning`), which an exception line may also name. */
 const WARNING_CLASS_NAME = String.raw`(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning`;
 /** What an exception line opens with: the class name of an exception or a warning. */

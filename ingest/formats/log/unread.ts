@@ -33,7 +33,7 @@ import { classifyFailure } from "../messages/failureClass.js";
 import { decodeFailureReason } from "../sglang/failureReason.js";
 import { engineErrorClass } from "../templates/engines/engineFailure.js";
 import { ascendErrorText, ascendFailureClass, ASCEND_DIALECT } from "./dialects/ascend.js";
-import { isCudaErrorTail, isUcxBacktraceLine } from "./recordTails.js";
+import { isCudaErrorTail, isUcxBacktraceOwnLine } from "./recordTails.js";
 import { fallbackPrintOf, type FallbackPrint } from "./fallbacks.js";
 import { FAILURE_CLASS_NAME, FRAME_LINE, isInterrupt } from "./traceback.js";
 import { COMPONENTS } from "../templates/index.js";
@@ -194,7 +194,7 @@ function settleMessage(ev: ParsedEvent, message: string, more: readonly string[]
   const exception = EXCEPTION_LINE.exec(message);
   if (exception !== null && how.level !== "debug" && how.level !== "info") return asExceptionLine(ev, exception, how);
   if (how.dialect === null && CPP_BACKTRACE.test(message)) return asCutBacktrace(ev, message, "a C++ backtrace whose error line is not in the log");
-  if (how.dialect === null && isUcxBacktraceLine(message)) return asCutBacktrace(ev, message, "a UCX backtrace whose error line (its `Caught signal …`) is not in the log");
+  if (how.dialect === null && isUcxBacktraceOwnLine(message)) return asCutBacktrace(ev, message, "a UCX backtrace whose error line (its `Caught signal …`) is not in the log");
   // PyTorch appends these lines only to a CUDA or HIP error's message (c10/cuda/CUDAException.cpp, ./crash.ts CUDA_ERROR_TAIL).
   if (how.dialect === null && isCudaErrorTail(message)) return asCutBacktrace(ev, message, "the lines PyTorch appends to a CUDA error, whose error line is not in the log", "cuda-error");
   const verdict =
