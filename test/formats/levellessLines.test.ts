@@ -183,6 +183,17 @@ test("a call's failure in the C library's words, `<subject> failed on|with|,`, `
   assert.equal(parseOne("2025-09-22 20:20:40,102 INFO probe of 10.0.0.7:17001: Connection refused, retrying").kind, LogKind.message);
 });
 
+test("a statistic of no errors or failures in a report (`Error rate: 0.00%`, `Error count: 0`) is no failure; the same statistic above zero is", () => {
+  const { events } = parseLines([
+    "Error rate: 0.00%",
+    "Error count: 0",
+    "Total errors: 0",
+    "Failed requests:                         0",
+    "Error rate: 5.00%",
+  ]);
+  assert.deepEqual(events.map((e) => e.kind), [LogKind.unparsed, LogKind.unparsed, LogKind.unparsed, LogKind.unparsed, LogKind.error]);
+});
+
 // Each in its printer's words: Docker's client (moby client/errors.go), glibc's dynamic loader (elf/dl-error.c),
 // CPython's main (Modules/main.c) and runpy (Lib/runpy.py).
 test("a program that could not start, in its launcher's words, is a failure; the same program's name before other words is not", () => {

@@ -145,8 +145,12 @@ const ERRNO_VERDICT =
  */
 const BARE_VERDICT =
   /\b(?:[Ff]ailed|[Uu]nable) to [a-z]|\b(?:died|exited|terminated) unexpectedly\b|^FAILED: \S|^FAILED \S+\.py::\S|^g?make(?:\[\d+\])?: \*\*\* |^CMake Error\b|\b\d+ errors? detected in the compilation of |^curl: \(\d+\) |\bfailed[.!]?$|\w failed(?: on| with| because| due to|,)|\b(?:has|have) failed\b|^Error (?:in|while|during|when)\b|\b(?:with|returned) error (?:code )?-?[1-9]\d*\b|\bError response from daemon: |(?:^|: )error while loading shared libraries: |^\S*python[\d.]*: (?:can't open file .*: \[Errno \d+\]|No module named \S)|\breturned non-zero exit status [1-9]\d*|\bdied with <Signals\.SIG[A-Z0-9]+: \d+>|\bcommand terminated with exit code [1-9]\d*|^Process finished with exit code (?:-\d|[1-9])/;
-/** A count of no failures (`5 passed, 0 failed`, `failed=0`): a summary, not a verdict. */
-const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b/;
+/**
+ * A count or rate of no failures: a summary, not a verdict. `5 passed, 0 failed`, `failed=0`, and a statistic whose
+ * label names errors or failures and whose value is zero, as report printers of every kind print them
+ * (`Error rate: 0.00%`, `Error count: 0`, `Failed requests:   0`; printf's `"Error rate: %.1f%%"` and the like).
+ */
+const NO_FAILURE_COUNT = /\b0 failed\b|\bfailed[=:] ?0\b|^(?:[A-Z]?[a-z]+ )?(?:[Ee]rrors?|[Ff]ail(?:ed|ures?))(?: [a-z]+){0,2}(?: \([^)]*\))?[:=] *0(?:\.0+)? *%?$/;
 /** A level below error that a line states in its words (`… WARN: Failed to initialize all selected devices. Perf may be limited.`): no verdict then. */
 const LEVEL_BELOW_ERROR = /\b(?:WARN(?:ING)?|INFO|DEBUG|NOTICE|TRACE)\b|^Warning\b/;
 /** A line of a torch C++ backtrace, which c10::Error appends to its message (torch c10/util/Exception.cpp): `Exception raised from … (most recent call first):`, then `frame #N: …`. */
@@ -203,7 +207,13 @@ function settleMessage(ev: ParsedEvent, message: string, more: readonly string[]
     !NO_FAILURE_COUNT.test(message) &&
     (FAILURE_VERDICT.test(message) || ERRNO_VERDICT.test(message) || ((how.dialect === null || how.dialect === "glog") && BARE_VERDICT.test(message) && !LEVEL_BELOW_ERROR.test(message)));
   const failing =
-    how.level === "error" || how.level === "fatal" || verdict || EXCEPTION_WORDS.test(message) || FAILURE_WORDS.test(message) || THREAD_DUMP.test(message) || more.some((l) => THREAD_DUMP.test(l));
+    how.level === "error" ||
+    how.level === "fatal" ||
+    verdict ||
+    EXCEPTION_WORDS.test(message) ||
+    (FAILURE_WORDS.test(message) && !NO_FAILURE_COUNT.test(message)) ||
+    THREAD_DUMP.test(message) ||
+    more.some((l) => THREAD_DUMP.test(l));
   if (failing && how.level !== "debug" && how.level !== "info" && how.level !== "warning") {
     // A print its library follows by carrying on (./fallbacks.ts): a warning that names what the code does instead.
     const fallback = how.level !== "fatal" ? fallbackPrintOf(message, how.source) : undefined;
