@@ -520,13 +520,73 @@ test("torchrun's per-line prefix (`[rank3]: `, `[default0]:`) is stripped: the t
     "[rank3]:[E1206 10:01:02.123456789 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600032 milliseconds before timing out.",
   ], { dating: hints() });
   assert.deepEqual(
-    events.map((e) => [e.line, e.kind, e.attrs?.excType ?? e.attrs?.globalRank]),
+    events.map((e) => [e.line, e.kind, e.attrs?.excType ?? e.attrs?.globalRank, e.tp]),
     [
-      [1, LogKind.exception, "RuntimeError"],
-      [5, LogKind.exception, "torch.OutOfMemoryError"],
-      [6, LogKind.watchdog, 3],
+      // `[rank3]: ` is torch's global rank (its excepthook's prefix, or torchrun's `[rank${rank}]:`): the line's rank;
+      // `[default0]:` is a role and a local rank, no rank of the job.
+      [1, LogKind.exception, "RuntimeError", 3],
+      [5, LogKind.exception, "torch.OutOfMemoryError", undefined],
+      [6, LogKind.watchdog, 3, 3],
     ],
   );
+});
+
+// Several ranks write to one stream a line at a time (torchrun's tee, vLLM's workers): each rank's lines are its record.
+test("tracebacks of several ranks, interleaved line by line in one stream, are each their rank's record, in file order", () => {
+  const torchrun = parseLines([
+    "[rank0]: Traceback (most recent call last):",
+    "[rank1]: Traceback (most recent call last):",
+    '[rank0]:   File "/app/train.py", line 10, in <module>',
+    '[rank1]:   File "/app/train.py", line 10, in <module>',
+    "[rank0]:     main()",
+    "[rank1]:     main()",
+    "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+    "[rank1]: RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process exited or there was a network error",
+  ]).events;
+  assert.deepEqual(
+    torchrun.map((e) => [e.line, e.kind, e.attrs?.excType, e.tp, e.text.split("\n").length]),
+    [
+      [1, LogKind.exception, "torch.OutOfMemoryError", 0, 4],
+      [2, LogKind.exception, "RuntimeError", 1, 4],
+    ],
+  );
+  const tag = (rank: number): string => `(VllmWorker rank=${rank} pid=${4893 + rank}) ERROR 06-11 14:03:07 [multiproc_executor.py:470]`;
+  const vllm = parseLines([
+    `${tag(0)} WorkerProc hit an exception.`,
+    `${tag(1)} WorkerProc hit an exception.`,
+    `${tag(0)} Traceback (most recent call last):`,
+    `${tag(1)} Traceback (most recent call last):`,
+    `${tag(0)}   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/executor/multiproc_executor.py", line 465, in worker_busy_loop`,
+    `${tag(1)}   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/executor/multiproc_executor.py", line 465, in worker_busy_loop`,
+    `${tag(0)} torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.`,
+    `${tag(1)} RuntimeError: CUDA error: an illegal memory access was encountered`,
+    "INFO 06-11 14:03:08 [launcher.py:80] Shutting down FastAPI HTTP server.",
+  ]).events;
+  assert.deepEqual(
+    vllm.map((e) => [e.line, e.kind, e.attrs?.excType, e.tp]),
+    [
+      [1, LogKind.exception, "torch.OutOfMemoryError", 0],
+      [2, LogKind.exception, "RuntimeError", 1],
+      [9, LogKind.message, undefined, undefined],
+    ],
+  );
+  // A C++ logger's line (c10's, naming a `.cpp` place) never prints a Python traceback: the traceback after it is a record of its own.
+  const afterCpp = parseLines([
+    "[rank8]:[W611 14:00:02.123456789 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 8] using GPU 0 to perform barrier as devices used by this process are currently unknown.",
+    "[rank8]: Traceback (most recent call last):",
+    '[rank8]:   File "/workspace/rollout.py", line 88, in <module>',
+    "[rank8]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356, unhandled system error",
+  ], { dating: hints() }).events;
+  assert.deepEqual(afterCpp.map((e) => [e.line, e.kind, e.attrs?.excType, e.tp]), [[1, LogKind.message, undefined, 8], [2, LogKind.exception, "torch.distributed.DistBackendError", 8]]);
+  // A rank's traceback that ended is whole: a later line of that rank opens a record of its own.
+  const after = parseLines([
+    "[rank0]: Traceback (most recent call last):",
+    '[rank0]:   File "/app/train.py", line 10, in <module>',
+    "[rank0]: RuntimeError: first",
+    "[rank1]: RuntimeError: second",
+    "[rank0]: RuntimeError: third",
+  ]).events;
+  assert.deepEqual(after.map((e) => [e.line, e.attrs?.excMessage, e.tp]), [[1, "first", 0], [4, "second", 1], [5, "third", 0]]);
 });
 
 test("MPI launchers' per-line tags (Open MPI's `--tag-output`, Hydra's `-prepend-rank`) are stripped, Open MPI's rank the line's; zsh's job table keeps its `[1]`", () => {
@@ -537,7 +597,8 @@ test("MPI launchers' per-line tags (Open MPI's `--tag-output`, Hydra's `-prepend
     "[2] gpu-node-1:13572:13572 [1] NCCL INFO Connected all rings",
     "[1]    20417 killed     python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --tp 16",
   ]);
-  // Open MPI's tag names the line's rank; Hydra's `[2] ` may be another program's pid, and zsh's line names none.
+  // Open MPI's tag names the line's rank, its detailed tag the machine; Hydra's `[2] ` may be another program's pid, and zsh's line names none.
+  assert.deepEqual(events.map((e) => e.host), [undefined, undefined, "gpu-node-2", undefined, undefined]);
   assert.deepEqual(
     events.map((e) => [e.line, e.kind, e.attrs?.excType ?? e.attrs?.ncclHost ?? e.attrs?.signal, e.tp]),
     [

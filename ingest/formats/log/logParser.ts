@@ -35,6 +35,7 @@ import { KernelClock } from "./kernelClock.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, matchMessage, PLAIN_MESSAGES, SGLANG_MESSAGES, type MessageMatcher } from "./messages.js";
 import { ASCEND_DIALECT, readAscendHead } from "./dialects/ascend.js";
 import { readLauncherPrefix } from "./dialects/launcherPrefix.js";
+import { SOURCE_RANK } from "../../sources/sourceIdentity.js";
 import { readLevelField } from "./dialects/levelField.js";
 import { cufile, mayOpenWithLoggerWord, readLoggerWordHead, readSelfNamedHead, settleHead, type DialectHead } from "./dialects/dialectHead.js";
 import { readSpdlogFields } from "./dialects/isoHead.js";
@@ -53,6 +54,8 @@ import { WrappedLines, type WrappedLine } from "./wrappedLines.js";
 interface Line extends WrappedLine {
   /** The multi-process server's tag before the text (`(VllmWorker rank=0 pid=4893) `), stripped from `inner`. */
   process?: ProcessTag;
+  /** torch's global rank, from its `[rank3]: ` prefix or c10's `[rank3]:[E…]`: the line's rank where nothing else names one. */
+  globalRank?: number;
   /** The level and logger of the structured record (./dialects/structured.ts) whose message `inner` is. */
   structured?: { level: LineLevel; source?: string };
   /** A later line of a structured record's message: the file's line is already the text of the record it continues. */
@@ -174,6 +177,8 @@ export class LogParser implements LineParser {
     if (launcher !== null) {
       l.inner = l.inner.substring(launcher.end);
       if (launcher.rank !== undefined) l.process = { name: "", tp: launcher.rank, end: 0 };
+      if (launcher.globalRank !== undefined) l.globalRank = launcher.globalRank;
+      if (launcher.host !== undefined) l.wrapperHost ??= launcher.host;
     }
     if (l.inner.charCodeAt(0) === 40 /* ( */) {
       const tag = readProcessTags(l.inner);
@@ -182,6 +187,9 @@ export class LogParser implements LineParser {
         l.inner = l.inner.substring(tag.end);
       }
     }
+    // A line whose tag names its rank goes on with that rank's record, whatever other ranks wrote between.
+    const rank = l.process?.tp ?? l.globalRank;
+    if (rank !== undefined) this.records.resumeRank(rank);
     // Behind a launcher's or a process's tag, an exception group's margin (./exceptionGroup.ts).
     l.inner = this.groupMargin.unmargined(l.inner);
     if (l.fromKernel === true) return this.kernelLine(l, readKernelHead(l.inner, this.ctx.tzOffsetMinutes));
@@ -258,7 +266,10 @@ export class LogParser implements LineParser {
     if (this.relogged(l, how)) return true;
     const ev = this.newEvent(l);
     this.messages(ENGINE_MESSAGES, l, msgStart, ev);
-    if (torch.globalRank !== undefined) (ev.attrs ??= {}).globalRank = torch.globalRank;
+    if (torch.globalRank !== undefined) {
+      (ev.attrs ??= {}).globalRank = torch.globalRank;
+      if (ev.tp === undefined || ev.tp === SOURCE_RANK) ev.tp = torch.globalRank;
+    }
     if (torch.unixUs !== undefined) return this.openTimed(ev, l, torch.unixUs, how), true;
     const stamp = torch.stamp;
     if (stamp === undefined) return this.openTimed(ev, l, -1, how), true;
@@ -426,6 +437,10 @@ export class LogParser implements LineParser {
       if (tag.tp !== undefined) ev.tp = tag.tp;
       if (tag.dp !== undefined) ev.dp = tag.dp;
     }
+    // A global rank is the tensor-parallel rank where the job has no pipeline stages (SGLang's model_runner.py
+    // init_torch_distributed: `rank=self.tp_size * self.pp_rank + self.tp_rank`). A rank the line's own tag names
+    // stands; the source's (SOURCE_RANK, given after the parse) gives way, as it does to MPI's rank.
+    if (l.globalRank !== undefined && (ev.tp === undefined || ev.tp === SOURCE_RANK)) ev.tp = l.globalRank;
     return ev;
   }
 }

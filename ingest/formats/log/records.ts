@@ -21,6 +21,7 @@ import { ascendReportTail, ASCEND_DIALECT } from "./dialects/ascend.js";
 import { waitOfFrames } from "./waitingFrames.js";
 import { exceptionOf, innermostFrames, isInterrupt, isRustPanicTail, nextTracebackState, opensRustPanic, TRACEBACK, tracebackGoesOn, tracebackStateOfHead, TracebackState } from "./traceback.js";
 import { settleUnread, type RecordHead } from "./unread.js";
+import { SOURCE_RANK } from "../../sources/sourceIdentity.js";
 
 /**
  * Lines SGLang logs with logger.info/debug and no exc_info (the periodic batch
@@ -29,12 +30,61 @@ import { settleUnread, type RecordHead } from "./unread.js";
  */
 const NEVER_WITH_TRACEBACK = new Set<string>([LogKind.prefillBatch, LogKind.decodeBatch, LogKind.notifSent]);
 
+/**
+ * The place a glog-style prefix names, when it is a C++ or CUDA source (`ProcessGroupNCCL.cpp:4561`): a C++ logger's
+ * line, after which a Python traceback is never its own (Python's loggers that print in glog's shape, absl-py's, name a
+ * `.py` file).
+ */
+const CPP_PLACE = /\.(?:cc|cpp|cxx|cu|cuh|h|hpp)(?::\d+)?$/;
+
+function isCppPlace(source: string | undefined): boolean {
+  return source !== undefined && CPP_PLACE.test(source);
+}
+
 /** A record longer than this is cut: its next line opens an unparsed record (bounded memory). */
 const MAX_RECORD_LINES = 2000;
 
 /** How a record is timed: by its own time, by a stamp without a year, or not at all. */
 export const RecordTime = { own: 0, stamp: 1, none: 2 } as const;
 export type RecordTime = (typeof RecordTime)[keyof typeof RecordTime];
+
+/** Ranks whose records may stand aside at once; past that, the one that opened first closes. */
+const MAX_PARKED = 64;
+/** Records other lines may open while one stands aside; past that, it closes. */
+const MAX_PARKED_RECORDS = 64;
+
+/** An open record's state, while it stands aside for another rank's lines (RecordAssembler.resumeRank). */
+interface OpenRecord {
+  current: ParsedEvent;
+  time: RecordTime;
+  stamp: TorchStamp | null;
+  head: string;
+  more: string[];
+  moreRaw: string[] | null;
+  tb: TracebackState;
+  dump: boolean;
+  panic: boolean;
+  tail: ((line: string) => boolean) | null;
+  block: "blank" | "prefix" | null;
+  how: RecordHead;
+  /** Its place among the records in the order they opened. */
+  seq: number;
+  /** The count of records opened when it was set aside. */
+  parkedAt?: number;
+}
+
+/** A record closed while one opened before it stands aside: it goes to the dater after that one, in file order. */
+interface ClosedRecord {
+  seq: number;
+  ev: ParsedEvent;
+  time: RecordTime;
+  stamp: TorchStamp | null;
+}
+
+/** The tensor-parallel rank a record's line named; undefined where it named none (the source's rank goes there). */
+function rankOf(ev: ParsedEvent): number | undefined {
+  return ev.tp === SOURCE_RANK ? undefined : ev.tp;
+}
 
 export class RecordAssembler {
   private current: ParsedEvent | null = null;
@@ -57,6 +107,14 @@ export class RecordAssembler {
    */
   private block: "blank" | "prefix" | null = null;
   private how: RecordHead = NO_DIALECT;
+  /** The open record's place in the order records opened. */
+  private seq = 0;
+  /** Records of ranks whose lines another rank's came between, by rank (resumeRank). */
+  private readonly parked = new Map<number, OpenRecord>();
+  /** Closed records that wait, in the order they opened, for an older one standing aside to close. */
+  private waiting: ClosedRecord[] = [];
+  /** True while a record set aside closes and the open one waits aside (closeSetAside). */
+  private closingAside = false;
   /** Records opened so far: a reader tells by it whether a line opened one. */
   opened = 0;
 
@@ -65,7 +123,10 @@ export class RecordAssembler {
   /** Closes the open record and opens `ev`, whose first line reads `inner` (ev.text holds it raw), its prefix read as `how`. */
   open(ev: ParsedEvent, time: RecordTime, stamp: TorchStamp | null, inner: string, how: RecordHead = NO_DIALECT): void {
     this.close();
-    this.opened++;
+    // A record set aside whose rank wrote nothing for a while is done: it closes, so that its time stays near its lines.
+    if (this.parked.size > 0) this.closeParkedBefore(this.opened - MAX_PARKED_RECORDS, Infinity);
+    if (this.waiting.length > 0) this.releaseWaiting();
+    this.seq = this.opened++;
     this.current = ev;
     this.how = how;
     this.time = time;
@@ -88,6 +149,100 @@ export class RecordAssembler {
   discardOpen(): void {
     this.current = null;
     this.moreRaw = null;
+  }
+
+  /**
+   * Makes the record of the rank a line's tag names the open one, so that its lines join it while other ranks' lines
+   * come between them: several processes write to one stream a line at a time (torchrun's tee, Open MPI's
+   * `--tag-output`, vLLM's workers), and each one's traceback is its own record. The open record of another rank is
+   * set aside until its rank writes again; a record of no rank, which no later line can claim, closes.
+   */
+  resumeRank(rank: number): void {
+    const openRank = this.current === null ? undefined : rankOf(this.current);
+    if (openRank === rank) return;
+    const resumed = this.parked.get(rank);
+    if (resumed === undefined && openRank === undefined) return;
+    // A traceback that ended with its exception line is whole: it closes rather than waits.
+    if (openRank !== undefined && this.tb !== TracebackState.done) this.park(openRank);
+    else this.close();
+    if (resumed !== undefined) {
+      this.parked.delete(rank);
+      this.restore(resumed);
+    }
+    if (this.waiting.length > 0) this.releaseWaiting();
+  }
+
+  private park(rank: number): void {
+    if (this.parked.size >= MAX_PARKED) this.closeParkedBefore(Infinity, 1);
+    this.parked.set(rank, this.save(this.opened));
+    this.current = null;
+    this.more = [];
+    this.moreRaw = null;
+  }
+
+  /** Closes, oldest first, at most `count` records set aside before the `opened` count `before`. */
+  private closeParkedBefore(before: number, count: number): void {
+    let any = false;
+    for (const r of this.parked.values()) any ||= r.parkedAt! < before;
+    if (!any) return;
+    const stale = [...this.parked].filter(([, r]) => r.parkedAt! < before).sort((a, b) => a[1].current.line - b[1].current.line);
+    for (const [rank, record] of stale.slice(0, count)) {
+      this.parked.delete(rank);
+      this.closeSetAside(record);
+    }
+  }
+
+  /** Closes a record set aside, leaving the open one open. */
+  private closeSetAside(record: OpenRecord): void {
+    const open = this.current === null ? null : this.save();
+    this.restore(record);
+    this.closingAside = true;
+    this.close();
+    this.closingAside = false;
+    if (open !== null) this.restore(open);
+    else this.more = [];
+  }
+
+  /** Hands the dater the waiting records opened before every record still open or standing aside. */
+  private releaseWaiting(): void {
+    let oldestOpen = this.current !== null ? this.seq : Infinity;
+    for (const r of this.parked.values()) oldestOpen = Math.min(oldestOpen, r.seq);
+    let n = 0;
+    for (; n < this.waiting.length && this.waiting[n]!.seq < oldestOpen; n++) {
+      const r = this.waiting[n]!;
+      this.date(r.ev, r.time, r.stamp);
+    }
+    if (n > 0) this.waiting = this.waiting.slice(n);
+  }
+
+  private date(ev: ParsedEvent, time: RecordTime, stamp: TorchStamp | null): void {
+    if (time === RecordTime.own) this.dater.dated(ev);
+    else if (time === RecordTime.stamp) this.dater.stamped(ev, stamp!);
+    else this.dater.undated(ev);
+  }
+
+  private save(parkedAt?: number): OpenRecord {
+    return {
+      parkedAt,
+      current: this.current!, time: this.time, stamp: this.stamp, head: this.head, more: this.more, moreRaw: this.moreRaw,
+      tb: this.tb, dump: this.dump, panic: this.panic, tail: this.tail, block: this.block, how: this.how, seq: this.seq,
+    };
+  }
+
+  private restore(r: OpenRecord): void {
+    this.current = r.current;
+    this.time = r.time;
+    this.stamp = r.stamp;
+    this.head = r.head;
+    this.more = r.more;
+    this.moreRaw = r.moreRaw;
+    this.tb = r.tb;
+    this.dump = r.dump;
+    this.panic = r.panic;
+    this.tail = r.tail;
+    this.block = r.block;
+    this.how = r.how;
+    this.seq = r.seq;
   }
 
   /** The open record's own time, -1 when none is open or it has none yet (the dater times it when it closes). */
@@ -139,9 +294,13 @@ export class RecordAssembler {
   }
 
 
-  /** End of input: the open record goes to the dater. */
+  /** End of input: the open record goes to the dater, then those set aside, in the order they opened. */
   finish(): void {
     this.close();
+    const setAside = [...this.parked.values()].sort((a, b) => a.current.line - b.current.line);
+    this.parked.clear();
+    for (const record of setAside) this.closeSetAside(record);
+    this.releaseWaiting();
   }
 
   private continues(line: string): boolean {
@@ -153,7 +312,7 @@ export class RecordAssembler {
     const c = line.charCodeAt(0);
     if (c === 32 || c === 9) return true;
     const tb = this.tb;
-    if (line.startsWith(TRACEBACK)) return tb !== TracebackState.done && !NEVER_WITH_TRACEBACK.has(this.current!.kind);
+    if (line.startsWith(TRACEBACK)) return tb !== TracebackState.done && !NEVER_WITH_TRACEBACK.has(this.current!.kind) && !isCppPlace(this.how.source);
     // After a traceback's frames, its exception line; after that, a chain marker and the chained traceback.
     if (tracebackGoesOn(tb)) return true;
     if (tb === TracebackState.done && nextTracebackState(tb, line) === TracebackState.chained) return true;
@@ -176,9 +335,12 @@ export class RecordAssembler {
     if (this.more.length > 0) this.more = [];
     this.moreRaw = null;
     this.current = null;
-    if (this.time === RecordTime.own) this.dater.dated(ev);
-    else if (this.time === RecordTime.stamp) this.dater.stamped(ev, this.stamp!);
-    else this.dater.undated(ev);
+    // Most often nothing stands aside: the record goes to the dater at once.
+    if (this.parked.size === 0 && this.waiting.length === 0 && !this.closingAside) return this.date(ev, this.time, this.stamp);
+    const closed: ClosedRecord = { seq: this.seq, ev, time: this.time, stamp: this.stamp };
+    let at = this.waiting.length;
+    while (at > 0 && this.waiting[at - 1]!.seq > closed.seq) at--;
+    this.waiting.splice(at, 0, closed);
   }
 }
 
