@@ -24,6 +24,8 @@ import type { Component } from "./vocabulary.js";
 export const LogKind = {
   prefillBatch: "batch.prefill",
   decodeBatch: "batch.decode",
+  /** An engine's periodic statistics line (vLLM's stat logger: throughputs, running and waiting requests). */
+  engineStats: "engine.stats",
   handshakeFailed: "pd.handshake_failed",
   transferFailed: "pd.transfer_failed",
   bootstrapFailed: "pd.bootstrap_failed",
@@ -275,6 +277,10 @@ export const KINDS = {
   },
   [LogKind.prefillBatch]: { lane: "scheduler", tone: 0, colour: "#6f9cf0", doc: "a prefill batch line (`Prefill batch. #new-seq: …`)", fields: BATCH },
   [LogKind.decodeBatch]: { lane: "scheduler", tone: 0, colour: "#9bb8ff", doc: "a decode batch line (`Decode batch. #running-req: …`)", fields: BATCH },
+  [LogKind.engineStats]: { lane: "scheduler", tone: 0, colour: "#b9c7ea",
+    doc: "an engine's periodic statistics (vLLM's `Engine 000: Avg prompt throughput: …, Running: N reqs, …`)",
+    fields: { engine: "number?", promptTps: "number?", generationTps: "number?", running: "number?", waiting: "number?", swapped: "number?", kvUsage: "number?" },
+  },
   [LogKind.handshakeFailed]: { lane: "bootstrap", tone: 2, doc: "`Decode handshake failed for request …`", fields: FAILURE_FIELDS },
   [LogKind.transferFailed]: { lane: "transfer", tone: 2, doc: "`{Decode|Prefill} transfer failed for request …`", fields: FAILURE_FIELDS },
   [LogKind.bootstrapFailed]: { lane: "bootstrap", tone: 2, doc: "`Prefill bootstrap failed for request …`", fields: FAILURE_FIELDS },

@@ -73,6 +73,53 @@ export function stalledSchedulers(evidence: Evidence, last: LastRecords, deaths:
 }
 
 /**
+ * Engines whose periodic statistics show running requests and no token made: vLLM's front-end prints the engine's
+ * throughputs every interval whatever its engine core does (ingest/formats/templates/engines/vllmStats.ts), so a
+ * line with requests running while both throughputs are zero is an interval in which the engine ran no step. One
+ * record per run of such lines of one engine; a death of the same server explains the stop (process-failure reports it).
+ */
+export function idleEngines(evidence: Evidence, deaths: readonly FailureRecord[]): FailureRecord[] {
+  const out: FailureRecord[] = [];
+  const runs = new Map<string, StoredEvent[]>();
+  const close = (key: string): void => {
+    const run = runs.get(key);
+    runs.delete(key);
+    if (run === undefined || deaths.some((d) => d.ev.host === run[0]!.host && d.ev.role === run[0]!.role)) return;
+    out.push(idleRecord(evidence, run));
+  };
+  for (const ev of evidence.of(LogKind.engineStats)) {
+    const key = `${ev.sourceId}\u0001${attrNumber(ev, "engine") ?? ""}`;
+    const running = attrNumber(ev, "running") ?? 0;
+    const idle = running > 0 && attrNumber(ev, "promptTps") === 0 && attrNumber(ev, "generationTps") === 0;
+    if (idle) runs.set(key, [...(runs.get(key) ?? []), ev]);
+    else close(key);
+  }
+  for (const key of [...runs.keys()]) close(key);
+  return out.sort((a, b) => a.ev.seq - b.ev.seq);
+}
+
+function idleRecord(evidence: Evidence, run: readonly StoredEvent[]): FailureRecord {
+  const first = run[0]!;
+  const last = run[run.length - 1]!;
+  const running = attrNumber(last, "running");
+  const waiting = attrNumber(last, "waiting");
+  const span = run.length > 1 ? ` on ${run.length} lines to ${isoTime(last.tsUs)}` : "";
+  return {
+    ev: first,
+    family: "process",
+    cls: "scheduler-hang",
+    fatal: false,
+    shown: true,
+    rank: evidence.rank(first),
+    witness: run.length > 1 ? [last] : [],
+    signature: `process|scheduler-hang|${first.kind}`,
+    summary:
+      `the engine's statistics show ${running} request(s) running${waiting ? ` and ${waiting} waiting` : ""} and no token made ` +
+      `(prompt and generation throughput 0.0 tokens/s) from ${isoTime(first.tsUs)}${span}`,
+  };
+}
+
+/**
  * The first line of the batch's server (its host and role), other than that rank's batch lines, written a silence's
  * length after the batch, in the batch's own log or another of its server's that goes on that long (the sources'
  * statistics say which before any scan).

@@ -11,7 +11,7 @@ import { attrNumber, attrString, type Evidence } from "./evidence.js";
 import { failureRecords, serverLogCount } from "./failures.js";
 import { groupFailures, groupFinding, groupParties, headline, occurrence, otherMessages, partiesText, placesText, ranksText, silencesAfter, type FailureGroup } from "./failureFindings.js";
 import { outsideCollective } from "./collectiveDumps.js";
-import { lastRecordsReading, stalledSchedulers, type LastRecords } from "./logStalls.js";
+import { idleEngines, lastRecordsReading, stalledSchedulers, type LastRecords } from "./logStalls.js";
 import type { Gap } from "./gaps/index.js";
 import { consistent, undetermined, type DraftFinding, type Rule, type RuleResult } from "./rule.js";
 
@@ -22,7 +22,7 @@ const SERIOUS = new Set(["cuda-error", "cuda-oom", "npu-error", "npu-oom", "segf
 const FAILED_REQUEST = "request";
 /** A process a thread dump caught waiting in a collective or a transfer (ingest/formats/log/pyspyDump.ts): one instant's evidence. */
 const CAUGHT_WAITING = "hang";
-/** A scheduler that stopped running batches while its server answered (logStalls.ts, telemetryFailures.ts). */
+/** A scheduler that stopped running batches while its server answered, or an engine whose statistics show no step (logStalls.ts, telemetryFailures.ts). */
 const STOPPED = "scheduler-hang";
 /** Classes whose records show a process that went on, or may have. */
 const WENT_ON: ReadonlySet<string> = new Set([FAILED_REQUEST, CAUGHT_WAITING]);
@@ -62,7 +62,8 @@ export const processFailure: Rule<LastRecords> = {
   run({ evidence, gaps }, last): RuleResult {
     const logs = serverLogCount(evidence);
     const read = failureRecords(evidence).filter((f) => f.family === "process");
-    const records = [...read, ...stalledSchedulers(evidence, last, read.filter((f) => f.fatal))].sort((a, b) => a.ev.seq - b.ev.seq);
+    const deaths = read.filter((f) => f.fatal);
+    const records = [...read, ...stalledSchedulers(evidence, last, deaths), ...idleEngines(evidence, deaths)].sort((a, b) => a.ev.seq - b.ev.seq);
     if (records.length === 0) {
       if (logs === 0) {
         return undetermined("process-failure", "No server log: process failures cannot be seen",

@@ -26,6 +26,7 @@ import { SYSTEMD_ROWS } from "./conformance/systemd.js";
 import { OPEN_MPI_ROWS } from "./conformance/openMpi.js";
 import { GDB_ROWS } from "./conformance/gdb.js";
 import { LIGHTLLM_SERVER_ROWS } from "./conformance/lightllmServer.js";
+import { VLLM_STATS_ROWS } from "./conformance/vllmStats.js";
 import { HYDRA_ROWS, VERL_ROWS } from "./conformance/trainers.js";
 import { TORCH_ELASTIC_ROWS } from "./conformance/torchElastic.js";
 import { LMCACHE_ROWS } from "./conformance/lmcache.js";
@@ -36,7 +37,7 @@ import { parseLines } from "./sglangHarness.js";
 
 const SGLANG_ROWS: SglangConformanceRow[] = [...SGLANG_PD_ROWS, ...SGLANG_TRANSFER_ROWS, ...SGLANG_BOOTSTRAP_ROWS, ...SGLANG_SCHEDULER_ROWS, ...LMCACHE_ROWS];
 const ENGINE_ROWS: EngineConformanceRow[] = [...MOONCAKE_ROWS, ...NIXL_ROWS, ...UCX_ROWS];
-const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...DEEPEP_V2_TEST_ROWS, ...NCCL_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...LIGHTLLM_SERVER_ROWS, ...HYDRA_ROWS, ...VERL_ROWS, ...TORCH_ELASTIC_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
+const ALL_ROWS = [...SGLANG_ROWS, ...ENGINE_ROWS, ...TORCH_ROWS, ...NCCL_ROWS, ...PRINTED_ROWS, ...DEEPEP_ROWS, ...DEEPEP_TEST_ROWS, ...DEEPEP_V2_TEST_ROWS, ...NCCL_TEST_ROWS, ...KERNEL_ROWS, ...SLURM_ROWS, ...OPEN_MPI_ROWS, ...GDB_ROWS, ...LIGHTLLM_SERVER_ROWS, ...VLLM_STATS_ROWS, ...HYDRA_ROWS, ...VERL_ROWS, ...TORCH_ELASTIC_ROWS, ...RAY_ROWS, ...SYSTEMD_ROWS, ...SUPERVISORD_ROWS, ...KUBELET_ROWS];
 
 function check(ev: ParsedEvent, expect: Expected, label: string): void {
   assert.equal(ev.kind, expect.kind, `${label}: kind`);
@@ -106,6 +107,13 @@ for (const row of ENGINE_ROWS) {
   test(`engine, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
     // glog and absl lines carry a time of day, UCX lines a unix time: none is inferred.
     assert.notEqual(throughLogParser(row).tsInferred, true, `${row.template}: its own time`);
+  });
+}
+
+// vLLM's stat lines under vLLM's logger prefix, whose month and day take their year from the dated line before.
+for (const row of VLLM_STATS_ROWS) {
+  test(`vLLM, whole line through the log parser: ${row.template} #${row.sample ?? 0}`, () => {
+    throughLogParser(row);
   });
 }
 

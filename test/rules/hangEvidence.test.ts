@@ -153,6 +153,30 @@ test("no stop where nothing waited (running requests may all finish before the n
   assert.deepEqual(violated(brief, "process-failure"), []);
 });
 
+// vLLM's API server prints the engine's statistics every interval whatever the engine core does
+// (vllm/v1/metrics/loggers.py LoggingStatLogger.log, called by the server's `_force_log` task every 10 s).
+const STATS = (time: string, prompt: string, generation: string, running: number, waiting: number) =>
+  `INFO 06-11 ${time} [loggers.py:116] Engine 000: Avg prompt throughput: ${prompt} tokens/s, Avg generation throughput: ${generation} tokens/s, Running: ${running} reqs, Waiting: ${waiting} reqs, GPU KV cache usage: 81.0%, Prefix cache hit rate: 12.0%`;
+
+test("an engine whose statistics show requests running and no token made is stopped; an idle engine, and one that makes tokens, are not", () => {
+  const r = report("vllm-decode.log", [
+    STATS("14:02:10", "5120.0", "1400.2", 60, 0),
+    STATS("14:02:20", "0.0", "0.0", 60, 12),
+    STATS("14:02:30", "0.0", "0.0", 60, 20),
+    STATS("14:02:40", "0.0", "0.0", 60, 31),
+  ]);
+  const [stopped, ...others] = violated(r, "process-failure");
+  assert.equal(others.length, 0);
+  assert.equal(stopped!.severity, "high");
+  assert.match(stopped!.title, /stopped: the engine's statistics show 60 request\(s\) running and 31 waiting and no token made \(prompt and generation throughput 0\.0 tokens\/s\) from 2026-06-11T14:02:20\.000Z on 3 lines to 2026-06-11T14:02:40\.000Z$/);
+  assert.match(stopped!.explanation, /Where the scheduler waited is not in this evidence/);
+  assert.match(r.suspects[0]!.summary, /no process died, yet the work stopped/);
+  const idle = report("vllm-decode.log", [STATS("14:02:10", "5120.0", "1400.2", 60, 0), STATS("14:02:20", "0.0", "0.0", 0, 0)]);
+  assert.deepEqual(violated(idle, "process-failure"), []);
+  const busy = report("vllm-decode.log", [STATS("14:02:10", "0.0", "1400.2", 60, 0), STATS("14:02:20", "2048.0", "0.0", 60, 0)]);
+  assert.deepEqual(violated(busy, "process-failure"), []);
+});
+
 test("pyspy-hang: the decode server stopped; the dumps caught tp1–tp3 in the scheduler's broadcast and tp0 elsewhere, where the stall starts", async () => {
   const { report: r } = await bundle("pyspy-hang");
   const [stop, caught, ...others] = violated(r, "process-failure");

@@ -1,6 +1,6 @@
 // The C++ transfer-engine messages kvrewind understands, read from the
 // template table (ingest/formats/templates/: Mooncake's mooncakeTransferEngine,
-// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), nccl-tests' summary (ncclTests), LightLLM's API server's report of its children's init state (lightllmServer), gdb's thread notices (gdb), Hydra's hint after a traceback (hydra), verl's console metrics (verl), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
+// mooncakeStore and mooncakeIntegration, 3FS's admin_cli (threeFs), nixlAgent, ucx, NCCL's warnings (nccl), the RDMA verbs provider's failed completions (rdmaVerbs), Open MPI's launcher's report of a dead process (openMpi), torchrun's failure summary (torchElastic), DeepEP's test programs' prints (deepepTests), nccl-tests' summary (ncclTests), LightLLM's API server's report of its children's init state (lightllmServer), gdb's thread notices (gdb), Hydra's hint after a traceback (hydra), verl's console metrics (verl), vLLM's stat logger (vllmStats), Dynamo's runtime errors (dynamoRuntime), sgl-router's failed probes of a worker (sglRouter) and xLLM's master election (xllmService); docs/log-templates.md
 // "C++ transfer engines"). The caller has stripped
 // the line's prefix (glog / absl `E0611 14:03:07.554102 88213 worker_pool.cpp:654] `,
 // or UCX's `[sec.usec] [host:pid:tid] file.c:N `) and passes the message and
@@ -16,6 +16,7 @@ import { GDB } from "../templates/platform/gdb.js";
 import { LIGHTLLM_SERVER } from "../templates/engines/lightllmServer.js";
 import { HYDRA } from "../templates/platform/hydra.js";
 import { VERL } from "../templates/platform/verl.js";
+import { VLLM_STATS } from "../templates/engines/vllmStats.js";
 import { TemplateMatcher } from "../templates/match.js";
 import { MOONCAKE_INTEGRATION } from "../templates/engines/mooncakeIntegration.js";
 import { MOONCAKE_STORE } from "../templates/engines/mooncakeStore.js";
@@ -52,6 +53,7 @@ const ENGINE_MATCHERS: readonly TemplateMatcher[] = [
   [LIGHTLLM_SERVER],
   [HYDRA],
   [VERL],
+  [VLLM_STATS],
 ].map((group) => new TemplateMatcher(group.flatMap((c) => c.templates)));
 
 /**

@@ -5,6 +5,7 @@
 // (a function head names its first characters, a pattern is sticky).
 
 import { readIsoHead } from "../log/dialects/isoHead.js";
+import { readVllmHead } from "../log/dialects/otherDialects.js";
 import { readKernelHead, readNcclHead, readProcessTags, readRayHead, readSlurmHead } from "../log/dialects/otherDialects.js";
 import { PrefixReader, PrefixResult } from "../sglang/prefix.js";
 import { readTorchLine } from "../sglang/torchLines.js";
@@ -43,8 +44,8 @@ export function messageStart(dialect: Dialect, line: string): number {
     const at = readProcessTags(line)?.end ?? 0;
     return at + (readRayHead(line.substring(at), 0)?.msgStart ?? 0);
   }
-  // glog / absl lines (Mooncake, NIXL), NCCL's own; UCX's own lines have no dialect prefix, only UCX's.
-  return readTorchLine(line)?.msgStart ?? readNcclHead(line)?.msgStart ?? ucxMessageStart(line);
+  // glog / absl lines (Mooncake, NIXL), NCCL's own, vLLM's logger's; UCX's own lines have no dialect prefix, only UCX's.
+  return readTorchLine(line)?.msgStart ?? readNcclHead(line)?.msgStart ?? readVllmHead(line)?.msgStart ?? ucxMessageStart(line);
 }
 
 function headMatches(t: LogTemplate, line: string, at: number): boolean {

@@ -20,6 +20,7 @@ import { KERNEL } from "./platform/kernel.js";
 import { KERNEL_DEVICES } from "./platform/kernelDevices.js";
 import { KUBELET } from "./platform/kubelet.js";
 import { LIGHTLLM_SERVER } from "./engines/lightllmServer.js";
+import { VLLM_STATS } from "./engines/vllmStats.js";
 import { LMCACHE } from "./engines/lmcache.js";
 import { TemplateMatcher } from "./match.js";
 import { MOONCAKE_INTEGRATION } from "./engines/mooncakeIntegration.js";
@@ -80,6 +81,7 @@ export const COMPONENTS: readonly TemplateComponent[] = [
   TORCH_ELASTIC,
   GDB,
   LIGHTLLM_SERVER,
+  VLLM_STATS,
   HYDRA,
   VERL,
   RAY,
