@@ -28,7 +28,7 @@ export const DEEPEP_ROWS: EngineConformanceRow[] = [
 ];
 
 // DeepEP's test programs' prints (ingest/formats/templates/clusterTests/deepepTests.ts), written by hand from
-// tests/test_internode.py's format strings, and from sgl-kernel-npu's tests/python/deepep (test_internode.py,
+// tests/test_internode.py's and tests/test_low_latency.py's format strings, and from sgl-kernel-npu's tests/python/deepep (test_internode.py,
 // utils.py calculate_avg_stats) for its Ascend port: the test's information, at info.
 const told = (attrs: Record<string, unknown>) => ({ kind: LogKind.message, attrs: { level: "info", test: "deepep", ...attrs } });
 
@@ -44,6 +44,11 @@ export const DEEPEP_TEST_ROWS: EngineConformanceRow[] = [
   { template: "deepepTests.npu_tuning", sample: 1, expect: told({ phase: "Combine", hccsGBps: 52.56, rdmaGBps: 13.24, avgUs: 8832.71 }) },
   { template: "deepepTests.npu_average", expect: told({ phase: "Dispatch", bandwidthGBps: 46.29, avgUs: 634.32 }) },
   { template: "deepepTests.npu_average", sample: 1, expect: told({ phase: "Combine", bandwidthGBps: 54.02, avgUs: 543.55 }) },
+  // tests/test_low_latency.py test_main's per-rank prints and test_loop's buffer line.
+  { template: "deepepTests.low_latency", expect: told({ epRank: 4, bandwidthGBps: 193.41, avgUs: 114 }) },
+  { template: "deepepTests.low_latency", sample: 1, expect: told({ epRank: 2, dispatchGBps: 203.7, combineGBps: 215.93 }) },
+  { template: "deepepTests.low_latency", sample: 2, expect: told({ epRank: 0 }) },
+  { template: "deepepTests.low_latency_buffer", expect: told({ bufferMB: 2115.111296 }) },
 ];
 
 // The V2 (elastic) test's bandwidth lines (tests/elastic/test_ep.py), which open with three spaces: printed alone, as

@@ -7,7 +7,8 @@
 // assertion's traceback after), and the tuning sweep's bandwidths. All of it is
 // the test's information: `log.message` at info. The V2 (elastic) test,
 // tests/elastic/test_ep.py, prints each rank's bandwidth of each operation
-// with `dist_print` the same way: information too.
+// with `dist_print` the same way, and the low-latency test, tests/test_low_latency.py,
+// each rank's figures with `print`: information too.
 
 import { LogKind } from "../../../../domain/kinds.js";
 import { cap, type LogTemplate, type TemplateComponent } from "../template.js";
@@ -23,7 +24,61 @@ const NPU_TUNING_SOURCE =
   "tests/python/deepep/test_internode.py test_main (and test_internode_a2.py: `Dispatch (BF16) … (HCCS), … (RDMA), avg_t, notify_t`, `Combine … (HCCS), … (RDMA), avg_t`), test_intranode.py (`Dispatch (BF16)`, `Dispatch ({quant mode}, raw_bytes=…GB)`, `Combine`, HCCS only), test_normal_alltoall.py (`Dispatch (quant_type='…')`) — sgl-project/sgl-kernel-npu f425bdf1";
 const NPU_AVERAGE_SOURCE = "tests/python/deepep/utils.py calculate_avg_stats (sgl-project/sgl-kernel-npu f425bdf1): one print, the Dispatch line ending in a space";
 
+/**
+ * The low-latency test's per-rank lines (tests/test_low_latency.py test_main): `[rank {rank}] ` then the end-to-end
+ * bandwidth of a dispatch and combine, each phase's bandwidth under the profiler, or, with the receive hook, each
+ * phase's send and receive times; each rank prints its own.
+ */
+const LOW_LATENCY_OPENINGS = ["Dispatch + combine bandwidth: ", "Dispatch bandwidth: ", "Dispatch send/recv time: "];
+const LOW_LATENCY_RANK = /^\[rank \d+\] /;
+const LOW_LATENCY_SOURCE =
+  "tests/test_low_latency.py test_main (`print(f'[rank {rank}] Dispatch + combine bandwidth: {…:.2f} GB/s, ' f'avg_t={avg_t * 1e6:.2f} us, min_t={min_t * 1e6:.2f} us, max_t={max_t * 1e6:.2f} us', flush=True)`, then per bench_kineto pass `[rank {rank}] Dispatch bandwidth: {…:.2f} GB/s, avg_t={…:.2f} us | Combine bandwidth: …` or, with the receive hook, `[rank {rank}] Dispatch send/recv time: {…:.2f} + {…:.2f} us | Combine send/recv time: …`), and test_loop's `print(f'Allocating buffer size: {num_rdma_bytes / 1e6} MB ...', flush=True)` on local rank 0 (deepseek-ai/DeepEP, index copies)";
+
+function isLowLatencyLine(line: string, at: number): boolean {
+  const rank = LOW_LATENCY_RANK.exec(line.substring(at, at + 16));
+  return rank !== null && LOW_LATENCY_OPENINGS.some((opening) => line.startsWith(opening, at + rank[0].length));
+}
+
 const templates: LogTemplate[] = [
+  {
+    id: "deepepTests.low_latency",
+    level: "stdout",
+    format:
+      "[rank {rank}] Dispatch + combine bandwidth: {x:.2f} GB/s, avg_t={t:.2f} us, min_t={t:.2f} us, max_t={t:.2f} us / `[rank {rank}] Dispatch bandwidth: {x:.2f} GB/s, avg_t={t:.2f} us | Combine bandwidth: {y:.2f} GB/s, avg_t={t:.2f} us` / `[rank {rank}] Dispatch send/recv time: {s:.2f} + {r:.2f} us | Combine send/recv time: {s:.2f} + {r:.2f} us` — the low-latency test's figures, one line per rank",
+    source: LOW_LATENCY_SOURCE,
+    checked: "✔",
+    head: isLowLatencyLine,
+    firstChars: "[",
+    pattern:
+      /\[rank (?<rank>\d+)\] (?:Dispatch \+ combine bandwidth: (?<both>\d+\.\d+) GB\/s, avg_t=(?<us>\d+\.\d+) us|Dispatch bandwidth: (?<dispatch>\d+\.\d+) GB\/s, avg_t=\d+\.\d+ us \| Combine bandwidth: (?<combine>\d+\.\d+) GB\/s|Dispatch send\/recv time: \d+\.\d+ \+ \d+\.\d+ us \| Combine send\/recv time: )/y,
+    kind: LogKind.message,
+    attrs: {
+      level: "info",
+      test: "deepep",
+      epRank: cap("rank", "number"),
+      bandwidthGBps: cap("both", "number"),
+      avgUs: cap("us", "number"),
+      dispatchGBps: cap("dispatch", "number"),
+      combineGBps: cap("combine", "number"),
+    },
+    samples: [
+      "[rank 4] Dispatch + combine bandwidth: 193.41 GB/s, avg_t=114.00 us, min_t=111.01 us, max_t=117.50 us",
+      "[rank 2] Dispatch bandwidth: 203.70 GB/s, avg_t=36.88 us | Combine bandwidth: 215.93 GB/s, avg_t=67.32 us",
+      "[rank 0] Dispatch send/recv time: 29.51 + 4.62 us | Combine send/recv time: 38.17 + 6.84 us",
+    ],
+  },
+  {
+    id: "deepepTests.low_latency_buffer",
+    level: "stdout",
+    format: "Allocating buffer size: {mb} MB ... — the low-latency test's RDMA buffer, printed by local rank 0 before the test",
+    source: LOW_LATENCY_SOURCE,
+    checked: "✔",
+    head: "Allocating buffer size: ",
+    pattern: /Allocating buffer size: (?<mb>\d+(?:\.\d+)?) MB \.\.\./y,
+    kind: LogKind.message,
+    attrs: { level: "info", test: "deepep", bufferMB: cap("mb", "number") },
+    samples: ["Allocating buffer size: 2115.111296 MB ..."],
+  },
   {
     id: "deepepTests.config",
     level: "stdout",
@@ -136,6 +191,6 @@ export const DEEPEP_TESTS: TemplateComponent = {
   dialect: "engine",
   title: "DeepEP's tests",
   intro:
-    "Rank 0's prints of `deepseek-ai/DeepEP`'s `tests/test_intranode.py` and `tests/test_internode.py`, with no logger: the configuration, the layout kernel's time, each functional case (` passed` at its end once its checks held) and the tuning sweep; each rank's bandwidth lines of the V2 (elastic) test, `tests/elastic/test_ep.py` (`op`, `epRank`, `us`); and the tuning and average bandwidth prints of `sgl-project/sgl-kernel-npu`'s Ascend port of them (`tests/python/deepep`). Event: `log.message` at info (`test: deepep`); a case that failed is followed by its assertion's traceback, read as every traceback is.",
+    "Rank 0's prints of `deepseek-ai/DeepEP`'s `tests/test_intranode.py` and `tests/test_internode.py`, with no logger: the configuration, the layout kernel's time, each functional case (` passed` at its end once its checks held) and the tuning sweep; each rank's bandwidth lines of the V2 (elastic) test, `tests/elastic/test_ep.py` (`op`, `epRank`, `us`), and of the low-latency test, `tests/test_low_latency.py` (`epRank`, `bandwidthGBps`, `dispatchGBps`, `combineGBps`); and the tuning and average bandwidth prints of `sgl-project/sgl-kernel-npu`'s Ascend port of them (`tests/python/deepep`). Event: `log.message` at info (`test: deepep`); a case that failed is followed by its assertion's traceback, read as every traceback is.",
   templates,
 };
