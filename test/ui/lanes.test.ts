@@ -34,6 +34,7 @@ const EXPECTED: Record<string, string> = {
   // log lines (domain/event.ts LogKind)
   [LogKind.prefillBatch]: "scheduler",
   [LogKind.decodeBatch]: "scheduler",
+  [LogKind.engineStats]: "scheduler",
   [LogKind.handshakeFailed]: "bootstrap",
   [LogKind.transferFailed]: "transfer",
   [LogKind.bootstrapFailed]: "bootstrap",
