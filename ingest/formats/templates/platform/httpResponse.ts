@@ -126,11 +126,13 @@ const HTTPX_MORE_INFO = "For more information check: https://developer.mozilla.o
 const ROUTER_NO_WORKERS = /No available (?:(?:prefill|decode) )?workers \(all circuits open or unhealthy\)/;
 
 function httpxMoreInfoPattern(status: string, routerNoWorkers: boolean): RegExp {
-  const rest = routerNoWorkers ? String.raw`.*${ROUTER_NO_WORKERS.source}.*` : ".*";
+  // The router's answer is its own row's: the other rows' rest must not hold it, so that one row claims each line.
+  const rest = routerNoWorkers ? String.raw`.*${ROUTER_NO_WORKERS.source}.*` : String.raw`(?!.*${ROUTER_NO_WORKERS.source}).*`;
   return new RegExp(String.raw`For more information check: https:\/\/developer\.mozilla\.org\/en-US\/docs\/Web\/HTTP\/Status\/(?<status>${status})\b(?<rest>${rest})$`, "ys");
 }
 
-const HTTPX_MORE_INFO_ANY = httpxMoreInfoPattern(String.raw`\d{3}`, false);
+/** The line whatever its status and rest, for the read (the rows' patterns split it among them). */
+const HTTPX_MORE_INFO_ANY = /For more information check: https:\/\/developer\.mozilla\.org\/en-US\/docs\/Web\/HTTP\/Status\/(?<status>\d{3})\b(?<rest>.*)$/ys;
 
 function readHttpxMoreInfo(line: string, at: number, ev: ParsedEvent): boolean {
   HTTPX_MORE_INFO_ANY.lastIndex = at;
