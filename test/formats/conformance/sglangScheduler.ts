@@ -208,6 +208,16 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     sample: 1,
     expect: { kind: LogKind.httpFailed, attrs: { status: 500, message: "KV transfer failed for request 8f2c", errorType: "InternalServerError" } },
   },
+  {
+    template: "httpResponse.httpx_router_no_workers",
+    expect: {
+      kind: LogKind.httpFailed,
+      attrs: { status: 503, client: "httpx", failureClass: "request", error: "the router answered 503: No available workers (all circuits open or unhealthy)" },
+    },
+  },
+  { template: "httpResponse.httpx_status_failed", expect: { kind: LogKind.httpFailed, attrs: { status: 502, client: "httpx", failureClass: "request", error: "the server answered 502" } } },
+  { template: "httpResponse.httpx_status", expect: { kind: LogKind.httpAccess, attrs: { status: 503, client: "httpx", error: undefined } } },
+  { template: "httpResponse.httpx_status", sample: 1, expect: { kind: LogKind.httpAccess, attrs: { status: 404, error: undefined } } },
 
   {
     template: "sglangScheduler.abort_request",

@@ -17,6 +17,23 @@
 // A server error (a 5xx but 503: uvicorn.ts's FAILED_STATUS) makes the line
 // the request's failure, an `http.failed` record; any other status is the
 // answer's information.
+//
+// httpx's error for a status the client raised on (Response.raise_for_status,
+// httpx/_models.py) is two lines: `{error_type} '{status} {reason}' for url
+// '{url}'` and `For more information check:
+// https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/{status}`. A caller
+// that logs or prints the error with words of its own before it (`Error: {e}`)
+// puts them before the first line, and words it adds after the error (a retry
+// count, the answer's body) after the second; the second line opens with
+// httpx's words and carries the status, so it is the one read. A 503 is a
+// refusal here as everywhere, but not the SGLang router's answer that none of
+// its workers can take the request, `No available workers (all circuits open
+// or unhealthy)` (sgl-router src/routers/http/router.rs route_typed_request,
+// when select_worker_with_circuit_breaker finds no worker that is healthy and
+// whose circuit breaker is closed; `No available {prefill|decode} workers (…)`
+// from the PD router's worker selection): every worker behind the router
+// failed its health checks or tripped its breaker, and the client's request
+// failed with them.
 
 import type { ParsedEvent } from "../../../../domain/event.js";
 import { LogKind } from "../../../../domain/kinds.js";
@@ -103,6 +120,42 @@ function errorBodyPattern(status: string): RegExp {
   return new RegExp(String.raw`(?:data: )?\{.*"(?:object|error)": ?(?:"error"|\{).*"code": ?(?<status>${status})\b.*\}.*$`, "ys");
 }
 
+const HTTPX_MORE_INFO = "For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/";
+
+/** The SGLang router's answer that no worker is available: every one unhealthy or its circuit breaker open. */
+const ROUTER_NO_WORKERS = /No available (?:(?:prefill|decode) )?workers \(all circuits open or unhealthy\)/;
+
+function httpxMoreInfoPattern(status: string, routerNoWorkers: boolean): RegExp {
+  // The router's answer is its own row's: the other rows' rest must not hold it, so that one row claims each line.
+  const rest = routerNoWorkers ? String.raw`.*${ROUTER_NO_WORKERS.source}.*` : String.raw`(?!.*${ROUTER_NO_WORKERS.source}).*`;
+  return new RegExp(String.raw`For more information check: https:\/\/developer\.mozilla\.org\/en-US\/docs\/Web\/HTTP\/Status\/(?<status>${status})\b(?<rest>${rest})$`, "ys");
+}
+
+/** The line whatever its status and rest, for the read (the rows' patterns split it among them). */
+const HTTPX_MORE_INFO_ANY = /For more information check: https:\/\/developer\.mozilla\.org\/en-US\/docs\/Web\/HTTP\/Status\/(?<status>\d{3})\b(?<rest>.*)$/ys;
+
+function readHttpxMoreInfo(line: string, at: number, ev: ParsedEvent): boolean {
+  HTTPX_MORE_INFO_ANY.lastIndex = at;
+  const m = HTTPX_MORE_INFO_ANY.exec(line);
+  if (m === null) return false;
+  const status = Number(m.groups!.status);
+  const attrs: Record<string, unknown> = { status, client: "httpx" };
+  const noWorkers = ROUTER_NO_WORKERS.exec(m.groups!.rest!);
+  if (noWorkers !== null) {
+    ev.kind = LogKind.httpFailed;
+    attrs.failureClass = "request";
+    attrs.error = `the router answered ${status}: ${noWorkers[0]}`;
+    ev.attrs = attrs;
+    return true;
+  }
+  answered(ev, attrs, `the server answered ${status}`);
+  return true;
+}
+
+const HTTPX_MORE_INFO_FORMAT =
+  "{error_type} '{status} {reason}' for url '{url}'\\nFor more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/{status} — its second line, and whatever the caller printed after the error";
+const HTTPX_MORE_INFO_SOURCE = "httpx httpx/_models.py Response.raise_for_status (the HTTPStatusError's message), printed by the client that caught it";
+
 const STATUS_LINE_FORMAT = "HTTP/{version} {status} {reason} (curl -i; `< ` before it with -v; no reason phrase over HTTP/2 and 3)";
 const STATUS_LINE_SOURCE = "RFC 9112 §4 status-line, as curl prints the response's headers (lib/http.c, Curl_http_readwrite_headers)";
 const ERROR_BODY_FORMAT =
@@ -179,12 +232,60 @@ const templates: LogTemplate[] = [
       'data: {"error": {"object": "error", "message": "KV transfer failed for request 8f2c", "type": "InternalServerError", "param": null, "code": 500}}',
     ],
   },
+  {
+    id: "httpResponse.httpx_router_no_workers",
+    level: "stdout",
+    format: `${HTTPX_MORE_INFO_FORMAT}, the answer being the SGLang router's \`No available workers (all circuits open or unhealthy)\`: the request failed with every worker behind the router (\`failureClass: request\`, \`error\`)`,
+    source: `${HTTPX_MORE_INFO_SOURCE}; sgl-router src/routers/http/router.rs route_typed_request (\`StatusCode::SERVICE_UNAVAILABLE, "No available workers (all circuits open or unhealthy)"\` when select_worker_with_circuit_breaker finds none) and the PD router's worker selection (\`No available {} workers (all circuits open or unhealthy)\`), index copies`,
+    checked: "✔",
+    head: HTTPX_MORE_INFO,
+    bare: true,
+    pattern: httpxMoreInfoPattern(String.raw`\d{3}`, true),
+    kind: LogKind.httpFailed,
+    attrs: { status: cap("status", "number"), failureClass: "request" },
+    read: readHttpxMoreInfo,
+    samples: [
+      'For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503, retrying... (attempt 3/60, url=http://10.0.0.7:3592/generate, response={"error":{"type":"Service Unavailable","code":"no_available_workers","message":"No available workers (all circuits open or unhealthy)"}})',
+    ],
+  },
+  {
+    id: "httpResponse.httpx_status_failed",
+    level: "stdout",
+    format: `${HTTPX_MORE_INFO_FORMAT} — a 5xx other than 503: the request failed on the server (\`failureClass: request\`, \`error\`)`,
+    source: HTTPX_MORE_INFO_SOURCE,
+    checked: "✔",
+    head: HTTPX_MORE_INFO,
+    bare: true,
+    pattern: httpxMoreInfoPattern(FAILED_STATUS, false),
+    kind: LogKind.httpFailed,
+    attrs: { status: cap("status", "number"), failureClass: "request" },
+    read: readHttpxMoreInfo,
+    samples: ["For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/502"],
+  },
+  {
+    id: "httpResponse.httpx_status",
+    level: "stdout",
+    format: `${HTTPX_MORE_INFO_FORMAT} — any status but a server error: a refusal or the client's own error (a 503 is a refusal: the server starting, shutting down or full)`,
+    source: HTTPX_MORE_INFO_SOURCE,
+    checked: "✔",
+    head: HTTPX_MORE_INFO,
+    bare: true,
+    pattern: httpxMoreInfoPattern(OTHER_STATUS, false),
+    kind: LogKind.httpAccess,
+    attrs: { status: cap("status", "number") },
+    read: readHttpxMoreInfo,
+    samples: [
+      "For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503",
+      "For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/404, retrying... (attempt 2/5)",
+    ],
+  },
 ];
 
 export const HTTP_RESPONSE: TemplateComponent = {
   name: "httpResponse",
   dialect: "sglang",
   title: "An HTTP client's print of the answer",
-  intro: "curl's status line and an OpenAI-compatible server's error body, as a user pastes them beside the server's logs.",
+  intro:
+    "curl's status line, an OpenAI-compatible server's error body and httpx's error for a status the client raised on (its second line, `For more information check: …/Status/{status}`), as a user pastes them beside the server's logs. The SGLang router's answer that no worker is available (every one unhealthy or its circuit open) is the request's failure whatever its status.",
   templates,
 };
