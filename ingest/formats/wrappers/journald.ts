@@ -34,9 +34,9 @@ import { perLineWrapper } from "./perLine.js";
 // `<time> frame #15: …` under `kubectl logs --timestamps` is no journald line).
 const REST = /^ (\S+) ([\w(][^\s:[]*)(?:\[\d+\])?: /;
 // `%b` is the locale's abbreviated month: journalctl formats its stamp with strftime under the user's LC_TIME, so a
-// Chinese or Japanese locale prints the month as a number and 月 (glibc localedata zh_CN, zh_TW, ja_JP: abmon
-// "1月" … "12月"), a Korean one with 월 (ko_KR: "1월" … "12월"): `11月 15 14:15:47 host nv-fabricmanager[4177]: …`.
-// Those are read; the month words of other locales are not.
+// Chinese locale prints the month as a number and 月, a Korean one as a number and 월, as pastes of journalctl show
+// (`11月 15 14:15:47 host nv-fabricmanager[4177]: …`, `9月 05 09:24:07 host systemd[1]: …`, `5월 08 23:00:05 host
+// systemd[1]: …`). Those are read; the month words of other locales are not.
 const SYSLOG_STAMP = /^(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|(?:1[0-2]|[1-9])[月월]) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?/;
 const SHORT_FULL = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) (UTC|GMT|[+-]\d\d(?:\d\d)?|[A-Z]{2,6})(?= )/;
 const OWN_LINE = /^-- (?:Journal begins at .*|Logs begin at .*|No entries|Boot [0-9a-f]{32}|Reboot) --$/;
