@@ -1,11 +1,11 @@
-// The real-log corpus (test/corpus/README.md): 1183 excerpts users pasted into
+// The real-log corpus (test/corpus/README.md): 1241 excerpts users pasted into
 // public issue threads, each ingested and analyzed in-process as `analyze`
 // would, and read as bench/corpusOutcome.ts says (flagged, error-level lines
 // unread).
 //
 // The corpus is split by id alone, each batch by the rule fixed before it was
 // tuned on: sha256(id)'s first byte < 0x80 (batch 1, 85 excerpts) or even
-// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14; batch 19, 23; batch 20, 30; batch 21, 33; batch 22, 25; batch 23, 33; batch 24, 30; batch 25, 31; batch 26, 30; batch 27, 30; batch 28, 31; batch 29, 31; batch 30, 26; batch 31, 20; batch 32, 29; batch 33, 25; batch 34, 24; batch 35, 29; batch 37, 27; batch 38, 27) is the working half, the
+// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14; batch 19, 23; batch 20, 30; batch 21, 33; batch 22, 25; batch 23, 33; batch 24, 30; batch 25, 31; batch 26, 30; batch 27, 30; batch 28, 31; batch 29, 31; batch 30, 26; batch 31, 20; batch 32, 29; batch 33, 25; batch 34, 24; batch 35, 29; batch 36, 31; batch 37, 27; batch 38, 27) is the working half, the
 // rest is the HELD-BACK half.
 // Templates and rules were tuned on the working half only; this test holds the working half to what
 // was tuned (every failure flagged but those a rule keeps low, no healthy excerpt flagged above low but the one
@@ -52,8 +52,8 @@ test("the halves are the ones the README's rules give, decided by the id alone",
     assert.equal(e.half, working ? "working" : "held-back", e.id);
   }
   const count = (batch: number, half: string): number => manifest.filter((e) => e.batch === batch && e.half === half).length;
-  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 37, 38].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
-  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6, 7, 16, 17, 13, 18, 15, 14, 11, 13, 20, 18, 12, 20, 11, 11, 19, 12, 18, 12, 19, 14, 17, 13, 13, 8, 12, 9, 20, 15, 10, 15, 9, 13, 16, 15, 12, 16, 11]);
+  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
+  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6, 7, 16, 17, 13, 18, 15, 14, 11, 13, 20, 18, 12, 20, 11, 11, 19, 12, 18, 12, 19, 14, 17, 13, 13, 8, 12, 9, 20, 15, 10, 15, 9, 13, 16, 15, 16, 15, 12, 16, 11]);
 });
 
 /**
@@ -68,6 +68,12 @@ test("the halves are the ones the README's rules give, decided by the id alone",
  * also what rank 0's ordinary exit does to the other ranks; the NCCL timeout the thread reports is not
  * in the excerpt, so no rule calls a failure from these lines alone.
  */
+/**
+ * Excerpts of UNFLAGGED_BY_RULE whose error-level lines are the ones no program prints so, and so stay unread: a user's
+ * rewrite of the kernel's lines (flashinfer-3869-a's `19:14:43  NVRM: Xid (…): 13, Graphics Exception: …`).
+ */
+const ERROR_LINES_UNREADABLE = new Set(["flashinfer-3869-a"]);
+
 const UNFLAGGED_BY_RULE = new Set([
   "sglang-12293-a",
   "sglang-20859-a",
@@ -102,6 +108,23 @@ const UNFLAGGED_BY_RULE = new Set([
   // prefill twice; but an engine without a connector that is sent kv_transfer_params on purpose (a baseline that
   // recomputes, a deployment of mixed engines) prints the same line, and nothing in it tells the two apart.
   "kserve-5987-a",
+  // NVIDIA/open-gpu-kernel-modules#1150's excerpt is the driver's Xid 45 lines with the journal's time and host cut
+  // by the user down to `kernel: `: journalctl and syslog print that identifier only after a time and a host, dmesg
+  // prints no identifier, and a bare driver line is read as the kernel's (the kernel's templates); a `kernel: ` alone
+  // is one user's edit of a paste, as nccl-1612-a's `[cudaDev] ` is. (Xid 45 is the driver's cleanup after another
+  // Xid, which these lines name in `caused by previous Xid 149`; src/nvidia/src/kernel/gpu/rc/kernel_rc.c.)
+  "open-gpu-kernel-modules-1150-a",
+  // flashinfer-ai/flashinfer#3869's excerpt is the user's digest of a node's kernel log: each line's time cut to
+  // `19:15:34  `, most lines abridged to `Xid 31 PCI:0000:f0:00 pid=477448 ... UNRECOGNIZED_CLIENT ...` with the
+  // driver's `NVRM: Xid (…): ` rewritten. No program prints that head; reading it would be reading one user's summary.
+  "flashinfer-3869-a",
+  // NVIDIA/gpu-operator#610's failure is readable from its lines (systemd's `nvidia-fabricmanager.service: Control
+  // process exited, code=exited, status=1/FAILURE`, src/core/unit.c unit_log_process_exit, and the fabric manager's
+  // `request to query NVSwitch device information from NVSwitch driver failed with error:WARNING Nothing to do
+  // [NV_WARN_NOTHING_TO_DO]`), but a held-back excerpt of batch 36 holds the same two lines, which the helper who
+  // collected both knows; the rows were left for a session that has not read it (bench/RESULTS.md, batch 36's
+  // taint statement). Its journal's `11月 15` month is read.
+  "gpu-operator-610-a",
 ]);
 
 /**
@@ -127,7 +150,7 @@ test("working half: every failure is flagged, no healthy excerpt is flagged abov
     if (unflaggedKnown && o.flagged) misses.push(`${entry.id} is flagged now: take it off UNFLAGGED_BY_RULE`);
     if (!entry.failure && o.flagged && !FLAGGED_BY_RULE.has(entry.id)) misses.push(`${entry.id} (healthy) flagged: ${o.violated.join(", ")}`);
     if (FLAGGED_BY_RULE.has(entry.id) && !o.flagged) misses.push(`${entry.id} is not flagged now: take it off FLAGGED_BY_RULE`);
-    if (o.errorUnread > 0) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
+    if (o.errorUnread > 0 && !ERROR_LINES_UNREADABLE.has(entry.id)) misses.push(`${entry.id}: ${o.errorUnread} of ${o.errorLines} error-level lines unread`);
   }
   assert.deepEqual(misses, []);
 });

@@ -34,16 +34,18 @@ test("dmesg -T: the kernel's line is dated in the reader's zone; a verdict on it
   assert.equal(events[0]!.attrs?.error, "mlx5_bond_0/1: QP 51291 error: local length error (0x8e 0x0 0x0)");
 });
 
-test("dmesg's seconds since boot: a kernel line with no time of ours; its indented lines continue it; no verdict, no failure", () => {
+test("dmesg's seconds since boot: a kernel line with no time of ours; its indented lines continue it; the module's count of GPUs it could not bring up is the failure", () => {
   const { events } = parseLines([
     "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0",
     "               NVRM: (PCI ID: 10de:26b5) installed in this system has",
     "               NVRM: fallen off the bus and is not responding to commands.",
     "[ 1843.439662] NVRM: The NVIDIA probe routine failed for 1 device(s).",
   ]);
+  // The first record (rm_is_supported_device's three lines) has no verdict of its own; the module's count after it
+  // (kernel-open/nvidia/nv.c, the kernel's devices.gpu_probe_failed) says a GPU was not brought up.
   assert.deepEqual(events.map((e) => [e.line, e.kind, e.tsInferred]), [
     [1, LogKind.message, true],
-    [4, LogKind.message, true],
+    [4, LogKind.error, true],
   ]);
 });
 

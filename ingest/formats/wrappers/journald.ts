@@ -33,7 +33,11 @@ import { perLineWrapper } from "./perLine.js";
 // The identifier is a program's name (`kernel`, `python3`, `(sd-pam)`): a word, never `#15` (a C++ backtrace's
 // `<time> frame #15: …` under `kubectl logs --timestamps` is no journald line).
 const REST = /^ (\S+) ([\w(][^\s:[]*)(?:\[\d+\])?: /;
-const SYSLOG_STAMP = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?/;
+// `%b` is the locale's abbreviated month: journalctl formats its stamp with strftime under the user's LC_TIME, so a
+// Chinese locale prints the month as a number and 月, a Korean one as a number and 월, as pastes of journalctl show
+// (`11月 15 14:15:47 host nv-fabricmanager[4177]: …`, `9月 05 09:24:07 host systemd[1]: …`, `5월 08 23:00:05 host
+// systemd[1]: …`). Those are read; the month words of other locales are not.
+const SYSLOG_STAMP = /^(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|(?:1[0-2]|[1-9])[月월]) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?/;
 const SHORT_FULL = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) (UTC|GMT|[+-]\d\d(?:\d\d)?|[A-Z]{2,6})(?= )/;
 const OWN_LINE = /^-- (?:Journal begins at .*|Logs begin at .*|No entries|Boot [0-9a-f]{32}|Reboot) --$/;
 
@@ -48,15 +52,19 @@ function unwrap(line: string): Unwrapped {
 }
 
 
-/** Syslog's `Jun 11 14:03:07[.554102]`, read as a time of day without a year. */
+/** Syslog's `Jun 11 14:03:07[.554102]` (or `11月 15 14:15:47`), read as a time of day without a year. */
 function syslogStamp(line: string): TorchStamp {
-  const fraction = line.charCodeAt(15) === 46 /* . */ ? line.substring(16, 22).replace(/\D.*$/, "") : "";
+  // The month is three letters, or one or two digits and a sign (月, 월); the rest sits at the same places after it.
+  const sign = line.indexOf(" ");
+  const month = sign === 3 && line.charCodeAt(2) > 0x7f ? Number(line.substring(0, 2)) : sign <= 2 ? Number(line.substring(0, sign - 1)) : monthOfAbbreviation(line.substring(0, 3));
+  const o = sign - 3;
+  const fraction = line.charCodeAt(15 + o) === 46 /* . */ ? line.substring(16 + o, 22 + o).replace(/\D.*$/, "") : "";
   return {
-    month: monthOfAbbreviation(line.substring(0, 3)),
-    day: Number(line.substring(4, 6).trim()),
-    hour: Number(line.substring(7, 9)),
-    minute: Number(line.substring(10, 12)),
-    second: Number(line.substring(13, 15)),
+    month,
+    day: Number(line.substring(4 + o, 6 + o).trim()),
+    hour: Number(line.substring(7 + o, 9 + o)),
+    minute: Number(line.substring(10 + o, 12 + o)),
+    second: Number(line.substring(13 + o, 15 + o)),
     fractionUs: fraction === "" ? 0 : Number(fraction.padEnd(6, "0")),
   };
 }

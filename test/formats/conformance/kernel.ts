@@ -90,6 +90,11 @@ export const KERNEL_ROWS: EngineConformanceRow[] = [
   { template: "devices.gpu_off_bus", expect: { kind: LogKind.error, attrs: { ...machine, level: "error", pci: "0000:3b:00.0", failureClass: "transport", error: "GPU 0000:3b:00.0 has fallen off the bus" } } },
   { template: "devices.gpu_init_failed", expect: { kind: LogKind.error, attrs: { ...machine, pci: "0000:3b:00.0", failureClass: "gpu-device", error: "GPU 0000:3b:00.0: RmInitAdapter failed (0x62:0x55:2477)" } } },
   { template: "devices.gpu_init_failed", sample: 1, expect: { kind: LogKind.error, attrs: { failureClass: "gpu-device", error: "the NVIDIA driver could not initialize GPU minor 3" } } },
+  { template: "devices.gpu_probe_failed", expect: { kind: LogKind.error, attrs: { ...machine, level: "error", failureClass: "gpu-device", error: "the NVIDIA driver could not bring up 2 GPU(s) when it loaded" } } },
+  { template: "devices.gpu_probe_failed", sample: 1, expect: { kind: LogKind.error, attrs: { failureClass: "gpu-device", fatal: true, error: "the NVIDIA driver initialized none of the GPUs: it did not load" } } },
+  // amdgpu_device.c amdgpu_device_gpu_recover's dev_info, with the driver's `amdgpu: ` and without it (and the reset's source).
+  { template: "devices.amdgpu_reset", expect: { kind: LogKind.error, attrs: { ...machine, level: "error", pci: "0000:0a:00.0", failureClass: "gpu-device", error: "amdgpu is resetting GPU 0000:0a:00.0: the work on it is lost" } } },
+  { template: "devices.amdgpu_reset", sample: 1, expect: { kind: LogKind.error, attrs: { pci: "0000:28:00.0", error: "amdgpu is resetting GPU 0000:28:00.0 (reset source 1): the work on it is lost" } } },
   { template: "devices.mlx5_fatal", expect: { kind: LogKind.error, attrs: { ...machine, pci: "0000:3b:00.0", failureClass: "transport", error: "NIC 0000:3b:00.0: firmware fatal error 1" } } },
   { template: "devices.mlx5_fatal", sample: 1, expect: { kind: LogKind.error, attrs: { error: "NIC 0000:3b:00.0: firmware stopped answering its health counter" } } },
   { template: "devices.pcie_fatal", expect: { kind: LogKind.error, attrs: { ...machine, pci: "0000:00:01.0", failureClass: "transport", error: "PCIe fatal uncorrectable error reported by 0000:00:01.0 from 0000:3b:00.0" } } },
