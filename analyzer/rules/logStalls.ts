@@ -91,8 +91,9 @@ export function idleEngines(evidence: Evidence, deaths: readonly FailureRecord[]
     const key = `${ev.sourceId}\u0001${attrNumber(ev, "engine") ?? ""}`;
     const running = attrNumber(ev, "running") ?? 0;
     const idle = running > 0 && attrNumber(ev, "promptTps") === 0 && attrNumber(ev, "generationTps") === 0;
-    if (idle) runs.set(key, [...(runs.get(key) ?? []), ev]);
-    else close(key);
+    if (!idle) close(key);
+    else if (runs.has(key)) runs.get(key)!.push(ev);
+    else runs.set(key, [ev]);
   }
   for (const key of [...runs.keys()]) close(key);
   return out.sort((a, b) => a.ev.seq - b.ev.seq);
