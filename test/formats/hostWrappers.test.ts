@@ -134,6 +134,14 @@ test("pdsh: the node's name stripped and taken as the line's host; a log whose l
   ]) {
     assert.equal(detectWrapper([line]), null, line);
   }
+  // An Ascend error report, each line opening with CANN's error code (`E`, the module, four digits): no node's name.
+  const cannReport = [
+    "EI0006: [PID: 2201] 2025-06-01-10:00:00.123.456 Getting socket times out. Reason: 1. The remote does not initiate a connect request. some NPUs in the cluster are abnormal.",
+    "EZ9999: Inner Error!",
+    "EZ9999: [PID: 2201] 2025-06-01-10:00:00.123.456 The error from device(chipId:0, dieId:0), serial number is 5, there is an exception of aivec error, core id is 12",
+  ];
+  assert.equal(detectWrapper(cannReport), null);
+  assert.equal(detectWrapper(cannReport.slice(0, 1)), null);
   const { events } = parseLines(lines, { wrapper: "pdsh" });
   assert.deepEqual(events.map((e) => [e.host, e.kind]), [
     ["node01", "batch.decode"],

@@ -16,6 +16,7 @@
 //                                                        provider, before it aborts)
 //   Program terminated with signal SIGABRT, Aborted.  (gdb, on the process's core)
 //   ==4711==ERROR: AddressSanitizer: heap-use-after-free on address …  (a sanitizer, before it ends the process)
+//   Memory access fault by GPU node-2 (Agent handle: 0x…) on address 0x…. Reason: …  (ROCm's runtime, before it aborts)
 // Each opens a `proc.crash` record. Thread dumps and C++ backtraces
 // (`Exception raised from … (most recent call first):`, `frame #N: …`) continue
 // the record above them (./recordTails.ts).
@@ -38,6 +39,8 @@ export interface CrashHead {
   command?: string;
   /** The server's role, where that command states it (domain/launchCommand.ts). */
   role?: Role;
+  /** A fault of the GPU's work that the line reports (ROCm's runtime): its class, as a CUDA error's. */
+  failureClass?: "cuda-error";
 }
 
 const FATAL_PYTHON = "Fatal Python error: ";
@@ -192,6 +195,18 @@ function sanitizerDeathOf(line: string): CrashHead | null {
   return signal !== undefined ? { what, signal: `SIG${signal}` } : { what };
 }
 
+/**
+ * ROCm's HSA runtime on a fault of the GPU, after which it aborts the process (ROCm/ROCR-Runtime
+ * src/core/runtime/runtime.cpp): VMFaultHandler, `"Memory access fault by GPU node-%u (Agent handle: %p) on address
+ * %p%s. Reason: %s.\n"` (before ROCm 5 without the agent's handle), and HwExceptionHandler, `"HW Exception by GPU
+ * node-%u (Agent handle: %p) reason :%s\n"` (`GPU Hang` or `ECC`); both `std::abort()` after it.
+ */
+const ROCR_FAULT = /^(?:Memory access fault by GPU node-\d+ (?:\(Agent handle: 0x[0-9a-f]+\) )?on address|HW Exception by GPU node-\d+ )/;
+
+function rocrFaultOf(line: string): CrashHead | null {
+  return ROCR_FAULT.test(line) ? { what: `ROCm runtime: ${line.trimEnd()}`, signal: "SIGABRT", failureClass: "cuda-error" } : null;
+}
+
 /** The attributes of the `proc.crash` record a crash's line opens. */
 export function crashAttrs(crash: CrashHead): Record<string, unknown> {
   const attrs: Record<string, unknown> = { what: crash.what, fatal: true };
@@ -200,6 +215,7 @@ export function crashAttrs(crash: CrashHead): Record<string, unknown> {
   if (crash.command !== undefined) attrs.command = crash.command;
   // The signal table says which deaths are segfaults (SIGSEGV, SIGBUS); any other is classed by its kind.
   if (crash.signal !== undefined && signalOfName(crash.signal)?.failureClass === "segfault") attrs.failureClass = "segfault";
+  if (crash.failureClass !== undefined) attrs.failureClass = crash.failureClass;
   return attrs;
 }
 
@@ -251,6 +267,9 @@ export function crashHeadOf(line: string): CrashHead | null {
     case 80 /* P */:
     case 84 /* T */:
       return gdbSignalOf(line);
+    case 72 /* H */:
+    case 77 /* M */:
+      return rocrFaultOf(line);
     default: {
       const mpi = line.charCodeAt(0) === 91 /* [ */ ? mpiAbortOf(line) : null;
       if (mpi) return mpi;

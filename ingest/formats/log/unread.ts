@@ -94,10 +94,11 @@ const THREAD_DUMP = /\b(?:Current thread|Thread) 0x[0-9a-f]{8,}\b|\(most recent 
  * failed step, `Process completed with exit code 1.`), the name of a CUDA or HIP error code, which a program prints only
  * of a call that failed: the runtime's (`cudaErrorNoDevice: no CUDA-capable device is detected`, cudaGetErrorName of a
  * cudaError_t; HIP's hipGetErrorName the same) and the driver's (`CUDA_ERROR_ILLEGAL_ADDRESS`, cuGetErrorName of a
- * CUresult); `cudaSuccess` and `CUDA_SUCCESS` name none.
+ * CUresult), and ROCm's HSA runtime's (`HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`, hsa_status_string of a failed
+ * call); `cudaSuccess`, `CUDA_SUCCESS` and `HSA_STATUS_SUCCESS` name none.
  */
 const FAILURE_WORDS =
-  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\b[Tt]imed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b|^##\[error\]|\b(?:cuda|hip)Error[A-Z][A-Za-z]+\b|\bCUDA_ERROR_[A-Z_]+\b/;
+  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\b[Tt]imed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b|^##\[error\]|\b(?:cuda|hip)Error[A-Z][A-Za-z]+\b|\bCUDA_ERROR_[A-Z_]+\b|\bHSA_STATUS_ERROR_[A-Z_]+\b/;
 
 /**
  * A verdict on the line's subject, `<what> failed: <why>`, `<what> error: <why>`:

@@ -31,16 +31,19 @@ const RULES: readonly Rule[] = [
   {
     cls: "cuda-oom",
     type: /OutOfMemoryError$/,
-    text: /CUDA out of memory|CUDA error: out of memory|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation/,
+    // PyTorch's ROCm build says HIP where CUDA's says CUDA (the same allocator's text, hipified); HIP's error name.
+    text: /(?:CUDA|HIP) out of memory|CUDA error: out of memory|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation|hipErrorOutOfMemory/,
   },
   // `CUDA error: an illegal memory access was encountered`, device-side asserts,
-  // torch.AcceleratorError (torch ≥ 2.8), driver and library errors, Xid lines.
+  // torch.AcceleratorError (torch ≥ 2.8), driver and library errors, Xid lines; on AMD GPUs the same from HIP (PyTorch's
+  // `HIP error: …`, hipGetErrorName's `hipError…`), the HSA runtime's status names (hsa_status_string) and its own
+  // reports of a device fault (ROCR-Runtime runtime.cpp VMFaultHandler, HwExceptionHandler).
   {
     cls: "cuda-error",
     type: /AcceleratorError$|CudaError$|CUDAError$/,
     // A kernel's own assert() prints `file.cu:1478: kernel: block: [..], thread: [..] Assertion `…` failed.` (the device-side assert).
     // DeepEP's EPException: `Failed: CU error …` (the driver API, v1), `CUDA runtime exception (…): …` / `CUDA driver exception (…)` (EPv2).
-    text: /CUDA error|CUDA driver error|^Failed: CU error |^CUDA (?:runtime|driver) exception \(|cudaError|CUBLAS_STATUS_|CUDNN_STATUS_|cuDNN error|illegal memory access|device-side assert|unspecified launch failure|\bXid\b|\.cuh?:\d+: .*\bAssertion\b/,
+    text: /CUDA error|CUDA driver error|^Failed: CU error |^CUDA (?:runtime|driver) exception \(|cudaError|CUBLAS_STATUS_|CUDNN_STATUS_|cuDNN error|illegal memory access|device-side assert|unspecified launch failure|\bXid\b|\.cuh?:\d+: .*\bAssertion\b|HIP error|\bhipError(?!Success\b)[A-Z]\w*|\bHSA_STATUS_ERROR_|^Memory access fault by GPU node-|^HW Exception by GPU node-/,
   },
   { cls: "segfault", text: /Segmentation fault|SIGSEGV|\bBus error\b|SIGBUS/ },
   // HCCL, NCCL's counterpart on Ascend: torch_npu's ProcessGroupHCCL and its watchdog (`[Rank 5] HCCL watchdog thread

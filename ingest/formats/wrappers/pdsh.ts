@@ -8,9 +8,11 @@
 // `gpu-node-3`, `10.0.0.12`), and never a Python exception's name, so that
 // what opens an ordinary log's line is no node: `RuntimeError: …`, `WARNING: …`,
 // an exception's qualified name (`torch.OutOfMemoryError: …`, `zmq.error.ZMQError: …`),
-// a logger's (`torch.distributed.elastic.multiprocessing.api: [ERROR] …`) or a
-// program's (`nvidia-smi: NVIDIA-SMI has failed …`).
+// a logger's (`torch.distributed.elastic.multiprocessing.api: [ERROR] …`), a
+// program's (`nvidia-smi: NVIDIA-SMI has failed …`), or CANN's error code that opens
+// each line of an Ascend error report (`EI0006: [PID: 2201] …`, ../log/dialects/ascend.ts).
 
+import { isCannErrorCode } from "../log/dialects/ascend.js";
 import { FAILURE_CLASS_NAME } from "../log/traceback.js";
 import type { Unwrapped } from "./index.js";
 import { perLineWrapper } from "./perLine.js";
@@ -24,7 +26,7 @@ function unwrap(line: string): Unwrapped {
 }
 
 function isNodeName(name: string): boolean {
-  return /[A-Za-z.]/.test(name) && /\d/.test(name) && !EXCEPTION_NAME.test(name);
+  return /[A-Za-z.]/.test(name) && /\d/.test(name) && !EXCEPTION_NAME.test(name) && !isCannErrorCode(name);
 }
 
 /** A Python exception's qualified name, whatever digits its modules carry (`cuda12.CudaError`). */

@@ -51,6 +51,13 @@ export interface AscendHead {
 
 /** CANN's error code: E (error) or W (warning), the module, four digits. */
 const CODE = String.raw`[EW][0-9A-Z]\d{4}`;
+const CODE_WORD = new RegExp(`^${CODE}$`);
+
+/** A word that is CANN's error code (`EI0006`), which opens a report's lines as a node's name opens pdsh's. */
+export function isCannErrorCode(word: string): boolean {
+  return CODE_WORD.test(word);
+}
+
 /** A report's first line: `EE9999: Inner Error!`, the oldest `EI0002: <message>`, the newest `[PID: N] <time> <title>(EI0002): <message>`. */
 const REPORT_HEAD = new RegExp(String.raw`^(?:(${CODE}): (?!\[PID: )|\[PID: \d+\] [\d:.-]+ [^(]*\((${CODE})\): +)`);
 /** An item of an internal report: `EH9999: [PID: 3132] <time> <message>`, `EE9999[PID: 15252] <time> <title>(EE9999):  <message>`. */

@@ -10,6 +10,7 @@ import { slurmStatedUs } from "../../templates/platform/slurm.js";
 import type { TorchStamp } from "../../sglang/torchLines.js";
 import { ANY_MESSAGES, ENGINE_MESSAGES, KERNEL_MESSAGES, SLURM_MESSAGES, type MessageMatcher } from "../messages.js";
 import { levelOfWord, type RecordHead } from "../unread.js";
+import { readHipHead } from "./hipHead.js";
 import { readIsoHead } from "./isoHead.js";
 import { readLlamaCppHead } from "./llamaCppHead.js";
 import { readNvshmemHead } from "./nvshmemHead.js";
@@ -170,8 +171,14 @@ const llamaCpp: HeadReader = (s) => {
   return h === null ? null : { how: { dialect: "llama.cpp", level: h.level, msgStart: h.msgStart }, matchers: ENGINE_MESSAGES, ownUs: -1 };
 };
 
-/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, TensorFlow's and XLA's, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd, the CUDA toolkit's compilers, llama.cpp's common log. */
-const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, tsl, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm, cudaTool, llamaCpp];
+/** The HIP runtime's log (./hipHead.ts): a level number, the place, a clock that is no time of day. */
+const hip: HeadReader = (s) => {
+  const h = readHipHead(s);
+  return h === null ? null : { how: { dialect: "hip", level: h.level, msgStart: h.msgStart, source: h.source }, matchers: ENGINE_MESSAGES, ownUs: -1 };
+};
+
+/** Heads that say so at their start: UCX (and its fatal-error lines), TensorRT-LLM, the kernel, 3FS, TensorFlow's and XLA's, ISO-dated, Ray's C++ daemons, cuFile, vLLM, NCCL, NVSHMEM's errors, Python warnings, Slurm's srun and slurmstepd, the CUDA toolkit's compilers, llama.cpp's common log, the HIP runtime's log. */
+const SELF_NAMED: readonly HeadReader[] = [ucx, ucxUntimed, ucxFatal, trtllm, kernel, threeFs, tsl, iso, ray, cufile, vllm, nccl, nvshmem, pythonWarning, slurm, cudaTool, llamaCpp, hip];
 
 export function readSelfNamedHead(line: string, tzOffsetMinutes: number): DialectHead | null {
   for (const read of SELF_NAMED) {
