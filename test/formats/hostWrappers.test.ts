@@ -187,3 +187,35 @@ test("a kern.log in syslog's traditional format alone: its stamps take the year 
     ["gpu-node-3", us("2026-01-01T00:00:03Z"), undefined],
   ]);
 });
+
+test("a wrapped log quoted with Markdown's `> ` in a reply: its wrapper is found under the quote and each line unwrapped", async () => {
+  const { wrapperOfHead } = await import("../../ingest/formats/log/head.js");
+  // A CRI log (`kubectl logs` of a node's /var/log/pods file: time, stream, P/F, line) and a `grep -n` of docker's json-file, each quoted.
+  const cri = [
+    '> 2026-06-17T19:51:53.290683293+02:00 stderr F Traceback (most recent call last):',
+    '> 2026-06-17T19:51:53.290684006+02:00 stderr F   File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/dsa_backend.py", line 2178, in _forward_trtllm',
+    "> 2026-06-17T19:51:53.290684946+02:00 stderr F     batch_size = page_table_1.shape[0]",
+    "> 2026-06-17T19:51:53.290692479+02:00 stderr F AttributeError: 'NoneType' object has no attribute 'shape'",
+    "> 2026-06-17T19:51:53.291020372+02:00 stderr F [2026-06-17 17:51:53] Received sigquit from a child process. It usually means the child failed.",
+  ];
+  assert.equal(wrapperOfHead(cri.join("\n"))?.name, "cri");
+  const { events, issues } = parseLines(cri, { wrapper: "cri" });
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.line, e.kind, e.attrs?.excType]),
+    [
+      [1, LogKind.exception, "AttributeError"],
+      [5, events[1]!.kind, undefined],
+    ],
+  );
+  assert.equal(events[0]!.tsUs, us("2026-06-17T17:51:53.290683Z"));
+  const json = [
+    '> 0b1c-json.log:190174:{"log":"ERROR 08-29 05:22:59 [core.py:702] EngineCore encountered a fatal error.\\r\\n","stream":"stdout","time":"2025-08-29T05:22:59.123456789Z"}',
+    '> 0b1c-json.log:190175:{"log":"ERROR 08-29 05:22:59 [core.py:702] Traceback (most recent call last):\\r\\n","stream":"stdout","time":"2025-08-29T05:22:59.123556789Z"}',
+  ];
+  assert.equal(wrapperOfHead(json.join("\n"))?.name, "docker-json");
+  const quotedJson = parseLines(json, { wrapper: "docker-json" });
+  assert.deepEqual(quotedJson.issues, []);
+  // vLLM's traceback re-logged under the same prefix continues the error line's record.
+  assert.deepEqual(quotedJson.events.map((e) => [e.line, e.attrs?.level, e.attrs?.source]), [[1, "error", "core.py:702"]]);
+});

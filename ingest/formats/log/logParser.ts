@@ -43,7 +43,7 @@ import { readGlooHead, readKernelHead, readProcessTags, type KernelHead, type Pr
 import { readStructuredEntry, type StructuredEntry } from "./dialects/structured.js";
 import { ExceptionGroupMargin } from "./exceptionGroup.js";
 import { HardWrappedPaste } from "./hardWrap.js";
-import { cleanIfPasted, fromTableRow, stripCr, withoutGrepHead } from "./pasted.js";
+import { cleanIfPasted, fromTableRow, stripCr, withoutGrepHead, withoutQuoteMarks } from "./pasted.js";
 import { PrefixZone } from "./prefixZone.js";
 import { RecordAssembler, RecordTime } from "./records.js";
 import { deathAttrsOf, TRACEBACK } from "./traceback.js";
@@ -129,7 +129,8 @@ export class LogParser implements LineParser {
   }
 
   private physicalLine(text: string, lineNo: number): void {
-    const line = withoutGrepHead(text);
+    // A Markdown quote's `> ` stands before everything else a paste of a wrapped log carries (./head.ts).
+    const line = withoutGrepHead(this.wrapped === null ? text : withoutQuoteMarks(text));
     // An editor's screen and a web console's table are pastes: inside a container's wrapper, a number or a row of
     // pipes is the program's own output.
     if (this.wrapped === null) this.gutter.push(line, text, lineNo);
