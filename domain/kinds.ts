@@ -416,7 +416,7 @@ export const KINDS = {
     fields: { level: "string?", component: "string?", source: "string?", error: "string?", ...EXCEPTION },
   },
   [LogKind.podEvent]: { lane: "logs", tone: 0, doc: "a pod's container state or Kubernetes event that is no failure (kubectl describe pod, kubectl get events)", fields: { level: "string?", reason: "string?", eventType: "string?", message: "string?", container: "string?", state: "string?", count: "number?" } },
-  [LogKind.message]: { lane: "logs", tone: 0, colour: "#8a93ad", doc: "a line in a known dialect whose message no template reads", fields: { level: "string?", component: "string?", source: "string?" } },
+  [LogKind.message]: { lane: "logs", tone: 0, colour: "#8a93ad", doc: "a line in a known dialect whose message no template reads", fields: { level: "string?", component: "string?", source: "string?", disaggregationMode: "string?" } },
   [LogKind.unparsed]: { lane: "logs", tone: 0, colour: "#767f9c", doc: "a line in no known dialect that no template reads", fields: { ncclLevel: "string?", ncclHost: "string?", cudaDev: "number?" } },
   ...TELEMETRY_KINDS,
 } as const satisfies Record<string, KindSpec>;

@@ -78,7 +78,7 @@ class RunCursor implements MergeKey {
   private readonly ownOffset: number;
   private readonly hostFirst: boolean;
   private readonly ranked: boolean;
-  /** What each host's name says of its role (null: nothing), in a stream of several machines' lines. */
+  /** The role of each host of a stream of several machines' lines (null: none): what its own lines name, else its name. */
   private readonly roleOfHost = new Map<string, Role | null>();
 
   constructor(
@@ -113,13 +113,14 @@ class RunCursor implements MergeKey {
   }
 
   /**
-   * In a stream of several machines' lines, the role a host's name gives
+   * In a stream of several machines' lines, the role a host's own lines name
+   * (its `server_args` line, a PD batch line), else the one its name gives
    * (`sglang-prefill-0`), else the source's, as a ref into the batch's
    * strings: each host's name is read once a run, each role added once a batch.
    */
   private roleRefOf(host: string, strings: string[], batchRoleRefs: Map<string, number>, sourceRoleRef: number): number {
     let role = this.roleOfHost.get(host);
-    if (role === undefined) this.roleOfHost.set(host, (role = roleOfName(host) ?? null));
+    if (role === undefined) this.roleOfHost.set(host, (role = this.run.identity.hostRoles[host] ?? roleOfName(host) ?? null));
     if (role === null) return sourceRoleRef;
     let ref = batchRoleRefs.get(role);
     if (ref === undefined) batchRoleRefs.set(role, (ref = strings.push(role) - 1));

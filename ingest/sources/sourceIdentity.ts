@@ -16,6 +16,8 @@ export interface ContentIdentity {
   /** The events name more than one host: one stream of several machines' lines (`kubectl logs -l … --prefix`, `docker compose logs`, `stern`). */
   severalHosts: boolean;
   role: Role | null;
+  /** The first role each host's events name (a `server_args` line's side, a PD batch line's): the role of that host's other lines in a stream of several. */
+  hostRoles: Record<string, Role>;
   /** Ranks the events named, as "dp/tp" (dp empty when absent). */
   ranks: string[];
 }
@@ -35,6 +37,8 @@ export interface SourceIdentity {
   /** Its lines name several hosts: each record keeps the host it names (ingest/load/runs.ts), and one that names no role takes its host's. */
   hostPerLine: boolean;
   role: Role | null;
+  /** In a stream of several hosts, the role each host's own lines name (ContentIdentity.hostRoles). */
+  hostRoles: Record<string, Role>;
   /** The rank of the file's records that name none: from its path, else the one rank its lines name. */
   rank: { dp?: number; tp?: number } | null;
 }
@@ -74,6 +78,7 @@ export class ContentIdentityReader {
   private host: string | null = null;
   private severalHosts = false;
   private role: Role | null = null;
+  private readonly hostRoles: Record<string, Role> = {};
   private readonly ranks = new Set<string>();
   private readonly met = new MetRanks();
 
@@ -85,11 +90,13 @@ export class ContentIdentityReader {
       if (this.host === null) this.host = ev.host;
       else this.severalHosts = true;
     }
-    if (this.role === null && ev.role !== undefined && ev.role !== "unknown") this.role = ev.role;
+    if (ev.role === undefined || ev.role === "unknown") return;
+    if (this.role === null) this.role = ev.role;
+    if (ev.host !== undefined && !(ev.host in this.hostRoles)) this.hostRoles[ev.host] = ev.role;
   }
 
   result(): ContentIdentity {
-    return { host: this.host, severalHosts: this.severalHosts, role: this.role, ranks: [...this.ranks] };
+    return { host: this.host, severalHosts: this.severalHosts, role: this.role, hostRoles: { ...this.hostRoles }, ranks: [...this.ranks] };
   }
 }
 
@@ -101,7 +108,7 @@ export function resolveIdentity(fallback: IdentityFallback, contents: readonly C
   const role = content.role ?? fromPath.role ?? fallback.flagRole;
   // A file of several machines' lines (compose, stern, pdsh) is no one process's: its lines keep the ranks they name.
   const rank = fromPath.tp !== undefined ? { tp: fromPath.tp } : content.severalHosts ? null : singleRank(content);
-  return { host, hostPerLine: content.severalHosts, role, rank };
+  return { host, hostPerLine: content.severalHosts, role, hostRoles: content.hostRoles, rank };
 }
 
 /** The content readings of a file's parts, in file order, as one reading of the whole file. */
@@ -111,6 +118,8 @@ export function combineContents(contents: readonly ContentIdentity[]): ContentId
     host: contents.find((c) => c.host !== null)?.host ?? null,
     severalHosts: hosts.size > 1 || contents.some((c) => c.severalHosts),
     role: contents.find((c) => c.role !== null)?.role ?? null,
+    // The first part that names a host's role names it for the whole file.
+    hostRoles: Object.assign({}, ...[...contents].reverse().map((c) => c.hostRoles)) as Record<string, Role>,
     ranks: [...new Set(contents.flatMap((c) => c.ranks))],
   };
 }

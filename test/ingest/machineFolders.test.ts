@@ -131,6 +131,34 @@ test("one stream of several machines' lines (kubectl logs -l … --prefix, docke
   });
 });
 
+test("a file takes the side its server_args line names, over what its path says (the content first, as of every record's role); each machine of one stream its own", async () => {
+  const dir = tempDir("stated-role");
+  const args = (mode: string) =>
+    `[2026-06-11 10:19:58] server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-V3', tp_size=8, dp_size=1, disaggregation_mode='${mode}', disaggregation_transfer_backend='mooncake', disaggregation_bootstrap_port=8998)`;
+  const death = ["[2026-06-11 10:20:03 TP0] Scheduler hit an exception: Traceback (most recent call last):", '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2874, in run_scheduler_process', "RuntimeError: CUDA error: an illegal memory access was encountered"];
+  const plain = "[2026-06-11 10:20:01 TP0] Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=40.12 GB, mem usage=35.00 GB.";
+  writeTree(dir, {
+    "node-7/server.log": [args("decode"), plain, ...death, ""].join("\n"),
+    "node-8/prefill.log": [args("decode"), plain, ""].join("\n"),
+    "node-9/server.log": [args("null"), plain, ""].join("\n"),
+    "compose/compose.log": [`sglang-a  | ${args("prefill")}`, `sglang-b  | ${args("decode")}`, `sglang-a  | ${plain}`, `sglang-b  | ${plain}`, ""].join("\n"),
+  });
+  const db = join(dir, "i.db");
+  const summary = await ingest({ db, paths: [dir] });
+  assert.deepEqual(
+    ["node-7/server.log", "node-8/prefill.log", "node-9/server.log"].map((p) => [byPath(summary.sources, p).role, byPath(summary.sources, p).ranks]),
+    [["decode", ["decode/tp0"]], ["decode", ["decode/tp0"]], [null, ["unknown/tp0"]]],
+  );
+  withDb(db, (h) => {
+    const rows = eventRows(h);
+    assert.deepEqual([...new Set(rows.filter((r) => r.source.endsWith("node-7/server.log")).map((r) => r.role))], ["decode"]);
+    assert.deepEqual(
+      rows.filter((r) => r.source.endsWith("compose.log")).map((r) => [r.host, r.role]),
+      [["sglang-a", "prefill"], ["sglang-b", "decode"], ["sglang-a", "prefill"], ["sglang-b", "decode"]],
+    );
+  });
+});
+
 /** What `sos report` collects of a serving node, in its own layout: the kernel's ring buffer under sos_commands, syslog under var/log. */
 function sosReportFiles(top: string): Record<string, string> {
   return {

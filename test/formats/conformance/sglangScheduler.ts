@@ -141,6 +141,10 @@ export const SGLANG_SCHEDULER_ROWS: SglangConformanceRow[] = [
     template: "sglangDisaggregation.kv_capacity",
     expect: { kind: LogKind.capacityRejected, rid: RID, attrs: { reason: "kv_capacity", tokens: 131073, capacity: 131072 } },
   },
+  // `disaggregation_mode='decode'`: the decode side, the record's role.
+  { template: "sglangDisaggregation.server_args", expect: { kind: LogKind.message, role: "decode", attrs: { disaggregationMode: "decode" } } },
+  // `disaggregation_mode='null'`: a server that is no PD side names no role.
+  { template: "sglangDisaggregation.server_args", sample: 1, expect: { kind: LogKind.message, attrs: { disaggregationMode: "null" } } },
   {
     template: "sglangScheduler.prefetch_revoked_hits",
     expect: { kind: LogKind.prefetchRevoked, rid: RID, attrs: { reason: "insufficient_hits", hits: 0 } },

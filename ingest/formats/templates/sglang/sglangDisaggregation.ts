@@ -164,6 +164,26 @@ const templates: LogTemplate[] = [
     attrs: { reason: "kv_capacity", tokens: cap("tokens", "number"), capacity: cap("capacity", "number") },
     samples: ["[2026-06-11 14:03:07 DP0 TP3] Request a04107ccff5349bab42803eb77df5cd5 exceeds the maximum number of tokens: 131073 > 131072"],
   },
+  {
+    id: "sglangDisaggregation.server_args",
+    level: "info",
+    format:
+      "server_args=ServerArgs(…, disaggregation_mode='{null|prefill|decode}', …) — the settings a server logs as it starts (the analyzer reads them: analyzer/replay/logSigns.ts); a PD mode names the server's side, the role of the file's records where its path names none",
+    source: "entrypoints/engine.py _launch_subprocesses (Engine.__init__ in older copies): `logger.info(f\"{server_args=}\")`, the dataclass's repr (server_args.py ServerArgs.disaggregation_mode) (index copies)",
+    checked: "✔",
+    head: "server_args=ServerArgs(",
+    // A paste may cut the line before the mode; any server_args line is this template's.
+    pattern: /server_args=ServerArgs\((?:.*?\bdisaggregation_mode='(?<mode>[a-z]+)')?/ys,
+    kind: LogKind.message,
+    // The parser takes a PD mode as the role of the server's records (../../log/logParser.ts statedRoleOf).
+    refine: (ev, g) => {
+      if (g.mode !== undefined) ev.attrs = { disaggregationMode: g.mode };
+    },
+    samples: [
+      "[2025-10-14 08:30:00] server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-V3', tokenizer_path='deepseek-ai/DeepSeek-V3', tp_size=8, dp_size=1, disaggregation_mode='decode', disaggregation_transfer_backend='mooncake', disaggregation_bootstrap_port=8998)",
+      "[2025-10-14 08:30:00] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', tp_size=1, disaggregation_mode='null')",
+    ],
+  },
 ];
 
 export const SGLANG_DISAGGREGATION: TemplateComponent = {
@@ -171,6 +191,6 @@ export const SGLANG_DISAGGREGATION: TemplateComponent = {
   dialect: "sglang",
   title: "SGLang: PD schedulers (decode.py, prefill.py)",
   intro:
-    "`python/sglang/srt/disaggregation/decode.py` and `prefill.py`: a request's handshake, bootstrap or transfer failing, with the [failure reason](#failure-reasons) after ` with exception ` (`attrs.reason`, `reasonKind`, …, `failureClass`); metadata collisions; decode giving up on a prefill's bootstrap server; admission refusals for KV capacity. Every rank logs a failure; a rank that only sees the MIN-reduced Failed logs at debug (docs/protocol.md §3.4 \"Propagation muting\").",
+    "`python/sglang/srt/disaggregation/decode.py` and `prefill.py`: a request's handshake, bootstrap or transfer failing, with the [failure reason](#failure-reasons) after ` with exception ` (`attrs.reason`, `reasonKind`, …, `failureClass`); metadata collisions; decode giving up on a prefill's bootstrap server; admission refusals for KV capacity; the side a server's `server_args` line names. Every rank logs a failure; a rank that only sees the MIN-reduced Failed logs at debug (docs/protocol.md §3.4 \"Propagation muting\").",
   templates,
 };
