@@ -125,6 +125,13 @@ const UNFLAGGED_BY_RULE = new Set([
   // collected both knows; the rows were left for a session that has not read it (bench/RESULTS.md, batch 36's
   // taint statement). Its journal's `11月 15` month is read.
   "gpu-operator-610-a",
+  // Project-HAMi/HAMi-core#261's second paste window is vLLM's API server waiting for its engine core: `Waiting for 1
+  // local, 0 remote core engine proc(s) to start.` at DEBUG every 10 s for 90 s. vLLM's wait_for_engine_startup
+  // (vllm/v1/engine/utils.py) polls the handshake socket every STARTUP_POLL_PERIOD_MS and logs that line on each empty
+  // poll while the cores load their weights, compile and capture graphs, which takes minutes on a working start; a
+  // core that dies ends the wait with `Engine core initialization failed. See root cause above.`. The thread's title
+  // calls the wait a hang under HAMi's vGPU library, but nothing in 90 s of it tells a hang from a slow start.
+  "hami-core-261-b",
 ]);
 
 /**
