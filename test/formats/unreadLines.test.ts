@@ -583,6 +583,28 @@ test("a CUDA or HIP error code's name is a failure on a line of no level; a qual
   assert.deepEqual([mpi.kind, mpi.attrs?.excType, mpi.attrs?.excMessage], [LogKind.exception, "mpi4py.MPI.Exception", "MPI_ERR_OTHER: known error not in list"]);
 });
 
+test("a failed absl::Status printed whole (XLA's, PJRT's, gRPC's) is a failure on a line of no level; OK, CANCELLED and a lookalike are not", () => {
+  // `{CODE}: {message}` as abseil's StatusRep::ToString gives it (StatusCodeToString, ": ", message): the first line as a
+  // user pasted it from a TPU server's start (the working half of batch 40), the others written by hand in that shape.
+  for (const line of [
+    "RESOURCE_EXHAUSTED: Error loading program 'jit__multi_slice': Attempting to reserve 6.14G at the bottom of memory. That was not possible.",
+    "INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.all_reduce' failed.",
+    "UNAVAILABLE: failed to connect to all addresses; last error: UNKNOWN: ipv4:10.0.0.7:8476: Failed to connect to remote host: Connection refused",
+  ]) {
+    const ev = parseOne(line);
+    assert.equal(ev.kind, LogKind.error, line);
+    assert.equal(ev.attrs?.error, line);
+  }
+  assert.equal(parseOne("DEADLINE_EXCEEDED: Deadline Exceeded").attrs?.failureClass, "timeout");
+  // The name of success, a cancellation the caller asked for, another word in capitals, a code without its `: `.
+  for (const line of ["OK: ", "CANCELLED: Cancelled", "INTERNAL_ERROR: see above", "NOT_FOUND"]) {
+    assert.notEqual(parseOne(line).kind, LogKind.error, line);
+  }
+  // Behind a level that says information, the same words stay information.
+  const info = parseOne("2025-07-09 15:56:28.133567: I external/xla/xla/pjrt/pjrt_client.cc:90] NOT_FOUND: no cached executable, compiling", { tzOffsetMinutes: 0 });
+  assert.deepEqual([info.kind, info.attrs?.level], [LogKind.message, "info"]);
+});
+
 test("a child's failure as its waiter reports it is a failure: CalledProcessError's text, kubectl exec's exit code, an IDE's run console", () => {
   // The texts as CPython's CalledProcessError.__str__, client-go's remotecommand and a JetBrains run console print them.
   for (const line of [

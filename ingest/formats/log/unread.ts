@@ -95,10 +95,17 @@ const THREAD_DUMP = /\b(?:Current thread|Thread) 0x[0-9a-f]{8,}\b|\(most recent 
  * of a call that failed: the runtime's (`cudaErrorNoDevice: no CUDA-capable device is detected`, cudaGetErrorName of a
  * cudaError_t; HIP's hipGetErrorName the same) and the driver's (`CUDA_ERROR_ILLEGAL_ADDRESS`, cuGetErrorName of a
  * CUresult), and ROCm's HSA runtime's (`HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`, hsa_status_string of a failed
- * call); `cudaSuccess`, `CUDA_SUCCESS` and `HSA_STATUS_SUCCESS` name none.
+ * call); `cudaSuccess`, `CUDA_SUCCESS` and `HSA_STATUS_SUCCESS` name none. And the text of a failed absl::Status opening
+ * the message: its canonical code's name, `: ` and its message (`RESOURCE_EXHAUSTED: Error loading program
+ * 'jit__multi_slice': …`), which is what a status's ToString gives (abseil absl/status/internal/status_internal.cc
+ * StatusRep::ToString, `absl::StrAppend(&text, absl::StatusCodeToString(code()), ": ", message())`;
+ * absl/status/status.cc Status::ToStringSlow in older releases; the names from StatusCodeToStringView) and what XLA,
+ * PJRT, TSL and JAX raise or print of a call that failed (jaxlib's XlaRuntimeError carries it as its text; a log console
+ * or a paste keeps it alone). `OK` names no failure, and `CANCELLED` is left out: a call cancelled is one its caller
+ * asked to stop.
  */
 const FAILURE_WORDS =
-  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\b[Tt]imed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b|^##\[error\]|\b(?:cuda|hip)Error[A-Z][A-Za-z]+\b|\bCUDA_ERROR_[A-Z_]+\b|\bHSA_STATUS_ERROR_[A-Z_]+\b/;
+  /Segmentation fault|Fatal Python error|core dumped|terminate called|Assertion [`'"].*[`'"] failed|\bAssertion\b.*\bfailed\b|\b[Tt]imed out\b|CUDA error|^(?:Error|ERROR|Fatal|FATAL)\b|^##\[error\]|\b(?:cuda|hip)Error[A-Z][A-Za-z]+\b|\bCUDA_ERROR_[A-Z_]+\b|\bHSA_STATUS_ERROR_[A-Z_]+\b|^(?:UNKNOWN|INVALID_ARGUMENT|DEADLINE_EXCEEDED|NOT_FOUND|ALREADY_EXISTS|PERMISSION_DENIED|UNAUTHENTICATED|RESOURCE_EXHAUSTED|FAILED_PRECONDITION|ABORTED|OUT_OF_RANGE|UNIMPLEMENTED|INTERNAL|UNAVAILABLE|DATA_LOSS): \S/;
 
 /**
  * A verdict on the line's subject, `<what> failed: <why>`, `<what> error: <why>`:

@@ -68,11 +68,12 @@ const RULES: readonly Rule[] = [
   // newer `NPU function error: …, error code is N`) or codes it (`ERR00100 PTA call acl api failed`); after transport,
   // whose words name the cause when a transfer engine quotes it.
   { cls: "npu-error", text: /\bNPU (?:function )?error\b|call acl api failed/ },
-  // DeepEP's host waits (v1 `DeepEP error: timeout (dispatch CPU)`; EPv2 `Dispatch CPU wait exception (…): …`, deep_ep's csrc/elastic/buffer.hpp).
+  // DeepEP's host waits (v1 `DeepEP error: timeout (dispatch CPU)`; EPv2 `Dispatch CPU wait exception (…): …`, deep_ep's csrc/elastic/buffer.hpp); a failed absl::Status
+  // of code DEADLINE_EXCEEDED printed whole, `DEADLINE_EXCEEDED: …` (abseil's StatusRep::ToString; ../log/unread.ts).
   {
     cls: "timeout",
     type: /TimeoutError$|^socket\.timeout$/,
-    text: /timed out|\btimeout\b|Timed out waiting|^Dispatch CPU wait exception \(/i,
+    text: /timed out|\btimeout\b|Timed out waiting|^Dispatch CPU wait exception \(|^DEADLINE_EXCEEDED: /i,
   },
   // Python asserts, C assert() (`Assertion `x' failed.`), glog/absl CHECK failures, DeepEP's EP_HOST_ASSERT
   // (EPException: `Failed: Assertion error {file}:{line} '{cond}'` in v1, `Assertion exception ({file}:{line}): {cond}` in EPv2).
