@@ -275,3 +275,41 @@ test("utils/common.py's heads: a launcher thread's failure is an error, a long G
   assert.equal(leak.kind, LogKind.message);
   assert.equal(leak.attrs?.source, "managers/scheduler_components/invariant_checker.py");
 });
+
+test("a piecewise CUDA graph's failure is an error of its context manager, its exception's lines and advice its own", () => {
+  // compilation/piecewise_context_manager.py enable_piecewise_cuda_graph:
+  // logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, PIECEWISE_CUDA_GRAPH_CAPTURE_FAILED_MSG), then raise
+  const advice = [
+    "Piecewise CUDA Graph is enabled by default as an experimental feature.",
+    "To work around this error, add --disable-piecewise-cuda-graph to your launch command.",
+    "Please report this issue at https://github.com/sgl-project/sglang/issues/new/choose",
+  ];
+  const oneLine = parseLines([
+    `${PREFIX}Piecewise CUDA Graph failed with error: 'NoneType' object has no attribute 'shape'`,
+    ...advice,
+    `${PREFIX}Scheduler hit an exception: Traceback (most recent call last):`,
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2802, in run_scheduler_process',
+    "    scheduler.event_loop_overlap()",
+    "AttributeError: 'NoneType' object has no attribute 'shape'",
+  ]).events;
+  assert.deepEqual(oneLine.map((e) => [e.line, e.kind]), [[1, LogKind.error], [5, LogKind.exception]]);
+  assert.equal(oneLine[0]!.attrs?.level, "error");
+  assert.equal(oneLine[0]!.attrs?.source, "compilation/piecewise_context_manager.py");
+  assert.equal(oneLine[0]!.attrs?.error, "Piecewise CUDA Graph failed with error: 'NoneType' object has no attribute 'shape'");
+  // An exception whose text runs over lines (torch's CUDA error and its hints): they are the record's too.
+  const cuda = parseLines([
+    `${PREFIX}Piecewise CUDA Graph failed with error: CUDA error: an illegal memory access was encountered`,
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+    "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+    ...advice,
+  ]).events;
+  assert.deepEqual(cuda.map((e) => [e.line, e.kind]), [[1, LogKind.error]]);
+  // After the advice's last line, a plain line is a record of its own; so is the ninth line of a message with no advice.
+  const after = parseLines([`${PREFIX}Piecewise CUDA Graph failed with error: boom`, ...advice, "a print of the user's"]).events;
+  assert.deepEqual(after.map((e) => e.line), [1, 5]);
+  const noAdvice = parseLines([`${PREFIX}Piecewise CUDA Graph failed with error: boom`, ...Array.from({ length: 9 }, (_, i) => `line ${i + 2}`)]).events;
+  assert.deepEqual(noAdvice.map((e) => e.line), [1, 10]);
+  // The same words without SGLang's prefix open no such record.
+  const bare = parseLines(["Piecewise CUDA Graph failed with error: boom", advice[0]!]).events;
+  assert.equal(bare.length, 2);
+});

@@ -332,11 +332,47 @@ function isEfaAbortTail(line: string): boolean {
   return EFA_ABORT_TAIL.test(line);
 }
 
+/**
+ * SGLang's report that a piecewise CUDA graph's capture or replay raised (python/sglang/srt/compilation/
+ * piecewise_context_manager.py enable_piecewise_cuda_graph, read at 382abd60; the tc_piecewise copy of the index logs the
+ * same): `logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, PIECEWISE_CUDA_GRAPH_CAPTURE_FAILED_MSG)`, one
+ * write under SGLang's prefix, then a re-raise. The exception's own text may run over lines (a JIT kernel's `- Root cause:
+ * …`, torch's CUDA error hints); the advice constant is three lines, the last `Please report this issue at …`. The lines
+ * after the head continue its record up to that last line: at most PCG_MESSAGE_LINES of the exception's before the
+ * advice starts, and none after it.
+ */
+const PCG_FAILED = /^\[[^\]]*\] Piecewise CUDA Graph failed with error: /;
+const PCG_ADVICE = [
+  "Piecewise CUDA Graph is enabled by default as an experimental feature.",
+  "To work around this error, add --disable-piecewise-cuda-graph to your launch command.",
+  "Please report this issue at https://github.com/sgl-project/sglang/issues/new/choose",
+] as const;
+const PCG_MESSAGE_LINES = 8;
+
+function pcgAdviceTailOf(head: string): ((line: string) => boolean) | null {
+  if (!PCG_FAILED.test(head)) return null;
+  let advice = 0;
+  let message = 0;
+  return (line) => {
+    if (advice >= PCG_ADVICE.length) return false;
+    if (line.trimEnd() === PCG_ADVICE[advice]) {
+      advice++;
+      return true;
+    }
+    if (advice > 0 || message >= PCG_MESSAGE_LINES) {
+      advice = PCG_ADVICE.length;
+      return false;
+    }
+    message++;
+    return true;
+  };
+}
+
 /** The lines that finish the message a record's first line starts, printed on lines of their own: null when it starts none. */
 export function messageTailOf(head: string): ((line: string) => boolean) | null {
   if (opensTerminate(head)) return isTerminateTail;
   if (EFA_ABORT.test(head)) return isEfaAbortTail;
   if (head.charCodeAt(0) === 109 /* m */) return errorCqeTailOf(head);
   if (head.charCodeAt(0) === 80 /* P */) return pyspyDumpTailOf(head);
-  return head.charCodeAt(0) === 91 /* [ */ ? mpiAbortTailOf(head) : null;
+  return head.charCodeAt(0) === 91 /* [ */ ? (mpiAbortTailOf(head) ?? pcgAdviceTailOf(head)) : null;
 }

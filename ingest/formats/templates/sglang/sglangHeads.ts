@@ -329,6 +329,11 @@ export const SGLANG_HEADS: readonly SglangHead[] = [
   // mem_cache/common.py (managers/schedule_batch.py before the allocation moved): the KV pool could not hold a batch; the scheduler raises next.
   { head: "Prefill out of memory. Try to lower your batch size.", level: "error", file: "mem_cache/common.py", where: "alloc_for_extend (ScheduleBatch.alloc_token_slots in older copies)", read: INDEX_COPY },
   { head: "Decode out of memory. Try to lower your batch size.", level: "error", file: "mem_cache/common.py", where: "alloc_for_decode (ScheduleBatch.alloc_token_slots in older copies)", read: INDEX_COPY },
+  // compilation/piecewise_context_manager.py: a capture or replay of the piecewise CUDA graph raised; the context manager logs
+  // `"Piecewise CUDA Graph failed with error: %s\n%s"` with the exception and its three lines of advice, then re-raises
+  // (the tc_piecewise copy of the index, enable_tc_piecewise_cuda_graph, logs the same). The advice lines continue the
+  // record (ingest/formats/log/crash.ts pcgAdviceTailOf).
+  { head: "Piecewise CUDA Graph failed with error: ", level: "error", file: "compilation/piecewise_context_manager.py", where: "enable_piecewise_cuda_graph (then raises)", read: "382abd60" },
 ];
 
 /** Heads by their first 12 characters (the shortest head kept). */
