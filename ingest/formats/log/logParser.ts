@@ -19,7 +19,6 @@
 // Events keep the raw line; a record in a per-rank file inherits the file's
 // rank when its line names none.
 
-import type { Role } from "../../../domain/vocabulary.js";
 import type { ParsedEvent, ParseIssue } from "../../../domain/event.js";
 import { LogKind } from "../../../domain/kinds.js";
 import type { LineParser, ParseContext, TimeTally } from "../format.js";
@@ -414,10 +413,6 @@ export class LogParser implements LineParser {
       this.issues.push({ line: l.no, message: `looks like a ${matched} but does not match its template; its message is kept uninterpreted` });
     }
     if (ev.kind === LogKind.unparsed) ev.unparsedMessage = l.inner.substring(at, at + MAX_MESSAGE_CHARS);
-    // The side a server's settings name is its record's role; the file's other records take it after the parse, as
-    // the role its content names first (ingest/sources/sourceIdentity.ts), or their host's in a stream of several.
-    const stated = this.ctx.role === undefined ? statedRoleOf(ev) : undefined;
-    if (stated !== undefined) ev.role = stated;
   }
 
   private newEvent(l: Line): ParsedEvent {
@@ -449,12 +444,6 @@ export class LogParser implements LineParser {
     if (l.globalRank !== undefined && (ev.tp === undefined || ev.tp === SOURCE_RANK)) ev.tp = l.globalRank;
     return ev;
   }
-}
-
-/** The PD side a server's settings line names (SGLang's `server_args=ServerArgs(… disaggregation_mode='decode' …)`). */
-function statedRoleOf(ev: ParsedEvent): Role | undefined {
-  const mode = ev.attrs?.disaggregationMode;
-  return mode === "prefill" || mode === "decode" ? mode : undefined;
 }
 
 function isBlankCode(c: number): boolean {

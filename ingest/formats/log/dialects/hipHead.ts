@@ -16,6 +16,7 @@ export interface HipHead {
   msgStart: number;
 }
 
+// A build may print a `d` after the clock (`7262982208d us`, as a user's paste shows it): read past it.
 const HIP = /^:(\d):([^:]*?) *:(\d+) *: +\d+(?:d)? us: +(?:\[pid:\d+ +tid:0x[0-9a-f]+\] +)?/;
 
 const LEVELS: readonly LineLevel[] = ["fatal", "error", "warning", "info"];

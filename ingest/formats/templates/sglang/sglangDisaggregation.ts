@@ -175,9 +175,12 @@ const templates: LogTemplate[] = [
     // A paste may cut the line before the mode; any server_args line is this template's.
     pattern: /server_args=ServerArgs\((?:.*?\bdisaggregation_mode='(?<mode>[a-z]+)')?/ys,
     kind: LogKind.message,
-    // The parser takes a PD mode as the role of the server's records (../../log/logParser.ts statedRoleOf).
+    // A PD mode is the record's role; the file's other records take it after the parse, as the role its content names
+    // first, or their host's in a stream of several (ingest/sources/sourceIdentity.ts).
     refine: (ev, g) => {
-      if (g.mode !== undefined) ev.attrs = { disaggregationMode: g.mode };
+      if (g.mode === undefined) return;
+      ev.attrs = { disaggregationMode: g.mode };
+      if (g.mode === "prefill" || g.mode === "decode") ev.role = g.mode;
     },
     samples: [
       "[2025-10-14 08:30:00] server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-V3', tokenizer_path='deepseek-ai/DeepSeek-V3', tp_size=8, dp_size=1, disaggregation_mode='decode', disaggregation_transfer_backend='mooncake', disaggregation_bootstrap_port=8998)",
