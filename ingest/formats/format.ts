@@ -5,7 +5,7 @@
 import type { ParsedEvent, ParseIssue } from "../../domain/event.js";
 import type { Role } from "../../domain/vocabulary.js";
 import type { DatingHints, DatingTally } from "./log/dating.js";
-import type { WrapperName } from "./wrappers/index.js";
+import type { WrapperId } from "./wrappers/index.js";
 
 /**
  * Log files share one parser (./log/logParser.ts); their format names say
@@ -46,7 +46,7 @@ export interface ParseContext {
   /** The user named the zone (--tz): a wrapper's UTC stamps do not override it. */
   tzGiven?: boolean;
   /** Logs: the container wrapper around each line (ingest/formats/wrappers). */
-  wrapper?: WrapperName;
+  wrapper?: WrapperId;
   /** The rank of records whose line names none (a per-rank file: its path or its other lines say). */
   rank?: { dp?: number; pp?: number; tp?: number };
   /** Logs: times for records that carry none (./log/dating.ts). */

@@ -8,7 +8,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { FormatName, InputFormat } from "../formats/format.js";
 import { detectBinaryFormat, detectFormat, HEAD_BYTES, isLogFormat, looksBinary } from "../formats/index.js";
 import { wrapperOfHead } from "../formats/log/head.js";
-import type { WrapperName } from "../formats/wrappers/index.js";
+import type { WrapperId } from "../formats/wrappers/index.js";
 import { DateSpan } from "../sources/dateSpan.js";
 import { ChunkReader, withoutBom } from "./lines.js";
 import { otherPacking } from "./archive.js";
@@ -23,7 +23,7 @@ export interface Sniff {
   rejection: { kind: "empty" | "binary"; reason: string } | null;
   format: FormatName | null;
   /** The container wrapper around each line (CRI, docker json-file, kubectl, journald), null for none. */
-  wrapper: WrapperName | null;
+  wrapper: WrapperId | null;
   tzOffsetMinutes: number;
   /** Logs: the first date written in the file's first chunk (µs, read in its zone); null when none. */
   firstDateUs: number | null;

@@ -12,7 +12,7 @@ import { LogKind, TelemetryKind } from "../../domain/kinds.js";
 import type { FormatName, InputFormat, LineParser, ParseContext } from "../formats/format.js";
 import { formatByName } from "../formats/index.js";
 import type { DatingHints } from "../formats/log/dating.js";
-import type { WrapperName } from "../formats/wrappers/index.js";
+import type { WrapperId } from "../formats/wrappers/index.js";
 import { readFileSync } from "node:fs";
 import { FactsReader, type SourceFacts } from "./sourceFacts.js";
 import { MetRanks, SOURCE_RANK, neutralRankKey } from "../sources/sourceIdentity.js";
@@ -31,7 +31,7 @@ export interface LoadSource {
   plainPath: string;
   displayPath: string;
   format: FormatName;
-  wrapper: WrapperName | null;
+  wrapper: WrapperId | null;
   /** Logs: times for records that carry none (ingest/pipeline.ts decides them from every source). */
   dating: DatingHints | null;
   tzGiven: boolean;

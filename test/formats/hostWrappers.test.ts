@@ -29,6 +29,27 @@ test("stern: the pod's and container's names are stripped, the pod names the hos
   assert.deepEqual(events.slice(0, 2).map((e) => [e.kind, e.attrs?.level]), [[LogKind.message, "debug"], [LogKind.message, "info"]]);
 });
 
+test("stern: a StatefulSet's, a LeaderWorkerSet's and a DaemonSet's pods too, with --timestamps in either format", async () => {
+  // SGLang's multi-node decode as a LeaderWorkerSet (leader `<lws>-<group>`, workers `<lws>-<group>-<index>`), stern
+  // --timestamps (the runtime's RFC3339Nano) and --timestamps=short (stern 1.24: `01-02 15:04:05`, local time).
+  const lines = [
+    "sglang-decode-0 sglang 2025-11-11T21:44:05.123456789Z [2025-11-11 21:44:05 DP0 TP0] Decode batch, #running-req: 3, #token: 181234, token usage: 0.43, pre-allocated usage: 0.06, #prealloc-req: 3, #transfer-req: 9, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 3712.55, #queue-req: 0",
+    "sglang-decode-0-1 sglang 2025-11-11T21:44:06.000000000Z RuntimeError: CUDA error: an illegal memory access was encountered",
+  ];
+  const { detectWrapper } = await import("../../ingest/formats/wrappers/index.js");
+  assert.equal(detectWrapper(lines)?.name, "stern");
+  const { events } = parseLines(lines, { wrapper: "stern" });
+  assert.deepEqual(events.map((e) => [e.host, e.kind]), [
+    ["sglang-decode-0", "batch.decode"],
+    ["sglang-decode-0-1", LogKind.exception],
+  ]);
+  assert.equal(events[1]!.tsUs, us("2025-11-11T21:44:06Z"));
+  const short = ["nvidia-device-plugin-daemonset-x2kqp nvidia-device-plugin-ctr 11-11 21:44:07 E1111 21:44:07.412345       1 health.go:178] XidCriticalError: Xid=79 on Device=GPU-5d3f…; marking device as unhealthy."];
+  assert.equal(detectWrapper(short)?.name, "stern");
+  const s = parseLines(short, { wrapper: "stern", dating: { hasDatedLines: false, anchorUs: us("2025-11-11T00:00:00Z"), anchorOrigin: "test", yearNearUs: us("2025-11-11T00:00:00Z"), yearOrigin: "test" } });
+  assert.deepEqual(s.events.map((e) => [e.host, e.attrs?.level]), [["nvidia-device-plugin-daemonset-x2kqp", "error"]]);
+});
+
 test("kubectl logs --prefix: `[pod/<pod>/<container>] ` stripped, with or without --timestamps; the pod names each line's host", async () => {
   // `kubectl logs -l app=sglang --prefix --timestamps`: two pods' lines interleaved in one stream (kubectl logs.go addPrefixIfNeeded).
   const lines = [

@@ -87,6 +87,9 @@ const WRAP: Record<WrapperName, (line: string, i: number) => string> = {
   "srun-label": (line, i) => `${String(i % 12).padStart(2)}: ${line}`,
   pdsh: (line, i) => `gpu-node-${i % 3}: ${line}`,
   stern: (line, i) => `sglang-decode-6458459f69-qxv6${"bc"[i % 2]} sglang ${line}`,
+  "aws-logs-tail": (line, i) => `2026-08-20T10:20:${String(i % 60).padStart(2, "0")}.554102+00:00 sglang/decode/3f2a9c1e0b7d4e2${i % 2} ${line}`.trimEnd(),
+  "shipper-json": (line, i) => JSON.stringify({ time: "2026-08-20T10:20:01.554102345Z", stream: "stderr", _p: i % 7 === 3 ? "P" : "F", message: line, kubernetes: { pod_name: `sglang-decode-${i % 2}`, host: "gpu-node-3" } }),
+  "moreutils-ts": (line) => `Aug 20 10:20:01 ${line}`,
 };
 
 const NASTY = "[]_ :=.,'\"()0123456789\r\t\u0000\u001b\ufffd\ud800é中-%#";

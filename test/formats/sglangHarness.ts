@@ -6,7 +6,7 @@ import type { Role } from "../../domain/vocabulary.js";
 import type { DatingHints } from "../../ingest/formats/log/dating.js";
 import type { InputFormat } from "../../ingest/formats/format.js";
 import { sglangLog } from "../../ingest/formats/sglangLog.js";
-import type { WrapperName } from "../../ingest/formats/wrappers/index.js";
+import type { WrapperId } from "../../ingest/formats/wrappers/index.js";
 
 export interface Parsed {
   events: ParsedEvent[];
@@ -18,7 +18,7 @@ export interface ParseOptions {
   host?: string;
   role?: Role;
   dating?: DatingHints;
-  wrapper?: WrapperName;
+  wrapper?: WrapperId;
   rank?: { dp?: number; tp?: number };
 }
 

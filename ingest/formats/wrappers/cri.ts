@@ -4,16 +4,17 @@
 // that follow (up to an `F`) are joined back into one.
 
 import { readRfc3339 } from "./rfc3339.js";
-import type { LineUnwrapper, Unwrapped, Wrapper } from "./index.js";
+import type { LineUnwrapper, SingleWrapper, Unwrapped } from "./index.js";
 import { PartialLines } from "./partialLines.js";
 
-interface CriLine {
+export interface CriLine {
   tsUs: number;
   full: boolean;
   text: string;
 }
 
-function readCri(line: string): CriLine | null {
+/** A CRI line's parts, or null when `line` is not one (a shipper may hold one whole in its record: ./shipperJson.ts). */
+export function readCri(line: string): CriLine | null {
   const t = readRfc3339(line, 0);
   if (t === null || line.charCodeAt(t.end) !== 32) return null;
   let i = t.end + 1;
@@ -39,7 +40,7 @@ class CriUnwrapper implements LineUnwrapper {
   }
 }
 
-export const cri: Wrapper = {
+export const cri: SingleWrapper = {
   name: "cri",
   matches: (line) => readCri(line) !== null,
   create: () => new CriUnwrapper(),

@@ -5,7 +5,7 @@
 // an object stays a line of its own, kept as text.
 
 import { readRfc3339 } from "./rfc3339.js";
-import type { LineUnwrapper, Unwrapped, Wrapper } from "./index.js";
+import type { LineUnwrapper, SingleWrapper, Unwrapped } from "./index.js";
 import { PartialLines } from "./partialLines.js";
 import { jsonObjectOf } from "./jsonLine.js";
 
@@ -39,7 +39,7 @@ class DockerUnwrapper implements LineUnwrapper {
   }
 }
 
-export const dockerJson: Wrapper = {
+export const dockerJson: SingleWrapper = {
   name: "docker-json",
   matches: (line) => line.startsWith('{"log":') && typeof readEntry(line) !== "string",
   create: () => new DockerUnwrapper(),

@@ -12,7 +12,7 @@
 // one a line at a deeper indentation). An entry's lines are the parts of one
 // line, joined when its `}` closes it.
 
-import type { LineUnwrapper, Unwrapped, Wrapper } from "./index.js";
+import type { LineUnwrapper, SingleWrapper, Unwrapped } from "./index.js";
 import { readPrettyEntry } from "./journaldJson.js";
 
 /** A field line (`\t"MESSAGE" : "…",`), or a line inside an array value (deeper, or its closing bracket). */
@@ -57,7 +57,7 @@ class PrettyUnwrapper implements LineUnwrapper {
   }
 }
 
-export const journaldJsonPretty: Wrapper = {
+export const journaldJsonPretty: SingleWrapper = {
   name: "journald-json-pretty",
   matches: (line) => line === "{" || line === "}" || FIELD.test(line),
   create: () => new PrettyUnwrapper(),
