@@ -7,6 +7,7 @@ import { isoTime, uniqueEvents, type Evidence } from "./evidence.js";
 import { template, type FailureFamily, type FailureRecord } from "./failures.js";
 import type { Gap } from "./gaps/index.js";
 import type { DraftFinding } from "./rule.js";
+import { serverOfRank } from "../model/ranks.js";
 import type { StoredEvent } from "../../store/read/events.js";
 
 /** Witness lines of one group: the first record of each rank, and of each other message, at most. */
@@ -37,7 +38,7 @@ export function groupFailures(records: FailureRecord[]): FailureGroup[] {
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { family: r.family, cls: r.cls, records: [], ranks: [], rooms: [], fatal: false, summaries: [] }));
     g.records.push(r);
-    if (!g.ranks.includes(r.rank)) g.ranks.push(r.rank);
+    addRank(g.ranks, r.rank);
     for (const room of [...(r.ev.room ? [r.ev.room] : []), ...(r.rooms ?? [])]) if (!g.rooms.includes(room)) g.rooms.push(room);
     if (!g.summaries.some((m) => template(m) === template(r.summary))) g.summaries.push(r.summary);
     g.fatal ||= r.fatal;
@@ -60,7 +61,7 @@ function chained(groups: FailureGroup[]): FailureGroup[] {
     cause.records.sort((a, b) => a.ev.seq - b.ev.seq);
     for (const room of g.rooms) if (!cause.rooms.includes(room)) cause.rooms.push(room);
     for (const m of g.summaries) if (!cause.summaries.some((c) => template(c) === template(m))) cause.summaries.push(m);
-    for (const rank of g.ranks) if (!cause.ranks.includes(rank)) cause.ranks.push(rank);
+    for (const rank of g.ranks) addRank(cause.ranks, rank);
     cause.fatal ||= g.fatal;
   }
   return out;
@@ -73,8 +74,25 @@ export function weakness(g: FailureGroup): "aborts" | "probes" | null {
   return null;
 }
 
-function shareRank(a: string[], b: string[]): boolean {
-  return a.some((r) => b.includes(r));
+/**
+ * Whether a later group names a rank of an earlier one, or the server of one of its ranks (a line of no TP rank
+ * after a rank's failure: the launcher's `Received sigquit from a child process`). A rank's failure after a
+ * server's lines is not folded into them: those name no rank, and may be the ranks' own cause (DeepEP's timeouts).
+ */
+function shareRank(earlier: string[], later: string[]): boolean {
+  return earlier.some((r) => later.some((s) => r === s || isServerOf(s, r)));
+}
+
+/** Adds a rank to a group's; a server whose rank the group names is that rank's already, and gives way to it. */
+function addRank(ranks: string[], rank: string): void {
+  if (ranks.includes(rank) || ranks.some((r) => isServerOf(rank, r))) return;
+  const server = ranks.findIndex((r) => isServerOf(r, rank));
+  if (server >= 0) ranks.splice(server, 1);
+  ranks.push(rank);
+}
+
+function isServerOf(server: string, rank: string): boolean {
+  return serverOfRank(server) === server && serverOfRank(rank) === server;
 }
 
 export interface GroupText {

@@ -59,6 +59,8 @@ test("--fail-on high is red exactly for the bundles where something failed", asy
     // Dynamo's JSONL logs: the decode scheduler died of a CUDA error; prefill's transfers to it failed.
     "dynamo-jsonl": 1,
     "compose-exit": 1,
+    // CloudWatch's export of two pods' Fluent Bit records: the decode scheduler died of a CUDA OOM; prefill's transfers to it failed.
+    "cloudwatch-eks": 1,
     // supervisord's prefill killed by SIGABRT just after the machine's NIC reported a firmware fatal error.
     "supervisord-nic-fatal": 1,
     // Every rank's DeepEP dispatch timed out waiting on rank 3; three schedulers died of the kernels' trap.
