@@ -139,16 +139,16 @@ const UNFLAGGED_BY_RULE = new Set([
   // runtime's same line whole, which the helper who collected both knows; the reading was left for a session that has
   // not read it (bench/RESULTS.md, batch 40's taint statement).
   "aiter-2187-a",
-  // sgl-project/sglang#7691's second paste is SGLang's `Load weight end` and, on every DP rank, `max_total_tokens=131072
-  // is larger than the profiled value -561981. Use the profiled value instead.`: ModelRunner's KV pool sizing
-  // (model_executor/model_runner.py init_memory_pool, later _apply_token_constraints) logs it at WARNING when the
-  // user's cap exceeds the profiled token count, and its copies of 2025 raise `RuntimeError: Not enough memory. Please
-  // try to increase --mem-fraction-static.` right after when the count is not positive. The thread calls these lines
+  // sgl-project/sglang#7691's paste in a later comment is SGLang's `Load weight end` and, on every DP rank,
+  // `max_total_tokens=131072 is larger than the profiled value -561981. Use the profiled value instead.`: ModelRunner's
+  // KV pool sizing (model_executor/model_runner.py init_memory_pool, later _apply_token_constraints) logs it at WARNING
+  // when the user's cap exceeds the profiled token count, and the copies read raise `RuntimeError: Not enough memory.
+  // Please try to increase --mem-fraction-static.` next when the count is not positive. The thread calls these lines
   // its memory error, but a non-positive count is not always fatal: a speculative draft worker logs the same warning
-  // with a negative value on a start that goes on to serve (SGLang's speculative decoding docs notebook, run
-  // 2026-02-11: `max_total_tokens=20480 is larger than the profiled value -89624.`, then graph capture and a chat
-  // completion), and the line does not say which worker wrote it. The failure is the RuntimeError, which is not in the
-  // excerpt.
+  // with a negative value on a start that goes on to serve (SGLang's speculative decoding documentation page, its
+  // EAGLE-2 with torch.compile example run on 2026-02-11: `max_total_tokens=20480 is larger than the profiled value
+  // -89624.`, then graph capture and a chat completion), and the line does not say which worker wrote it. The failure
+  // is the RuntimeError, which is not in the excerpt.
   "sglang-7691-a",
 ]);
 
