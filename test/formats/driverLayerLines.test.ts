@@ -2,7 +2,8 @@
 // printers' shapes: the NVIDIA module's count of GPUs its load could not bring up (kernel-open/nvidia/nv.c), the AMD
 // GPU driver's reset of a GPU (drivers/gpu/drm/amd/amdgpu/amdgpu_device.c amdgpu_device_gpu_recover), systemd's
 // failed control process (src/core/unit.c unit_log_process_exit, as a forking daemon's start shows it), and a journal
-// whose locale prints the month as a number and 月 (strftime's `%b` under zh_CN). Lookalikes stay messages.
+// whose locale prints the month as a number and 月 (strftime's `%b` under zh_CN) or as glibc's ru_RU abbreviation
+// (`авг`). Lookalikes stay messages.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -93,7 +94,43 @@ test("a journal whose locale prints the month as a number and 月 is read as the
   );
 });
 
+test("a journal whose locale prints the month as glibc's ru_RU abbreviation is read as the journal's lines", () => {
+  const { events, issues } = parseLines([
+    "янв 03 02:11:40 gpu-node-7 systemd[1]: Starting NVIDIA Persistence Daemon...",
+    "мая 21 09:00:12 gpu-node-7 python3[4417]: (EngineCore pid=4417) INFO 05-21 09:00:12 [gpu_worker.py:475] Available KV cache memory: 12.40 GiB",
+    "авг 18 14:15:02 gpu-node-7 systemd[1]: sglang-decode.service: Main process exited, code=exited, status=1/FAILURE",
+    "дек  1 00:00:01.250000 gpu-node-7 systemd[1]: Started NVIDIA Persistence Daemon.",
+  ], { wrapper: "journald", dating });
+  assert.deepEqual(issues, []);
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.host]),
+    [
+      [LogKind.unparsed, "gpu-node-7"],
+      [LogKind.message, "gpu-node-7"],
+      [LogKind.crash, "gpu-node-7"],
+      [LogKind.unparsed, "gpu-node-7"],
+    ],
+  );
+  // The genitive `мая` is May; the day may be space-padded and the seconds carry a fraction, as with an English month.
+  // January the 3rd is nearer the dating hints' October 2025 in 2026, and the lines after it go on in that year.
+  assert.deepEqual(
+    events.map((e) => e.tsUs),
+    [us("2026-01-03T02:11:40Z"), us("2026-05-21T09:00:12Z"), us("2026-08-18T14:15:02Z"), us("2026-12-01T00:00:01.250Z")],
+  );
+});
+
 test("a month word of another shape is no journald line", () => {
   const { events } = parseLines(["13月 15 14:15:47 gpu-node-7 systemd[1]: Starting NVIDIA fabric manager service..."], { wrapper: "journald" });
   assert.ok(events.every((e) => e.host !== "gpu-node-7"), "there is no thirteenth month");
+});
+
+test("the nominative `май`, %Ob's, and a Cyrillic word that is no month are no journald line", () => {
+  for (const line of [
+    "май 21 09:00:12 gpu-node-7 systemd[1]: Started NVIDIA Persistence Daemon.",
+    "Авг 18 14:15:02 gpu-node-7 systemd[1]: Started NVIDIA Persistence Daemon.",
+    "сер 18 14:15:02 gpu-node-7 systemd[1]: Started NVIDIA Persistence Daemon.",
+  ]) {
+    const { events } = parseLines([line], { wrapper: "journald" });
+    assert.ok(events.every((e) => e.host !== "gpu-node-7"), line);
+  }
 });

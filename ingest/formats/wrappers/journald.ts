@@ -36,8 +36,11 @@ const REST = /^ (\S+) ([\w(][^\s:[]*)(?:\[\d+\])?: /;
 // `%b` is the locale's abbreviated month: journalctl formats its stamp with strftime under the user's LC_TIME, so a
 // Chinese locale prints the month as a number and 月, a Korean one as a number and 월, as pastes of journalctl show
 // (`11月 15 14:15:47 host nv-fabricmanager[4177]: …`, `9月 05 09:24:07 host systemd[1]: …`, `5월 08 23:00:05 host
-// systemd[1]: …`). Those are read; the month words of other locales are not.
-export const SYSLOG_STAMP = /^(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|(?:1[0-2]|[1-9])[月월]) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?/;
+// systemd[1]: …`), and a Russian one as glibc's ru_RU `abmon`, three Cyrillic letters (`авг 18 14:14:59 host
+// python3[28145]: …`; localedata/locales/ru_RU: `янв` … `мая` … `дек`, the genitive `мая` being `%b`'s, the
+// nominative `май` only `%Ob`'s, which journalctl does not use). Those are read; the month words of other locales are not.
+const RU_ABMON = ["янв", "фев", "мар", "апр", "мая", "июн", "июл", "авг", "сен", "окт", "ноя", "дек"];
+export const SYSLOG_STAMP = /^(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|(?:1[0-2]|[1-9])[月월]|(?:янв|фев|мар|апр|мая|июн|июл|авг|сен|окт|ноя|дек)) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?/;
 const SHORT_FULL = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) (UTC|GMT|[+-]\d\d(?:\d\d)?|[A-Z]{2,6})(?= )/;
 const OWN_LINE = /^-- (?:Journal begins at .*|Logs begin at .*|No entries|Boot [0-9a-f]{32}|Reboot) --$/;
 
@@ -52,11 +55,14 @@ function unwrap(line: string): Unwrapped {
 }
 
 
-/** Syslog's `Jun 11 14:03:07[.554102]` (or `11月 15 14:15:47`), read as a time of day without a year. */
+/** Syslog's `Jun 11 14:03:07[.554102]` (or `11月 15 14:15:47`, `авг 18 14:14:59`), read as a time of day without a year. */
 export function syslogStamp(line: string): TorchStamp {
-  // The month is three letters, or one or two digits and a sign (月, 월); the rest sits at the same places after it.
+  // The month is three letters (Latin or Cyrillic), or one or two digits and a sign (月, 월); the rest sits at the same
+  // places after it.
   const sign = line.indexOf(" ");
-  const month = sign === 3 && line.charCodeAt(2) > 0x7f ? Number(line.substring(0, 2)) : sign <= 2 ? Number(line.substring(0, sign - 1)) : monthOfAbbreviation(line.substring(0, 3));
+  const first = line.charCodeAt(0);
+  const word = line.substring(0, 3);
+  const month = first >= 48 && first <= 57 ? Number(line.substring(0, sign - 1)) : first > 0x7f ? RU_ABMON.indexOf(word) + 1 : monthOfAbbreviation(word);
   const o = sign - 3;
   const fraction = line.charCodeAt(15 + o) === 46 /* . */ ? line.substring(16 + o, 22 + o).replace(/\D.*$/, "") : "";
   return {
