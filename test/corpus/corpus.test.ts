@@ -139,6 +139,14 @@ const UNFLAGGED_BY_RULE = new Set([
   // runtime's same line whole, which the helper who collected both knows; the reading was left for a session that has
   // not read it (bench/RESULTS.md, batch 40's taint statement).
   "aiter-2187-a",
+  // sgl-project/sglang#36333's excerpt is one line the user quoted bare, its prefix cut and its rid elided: `Received
+  // output for rid='...' but the state was deleted in TokenizerManager.`. SGLang's TokenizerManager._handle_batch_output
+  // (managers/tokenizer_manager.py) logs it at error for each output that arrives for a request whose state it has
+  // already dropped, which is what a client's disconnect leaves behind for the outputs still in flight; the thread's
+  // failure is the flood of it for minutes while a request nobody waits for keeps decoding, and one line cannot show a
+  // flood. SGLang's heads are read under SGLang's own prefix (ingest/formats/templates/sglang/sglangHeads.ts), and
+  // nothing of it is left here; reading the bare words would be a reading made for one user's quote.
+  "sglang-36333-a",
 ]);
 
 /**
