@@ -1,11 +1,11 @@
-// The real-log corpus (test/corpus/README.md): 1383 excerpts users pasted into
+// The real-log corpus (test/corpus/README.md): 1415 excerpts users pasted into
 // public issue threads, each ingested and analyzed in-process as `analyze`
 // would, and read as bench/corpusOutcome.ts says (flagged, error-level lines
 // unread).
 //
 // The corpus is split by id alone, each batch by the rule fixed before it was
 // tuned on: sha256(id)'s first byte < 0x80 (batch 1, 85 excerpts) or even
-// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14; batch 19, 23; batch 20, 30; batch 21, 33; batch 22, 25; batch 23, 33; batch 24, 30; batch 25, 31; batch 26, 30; batch 27, 30; batch 28, 31; batch 29, 31; batch 30, 26; batch 31, 20; batch 32, 29; batch 33, 25; batch 34, 24; batch 35, 29; batch 36, 31; batch 37, 27; batch 38, 27; batch 39, 23; batch 40, 30; batch 41, 30; batch 43, 28; batch 44, 31) is the working half, the
+// (batch 2, 37 excerpts; batch 3, 47; batch 4, 42; batch 5, 40; batch 6, 40; batch 7, 34; batch 8, 40; batch 9, 40; batch 10, 40; batch 11, 40; batch 12, 30; batch 13, 31; batch 14, 39; batch 15, 6; batch 16, 40; batch 17, 31; batch 18, 14; batch 19, 23; batch 20, 30; batch 21, 33; batch 22, 25; batch 23, 33; batch 24, 30; batch 25, 31; batch 26, 30; batch 27, 30; batch 28, 31; batch 29, 31; batch 30, 26; batch 31, 20; batch 32, 29; batch 33, 25; batch 34, 24; batch 35, 29; batch 36, 31; batch 37, 27; batch 38, 27; batch 39, 23; batch 40, 30; batch 41, 30; batch 42, 32; batch 43, 28; batch 44, 31) is the working half, the
 // rest is the HELD-BACK half.
 // Templates and rules were tuned on the working half only; this test holds the working half to what
 // was tuned (every failure flagged but those a rule keeps low, no healthy excerpt flagged above low but the one
@@ -52,8 +52,8 @@ test("the halves are the ones the README's rules give, decided by the id alone",
     assert.equal(e.half, working ? "working" : "held-back", e.id);
   }
   const count = (batch: number, half: string): number => manifest.filter((e) => e.batch === batch && e.half === half).length;
-  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 43, 44].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
-  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6, 7, 16, 17, 13, 18, 15, 14, 11, 13, 20, 18, 12, 20, 11, 11, 19, 12, 18, 12, 19, 14, 17, 13, 13, 8, 12, 9, 20, 15, 10, 15, 9, 13, 16, 15, 16, 15, 12, 16, 11, 10, 13, 14, 16, 10, 20, 14, 14, 15, 16]);
+  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44].flatMap((batch) => [count(batch, "working"), count(batch, "held-back")]);
+  assert.deepEqual(counts, [43, 42, 17, 20, 25, 22, 21, 21, 21, 19, 19, 21, 15, 19, 18, 22, 16, 24, 18, 22, 19, 21, 15, 15, 15, 16, 19, 20, 5, 1, 23, 17, 12, 19, 8, 6, 7, 16, 17, 13, 18, 15, 14, 11, 13, 20, 18, 12, 20, 11, 11, 19, 12, 18, 12, 19, 14, 17, 13, 13, 8, 12, 9, 20, 15, 10, 15, 9, 13, 16, 15, 16, 15, 12, 16, 11, 10, 13, 14, 16, 10, 20, 20, 12, 14, 14, 15, 16]);
 });
 
 /**
@@ -150,6 +150,14 @@ const UNFLAGGED_BY_RULE = new Set([
   // -89624.`, then graph capture and a chat completion), and the line does not say which worker wrote it. The failure
   // is the RuntimeError, which is not in the excerpt.
   "sglang-7691-a",
+  // sgl-project/sglang#36333's excerpt is one line the user quoted bare, its prefix cut and its rid elided: `Received
+  // output for rid='...' but the state was deleted in TokenizerManager.`. SGLang's TokenizerManager._handle_batch_output
+  // (managers/tokenizer_manager.py) logs it at error for each output that arrives for a request whose state it has
+  // already dropped, which is what a client's disconnect leaves behind for the outputs still in flight; the thread's
+  // failure is the flood of it for minutes while a request nobody waits for keeps decoding, and one line cannot show a
+  // flood. SGLang's heads are read under SGLang's own prefix (ingest/formats/templates/sglang/sglangHeads.ts), and
+  // nothing of it is left here; reading the bare words would be a reading made for one user's quote.
+  "sglang-36333-a",
 ]);
 
 /**
