@@ -1,15 +1,15 @@
-// Container wrappers (DESIGN.md "Inputs"): the envelope a runtime puts around
-// every line a process wrote — Kubernetes CRI, Docker's json-file, `kubectl
-// logs --timestamps` and `--prefix`, journald's short forms, `-o json` and `-o json-pretty`, `docker compose logs`, `stern`, Loki's `logcli query`, CloudWatch's `aws logs tail`, a log
-// shipper's JSON records (Fluent Bit, Fluentd, Vector, Filebeat), moreutils' `ts`, Slurm's `srun --label`, `pdsh`. A wrapper is decided once per file
-// (from its head) and stripped from each line before the line's own dialect
-// is read; its time is used when the inner line has none, and the raw line is
-// what the event keeps.
+// Container wrappers (DESIGN.md "Inputs"): the envelope a runtime or a collector puts around every line a process
+// wrote — Kubernetes CRI, Docker's json-file, `kubectl logs --timestamps` and `--prefix`, journald's short forms,
+// `-o json` and `-o json-pretty`, `docker compose logs`, `stern`, Loki's `logcli query`, CloudWatch's `aws logs tail`,
+// a log shipper's JSON records (Fluent Bit, Fluentd, Vector, Filebeat), moreutils' `ts`, Slurm's `srun --label`,
+// `pdsh`, and one of these inside another (./nested.ts). A wrapper is decided once per file (from its head) and
+// stripped from each line before the line's own dialect is read; its time is used when the inner line has none, and
+// the raw line is what the event keeps.
 
 import type { TorchStamp } from "../sglang/torchLines.js";
+import { awsLogsTail } from "./awsLogsTail.js";
 import { compose } from "./compose.js";
 import { cri } from "./cri.js";
-import { awsLogsTail } from "./awsLogsTail.js";
 import { dockerJson } from "./dockerJson.js";
 import { journald } from "./journald.js";
 import { journaldJson } from "./journaldJson.js";
@@ -17,8 +17,8 @@ import { journaldJsonPretty } from "./journaldJsonPretty.js";
 import { kubectl } from "./kubectl.js";
 import { kubectlPrefix } from "./kubectlPrefix.js";
 import { logcli } from "./logcli.js";
-import { nestedWrapper } from "./nested.js";
 import { moreutilsTs } from "./moreutilsTs.js";
+import { nestedWrapper } from "./nested.js";
 import { shipperJson } from "./shipperJson.js";
 import { srunLabel } from "./srunLabel.js";
 import { pdsh } from "./pdsh.js";

@@ -6,8 +6,9 @@
 // lines. The outer wrapper is stripped first, then the inner one from the
 // line it gives. The inner's time and host are the more precise (the runtime
 // stamped the line, the pod wrote it) and come first; the outer's stand where
-// the inner states none, and an instant before a stamp without a year. A line the inner does not wrap (a grouped event's
-// later lines) is the outer's line as it stands.
+// the inner states none, and an instant before a stamp without a year. A line
+// the inner does not wrap (a grouped event's later lines) is the outer's line
+// as it stands.
 
 import type { LineUnwrapper, SingleWrapper, Unwrapped, Wrapper, WrapperId } from "./index.js";
 
