@@ -199,14 +199,19 @@ function summaryOf(ev: StoredEvent, thread: string | undefined, reasonKind: stri
   if (reasonKind) return firstLine(attrString(ev, "reason") ?? reasonKind);
   const engine = attrString(ev, "engine");
   if (engine && (ev.kind === LogKind.transportError || ev.kind === LogKind.transferTimeout)) return engineSummary(ev, engine);
-  if (ev.kind === LogKind.error || ev.kind === LogKind.httpFailed) return firstLine(attrString(ev, "error") ?? message(ev.text));
+  if (ev.kind === LogKind.error || ev.kind === LogKind.httpFailed) return firstLine(attrString(ev, "error") ?? message(programText(ev)));
   const stuckIn = ev.kind === LogKind.schedulerWatchdog || ev.kind === LogKind.stackDump ? attrString(ev, "stuckIn") : undefined;
   if (stuckIn !== undefined) return `${ev.kind === LogKind.stackDump ? "py-spy's dump" : "the watchdog's py-spy dump"}: ${attrString(ev, "thread") ?? "MainThread"} in ${stuckIn}${waitText(ev)}`;
   // The kernel's report of a process it killed says it in words of its own (ingest/formats/templates/platform/kernel.ts).
   const error = ev.kind === LogKind.crash ? attrString(ev, "error") : undefined;
   if (error !== undefined) return firstLine(error);
   const frame = ev.kind === LogKind.crash ? attrString(ev, "frame") : undefined;
-  return `${firstLine(message(ev.text))}${frame ? ` in ${frame}` : ""}`;
+  return `${firstLine(message(programText(ev)))}${frame ? ` in ${frame}` : ""}`;
+}
+
+/** A record's text as its program wrote it: the first line without a wrapper's envelope where the ingest kept it. */
+function programText(ev: StoredEvent): string {
+  return attrString(ev, "programLine") ?? ev.text;
 }
 
 /** A transfer engine's name as its project writes it (the templates' `engine` attr). */

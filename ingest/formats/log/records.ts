@@ -331,6 +331,7 @@ export class RecordAssembler {
       attachContinuation(ev, this.head, this.more);
     }
     settleUnread(ev, this.head, this.more, this.how);
+    keepProgramLine(ev, this.head);
     // Most records are one line: their empty list serves the next.
     if (this.more.length > 0) this.more = [];
     this.moreRaw = null;
@@ -345,6 +346,21 @@ export class RecordAssembler {
 }
 
 const NO_DIALECT: RecordHead = { dialect: null, msgStart: 0 };
+
+/** Kinds a finding may quote by their text (analyzer/rules/failures.ts summaryOf). */
+const QUOTED_KINDS: ReadonlySet<string> = new Set([LogKind.crash, LogKind.error, LogKind.exception]);
+const QUOTED_LEVELS: ReadonlySet<unknown> = new Set(["warning", "error", "fatal"]);
+
+/**
+ * A record keeps its raw text (a wrapper's envelope, a paste's debris around each line); where a finding may quote it,
+ * the first line as its program wrote it is kept beside it (`attrs.programLine`), so that the finding quotes the program.
+ */
+function keepProgramLine(ev: ParsedEvent, head: string): void {
+  if (ev.text.startsWith(head)) return;
+  const a = ev.attrs;
+  if (!QUOTED_KINDS.has(ev.kind) && !QUOTED_LEVELS.has(a?.level) && a?.failureClass === undefined) return;
+  (ev.attrs ??= {}).programLine = head;
+}
 
 /** What the continuation lines of a record say: the exception a traceback ends with, a thread dump's summary. */
 function attachContinuation(ev: ParsedEvent, head: string, more: string[]): void {
