@@ -40,7 +40,7 @@ const REST = /^ (\S+) ([\w(][^\s:[]*)(?:\[\d+\])?: /;
 // python3[28145]: …`; localedata/locales/ru_RU: `янв` … `мая` … `дек`, the genitive `мая` being `%b`'s, the
 // nominative `май` only `%Ob`'s, which journalctl does not use). Those are read; the month words of other locales are not.
 const RU_ABMON = ["янв", "фев", "мар", "апр", "мая", "июн", "июл", "авг", "сен", "окт", "ноя", "дек"];
-export const SYSLOG_STAMP = /^(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|(?:1[0-2]|[1-9])[月월]|(?:янв|фев|мар|апр|мая|июн|июл|авг|сен|окт|ноя|дек)) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?/;
+export const SYSLOG_STAMP = new RegExp(String.raw`^(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|(?:1[0-2]|[1-9])[月월]|(?:${RU_ABMON.join("|")})) [ 0-3]\d \d\d:\d\d:\d\d(?:\.\d{1,6})?`);
 const SHORT_FULL = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) (UTC|GMT|[+-]\d\d(?:\d\d)?|[A-Z]{2,6})(?= )/;
 const OWN_LINE = /^-- (?:Journal begins at .*|Logs begin at .*|No entries|Boot [0-9a-f]{32}|Reboot) --$/;
 

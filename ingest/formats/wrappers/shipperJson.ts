@@ -19,6 +19,8 @@
 // reference/configuration/sources/kubernetes_logs (output fields); elastic/beats
 // filebeat/input/container and libbeat/processors/add_kubernetes_metadata.
 
+import { LEVEL_KEYS } from "../log/dialects/structured.js";
+import { isPlainObject } from "../records.js";
 import { readCri } from "./cri.js";
 import { readRfc3339 } from "./rfc3339.js";
 import type { LineUnwrapper, SingleWrapper, Unwrapped } from "./index.js";
@@ -31,8 +33,6 @@ interface ShipperRecord {
   host: string | undefined;
   full: boolean;
 }
-
-const LEVEL_FIELDS = ["level", "severity", "levelname", "lvl"];
 
 function readRecord(line: string): ShipperRecord | string {
   const o = jsonObjectOf(line, "log shipper");
@@ -51,9 +51,9 @@ function readRecord(line: string): ShipperRecord | string {
 
 /** Docker's own json-file record (`log`, `stream`, `time`) has no metadata: it is Docker's (./dockerJson.ts), whose `log` without a newline is a part. */
 function isShipped(o: Record<string, unknown>): boolean {
-  if (isObject(o.kubernetes) || isObject(o.docker)) return true;
+  if (isPlainObject(o.kubernetes) || isPlainObject(o.docker)) return true;
   if (typeof o._p === "string" || typeof o.logtag === "string" || typeof o.source_type === "string") return true;
-  return typeof o.message === "string" && (o.stream === "stdout" || o.stream === "stderr") && !LEVEL_FIELDS.some((f) => f in o);
+  return typeof o.message === "string" && (o.stream === "stdout" || o.stream === "stderr") && !LEVEL_KEYS.some((f) => f in o);
 }
 
 function timeOf(o: Record<string, unknown>): number {
@@ -67,17 +67,13 @@ function timeOf(o: Record<string, unknown>): number {
 }
 
 function hostOf(o: Record<string, unknown>): string | undefined {
-  const k = isObject(o.kubernetes) ? o.kubernetes : undefined;
-  const pod = k === undefined ? undefined : isObject(k.pod) ? k.pod.name : k.pod_name;
-  const host = isObject(o.host) ? o.host.name : o.host ?? o.hostname;
-  for (const v of [pod, k?.pod_node_name, k?.host, isObject(k?.node) ? k.node.name : undefined, host]) {
+  const k = isPlainObject(o.kubernetes) ? o.kubernetes : undefined;
+  const pod = k === undefined ? undefined : isPlainObject(k.pod) ? k.pod.name : k.pod_name;
+  const host = isPlainObject(o.host) ? o.host.name : o.host ?? o.hostname;
+  for (const v of [pod, k?.pod_node_name, k?.host, isPlainObject(k?.node) ? k.node.name : undefined, host]) {
     if (typeof v === "string" && v !== "") return v;
   }
   return undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 class ShipperUnwrapper implements LineUnwrapper {

@@ -29,7 +29,8 @@ export interface StructuredEntry {
 }
 
 const MESSAGE_KEYS = ["message", "msg"] as const;
-const LEVEL_KEYS = ["level", "severity", "levelname", "lvl"] as const;
+/** The fields a structured record states its level in: a JSON line with one is an application's record (../../wrappers/shipperJson.ts). */
+export const LEVEL_KEYS = ["level", "severity", "levelname", "lvl"] as const;
 const TIME_KEYS = ["time", "ts", "timestamp", "@timestamp", "asctime"] as const;
 const SOURCE_KEYS = ["log.target", "target", "logger", "name", "caller"] as const;
 const HOST_KEYS = ["hostname", "host"] as const;
